@@ -1,0 +1,257 @@
+"""`rulec`: the command line (see ARCHITECTURE.md, "The command line").
+
+Exit codes: 0 ok; 1 the input or the rules are at fault (diagnostics
+printed); 2 a usage error, or a stage that is not built yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from collections import defaultdict
+from pathlib import Path
+
+from compiler import __version__
+from compiler.diagnostics import Severity, error, render, to_json
+from compiler.ir import Title
+from compiler.pipeline import Loaded, load
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+#: Stages of `rulec build` and whether they exist yet.
+STAGES = ("check", "compile", "verify", "docs")
+NOT_BUILT = {
+    "compile": "code generation (issue: engine core)",
+    "verify": "z3 proofs (issue: verification suite)",
+    "docs": "the reference site (issue: rule reference site)",
+    "play": "random playouts (issue: engine core)",
+    "replay": "log replay (issue: engine core)",
+}
+
+
+def slug(text: str) -> str:
+    """'1880 Romania' -> '1880-romania'; 'Regatul României' -> 'regatul-romaniei'."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    out = []
+    for ch in plain.lower():
+        out.append(ch if ch.isalnum() else "-")
+    return "-".join(part for part in "".join(out).split("-") if part)
+
+
+def find_title(loaded: Loaded, name: str, variant: str | None = None) -> Title | None:
+    """The title named `name` (matched by slug), with `variant` applied if given."""
+    for title_name, title in loaded.program.titles.items():
+        if slug(title_name) != slug(name):
+            continue
+        if variant is None:
+            return title
+        for (base, vname), vtitle in loaded.program.variants.items():
+            if base == title_name and slug(vname) == slug(variant):
+                return vtitle
+        return None
+    return None
+
+
+# ---------------------------------------------------------------- output
+
+
+class Output:
+    """Writes to the terminal with rich when it is one, plain text otherwise."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stdout
+
+    def line(self, text: str = "") -> None:
+        print(text, file=self.stream)
+
+
+def _print_diagnostics(loaded: Loaded, out: Output, show_notes: bool) -> None:
+    for diagnostic in loaded.diagnostics:
+        if diagnostic.severity is Severity.NOTE and not show_notes:
+            continue
+        out.line(render(diagnostic, loaded.sources))
+        out.line()
+
+
+def _counts(loaded: Loaded) -> dict[str, int]:
+    counts = defaultdict(int)
+    for diagnostic in loaded.diagnostics:
+        counts[diagnostic.severity.value] += 1
+    return counts
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_check(args) -> int:
+    loaded = load([Path(p) for p in args.paths] or None)
+    if args.format == "json":
+        print(to_json(loaded.diagnostics))
+        return EXIT_OK if loaded.ok else EXIT_FAIL
+    out = Output()
+    _print_diagnostics(loaded, out, args.notes)
+    counts = _counts(loaded)
+    titles = len(loaded.program.titles)
+    variants = len(loaded.program.variants)
+    out.line(
+        f"checked {len(loaded.files)} files, {titles} titles, {variants} variants: "
+        f"{counts['error']} errors, {counts['warning']} warnings, {counts['note']} notes"
+        + ("" if args.notes or not counts["note"] else " (--notes shows them)")
+    )
+    return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def cmd_titles(args) -> int:
+    loaded = load(check=False)
+    if loaded.errors:
+        _print_diagnostics(loaded, Output(sys.stderr), False)
+    rows = []
+    for name, title in sorted(loaded.program.titles.items()):
+        players = title.players
+        rows.append({
+            "title": name,
+            "slug": slug(name),
+            "players": f"{players[0]}..{players[1]}" if players else "?",
+            "extends": title.extends,
+            "variants": [
+                {"name": v, "slug": slug(v), "players": _players(loaded.program.variants[(name, v)])}
+                for v in loaded.program.variant_names(name)
+            ],
+        })
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return EXIT_OK if loaded.ok else EXIT_FAIL
+    for row in rows:
+        extra = f"  extends {row['extends']}" if row["extends"] else ""
+        print(f"{row['title']:<22} players {row['players']:<6} ({row['slug']}){extra}")
+        for variant in row["variants"]:
+            print(f"  variant {variant['name']:<20} players {variant['players']:<6} ({variant['slug']})")
+    return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def _players(title: Title) -> str:
+    players = title.players
+    return f"{players[0]}..{players[1]}" if players else "?"
+
+
+def cmd_coverage(args) -> int:
+    from compiler.coverage import coverage_report
+
+    loaded = load()
+    title = find_title(loaded, args.title, args.variant)
+    if title is None:
+        known = ", ".join(sorted(loaded.program.titles))
+        print(render(error("E090", f"no title {args.title!r}" + (f" with variant {args.variant!r}" if args.variant else ""),
+                           help=f"titles: {known}"), loaded.sources), file=sys.stderr)
+        return EXIT_FAIL
+    report = coverage_report(title)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(report.to_text())
+    return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def cmd_build(args) -> int:
+    loaded = load()
+    out = Output()
+    _print_diagnostics(loaded, out, False)
+    counts = _counts(loaded)
+    titles = loaded.every_title()
+    rules = sum(len([c for c in t.clauses if c.origin.kind != "library"]) for t in loaded.program.titles.values())
+    gaps = sum(1 for t in titles for _ in t.gaps())
+    out.line("rulec build")
+    out.line(f"  check    {'ok' if loaded.ok else 'FAILED'}: {len(loaded.program.titles)} titles, "
+             f"{len(loaded.program.variants)} variants, {rules} clauses, {gaps} declared gaps, "
+             f"{counts['error']} errors, {counts['warning']} warnings")
+    for stage in STAGES[1:]:
+        out.line(f"  {stage:<8} not built yet: {NOT_BUILT[stage]}")
+    return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def cmd_not_built(name: str):
+    def run(args) -> int:
+        print(f"rulec {name}: not built yet: {NOT_BUILT[name]}", file=sys.stderr)
+        return EXIT_USAGE
+
+    return run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulec",
+        description="rulec: a rules compiler and verification suite for 18xx railroad games.",
+    )
+    parser.add_argument("--version", action="version", version=f"rulec {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("build", help="check, compile, verify and document every title",
+                       description="The main job: check, compile, verify and document every title in rulespecs/; prints one summary.")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("check", help="parse and check rulespecs; diagnostics; exit 1 on error",
+                       description="Parse and check rulespecs (default: every file in rulespecs/).")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="rulespec files or folders")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics as text (default) or JSON")
+    p.add_argument("--notes", action="store_true", help="also show notes (declared gaps)")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("compile", help="emit generated/ engines (--check: exit 1 if stale)")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    p.set_defaults(func=cmd_not_built("compile"))
+
+    p = sub.add_parser("verify", help="z3 proofs of the rule invariants")
+    p.add_argument("titles", nargs="*", metavar="TITLE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_not_built("verify"))
+
+    p = sub.add_parser("docs", help="write the reference site and build it with mkdocs")
+    p.add_argument("--serve", action="store_true")
+    p.set_defaults(func=cmd_not_built("docs"))
+
+    p = sub.add_parser("play", help="random legal playouts to the end")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--players", type=int)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--variant")
+    p.add_argument("--option", action="append", default=[])
+    p.add_argument("--map", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--log", metavar="FILE")
+    p.set_defaults(func=cmd_not_built("play"))
+
+    p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
+    p.add_argument("log", metavar="LOG.json")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_not_built("replay"))
+
+    p = sub.add_parser("titles", help="titles, variants and players ranges")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_titles)
+
+    p = sub.add_parser("coverage", help="rulebook sections with and without citing clauses; supplements; gaps")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--variant")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_coverage)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

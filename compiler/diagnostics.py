@@ -1,0 +1,202 @@
+"""Diagnostics: one type, one renderer, one table of codes.
+
+Every problem rulec reports about a rulespec is a `Diagnostic` with a code
+from `CODES`. Tests assert on codes and spans; the site publishes `CODES`.
+
+Rendering (the rustc/ruff shape)::
+
+    rulespecs/1800.rules:12:5: error[E001]: unexpected '}'
+       |
+    12 |     cost: }
+       |           ^
+       = expected: a value (a number, money, a name, ...)
+       help: ...
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+#: Every diagnostic code with a one-line explanation. The site lists these.
+CODES: dict[str, str] = {
+    # syntax
+    "E001": "Syntax error: a token the grammar does not allow at this place.",
+    "E002": "Syntax error: a character that starts no token of the DSL.",
+    "E003": "Syntax error: the file ends before a clause is complete.",
+    "E004": "The file cannot be read (missing, a directory, or not UTF-8).",
+    # resolution
+    "E010": "Unknown name: a library, title, variant or clause that is not defined.",
+    "E011": "Duplicate definition: the same clause is defined twice in one scope.",
+    "E012": "Overlay target does not exist: replace, amend or remove names a clause the base lacks.",
+    "E013": "Cycle: a title extends itself through a chain of extends.",
+    "E014": "A unit is defined twice (two titles, libraries or variants of the same name).",
+    "E015": "Unknown name in an expression: not a parameter, local, clause, component or builtin.",
+    "E016": "Misplaced clause: this item is not allowed in this kind of unit.",
+    # checks
+    "E020": "A value is out of its allowed range or of the wrong kind.",
+    "E021": "A table is incomplete: a key of its dimension has no row.",
+    "E022": "A reference names a component that does not exist (a train, phase, tile or corporation).",
+    "E023": "A section is cited twice with different headings, or a duplicate section number is cited without its heading.",
+    "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
+    "W002": "Gap: a value the rulebook does not give and nobody supplied.",
+    "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading.",
+    "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins.",
+    "W005": "A citation names a section that the title does not declare.",
+    # tool
+    "E090": "rulec was asked for something that does not exist (a title, variant or path).",
+}
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a source file; lines and columns count from 1.
+
+    `end_line`/`end_column` are exclusive of the last character's successor,
+    as Lark reports them (the column just past the span).
+    """
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding about a rulespec.
+
+    `code` is a key of `CODES`; `span` is where it is (None for a finding
+    about no particular place); `notes` are further spans with a message each
+    (e.g. "first defined here"); `help` is one line of advice.
+    """
+
+    severity: Severity
+    code: str
+    message: str
+    span: Span | None = None
+    notes: tuple[tuple[Span | None, str], ...] = ()
+    help: str | None = None
+    expected: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown diagnostic code {self.code!r}")
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_json(self) -> dict:
+        def span_json(span: Span | None) -> dict | None:
+            if span is None:
+                return None
+            return {
+                "path": span.path,
+                "line": span.line,
+                "column": span.column,
+                "end_line": span.end_line,
+                "end_column": span.end_column,
+            }
+
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "span": span_json(self.span),
+            "notes": [{"span": span_json(s), "message": m} for s, m in self.notes],
+            "help": self.help,
+            "expected": list(self.expected),
+        }
+
+
+def error(code: str, message: str, span: Span | None = None, **kw) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, code, message, span, **kw)
+
+
+def warning(code: str, message: str, span: Span | None = None, **kw) -> Diagnostic:
+    return Diagnostic(Severity.WARNING, code, message, span, **kw)
+
+
+class SourceMap:
+    """The text of every file read, so spans can be shown with their line."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+
+    def add(self, path: str, text: str) -> None:
+        self._texts[path] = text
+
+    def line(self, path: str, line: int) -> str | None:
+        text = self._texts.get(path)
+        if text is None:
+            return None
+        lines = text.splitlines()
+        if 1 <= line <= len(lines):
+            return lines[line - 1]
+        return ""
+
+
+def _excerpt(span: Span, sources: SourceMap) -> list[str]:
+    source_line = sources.line(span.path, span.line)
+    if source_line is None:
+        return []
+    gutter = " " * len(str(span.line))
+    width = 1
+    if span.end_line == span.line and span.end_column > span.column:
+        width = span.end_column - span.column
+    # Tabs keep their width under the caret.
+    prefix = "".join("\t" if ch == "\t" else " " for ch in source_line[: span.column - 1])
+    return [
+        f"{gutter} |",
+        f"{span.line} | {source_line}",
+        f"{gutter} | {prefix}{'^' * max(1, width)}",
+    ]
+
+
+def render(diagnostic: Diagnostic, sources: SourceMap) -> str:
+    """Render one diagnostic as text: location, severity[code], message,
+    the source line with a caret, notes, what was expected, and help."""
+    where = f"{diagnostic.span}: " if diagnostic.span else ""
+    out = [f"{where}{diagnostic.severity.value}[{diagnostic.code}]: {diagnostic.message}"]
+    if diagnostic.span:
+        out.extend(_excerpt(diagnostic.span, sources))
+    for span, message in diagnostic.notes:
+        if span is None:
+            out.append(f"  = note: {message}")
+            continue
+        out.append(f"  = note: {span}: {message}")
+        out.extend("    " + line for line in _excerpt(span, sources))
+    if diagnostic.expected:
+        out.append(f"  = expected: {', '.join(diagnostic.expected)}")
+    if diagnostic.help:
+        out.append(f"  help: {diagnostic.help}")
+    return "\n".join(out)
+
+
+def render_all(diagnostics: Iterable[Diagnostic], sources: SourceMap) -> str:
+    return "\n\n".join(render(d, sources) for d in diagnostics)
+
+
+def to_json(diagnostics: Iterable[Diagnostic]) -> str:
+    return json.dumps([d.to_json() for d in diagnostics], indent=2, ensure_ascii=False)
+
+
+def sort_key(diagnostic: Diagnostic) -> tuple:
+    span = diagnostic.span
+    if span is None:
+        return ("", 0, 0, diagnostic.code)
+    return (span.path, span.line, span.column, diagnostic.code)

@@ -1,0 +1,119 @@
+"""The front half of the pipeline, run in order: find files, parse, resolve, check.
+
+`load(paths)` is what every command starts with. It returns a `Loaded`: the
+program, every diagnostic (sorted by place), and the sources for rendering.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler import paths
+from compiler.check import check_title
+from compiler.diagnostics import Diagnostic, SourceMap, error, sort_key
+from compiler.ir import Program, Title
+from compiler.parse import parse_file, parse_text
+from compiler.resolve import resolve
+from compiler.syntax import Module
+
+
+@dataclass
+class Loaded:
+    program: Program
+    modules: list[Module]
+    diagnostics: list[Diagnostic]
+    sources: SourceMap
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def every_title(self) -> list[Title]:
+        """Each title, then each of its variants."""
+        out = []
+        for name, title in self.program.titles.items():
+            out.append(title)
+            for variant in self.program.variant_names(name):
+                out.append(self.program.variants[(name, variant)])
+        return out
+
+
+def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
+    """The .rules files named by `targets` (files or folders, searched
+    recursively), or every file under rulespecs/ when none are given.
+    Library files under rulespecs/lib/ are always included."""
+    found: list[Path] = []
+    roots = targets or [paths.RULESPECS]
+    for root in roots:
+        if root.is_dir():
+            found.extend(sorted(root.rglob("*.rules")))
+        else:
+            found.append(root)
+    lib = paths.RULESPECS / "lib"
+    if lib.is_dir():
+        for path in sorted(lib.rglob("*.rules")):
+            if path.resolve() not in {p.resolve() for p in found if p.exists()}:
+                found.append(path)
+    seen: set[Path] = set()
+    unique = []
+    for path in found:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return unique
+
+
+def load_texts(texts: dict[str, str], *, check: bool = True) -> Loaded:
+    """Like `load`, for sources held in memory: {display path: text}."""
+    sources = SourceMap()
+    modules: list[Module] = []
+    diagnostics: list[Diagnostic] = []
+    for shown, text in texts.items():
+        sources.add(shown, text)
+        module, found = parse_text(text, shown)
+        diagnostics.extend(found)
+        if module is not None:
+            modules.append(module)
+    return _finish(modules, diagnostics, sources, list(texts), check)
+
+
+def load(targets: list[Path] | None = None, *, check: bool = True) -> Loaded:
+    """Parse, resolve and (optionally) check rulespecs. Never raises for bad input."""
+    sources = SourceMap()
+    modules: list[Module] = []
+    diagnostics: list[Diagnostic] = []
+    files = []
+    for path in rulespec_files(targets):
+        shown = paths.display(path)
+        files.append(shown)
+        if not path.exists():
+            diagnostics.append(error("E004", f"cannot read {shown}: no such file"))
+            continue
+        module, found, text = parse_file(path, shown)
+        sources.add(shown, text)
+        diagnostics.extend(found)
+        if module is not None:
+            modules.append(module)
+    return _finish(modules, diagnostics, sources, files, check)
+
+
+def _finish(modules, diagnostics, sources, files, check) -> Loaded:
+    program, found = resolve(modules)
+    diagnostics.extend(found)
+    if check:
+        seen = set()
+        for title in Loaded(program, modules, [], sources).every_title():
+            for diagnostic in check_title(title):
+                key = (diagnostic.code, diagnostic.span, diagnostic.message)
+                if key not in seen:
+                    seen.add(key)
+                    diagnostics.append(diagnostic)
+    diagnostics.sort(key=sort_key)
+    return Loaded(program, modules, diagnostics, sources, files)

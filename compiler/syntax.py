@@ -1,0 +1,599 @@
+"""The syntax tree of a rulespec: frozen dataclasses with source spans.
+
+`compiler.parse` builds these from the Lark tree; `compiler.resolve` turns a
+set of units into the IR (`compiler.ir`), which keeps these expression and
+statement nodes as they are. Spans take no part in equality or hashing, so
+two clauses that say the same thing compare equal wherever they are written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from compiler.diagnostics import Span
+
+_NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+def _span() -> Span:
+    return field(default=_NO_SPAN, compare=False, repr=False)
+
+
+# ---------------------------------------------------------------- provenance
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One source of a clause.
+
+    kind: "section" (§8.1, VII.3.8, optionally told apart by `heading`),
+    "heading" (a section known by its heading only), "appendix", "table",
+    "supplement" (`ref` is the source named), "assumed" (`ref` is the reason).
+    """
+
+    kind: str
+    ref: str
+    heading: str | None = None
+    span: Span = _span()
+
+    @property
+    def is_rulebook(self) -> bool:
+        return self.kind in ("section", "heading", "appendix", "table")
+
+    def __str__(self) -> str:
+        if self.kind == "section":
+            return self.ref + (f'("{self.heading}")' if self.heading else "")
+        if self.kind == "heading":
+            return f'§"{self.ref}"'
+        if self.kind == "appendix":
+            return f"Appendix {self.ref}"
+        if self.kind == "table":
+            return f"Table {self.ref}"
+        if self.kind == "supplement":
+            return f'supplement from "{self.ref}"'
+        return f'assumed "{self.ref}"'
+
+    @property
+    def section_id(self) -> str:
+        """The key that names the cited section in a title's section list.
+
+        `§8.1` and `8.1` name the same section; a heading tells duplicates apart.
+        """
+        if self.kind == "section":
+            ref = self.ref.lstrip("§")
+            return f"{ref}({self.heading})" if self.heading else ref
+        if self.kind == "heading":
+            return f'"{self.ref}"'
+        if self.kind == "appendix":
+            return f"Appendix {self.ref}"
+        if self.kind == "table":
+            return f"Table {self.ref}"
+        return ""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    citations: tuple[Citation, ...] = ()
+    span: Span = _span()
+
+    @property
+    def rulebook(self) -> tuple[Citation, ...]:
+        return tuple(c for c in self.citations if c.is_rulebook)
+
+    @property
+    def supplements(self) -> tuple[Citation, ...]:
+        return tuple(c for c in self.citations if c.kind == "supplement")
+
+    @property
+    def assumptions(self) -> tuple[Citation, ...]:
+        return tuple(c for c in self.citations if c.kind == "assumed")
+
+    @property
+    def is_cited(self) -> bool:
+        return bool(self.citations)
+
+    def __str__(self) -> str:
+        return ", ".join(str(c) for c in self.citations)
+
+
+NO_PROVENANCE = Provenance()
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Int:
+    value: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount in the title's currency units; `currency` is the symbol written."""
+
+    amount: int
+    currency: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Percent:
+    """A percentage as an integer 0..100 (or more, for caps)."""
+
+    value: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Str:
+    value: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Bool:
+    value: bool
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class NoneLit:
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ListLit:
+    items: tuple["Expr", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class SetLit:
+    items: tuple["Expr", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class MapLit:
+    entries: tuple[tuple["Expr", "Expr"], ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Record:
+    fields: tuple[tuple[str, "Expr"], ...]
+    span: Span = _span()
+
+    def get(self, name: str) -> "Expr | None":
+        for key, value in self.fields:
+            if key == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True)
+class Range:
+    low: "Expr"
+    high: "Expr"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str  # "-" or "not"
+    operand: "Expr"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Binary:
+    """op: + - * / mod and or == != < <= > >= in "not in"."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Cond:
+    test: "Expr"
+    then: "Expr"
+    otherwise: "Expr"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Member:
+    obj: "Expr"
+    name: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Call:
+    func: "Expr"
+    args: tuple["Expr", ...]
+    kwargs: tuple[tuple[str, "Expr"], ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Index:
+    obj: "Expr"
+    index: "Expr"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Quantifier:
+    """all/any/sum/count(var in domain: body)."""
+
+    kind: str
+    var: str
+    domain: "Expr"
+    body: "Expr"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A value that the rulebook does not give and nobody supplied."""
+
+    reason: str
+    span: Span = _span()
+
+
+Expr = Union[
+    Name, Int, Money, Percent, Str, Bool, NoneLit, ListLit, SetLit, MapLit, Record,
+    Range, Unary, Binary, Cond, Member, Call, Index, Quantifier, Gap,
+]
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Require:
+    cond: Expr
+    unless: Expr | None = None
+    message: str | None = None
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Money moves only by transfer: `amount` from `source` to `target`."""
+
+    amount: Expr
+    source: Expr
+    target: Expr
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Move:
+    """A certificate, train, token or private moves from one holder to another."""
+
+    what: Expr
+    source: Expr
+    target: Expr
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Assign:
+    target: Expr
+    value: Expr
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Let:
+    name: str
+    value: Expr
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class If:
+    branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]
+    orelse: tuple["Stmt", ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class For:
+    var: str
+    domain: Expr
+    body: tuple["Stmt", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Do:
+    call: Expr
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Emit:
+    event: str
+    args: tuple[Expr, ...] = ()
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Fail:
+    message: str
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+Stmt = Union[Require, Transfer, Move, Assign, Let, If, For, Do, Emit, Fail]
+
+
+# ---------------------------------------------------------------- items
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A parameter's type: one or more alternatives; `list[...]` nests."""
+
+    alternatives: tuple[str | "TypeRef", ...]
+    is_list: bool = False
+    span: Span = _span()
+
+    def __str__(self) -> str:
+        inner = " | ".join(str(a) for a in self.alternatives)
+        return f"list[{inner}]" if self.is_list else inner
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    name: str
+    type: TypeRef
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    value: Expr
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("property", self.name)
+
+
+@dataclass(frozen=True)
+class Component:
+    kind: str
+    key: str | None
+    title: str | None
+    prov: Provenance
+    properties: tuple[Property, ...]
+    children: tuple["Component", ...]
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return (self.kind, self.key or "")
+
+    def get(self, name: str) -> Property | None:
+        for prop in self.properties:
+            if prop.name == name:
+                return prop
+        return None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    keys: tuple[object, ...]  # int, str, or (low, high) for a range key
+    value: Expr
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    dims: tuple[str, ...]
+    title: str | None
+    prov: Provenance
+    rows: tuple[TableRow, ...]
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("table", self.name)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: TypeRef
+    default: Expr | None
+    title: str | None
+    prov: Provenance
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("param", self.name)
+
+
+@dataclass(frozen=True)
+class Enum:
+    name: str
+    title: str | None
+    prov: Provenance
+    values: tuple[str, ...]
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("enum", self.name)
+
+
+@dataclass(frozen=True)
+class Routine:
+    """An action, procedure or function. A function's body is one expression."""
+
+    kind: str  # "action" | "procedure" | "function"
+    name: str
+    params: tuple[ParamDecl, ...]
+    title: str | None
+    prov: Provenance
+    body: tuple[Stmt, ...] = ()
+    result: Expr | None = None
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return (self.kind, self.name)
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    args: tuple[Expr, ...] = ()
+    when: Expr | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Trigger:
+    name: str
+    event: Event
+    title: str | None
+    prov: Provenance
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("trigger", self.name)
+
+
+@dataclass(frozen=True)
+class Invariant:
+    name: str
+    title: str | None
+    prov: Provenance
+    expr: Expr
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("invariant", self.name)
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """A sanctioned exception: `invariant` may break after `action`, as cited."""
+
+    invariant: str
+    action: str
+    title: str | None
+    prov: Provenance
+    reading: str | None
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("sanction", f"{self.invariant}/{self.action}")
+
+
+Decl = Union[Property, Component, Table, Param, Enum, Routine, Trigger, Invariant, Sanction]
+
+
+@dataclass(frozen=True)
+class Uses:
+    library: str
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    name: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Section:
+    citation: Citation
+    heading: str
+    note: str | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Replace:
+    decl: Decl
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Amend:
+    kind: str
+    key: str
+    prov: Provenance
+    properties: tuple[Property, ...]
+    children: tuple[Component, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Remove:
+    kind: str
+    key: str
+    prov: Provenance = NO_PROVENANCE
+    span: Span = _span()
+
+
+Item = Union[Decl, Uses, Rulebook, Section, Replace, Amend, Remove]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A library, title, variant or erratum, as written in one file.
+
+    `base` is the title extended (title) or overlaid (variant, errata).
+    """
+
+    kind: str  # "library" | "title" | "variant" | "errata"
+    name: str
+    base: str | None
+    prov: Provenance
+    items: tuple[Item, ...]
+    path: str
+    span: Span = _span()
+    name_span: Span = _span()
+    base_span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Module:
+    """One parsed file."""
+
+    path: str
+    units: tuple[Unit, ...]

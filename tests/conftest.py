@@ -1,0 +1,44 @@
+"""Shared helpers for the tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.paths import ROOT
+from compiler.pipeline import load_texts
+
+SHARED = ROOT.parent / "shared"
+FIXTURES = SHARED / "fixtures"
+LIBRARY = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+def check_source(text: str, path: str = "t.rules", *, with_library: bool = False, extra: dict | None = None):
+    """Parse, resolve and check `text` (plus optional other files) in memory."""
+    texts = {}
+    if with_library:
+        texts["rulespecs/lib/18xx.rules"] = LIBRARY
+    texts.update(extra or {})
+    texts[path] = text
+    return load_texts(texts)
+
+
+def codes(loaded, severity: str | None = None) -> list[str]:
+    return [
+        d.code for d in loaded.diagnostics if severity is None or d.severity.value == severity
+    ]
+
+
+def only(loaded, code: str):
+    """The single diagnostic with `code`; fails if there are none or several."""
+    found = [d for d in loaded.diagnostics if d.code == code]
+    assert len(found) == 1, f"expected one {code}, got {[(d.code, d.message) for d in loaded.diagnostics]}"
+    return found[0]
+
+
+@pytest.fixture
+def fixtures_dir() -> Path:
+    if not FIXTURES.is_dir():
+        pytest.skip("../shared/fixtures is absent")
+    return FIXTURES

@@ -1,0 +1,243 @@
+"""Every diagnostic code: the right code, at the right line and column."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compiler.cli import main
+from compiler.diagnostics import CODES, Diagnostic, Severity, SourceMap, Span, render
+from tests.conftest import check_source, codes, only
+
+
+def at(diagnostic) -> tuple[int, int]:
+    return (diagnostic.span.line, diagnostic.span.column)
+
+
+# ---------------------------------------------------------------- syntax
+
+
+def test_E001_unexpected_token_points_at_the_token():
+    loaded = check_source('title "t" {\n  private MT {\n    cost $20\n  }\n}\n')
+    d = only(loaded, "E001")
+    assert at(d) == (3, 10)
+    assert d.help == "a property needs ':' between its name and its value"
+
+
+def test_E001_missing_type_in_parameter_list():
+    loaded = check_source('title "t" {\n  action a(P) { }\n}')
+    d = only(loaded, "E001")
+    assert at(d) == (2, 12)  # "P" alone: a parameter is "P: type"
+    assert d.help == "a parameter needs a type: (P: player)"
+
+
+def test_E002_unexpected_character():
+    loaded = check_source('title "t" {\n  x: 1 ~ 2\n}')
+    d = only(loaded, "E002")
+    assert at(d) == (2, 8)
+    assert "'~'" in d.message
+
+
+def test_E003_unexpected_end_of_file():
+    loaded = check_source('title "t" {\n  x: 1\n')
+    d = only(loaded, "E003")
+    assert d.span.line == 2
+    assert "'}'" in d.expected
+
+
+def test_E004_unreadable_file(tmp_path, capsys):
+    missing = tmp_path / "missing.rules"
+    assert main(["check", str(missing)]) == 1
+    assert "error[E004]" in capsys.readouterr().out
+
+
+def test_E004_not_utf8(tmp_path, capsys):
+    bad = tmp_path / "bad.rules"
+    bad.write_bytes(b'title "t" { x: "\xff" }')
+    assert main(["check", str(bad)]) == 1
+    assert "error[E004]" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- resolution
+
+
+def test_E010_unknown_library():
+    loaded = check_source('title "t" {\n  uses lib "nope"\n}')
+    d = only(loaded, "E010")
+    assert at(d) == (2, 3)
+    assert "nope" in d.message
+
+
+def test_E010_extends_unknown_title():
+    loaded = check_source('title "t" extends "ghost" { }')
+    d = only(loaded, "E010")
+    assert at(d) == (1, 19)
+
+
+def test_E010_variant_of_unknown_title():
+    loaded = check_source('variant "V" of "ghost" { }')
+    d = only(loaded, "E010")
+    assert at(d) == (1, 16)
+
+
+def test_E011_duplicate_definition_points_at_both():
+    loaded = check_source('title "t" {\n  x: 1 §1\n  y: 2 §1\n  x: 3 §1\n}')
+    d = only(loaded, "E011")
+    assert at(d) == (4, 3)
+    (note_span, note) = d.notes[0]
+    assert (note_span.line, note_span.column) == (2, 3) and "first defined" in note
+
+
+def test_E011_redefining_an_inherited_clause_needs_replace():
+    base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'
+    loaded = check_source('title "t" extends "b" {\n  private MT §1 { cost: $25 }\n}', extra={"b.rules": base})
+    d = only(loaded, "E011")
+    assert at(d) == (2, 3)
+    assert d.notes[0][0].path == "b.rules"
+    assert "replace" in d.help
+
+
+def test_E011_duplicate_section():
+    loaded = check_source('title "t" {\n  section §1 "A"\n  section §1 "B"\n}')
+    d = only(loaded, "E011")
+    assert at(d) == (3, 3)
+
+
+@pytest.mark.parametrize("verb, line", [
+    ('replace private RGS §1 { cost: $1 }', 2),
+    ('amend private RGS §1 { cost: $1 }', 2),
+    ('remove private RGS §1', 2),
+    ('remove property nothing', 2),
+])
+def test_E012_overlay_target_does_not_exist(verb, line):
+    base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'
+    loaded = check_source(f'variant "V" of "b" {{\n  {verb}\n}}', extra={"b.rules": base})
+    d = only(loaded, "E012")
+    assert at(d) == (line, 3)
+
+
+def test_E013_extends_cycle():
+    loaded = check_source('title "a" extends "b" { }\ntitle "b" extends "a" { }')
+    assert "E013" in codes(loaded)
+
+
+def test_E013_library_cycle():
+    loaded = check_source('library "a" { uses lib "b" }\nlibrary "b" { uses lib "a" }\ntitle "t" { uses lib "a" }')
+    assert "E013" in codes(loaded)
+
+
+def test_E014_two_titles_with_one_name():
+    loaded = check_source('title "a" { }\n\ntitle "a" { }')
+    d = only(loaded, "E014")
+    assert at(d) == (3, 7)
+    assert (d.notes[0][0].line, d.notes[0][0].column) == (1, 7)
+
+
+def test_E015_unknown_name_in_an_action():
+    loaded = check_source('title "t" {\n  action a(P: player) {\n    require cash(P) > limit\n  }\n}')
+    d = only(loaded, "E015")
+    assert at(d) == (3, 23)
+    assert "limit" in d.message
+
+
+def test_E015_locals_and_quantifier_variables_are_known():
+    loaded = check_source(
+        'title "t" {\n  action a(P: player) {\n    let x = cash(P)\n    for C in corporations { require x > price(C) }\n'
+        '    require all(h in holders: cash(h) >= x)\n  }\n}'
+    )
+    assert "E015" not in codes(loaded)
+
+
+def test_E016_variant_cannot_use_a_library():
+    loaded = check_source('title "t" { }\nvariant "V" of "t" {\n  uses lib "18xx"\n}', with_library=True)
+    d = only(loaded, "E016")
+    assert at(d) == (3, 3)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def test_E020_contradiction_without_reading():
+    loaded = check_source('title "t" {\n  contradiction c "x" §1, §2 { reason: "y" }\n}')
+    d = only(loaded, "E020")
+    assert at(d) == (2, 3)
+
+
+def test_E023_duplicate_section_number_needs_its_heading():
+    loaded = check_source(
+        'title "t" {\n  section §IV("Game Setup") "Game Setup"\n  section §IV("Sequence of Play") "Sequence of Play"\n'
+        '  x: 1 §IV\n  y: 2 §IV("Game Setup")\n}'
+    )
+    d = only(loaded, "E023")
+    assert at(d) == (4, 8)
+
+
+def test_W001_uncited_clause():
+    loaded = check_source('title "t" {\n  x: 1 §1\n  y: 2\n}')
+    d = only(loaded, "W001")
+    assert at(d) == (3, 3) and d.severity is Severity.WARNING
+
+
+def test_W001_component_cited_through_its_properties():
+    loaded = check_source('title "t" {\n  private MT { cost: $20 §4 income: $5 §4 }\n}')
+    assert "W001" not in codes(loaded)
+
+
+def test_W002_gap_is_a_note():
+    loaded = check_source('title "t" {\n  home: gap "the map is not printed"\n}')
+    d = only(loaded, "W002")
+    assert d.severity is Severity.NOTE and at(d) == (2, 9)
+
+
+def test_W003_and_W004_contradictions_and_clashes_are_reported():
+    loaded = check_source(
+        'title "t" {\n  contradiction c "ten vs twelve" §1, §2 { reading: "twelve" }\n'
+        '  clash k "cash" §3, supplement from "ref" { rulebook: 360 supplement: 340 reading: "360" }\n}'
+    )
+    assert at(only(loaded, "W003")) == (2, 3)
+    assert at(only(loaded, "W004")) == (3, 3)
+
+
+def test_W005_citation_of_an_undeclared_section():
+    loaded = check_source('title "t" {\n  section §8 "Stock Market"\n  x: 1 §8.1\n  y: 2 §9\n}')
+    d = only(loaded, "W005")  # §8.1 lies within the declared §8
+    assert at(d) == (4, 8)
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def test_render_shape():
+    sources = SourceMap()
+    sources.add("a.rules", 'title "t" {\n  cost $20\n}')
+    d = Diagnostic(Severity.ERROR, "E001", "unexpected money ($20) '$20'", Span("a.rules", 2, 8, 2, 11),
+                   help="a property needs ':'")
+    text = render(d, sources)
+    assert text.splitlines() == [
+        "a.rules:2:8: error[E001]: unexpected money ($20) '$20'",
+        "  |",
+        "2 |   cost $20",
+        "  |        ^^^",
+        "  help: a property needs ':'",
+    ]
+
+
+def test_every_code_has_an_explanation():
+    for code, text in CODES.items():
+        assert code[0] in "EW" and len(code) == 4 and text.strip()
+
+
+def test_unknown_code_is_refused():
+    with pytest.raises(ValueError):
+        Diagnostic(Severity.ERROR, "E999", "x")
+
+
+def test_check_format_json(tmp_path, capsys):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('title "t" {\n  x: }\n}')
+    assert main(["check", "--format", "json", str(bad)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    (d,) = [x for x in data if x["code"] == "E001"]
+    assert d["span"]["line"] == 2 and d["span"]["column"] == 6
+    assert d["severity"] == "error"
