@@ -196,11 +196,13 @@ class Resolver:
 
     def _apply_unit(self, scope: _Scope, unit: s.Unit, lib_stack: list[str] | None = None) -> None:
         origin = Origin(unit.kind, unit.name)
-        scope.chain.append(origin)
         own: dict[tuple[str, str], Span] = {}
         own_sections: dict[str, Span] = {}
-        for item in unit.items:
-            if isinstance(item, s.Uses):
+        # Libraries first, wherever the `uses` is written: a unit's own
+        # clauses are applied on top of the libraries it uses.
+        uses = [item for item in unit.items if isinstance(item, s.Uses)]
+        rest = [item for item in unit.items if not isinstance(item, s.Uses)]
+        for item in uses:
                 if unit.kind not in ("title", "library"):
                     self._report(error("E016", f"a {unit.kind} cannot use a library; its title does", item.span))
                     continue
@@ -213,7 +215,9 @@ class Resolver:
                     ))
                     continue
                 self._apply_library(scope, library, lib_stack or [])
-            elif isinstance(item, s.Rulebook):
+        scope.chain.append(origin)
+        for item in rest:
+            if isinstance(item, s.Rulebook):
                 if unit.kind == "library":
                     self._report(error("E016", "a library has no rulebook", item.span))
                 elif unit.kind == "title":

@@ -1,0 +1,90 @@
+"""The command line: exit codes, --help everywhere, titles, coverage, build."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from compiler.cli import build_parser, main, slug
+
+COMMANDS = ["build", "check", "compile", "verify", "docs", "play", "replay", "titles", "coverage"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_subcommand_has_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: rulec " + command in capsys.readouterr().out
+
+
+def test_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["no-such-command"])
+    assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize("argv", [["compile"], ["verify"], ["docs"], ["play", "1800"], ["replay", "x.json"]])
+def test_stages_not_built_yet_say_so_and_exit_2(argv, capsys):
+    assert main(argv) == 2
+    assert "not built yet" in capsys.readouterr().err
+
+
+def test_slugs():
+    assert slug("1880 Romania") == "1880-romania"
+    assert slug("Regatul României") == "regatul-romaniei"
+    assert slug("18 Grand Junction") == "18-grand-junction"
+    assert slug("Three-Player") == "three-player"
+
+
+def test_check_passes_on_the_real_rulespecs(capsys):
+    assert main(["check"]) == 0
+    assert "0 errors" in capsys.readouterr().out
+
+
+def test_check_fails_on_bad_input(tmp_path, capsys):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('title "t" { x: }')
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}:1:16: error[E001]" in out or "bad.rules:1:16: error[E001]" in out
+
+
+def test_titles_lists_every_title_and_variant(capsys):
+    assert main(["titles", "--json"]) == 0
+    rows = {row["title"]: row for row in json.loads(capsys.readouterr().out)}
+    assert {"1800", "18CO", "1880 Romania"} <= set(rows)
+    assert "Three-Player" in [v["name"] for v in rows["1800"]["variants"]]
+    assert {"Transylvania", "Amira"} <= {v["name"] for v in rows["1880 Romania"]["variants"]}
+
+
+def test_coverage_by_slug(capsys):
+    assert main(["coverage", "1880-romania", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["title"] == "1880 Romania"
+    headings = [s["heading"] for s in report["sections"]]
+    assert "Game Setup" in headings and "Sequence of Play" in headings
+    assert report["supplements"] and report["gaps"] and report["contradictions"]
+
+
+def test_coverage_of_an_unknown_title(capsys):
+    assert main(["coverage", "9999"]) == 1
+    assert "E090" in capsys.readouterr().err
+
+
+def test_build_names_the_stages_not_built(capsys):
+    assert main(["build"]) == 0
+    out = capsys.readouterr().out
+    assert "check    ok" in out and "compile  not built yet" in out
+
+
+def test_console_script_entry_point():
+    done = subprocess.run([sys.executable, "-m", "compiler.cli", "titles"], capture_output=True, text=True)
+    assert done.returncode == 0 and "1800" in done.stdout
+
+
+def test_parser_builds():
+    assert build_parser().prog == "rulec"
