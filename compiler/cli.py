@@ -58,7 +58,7 @@ def find_title(loaded: Loaded, name: str, variant: str | None = None) -> Title |
 
 
 class Output:
-    """Writes to the terminal with rich when it is one, plain text otherwise."""
+    """Where a command writes its text (stdout unless told otherwise)."""
 
     def __init__(self, stream=None):
         self.stream = stream or sys.stdout
@@ -67,9 +67,9 @@ class Output:
         print(text, file=self.stream)
 
 
-def _print_diagnostics(loaded: Loaded, out: Output, show_notes: bool) -> None:
+def _print_diagnostics(loaded: Loaded, out: Output, show: set[Severity]) -> None:
     for diagnostic in loaded.diagnostics:
-        if diagnostic.severity is Severity.NOTE and not show_notes:
+        if diagnostic.severity not in show:
             continue
         out.line(render(diagnostic, loaded.sources))
         out.line()
@@ -91,7 +91,8 @@ def cmd_check(args) -> int:
         print(to_json(loaded.diagnostics))
         return EXIT_OK if loaded.ok else EXIT_FAIL
     out = Output()
-    _print_diagnostics(loaded, out, args.notes)
+    shown = {Severity.ERROR, Severity.WARNING} | ({Severity.NOTE} if args.notes else set())
+    _print_diagnostics(loaded, out, shown)
     counts = _counts(loaded)
     titles = len(loaded.program.titles)
     variants = len(loaded.program.variants)
@@ -106,7 +107,7 @@ def cmd_check(args) -> int:
 def cmd_titles(args) -> int:
     loaded = load(check=False)
     if loaded.errors:
-        _print_diagnostics(loaded, Output(sys.stderr), False)
+        _print_diagnostics(loaded, Output(sys.stderr), {Severity.ERROR})
     rows = []
     for name, title in sorted(loaded.program.titles.items()):
         players = title.players
@@ -157,7 +158,7 @@ def cmd_coverage(args) -> int:
 def cmd_build(args) -> int:
     loaded = load()
     out = Output()
-    _print_diagnostics(loaded, out, False)
+    _print_diagnostics(loaded, out, {Severity.ERROR})
     counts = _counts(loaded)
     titles = loaded.every_title()
     rules = sum(len([c for c in t.clauses if c.origin.kind != "library"]) for t in loaded.program.titles.values())
@@ -165,7 +166,7 @@ def cmd_build(args) -> int:
     out.line("rulec build")
     out.line(f"  check    {'ok' if loaded.ok else 'FAILED'}: {len(loaded.program.titles)} titles, "
              f"{len(loaded.program.variants)} variants, {rules} clauses, {gaps} declared gaps, "
-             f"{counts['error']} errors, {counts['warning']} warnings")
+             f"{counts['error']} errors, {counts['warning']} warnings (`rulec check` shows them)")
     for stage in STAGES[1:]:
         out.line(f"  {stage:<8} not built yet: {NOT_BUILT[stage]}")
     return EXIT_OK if loaded.ok else EXIT_FAIL
