@@ -28,6 +28,21 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(_gaps(title))
     out.extend(_contradictions_and_clashes(title))
     out.extend(_citations(title))
+    out.extend(_unset_params(title))
+    return out
+
+
+def _unset_params(title: Title) -> list[Diagnostic]:
+    """W006: each library parameter the title leaves unset (a note: a gap)."""
+    out = []
+    for clause in title.of_kind("param"):
+        if title.get("property", clause.name) is None and title.get("table", clause.name) is None:
+            out.append(Diagnostic(
+                Severity.NOTE, "W006",
+                f"{title.display_name} does not set library parameter {clause.name!r}: a gap",
+                clause.span,
+                help=f"set it in the title: `{clause.name}: ...` with its citation",
+            ))
     return out
 
 

@@ -23,7 +23,6 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 #: Stages of `rulec build` and whether they exist yet.
 STAGES = ("check", "compile", "verify", "docs")
 NOT_BUILT = {
-    "compile": "code generation (issue: engine core)",
     "verify": "z3 proofs (issue: verification suite)",
     "docs": "the reference site (issue: rule reference site)",
     "play": "random playouts (issue: engine core)",
@@ -155,6 +154,57 @@ def cmd_coverage(args) -> int:
     return EXIT_OK if loaded.ok else EXIT_FAIL
 
 
+def _compile(loaded: Loaded, check_only: bool, out: Output) -> tuple[bool, list[str]]:
+    """Emit every title and variant. Returns (ok, changed paths)."""
+    from compiler import paths
+    from compiler.emit import EmitError, outputs
+
+    try:
+        files = outputs(loaded.every_title())
+    except EmitError as exc:
+        where = f"{exc.span}: " if exc.span else ""
+        out.line(f"{where}error: cannot compile: {exc}")
+        return False, []
+    changed = []
+    expected = set(files)
+    stale_extra = [p for p in paths.GENERATED.glob("*.py") if p not in expected]
+    for path, text in sorted(files.items()):
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current != text:
+            changed.append(path)
+            if not check_only:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+    for path in stale_extra:
+        changed.append(path)
+        if not check_only:
+            path.unlink()
+    return True, [paths.display(p) for p in changed]
+
+
+def cmd_compile(args) -> int:
+    loaded = load([Path(p) for p in args.paths] or None)
+    out = Output()
+    if not loaded.ok:
+        _print_diagnostics(loaded, out, {Severity.ERROR})
+        return EXIT_FAIL
+    ok, changed = _compile(loaded, args.check, out)
+    if not ok:
+        return EXIT_FAIL
+    if args.check:
+        if changed:
+            out.line("generated/ is stale; run `rulec compile`:")
+            for path in changed:
+                out.line(f"  {path}")
+            return EXIT_FAIL
+        out.line(f"generated/ is up to date ({len(loaded.every_title())} engines)")
+        return EXIT_OK
+    out.line(f"compiled {len(loaded.every_title())} engines; {len(changed)} files changed")
+    for path in changed:
+        out.line(f"  {path}")
+    return EXIT_OK
+
+
 def cmd_build(args) -> int:
     loaded = load()
     out = Output()
@@ -167,9 +217,15 @@ def cmd_build(args) -> int:
     out.line(f"  check    {'ok' if loaded.ok else 'FAILED'}: {len(loaded.program.titles)} titles, "
              f"{len(loaded.program.variants)} variants, {rules} clauses, {gaps} declared gaps, "
              f"{counts['error']} errors, {counts['warning']} warnings (`rulec check` shows them)")
-    for stage in STAGES[1:]:
+    if not loaded.ok:
+        for stage in STAGES[1:]:
+            out.line(f"  {stage:<8} skipped: the check failed")
+        return EXIT_FAIL
+    ok, changed = _compile(loaded, False, out)
+    out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
+    for stage in STAGES[2:]:
         out.line(f"  {stage:<8} not built yet: {NOT_BUILT[stage]}")
-    return EXIT_OK if loaded.ok else EXIT_FAIL
+    return EXIT_OK if ok else EXIT_FAIL
 
 
 def cmd_not_built(name: str):
@@ -203,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="emit generated/ engines (--check: exit 1 if stale)")
     p.add_argument("paths", nargs="*", metavar="PATH")
     p.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
-    p.set_defaults(func=cmd_not_built("compile"))
+    p.set_defaults(func=cmd_compile)
 
     p = sub.add_parser("verify", help="z3 proofs of the rule invariants")
     p.add_argument("titles", nargs="*", metavar="TITLE")

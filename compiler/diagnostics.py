@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading.",
     "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins.",
     "W005": "A citation names a section that the title does not declare.",
+    "W006": "A library parameter the title does not set: a gap until it does.",
     # tool
     "E090": "rulec was asked for something that does not exist (a title, variant or path).",
 }

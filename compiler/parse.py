@@ -231,6 +231,9 @@ class _Builder(Transformer):
     def uses(self, meta, children):
         return s.Uses(self._strings(children)[0], self._prov(children), self._sp(meta))
 
+    def cite(self, meta, children):
+        return s.Cite(str(children[0]), str(children[1]), self._prov(children), self._sp(meta))
+
     def rulebook(self, meta, children):
         return s.Rulebook(self._strings(children)[0], self._sp(meta))
 

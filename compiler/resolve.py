@@ -232,6 +232,11 @@ class Resolver:
                     continue
                 own_sections[sid] = item.span
                 scope.sections[sid] = item
+            elif isinstance(item, s.Cite):
+                if (item.kind, item.name) not in scope.clauses:
+                    self._report(self._missing_target("cite", (item.kind, item.name), item.span, scope))
+                    continue
+                self._define(scope, item, origin, own, unit)
             elif isinstance(item, s.Replace):
                 self._replace(scope, item, origin, own)
             elif isinstance(item, s.Amend):

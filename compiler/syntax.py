@@ -533,6 +533,21 @@ class Uses:
 
 
 @dataclass(frozen=True)
+class Cite:
+    """`cite action buy_shares §8.1`: the title's rulebook states a clause
+    that the title takes from its library."""
+
+    kind: str
+    name: str
+    prov: Provenance
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("cite", f"{self.kind} {self.name}")
+
+
+@dataclass(frozen=True)
 class Rulebook:
     name: str
     span: Span = _span()
@@ -570,7 +585,7 @@ class Remove:
     span: Span = _span()
 
 
-Item = Union[Decl, Uses, Rulebook, Section, Replace, Amend, Remove]
+Item = Union[Decl, Uses, Cite, Rulebook, Section, Replace, Amend, Remove]
 
 
 @dataclass(frozen=True)

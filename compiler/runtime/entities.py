@@ -1,0 +1,80 @@
+"""The things of a game: players, corporations, privates, certificates, trains.
+
+Entities are small immutable values, made once when a game starts; what
+changes during play (cash, owners, share prices, flags) lives in the
+`State` that the game owns, keyed by entity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, order=True)
+class Entity:
+    """A player, corporation, private, bond, minor, the bank or the pool.
+
+    `kind` is the component kind ("player", "corporation", "private",
+    "bond", "minor", "bank", "pool"); `id` is its symbol or, for a player,
+    the name; `data` the component's static properties (not compared).
+    """
+
+    kind: str
+    id: str
+    title: str = field(default="", compare=False)
+    data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.id
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.data.get(name, default)
+
+
+BANK = Entity("bank", "bank", "Bank")
+POOL = Entity("pool", "pool", "Bank Pool")
+SCRAP = Entity("scrap", "scrap", "Scrapped")
+DEPOT = Entity("depot", "depot", "Depot")
+
+
+@dataclass(frozen=True, order=True)
+class Certificate:
+    """A share certificate: id "DRGW_0" (the president's is index 0).
+
+    `percent` is what it is worth (40 for 1800's four-share director
+    certificate); `shares` how many shares it counts as.
+    """
+
+    corporation: str
+    index: int
+    percent: int
+    president: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"{self.corporation}_{self.index}"
+
+    @property
+    def shares(self) -> int:
+        return self.percent // 10
+
+    def __str__(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True, order=True)
+class Train:
+    """A train card: id "2-0" (name, then the copy's index)."""
+
+    name: str
+    index: int
+    distance: Any = field(compare=False, default=None)
+    price: int = field(compare=False, default=0)
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}-{self.index}"
+
+    def __str__(self) -> str:
+        return self.id

@@ -1,0 +1,1303 @@
+"""The engine runtime: state, primitives and the round machinery.
+
+A generated title module subclasses `GameBase`, gives it the title's data
+(`DATA`, a `TitleData`) and its compiled actions, procedures, functions and
+triggers (`ROUTINES`, `TRIGGERS`), and exposes the engine contract:
+
+    game = Game(players=["Ann", "Bob"], seed=7)
+    game.legal_actions()      -> list[dict]   (18xx.games action vocabulary)
+    game.process(action)      raises IllegalAction(message, rule=...); a
+                              refused action leaves the state unchanged
+    game.state()              -> dict (see ARCHITECTURE.md)
+    game.finished, game.result(), Game.from_log(log), game.to_log()
+
+Everything here is generic 18xx machinery parameterised by the title's
+data; nothing names a title. Money moves only through `transfer`; owners
+change only through `move`; every change is journaled so a refused action
+is rolled back.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any, Callable, Iterable
+
+from compiler.runtime.data import Gap, Table, TitleData, resolve_value
+from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, Certificate, Entity, Train
+from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.journal import Journal
+from compiler.runtime.market import Market
+
+Action = dict[str, Any]
+
+#: The steps of a corporation's operating turn, in order (the title's
+#: `operating_steps` chooses among them; steps needing a map are skipped
+#: while the title has none).
+STEPS = ("lay_tile", "place_token", "run_routes", "dividend", "buy_train")
+MAP_STEPS = frozenset({"lay_tile", "place_token"})
+
+
+class GameBase:
+    DATA: TitleData
+    ROUTINES: dict[str, Callable] = {}
+    TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
+
+    # ------------------------------------------------------------ setup
+
+    def __init__(self, players: list[str], seed: int = 0, variant: str | None = None,
+                 options: Iterable[str] = ()):
+        if variant is not None and variant != self.DATA.variant:
+            raise ValueError(f"this engine is {self.DATA.title!r} variant {self.DATA.variant!r}, not {variant!r}")
+        names = list(players)
+        if len(set(names)) != len(names):
+            raise ValueError("player names must differ")
+        allowed = self.DATA.param("players")
+        low, high = allowed if isinstance(allowed, tuple) else (allowed, allowed)
+        if not low <= len(names) <= high:
+            raise ValueError(f"{self.DATA.title} takes {low}..{high} players, not {len(names)}")
+        self.seed = seed
+        self.options = tuple(options)
+        self.rng = random.Random(seed)
+        self.j = Journal()
+        self.actions: list[Action] = []
+        self.n = len(names)
+        self._build_entities(names)
+        self._build_state()
+        self._start()
+
+    def _build_entities(self, names: list[str]) -> None:
+        d = self.DATA
+        self.players = [Entity("player", name, name) for name in names]
+        self.corporations = [
+            Entity("corporation", c["key"], c.get("title") or c["key"], c) for c in d.components_of("corporation")
+        ]
+        self.privates = [Entity("private", c["key"], c.get("title") or c["key"], c) for c in d.components_of("private")]
+        self.bonds = [Entity("bond", c["key"], c.get("title") or c["key"], c) for c in d.components_of("bond")]
+        self.by_id: dict[tuple[str, str], Entity] = {}
+        for e in self.players + self.corporations + self.privates + self.bonds + [BANK, POOL, DEPOT, SCRAP]:
+            self.by_id[(e.kind, e.id)] = e
+        self.certificates: dict[str, Certificate] = {}
+        self.certs_of: dict[str, list[Certificate]] = {}
+        for corp in self.corporations:
+            shares = self._value(corp.get("shares"), f"corporation {corp.id} shares")
+            certs = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate(shares)]
+            self.certs_of[corp.id] = certs
+            for cert in certs:
+                self.certificates[cert.id] = cert
+        self.trains: dict[str, Train] = {}
+        self.train_order: list[str] = []
+        for comp in d.components_of("train"):
+            count = self._value(comp.get("count"), f"train {comp['key']} count")
+            for i in range(count):
+                t = Train(comp["key"], i, comp.get("distance"), self._value(comp.get("price"), f"train {comp['key']} price"))
+                self.trains[t.id] = t
+                self.train_order.append(t.id)
+        supply = d.properties.get("train_supply_order")
+        if isinstance(supply, list):
+            rank = {name: i for i, name in enumerate(dict.fromkeys(supply))}
+            self.train_order.sort(key=lambda tid: (rank.get(self.trains[tid].name, len(rank)), self.trains[tid].index))
+        self.phases = [dict(p) for p in d.components_of("phase")]
+        market = d.components_of("market")[0]
+        self.market = Market.from_rows(
+            market["rows"], market.get("left_edge", "down"), market.get("right_edge", "up")
+        )
+
+    def _value(self, value, what: str):
+        return resolve_value(what, value, players=self.n)
+
+    def param(self, name: str, **dims):
+        """A title property as play needs it (tables read at this player count)."""
+        return self.DATA.param(name, players=self.n, **dims)
+
+    def _build_state(self) -> None:
+        bank = self.param("bank")
+        self.unlimited_bank = bank == "unlimited"
+        self.cash: dict[Entity, int] = {p: 0 for p in self.players}
+        for c in self.corporations:
+            self.cash[c] = 0
+        self.cash[BANK] = 0 if self.unlimited_bank else bank
+        #: the bank's flows, for conservation with an unlimited bank
+        self.flow = {"paid": 0, "received": 0}
+        self.owner: dict[str, Entity] = {}
+        for corp in self.corporations:
+            for cert in self.certs_of[corp.id]:
+                self.owner[cert.id] = corp  # unsold certificates wait on the corporation's mat
+        for item in self.privates:
+            self.owner[item.id] = BANK
+        for bond in self.bonds:
+            self.owner[bond.id] = self.entity("corporation", bond.get("corporation"))
+        for tid in self.trains:
+            self.owner[tid] = DEPOT
+        self.corp: dict[str, dict[str, Any]] = {
+            c.id: {"par": None, "cell": None, "floated": False, "closed": False, "tokens": 0,
+                   "revenue": 0, "operated": False}
+            for c in self.corporations
+        }
+        self.closed: dict[str, bool] = {p.id: False for p in self.privates}
+        self.stacks: dict[tuple[int, int], list[str]] = {}
+        self.g: dict[str, Any] = {
+            "phase": self.phases[0]["key"],
+            "round": "setup",
+            "stock_rounds": 0,
+            "set": 0,
+            "or": 0,
+            "ors_in_set": self._phase_ors(self.phases[0]),
+            "turn": 0,
+            "priority": 0,
+            "passes": 0,
+            "acted": False,
+            "bought": False,
+            "sold": False,
+            "sold_this_round": frozenset(),
+            "sold_corps": frozenset(),
+            "sale": 0,
+            "sale_price": None,
+            "order": (),
+            "operating": None,
+            "step": None,
+            "bank_buys": 0,
+            "broken": False,
+            "finished": False,
+            "end_reason": None,
+            "sanctioned": frozenset(),
+            "first_bought": frozenset(),
+        }
+
+    def _start(self) -> None:
+        start_cash = self.param("starting_cash")
+        for p in self.players:
+            self.transfer(start_cash, BANK, p)
+        self.j.set(self.g, "priority", 0)
+        first = self.param("first_round")
+        if first == "private_sale":
+            self._start_private_sale()
+        else:
+            self._start_stock_round(0)
+
+    # ------------------------------------------------------------ entity lookups
+
+    def entity(self, kind: str, key: Any) -> Entity:
+        if isinstance(key, Entity):
+            return key
+        found = self.by_id.get((kind, str(key)))
+        if found is None:
+            raise IllegalAction(f"there is no {kind} {key!r}")
+        return found
+
+    def find(self, key: Any) -> Entity:
+        """An entity by id, whatever its kind (players, then corporations, ...)."""
+        if isinstance(key, Entity):
+            return key
+        for kind in ("player", "corporation", "private", "bond", "bank", "pool"):
+            found = self.by_id.get((kind, str(key)))
+            if found is not None:
+                return found
+        raise IllegalAction(f"there is no entity {key!r}")
+
+    # ------------------------------------------------------------ primitives
+
+    def transfer(self, amount: int, source: Entity, target: Entity) -> None:
+        """Move `amount` (currency units) from `source` to `target`.
+
+        Raises IllegalAction when a player or corporation lacks the cash.
+        The bank may go below zero only once it is broken (it then pays on
+        credit until the game ends); an unlimited bank only records flows.
+        """
+        if amount < 0:
+            raise IllegalAction(f"a payment cannot be negative ({amount})")
+        if amount == 0 or source == target:
+            return
+        if source is BANK:
+            if self.unlimited_bank:
+                self.j.set(self.flow, "paid", self.flow["paid"] + amount)
+            else:
+                self.j.set(self.cash, BANK, self.cash[BANK] - amount)
+                if self.cash[BANK] <= 0 and not self.g["broken"]:
+                    self._bank_broken()
+        else:
+            have = self.cash[source]
+            if have < amount:
+                raise IllegalAction(f"{source} has {self.money(have)}, not {self.money(amount)}")
+            self.j.set(self.cash, source, have - amount)
+        if target is BANK:
+            if self.unlimited_bank:
+                self.j.set(self.flow, "received", self.flow["received"] + amount)
+            else:
+                self.j.set(self.cash, BANK, self.cash[BANK] + amount)
+        else:
+            self.j.set(self.cash, target, self.cash[target] + amount)
+
+    def move(self, item: Any, source: Any, target: Entity) -> None:
+        """Give `item` (a certificate, private, bond or train) to `target`."""
+        key = item.id if hasattr(item, "id") and not isinstance(item, Entity) else getattr(item, "id", str(item))
+        holder = self.owner.get(key)
+        if isinstance(source, str):
+            source = self._source_holder(item, source)
+        if holder != source:
+            raise IllegalAction(f"{key} is held by {holder}, not {source}")
+        self.j.set(self.owner, key, target)
+
+    def _source_holder(self, item: Any, source: str) -> Entity:
+        if source == "pool":
+            return POOL
+        if source in ("treasury", "ipo") and isinstance(item, Certificate):
+            return self.entity("corporation", item.corporation)
+        if source == "depot":
+            return DEPOT
+        raise IllegalAction(f"unknown source {source!r}")
+
+    def money(self, amount: int) -> str:
+        return f"{self.DATA.properties.get('currency', '$')}{amount}"
+
+    # ------------------------------------------------------------ builtins (the DSL's vocabulary)
+
+    def b_cash(self, holder: Entity) -> int:
+        return self.cash[holder]
+
+    def b_percent(self, holder: Entity, corp: Entity) -> int:
+        return sum(c.percent for c in self.certs_of[corp.id] if self.owner[c.id] == holder)
+
+    def b_holder_of(self, item: Any) -> Entity:
+        return self.owner[item.id]
+
+    def b_president(self, corp: Entity) -> Entity | None:
+        holder = self.owner[self.certs_of[corp.id][0].id]
+        return holder if holder.kind == "player" else None
+
+    def b_president_certificate(self, corp: Entity) -> Certificate:
+        return self.certs_of[corp.id][0]
+
+    def b_started(self, corp: Entity) -> bool:
+        return self.corp[corp.id]["par"] is not None
+
+    def b_floated(self, corp: Entity) -> bool:
+        return self.corp[corp.id]["floated"]
+
+    def b_price(self, corp: Entity) -> int:
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            raise IllegalAction(f"{corp} has no share price yet")
+        return self.market.price(cell)
+
+    def b_par_price(self, corp: Entity) -> int:
+        return self.corp[corp.id]["par"]
+
+    def b_par_prices(self, corp: Entity) -> list[int]:
+        prices = corp.get("par") or self.DATA.properties.get("par_prices")
+        if prices is None:
+            prices = sorted({self.market.price(c) for c in self.market.par_cells()})
+        return list(self._value(prices, f"corporation {corp} par"))
+
+    def b_zones(self, corp: Entity) -> frozenset[str]:
+        cell = self.corp[corp.id]["cell"]
+        return self.market.zones_of(cell) if cell is not None else frozenset()
+
+    def b_in_round(self, kind: str) -> bool:
+        return self.g["round"] == kind
+
+    def b_stock_round_number(self) -> int:
+        return self.g["stock_rounds"]
+
+    def b_acting(self, entity: Entity) -> bool:
+        return self.current_entity() == entity
+
+    def b_in_step(self, corp: Entity, step: str) -> bool:
+        return self.g["round"] == "operating" and self.g["operating"] == corp.id and self.g["step"] == step
+
+    def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
+        return (player.id, corp.id) in self.g["sold_this_round"]
+
+    def b_may_buy_now(self, player: Entity) -> bool:
+        """One buy per stock-round turn; with sell-then-buy, no sale after it."""
+        if self.g["bought"]:
+            return False
+        if self.g["round"] == "stock" and self._privates_for_sale():
+            return False
+        return True
+
+    def b_may_sell_now(self, player: Entity) -> bool:
+        order = self.param("sell_buy_order")
+        return not (order == "sell_then_buy" and self.g["bought"])
+
+    def b_certificates(self, player: Entity) -> int:
+        """Certificates counting against the limit: shares outside exempt
+        zones, and the other kinds the title's `cert_limit_counts` names."""
+        counts = set(self.param("cert_limit_counts"))
+        total = 0
+        if "shares" in counts:
+            for cert in self.certificates.values():
+                if self.owner[cert.id] == player:
+                    corp = self.entity("corporation", cert.corporation)
+                    if "no_cert_limit" not in self.b_zones(corp):
+                        total += 1
+        if "privates" in counts:
+            total += sum(1 for p in self.privates if self.owner[p.id] == player and not self.closed[p.id])
+        if "bonds" in counts:
+            total += sum(1 for b in self.bonds if self.owner[b.id] == player)
+        return total
+
+    def b_cert_limit(self) -> int:
+        return self.param("cert_limit")
+
+    def b_holding_cap(self) -> int:
+        return self.param("holding_cap")
+
+    def b_next_certificate(self, corp: Entity, source: str) -> Certificate | None:
+        holder = POOL if source == "pool" else corp
+        for cert in self.certs_of[corp.id]:
+            if self.owner[cert.id] == holder and not (cert.president and source != "pool" and not self.b_started(corp)):
+                if cert.president and holder != POOL:
+                    continue
+                return cert
+        return None
+
+    def b_share_cost(self, corp: Entity, source: str) -> int:
+        """What one share costs from `source`: par from the IPO/treasury while
+        the title says so, else the market price."""
+        if source in ("ipo", "treasury") and self.param("treasury_shares_at") == "par":
+            return self.b_par_price(corp)
+        return self.b_price(corp)
+
+    def b_payee(self, corp: Entity, source: str) -> Entity:
+        if source == "pool":
+            return BANK
+        if source == "treasury" or self.param("capitalisation") == "incremental":
+            return corp
+        return BANK
+
+    def b_pool_percent(self, corp: Entity) -> int:
+        return self.b_percent(POOL, corp)
+
+    def b_pool_cap(self) -> int:
+        return self.param("pool_cap")
+
+    def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
+        """The certificates `player` may sell of `corp`, president's last."""
+        certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
+        if not self.param("president_certificate_saleable"):
+            certs = [c for c in certs if not c.president]
+        return sorted(certs, key=lambda c: (c.president, -c.index))
+
+    def b_granted(self, cert: Certificate) -> bool:
+        """Whether a private's ability granted this certificate."""
+        return cert.id in self.g.get("granted", frozenset())
+
+    def b_len(self, xs) -> int:
+        """len(xs): how many."""
+        return len(xs)
+
+    def b_take(self, xs, n: int) -> list:
+        """take(xs, n): the first n of xs."""
+        return list(xs)[:n]
+
+    def b_min(self, *xs):
+        return min(xs)
+
+    def b_max(self, *xs):
+        return max(xs)
+
+    def b_floor_to(self, x: int, n: int) -> int:
+        return x - x % n
+
+    def b_ceil_to(self, x: int, n: int) -> int:
+        return x if x % n == 0 else x + n - x % n
+
+    def b_first(self, xs):
+        xs = list(xs)
+        return xs[0] if xs else None
+
+    def b_owner(self, item: Any) -> Entity:
+        return self.owner[item.id]
+
+    def b_trains(self, holder: Entity) -> list[Train]:
+        return [t for tid, t in self.trains.items() if self.owner[tid] == holder]
+
+    def b_revenue(self, corp: Entity) -> int:
+        return self.corp[corp.id]["revenue"]
+
+    def b_shareholders(self, corp: Entity) -> list[Entity]:
+        seen = []
+        for cert in self.certs_of[corp.id]:
+            holder = self.owner[cert.id]
+            if holder not in seen:
+                seen.append(holder)
+        return seen
+
+    def b_open_privates(self) -> list[Entity]:
+        return [p for p in self.privates if not self.closed[p.id] and self.owner[p.id] is not BANK]
+
+    def b_train_limit(self, corp: Entity) -> int:
+        limit = self._phase()["train_limit"]
+        return self._value(limit, f"phase {self.g['phase']} train_limit")
+
+    def b_phase_at_least(self, name: str) -> bool:
+        keys = [p["key"] for p in self.phases]
+        return keys.index(self.g["phase"]) >= keys.index(str(name))
+
+    def b_available_trains(self) -> list[Train]:
+        return [self.trains[tid] for tid in self._available_train_ids()]
+
+    def b_bank_buys_this_turn(self) -> int:
+        return self.g["bank_buys"]
+
+    def b_corporation_of(self, item: Entity) -> Entity:
+        """corporation_of(x): the corporation a bond (or other item) belongs to."""
+        return self.entity("corporation", item.get("corporation"))
+
+    def b_bank_funded_shares(self, corp: Entity) -> int:
+        """bank_funded_shares(C): shares whose price the bank pays C when it is started (its `bank_funds_on_par`)."""
+        return int(self._value(corp.get("bank_funds_on_par", 0), f"corporation {corp} bank_funds_on_par"))
+
+    def b_bonds_of(self, corp: Entity) -> list[Entity]:
+        """bonds_of(C): the bonds of corporation C."""
+        return [b for b in self.bonds if b.get("corporation") == corp.id]
+
+    def b_done_this_turn(self, mark: str) -> bool:
+        """done_this_turn(m): whether m was marked in this turn."""
+        return mark in self.g.get("turn_marks", frozenset())
+
+    def b_mark_done_this_turn(self, mark: str) -> None:
+        """mark_done_this_turn(m): m may not be done again this turn."""
+        self.j.set(self.g, "turn_marks", self.g.get("turn_marks", frozenset()) | {mark})
+
+    # -- effects the DSL calls with `do`
+    def b_set_par(self, corp: Entity, price: int) -> None:
+        cell = self.market.par_cell(price)
+        if cell is None:
+            raise IllegalAction(f"{self.money(price)} is not a par price")
+        self.j.set(self.corp[corp.id], "par", price)
+        self._place_token(corp, cell)
+
+    def b_bought(self, player: Entity, corp: Entity) -> None:
+        self.j.set(self.g, "bought", True)
+        self.j.set(self.g, "acted", True)
+        self._check_float(corp)
+        self._check_president(corp)
+
+    def b_note_sold(self, player: Entity, corp: Entity) -> None:
+        self.j.set(self.g, "sold", True)
+        self.j.set(self.g, "acted", True)
+        self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
+
+    def b_price_drop_on_sale(self, corp: Entity, certificates: int) -> None:
+        rule = self.param("sell_price_drop")
+        if rule == "once_per_round":
+            if corp.id in self.g["sold_corps"]:
+                return
+            self.j.set(self.g, "sold_corps", self.g["sold_corps"] | {corp.id})
+            self.b_market_move(corp, "down")
+        elif rule == "per_share":
+            for _ in range(certificates):
+                self.b_market_move(corp, "down")
+        elif rule == "per_sale":
+            self.b_market_move(corp, "down")
+        elif rule != "none":
+            raise RuleGap("sell_price_drop", f"unknown rule {rule!r}")
+
+    def b_market_move(self, corp: Entity, direction: str) -> None:
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            return
+        new = self.market.move(cell, direction)
+        if new != cell:
+            self._place_token(corp, new)
+
+    def b_check_president(self, corp: Entity) -> None:
+        self._check_president(corp)
+
+    def b_set_revenue(self, corp: Entity, amount: int) -> None:
+        self.j.set(self.corp[corp.id], "revenue", amount)
+
+    def b_route_revenue(self, corp: Entity, routes: list[dict]) -> int:
+        """Revenue of declared routes: each {"train", "stops": [values]}.
+
+        Until a title has a map, a route is declared as its revenue stops;
+        each train runs once, visits at most its distance, and its
+        `multiplier` (2 for a doubled train) applies.
+        """
+        total = 0
+        seen = set()
+        for route in routes:
+            tid = route.get("train")
+            if tid not in self.trains or self.owner[tid] != corp:
+                raise IllegalAction(f"{corp} does not own train {tid}")
+            if tid in seen:
+                raise IllegalAction(f"train {tid} runs twice")
+            seen.add(tid)
+            stops = route.get("stops", [])
+            train = self.trains[tid]
+            distance = self._distance(train)
+            if len(stops) > distance:
+                raise IllegalAction(f"train {tid} visits {len(stops)} stops; it may visit {distance}")
+            if any((not isinstance(s, int)) or s < 0 for s in stops):
+                raise IllegalAction("a stop's revenue is a whole amount of money, not negative")
+            comp = self.DATA.component("train", train.name)
+            total += sum(stops) * int(comp.get("multiplier", 1))
+        return total
+
+    def _distance(self, train: Train) -> int:
+        d = train.distance
+        if isinstance(d, int):
+            return d
+        if isinstance(d, list):
+            return sum(int(part.get("visit", part.get("pay", 0))) for part in d)
+        raise RuleGap(f"train {train.name} distance", "not a number of stops")
+
+    def b_pay_per_share(self, corp: Entity, holder: Entity, amount: int) -> int:
+        """What `holder`'s shares of `corp` earn from a dividend of `amount`
+        to all shareholders (10% of it per share)."""
+        return amount * self.b_percent(holder, corp) // 100
+
+    def b_dividend_payee(self, holder: Entity, corp: Entity) -> Entity:
+        """Who receives a holding's dividend: players themselves; shares in
+        the pool and in the treasury as the title says."""
+        if holder is POOL:
+            rule = self.param("pool_shares_pay")
+            return {"bank": BANK, "company": corp}.get(rule, BANK)
+        if holder == corp:
+            rule = self.param("treasury_shares_pay")
+            return {"bank": BANK, "company": corp}.get(rule, BANK)
+        return holder
+
+    def b_end_step(self, corp: Entity) -> None:
+        self._next_step()
+
+    def b_train_bought(self, corp: Entity, train: Train, from_bank: bool) -> None:
+        if from_bank:
+            self.j.set(self.g, "bank_buys", self.g["bank_buys"] + 1)
+            first = train.name not in self.g["first_bought"]
+            if first:
+                self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
+                self._on_first_train(train)
+
+    def b_half(self, revenue: int) -> int:
+        """The shareholders' part of a half payout, by the title's rounding."""
+        rule = self.param("half_pay_rounding")
+        if rule == "shareholders_get_larger_ten":
+            half = revenue // 2
+            if half % 10 == 0:
+                return half
+            low = half - half % 10
+            return max(low, revenue - low) if (revenue - low) % 10 == 0 else low + 10
+        if rule == "down_to_ten":
+            return revenue // 20 * 10
+        raise RuleGap("half_pay_rounding", f"unknown rule {rule!r}")
+
+    def b_close_private(self, item: Entity) -> None:
+        self.j.set(self.closed, item.id, True)
+
+    # ------------------------------------------------------------ DSL support
+
+    def call(self, name: str, *args, **kwargs):
+        """Call a DSL routine or a builtin by name."""
+        routine = self.ROUTINES.get(name)
+        if routine is not None:
+            return routine(self, *args, **kwargs)
+        builtin = getattr(self, f"b_{name}", None)
+        if builtin is None:
+            raise RuleGap(name, "no such routine or builtin in the runtime")
+        return builtin(*args, **kwargs)
+
+    def name(self, name: str):
+        """A bare name: a title property, a component, or a builtin value."""
+        if name == "bank":
+            return BANK
+        if name == "pool":
+            return POOL
+        if name == "depot":
+            return DEPOT
+        if name == "players":
+            return list(self.players)
+        if name == "corporations":
+            return list(self.corporations)
+        if name == "privates":
+            return list(self.privates)
+        if name in self.DATA.properties:
+            return self.param(name)
+        for kind in ("corporation", "private", "bond"):
+            found = self.by_id.get((kind, name))
+            if found is not None:
+                return found
+        return name  # an enum value or zone name stands for itself
+
+    def attr(self, obj: Any, name: str):
+        """`obj.name` in the DSL: an entity's state, then its static data."""
+        if isinstance(obj, Entity):
+            if obj.kind == "corporation" and name in self.corp[obj.id]:
+                return self.corp[obj.id][name]
+            value = obj.data.get(name)
+            if value is None:
+                raise RuleGap(f"{obj.kind} {obj.id}.{name}", "the rulespec does not give it")
+            value = self._value(value, f"{obj.kind} {obj.id}.{name}")
+            if isinstance(value, str):
+                for kind in ("corporation", "private", "player"):
+                    found = self.by_id.get((kind, value))
+                    if found is not None:
+                        return found
+            return value
+        if isinstance(obj, Certificate):
+            return {"percent": obj.percent, "shares": obj.shares, "president": obj.president,
+                    "corporation": self.entity("corporation", obj.corporation)}[name]
+        if isinstance(obj, Train):
+            if name == "price":
+                return obj.price
+            if name == "name":
+                return obj.name
+            return self.DATA.component("train", obj.name).get(name)
+        if isinstance(obj, dict):
+            return obj[name]
+        raise RuleGap(f"{obj}.{name}", "no such attribute")
+
+    def set_attr(self, obj: Any, name: str, value: Any) -> None:
+        if isinstance(obj, Entity) and obj.kind == "corporation":
+            self.j.set(self.corp[obj.id], name, value)
+            return
+        raise IllegalAction(f"cannot set {obj}.{name}")
+
+    def emit(self, event: str, *args) -> None:
+        for when, body in self.TRIGGERS.get(event, []):
+            if when is None or when(self, *args):
+                body(self, *args)
+
+    # ------------------------------------------------------------ markets, floats, presidents
+
+    def _place_token(self, corp: Entity, cell) -> None:
+        old = self.corp[corp.id]["cell"]
+        if old is not None:
+            stack = self.stacks[old]
+            self.j.remove(stack, corp.id)
+        if cell not in self.stacks:
+            self.j.set(self.stacks, cell, [])
+        self.j.append(self.stacks[cell], corp.id)  # a new arrival goes under the others
+        self.j.set(self.corp[corp.id], "cell", cell)
+
+    def _check_float(self, corp: Entity) -> None:
+        state = self.corp[corp.id]
+        if state["floated"]:
+            return
+        needed = corp.get("float") or self.DATA.properties.get("float")
+        needed = self._value(needed, f"corporation {corp} float")
+        held = sum(self.b_percent(p, corp) for p in self.players)
+        if held >= needed:
+            self.j.set(state, "floated", True)
+
+    def _check_president(self, corp: Entity) -> None:
+        """A player holding more than the president takes the presidency:
+        he trades shares worth the president's certificate for it."""
+        pres_cert = self.certs_of[corp.id][0]
+        president = self.owner[pres_cert.id]
+        if president.kind != "player":
+            return
+        held = {p: self.b_percent(p, corp) for p in self.players}
+        best = held[president]
+        # the next player in seating order after the president wins ties against others
+        order = self._seating_from(president)
+        challenger = None
+        for p in order:
+            if held[p] > best:
+                best = held[p]
+                challenger = p
+        if challenger is None:
+            return
+        # exchange: the challenger gives ordinary certificates worth the
+        # president's certificate, and receives it
+        need = pres_cert.percent
+        given = []
+        for cert in sorted(self.certs_of[corp.id], key=lambda c: -c.index):
+            if need <= 0:
+                break
+            if self.owner[cert.id] == challenger and not cert.president and cert.percent <= need:
+                given.append(cert)
+                need -= cert.percent
+        if need != 0:
+            return
+        for cert in given:
+            self.move(cert, challenger, president)
+        self.move(pres_cert, president, challenger)
+        self.emit("president_changed", corp, president, challenger)
+        if self.b_certificates(president) > self.param("cert_limit"):
+            self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
+
+    def _seating_from(self, player: Entity) -> list[Entity]:
+        i = self.players.index(player)
+        return self.players[i + 1:] + self.players[:i]
+
+    # ------------------------------------------------------------ trains and phases
+
+    def _phase(self) -> dict:
+        for p in self.phases:
+            if p["key"] == self.g["phase"]:
+                return p
+        raise RuleGap("phase", f"no phase {self.g['phase']!r}")
+
+    def _phase_ors(self, phase: dict) -> int:
+        return int(resolve_value(f"phase {phase['key']} operating_rounds", phase.get("operating_rounds"), players=getattr(self, "n", None)))
+
+    def _available_train_ids(self) -> list[str]:
+        """Trains the depot sells now: the next in supply order, and any
+        train whose `available_after` names a train type that is sold out."""
+        in_depot = [tid for tid in self.train_order if self.owner[tid] is DEPOT]
+        if not in_depot:
+            return []
+        out = []
+        sold_out = {t.name for t in self.trains.values()} - {self.trains[tid].name for tid in in_depot}
+        seen_names = set()
+        first = in_depot[0]
+        for tid in in_depot:
+            train = self.trains[tid]
+            comp = self.DATA.component("train", train.name)
+            after = comp.get("available_after")
+            if tid == first or (after is not None and str(after) in sold_out):
+                if train.name not in seen_names:
+                    out.append(tid)
+                    seen_names.add(train.name)
+        return out
+
+    def _on_first_train(self, train: Train) -> None:
+        for phase in self.phases:
+            triggers = phase.get("on_train")
+            names = triggers if isinstance(triggers, list) else [triggers]
+            if train.name in [str(n) for n in names if n is not None] and self._phase_index(phase["key"]) > self._phase_index(self.g["phase"]):
+                self._enter_phase(phase)
+                break
+        for name, comp in ((c["key"], c) for c in self.DATA.components_of("train")):
+            rusts = comp.get("rusts_on")
+            if rusts is not None and self._rusts_on(rusts, train.name):
+                for tid, t in self.trains.items():
+                    if t.name == name and self.owner[tid] not in (DEPOT, SCRAP):
+                        self.j.set(self.owner, tid, SCRAP)
+                    elif t.name == name and self.owner[tid] is DEPOT:
+                        self.j.set(self.owner, tid, SCRAP)
+        self.emit("first_train", train)
+
+    def _rusts_on(self, rusts, name: str) -> bool:
+        if isinstance(rusts, list):
+            return name in [str(r) for r in rusts]
+        return str(rusts) == name
+
+    def _phase_index(self, key: str) -> int:
+        return [p["key"] for p in self.phases].index(key)
+
+    def _enter_phase(self, phase: dict) -> None:
+        self.j.set(self.g, "phase", phase["key"])
+        for event in phase.get("events", []) or []:
+            self.emit(str(event))
+        self.emit("phase_start", phase["key"])
+        limit = self.b_train_limit(None)
+        for corp in self.corporations:
+            owned = self.b_trains(corp)
+            while len(owned) > limit:
+                discard = min(owned, key=lambda t: (t.price, t.id))
+                self.j.set(self.owner, discard.id, POOL)
+                owned = self.b_trains(corp)
+
+    def b_close_privates(self) -> None:
+        for p in self.privates:
+            self.j.set(self.closed, p.id, True)
+
+    # ------------------------------------------------------------ bank broken, game end
+
+    def _bank_broken(self) -> None:
+        self.j.set(self.g, "broken", True)
+        if "bank_broken" in self.param("game_end"):
+            self.j.set(self.g, "end_reason", "bank_broken")
+
+    def _end_game(self) -> None:
+        self.j.set(self.g, "finished", True)
+        self.j.set(self.g, "round", "finished")
+
+    @property
+    def finished(self) -> bool:
+        return self.g["finished"]
+
+    def player_value(self, player: Entity) -> int:
+        """Cash, plus shares at market price, plus each held item's end value."""
+        total = self.cash[player]
+        for corp in self.corporations:
+            pct = self.b_percent(player, corp)
+            if pct and self.corp[corp.id]["cell"] is not None:
+                total += self.b_price(corp) * pct // 10
+        for item in self.privates + self.bonds:
+            if self.owner[item.id] == player and not self.closed.get(item.id, False):
+                value = item.get("end_value", self.DATA.properties.get(f"{item.kind}_value_at_end"))
+                if value is None:
+                    raise RuleGap(f"{item.kind} {item.id} end_value", "its worth at the game's end is not given")
+                total += self._value(value, f"{item.kind} {item.id} end_value")
+        return total
+
+    def result(self) -> dict[str, int]:
+        return {p.id: self.player_value(p) for p in self.players}
+
+    # ------------------------------------------------------------ rounds: private sale
+
+    def _privates_for_sale(self) -> list[str]:
+        order = self.DATA.properties.get("private_sale_order") or []
+        return [x for x in order if self.owner[x] is BANK and not self.closed[x]]
+
+    def _start_private_sale(self) -> None:
+        self.j.set(self.g, "round", "stock")
+        self.j.set(self.g, "stock_rounds", 1)
+        self.j.set(self.g, "turn", self.g["priority"])
+        self._offer_next_private()
+
+    def _offer_next_private(self) -> None:
+        left = self._privates_for_sale()
+        if left:
+            item = self.entity("private", left[0])
+            self.j.set(self.g, "sale_price", self._value(item.get("cost"), f"private {item} cost"))
+        else:
+            self.j.set(self.g, "sale_price", None)
+        self.j.set(self.g, "passes", 0)
+
+    def b_private_on_sale(self) -> Entity | None:
+        left = self._privates_for_sale()
+        return self.entity("private", left[0]) if left else None
+
+    def b_sale_price(self) -> int:
+        return self.g["sale_price"]
+
+    def b_private_sold(self, player: Entity, item: Entity) -> None:
+        """private_sold(P, X): after a sale, X's grants go to P and the next private is offered."""
+        grant = item.get("grants")
+        for child in item.get("children", []) or []:
+            grant = grant or child.get("grants")
+        if isinstance(grant, dict):
+            corp = self.entity("corporation", grant["corporation"])
+            want = int(grant["percent"])
+            for cert in reversed(self.certs_of[corp.id]):
+                if not cert.president and cert.percent == want and self.owner[cert.id] == corp:
+                    self.move(cert, corp, player)
+                    self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
+                    break
+        self._offer_next_private()
+        self._next_turn()
+
+    # ------------------------------------------------------------ rounds: stock
+
+    def _start_stock_round(self, first_player: int) -> None:
+        self.j.set(self.g, "round", "stock")
+        self.j.set(self.g, "stock_rounds", self.g["stock_rounds"] + 1)
+        self.j.set(self.g, "turn", first_player)
+        self.j.set(self.g, "passes", 0)
+        self.j.set(self.g, "sold_this_round", frozenset())
+        self.j.set(self.g, "sold_corps", frozenset())
+        self._new_turn()
+
+    def _new_turn(self) -> None:
+        self.j.set(self.g, "acted", False)
+        self.j.set(self.g, "bought", False)
+        self.j.set(self.g, "sold", False)
+
+    def current_entity(self) -> Entity | None:
+        if self.g["finished"]:
+            return None
+        if self.g["round"] == "stock":
+            return self.players[self.g["turn"]]
+        if self.g["round"] == "operating" and self.g["operating"] is not None:
+            return self.entity("corporation", self.g["operating"])
+        return None
+
+    def b_pass_turn(self, entity: Entity) -> None:
+        """`pass`: in a stock round, end the turn (a turn with no action is a
+        pass; all players passing in a row ends the round); in an operating
+        round, skip the current step."""
+        if self.g["round"] == "stock":
+            if self._privates_for_sale():
+                self._pass_on_private()
+                return
+            if self.g["acted"]:
+                self.j.set(self.g, "passes", 0)
+            else:
+                self.j.set(self.g, "passes", self.g["passes"] + 1)
+            if self.g["passes"] >= self.n:
+                last = self.g["turn"]
+                self.j.set(self.g, "priority", (last + 1) % self.n)
+                self._end_stock_round()
+                return
+            self._next_turn()
+        elif self.g["round"] == "operating":
+            self._next_step()
+
+    def _pass_on_private(self) -> None:
+        self.j.set(self.g, "passes", self.g["passes"] + 1)
+        if self.g["passes"] < self.n:
+            self._next_turn()
+            return
+        item = self.b_private_on_sale()
+        effect = item.get("on_all_pass")
+        self.j.set(self.g, "passes", 0)
+        if effect == "discount":
+            step = self._value(item.get("discount"), f"private {item} discount")
+            self.j.set(self.g, "sale_price", max(0, self.g["sale_price"] - step))
+        elif effect == "private_income":
+            self.emit("operating_round_start")
+        else:
+            raise RuleGap(f"private {item} on_all_pass", "what happens when all pass on it is not given")
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+        self._new_turn()
+
+    def _end_stock_round(self) -> None:
+        if self.param("sold_out_rise"):
+            for corp in self.corporations:
+                if self.corp[corp.id]["cell"] is None:
+                    continue
+                held = sum(self.b_percent(p, corp) for p in self.players)
+                if held == 100:
+                    self.b_market_move(corp, "up")
+        if self.g["end_reason"] is not None:
+            self._end_game()
+            return
+        self.j.set(self.g, "ors_in_set", self._phase_ors(self._phase()))
+        self.j.set(self.g, "set", self.g["set"] + 1)
+        self.j.set(self.g, "or", 0)
+        self._start_operating_round()
+
+    # ------------------------------------------------------------ rounds: operating
+
+    def _start_operating_round(self) -> None:
+        self.j.set(self.g, "round", "operating")
+        self.j.set(self.g, "or", self.g["or"] + 1)
+        self.emit("operating_round_start")
+        floated = [c for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"]]
+        order = sorted(floated, key=self._operating_key)
+        self.j.set(self.g, "order", tuple(c.id for c in order))
+        self.j.set(self.g, "operating", None)
+        self._next_corporation()
+
+    def _operating_key(self, corp: Entity):
+        """Highest price first; ties: farther right, then higher in the stack."""
+        cell = self.corp[corp.id]["cell"]
+        return (-self.market.price(cell), -cell[1], cell[0], self.stacks[cell].index(corp.id))
+
+    def _next_corporation(self) -> None:
+        order = list(self.g["order"])
+        current = self.g["operating"]
+        index = order.index(current) + 1 if current in order else 0
+        if index >= len(order):
+            self._end_operating_round()
+            return
+        corp = order[index]
+        self.j.set(self.g, "operating", corp)
+        self.j.set(self.g, "bank_buys", 0)
+        self.j.set(self.g, "turn_marks", frozenset())
+        self.j.set(self.corp[corp], "revenue", 0)
+        self.j.set(self.g, "step", None)
+        self._next_step()
+
+    def _steps(self) -> list[str]:
+        steps = list(self.param("operating_steps"))
+        if not self.DATA.components_of("hex"):
+            steps = [s for s in steps if s not in MAP_STEPS]
+        return steps
+
+    def _next_step(self) -> None:
+        steps = self._steps()
+        current = self.g["step"]
+        index = steps.index(current) + 1 if current in steps else 0
+        corp = self.entity("corporation", self.g["operating"])
+        while index < len(steps):
+            step = steps[index]
+            self.j.set(self.g, "step", step)
+            if step == "run_routes" and not self.b_trains(corp):
+                index += 1
+                continue
+            if step == "dividend" and self.corp[corp.id]["revenue"] == 0:
+                # no revenue: the dividend step withholds nothing, as the rules move the price
+                self.ROUTINES["action:dividend"](self, corp, "withhold")
+                return
+            return
+        self._end_corporation_turn(corp)
+
+    def _end_corporation_turn(self, corp: Entity) -> None:
+        self.j.set(self.corp[corp.id], "operated", True)
+        self.j.set(self.g, "step", None)
+        self._next_corporation()
+
+    def _end_operating_round(self) -> None:
+        self.j.set(self.g, "operating", None)
+        if self.g["end_reason"] is not None and self.param("bank_broken_finishes") == "round":
+            self._end_game()
+            return
+        if self.g["or"] < self.g["ors_in_set"]:
+            self._start_operating_round()
+            return
+        if self.g["end_reason"] is not None:
+            self._end_game()
+            return
+        self._start_stock_round(self.g["priority"])
+
+    # ------------------------------------------------------------ the contract
+
+    def process(self, action: Action) -> None:
+        """Apply one action (18xx.games vocabulary). Raises IllegalAction,
+        naming the rule; the state is then exactly as it was."""
+        if not isinstance(action, dict) or "type" not in action:
+            raise IllegalAction("an action is a dict with a 'type'")
+        self.j.begin()
+        try:
+            self._dispatch(action)
+        except IllegalAction:
+            self.j.rollback()
+            raise
+        except RuleGap:
+            self.j.rollback()
+            raise
+        except (KeyError, ValueError, TypeError) as exc:
+            self.j.rollback()
+            raise IllegalAction(f"malformed action {action!r}: {exc}") from None
+        self.j.commit()
+        self.actions.append(dict(action))
+
+    def _dispatch(self, action: Action) -> None:
+        if self.g["finished"]:
+            raise IllegalAction("the game is over")
+        kind = action["type"]
+        routine = self.ROUTINES.get(f"action:{kind}")
+        if routine is None:
+            raise IllegalAction(f"no action {kind!r} in this title")
+        args = self.bind(kind, action)
+        acting = self.current_entity()
+        if args and args[0] != acting:
+            raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s")
+        routine(self, *args)
+
+    def bind(self, kind: str, action: Action) -> list[Any]:
+        """The DSL action's arguments from an action dict: the first
+        parameter is `entity`; the others by name, with the derived fields
+        of the vocabulary (a share list gives its corporation and source)."""
+        params = self.ACTION_PARAMS[kind]
+        args = []
+        for i, (name, types) in enumerate(params):
+            if i == 0:
+                args.append(self.find(action["entity"]))
+                continue
+            args.append(self._bind_param(kind, name, types, action))
+        return args
+
+    def _bind_param(self, kind: str, name: str, types: tuple[str, ...], action: Action):
+        shares = action.get("shares")
+        if name == "corporation" and name not in action and shares:
+            return self.entity("corporation", self.certificates[shares[0]].corporation)
+        if name == "source" and shares:
+            holder = self.owner[shares[0]]
+            return "pool" if holder is POOL else ("treasury" if holder.kind == "corporation" else "player")
+        if name == "count" and shares is not None:
+            return len(shares)
+        if name == "price" and "share_price" in action and "price" not in action:
+            return int(str(action["share_price"]).split(",")[0])
+        value = action[name]
+        kind_type = types[0]
+        if kind_type in ("corporation", "private", "bond", "player"):
+            return self.entity(kind_type, value)
+        if kind_type == "company":
+            return self.find(value)
+        if kind_type == "train":
+            if value not in self.trains:
+                raise IllegalAction(f"there is no train {value!r}")
+            return self.trains[value]
+        return value
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now: candidates from the vocabulary, each
+        tried in a transaction that is rolled back."""
+        if self.g["finished"]:
+            return []
+        out = []
+        for candidate in self._candidates():
+            if self.is_legal(candidate):
+                out.append(candidate)
+        return out
+
+    def is_legal(self, action: Action) -> bool:
+        self.j.begin()
+        try:
+            self._dispatch(action)
+        except (IllegalAction, RuleGap, KeyError, ValueError, TypeError):
+            return False
+        finally:
+            self.j.rollback()
+        return True
+
+    def _candidates(self) -> list[Action]:
+        entity = self.current_entity()
+        if entity is None:
+            return []
+        who = {"entity": entity.id, "entity_type": entity.kind}
+        out: list[Action] = []
+        if self.g["round"] == "stock":
+            item = self.b_private_on_sale()
+            if item is not None:
+                out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
+            for corp in self.corporations:
+                if self.corp[corp.id]["par"] is None:
+                    for price in self.b_par_prices(corp):
+                        cell = self.market.par_cell(price)
+                        if cell is not None:
+                            out.append({"type": "par", **who, "corporation": corp.id,
+                                        "share_price": f"{price},{cell[0]},{cell[1]}"})
+                    continue
+                for source, holder in (("treasury", corp), ("pool", POOL)):
+                    cert = next((c for c in self.certs_of[corp.id]
+                                 if self.owner[c.id] == holder and not c.president), None)
+                    if cert is not None:
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+                sellable = self.b_sellable(entity, corp)
+                for k in range(1, len(sellable) + 1):
+                    chosen = sellable[:k]
+                    out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
+                                "percent": sum(c.percent for c in chosen)})
+            for kind, params in self.ACTION_PARAMS.items():
+                if kind in VOCABULARY:
+                    continue
+                out.extend(self._title_action_candidates(kind, params, who))
+            out.append({"type": "pass", **who})
+        elif self.g["round"] == "operating":
+            step = self.g["step"]
+            if step == "run_routes":
+                out.extend(self._route_candidates(entity, who))
+            elif step == "dividend":
+                for kind in self.param("dividend_kinds"):
+                    out.append({"type": "dividend", **who, "kind": kind})
+            elif step == "buy_train":
+                for tid in self._available_train_ids():
+                    out.append({"type": "buy_train", **who, "train": tid, "price": self.trains[tid].price})
+                for other in self.corporations:
+                    if other == entity:
+                        continue
+                    for t in self.b_trains(other):
+                        out.append({"type": "buy_train", **who, "train": t.id, "price": 1})
+                        out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
+            for kind, params in self.ACTION_PARAMS.items():
+                if kind in VOCABULARY:
+                    continue
+                out.extend(self._title_action_candidates(kind, params, who))
+            if step not in ("dividend",):
+                out.append({"type": "pass", **who})
+        return out
+
+    def _route_candidates(self, corp: Entity, who: dict) -> list[Action]:
+        """Without a map, routes are declared; no candidates are invented."""
+        return [{"type": "run_routes", **who, "routes": []}]
+
+    def _title_action_candidates(self, kind: str, params, who: dict) -> list[Action]:
+        """Candidates for a title's own action: each later parameter ranges
+        over the entities of its type (money parameters over the item's
+        declared prices)."""
+        combos: list[dict] = [{}]
+        for name, types in params[1:]:
+            values: list[Any] = []
+            t = types[0]
+            if t == "bond":
+                values = [b.id for b in self.bonds]
+            elif t == "private":
+                values = [p.id for p in self.privates]
+            elif t == "corporation":
+                values = [c.id for c in self.corporations]
+            elif t == "player":
+                values = [p.id for p in self.players]
+            elif t == "money":
+                values = sorted({0, *[int(v) for v in self._money_candidates()]})
+            else:
+                return []
+            combos = [{**c, name: v} for c in combos for v in values]
+        return [{"type": kind, **who, **c} for c in combos]
+
+    def _money_candidates(self) -> list[int]:
+        values = []
+        for item in self.bonds + self.privates:
+            for key in ("cost", "income", "min_price", "max_price"):
+                v = item.get(key)
+                if isinstance(v, int):
+                    values.append(v)
+        return values
+
+    # ------------------------------------------------------------ state and logs
+
+    def state(self) -> dict:
+        """The state summary of ARCHITECTURE.md (JSON-serialisable)."""
+        players = []
+        for p in self.players:
+            shares = {c.id: self.b_percent(p, c) for c in self.corporations if self.b_percent(p, c)}
+            players.append({
+                "name": p.id,
+                "cash": self.cash[p],
+                "shares": shares,
+                "certificates": self.b_certificates(p),
+                "privates": [x.id for x in self.privates if self.owner[x.id] == p and not self.closed[x.id]],
+                "bonds": [b.id for b in self.bonds if self.owner[b.id] == p],
+                "value": self.player_value(p),
+            })
+        corps = []
+        for c in self.corporations:
+            st = self.corp[c.id]
+            cell = st["cell"]
+            corps.append({
+                "sym": c.id,
+                "share_price": self.market.price(cell) if cell is not None else None,
+                "market_cell": list(cell) if cell is not None else None,
+                "treasury": self.cash[c],
+                "trains": [t.id for t in self.b_trains(c)],
+                "tokens_placed": st["tokens"],
+                "floated": st["floated"],
+                "president": (self.b_president(c).id if self.b_president(c) else None),
+                "ipo_percent": self.b_percent(c, c),
+                "pool_percent": self.b_percent(POOL, c),
+                "shares": {o.id: self.b_percent(c, o) for o in self.corporations if o != c and self.b_percent(c, o)},
+                "closed": st["closed"],
+            })
+        phase_round = self.g["round"]
+        number = self.g["stock_rounds"] if phase_round == "stock" else (
+            f"{self.g['set']}.{self.g['or']}" if phase_round == "operating" else None)
+        return {
+            "title": self.DATA.title,
+            "variant": self.DATA.variant,
+            "round": {"type": phase_round, "number": number},
+            "phase": self.g["phase"],
+            "finished": self.g["finished"],
+            "bank": {"cash": None if self.unlimited_bank else self.cash[BANK],
+                     **({"paid": self.flow["paid"], "received": self.flow["received"]} if self.unlimited_bank else {})},
+            "players": players,
+            "corporations": corps,
+            "privates": [{"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
+                          "closed": self.closed[x.id]} for x in self.privates],
+            "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
+            "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
+            "acting": (self.current_entity().id if self.current_entity() else None),
+            "end_reason": self.g["end_reason"],
+            "result": self.result() if self.g["finished"] else None,
+        }
+
+    def to_log(self) -> dict:
+        return {
+            "title": self.DATA.title,
+            "variant": self.DATA.variant,
+            "players": [{"id": p.id, "name": p.id} for p in self.players],
+            "settings": {"seed": self.seed, "optional_rules": list(self.options)},
+            "actions": [dict(a, id=i + 1) for i, a in enumerate(self.actions)],
+            "result": self.result() if self.finished else None,
+        }
+
+    @classmethod
+    def from_log(cls, log: dict) -> "GameBase":
+        players = [p.get("name", p.get("id")) for p in log["players"]]
+        ids = {p.get("id"): p.get("name", p.get("id")) for p in log["players"]}
+        settings = log.get("settings", {})
+        game = cls(players=players, seed=settings.get("seed", 0), variant=log.get("variant"),
+                   options=settings.get("optional_rules", ()))
+        for action in log["actions"]:
+            if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
+                continue
+            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
+            if clean.get("entity") in ids and clean.get("entity_type") == "player":
+                clean["entity"] = ids[clean["entity"]]
+            game.process(clean)
+        return game
+
+
+#: Action types whose candidates the runtime generates from the vocabulary.
+VOCABULARY = frozenset({"buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
+                        "dividend", "buy_train"})

@@ -1,0 +1,89 @@
+"""A journal of state changes, so a refused action leaves no trace.
+
+Every change to a game's state goes through `Journal.set` / `Journal.delete`
+on a plain dict (or `Journal.append`/`Journal.remove` on a list); each records
+how to undo itself. `Game.process` opens a transaction, and when an action is
+refused (`IllegalAction`) it rolls back every change made since, so the
+state is exactly as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_MISSING = object()
+
+
+class Journal:
+    def __init__(self) -> None:
+        self._undo: list[tuple] = []
+        self._marks: list[int] = []
+
+    # -- transactions
+    def begin(self) -> None:
+        self._marks.append(len(self._undo))
+
+    def commit(self) -> None:
+        mark = self._marks.pop()
+        if not self._marks:
+            # outermost transaction: nothing can roll it back any more
+            del self._undo[mark:]
+            self._undo.clear()
+
+    def rollback(self) -> None:
+        mark = self._marks.pop()
+        while len(self._undo) > mark:
+            op = self._undo.pop()
+            kind = op[0]
+            if kind == "set":
+                _, container, key, old = op
+                if old is _MISSING:
+                    del container[key]
+                else:
+                    container[key] = old
+            elif kind == "append":
+                _, container = op
+                container.pop()
+            elif kind == "insert":
+                _, container, index = op
+                del container[index]
+            elif kind == "remove":
+                _, container, index, value = op
+                container.insert(index, value)
+
+    @property
+    def active(self) -> bool:
+        return bool(self._marks)
+
+    # -- changes
+    def set(self, container: dict, key: Any, value: Any) -> None:
+        old = container.get(key, _MISSING)
+        if old is value:
+            return
+        if self._marks:
+            self._undo.append(("set", container, key, old))
+        container[key] = value
+
+    def delete(self, container: dict, key: Any) -> None:
+        if key not in container:
+            return
+        if self._marks:
+            self._undo.append(("set", container, key, container[key]))
+        del container[key]
+
+    def append(self, container: list, value: Any) -> None:
+        if self._marks:
+            self._undo.append(("append", container))
+        container.append(value)
+
+    def insert(self, container: list, index: int, value: Any) -> None:
+        index = max(0, min(index, len(container)))
+        if self._marks:
+            self._undo.append(("insert", container, index))
+        container.insert(index, value)
+
+    def remove(self, container: list, value: Any) -> None:
+        index = container.index(value)
+        if self._marks:
+            self._undo.append(("remove", container, index, value))
+        del container[index]

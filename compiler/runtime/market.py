@@ -1,0 +1,105 @@
+"""The stock market: a grid of cells (1-D is one row), zones and moves.
+
+A cell is (row, column), counted from 0 at the top left. `rows` holds each
+cell's price, or None where the grid has no cell. Zones are tags on cells
+("par", "no_cert_limit", ...). Moves follow the title's edge rules:
+
+- `left_edge`: what a left move does in a row's first cell ("down" or "stay");
+- `right_edge`: what a right move does in a row's last cell ("up" or "stay");
+- a move up or down onto no cell stays put.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Market:
+    rows: tuple[tuple[int | None, ...], ...]
+    zones: dict[Cell, frozenset[str]]
+    left_edge: str = "down"
+    right_edge: str = "up"
+
+    @classmethod
+    def from_rows(cls, rows, left_edge: str = "down", right_edge: str = "up") -> "Market":
+        """`rows`: lists of cells, each None, a price, or {"price", "zones"}."""
+        prices: list[tuple[int | None, ...]] = []
+        zones: dict[Cell, frozenset[str]] = {}
+        for r, row in enumerate(rows):
+            line = []
+            for c, cell in enumerate(row):
+                if isinstance(cell, dict):
+                    line.append(cell["price"])
+                    zones[(r, c)] = frozenset(cell.get("zones", ()))
+                else:
+                    line.append(cell)
+            prices.append(tuple(line))
+        return cls(tuple(prices), zones, left_edge, right_edge)
+
+    # -- queries
+    def exists(self, cell: Cell) -> bool:
+        r, c = cell
+        return 0 <= r < len(self.rows) and 0 <= c < len(self.rows[r]) and self.rows[r][c] is not None
+
+    def price(self, cell: Cell) -> int:
+        r, c = cell
+        value = self.rows[r][c]
+        assert value is not None
+        return value
+
+    def zones_of(self, cell: Cell) -> frozenset[str]:
+        return self.zones.get(cell, frozenset())
+
+    def cells(self):
+        for r, row in enumerate(self.rows):
+            for c, price in enumerate(row):
+                if price is not None:
+                    yield (r, c)
+
+    def par_cells(self) -> list[Cell]:
+        return [cell for cell in self.cells() if "par" in self.zones_of(cell)]
+
+    def par_cell(self, price: int) -> Cell | None:
+        """The par cell for `price` (the rightmost if several)."""
+        found = [cell for cell in self.par_cells() if self.price(cell) == price]
+        return max(found, key=lambda rc: (rc[1], -rc[0])) if found else None
+
+    @property
+    def is_one_dimensional(self) -> bool:
+        return len(self.rows) == 1
+
+    # -- moves
+    def up(self, cell: Cell) -> Cell:
+        if self.is_one_dimensional:
+            return self.right(cell)
+        r, c = cell
+        return (r - 1, c) if self.exists((r - 1, c)) else cell
+
+    def down(self, cell: Cell) -> Cell:
+        if self.is_one_dimensional:
+            return self.left(cell)
+        r, c = cell
+        return (r + 1, c) if self.exists((r + 1, c)) else cell
+
+    def right(self, cell: Cell) -> Cell:
+        r, c = cell
+        if self.exists((r, c + 1)):
+            return (r, c + 1)
+        if self.right_edge == "up" and not self.is_one_dimensional:
+            return self.up(cell)
+        return cell
+
+    def left(self, cell: Cell) -> Cell:
+        r, c = cell
+        if self.exists((r, c - 1)):
+            return (r, c - 1)
+        if self.left_edge == "down" and not self.is_one_dimensional:
+            return self.down(cell)
+        return cell
+
+    def move(self, cell: Cell, direction: str) -> Cell:
+        """Move one step: direction is "up", "down", "left" or "right"."""
+        return {"up": self.up, "down": self.down, "left": self.left, "right": self.right}[direction](cell)

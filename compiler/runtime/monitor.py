@@ -1,0 +1,63 @@
+"""The runtime invariant monitor, run after every action in playouts and tests.
+
+- money is conserved: bank + players + corporations equals the money in play
+  at the start (with an unlimited bank: players + corporations equals what
+  the bank has paid out less what it has taken in);
+- each corporation's certificates add up to 100% across all holders;
+- nobody is over the certificate limit or a holding cap, except where a rule
+  sanctions it (the game records sanctioned holders in its state);
+- no player or corporation has negative cash.
+
+`check(game, action)` raises `InvariantViolation` naming the action.
+"""
+
+from __future__ import annotations
+
+from compiler.runtime.entities import BANK, POOL
+from compiler.runtime.errors import InvariantViolation
+
+
+class Monitor:
+    def __init__(self, game) -> None:
+        self.total = self._money(game)
+
+    @staticmethod
+    def _money(game) -> int:
+        held = sum(v for k, v in game.cash.items() if k is not BANK)
+        if game.unlimited_bank:
+            return held - (game.flow["paid"] - game.flow["received"])
+        return held + game.cash[BANK]
+
+    def check(self, game, action=None) -> None:
+        money = self._money(game)
+        if money != self.total:
+            raise InvariantViolation("money_conserved", f"money in play is {money}, was {self.total}", action)
+        for holder, cash in game.cash.items():
+            if holder is not BANK and cash < 0:
+                raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
+        for corp in game.corporations:
+            total = sum(c.percent for c in game.certs_of[corp.id])
+            if total != 100:
+                raise InvariantViolation("shares_sum_to_100", f"{corp} certificates sum to {total}%", action)
+            for cert in game.certs_of[corp.id]:
+                if cert.id not in game.owner:
+                    raise InvariantViolation("shares_sum_to_100", f"{cert} has no holder", action)
+        sanctioned = game.g["sanctioned"]
+        limit = game.param("cert_limit")
+        for player in game.players:
+            if game.b_certificates(player) > limit and ("cert_limit", player.id) not in sanctioned:
+                raise InvariantViolation(
+                    "cert_limit", f"{player} holds {game.b_certificates(player)} certificates, limit {limit}", action
+                )
+            cap = game.param("holding_cap")
+            for corp in game.corporations:
+                pct = game.b_percent(player, corp)
+                if pct > cap and "unlimited_holding" not in game.b_zones(corp) and (
+                    ("holding_cap", player.id) not in sanctioned
+                ):
+                    # a president's certificate alone may exceed a cap only if the title allows it
+                    raise InvariantViolation("holding_cap", f"{player} holds {pct}% of {corp}, cap {cap}%", action)
+        for corp in game.corporations:
+            pool = game.b_percent(POOL, corp)
+            if pool > game.param("pool_cap"):
+                raise InvariantViolation("pool_cap", f"the pool holds {pool}% of {corp}", action)
