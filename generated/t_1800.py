@@ -721,6 +721,7 @@ DATA = TitleData(
         "contradiction station_tokens": "§2, §9.1, §11.2",
         "corporation CS": "§9.1",
         "corporation DRGW": "§9.1",
+        "enum turn_marks": "§11.10",
         "market stock": "§8",
         "option private_bidding": "§7",
         "phase 1": "§12.1",

@@ -786,6 +786,7 @@ DATA = TitleData(
         "corporation CS": "§9.1, §C.3",
         "corporation CW": "§C.2",
         "corporation DRGW": "§9.1, §C.3",
+        "enum turn_marks": "§11.10",
         "market stock": "§8",
         "option private_bidding": "§7",
         "phase 1": "§12.1",

@@ -144,7 +144,7 @@ def test_E015_unknown_name_in_an_action():
 def test_E015_locals_and_quantifier_variables_are_known():
     loaded = check_source(
         'title "t" {\n  action a(P: player) {\n    let x = cash(P)\n    for C in corporations { require x > price(C) }\n'
-        '    require all(h in holders: cash(h) >= x)\n  }\n}'
+        '    require all(h in players: cash(h) >= x)\n  }\n}'
     )
     assert "E015" not in codes(loaded)
 
