@@ -97,7 +97,6 @@ DATA = TitleData(
         "inter_company_trains": {"buyer": "operating_company", "min_price": 1},
         "min_train_price": 1,
         "train_returns_to_bank": False,
-        "companies_buy_privates_from": {"call": "phase", "args": ["3"]},
         "private_sellers": ["players", "companies"],
         "private_price_range": {"min": "half face", "max": "double face"},
         "company_private_permanent": True,
@@ -108,7 +107,7 @@ DATA = TitleData(
         "company_sells_own_shares": {"price": "market", "drop": 1, "per": "sale_action"},
         "company_buys_from_pool": {"price": "market", "drop": 0},
         "company_buy_and_sell_same_turn": False,
-        "trainless_must_buy": "next_operational_turn",
+        "trainless_must_buy": "end_of_each_turn",
         "forced_buy_funding": [
             "company_shares",
             "director",
@@ -129,6 +128,8 @@ DATA = TitleData(
         "net_worth": ["cash", "bonds", "shares"],
         "company_assets_count": False,
         "private_value_at_end": 0,
+        "private_purchase_from_phase": "3",
+        "must_own_train": True,
     },
     components={
         "bond": [
@@ -700,13 +701,19 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action bankrupt": "§11.11",
         "action buy_bond": "§5, §11.10",
         "action collect_bond": "§11.10",
+        "action contribute": "§11.11",
+        "action corporation_buy_shares": "§11.9",
+        "action corporation_sell_shares": "§11.9",
+        "action trade_company": "§12.3",
         "bond CS_bond": "§2",
         "bond DRGW_bond": "§2",
         "cite action buy_company": "§6",
         "cite action buy_shares": "§5, §8.1",
         "cite action buy_train": "§11.7",
+        "cite action corporation_buy_company": "§11.8",
         "cite action dividend": "§11.5",
         "cite action par": "§9.1",
         "cite action pass": "§5, §10.2",
@@ -721,7 +728,7 @@ DATA = TitleData(
         "contradiction station_tokens": "§2, §9.1, §11.2",
         "corporation CS": "§9.1",
         "corporation DRGW": "§9.1",
-        "enum turn_marks": "§11.10",
+        "enum turn_marks": "§11.9, §11.10",
         "market stock": "§8",
         "option private_bidding": "§7",
         "phase 1": "§12.1",
@@ -734,6 +741,7 @@ DATA = TitleData(
         "private MT": "§4",
         "private RGS": "§4",
         "procedure dividend_price_move": "§11.6",
+        "procedure forced_purchase_help": "§11.11",
         "property bank": "§2",
         "property bank_broken_finishes": "§13",
         "property bank_pool_contribution": "§11.11",
@@ -747,7 +755,6 @@ DATA = TitleData(
         "property capitalisation": "§8.1, §9.1",
         "property cert_limit": "§8.1",
         "property cert_limit_counts": "§8.1",
-        "property companies_buy_privates_from": "§10.2, §12.3, Appendix B",
         "property company_assets_count": "§13",
         "property company_buy_and_sell_same_turn": "§11.9",
         "property company_buys_from_pool": "§11.9",
@@ -777,6 +784,7 @@ DATA = TitleData(
         "property min_train_price": "§11.7",
         "property money_for_company_shares": "§8.1",
         "property money_for_pool_shares": "§8.1",
+        "property must_own_train": "§11.11",
         "property net_worth": "§13",
         "property offboard_revenue_column": "§11.4",
         "property offboard_terminal_only": "§11.4",
@@ -803,6 +811,7 @@ DATA = TitleData(
         "property priority_deal": "§5",
         "property private_income_to": "§10.1",
         "property private_price_range": "§11.8",
+        "property private_purchase_from_phase": "§10.2, §12.3, Appendix B",
         "property private_sale": "§6",
         "property private_sale_order": "§6",
         "property private_sellers": "§11.8",
@@ -991,7 +1000,41 @@ def a_sell_shares(g, v_player, v_corporation, v_count):
 
 def a_pass(g, v_entity):
     "Pass (§5, §10.2)"
+    if not (
+        not (
+            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            and g.b_can_sell(v_entity)
+        )
+    ):
+        raise IllegalAction(
+            "a player over the certificate limit must sell down to it first", rule="§8.1"
+        )
+    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
+        raise IllegalAction("a corporation without a train must buy one", rule="§11.11")
     g.b_pass_turn(v_entity)
+
+
+def a_corporation_buy_company(g, v_corporation, v_company, v_price):
+    "A corporation buys a private (§11.8)"
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("corporations buy privates during their operating turns", rule="§11.8")
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction("not yet in this phase", rule="§10.2, §12.3, Appendix B")
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§11.8")
+    v_seller = g.b_holder_of(v_company)
+    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
+        raise IllegalAction("the private is not for sale", rule="§2")
+    if not (
+        (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
+    ):
+        raise IllegalAction("outside the private's price range", rule="§11.8")
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="§11.8")
+    g.transfer(
+        v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
+    )
+    g.move(v_company, v_seller, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -1050,6 +1093,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction("no more trains from the bank this turn", rule="§11.7")
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction("the bank sells at the printed price", rule="§11.7")
+        r_forced_purchase_help(g, v_corporation, v_price)
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
@@ -1063,6 +1107,16 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
+
+
+def r_forced_purchase_help(g, v_corporation, v_price):
+    "The Bank contributes 10% of a forced train's price per pool share (§11.11)"
+    if g.b_must_buy_train(v_corporation):
+        g.transfer(
+            g.b_min(v_price, ((v_price * g.b_pool_percent(v_corporation)) // 100)),
+            g.name("bank"),
+            v_corporation,
+        )
 
 
 def a_buy_bond(g, v_player, v_bond):
@@ -1101,6 +1155,114 @@ def a_collect_bond(g, v_corporation, v_to_company):
     g.b_mark_done_this_turn("bond_dividend")
 
 
+def a_trade_company(g, v_player, v_company, v_seller, v_price):
+    "A player buys a private from another player (§12.3)"
+    if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
+        raise IllegalAction(
+            "privates change hands in a share dealing round, after the sale", rule="§12.3"
+        )
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction("players sell privates to each other from Phase 3", rule="§12.3")
+    if not (
+        ((g.b_holder_of(v_company) == v_seller) and (v_seller != v_player))
+        and (not g.b_closed(v_company))
+    ):
+        raise IllegalAction("the seller does not hold it", rule="§12.3")
+    if not (
+        (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
+    ):
+        raise IllegalAction(
+            "outside the private's price range",
+            rule='assumed "§12.3 names no price; the §11.8 range (half to double face value) is read as applying"',
+        )
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction("the certificate limit would be exceeded", rule="§8.1")
+    if not (g.b_cash(v_player) >= v_price):
+        raise IllegalAction("not enough cash", rule="§12.3")
+    g.transfer(v_price, v_player, v_seller)
+    g.move(v_company, v_seller, v_player)
+
+
+def a_corporation_sell_shares(g, v_corporation, v_count):
+    "The company sells its own shares (§11.9)"
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
+    if not (not g.b_done_this_turn("bought_own_shares")):
+        raise IllegalAction("not both buy and sell in one Operational Turn", rule="§11.9")
+    v_certs = g.b_treasury_certificates(v_corporation)
+    if not ((v_count >= 1) and (v_count <= g.b_len(v_certs))):
+        raise IllegalAction("the company holds fewer shares", rule="§11.9")
+    v_chosen = g.b_take(v_certs, v_count)
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_chosen)
+    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction("the bank pool would hold too much", rule="§11.9")
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    for v_c in v_chosen:
+        g.move(v_c, v_corporation, g.name("pool"))
+    g.b_market_move(v_corporation, "down")
+    g.b_mark_done_this_turn("sold_own_shares")
+
+
+def a_corporation_buy_shares(g, v_corporation, v_count):
+    "The company buys back its shares (§11.9)"
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
+    if not (not g.b_done_this_turn("sold_own_shares")):
+        raise IllegalAction("not both buy and sell in one Operational Turn", rule="§11.9")
+    v_certs = g.b_pool_certificates(v_corporation)
+    if not ((v_count >= 1) and (v_count <= g.b_len(v_certs))):
+        raise IllegalAction("the pool holds fewer shares", rule="§11.9")
+    v_chosen = g.b_take(v_certs, v_count)
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_chosen)) // 10
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§11.9")
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    for v_c in v_chosen:
+        g.move(v_c, g.name("pool"), v_corporation)
+    g.b_mark_done_this_turn("bought_own_shares")
+
+
+def a_contribute(g, v_corporation, v_player, v_amount):
+    "A shareholder contributes to a forced train purchase (§11.11)"
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction("contributions are for a train the company must buy", rule="§11.11")
+    if not (g.b_percent(v_corporation, v_corporation) == 0):
+        raise IllegalAction(
+            "the Director must first sell the shares on the company mat", rule="§11.11"
+        )
+    if not (g.b_percent(v_player, v_corporation) > 0):
+        raise IllegalAction("only the Director and other shareholders contribute", rule="§11.11")
+    if not ((v_amount > 0) and (v_amount <= g.b_forced_shortfall(v_corporation))):
+        raise IllegalAction("a contribution covers at most what is missing", rule="§11.11")
+    g.transfer(v_amount, v_player, v_corporation)
+
+
+def a_bankrupt(g, v_corporation):
+    "The company goes bankrupt (§11.11)"
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction("only a company that must buy a train goes bankrupt", rule="§11.11")
+    if not (g.b_percent(v_corporation, v_corporation) == 0):
+        raise IllegalAction(
+            "the Director must first sell the shares on the company mat", rule="§11.11"
+        )
+    if not (g.b_forced_shortfall(v_corporation) > 0):
+        raise IllegalAction("the company can pay for a train", rule="§11.11")
+    for v_holder in g.name("players"):
+        g.transfer(
+            ((g.param("bankruptcy_payout_per_share") * g.b_percent(v_holder, v_corporation)) // 10),
+            g.name("bank"),
+            v_holder,
+        )
+    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    for v_t in g.b_trains(v_corporation):
+        g.move(v_t, v_corporation, g.name("pool"))
+    for v_x in g.name("privates"):
+        if g.b_holder_of(v_x) == v_corporation:
+            g.move(v_x, v_corporation, g.name("pool"))
+    g.b_reset_corporation(v_corporation)
+    g.b_end_turn(v_corporation)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -1133,6 +1295,11 @@ class Game(GameBase):
             ("count", ("int",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
+        "corporation_buy_company": [
+            ("corporation", ("corporation",)),
+            ("company", ("private",)),
+            ("price", ("money",)),
+        ],
         "run_routes": [("corporation", ("corporation",)), ("routes", ("list[route]",))],
         "dividend": [("corporation", ("corporation",)), ("kind", ("dividend_kind",))],
         "buy_train": [
@@ -1142,6 +1309,20 @@ class Game(GameBase):
         ],
         "buy_bond": [("player", ("player",)), ("bond", ("bond",))],
         "collect_bond": [("corporation", ("corporation",)), ("to_company", ("money",))],
+        "trade_company": [
+            ("player", ("player",)),
+            ("company", ("private",)),
+            ("seller", ("player",)),
+            ("price", ("money",)),
+        ],
+        "corporation_sell_shares": [("corporation", ("corporation",)), ("count", ("int",))],
+        "corporation_buy_shares": [("corporation", ("corporation",)), ("count", ("int",))],
+        "contribute": [
+            ("corporation", ("corporation",)),
+            ("player", ("player",)),
+            ("amount", ("money",)),
+        ],
+        "bankrupt": [("corporation", ("corporation",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -1149,13 +1330,20 @@ class Game(GameBase):
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,
         "action:pass": a_pass,
+        "action:corporation_buy_company": a_corporation_buy_company,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "forced_purchase_help": r_forced_purchase_help,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,
+        "action:trade_company": a_trade_company,
+        "action:corporation_sell_shares": a_corporation_sell_shares,
+        "action:corporation_buy_shares": a_corporation_buy_shares,
+        "action:contribute": a_contribute,
+        "action:bankrupt": a_bankrupt,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],

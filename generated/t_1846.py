@@ -1159,7 +1159,52 @@ def a_sell_shares(g, v_player, v_corporation, v_count):
 
 def a_pass(g, v_entity):
     "Pass (library '18xx' action pass)"
+    if not (
+        not (
+            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            and g.b_can_sell(v_entity)
+        )
+    ):
+        raise IllegalAction(
+            "a player over the certificate limit must sell down to it first",
+            rule='§"Certificate Limits"',
+        )
+    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
+        raise IllegalAction("a corporation without a train must buy one", rule='§"Buying Trains"')
     g.b_pass_turn(v_entity)
+
+
+def a_corporation_buy_company(g, v_corporation, v_company, v_price):
+    "A corporation buys a private (library '18xx' action corporation_buy_company)"
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule="library '18xx' action corporation_buy_company",
+        )
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "not yet in this phase", rule="library '18xx' action corporation_buy_company"
+        )
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="library '18xx' action corporation_buy_company"
+        )
+    v_seller = g.b_holder_of(v_company)
+    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
+        raise IllegalAction("the private is not for sale", rule='§"Setup"')
+    if not (
+        (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
+    ):
+        raise IllegalAction(
+            "outside the private's price range",
+            rule="library '18xx' action corporation_buy_company",
+        )
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="library '18xx' action corporation_buy_company")
+    g.transfer(
+        v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
+    )
+    g.move(v_company, v_seller, v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -1232,6 +1277,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank sells at the printed price", rule="library '18xx' action buy_train"
             )
+        r_forced_purchase_help(g, v_corporation, v_price)
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
@@ -1248,6 +1294,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
+
+
+def r_forced_purchase_help(g, v_corporation, v_price):
+    "Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"
 
 
 # ------------------------------------------------------------ triggers
@@ -1282,6 +1332,11 @@ class Game(GameBase):
             ("count", ("int",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
+        "corporation_buy_company": [
+            ("corporation", ("corporation",)),
+            ("company", ("private",)),
+            ("price", ("money",)),
+        ],
         "run_routes": [("corporation", ("corporation",)), ("routes", ("list[route]",))],
         "dividend": [("corporation", ("corporation",)), ("kind", ("dividend_kind",))],
         "buy_train": [
@@ -1296,11 +1351,13 @@ class Game(GameBase):
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,
         "action:pass": a_pass,
+        "action:corporation_buy_company": a_corporation_buy_company,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "forced_purchase_help": r_forced_purchase_help,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],

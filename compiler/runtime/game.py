@@ -425,7 +425,7 @@ class GameBase:
         return seen
 
     def b_open_privates(self) -> list[Entity]:
-        return [p for p in self.privates if not self.closed[p.id] and self.owner[p.id] is not BANK]
+        return [p for p in self.privates if not self.closed[p.id] and self.owner[p.id] not in (BANK, POOL)]
 
     def b_train_limit(self, corp: Entity) -> int:
         limit = self._phase()["train_limit"]
@@ -444,6 +444,67 @@ class GameBase:
     def b_corporation_of(self, item: Entity) -> Entity:
         """corporation_of(x): the corporation a bond (or other item) belongs to."""
         return self.entity("corporation", item.get("corporation"))
+
+    def b_can_sell(self, player: Entity) -> bool:
+        """can_sell(P): whether P may sell any certificate now (the round's rules permitting)."""
+        if self.g["round"] != "stock" or self.g["stock_rounds"] <= 1:
+            return False
+        return any(self.b_sellable(player, c) for c in self.corporations if self.b_started(c))
+
+    def b_must_buy_train(self, corp: Entity) -> bool:
+        """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
+        return (
+            isinstance(corp, Entity) and corp.kind == "corporation"
+            and self.b_in_step(corp, "buy_train") and not self.b_trains(corp)
+            and bool(self._available_train_ids())
+        )
+
+    def b_cheapest_train_price(self) -> int:
+        """cheapest_train_price(): the lowest price of a train the bank sells now."""
+        prices = [self.trains[t].price for t in self._available_train_ids()]
+        return min(prices) if prices else 0
+
+    def b_forced_shortfall(self, corp: Entity) -> int:
+        """forced_shortfall(C): what C lacks for the cheapest train it must buy, after outside help."""
+        if not self.b_must_buy_train(corp):
+            return 0
+        price = self.b_cheapest_train_price()
+        help_ = 0
+        self.j.begin()
+        try:
+            before = self.cash[corp]
+            self.call("forced_purchase_help", corp, price)
+            help_ = self.cash[corp] - before
+        finally:
+            self.j.rollback()
+        return max(0, price - self.cash[corp] - help_)
+
+    def b_treasury_certificates(self, corp: Entity) -> list[Certificate]:
+        """treasury_certificates(C): C's own certificates on its mat."""
+        return [c for c in self.certs_of[corp.id] if self.owner[c.id] == corp and not c.president]
+
+    def b_pool_certificates(self, corp: Entity) -> list[Certificate]:
+        """pool_certificates(C): C's certificates in the bank pool."""
+        return [c for c in self.certs_of[corp.id] if self.owner[c.id] is POOL]
+
+    def b_closed(self, item: Entity) -> bool:
+        """closed(X): whether private X is closed."""
+        return self.closed.get(item.id, False)
+
+    def b_reset_corporation(self, corp: Entity) -> None:
+        """reset_corporation(C): every certificate back on C's mat, price and par gone, not floated: C may start again."""
+        for cert in self.certs_of[corp.id]:
+            if self.owner[cert.id] != corp:
+                self.j.set(self.owner, cert.id, corp)
+        cell = self.corp[corp.id]["cell"]
+        if cell is not None:
+            self.j.remove(self.stacks[cell], corp.id)
+        for key, value in (("par", None), ("cell", None), ("floated", False), ("tokens", 0), ("revenue", 0)):
+            self.j.set(self.corp[corp.id], key, value)
+
+    def b_end_turn(self, corp: Entity) -> None:
+        """end_turn(C): C's operating turn ends now."""
+        self._end_corporation_turn(corp)
 
     def b_bank_funded_shares(self, corp: Entity) -> int:
         """bank_funded_shares(C): shares whose price the bank pays C when it is started (its `bank_funds_on_par`)."""
@@ -718,6 +779,15 @@ class GameBase:
         self.emit("president_changed", corp, president, challenger)
         if self.b_certificates(president) > self.param("cert_limit"):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
+
+    def _settle_sanctions(self) -> None:
+        """A sanctioned excess ends once the holder is back within the limit."""
+        keep = frozenset(
+            (name, pid) for name, pid in self.g["sanctioned"]
+            if not (name == "cert_limit" and self.b_certificates(self.entity("player", pid)) <= self.param("cert_limit"))
+        )
+        if keep != self.g["sanctioned"]:
+            self.j.set(self.g, "sanctioned", keep)
 
     def _seating_from(self, player: Entity) -> list[Entity]:
         i = self.players.index(player)
@@ -1040,30 +1110,39 @@ class GameBase:
         self.j.begin()
         try:
             self._dispatch(action)
+            self._settle_sanctions()
         except IllegalAction:
             self.j.rollback()
             raise
-        except RuleGap:
+        except BaseException:
             self.j.rollback()
             raise
-        except (KeyError, ValueError, TypeError) as exc:
-            self.j.rollback()
-            raise IllegalAction(f"malformed action {action!r}: {exc}") from None
         self.j.commit()
         self.actions.append(dict(action))
 
     def _dispatch(self, action: Action) -> None:
         if self.g["finished"]:
             raise IllegalAction("the game is over")
-        kind = action["type"]
+        kind = self.action_name(action)
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
-            raise IllegalAction(f"no action {kind!r} in this title")
-        args = self.bind(kind, action)
+            raise IllegalAction(f"no action {action['type']!r} in this title")
+        try:
+            args = self.bind(kind, action)
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}") from None
         acting = self.current_entity()
         if args and args[0] != acting:
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s")
         routine(self, *args)
+
+    def action_name(self, action: Action) -> str:
+        """The DSL action an action dict names: `<entity_type>_<type>` when
+        the title has one (a corporation's `sell_shares` is the DSL's
+        `corporation_sell_shares`), else `<type>`."""
+        kind = str(action["type"])
+        special = f"{action.get('entity_type')}_{kind}"
+        return special if special in self.ACTION_PARAMS else kind
 
     def bind(self, kind: str, action: Action) -> list[Any]:
         """The DSL action's arguments from an action dict: the first
@@ -1116,71 +1195,139 @@ class GameBase:
         self.j.begin()
         try:
             self._dispatch(action)
-        except (IllegalAction, RuleGap, KeyError, ValueError, TypeError):
+        except (IllegalAction, RuleGap):
             return False
         finally:
             self.j.rollback()
         return True
 
     def _candidates(self) -> list[Action]:
+        """Candidate actions for the acting entity, from each DSL action's
+        vocabulary type (generators below); the DSL's guards decide."""
         entity = self.current_entity()
         if entity is None:
             return []
         who = {"entity": entity.id, "entity_type": entity.kind}
         out: list[Action] = []
+        for name, params in self.ACTION_PARAMS.items():
+            vtype, etype = name, None
+            for kind in ("player", "corporation"):
+                if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
+                    vtype, etype = name[len(kind) + 1:], kind
+            if etype is not None and etype != entity.kind:
+                continue
+            if etype is None and f"{entity.kind}_{name}" in self.ACTION_PARAMS:
+                continue  # the entity-specific action answers for this type
+            generator = getattr(self, f"_cand_{vtype}", None)
+            if generator is not None:
+                out.extend(generator(entity, who))
+            else:
+                out.extend(self._title_action_candidates(vtype, params, who))
+        return out
+
+    def _cand_pass(self, entity, who):
+        return [{"type": "pass", **who}]
+
+    def _cand_buy_company(self, entity, who):
+        out = []
         if self.g["round"] == "stock":
             item = self.b_private_on_sale()
             if item is not None:
                 out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
-            for corp in self.corporations:
-                if self.corp[corp.id]["par"] is None:
-                    for price in self.b_par_prices(corp):
-                        cell = self.market.par_cell(price)
-                        if cell is not None:
-                            out.append({"type": "par", **who, "corporation": corp.id,
-                                        "share_price": f"{price},{cell[0]},{cell[1]}"})
-                    continue
-                for source, holder in (("treasury", corp), ("pool", POOL)):
-                    cert = next((c for c in self.certs_of[corp.id]
-                                 if self.owner[c.id] == holder and not c.president), None)
-                    if cert is not None:
-                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
-                sellable = self.b_sellable(entity, corp)
-                for k in range(1, len(sellable) + 1):
-                    chosen = sellable[:k]
-                    out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
-                                "percent": sum(c.percent for c in chosen)})
-            for kind, params in self.ACTION_PARAMS.items():
-                if kind in VOCABULARY:
-                    continue
-                out.extend(self._title_action_candidates(kind, params, who))
-            out.append({"type": "pass", **who})
-        elif self.g["round"] == "operating":
-            step = self.g["step"]
-            if step == "run_routes":
-                out.extend(self._route_candidates(entity, who))
-            elif step == "dividend":
-                for kind in self.param("dividend_kinds"):
-                    out.append({"type": "dividend", **who, "kind": kind})
-            elif step == "buy_train":
-                for tid in self._available_train_ids():
-                    out.append({"type": "buy_train", **who, "train": tid, "price": self.trains[tid].price})
-                for other in self.corporations:
-                    if other == entity:
-                        continue
-                    for t in self.b_trains(other):
-                        out.append({"type": "buy_train", **who, "train": t.id, "price": 1})
-                        out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
-            for kind, params in self.ACTION_PARAMS.items():
-                if kind in VOCABULARY:
-                    continue
-                out.extend(self._title_action_candidates(kind, params, who))
-            if step not in ("dividend",):
-                out.append({"type": "pass", **who})
+            return out
+        for item in self.privates:
+            if self.closed[item.id] or self.owner[item.id] in (BANK, entity):
+                continue
+            prices = {item.get("min_price"), item.get("cost"), item.get("max_price")}
+            for price in sorted(p for p in prices if isinstance(p, int)):
+                out.append({"type": "buy_company", **who, "company": item.id, "price": price})
         return out
 
+    def _cand_par(self, entity, who):
+        out = []
+        for corp in self.corporations:
+            if self.corp[corp.id]["par"] is None:
+                for price in self.b_par_prices(corp):
+                    cell = self.market.par_cell(price)
+                    if cell is not None:
+                        out.append({"type": "par", **who, "corporation": corp.id,
+                                    "share_price": f"{price},{cell[0]},{cell[1]}"})
+        return out
+
+    def _cand_buy_shares(self, entity, who):
+        out = []
+        sources = (POOL,) if entity.kind == "corporation" else None
+        for corp in self.corporations:
+            if self.corp[corp.id]["par"] is None:
+                continue
+            if entity.kind == "corporation" and corp != entity:
+                continue
+            holders = sources or (corp, POOL)
+            for holder in holders:
+                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder and not c.president]
+                limit = len(certs) if entity.kind == "corporation" else min(1, len(certs))
+                for k in range(1, limit + 1):
+                    chosen = certs[:k]
+                    out.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
+                                "percent": sum(c.percent for c in chosen)})
+        return out
+
+    def _cand_sell_shares(self, entity, who):
+        out = []
+        for corp in self.corporations:
+            if entity.kind == "corporation":
+                if corp != entity:
+                    continue
+                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == corp and not c.president]
+            else:
+                certs = self.b_sellable(entity, corp)
+            for k in range(1, len(certs) + 1):
+                chosen = certs[:k]
+                out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
+                            "percent": sum(c.percent for c in chosen)})
+        return out
+
+    def _cand_run_routes(self, entity, who):
+        if self.g["step"] != "run_routes":
+            return []
+        return self._route_candidates(entity, who)
+
+    def _cand_dividend(self, entity, who):
+        if self.g["step"] != "dividend":
+            return []
+        return [{"type": "dividend", **who, "kind": kind} for kind in self.param("dividend_kinds")]
+
+    def _cand_buy_train(self, entity, who):
+        if self.g["step"] != "buy_train":
+            return []
+        out = []
+        for tid in self._available_train_ids():
+            out.append({"type": "buy_train", **who, "train": tid, "price": self.trains[tid].price})
+        for other in self.corporations:
+            if other == entity:
+                continue
+            for t in self.b_trains(other):
+                out.append({"type": "buy_train", **who, "train": t.id, "price": 1})
+                out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
+        return out
+
+    def _cand_contribute(self, entity, who):
+        out = []
+        if entity.kind != "corporation":
+            return out
+        need = self.b_forced_shortfall(entity)
+        for player in self.players:
+            amount = min(need, self.cash[player])
+            if amount > 0:
+                out.append({"type": "contribute", **who, "player": player.id, "amount": amount})
+        return out
+
+    def _cand_bankrupt(self, entity, who):
+        return [{"type": "bankrupt", **who}]
+
     def _route_candidates(self, corp: Entity, who: dict) -> list[Action]:
-        """Without a map, routes are declared; no candidates are invented."""
+        """Without a map, routes are declared stop by stop; no revenue is
+        invented here, so the only candidate is running no train."""
         return [{"type": "run_routes", **who, "routes": []}]
 
     def _title_action_candidates(self, kind: str, params, who: dict) -> list[Action]:
@@ -1300,4 +1447,4 @@ class GameBase:
 
 #: Action types whose candidates the runtime generates from the vocabulary.
 VOCABULARY = frozenset({"buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
-                        "dividend", "buy_train"})
+                        "dividend", "buy_train", "contribute", "bankrupt"})
