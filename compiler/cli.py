@@ -26,7 +26,6 @@ NOT_BUILT = {
     "verify": "z3 proofs (issue: verification suite)",
     "docs": "the reference site (issue: rule reference site)",
     "play": "random playouts (issue: engine core)",
-    "replay": "log replay (issue: engine core)",
 }
 
 
@@ -228,6 +227,83 @@ def cmd_build(args) -> int:
     return EXIT_OK if ok else EXIT_FAIL
 
 
+def _compact(text: str) -> str:
+    return slug(text).replace("-", "")
+
+
+def title_for_log(loaded: Loaded, log: dict) -> Title | None:
+    """The title (or variant) a game log names: by its printed name, or by a
+    `log_names` property listing the names 18xx.games uses for it."""
+    from compiler import syntax as s
+
+    wanted = _compact(str(log.get("title", "")))
+    for title in loaded.every_title():
+        names = [title.name if title.variant is None else f"{title.name} {title.variant}"]
+        prop = title.prop("log_names")
+        if prop is not None and isinstance(prop.value, s.ListLit):
+            names += [v.value for v in prop.value.items if isinstance(v, s.Str)]
+        if wanted in {_compact(n) for n in names}:
+            variant = log.get("variant")
+            if variant is None or (title.variant is not None and slug(title.variant) == slug(variant)):
+                return title
+    return None
+
+
+def cmd_replay(args) -> int:
+    from compiler.engines import game_class
+    from compiler.runtime.errors import IllegalAction, RuleGap
+    from compiler.runtime.monitor import Monitor
+
+    try:
+        log = json.loads(Path(args.log).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    loaded = load(check=False)
+    title = title_for_log(loaded, log)
+    if title is None:
+        print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
+        return EXIT_FAIL
+    Game = game_class(title.name, title.variant)
+    actions = log.get("actions", [])
+    try:
+        game = Game.from_log({**log, "actions": []})
+        monitor = Monitor(game)
+        ids = {p.get("id"): p.get("name", p.get("id")) for p in log.get("players", [])}
+        for number, action in enumerate(actions, 1):
+            if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
+                continue
+            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
+            if clean.get("entity_type") == "player" and clean.get("entity") in ids:
+                clean["entity"] = ids[clean["entity"]]
+            try:
+                game.process(clean)
+            except IllegalAction as exc:
+                print(f"rulec replay: diverged at action {number} {json.dumps(action)}: {exc}", file=sys.stderr)
+                return EXIT_FAIL
+            monitor.check(game, clean)
+    except RuleGap as exc:
+        print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    record = game.record()
+    expected = log.get("result")
+    diverged = expected is not None and game.finished and {str(k): v for k, v in expected.items()} != {
+        str(k): v for k, v in record["result"].items()
+    }
+    if args.json:
+        print(json.dumps({"title": title.name, "variant": title.variant, **record}, indent=2))
+    else:
+        print(f"replayed {record['actions']} actions of {title.display_name}: "
+              f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
+              f"{record['rounds']} rounds, revenue {record['revenue']}")
+        if record["result"]:
+            print("result: " + ", ".join(f"{k} {v}" for k, v in record["result"].items()))
+    if diverged:
+        print(f"rulec replay: the result differs from the log's: {expected}", file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
 def cmd_not_built(name: str):
     def run(args) -> int:
         print(f"rulec {name}: not built yet: {NOT_BUILT[name]}", file=sys.stderr)
@@ -285,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_not_built("replay"))
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
     p.add_argument("--json", action="store_true")

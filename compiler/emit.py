@@ -45,6 +45,14 @@ def _ident(name: str, prefix: str = "v_") -> str:
     return prefix + name
 
 
+def docstring(text: str, indent: str = "") -> str:
+    """A triple-quoted Python literal for `text`, safe whatever it holds:
+    backslashes and every quote are escaped, so it cannot close early."""
+    body = text.replace("\\", "\\\\").replace('"', '\\"')
+    body = body.replace("\n", "\n" + indent) if indent else body
+    return f'"""{body}"""'
+
+
 def slug(text: str) -> str:
     from compiler.cli import slug as cli_slug
 
@@ -356,7 +364,7 @@ class Compiler:
         )
         sig = ", ".join(["g"] + [_ident(p) for p in params])
         doc = (decl.title or decl.name) + (f" ({rule})" if rule else "")
-        lines = [f"def {_ident(decl.name, prefix)}({sig}):", f"    {doc!r}"]
+        lines = [f"def {_ident(decl.name, prefix)}({sig}):", f"    {docstring(doc)}"]
         if decl.kind == "function":
             lines.append(f"    return {self.expr(decl.result, scope)}")
         else:
@@ -370,7 +378,7 @@ class Compiler:
         rule = _cite(decl.prov) or ""
         params = ", ".join(["g"] + [_ident(n) for n in names] + ["*_rest"])
         fn = _ident(decl.name, "t_")
-        lines = [f"def {fn}({params}):", f"    {(decl.title or decl.name)!r}"]
+        lines = [f"def {fn}({params}):", f"    {docstring(decl.title or decl.name)}"]
         lines.extend(self.stmts(decl.body, scope, rule, 1) or ["    pass"])
         when_fn = None
         filters = [(i, a) for i, a in enumerate(decl.event.args) if not isinstance(a, s.Name)]
@@ -470,6 +478,7 @@ def render_module(title: Title) -> str:
         rules=sorted(rules.items()),
         ident=_ident,
         repr=repr,
+        docstring=docstring,
     )
 
 

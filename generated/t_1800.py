@@ -891,7 +891,7 @@ DATA = TitleData(
 
 
 def a_buy_company(g, v_player, v_company, v_price):
-    "Buy the private on sale (§6)"
+    """Buy the private on sale (§6)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("privates are sold in the stock round", rule="§6")
     if not (g.b_private_on_sale() == v_company):
@@ -911,7 +911,7 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    "Start a corporation (§9.1)"
+    """Start a corporation (§9.1)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("a corporation is started in a stock round", rule="§9.1")
     if not (g.b_may_buy_now(v_player)):
@@ -933,7 +933,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
-    "Buy one certificate (§5, §8.1)"
+    """Buy one certificate (§5, §8.1)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("shares are bought in a stock round", rule="§5, §8.1")
     if not (g.b_may_buy_now(v_player)):
@@ -967,7 +967,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 
 def a_sell_shares(g, v_player, v_corporation, v_count):
-    "Sell certificates to the pool (§5, §8.1)"
+    """Sell certificates to the pool (§5, §8.1)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("shares are sold in a stock round", rule="§5, §8.1")
     if not (g.b_may_sell_now(v_player)):
@@ -999,7 +999,7 @@ def a_sell_shares(g, v_player, v_corporation, v_count):
 
 
 def a_pass(g, v_entity):
-    "Pass (§5, §10.2)"
+    """Pass (§5, §10.2)"""
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1015,7 +1015,7 @@ def a_pass(g, v_entity):
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
-    "A corporation buys a private (§11.8)"
+    """A corporation buys a private (§11.8)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction("corporations buy privates during their operating turns", rule="§11.8")
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
@@ -1038,7 +1038,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_run_routes(g, v_corporation, v_routes):
-    "Run trains (§11.3, §11.4)"
+    """Run trains (§11.3, §11.4)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction("trains run after track and tokens", rule="§11.3, §11.4")
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
@@ -1046,7 +1046,7 @@ def a_run_routes(g, v_corporation, v_routes):
 
 
 def a_dividend(g, v_corporation, v_kind):
-    "Pay out, withhold or pay half (§11.5)"
+    """Pay out, withhold or pay half (§11.5)"""
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction("revenue is disposed of after the trains run", rule="§11.5")
     if not (v_kind in g.param("dividend_kinds")):
@@ -1062,7 +1062,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
-    "Pay each holding its share of the dividends (§11.5)"
+    """Pay each holding its share of the dividends (§11.5)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
@@ -1072,7 +1072,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    "Right when the dividends reach the price; left on a withhold or no revenue (§11.6)"
+    """Right when the dividends reach the price; left on a withhold or no revenue (§11.6)"""
     if v_kind == "withhold":
         g.b_market_move(v_corporation, "left")
     elif v_paid >= g.b_price(v_corporation):
@@ -1080,7 +1080,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
-    "Buy a train (§11.7)"
+    """Buy a train (§11.7)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction("trains are bought at the end of the turn", rule="§11.7")
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
@@ -1110,7 +1110,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
-    "The Bank contributes 10% of a forced train's price per pool share (§11.11)"
+    """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
     if g.b_must_buy_train(v_corporation):
         g.transfer(
             g.b_min(v_price, ((v_price * g.b_pool_percent(v_corporation)) // 100)),
@@ -1120,7 +1120,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 
 def a_buy_bond(g, v_player, v_bond):
-    "Buy the Corporate Bond (§5, §11.10)"
+    """Buy the Corporate Bond (§5, §11.10)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("the bond is bought in a share dealing round", rule="§11.10")
     if not (g.b_may_buy_now(v_player)):
@@ -1138,7 +1138,7 @@ def a_buy_bond(g, v_player, v_bond):
 
 
 def a_collect_bond(g, v_corporation, v_to_company):
-    "Collect the bond dividend (§11.10)"
+    """Collect the bond dividend (§11.10)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction("bond dividends are collected in an Operational Turn", rule="§11.10")
     if not (g.b_len(g.b_bonds_of(v_corporation)) > 0):
@@ -1156,7 +1156,7 @@ def a_collect_bond(g, v_corporation, v_to_company):
 
 
 def a_trade_company(g, v_player, v_company, v_seller, v_price):
-    "A player buys a private from another player (§12.3)"
+    """A player buys a private from another player (§12.3)"""
     if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
         raise IllegalAction(
             "privates change hands in a share dealing round, after the sale", rule="§12.3"
@@ -1184,7 +1184,7 @@ def a_trade_company(g, v_player, v_company, v_seller, v_price):
 
 
 def a_corporation_sell_shares(g, v_corporation, v_count):
-    "The company sells its own shares (§11.9)"
+    """The company sells its own shares (§11.9)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
     if not (not g.b_done_this_turn("bought_own_shares")):
@@ -1204,7 +1204,7 @@ def a_corporation_sell_shares(g, v_corporation, v_count):
 
 
 def a_corporation_buy_shares(g, v_corporation, v_count):
-    "The company buys back its shares (§11.9)"
+    """The company buys back its shares (§11.9)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
     if not (not g.b_done_this_turn("sold_own_shares")):
@@ -1223,7 +1223,7 @@ def a_corporation_buy_shares(g, v_corporation, v_count):
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
-    "A shareholder contributes to a forced train purchase (§11.11)"
+    """A shareholder contributes to a forced train purchase (§11.11)"""
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction("contributions are for a train the company must buy", rule="§11.11")
     if not (g.b_percent(v_corporation, v_corporation) == 0):
@@ -1238,7 +1238,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
 
 
 def a_bankrupt(g, v_corporation):
-    "The company goes bankrupt (§11.11)"
+    """The company goes bankrupt (§11.11)"""
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction("only a company that must buy a train goes bankrupt", rule="§11.11")
     if not (g.b_percent(v_corporation, v_corporation) == 0):
@@ -1267,12 +1267,12 @@ def a_bankrupt(g, v_corporation):
 
 
 def t_privates_close(g, *_rest):
-    "Privates close"
+    """Privates close"""
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
-    "Privates pay their income"
+    """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 

@@ -1332,7 +1332,7 @@ DATA = TitleData(
 
 
 def a_buy_company(g, v_player, v_company, v_price):
-    "Buy the private on sale (library '18xx' action buy_company)"
+    """Buy the private on sale (library '18xx' action buy_company)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "privates are sold in the stock round", rule="library '18xx' action buy_company"
@@ -1358,7 +1358,7 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    "Start a corporation (library '18xx' action par)"
+    """Start a corporation (library '18xx' action par)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round", rule="library '18xx' action par"
@@ -1384,7 +1384,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
-    "Buy one certificate (library '18xx' action buy_shares)"
+    """Buy one certificate (library '18xx' action buy_shares)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round", rule="library '18xx' action buy_shares"
@@ -1429,7 +1429,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 
 def a_sell_shares(g, v_player, v_corporation, v_count):
-    "Sell certificates to the pool (library '18xx' action sell_shares)"
+    """Sell certificates to the pool (library '18xx' action sell_shares)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are sold in a stock round", rule="library '18xx' action sell_shares"
@@ -1469,7 +1469,7 @@ def a_sell_shares(g, v_player, v_corporation, v_count):
 
 
 def a_pass(g, v_entity):
-    "Pass (library '18xx' action pass)"
+    """Pass (library '18xx' action pass)"""
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1485,7 +1485,7 @@ def a_pass(g, v_entity):
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
-    "A corporation buys a private (library '18xx' action corporation_buy_company)"
+    """A corporation buys a private (library '18xx' action corporation_buy_company)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
@@ -1518,7 +1518,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_run_routes(g, v_corporation, v_routes):
-    "Run trains (library '18xx' action run_routes)"
+    """Run trains (library '18xx' action run_routes)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens", rule="library '18xx' action run_routes"
@@ -1528,7 +1528,7 @@ def a_run_routes(g, v_corporation, v_routes):
 
 
 def a_dividend(g, v_corporation, v_kind):
-    "Pay out, withhold or pay half (library '18xx' action dividend)"
+    """Pay out, withhold or pay half (library '18xx' action dividend)"""
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run", rule="library '18xx' action dividend"
@@ -1546,7 +1546,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
-    "Pay each holding its share of the dividends (library '18xx' procedure pay_dividends)"
+    """Pay each holding its share of the dividends (library '18xx' procedure pay_dividends)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
@@ -1556,7 +1556,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    "Move the price after revenue (library '18xx' procedure dividend_price_move)"
+    """Move the price after revenue (library '18xx' procedure dividend_price_move)"""
     if v_paid > 0:
         g.b_market_move(v_corporation, "right")
     else:
@@ -1564,7 +1564,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
-    "Buy a train (library '18xx' action buy_train)"
+    """Buy a train (library '18xx' action buy_train)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn", rule="library '18xx' action buy_train"
@@ -1607,19 +1607,19 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
-    "Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"
+    """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
 
 # ------------------------------------------------------------ triggers
 
 
 def t_privates_close(g, *_rest):
-    "Privates close"
+    """Privates close"""
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
-    "Privates pay their income"
+    """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 

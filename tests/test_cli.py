@@ -27,7 +27,7 @@ def test_usage_error_exits_2(capsys):
     assert exit_info.value.code == 2
 
 
-@pytest.mark.parametrize("argv", [["verify"], ["docs"], ["play", "1800"], ["replay", "x.json"]])
+@pytest.mark.parametrize("argv", [["verify"], ["docs"], ["play", "1800"]])
 def test_stages_not_built_yet_say_so_and_exit_2(argv, capsys):
     assert main(argv) == 2
     assert "not built yet" in capsys.readouterr().err
@@ -88,3 +88,53 @@ def test_console_script_entry_point():
 
 def test_parser_builds():
     assert build_parser().prog == "rulec"
+
+
+def _played_log(seed: int = 5) -> dict:
+    """A finished 1800 game played with random legal actions (routes declared
+    as random stops for the trains owned)."""
+    import random
+
+    from compiler.engines import game_class
+
+    rng = random.Random(seed)
+    game = game_class("1800")(["Ann", "Bob"], seed=seed)
+    while not game.finished:
+        actions = game.legal_actions()
+        others = [a for a in actions if a["type"] != "pass"]
+        action = rng.choice(others) if others and rng.random() < 0.6 else rng.choice(actions)
+        if action["type"] == "run_routes":
+            corp = game.entity("corporation", action["entity"])
+            action = {**action, "routes": [{"train": t.id, "stops": [rng.choice([10, 20, 30, 40])] * 2}
+                                           for t in game.b_trains(corp)]}
+        game.process(action)
+    return game.to_log()
+
+
+def test_replay_of_an_own_log_reaches_the_same_result(tmp_path, capsys):
+    log = _played_log()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["finished"] and record["result"] == log["result"]
+    assert record["end_reason"] == "bank_broken"
+
+
+def test_replay_exits_1_on_a_different_result(tmp_path, capsys):
+    log = _played_log()
+    log["result"] = {name: value + 1 for name, value in log["result"].items()}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path)]) == 1
+    assert "differs" in capsys.readouterr().err
+
+
+def test_replay_exits_1_on_an_illegal_action(tmp_path, capsys):
+    log = _played_log()
+    log["actions"].insert(0, {"type": "sell_shares", "entity": "Ann", "entity_type": "player",
+                              "shares": ["DRGW_1"], "percent": 10})
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path)]) == 1
+    assert "diverged at action 1" in capsys.readouterr().err

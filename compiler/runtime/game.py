@@ -158,6 +158,8 @@ class GameBase:
             "step": None,
             "bank_buys": 0,
             "broken": False,
+            "rounds_played": 0,
+            "total_revenue": 0,
             "finished": False,
             "end_reason": None,
             "sanctioned": frozenset(),
@@ -568,7 +570,9 @@ class GameBase:
         self._check_president(corp)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
+        """set_revenue(C, x): C's trains earned x this turn."""
         self.j.set(self.corp[corp.id], "revenue", amount)
+        self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
 
     def b_route_revenue(self, corp: Entity, routes: list[dict]) -> int:
         """Revenue of declared routes: each {"train", "stops": [values]}.
@@ -906,6 +910,7 @@ class GameBase:
         return [x for x in order if self.owner[x] is BANK and not self.closed[x]]
 
     def _start_private_sale(self) -> None:
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "stock")
         self.j.set(self.g, "stock_rounds", 1)
         self.j.set(self.g, "turn", self.g["priority"])
@@ -946,6 +951,7 @@ class GameBase:
     # ------------------------------------------------------------ rounds: stock
 
     def _start_stock_round(self, first_player: int) -> None:
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "stock")
         self.j.set(self.g, "stock_rounds", self.g["stock_rounds"] + 1)
         self.j.set(self.g, "turn", first_player)
@@ -1029,6 +1035,7 @@ class GameBase:
     # ------------------------------------------------------------ rounds: operating
 
     def _start_operating_round(self) -> None:
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "operating")
         self.j.set(self.g, "or", self.g["or"] + 1)
         self.emit("operating_round_start")
@@ -1416,6 +1423,18 @@ class GameBase:
             "acting": (self.current_entity().id if self.current_entity() else None),
             "end_reason": self.g["end_reason"],
             "result": self.result() if self.g["finished"] else None,
+        }
+
+    def record(self) -> dict:
+        """One game's record for `rulec play --json` and `rulec replay --json`."""
+        return {
+            "seed": self.seed,
+            "finished": self.finished,
+            "end_reason": self.g["end_reason"],
+            "actions": len(self.actions),
+            "rounds": self.g["rounds_played"],
+            "revenue": self.g["total_revenue"],
+            "result": self.result() if self.finished else None,
         }
 
     def to_log(self) -> dict:

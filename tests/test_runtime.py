@@ -1,0 +1,80 @@
+"""The runtime's generic parts: the journal, the market, data lookups."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.runtime.data import Gap, Table, TitleData
+from compiler.runtime.errors import RuleGap
+from compiler.runtime.journal import Journal
+from compiler.runtime.market import Market
+
+
+def test_journal_rolls_back_every_kind_of_change():
+    j = Journal()
+    d = {"a": 1}
+    xs = [1, 2, 3]
+    j.begin()
+    j.set(d, "a", 2)
+    j.set(d, "b", 3)
+    j.delete(d, "a")
+    j.append(xs, 4)
+    j.insert(xs, 0, 0)
+    j.remove(xs, 2)
+    assert d == {"b": 3} and xs == [0, 1, 3, 4]
+    j.rollback()
+    assert d == {"a": 1} and xs == [1, 2, 3]
+
+
+def test_journal_nested_transactions():
+    j = Journal()
+    d = {"a": 1}
+    j.begin()
+    j.set(d, "a", 2)
+    j.begin()
+    j.set(d, "a", 3)
+    j.rollback()
+    assert d["a"] == 2
+    j.commit()
+    assert d["a"] == 2 and not j.active
+
+
+GRID = [
+    [80, 90, 100],
+    [70, 80, {"price": 90, "zones": ["par"]}],
+    [{"price": 60, "zones": ["no_cert_limit"]}, 70],
+]
+
+
+def test_market_moves_and_edge_rules():
+    m = Market.from_rows(GRID, left_edge="down", right_edge="up")
+    assert m.price((1, 2)) == 90 and m.zones_of((1, 2)) == {"par"}
+    assert m.right((1, 1)) == (1, 2)
+    assert m.right((1, 2)) == (0, 2)  # the row's last box: up instead
+    assert m.right((0, 2)) == (0, 2)  # top right corner: stays
+    assert m.left((1, 0)) == (2, 0)  # the first column: down instead
+    assert m.left((2, 0)) == (2, 0)  # nothing below: stays
+    assert m.down((1, 2)) == (1, 2)  # no box below: stays
+    assert m.up((2, 1)) == (1, 1)
+    assert m.par_cell(90) == (1, 2)
+
+
+def test_one_dimensional_market_moves_along_the_row():
+    m = Market.from_rows([[10, 20, 30]], left_edge="stay", right_edge="stay")
+    assert m.up((0, 1)) == (0, 2) and m.down((0, 1)) == (0, 0)
+    assert m.right((0, 2)) == (0, 2) and m.left((0, 0)) == (0, 0)
+
+
+def test_tables_by_players_and_gaps():
+    data = TitleData("t", None, {
+        "cash": Table(("players",), (((2,), 520), (((3, 4),), 400))),
+        "home": Gap("no map"),
+    }, {})
+    assert data.param("cash", players=2) == 520
+    assert data.param("cash", players=4) == 400
+    with pytest.raises(RuleGap):
+        data.param("cash", players=5)
+    with pytest.raises(RuleGap, match="no map"):
+        data.param("home")
+    with pytest.raises(RuleGap):
+        data.param("missing")
