@@ -1663,6 +1663,15 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule="library '18xx' action buy_train",
+            )
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        g.move(v_train, g.name("pool"), v_corporation)
+        g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(

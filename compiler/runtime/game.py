@@ -736,6 +736,13 @@ class GameBase:
             self.j.set(self.stacks, cell, [])
         self.j.append(self.stacks[cell], corp.id)  # a new arrival goes under the others
         self.j.set(self.corp[corp.id], "cell", cell)
+        ends = self.param("game_end")
+        if "share_price" in ends and self.g["end_reason"] is None:
+            ceiling = self.DATA.properties.get("end_share_price")
+            reached = "end_game" in self.market.zones_of(cell) or (
+                ceiling is not None and self.market.price(cell) >= self._value(ceiling, "end_share_price"))
+            if reached:
+                self.j.set(self.g, "end_reason", "share_price")
 
     def _check_float(self, corp: Entity) -> None:
         state = self.corp[corp.id]
@@ -1310,6 +1317,8 @@ class GameBase:
         out = []
         for tid in self._available_train_ids():
             out.append({"type": "buy_train", **who, "train": tid, "price": self.trains[tid].price})
+        for t in self.b_trains(POOL):
+            out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
         for other in self.corporations:
             if other == entity:
                 continue
