@@ -25,7 +25,6 @@ STAGES = ("check", "compile", "verify", "docs")
 NOT_BUILT = {
     "verify": "z3 proofs (issue: verification suite)",
     "docs": "the reference site (issue: rule reference site)",
-    "play": "random playouts (issue: engine core)",
 }
 
 
@@ -250,27 +249,41 @@ def title_for_log(loaded: Loaded, log: dict) -> Title | None:
 
 
 def cmd_replay(args) -> int:
+    """Replay one log, or a list of logs (as `rulec play --log` writes for many games)."""
+    try:
+        data = json.loads(Path(args.log).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    logs = data if isinstance(data, list) else [data]
+    loaded = load(check=False)
+    records = []
+    status = EXIT_OK
+    for log in logs:
+        code, record = _replay_one(loaded, log, args.json)
+        status = max(status, code)
+        if record is not None:
+            records.append(record)
+    if args.json:
+        print(json.dumps(records[0] if not isinstance(data, list) and records else records, indent=2))
+    return status
+
+
+def _replay_one(loaded: Loaded, log: dict, quiet: bool) -> tuple[int, dict | None]:
     from compiler.engines import game_class
     from compiler.runtime.errors import IllegalAction, RuleGap
     from compiler.runtime.monitor import Monitor
 
-    try:
-        log = json.loads(Path(args.log).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
-        return EXIT_FAIL
-    loaded = load(check=False)
     title = title_for_log(loaded, log)
     if title is None:
         print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
-        return EXIT_FAIL
+        return EXIT_FAIL, None
     Game = game_class(title.name, title.variant)
-    actions = log.get("actions", [])
     try:
         game = Game.from_log({**log, "actions": []})
         monitor = Monitor(game)
         ids = {p.get("id"): p.get("name", p.get("id")) for p in log.get("players", [])}
-        for number, action in enumerate(actions, 1):
+        for number, action in enumerate(log.get("actions", []), 1):
             if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
                 continue
             clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
@@ -280,28 +293,75 @@ def cmd_replay(args) -> int:
                 game.process(clean)
             except IllegalAction as exc:
                 print(f"rulec replay: diverged at action {number} {json.dumps(action)}: {exc}", file=sys.stderr)
-                return EXIT_FAIL
+                return EXIT_FAIL, None
             monitor.check(game, clean)
     except RuleGap as exc:
         print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
-        return EXIT_FAIL
-    record = game.record()
-    expected = log.get("result")
-    diverged = expected is not None and game.finished and {str(k): v for k, v in expected.items()} != {
-        str(k): v for k, v in record["result"].items()
-    }
-    if args.json:
-        print(json.dumps({"title": title.name, "variant": title.variant, **record}, indent=2))
-    else:
+        return EXIT_FAIL, None
+    record = {"title": title.name, "variant": title.variant, **game.record()}
+    if not quiet:
         print(f"replayed {record['actions']} actions of {title.display_name}: "
               f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
               f"{record['rounds']} rounds, revenue {record['revenue']}")
         if record["result"]:
             print("result: " + ", ".join(f"{k} {v}" for k, v in record["result"].items()))
-    if diverged:
+    expected = log.get("result")
+    if expected is not None and game.finished and {str(k): v for k, v in expected.items()} != {
+        str(k): v for k, v in record["result"].items()
+    }:
         print(f"rulec replay: the result differs from the log's: {expected}", file=sys.stderr)
+        return EXIT_FAIL, record
+    return EXIT_OK, record
+
+
+def cmd_play(args) -> int:
+    from collections import Counter
+
+    from compiler.engines import game_class
+    from compiler.playout import play_many
+    from compiler.runtime.errors import RuleGap
+
+    loaded = load(check=False)
+    title = find_title(loaded, args.title, args.variant)
+    if title is None:
+        what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
+        print(f"rulec play: no title {what}; `rulec titles` lists them", file=sys.stderr)
+        return EXIT_USAGE
+    if args.map:
+        print("rulec play: --map overlays are not supported yet", file=sys.stderr)
+        return EXIT_USAGE
+    low, high = title.players or (2, 2)
+    players = args.players or low
+    if not low <= players <= high:
+        print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
+        return EXIT_USAGE
+    Game = game_class(title.name, title.variant)
+    logs: list = []
+    try:
+        summary = play_many(Game, title.name, title.variant, players, args.seed, args.games,
+                            options=tuple(args.option), logs=logs if args.log else None,
+                            progress=sys.stderr.isatty() and not args.json)
+    except RuleGap as exc:
+        print(f"rulec play: {title.display_name} cannot be played: {exc}", file=sys.stderr)
         return EXIT_FAIL
-    return EXIT_OK
+    if args.log and logs:
+        Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=2))
+    else:
+        games = summary.games
+        ends = Counter(g["end_reason"] for g in games)
+        print(f"{title.display_name}, {players} players: {len(games)} games finished, "
+              f"{len(summary.failures)} failed")
+        if games:
+            print("end reasons: " + ", ".join(f"{reason} {count}" for reason, count in ends.most_common()))
+            print(f"mean actions per game {sum(g['actions'] for g in games) / len(games):.1f}, "
+                  f"mean rounds {sum(g['rounds'] for g in games) / len(games):.1f}, "
+                  f"mean revenue {sum(g['revenue'] for g in games) / len(games):.0f}")
+        print(f"{summary.actions_per_second:.0f} actions per second")
+        for failure in summary.failures[:10]:
+            print(f"seed {failure.seed}: action {failure.action_number} {json.dumps(failure.action)}: {failure.error}")
+    return EXIT_OK if not summary.failures else EXIT_FAIL
 
 
 def cmd_not_built(name: str):
@@ -356,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--map", metavar="FILE")
     p.add_argument("--json", action="store_true")
     p.add_argument("--log", metavar="FILE")
-    p.set_defaults(func=cmd_not_built("play"))
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")

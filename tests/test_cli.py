@@ -27,7 +27,7 @@ def test_usage_error_exits_2(capsys):
     assert exit_info.value.code == 2
 
 
-@pytest.mark.parametrize("argv", [["verify"], ["docs"], ["play", "1800"]])
+@pytest.mark.parametrize("argv", [["verify"], ["docs"]])
 def test_stages_not_built_yet_say_so_and_exit_2(argv, capsys):
     assert main(argv) == 2
     assert "not built yet" in capsys.readouterr().err
@@ -138,3 +138,23 @@ def test_replay_exits_1_on_an_illegal_action(tmp_path, capsys):
     path.write_text(json.dumps(log))
     assert main(["replay", str(path)]) == 1
     assert "diverged at action 1" in capsys.readouterr().err
+
+
+def test_play_json_reports_finished_games(tmp_path, capsys):
+    log = tmp_path / "game.json"
+    assert main(["play", "1800", "--games", "2", "--seed", "3", "--json", "--log", str(log)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["title"] == "1800" and out["players"] == 2 and len(out["games"]) == 2
+    for game in out["games"]:
+        assert game["finished"] and game["end_reason"] == "bank_broken"
+        assert set(game) >= {"seed", "finished", "end_reason", "actions", "rounds", "revenue", "result"}
+    assert out["actions_per_second"] > 0
+    # the log of the first game replays to the same result
+    assert main(["replay", str(log), "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [r["result"] for r in records] == [g["result"] for g in out["games"]]
+
+
+def test_play_refuses_a_bad_player_count(capsys):
+    assert main(["play", "1800", "--players", "5"]) == 2
+    assert "takes 2..2 players" in capsys.readouterr().err
