@@ -58,6 +58,15 @@ class GameBase:
             raise ValueError(f"{self.DATA.title} takes {low}..{high} players, not {len(names)}")
         self.seed = seed
         self.options = tuple(options)
+        known = {c["key"] for c in self.DATA.components_of("option")}
+        unknown = [o for o in self.options if o not in known]
+        if unknown:
+            raise ValueError(f"{self.DATA.title} has no option {unknown[0]!r}; options: {sorted(known) or 'none'}")
+        #: properties the chosen options set (an option's `sets` record)
+        self.option_sets: dict[str, Any] = {}
+        for comp in self.DATA.components_of("option"):
+            if comp["key"] in self.options:
+                self.option_sets.update(comp.get("sets") or {})
         self.rng = random.Random(seed)
         self.j = Journal()
         self.actions: list[Action] = []
@@ -107,7 +116,10 @@ class GameBase:
         return resolve_value(what, value, players=self.n)
 
     def param(self, name: str, **dims):
-        """A title property as play needs it (tables read at this player count)."""
+        """A title property as play needs it (tables read at this player count;
+        a chosen option's `sets` override the title)."""
+        if name in self.option_sets:
+            return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
 
     def _build_state(self) -> None:
@@ -923,7 +935,117 @@ class GameBase:
         self.j.set(self.g, "turn", self.g["priority"])
         self._offer_next_private()
 
+    # 1830-style bidding for privates not yet offered (a title's option may turn it on)
+
+    def b_free_cash(self, player: Entity) -> int:
+        """free_cash(P): P's cash less the money set aside for bids."""
+        locked = sum(amount for _, pid, amount in self.g.get("bids", ()) if pid == player.id)
+        return self.cash[player] - locked
+
+    def b_highest_bid(self, item: Entity) -> int:
+        """highest_bid(X): the highest bid on private X, or 0."""
+        if self.g.get("auction") and self.g["auction"]["company"] == item.id:
+            return self.g["auction"]["high"][1]
+        return max((a for x, _, a in self.g.get("bids", ()) if x == item.id), default=0)
+
+    def b_in_auction(self) -> bool:
+        """in_auction(): whether an auction among a private's bidders is under way."""
+        return bool(self.g.get("auction"))
+
+    def b_auction_company(self) -> Entity | None:
+        """auction_company(): the private being auctioned."""
+        auction = self.g.get("auction")
+        return self.entity("private", auction["company"]) if auction else None
+
+    def b_offered_later(self, item: Entity) -> bool:
+        """offered_later(X): X waits in the sale order behind the private on sale."""
+        left = self._privates_for_sale()
+        return item.id in left[1:]
+
+    def b_place_bid(self, player: Entity, item: Entity, amount: int) -> None:
+        """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside."""
+        bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] == item.id and b[1] == player.id))
+        self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
+        self.j.set(self.g, "acted", True)
+        self.j.set(self.g, "passes", 0)
+        self._next_turn()
+
+    def b_raise_bid(self, player: Entity, amount: int) -> None:
+        """raise_bid(P, n): in the auction, P raises the high bid to n."""
+        auction = dict(self.g["auction"])
+        auction["high"] = (player.id, amount)
+        self.j.set(self.g, "auction", auction)
+        self._next_bidder()
+
+    def _auction_pass(self, player: Entity) -> None:
+        """A bidder drops out; the last one left buys at the high bid."""
+        auction = dict(self.g["auction"])
+        order = list(auction["bidders"])
+        index = order.index(player.id)
+        order.remove(player.id)
+        auction["bidders"] = tuple(order)
+        if len(order) == 1:
+            self._auction_won(auction)
+            return
+        auction["turn"] = order[index % len(order)]
+        self.j.set(self.g, "auction", auction)
+        if auction["turn"] == auction["high"][0]:
+            self._next_bidder()
+
+    def _next_bidder(self) -> None:
+        auction = dict(self.g["auction"])
+        bidders = list(auction["bidders"])
+        index = (bidders.index(auction["turn"]) + 1) % len(bidders)
+        if bidders[index] == auction["high"][0]:
+            index = (index + 1) % len(bidders)
+        auction["turn"] = bidders[index]
+        self.j.set(self.g, "auction", auction)
+
+    def _auction_won(self, auction: dict) -> None:
+        winner_id, amount = auction["high"]
+        item = self.entity("private", auction["company"])
+        self.j.set(self.g, "auction", None)
+        self._sell_private(self.entity("player", winner_id), item, amount)
+        if not self.g.get("auction"):
+            # play resumes left of the last player who bought a private at its offered price
+            self.j.set(self.g, "turn", self.g.get("last_face_buyer", self.g["turn"]))
+            self._next_turn()
+
+    def _sell_private(self, player: Entity, item: Entity, amount: int) -> None:
+        """A private goes to a bidder for its bid; his other bids stay set aside."""
+        bids = tuple(b for b in self.g.get("bids", ()) if b[0] != item.id)
+        self.j.set(self.g, "bids", bids)
+        self.transfer(amount, player, BANK)
+        self.move(item, BANK, player)
+        self._grant(player, item)
+        self._offer_next_private()
+
+    def _resolve_bids(self) -> bool:
+        """The private now on sale has bids: one bidder buys at his bid; several
+        hold an auction. Returns True when bids decided the private."""
+        left = self._privates_for_sale()
+        if not left:
+            return False
+        bids = [b for b in self.g.get("bids", ()) if b[0] == left[0]]
+        if not bids:
+            return False
+        item = self.entity("private", left[0])
+        if len(bids) == 1:
+            _, pid, amount = bids[0]
+            self._sell_private(self.entity("player", pid), item, amount)
+            return True
+        high = max(bids, key=lambda b: (b[2], -self.players.index(self.entity("player", b[1]))))
+        order = [p.id for p in self._seating_from(self.entity("player", high[1])) if p.id in {b[1] for b in bids}]
+        order.append(high[1])
+        remaining = tuple(b for b in self.g.get("bids", ()) if b[0] != item.id)
+        self.j.set(self.g, "bids", remaining)
+        self.j.set(self.g, "auction", {"company": item.id, "bidders": tuple(order), "turn": order[0],
+                                       "high": (high[1], high[2])})
+        return True
+
     def _offer_next_private(self) -> None:
+        if self._resolve_bids():
+            return
         left = self._privates_for_sale()
         if left:
             item = self.entity("private", left[0])
@@ -940,7 +1062,16 @@ class GameBase:
         return self.g["sale_price"]
 
     def b_private_sold(self, player: Entity, item: Entity) -> None:
-        """private_sold(P, X): after a sale, X's grants go to P and the next private is offered."""
+        """private_sold(P, X): after a sale at the offered price, X's grants go to P and the next private is offered."""
+        self._grant(player, item)
+        self.j.set(self.g, "last_face_buyer", self.players.index(player))
+        self._offer_next_private()
+        if self.g.get("auction"):
+            return
+        self.j.set(self.g, "turn", self.g["last_face_buyer"])
+        self._next_turn()
+
+    def _grant(self, player: Entity, item: Entity) -> None:
         grant = item.get("grants")
         for child in item.get("children", []) or []:
             grant = grant or child.get("grants")
@@ -952,8 +1083,6 @@ class GameBase:
                     self.move(cert, corp, player)
                     self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
                     break
-        self._offer_next_private()
-        self._next_turn()
 
     # ------------------------------------------------------------ rounds: stock
 
@@ -976,6 +1105,9 @@ class GameBase:
         if self.g["finished"]:
             return None
         if self.g["round"] == "stock":
+            auction = self.g.get("auction")
+            if auction:
+                return self.entity("player", auction["turn"])
             return self.players[self.g["turn"]]
         if self.g["round"] == "operating" and self.g["operating"] is not None:
             return self.entity("corporation", self.g["operating"])
@@ -986,6 +1118,9 @@ class GameBase:
         pass; all players passing in a row ends the round); in an operating
         round, skip the current step."""
         if self.g["round"] == "stock":
+            if self.g.get("auction"):
+                self._auction_pass(entity)
+                return
             if self._privates_for_sale():
                 self._pass_on_private()
                 return
@@ -1257,6 +1392,21 @@ class GameBase:
                 out.append({"type": "buy_company", **who, "company": item.id, "price": price})
         return out
 
+    def _cand_bid(self, entity, who):
+        out = []
+        auction = self.g.get("auction")
+        step = int(self.DATA.properties.get("min_bid_raise", 5))
+        if auction:
+            high = auction["high"][1]
+            for amount in (high + step, high + 2 * step):
+                out.append({"type": "bid", **who, "company": auction["company"], "price": amount})
+            return out
+        for pid in self._privates_for_sale()[1:]:
+            item = self.entity("private", pid)
+            floor = max(int(item.get("cost", 0)), self.b_highest_bid(item)) + step
+            out.append({"type": "bid", **who, "company": pid, "price": floor})
+        return out
+
     def _cand_par(self, entity, who):
         out = []
         for corp in self.corporations:
@@ -1475,4 +1625,4 @@ class GameBase:
 
 #: Action types whose candidates the runtime generates from the vocabulary.
 VOCABULARY = frozenset({"buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
-                        "dividend", "buy_train", "contribute", "bankrupt"})
+                        "dividend", "buy_train", "contribute", "bankrupt", "bid"})
