@@ -74,6 +74,86 @@ DATA = TitleData(
         "turn_any_time": ["company_share_dealing", "bond_dividend", "buy_private"],
         "track_actions_per_turn": 1,
         "track_fees_from": "company",
+        "layout": "flat",
+        "tile_counts": Table(
+            ("tile",),
+            (
+                (("3",), 1),
+                (("4",), 2),
+                (("58",), 2),
+                (("5",), 2),
+                (("6",), 2),
+                (("7",), 1),
+                (("8",), 2),
+                (("9",), 2),
+                (("12",), 2),
+                (("16",), 1),
+                (("18",), 1),
+                (("19",), 1),
+                (("23",), 1),
+                (("24",), 1),
+                (("25",), 1),
+                (("26",), 1),
+                (("27",), 1),
+                (("28",), 1),
+                (("29",), 1),
+                (("59",), 1),
+                (("800",), 1),
+                (("802",), 1),
+                (("39",), 1),
+                (("40",), 1),
+                (("41",), 1),
+                (("42",), 1),
+                (("43",), 1),
+                (("45",), 1),
+                (("46",), 1),
+                (("70",), 1),
+                (("64",), 1),
+                (("65",), 1),
+                (("67",), 1),
+                (("68",), 1),
+                (("803",), 1),
+                (("804",), 2),
+                (("805",), 1),
+                (("806",), 1),
+                (("807",), 1),
+                (("808",), 1),
+            ),
+        ),
+        "upgrades": Table(
+            ("tile",),
+            (
+                (("7",), ["18", "26", "27", "28", "29"]),
+                (("8",), ["16", "19", "23", "25", "28", "29"]),
+                (("9",), ["18", "19", "23", "24", "26", "27"]),
+                (("3",), ["800", "806", "807", "808"]),
+                (("4",), ["800", "806", "807", "808"]),
+                (("58",), ["800", "806", "807", "808"]),
+                (("800",), []),
+                (("5",), ["12", "802"]),
+                (("6",), ["12", "802"]),
+                (("12",), ["804"]),
+                (("802",), ["803"]),
+                (("803",), ["805"]),
+                (("C5",), ["59"]),
+                (("59",), ["64", "65", "67", "68"]),
+                (("16",), ["43", "70"]),
+                (("18",), ["43"]),
+                (("19",), ["45", "46"]),
+                (("23",), ["41", "43", "45"]),
+                (("24",), ["42", "43", "46"]),
+                (("25",), ["40", "45", "46"]),
+                (("26",), ["42", "45"]),
+                (("27",), ["41", "46"]),
+                (("28",), ["39", "43", "46", "70"]),
+                (
+                    ("29",),
+                    Gap(
+                        "Appendix A's green-to-brown chart is cut off after the #28 row; §11.1 says only that plain brown tiles (#39-#43, #45, #46, #70) upgrade plain green tiles"
+                    ),
+                ),
+            ),
+        ),
         "station_tokens": 3,
         "tokens_per_turn": 1,
         "tokens_per_hex": 1,
@@ -203,6 +283,14 @@ DATA = TitleData(
                 "reason": "§11.11 does not say who may buy them; §11.8 rules out players",
             },
             {
+                "key": "forced_sale_after_buy_back",
+                "title": "Selling mat shares for a forced train after a buy-back",
+                "first": "§11.9: the Director cannot both buy and sell the company's shares in one Operational Turn",
+                "second": "§11.11: a company that must buy a train and lacks the money must sell the shares on its mat first",
+                "reading": "the forced sale of §11.11 is allowed even after a buy-back in the same turn",
+                "reason": "otherwise the company could neither sell, take contributions nor go bankrupt, and play could not go on",
+            },
+            {
                 "key": "bond_holder",
                 "title": "Who collects the bond dividend",
                 "first": "§11.10: the Director collects the $50 and splits it between himself and the company",
@@ -238,6 +326,115 @@ DATA = TitleData(
                 "par": [60, 70, 80, 90, 100],
                 "reserved_small_town": True,
                 "bond": "CS_bond",
+            },
+        ],
+        "hex": [
+            {
+                "key": "C1",
+                "title": "Cheyenne",
+                "color": "red",
+                "nodes": [{"kind": "city", "revenue": {"2": 10, "4": 40, "5": 70}, "slots": 1}],
+                "paths": [{"a": 0, "b": "n0"}],
+            },
+            {
+                "key": "C3",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 50,
+            },
+            {
+                "key": "B4",
+                "title": None,
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "reserved_for": "DRGW",
+            },
+            {
+                "key": "D4",
+                "title": None,
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "reserved_for": "CS",
+            },
+            {
+                "key": "A5",
+                "title": None,
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "homes": [{"corporation": "DRGW", "node": 0}],
+            },
+            {
+                "key": "C5",
+                "title": "Fort Collins",
+                "color": "yellow",
+                "nodes": [
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+            },
+            {
+                "key": "E5",
+                "title": None,
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "homes": [{"corporation": "CS", "node": 0}],
+            },
+            {
+                "key": "B6",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "river",
+                "cost": 40,
+            },
+            {
+                "key": "D6",
+                "title": "South Platte River",
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "river",
+                "cost": 40,
+            },
+            {
+                "key": "C7",
+                "title": "Denver",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "label": "D",
+                "terrain": "river",
+                "cost": 40,
+            },
+            {
+                "key": "A7",
+                "title": None,
+                "color": "red",
+                "nodes": [{"kind": "offboard", "revenue": {"2": 10, "4": 20, "5": 30}}],
+                "paths": [{"a": 3, "b": "n0"}],
+            },
+            {
+                "key": "E7",
+                "title": None,
+                "color": "red",
+                "nodes": [{"kind": "offboard", "revenue": {"2": 10, "4": 20, "5": 30}}],
+                "paths": [{"a": 3, "b": "n0"}],
+            },
+            {
+                "key": "C9",
+                "title": "Colorado Springs",
+                "color": "red",
+                "nodes": [{"kind": "offboard", "revenue": {"2": 20, "4": 30, "5": 40}}],
+                "paths": [{"a": 3, "b": "n0"}],
             },
         ],
         "market": [
@@ -1397,7 +1594,7 @@ DATA = TitleData(
             },
             {
                 "key": "59",
-                "title": None,
+                "title": "Fort Collins green",
                 "color": "green",
                 "label": "OO",
                 "nodes": [
@@ -3149,7 +3346,7 @@ DATA = TitleData(
             },
             {
                 "key": "800",
-                "title": None,
+                "title": "D&SL",
                 "color": "green",
                 "label": "D&SL",
                 "nodes": [{"kind": "town", "revenue": 30}],
@@ -3162,7 +3359,7 @@ DATA = TitleData(
             },
             {
                 "key": "802",
-                "title": None,
+                "title": "Denver green",
                 "color": "green",
                 "label": "D",
                 "nodes": [{"kind": "city", "revenue": 40, "slots": 2}],
@@ -3828,7 +4025,7 @@ DATA = TitleData(
             },
             {
                 "key": "64",
-                "title": None,
+                "title": "Fort Collins brown",
                 "color": "brown",
                 "label": "OO",
                 "nodes": [
@@ -3844,7 +4041,7 @@ DATA = TitleData(
             },
             {
                 "key": "65",
-                "title": None,
+                "title": "Fort Collins brown",
                 "color": "brown",
                 "label": "OO",
                 "nodes": [
@@ -3876,7 +4073,7 @@ DATA = TitleData(
             },
             {
                 "key": "67",
-                "title": None,
+                "title": "Fort Collins brown",
                 "color": "brown",
                 "label": "OO",
                 "nodes": [
@@ -3892,7 +4089,7 @@ DATA = TitleData(
             },
             {
                 "key": "68",
-                "title": None,
+                "title": "Fort Collins brown",
                 "color": "brown",
                 "label": "OO",
                 "nodes": [
@@ -5129,7 +5326,7 @@ DATA = TitleData(
             },
             {
                 "key": "803",
-                "title": None,
+                "title": "Denver brown",
                 "color": "brown",
                 "label": "D",
                 "nodes": [{"kind": "city", "revenue": 50, "slots": 2}],
@@ -5142,7 +5339,7 @@ DATA = TitleData(
             },
             {
                 "key": "804",
-                "title": None,
+                "title": "Large City Home Base brown",
                 "color": "brown",
                 "nodes": [{"kind": "city", "revenue": 40, "slots": 1}],
                 "paths": [{"a": 0, "b": "n0"}, {"a": 1, "b": "n0"}, {"a": 2, "b": "n0"}],
@@ -5942,7 +6139,7 @@ DATA = TitleData(
             },
             {
                 "key": "805",
-                "title": None,
+                "title": "Denver gray",
                 "color": "gray",
                 "label": "D",
                 "nodes": [{"kind": "city", "revenue": 60, "slots": 2}],
@@ -5955,21 +6152,21 @@ DATA = TitleData(
             },
             {
                 "key": "806",
-                "title": None,
+                "title": "Small Town gray",
                 "color": "gray",
                 "nodes": [{"kind": "town", "revenue": 10}],
                 "paths": [{"a": 0, "b": "n0"}, {"a": 5, "b": "n0"}, {"a": 3, "b": "n0"}],
             },
             {
                 "key": "807",
-                "title": None,
+                "title": "Small Town gray",
                 "color": "gray",
                 "nodes": [{"kind": "town", "revenue": 10}],
                 "paths": [{"a": 0, "b": "n0"}, {"a": 1, "b": "n0"}, {"a": 3, "b": "n0"}],
             },
             {
                 "key": "808",
-                "title": None,
+                "title": "Small Town gray",
                 "color": "gray",
                 "nodes": [{"kind": "town", "revenue": 10}],
                 "paths": [{"a": 0, "b": "n0"}, {"a": 1, "b": "n0"}, {"a": 2, "b": "n0"}],
@@ -6279,11 +6476,25 @@ DATA = TitleData(
         "clash market_drop_per_sale": "§8.1",
         "contradiction bankrupt_privates": "§11.8, §11.11",
         "contradiction bond_holder": "§9.2, §11.10",
+        "contradiction forced_sale_after_buy_back": "§11.9, §11.11",
         "contradiction private_purchase_start": "§10.2, §11.8, §12.3",
         "contradiction station_tokens": "§2, §9.1, §11.2",
         "corporation CS": "§9.1",
         "corporation DRGW": "§9.1",
         "enum turn_marks": "§11.9, §11.10",
+        "hex A5": "§9.1",
+        "hex A7": "§11.4",
+        "hex B4": "§11.1",
+        "hex B6": "§11.1",
+        "hex C1": "§11.2, §11.4",
+        "hex C3": "§11.1",
+        "hex C5": "§11.1",
+        "hex C7": "§11.1",
+        "hex C9": "§11.4",
+        "hex D4": "§11.1",
+        "hex D6": "§11.1",
+        "hex E5": "§9.1",
+        "hex E7": "§11.4",
         "market stock": "§8",
         "option private_bidding": "§7",
         "phase 1": "§12.1",
@@ -6334,6 +6545,7 @@ DATA = TitleData(
         "property holding_cap": "§8.1",
         "property income_after_bank_broken": "§13",
         "property inter_company_trains": "§11.7",
+        "property layout": 'supplement from "18xx-maker-1800.json"',
         "property max_share_price": "§8.2.5",
         "property min_bid_raise": "§7",
         "property min_share_price": "§8.2.5",
@@ -6410,6 +6622,8 @@ DATA = TitleData(
         "property winner": "§1, §13",
         "sanction cert_limit/take_over": "§9.2",
         "table starting_cash": "§3",
+        "table tile_counts": 'supplement from "18xx-maker-1800.json"',
+        "table upgrades": "Appendix A",
         "term arrow_destination": "§11.4",
         "term bank_broken": "§13",
         "term bank_pool": "§8.1",
@@ -6659,7 +6873,7 @@ DATA = TitleData(
         "tile 582": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 583": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 584": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 59": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 59": "§11.1",
         "tile 590": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 591": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 592": 'supplement from "18xx-games-tile-catalog.json"',
@@ -6704,14 +6918,14 @@ DATA = TitleData(
         "tile 633": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 637": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 639": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 64": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 64": "§11.1",
         "tile 644": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 645": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 646": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 647": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 648": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 649": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 65": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 65": "§11.1",
         "tile 650": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 651": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 652": 'supplement from "18xx-games-tile-catalog.json"',
@@ -6733,7 +6947,7 @@ DATA = TitleData(
         "tile 667": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 668": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 669": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 67": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 67": "§11.1",
         "tile 670": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 671": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 672": 'supplement from "18xx-games-tile-catalog.json"',
@@ -6744,7 +6958,7 @@ DATA = TitleData(
         "tile 677": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 678": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 679": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 68": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 68": "§11.1",
         "tile 680": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 681": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 682": 'supplement from "18xx-games-tile-catalog.json"',
@@ -6805,15 +7019,15 @@ DATA = TitleData(
         "tile 798": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 8": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 80": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 800": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 800": "§4, §11.1",
         "tile 801": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 802": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 803": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 804": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 805": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 806": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 807": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 808": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 802": "§11.1",
+        "tile 803": "§11.1",
+        "tile 804": "§11.1",
+        "tile 805": "§11.1",
+        "tile 806": "§11.1",
+        "tile 807": "§11.1",
+        "tile 808": "§11.1",
         "tile 81": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 82": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 83": 'supplement from "18xx-games-tile-catalog.json"',
@@ -7183,6 +7397,22 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
 
 
+def a_discard_train(g, v_corporation, v_train):
+    """Discard a train over the train limit (library '18xx' action discard_train)"""
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="library '18xx' action discard_train",
+        )
+    if not (g.b_holder_of(v_train) == v_corporation):
+        raise IllegalAction(
+            "the corporation does not own that train", rule="library '18xx' action discard_train"
+        )
+    g.move(v_train, v_corporation, g.name("pool"))
+    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+        g.b_resolve_decision(v_corporation, "discard_train")
+
+
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
     if g.b_must_buy_train(v_corporation):
@@ -7261,7 +7491,7 @@ def a_corporation_sell_shares(g, v_corporation, v_count):
     """The company sells its own shares (§11.9)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
-    if not (not g.b_done_this_turn("bought_own_shares")):
+    if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
         raise IllegalAction("not both buy and sell in one Operational Turn", rule="§11.9")
     v_certs = g.b_treasury_certificates(v_corporation)
     if not ((v_count >= 1) and (v_count <= g.b_len(v_certs))):
@@ -7382,6 +7612,7 @@ class Game(GameBase):
             ("train", ("train",)),
             ("price", ("money",)),
         ],
+        "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
         "buy_bond": [("player", ("player",)), ("bond", ("bond",))],
         "collect_bond": [("corporation", ("corporation",)), ("to_company", ("money",))],
         "trade_company": [
@@ -7412,6 +7643,7 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,

@@ -7377,6 +7377,22 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
 
 
+def a_discard_train(g, v_corporation, v_train):
+    """Discard a train over the train limit (library '18xx' action discard_train)"""
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="library '18xx' action discard_train",
+        )
+    if not (g.b_holder_of(v_train) == v_corporation):
+        raise IllegalAction(
+            "the corporation does not own that train", rule="library '18xx' action discard_train"
+        )
+    g.move(v_train, v_corporation, g.name("pool"))
+    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+        g.b_resolve_decision(v_corporation, "discard_train")
+
+
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
@@ -7426,6 +7442,7 @@ class Game(GameBase):
             ("train", ("train",)),
             ("price", ("money",)),
         ],
+        "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -7440,6 +7457,7 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
     }
     TRIGGERS = {

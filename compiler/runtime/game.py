@@ -879,11 +879,27 @@ class GameBase:
         self.emit("phase_start", phase["key"])
         limit = self.b_train_limit(None)
         for corp in self.corporations:
-            owned = self.b_trains(corp)
-            while len(owned) > limit:
-                discard = min(owned, key=lambda t: (t.price, t.id))
-                self.j.set(self.owner, discard.id, POOL)
-                owned = self.b_trains(corp)
+            if len(self.b_trains(corp)) > limit:
+                self.b_require_decision(corp, "discard_train")
+
+    # pending decisions: an entity out of turn must act before play goes on
+
+    def b_require_decision(self, entity: Entity, action: str) -> None:
+        """require_decision(E, a): E must take action a (e.g. discard_train) before play goes on."""
+        pending = tuple(self.g.get("pending", ()))
+        key = (entity.kind, entity.id, action)
+        if key not in pending:
+            self.j.set(self.g, "pending", pending + (key,))
+
+    def b_pending_decision(self, entity: Entity, action: str) -> bool:
+        """pending_decision(E, a): whether E owes decision a now (the first one pending)."""
+        pending = self.g.get("pending", ())
+        return bool(pending) and pending[0] == (entity.kind, entity.id, action)
+
+    def b_resolve_decision(self, entity: Entity, action: str) -> None:
+        """resolve_decision(E, a): E's decision a is taken."""
+        pending = tuple(p for p in self.g.get("pending", ()) if p != (entity.kind, entity.id, action))
+        self.j.set(self.g, "pending", pending)
 
     def b_close_privates(self) -> None:
         for p in self.privates:
@@ -1104,6 +1120,10 @@ class GameBase:
     def current_entity(self) -> Entity | None:
         if self.g["finished"]:
             return None
+        pending = self.g.get("pending")
+        if pending:
+            kind, key, _ = pending[0]
+            return self.entity(kind, key)
         if self.g["round"] == "stock":
             auction = self.g.get("auction")
             if auction:
@@ -1273,6 +1293,9 @@ class GameBase:
         if self.g["finished"]:
             raise IllegalAction("the game is over")
         kind = self.action_name(action)
+        pending = self.g.get("pending")
+        if pending and kind != pending[0][2]:
+            raise IllegalAction(f"{pending[0][1]} must first {pending[0][2].replace('_', ' ')}")
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
@@ -1358,7 +1381,10 @@ class GameBase:
             return []
         who = {"entity": entity.id, "entity_type": entity.kind}
         out: list[Action] = []
+        pending = self.g.get("pending")
         for name, params in self.ACTION_PARAMS.items():
+            if pending and name != pending[0][2]:
+                continue
             vtype, etype = name, None
             for kind in ("player", "corporation"):
                 if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
@@ -1487,6 +1513,9 @@ class GameBase:
             if amount > 0:
                 out.append({"type": "contribute", **who, "player": player.id, "amount": amount})
         return out
+
+    def _cand_discard_train(self, entity, who):
+        return [{"type": "discard_train", **who, "train": t.id} for t in self.b_trains(entity)]
 
     def _cand_bankrupt(self, entity, who):
         return [{"type": "bankrupt", **who}]
@@ -1625,4 +1654,4 @@ class GameBase:
 
 #: Action types whose candidates the runtime generates from the vocabulary.
 VOCABULARY = frozenset({"buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
-                        "dividend", "buy_train", "contribute", "bankrupt", "bid"})
+                        "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train"})

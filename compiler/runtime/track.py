@@ -1,0 +1,1739 @@
+"""Track: the map, tiles, the track graph, tile lays, station tokens and routes.
+
+Generic track machinery for every title: nothing here names a title. The
+title's data arrives as plain dicts, shaped as `grammar/README.md` ("Maps
+and tiles") describes them:
+
+    tile  {"color": "yellow", "label": "OO",
+           "nodes": [{"kind": "city", "revenue": 20, "slots": 1}, ...],
+           "paths": [{"a": 0, "b": "n0"}, {"a": "n0", "b": 3}]}
+    hex   {"color": "white", "nodes": [...], "paths": [...], "label": "D",
+           "terrain": "mountain", "cost": 50, "upgrade_cost": 40,
+           "homes": [{"corporation": "DRGW", "node": 0}], "reserved_for": "DRGW",
+           "borders": [{"edge": 2, "type": "impassable"}, {"edge": 3, "type": "mountain", "cost": 40}]}
+
+An off-board revenue is an int or a map from the phase it applies from to
+the amount (`{"2": 10, "4": 40}`: 10 from phase 2, 40 from phase 4 on).
+
+Conventions (those of the 18xx.games engine, so that its logs replay)
+---------------------------------------------------------------------
+* **Hex ids** are printed coordinates, letters then a number ("E7", "AA12").
+  Letters count from A = 0 (then AA, AB, ... as in a spreadsheet), numbers
+  from 1. The grid uses *doubled* coordinates: one printed coordinate is the
+  x axis, the other the y axis, and neighbours differ by (±2, 0)/(0, ±2)
+  along the doubled axis and by (±1, ±1) diagonally. Which printed
+  coordinate is x is the title's `axes`: the engine's default puts the
+  letter on x; every pointy-hex title in our fixtures (1846, 1880 Romania,
+  18CO) puts the number on x, so `Geometry` defaults to "letter" for flat
+  maps and "number" for pointy maps. (Sources: the engine's `lib/engine/hex.rb`
+  - doubled coordinates, the direction table below, `axes` - and 18CO's
+  `AXES = {x: :number, y: :letter}`; checked against the fixtures, where every
+  step of a pointy title's route chain keeps the letter and moves the number
+  by 2, or moves both by 1.)
+* **Edges** are numbered 0-5 clockwise. Flat hexes: 0 is the bottom side
+  (x, y+2), then 1 lower-left (x-1, y+1), 2 upper-left (x-1, y-1), 3 top
+  (x, y-2), 4 upper-right (x+1, y-1), 5 lower-right (x+1, y+1). Pointy hexes:
+  0 lower-left (x-1, y+1), 1 left (x-2, y), 2 upper-left (x-1, y-1),
+  3 upper-right (x+1, y-1), 4 right (x+2, y), 5 lower-right (x+1, y+1).
+  Edge e faces edge (e + 3) % 6 of the neighbour across it.
+* **Rotation** r turns a tile clockwise: the tile's edge e lies on map edge
+  (e + r) % 6. Nodes keep their numbers.
+* **Tile ids** in actions are "name-copy" ("57-2": the third copy of #57);
+  a pre-printed hex's tile is named after the hex ("H12"). **City ids** are
+  "tile id-node" ("57-2-0", "H12-0-0"); the engine numbers a tile's parts in
+  the order its tile code lists them, which puts nodes first, so its part
+  number is our node number. Its middle number for a pre-printed hex is the
+  hex's place in the title's hex list, which we do not keep: `Board.city`
+  accepts any. **Route nodes** are "hex-node" ("E15-2"); a route's
+  `connections` are chains of hexes from one node to the next, each chain in
+  either direction, chains in route order.
+* **Track identity** (1800 §11.3, 1880 VII.2 and VII.3.5.2, 18CO 5.8.6): a
+  piece of track is one side of one hex - every path end at an edge uses
+  that (hex, edge), so two paths leaving the same side are the same track,
+  and crossing paths with different sides are not. A path between two nodes
+  of one tile is its own piece.
+
+Scope: map geometry (`Geometry`), tiles (`Tile`), the map and its state
+(`Board`), what a company reaches (`reach`), tile lays (`legal_lays`,
+`check_lay`, `Board.lay`), station tokens (`legal_tokens`, `check_token`),
+routes (`TrainSpec`, `route_revenue`) and the best-revenue search
+(`best_routes`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from compiler.runtime.errors import IllegalAction
+
+#: Tile colours in upgrade order; a derived upgrade goes one step along.
+COLORS = ("white", "yellow", "green", "brown", "gray")
+#: Hex colours that never take a tile.
+OFF_MAP_COLORS = frozenset({"red", "blue"})
+#: Colours of hexes whose track never changes (a side without track stays blank).
+FIXED_COLORS = frozenset({"red", "blue", "gray"})
+NODE_KINDS = frozenset({"city", "town", "offboard", "junction"})
+#: Internal path-end encoding: edges are 0-5, node i is NODE + i.
+NODE = 6
+
+NodeRef = tuple[str, int]  # (hex id, node number on the hex's current tile)
+
+
+def opposite(edge: int) -> int:
+    """The edge facing `edge` across the hex side: (edge + 3) % 6."""
+    return (edge + 3) % 6
+
+
+def node_id(ref: NodeRef) -> str:
+    """A node as 18xx.games names it in routes: ("E15", 2) -> "E15-2"."""
+    return f"{ref[0]}-{ref[1]}"
+
+
+def parse_node_id(text: str | Sequence[Any]) -> NodeRef:
+    """"E15-2" (or ("E15", 2)) -> ("E15", 2). Raises ValueError when malformed."""
+    if not isinstance(text, str):
+        hex_id, index = text
+        return (str(hex_id), int(index))
+    hex_id, _, index = text.rpartition("-")
+    if not hex_id or not index.isdigit():
+        raise ValueError(f"{text!r} is not a node id like 'E15-2'")
+    return (hex_id, int(index))
+
+
+# ---------------------------------------------------------------- geometry
+
+_STEPS = {
+    "flat": ((0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)),
+    "pointy": ((-1, 1), (-2, 0), (-1, -1), (1, -1), (2, 0), (1, 1)),
+}
+_HEX_ID = re.compile(r"^([A-Z]+)(\d+)$")
+
+
+def _letter_index(letters: str) -> int:
+    value = 0
+    for ch in letters:
+        value = value * 26 + (ord(ch) - ord("A") + 1)
+    return value - 1
+
+
+def _letters(index: int) -> str:
+    out = ""
+    index += 1
+    while index > 0:
+        index, rem = divmod(index - 1, 26)
+        out = chr(ord("A") + rem) + out
+    return out
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """How hex ids sit on the grid: `layout` "flat" or "pointy"; `axes`
+    "letter" or "number", the printed coordinate that is the x axis
+    (default: "letter" for flat, "number" for pointy; see the module notes).
+
+    >>> Geometry("flat").neighbour("C5", 0)
+    'C7'
+    >>> Geometry("pointy").neighbour("E15", 3)
+    'D16'
+    """
+
+    layout: str = "flat"
+    axes: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.layout not in _STEPS:
+            raise ValueError(f"layout must be 'flat' or 'pointy', not {self.layout!r}")
+        if self.axes is None:
+            object.__setattr__(self, "axes", "letter" if self.layout == "flat" else "number")
+        if self.axes not in ("letter", "number"):
+            raise ValueError(f"axes must be 'letter' or 'number', not {self.axes!r}")
+
+    def xy(self, hex_id: str) -> tuple[int, int]:
+        """Doubled grid coordinates of a hex id. Raises ValueError when malformed."""
+        match = _HEX_ID.match(hex_id)
+        if not match:
+            raise ValueError(f"{hex_id!r} is not a hex id like 'E7'")
+        letter, number = _letter_index(match.group(1)), int(match.group(2)) - 1
+        return (letter, number) if self.axes == "letter" else (number, letter)
+
+    def hex_id(self, x: int, y: int) -> str | None:
+        """The hex id at grid point (x, y), or None off the printable range."""
+        letter, number = (x, y) if self.axes == "letter" else (y, x)
+        if letter < 0 or number < 0:
+            return None
+        return f"{_letters(letter)}{number + 1}"
+
+    def neighbour(self, hex_id: str, edge: int) -> str | None:
+        """The id of the hex across `edge` (whether or not it is on the map)."""
+        x, y = self.xy(hex_id)
+        dx, dy = _STEPS[self.layout][edge % 6]
+        return self.hex_id(x + dx, y + dy)
+
+    def edge_between(self, a: str, b: str) -> int | None:
+        """The edge of `a` that faces `b`, or None if they are not neighbours."""
+        (ax, ay), (bx, by) = self.xy(a), self.xy(b)
+        try:
+            return _STEPS[self.layout].index((bx - ax, by - ay))
+        except ValueError:
+            return None
+
+
+# ---------------------------------------------------------------- tiles
+
+
+@dataclass(frozen=True)
+class Node:
+    """A revenue location (or a junction) on a tile.
+
+    `kind`: city, town, offboard or junction; `revenue`: an amount, or for a
+    phase-dependent value a tuple of (phase it applies from, amount);
+    `slots`: station circles (cities).
+    """
+
+    kind: str
+    revenue: int | tuple[tuple[str, int], ...] = 0
+    slots: int = 0
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Node:
+        kind = data.get("kind", "city")
+        if kind not in NODE_KINDS:
+            raise ValueError(f"node kind must be one of {sorted(NODE_KINDS)}, not {kind!r}")
+        revenue = data.get("revenue", 0)
+        if isinstance(revenue, Mapping):
+            revenue = tuple((str(k), int(v)) for k, v in revenue.items())
+        elif not isinstance(revenue, int):
+            raise ValueError(f"node revenue must be an amount or a phase map, not {revenue!r}")
+        slots = int(data.get("slots", 1 if kind == "city" else 0))
+        return cls(kind, revenue, slots)
+
+    def revenue_at(self, phase: str | None, phases: Sequence[str] = ()) -> int:
+        """The revenue in `phase`: for a phase map, the amount of the latest
+        phase at or before `phase` in `phases` (or, without an order, by
+        number). Raises ValueError if `phase` comes before every entry or
+        cannot be placed in the order."""
+        if isinstance(self.revenue, int):
+            return self.revenue
+        if phase is None:
+            raise ValueError("a phase-dependent revenue needs the phase")
+        order = list(phases)
+        if order and str(phase) in order and all(k in order for k, _ in self.revenue):
+            rank = order.index
+            now = rank(str(phase))
+        elif all(str(k).isdigit() for k, _ in self.revenue) and str(phase).isdigit():
+            rank = int  # type: ignore[assignment]
+            now = int(phase)
+        elif str(phase) in dict(self.revenue):
+            return dict(self.revenue)[str(phase)]
+        else:
+            raise ValueError(f"cannot place phase {phase!r} among {[k for k, _ in self.revenue]}")
+        best: tuple[Any, int] | None = None
+        for key, amount in self.revenue:
+            at = rank(key)
+            if at <= now and (best is None or at >= best[0]):
+                best = (at, amount)
+        if best is None:
+            raise ValueError(f"no revenue given for phase {phase!r} or earlier")
+        return best[1]
+
+
+def _end(value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= 5:
+            raise ValueError(f"{what}: edge {value} is not 0-5")
+        return value
+    if isinstance(value, str) and re.fullmatch(r"n\d+", value):
+        return NODE + int(value[1:])
+    raise ValueError(f"{what}: a path end is an edge 0-5 or a node 'n0', not {value!r}")
+
+
+@dataclass(frozen=True)
+class Path:
+    """A piece of track on a tile between two ends `a` and `b`: an edge
+    0-5 or a node "n0", "n1", ... `terminal`: a route may not continue
+    through the node at its end (red off-board arrows)."""
+
+    a: int | str
+    b: int | str
+    track: str | None = None
+    terminal: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Path:
+        return cls(data["a"], data["b"], data.get("track"), bool(data.get("terminal", False)))
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A tile at one rotation, pre-digested for the graph walks."""
+
+    ends: tuple[tuple[int, int], ...]  # per path: its two ends (edges rotated)
+    edge_paths: tuple[tuple[int, ...], ...]  # per map edge: paths touching it
+    node_paths: tuple[tuple[int, ...], ...]  # per node: paths touching it
+    terminal: frozenset[int]  # nodes a route may not pass through
+    exits: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile (or what is printed on a map hex): name, colour, nodes, paths,
+    label. Build it from the DSL's dict with `Tile.from_dict(name, data)`."""
+
+    name: str
+    color: str
+    nodes: tuple[Node, ...] = ()
+    paths: tuple[Path, ...] = ()
+    label: str | None = None
+
+    @classmethod
+    def from_dict(cls, name: str, data: Mapping[str, Any]) -> Tile:
+        """Raises ValueError for a malformed tile (bad edge, unknown node)."""
+        nodes = tuple(Node.from_dict(n) for n in data.get("nodes") or ())
+        paths = tuple(Path.from_dict(p) for p in data.get("paths") or ())
+        tile = cls(str(name), str(data.get("color", "white")), nodes, paths, data.get("label"))
+        for path in paths:
+            for end in (path.a, path.b):
+                code = _end(end, f"tile {name}")
+                if code >= NODE and code - NODE >= len(nodes):
+                    raise ValueError(f"tile {name}: path end {end!r} names a node it does not have")
+        return tile
+
+    def count(self, kind: str) -> int:
+        return sum(1 for n in self.nodes if n.kind == kind)
+
+    @property
+    def cities(self) -> int:
+        return self.count("city")
+
+    @property
+    def towns(self) -> int:
+        return self.count("town")
+
+    def exits(self, rotation: int = 0) -> frozenset[int]:
+        """Map edges the tile's track reaches at `rotation`."""
+        return _layout(self, rotation).exits
+
+    def rotated_paths(self, rotation: int = 0) -> tuple[tuple[int | str, int | str], ...]:
+        """Each path's ends at `rotation`: edges as map edges, nodes as "n0"."""
+        show = lambda e: e if e < NODE else f"n{e - NODE}"  # noqa: E731
+        return tuple((show(a), show(b)) for a, b in _layout(self, rotation).ends)
+
+
+@lru_cache(maxsize=None)
+def _layout(tile: Tile, rotation: int) -> _Layout:
+    def rot(end: int) -> int:
+        return end if end >= NODE else (end + rotation) % 6
+
+    ends = tuple((rot(_end(p.a, tile.name)), rot(_end(p.b, tile.name))) for p in tile.paths)
+    edge_paths: list[list[int]] = [[] for _ in range(6)]
+    node_paths: list[list[int]] = [[] for _ in tile.nodes]
+    terminal = {i for i, n in enumerate(tile.nodes) if n.kind == "offboard"}
+    for index, (a, b) in enumerate(ends):
+        for end in (a, b):
+            if end < NODE:
+                edge_paths[end].append(index)
+            else:
+                node_paths[end - NODE].append(index)
+                if tile.paths[index].terminal:
+                    terminal.add(end - NODE)
+    return _Layout(
+        ends,
+        tuple(tuple(x) for x in edge_paths),
+        tuple(tuple(x) for x in node_paths),
+        frozenset(terminal),
+        frozenset(e for pair in ends for e in pair if e < NODE),
+    )
+
+
+def _other(ends: tuple[int, int], end: int) -> int:
+    return ends[1] if ends[0] == end else ends[0]
+
+
+def node_map(old: Tile, old_rotation: int, new: Tile, new_rotation: int,
+             strict_kinds: bool = True) -> tuple[int, ...] | None:
+    """How `new` (at its rotation) keeps the track of `old` (at its): a tuple
+    giving, for each node of `old`, the node of `new` that takes its place,
+    such that every old path is a path of the new tile; None if there is no
+    such map. Different old nodes go to different new nodes, so a brown tile
+    may not join two stations' tracks on one city (1800 §11.1, Appendix E).
+
+    With `strict_kinds` a city stays a city and a town a town. Without it
+    (an upgrade the chart names) kinds may change; a printed node with no
+    track may be dropped (-1), as on 1880 VII.3.1's hexes "showing a black
+    dot and a circle" that take a town tile or a city tile; and where the
+    new tile has fewer nodes than the old, old nodes may merge into one (18CO's
+    Denver tiles: three cities, then two, then one)."""
+    old_lay, new_lay = _layout(old, old_rotation), _layout(new, new_rotation)
+    have = {frozenset(pair) for pair in new_lay.ends}
+    count = len(old.nodes)
+    choice = [-1] * count
+
+    def mapped(end: int) -> int:
+        return end if end < NODE else NODE + choice[end - NODE]
+
+    def assign(i: int, used: frozenset[int], kinds: bool, loose: bool, merge: bool) -> tuple[int, ...] | None:
+        if i == count:
+            if all(frozenset((mapped(a), mapped(b))) in have for a, b in old_lay.ends):
+                return tuple(choice)
+            return None
+        options = [
+            j for j in range(len(new.nodes))
+            if (merge or j not in used) and (not kinds or new.nodes[j].kind == old.nodes[i].kind)
+        ]
+        if loose and not old_lay.node_paths[i]:
+            options.append(-1)
+        for j in options:
+            choice[i] = j
+            found = assign(i + 1, used | {j} if j >= 0 else used, kinds, loose, merge)
+            if found is not None:
+                return found
+        choice[i] = -1
+        return None
+
+    found = assign(0, frozenset(), True, False, False)
+    if found is None and not strict_kinds:
+        found = assign(0, frozenset(), False, True, False)
+        if found is None and len(new.nodes) < len(old.nodes):
+            found = assign(0, frozenset(), False, True, True)
+    return found
+
+
+# ---------------------------------------------------------------- the map
+
+
+@dataclass(frozen=True)
+class Border:
+    """A hex side with a rule: `type` "impassable" (no track crosses) or a
+    terrain paid once by the first tile whose track crosses it (`cost`)."""
+
+    edge: int
+    type: str | None = None
+    cost: int = 0
+
+
+@dataclass(frozen=True)
+class MapHex:
+    """A hex of the map as printed: its pre-printed tile (named after the
+    hex), location name, terrain and costs (`cost` for the first tile,
+    `upgrade_cost` for each upgrade), reserved home stations (`homes`:
+    (company, node)), `reserved_for` (only that company may lay its first
+    tile) and `borders`."""
+
+    id: str
+    tile: Tile
+    location: str | None = None
+    terrain: str | None = None
+    cost: int = 0
+    upgrade_cost: int = 0
+    homes: tuple[tuple[str, int], ...] = ()
+    reserved_for: str | None = None
+    borders: tuple[Border, ...] = ()
+
+    @classmethod
+    def from_dict(cls, hex_id: str, data: Mapping[str, Any]) -> MapHex:
+        tile = Tile.from_dict(hex_id, data)
+        homes = []
+        for home in data.get("homes") or ():
+            if isinstance(home, Mapping):
+                homes.append((str(home["corporation"]), int(home.get("node", 0))))
+            else:
+                homes.append((str(home), 0))
+        borders = tuple(
+            Border(int(b["edge"]), b.get("type"), int(b.get("cost", 0) or 0))
+            for b in data.get("borders") or ()
+        )
+        return cls(
+            hex_id, tile, data.get("title") or data.get("location"), data.get("terrain"),
+            int(data.get("cost", 0) or 0), int(data.get("upgrade_cost", 0) or 0),
+            tuple(homes), data.get("reserved_for"), borders,
+        )
+
+
+@dataclass(frozen=True)
+class TrackRules:
+    """A title's track-laying policy.
+
+    `off_board`: track may point at a side with no hex beyond it (1800 §11.1,
+    1880 VII.3.1 and 18xx.games say no). `dead_ends`: track may point at a
+    side of a fixed hex (red, blue, gray) that has no track there (1800 §11.1
+    allows it - "track can run into a blank hex side"; 1880 VII.3.1 forbids
+    it at Odessa's blue edge)."""
+
+    off_board: bool = False
+    dead_ends: bool = True
+
+
+def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
+    if data is None:
+        return []
+    if isinstance(data, Mapping):
+        return [(str(k), v) for k, v in data.items()]
+    return [(str(d["key"]), d) for d in data]
+
+
+@dataclass(frozen=True)
+class _Placed:
+    tile: Tile
+    rotation: int
+    copy: int | None  # None: the pre-printed tile
+
+
+class Board:
+    """The map and what is on it: each hex's tile (pre-printed hexes count as
+    tiles) and rotation, station tokens in city slots, home reservations,
+    borders paid, and the tile supply.
+
+    `hexes`: hex id -> hex dict (or a list of dicts with "key"); `tiles`:
+    tile name -> tile dict; `tile_counts`: name -> copies (None or
+    "unlimited": no limit; a name missing from it: none); `upgrades`: the
+    upgrade chart, tile name -> names it upgrades to (a hex id names a
+    pre-printed hex), or None to derive upgrades (§"Maps and tiles");
+    `phases`: phase names in order, to read phase-dependent revenue.
+    """
+
+    def __init__(
+        self,
+        hexes: Mapping[str, Any] | Iterable[Mapping[str, Any]],
+        *,
+        layout: str = "flat",
+        axes: str | None = None,
+        tiles: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None = None,
+        tile_counts: Mapping[str, int | str | None] | None = None,
+        upgrades: Mapping[str, Sequence[str]] | None = None,
+        phases: Sequence[str] = (),
+        rules: TrackRules = TrackRules(),
+    ):
+        self.geometry = Geometry(layout, axes)
+        self.hexes: dict[str, MapHex] = {}
+        for hex_id, data in _items(hexes):
+            self.geometry.xy(hex_id)
+            self.hexes[hex_id] = data if isinstance(data, MapHex) else MapHex.from_dict(hex_id, data)
+        self.tiles: dict[str, Tile] = {
+            name: (data if isinstance(data, Tile) else Tile.from_dict(name, data))
+            for name, data in _items(tiles)
+        }
+        if tile_counts is None:
+            self.counts: dict[str, int | None] = {name: None for name in self.tiles}
+        else:
+            self.counts = {
+                str(k): (None if v in (None, "unlimited") else int(v)) for k, v in tile_counts.items()
+            }
+        self.upgrades = None if upgrades is None else {str(k): tuple(v) for k, v in upgrades.items()}
+        self.phases = tuple(str(p) for p in phases)
+        self.rules = rules
+        self.nbr: dict[str, tuple[str | None, ...]] = {
+            h: tuple(
+                n if (n := self.geometry.neighbour(h, e)) in self.hexes else None for e in range(6)
+            )
+            for h in self.hexes
+        }
+        self.borders: dict[tuple[str, int], Border] = {}
+        for h, mh in self.hexes.items():
+            for border in mh.borders:
+                self.borders[(h, border.edge)] = border
+                nb = self.nbr[h][border.edge]
+                if nb is not None:
+                    self.borders.setdefault((nb, opposite(border.edge)), border)
+        self.placed: dict[str, _Placed] = {h: _Placed(mh.tile, 0, None) for h, mh in self.hexes.items()}
+        self.in_use: dict[str, set[int]] = {}
+        self.tokens: dict[NodeRef, list[str | None]] = {}
+        self.reserved: dict[NodeRef, list[str]] = {}
+        for h, mh in self.hexes.items():
+            for company, node in mh.homes:
+                self.reserved.setdefault((h, node), []).append(company)
+        self.paid_borders: set[tuple[str, int]] = set()
+        self._derived: dict[Tile, tuple[str, ...]] = {}
+
+    # ------------------------------------------------------------ reading
+
+    def tile_at(self, hex_id: str) -> Tile:
+        return self.placed[hex_id].tile
+
+    def rotation(self, hex_id: str) -> int:
+        return self.placed[hex_id].rotation
+
+    def layout_at(self, hex_id: str) -> _Layout:
+        placed = self.placed[hex_id]
+        return _layout(placed.tile, placed.rotation)
+
+    def tile_id(self, hex_id: str) -> str:
+        """The 18xx.games id of the hex's tile: "57-2", or "H12-0" pre-printed."""
+        placed = self.placed[hex_id]
+        return f"{placed.tile.name}-{placed.copy or 0}"
+
+    def city(self, city_id: str) -> NodeRef:
+        """The node an 18xx.games city id names ("57-2-0", "H12-0-0").
+        Raises ValueError if no hex holds that tile."""
+        parts = city_id.rsplit("-", 2)
+        if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+            raise ValueError(f"{city_id!r} is not a city id like '57-0-0'")
+        name, copy, index = parts[0], int(parts[1]), int(parts[2])
+        if name in self.placed and self.placed[name].copy is None:
+            return (name, index)
+        for h, placed in self.placed.items():
+            if placed.tile.name == name and placed.copy == copy:
+                return (h, index)
+        raise ValueError(f"no hex holds tile {name}-{copy}")
+
+    def city_id(self, ref: NodeRef) -> str:
+        return f"{self.tile_id(ref[0])}-{ref[1]}"
+
+    def node(self, ref: NodeRef) -> Node:
+        return self.placed[ref[0]].tile.nodes[ref[1]]
+
+    def nodes(self) -> Iterator[NodeRef]:
+        for h, placed in self.placed.items():
+            for i in range(len(placed.tile.nodes)):
+                yield (h, i)
+
+    def available(self, name: str) -> int | None:
+        """Copies of tile `name` in the supply (None: unlimited)."""
+        if name not in self.counts:
+            return 0
+        count = self.counts[name]
+        return None if count is None else count - len(self.in_use.get(name, ()))
+
+    def revenue(self, ref: NodeRef, phase: str | None) -> int:
+        return self.node(ref).revenue_at(phase, self.phases)
+
+    # ------------------------------------------------------------ tokens
+
+    def holders(self, ref: NodeRef) -> tuple[str | None, ...]:
+        """The companies in a city's slots (None: an empty slot)."""
+        slots = self.node(ref).slots
+        held = self.tokens.get(ref, [])
+        return tuple(held) + (None,) * (slots - len(held))
+
+    def tokens_of(self, company: str) -> list[NodeRef]:
+        return sorted(ref for ref, held in self.tokens.items() if company in held)
+
+    def blocked(self, ref: NodeRef, company: str) -> bool:
+        """Every slot of the city holds another company's token (1800 §11.3,
+        18CO 5.8.5, 1880 VII.3.4); reservations do not block."""
+        node = self.node(ref)
+        if node.kind != "city":
+            return False
+        held = self.holders(ref)
+        return bool(held) and None not in held and company not in held
+
+    def passable(self, ref: NodeRef, company: str) -> bool:
+        """A route or a track walk may continue through this node."""
+        node = self.node(ref)
+        if node.kind == "junction":
+            return True
+        if ref[1] in self.layout_at(ref[0]).terminal:
+            return False
+        return not self.blocked(ref, company)
+
+    def free_slot(self, ref: NodeRef, company: str) -> int | None:
+        """The slot a token of `company` would take, or None: empty slots
+        left after other companies' home reservations."""
+        held = self.holders(ref)
+        empty = [i for i, c in enumerate(held) if c is None]
+        others = [c for c in self.reserved.get(ref, []) if c != company]
+        if len(empty) <= len(others):
+            return None
+        return empty[0]
+
+    def place_token(self, company: str, ref: NodeRef, slot: int | None = None) -> int:
+        """Put a token in a city slot (no legality check; see `check_token`).
+        Clears the company's reservation there. Raises ValueError if the
+        slot is taken or the node is not a city. Returns the slot."""
+        node = self.node(ref)
+        if node.kind != "city":
+            raise ValueError(f"{node_id(ref)} is not a city")
+        held = list(self.holders(ref))
+        if slot is None:
+            slot = next((i for i, c in enumerate(held) if c is None), None)
+        if slot is None or not 0 <= slot < len(held) or held[slot] is not None:
+            raise ValueError(f"no free slot {slot} in {node_id(ref)}")
+        held[slot] = company
+        self.tokens[ref] = held
+        if company in self.reserved.get(ref, []):
+            self.reserved[ref].remove(company)
+        return slot
+
+    def remove_token(self, company: str, ref: NodeRef) -> None:
+        held = list(self.holders(ref))
+        held[held.index(company)] = None
+        self.tokens[ref] = held
+
+    def remove_borders(self, type: str | None = None) -> None:
+        """Take borders off the map (all, or those of one `type`), as a
+        title's event does (1880 Romania's border opens after the yellow phase)."""
+        self.borders = {k: b for k, b in self.borders.items() if type is not None and b.type != type}
+
+    def unreserve(self, company: str) -> None:
+        """Drop the company's home reservations (e.g. 18CO's "unreserve" event)."""
+        for held in self.reserved.values():
+            while company in held:
+                held.remove(company)
+
+    # ------------------------------------------------------------ laying
+
+    def upgrade_targets(self, old: Tile) -> tuple[str, ...]:
+        """Tile names that may replace `old`: the chart's entry when the chart
+        has one; otherwise (no chart, or a white hex) the derived upgrades:
+        the next colour, the same label, the same numbers of cities and towns
+        and all of the old track kept under some rotation."""
+        if self.upgrades is not None and old.name in self.upgrades:
+            return self.upgrades[old.name]
+        if self.upgrades is not None and old.color != "white":
+            return ()
+        if old not in self._derived:
+            nxt = COLORS[COLORS.index(old.color) + 1] if old.color in COLORS[:-1] else None
+            self._derived[old] = tuple(
+                t.name for t in self.tiles.values()
+                if t.color == nxt and t.label == old.label and t.cities == old.cities
+                and t.towns == old.towns and t.count("offboard") == old.count("offboard")
+                and any(node_map(old, 0, t, r) is not None for r in range(6))
+            )
+        return self._derived[old]
+
+    def lay(self, hex_id: str, tile: str | Tile, rotation: int, copy: int | None = None,
+            mapping: tuple[int, ...] | None = None) -> int:
+        """Put a tile on a hex (no legality check; see `check_lay`): the old
+        tile goes back to the supply, tokens and reservations move to the
+        nodes that replace theirs. Raises ValueError if the supply has no
+        such copy or the new tile cannot keep the old track. Returns the copy."""
+        new = tile if isinstance(tile, Tile) else self.tiles[tile]
+        old = self.placed[hex_id]
+        if mapping is None:
+            mapping = node_map(old.tile, old.rotation, new, rotation % 6)
+            if mapping is None:
+                mapping = node_map(old.tile, old.rotation, new, rotation % 6, strict_kinds=False)
+            if mapping is None:
+                raise ValueError(f"{new.name} at rotation {rotation} does not keep the track on {hex_id}")
+        if self._drops_station(hex_id, mapping):
+            raise ValueError(f"{new.name} would remove a station or reservation on {hex_id}")
+        copy = self._take(new.name, copy)
+        if old.copy is not None:
+            self.in_use[old.tile.name].discard(old.copy)
+        self._move_stations(hex_id, mapping, new)
+        self.placed[hex_id] = _Placed(new, rotation % 6, copy)
+        for f in _layout(new, rotation % 6).exits:
+            if (hex_id, f) in self.borders:
+                self.paid_borders.add(self._border_key(hex_id, f))
+        return copy
+
+    def _drops_station(self, hex_id: str, mapping: Sequence[int]) -> bool:
+        return any(
+            j < 0 and (any(self.tokens.get((hex_id, i), ())) or self.reserved.get((hex_id, i)))
+            for i, j in enumerate(mapping)
+        )
+
+    def _take(self, name: str, copy: int | None) -> int:
+        used = self.in_use.setdefault(name, set())
+        limit = self.counts.get(name, 0)
+        if copy is None:
+            copy = next(i for i in itertools.count() if i not in used)
+        if copy in used or (limit is not None and copy >= limit):
+            raise ValueError(f"tile {name}-{copy} is not in the supply")
+        used.add(copy)
+        return copy
+
+    def _move_stations(self, hex_id: str, mapping: Sequence[int], new: Tile) -> None:
+        tokens = {i: self.tokens.pop((hex_id, i)) for i in range(len(mapping)) if (hex_id, i) in self.tokens}
+        reserved = {i: self.reserved.pop((hex_id, i)) for i in range(len(mapping)) if (hex_id, i) in self.reserved}
+        for i, held in tokens.items():
+            j = mapping[i]
+            if j < 0:
+                continue
+            merged = [c for c in self.tokens.get((hex_id, j), []) + held if c is not None]
+            slots = max(new.nodes[j].slots, len(merged))
+            self.tokens[(hex_id, j)] = merged + [None] * (slots - len(merged))
+        for i, held in reserved.items():
+            if mapping[i] >= 0:
+                self.reserved.setdefault((hex_id, mapping[i]), []).extend(held)
+
+    def _border_key(self, hex_id: str, edge: int) -> tuple[str, int]:
+        nb = self.nbr[hex_id][edge]
+        if nb is None:
+            return (hex_id, edge)
+        return min((hex_id, edge), (nb, opposite(edge)))
+
+    @contextmanager
+    def _trial(self, hex_id: str, tile: Tile, rotation: int, mapping: Sequence[int]) -> Iterator[None]:
+        saved = (self.placed[hex_id], dict(self.tokens), {k: list(v) for k, v in self.reserved.items()})
+        self._move_stations(hex_id, mapping, tile)
+        self.placed[hex_id] = _Placed(tile, rotation, None)
+        try:
+            yield
+        finally:
+            self.placed[hex_id], self.tokens, self.reserved = saved
+
+    # ------------------------------------------------------------ state
+
+    def snapshot(self) -> dict[str, Any]:
+        """The mutable state, to restore after a refused action."""
+        return {
+            "placed": dict(self.placed),
+            "in_use": {k: set(v) for k, v in self.in_use.items()},
+            "tokens": {k: list(v) for k, v in self.tokens.items()},
+            "reserved": {k: list(v) for k, v in self.reserved.items()},
+            "paid_borders": set(self.paid_borders),
+        }
+
+    def restore(self, snap: Mapping[str, Any]) -> None:
+        self.placed = dict(snap["placed"])
+        self.in_use = {k: set(v) for k, v in snap["in_use"].items()}
+        self.tokens = {k: list(v) for k, v in snap["tokens"].items()}
+        self.reserved = {k: list(v) for k, v in snap["reserved"].items()}
+        self.paid_borders = set(snap["paid_borders"])
+
+
+# ---------------------------------------------------------------- reach
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What a company reaches from its tokens without passing a city filled
+    by other companies' tokens (it may enter one) or an off-board area.
+
+    `nodes`: nodes reached; `entries`: (hex, edge) sides through which the
+    company's track arrives at a hex from its neighbour; `paths`: (hex, path
+    number) of track the company can run on."""
+
+    company: str
+    nodes: frozenset[NodeRef]
+    entries: frozenset[tuple[str, int]]
+    paths: frozenset[tuple[str, int]]
+
+    @property
+    def hexes(self) -> frozenset[str]:
+        return frozenset(h for h, _ in self.nodes) | frozenset(h for h, _ in self.entries)
+
+
+def reach(board: Board, company: str) -> Reach:
+    """Walk the track from every token of `company` (1800 §11.1-§11.2,
+    18CO 5.7.3, 1880 VII.3.1/VII.3.4)."""
+    nodes: set[NodeRef] = set()
+    expanded: set[NodeRef] = set()
+    entries: set[tuple[str, int]] = set()
+    paths: set[tuple[str, int]] = set()
+    starts = set(board.tokens_of(company))
+    stack: list[tuple[str, str, int]] = [("n", h, i) for h, i in starts]
+
+    while stack:
+        what, h, x = stack.pop()
+        if what == "n":
+            ref = (h, x)
+            nodes.add(ref)
+            if ref in expanded or not (ref in starts or board.passable(ref, company)):
+                continue
+            expanded.add(ref)
+            lay = board.layout_at(h)
+            for p in lay.node_paths[x]:
+                paths.add((h, p))
+                other = _other(lay.ends[p], NODE + x)
+                stack.append(("n", h, other - NODE) if other >= NODE else ("x", h, other))
+        elif what == "x":  # leaving hex h through edge x
+            nb = board.nbr[h][x]
+            border = board.borders.get((h, x))
+            if nb is None or (border is not None and border.type == "impassable"):
+                continue
+            e = opposite(x)
+            if (nb, e) in entries:
+                continue
+            entries.add((nb, e))
+            lay = board.layout_at(nb)
+            for p in lay.edge_paths[e]:
+                paths.add((nb, p))
+                other = _other(lay.ends[p], e)
+                stack.append(("n", nb, other - NODE) if other >= NODE else ("x", nb, other))
+    return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
+
+
+# ---------------------------------------------------------------- tile lays
+
+
+@dataclass(frozen=True)
+class Lay:
+    """A legal tile lay: `tile` on `hex` at `rotation`, replacing `replaces`;
+    `cost` the terrain and border costs in the title's money; `upgrade`
+    whether it replaces a laid or pre-printed non-white tile; `mapping` the
+    old nodes' new numbers (tokens follow them)."""
+
+    hex: str
+    tile: str
+    rotation: int
+    cost: int = 0
+    upgrade: bool = False
+    replaces: str = ""
+    mapping: tuple[int, ...] = ()
+    borders: tuple[tuple[str, int], ...] = ()
+
+    def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
+        """The lay as an 18xx.games `lay_tile` action."""
+        return {"type": "lay_tile", "entity": entity, "entity_type": "corporation",
+                "hex": self.hex, "tile": f"{self.tile}-{copy or 0}", "rotation": self.rotation}
+
+
+def legal_lays(board: Board, company: str, colors: Iterable[str], *, cash: int | None = None,
+               hexes: Iterable[str] | None = None) -> list[Lay]:
+    """Every legal (hex, tile, rotation) for `company` now (1800 §11.1,
+    Appendix E; 1880 VII.3.1/VII.3.3; 18CO 5.6): tiles of the phase's
+    `colors`, from the upgrade chart or derived, in the supply, keeping all
+    old track, with no track off the board (see `TrackRules`), some new
+    track reachable from the company's tokens, reserved hexes honoured and
+    (if `cash` is given) affordable. Ordered by hex, tile, rotation."""
+    colors = frozenset(colors)
+    seen = reach(board, company)
+    candidates = seen.hexes if hexes is None else frozenset(hexes) & seen.hexes
+    out = []
+    for h in sorted(candidates):
+        if h not in board.hexes:
+            continue
+        for name in sorted(set(board.upgrade_targets(board.tile_at(h)))):
+            for rotation in range(6):
+                verdict = _judge(board, company, h, name, rotation, colors, seen, cash)
+                if isinstance(verdict, Lay):
+                    out.append(verdict)
+    return out
+
+
+def check_lay(board: Board, company: str, hex_id: str, tile: str, rotation: int,
+              colors: Iterable[str], *, cash: int | None = None) -> Lay:
+    """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
+    `company`; raises IllegalAction saying why not."""
+    tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
+    verdict = _judge(board, company, hex_id, tile, rotation, frozenset(colors),
+                     reach(board, company), cash)
+    if isinstance(verdict, str):
+        raise IllegalAction(verdict)
+    return verdict
+
+
+def _judge(board: Board, company: str, h: str, name: str, rotation: int,
+           colors: frozenset[str], seen: Reach, cash: int | None) -> Lay | str:
+    if h not in board.hexes:
+        return f"{h} is not on the map"
+    if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+        return f"rotation must be 0-5, not {rotation!r}"
+    mh = board.hexes[h]
+    old = board.placed[h]
+    if old.tile.color in OFF_MAP_COLORS:
+        return f"{h} is an off-board area; no tile may be laid there"
+    tile = board.tiles.get(name)
+    if tile is None:
+        return f"there is no tile #{name}"
+    label = f"#{name} at rotation {rotation}"
+    if tile.color not in colors:
+        return f"#{name} is a {tile.color} tile; this phase allows {', '.join(c for c in COLORS if c in colors)} tiles"
+    targets = board.upgrade_targets(old.tile)
+    if name not in targets:
+        what = "the printed hex" if old.copy is None else f"#{old.tile.name}"
+        if not targets:
+            return f"{what} on {h} cannot be replaced"
+        return f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})"
+    if board.available(name) == 0:
+        return f"no #{name} tile is left in the supply"
+    first = old.tile.color == "white"
+    if first and mh.reserved_for and mh.reserved_for != company:
+        return f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there"
+    mapping = node_map(old.tile, old.rotation, tile, rotation)
+    if mapping is None and name in (board.upgrades or {}).get(old.tile.name, ()):
+        mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
+    if mapping is None or board._drops_station(h, mapping):
+        return f"{label} does not keep the existing track and stations on {h}"
+    old_lay, new_lay = _layout(old.tile, old.rotation), _layout(tile, rotation)
+    new_exits = new_lay.exits - old_lay.exits
+    cost = mh.cost if first else mh.upgrade_cost
+    paid: list[tuple[str, int]] = []
+    for f in sorted(new_exits):
+        nb = board.nbr[h][f]
+        border = board.borders.get((h, f))
+        if nb is None:
+            if not board.rules.off_board:
+                return f"{label} runs track off the board at edge {f} of {h}"
+            continue
+        if border is not None and border.type == "impassable":
+            return f"{label} runs track across the impassable border at edge {f} of {h}"
+        nb_tile = board.placed[nb].tile
+        if (not board.rules.dead_ends and nb_tile.color in FIXED_COLORS
+                and opposite(f) not in board.layout_at(nb).exits):
+            return f"{label} runs track into a side of {nb} that has no track"
+        if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders:
+            cost += border.cost
+            paid.append(board._border_key(h, f))
+    if not _connects(board, company, h, tile, rotation, mapping, seen):
+        return f"{label} adds no new track that {company} can reach from its tokens"
+    if cash is not None and cost > cash:
+        return f"{label} costs {cost}; {company} has {cash}"
+    return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid))
+
+
+def _connects(board: Board, company: str, h: str, tile: Tile, rotation: int,
+              mapping: tuple[int, ...], seen: Reach) -> bool:
+    """Some path of `tile` that the old tile lacked is reachable by the
+    company once the tile is laid (1800 §11.1: "at least one track on the
+    tile must continue a path, unblocked ..., back to a token")."""
+    old = board.placed[h]
+    old_lay, lay = _layout(old.tile, old.rotation), _layout(tile, rotation)
+
+    def mapped(end: int) -> int:
+        return end if end < NODE else NODE + mapping[end - NODE]
+
+    kept = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
+    new_paths = {p for p, (a, b) in enumerate(lay.ends) if frozenset((a, b)) not in kept}
+    if not new_paths:
+        return False
+    holders: dict[int, list[str | None]] = {}
+    for i, j in enumerate(mapping):
+        if j >= 0 and (h, i) in board.tokens:
+            holders[j] = board.tokens[(h, i)]
+    own = {j for j, held in holders.items() if company in held}
+
+    def passable(j: int) -> bool:
+        node = tile.nodes[j]
+        if node.kind == "junction":
+            return True
+        if j in lay.terminal:
+            return False
+        held = holders.get(j, [])
+        return not (node.kind == "city" and len(held) >= node.slots and None not in held
+                    and company not in held and held)
+
+    stack: list[tuple[str, int]] = [("e", e) for hh, e in seen.entries if hh == h]
+    stack += [("n", mapping[i]) for hh, i in seen.nodes if hh == h and mapping[i] >= 0]
+    done: set[tuple[str, int]] = set()
+    touched: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if item in done:
+            continue
+        done.add(item)
+        what, x = item
+        if what == "e":
+            ways = lay.edge_paths[x]
+            start = x
+        else:
+            if x not in own and not passable(x):
+                continue
+            ways = lay.node_paths[x]
+            start = NODE + x
+        for p in ways:
+            touched.add(p)
+            other = _other(lay.ends[p], start)
+            if other >= NODE:
+                stack.append(("n", other - NODE))
+    if touched & new_paths:
+        return True
+    # A new exit may meet track that loops back to this hex: walk it for real.
+    entries = {e for hh, e in seen.entries if hh == h}
+    loops = [
+        f for f in lay.exits - entries
+        if (nb := board.nbr[h][f]) is not None and opposite(f) in board.layout_at(nb).exits
+    ]
+    if not loops:
+        return False
+    with board._trial(h, tile, rotation, mapping):
+        after = reach(board, company)
+    return any((h, p) in after.paths for p in new_paths)
+
+
+# ---------------------------------------------------------------- station tokens
+
+
+@dataclass(frozen=True)
+class TokenSpot:
+    """A legal station: city `node` on `hex`, slot `slot`; `city` its
+    18xx.games id."""
+
+    hex: str
+    node: int
+    slot: int
+    city: str
+
+    def action(self, entity: str) -> dict[str, Any]:
+        """The placement as an 18xx.games `place_token` action."""
+        return {"type": "place_token", "entity": entity, "entity_type": "corporation",
+                "city": self.city, "slot": self.slot}
+
+
+def legal_tokens(board: Board, company: str) -> list[TokenSpot]:
+    """Cities where `company` may place a station token now (1800 §11.2,
+    18CO 5.7, 1880 VII.3.4): reachable over unblocked track, a free slot
+    after other companies' reservations, and no token of the company in the
+    hex already."""
+    out = []
+    for ref in sorted(reach(board, company).nodes):
+        verdict = _token_verdict(board, company, ref, reachable=True)
+        if isinstance(verdict, TokenSpot):
+            out.append(verdict)
+    return out
+
+
+def check_token(board: Board, company: str, ref: NodeRef | str, *, home: bool = False) -> TokenSpot:
+    """The `TokenSpot` if `company` may place a token in `ref` (a NodeRef, a
+    route node id "E15-2" or a city id "57-0-0"); raises IllegalAction.
+    `home`: a home station, which needs no track connection."""
+    if isinstance(ref, str):
+        try:
+            ref = board.city(ref) if ref.count("-") == 2 else parse_node_id(ref)
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+    if ref[0] not in board.hexes or not 0 <= ref[1] < len(board.tile_at(ref[0]).nodes):
+        raise IllegalAction(f"there is no node {node_id(ref)}")
+    reachable = home or ref in reach(board, company).nodes
+    verdict = _token_verdict(board, company, ref, reachable)
+    if isinstance(verdict, str):
+        raise IllegalAction(verdict)
+    return verdict
+
+
+def _token_verdict(board: Board, company: str, ref: NodeRef, reachable: bool) -> TokenSpot | str:
+    h, i = ref
+    where = f"{node_id(ref)}"
+    if board.node(ref).kind != "city":
+        return f"{where} is not a city; tokens go on city circles"
+    if any(company in held for (hh, _), held in board.tokens.items() if hh == h):
+        return f"{company} already has a token on {h}; one per hex"
+    slot = board.free_slot(ref, company)
+    if slot is None:
+        if None in board.holders(ref):
+            return f"the free slots of {where} are reserved for other companies' home stations"
+        return f"{where} has no free slot"
+    if not reachable:
+        return f"{company} has no unblocked track from its tokens to {where}"
+    return TokenSpot(h, i, slot, board.city_id(ref))
+
+
+# ---------------------------------------------------------------- trains
+
+
+@dataclass(frozen=True)
+class TrainPart:
+    """One part of a train's distance: it may visit `visit` nodes of `kinds`
+    and is paid for the best `pay` of them, times `multiplier`."""
+
+    kinds: frozenset[str]
+    pay: int
+    visit: int
+    multiplier: int = 1
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """What a train may run (1800 §11.3-§11.4, 1880 VII.3.5.1, 18CO 5.8.8).
+
+    Build it from a DSL train dict with `TrainSpec.from_dict`: `distance` an
+    int n (n stops of any kind, all paid), "n+m" (n cities/off-boards plus m
+    towns), or a list of parts {nodes, pay, visit, multiplier} as in
+    18xx.games; `multiplier` doubles a "D"/"x2" train. A node of a kind no
+    part lists is passed without stopping (express trains skip towns)."""
+
+    name: str
+    parts: tuple[TrainPart, ...]
+    multiplier: int = 1
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | int | str | Sequence[Any], name: str | None = None) -> TrainSpec:
+        if isinstance(data, TrainSpec):
+            return data
+        if isinstance(data, Mapping):
+            distance = data.get("distance")
+            name = name or str(data.get("id") or data.get("name") or data.get("key") or distance)
+            multiplier = int(data.get("multiplier", 1) or 1)
+        else:
+            distance, multiplier = data, 1
+            name = name or str(data)
+        everything = frozenset({"city", "town", "offboard"})
+        if isinstance(distance, bool) or distance is None:
+            raise ValueError(f"train {name}: no distance")
+        if isinstance(distance, int):
+            parts: tuple[TrainPart, ...] = (TrainPart(everything, distance, distance),)
+        elif isinstance(distance, str) and re.fullmatch(r"\d+\+\d+", distance):
+            big, small = (int(x) for x in distance.split("+"))
+            parts = (TrainPart(frozenset({"city", "offboard"}), big, big),
+                     TrainPart(frozenset({"town"}), small, small))
+        elif isinstance(distance, str) and distance.isdigit():
+            parts = (TrainPart(everything, int(distance), int(distance)),)
+        elif isinstance(distance, Sequence) and not isinstance(distance, str):
+            parts = tuple(
+                TrainPart(frozenset(p["nodes"]), int(p["pay"]), int(p.get("visit", p["pay"])),
+                          int(p.get("multiplier", 1) or 1))
+                for p in distance
+            )
+        else:
+            raise ValueError(f"train {name}: cannot read distance {distance!r}")
+        return cls(name, parts, multiplier)
+
+    def counts(self, kind: str) -> bool:
+        """Whether a node of `kind` is a stop for this train."""
+        return any(kind in part.kinds for part in self.parts)
+
+    def revenue(self, stops: Iterable[tuple[str, int]]) -> int | None:
+        """Best revenue for visiting `stops` ((kind, revenue) of each counted
+        node), or None if the train may not visit them all."""
+        return _evaluate(self, tuple(sorted(stops, key=lambda s: (-s[1], s[0]))))
+
+    def describe(self) -> str:
+        """The distance in words: "2 stops", "4 cities/off-boards + 4 towns"."""
+        bits = []
+        for part in self.parts:
+            kinds = "/".join(_PLURAL[k] for k in sorted(part.kinds))
+            if part.kinds == frozenset({"city", "town", "offboard"}):
+                kinds = "stops"
+            many = "any number of" if part.visit >= 99 else str(part.visit)
+            paid = f" (paid for the best {part.pay})" if part.pay < part.visit else ""
+            bits.append(f"{many} {kinds}{paid}")
+        return " + ".join(bits)
+
+
+_PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}
+
+
+@lru_cache(maxsize=1 << 16)
+def _evaluate(spec: TrainSpec, stops: tuple[tuple[str, int], ...]) -> int | None:
+    parts = spec.parts
+    # states: counts per part -> best paid revenue; stops come best first, so
+    # each part is paid for the first `pay` stops it takes.
+    states: dict[tuple[int, ...], int] = {(0,) * len(parts): 0}
+    for kind, revenue in stops:
+        nxt: dict[tuple[int, ...], int] = {}
+        for counts, value in states.items():
+            for k, part in enumerate(parts):
+                if kind in part.kinds and counts[k] < part.visit:
+                    grown = counts[:k] + (counts[k] + 1,) + counts[k + 1:]
+                    paid = value + (revenue * part.multiplier if counts[k] < part.pay else 0)
+                    if nxt.get(grown, -1) < paid:
+                        nxt[grown] = paid
+        if not nxt:
+            return None
+        states = nxt
+    return max(states.values()) * spec.multiplier
+
+
+# ---------------------------------------------------------------- the route graph
+
+
+class _Graph:
+    """Nodes and the track between them for one company and phase.
+
+    A segment is a run of track from one node to the next (through plain
+    track and junctions); `mask` has a bit per piece of track it uses
+    (see the module notes), `chain` the hexes it crosses."""
+
+    def __init__(self, board: Board, company: str, phase: str | None,
+                 scope: Iterable[NodeRef] | None = None):
+        self.board = board
+        refs = sorted(scope) if scope is not None else sorted(board.nodes())
+        refs = [r for r in refs if board.node(r).kind != "junction"]
+        self.refs = refs
+        self.index = {r: k for k, r in enumerate(refs)}
+        self.kind = [board.node(r).kind for r in refs]
+        self.rev = [board.revenue(r, phase) if board.node(r).kind != "junction" else 0 for r in refs]
+        self.passable = [board.passable(r, company) for r in refs]
+        self.token = [company in board.holders(r) for r in refs] if refs else []
+        self.bits: dict[tuple[Any, ...], int] = {}
+        self.seg_a: list[int] = []
+        self.seg_b: list[int] = []
+        self.seg_mask: list[int] = []
+        self.seg_chain: list[tuple[str, ...]] = []
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in refs]
+        self.by_chain: dict[tuple[str, ...], list[int]] = {}
+        seen: set[tuple[int, int, int]] = set()
+        for k, (h, i) in enumerate(refs):
+            lay = board.layout_at(h)
+            for p in lay.node_paths[i]:
+                for end, mask, chain in self._walk(h, p, NODE + i, 0, (h,), 0):
+                    other = self.index.get(end)
+                    if other is None or other == k:
+                        continue
+                    key = (min(k, other), max(k, other), mask)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    s = len(self.seg_a)
+                    self.seg_a.append(k)
+                    self.seg_b.append(other)
+                    self.seg_mask.append(mask)
+                    self.seg_chain.append(chain)
+                    self.adj[k].append((s, other))
+                    self.adj[other].append((s, k))
+                    self.by_chain.setdefault(chain, []).append(s)
+                    self.by_chain.setdefault(tuple(reversed(chain)), []).append(s)
+
+    def bit(self, key: tuple[Any, ...]) -> int:
+        if key not in self.bits:
+            self.bits[key] = 1 << len(self.bits)
+        return self.bits[key]
+
+    def _walk(self, h: str, p: int, frm: int, mask: int, chain: tuple[str, ...],
+              depth: int) -> Iterator[tuple[NodeRef, int, tuple[str, ...]]]:
+        board = self.board
+        lay = board.layout_at(h)
+        other = _other(lay.ends[p], frm)
+        if frm >= NODE and other >= NODE:
+            b = self.bit((h, "path", p))
+            if mask & b:
+                return
+            mask |= b
+        if other >= NODE:
+            j = other - NODE
+            if board.tile_at(h).nodes[j].kind == "junction":
+                for q in lay.node_paths[j]:
+                    if q != p:
+                        yield from self._walk(h, q, other, mask, chain, depth + 1)
+                return
+            yield (h, j), mask, chain
+            return
+        b = self.bit((h, other))
+        if mask & b:
+            return
+        mask |= b
+        nb = board.nbr[h][other]
+        border = board.borders.get((h, other))
+        if nb is None or (border is not None and border.type == "impassable"):
+            return
+        e = opposite(other)
+        b = self.bit((nb, e))
+        if mask & b:
+            return
+        mask |= b
+        nlay = board.layout_at(nb)
+        for q in nlay.edge_paths[e]:
+            yield from self._walk(nb, q, e, mask, chain + (nb,), depth + 1)
+
+    def chain(self, seg: int, start: int) -> tuple[str, ...]:
+        """The segment's hexes, from node `start`'s end."""
+        chain = self.seg_chain[seg]
+        return chain if self.seg_a[seg] == start else tuple(reversed(chain))
+
+    def name(self, k: int) -> str:
+        return node_id(self.refs[k])
+
+    def track_named(self, mask: int) -> str:
+        keys = [k for k, b in self.bits.items() if mask & b]
+        key = keys[0] if keys else ("?",)
+        return f"{key[0]} edge {key[1]}" if len(key) == 2 else f"{key[0]} path {key[2]}"
+
+
+# ---------------------------------------------------------------- runs
+
+
+@dataclass(frozen=True)
+class Run:
+    """One train's route: the nodes in order ("E15-2"), the hex chains
+    between them (18xx.games `connections`), the revenue."""
+
+    train: str
+    nodes: tuple[str, ...]
+    connections: tuple[tuple[str, ...], ...]
+    revenue: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The run as an entry of an 18xx.games `run_routes` action's routes."""
+        return {"train": self.train, "connections": [list(c) for c in self.connections],
+                "hexes": [n.rpartition("-")[0] for n in self.nodes], "revenue": self.revenue,
+                "nodes": list(self.nodes)}
+
+
+@dataclass(frozen=True)
+class RouteSet:
+    """A company's runs and their total revenue. `complete` is False when
+    the best-revenue search was cut short by its bound (the runs are then
+    the best found so far); `steps` and `seconds` say how much it searched."""
+
+    runs: tuple[Run, ...]
+    revenue: int
+    complete: bool = True
+    steps: int = 0
+    seconds: float = 0.0
+
+
+def _spec(train: Any, trains: Mapping[str, Any] | None) -> TrainSpec:
+    if isinstance(train, TrainSpec):
+        return train
+    if isinstance(train, Mapping):
+        return TrainSpec.from_dict(train)
+    if isinstance(train, str) and trains is not None:
+        if train in trains:
+            return TrainSpec.from_dict(trains[train], name=train)
+        base = train.rpartition("-")[0]
+        if base in trains:
+            return TrainSpec.from_dict(trains[base], name=train)
+    if isinstance(train, (int, str)):
+        return TrainSpec.from_dict(train)
+    raise IllegalAction(f"unknown train {train!r}")
+
+
+def route_revenue(board: Board, company: str, routes: Sequence[Mapping[str, Any]],
+                  phase: str | None, trains: Mapping[str, Any] | None = None) -> RouteSet:
+    """Check a company's routes and count their revenue (1800 §11.3-§11.4,
+    Appendix D; 1880 VII.2, VII.3.5-VII.3.6; 18CO 5.8).
+
+    Each route is a dict with `train` (a train dict, a `TrainSpec`, or an id
+    looked up in `trains` by id then by name before the "-") and either
+    `nodes` (node ids "E15-2" in order; for a train that skips towns the
+    towns between two stops may be left out) or `connections` (18xx.games
+    hex chains). Rules: no node twice; no track twice within the company's
+    routes; a company token on every route; blocked cities and off-boards
+    only at the ends; no stop skipped; the train's distance. Raises
+    IllegalAction naming the route and the rule broken."""
+    g = _Graph(board, company, phase)
+    options: list[list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = []
+    specs = []
+    for number, route in enumerate(routes, 1):
+        spec = _spec(route.get("train"), trains)
+        specs.append(spec)
+        where = f"route {number} ({spec.name})"
+        found, first_error = [], None
+        for nodes, segs in _resolve(g, spec, route, where):
+            verdict = _check_run(g, spec, company, nodes, segs, where)
+            if isinstance(verdict, str):
+                first_error = first_error or verdict
+            else:
+                found.append((nodes, segs) + verdict)
+        if not found:
+            raise IllegalAction(first_error or f"{where} runs on no track")
+        options.append(found)
+    # choose one reading per route so that no track is used twice
+    best: list[Any] | None = None
+
+    def choose(k: int, used: int, picked: list[Any]) -> bool:
+        nonlocal best
+        if k == len(options):
+            best = list(picked)
+            return True
+        for option in options[k]:
+            if not option[2] & used:
+                picked.append(option)
+                if choose(k + 1, used | option[2], picked):
+                    return True
+                picked.pop()
+        return False
+
+    if not choose(0, 0, []):
+        for a, b in itertools.combinations(range(len(options)), 2):
+            if all(x[2] & y[2] for x in options[a] for y in options[b]):
+                clash = options[a][0][2] & options[b][0][2]
+                raise IllegalAction(
+                    f"routes {a + 1} and {b + 1} both use the track at {g.track_named(clash)}; "
+                    "a company's trains may not share track")
+        raise IllegalAction("the routes cannot all run without sharing track")
+    runs = tuple(
+        _run(g, spec, nodes, segs, revenue)
+        for spec, (nodes, segs, _mask, revenue) in zip(specs, best or [])
+    )
+    return RouteSet(runs, sum(r.revenue for r in runs))
+
+
+def _run(g: _Graph, spec: TrainSpec, nodes: Sequence[int], segs: Sequence[int], revenue: int) -> Run:
+    return Run(spec.name, tuple(g.name(n) for n in nodes),
+               tuple(g.chain(s, nodes[k]) for k, s in enumerate(segs)), revenue)
+
+
+def _resolve(g: _Graph, spec: TrainSpec, route: Mapping[str, Any],
+             where: str) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The readings of a route given by nodes or by connections: node
+    sequences with the segment chosen between each pair."""
+    if route.get("connections"):
+        chains = [tuple(c) for c in route["connections"]]
+        cands = []
+        for chain in chains:
+            segs = g.by_chain.get(chain, [])
+            if not segs:
+                raise IllegalAction(f"{where}: no track runs along {'-'.join(chain)}")
+            cands.append(segs)
+
+        def walk(k: int, at: int | None, nodes: list[int], segs: list[int]):
+            if k == len(chains):
+                yield tuple(nodes), tuple(segs)
+                return
+            for s in cands[k]:
+                a, b = g.seg_a[s], g.seg_b[s]
+                ways = [(a, b), (b, a)] if at is None else [(at, b)] if a == at else [(at, a)] if b == at else []
+                for start, end in ways:
+                    yield from walk(k + 1, end, (nodes or [start]) + [end], segs + [s])
+
+        yield from walk(0, None, [], [])
+        return
+    try:
+        given = [g.index[parse_node_id(n)] for n in route.get("nodes") or ()]
+    except (KeyError, ValueError):
+        raise IllegalAction(f"{where}: names a node that is not on the map") from None
+    if len(given) < 2:
+        raise IllegalAction(f"{where}: a route needs at least two stops")
+    legs = []
+    for u, v in zip(given, given[1:]):
+        found = list(_legs(g, spec, u, v))
+        if not found:
+            between = _between(g, u, v)
+            if between:
+                raise IllegalAction(
+                    f"{where}: the track from {g.name(u)} to {g.name(v)} passes {between}, "
+                    f"where train {spec.name} must stop; a train cannot skip a stop")
+            raise IllegalAction(f"{where}: no track joins {g.name(u)} and {g.name(v)}")
+        legs.append(found)
+    for choice in itertools.product(*legs):
+        nodes, segs = [given[0]], []
+        for leg_nodes, leg_segs in choice:
+            nodes += leg_nodes
+            segs += leg_segs
+        yield tuple(nodes), tuple(segs)
+
+
+def _legs(g: _Graph, spec: TrainSpec, u: int, v: int) -> Iterator[tuple[list[int], list[int]]]:
+    """Ways from u to v passing only nodes the train does not stop at."""
+
+    def go(at: int, nodes: list[int], segs: list[int], mask: int):
+        for s, other in g.adj[at]:
+            if g.seg_mask[s] & mask or other in nodes or other == u:
+                continue
+            if other == v:
+                yield nodes + [other], segs + [s]
+            elif not spec.counts(g.kind[other]) and g.passable[other] and len(nodes) < 12:
+                yield from go(other, nodes + [other], segs + [s], mask | g.seg_mask[s])
+
+    yield from go(u, [], [], 0)
+
+
+def _between(g: _Graph, u: int, v: int) -> str | None:
+    for s, mid in g.adj[u]:
+        for t, other in g.adj[mid]:
+            if other == v and not g.seg_mask[s] & g.seg_mask[t]:
+                return f"{g.name(mid)} ({g.kind[mid]})"
+    return None
+
+
+def _check_run(g: _Graph, spec: TrainSpec, company: str, nodes: Sequence[int], segs: Sequence[int],
+               where: str) -> tuple[int, int] | str:
+    """(track mask, revenue) of a legal run, or why it is not legal."""
+    if len(set(nodes)) != len(nodes):
+        twice = next(g.name(n) for n in nodes if nodes.count(n) > 1)
+        return f"{where} visits {twice} twice"
+    mask = 0
+    for s in segs:
+        if g.seg_mask[s] & mask:
+            return f"{where} uses the track at {g.track_named(g.seg_mask[s] & mask)} twice"
+        mask |= g.seg_mask[s]
+    for n in nodes[1:-1]:
+        if not g.passable[n]:
+            if g.kind[n] == "city" and g.board.blocked(g.refs[n], company):
+                return (f"{where} passes through {g.name(n)}, a city whose every station holds "
+                        f"another company's token; it may only start or end there")
+            return f"{where} passes through {g.name(n)}, an off-board area; it may only start or end there"
+    if not any(g.token[n] for n in nodes):
+        return f"{where} does not include a {company} station"
+    stops = [(g.kind[n], g.rev[n]) for n in nodes if spec.counts(g.kind[n])]
+    if len(stops) < 2:
+        return f"{where} needs at least two stops"
+    revenue = spec.revenue(stops)
+    if revenue is None:
+        counted = {kind: sum(1 for k, _ in stops if k == kind) for kind in sorted({k for k, _ in stops})}
+        tally = ", ".join(f"{n} {_PLURAL[kind] if n != 1 else kind.replace('offboard', 'off-board')}"
+                          for kind, n in counted.items())
+        return f"{where} visits {tally}; train {spec.name} may visit {spec.describe()}"
+    return mask, revenue
+
+
+# ---------------------------------------------------------------- best revenue
+
+
+@dataclass(frozen=True)
+class _Cand:
+    revenue: int
+    mask: int
+    nodes: tuple[int, ...]
+    segs: tuple[int, ...]
+
+
+class _Budget:
+    def __init__(self, max_steps: int, time_limit: float):
+        self.max_steps = max_steps
+        self.deadline = time.perf_counter() + time_limit
+        self.steps = 0
+        self.cut = False
+
+    def tick(self) -> bool:
+        self.steps += 1
+        if self.steps >= self.max_steps or (not self.steps & 1023 and time.perf_counter() > self.deadline):
+            self.cut = True
+        return self.cut
+
+
+def _enumerate(g: _Graph, spec: TrainSpec, budget: _Budget) -> list[_Cand]:
+    """Every legal route for one train, by depth-first search from the
+    company's tokens, growing one end and then the other; a route is cut off
+    as soon as the train could not visit its stops."""
+    counted = [spec.counts(k) for k in g.kind]
+    found: dict[tuple[tuple[int, ...], int], _Cand] = {}
+
+    def stops_with(stops: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, int], ...] | None:
+        if not counted[n]:
+            return stops
+        grown = list(stops)
+        bisect.insort(grown, (-g.rev[n], g.kind[n]))
+        new = tuple(grown)
+        return new if _evaluate(spec, _canon(new)) is not None else None
+
+    def record(nodes: tuple[int, ...], segs: tuple[int, ...], mask: int,
+               stops: tuple[tuple[str, int], ...]) -> None:
+        if len(stops) < 2 or not counted[nodes[0]] or not counted[nodes[-1]]:
+            return
+        key = (nodes if nodes[0] < nodes[-1] else tuple(reversed(nodes)), mask)
+        if key in found:
+            return
+        revenue = _evaluate(spec, _canon(stops))
+        if revenue:
+            found[key] = _Cand(revenue, mask, nodes, segs)
+
+    def left(t: int, right: list[int], rsegs: list[int], lnodes: list[int], lsegs: list[int],
+             used: int, members: int, stops: tuple) -> None:
+        end = lnodes[-1] if lnodes else t
+        if lnodes and not g.passable[end]:
+            return
+        for s, other in g.adj[end]:
+            if budget.cut:
+                return
+            m = g.seg_mask[s]
+            if members >> other & 1 or used & m:
+                continue
+            grown = stops_with(stops, other)
+            if grown is None:
+                continue
+            budget.tick()
+            lnodes.append(other)
+            lsegs.append(s)
+            record(tuple(reversed(lnodes)) + tuple(right), tuple(reversed(lsegs)) + tuple(rsegs),
+                   used | m, grown)
+            left(t, right, rsegs, lnodes, lsegs, used | m, members | 1 << other, grown)
+            lnodes.pop()
+            lsegs.pop()
+
+    def grow(t: int, right: list[int], rsegs: list[int], used: int, members: int, stops: tuple) -> None:
+        if len(right) > 1:
+            record(tuple(right), tuple(rsegs), used, stops)
+            if g.passable[t]:
+                left(t, right, rsegs, [], [], used, members, stops)
+        end = right[-1]
+        if end != t and not g.passable[end]:
+            return
+        for s, other in g.adj[end]:
+            if budget.cut:
+                return
+            m = g.seg_mask[s]
+            if members >> other & 1 or used & m:
+                continue
+            grown = stops_with(stops, other)
+            if grown is None:
+                continue
+            budget.tick()
+            right.append(other)
+            rsegs.append(s)
+            grow(t, right, rsegs, used | m, members | 1 << other, grown)
+            right.pop()
+            rsegs.pop()
+
+    for t in range(len(g.refs)):
+        if g.token[t] and not budget.cut:
+            start = stops_with((), t)
+            if start is not None:
+                grow(t, [t], [], 0, 1 << t, start)
+    return sorted(found.values(), key=lambda c: -c.revenue)
+
+
+def _canon(stops: tuple[tuple[int, str], ...]) -> tuple[tuple[str, int], ...]:
+    return tuple((kind, -neg) for neg, kind in stops)
+
+
+def best_routes(board: Board, company: str, trains: Sequence[Any], phase: str | None, *,
+                time_limit: float = 10.0, max_steps: int = 5_000_000) -> RouteSet:
+    """The legal set of routes with the highest total revenue for the
+    company's `trains` (train dicts or `TrainSpec`s; name them with "id" to
+    get ids like "2-0" in the runs) in `phase` (1800 §11.4: the Director
+    "must try to score the highest amount of revenue possible").
+
+    Exact: enumerate each train's legal routes (depth-first from the tokens,
+    pruned by the train's distance), then pick one route or none per train,
+    pairwise track-disjoint, by branch and bound. Stops after `max_steps`
+    search steps or `time_limit` seconds and returns the best found so far
+    with `complete=False`."""
+    started = time.perf_counter()
+    budget = _Budget(max_steps, time_limit)
+    specs = [_spec(t, None) for t in trains]
+    seen = reach(board, company)
+    g = _Graph(board, company, phase, scope=seen.nodes)
+    cache: dict[TrainSpec, list[_Cand]] = {}
+    cands, kinds = [], []
+    for spec in specs:
+        key = TrainSpec("", spec.parts, spec.multiplier)
+        if key not in cache:
+            cache[key] = _enumerate(g, key, budget)
+        cands.append(cache[key])
+        kinds.append(list(cache).index(key))
+    # best trains first; identical trains side by side (their choices are ordered)
+    order = sorted(range(len(specs)), key=lambda k: (-(cands[k][0].revenue if cands[k] else 0), kinds[k]))
+    lists = [cands[k] for k in order]
+    same = [k > 0 and kinds[order[k]] == kinds[order[k - 1]] for k in range(len(lists))]
+    tops = [c[0].revenue if c else 0 for c in lists]
+    rest = [sum(tops[k:]) for k in range(len(lists) + 1)]
+    best_total, best_pick = 0, [None] * len(lists)
+    pick: list[int | None] = [None] * len(lists)
+
+    def bound(k: int, used: int) -> int:
+        total = 0
+        for j in range(k, len(lists)):
+            for c in lists[j]:
+                if not c.mask & used:
+                    total += c.revenue
+                    break
+        return total
+
+    def search(k: int, used: int, total: int) -> None:
+        nonlocal best_total, best_pick
+        if budget.cut:
+            return
+        if k == len(lists):
+            if total > best_total:
+                best_total, best_pick = total, list(pick)
+            return
+        if total + rest[k] <= best_total or total + bound(k, used) <= best_total:
+            return
+        start = 0
+        if same[k]:
+            if pick[k - 1] is None:
+                pick[k] = None
+                search(k + 1, used, total)
+                return
+            start = pick[k - 1] + 1
+        for index in range(start, len(lists[k])):
+            c = lists[k][index]
+            if total + c.revenue + rest[k + 1] <= best_total:
+                break
+            if c.mask & used:
+                continue
+            budget.tick()
+            pick[k] = index
+            search(k + 1, used | c.mask, total + c.revenue)
+            if budget.cut:
+                break
+        pick[k] = None
+        search(k + 1, used, total)
+
+    search(0, 0, 0)
+    chosen: dict[int, Run] = {}
+    for k, index in enumerate(best_pick):
+        if index is not None:
+            c = lists[k][index]
+            chosen[order[k]] = _run(g, specs[order[k]], c.nodes, c.segs, c.revenue)
+    runs = [chosen[k] for k in sorted(chosen)]
+    return RouteSet(tuple(runs), best_total, not budget.cut, budget.steps,
+                    time.perf_counter() - started)
+
+
+__all__ = [
+    "Board", "Border", "COLORS", "Geometry", "Lay", "MapHex", "Node", "Path", "Reach", "RouteSet",
+    "Run", "Tile", "TokenSpot", "TrackRules", "TrainPart", "TrainSpec", "best_routes", "check_lay",
+    "check_token", "legal_lays", "legal_tokens", "node_id", "node_map", "opposite", "parse_node_id",
+    "reach", "route_revenue",
+]
