@@ -453,7 +453,10 @@ def render_module(title: Title) -> str:
             routines.append((clause, compiler.routine(clause)))
             if clause.kind == "action":
                 decl = clause.decl
-                params = [(p.name, tuple(str(a) for a in p.type.alternatives)) for p in decl.params]
+                params = [
+                    (p.name, (str(p.type),) if p.type.is_list else tuple(str(a) for a in p.type.alternatives))
+                    for p in decl.params
+                ]
                 action_params.append((decl.name, repr(params)))
     triggers = []
     for clause in title.clauses:

@@ -485,8 +485,8 @@ DATA = TitleData(
                 ],
                 "zone_areas": "legend 0 cells are the upper outlined area, legend 1 cells the lowest",
                 "kind": "two_dimensional",
-                "left_edge": "move_down",
-                "right_edge": "move_up",
+                "left_edge": "down",
+                "right_edge": "up",
                 "down_blocked": "stay",
                 "up_blocked": "stay",
                 "new_token_in_box": "bottom_of_stack",
@@ -7248,35 +7248,36 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_count):
+def a_sell_shares(g, v_player, v_corporation, v_shares):
     """Sell certificates to the pool (§5, §8.1)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("shares are sold in a stock round", rule="§5, §8.1")
     if not (g.b_may_sell_now(v_player)):
         raise IllegalAction("no selling after buying in this turn", rule="§5, §8.1")
-    v_certs = g.b_sellable(v_player, v_corporation)
-    if not ((v_count >= 1) and (v_count <= g.b_len(v_certs))):
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
+    ):
         raise IllegalAction("those certificates cannot be sold", rule="§5, §8.1")
-    v_chosen = g.b_take(v_certs, v_count)
     if not (
         ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
         or (
             ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
-            and all(g.b_granted(v_c) for v_c in v_chosen)
+            and all(g.b_granted(v_c) for v_c in v_shares)
         )
     ):
         raise IllegalAction("no selling in the first stock round", rule="§8.1, §8.2.4")
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_chosen)
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
         )
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    for v_c in v_chosen:
+    for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, v_count)
+    g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
 
 
@@ -7355,9 +7356,11 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Right when the dividends reach the price; left on a withhold or no revenue (§11.6)"""
-    if v_kind == "withhold":
+    if (v_kind == "withhold") and (
+        (g.b_revenue(v_corporation) > 0) or (g.b_len(g.b_trains(v_corporation)) == 0)
+    ):
         g.b_market_move(v_corporation, "left")
-    elif v_paid >= g.b_price(v_corporation):
+    elif (v_paid > 0) and (v_paid >= g.b_price(v_corporation)):
         g.b_market_move(v_corporation, "right")
 
 
@@ -7415,7 +7418,7 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
-    if g.b_must_buy_train(v_corporation):
+    if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
         g.transfer(
             g.b_min(v_price, ((v_price * g.b_pool_percent(v_corporation)) // 100)),
             g.name("bank"),
@@ -7487,41 +7490,43 @@ def a_trade_company(g, v_player, v_company, v_seller, v_price):
     g.move(v_company, v_seller, v_player)
 
 
-def a_corporation_sell_shares(g, v_corporation, v_count):
+def a_corporation_sell_shares(g, v_corporation, v_shares):
     """The company sells its own shares (§11.9)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
     if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
         raise IllegalAction("not both buy and sell in one Operational Turn", rule="§11.9")
-    v_certs = g.b_treasury_certificates(v_corporation)
-    if not ((v_count >= 1) and (v_count <= g.b_len(v_certs))):
-        raise IllegalAction("the company holds fewer shares", rule="§11.9")
-    v_chosen = g.b_take(v_certs, v_count)
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_chosen)
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction("the company sells only shares on its mat", rule="§11.9")
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction("the bank pool would hold too much", rule="§11.9")
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    for v_c in v_chosen:
+    for v_c in v_shares:
         g.move(v_c, v_corporation, g.name("pool"))
     g.b_market_move(v_corporation, "down")
     g.b_mark_done_this_turn("sold_own_shares")
 
 
-def a_corporation_buy_shares(g, v_corporation, v_count):
+def a_corporation_buy_shares(g, v_corporation, v_shares):
     """The company buys back its shares (§11.9)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
     if not (not g.b_done_this_turn("sold_own_shares")):
         raise IllegalAction("not both buy and sell in one Operational Turn", rule="§11.9")
-    v_certs = g.b_pool_certificates(v_corporation)
-    if not ((v_count >= 1) and (v_count <= g.b_len(v_certs))):
-        raise IllegalAction("the pool holds fewer shares", rule="§11.9")
-    v_chosen = g.b_take(v_certs, v_count)
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_chosen)) // 10
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction("the company buys back only its shares in the Bank Pool", rule="§11.9")
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule="§11.9")
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    for v_c in v_chosen:
+    for v_c in v_shares:
         g.move(v_c, g.name("pool"), v_corporation)
     g.b_mark_done_this_turn("bought_own_shares")
 
@@ -7597,7 +7602,7 @@ class Game(GameBase):
         "sell_shares": [
             ("player", ("player",)),
             ("corporation", ("corporation",)),
-            ("count", ("int",)),
+            ("shares", ("list[certificate]",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [
@@ -7621,8 +7626,14 @@ class Game(GameBase):
             ("seller", ("player",)),
             ("price", ("money",)),
         ],
-        "corporation_sell_shares": [("corporation", ("corporation",)), ("count", ("int",))],
-        "corporation_buy_shares": [("corporation", ("corporation",)), ("count", ("int",))],
+        "corporation_sell_shares": [
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
+        "corporation_buy_shares": [
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
         "contribute": [
             ("corporation", ("corporation",)),
             ("player", ("player",)),

@@ -7190,7 +7190,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_count):
+def a_sell_shares(g, v_player, v_corporation, v_shares):
     """Sell certificates to the pool (library '18xx' action sell_shares)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
@@ -7200,32 +7200,33 @@ def a_sell_shares(g, v_player, v_corporation, v_count):
         raise IllegalAction(
             "no selling after buying in this turn", rule="library '18xx' action sell_shares"
         )
-    v_certs = g.b_sellable(v_player, v_corporation)
-    if not ((v_count >= 1) and (v_count <= g.b_len(v_certs))):
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
+    ):
         raise IllegalAction(
             "those certificates cannot be sold", rule="library '18xx' action sell_shares"
         )
-    v_chosen = g.b_take(v_certs, v_count)
     if not (
         ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
         or (
             ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
-            and all(g.b_granted(v_c) for v_c in v_chosen)
+            and all(g.b_granted(v_c) for v_c in v_shares)
         )
     ):
         raise IllegalAction(
             "no selling in the first stock round", rule="library '18xx' action sell_shares"
         )
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_chosen)
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation", rule='§"Stock Market"'
         )
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    for v_c in v_chosen:
+    for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, v_count)
+    g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
 
 
@@ -7427,7 +7428,7 @@ class Game(GameBase):
         "sell_shares": [
             ("player", ("player",)),
             ("corporation", ("corporation",)),
-            ("count", ("int",)),
+            ("shares", ("list[certificate]",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [

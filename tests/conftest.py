@@ -12,13 +12,18 @@ from compiler.pipeline import load_texts
 SHARED = ROOT.parent / "shared"
 FIXTURES = SHARED / "fixtures"
 LIBRARY = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+#: every library file, as {display path: text}: a title using "18xx" needs them all
+LIBRARIES = {
+    f"rulespecs/lib/{path.name}": path.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "rulespecs" / "lib").glob("*.rules"))
+}
 
 
 def check_source(text: str, path: str = "t.rules", *, with_library: bool = False, extra: dict | None = None):
     """Parse, resolve and check `text` (plus optional other files) in memory."""
     texts = {}
     if with_library:
-        texts["rulespecs/lib/18xx.rules"] = LIBRARY
+        texts.update(LIBRARIES)
     texts.update(extra or {})
     texts[path] = text
     return load_texts(texts)

@@ -11,7 +11,7 @@ from compiler.cli import main
 from compiler.emit import emit_title, module_name, outputs
 from compiler.paths import GENERATED
 from compiler.pipeline import load, load_texts
-from tests.conftest import LIBRARY
+from tests.conftest import LIBRARIES
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,7 @@ def test_rulespec_strings_never_become_code(tmp_path):
         f'  action a(player: player) "{nasty}" §1 {{ require cash(player) > 0 else "{nasty}" }}\n'
         "}\n"
     )
-    loaded = load_texts({"rulespecs/lib/18xx.rules": LIBRARY, "x.rules": text})
+    loaded = load_texts({**LIBRARIES, "x.rules": text})
     assert loaded.ok, [d.message for d in loaded.errors]
     title = loaded.program.titles['Inject""" x']
     source = emit_title(title)

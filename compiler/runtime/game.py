@@ -182,7 +182,8 @@ class GameBase:
         start_cash = self.param("starting_cash")
         for p in self.players:
             self.transfer(start_cash, BANK, p)
-        self.j.set(self.g, "priority", 0)
+        if self.DATA.properties.get("first_player") == "random":
+            self.j.set(self.g, "priority", self.rng.randrange(self.n))
         first = self.param("first_round")
         if first == "private_sale":
             self._start_private_sale()
@@ -521,8 +522,15 @@ class GameBase:
         self._end_corporation_turn(corp)
 
     def b_bank_funded_shares(self, corp: Entity) -> int:
-        """bank_funded_shares(C): shares whose price the bank pays C when it is started (its `bank_funds_on_par`)."""
-        return int(self._value(corp.get("bank_funds_on_par", 0), f"corporation {corp} bank_funds_on_par"))
+        """bank_funded_shares(C): shares whose price the bank pays C when it is started: where the title
+        says so (`bank_funds_on_par`), the certificates a private granted that players hold unpaid."""
+        if not corp.get("bank_funds_on_par"):
+            return 0
+        granted = self.g.get("granted", frozenset())
+        return sum(
+            c.shares for c in self.certs_of[corp.id]
+            if c.id in granted and self.owner[c.id].kind == "player"
+        )
 
     def b_bonds_of(self, corp: Entity) -> list[Entity]:
         """bonds_of(C): the bonds of corporation C."""
@@ -1299,14 +1307,24 @@ class GameBase:
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
+        rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
         try:
             args = self.bind(kind, action)
+        except IllegalAction as exc:
+            exc.rule = exc.rule or rule
+            raise
         except (KeyError, ValueError, TypeError, IndexError) as exc:
-            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}") from None
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}", rule=rule) from None
         acting = self.current_entity()
         if args and args[0] != acting:
-            raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s")
-        routine(self, *args)
+            turn_rule = self.DATA.rules.get("cite action pass") or rule
+            raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule)
+        try:
+            routine(self, *args)
+        except IllegalAction as exc:
+            if exc.rule is None:
+                exc.rule = rule
+            raise
 
     def action_name(self, action: Action) -> str:
         """The DSL action an action dict names: `<entity_type>_<type>` when
@@ -1342,6 +1360,8 @@ class GameBase:
             return int(str(action["share_price"]).split(",")[0])
         value = action[name]
         kind_type = types[0]
+        if kind_type == "list[certificate]":
+            return [self.certificates[cid] for cid in value]
         if kind_type in ("corporation", "private", "bond", "player"):
             return self.entity(kind_type, value)
         if kind_type == "company":

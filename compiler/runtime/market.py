@@ -25,7 +25,11 @@ class Market:
 
     @classmethod
     def from_rows(cls, rows, left_edge: str = "down", right_edge: str = "up") -> "Market":
-        """`rows`: lists of cells, each None, a price, or {"price", "zones"}."""
+        """`rows`: lists of cells, each None, a price, or {"price", "zones"}.
+
+        Raises ValueError for an edge rule other than "down"/"up"/"stay"."""
+        if left_edge not in ("down", "stay") or right_edge not in ("up", "stay"):
+            raise ValueError(f"edge rules are left_edge down|stay and right_edge up|stay, not {left_edge!r}/{right_edge!r}")
         prices: list[tuple[int | None, ...]] = []
         zones: dict[Cell, frozenset[str]] = {}
         for r, row in enumerate(rows):
