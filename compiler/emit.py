@@ -69,18 +69,22 @@ def module_name(title: Title) -> str:
 # ---------------------------------------------------------------- values
 
 
-def py_value(expr) -> str:
-    """Python source for a data value (property, component field, table cell)."""
-    if isinstance(expr, (s.Int, s.Percent)):
+def literal(expr) -> str | None:
+    """Python source for a scalar literal (ints for money and percent), or None."""
+    if isinstance(expr, (s.Int, s.Percent, s.Str, s.Bool)):
         return repr(expr.value)
     if isinstance(expr, s.Money):
         return repr(expr.amount)
-    if isinstance(expr, s.Str):
-        return repr(expr.value)
-    if isinstance(expr, s.Bool):
-        return repr(expr.value)
     if isinstance(expr, s.NoneLit):
         return "None"
+    return None
+
+
+def py_value(expr) -> str:
+    """Python source for a data value (property, component field, table cell)."""
+    scalar = literal(expr)
+    if scalar is not None:
+        return scalar
     if isinstance(expr, s.Name):
         return repr(expr.name)
     if isinstance(expr, s.ListLit):
@@ -244,16 +248,9 @@ class Compiler:
             if e.name in self.constants:
                 return repr(e.name)
             raise EmitError(f"unknown name {e.name!r}", e.span)
-        if isinstance(e, (s.Int, s.Percent)):
-            return repr(e.value)
-        if isinstance(e, s.Money):
-            return repr(e.amount)
-        if isinstance(e, s.Str):
-            return repr(e.value)
-        if isinstance(e, s.Bool):
-            return repr(e.value)
-        if isinstance(e, s.NoneLit):
-            return "None"
+        scalar = literal(e)
+        if scalar is not None:
+            return scalar
         if isinstance(e, s.ListLit):
             return "[" + ", ".join(self.expr(x, scope) for x in e.items) + "]"
         if isinstance(e, s.SetLit):

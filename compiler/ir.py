@@ -158,12 +158,7 @@ def _walk_provenance(clause, decl, where) -> Iterator[tuple[Clause, str, s.Prove
         for row in decl.rows:
             label = ", ".join(str(k) for k in row.keys)
             yield clause, _join(where, label), row.prov, row.span
-    elif isinstance(decl, s.Routine):
-        for stmt in _statements(decl.body):
-            stmt_prov = getattr(stmt, "prov", None)
-            if stmt_prov is not None:
-                yield clause, _join(where, type(stmt).__name__.lower()), stmt_prov, stmt.span
-    elif isinstance(decl, s.Trigger):
+    elif isinstance(decl, (s.Routine, s.Trigger)):
         for stmt in _statements(decl.body):
             stmt_prov = getattr(stmt, "prov", None)
             if stmt_prov is not None:
