@@ -72,7 +72,10 @@ DATA = TitleData(
         "operating_tie_break": ["rightmost_box", "top_of_stack"],
         "operating_steps": ["lay_tile", "place_token", "run_routes", "dividend", "buy_train"],
         "turn_any_time": ["company_share_dealing", "bond_dividend", "buy_private"],
-        "track_actions_per_turn": 1,
+        "tile_lays": 1,
+        "track_off_board": False,
+        "dead_end_colors": [],
+        "home_token_at": "par",
         "track_fees_from": "company",
         "layout": "flat",
         "tile_counts": Table(
@@ -3348,6 +3351,7 @@ DATA = TitleData(
                 "key": "800",
                 "title": "D&SL",
                 "color": "green",
+                "private": "DSL",
                 "label": "D&SL",
                 "nodes": [{"kind": "town", "revenue": 30}],
                 "paths": [
@@ -6527,6 +6531,7 @@ DATA = TitleData(
         "property company_private_permanent": "§11.8",
         "property company_sells_own_shares": "§11.9",
         "property currency": "§2",
+        "property dead_end_colors": "§11.1",
         "property director_is": "§9.1",
         "property director_must_maximise": "§11.4",
         "property director_pays": "§9.1",
@@ -6543,6 +6548,7 @@ DATA = TitleData(
         "property game_length": "§1",
         "property half_pay_rounding": "§11.5",
         "property holding_cap": "§8.1",
+        "property home_token_at": "§9.1",
         "property income_after_bank_broken": "§13",
         "property inter_company_trains": "§11.7",
         "property layout": 'supplement from "18xx-maker-1800.json"',
@@ -6605,12 +6611,13 @@ DATA = TitleData(
         "property takeover_exchange": "§9.2",
         "property takeover_keeps_bond": "§9.2",
         "property takeover_when": "§9.2",
+        "property tile_lays": "§11.1",
         "property token_fees_to": "§11.2",
         "property tokens_block": "§11.3",
         "property tokens_per_hex": "§11.2",
         "property tokens_per_turn": "§11.2",
-        "property track_actions_per_turn": "§11.1",
         "property track_fees_from": "§11.1",
+        "property track_off_board": "§11.1",
         "property train_cards_printed": "§2",
         "property train_returns_to_bank": "§11.7",
         "property train_sale_order": "§11.7",
@@ -7208,6 +7215,8 @@ def a_par(g, v_player, v_corporation, v_price):
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction("not enough cash", rule="§9.1")
     g.b_set_par(v_corporation, v_price)
+    if g.param("home_token_at") == "par":
+        g.b_place_home_token(v_corporation)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
@@ -7318,6 +7327,42 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
     g.move(v_company, v_seller, v_corporation)
+
+
+def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
+    """Lay or upgrade a tile (library '18xx' action lay_tile)"""
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule="library '18xx' action lay_tile"
+        )
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
+        raise IllegalAction(
+            "the company cannot pay the terrain cost", rule="library '18xx' action lay_tile"
+        )
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    g.b_lay(v_corporation, v_lay, v_tile)
+
+
+def a_place_token(g, v_corporation, v_city):
+    """Place a station token (library '18xx' action place_token)"""
+    if not (g.b_in_step(v_corporation, "place_token")):
+        raise IllegalAction(
+            "a station token is placed after laying track", rule="library '18xx' action place_token"
+        )
+    if not (g.b_tokens_left(v_corporation) > 0):
+        raise IllegalAction(
+            "the corporation has no station token left", rule="library '18xx' action place_token"
+        )
+    v_spot = g.b_check_token(v_corporation, v_city)
+    v_cost = g.b_next_token_cost(v_corporation)
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "not enough cash for the token", rule="library '18xx' action place_token"
+        )
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    g.b_place_station(v_corporation, v_spot)
+    g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -7610,6 +7655,13 @@ class Game(GameBase):
             ("company", ("private",)),
             ("price", ("money",)),
         ],
+        "lay_tile": [
+            ("corporation", ("corporation",)),
+            ("hex", ("name",)),
+            ("tile", ("name",)),
+            ("rotation", ("int",)),
+        ],
+        "place_token": [("corporation", ("corporation",)), ("city", ("name",))],
         "run_routes": [("corporation", ("corporation",)), ("routes", ("list[route]",))],
         "dividend": [("corporation", ("corporation",)), ("kind", ("dividend_kind",))],
         "buy_train": [
@@ -7649,6 +7701,8 @@ class Game(GameBase):
         "action:sell_shares": a_sell_shares,
         "action:pass": a_pass,
         "action:corporation_buy_company": a_corporation_buy_company,
+        "action:lay_tile": a_lay_tile,
+        "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
         "pay_dividends": r_pay_dividends,

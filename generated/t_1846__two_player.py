@@ -7086,6 +7086,8 @@ def a_par(g, v_player, v_corporation, v_price):
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction("not enough cash", rule="library '18xx' action par")
     g.b_set_par(v_corporation, v_price)
+    if g.param("home_token_at") == "par":
+        g.b_place_home_token(v_corporation)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
@@ -7225,6 +7227,42 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
     g.move(v_company, v_seller, v_corporation)
+
+
+def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
+    """Lay or upgrade a tile (library '18xx' action lay_tile)"""
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule="library '18xx' action lay_tile"
+        )
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
+        raise IllegalAction(
+            "the company cannot pay the terrain cost", rule="library '18xx' action lay_tile"
+        )
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    g.b_lay(v_corporation, v_lay, v_tile)
+
+
+def a_place_token(g, v_corporation, v_city):
+    """Place a station token (library '18xx' action place_token)"""
+    if not (g.b_in_step(v_corporation, "place_token")):
+        raise IllegalAction(
+            "a station token is placed after laying track", rule="library '18xx' action place_token"
+        )
+    if not (g.b_tokens_left(v_corporation) > 0):
+        raise IllegalAction(
+            "the corporation has no station token left", rule="library '18xx' action place_token"
+        )
+    v_spot = g.b_check_token(v_corporation, v_city)
+    v_cost = g.b_next_token_cost(v_corporation)
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "not enough cash for the token", rule="library '18xx' action place_token"
+        )
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    g.b_place_station(v_corporation, v_spot)
+    g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -7383,6 +7421,13 @@ class Game(GameBase):
             ("company", ("private",)),
             ("price", ("money",)),
         ],
+        "lay_tile": [
+            ("corporation", ("corporation",)),
+            ("hex", ("name",)),
+            ("tile", ("name",)),
+            ("rotation", ("int",)),
+        ],
+        "place_token": [("corporation", ("corporation",)), ("city", ("name",))],
         "run_routes": [("corporation", ("corporation",)), ("routes", ("list[route]",))],
         "dividend": [("corporation", ("corporation",)), ("kind", ("dividend_kind",))],
         "buy_train": [
@@ -7400,6 +7445,8 @@ class Game(GameBase):
         "action:sell_shares": a_sell_shares,
         "action:pass": a_pass,
         "action:corporation_buy_company": a_corporation_buy_company,
+        "action:lay_tile": a_lay_tile,
+        "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
         "pay_dividends": r_pay_dividends,

@@ -28,6 +28,7 @@ from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, Certificate, Ent
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.journal import Journal
 from compiler.runtime.market import Market
+from compiler.runtime import track
 
 Action = dict[str, Any]
 
@@ -107,10 +108,58 @@ class GameBase:
             rank = {name: i for i, name in enumerate(dict.fromkeys(supply))}
             self.train_order.sort(key=lambda tid: (rank.get(self.trains[tid].name, len(rank)), self.trains[tid].index))
         self.phases = [dict(p) for p in d.components_of("phase")]
+        self.board = self._build_board()
         market = d.components_of("market")[0]
         self.market = Market.from_rows(
             market["rows"], market.get("left_edge", "down"), market.get("right_edge", "up")
         )
+
+    def _build_board(self) -> "track.Board | None":
+        """The map, when the title has one (its `hex` components)."""
+        d = self.DATA
+        hexes = d.components_of("hex")
+        if not hexes:
+            return None
+        tiles = {c["key"]: c for c in d.components_of("tile")}
+        counts = self._table_dict("tile_counts")
+        upgrades = self._table_dict("upgrades")
+        gap_rows = [name for name, value in (upgrades or {}).items() if isinstance(value, Gap)]
+        if gap_rows:
+            # a chart row that is a gap is derived from the tiles' track (grammar/README.md)
+            derive = track.Board({c["key"]: c for c in hexes}, layout=self.param("layout"),
+                                 axes=d.properties.get("axes"), tiles=tiles)
+            for name in gap_rows:
+                upgrades[name] = list(derive.upgrade_targets(derive.tiles[name]))
+        rules = track.TrackRules(
+            off_board=bool(self.param("track_off_board")),
+            dead_end_colors=frozenset(self.param("dead_end_colors")),
+        )
+        return track.Board(
+            {c["key"]: c for c in hexes},
+            layout=self.param("layout"),
+            axes=d.properties.get("axes"),
+            tiles=tiles,
+            tile_counts=counts,
+            upgrades=upgrades,
+            phases=[p["key"] for p in self.phases],
+            rules=rules,
+        )
+
+    def _table_dict(self, name: str) -> dict | None:
+        """A one-key table as a dict (None when the title has no such table)."""
+        table = self.DATA.properties.get(name)
+        if table is None:
+            return None
+        if not isinstance(table, Table) or len(table.dims) != 1:
+            raise RuleGap(name, "expected a table keyed by one dimension")
+        return {keys[0]: value for keys, value in table.rows}
+
+    def _board_change(self, change: Callable[[], Any]) -> Any:
+        """Change the board; a rollback restores it."""
+        snapshot = self.board.snapshot()
+        result = change()
+        self.j.on_rollback(lambda: self.board.restore(snapshot))
+        return result
 
     def _value(self, value, what: str):
         return resolve_value(what, value, players=self.n)
@@ -460,6 +509,99 @@ class GameBase:
         """corporation_of(x): the corporation a bond (or other item) belongs to."""
         return self.entity("corporation", item.get("corporation"))
 
+    # -- track: tiles, tokens, routes (the title's map; compiler.runtime.track)
+
+    def _phase_colors(self) -> list[str]:
+        return [str(c) for c in self._phase().get("tiles", [])]
+
+    def _need_board(self) -> "track.Board":
+        if self.board is None:
+            raise RuleGap("the map", f"{self.DATA.title} has no map (no hex components)")
+        return self.board
+
+    def _has_tile(self, name: str) -> bool:
+        return any(c["key"] == name for c in self.DATA.components_of("tile"))
+
+    def _tile_private(self, name: str) -> str | None:
+        return self.DATA.component("tile", name).get("private") if self._has_tile(name) else None
+
+    def b_check_lay(self, corp: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
+        """check_lay(C, hex, tile, rotation): the lay if it is legal for C now (colour, upgrade chart,
+        track kept, new track reachable, reservations, supply); refused with the reason otherwise."""
+        board = self._need_board()
+        lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors())
+        owner_private = self._tile_private(lay.tile)
+        if owner_private is not None:
+            item = self.entity("private", owner_private)
+            if self.owner[item.id] != corp or self.closed[item.id]:
+                raise IllegalAction(f"tile {lay.tile} may be laid only by a company that owns {item}")
+        return lay
+
+    def b_lay_cost(self, lay: "track.Lay") -> int:
+        """lay_cost(lay): the terrain and border costs of a lay, in currency units."""
+        return lay.cost
+
+    def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
+        """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
+        board = self._need_board()
+        name, _, copy = str(tile_id).rpartition("-")
+        copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
+        self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
+        self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
+        owner_private = self._tile_private(lay.tile)
+        if owner_private is not None:
+            self.j.set(self.closed, owner_private, True)
+        if self.g["lays"] >= int(self.param("tile_lays")):
+            self._next_step()
+
+    def b_check_token(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_token(C, city): the station spot if C may place a token there now."""
+        return track.check_token(self._need_board(), corp.id, str(city))
+
+    def b_tokens_left(self, corp: Entity) -> int:
+        """tokens_left(C): station tokens C has not placed."""
+        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
+        return len(costs) - self.corp[corp.id]["tokens"]
+
+    def b_next_token_cost(self, corp: Entity) -> int:
+        """next_token_cost(C): the price of C's next station token."""
+        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
+        placed = self.corp[corp.id]["tokens"]
+        return costs[placed] if placed < len(costs) else 0
+
+    def b_place_station(self, corp: Entity, spot: "track.TokenSpot") -> None:
+        """place_station(C, spot): put one of C's tokens in the spot."""
+        board = self._need_board()
+        self._board_change(lambda: board.place_token(corp.id, (spot.hex, spot.node), spot.slot))
+        self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] + 1)
+
+    def b_place_home_token(self, corp: Entity) -> None:
+        """place_home_token(C): C's first token, free, in its home station (where the title has a map)."""
+        if self.board is None:
+            return
+        home = str(self._value(corp.get("home"), f"corporation {corp} home"))
+        node = 0
+        for company, index in self.board.hexes[home].homes:
+            if company == corp.id:
+                node = index
+        spot = track.check_token(self.board, corp.id, (home, node), home=True)
+        self.b_place_station(corp, spot)
+
+    def _remove_stations(self, corp: Entity) -> None:
+        if self.board is None:
+            return
+        board = self.board
+        for ref in list(board.tokens_of(corp.id)):
+            self._board_change(lambda ref=ref: board.remove_token(corp.id, ref))
+
+    def _train_dicts(self, corp: Entity) -> dict[str, dict]:
+        out = {}
+        for t in self.b_trains(corp):
+            comp = dict(self.DATA.component("train", t.name))
+            comp["id"] = t.id
+            out[t.id] = comp
+        return out
+
     def b_can_sell(self, player: Entity) -> bool:
         """can_sell(P): whether P may sell any certificate now (the round's rules permitting)."""
         if self.g["round"] != "stock" or self.g["stock_rounds"] <= 1:
@@ -514,6 +656,7 @@ class GameBase:
         cell = self.corp[corp.id]["cell"]
         if cell is not None:
             self.j.remove(self.stacks[cell], corp.id)
+        self._remove_stations(corp)
         for key, value in (("par", None), ("cell", None), ("floated", False), ("tokens", 0), ("revenue", 0)):
             self.j.set(self.corp[corp.id], key, value)
 
@@ -601,6 +744,12 @@ class GameBase:
         each train runs once, visits at most its distance, and its
         `multiplier` (2 for a doubled train) applies.
         """
+        if self.board is not None:
+            owned = self._train_dicts(corp)
+            for route in routes:
+                if route.get("train") not in owned:
+                    raise IllegalAction(f"{corp} does not own train {route.get('train')}")
+            return track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned).revenue
         total = 0
         seen = set()
         for route in routes:
@@ -1231,13 +1380,14 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        self.j.set(self.g, "lays", 0)
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
         self._next_step()
 
     def _steps(self) -> list[str]:
         steps = list(self.param("operating_steps"))
-        if not self.DATA.components_of("hex"):
+        if self.board is None:
             steps = [s for s in steps if s not in MAP_STEPS]
         return steps
 
@@ -1541,9 +1691,29 @@ class GameBase:
         return [{"type": "bankrupt", **who}]
 
     def _route_candidates(self, corp: Entity, who: dict) -> list[Action]:
-        """Without a map, routes are declared stop by stop; no revenue is
-        invented here, so the only candidate is running no train."""
-        return [{"type": "run_routes", **who, "routes": []}]
+        """The best routes the search finds (the Director must try to score
+        the most, 1800 §11.4); without a map, routes are declared stop by stop
+        and no revenue is invented, so the only candidate runs no train."""
+        if self.board is None:
+            return [{"type": "run_routes", **who, "routes": []}]
+        trains = list(self._train_dicts(corp).values())
+        best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0)
+        return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
+
+    def _cand_lay_tile(self, entity, who):
+        if self.g["step"] != "lay_tile" or self.board is None:
+            return []
+        out = []
+        for lay in track.legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
+            used = self.board.in_use.get(lay.tile, set())
+            copy = next(i for i in range(len(used) + 1) if i not in used)
+            out.append(lay.action(entity.id, copy))
+        return out
+
+    def _cand_place_token(self, entity, who):
+        if self.g["step"] != "place_token" or self.board is None:
+            return []
+        return [spot.action(entity.id) for spot in track.legal_tokens(self.board, entity.id)]
 
     def _title_action_candidates(self, kind: str, params, who: dict) -> list[Action]:
         """Candidates for a title's own action: each later parameter ranges
@@ -1674,4 +1844,5 @@ class GameBase:
 
 #: Action types whose candidates the runtime generates from the vocabulary.
 VOCABULARY = frozenset({"buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
-                        "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train"})
+                        "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
+                        "lay_tile", "place_token"})

@@ -50,6 +50,8 @@ class Journal:
             elif kind == "remove":
                 _, container, index, value = op
                 container.insert(index, value)
+            elif kind == "call":
+                op[1]()
 
     @property
     def active(self) -> bool:
@@ -81,6 +83,12 @@ class Journal:
         if self._marks:
             self._undo.append(("insert", container, index))
         container.insert(index, value)
+
+    def on_rollback(self, undo) -> None:
+        """Record `undo()`, called if the transaction is rolled back: for
+        state kept outside plain dicts and lists (the track board)."""
+        if self._marks:
+            self._undo.append(("call", undo))
 
     def remove(self, container: list, value: Any) -> None:
         index = container.index(value)

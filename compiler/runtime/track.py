@@ -10,7 +10,8 @@ and tiles") describes them:
     hex   {"color": "white", "nodes": [...], "paths": [...], "label": "D",
            "terrain": "mountain", "cost": 50, "upgrade_cost": 40,
            "homes": [{"corporation": "DRGW", "node": 0}], "reserved_for": "DRGW",
-           "borders": [{"edge": 2, "type": "impassable"}, {"edge": 3, "type": "mountain", "cost": 40}]}
+           "borders": [{"edge": 2, "type": "impassable"},
+                       {"edge": 3, "type": "mountain", "cost": 40}]}
 
 An off-board revenue is an int or a map from the phase it applies from to
 the amount (`{"2": 10, "4": 40}`: 10 from phase 2, 40 from phase 4 on).
@@ -67,7 +68,7 @@ import itertools
 import re
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -77,8 +78,6 @@ from compiler.runtime.errors import IllegalAction
 COLORS = ("white", "yellow", "green", "brown", "gray")
 #: Hex colours that never take a tile.
 OFF_MAP_COLORS = frozenset({"red", "blue"})
-#: Colours of hexes whose track never changes (a side without track stays blank).
-FIXED_COLORS = frozenset({"red", "blue", "gray"})
 NODE_KINDS = frozenset({"city", "town", "offboard", "junction"})
 #: Internal path-end encoding: edges are 0-5, node i is NODE + i.
 NODE = 6
@@ -97,7 +96,7 @@ def node_id(ref: NodeRef) -> str:
 
 
 def parse_node_id(text: str | Sequence[Any]) -> NodeRef:
-    """"E15-2" (or ("E15", 2)) -> ("E15", 2). Raises ValueError when malformed."""
+    """ "E15-2" (or ("E15", 2)) -> ("E15", 2). Raises ValueError when malformed."""
     if not isinstance(text, str):
         hex_id, index = text
         return (str(hex_id), int(index))
@@ -356,8 +355,9 @@ def _other(ends: tuple[int, int], end: int) -> int:
     return ends[1] if ends[0] == end else ends[0]
 
 
-def node_map(old: Tile, old_rotation: int, new: Tile, new_rotation: int,
-             strict_kinds: bool = True) -> tuple[int, ...] | None:
+def node_map(
+    old: Tile, old_rotation: int, new: Tile, new_rotation: int, strict_kinds: bool = True
+) -> tuple[int, ...] | None:
     """How `new` (at its rotation) keeps the track of `old` (at its): a tuple
     giving, for each node of `old`, the node of `new` that takes its place,
     such that every old path is a path of the new tile; None if there is no
@@ -378,13 +378,16 @@ def node_map(old: Tile, old_rotation: int, new: Tile, new_rotation: int,
     def mapped(end: int) -> int:
         return end if end < NODE else NODE + choice[end - NODE]
 
-    def assign(i: int, used: frozenset[int], kinds: bool, loose: bool, merge: bool) -> tuple[int, ...] | None:
+    def assign(
+        i: int, used: frozenset[int], kinds: bool, loose: bool, merge: bool
+    ) -> tuple[int, ...] | None:
         if i == count:
             if all(frozenset((mapped(a), mapped(b))) in have for a, b in old_lay.ends):
                 return tuple(choice)
             return None
         options = [
-            j for j in range(len(new.nodes))
+            j
+            for j in range(len(new.nodes))
             if (merge or j not in used) and (not kinds or new.nodes[j].kind == old.nodes[i].kind)
         ]
         if loose and not old_lay.node_paths[i]:
@@ -450,9 +453,15 @@ class MapHex:
             for b in data.get("borders") or ()
         )
         return cls(
-            hex_id, tile, data.get("title") or data.get("location"), data.get("terrain"),
-            int(data.get("cost", 0) or 0), int(data.get("upgrade_cost", 0) or 0),
-            tuple(homes), data.get("reserved_for"), borders,
+            hex_id,
+            tile,
+            data.get("title") or data.get("location"),
+            data.get("terrain"),
+            int(data.get("cost", 0) or 0),
+            int(data.get("upgrade_cost", 0) or 0),
+            tuple(homes),
+            data.get("reserved_for"),
+            borders,
         )
 
 
@@ -460,14 +469,14 @@ class MapHex:
 class TrackRules:
     """A title's track-laying policy.
 
-    `off_board`: track may point at a side with no hex beyond it (1800 §11.1,
-    1880 VII.3.1 and 18xx.games say no). `dead_ends`: track may point at a
-    side of a fixed hex (red, blue, gray) that has no track there (1800 §11.1
-    allows it - "track can run into a blank hex side"; 1880 VII.3.1 forbids
-    it at Odessa's blue edge)."""
+    `off_board`: new track may point at a side with no hex beyond it (1800
+    §11.1, 18CO 5.6.3 and 1880 VII.3.1 say no). `dead_end_colors`: colours of
+    fixed hexes (red, blue, gray) whose sides without track new track may not
+    point at: none in 1800 ("track can run into a blank hex side", §11.1),
+    gray in 18CO (5.6.3), blue in 1880 Romania (Odessa's edge, VII.3.1)."""
 
     off_board: bool = False
-    dead_ends: bool = True
+    dead_end_colors: frozenset[str] = frozenset()
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -508,13 +517,15 @@ class Board:
         tile_counts: Mapping[str, int | str | None] | None = None,
         upgrades: Mapping[str, Sequence[str]] | None = None,
         phases: Sequence[str] = (),
-        rules: TrackRules = TrackRules(),
+        rules: TrackRules | None = None,
     ):
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):
             self.geometry.xy(hex_id)
-            self.hexes[hex_id] = data if isinstance(data, MapHex) else MapHex.from_dict(hex_id, data)
+            self.hexes[hex_id] = (
+                data if isinstance(data, MapHex) else MapHex.from_dict(hex_id, data)
+            )
         self.tiles: dict[str, Tile] = {
             name: (data if isinstance(data, Tile) else Tile.from_dict(name, data))
             for name, data in _items(tiles)
@@ -523,11 +534,14 @@ class Board:
             self.counts: dict[str, int | None] = {name: None for name in self.tiles}
         else:
             self.counts = {
-                str(k): (None if v in (None, "unlimited") else int(v)) for k, v in tile_counts.items()
+                str(k): (None if v in (None, "unlimited") else int(v))
+                for k, v in tile_counts.items()
             }
-        self.upgrades = None if upgrades is None else {str(k): tuple(v) for k, v in upgrades.items()}
+        self.upgrades = (
+            None if upgrades is None else {str(k): tuple(v) for k, v in upgrades.items()}
+        )
         self.phases = tuple(str(p) for p in phases)
-        self.rules = rules
+        self.rules = rules or TrackRules()
         self.nbr: dict[str, tuple[str | None, ...]] = {
             h: tuple(
                 n if (n := self.geometry.neighbour(h, e)) in self.hexes else None for e in range(6)
@@ -541,7 +555,9 @@ class Board:
                 nb = self.nbr[h][border.edge]
                 if nb is not None:
                     self.borders.setdefault((nb, opposite(border.edge)), border)
-        self.placed: dict[str, _Placed] = {h: _Placed(mh.tile, 0, None) for h, mh in self.hexes.items()}
+        self.placed: dict[str, _Placed] = {
+            h: _Placed(mh.tile, 0, None) for h, mh in self.hexes.items()
+        }
         self.in_use: dict[str, set[int]] = {}
         self.tokens: dict[NodeRef, list[str | None]] = {}
         self.reserved: dict[NodeRef, list[str]] = {}
@@ -668,7 +684,9 @@ class Board:
     def remove_borders(self, type: str | None = None) -> None:
         """Take borders off the map (all, or those of one `type`), as a
         title's event does (1880 Romania's border opens after the yellow phase)."""
-        self.borders = {k: b for k, b in self.borders.items() if type is not None and b.type != type}
+        self.borders = {
+            k: b for k, b in self.borders.items() if type is not None and b.type != type
+        }
 
     def unreserve(self, company: str) -> None:
         """Drop the company's home reservations (e.g. 18CO's "unreserve" event)."""
@@ -690,15 +708,25 @@ class Board:
         if old not in self._derived:
             nxt = COLORS[COLORS.index(old.color) + 1] if old.color in COLORS[:-1] else None
             self._derived[old] = tuple(
-                t.name for t in self.tiles.values()
-                if t.color == nxt and t.label == old.label and t.cities == old.cities
-                and t.towns == old.towns and t.count("offboard") == old.count("offboard")
+                t.name
+                for t in self.tiles.values()
+                if t.color == nxt
+                and t.label == old.label
+                and t.cities == old.cities
+                and t.towns == old.towns
+                and t.count("offboard") == old.count("offboard")
                 and any(node_map(old, 0, t, r) is not None for r in range(6))
             )
         return self._derived[old]
 
-    def lay(self, hex_id: str, tile: str | Tile, rotation: int, copy: int | None = None,
-            mapping: tuple[int, ...] | None = None) -> int:
+    def lay(
+        self,
+        hex_id: str,
+        tile: str | Tile,
+        rotation: int,
+        copy: int | None = None,
+        mapping: tuple[int, ...] | None = None,
+    ) -> int:
         """Put a tile on a hex (no legality check; see `check_lay`): the old
         tile goes back to the supply, tokens and reservations move to the
         nodes that replace theirs. Raises ValueError if the supply has no
@@ -710,7 +738,9 @@ class Board:
             if mapping is None:
                 mapping = node_map(old.tile, old.rotation, new, rotation % 6, strict_kinds=False)
             if mapping is None:
-                raise ValueError(f"{new.name} at rotation {rotation} does not keep the track on {hex_id}")
+                raise ValueError(
+                    f"{new.name} at rotation {rotation} does not keep the track on {hex_id}"
+                )
         if self._drops_station(hex_id, mapping):
             raise ValueError(f"{new.name} would remove a station or reservation on {hex_id}")
         copy = self._take(new.name, copy)
@@ -740,8 +770,16 @@ class Board:
         return copy
 
     def _move_stations(self, hex_id: str, mapping: Sequence[int], new: Tile) -> None:
-        tokens = {i: self.tokens.pop((hex_id, i)) for i in range(len(mapping)) if (hex_id, i) in self.tokens}
-        reserved = {i: self.reserved.pop((hex_id, i)) for i in range(len(mapping)) if (hex_id, i) in self.reserved}
+        tokens = {
+            i: self.tokens.pop((hex_id, i))
+            for i in range(len(mapping))
+            if (hex_id, i) in self.tokens
+        }
+        reserved = {
+            i: self.reserved.pop((hex_id, i))
+            for i in range(len(mapping))
+            if (hex_id, i) in self.reserved
+        }
         for i, held in tokens.items():
             j = mapping[i]
             if j < 0:
@@ -760,8 +798,14 @@ class Board:
         return min((hex_id, edge), (nb, opposite(edge)))
 
     @contextmanager
-    def _trial(self, hex_id: str, tile: Tile, rotation: int, mapping: Sequence[int]) -> Iterator[None]:
-        saved = (self.placed[hex_id], dict(self.tokens), {k: list(v) for k, v in self.reserved.items()})
+    def _trial(
+        self, hex_id: str, tile: Tile, rotation: int, mapping: Sequence[int]
+    ) -> Iterator[None]:
+        saved = (
+            self.placed[hex_id],
+            dict(self.tokens),
+            {k: list(v) for k, v in self.reserved.items()},
+        )
         self._move_stations(hex_id, mapping, tile)
         self.placed[hex_id] = _Placed(tile, rotation, None)
         try:
@@ -779,6 +823,7 @@ class Board:
             "tokens": {k: list(v) for k, v in self.tokens.items()},
             "reserved": {k: list(v) for k, v in self.reserved.items()},
             "paid_borders": set(self.paid_borders),
+            "borders": dict(self.borders),
         }
 
     def restore(self, snap: Mapping[str, Any]) -> None:
@@ -787,6 +832,7 @@ class Board:
         self.tokens = {k: list(v) for k, v in snap["tokens"].items()}
         self.reserved = {k: list(v) for k, v in snap["reserved"].items()}
         self.paid_borders = set(snap["paid_borders"])
+        self.borders = dict(snap["borders"])
 
 
 # ---------------------------------------------------------------- reach
@@ -872,18 +918,31 @@ class Lay:
 
     def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
         """The lay as an 18xx.games `lay_tile` action."""
-        return {"type": "lay_tile", "entity": entity, "entity_type": "corporation",
-                "hex": self.hex, "tile": f"{self.tile}-{copy or 0}", "rotation": self.rotation}
+        return {
+            "type": "lay_tile",
+            "entity": entity,
+            "entity_type": "corporation",
+            "hex": self.hex,
+            "tile": f"{self.tile}-{copy or 0}",
+            "rotation": self.rotation,
+        }
 
 
-def legal_lays(board: Board, company: str, colors: Iterable[str], *, cash: int | None = None,
-               hexes: Iterable[str] | None = None) -> list[Lay]:
+def legal_lays(
+    board: Board,
+    company: str,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+    hexes: Iterable[str] | None = None,
+) -> list[Lay]:
     """Every legal (hex, tile, rotation) for `company` now (1800 §11.1,
     Appendix E; 1880 VII.3.1/VII.3.3; 18CO 5.6): tiles of the phase's
     `colors`, from the upgrade chart or derived, in the supply, keeping all
     old track, with no track off the board (see `TrackRules`), some new
     track reachable from the company's tokens, reserved hexes honoured and
-    (if `cash` is given) affordable. Ordered by hex, tile, rotation."""
+    (if `cash` is given) affordable; `hexes` limits the search to those
+    hexes. Ordered by hex, tile, rotation."""
     colors = frozenset(colors)
     seen = reach(board, company)
     candidates = seen.hexes if hexes is None else frozenset(hexes) & seen.hexes
@@ -899,20 +958,37 @@ def legal_lays(board: Board, company: str, colors: Iterable[str], *, cash: int |
     return out
 
 
-def check_lay(board: Board, company: str, hex_id: str, tile: str, rotation: int,
-              colors: Iterable[str], *, cash: int | None = None) -> Lay:
+def check_lay(
+    board: Board,
+    company: str,
+    hex_id: str,
+    tile: str,
+    rotation: int,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+) -> Lay:
     """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
     `company`; raises IllegalAction saying why not."""
     tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
-    verdict = _judge(board, company, hex_id, tile, rotation, frozenset(colors),
-                     reach(board, company), cash)
+    verdict = _judge(
+        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash
+    )
     if isinstance(verdict, str):
         raise IllegalAction(verdict)
     return verdict
 
 
-def _judge(board: Board, company: str, h: str, name: str, rotation: int,
-           colors: frozenset[str], seen: Reach, cash: int | None) -> Lay | str:
+def _judge(
+    board: Board,
+    company: str,
+    h: str,
+    name: str,
+    rotation: int,
+    colors: frozenset[str],
+    seen: Reach,
+    cash: int | None,
+) -> Lay | str:
     if h not in board.hexes:
         return f"{h} is not on the map"
     if not isinstance(rotation, int) or not 0 <= rotation <= 5:
@@ -926,7 +1002,8 @@ def _judge(board: Board, company: str, h: str, name: str, rotation: int,
         return f"there is no tile #{name}"
     label = f"#{name} at rotation {rotation}"
     if tile.color not in colors:
-        return f"#{name} is a {tile.color} tile; this phase allows {', '.join(c for c in COLORS if c in colors)} tiles"
+        allowed = ", ".join(c for c in COLORS if c in colors)
+        return f"#{name} is a {tile.color} tile; this phase allows {allowed} tiles"
     targets = board.upgrade_targets(old.tile)
     if name not in targets:
         what = "the printed hex" if old.copy is None else f"#{old.tile.name}"
@@ -957,8 +1034,10 @@ def _judge(board: Board, company: str, h: str, name: str, rotation: int,
         if border is not None and border.type == "impassable":
             return f"{label} runs track across the impassable border at edge {f} of {h}"
         nb_tile = board.placed[nb].tile
-        if (not board.rules.dead_ends and nb_tile.color in FIXED_COLORS
-                and opposite(f) not in board.layout_at(nb).exits):
+        if (
+            nb_tile.color in board.rules.dead_end_colors
+            and opposite(f) not in board.layout_at(nb).exits
+        ):
             return f"{label} runs track into a side of {nb} that has no track"
         if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders:
             cost += border.cost
@@ -970,8 +1049,15 @@ def _judge(board: Board, company: str, h: str, name: str, rotation: int,
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid))
 
 
-def _connects(board: Board, company: str, h: str, tile: Tile, rotation: int,
-              mapping: tuple[int, ...], seen: Reach) -> bool:
+def _connects(
+    board: Board,
+    company: str,
+    h: str,
+    tile: Tile,
+    rotation: int,
+    mapping: tuple[int, ...],
+    seen: Reach,
+) -> bool:
     """Some path of `tile` that the old tile lacked is reachable by the
     company once the tile is laid (1800 §11.1: "at least one track on the
     tile must continue a path, unblocked ..., back to a token")."""
@@ -998,8 +1084,13 @@ def _connects(board: Board, company: str, h: str, tile: Tile, rotation: int,
         if j in lay.terminal:
             return False
         held = holders.get(j, [])
-        return not (node.kind == "city" and len(held) >= node.slots and None not in held
-                    and company not in held and held)
+        return not (
+            node.kind == "city"
+            and len(held) >= node.slots
+            and None not in held
+            and company not in held
+            and held
+        )
 
     stack: list[tuple[str, int]] = [("e", e) for hh, e in seen.entries if hh == h]
     stack += [("n", mapping[i]) for hh, i in seen.nodes if hh == h and mapping[i] >= 0]
@@ -1029,7 +1120,8 @@ def _connects(board: Board, company: str, h: str, tile: Tile, rotation: int,
     # A new exit may meet track that loops back to this hex: walk it for real.
     entries = {e for hh, e in seen.entries if hh == h}
     loops = [
-        f for f in lay.exits - entries
+        f
+        for f in lay.exits - entries
         if (nb := board.nbr[h][f]) is not None and opposite(f) in board.layout_at(nb).exits
     ]
     if not loops:
@@ -1054,8 +1146,13 @@ class TokenSpot:
 
     def action(self, entity: str) -> dict[str, Any]:
         """The placement as an 18xx.games `place_token` action."""
-        return {"type": "place_token", "entity": entity, "entity_type": "corporation",
-                "city": self.city, "slot": self.slot}
+        return {
+            "type": "place_token",
+            "entity": entity,
+            "entity_type": "corporation",
+            "city": self.city,
+            "slot": self.slot,
+        }
 
 
 def legal_tokens(board: Board, company: str) -> list[TokenSpot]:
@@ -1135,7 +1232,9 @@ class TrainSpec:
     multiplier: int = 1
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | int | str | Sequence[Any], name: str | None = None) -> TrainSpec:
+    def from_dict(
+        cls, data: Mapping[str, Any] | int | str | Sequence[Any], name: str | None = None
+    ) -> TrainSpec:
         if isinstance(data, TrainSpec):
             return data
         if isinstance(data, Mapping):
@@ -1152,14 +1251,20 @@ class TrainSpec:
             parts: tuple[TrainPart, ...] = (TrainPart(everything, distance, distance),)
         elif isinstance(distance, str) and re.fullmatch(r"\d+\+\d+", distance):
             big, small = (int(x) for x in distance.split("+"))
-            parts = (TrainPart(frozenset({"city", "offboard"}), big, big),
-                     TrainPart(frozenset({"town"}), small, small))
+            parts = (
+                TrainPart(frozenset({"city", "offboard"}), big, big),
+                TrainPart(frozenset({"town"}), small, small),
+            )
         elif isinstance(distance, str) and distance.isdigit():
             parts = (TrainPart(everything, int(distance), int(distance)),)
         elif isinstance(distance, Sequence) and not isinstance(distance, str):
             parts = tuple(
-                TrainPart(frozenset(p["nodes"]), int(p["pay"]), int(p.get("visit", p["pay"])),
-                          int(p.get("multiplier", 1) or 1))
+                TrainPart(
+                    frozenset(p["nodes"]),
+                    int(p["pay"]),
+                    int(p.get("visit", p["pay"])),
+                    int(p.get("multiplier", 1) or 1),
+                )
                 for p in distance
             )
         else:
@@ -1173,7 +1278,7 @@ class TrainSpec:
     def revenue(self, stops: Iterable[tuple[str, int]]) -> int | None:
         """Best revenue for visiting `stops` ((kind, revenue) of each counted
         node), or None if the train may not visit them all."""
-        return _evaluate(self, tuple(sorted(stops, key=lambda s: (-s[1], s[0]))))
+        return _evaluate(self, tuple(sorted((-revenue, kind) for kind, revenue in stops)))
 
     def describe(self) -> str:
         """The distance in words: "2 stops", "4 cities/off-boards + 4 towns"."""
@@ -1192,17 +1297,19 @@ _PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junctio
 
 
 @lru_cache(maxsize=1 << 16)
-def _evaluate(spec: TrainSpec, stops: tuple[tuple[str, int], ...]) -> int | None:
+def _evaluate(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None:
+    """`TrainSpec.revenue` on stops given as sorted (-revenue, kind) pairs."""
     parts = spec.parts
     # states: counts per part -> best paid revenue; stops come best first, so
     # each part is paid for the first `pay` stops it takes.
     states: dict[tuple[int, ...], int] = {(0,) * len(parts): 0}
-    for kind, revenue in stops:
+    for negative, kind in stops:
+        revenue = -negative
         nxt: dict[tuple[int, ...], int] = {}
         for counts, value in states.items():
             for k, part in enumerate(parts):
                 if kind in part.kinds and counts[k] < part.visit:
-                    grown = counts[:k] + (counts[k] + 1,) + counts[k + 1:]
+                    grown = counts[:k] + (counts[k] + 1,) + counts[k + 1 :]
                     paid = value + (revenue * part.multiplier if counts[k] < part.pay else 0)
                     if nxt.get(grown, -1) < paid:
                         nxt[grown] = paid
@@ -1222,15 +1329,18 @@ class _Graph:
     track and junctions); `mask` has a bit per piece of track it uses
     (see the module notes), `chain` the hexes it crosses."""
 
-    def __init__(self, board: Board, company: str, phase: str | None,
-                 scope: Iterable[NodeRef] | None = None):
+    def __init__(
+        self, board: Board, company: str, phase: str | None, scope: Iterable[NodeRef] | None = None
+    ):
         self.board = board
         refs = sorted(scope) if scope is not None else sorted(board.nodes())
         refs = [r for r in refs if board.node(r).kind != "junction"]
         self.refs = refs
         self.index = {r: k for k, r in enumerate(refs)}
         self.kind = [board.node(r).kind for r in refs]
-        self.rev = [board.revenue(r, phase) if board.node(r).kind != "junction" else 0 for r in refs]
+        self.rev = [
+            board.revenue(r, phase) if board.node(r).kind != "junction" else 0 for r in refs
+        ]
         self.passable = [board.passable(r, company) for r in refs]
         self.token = [company in board.holders(r) for r in refs] if refs else []
         self.bits: dict[tuple[Any, ...], int] = {}
@@ -1262,13 +1372,17 @@ class _Graph:
                     self.by_chain.setdefault(chain, []).append(s)
                     self.by_chain.setdefault(tuple(reversed(chain)), []).append(s)
 
+        for ways in self.adj:  # the search tries valuable neighbours first
+            ways.sort(key=lambda way: -self.rev[way[1]])
+
     def bit(self, key: tuple[Any, ...]) -> int:
         if key not in self.bits:
             self.bits[key] = 1 << len(self.bits)
         return self.bits[key]
 
-    def _walk(self, h: str, p: int, frm: int, mask: int, chain: tuple[str, ...],
-              depth: int) -> Iterator[tuple[NodeRef, int, tuple[str, ...]]]:
+    def _walk(
+        self, h: str, p: int, frm: int, mask: int, chain: tuple[str, ...], depth: int
+    ) -> Iterator[tuple[NodeRef, int, tuple[str, ...]]]:
         board = self.board
         lay = board.layout_at(h)
         other = _other(lay.ends[p], frm)
@@ -1332,9 +1446,13 @@ class Run:
 
     def as_dict(self) -> dict[str, Any]:
         """The run as an entry of an 18xx.games `run_routes` action's routes."""
-        return {"train": self.train, "connections": [list(c) for c in self.connections],
-                "hexes": [n.rpartition("-")[0] for n in self.nodes], "revenue": self.revenue,
-                "nodes": list(self.nodes)}
+        return {
+            "train": self.train,
+            "connections": [list(c) for c in self.connections],
+            "hexes": [n.rpartition("-")[0] for n in self.nodes],
+            "revenue": self.revenue,
+            "nodes": list(self.nodes),
+        }
 
 
 @dataclass(frozen=True)
@@ -1366,8 +1484,13 @@ def _spec(train: Any, trains: Mapping[str, Any] | None) -> TrainSpec:
     raise IllegalAction(f"unknown train {train!r}")
 
 
-def route_revenue(board: Board, company: str, routes: Sequence[Mapping[str, Any]],
-                  phase: str | None, trains: Mapping[str, Any] | None = None) -> RouteSet:
+def route_revenue(
+    board: Board,
+    company: str,
+    routes: Sequence[Mapping[str, Any]],
+    phase: str | None,
+    trains: Mapping[str, Any] | None = None,
+) -> RouteSet:
     """Check a company's routes and count their revenue (1800 §11.3-§11.4,
     Appendix D; 1880 VII.2, VII.3.5-VII.3.6; 18CO 5.8).
 
@@ -1418,22 +1541,30 @@ def route_revenue(board: Board, company: str, routes: Sequence[Mapping[str, Any]
                 clash = options[a][0][2] & options[b][0][2]
                 raise IllegalAction(
                     f"routes {a + 1} and {b + 1} both use the track at {g.track_named(clash)}; "
-                    "a company's trains may not share track")
+                    "a company's trains may not share track"
+                )
         raise IllegalAction("the routes cannot all run without sharing track")
     runs = tuple(
         _run(g, spec, nodes, segs, revenue)
-        for spec, (nodes, segs, _mask, revenue) in zip(specs, best or [])
+        for spec, (nodes, segs, _mask, revenue) in zip(specs, best or [], strict=True)
     )
     return RouteSet(runs, sum(r.revenue for r in runs))
 
 
-def _run(g: _Graph, spec: TrainSpec, nodes: Sequence[int], segs: Sequence[int], revenue: int) -> Run:
-    return Run(spec.name, tuple(g.name(n) for n in nodes),
-               tuple(g.chain(s, nodes[k]) for k, s in enumerate(segs)), revenue)
+def _run(
+    g: _Graph, spec: TrainSpec, nodes: Sequence[int], segs: Sequence[int], revenue: int
+) -> Run:
+    return Run(
+        spec.name,
+        tuple(g.name(n) for n in nodes),
+        tuple(g.chain(s, nodes[k]) for k, s in enumerate(segs)),
+        revenue,
+    )
 
 
-def _resolve(g: _Graph, spec: TrainSpec, route: Mapping[str, Any],
-             where: str) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+def _resolve(
+    g: _Graph, spec: TrainSpec, route: Mapping[str, Any], where: str
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
     """The readings of a route given by nodes or by connections: node
     sequences with the segment chosen between each pair."""
     if route.get("connections"):
@@ -1451,7 +1582,15 @@ def _resolve(g: _Graph, spec: TrainSpec, route: Mapping[str, Any],
                 return
             for s in cands[k]:
                 a, b = g.seg_a[s], g.seg_b[s]
-                ways = [(a, b), (b, a)] if at is None else [(at, b)] if a == at else [(at, a)] if b == at else []
+                ways = (
+                    [(a, b), (b, a)]
+                    if at is None
+                    else [(at, b)]
+                    if a == at
+                    else [(at, a)]
+                    if b == at
+                    else []
+                )
                 for start, end in ways:
                     yield from walk(k + 1, end, (nodes or [start]) + [end], segs + [s])
 
@@ -1464,14 +1603,15 @@ def _resolve(g: _Graph, spec: TrainSpec, route: Mapping[str, Any],
     if len(given) < 2:
         raise IllegalAction(f"{where}: a route needs at least two stops")
     legs = []
-    for u, v in zip(given, given[1:]):
+    for u, v in itertools.pairwise(given):
         found = list(_legs(g, spec, u, v))
         if not found:
             between = _between(g, u, v)
             if between:
                 raise IllegalAction(
                     f"{where}: the track from {g.name(u)} to {g.name(v)} passes {between}, "
-                    f"where train {spec.name} must stop; a train cannot skip a stop")
+                    f"where train {spec.name} must stop; a train cannot skip a stop"
+                )
             raise IllegalAction(f"{where}: no track joins {g.name(u)} and {g.name(v)}")
         legs.append(found)
     for choice in itertools.product(*legs):
@@ -1505,8 +1645,9 @@ def _between(g: _Graph, u: int, v: int) -> str | None:
     return None
 
 
-def _check_run(g: _Graph, spec: TrainSpec, company: str, nodes: Sequence[int], segs: Sequence[int],
-               where: str) -> tuple[int, int] | str:
+def _check_run(
+    g: _Graph, spec: TrainSpec, company: str, nodes: Sequence[int], segs: Sequence[int], where: str
+) -> tuple[int, int] | str:
     """(track mask, revenue) of a legal run, or why it is not legal."""
     if len(set(nodes)) != len(nodes):
         twice = next(g.name(n) for n in nodes if nodes.count(n) > 1)
@@ -1519,9 +1660,14 @@ def _check_run(g: _Graph, spec: TrainSpec, company: str, nodes: Sequence[int], s
     for n in nodes[1:-1]:
         if not g.passable[n]:
             if g.kind[n] == "city" and g.board.blocked(g.refs[n], company):
-                return (f"{where} passes through {g.name(n)}, a city whose every station holds "
-                        f"another company's token; it may only start or end there")
-            return f"{where} passes through {g.name(n)}, an off-board area; it may only start or end there"
+                return (
+                    f"{where} passes through {g.name(n)}, a city whose every station holds "
+                    f"another company's token; it may only start or end there"
+                )
+            return (
+                f"{where} passes through {g.name(n)}, an off-board area; "
+                "it may only start or end there"
+            )
     if not any(g.token[n] for n in nodes):
         return f"{where} does not include a {company} station"
     stops = [(g.kind[n], g.rev[n]) for n in nodes if spec.counts(g.kind[n])]
@@ -1529,9 +1675,13 @@ def _check_run(g: _Graph, spec: TrainSpec, company: str, nodes: Sequence[int], s
         return f"{where} needs at least two stops"
     revenue = spec.revenue(stops)
     if revenue is None:
-        counted = {kind: sum(1 for k, _ in stops if k == kind) for kind in sorted({k for k, _ in stops})}
-        tally = ", ".join(f"{n} {_PLURAL[kind] if n != 1 else kind.replace('offboard', 'off-board')}"
-                          for kind, n in counted.items())
+        counted = {
+            kind: sum(1 for k, _ in stops if k == kind) for kind in sorted({k for k, _ in stops})
+        }
+        tally = ", ".join(
+            f"{n} {_PLURAL[kind] if n != 1 else kind.replace('offboard', 'off-board')}"
+            for kind, n in counted.items()
+        )
         return f"{where} visits {tally}; train {spec.name} may visit {spec.describe()}"
     return mask, revenue
 
@@ -1548,47 +1698,64 @@ class _Cand:
 
 
 class _Budget:
-    def __init__(self, max_steps: int, time_limit: float):
-        self.max_steps = max_steps
-        self.deadline = time.perf_counter() + time_limit
+    """A bound on search work: `max_steps` steps or `seconds` of time."""
+
+    def __init__(self, max_steps: int, seconds: float):
+        self.max_steps = max(1, max_steps)
+        self.deadline = time.perf_counter() + max(0.0, seconds)
         self.steps = 0
         self.cut = False
 
     def tick(self) -> bool:
         self.steps += 1
-        if self.steps >= self.max_steps or (not self.steps & 1023 and time.perf_counter() > self.deadline):
+        if self.steps >= self.max_steps or (
+            not self.steps & 1023 and time.perf_counter() > self.deadline
+        ):
             self.cut = True
         return self.cut
 
 
-def _enumerate(g: _Graph, spec: TrainSpec, budget: _Budget) -> list[_Cand]:
+def _enumerate(g: _Graph, spec: TrainSpec, budget: _Budget, max_routes: int) -> list[_Cand]:
     """Every legal route for one train, by depth-first search from the
     company's tokens, growing one end and then the other; a route is cut off
     as soon as the train could not visit its stops."""
     counted = [spec.counts(k) for k in g.kind]
     found: dict[tuple[tuple[int, ...], int], _Cand] = {}
 
-    def stops_with(stops: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, int], ...] | None:
+    def stops_with(
+        stops: tuple[tuple[str, int], ...], n: int
+    ) -> tuple[tuple[str, int], ...] | None:
         if not counted[n]:
             return stops
         grown = list(stops)
         bisect.insort(grown, (-g.rev[n], g.kind[n]))
         new = tuple(grown)
-        return new if _evaluate(spec, _canon(new)) is not None else None
+        return new if _evaluate(spec, new) is not None else None
 
-    def record(nodes: tuple[int, ...], segs: tuple[int, ...], mask: int,
-               stops: tuple[tuple[str, int], ...]) -> None:
+    def record(
+        nodes: tuple[int, ...], segs: tuple[int, ...], mask: int, stops: tuple[tuple[str, int], ...]
+    ) -> None:
         if len(stops) < 2 or not counted[nodes[0]] or not counted[nodes[-1]]:
             return
         key = (nodes if nodes[0] < nodes[-1] else tuple(reversed(nodes)), mask)
         if key in found:
             return
-        revenue = _evaluate(spec, _canon(stops))
+        revenue = _evaluate(spec, stops)
         if revenue:
             found[key] = _Cand(revenue, mask, nodes, segs)
+            if len(found) >= max_routes:
+                budget.cut = True
 
-    def left(t: int, right: list[int], rsegs: list[int], lnodes: list[int], lsegs: list[int],
-             used: int, members: int, stops: tuple) -> None:
+    def left(
+        t: int,
+        right: list[int],
+        rsegs: list[int],
+        lnodes: list[int],
+        lsegs: list[int],
+        used: int,
+        members: int,
+        stops: tuple,
+    ) -> None:
         end = lnodes[-1] if lnodes else t
         if lnodes and not g.passable[end]:
             return
@@ -1604,13 +1771,19 @@ def _enumerate(g: _Graph, spec: TrainSpec, budget: _Budget) -> list[_Cand]:
             budget.tick()
             lnodes.append(other)
             lsegs.append(s)
-            record(tuple(reversed(lnodes)) + tuple(right), tuple(reversed(lsegs)) + tuple(rsegs),
-                   used | m, grown)
+            record(
+                tuple(reversed(lnodes)) + tuple(right),
+                tuple(reversed(lsegs)) + tuple(rsegs),
+                used | m,
+                grown,
+            )
             left(t, right, rsegs, lnodes, lsegs, used | m, members | 1 << other, grown)
             lnodes.pop()
             lsegs.pop()
 
-    def grow(t: int, right: list[int], rsegs: list[int], used: int, members: int, stops: tuple) -> None:
+    def grow(
+        t: int, right: list[int], rsegs: list[int], used: int, members: int, stops: tuple
+    ) -> None:
         if len(right) > 1:
             record(tuple(right), tuple(rsegs), used, stops)
             if g.passable[t]:
@@ -1642,12 +1815,59 @@ def _enumerate(g: _Graph, spec: TrainSpec, budget: _Budget) -> list[_Cand]:
     return sorted(found.values(), key=lambda c: -c.revenue)
 
 
-def _canon(stops: tuple[tuple[int, str], ...]) -> tuple[tuple[str, int], ...]:
-    return tuple((kind, -neg) for neg, kind in stops)
+class _FreeIndex:
+    """For a list of candidate routes: which of them avoid some track.
+
+    Per segment of the graph, a bitset of the routes that run on it; a route
+    is free of `used` when none of its segments touches `used`."""
+
+    def __init__(self, cands: Sequence[_Cand], g: _Graph):
+        size = (len(cands) + 8) // 8
+        rows: dict[int, bytearray] = {}
+        for i, cand in enumerate(cands):
+            for seg in cand.segs:
+                row = rows.get(seg)
+                if row is None:
+                    row = rows[seg] = bytearray(size)
+                row[i >> 3] |= 1 << (i & 7)
+        self.rows = {seg: int.from_bytes(row, "little") for seg, row in rows.items()}
+        # per piece of track: the segments (of these routes) that use it
+        self.segs_on: dict[int, list[int]] = {}
+        for seg in self.rows:
+            mask = g.seg_mask[seg]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                self.segs_on.setdefault(low, []).append(seg)
+        self.all = (1 << len(cands)) - 1
+
+    def free(self, used: int, start: int = 0) -> int:
+        """Bitset of the routes from index `start` on that share no track with `used`."""
+        clash, seen = 0, set()
+        while used:
+            low = used & -used
+            used ^= low
+            for seg in self.segs_on.get(low, ()):
+                if seg not in seen:
+                    seen.add(seg)
+                    clash |= self.rows[seg]
+        return self.all & ~clash & ~((1 << start) - 1)
 
 
-def best_routes(board: Board, company: str, trains: Sequence[Any], phase: str | None, *,
-                time_limit: float = 10.0, max_steps: int = 5_000_000) -> RouteSet:
+def _lowest(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def best_routes(
+    board: Board,
+    company: str,
+    trains: Sequence[Any],
+    phase: str | None,
+    *,
+    time_limit: float = 10.0,
+    max_steps: int = 5_000_000,
+    max_routes: int = 300_000,
+) -> RouteSet:
     """The legal set of routes with the highest total revenue for the
     company's `trains` (train dicts or `TrainSpec`s; name them with "id" to
     get ids like "2-0" in the runs) in `phase` (1800 §11.4: the Director
@@ -1655,64 +1875,99 @@ def best_routes(board: Board, company: str, trains: Sequence[Any], phase: str | 
 
     Exact: enumerate each train's legal routes (depth-first from the tokens,
     pruned by the train's distance), then pick one route or none per train,
-    pairwise track-disjoint, by branch and bound. Stops after `max_steps`
-    search steps or `time_limit` seconds and returns the best found so far
-    with `complete=False`."""
+    pairwise track-disjoint, by branch and bound from a greedy start.
+    Bounded by `max_steps` search steps, `time_limit` seconds and
+    `max_routes` routes kept per kind of train: past a bound it returns the
+    best set found so far with `complete=False`."""
     started = time.perf_counter()
-    budget = _Budget(max_steps, time_limit)
     specs = [_spec(t, None) for t in trains]
     seen = reach(board, company)
     g = _Graph(board, company, phase, scope=seen.nodes)
     cache: dict[TrainSpec, list[_Cand]] = {}
     cands, kinds = [], []
     for spec in specs:
+        cache.setdefault(TrainSpec("", spec.parts, spec.multiplier), [])
+    # each kind of train gets an equal share of 80% of the bound to list its
+    # routes; the choice among them gets the rest (and at least a greedy pick)
+    share = 0.8 / len(cache) if cache else 0.0
+    steps, complete = 0, True
+    for key in cache:
+        left = time_limit - (time.perf_counter() - started)
+        part = _Budget(int(max_steps * share), min(left, time_limit * share))
+        cache[key] = _enumerate(g, key, part, max_routes)
+        steps += part.steps
+        complete = complete and not part.cut
+    for spec in specs:
         key = TrainSpec("", spec.parts, spec.multiplier)
-        if key not in cache:
-            cache[key] = _enumerate(g, key, budget)
         cands.append(cache[key])
         kinds.append(list(cache).index(key))
-    # best trains first; identical trains side by side (their choices are ordered)
-    order = sorted(range(len(specs)), key=lambda k: (-(cands[k][0].revenue if cands[k] else 0), kinds[k]))
+    budget = _Budget(max_steps - steps, time_limit - (time.perf_counter() - started))
+    # the train with the most routes last (it only takes its best free route),
+    # identical trains side by side (their choices are ordered)
+    order = sorted(range(len(specs)), key=lambda k: (len(cands[k]), kinds[k]))
     lists = [cands[k] for k in order]
     same = [k > 0 and kinds[order[k]] == kinds[order[k - 1]] for k in range(len(lists))]
     tops = [c[0].revenue if c else 0 for c in lists]
     rest = [sum(tops[k:]) for k in range(len(lists) + 1)]
-    best_total, best_pick = 0, [None] * len(lists)
     pick: list[int | None] = [None] * len(lists)
+    # a greedy start: each train in turn takes its best route still free
+    used, best_total, best_pick = 0, 0, [None] * len(lists)
+    for k, options in enumerate(lists):
+        start = best_pick[k - 1] + 1 if same[k] and best_pick[k - 1] is not None else 0
+        if same[k] and best_pick[k - 1] is None:
+            continue
+        for index in range(start, len(options)):
+            if not options[index].mask & used:
+                best_pick[k], used = index, used | options[index].mask
+                best_total += options[index].revenue
+                break
+
+    indexes: dict[int, _FreeIndex] = {}
+    for options in lists:
+        if id(options) not in indexes:
+            indexes[id(options)] = _FreeIndex(options, g)
+    index_of = [indexes[id(options)] for options in lists]
 
     def bound(k: int, used: int) -> int:
+        """Each later train alone on its best route free of `used`."""
         total = 0
         for j in range(k, len(lists)):
-            for c in lists[j]:
-                if not c.mask & used:
-                    total += c.revenue
-                    break
+            free = index_of[j].free(used)
+            if free:
+                total += lists[j][_lowest(free)].revenue
         return total
+
+    last = len(lists) - 1
 
     def search(k: int, used: int, total: int) -> None:
         nonlocal best_total, best_pick
-        if budget.cut:
-            return
-        if k == len(lists):
-            if total > best_total:
-                best_total, best_pick = total, list(pick)
-            return
-        if total + rest[k] <= best_total or total + bound(k, used) <= best_total:
+        if budget.tick():
             return
         start = 0
         if same[k]:
-            if pick[k - 1] is None:
-                pick[k] = None
-                search(k + 1, used, total)
+            if pick[k - 1] is None:  # an identical train before this one stayed idle
+                if k < last:
+                    search(k + 1, used, total)
+                elif total > best_total:
+                    best_total, best_pick = total, list(pick)
                 return
             start = pick[k - 1] + 1
-        for index in range(start, len(lists[k])):
+        free = index_of[k].free(used, start)
+        if k == last:  # the last train simply takes its best free route
+            gain = lists[k][_lowest(free)].revenue if free else 0
+            if total + gain > best_total:
+                pick[k] = _lowest(free) if free else None
+                best_total, best_pick = total + gain, list(pick)
+                pick[k] = None
+            return
+        if total + rest[k] <= best_total or total + bound(k, used) <= best_total:
+            return
+        while free:
+            index = _lowest(free)
+            free &= free - 1
             c = lists[k][index]
             if total + c.revenue + rest[k + 1] <= best_total:
                 break
-            if c.mask & used:
-                continue
-            budget.tick()
             pick[k] = index
             search(k + 1, used | c.mask, total + c.revenue)
             if budget.cut:
@@ -1720,20 +1975,45 @@ def best_routes(board: Board, company: str, trains: Sequence[Any], phase: str | 
         pick[k] = None
         search(k + 1, used, total)
 
-    search(0, 0, 0)
+    if lists:
+        search(0, 0, 0)
+    steps += budget.steps
+    complete = complete and not budget.cut
     chosen: dict[int, Run] = {}
     for k, index in enumerate(best_pick):
         if index is not None:
             c = lists[k][index]
             chosen[order[k]] = _run(g, specs[order[k]], c.nodes, c.segs, c.revenue)
     runs = [chosen[k] for k in sorted(chosen)]
-    return RouteSet(tuple(runs), best_total, not budget.cut, budget.steps,
-                    time.perf_counter() - started)
+    return RouteSet(tuple(runs), best_total, complete, steps, time.perf_counter() - started)
 
 
 __all__ = [
-    "Board", "Border", "COLORS", "Geometry", "Lay", "MapHex", "Node", "Path", "Reach", "RouteSet",
-    "Run", "Tile", "TokenSpot", "TrackRules", "TrainPart", "TrainSpec", "best_routes", "check_lay",
-    "check_token", "legal_lays", "legal_tokens", "node_id", "node_map", "opposite", "parse_node_id",
-    "reach", "route_revenue",
+    "Board",
+    "Border",
+    "COLORS",
+    "Geometry",
+    "Lay",
+    "MapHex",
+    "Node",
+    "Path",
+    "Reach",
+    "RouteSet",
+    "Run",
+    "Tile",
+    "TokenSpot",
+    "TrackRules",
+    "TrainPart",
+    "TrainSpec",
+    "best_routes",
+    "check_lay",
+    "check_token",
+    "legal_lays",
+    "legal_tokens",
+    "node_id",
+    "node_map",
+    "opposite",
+    "parse_node_id",
+    "reach",
+    "route_revenue",
 ]
