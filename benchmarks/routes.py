@@ -9,8 +9,10 @@ edges; tokens of the running company and of two rivals (which block some
 cities). Then times `best_routes` for the company's three trains, and for
 comparison one and two trains. Figures only; nothing here passes or fails.
 
-The board is synthetic: the real 1800 and 18CO maps will be used here once
-their transcription into the rulespecs lands.
+Then the real maps: 1800's and 18CO's boards from their generated engines,
+brought to a late-game position by laying random legal tiles (yellow, then
+green, then brown) for a running company and two rivals and placing their
+tokens, and the same search for three trains.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from __future__ import annotations
 import argparse
 import random
 
-from compiler.runtime.track import Board, Geometry, best_routes, reach
+import time
+
+from compiler.runtime.track import Board, Geometry, best_routes, legal_lays, legal_tokens, reach
 
 ARROW = {"2": 20, "5": 50}
 
@@ -160,5 +164,81 @@ def main() -> None:
                 print(f"      {run.train}: {'-'.join(run.nodes)}  ({run.revenue})")
 
 
+
+
+def real_board(title: str) -> Board:
+    """The title's map, built from its generated engine's data (no game is
+    started, so titles whose rules are still gaps can be timed too)."""
+    from compiler.engines import game_class
+    from compiler.runtime.data import Table
+
+    data = game_class(title).DATA
+
+    def table(name):
+        value = data.properties.get(name)
+        return {k[0]: v for k, v in value.rows} if isinstance(value, Table) else None
+
+    upgrades = table("upgrades")
+    if upgrades is not None:
+        upgrades = {k: v for k, v in upgrades.items() if isinstance(v, list)}
+    return Board(
+        {c["key"]: c for c in data.components_of("hex")},
+        layout=data.properties.get("layout", "flat"),
+        axes=data.properties.get("axes"),
+        tiles={c["key"]: c for c in data.components_of("tile")},
+        tile_counts=table("tile_counts"),
+        upgrades=upgrades,
+        phases=[p["key"] for p in data.components_of("phase")],
+    )
+
+
+def late_game(board: Board, companies: list[str], seed: int, lays: int) -> Board:
+    """Random legal lays, colour by colour, by the companies in turn, with
+    a token now and then: a late-game position on a real map."""
+    rng = random.Random(seed)
+    homes = {c: [(h, n) for h, mh in board.hexes.items() for who, n in mh.homes if who == c] for c in companies}
+    for company in companies:
+        for ref in homes[company][:1]:
+            board.place_token(company, ref)
+    for colors in (["yellow"], ["yellow", "green"], ["yellow", "green", "brown"]):
+        for i in range(lays):
+            company = companies[i % len(companies)]
+            options = legal_lays(board, company, colors)
+            if options:
+                lay = rng.choice(options)
+                try:
+                    board.lay(lay.hex, lay.tile, lay.rotation, None, lay.mapping or None)
+                except ValueError:
+                    pass
+            if i % 6 == 5:
+                spots = legal_tokens(board, company)
+                if spots:
+                    spot = rng.choice(spots)
+                    board.place_token(company, (spot.hex, spot.node), spot.slot)
+    return board
+
+
+def time_real(title: str, companies: list[str], trains: list[dict], phase: str, lays: int,
+              time_limit: float) -> None:
+    board = late_game(real_board(title), companies, seed=1, lays=lays)
+    laid = sum(1 for placed in board.placed.values() if placed.copy is not None)
+    start = time.perf_counter()
+    result = best_routes(board, companies[0], trains, phase, time_limit=time_limit)
+    seconds = time.perf_counter() - start
+    names = "+".join(t.get("id", "?") for t in trains)
+    print(f"{title} real map: {len(board.hexes)} hexes, {laid} tiles laid, "
+          f"{len(reach(board, companies[0]).nodes)} nodes reached; {names}: "
+          f"{1000 * seconds:.0f} ms, revenue {result.revenue}, "
+          f"{'exact' if result.complete else 'cut short (best so far)'}")
+
+
+def main_real(time_limit: float) -> None:
+    time_real("1800", ["DRGW", "CS"], [train("4", 4), train("5", 5), train("2E", [{"nodes": ["city", "offboard"], "pay": 2, "visit": 2}])],
+              "6", 12, time_limit)
+    homed = sorted({who for mh in real_board("18CO").hexes.values() for who, _ in mh.homes})
+    time_real("18CO", homed[:3], [train("4", 4), train("5", 5), train("6", 6)], "6", 60, time_limit)
+
+
 if __name__ == "__main__":
     main()
+    main_real(10.0)
