@@ -1,0 +1,1305 @@
+"""The pages of the reference site, each a function of the `Site` model.
+
+Every function returns Markdown (or SVG) text; `compiler.docs` collects them
+into `{path under site/docs: text}` and writes the navigation. Nothing here
+reads the clock or the environment: the same rulespecs give the same pages.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+
+from compiler import paths
+from compiler import syntax as s
+from compiler.builtins import BUILTINS, VALUES
+from compiler.coverage import coverage_report
+from compiler.diagnostics import CODES
+from compiler.docs_answers import Answer, answer
+from compiler.docs_model import (
+    Book,
+    Entry,
+    Place,
+    Site,
+    anchor_for,
+    citation_label,
+    engine_function,
+    section_anchor,
+    section_label,
+)
+from compiler.docs_render import (
+    Cards,
+    admonition,
+    book_facts,
+    clause_label,
+    code,
+    esc,
+    fence,
+    humanize,
+    link,
+    short,
+    signature,
+    str_prop,
+    table,
+    value_md,
+    value_text,
+)
+from compiler.docs_svg import market_cells, market_svg, zone_colours
+from compiler.docs_topics import TOPICS, Topic
+from compiler.emit import unparse
+from compiler.ir import Clause
+
+Pages = dict[str, str]
+
+#: The erratum the home page shows (tests/test_docs.py applies it to the real rulespecs).
+ERRATUM_EXAMPLE = """\
+errata "Midland Terminal price" of "1800" {
+  date: "2021-05-01"
+  amend private MT §4 { cost: $25 §4 }
+  replace cert_limit: 8 §8.1
+}
+"""
+
+
+class Writer:
+    """Builds every page of the site from one `Site`."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.facts = {book.slug: book_facts(book) for book in site.books}
+        self.same = self._same_elsewhere()
+        self.answers = {(book.slug, t.slug): answer(book, t) for book in site.books for t in TOPICS}
+        self.coverage = {book.slug: coverage_report(book.title) for book in site.books}
+
+    def _same_elsewhere(self) -> dict[tuple[str, str], list[tuple[Book, Place]]]:
+        """Each clause a title writes -> the title books that also have it."""
+        out: dict[tuple[str, str], list[tuple[Book, Place]]] = defaultdict(list)
+        for book in self.site.title_books():
+            for key, entry in book.entries.items():
+                if entry.written_here and key[0] not in ("tile", "hex", "term") and entry.home is not None:
+                    out[key].append((book, entry.home))
+        return {k: v for k, v in out.items() if len(v) > 1}
+
+    def cards(self, book: Book) -> Cards:
+        return Cards(self.site, book, self.facts[book.slug], self.same)
+
+    def link(self, page: str, place: Place | None, text: str) -> str:
+        return link(text, self.site.link(page, place)) if place is not None else text
+
+    # ------------------------------------------------------------ everything
+
+    def pages(self) -> Pages:
+        out: Pages = {}
+        out["index.md"] = self.home()
+        out["titles/index.md"] = self.titles_index()
+        for book in self.site.books:
+            out[book.index] = self.book_index(book)
+            for page in book.pages:
+                out[page.file] = self.section_page(book, page)
+            out[book.other] = self.other_page(book)
+            market = self.market_page(book)
+            out[book.tables] = market
+            svg = self.market_picture(book)
+            if svg:
+                out[book.file("market.svg")] = svg
+            if self.overlays(book):
+                out[book.changes] = self.changes_page(book)
+            out[book.reports] = self.book_reports(book)
+            out[book.engine_page] = self.engine_page(book)
+        out["compare/index.md"] = self.compare_index()
+        for topic in TOPICS:
+            out[f"compare/{topic.slug}.md"] = self.compare_page(topic)
+        out["glossary.md"] = self.glossary()
+        for name in self.site.libraries:
+            out[self.library_file(name)] = self.library_page(name)
+        out["reports/index.md"] = self.reports_index()
+        out["reference/diagnostics.md"] = self.diagnostics_page()
+        out["reference/builtins.md"] = self.builtins_page()
+        out["reference/dsl.md"] = self.dsl_page()
+        out["engines/index.md"] = self.engines_index()
+        return out
+
+    @staticmethod
+    def library_file(name: str) -> str:
+        from compiler.cli import slug
+
+        return f"library/{slug(name)}.md"
+
+    # ------------------------------------------------------------ home
+
+    def home(self) -> str:
+        page = "index.md"
+        rows = []
+        for book in self.site.title_books():
+            t = book.title
+            players = t.players
+            variants = ", ".join(self.link(page, Place(v.index), esc(v.title.variant)) for v in self.site.variants_of(book))
+            rows.append([
+                self.link(page, Place(book.index), esc(book.name)),
+                esc(t.rulebook or ""),
+                f"{players[0]}–{players[1]}" if players and players[0] != players[1] else (str(players[0]) if players else "?"),
+                esc(f"extends {t.extends}") if t.extends else "",
+                variants,
+            ])
+        titles = table(["title", "rulebook", "players", "", "variants"], rows)
+        overlay = next((b for b in self.site.books if b.parent is not None), None)
+        changes = f"[what it changes]({overlay.changes})" if overlay else "what it changes"
+        return f"""# rulec: the 18xx rule reference {{#rulec}}
+
+**rulec** is a rules compiler for 18xx railroad games. A rulebook is transcribed
+into a small rule language (the *rulespec DSL*, `rulespecs/*.rules`); rulec parses
+it, checks it, and from the same checked rules emits a playable Python engine per
+title (`generated/`) and this site. Every rule here links to the rulebook section
+it transcribes, its DSL source, the engine function that implements it, its
+provenance (a rulebook citation, a *supplement* taken from elsewhere with its
+source, an *assumption* with its reason, or a declared *gap*), and the same rule
+in the other titles.
+
+## The titles
+
+{titles}
+Each title's pages follow its rulebook's own sections; a variant has its own pages
+and a page of {changes}. The
+[questions across titles](compare/index.md) put the titles side by side, the
+[glossary](glossary.md) maps one title's words to another's, and the
+[reports](reports/index.md) list gaps, supplements, assumptions, contradictions
+and clashes.
+
+## Authoring a title
+
+A title is one `.rules` file (plus one file per variant). It says which rulebook it
+transcribes and uses the shared library, which holds the vocabulary and parameters
+18xx titles share ([library "18xx"](library/18xx.md)); the title sets the
+parameters and adds what is its own. The [author's guide](reference/dsl.md)
+describes the language.
+
+```rulespec
+title "1800" {{
+  rulebook "1800: Colorado Rulebook"
+  uses lib "18xx"
+
+  section §8.1 "Transactions"
+  cert_limit: 7 §8.1
+  private MT "Midland Terminal" §4 {{
+    cost: $20 §4
+    income: $5 §4
+  }}
+}}
+```
+
+Then, from the checkout:
+
+| command | what it does |
+|---|---|
+| `rulec check` | parse and check every rulespec: diagnostics as `file:line:col`, the line and a caret, each with a [code](reference/diagnostics.md); exit 1 on an error |
+| `rulec compile` | emit the engines into `generated/` (`--check` exits 1 when they are stale) |
+| `rulec coverage TITLE` | the rulebook's sections with and without a citing clause; the supplements, assumptions and gaps |
+| `rulec docs` | write these pages (`site/docs`) and build the site with `mkdocs build --strict` |
+| `rulec build` | all of the above for every title, with one summary |
+
+Work until `rulec check` is clean, then read `rulec coverage` for sections that no
+clause cites yet. A value the rulebook does not give is written as a gap
+(`home: gap "the map is not in the rulebook"`), never filled silently; a fact from
+elsewhere says where from (`supplement from "18xx-maker-1800.json"`); a reading of an
+unclear rule says why (`assumed "..."`).
+
+## Applying an erratum
+
+An erratum is an overlay: it names the title it corrects and replaces, amends or
+removes clauses by name, each with its citation. Put it in its own file under
+`rulespecs/`:
+
+```rulespec
+{ERRATUM_EXAMPLE.strip()}
+```
+
+Then run `rulec build`: the checks run again, the engines are regenerated (the
+changed functions show up in `generated/`), and these pages show the clauses the
+erratum touched as *replaced* or *amended* by it, with a link to the clause it
+changed. Replacing or amending a clause the title does not have is an error
+([E012](reference/diagnostics.md#e012)); defining one it has without `replace` is
+a duplicate ([E011](reference/diagnostics.md#e011)).
+
+## How this site is made
+
+`rulec docs` reads the same resolved, checked rules as the engines (`compiler/ir.py`),
+writes Markdown pages and SVG pictures under `site/docs`, and runs
+`mkdocs build --strict` with link and anchor validation, so a broken link fails the
+build. Pages are deterministic: rebuilding without changes gives the same files.
+"""
+
+    def titles_index(self) -> str:
+        page = "titles/index.md"
+        out = ["# Titles {#titles}\n", "Every title and variant, with the units applied in order.\n"]
+        rows = []
+        for book in self.site.books:
+            t = book.title
+            players = t.players
+            own = [e for e in book.entries.values() if e.written_here]
+            rows.append([
+                self.link(page, Place(book.index), esc(book.name)),
+                f"{players[0]}–{players[1]}" if players and players[0] != players[1] else (str(players[0]) if players else "?"),
+                str(len(t.sections)),
+                str(len(own)),
+                str(sum(1 for _ in t.gaps())),
+                esc(" → ".join(f"{o.kind} {o.name}" for o in t.chain)),
+            ])
+        out.append(table(["title", "players", "sections", "clauses written", "gaps", "units applied"], rows))
+        return "\n".join(out)
+
+    # ------------------------------------------------------------ a book
+
+    def book_index(self, book: Book) -> str:
+        page = book.index
+        t = book.title
+        out = [f"# {esc(book.name)} {{#{book.slug}}}\n"]
+        out.append(self.precis(book, page))
+        facts = []
+        if t.rulebook:
+            facts.append(f"**Rulebook:** *{esc(t.rulebook)}*")
+        if t.extends:
+            base = self.site.book_of_title(t.extends)
+            facts.append("**Extends:** " + self.link(page, Place(base.index) if base else None, esc(t.extends))
+                         + " — " + self.link(page, Place(book.changes), "what it changes"))
+        if book.parent is not None:
+            facts.append("**Variant of:** " + self.link(page, Place(book.parent.index), esc(book.parent.name))
+                         + " — " + self.link(page, Place(book.changes), "what it changes"))
+        variants = self.site.variants_of(book)
+        if variants:
+            facts.append("**Variants:** " + ", ".join(self.link(page, Place(v.index), esc(v.title.variant)) for v in variants))
+        facts.append("**Units applied:** " + esc(" → ".join(f"{o.kind} {o.name}" for o in t.chain)))
+        summary = t.prop("summary")
+        if summary is not None and isinstance(summary.value, s.Str):
+            facts.insert(0, esc(summary.value.value[0].upper() + summary.value.value[1:]) + ".")
+        out.append("\n\n".join(facts) + "\n")
+        out.append("## The rules, by the rulebook's sections {#sections}\n")
+        owners: dict[str, list] = defaultdict(list)
+        for sp in book.pages:
+            owners[sp.owner].append(sp)
+        counts = Counter(sid for e in book.entries.values() for sid in e.direct)
+        for owner, pages in owners.items():
+            if owner != t.name:
+                out.append(f"Sections of the **{esc(owner)}** rulebook, which {esc(t.name)} extends:\n")
+            rows = []
+            for sp in pages:
+                for sec in sp.sections:
+                    sid = sec.citation.section_id
+                    label = esc(section_label(sec))
+                    rows.append([
+                        self.link(page, Place(sp.file, section_anchor(sec)), label),
+                        str(counts.get(sid, 0)) if counts.get(sid) else "",
+                        esc(sec.note) if sec.note else "",
+                    ])
+            out.append(table(["section", "clauses citing it", "note"], rows))
+        other = [e for e in book.entries.values() if e.home is not None and e.home.page == book.other]
+        out.append("## More {#more}\n")
+        more = [
+            f"- {self.link(page, Place(book.other), 'Clauses outside the rulebook sections')}: "
+            f"{sum(1 for e in other if e.written_here)} written for {esc(book.name)}, "
+            f"{sum(1 for e in other if not e.written_here)} from the libraries",
+            f"- {self.link(page, Place(book.tables), 'Market, phases and trains')}",
+            f"- {self.link(page, Place(book.reports), 'Coverage, gaps, supplements and assumptions')}",
+            f"- {self.link(page, Place(book.engine_page), 'The engine')}: `generated/{book.module}.py`",
+        ]
+        if self.overlays(book):
+            more.insert(0, f"- {self.link(page, Place(book.changes), 'What this overlay changes')}")
+        out.append("\n".join(more) + "\n")
+        return "\n".join(out)
+
+    def precis(self, book: Book, page: str) -> str:
+        rows = []
+        for topic in TOPICS:
+            if not topic.precis:
+                continue
+            ans = self.answers[(book.slug, topic.slug)]
+            rows.append([
+                esc(topic.label),
+                self.answer_cell(book, ans, page),
+                self.answer_cites(ans, book, page),
+                self.link(page, Place(f"compare/{topic.slug}.md", book.slug), "compare"),
+            ])
+        body = table(["", "value", "cited", "across titles"], rows)
+        return admonition("abstract", "Précis", body)
+
+    def answer_cell(self, book: Book, ans: Answer, page: str, with_related: bool = True) -> str:
+        parts = []
+        for pa in ans.params:
+            if pa.clause is None:
+                place = self.site.place(book, ("param", pa.param))
+                parts.append(f"*gap*: {self.link(page, place, code(pa.param))} not set")
+                continue
+            place = self.site.place(book, pa.clause.key)
+            shown = code(short(pa.text, 90))
+            words = f" ({esc(pa.words)})" if pa.words and pa.words != pa.text else ""
+            label = "" if pa.param == ans.topic.params[0] else f"{esc(humanize(pa.param))}: "
+            if pa.gap:
+                label += "*gap*: "
+            parts.append(label + self.link(page, place, shown) + words)
+        if with_related and ans.related:
+            rel = []
+            for r in ans.related[:4]:
+                name = f"{r.clause.kind} {r.clause.name}" + (f".{r.part}" if r.part else "")
+                rel.append(self.link(page, self.site.place(book, r.clause.key), code(name)))
+            more = f" and {len(ans.related) - 4} more" if len(ans.related) > 4 else ""
+            parts.append("see also " + ", ".join(rel) + more)
+        return "<br>".join(parts)
+
+    def answer_cites(self, ans: Answer, book: Book, page: str) -> str:
+        cards = self.cards(book)
+        cites = []
+        for pa in ans.params:
+            if pa.clause is not None:
+                for c in pa.clause.prov.citations:
+                    if c.is_rulebook:
+                        text = cards.cite_link(page, c)
+                    elif c.kind == "supplement":
+                        text = "supplement"
+                    else:
+                        text = "assumed"
+                    if text not in cites:
+                        cites.append(text)
+        return ", ".join(cites)
+
+    def section_page(self, book: Book, sp) -> str:
+        page = sp.file
+        cards = self.cards(book)
+        homes: dict[str, list[Entry]] = defaultdict(list)
+        mentions: dict[str, list[Entry]] = defaultdict(list)
+        for entry in book.entries.values():
+            home_sid = None
+            if entry.home is not None and entry.home.page == page:
+                home_sid = entry.direct[0] if entry.direct else next(iter(entry.parts), None)
+                if home_sid is not None:
+                    homes[home_sid].append(entry)
+            for sid in list(entry.direct) + list(entry.parts):
+                if sid != home_sid and sid in {x.citation.section_id for x in sp.sections}:
+                    mentions[sid].append(entry)
+        out = []
+        crumbs = self.link(page, Place(book.index), esc(book.name))
+        if sp.owner != book.title.name:
+            crumbs += f" · a section of the {esc(sp.owner)} rulebook"
+        for i, sec in enumerate(sp.sections):
+            sid = sec.citation.section_id
+            level = "#" if i == 0 else "##"
+            out.append(f"{level} {esc(section_label(sec))} {{#{section_anchor(sec)}}}\n")
+            if i == 0:
+                out.append(crumbs + "\n")
+            if sec.note:
+                out.append(f"*No rule transcribed here:* {esc(sec.note)}\n")
+            elif not homes.get(sid) and not mentions.get(sid):
+                out.append("*No clause cites this section.*\n")
+            for entry in homes.get(sid, []):
+                out.append(cards.card(entry, page))
+            if mentions.get(sid):
+                out.append("**Also citing this section:**\n")
+                out.append("\n".join(cards.mention(e, page, sid) for e in mentions[sid]) + "\n")
+        return "\n".join(out)
+
+    def other_page(self, book: Book) -> str:
+        page = book.other
+        cards = self.cards(book)
+        entries = [e for e in book.entries.values() if e.home is not None and e.home.page == page]
+        own = [e for e in entries if e.written_here]
+        lib = [e for e in entries if not e.written_here]
+        out = ["# Clauses outside the rulebook sections {#other}\n",
+               self.link(page, Place(book.index), esc(book.name)) + "\n",
+               f"Clauses in force in {esc(book.name)} that cite none of the sections it declares: "
+               "those written for it that cite only a supplement, an assumption or an undeclared "
+               "section, and the library clauses it takes as they are.\n"]
+        out.append("## Written for this title {#written}\n")
+        if not own:
+            out.append("None: every clause written for it cites a section.\n")
+        for entry in own:
+            out.append(cards.card(entry, page))
+        out.append("## From the libraries {#from-libraries}\n")
+        by_kind: dict[str, list[Entry]] = defaultdict(list)
+        for entry in lib:
+            by_kind[entry.clause.kind].append(entry)
+        functions = self.site.engines.get(book.module, ("", {}, None))[1]
+        for kind in sorted(by_kind):
+            out.append(f"### {esc(kind)} {{#library-{anchor_for(kind, '')}}}\n")
+            rows = []
+            for entry in by_kind[kind]:
+                clause = entry.clause
+                lib_place = self.site.library_place(clause)
+                anchor = f'<span id="{entry.anchor}"></span>'
+                name_cell = anchor + self.link(page, lib_place, code(clause.name))
+                status = ""
+                if kind == "param":
+                    setter = book.title.get("property", clause.name) or book.title.get("table", clause.name)
+                    if setter is not None:
+                        status = "set: " + self.link(page, self.site.place(book, setter.key),
+                                                     code(short(_value(setter), 60)))
+                    else:
+                        status = "*gap*: not set"
+                fn = engine_function(clause)
+                if fn:
+                    status = self.link(page, Place(book.engine_page, fn), code(fn)) if fn in functions else code(fn)
+                rows.append([name_cell, esc(short(_library_summary(clause), 140)), status])
+            header = {"param": "in this title", "action": "engine", "procedure": "engine",
+                      "function": "engine", "trigger": "engine"}.get(kind, "")
+            out.append(table([esc(kind), "meaning", header], rows))
+        tiles = [c for c in book.title.of_kind("tile") if c.origin.kind == "library"]
+        if tiles:
+            out.append("### tile {#library-tile}\n")
+            out.append(f"The {len(tiles)} standard tiles of "
+                       f"{self.link(page, Place(self.library_file('tiles')), 'library “tiles”')} are in force; "
+                       f"the title's `tile_counts` table says which it uses.\n")
+        return "\n".join(out)
+
+    # ------------------------------------------------------------ pictures and tables
+
+    def market(self, book: Book) -> Clause | None:
+        markets = book.title.of_kind("market")
+        return markets[0] if markets else None
+
+    def market_picture(self, book: Book) -> str | None:
+        market = self.market(book)
+        if market is None or not isinstance(market.decl, s.Component):
+            return None
+        return market_svg(market.decl, f"{book.name}: {clause_label(market)}")
+
+    def market_page(self, book: Book) -> str:
+        page = book.tables
+        out = ["# Market, phases and trains {#market-phases-trains}\n",
+               self.link(page, Place(book.index), esc(book.name)) + "\n"]
+        market = self.market(book)
+        out.append("## Stock market {#stock-market}\n")
+        if market is None:
+            out.append("*This title has no market clause.*\n")
+        else:
+            decl = market.decl
+            grid = market_cells(decl)
+            out.append(f"{self.link(page, self.site.place(book, market.key), code(f'market {market.name}'))}: "
+                       f"{len(grid)} rows, {sum(1 for row in grid for c in row if c)} cells, "
+                       f"{sum(1 for row in grid for c in row if c and 'par' in c.zones)} par cells "
+                       "(outlined, marked P).\n")
+            out.append(f"![{esc(book.name)}: {esc(clause_label(market))}](market.svg)\n")
+            colours = zone_colours(grid)
+            rows = [["par", "outlined in red", self._zone_text(book, "par", page)]]
+            for zone, colour in colours.items():
+                rows.append([esc(humanize(zone)), f'<span class="rulec-swatch" style="background:{colour}"></span> {colour}',
+                             self._zone_text(book, zone, page)])
+            out.append(table(["zone", "drawn", "meaning"], rows))
+            extra = [p for p in decl.properties if p.name != "rows"]
+            if extra:
+                out.append(table(["market rule", "value"],
+                                 [[esc(humanize(p.name)), value_md(p.value, 200)] for p in extra]))
+        out.append("## Phases {#phases}\n")
+        phases = book.title.of_kind("phase")
+        if not phases:
+            out.append("*This title has no phase clauses.*\n")
+        else:
+            cols = ["on_train", "tiles", "train_limit", "operating_rounds", "events"]
+            rows = []
+            for clause in phases:
+                decl = clause.decl
+                cells = [self.link(page, self.site.place(book, clause.key), code(clause.name))
+                         + (f" {esc(decl.title)}" if decl.title else "")]
+                for col in cols:
+                    prop = decl.get(col)
+                    if prop is None:
+                        cells.append("")
+                    elif col == "tiles" and isinstance(prop.value, s.ListLit):
+                        cells.append(" ".join(_chip(unparse(i)) for i in prop.value.items))
+                    else:
+                        cells.append(value_md(prop.value, 80))
+                others = [p for p in decl.properties if p.name not in cols]
+                cells.append("; ".join(f"{esc(humanize(p.name))} {value_md(p.value, 60)}" for p in others))
+                rows.append(cells)
+            out.append(table(["phase", "starts on", "tiles", "train limit", "ORs", "events", "more"], rows))
+        out.append("## Trains {#trains}\n")
+        trains = book.title.of_kind("train")
+        if not trains:
+            out.append("*This title has no train clauses.*\n")
+        else:
+            cols = ["distance", "price", "count", "rusts_on", "obsolete_on"]
+            rows = []
+            for clause in trains:
+                decl = clause.decl
+                cells = [self.link(page, self.site.place(book, clause.key), code(clause.name))]
+                for col in cols:
+                    prop = decl.get(col)
+                    cells.append(value_md(prop.value, 80) if prop is not None else "")
+                others = [p for p in decl.properties if p.name not in cols and p.name != "summary"]
+                cells.append("; ".join(f"{esc(humanize(p.name))} {value_md(p.value, 60)}" for p in others))
+                rows.append(cells)
+            out.append(table(["train", "distance", "price", "count", "rusts on", "obsolete on", "more"], rows))
+            out.append(self.timeline(book, page))
+        return "\n".join(out)
+
+    def _zone_text(self, book: Book, zone: str, page: str) -> str:
+        clause = book.title.get("zone", zone)
+        if clause is None:
+            return ""
+        text = str_prop(clause.decl, "summary") or clause_label(clause)
+        return self.link(page, self.site.place(book, clause.key), code(zone)) + " " + esc(short(text, 160))
+
+    def timeline(self, book: Book, page: str) -> str:
+        """Which train purchase starts each phase and which trains leave then."""
+        rusts: dict[str, list[str]] = defaultdict(list)
+        obsolete: dict[str, list[str]] = defaultdict(list)
+        for clause in book.title.of_kind("train"):
+            decl = clause.decl
+            for prop_name, target in (("rusts_on", rusts), ("obsolete_on", obsolete)):
+                prop = decl.get(prop_name)
+                if prop is None:
+                    continue
+                values = prop.value.items if isinstance(prop.value, s.ListLit) else (prop.value,)
+                for v in values:
+                    if isinstance(v, s.Str):
+                        target[v.value].append(clause.name)
+        rows = []
+        for clause in book.title.of_kind("phase"):
+            decl = clause.decl
+            on = decl.get("on_train")
+            starters = []
+            if on is not None:
+                values = on.value.items if isinstance(on.value, s.ListLit) else (on.value,)
+                starters = [v.value for v in values if isinstance(v, s.Str)]
+            rusted = sorted({t for st in starters for t in rusts.get(st, [])})
+            obs = sorted({t for st in starters for t in obsolete.get(st, [])})
+            rows.append([
+                self.link(page, self.site.place(book, clause.key), code(clause.name)),
+                ", ".join(code(x) for x in starters) or "the start",
+                ", ".join(code(x) for x in rusted),
+                ", ".join(code(x) for x in obs),
+            ])
+        if not rows:
+            return ""
+        return ("### Timeline {#timeline}\n\nThe first purchase of a train starts a phase; "
+                "trains whose `rusts_on` or `obsolete_on` names that train leave or become obsolete.\n\n"
+                + table(["phase", "started by the first", "rusts", "becomes obsolete"], rows))
+
+    # ------------------------------------------------------------ overlays
+
+    def overlays(self, book: Book) -> list:
+        """The overlay units of a book: its variant, the title it is when it
+        extends another, and errata."""
+        t = book.title
+        out = []
+        for origin in t.chain:
+            if origin.kind == "variant" or origin.kind == "errata":
+                out.append(origin)
+            elif origin.kind == "title" and origin.name == t.name and t.extends:
+                out.append(origin)
+        return out
+
+    def changes_page(self, book: Book) -> str:
+        page = book.changes
+        t = book.title
+        out = [f"# What {esc(book.name)} changes {{#changes}}\n"]
+        base_book = book.parent or (self.site.book_of_title(t.extends) if t.extends else None)
+        if base_book is not None:
+            out.append(f"Against {self.link(page, Place(base_book.index), esc(base_book.name))}: each clause "
+                       "the overlay replaces, amends, adds or removes, with a link to the base clause.\n")
+        for origin in self.overlays(book):
+            out.append(f"## {esc(origin.kind)} {esc(origin.name)} {{#{anchor_for(origin.kind, origin.name)}}}\n")
+            groups: dict[str, list[Clause]] = defaultdict(list)
+            for clause in t.clauses:
+                if clause.origin == origin and clause.kind != "cite":
+                    if origin.kind == "errata" and clause.key == ("property", "date"):
+                        out.append(f"Dated {code(unparse(clause.decl.value))}.\n")
+                        continue
+                    groups[clause.change].append(clause)
+            removed = [r for r in t.removals if r.origin == origin]
+            counts = ", ".join(f"{len(groups[k])} {w}" for k, w in
+                               (("replaced", "replaced"), ("amended", "amended"), ("defined", "added")))
+            out.append(f"{counts}, {len(removed)} removed.\n")
+            for change, title in (("replaced", "Replaced"), ("amended", "Amended"), ("defined", "Added")):
+                clauses = groups.get(change, [])
+                if not clauses:
+                    continue
+                out.append(f"### {title} {{#{anchor_for(origin.kind, origin.name)}-{change}}}\n")
+                rows = []
+                for clause in clauses:
+                    here = self.link(page, self.site.place(book, clause.key),
+                                     code(f"{clause.kind} {clause.name}"))
+                    base = ""
+                    if clause.previous is not None:
+                        place = self.site.clause_place(clause.previous, book)
+                        if place == self.site.place(book, clause.key):
+                            base = f"as written in {esc(clause.previous.origin)}, shown in its card"
+                        else:
+                            base = self.link(page, place, "the base clause") + f" ({esc(clause.previous.origin)})"
+                    cites = ", ".join(dict.fromkeys(esc(citation_label(c)) if c.is_rulebook else esc(c.kind)
+                                                    for c in clause.prov.citations))
+                    rows.append([here, esc(short(clause_label(clause), 80)), base, cites,
+                                 self.difference(clause)])
+                out.append(table(["clause", "summary", "base", "cited", "what changed"], rows))
+            if removed:
+                out.append(f"### Removed {{#{anchor_for(origin.kind, origin.name)}-removed}}\n")
+                rows = []
+                for r in removed:
+                    base = self.link(page, self.site.clause_place(r.clause, book), code(f"{r.clause.kind} {r.clause.name}"))
+                    cites = ", ".join(esc(citation_label(c)) if c.is_rulebook else esc(f"{c.kind}: {short(c.ref, 100)}")
+                                      for c in r.prov.citations)
+                    rows.append([base, esc(short(clause_label(r.clause), 80)), esc(str(r.clause.origin)), cites])
+                out.append(table(["removed clause", "summary", "written in", "why"], rows))
+        return "\n".join(out)
+
+    @staticmethod
+    def difference(clause: Clause) -> str:
+        """What an overlay changed, in DSL terms."""
+        previous = clause.previous
+        if previous is None:
+            return "new"
+        old, new = previous.decl, clause.decl
+        if isinstance(old, s.Property) and isinstance(new, s.Property):
+            return code(short(unparse(old.value), 60)) + " → " + code(short(unparse(new.value), 60))
+        if isinstance(old, s.Component) and isinstance(new, s.Component):
+            before = {p.name: unparse(p.value) for p in old.properties}
+            after = {p.name: unparse(p.value) for p in new.properties}
+            bits = []
+            for name in after:
+                if name not in before:
+                    bits.append(f"+{code(name + ': ' + short(after[name], 50))}")
+                elif before[name] != after[name]:
+                    bits.append(f"{code(name)}: {code(short(before[name], 40))} → {code(short(after[name], 40))}")
+            for name in before:
+                if name not in after:
+                    bits.append(f"−{code(name)}")
+            if old.title != new.title:
+                bits.append(f"display name “{esc(old.title)}” → “{esc(new.title or '')}”" if old.title
+                            else f"display name “{esc(new.title or '')}”")
+            return "<br>".join(bits) or "same properties, new provenance"
+        if isinstance(old, s.Table) and isinstance(new, s.Table):
+            before = {row.keys: unparse(row.value) for row in old.rows}
+            after = {row.keys: unparse(row.value) for row in new.rows}
+            changed = sum(1 for k in after if before.get(k) != after[k])
+            gone = sum(1 for k in before if k not in after)
+            return f"{_rows(changed)} new or changed, {_rows(gone)} dropped"
+        return "rewritten"
+
+    # ------------------------------------------------------------ reports
+
+    def book_reports(self, book: Book) -> str:
+        page = book.reports
+        report = self.coverage[book.slug]
+        out = [f"# Coverage of {esc(book.name)} {{#coverage}}\n",
+               self.link(page, Place(book.index), esc(book.name)) + "\n",
+               f"From `rulec coverage`: {len(report.sections)} sections declared, {report.covered} with a "
+               f"citing clause; {len(report.supplements)} supplements, {len(report.assumptions)} assumptions, "
+               f"{len(report.gaps)} gaps, {len(report.contradictions)} contradictions, "
+               f"{len(report.clashes)} clashes.\n"]
+        out.append("## Sections {#sections}\n")
+        rows = []
+        for sec, sc in zip(book.title.sections, report.sections):
+            labels = sorted({u.label() for u in sc.uses})
+            uses = ", ".join(self.use_link(book, page, label) for label in labels[:12])
+            if len(labels) > 12:
+                uses += f", … ({len(labels)} in all)"
+            status = "covered" if sc.uses else ("note" if sc.note else "**not covered**")
+            rows.append([self.link(page, book.section_place(sec.citation.section_id), esc(section_label(sec))),
+                         status, uses or (esc(sc.note) if sc.note else "")])
+        out.append(table(["section", "", "citing clauses"], rows))
+        for heading, anchor, items in (("Supplements", "supplements", report.supplements),
+                                       ("Assumptions", "assumptions", report.assumptions),
+                                       ("Gaps", "gaps", report.gaps),
+                                       ("Citations of undeclared sections", "undeclared", report.undeclared)):
+            out.append(f"## {heading} {{#{anchor}}}\n")
+            if not items:
+                out.append("None.\n")
+                continue
+            grouped: dict[str, list] = defaultdict(list)
+            for text, use in items:
+                grouped[text].append(use)
+            rows = []
+            for text in sorted(grouped):
+                uses = grouped[text]
+                written = sorted({u.label() for u in uses if not u.origin.startswith("library")})
+                from_lib = sorted({u.clause for u in uses if u.origin.startswith("library")})
+                shown = ", ".join(self.use_link(book, page, label) for label in written[:15])
+                if len(written) > 15:
+                    shown += f", … ({len(written)} in all)"
+                if from_lib:
+                    shown += (", " if shown else "") + f"{len(from_lib)} library clauses"
+                rows.append([esc(short(text, 300)), shown])
+            out.append(table(["source" if anchor == "supplements" else ("reason" if anchor != "undeclared" else "citation"),
+                              "clauses"], rows))
+        for heading, anchor, kind in (("Contradictions", "contradictions", "contradiction"), ("Clashes", "clashes", "clash")):
+            out.append(f"## {heading} {{#{anchor}}}\n")
+            clauses = book.title.of_kind(kind)
+            if not clauses:
+                out.append("None recorded.\n")
+                continue
+            rows = []
+            for clause in clauses:
+                reading = clause.decl.get("reading") if isinstance(clause.decl, s.Component) else None
+                rows.append([self.link(page, self.site.place(book, clause.key), code(clause.name)),
+                             esc(clause_label(clause)),
+                             ", ".join(esc(citation_label(c)) for c in clause.prov.citations),
+                             esc(value_text(reading.value, 300)) if reading else "*no reading*"])
+            out.append(table([kind, "about", "cites", "reading taken"], rows))
+        return "\n".join(out)
+
+    def use_link(self, book: Book, page: str, label: str) -> str:
+        """A link for a coverage `Use` label ('private MT.cost')."""
+        clause, _, where = label.partition(".") if not label.startswith("sanction ") else (label, "", "")
+        kind, _, name = clause.partition(" ")
+        place = self.site.place(book, (kind, name))
+        return self.link(page, place, code(label))
+
+    def reports_index(self) -> str:
+        page = "reports/index.md"
+        out = ["# Reports {#reports}\n",
+               "Per title and variant: how much of its rulebook the rulespec covers, and how much "
+               "rests on something other than the rulebook.\n"]
+        rows = []
+        for book in self.site.books:
+            r = self.coverage[book.slug]
+            rows.append([self.link(page, Place(book.reports), esc(book.name)), str(len(r.sections)), str(r.covered),
+                         str(sum(1 for sc in r.sections if not sc.uses and not sc.note)),
+                         str(len(r.supplements)), str(len(r.assumptions)), str(len(r.gaps)),
+                         str(len(r.contradictions)), str(len(r.clashes))])
+        out.append(table(["title", "sections", "covered", "not covered", "supplements", "assumptions", "gaps",
+                          "contradictions", "clashes"], rows))
+        out.append("Supplements and assumptions count every part that carries one, the standard tiles' "
+                   "supplement included.\n")
+        for heading, anchor, kind in (("Contradictions", "contradictions", "contradiction"),
+                                      ("Clashes", "clashes", "clash")):
+            out.append(f"## {heading} {{#{anchor}}}\n")
+            out.append({"contradiction": "Places where a rulebook contradicts itself, and the reading the "
+                                         "rulespec takes ([W003](../reference/diagnostics.md#w003)).\n",
+                        "clash": "Places where a supplement disagrees with the rulebook; the rulebook wins "
+                                 "([W004](../reference/diagnostics.md#w004)).\n"}[kind])
+            rows = []
+            for book in self.site.books:
+                own = self.overlays(book) or [o for o in book.title.chain if o.kind == "title" and o.name == book.title.name]
+                for clause in book.title.of_kind(kind):
+                    if clause.origin not in own and not (book.parent is None and clause.origin.kind == "title"
+                                                         and clause.origin.name == book.title.name):
+                        continue
+                    reading = clause.decl.get("reading") if isinstance(clause.decl, s.Component) else None
+                    rows.append([esc(book.name), self.link(page, self.site.place(book, clause.key), code(clause.name)),
+                                 esc(clause_label(clause)),
+                                 ", ".join(esc(citation_label(c)) for c in clause.prov.citations),
+                                 esc(short(value_text(reading.value, 400), 400)) if reading else "*no reading*"])
+            out.append(table(["title", kind, "about", "cites", "reading taken"], rows))
+        counts = Counter(d.code for d in self.site.loaded.diagnostics)
+        out.append("## Diagnostics now {#diagnostics}\n")
+        out.append("What `rulec check --notes` reports on the rulespecs these pages were made from.\n")
+        out.append(table(["code", "count", "meaning"],
+                         [[self.link(page, Place("reference/diagnostics.md", code_.lower()), code_), str(n),
+                           esc(CODES[code_])] for code_, n in sorted(counts.items())]))
+        return "\n".join(out)
+
+    def diagnostics_page(self) -> str:
+        counts = Counter(d.code for d in self.site.loaded.diagnostics)
+        out = ["# Diagnostic codes {#diagnostic-codes}\n",
+               "Every problem `rulec check` reports has a code: `E…` an error (exit 1), `W…` a warning or "
+               "a note. Each is printed as `file:line:col: severity[CODE]: message`, with the source line, "
+               "a caret, notes and help. The count is how many the current rulespecs give.\n"]
+        groups = (("Syntax", "E00"), ("Resolution", "E01"), ("Checks", "E02"), ("Warnings and notes", "W"),
+                  ("The tool", "E09"))
+        for heading, prefix in groups:
+            out.append(f"## {heading} {{#{heading.lower().replace(' ', '-')}}}\n")
+            for code_ in sorted(c for c in CODES if c.startswith(prefix)):
+                severity = "error" if code_.startswith("E") else "warning"
+                if code_ in ("W002", "W006"):
+                    severity = "note"
+                out.append(f"### {code_} {{#{code_.lower()}}}\n\n*{severity}* · {counts.get(code_, 0)} now\n\n"
+                           f"{esc(CODES[code_])}\n")
+        return "\n".join(out)
+
+    def builtins_page(self) -> str:
+        page = "reference/builtins.md"
+        used = self._builtin_uses()
+        out = ["# Builtins {#builtins}\n",
+               "The names a rulespec may use without defining them: the runtime's holders and the "
+               "functions of `compiler.runtime.GameBase` (`b_<name>`). `rulec check` knows exactly these "
+               "([E015](diagnostics.md#e015) for any other unknown name).\n"]
+        for heading, names in (("Holders", sorted(VALUES)), ("Functions", sorted(n for n in BUILTINS if n not in VALUES))):
+            out.append(f"## {heading} {{#{heading.lower()}}}\n")
+            rows = []
+            for name in names:
+                uses = used.get(name, [])
+                shown = ", ".join(self.link(page, place, code(label)) for label, place in uses[:6])
+                if len(uses) > 6:
+                    shown += f", … ({len(uses)} in all)"
+                rows.append([f'<span id="builtin-{anchor_for(name, "")}"></span>{code(name)}',
+                             esc(BUILTINS[name]), shown])
+            out.append(table(["name", "meaning", "used in"], rows))
+        return "\n".join(out)
+
+    def _builtin_uses(self) -> dict[str, list[tuple[str, Place]]]:
+        out: dict[str, dict[tuple, tuple[str, Place]]] = defaultdict(dict)
+        for book in self.site.title_books():
+            routines = {c.name for c in book.title.clauses if c.kind in ("procedure", "function")}
+            for key, entry in book.entries.items():
+                clause = entry.clause
+                if clause.kind not in ("action", "procedure", "function", "trigger", "invariant"):
+                    continue
+                origin = (clause.origin.kind, clause.origin.name, key)
+                place = self.site.origin_place(clause, book) if clause.origin.kind != "title" else self.site.place(book, key)
+                if place is None:
+                    continue
+                for name in _called_names(clause.decl):
+                    if name in BUILTINS and name not in routines:
+                        out[name].setdefault(origin, (f"{clause.kind} {clause.name}", place))
+                for name in _read_names(clause.decl):
+                    if name in VALUES:
+                        out[name].setdefault(origin, (f"{clause.kind} {clause.name}", place))
+        return {k: [v[o] for o in sorted(v, key=lambda o: (o[0] != "library", o[1], o[2]))] for k, v in out.items()}
+
+    def dsl_page(self) -> str:
+        text = (paths.ROOT / "grammar" / "README.md").read_text(encoding="utf-8")
+        out, in_fence = [], False
+        for line in text.splitlines():
+            if line.startswith("```"):
+                if not in_fence and line.strip() == "```":
+                    line = "```rulespec"
+                in_fence = not in_fence
+            out.append(line)
+        body = "\n".join(out)
+        if body.startswith("# "):
+            first, _, rest = body.partition("\n")
+            body = f"{first} {{#the-rulespec-dsl}}\n\n*This page is `grammar/README.md`, the author's guide.*\n{rest}"
+        return body + "\n"
+
+    # ------------------------------------------------------------ across titles
+
+    def compare_index(self) -> str:
+        page = "compare/index.md"
+        out = ["# Questions across titles {#questions}\n",
+               "Each question is answered from the rules as transcribed: the library parameter a title "
+               "sets, or a gap where it sets none, and the title's own clauses that bear on it.\n"]
+        books = self.site.title_books()
+        rows = []
+        for topic in TOPICS:
+            cells = [self.link(page, Place(f"compare/{topic.slug}.md"), esc(topic.question))]
+            for book in books:
+                ans = self.answers[(book.slug, topic.slug)]
+                text = "gap" if ans.main.gap else short(ans.main.words or ans.main.text, 40)
+                cells.append(self.link(page, Place(f"compare/{topic.slug}.md", book.slug), esc(text)))
+            rows.append(cells)
+        out.append(table(["question"] + [esc(b.name) for b in books], rows))
+        return "\n".join(out)
+
+    def compare_page(self, topic: Topic) -> str:
+        page = f"compare/{topic.slug}.md"
+        out = [f"# {esc(topic.question)} {{#{topic.slug}}}\n", esc(topic.intro) + "\n"]
+        params = ", ".join(self.link(page, self.site.libraries["18xx"][1].get(("param", p)), code(p))
+                           for p in topic.params)
+        out.append(f"Answered by the library parameters {params}.\n")
+        out.append("## Answers {#answers}\n")
+        groups: dict[str, list[Answer]] = defaultdict(list)
+        for book in self.site.books:
+            ans = self.answers[(book.slug, topic.slug)]
+            groups[ans.group].append(ans)
+        rows = []
+        for group in sorted(groups, key=lambda g: (g.startswith("not set"), g)):
+            titles = []
+            for ans in groups[group]:
+                main = ans.main
+                if main.clause is not None:
+                    place = self.site.place(ans.book, main.clause.key)
+                else:
+                    place = self.site.place(ans.book, ("param", main.param))
+                titles.append(self.link(page, place, esc(ans.book.name)))
+            rows.append([esc(group), ", ".join(titles)])
+        out.append(table(["answer", "titles (each linked to its clause)"], rows))
+        out.append("## By title {#by-title}\n")
+        for book in self.site.books:
+            ans = self.answers[(book.slug, topic.slug)]
+            out.append(f"### {esc(book.name)} {{#{book.slug}}}\n")
+            rows = []
+            cards = self.cards(book)
+            for pa in ans.params:
+                if pa.clause is None:
+                    rows.append([code(pa.param), "*gap*: not set",
+                                 self.link(page, self.site.place(book, ("param", pa.param)), "the parameter")])
+                    continue
+                cites = []
+                for c in pa.clause.prov.citations:
+                    cites.append(cards.cite_link(page, c) if c.is_rulebook else
+                                 (f"supplement from {code(c.ref)}" if c.kind == "supplement" else f"assumed: {esc(c.ref)}"))
+                value = code(short(pa.text, 200)) + (f" — {esc(pa.words)}" if pa.words and pa.words != pa.text else "")
+                rows.append([self.link(page, self.site.place(book, pa.clause.key), code(pa.param)),
+                             ("*gap*: " if pa.gap else "") + value, "; ".join(cites)])
+            out.append(table(["parameter", "value", "provenance"], rows))
+            if ans.related:
+                out.append("Also bearing on it:\n")
+                lines = []
+                for r in ans.related:
+                    name = f"{r.clause.kind} {r.clause.name}" + (f".{r.part}" if r.part else "")
+                    lines.append(f"- {self.link(page, self.site.place(book, r.clause.key), code(name))}: "
+                                 f"{esc(short(r.text, 240))}")
+                out.append("\n".join(lines) + "\n")
+        return "\n".join(out)
+
+    def glossary(self) -> str:
+        page = "glossary.md"
+        entries: dict[str, list[tuple[Book | None, Clause]]] = defaultdict(list)
+        library_terms = {}
+        lib = self.site.libraries.get("18xx")
+        for book in self.site.books:
+            for clause in book.title.of_kind("term"):
+                if clause.origin.kind == "library":
+                    library_terms[clause.name] = clause
+                    continue
+                own = self.overlays(book) or []
+                if book.parent is None and clause.origin.kind == "title" and clause.origin.name == book.title.name:
+                    entries[clause.name].append((book, clause))
+                elif clause.origin in own and clause.origin.kind != "title":
+                    entries[clause.name].append((book, clause))
+                elif book.parent is None and clause.origin.kind == "title" and clause.origin.name != book.title.name:
+                    pass  # an extended title's term: shown under that title
+        names = sorted(set(entries) | set(library_terms), key=lambda n: _term_title(entries, library_terms, n).lower())
+        out = ["# Glossary {#glossary}\n",
+               "The 18xx words the rules use, from the library's glossary and each title's own terms; "
+               "a title that amends a library term gives its own words for it. Synonyms map one "
+               "title's word to another's (Director = President, Share Dealing Round = Stock Round, "
+               "Bank Pool = Market).\n"]
+        out.append("## Synonyms across titles {#synonyms}\n")
+        out.append("Each word a title or the library uses, with the terms it names.\n")
+        index: dict[str, set[str]] = defaultdict(set)
+        for name in names:
+            words = {_term_title(entries, library_terms, name)}
+            for _book, clause in [(None, library_terms[name])] if name in library_terms else []:
+                words |= _synonyms(clause)
+            for _book, clause in entries.get(name, []):
+                words |= _synonyms(clause) | {clause_label(clause)}
+            for word in words:
+                index[word.lower()].add(name)
+        rows = []
+        for word in sorted(index):
+            targets = sorted(index[word])
+            if len(targets) == 1 and word == _term_title(entries, library_terms, targets[0]).lower():
+                continue  # a term's own name, with nothing else under it
+            rows.append([esc(word), ", ".join(self.link(page, Place(page, f"term-{anchor_for(t, '')}"),
+                                                        esc(_term_title(entries, library_terms, t))) for t in targets)])
+        out.append(table(["word", "see"], rows))
+        out.append("## Terms {#terms}\n")
+        for name in names:
+            title = _term_title(entries, library_terms, name)
+            out.append(f"### {esc(title)} {{#term-{anchor_for(name, '')}}}\n")
+            if name in library_terms:
+                clause = library_terms[name]
+                place = lib[1].get(clause.key) if lib else None
+                syn = _synonyms(clause)
+                out.append(f"{esc(str_prop(clause.decl, 'summary') or '')}"
+                           + (f" Also: {esc(', '.join(sorted(syn)))}." if syn else "")
+                           + f" ({self.link(page, place, 'library')})\n")
+            rows = []
+            for book, clause in entries.get(name, []):
+                syn = _synonyms(clause)
+                cites = ", ".join(esc(citation_label(c)) for c in clause.prov.rulebook)
+                rows.append([self.link(page, self.site.place(book, clause.key), esc(book.name)),
+                             esc(clause_label(clause)), esc(str_prop(clause.decl, "summary") or ""),
+                             esc(", ".join(sorted(syn))), cites])
+            if rows:
+                out.append(table(["title", "its word", "meaning", "synonyms", "cited"], rows))
+        return "\n".join(out)
+
+    # ------------------------------------------------------------ libraries
+
+    def library_page(self, name: str) -> str:
+        unit, places = self.site.libraries[name]
+        page = self.library_file(name)
+        out = [f"# Library “{esc(name)}” {{#library-{anchor_for(name, '')}}}\n",
+               f"`{unit.path}`: what every title that uses it starts from. A title sets the parameters, "
+               "cites the clauses its rulebook states, and replaces or amends what it changes.\n"]
+        decls = [item for item in unit.items if hasattr(item, "clause_key") and not isinstance(item, s.Cite)]
+        if name == "tiles":
+            out.append(self.tiles_table(unit, decls, page))
+            return _NO_SEARCH + "\n".join(out)
+        uses = [item for item in unit.items if isinstance(item, s.Uses)]
+        if uses:
+            out.append("Uses " + ", ".join(self.link(page, Place(self.library_file(u.library)), f"library “{esc(u.library)}”")
+                                           for u in uses) + ".\n")
+        by_kind: dict[str, list] = defaultdict(list)
+        for decl in decls:
+            by_kind[decl.clause_key[0]].append(decl)
+        order = ["param", "enum", "zone", "term", "action", "procedure", "function", "trigger", "invariant"]
+        for kind in sorted(by_kind, key=lambda k: (order.index(k) if k in order else len(order), k)):
+            out.append(f"## {esc(kind)} {{#{anchor_for(kind, '')}-clauses}}\n")
+            for decl in by_kind[kind]:
+                out.append(self.library_card(decl, page))
+        return "\n".join(out)
+
+    def library_card(self, decl, page: str) -> str:
+        kind, name = decl.clause_key
+        anchor = anchor_for(kind, name)
+        title = getattr(decl, "title", None)
+        head = esc(f"{kind} {name}" + (f" — {title}" if title and kind != "param" else ""))
+        out = [f"### {head} {{#{anchor}}}\n"]
+        if isinstance(decl, s.Param):
+            out.append(f"{esc(decl.title or '')}. Type {code(decl.type)}.\n")
+            rows = []
+            for book in self.site.books:
+                setter = book.title.get("property", name) or book.title.get("table", name)
+                if setter is not None:
+                    rows.append([esc(book.name), self.link(page, self.site.place(book, setter.key), code(short(_value(setter), 80)))])
+                else:
+                    rows.append([esc(book.name), "*gap*: " + self.link(page, self.site.place(book, ("param", name)), "not set")])
+            out.append(table(["title", "value"], rows))
+        elif isinstance(decl, s.Routine):
+            out.append(f"{esc(decl.title or '')}. {code(signature(decl))}\n")
+        elif isinstance(decl, s.Trigger):
+            out.append(f"{esc(decl.title or '')}: on {code(decl.event.name)}.\n")
+        elif isinstance(decl, s.Enum):
+            out.append(f"{esc(decl.title or '')}: " + ", ".join(code(v) for v in decl.values) + ".\n")
+        elif isinstance(decl, s.Component):
+            summary = str_prop(decl, "summary")
+            if summary:
+                out.append(esc(summary) + "\n")
+            if kind == "term":
+                syn = decl.get("synonyms")
+                if syn is not None and isinstance(syn.value, s.ListLit) and syn.value.items:
+                    out.append("Also called: " + ", ".join(esc(value_text(i)) for i in syn.value.items) + ".\n")
+        text, first = self.site.source(decl.span)
+        out.append(fence(text, linenums=first, title=f"{decl.span.path}:{first}"))
+        prefix = {"action": "a_", "procedure": "r_", "function": "r_", "trigger": "t_"}.get(kind)
+        if prefix:
+            links = []
+            for book in self.site.books:
+                functions = self.site.engines.get(book.module, ("", {}, None))[1]
+                fn = prefix + name
+                entry = book.entries.get((kind, name))
+                if fn in functions and entry is not None:
+                    note = "" if entry.clause.origin.kind == "library" else " (replaced)"
+                    links.append(self.link(page, Place(book.engine_page, fn), esc(book.name)) + note)
+            if links:
+                out.append(f"**Engine:** {code(prefix + name)} in " + ", ".join(links) + "\n")
+        if kind in ("action", "procedure", "trigger"):
+            cited = []
+            for book in self.site.title_books():
+                entry = book.entries.get((kind, name))
+                if entry is not None and entry.cite is not None:
+                    cites = ", ".join(esc(citation_label(c)) for c in entry.cite.prov.citations)
+                    cited.append(self.link(page, self.site.place(book, (kind, name)), esc(book.name)) + f" ({cites})")
+            if cited:
+                out.append("**Cited by:** " + ", ".join(cited) + "\n")
+        return "\n".join(out)
+
+    def tiles_table(self, unit: s.Unit, decls, page: str) -> str:
+        rows = []
+        for decl in decls:
+            if not isinstance(decl, s.Component):
+                continue
+            anchor = anchor_for(decl.kind, decl.key or "")
+            props = {p.name: p for p in decl.properties}
+            colour = props.get("color")
+            label = props.get("label")
+            nodes = props.get("nodes")
+            paths_ = props.get("paths")
+            rows.append([
+                f'<span id="{anchor}"></span>{code(decl.key)}',
+                _chip(unparse(colour.value)) if colour else "",
+                code(value_text(label.value)) if label else "",
+                code(value_text(nodes.value, 200)) if nodes else "",
+                code(value_text(paths_.value, 200)) if paths_ else "",
+                f"line {decl.span.line}",
+            ])
+        return (f"{len(rows)} tiles, from `{unit.path}`. Node `nN` is the tile's N-th node; edges are "
+                "numbered 0–5 clockwise.\n\n"
+                + table(["tile", "colour", "label", "nodes", "paths", "source"], rows))
+
+    # ------------------------------------------------------------ engines
+
+    def engines_index(self) -> str:
+        page = "engines/index.md"
+        out = ["# Engines {#engines}\n",
+               "`rulec compile` writes one Python module per title and variant into `generated/`; each "
+               "holds the title's data (`DATA`) and its actions, procedures, functions and triggers "
+               "compiled to functions (`a_<action>`, `r_<procedure or function>`, `t_<trigger>`), on "
+               "top of the hand-written runtime `compiler/runtime/`.\n"]
+        rows = []
+        for book in self.site.books:
+            text, functions, _ = self.site.engines.get(book.module, ("", {}, None))
+            rows.append([self.link(page, Place(book.engine_page), code(f"generated/{book.module}.py")),
+                         self.link(page, Place(book.index), esc(book.name)), str(len(functions)),
+                         str(len(text.splitlines()))])
+        out.append(table(["module", "title", "functions", "lines"], rows))
+        return "\n".join(out)
+
+    def engine_page(self, book: Book) -> str:
+        page = book.engine_page
+        text, functions, game_line = self.site.engines.get(book.module, ("", {}, None))
+        out = [_NO_SEARCH + f"# Engine of {esc(book.name)} {{#engine}}\n",
+               f"`generated/{book.module}.py`, generated by `rulec compile` from "
+               + self.link(page, Place(book.index), esc(book.name)) + ". Do not edit it: change the "
+               "rulespec and recompile.\n"]
+        if not text:
+            out.append("*The module is missing: run `rulec compile`.*\n")
+            return "\n".join(out)
+        lines = text.splitlines()
+        first_fn = min((f.line for f in functions.values()), default=len(lines) + 1)
+        out.append("## Data {#data}\n")
+        out.append(f"Lines 1–{first_fn - 1}: the module's docstring and the `DATA` table "
+                   "(`TitleData`: the title's properties, components by kind, and each clause's citation). "
+                   "Each data clause on the title's pages says where it is: "
+                   "`DATA.properties['cert_limit']`, `DATA.components['private']`.\n")
+        kinds = Counter(c.kind for c in book.title.clauses if isinstance(c.decl, s.Component))
+        props = sum(1 for c in book.title.clauses if isinstance(c.decl, (s.Property, s.Table)))
+        out.append(table(["in DATA", "entries"], [["properties (properties and tables)", str(props)]]
+                         + [[code(f"components[{k!r}]"), str(n)] for k, n in sorted(kinds.items())]))
+        out.append("## Functions {#functions}\n")
+        implements: dict[str, Entry] = {}
+        for entry in book.entries.values():
+            fn = engine_function(entry.clause)
+            if fn:
+                implements[fn] = entry
+                implements.setdefault("w_" + entry.clause.name, entry) if entry.clause.kind == "trigger" else None
+        for fn in sorted(functions, key=lambda n: functions[n].line):
+            f = functions[fn]
+            out.append(f"### {esc(fn)} {{#{fn}}}\n")
+            entry = implements.get(fn)
+            if entry is not None:
+                clause = entry.clause
+                role = "the condition of" if fn.startswith("w_") else "implements"
+                out.append(f"Lines {f.line}–{f.end_line}; {role} "
+                           + self.link(page, self.site.place(book, clause.key), code(f"{clause.kind} {clause.name}"))
+                           + f" — {esc(clause_label(clause))}.\n")
+            out.append(fence(f.source, "python", linenums=f.line, title=f"generated/{book.module}.py:{f.line}"))
+        if game_line is not None:
+            out.append("## The Game class {#game}\n")
+            out.append(fence("\n".join(lines[game_line - 1:]), "python", linenums=game_line,
+                             title=f"generated/{book.module}.py:{game_line}"))
+        return "\n".join(out)
+
+    # ------------------------------------------------------------ navigation
+
+    def nav(self) -> list:
+        titles: list = [{"Titles": "titles/index.md"}]
+        for book in self.site.title_books():
+            titles.append({book.name: self.book_nav(book) + [
+                {v.title.variant: self.book_nav(v)} for v in self.site.variants_of(book)]})
+        return [
+            {"Home": "index.md"},
+            {"Titles": titles},
+            {"Across titles": ["compare/index.md"] + [{t.question: f"compare/{t.slug}.md"} for t in TOPICS]},
+            {"Glossary": "glossary.md"},
+            {"Libraries": [{f"Library “{name}”": self.library_file(name)} for name in self.site.libraries]},
+            {"Reports": ["reports/index.md"] + [{b.name: b.reports} for b in self.site.books]},
+            {"Engines": ["engines/index.md"] + [{b.name: b.engine_page} for b in self.site.books]},
+            {"Reference": [{"The rulespec DSL": "reference/dsl.md"},
+                           {"Diagnostic codes": "reference/diagnostics.md"},
+                           {"Builtins": "reference/builtins.md"}]},
+        ]
+
+    def book_nav(self, book: Book) -> list:
+        own, inherited = [], defaultdict(list)
+        for sp in book.pages:
+            item = {section_label(sp.top): sp.file}
+            if sp.owner == book.title.name:
+                own.append(item)
+            else:
+                inherited[sp.owner].append(item)
+        out: list = [book.index]
+        if self.overlays(book):
+            out.append({"What it changes": book.changes})
+        out.append({"Rules": own} if own else {"Rules": [{"(no sections)": book.other}]})
+        for owner, items in inherited.items():
+            out.append({f"Rules of {owner}": items})
+        out += [{"Other clauses": book.other}, {"Market, phases and trains": book.tables},
+                {"Coverage": book.reports}]
+        return [x for x in out if not (isinstance(x, dict) and x.get("Rules") == [{"(no sections)": book.other}])]
+
+
+# ---------------------------------------------------------------- helpers
+
+#: Front matter keeping a page of code or data out of the search index.
+_NO_SEARCH = "---\nsearch:\n  exclude: true\n---\n\n"
+
+
+def _rows(n: int) -> str:
+    return f"{n} row" if n == 1 else f"{n} rows"
+
+
+def _value(clause: Clause) -> str:
+    decl = clause.decl
+    if isinstance(decl, s.Property):
+        return unparse(decl.value)
+    if isinstance(decl, s.Table):
+        from compiler.docs_render import table_summary
+
+        return table_summary(decl, 4)
+    return ""
+
+
+def _library_summary(clause: Clause) -> str:
+    decl = clause.decl
+    if isinstance(decl, s.Component):
+        return str_prop(decl, "summary") or decl.title or ""
+    if isinstance(decl, s.Enum):
+        return (decl.title or "") + ": " + ", ".join(decl.values)
+    return getattr(decl, "title", None) or ""
+
+
+def _chip(colour: str) -> str:
+    return f'<span class="rulec-chip rulec-{esc(colour)}">{esc(colour)}</span>'
+
+
+def _synonyms(clause: Clause) -> set[str]:
+    prop = clause.decl.get("synonyms") if isinstance(clause.decl, s.Component) else None
+    if prop is None or not isinstance(prop.value, s.ListLit):
+        return set()
+    return {i.value for i in prop.value.items if isinstance(i, s.Str)}
+
+
+def _term_title(entries, library_terms, name: str) -> str:
+    if name in library_terms:
+        return clause_label(library_terms[name])
+    return clause_label(entries[name][0][1])
+
+
+def _called_names(decl) -> set[str]:
+    out: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, s.Call) and isinstance(node.func, s.Name):
+            out.add(node.func.name)
+        if isinstance(node, (list, tuple)):
+            for item in node:
+                walk(item)
+            return
+        if hasattr(node, "__dataclass_fields__"):
+            for name in node.__dataclass_fields__:
+                if name in ("span", "prov"):
+                    continue
+                walk(getattr(node, name))
+
+    walk(decl)
+    return out
+
+
+def _read_names(decl) -> set[str]:
+    out: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, s.Name):
+            out.add(node.name)
+        if isinstance(node, (list, tuple)):
+            for item in node:
+                walk(item)
+            return
+        if hasattr(node, "__dataclass_fields__"):
+            for name in node.__dataclass_fields__:
+                if name in ("span", "prov"):
+                    continue
+                walk(getattr(node, name))
+
+    walk(decl)
+    return out
+
+
+def nav_yaml(nav: list, indent: int = 0) -> str:
+    """The navigation as YAML (each scalar written as a JSON string, which YAML reads as is)."""
+    pad = "  " * indent
+    out = []
+    for item in nav:
+        if isinstance(item, str):
+            out.append(f"{pad}- {json.dumps(item, ensure_ascii=False)}")
+        else:
+            for key, value in item.items():
+                if isinstance(value, str):
+                    out.append(f"{pad}- {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}")
+                else:
+                    out.append(f"{pad}- {json.dumps(key, ensure_ascii=False)}:")
+                    out.append(nav_yaml(value, indent + 2))
+    return "\n".join(out)
+
+
+__all__ = ["Writer", "nav_yaml", "ERRATUM_EXAMPLE"]

@@ -1,0 +1,384 @@
+"""The rule reference site (`rulec docs`, compiler/docs.py).
+
+The site is rendered from the real rulespecs into a temporary folder and built
+once with `mkdocs build --strict` (link and anchor validation set to warn, so
+strict fails on them). The tests then read the built HTML: every internal link
+and anchor resolves; a rebuild gives identical files; the pages committed under
+site/docs are the ones the rulespecs give; and a headless Chromium (Debian's
+`chromium` and `chromium-driver`, driven by Selenium) searches the site and
+follows a rule to its cross-title page.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import posixpath
+import re
+import shutil
+import threading
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from pygments.token import Error
+
+from compiler import docs, paths
+from compiler.docs_model import Site
+from compiler.docs_svg import market_cells
+from compiler.lexer import RulespecLexer, ensure_registered
+from compiler.pipeline import load
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+)
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    result = load()
+    assert result.ok, "the rulespecs have errors; `rulec check` shows them"
+    return result
+
+
+@pytest.fixture(scope="module")
+def rendered(loaded):
+    """The site's pages and navigation, rendered once."""
+    return docs.render_pages(loaded)
+
+
+@pytest.fixture(scope="module")
+def built(rendered, tmp_path_factory):
+    """The site written into a temporary folder and built with mkdocs --strict."""
+    pages, nav = rendered
+    root = tmp_path_factory.mktemp("site")
+    files = docs.site_files(pages, nav, root)
+    docs.write(root, files)
+    done = docs.mkdocs(root)
+    assert done.returncode == 0, "mkdocs build --strict failed:\n" + docs._mkdocs_problems(done)
+    return root, files
+
+
+class _Page(HTMLParser):
+    """The ids and the links of one built HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("name"):
+            self.ids.add(attrs["name"])
+        for name in ("href", "src"):
+            if tag in ("a", "img", "link", "script") and attrs.get(name):
+                self.links.append(attrs[name])
+
+
+def _parse_site(site: Path) -> dict[Path, _Page]:
+    pages = {}
+    for path in sorted(site.rglob("*.html")):
+        page = _Page()
+        page.feed(path.read_text(encoding="utf-8"))
+        pages[path] = page
+    return pages
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# ---------------------------------------------------------------- the build
+
+
+def test_the_site_builds_with_strict_and_has_the_main_pages(built):
+    root, files = built
+    site = root / "site"
+    for page in ("index.html", "titles/1800/index.html", "titles/1800/section-8/index.html",
+                 "titles/1800--three-player/changes/index.html", "titles/18-grand-junction/changes/index.html",
+                 "compare/certificate-limit/index.html", "glossary/index.html", "reports/index.html",
+                 "reference/diagnostics/index.html", "reference/builtins/index.html",
+                 "engines/t_1800/index.html", "library/18xx/index.html"):
+        assert (site / page).is_file(), page
+    assert "site_dir: site" in files["mkdocs.yml"] and "anchors: warn" in files["mkdocs.yml"]
+
+
+def test_strict_build_fails_on_a_broken_anchor(tmp_path):
+    """The validation settings make mkdocs --strict fail on a link to a missing anchor."""
+    pages = {"index.md": "# Home\n\n[nowhere](other.md#no-such-anchor)\n", "other.md": "# Other {#other}\n"}
+    docs.write(tmp_path, docs.site_files(pages, ["index.md", "other.md"], tmp_path))
+    done = docs.mkdocs(tmp_path)
+    assert done.returncode != 0
+    assert "no-such-anchor" in docs._mkdocs_problems(done)
+
+
+def test_every_internal_link_and_anchor_in_the_built_html_resolves(built):
+    root, _ = built
+    site = root / "site"
+    pages = _parse_site(site)
+    assert len(pages) > 100
+    broken = []
+    checked = 0
+    for path, page in pages.items():
+        for href in page.links:
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith("//"):
+                continue
+            target_path = unquote(parts.path)
+            if target_path.startswith("/"):  # 404.html links from the site root
+                target = site / target_path.lstrip("/")
+            elif target_path:
+                target = path.parent / target_path
+            else:
+                target = path
+            target = Path(posixpath.normpath(target.as_posix()))
+            if target.is_dir():
+                target = target / "index.html"
+            checked += 1
+            if not target.is_file():
+                broken.append(f"{path.relative_to(site)}: {href} (no such file)")
+            elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in pages[target].ids:
+                broken.append(f"{path.relative_to(site)}: {href} (no such anchor)")
+    assert checked > 10_000
+    assert not broken, "\n".join(broken[:40])
+
+
+def test_rebuilding_gives_identical_pages_and_html(built, rendered, loaded):
+    root, files = built
+    pages, nav = docs.render_pages(load())  # a fresh load, a fresh render
+    assert pages == rendered[0] and nav == rendered[1]
+    assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
+    first = _tree(root / "site")
+    again = root / "again"
+    shutil.copytree(root / "docs", again / "docs")
+    shutil.copy(root / "mkdocs.yml", again / "mkdocs.yml")
+    (again / "mkdocs.yml").write_text(docs.site_files(pages, nav, again)["mkdocs.yml"], encoding="utf-8")
+    done = docs.mkdocs(again)
+    assert done.returncode == 0, docs._mkdocs_problems(done)
+    second = _tree(again / "site")
+    assert first.keys() == second.keys()
+    differing = [name for name in first if first[name] != second[name]]
+    assert not differing, differing[:10]
+
+
+def test_the_committed_pages_are_the_ones_the_rulespecs_give(rendered):
+    pages, nav = rendered
+    expected = docs.site_files(pages, nav, paths.SITE)
+    on_disk = {p.relative_to(paths.SITE).as_posix() for p in (paths.SITE / "docs").rglob("*") if p.is_file()}
+    stale = [rel for rel, text in expected.items()
+             if not (paths.SITE / rel).is_file() or (paths.SITE / rel).read_text(encoding="utf-8") != text]
+    extra = sorted(on_disk - set(expected))
+    assert not stale and not extra, f"site/ is stale, run `rulec docs`: {(stale + extra)[:10]}"
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def test_clause_anchors_are_the_slug_of_kind_and_name(rendered):
+    pages, _ = rendered
+    assert "{#property-cert-limit}" in pages["titles/1800/section-8.md"]
+    assert "{#private-mt}" in pages["titles/1800/section-4.md"]
+    assert "{#sanction-cert-limit-take-over}" in pages["titles/1800/section-9.md"]
+    assert "{#action-buy-shares}" in pages["titles/1800/section-5.md"]  # the library action 1800 cites
+
+
+def test_a_clause_citing_several_sections_appears_in_each(rendered):
+    pages, _ = rendered
+    # capitalisation: incremental §8.1, §9.1 -- in full under §8.1, mentioned under §9.1
+    assert "{#property-capitalisation}" in pages["titles/1800/section-8.md"]
+    assert "(section-8.md#property-capitalisation)" in pages["titles/1800/section-9.md"]
+
+
+def test_a_card_shows_summary_citation_source_engine_and_provenance(rendered):
+    pages, _ = rendered
+    page = pages["titles/1800/section-5.md"]  # buy_bond cites §5 first, then §11.10
+    card = page[page.index("{#action-buy-bond}"):]
+    card = card[: card.index("\n### ")]
+    assert "Buy the Corporate Bond" in card
+    assert "[§5](#section-5), [§11.10](section-11.md#section-11-10)" in card  # citations, linked
+    assert re.search(r'``` rulespec linenums="(\d+)" title="rulespecs/1800.rules:\1"\naction buy_bond\(', card)
+    assert "(../../engines/t_1800.md#a_buy_bond)" in card
+    assert "**Assumed** (transfer): the bond's price goes onto the company mat" in card
+    upgrades = pages["titles/1800/section-appendix-a.md"]
+    assert "- **Gap** (29): Appendix A's green-to-brown chart is cut off" in upgrades
+
+
+def test_overlay_pages_link_each_change_to_its_base_clause(rendered):
+    pages, _ = rendered
+    three = pages["titles/1800--three-player/changes.md"]
+    assert "`private MT`" in three and "(../1800/section-4.md#private-mt)" in three
+    assert "`cost`: `$20` → `$25`" in three
+    gj = pages["titles/18-grand-junction/changes.md"]
+    assert "(../1846/" in gj and "### Removed" in gj
+    transylvania = pages["titles/1880-romania--transylvania/changes.md"]
+    assert "`private P2`" in transylvania and "(../1880-romania/" in transylvania
+
+
+def test_the_precis_links_values_and_shows_gaps(rendered):
+    pages, _ = rendered
+    precis = pages["titles/1800/index.md"].split("## The rules")[0]
+    assert "!!! abstract" in precis
+    assert "(section-8.md#property-cert-limit)" in precis
+    assert "(../../compare/price-drop.md#1800)" in precis
+    assert "*gap*: [`sell_price_drop`](other.md#param-sell-price-drop) not set" in pages["titles/1846/index.md"]
+
+
+def test_cross_title_pages_answer_for_every_title_and_variant(rendered, loaded):
+    pages, _ = rendered
+    site = Site(loaded)
+    page = pages["compare/price-drop.md"]
+    assert page.startswith("# Does the price drop once per sale or per share?")
+    for book in site.books:
+        assert f"{{#{book.slug}}}" in page
+    assert "once per stock round, however many shares are sold" in page
+    assert "(../titles/1800/section-8.md#property-sell-price-drop)" in page
+
+
+def test_glossary_maps_synonyms_across_titles(rendered):
+    page = rendered[0]["glossary.md"]
+    assert "| director |" in page.lower() and "#term-president" in page
+    assert "share dealing round" in page.lower()
+
+
+def test_reports_and_reference_pages(rendered):
+    pages, _ = rendered
+    assert "{#e012}" in pages["reference/diagnostics.md"]
+    assert '<span id="builtin-cash"></span>' in pages["reference/builtins.md"]
+    assert "## Contradictions" in pages["reports/index.md"]
+    assert "## Gaps" in pages["titles/1800/reports.md"]
+
+
+def test_the_market_picture_marks_par_cells(rendered, loaded):
+    pages, _ = rendered
+    svg = pages["titles/1800/market.svg"]
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    market = Site(loaded).book_by_slug["1800"].title.get("market", "stock").decl
+    par = sum(1 for row in market_cells(market) for cell in row if cell and "par" in cell.zones)
+    assert par == 5 and svg.count('stroke-width="2.5">') == par
+    assert "#fff1a8" in svg  # the no-certificate-limit zone
+
+
+def test_the_lexer_reads_every_rulespec_without_an_error_token():
+    lexer = RulespecLexer()
+    for path in sorted(paths.RULESPECS.rglob("*.rules")):
+        errors = [v for t, v in lexer.get_tokens(path.read_text(encoding="utf-8")) if t in Error]
+        assert not errors, f"{path.name}: {errors[:5]}"
+    ensure_registered()
+    from pygments.lexers import get_lexer_by_name
+
+    assert isinstance(get_lexer_by_name("rulespec"), RulespecLexer)
+
+
+def test_highlighting_reaches_the_html(built):
+    root, _ = built
+    html = (root / "site" / "titles" / "1800" / "section-4" / "index.html").read_text(encoding="utf-8")
+    assert 'class="language-rulespec highlight"' in html
+    assert re.search(r'<span class="kt">private</span>', html)  # the component's kind
+
+
+# ---------------------------------------------------------------- in a browser
+
+
+@pytest.fixture
+def served(built):
+    """The built site on a local HTTP server on 127.0.0.1 (a free port)."""
+    root, _ = built
+    handler = functools.partial(_QuietHandler, directory=str(root / "site"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_a_reader_searches_and_follows_a_rule_to_its_cross_title_page(served, tmp_path):
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip("Chromium is absent: `apt-get install chromium chromium-driver` "
+                    "(/usr/bin/chromium, /usr/bin/chromedriver) runs this test")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra pins it)")
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    wait = WebDriverWait(driver, 30)
+    try:
+        driver.get(served + "/")
+        search = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+        search.click()
+        search.send_keys("certificate limit")
+
+        def rule_result(d):
+            for a in d.find_elements(By.CSS_SELECTOR, "a.md-search-result__link"):
+                href = a.get_attribute("href") or ""
+                if "/titles/1800/" in href and href.endswith("#property-cert-limit") and a.is_displayed():
+                    return a
+            return False
+
+        result = wait.until(rule_result)
+        result.click()
+        wait.until(lambda d: urlsplit(d.current_url).fragment == "property-cert-limit")
+        assert urlsplit(driver.current_url).path == "/titles/1800/section-8/"
+
+        across = driver.find_element(
+            By.XPATH, "//*[@id='property-cert-limit']/following::a"
+                      "[normalize-space()='How many certificates may a player hold?'][1]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", across)
+        across.click()
+        wait.until(lambda d: urlsplit(d.current_url).path == "/compare/certificate-limit/")
+        assert urlsplit(driver.current_url).fragment == "1800"
+        target = driver.execute_script("return document.querySelector(':target')")
+        assert target is not None and target.get_attribute("id") == "1800"
+        assert target.text.startswith("1800")
+        top = driver.execute_script("return arguments[0].getBoundingClientRect().top", target)
+        height = driver.execute_script("return window.innerHeight")
+        assert 0 <= top < height  # the browser landed on it
+    finally:
+        driver.quit()
+
+
+def test_the_home_pages_erratum_example_applies_and_shows_what_it_changed():
+    from compiler.docs_pages import ERRATUM_EXAMPLE, Writer
+    from compiler.pipeline import load_texts, rulespec_files
+
+    texts = {paths.display(p): p.read_text(encoding="utf-8") for p in rulespec_files()}
+    texts["rulespecs/1800-erratum.rules"] = ERRATUM_EXAMPLE
+    loaded = load_texts(texts)
+    assert loaded.ok, [d.message for d in loaded.errors]
+    writer = Writer(Site(loaded))
+    book = writer.site.book_by_slug["1800"]
+    pages = writer.pages()
+    assert book.changes in pages
+    changes = pages[book.changes]
+    assert "## errata Midland Terminal price" in changes and 'Dated `"2021-05-01"`' in changes
+    assert "`cost`: `$20` → `$25`" in changes and "`7` → `8`" in changes
+    section = pages["titles/1800/section-8.md"]
+    card = section[section.index("{#property-cert-limit}"):]
+    card = card[: card.index("\n### ")]
+    assert "replaced by errata 'Midland Terminal price'" in card
+    assert "<small>written in title '1800'</small>" in card  # the clause before the erratum
+    assert "cert_limit: 7" in card and "replace cert_limit: 8" in card
