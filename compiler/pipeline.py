@@ -55,9 +55,12 @@ def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
             found.extend(sorted(root.rglob("*.rules")))
         else:
             found.append(root)
-    lib = paths.RULESPECS / "lib"
-    if lib.is_dir():
-        for path in sorted(lib.rglob("*.rules")):
+    # The libraries always; and when a target lies inside rulespecs/, every
+    # rulespec, so that a variant or an extension finds the title it builds on.
+    inside = targets and any(_within(t, paths.RULESPECS) for t in targets)
+    context = paths.RULESPECS if inside else paths.RULESPECS / "lib"
+    if context.is_dir():
+        for path in sorted(context.rglob("*.rules")):
             if path.resolve() not in {p.resolve() for p in found if p.exists()}:
                 found.append(path)
     seen: set[Path] = set()
@@ -82,6 +85,14 @@ def load_texts(texts: dict[str, str], *, check: bool = True) -> Loaded:
         if module is not None:
             modules.append(module)
     return _finish(modules, diagnostics, sources, list(texts), check)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
 
 
 def load(targets: list[Path] | None = None, *, check: bool = True) -> Loaded:

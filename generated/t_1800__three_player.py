@@ -223,7 +223,7 @@ DATA = TitleData(
         "player_elimination": False,
         "phase_change_timing": "after_purchase",
         "or_count_change_timing": "after_next_sdr",
-        "game_end": ["bank_broken", "share_price_max"],
+        "game_end": ["bank_broken", "share_price"],
         "bank_broken_finishes": "round",
         "income_after_bank_broken": "recorded",
         "net_worth": ["cash", "bonds", "shares"],
@@ -235,7 +235,7 @@ DATA = TitleData(
         "station_tokens_added": 4,
         "train_cards_added": 5,
         "small_town_upgrades": "one Small Town may become the green #15 large city (tokens allowed, no further upgrade); the other may take a gray tile in Phase 6",
-        "end_on_share_price": 225,
+        "end_share_price": 225,
         "share_price_end_timing": "finish_current_round",
     },
     components={
@@ -279,9 +279,7 @@ DATA = TitleData(
                 "cost": 300,
                 "buyer": "director",
                 "bought_in": "share_dealing_round",
-                "paid_to": Gap(
-                    "§11.10 does not say who receives the $300; the Appendix B transaction chart is not reproduced"
-                ),
+                "paid_to": "company",
                 "dividend": 50,
                 "dividend_from": "bank",
                 "dividend_split": {"keep": "any", "to_company": "any"},
@@ -663,7 +661,7 @@ DATA = TitleData(
                 "max_price": 140,
                 "closes": {"call": "phase", "args": ["5"]},
                 "sale_position": 2,
-                "unsold_effect": "single_operating_round",
+                "on_all_pass": "private_income",
                 "children": [
                     {
                         "key": "share_exchange",
@@ -6620,7 +6618,7 @@ DATA = TitleData(
         "property director_pays": "§9.1",
         "property dividend_kinds": "§11.5",
         "property e_trains_any_order_after": "§11.7, §12.5",
-        "property end_on_share_price": "§C.5",
+        "property end_share_price": "§C.5",
         "property first_certificate": "§9.1",
         "property first_player": "§3",
         "property first_round": "§5, §6",
