@@ -73,10 +73,11 @@ def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
     return unique
 
 
-def load_texts(texts: dict[str, str], *, check: bool = True) -> Loaded:
-    """Like `load`, for sources held in memory: {display path: text}."""
+def load_texts(texts: dict[str, str], *, check: bool = True, parsed: tuple[Module, ...] = ()) -> Loaded:
+    """Like `load`, for sources held in memory: {display path: text}.
+    `parsed`: modules already parsed (e.g. the libraries), resolved with them."""
     sources = SourceMap()
-    modules: list[Module] = []
+    modules: list[Module] = list(parsed)
     diagnostics: list[Diagnostic] = []
     for shown, text in texts.items():
         sources.add(shown, text)

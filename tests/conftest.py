@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from compiler.paths import ROOT
+from compiler.parse import parse_text
 from compiler.pipeline import load_texts
 
 SHARED = ROOT.parent / "shared"
@@ -47,3 +48,9 @@ def fixtures_dir() -> Path:
     if not FIXTURES.is_dir():
         pytest.skip("../shared/fixtures is absent")
     return FIXTURES
+
+
+#: the libraries parsed once, for tests that resolve many small inputs
+PARSED_LIBRARIES = tuple(
+    module for module in (parse_text(text, path)[0] for path, text in LIBRARIES.items()) if module is not None
+)

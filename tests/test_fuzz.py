@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from compiler.parse import parser
 from compiler.paths import RULESPECS
 from compiler.pipeline import load_texts
-from tests.conftest import LIBRARIES
+from tests.conftest import PARSED_LIBRARIES
 
 REAL = sorted(RULESPECS.rglob("*.rules"))
 #: Token lists of every real rulespec: (value, start, end) in the file's text.
@@ -35,7 +35,7 @@ SETTINGS = settings(
 
 
 def run_pipeline(text: str, path: str = "fuzz.rules") -> None:
-    loaded = load_texts({**LIBRARIES, path: text})
+    loaded = load_texts({path: text}, parsed=PARSED_LIBRARIES)
     lines = text.splitlines() or [""]
     for diagnostic in loaded.diagnostics:
         span = diagnostic.span
