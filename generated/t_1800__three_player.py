@@ -3426,7 +3426,7 @@ DATA = TitleData(
                 "title": "D&SL",
                 "color": "green",
                 "private": "DSL",
-                "label": "D&SL",
+                "printed": "D&SL",
                 "nodes": [{"kind": "town", "revenue": 30}],
                 "paths": [
                     {"a": 0, "b": "n0"},

@@ -1013,6 +1013,13 @@ def _judge(
     if board.available(name) == 0:
         return f"no #{name} tile is left in the supply"
     first = old.tile.color == "white"
+    if not first and old.copy is not None:
+        # a hex's printed label stays with it under unlabelled tiles (Denver's
+        # "D" under a #5): an upgrade of a laid tile keeps the label (1800
+        # §11.1: no #12 in Denver); a printed tile upgrades as its chart row says
+        held = old.tile.label or mh.tile.label
+        if (tile.label or held) and tile.label != held:
+            return f"#{name} ({tile.label or 'no label'}) cannot replace a tile labelled {held or 'nothing'} on {h}"
     if first and mh.reserved_for and mh.reserved_for != company:
         return f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there"
     mapping = node_map(old.tile, old.rotation, tile, rotation)
