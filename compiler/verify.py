@@ -1,0 +1,1005 @@
+"""Stage 6, verify: a title's invariants proved with z3 for every action.
+
+For each resolved title (and each variant) `verify_title` builds the symbolic
+game (`verify_model.Model`: the scope, the state variables), translates every
+action schema, trigger and runtime step (`verify_translate`), and proves each
+invariant (`verify_invariants`):
+
+- `Init and not Inv` is unsat: the game starts inside the invariant;
+- `Inv and Guard and Effect and not Inv'` is unsat, for every transition and
+  each of its bindings, where `Inv` is every invariant and lemma together
+  (a sanctioned invariant is checked in its relaxed two-state form instead).
+
+A check ends `proved`, `counterexample` (with the invariant and the action,
+their source places and citations, and a small pre- and post-state with the
+changed values marked), `sanctioned` (a counterexample the title's `sanction`
+clause allows), `unknown` (z3 gave up or timed out: never a pass), `gap` (a
+value the check needs is a declared gap or an unset library parameter) or
+`unsupported` (a construct the verifier does not model). The table data
+checks of `verify_tables` run alongside.
+
+Results are cached (see `Cache`) by a hash of each check's inputs: the IR of
+the transition and of the routines it calls, the title data it read, the
+invariant, every invariant assumed beside it, the scope and the verifier's own
+source. After a one-clause erratum only the checks that read that clause run
+again.
+
+`run(titles, as_json, out)` is the command's entry point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, TextIO
+
+import z3
+
+from compiler import syntax as s
+from compiler.ir import Title
+from compiler.paths import ROOT
+from compiler.verify_invariants import Invariant, invariants_for, span_text
+from compiler.verify_model import GapError, Model, Reads, Unsupported, stable_hash
+from compiler.verify_tables import TableCheck, check_tables
+from compiler.verify_translate import (
+    Binding,
+    Step,
+    Transition,
+    Translator,
+    initial_state,
+    runtime_transitions,
+    truth,
+    zb,
+)
+
+#: Seconds z3 may spend on one (invariant, transition) check, all bindings together.
+TIMEOUT_SECONDS = 10.0
+
+STATUS_CODES = {
+    "proved": "P",
+    "counterexample": "C",
+    "unknown": "U",
+    "sanctioned": "S",
+    "gap": "G",
+    "unsupported": "X",
+}
+#: Statuses that leave `run` at exit code 0.
+PASSING = ("proved", "sanctioned")
+
+_SOURCES = ("verify.py", "verify_model.py", "verify_translate.py", "verify_invariants.py", "verify_tables.py")
+
+
+def _verifier_version() -> str:
+    here = Path(__file__).resolve().parent
+    texts = []
+    for name in _SOURCES:
+        path = here / name
+        texts.append(path.read_text(encoding="utf-8") if path.exists() else name)
+    for name in ("runtime/game.py", "runtime/market.py"):
+        path = here / name
+        texts.append(path.read_text(encoding="utf-8") if path.exists() else name)
+    texts.append(z3.get_version_string())
+    return stable_hash(*texts)
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass
+class CheckResult:
+    """One (invariant, transition) check. `seconds`: solver and translation
+    time (of the original run when `cached`); `detail`: the counterexample or
+    the reason; `binding`: the binding that failed."""
+
+    invariant: str
+    transition: str
+    status: str
+    seconds: float
+    cached: bool = False
+    binding: str | None = None
+    detail: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "invariant": self.invariant, "transition": self.transition, "status": self.status,
+            "seconds": round(self.seconds, 4), "cached": self.cached, "binding": self.binding,
+            "reason": self.reason, "detail": self.detail,
+        }
+
+
+@dataclass
+class TitleReport:
+    """Everything `verify_title` found for one title or title + variant."""
+
+    title: str
+    scope: str
+    notes: list[str]
+    invariants: list[Invariant]
+    transitions: list[Transition]
+    results: list[CheckResult] = field(default_factory=list)
+    tables: list[TableCheck] = field(default_factory=list)
+    seconds: float = 0.0
+    error: str | None = None
+
+    def result(self, invariant: str, transition: str) -> CheckResult | None:
+        for r in self.results:
+            if r.invariant == invariant and r.transition == transition:
+                return r
+        return None
+
+    def counts(self) -> dict[str, int]:
+        out = {k: 0 for k in STATUS_CODES}
+        for r in self.results:
+            out[r.status] = out.get(r.status, 0) + 1
+        return out
+
+    @property
+    def ok(self) -> bool:
+        """Every proof proved or sanctioned, and no table check failed."""
+        return (self.error is None and all(r.status in PASSING for r in self.results)
+                and all(t.status != "failed" for t in self.tables))
+
+    def slowest(self) -> CheckResult | None:
+        return max(self.results, key=lambda r: r.seconds, default=None)
+
+    def to_json(self) -> dict[str, Any]:
+        slow = self.slowest()
+        return {
+            "title": self.title,
+            "scope": self.scope,
+            "notes": self.notes,
+            "ok": self.ok,
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+            "counts": self.counts(),
+            "slowest": slow.to_json() if slow else None,
+            "invariants": [
+                {"name": i.name, "kind": i.kind, "summary": i.summary, "where": i.where, "cite": i.cite,
+                 "sanctions": [f"{x.invariant} for {x.action}" for x in i.sanctions]}
+                for i in self.invariants
+            ],
+            "transitions": [
+                {"name": t.name, "kind": t.kind, "where": t.where, "cite": t.cite, "summary": t.summary}
+                for t in self.transitions
+            ],
+            "results": [r.to_json() for r in self.results],
+            "tables": [t.to_json() for t in self.tables],
+        }
+
+
+# ---------------------------------------------------------------- cache
+
+
+class Cache:
+    """Check results by key, in a JSON file: `.rulec-cache/verify.json` in the
+    checkout (gitignored), else `$XDG_CACHE_HOME/rulec/verify.json`. The
+    environment variable `RULEC_CACHE_DIR` chooses another folder;
+    `RULEC_NO_CACHE=1` turns the cache off."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.data: dict[str, dict[str, Any]] = {}
+        self.hits = 0
+        self.misses = 0
+        if path is not None and path.exists():
+            try:
+                self.data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.data = {}
+
+    @classmethod
+    def default(cls) -> "Cache":
+        if os.environ.get("RULEC_NO_CACHE"):
+            return cls(None)
+        folder = os.environ.get("RULEC_CACHE_DIR")
+        candidates = [Path(folder)] if folder else [ROOT / ".rulec-cache",
+                                                    Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rulec"]
+        for candidate in candidates:
+            try:
+                candidate.mkdir(parents=True, exist_ok=True)
+                probe = candidate / ".probe"
+                probe.write_text("", encoding="utf-8")
+                probe.unlink()
+                return cls(candidate / "verify.json")
+            except OSError:
+                continue
+        return cls(None)
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        found = self.data.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        self.data[key] = value
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(self.data, sort_keys=True), encoding="utf-8")
+            tmp.replace(self.path)
+        except OSError:
+            pass
+
+
+# ---------------------------------------------------------------- transitions of a title
+
+
+def _clause_cite(title: Title, kind: str, name: str, decl: Any) -> str:
+    cite = title.get("cite", f"{kind} {name}")
+    provs = []
+    if cite is not None:
+        provs.append(cite.decl.prov)  # type: ignore[union-attr]
+    provs.append(getattr(decl, "prov", s.NO_PROVENANCE))
+    for prov in provs:
+        rulebook = [str(c) for c in prov.citations if c.is_rulebook]
+        if rulebook:
+            return ", ".join(rulebook)
+        if prov.citations:
+            return str(prov.citations[0])
+    return "uncited (library)"
+
+
+def transitions_for(tr: Translator) -> list[Transition]:
+    """The title's actions, its triggers, then the runtime's steps."""
+    title = tr.title
+    out: list[Transition] = []
+    for clause in title.of_kind("action"):
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+
+        def bindings(decl: s.Routine = decl) -> list[Binding]:
+            return tr.action_bindings(decl)
+
+        def translate(binding: Binding, clause=clause) -> Step:
+            return tr.translate_routine(clause, binding)
+
+        out.append(Transition(
+            decl.name, "action", clause, span_text(decl.span), _clause_cite(title, "action", decl.name, decl),
+            decl.title or decl.name, stable_hash(decl), bindings, translate))
+    for clause in title.of_kind("trigger"):
+        tdecl: s.Trigger = clause.decl  # type: ignore[assignment]
+
+        def translate_t(binding: Binding, clause=clause) -> Step:
+            return tr.translate_trigger(clause)
+
+        out.append(Transition(
+            tdecl.name, "trigger", clause, span_text(tdecl.span), _clause_cite(title, "trigger", tdecl.name, tdecl),
+            f"on {tdecl.event.name}: {tdecl.title or tdecl.name}", stable_hash(tdecl),
+            lambda: [Binding(())], translate_t))
+    out.extend(runtime_transitions(tr))
+    return out
+
+
+# ---------------------------------------------------------------- checking
+
+
+@dataclass
+class _Outcome:
+    status: str
+    seconds: float = 0.0
+    binding: str | None = None
+    detail: str | None = None
+    reason: str | None = None
+
+
+class Verifier:
+    """Runs every check of one title. See `verify_title`."""
+
+    def __init__(self, title: Title, timeout: float = TIMEOUT_SECONDS, cache: Cache | None = None,
+                 progress: Callable[[str], None] | None = None):
+        self.title = title
+        self.timeout = timeout
+        self.cache = cache or Cache(None)
+        self.progress = progress or (lambda text: None)
+        self.model = Model(title)
+        self.tr = Translator(self.model)
+        self.invariants = invariants_for(self.model)
+        self.transitions = transitions_for(self.tr)
+        self.version = _verifier_version()
+        self.pre = self.model.vars.fresh_state("pre")
+        self._pre_atoms: dict[str, Any] = {}
+        self._inv_keys: dict[str, str] = {}
+        self._inv_gap: dict[str, str] = {}
+        self._inv_unsupported: dict[str, str] = {}
+        for inv in self.invariants:
+            reads = Reads()
+            try:
+                holds = inv.holds(self.tr, self.pre)
+                _, _ = inv.atoms(self.tr, self.pre, reads)
+                self._pre_atoms[inv.name] = holds
+            except GapError as exc:
+                self._inv_gap[inv.name] = exc.what
+            except Unsupported as exc:
+                self._inv_unsupported[inv.name] = exc.what
+            self._inv_keys[inv.name] = stable_hash(inv.key_text, reads.key(),
+                                                   [(x.action, x.prov) for x in inv.sanctions])
+        self._support: dict[str, set[str]] = {}
+        for inv in self.invariants:
+            if inv.name in self._pre_atoms:
+                names: set[str] = set()
+                _consts(self._pre_atoms[inv.name], names, set())
+                self._support[inv.name] = names
+        self.assumed = [inv for inv in self.invariants if inv.name in self._pre_atoms and not inv.sanctions]
+        self.assume_key = stable_hash(sorted(self._inv_keys[i.name] for i in self.assumed), self.model.scope_key())
+        base = [zb(self._pre_atoms[i.name]) for i in self.assumed]
+        base += [zb(x) for x in self.model.vars.domain(self.pre)]
+        base += self.model.param_axioms
+        self.assumption = base
+
+    # -- the whole title
+    def run(self, only: Iterable[str] | None = None) -> TitleReport:
+        start = time.perf_counter()
+        wanted = set(only) if only is not None else None
+        report = TitleReport(self.title.display_name, self.model.scope_text(), list(self.model.note.lines),
+                             self.invariants, self.transitions)
+        if wanted is None or "init" in wanted:
+            report.results.extend(self.check_init())
+        for tn in self.transitions:
+            if wanted is not None and tn.name not in wanted:
+                continue
+            self.progress(f"{self.title.display_name}: {tn.name}")
+            report.results.extend(self.check_transition(tn))
+        report.tables = check_tables(self.title)
+        report.notes = list(self.model.note.lines)
+        report.seconds = time.perf_counter() - start
+        self.cache.save()
+        return report
+
+    def _solver(self, budget: float) -> z3.Solver:
+        solver = z3.Solver()
+        solver.set("timeout", max(1, int(budget * 1000)))
+        return solver
+
+    # -- Init
+    def check_init(self) -> list[CheckResult]:
+        out = []
+        reads = Reads()
+        try:
+            init = initial_state(self.tr, reads)
+            init_error = None
+        except (GapError, Unsupported) as exc:
+            init, init_error = None, exc
+        init_key = reads.key()
+        for inv in self.invariants:
+            key = stable_hash("init", self.version, self.model.scope_key(), init_key, self._inv_keys[inv.name])
+            cached = self.cache.get(key)
+            if cached is not None:
+                out.append(CheckResult(inv.name, "init", cached["status"], cached["seconds"], True,
+                                       cached.get("binding"), cached.get("detail"), cached.get("reason")))
+                continue
+            t0 = time.perf_counter()
+            if inv.name in self._inv_gap:
+                o = _Outcome("gap", reason=f"gap {self._inv_gap[inv.name]}")
+            elif inv.name in self._inv_unsupported:
+                o = _Outcome("unsupported", reason=self._inv_unsupported[inv.name])
+            elif init is None:
+                status = "gap" if isinstance(init_error, GapError) else "unsupported"
+                what = init_error.what if init_error is not None else "?"
+                o = _Outcome(status, reason=f"gap {what}" if status == "gap" else what)
+            else:
+                o = self._check_init_one(inv, init)
+            o.seconds = time.perf_counter() - t0
+            res = CheckResult(inv.name, "init", o.status, o.seconds, False, o.binding, o.detail, o.reason)
+            self.cache.put(key, _cache_value(res))
+            out.append(res)
+        return out
+
+    def _check_init_one(self, inv: Invariant, init: dict[str, Any]) -> _Outcome:
+        try:
+            holds = inv.holds(self.tr, init)
+        except GapError as exc:
+            return _Outcome("gap", reason=f"gap {exc.what}")
+        except Unsupported as exc:
+            return _Outcome("unsupported", reason=exc.what)
+        solver = self._solver(self.timeout)
+        solver.add(*self.model.vars.domain(init))
+        solver.add(*self.model.param_axioms)
+        solver.add(z3.Not(zb(holds)))
+        r = solver.check()
+        if r == z3.unsat:
+            return _Outcome("proved")
+        if r == z3.unknown:
+            return _Outcome("unknown", reason=f"z3: {solver.reason_unknown()}")
+        detail = self._render_state_only(solver.model(), init, inv)
+        return _Outcome("counterexample", binding="init", detail=detail)
+
+    # -- one transition
+    def check_transition(self, tn: Transition) -> list[CheckResult]:
+        t0 = time.perf_counter()
+        steps: list[tuple[Binding, Step | Exception]] = []
+        try:
+            bindings = tn.bindings()
+        except (GapError, Unsupported) as exc:
+            bindings = []
+            steps.append((Binding(()), exc))
+        reads = Reads()
+        calls: set[str] = set()
+        for binding in bindings:
+            try:
+                step = tn.translate(binding)
+                reads.merge(step.reads)
+                calls |= step.calls
+                steps.append((binding, step))
+            except (GapError, Unsupported) as exc:
+                steps.append((binding, exc))
+        errors = sorted({_exc_text(e) for _, e in steps if isinstance(e, Exception)})
+        tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps))
+        translate_time = time.perf_counter() - t0
+        results: list[CheckResult] = []
+        todo: list[Invariant] = []
+        keys: dict[str, str] = {}
+        for inv in self.invariants:
+            key = stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
+            keys[inv.name] = key
+            cached = self.cache.get(key)
+            if cached is not None:
+                results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,
+                                           cached.get("binding"), cached.get("detail"), cached.get("reason")))
+            else:
+                todo.append(inv)
+        if todo:
+            share = translate_time / max(1, len(self.invariants))
+            outcomes = self._solve(tn, steps, todo)
+            for inv in todo:
+                o = outcomes[inv.name]
+                o.seconds += share
+                o = self._apply_sanction(inv, tn, calls, o)
+                res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, o.binding, o.detail, o.reason)
+                self.cache.put(keys[inv.name], _cache_value(res))
+                results.append(res)
+        order = {inv.name: i for i, inv in enumerate(self.invariants)}
+        results.sort(key=lambda r: order[r.invariant])
+        return results
+
+    def _touched(self, inv: Invariant, step: Step, changed: set[str]) -> bool:
+        """Whether the step can change what the invariant reads (else the
+        invariant, true before, is true after: no solver needed)."""
+        if inv.step_property is not None:
+            return bool(step.transfers)
+        support = self._support.get(inv.name)
+        if support is None:
+            return True
+        return bool(support & changed)
+
+    def _apply_sanction(self, inv: Invariant, tn: Transition, calls: set[str], o: _Outcome) -> _Outcome:
+        if o.status != "counterexample":
+            return o
+        for sanction in inv.sanctions:
+            if sanction.action == tn.name or sanction.action in calls:
+                cite = ", ".join(str(c) for c in sanction.prov.citations)
+                reading = f' reading "{sanction.reading}"' if sanction.reading else ""
+                o.status = "sanctioned"
+                o.reason = f"sanction {sanction.invariant} for {sanction.action} {cite}{reading} ({span_text(sanction.span)})"
+                return o
+        return o
+
+    def _solve(self, tn: Transition, steps: list[tuple[Binding, Step | Exception]],
+               invs: list[Invariant]) -> dict[str, _Outcome]:
+        spent = {inv.name: 0.0 for inv in invs}
+        found: dict[str, _Outcome] = {}
+        unknown: dict[str, str] = {}
+        gaps: dict[str, set[str]] = {inv.name: set() for inv in invs}
+        unsupported: dict[str, set[str]] = {inv.name: set() for inv in invs}
+        for inv in invs:
+            if inv.name in self._inv_gap:
+                gaps[inv.name].add(self._inv_gap[inv.name])
+            if inv.name in self._inv_unsupported:
+                unsupported[inv.name].add(self._inv_unsupported[inv.name])
+        live = [inv for inv in invs if not gaps[inv.name] and not unsupported[inv.name]]
+        solver: z3.Solver | None = None
+        for binding, step in steps:
+            if isinstance(step, GapError):
+                for inv in live:
+                    gaps[inv.name].add(step.what)
+                continue
+            if isinstance(step, Unsupported):
+                for inv in live:
+                    unsupported[inv.name].add(step.what)
+                continue
+            assert isinstance(step, Step)
+            changed = _changed(step)
+            pending = [inv for inv in live if inv.name not in found and self._touched(inv, step, changed)]
+            if not pending:
+                continue
+            t0 = time.perf_counter()
+            budget = min(self.timeout - spent[inv.name] for inv in pending)
+            if budget <= 0:
+                for inv in pending:
+                    unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
+                continue
+            if solver is None:
+                solver = z3.Solver()
+                solver.add(*self.assumption)
+            solver.set("timeout", max(1, int(budget * 1000)))
+            solver.push()
+            solver.add(*[zb(a) for a in step.axioms])
+            solver.add(zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard)))
+            r = solver.check()
+            base_time = time.perf_counter() - t0
+            for inv in pending:
+                spent[inv.name] += base_time / len(pending)
+            if r != z3.sat:
+                if r == z3.unknown:
+                    for inv in pending:
+                        unknown.setdefault(inv.name, f"z3 ({step.label}, the guard): {solver.reason_unknown()}")
+                solver.pop()
+                continue
+            for inv in pending:
+                t1 = time.perf_counter()
+                try:
+                    if inv.step_property is not None:
+                        prop = inv.step_property(self.tr, step)
+                    elif inv.sanctions:
+                        prop = inv.relaxed(self.tr, step.pre, step.post)
+                    else:
+                        prop = inv.holds(self.tr, step.post)
+                except GapError as exc:
+                    gaps[inv.name].add(exc.what)
+                    continue
+                except Unsupported as exc:
+                    unsupported[inv.name].add(exc.what)
+                    continue
+                left = self.timeout - spent[inv.name]
+                if left <= 0:
+                    unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
+                    continue
+                solver.set("timeout", max(1, int(left * 1000)))
+                solver.push()
+                solver.add(z3.Not(zb(prop)) if truth(prop) is None else z3.BoolVal(not prop))
+                r = solver.check()
+                if r == z3.sat:
+                    model = solver.model()
+                    detail = self._render(solver, model, step, inv, tn)
+                    found[inv.name] = _Outcome("counterexample", binding=step.label, detail=detail)
+                elif r == z3.unknown:
+                    reason = solver.reason_unknown()
+                    text = "timeout" if "timeout" in reason or "canceled" in reason else reason
+                    unknown.setdefault(inv.name, f"z3 ({step.label}): {text}")
+                solver.pop()
+                spent[inv.name] += time.perf_counter() - t1
+            solver.pop()
+        out: dict[str, _Outcome] = {}
+        for inv in invs:
+            name = inv.name
+            if name in found:
+                o = found[name]
+            elif name in unknown:
+                o = _Outcome("unknown", reason=unknown[name])
+            elif gaps[name]:
+                o = _Outcome("gap", reason="not checkable: " + ", ".join(f"gap {g}" for g in sorted(gaps[name])))
+            elif unsupported[name]:
+                o = _Outcome("unsupported", reason="not checkable: " + ", ".join(sorted(unsupported[name])))
+            else:
+                o = _Outcome("proved")
+            o.seconds = spent[name]
+            out[name] = o
+        return out
+
+    # -- counterexamples
+    def _render(self, solver: z3.Solver, model: z3.ModelRef, step: Step, inv: Invariant, tn: Transition) -> str:
+        model = _shrink(solver, model, step, self.model.vars.list)
+        violated, support = _violated(inv, self.tr, step, model)
+        labels = {part for v in violated for part in v[0].split("/")}
+        values: dict[str, tuple[str, str, bool]] = {}
+        for var in self.model.vars.list:
+            name = var.name
+            before = model.eval(step.pre[name], model_completion=True)
+            after_term = step.post[name]
+            after = model.eval(after_term if z3.is_expr(after_term) else _lift(after_term), model_completion=True)
+            values[name] = (_show(self.model, before), _show(self.model, after), str(before) != str(after))
+        rows = []
+        shown_items: set[str] = set()
+        for var in self.model.vars.list:
+            name = var.name
+            before, after, changed = values[name]
+            if name in step.havocked and name not in support:
+                continue
+            if not changed:
+                if name not in support:
+                    continue
+                if name.startswith("hold:"):
+                    item, holder = name[5:].split("@", 1)
+                    if before == "0" or not (holder in labels or item in labels):
+                        continue
+            if name.startswith("hold:"):
+                shown_items.add(name[5:].split("@", 1)[0])
+                continue
+            rows.append((name, before, after, changed))
+        for var in self.model.vars.list:
+            if var.name.startswith("hold:") and var.name[5:].split("@", 1)[0] in shown_items:
+                rows.append((var.name, *values[var.name]))
+        params = []
+        for pname, const in sorted(step.params.items()):
+            value = model.eval(const, model_completion=True)
+            if z3.is_bool(const):
+                if z3.is_true(value):
+                    params.append(pname.split(":", 1)[-1] if ":" in pname else pname)
+            else:
+                params.append(f"{pname}={value}")
+        oracles = [f"{name}={model.eval(c, model_completion=True)}" for name, _, c in step.oracles]
+        lines = [f"{step.label}" + (f"  with {', '.join(params)}" if params else "")
+                 + (f"  [{', '.join(oracles)}]" if oracles else "")]
+        for label, text in violated:
+            lines.append(f"breaks {inv.name}[{label}]" + (f": {text}" if text else ""))
+        lines.append(f"  {'state (* changed)':<38} {'before':>14}    {'after':<14}")
+        for name, before, after, changed in _group_rows(self.model, rows):
+            mark = "*" if changed else " "
+            lines.append(f"{mark} {name:<38} {before:>14} -> {after:<14}")
+        return "\n".join(lines)
+
+    def _render_state_only(self, model: z3.ModelRef, state: dict[str, Any], inv: Invariant) -> str:
+        lines = []
+        for var in self.model.vars.list:
+            if var.group in ("money", "corp"):
+                value = model.eval(state[var.name] if z3.is_expr(state[var.name]) else _lift(state[var.name]),
+                                   model_completion=True)
+                lines.append(f"  {var.name:<38} {_show(self.model, value):>14}")
+        return "\n".join(lines)
+
+
+def _changed(step: Step) -> set[str]:
+    """The state variables a step may change (its post term is not the pre-state's)."""
+    out = set()
+    for name, after in step.post.items():
+        before = step.pre[name]
+        if after is before:
+            continue
+        if z3.is_expr(after) and after.eq(before):
+            continue
+        out.add(name)
+    return out
+
+
+def _lift(v: Any) -> z3.ExprRef:
+    if isinstance(v, bool):
+        return z3.BoolVal(v)
+    if isinstance(v, int):
+        return z3.IntVal(v)
+    return v
+
+
+def _exc_text(e: Exception) -> str:
+    return f"gap {e.what}" if isinstance(e, GapError) else f"unsupported {getattr(e, 'what', e)}"
+
+
+def _cache_value(res: CheckResult) -> dict[str, Any]:
+    return {"status": res.status, "seconds": res.seconds, "binding": res.binding, "detail": res.detail,
+            "reason": res.reason}
+
+
+def _show(model: Model, value: z3.ExprRef) -> str:
+    ent = model.ent_of(value)
+    if ent is not None:
+        return ent.id
+    text = str(value)
+    return {"True": "true", "False": "false"}.get(text, text)
+
+
+def _consts(e: Any, out: set[str], seen: set[int]) -> None:
+    if not z3.is_expr(e) or e.get_id() in seen:
+        return
+    seen.add(e.get_id())
+    if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        name = str(e)
+        if name.startswith("pre."):
+            out.add(name[4:])
+        return
+    for c in e.children():
+        _consts(c, out, seen)
+
+
+def _violated(inv: Invariant, tr: Translator, step: Step, model: z3.ModelRef) -> tuple[list[tuple[str, str]], set[str]]:
+    """The atoms the counterexample breaks, with their measure and bound, and
+    the state variables they read."""
+    out: list[tuple[str, str]] = []
+    support: set[str] = set()
+    if inv.step_property is not None:
+        for path, amount, source, target, src_in, dst_in in step.transfers:
+            taken = model.eval(zb(path) if z3.is_expr(path) else z3.BoolVal(bool(path)), model_completion=True)
+            if not z3.is_true(taken):
+                continue
+            ins = [model.eval(x if z3.is_expr(x) else z3.BoolVal(bool(x)), model_completion=True) for x in (src_in, dst_in)]
+            amt = model.eval(amount if z3.is_expr(amount) else z3.IntVal(amount), model_completion=True)
+            if str(ins[0]) != str(ins[1]) and str(amt) != "0":
+                src = _show(tr.model, model.eval(source, model_completion=True))
+                dst = _show(tr.model, model.eval(target, model_completion=True))
+                out.append(("money", f"a transfer of {amt} from {src} to {dst}: "
+                                     f"{src if not z3.is_true(ins[0]) else dst} holds no cash, so money "
+                                     f"{'appears' if not z3.is_true(ins[0]) else 'vanishes'}"))
+        return out, support
+    try:
+        before, _ = inv.atoms(tr, step.pre)
+        after, _ = inv.atoms(tr, step.post)
+    except (GapError, Unsupported):
+        return out, support
+
+    def value(e: Any) -> str:
+        if not z3.is_expr(e):
+            return str(e)
+        return str(model.eval(e, model_completion=True))
+
+    for a, b in zip(before, after):
+        held = model.eval(zb(b.holds) if z3.is_expr(b.holds) else z3.BoolVal(bool(b.holds)), model_completion=True)
+        if z3.is_true(held):
+            continue
+        if inv.sanctions and b.measure is not None:
+            grew = model.eval(zb(tr.cmp(">", b.measure, a.measure)), model_completion=True)
+            if not z3.is_true(grew):
+                continue
+        text = ""
+        if b.measure is not None:
+            text = f"{value(a.measure)} -> {value(b.measure)}, bound {value(b.bound)}"
+        out.append((b.label, text))
+        seen: set[int] = set()
+        _consts(a.holds, support, seen)
+        # the post atom's terms are over the pre-state too
+        _consts(b.holds, support, seen)
+    return out, support
+
+
+def _shrink(solver: z3.Solver, model: z3.ModelRef, step: Step, variables: list) -> z3.ModelRef:
+    """Make a counterexample smaller: try to set numbers of the pre-state that
+    the violation does not need to zero (greedy, a few tries)."""
+    tries = 0
+    solver.set("timeout", 500)
+    solver.push()
+    for var in variables:
+        if var.sort != "int" or tries >= 24:
+            continue
+        const = step.pre[var.name]
+        value = model.eval(const, model_completion=True)
+        if not z3.is_int_value(value) or value.as_long() == 0 or var.name.startswith("hold:"):
+            continue
+        tries += 1
+        solver.push()
+        solver.add(const == 0)
+        if solver.check() == z3.sat:
+            model = solver.model()
+            solver.pop()
+            solver.add(const == 0)
+        else:
+            solver.pop()
+    solver.pop()
+    return model
+
+
+def _group_rows(model: Model, rows: list[tuple[str, str, str, bool]]) -> list[tuple[str, str, str, bool]]:
+    """Holding counts shown as each item's holder: `DRGW_1 held by  Player 1 -> pool`."""
+    holds: dict[str, dict[str, tuple[str, str, bool]]] = {}
+    other = []
+    for name, before, after, changed in rows:
+        if name.startswith("hold:"):
+            item, holder = name[5:].split("@", 1)
+            holds.setdefault(item, {})[holder] = (before, after, changed)
+        else:
+            other.append((name, before, after, changed))
+    out = list(other)
+    for item_id, by_holder in holds.items():
+        item = model.item(item_id)
+        if item is None:
+            continue
+        full_before, full_after, changed = [], [], False
+        # read every bucket of the item (the model has them all)
+        for holder, (before, after, ch) in by_holder.items():
+            changed = changed or ch
+            if before != "0":
+                full_before.append(holder if before == "1" else f"{holder}x{before}")
+            if after != "0":
+                full_after.append(holder if after == "1" else f"{holder}x{after}")
+        out.append((f"holder of {item_id}", ",".join(full_before) or "-", ",".join(full_after) or "-", changed))
+    return out
+
+
+# ---------------------------------------------------------------- the public API
+
+
+def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache | None = None,
+                 progress: Callable[[str], None] | None = None, only: Iterable[str] | None = None) -> TitleReport:
+    """Every proof and table check of one resolved title (or title + variant).
+
+    `timeout`: seconds per (invariant, transition) check; `cache`: where results
+    are kept (none by default); `progress`: called with a short text as each
+    transition starts; `only`: the transitions to check (names; "init" for the
+    initial state), all when None. Never raises for a title's content: gaps and
+    unsupported constructs become results; a model that cannot be built
+    becomes `report.error`.
+    """
+    try:
+        verifier = Verifier(title, timeout, cache, progress)
+    except (GapError, Unsupported) as exc:
+        return TitleReport(title.display_name, "", [], [], [], error=str(exc))
+    return verifier.run(only)
+
+
+def select_titles(loaded, names: list[str] | None) -> list[Title]:
+    """The titles (and variants) named: a title's name or slug gives it and all
+    its variants; `title/variant` or a variant's name gives that variant.
+    Raises KeyError naming what matched nothing."""
+    from compiler.cli import slug
+
+    every = loaded.every_title()
+    if not names:
+        return every
+    out: list[Title] = []
+    for name in names:
+        if "/" in name:
+            base, _, variant = name.partition("/")
+        else:
+            base, variant = name, ""
+        matched = [t for t in every if slug(t.name) == slug(base) and (not variant or slug(t.variant or "") == slug(variant))]
+        if not matched and not variant:
+            matched = [t for t in every if t.variant and slug(t.variant) == slug(name)]
+        if not matched:
+            raise KeyError(name)
+        out.extend(t for t in matched if t not in out)
+    return out
+
+
+def render_report(report: TitleReport, out: TextIO) -> None:
+    """The table of transitions x invariants, then the details."""
+    print(f"== {report.title}", file=out)
+    if report.error:
+        print(f"   error: {report.error}", file=out)
+        return
+    print(f"   scope: {report.scope}", file=out)
+    for note in report.notes:
+        print(f"   scope: {note}", file=out)
+    invs = report.invariants
+    print("   invariants:", file=out)
+    for i, inv in enumerate(invs, 1):
+        kind = "" if inv.kind == "standard" else f" ({inv.kind})"
+        cite = f" [{inv.cite}]" if inv.cite else ""
+        print(f"   I{i:<2} {inv.name}{kind}{cite}", file=out)
+    header = f"   {'transition':<26}" + "".join(f"{'I' + str(i):>7}" for i in range(1, len(invs) + 1))
+    print(header, file=out)
+    names = ["init"] + [t.name for t in report.transitions]
+    checked = {r.transition for r in report.results}
+    for name in names:
+        if name not in checked:
+            continue
+        cells = []
+        for inv in invs:
+            r = report.result(inv.name, name)
+            if r is None:
+                cells.append(f"{'-':>7}")
+                continue
+            ms = int(round(r.seconds * 1000))
+            cells.append(f"{STATUS_CODES[r.status] + ' ' + _ms(ms):>7}")
+        print(f"   {name:<26}" + "".join(cells), file=out)
+    print("   P proved, C counterexample, U unknown, S sanctioned, G not checkable (gap), "
+          "X not checkable (unsupported); times in ms", file=out)
+    by_where = {t.name: t for t in report.transitions}
+    for r in report.results:
+        if r.status in ("counterexample", "unknown", "sanctioned"):
+            inv = next(i for i in invs if i.name == r.invariant)
+            tn = by_where.get(r.transition)
+            print("", file=out)
+            print(f"   {r.status.upper()}: {r.invariant} after {r.transition}", file=out)
+            print(f"     invariant {inv.name}: {inv.summary}", file=out)
+            print(f"       at {inv.where}" + (f", cites {inv.cite}" if inv.cite else ""), file=out)
+            if tn is not None:
+                print(f"     {tn.kind} {tn.name}: {tn.summary}", file=out)
+                print(f"       at {tn.where}, cites {tn.cite}", file=out)
+            if r.reason:
+                print(f"     {r.reason}", file=out)
+            if r.detail:
+                for line in r.detail.splitlines():
+                    print(f"     {line}", file=out)
+    gaps: dict[str, list[str]] = {}
+    for r in report.results:
+        if r.status in ("gap", "unsupported") and r.reason:
+            gaps.setdefault(r.reason, []).append(f"{r.transition}/{r.invariant}")
+    if gaps:
+        print("", file=out)
+        print("   not checkable:", file=out)
+        for reason, pairs in sorted(gaps.items()):
+            transitions = sorted({p.split("/")[0] for p in pairs})
+            print(f"     {reason}: {len(pairs)} checks ({', '.join(transitions[:6])}"
+                  f"{', ...' if len(transitions) > 6 else ''})", file=out)
+    print("", file=out)
+    print("   table checks:", file=out)
+    for t in report.tables:
+        print(f"     {t.status:<7} {t.name}: {t.summary}", file=out)
+        for d in t.details:
+            print(f"               {d}", file=out)
+        for n in t.notes:
+            print(f"               note: {n}", file=out)
+    counts = report.counts()
+    slow = report.slowest()
+    print("", file=out)
+    print("   totals: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+          + f"; {len(report.results)} checks in {report.seconds:.1f}s", file=out)
+    if slow is not None:
+        print(f"   slowest: {slow.invariant} after {slow.transition}, {slow.seconds:.3f}s"
+              + (" (cached)" if slow.cached else ""), file=out)
+
+
+def _ms(ms: int) -> str:
+    return str(ms) if ms < 10000 else f"{ms // 1000}s"
+
+
+def run(titles: list[str] | None, as_json: bool, out: TextIO) -> int:
+    """`rulec verify [TITLE...] [--json]`: verify the named titles (all when
+    None), print the table (or one JSON object) to `out`.
+
+    Returns 0 when every proof is proved or sanctioned and no table check
+    failed, 1 otherwise (a counterexample, an unknown, a check not checkable
+    for a gap or an unsupported construct, a failed table check, or rulespecs
+    that do not load), 2 when a title named matches nothing.
+    """
+    from compiler.diagnostics import render
+    from compiler.pipeline import load
+
+    loaded = load()
+    if loaded.errors:
+        for d in loaded.errors:
+            print(render(d, loaded.sources), file=out)
+        return 1
+    try:
+        selected = select_titles(loaded, titles)
+    except KeyError as exc:
+        print(f"rulec verify: no title or variant {exc.args[0]!r}", file=out)
+        return 2
+    cache = Cache.default()
+    interactive = hasattr(sys.stderr, "isatty") and sys.stderr.isatty() and not as_json
+
+    def progress(text: str) -> None:
+        if interactive:
+            print(f"\r\033[Kverifying {text}", end="", file=sys.stderr, flush=True)
+
+    reports = []
+    start = time.perf_counter()
+    for title in selected:
+        reports.append(verify_title(title, cache=cache, progress=progress))
+    if interactive:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    seconds = time.perf_counter() - start
+    ok = all(r.ok for r in reports)
+    if as_json:
+        counts: dict[str, int] = {}
+        for r in reports:
+            for k, v in r.counts().items():
+                counts[k] = counts.get(k, 0) + v
+        slow = max((x for r in reports for x in r.results), key=lambda x: x.seconds, default=None)
+        print(json.dumps({
+            "ok": ok,
+            "seconds": round(seconds, 3),
+            "counts": counts,
+            "slowest": ({"title": next(r.title for r in reports if slow in r.results), **slow.to_json()}
+                        if slow else None),
+            "cache": {"path": str(cache.path) if cache.path else None, "hits": cache.hits, "misses": cache.misses},
+            "titles": [r.to_json() for r in reports],
+        }, indent=2, ensure_ascii=False), file=out)
+        return 0 if ok else 1
+    for r in reports:
+        render_report(r, out)
+        print("", file=out)
+    totals: dict[str, int] = {}
+    for r in reports:
+        for k, v in r.counts().items():
+            totals[k] = totals.get(k, 0) + v
+    slowest = max(((r.title, x) for r in reports for x in r.results), key=lambda tx: tx[1].seconds, default=None)
+    print(f"verified {len(reports)} titles and variants in {seconds:.1f}s: "
+          + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
+          + f" (cache: {cache.hits} hits, {cache.misses} misses)", file=out)
+    if slowest is not None:
+        title, x = slowest
+        print(f"slowest check: {title}: {x.invariant} after {x.transition}, {x.seconds:.3f}s", file=out)
+    return 0 if ok else 1
+
+
+__all__ = [
+    "Cache", "CheckResult", "TitleReport", "TIMEOUT_SECONDS", "run", "render_report", "select_titles",
+    "verify_title",
+]
+

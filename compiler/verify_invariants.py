@@ -1,0 +1,447 @@
+"""The invariants `rulec verify` proves: the library's standard ones, supporting
+lemmas, and the title's own `invariant` clauses.
+
+The standard invariants are declared here in Python for now. They belong in
+the library DSL (`rulespecs/lib/18xx.rules`) as `invariant` clauses once the
+DSL can say "for every certificate, exactly one holder" and "the money the
+game started with" without runtime help; a title's own `invariant` clause of
+the same name replaces the Python one.
+
+Each invariant is a list of *atoms* on one state (one per player, per
+corporation, per certificate, ...). A limit-like atom also gives a *measure*
+and a *bound* (`certificates(P) <= cert_limit`).
+
+Sanctions: `sanction cert_limit for take_over §9.2 reading "..."` says the
+rules themselves let that action break the invariant. For an invariant with
+any sanction, no check assumes it beforehand, and each action is checked in a
+relaxed, two-state form: it may not *create or deepen* a breach (a limit atom:
+after <= bound, or after <= before; another atom: held before, holds after).
+A sanctioned action that fails this relaxed check is reported "sanctioned";
+any other action that fails it is a counterexample. A sanction may name an
+action, a trigger, a runtime step (`take_over`, `end_stock_round`,
+`first_train`, ...), or a procedure or builtin, which then covers every
+transition that calls it (`sanction cert_limit for market_move`).
+
+Lemmas are inductive facts about the runtime's bookkeeping that the proofs of
+the standard invariants need (an unstarted corporation's certificates wait on
+its mat; no shares change hands while privates are on sale; ...). They are
+checked like the others and reported as such.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import z3
+
+from compiler import syntax as s
+from compiler.verify_model import BANK, DEPOT, POOL, SCRAP, GapError, Model, Reads, hold_name, stable_hash
+from compiler.verify_translate import AND, IF, IMPLIES, NOT, OR, SUM, Ctx, Translator, truth, zi
+
+HERE = "compiler/verify_invariants.py"
+
+
+@dataclass
+class Atom:
+    """One conjunct of an invariant on one state: `holds`, and for a limit its
+    `measure` and `bound` (holds == measure <= bound)."""
+
+    label: str
+    holds: Any
+    measure: Any = None
+    bound: Any = None
+
+
+@dataclass
+class Invariant:
+    """A named invariant. `kind`: "standard", "lemma" or "title"; `where`: the
+    source place (a DSL span or this module); `cite`: the title's citation
+    for what it checks; `build(tr, ctx)` gives its atoms on `ctx.state`."""
+
+    name: str
+    kind: str
+    summary: str
+    where: str
+    cite: str
+    build: Callable[[Translator, Ctx], list[Atom]]
+    key_text: str
+    sanctions: list[s.Sanction] = field(default_factory=list)
+    #: when given, what a transition must satisfy instead of the invariant on
+    #: its post-state (the invariant on the pre-state being assumed)
+    step_property: Callable[[Translator, Any], Any] | None = None
+
+    def atoms(self, tr: Translator, state: dict[str, Any], reads: Reads | None = None) -> tuple[list[Atom], list[Any]]:
+        """The atoms on `state`, and the definedness conditions met on the way.
+        Raises `GapError`/`Unsupported`."""
+        ctx = tr.new_ctx(state)
+        atoms = self.build(tr, ctx)
+        if reads is not None:
+            reads.merge(ctx.shared.reads)
+        return atoms, list(ctx.shared.guards) + list(ctx.shared.axioms)
+
+    def holds(self, tr: Translator, state: dict[str, Any]) -> Any:
+        atoms, defined = self.atoms(tr, state)
+        return AND(*defined, *[a.holds for a in atoms])
+
+    def relaxed(self, tr: Translator, pre: dict[str, Any], post: dict[str, Any]) -> Any:
+        """The two-state form: no breach created or deepened."""
+        before, _ = self.atoms(tr, pre)
+        after, defined = self.atoms(tr, post)
+        parts = list(defined)
+        for a, b in zip(before, after):
+            if b.measure is not None:
+                parts.append(OR(b.holds, tr.cmp("<=", b.measure, a.measure)))
+            else:
+                parts.append(IMPLIES(a.holds, b.holds))
+        return AND(*parts)
+
+
+def _cite_of(model: Model, *names: str) -> str:
+    out: list[str] = []
+    for name in names:
+        clause = model.title.get("property", name) or model.title.get("table", name)
+        if clause is None:
+            continue
+        for c in clause.prov.citations:
+            text = str(c)
+            if c.is_rulebook and text not in out:
+                out.append(text)
+    return ", ".join(out)
+
+
+def _component_cite(model: Model, kind: str, prop: str) -> str:
+    """The rulebook citations of a property of the title's components of a kind."""
+    out: list[str] = []
+    for comp in model.title.components(kind):
+        found = comp.get(prop)
+        if found is None:
+            continue
+        for c in found.prov.citations:
+            text = str(c)
+            if c.is_rulebook and text not in out:
+                out.append(text)
+    return ", ".join(out)
+
+
+def _line(fn: Callable) -> str:
+    try:
+        return f"{HERE}:{inspect.getsourcelines(fn)[1]}"
+    except (OSError, TypeError):
+        return HERE
+
+
+def _src_key(fn: Callable) -> str:
+    try:
+        return stable_hash(inspect.getsource(fn))
+    except (OSError, TypeError):
+        return fn.__name__
+
+
+# ---------------------------------------------------------------- the standard invariants
+
+
+def money_conserved(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    held = SUM([st[f"cash:{h.id}"] for h in m.players + m.corporations])
+    if m.vars.unlimited_bank:
+        return [Atom("money", zi(held) == st["flow:paid"] - st["flow:received"])]
+    total = m.param("bank", ctx.shared.reads)
+    if not isinstance(total, int) and not isinstance(total, z3.ArithRef):
+        raise GapError("bank", "not an amount")
+    return [Atom("money", zi(SUM([held, st["cash:bank"]])) == zi(total))]
+
+
+def money_moves_by_transfer(tr: Translator, step: Any) -> Any:
+    """Money is conserved by a step when each transfer it makes has both ends
+    in the accounts (bank, players, corporations), or moves nothing: the cash
+    variables change only by transfers. Equivalent to checking the sum on the
+    post-state, and far easier for z3 than an identity over sums of cases."""
+    parts = []
+    for path, amount, _source, _target, src_in, dst_in in step.transfers:
+        ok = OR(tr.eq(src_in, dst_in), tr.eq(amount, 0))
+        parts.append(IMPLIES(path, ok))
+    return AND(*parts)
+
+
+def shares_sum_to_100(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    out = []
+    for c in m.corporations:
+        certs = m.certs_for(c.id)
+        legal = m.buckets["certificate"]
+        parts = []
+        total = SUM([SUM([c2.percent * st[hold_name(c2, b)] for b in legal]) for c2 in certs])
+        for cert in certs:
+            parts.append(st[hold_name(cert, None)] == 0)
+            parts.extend(st[hold_name(cert, b)] >= 0 for b in legal)
+            parts.append(SUM([st[hold_name(cert, b)] for b in legal]) == 1)
+        out.append(Atom(c.id, AND(zi(total) == 100, *parts)))
+    return out
+
+
+def cert_limit(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    limit = m.param("cert_limit", ctx.shared.reads)
+    if not isinstance(limit, (int, z3.ArithRef)) or isinstance(limit, bool):
+        raise GapError("cert_limit", "not a number at this player count")
+    out = []
+    for p in m.players:
+        count = tr.builtins.cert_count(ctx, m.z(p))
+        out.append(Atom(p.id, tr.cmp("<=", count, limit), count, limit))
+    return out
+
+
+def holding_cap(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    cap = m.param("holding_cap", ctx.shared.reads)
+    b = tr.builtins
+    out = []
+    for p in m.players:
+        for c in m.corporations:
+            pct = b.percent_of(ctx, m.z(p), c)
+            exempt = b.zone_cond(ctx, c, "unlimited_holding") if m.market is not None else False
+            measure = IF(exempt, 0, pct)
+            out.append(Atom(f"{p.id}/{c.id}", tr.cmp("<=", measure, cap), measure, cap))
+    return out
+
+
+def pool_cap(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    cap = m.param("pool_cap", ctx.shared.reads)
+    out = []
+    for c in m.corporations:
+        pct = tr.builtins.percent_of(ctx, m.z(POOL), c)
+        out.append(Atom(c.id, tr.cmp("<=", pct, cap), pct, cap))
+    return out
+
+
+def no_negative_cash(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    out = []
+    for h in m.players + m.corporations:
+        cash = ctx.state[f"cash:{h.id}"]
+        out.append(Atom(h.id, cash >= 0, -cash, 0))
+    return out
+
+
+def market_on_grid(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    m.require_market()
+    b = tr.builtins
+    st = ctx.state
+    out = []
+    for c in m.corporations:
+        has_par, has_cell = st[f"has_par:{c.id}"], st[f"has_cell:{c.id}"]
+        on_grid = b.in_cells(ctx, c, m.cells)
+        out.append(Atom(c.id, AND(has_par == has_cell, IMPLIES(has_cell, on_grid))))
+    return out
+
+
+def trains_conserved(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    out = []
+    legal = m.buckets["train"]
+    for t in m.trains:
+        parts = [st[hold_name(t, None)] == 0]
+        parts.extend(st[hold_name(t, b)] >= 0 for b in legal)
+        parts.append(SUM([st[hold_name(t, b)] for b in legal]) == 1)
+        out.append(Atom(t.id, AND(*parts)))
+    return out
+
+
+# ---------------------------------------------------------------- lemmas
+
+
+def items_held_once(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    out = []
+    for it in m.private_items + m.bond_items:
+        legal = m.buckets[it.kind]
+        parts = [st[hold_name(it, None)] == 0]
+        parts.extend(st[hold_name(it, b)] >= 0 for b in legal)
+        parts.append(SUM([st[hold_name(it, b)] for b in legal]) == 1)
+        out.append(Atom(it.id, AND(*parts)))
+    return out
+
+
+def unstarted_on_mat(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    out = []
+    for c in m.corporations:
+        parts = []
+        for cert in m.certs_for(c.id):
+            parts.append(OR(st[f"granted:{cert.id}"], st[hold_name(cert, c)] >= 1))
+        out.append(Atom(c.id, IMPLIES(NOT(st[f"has_par:{c.id}"]), AND(*parts))))
+    return out
+
+
+def _granting(m: Model) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for x in m.privates:
+        data = m.data[x]
+        grant = data.get("grants")
+        for child in data.get("children", []) or []:
+            grant = grant or child.get("grants")
+        if isinstance(grant, dict):
+            out.setdefault(str(grant.get("corporation")), []).append(x.id)
+    return out
+
+
+def grants_bounded(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    granting = _granting(m)
+    ctx.shared.reads.add("lemma", "granting", granting)
+    out = []
+    for c in m.corporations:
+        granted = SUM([IF(st[f"granted:{cert.id}"], 1, 0) for cert in m.certs_for(c.id)])
+        sold = SUM([IF(st[hold_name(m.item(x), BANK)] >= 1, 0, 1) for x in granting.get(c.id, [])])  # type: ignore[arg-type]
+        grants_ok = AND(*[NOT(st[f"granted:{cert.id}"]) for cert in m.certs_for(c.id) if cert.president])
+        out.append(Atom(c.id, AND(tr.cmp("<=", granted, sold), grants_ok)))
+    return out
+
+
+def no_shares_during_private_sale(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    for_sale = OR(*[cond for _, cond in tr.builtins.privates_for_sale(ctx)])
+    out = []
+    for p in m.players:
+        parts = [IMPLIES(st[hold_name(cert, p)] >= 1, st[f"granted:{cert.id}"]) for cert in m.certs]
+        if m.truncated:
+            parts.append(st[f"other_certs:{p.id}"] == 0)
+        out.append(Atom(p.id, IMPLIES(for_sale, AND(*parts))))
+    return out
+
+
+def bids_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    bidding = m.prop_value("private_sale_bidding")
+    ctx.shared.reads.add("property", "private_sale_bidding", bidding)
+    out = []
+    for x in m.privates:
+        for p in m.players:
+            bid = st[f"bid:{x.id}@{p.id}"]
+            out.append(Atom(f"{x.id}/{p.id}", bid >= 0 if bidding is True else bid == 0))
+    if bidding is not True:
+        out.append(Atom("auction", NOT(st["auction"])))
+    return out
+
+
+def tokens_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    out = []
+    for c in m.corporations:
+        costs = tr.builtins.token_costs(ctx, c)
+        placed = ctx.state[f"tokens:{c.id}"]
+        unstarted = NOT(ctx.state[f"has_par:{c.id}"])
+        out.append(Atom(c.id, AND(placed >= 0, placed <= len(costs), IMPLIES(unstarted, placed == 0))))
+    return out
+
+
+def floated_started(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    return [Atom(c.id, IMPLIES(st[f"floated:{c.id}"], st[f"has_par:{c.id}"])) for c in m.corporations]
+
+
+def phase_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    phase = ctx.state["phase"]
+    return [Atom("phase", AND(phase >= 0, phase < max(1, len(m.phases))))]
+
+
+def title_invariant(decl: s.Invariant) -> Callable[[Translator, Ctx], list[Atom]]:
+    def build(tr: Translator, ctx: Ctx) -> list[Atom]:
+        value = tr.truthy(tr.expr(decl.expr, ctx))
+        return [Atom(decl.name, value)]
+
+    return build
+
+
+STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[str, ...]]] = [
+    ("money_conserved", "the bank, the players and the corporations together hold the money the game began with "
+     "(with an unlimited bank: what it paid out less what it took in)", money_conserved, ("bank",)),
+    ("shares_sum_to_100", "each certificate of each corporation is held exactly once, by a player, a corporation "
+     "or the bank pool, so each corporation's shares add up to 100%", shares_sum_to_100, ()),
+    ("cert_limit", "no player holds more certificates than the limit (certificates in exempt zones not counted)",
+     cert_limit, ("cert_limit", "cert_limit_counts")),
+    ("holding_cap", "no player holds more of a corporation than the holding cap, outside exempt zones",
+     holding_cap, ("holding_cap",)),
+    ("pool_cap", "the bank pool holds no more of a corporation than its cap", pool_cap, ("pool_cap",)),
+    ("no_negative_cash", "no player and no corporation has negative cash", no_negative_cash, ()),
+    ("market_on_grid", "a corporation has a market position exactly when it has a par price, and it is a cell of "
+     "the grid", market_on_grid, ()),
+    ("trains_conserved", "each train is held exactly once, by the depot, a corporation, the pool or the scrap heap",
+     trains_conserved, ()),
+]
+
+LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
+    ("items_held_once", "each private is held once, by the bank, a player, a corporation or the pool; each bond "
+     "once, by a corporation or a player", items_held_once),
+    ("unstarted_on_mat", "a corporation without a par price keeps its certificates on its mat, except those a "
+     "private granted", unstarted_on_mat),
+    ("grants_bounded", "no more certificates are marked granted than granting privates have left the bank, and "
+     "never a president's", grants_bounded),
+    ("no_shares_during_private_sale", "while privates are on sale, players hold no certificates but granted ones",
+     no_shares_during_private_sale),
+    ("bids_valid", "bids are not negative; without private bidding there are no bids and no auction", bids_valid),
+    ("floated_started", "a floated corporation has a par price", floated_started),
+    ("phase_valid", "the phase is one of the title's phases", phase_valid),
+    ("tokens_valid", "a corporation has placed no more station tokens than it has, and none before it is started", tokens_valid),
+]
+
+
+def invariants_for(model: Model) -> list[Invariant]:
+    """The standard invariants, the lemmas and the title's own invariants, with
+    the title's sanctions attached."""
+    title = model.title
+    sanctions: dict[str, list[s.Sanction]] = {}
+    for clause in title.of_kind("sanction"):
+        decl: s.Sanction = clause.decl  # type: ignore[assignment]
+        sanctions.setdefault(decl.invariant, []).append(decl)
+    own = {c.name: c for c in title.of_kind("invariant")}
+    out: list[Invariant] = []
+    for name, summary, fn, params in STANDARD:
+        if name in own:
+            continue
+        cite = _cite_of(model, *params)
+        if name == "shares_sum_to_100":
+            cite = _component_cite(model, "corporation", "shares")
+        elif name == "trains_conserved":
+            cite = _component_cite(model, "train", "count") or cite
+        elif name == "market_on_grid":
+            cite = _component_cite(model, "market", "rows") or ", ".join(
+                str(c) for m in model.title.components("market") for c in m.prov.citations if c.is_rulebook)
+        inv = Invariant(name, "standard", summary, _line(fn), cite, fn, stable_hash(name, _src_key(fn)))
+        if name == "money_conserved":
+            inv.step_property = money_moves_by_transfer
+            inv.key_text = stable_hash(inv.key_text, _src_key(money_moves_by_transfer))
+        out.append(inv)
+    for name, summary, fn in LEMMAS:
+        out.append(Invariant(name, "lemma", summary, _line(fn), "runtime", fn, stable_hash(name, _src_key(fn))))
+    for name, clause in own.items():
+        decl: s.Invariant = clause.decl  # type: ignore[no-redef]
+        where = span_text(decl.span)
+        cite = ", ".join(str(c) for c in decl.prov.citations)
+        out.append(Invariant(name, "title", decl.title or name, where, cite, title_invariant(decl),
+                             stable_hash(name, decl)))
+    for inv in out:
+        inv.sanctions = sanctions.get(inv.name, [])
+    return out
+
+
+def span_text(span: Any) -> str:
+    """`path:line:col` of a span (a syntax node's place)."""
+    return str(span) if getattr(span, "line", 0) else "<builtin>"
+
+
+__all__ = ["Atom", "Invariant", "invariants_for", "span_text", "truth", "DEPOT", "SCRAP"]

@@ -1,0 +1,718 @@
+"""The symbolic game of `rulec verify`: a title's finite universe and its state variables.
+
+A `Model` fixes, for one resolved title (or title + variant), the *scope*
+that the z3 proofs range over:
+
+- **players**: the title's player count nearest to three (1800: 2, its
+  Three-Player variant: 3, 1846: 3, 1846 Two-Player: 2, ...);
+- **corporations**: all of them when the title has three or fewer, else the
+  first two it declares; the certificates that players hold of the others are
+  one frame variable per player (`other_certs:P`), which actions never change;
+- **privates** and **bonds**: all of them (bonds of corporations outside the
+  scope are left out);
+- **trains**: each train type with at most three copies (fewer when the title
+  prints fewer); a count that is unlimited or a gap is modelled by three copies,
+  and the scope note says so;
+- the **market** grid, the **phases**, the title's parameters.
+
+The state is a flat, ordered set of named z3 variables (`StateVars`): cash per
+money holder (bank, players, corporations; an unlimited bank has the flows
+`flow:paid` / `flow:received` instead), a holding count per item and holder
+(`hold:DRGW_0@Player 1`: how many times that holder holds the item — 0 or 1 in
+a sound state, which is what the share and train invariants say), private
+closure, par prices, market cells, floats, revenues, grants, bids, the phase,
+and the round/turn bookkeeping. Amounts are integers in the title's currency
+units; percentages are integers 0..100.
+
+Errors: `GapError` (a value the rulespec declares a gap, or a library parameter
+the title leaves unset) and `Unsupported` (a construct the verifier does not
+model) are raised by the translation and reported per check, never as a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import z3
+
+from compiler import syntax as s
+from compiler.ir import Title
+from compiler.runtime.market import Market
+
+#: The number of symbolic players aimed for (clamped to the title's range).
+PLAYERS_WANTED = 3
+#: Titles with more corporations than this are cut down to the first two.
+CORPORATIONS_ALL_UP_TO = 3
+CORPORATIONS_CUT_TO = 2
+#: At most this many copies of each train type.
+TRAIN_COPIES = 3
+
+#: The runtime's round kinds, and the steps of an operating turn (`game.STEPS`).
+ROUNDS = ("setup", "stock", "operating", "finished")
+STEPS = ("lay_tile", "place_token", "run_routes", "dividend", "buy_train")
+
+#: The item kinds and which holders may hold each (`OTHER` collects any other holder).
+OTHER = "~"
+_SORTS = itertools.count()
+
+
+class GapError(Exception):
+    """The translation needs a value the rulespec leaves open.
+
+    `what` names it as the report prints it: a library parameter (`float`), or
+    a component's property (`corporation GWR shares`).
+    """
+
+    def __init__(self, what: str, reason: str = ""):
+        super().__init__(f"gap {what}" + (f": {reason}" if reason else ""))
+        self.what = what
+        self.reason = reason
+
+
+class Unsupported(Exception):
+    """A construct the verifier does not model (a builtin, an expression form)."""
+
+    def __init__(self, what: str):
+        super().__init__(f"unsupported: {what}")
+        self.what = what
+
+
+@dataclass(frozen=True, order=True)
+class Ent:
+    """An entity of the scope: kind is player, corporation, private, bond, bank,
+    pool, depot, scrap, none (no entity) or elsewhere (a holder outside an
+    item's legal holders)."""
+
+    kind: str
+    id: str
+
+    def __str__(self) -> str:
+        return self.id
+
+
+NONE = Ent("none", "none")
+BANK = Ent("bank", "bank")
+POOL = Ent("pool", "pool")
+DEPOT = Ent("depot", "depot")
+SCRAP = Ent("scrap", "scrap")
+ELSEWHERE = Ent("elsewhere", "elsewhere")
+
+
+@dataclass(frozen=True)
+class Item:
+    """A thing that is held and moved: a certificate, a train, a private or a bond.
+
+    `corp` is a certificate's corporation; `percent` its size (40 for a
+    four-share certificate); `president` whether it is the president's;
+    `index` its place in the corporation's layout (a train's copy number).
+    `name` is a train's type ("2E"). `price` a train's printed price (None when
+    a gap).
+    """
+
+    kind: str
+    id: str
+    corp: str | None = None
+    index: int = 0
+    percent: int = 0
+    president: bool = False
+    name: str | None = None
+    price: int | None = None
+
+    @property
+    def shares(self) -> int:
+        return self.percent // 10
+
+    def __str__(self) -> str:
+        return self.id
+
+
+# ---------------------------------------------------------------- data values
+
+
+@dataclass(frozen=True)
+class GapValue:
+    """A `gap "..."` value found in the data."""
+
+    reason: str
+
+
+def data_value(expr: Any) -> Any:
+    """A syntax value as plain Python, the way the emitted engine sees it:
+    ints for money and percent, str for names, lists, dicts for records and
+    maps, (low, high) for ranges, `GapValue` for a gap."""
+    if isinstance(expr, (s.Int, s.Percent)):
+        return expr.value
+    if isinstance(expr, s.Money):
+        return expr.amount
+    if isinstance(expr, s.Str):
+        return expr.value
+    if isinstance(expr, s.Bool):
+        return expr.value
+    if isinstance(expr, s.NoneLit):
+        return None
+    if isinstance(expr, s.Name):
+        return expr.name
+    if isinstance(expr, (s.ListLit, s.SetLit)):
+        return [data_value(e) for e in expr.items]
+    if isinstance(expr, s.MapLit):
+        return {_key(data_value(k)): data_value(v) for k, v in expr.entries}
+    if isinstance(expr, s.Record):
+        return {name: data_value(v) for name, v in expr.fields}
+    if isinstance(expr, s.Range):
+        return (data_value(expr.low), data_value(expr.high))
+    if isinstance(expr, s.Gap):
+        return GapValue(expr.reason)
+    if isinstance(expr, s.Unary) and expr.op == "-":
+        inner = data_value(expr.operand)
+        if isinstance(inner, int):
+            return -inner
+    if isinstance(expr, s.Call) and isinstance(expr.func, s.Name):
+        return {"call": expr.func.name, "args": [data_value(a) for a in expr.args]}
+    from compiler.emit import unparse
+
+    return unparse(expr)
+
+
+def _key(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def component_data(comp: s.Component) -> dict[str, Any]:
+    """A component's properties (and children) as plain data."""
+    out: dict[str, Any] = {"key": comp.key, "title": comp.title}
+    for prop in comp.properties:
+        out[prop.name] = data_value(prop.value)
+    if comp.children:
+        out["children"] = [dict(component_data(c), kind=c.kind) for c in comp.children]
+    return out
+
+
+def stable_hash(*parts: Any) -> str:
+    """A hash of values that is the same in every process (spans excluded:
+    syntax nodes leave them out of `repr`)."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(repr(part).encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()[:20]
+
+
+class Reads:
+    """What a translation read from the title: (kind, name) -> a stable text
+    of the value. Part of each check's cache key."""
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], str] = {}
+
+    def add(self, kind: str, name: str, value: Any) -> None:
+        self.items[(kind, name)] = repr(value)
+
+    def merge(self, other: "Reads") -> None:
+        self.items.update(other.items)
+
+    def key(self) -> str:
+        return stable_hash(sorted(self.items.items()))
+
+
+# ---------------------------------------------------------------- the scope
+
+
+@dataclass
+class ScopeNote:
+    """What the scope leaves out or approximates, for the report."""
+
+    lines: list[str] = field(default_factory=list)
+
+
+class Model:
+    """A title's finite universe, its parameters and its state variables.
+
+    Raises nothing for bad data: components whose data the model needs but the
+    rulespec leaves open are remembered (`corp_gaps`, `market_error`, ...) and
+    raise `GapError` when a translation reaches them.
+    """
+
+    def __init__(self, title: Title):
+        self.title = title
+        self.note = ScopeNote()
+        self._param_consts: dict[str, tuple[z3.ExprRef, list[Any]]] = {}
+        self.param_axioms: list[z3.BoolRef] = []
+        self._build_players()
+        self._build_components()
+        self._build_market()
+        self._build_trains()
+        self._build_universe()
+        self.vars = StateVars(self)
+        self.revenue_step = self._revenue_step()
+
+    # -- building
+    def _build_players(self) -> None:
+        rng = self.title.players or (PLAYERS_WANTED, PLAYERS_WANTED)
+        n = min(max(PLAYERS_WANTED, rng[0]), rng[1])
+        self.n_players = n
+        self.players = [Ent("player", f"Player {i + 1}") for i in range(n)]
+
+    def _build_components(self) -> None:
+        title = self.title
+        corps = list(title.components("corporation"))
+        self.all_corporation_ids = [c.key or "" for c in corps]
+        if len(corps) > CORPORATIONS_ALL_UP_TO:
+            kept = corps[:CORPORATIONS_CUT_TO]
+            self.note.lines.append(
+                f"corporations: {', '.join(c.key or '' for c in kept)} of {len(corps)} "
+                f"(the others' certificates held by players are one frame count per player)"
+            )
+            self.truncated = True
+        else:
+            kept = corps
+            self.truncated = False
+        self.corporations = [Ent("corporation", c.key or "") for c in kept]
+        self.data: dict[Ent, dict[str, Any]] = {}
+        for comp, ent in zip(kept, self.corporations):
+            self.data[ent] = component_data(comp)
+        self.privates = [Ent("private", c.key or "") for c in title.components("private")]
+        for comp, ent in zip(title.components("private"), self.privates):
+            self.data[ent] = component_data(comp)
+        corp_ids = {c.id for c in self.corporations}
+        self.bonds = []
+        for comp in title.components("bond"):
+            data = component_data(comp)
+            if data.get("corporation") in corp_ids:
+                ent = Ent("bond", comp.key or "")
+                self.bonds.append(ent)
+                self.data[ent] = data
+        # certificates
+        self.certs: list[Item] = []
+        self.certs_of: dict[str, list[Item]] = {}
+        self.corp_gaps: dict[str, str] = {}
+        for ent in self.corporations:
+            shares = self.data[ent].get("shares")
+            if not isinstance(shares, list) or not all(isinstance(p, int) for p in shares):
+                reason = shares.reason if isinstance(shares, GapValue) else "the corporation has no `shares` layout"
+                self.corp_gaps[ent.id] = reason
+                self.certs_of[ent.id] = []
+                continue
+            items = [
+                Item("certificate", f"{ent.id}_{i}", corp=ent.id, index=i, percent=pct, president=(i == 0))
+                for i, pct in enumerate(shares)
+            ]
+            self.certs_of[ent.id] = items
+            self.certs.extend(items)
+        self.private_items = [Item("private", p.id) for p in self.privates]
+        self.bond_items = [Item("bond", b.id) for b in self.bonds]
+
+    def _build_market(self) -> None:
+        self.market: Market | None = None
+        self.market_error: str | None = None
+        markets = self.title.components("market")
+        if not markets:
+            self.market_error = "the title has no market"
+            return
+        data = component_data(markets[0])
+        rows = data.get("rows")
+        if isinstance(rows, GapValue):
+            self.market_error = f"gap: {rows.reason}"
+            return
+        if not isinstance(rows, list):
+            self.market_error = f"market {markets[0].key} rows are not given"
+            return
+        try:
+            self.market = Market.from_rows(rows, data.get("left_edge", "down"), data.get("right_edge", "up"))
+        except (ValueError, TypeError, KeyError) as exc:
+            self.market_error = f"market {markets[0].key}: {exc}"
+            return
+        self.cells = list(self.market.cells())
+        self.zone_names = sorted({z for zs in self.market.zones.values() for z in zs})
+
+    def _build_trains(self) -> None:
+        self.train_types: list[str] = []
+        self.train_data: dict[str, dict[str, Any]] = {}
+        self.trains: list[Item] = []
+        for comp in self.title.components("train"):
+            name = comp.key or ""
+            data = component_data(comp)
+            self.train_types.append(name)
+            self.train_data[name] = data
+            count = data.get("count")
+            count = self._resolve(count) if isinstance(count, dict) and not isinstance(count, GapValue) else count
+            if isinstance(count, int):
+                copies = min(count, TRAIN_COPIES)
+            else:
+                copies = TRAIN_COPIES
+                what = "a gap" if isinstance(count, GapValue) else f"{count!r}"
+                self.note.lines.append(f"train {name}: count is {what}; {TRAIN_COPIES} copies modelled")
+            price = data.get("price")
+            price = price if isinstance(price, int) else None
+            for i in range(copies):
+                self.trains.append(Item("train", f"{name}-{i}", index=i, name=name, price=price))
+        if any(isinstance(self.train_data[t].get("count"), int) and self.train_data[t]["count"] > TRAIN_COPIES
+               for t in self.train_types):
+            self.note.lines.append(f"trains: at most {TRAIN_COPIES} copies of each type")
+        supply = self.prop_value("train_supply_order")
+        order = list(range(len(self.trains)))
+        if isinstance(supply, list):
+            rank = {name: i for i, name in enumerate(dict.fromkeys(str(x) for x in supply))}
+            order.sort(key=lambda i: (rank.get(self.trains[i].name or "", len(rank)), self.trains[i].index))
+        self.train_order = [self.trains[i] for i in order]
+        self.phases = [component_data(p) for p in self.title.components("phase")]
+        self.phase_keys = [str(p["key"]) for p in self.phases]
+
+    def _resolve(self, value: Any) -> Any:
+        """A map keyed by player count read at the scope's count."""
+        if isinstance(value, dict) and self.n_players in value:
+            return value[self.n_players]
+        return value
+
+    def _build_universe(self) -> None:
+        ents = [NONE, ELSEWHERE, BANK, POOL, DEPOT, SCRAP] + self.players + self.corporations + self.privates + self.bonds
+        self.ents = ents
+        names = [f"{e.kind}:{e.id}" for e in ents]
+        tag = stable_hash(self.title.display_name, names)[:8]
+        self.sort, consts = z3.EnumSort(f"Ent_{tag}_{next(_SORTS)}", names)
+        self._z = dict(zip(ents, consts))
+        self._by_name = {str(c): e for e, c in zip(ents, consts)}
+        self._by_id = {c.get_id(): e for e, c in zip(ents, consts)}
+        # the holders each kind of item may have
+        self.buckets: dict[str, list[Ent]] = {
+            "certificate": self.players + self.corporations + [POOL],
+            "train": [DEPOT] + self.corporations + [POOL, SCRAP],
+            "private": [BANK] + self.players + self.corporations + [POOL],
+            "bond": self.corporations + self.players,
+        }
+        self.money_holders = [BANK] + self.players + self.corporations
+        self.items = self.certs + self.trains + self.private_items + self.bond_items
+        self._ent_index = {(e.kind, e.id): e for e in ents}
+        self._item_index = {it.id: it for it in self.items}
+
+    def _revenue_step(self) -> int:
+        """The gcd of every revenue printed on the title's tiles and hexes: a
+        route's revenue is a multiple of it (1 when nothing is printed)."""
+        values: list[int] = []
+        for kind in ("tile", "hex"):
+            for comp in self.title.components(kind):
+                nodes = component_data(comp).get("nodes")
+                if not isinstance(nodes, list):
+                    continue
+                for node in nodes:
+                    rev = node.get("revenue") if isinstance(node, dict) else None
+                    if isinstance(rev, int):
+                        values.append(rev)
+                    elif isinstance(rev, dict):
+                        values.extend(v for v in rev.values() if isinstance(v, int))
+        step = 0
+        for v in values:
+            step = math.gcd(step, abs(v))
+        return step or 1
+
+    # -- lookups
+    def z(self, ent: Ent) -> z3.ExprRef:
+        """The z3 constant of an entity."""
+        return self._z[ent]
+
+    def ent_of(self, value: Any) -> Ent | None:
+        """The entity a z3 constant names, or None (for any other term)."""
+        if not isinstance(value, z3.ExprRef):
+            return None
+        return self._by_id.get(value.get_id())
+
+    def corp(self, cid: str) -> Ent | None:
+        for c in self.corporations:
+            if c.id == cid:
+                return c
+        return None
+
+    def entity(self, kind: str, key: str) -> Ent | None:
+        """The scope's entity of that kind and id, or None."""
+        return self._ent_index.get((kind, key))
+
+    def item(self, iid: str) -> Item | None:
+        """The scope's item (certificate, train, private, bond) by id, or None."""
+        return self._item_index.get(iid)
+
+    def item_of_ent(self, ent: Ent) -> Item | None:
+        if ent.kind in ("private", "bond"):
+            return self.item(ent.id)
+        return None
+
+    def certs_for(self, cid: str) -> list[Item]:
+        """A corporation's certificates; `GapError` when its layout is a gap."""
+        if cid in self.corp_gaps:
+            raise GapError(f"corporation {cid} shares", self.corp_gaps[cid])
+        return self.certs_of.get(cid, [])
+
+    def require_market(self) -> Market:
+        """The market grid; `Unsupported` when it cannot be read (`GapError` when
+        its rows are a declared gap)."""
+        if self.market is None:
+            error = self.market_error or "no market"
+            if error.startswith("gap"):
+                raise GapError("market rows", error)
+            raise Unsupported(f"the market cannot be read ({error})")
+        return self.market
+
+    def prop_value(self, name: str) -> Any:
+        """A title property's plain value (None when the title has no such property)."""
+        prop = self.title.prop(name)
+        return None if prop is None else data_value(prop.value)
+
+    def has_param(self, name: str) -> bool:
+        return (self.title.get("property", name) is not None or self.title.get("table", name) is not None
+                or self.title.get("param", name) is not None)
+
+    def param(self, name: str, reads: Reads | None = None) -> Any:
+        """A title property or table as play needs it, at the scope's player count.
+
+        A table keyed by another dimension too (1846's cert_limit by players and
+        corporations) becomes a symbolic constant that is one of the table's values
+        for this player count. Raises `GapError` for a gap, an unset library
+        parameter, or a table with no row for the count; KeyError when the name is
+        no parameter at all.
+        """
+        clause = self.title.get("property", name) or self.title.get("table", name)
+        if clause is None:
+            if self.title.get("param", name) is not None:
+                if reads is not None:
+                    reads.add("param", name, "unset")
+                raise GapError(name, "the title does not set this library parameter")
+            raise KeyError(name)
+        decl = clause.decl
+        if isinstance(decl, s.Property):
+            value = data_value(decl.value)
+            if reads is not None:
+                reads.add("param", name, value)
+            if isinstance(value, GapValue):
+                raise GapError(name, value.reason)
+            return value
+        assert isinstance(decl, s.Table)
+        rows = [(row.keys, data_value(row.value)) for row in decl.rows]
+        if reads is not None:
+            reads.add("table", name, (decl.dims, rows))
+        matching = []
+        for keys, value in rows:
+            ok = True
+            for dim, key in zip(decl.dims, keys):
+                if dim == "players":
+                    if isinstance(key, tuple):
+                        ok = ok and key[0] <= self.n_players <= key[1]
+                    else:
+                        ok = ok and key == self.n_players
+            if ok:
+                matching.append(value)
+        if not matching:
+            raise GapError(name, f"table {name} has no row for {self.n_players} players")
+        for value in matching:
+            if isinstance(value, GapValue):
+                raise GapError(name, value.reason)
+        distinct = list(dict.fromkeys(repr(v) for v in matching))
+        if len(distinct) == 1:
+            return matching[0]
+        if not all(isinstance(v, int) for v in matching):
+            raise GapError(name, f"table {name} is keyed by {', '.join(decl.dims)}; play does not know all of them")
+        if name not in self._param_consts:
+            const = z3.Int(f"param:{name}")
+            values = sorted(set(matching))
+            self._param_consts[name] = (const, values)
+            self.param_axioms.append(z3.Or([const == v for v in values]))
+            self.note.lines.append(
+                f"{name}: a table keyed by {', '.join(decl.dims)}; one of {values} at {self.n_players} players"
+            )
+        return self._param_consts[name][0]
+
+    def phase_index(self, name: str) -> int:
+        if str(name) not in self.phase_keys:
+            raise Unsupported(f"phase {name!r} is not a phase of the title")
+        return self.phase_keys.index(str(name))
+
+    def scope_text(self) -> str:
+        """One line: what the proofs range over."""
+        parts = [
+            f"{self.n_players} players",
+            f"corporations {', '.join(c.id for c in self.corporations) or 'none'}",
+            f"{len(self.privates)} privates",
+            f"{len(self.bonds)} bonds",
+            f"{len(self.trains)} trains",
+        ]
+        return ", ".join(parts)
+
+    def scope_key(self) -> str:
+        return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines)
+
+
+# ---------------------------------------------------------------- state variables
+
+
+@dataclass(frozen=True)
+class Var:
+    """One state variable: its name, sort ("int", "bool", "ent") and group.
+
+    Groups: "money", "holding", "corp", "private", "game", "frame" (never
+    changed by an action) and "turn" (the round machinery's bookkeeping, which
+    the runtime's round steps change in ways the model does not follow: they
+    are havocked, within their domain, by `pass_turn`, `end_step`, ...).
+    """
+
+    name: str
+    sort: str
+    group: str
+
+
+class StateVars:
+    """The ordered list of a model's state variables, and their domains."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        out: list[Var] = []
+
+        def add(name: str, sort: str, group: str) -> None:
+            out.append(Var(name, sort, group))
+
+        unlimited = self.unlimited_bank
+        if unlimited:
+            add("flow:paid", "int", "money")
+            add("flow:received", "int", "money")
+        else:
+            add("cash:bank", "int", "money")
+        for e in model.players + model.corporations:
+            add(f"cash:{e.id}", "int", "money")
+        for it in model.items:
+            for b in model.buckets[it.kind]:
+                add(hold_name(it, b), "int", "holding")
+            add(hold_name(it, None), "int", "holding")
+        for p in model.privates:
+            add(f"closed:{p.id}", "bool", "private")
+        for c in model.corporations:
+            add(f"par:{c.id}", "int", "corp")
+            add(f"has_par:{c.id}", "bool", "corp")
+            add(f"row:{c.id}", "int", "corp")
+            add(f"col:{c.id}", "int", "corp")
+            add(f"has_cell:{c.id}", "bool", "corp")
+            add(f"floated:{c.id}", "bool", "corp")
+            add(f"tokens:{c.id}", "int", "corp")
+        for cert in model.certs:
+            add(f"granted:{cert.id}", "bool", "corp")
+        for x in model.privates:
+            for p in model.players:
+                add(f"bid:{x.id}@{p.id}", "int", "private")
+        add("auction", "bool", "private")
+        add("auction_company", "ent", "private")
+        add("auction_high", "int", "private")
+        add("phase", "int", "game")
+        for t in model.train_types:
+            add(f"first_bought:{t}", "bool", "game")
+        if model.truncated:
+            for p in model.players:
+                add(f"other_certs:{p.id}", "int", "frame")
+        # the round machinery
+        for c in model.corporations:
+            add(f"revenue:{c.id}", "int", "turn")
+        for name in ("round", "stock_rounds", "step", "bank_buys", "sale_price", "pending_action"):
+            add(name, "int", "turn")
+        for name in ("operating", "acting", "pending_entity"):
+            add(name, "ent", "turn")
+        for name in ("bought", "sold", "acted", "pending"):
+            add(name, "bool", "turn")
+        for p in model.players:
+            for c in model.corporations:
+                add(f"sold_this_round:{p.id}@{c.id}", "bool", "turn")
+        for c in model.corporations:
+            add(f"sold_corps:{c.id}", "bool", "turn")
+        for mark in self.marks():
+            add(f"mark:{mark}", "bool", "turn")
+        self.list = out
+        self.by_name = {v.name: v for v in out}
+        self.action_codes: dict[str, int] = {}
+
+    @property
+    def unlimited_bank(self) -> bool:
+        try:
+            return self.model.param("bank") == "unlimited"
+        except (GapError, KeyError):
+            return False
+
+    def marks(self) -> list[str]:
+        """Turn marks the title names (`enum turn_marks`), for `done_this_turn`."""
+        if not hasattr(self, "_marks"):
+            clause = self.model.title.get("enum", "turn_marks")
+            self._marks = list(clause.decl.values) if clause is not None else []  # type: ignore[union-attr]
+        return self._marks
+
+    def action_code(self, name: str) -> int:
+        if name not in self.action_codes:
+            self.action_codes[name] = len(self.action_codes) + 1
+        return self.action_codes[name]
+
+    def fresh_state(self, prefix: str) -> dict[str, z3.ExprRef]:
+        """A state of fresh constants named `<prefix>.<var>`."""
+        return {v.name: self.const(f"{prefix}.{v.name}", v.sort) for v in self.list}
+
+    def const(self, name: str, sort: str) -> z3.ExprRef:
+        if sort == "int":
+            return z3.Int(name)
+        if sort == "bool":
+            return z3.Bool(name)
+        return z3.Const(name, self.model.sort)
+
+    def domain(self, state: dict[str, z3.ExprRef], names: Iterable[str] | None = None,
+               context: dict[str, Any] | None = None) -> list[z3.BoolRef]:
+        """The domain of the turn and entity-valued variables: what the runtime's
+        bookkeeping always keeps (rounds and steps are known codes, counts are
+        not negative, a revenue is a non-negative multiple of the title's
+        revenue step; the corporation operating is floated). `context`: the state
+        the other variables are read from, when `state` holds only some."""
+        m = self.model
+        out: list[z3.BoolRef] = []
+        wanted = set(names) if names is not None else None
+
+        def want(name: str) -> bool:
+            return wanted is None or name in wanted
+
+        actors = [m.z(e) for e in m.players + m.corporations] + [m.z(NONE)]
+        if want("round"):
+            out.append(z3.And(state["round"] >= 0, state["round"] < len(ROUNDS)))
+        if want("step"):
+            out.append(z3.And(state["step"] >= 0, state["step"] <= len(STEPS)))
+        for name in ("stock_rounds", "bank_buys", "sale_price"):
+            if want(name):
+                out.append(state[name] >= 0)
+        if want("pending_action"):
+            out.append(state["pending_action"] >= 0)
+        if want("acting"):
+            out.append(z3.Or([state["acting"] == a for a in actors]))
+        if want("pending_entity"):
+            out.append(z3.Or([state["pending_entity"] == a for a in actors]))
+        if want("operating"):
+            out.append(z3.Or([state["operating"] == m.z(c) for c in m.corporations] + [state["operating"] == m.z(NONE)]))
+            # the runtime's operating order holds floated corporations only
+            for c in m.corporations:
+                floated = context.get(f"floated:{c.id}") if context is not None else state.get(f"floated:{c.id}")
+                if floated is not None:
+                    out.append(z3.Implies(state["operating"] == m.z(c), floated))
+        for c in m.corporations:
+            name = f"revenue:{c.id}"
+            if want(name):
+                out.append(state[name] >= 0)
+                if m.revenue_step > 1:
+                    out.append(state[name] % m.revenue_step == 0)
+        if want("auction_company"):
+            out.append(z3.Or([state["auction_company"] == m.z(x) for x in m.privates] + [state["auction_company"] == m.z(NONE)]))
+        if want("auction_high"):
+            out.append(state["auction_high"] >= 0)
+        if m.truncated:
+            for p in m.players:
+                name = f"other_certs:{p.id}"
+                if want(name):
+                    out.append(state[name] >= 0)
+        return out
+
+    def turn_names(self) -> list[str]:
+        return [v.name for v in self.list if v.group == "turn"]
+
+
+def hold_name(item: Item, holder: Ent | None) -> str:
+    """The variable counting how often `holder` holds `item` (None: any holder
+    outside the item's legal holders)."""
+    return f"hold:{item.id}@{holder.id if holder is not None else OTHER}"

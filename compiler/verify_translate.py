@@ -1,0 +1,2416 @@
+"""The IR of a title's actions, procedures, functions and triggers, translated to z3.
+
+One *transition* is an action schema (`action buy_shares(...)`), a trigger, or
+a step of the runtime's round machinery that the DSL does not spell out (the
+§9.2-style take-over, the end of a stock round, the first purchase of a train
+type, ...). A transition has *bindings*: its entity-typed and enum-typed
+parameters are enumerated over the scope (`buy_shares(player=Player 1,
+corporation=DRGW, source=pool)`), its money parameters and certificate lists
+stay symbolic. `Translator.step(transition, binding)` gives a `Step`:
+
+- `guard`: when the engine accepts the action — every `require`, every
+  `fail` path, and the runtime's own refusals that are rules of the game (the
+  acting entity, a pending decision, a payer without the cash, a share price
+  that does not exist yet);
+- `post`: the state after the action's own effects, as z3 terms over the
+  pre-state (a flat dict, see `verify_model.StateVars`);
+- `axioms`: the domains of its symbolic parameters and oracles.
+
+The translation follows `compiler/emit.py` (names resolve in the same order,
+`and`/`or`/`?:` short-circuit, `/` is floor division) and the runtime
+(`compiler/runtime/game.py`: each builtin `b_<name>` has a model here, in
+`Builtins`). Two of the runtime's safety refusals are deliberately *not*
+guards: a negative payment, and a move of an item from a holder that does not
+hold it. A rule that relies on them is a transcription error, and the
+invariants catch it (money or shares stop adding up, a cash goes negative).
+
+Cascades: the round machinery that a builtin sets off after the action's own
+effects (`end_step`, `pass_turn`, `bought`'s take-over check, a train type's
+first purchase, an operating round's start with its triggers) is not inlined.
+Each such step is a transition of its own, checked from every state the
+invariants allow; an action's turn bookkeeping is havocked within its domain.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import z3
+
+from compiler import syntax as s
+from compiler.builtins import VALUES
+from compiler.ir import Clause, Title
+from compiler.verify_model import (
+    BANK,
+    DEPOT,
+    ELSEWHERE,
+    NONE,
+    POOL,
+    ROUNDS,
+    SCRAP,
+    STEPS,
+    Ent,
+    GapError,
+    Item,
+    Model,
+    Reads,
+    Unsupported,
+    hold_name,
+)
+
+# ---------------------------------------------------------------- values
+
+
+@dataclass
+class SymList:
+    """A list whose members depend on the state: (value, condition) in order."""
+
+    elems: list[tuple[Any, Any]]
+
+
+@dataclass
+class Sel:
+    """A choice of at most one item: (item, condition) alternatives."""
+
+    alts: list[tuple[Item, Any]]
+
+
+@dataclass
+class Routes:
+    """The opaque `routes` parameter of `run_routes`."""
+
+
+@dataclass
+class Opaque:
+    """A value the model does not follow (a hex or tile name, a checked tile
+    lay, a station spot): it may be passed on to builtins, nothing else."""
+
+    what: str
+
+
+def _list_inner(t: s.TypeRef) -> str | None:
+    """`list[x]` -> "x" (the parser nests the list type as an alternative)."""
+    if t.is_list:
+        return " | ".join(str(a) for a in t.alternatives)
+    if len(t.alternatives) == 1 and isinstance(t.alternatives[0], s.TypeRef) and t.alternatives[0].is_list:
+        return " | ".join(str(a) for a in t.alternatives[0].alternatives)
+    return None
+
+
+def is_z3(v: Any) -> bool:
+    return isinstance(v, z3.ExprRef)
+
+
+def zb(v: Any) -> z3.BoolRef:
+    if isinstance(v, bool):
+        return z3.BoolVal(v)
+    if isinstance(v, z3.BoolRef):
+        return v
+    raise Unsupported(f"a condition that is not true/false: {v!r}")
+
+
+def zi(v: Any) -> z3.ArithRef:
+    if isinstance(v, bool):
+        raise Unsupported("a truth value used as a number")
+    if isinstance(v, int):
+        return z3.IntVal(v)
+    if isinstance(v, z3.ArithRef):
+        return v
+    raise Unsupported(f"a value that is not a number: {v!r}")
+
+
+def truth(v: Any) -> bool | None:
+    """A condition's constant value, when it has one."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, z3.BoolRef):
+        if z3.is_true(v):
+            return True
+        if z3.is_false(v):
+            return False
+    return None
+
+
+def AND(*xs: Any) -> Any:
+    out = []
+    for x in xs:
+        t = truth(x)
+        if t is False:
+            return False
+        if t is None:
+            out.append(zb(x))
+    if not out:
+        return True
+    return out[0] if len(out) == 1 else z3.And(out)
+
+
+def OR(*xs: Any) -> Any:
+    out = []
+    for x in xs:
+        t = truth(x)
+        if t is True:
+            return True
+        if t is None:
+            out.append(zb(x))
+    if not out:
+        return False
+    return out[0] if len(out) == 1 else z3.Or(out)
+
+
+def NOT(x: Any) -> Any:
+    t = truth(x)
+    if t is not None:
+        return not t
+    return z3.Not(zb(x))
+
+
+def IMPLIES(a: Any, b: Any) -> Any:
+    return OR(NOT(a), b)
+
+
+def IF(c: Any, a: Any, b: Any) -> Any:
+    """if-then-else on translator values, folding constant conditions."""
+    t = truth(c)
+    if t is True:
+        return a
+    if t is False:
+        return b
+    if a is b:
+        return a
+    if isinstance(a, bool) or isinstance(b, bool):
+        if isinstance(a, bool) and isinstance(b, bool):
+            if a == b:
+                return a
+            return zb(c) if a else NOT(c)
+        a, b = zb(a), zb(b)
+    else:
+        if not is_z3(a) and not is_z3(b):
+            if a == b:
+                return a
+        if isinstance(a, int):
+            a = z3.IntVal(a)
+        if isinstance(b, int):
+            b = z3.IntVal(b)
+    if not is_z3(a) or not is_z3(b):
+        raise Unsupported(f"a choice between {a!r} and {b!r}")
+    if a.eq(b):
+        return a
+    return z3.If(zb(c), a, b)
+
+
+def NEG(x: Any) -> Any:
+    return -x
+
+
+def SUM(xs: list[Any]) -> Any:
+    consts = sum(x for x in xs if isinstance(x, int) and not isinstance(x, bool))
+    terms = [x for x in xs if is_z3(x)]
+    if not terms:
+        return consts
+    total = z3.Sum(terms) if len(terms) > 1 else terms[0]
+    return total + consts if consts else total
+
+
+def _const_tree(e: z3.ExprRef, budget: list[int]) -> bool:
+    """Whether e is built from numerals by if-then-else, sums and products (a
+    product with it can then be distributed into a linear term)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if z3.is_int_value(e):
+        return True
+    if z3.is_app_of(e, z3.Z3_OP_ITE):
+        return _const_tree(e.arg(1), budget) and _const_tree(e.arg(2), budget)
+    if z3.is_add(e) or z3.is_mul(e):
+        return all(_const_tree(a, budget) for a in e.children())
+    return False
+
+
+def _distribute(x: z3.ArithRef, tree: z3.ExprRef) -> z3.ArithRef:
+    if z3.is_int_value(tree):
+        n = tree.as_long()
+        return z3.IntVal(0) if n == 0 else (x if n == 1 else x * n)
+    if z3.is_app_of(tree, z3.Z3_OP_ITE):
+        return z3.If(tree.arg(0), _distribute(x, tree.arg(1)), _distribute(x, tree.arg(2)))
+    if z3.is_add(tree):
+        return z3.Sum([_distribute(x, c) for c in tree.children()])
+    if z3.is_mul(tree):
+        out = x
+        for c in tree.children():
+            out = _distribute(out, c)
+        return out
+    return x * tree
+
+
+def MUL(a: Any, b: Any) -> Any:
+    """a * b, kept linear where one side is a tree of numerals (a percentage,
+    a market price): x * ite(c, 10, 0) is written ite(c, 10x, 0)."""
+    if not is_z3(a) and not is_z3(b):
+        return int(a) * int(b)
+    a, b = zi(a), zi(b)
+    if z3.is_int_value(a) or z3.is_int_value(b):
+        return a * b
+    for x, tree in ((a, b), (b, a)):
+        if _const_tree(tree, [3000]):
+            return _distribute(x, tree)
+    return a * b
+
+
+def DIV(a: Any, b: Any) -> Any:
+    """Floor division, as the engine's `//` (b > 0)."""
+    if not is_z3(a) and not is_z3(b):
+        return int(a) // int(b)
+    return zi(a) / zi(b)
+
+
+def MOD(a: Any, b: Any) -> Any:
+    if not is_z3(a) and not is_z3(b):
+        return int(a) % int(b)
+    return zi(a) % zi(b)
+
+
+# ---------------------------------------------------------------- transitions
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One instantiation of a transition: concrete values for its entity,
+    train and enum parameters (`values`), in parameter order."""
+
+    values: tuple[tuple[str, Any], ...]
+
+    def get(self, name: str) -> Any:
+        for key, value in self.values:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def label(self, name: str) -> str:
+        shown = [f"{k}={v}" for k, v in self.values]
+        return f"{name}({', '.join(shown)})"
+
+
+@dataclass
+class Transition:
+    """An action schema, a trigger or a runtime step, as the checks see it.
+
+    `kind`: "action", "trigger" or "runtime"; `clause` the IR clause (None for a
+    runtime step); `where`: the source place to print (file:line:col, or the
+    runtime function); `cite`: the citation text; `decl_key`: what its cache
+    key hashes (the IR, or the runtime step's version).
+    """
+
+    name: str
+    kind: str
+    clause: Clause | None
+    where: str
+    cite: str
+    summary: str
+    decl_key: str
+    bindings: Callable[[], list[Binding]]
+    translate: Callable[[Binding], "Step"]
+
+
+@dataclass
+class Shared:
+    """What all the contexts of one translation share."""
+
+    guards: list[Any] = field(default_factory=list)
+    axioms: list[Any] = field(default_factory=list)
+    params: dict[str, z3.ExprRef] = field(default_factory=dict)
+    oracles: list[tuple[str, tuple, z3.ExprRef]] = field(default_factory=list)
+    calls: set[str] = field(default_factory=set)
+    reads: Reads = field(default_factory=Reads)
+    counter: itertools.count = field(default_factory=itertools.count)
+    havocked: set[str] = field(default_factory=set)
+    transfers: list[tuple[Any, Any, Any, Any, Any, Any]] = field(default_factory=list)
+    depth: int = 0
+
+
+@dataclass
+class Step:
+    """One binding's translation. `pre`/`post`: state dicts (z3 terms);
+    `params`: the symbolic parameters; `oracles`: values the model leaves to
+    the engine (a route's revenue), as (builtin, args, constant)."""
+
+    label: str
+    guard: Any
+    pre: dict[str, z3.ExprRef]
+    post: dict[str, Any]
+    axioms: list[Any]
+    params: dict[str, z3.ExprRef]
+    oracles: list[tuple[str, tuple, z3.ExprRef]]
+    calls: set[str]
+    reads: Reads
+    havocked: set[str]
+    #: every transfer: (path, amount, source, target, source has cash, target has cash)
+    transfers: list[tuple[Any, Any, Any, Any, Any, Any]] = field(default_factory=list)
+
+
+class Ctx:
+    """A translation context: the current state, the path condition, locals."""
+
+    def __init__(self, tr: "Translator", state: dict[str, Any], shared: Shared, path: Any = True,
+                 local: dict[str, Any] | None = None):
+        self.tr = tr
+        self.state = state
+        self.shared = shared
+        self.path = path
+        self.locals = dict(local or {})
+
+    def fork(self, cond: Any) -> "Ctx":
+        return Ctx(self.tr, dict(self.state), self.shared, AND(self.path, cond), self.locals)
+
+    def require(self, cond: Any) -> None:
+        """A refusal unless `cond` (on the current path)."""
+        g = IMPLIES(self.path, cond)
+        if truth(g) is not True:
+            self.shared.guards.append(g)
+
+    def fresh(self, prefix: str, sort: str = "int") -> z3.ExprRef:
+        n = next(self.shared.counter)
+        return self.tr.model.vars.const(f"{prefix}#{n}", sort)
+
+    def havoc(self, names: list[str]) -> None:
+        vars_ = self.tr.model.vars
+        new: dict[str, z3.ExprRef] = {}
+        n = next(self.shared.counter)
+        for name in names:
+            var = vars_.by_name[name]
+            new[name] = vars_.const(f"havoc{n}.{name}", var.sort)
+        for name, value in new.items():
+            self.state[name] = IF(self.path, value, self.state[name])
+        context = dict(self.state)
+        context.update(new)
+        self.shared.axioms.extend(vars_.domain(new, names, context))
+        self.shared.havocked.update(names)
+
+
+def ent_is(m: Model, e: z3.ExprRef, k: Ent) -> Any:
+    """e == k, with e's if-then-else chains of entity constants unfolded."""
+    known = m.ent_of(e)
+    if known is not None:
+        return known == k
+    if z3.is_app_of(e, z3.Z3_OP_ITE):
+        c = e.arg(0)
+        a, b = ent_is(m, e.arg(1), k), ent_is(m, e.arg(2), k)
+        if truth(a) is not None and truth(a) == truth(b):
+            return a
+        return OR(AND(c, a), AND(NOT(c), b))
+    return e == m.z(k)
+
+
+def merge_states(base: dict[str, Any], branches: list[tuple[Any, dict[str, Any]]], orelse: dict[str, Any]) -> dict[str, Any]:
+    """The state after an if/elif/else, each variable an if-then-else chain
+    (for states that were not updated under their path conditions)."""
+    out = dict(base)
+    changed: set[str] = set()
+    for _, st in branches + [(True, orelse)]:
+        for name, value in st.items():
+            if value is not base.get(name):
+                changed.add(name)
+    for name in changed:
+        value = orelse[name]
+        for cond, st in reversed(branches):
+            value = IF(cond, st[name], value)
+        out[name] = value
+    return out
+
+
+# ---------------------------------------------------------------- the translator
+
+
+class Translator:
+    """Translates a title's routines for one `Model`."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.title: Title = model.title
+        self.routines = {c.name: c for c in self.title.clauses if c.kind in ("procedure", "function")}
+        self.entities: dict[str, str] = {}
+        self.params: set[str] = set()
+        self.constants: set[str] = set()
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if isinstance(decl, s.Enum):
+                self.constants.update(decl.values)
+            elif isinstance(decl, s.Component):
+                if decl.kind in ("corporation", "private", "bond", "minor"):
+                    self.entities[decl.key or ""] = decl.kind
+                else:
+                    self.constants.add(decl.key or "")
+            elif isinstance(decl, (s.Property, s.Table, s.Param)):
+                self.params.add(decl.name)
+        self.constants.update(c.name for c in self.title.clauses if c.kind in ("action", "enum"))
+        self.builtins = Builtins(self)
+
+    # -- expressions
+    def expr(self, e: Any, ctx: Ctx) -> Any:
+        m = self.model
+        if isinstance(e, s.Name):
+            name = e.name
+            if name in ctx.locals:
+                return ctx.locals[name]
+            if name in VALUES:
+                if name == "bank":
+                    return m.z(BANK)
+                if name == "pool":
+                    return m.z(POOL)
+                if name == "depot":
+                    return m.z(DEPOT)
+                group = {"players": m.players, "corporations": m.corporations, "privates": m.privates}[name]
+                return SymList([(m.z(x), True) for x in group])
+            if name in self.params:
+                return self.param_value(name, ctx)
+            if name in self.entities:
+                kind = self.entities[name]
+                ent = m.entity(kind, name)
+                if ent is None:
+                    raise Unsupported(f"{kind} {name} is outside the verified scope")
+                return m.z(ent)
+            if name in self.constants:
+                return name
+            raise Unsupported(f"unknown name {name!r}")
+        if isinstance(e, (s.Int, s.Percent)):
+            return e.value
+        if isinstance(e, s.Money):
+            return e.amount
+        if isinstance(e, s.Str):
+            return e.value
+        if isinstance(e, s.Bool):
+            return e.value
+        if isinstance(e, s.NoneLit):
+            return None
+        if isinstance(e, (s.ListLit, s.SetLit)):
+            return SymList([(self.expr(x, ctx), True) for x in e.items])
+        if isinstance(e, s.MapLit):
+            return {self.expr(k, ctx): self.expr(v, ctx) for k, v in e.entries}
+        if isinstance(e, s.Record):
+            return {k: self.expr(v, ctx) for k, v in e.fields}
+        if isinstance(e, s.Range):
+            return ("range", self.expr(e.low, ctx), self.expr(e.high, ctx))
+        if isinstance(e, s.Unary):
+            inner = self.expr(e.operand, ctx)
+            if e.op == "not":
+                return NOT(self.truthy(inner))
+            return -inner if not is_z3(inner) else -zi(inner)
+        if isinstance(e, s.Binary):
+            return self.binary(e, ctx)
+        if isinstance(e, s.Cond):
+            test = self.truthy(self.expr(e.test, ctx))
+            t = truth(test)
+            if t is True:
+                return self.expr(e.then, ctx)
+            if t is False:
+                return self.expr(e.otherwise, ctx)
+            a = self.expr(e.then, ctx.fork(test))
+            b = self.expr(e.otherwise, ctx.fork(NOT(test)))
+            return self.ite(test, a, b)
+        if isinstance(e, s.Member):
+            return self.member(self.expr(e.obj, ctx), e.name, ctx)
+        if isinstance(e, s.Index):
+            return self.index(self.expr(e.obj, ctx), self.expr(e.index, ctx), ctx)
+        if isinstance(e, s.Call):
+            if not isinstance(e.func, s.Name):
+                raise Unsupported("a call of something that is not a name")
+            name = e.func.name
+            args = [self.expr(a, ctx) for a in e.args]
+            kwargs = {k: self.expr(v, ctx) for k, v in e.kwargs}
+            return self.call(name, args, kwargs, ctx)
+        if isinstance(e, s.Quantifier):
+            return self.quantifier(e, ctx)
+        if isinstance(e, s.Gap):
+            raise GapError("a value", e.reason)
+        raise Unsupported(f"expression {type(e).__name__}")
+
+    def param_value(self, name: str, ctx: Ctx) -> Any:
+        value = self.model.param(name, ctx.shared.reads)
+        return self.lift(value)
+
+    def lift(self, value: Any) -> Any:
+        """Plain data as a translator value (names of entities become entities)."""
+        m = self.model
+        if isinstance(value, list):
+            return SymList([(self.lift(v), True) for v in value])
+        if isinstance(value, str):
+            for kind in ("corporation", "private", "player"):
+                ent = m.entity(kind, value)
+                if ent is not None:
+                    return m.z(ent)
+            return value
+        if isinstance(value, dict):
+            return {k: self.lift(v) for k, v in value.items()}
+        if isinstance(value, tuple) and len(value) == 2:
+            return ("range", value[0], value[1])
+        return value
+
+    def truthy(self, v: Any) -> Any:
+        if isinstance(v, bool) or isinstance(v, z3.BoolRef):
+            return v
+        if v is None:
+            return False
+        if isinstance(v, int):
+            return v != 0
+        if isinstance(v, z3.ArithRef):
+            return v != 0
+        if isinstance(v, Sel):
+            return OR(*[c for _, c in v.alts])
+        if isinstance(v, SymList):
+            return OR(*[c for _, c in v.elems])
+        if is_z3(v) and v.sort() == self.model.sort:
+            return v != self.model.z(NONE)
+        if isinstance(v, str):
+            return bool(v)
+        raise Unsupported(f"truth value of {v!r}")
+
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
+        if isinstance(a, Sel) or isinstance(b, Sel):
+            a, b = self.as_sel(a), self.as_sel(b)
+            return Sel([(it, AND(c, cond)) for it, cond in a.alts] + [(it, AND(NOT(c), cond)) for it, cond in b.alts])
+        if self.is_ent(a) or self.is_ent(b) or a is None or b is None:
+            return IF(c, self.as_ent(a), self.as_ent(b))
+        if isinstance(a, str) or isinstance(b, str):
+            if a == b:
+                return a
+            raise Unsupported("a conditional choice between two names")
+        if isinstance(a, SymList) or isinstance(b, SymList):
+            raise Unsupported("a conditional choice between two lists")
+        return IF(c, a, b)
+
+    def is_ent(self, v: Any) -> bool:
+        return is_z3(v) and v.sort() == self.model.sort
+
+    def as_ent(self, v: Any) -> z3.ExprRef:
+        m = self.model
+        if v is None:
+            return m.z(NONE)
+        if self.is_ent(v):
+            return v
+        if isinstance(v, Ent):
+            return m.z(v)
+        if isinstance(v, Sel):
+            raise Unsupported("a certificate or train used as a holder")
+        if isinstance(v, str):
+            for ent in m.ents:
+                if ent.id == v and ent.kind in ("bank", "pool", "depot"):
+                    return m.z(ent)
+        raise Unsupported(f"not an entity: {v!r}")
+
+    def as_sel(self, v: Any) -> Sel:
+        m = self.model
+        if isinstance(v, Sel):
+            return v
+        if v is None:
+            return Sel([])
+        if isinstance(v, Item):
+            return Sel([(v, True)])
+        if self.is_ent(v):
+            known = m.ent_of(z3.simplify(v))
+            if known is not None:
+                item = m.item_of_ent(known)
+                return Sel([(item, True)]) if item is not None else Sel([])
+            return Sel([(m.item_of_ent(x), v == m.z(x)) for x in m.privates + m.bonds])  # type: ignore[misc]
+        raise Unsupported(f"not an item: {v!r}")
+
+    def ent_is(self, e: z3.ExprRef, k: Ent) -> Any:
+        """e == k for an entity term, pushed through if-then-else chains of
+        constants (so z3 sees plain truth values, not datatype equalities)."""
+        return ent_is(self.model, e, k)
+
+    def eq(self, a: Any, b: Any) -> Any:
+        m = self.model
+        if isinstance(a, Sel) or isinstance(b, Sel) or isinstance(a, Item) or isinstance(b, Item):
+            if (a is None or isinstance(a, (Sel, Item))) and (b is None or isinstance(b, (Sel, Item))):
+                sa, sb = self.as_sel(a), self.as_sel(b)
+                if a is None or b is None:
+                    other = sb if a is None else sa
+                    return NOT(OR(*[c for _, c in other.alts]))
+                return OR(*[AND(ca, cb) for ia, ca in sa.alts for ib, cb in sb.alts if ia.id == ib.id])
+            sa, sb = self.as_sel(a), self.as_sel(b)
+            return OR(*[AND(ca, cb) for ia, ca in sa.alts for ib, cb in sb.alts if ia.id == ib.id])
+        if self.is_ent(a) or self.is_ent(b):
+            ea, eb = self.as_ent(a), self.as_ent(b)
+            ka, kb = m.ent_of(ea), m.ent_of(eb)
+            if ka is not None and kb is not None:
+                return ka == kb
+            if kb is not None:
+                return ent_is(m, ea, kb)
+            if ka is not None:
+                return ent_is(m, eb, ka)
+            return ea == eb
+        if a is None or b is None:
+            if a is None and b is None:
+                return True
+            other = b if a is None else a
+            if isinstance(other, (int, str, bool)) or is_z3(other):
+                return False
+            raise Unsupported(f"comparing {other!r} with none")
+        if isinstance(a, str) or isinstance(b, str):
+            return a == b
+        if isinstance(a, bool) or isinstance(b, bool) or isinstance(a, z3.BoolRef) or isinstance(b, z3.BoolRef):
+            if isinstance(a, bool) and isinstance(b, bool):
+                return a == b
+            return zb(a) == zb(b)
+        if is_z3(a) or is_z3(b):
+            return zi(a) == zi(b)
+        if isinstance(a, int) and isinstance(b, int):
+            return a == b
+        raise Unsupported(f"comparing {a!r} and {b!r}")
+
+    def contains(self, coll: Any, x: Any) -> Any:
+        if isinstance(coll, SymList):
+            return OR(*[AND(c, self.eq(x, e)) for e, c in coll.elems])
+        if isinstance(coll, tuple) and coll and coll[0] == "range":
+            return AND(self.cmp(">=", x, coll[1]), self.cmp("<=", x, coll[2]))
+        if isinstance(coll, (list, set, frozenset)):
+            return OR(*[self.eq(x, e) for e in coll])
+        if isinstance(coll, dict):
+            return OR(*[self.eq(x, k) for k in coll])
+        raise Unsupported(f"`in` over {coll!r}")
+
+    def cmp(self, op: str, a: Any, b: Any) -> Any:
+        if not is_z3(a) and not is_z3(b):
+            if a is None or b is None:
+                raise Unsupported("comparing none by size")
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        a, b = zi(a), zi(b)
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+    def binary(self, e: s.Binary, ctx: Ctx) -> Any:
+        op = e.op
+        if op in ("and", "or"):
+            left = self.truthy(self.expr(e.left, ctx))
+            t = truth(left)
+            if op == "and":
+                if t is False:
+                    return False
+                right = self.truthy(self.expr(e.right, ctx.fork(left)))
+                return AND(left, right)
+            if t is True:
+                return True
+            right = self.truthy(self.expr(e.right, ctx.fork(NOT(left))))
+            return OR(left, right)
+        a = self.expr(e.left, ctx)
+        b = self.expr(e.right, ctx)
+        if op == "==":
+            return self.eq(a, b)
+        if op == "!=":
+            return NOT(self.eq(a, b))
+        if op == "in":
+            return self.contains(b, a)
+        if op == "not in":
+            return NOT(self.contains(b, a))
+        if op in ("<", "<=", ">", ">="):
+            return self.cmp(op, a, b)
+        if op == "+":
+            if isinstance(a, str) or isinstance(b, str):
+                raise Unsupported("adding names")
+            return a + b if not is_z3(a) and not is_z3(b) else zi(a) + zi(b)
+        if op == "-":
+            return a - b if not is_z3(a) and not is_z3(b) else zi(a) - zi(b)
+        if op == "*":
+            return MUL(a, b)
+        if op == "/":
+            if not is_z3(b) and b == 0:
+                raise Unsupported("division by zero")
+            if is_z3(b) and not z3.is_int_value(b):
+                ctx.require(zi(b) != 0)
+            return DIV(a, b)
+        if op == "mod":
+            return MOD(a, b)
+        raise Unsupported(f"operator {op}")
+
+    def member(self, obj: Any, name: str, ctx: Ctx) -> Any:
+        m = self.model
+        if isinstance(obj, dict):
+            if name not in obj:
+                raise Unsupported(f"record has no field {name}")
+            return obj[name]
+        if isinstance(obj, Item):
+            obj = Sel([(obj, True)])
+        if isinstance(obj, Sel):
+            values = []
+            for item, cond in obj.alts:
+                values.append((cond, self.item_attr(item, name, ctx)))
+            if not values:
+                ctx.require(False)
+                return 0
+            ctx.require(OR(*[c for c, _ in values]))
+            out = values[-1][1]
+            for cond, value in reversed(values[:-1]):
+                out = self.ite(cond, value, out)
+            return out
+        if self.is_ent(obj):
+            known = m.ent_of(z3.simplify(obj))
+            if known is not None:
+                return self.ent_attr(known, name, ctx)
+            cands = [e for e in m.ents if e.kind in ("corporation", "private", "bond", "player")]
+            values = []
+            for ent in cands:
+                cond = obj == m.z(ent)
+                try:
+                    values.append((cond, self.ent_attr(ent, name, ctx.fork(cond))))
+                except (GapError, Unsupported):
+                    ctx.fork(cond).require(False)
+            if not values:
+                raise Unsupported(f"attribute {name}")
+            ctx.require(OR(*[c for c, _ in values]))
+            out = values[-1][1]
+            for cond, value in reversed(values[:-1]):
+                out = self.ite(cond, value, out)
+            return out
+        raise Unsupported(f"attribute {name} of {obj!r}")
+
+    def item_attr(self, item: Item, name: str, ctx: Ctx) -> Any:
+        m = self.model
+        if item.kind == "certificate":
+            if name == "percent":
+                return item.percent
+            if name == "shares":
+                return item.shares
+            if name == "president":
+                return item.president
+            if name == "corporation":
+                return m.z(m.corp(item.corp or ""))  # type: ignore[arg-type]
+            raise Unsupported(f"certificate attribute {name}")
+        if item.kind == "train":
+            if name == "price":
+                if item.price is None:
+                    raise GapError(f"train {item.name} price")
+                return item.price
+            if name == "name":
+                return item.name
+            data = m.train_data.get(item.name or "", {})
+            ctx.shared.reads.add("train", f"{item.name}.{name}", data.get(name))
+            value = data.get(name)
+            if value is None:
+                return None
+            return self.lift(value)
+        ent = m.entity(item.kind, item.id)
+        assert ent is not None
+        return self.ent_attr(ent, name, ctx)
+
+    def ent_attr(self, ent: Ent, name: str, ctx: Ctx) -> Any:
+        m = self.model
+        st = ctx.state
+        if ent.kind == "corporation":
+            if name == "par":
+                ctx.require(st[f"has_par:{ent.id}"])
+                return st[f"par:{ent.id}"]
+            if name == "floated":
+                return st[f"floated:{ent.id}"]
+            if name == "revenue":
+                return st[f"revenue:{ent.id}"]
+            if name in ("cell", "closed", "tokens", "operated"):
+                raise Unsupported(f"corporation state field {name}")
+        data = m.data.get(ent)
+        if data is None:
+            raise Unsupported(f"attribute {name} of {ent}")
+        ctx.shared.reads.add(ent.kind, f"{ent.id}.{name}", data.get(name))
+        if name not in data or data[name] is None:
+            raise GapError(f"{ent.kind} {ent.id} {name}", "the rulespec does not give it")
+        value = data[name]
+        from compiler.verify_model import GapValue
+
+        if isinstance(value, GapValue):
+            raise GapError(f"{ent.kind} {ent.id} {name}", value.reason)
+        if isinstance(value, dict) and m.n_players in value:
+            value = value[m.n_players]
+        return self.lift(value)
+
+    def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
+        if isinstance(coll, SymList):
+            if is_z3(i):
+                raise Unsupported("indexing a list by a symbolic position")
+            elems = coll.elems
+            ctx.require(self.cmp(">", self.length(coll), i))
+            # the i-th present element: present and exactly i present before it
+            alts = []
+            for k, (value, cond) in enumerate(elems):
+                before = SUM([IF(c, 1, 0) for _, c in elems[:k]])
+                alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) else before == i)))
+            if all(isinstance(v, (Sel, Item)) for v, _ in alts):
+                out: list[tuple[Item, Any]] = []
+                for v, c in alts:
+                    for item, c2 in self.as_sel(v).alts:
+                        out.append((item, AND(c, c2)))
+                return Sel(out)
+            if not alts:
+                return None
+            result = alts[-1][0]
+            for value, cond in reversed(alts[:-1]):
+                result = self.ite(cond, value, result)
+            return result
+        if isinstance(coll, list):
+            return coll[i]
+        raise Unsupported(f"indexing {coll!r}")
+
+    def length(self, coll: Any) -> Any:
+        if isinstance(coll, SymList):
+            return SUM([IF(c, 1, 0) for _, c in coll.elems])
+        if isinstance(coll, (list, tuple, str)):
+            return len(coll)
+        raise Unsupported(f"len of {coll!r}")
+
+    def quantifier(self, e: s.Quantifier, ctx: Ctx) -> Any:
+        domain = self.expr(e.domain, ctx)
+        if isinstance(domain, list):
+            domain = SymList([(x, True) for x in domain])
+        if not isinstance(domain, SymList):
+            raise Unsupported(f"{e.kind} over {domain!r}")
+        parts = []
+        for value, cond in domain.elems:
+            if truth(cond) is False:
+                continue
+            sub = ctx.fork(cond)
+            sub.locals[e.var] = value
+            body = self.expr(e.body, sub)
+            parts.append((cond, body))
+        if e.kind == "all":
+            return AND(*[IMPLIES(c, self.truthy(b)) for c, b in parts])
+        if e.kind == "any":
+            return OR(*[AND(c, self.truthy(b)) for c, b in parts])
+        if e.kind == "sum":
+            return SUM([IF(c, b, 0) for c, b in parts])
+        if e.kind == "count":
+            return SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
+        raise Unsupported(f"quantifier {e.kind}")
+
+    def call(self, name: str, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
+        ctx.shared.calls.add(name)
+        if name in self.routines:
+            return self.call_routine(self.routines[name], args, kwargs, ctx)
+        fn = getattr(self.builtins, f"b_{name}", None)
+        if fn is None:
+            raise Unsupported(f"builtin {name}")
+        return fn(ctx, *args, **kwargs)
+
+    def call_routine(self, clause: Clause, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        if ctx.shared.depth > 30:
+            raise Unsupported(f"recursion in {decl.name}")
+        ctx.shared.reads.add(decl.kind, decl.name, decl)
+        bound = {}
+        for i, p in enumerate(decl.params):
+            if i < len(args):
+                bound[p.name] = args[i]
+            elif p.name in kwargs:
+                bound[p.name] = kwargs[p.name]
+            else:
+                raise Unsupported(f"{decl.name} called without {p.name}")
+        sub = Ctx(self, ctx.state, ctx.shared, ctx.path, bound)
+        ctx.shared.depth += 1
+        try:
+            if decl.kind == "function":
+                return self.expr(decl.result, sub)
+            self.stmts(decl.body, sub)
+            ctx.state = sub.state
+            return None
+        finally:
+            ctx.shared.depth -= 1
+
+    # -- statements
+    def stmts(self, body: tuple, ctx: Ctx) -> None:
+        for st in body:
+            if truth(ctx.path) is False:
+                return
+            self.stmt(st, ctx)
+
+    def stmt(self, st: Any, ctx: Ctx) -> None:
+        if isinstance(st, s.Require):
+            cond = self.truthy(self.expr(st.cond, ctx))
+            if st.unless is not None:
+                unless = self.truthy(self.expr(st.unless, ctx.fork(NOT(cond))))
+                cond = OR(cond, unless)
+            ctx.require(cond)
+        elif isinstance(st, s.Transfer):
+            amount = self.expr(st.amount, ctx)
+            source = self.as_ent(self.expr(st.source, ctx))
+            target = self.as_ent(self.expr(st.target, ctx))
+            self.builtins.transfer(ctx, amount, source, target)
+        elif isinstance(st, s.Move):
+            what = self.expr(st.what, ctx)
+            source = self.expr(st.source, ctx)
+            target = self.as_ent(self.expr(st.target, ctx))
+            self.builtins.move(ctx, what, source, target)
+        elif isinstance(st, s.Assign):
+            if isinstance(st.target, s.Member):
+                obj = self.expr(st.target.obj, ctx)
+                value = self.expr(st.value, ctx)
+                self.builtins.set_attr(ctx, obj, st.target.name, value)
+            elif isinstance(st.target, s.Name) and st.target.name in ctx.locals:
+                ctx.locals[st.target.name] = self.expr(st.value, ctx)
+            else:
+                raise Unsupported("`set` of something that is not a local or an entity's field")
+        elif isinstance(st, s.Let):
+            ctx.locals[st.name] = self.expr(st.value, ctx)
+        elif isinstance(st, s.If):
+            # Every state update is guarded by its context's path condition, and
+            # the branches' paths exclude each other: the branches run one after
+            # the other on the same state, which keeps sums linear (no
+            # if-then-else of whole states).
+            remaining: Any = True
+            new_locals: dict[str, Any] = dict(ctx.locals)
+            for cond_expr, body in st.branches:
+                cond = self.truthy(self.expr(cond_expr, ctx.fork(remaining)))
+                take = AND(remaining, cond)
+                if truth(take) is not False:
+                    sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, take), ctx.locals)
+                    self.stmts(body, sub)
+                    ctx.state = sub.state
+                    self._merge_locals(new_locals, sub.locals, take)
+                remaining = AND(remaining, NOT(cond))
+                if truth(remaining) is False:
+                    break
+            if truth(remaining) is not False and st.orelse:
+                sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, remaining), ctx.locals)
+                self.stmts(st.orelse, sub)
+                ctx.state = sub.state
+                self._merge_locals(new_locals, sub.locals, remaining)
+            ctx.locals = new_locals
+        elif isinstance(st, s.For):
+            domain = self.expr(st.domain, ctx)
+            if not isinstance(domain, SymList):
+                raise Unsupported(f"for over {domain!r}")
+            for value, cond in domain.elems:
+                if truth(cond) is False:
+                    continue
+                sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, cond), ctx.locals)
+                sub.locals[st.var] = value
+                self.stmts(st.body, sub)
+                ctx.state = sub.state
+        elif isinstance(st, s.Do):
+            self.expr(st.call, ctx)
+        elif isinstance(st, s.Emit):
+            ctx.shared.calls.add(f"emit:{st.event}")
+            for a in st.args:
+                self.expr(a, ctx)
+        elif isinstance(st, s.Fail):
+            ctx.require(False)
+        else:
+            raise Unsupported(f"statement {type(st).__name__}")
+
+    def _merge_locals(self, into: dict[str, Any], new: dict[str, Any], cond: Any) -> None:
+        for name, value in new.items():
+            if name not in into:
+                into[name] = value
+            elif into[name] is not value:
+                try:
+                    into[name] = self.ite(cond, value, into[name])
+                except Unsupported:
+                    into[name] = value
+
+    # -- whole transitions
+    def new_ctx(self, pre: dict[str, z3.ExprRef]) -> Ctx:
+        shared = Shared()
+        return Ctx(self, dict(pre), shared)
+
+    def finish(self, label: str, ctx: Ctx, pre: dict[str, z3.ExprRef]) -> Step:
+        sh = ctx.shared
+        guard = AND(*sh.guards) if sh.guards else True
+        return Step(label, guard, pre, ctx.state, list(sh.axioms), dict(sh.params), list(sh.oracles),
+                    set(sh.calls), sh.reads, set(sh.havocked), list(sh.transfers))
+
+    def action_bindings(self, decl: s.Routine) -> list[Binding]:
+        """Every binding of an action's entity, train and enum parameters."""
+        choices: list[list[tuple[str, Any]]] = []
+        for p in decl.params:
+            options = self.param_options(p)
+            if options is None:
+                continue
+            choices.append([(p.name, o) for o in options])
+        return [Binding(tuple(combo)) for combo in itertools.product(*choices)]
+
+    def param_options(self, p: s.ParamDecl) -> list[Any] | None:
+        """The concrete values a parameter is enumerated over, or None when it
+        stays symbolic (money, numbers, truth values, lists)."""
+        m = self.model
+        t = p.type
+        if _list_inner(t) is not None:
+            return None
+        out: list[Any] = []
+        for alt in t.alternatives:
+            alt = str(alt)
+            if alt == "player":
+                out.extend(m.players)
+            elif alt == "corporation":
+                out.extend(m.corporations)
+            elif alt == "private":
+                out.extend(m.privates)
+            elif alt == "bond":
+                out.extend(m.bonds)
+            elif alt == "company":
+                out.extend(m.privates + m.corporations)
+            elif alt == "train":
+                out.extend(m.trains)
+            elif alt in ("money", "int", "percent", "bool", "route", "certificate", "name"):
+                return None
+            else:
+                clause = self.title.get("enum", alt)
+                if clause is None:
+                    raise Unsupported(f"parameter type {alt}")
+                out.extend(clause.decl.values)  # type: ignore[union-attr]
+        return out
+
+    def bind_params(self, decl: s.Routine, binding: Binding, ctx: Ctx) -> dict[str, Any]:
+        m = self.model
+        bound: dict[str, Any] = {}
+        for p in decl.params:
+            t = p.type
+            try:
+                value = binding.get(p.name)
+            except KeyError:
+                value = None
+                alts = [str(a) for a in t.alternatives]
+                inner = _list_inner(t)
+                if inner is not None:
+                    if "certificate" in inner:
+                        elems = []
+                        for cert in m.certs:
+                            b = z3.Bool(f"param:{p.name}:{cert.id}")
+                            ctx.shared.params[f"{p.name}:{cert.id}"] = b
+                            elems.append((Sel([(cert, True)]), b))
+                        bound[p.name] = SymList(elems)
+                        continue
+                    if "route" in inner:
+                        bound[p.name] = Routes()
+                        continue
+                    raise Unsupported(f"parameter type {t}")
+                if alts and alts[0] == "name":
+                    bound[p.name] = Opaque(f"{p.name} (a name)")
+                    continue
+                if alts and alts[0] == "bool":
+                    const = z3.Bool(f"param:{p.name}")
+                else:
+                    const = z3.Int(f"param:{p.name}")
+                ctx.shared.params[p.name] = const
+                bound[p.name] = const
+                continue
+            if isinstance(value, Ent):
+                bound[p.name] = m.z(value)
+            elif isinstance(value, Item):
+                bound[p.name] = Sel([(value, True)])
+            else:
+                bound[p.name] = value
+        return bound
+
+    def translate_routine(self, clause: Clause, binding: Binding) -> Step:
+        """An action's (or a procedure's) guard and effect for one binding."""
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        m = self.model
+        pre = m.vars.fresh_state("pre")
+        ctx = self.new_ctx(pre)
+        ctx.shared.reads.add(decl.kind, decl.name, decl)
+        ctx.locals = self.bind_params(decl, binding, ctx)
+        if decl.kind == "action" and decl.params:
+            first = ctx.locals[decl.params[0].name]
+            if self.is_ent(first):
+                # the runtime's dispatch: the acting entity, no other pending decision, not finished
+                ctx.require(pre["acting"] == first)
+                code = m.vars.action_code(decl.name)
+                ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code))
+                ctx.require(pre["round"] != ROUNDS.index("finished"))
+        self.stmts(decl.body, ctx)
+        return self.finish(binding.label(decl.name), ctx, pre)
+
+    def translate_trigger(self, clause: Clause) -> Step:
+        decl: s.Trigger = clause.decl  # type: ignore[assignment]
+        if any(isinstance(a, s.Name) for a in decl.event.args):
+            raise Unsupported("trigger event arguments")
+        pre = self.model.vars.fresh_state("pre")
+        ctx = self.new_ctx(pre)
+        ctx.shared.reads.add("trigger", decl.name, decl)
+        if decl.event.when is not None:
+            ctx.require(self.truthy(self.expr(decl.event.when, ctx)))
+        self.stmts(decl.body, ctx)
+        return self.finish(decl.name, ctx, pre)
+
+
+# ---------------------------------------------------------------- builtins
+
+
+class Builtins:
+    """The runtime vocabulary (`GameBase.b_<name>`) as z3. Each method takes
+    the context first, then the DSL's arguments; effects update `ctx.state`."""
+
+    def __init__(self, tr: Translator):
+        self.tr = tr
+        self.m = tr.model
+
+    # -- helpers over items and holders
+    def ent(self, v: Any) -> z3.ExprRef:
+        return self.tr.as_ent(v)
+
+    def known(self, e: z3.ExprRef) -> Ent | None:
+        return self.m.ent_of(z3.simplify(e)) if is_z3(e) else None
+
+    def held(self, ctx: Ctx, item: Item, holder: Any) -> Any:
+        """Whether `holder` (an entity term) holds `item` in the current state."""
+        m = self.m
+        st = ctx.state
+        h = self.ent(holder)
+        k = self.known(h)
+        buckets = m.buckets[item.kind]
+        if k is not None:
+            if k in buckets:
+                return st[hold_name(item, k)] >= 1
+            return False
+        return OR(*[AND(ent_is(m, h, b), st[hold_name(item, b)] >= 1) for b in buckets])
+
+    def holder(self, ctx: Ctx, item: Item) -> z3.ExprRef:
+        m = self.m
+        st = ctx.state
+        out = m.z(ELSEWHERE)
+        for b in reversed(m.buckets[item.kind]):
+            out = IF(st[hold_name(item, b)] >= 1, m.z(b), out)
+        return out
+
+    def sel(self, v: Any) -> Sel:
+        return self.tr.as_sel(v)
+
+    def corp_of(self, ctx: Ctx, c: Any) -> list[tuple[Ent, Any]]:
+        """The scope's corporations a corporation term may be, with conditions."""
+        m = self.m
+        e = self.ent(c)
+        k = self.known(e)
+        if k is not None:
+            if k.kind != "corporation":
+                raise Unsupported(f"{k} is not a corporation")
+            return [(k, True)]
+        return [(x, e == m.z(x)) for x in m.corporations]
+
+    def per_corp(self, ctx: Ctx, c: Any, f: Callable[[Ent], Any]) -> Any:
+        options = self.corp_of(ctx, c)
+        ctx.require(OR(*[cond for _, cond in options]))
+        out = None
+        for corp, cond in reversed(options):
+            value = f(corp)
+            out = value if out is None else self.tr.ite(cond, value, out)
+        return out
+
+    def param(self, ctx: Ctx, name: str) -> Any:
+        return self.tr.param_value(name, ctx)
+
+    # -- cash
+    def cash_of(self, ctx: Ctx, e: z3.ExprRef) -> Any:
+        m = self.m
+        st = ctx.state
+        unlimited = m.vars.unlimited_bank
+        parts = []
+        for h in m.money_holders:
+            if h == BANK:
+                value = 0 if unlimited else st["cash:bank"]
+            else:
+                value = st[f"cash:{h.id}"]
+            parts.append((h, value))
+        k = self.known(e)
+        if k is not None:
+            for h, value in parts:
+                if h == k:
+                    return value
+            ctx.require(False)
+            return 0
+        ctx.require(OR(*[ent_is(m, e, h) for h, _ in parts]))
+        out: Any = 0
+        for h, value in reversed(parts):
+            out = IF(ent_is(m, e, h), value, out)
+        return out
+
+    def transfer(self, ctx: Ctx, amount: Any, source: z3.ExprRef, target: z3.ExprRef) -> None:
+        """`g.transfer`: the payer must have the cash (a rule of the game), the
+        bank never refuses; a negative amount is *not* refused (see the module
+        docstring). Money paid to or from a holder that has no cash (the pool,
+        a private, the depot) appears or vanishes: the money invariant shows it."""
+        m = self.m
+        st = ctx.state
+        unlimited = m.vars.unlimited_bank
+        if isinstance(amount, str) or amount is None:
+            raise Unsupported(f"transfer of {amount!r}")
+        amt = amount
+        ks, kt = self.known(source), self.known(target)
+        # the payer's cash suffices (the runtime refuses otherwise)
+        payers = [h for h in m.money_holders if h != BANK]
+        if ks is None or ks in payers:
+            have = OR(
+                ent_is(m, source, BANK), self.tr.eq(source, target), self.tr.cmp("<=", amt, 0),
+                *[AND(ent_is(m, source, h), self.tr.cmp(">=", st[f"cash:{h.id}"], amt)) for h in payers],
+                *([] if ks is not None else [AND(*[NOT(ent_is(m, source, h)) for h in m.money_holders])]),
+            )
+            ctx.require(have)
+        in_accounts = [BANK] + [h for h in m.money_holders if h != BANK]
+        src_in = (ks in in_accounts) if ks is not None else OR(*[ent_is(m, source, h) for h in in_accounts])
+        dst_in = (kt in in_accounts) if kt is not None else OR(*[ent_is(m, target, h) for h in in_accounts])
+        ctx.shared.transfers.append((ctx.path, amt, source, target, src_in, dst_in))
+        new = dict(st)
+        for h in m.money_holders:
+            out_ = AND(ctx.path, ent_is(m, source, h) if ks is None else ks == h)
+            in_ = AND(ctx.path, ent_is(m, target, h) if kt is None else kt == h)
+            if h == BANK and unlimited:
+                if truth(out_) is not False:
+                    new["flow:paid"] = SUM([new["flow:paid"], IF(out_, amt, 0)])
+                if truth(in_) is not False:
+                    new["flow:received"] = SUM([new["flow:received"], IF(in_, amt, 0)])
+                continue
+            name = "cash:bank" if h == BANK else f"cash:{h.id}"
+            delta = SUM([IF(in_, amt, 0), NEG(IF(out_, amt, 0))])
+            if not (isinstance(delta, int) and delta == 0):
+                new[name] = SUM([new[name], delta])
+        ctx.state = new
+
+    # -- items
+    def move(self, ctx: Ctx, what: Any, source: Any, target: z3.ExprRef) -> None:
+        """`g.move`: take the item from `source`, give it to `target`. The
+        runtime's check that `source` holds it is *not* a guard."""
+        m = self.m
+        sel = self.sel(what)
+        if not sel.alts:
+            ctx.require(False)
+            return
+        ctx.require(OR(*[c for _, c in sel.alts]))
+        for item, cond in sel.alts:
+            if truth(cond) is False:
+                continue
+            src = self._source_holder(item, source)
+            self._move_one(ctx, item, src, target, AND(ctx.path, cond))
+
+    def _source_holder(self, item: Item, source: Any) -> z3.ExprRef:
+        m = self.m
+        if isinstance(source, str):
+            if source == "pool":
+                return m.z(POOL)
+            if source in ("treasury", "ipo") and item.kind == "certificate":
+                return m.z(m.corp(item.corp or ""))  # type: ignore[arg-type]
+            if source == "depot":
+                return m.z(DEPOT)
+            raise Unsupported(f"move from {source!r}")
+        return self.ent(source)
+
+    def _move_one(self, ctx: Ctx, item: Item, src: z3.ExprRef, dst: z3.ExprRef, when: Any) -> None:
+        m = self.m
+        buckets = m.buckets[item.kind]
+        new = dict(ctx.state)
+        ks, kd = self.known(src), self.known(dst)
+
+        def at(e: z3.ExprRef, k: Ent | None, b: Ent | None) -> Any:
+            if b is None:  # any holder outside the legal ones
+                if k is not None:
+                    return k not in buckets
+                return AND(*[NOT(ent_is(m, e, x)) for x in buckets])
+            if k is not None:
+                return k == b
+            return ent_is(m, e, b)
+
+        for b in list(buckets) + [None]:
+            name = hold_name(item, b)
+            dec = AND(when, at(src, ks, b))
+            inc = AND(when, at(dst, kd, b))
+            if truth(dec) is False and truth(inc) is False:
+                continue
+            new[name] = SUM([new[name], IF(inc, 1, 0), NEG(IF(dec, 1, 0))])
+        ctx.state = new
+
+    def set_holder(self, ctx: Ctx, item: Item, holder: Ent, when: Any) -> None:
+        """The runtime's direct `owner[item] = holder` (a reset, a rust)."""
+        new = dict(ctx.state)
+        for b in self.m.buckets[item.kind] + [None]:
+            name = hold_name(item, b)
+            value = 1 if b == holder else 0
+            new[name] = IF(when, value, new[name])
+        ctx.state = new
+
+    def set_attr(self, ctx: Ctx, obj: Any, name: str, value: Any) -> None:
+        for corp, cond in self.corp_of(ctx, obj):
+            when = AND(ctx.path, cond)
+            st = ctx.state
+            if name == "par":
+                if value is None:
+                    st[f"has_par:{corp.id}"] = IF(when, False, st[f"has_par:{corp.id}"])
+                else:
+                    st[f"par:{corp.id}"] = IF(when, zi(value), st[f"par:{corp.id}"])
+                    st[f"has_par:{corp.id}"] = IF(when, True, st[f"has_par:{corp.id}"])
+            elif name == "floated":
+                st[f"floated:{corp.id}"] = IF(when, zb(value), st[f"floated:{corp.id}"])
+            elif name == "revenue":
+                st[f"revenue:{corp.id}"] = IF(when, zi(value), st[f"revenue:{corp.id}"])
+            else:
+                raise Unsupported(f"set of corporation field {name}")
+
+    # -- market
+    def cell_chain(self, ctx: Ctx, corp: Ent, f: Callable[[tuple[int, int]], Any]) -> Any:
+        self.m.require_market()
+        st = ctx.state
+        cells = self.m.cells
+        out = f(cells[-1])
+        for cell in reversed(cells[:-1]):
+            out = IF(AND(st[f"row:{corp.id}"] == cell[0], st[f"col:{corp.id}"] == cell[1]), f(cell), out)
+        return out
+
+    def in_cells(self, ctx: Ctx, corp: Ent, cells: list[tuple[int, int]]) -> Any:
+        st = ctx.state
+        return OR(*[AND(st[f"row:{corp.id}"] == r, st[f"col:{corp.id}"] == c) for r, c in cells])
+
+    def zone_cond(self, ctx: Ctx, corp: Ent, zone: str) -> Any:
+        market = self.m.require_market()
+        cells = [c for c in self.m.cells if zone in market.zones_of(c)]
+        if not cells:
+            return False
+        return AND(ctx.state[f"has_cell:{corp.id}"], self.in_cells(ctx, corp, cells))
+
+    def market_move(self, ctx: Ctx, corp: Ent, direction: str, when: Any = True) -> None:
+        market = self.m.require_market()
+        if direction not in ("up", "down", "left", "right"):
+            raise Unsupported(f"market move {direction!r}")
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge))
+        st = dict(ctx.state)
+        moved = {cell: market.move(cell, direction) for cell in self.m.cells}
+        row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0])
+        col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1])
+        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"])
+        st[f"row:{corp.id}"] = IF(on, row, st[f"row:{corp.id}"])
+        st[f"col:{corp.id}"] = IF(on, col, st[f"col:{corp.id}"])
+        ctx.state = st
+
+    def price_of(self, ctx: Ctx, corp: Ent) -> Any:
+        market = self.m.require_market()
+        ctx.shared.reads.add("market", "prices", market.rows)
+        ctx.require(ctx.state[f"has_cell:{corp.id}"])
+        return self.cell_chain(ctx, corp, lambda cell: market.price(cell))
+
+    # -- money, shares and certificates
+    def percent_of(self, ctx: Ctx, holder: Any, corp: Ent) -> Any:
+        return SUM([IF(self.held(ctx, c, holder), c.percent, 0) for c in self.m.certs_for(corp.id)])
+
+    def no_cert_limit(self, ctx: Ctx, corp: Ent) -> Any:
+        if self.m.market is None:
+            return False
+        return self.zone_cond(ctx, corp, "no_cert_limit")
+
+    def cert_count(self, ctx: Ctx, holder: Any) -> Any:
+        """`b_certificates`: what counts against the certificate limit."""
+        m = self.m
+        counts = self.param(ctx, "cert_limit_counts")
+        if not isinstance(counts, SymList):
+            raise Unsupported(f"cert_limit_counts is {counts!r}, not a list of shares/privates/bonds")
+        names = {e for e, c in counts.elems}
+        parts: list[Any] = []
+        if "shares" in names:
+            for corp in m.corporations:
+                certs = m.certs_for(corp.id)
+                nc = self.no_cert_limit(ctx, corp)
+                for cert in certs:
+                    parts.append(IF(AND(self.held(ctx, cert, holder), NOT(nc)), 1, 0))
+            if m.truncated:
+                h = self.ent(holder)
+                for p in m.players:
+                    parts.append(IF(h == m.z(p), ctx.state[f"other_certs:{p.id}"], 0))
+        if "privates" in names:
+            for x in m.private_items:
+                parts.append(IF(AND(self.held(ctx, x, holder), NOT(ctx.state[f"closed:{x.id}"])), 1, 0))
+        if "bonds" in names:
+            for b in m.bond_items:
+                parts.append(IF(self.held(ctx, b, holder), 1, 0))
+        return SUM(parts)
+
+    # ---------------------------------------------------------------- queries
+
+    def b_cash(self, ctx: Ctx, holder: Any) -> Any:
+        return self.cash_of(ctx, self.ent(holder))
+
+    def b_percent(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, holder, c))
+
+    def b_holder_of(self, ctx: Ctx, item: Any) -> Any:
+        sel = self.sel(item)
+        ctx.require(OR(*[c for _, c in sel.alts]))
+        out: Any = self.m.z(NONE)
+        for it, cond in reversed(sel.alts):
+            out = IF(cond, self.holder(ctx, it), out)
+        return out
+
+    b_owner = b_holder_of
+
+    def b_president(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+
+        def pres(c: Ent) -> Any:
+            certs = m.certs_for(c.id)
+            cert0 = certs[0]
+            out: Any = m.z(NONE)
+            for p in reversed(m.players):
+                out = IF(ctx.state[hold_name(cert0, p)] >= 1, m.z(p), out)
+            return out
+
+        return self.per_corp(ctx, corp, pres)
+
+    def b_president_certificate(self, ctx: Ctx, corp: Any) -> Any:
+        options = self.corp_of(ctx, corp)
+        alts = []
+        for c, cond in options:
+            certs = self.m.certs_for(c.id)
+            alts.append((certs[0], cond))
+        return Sel(alts)
+
+    def b_started(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: ctx.state[f"has_par:{c.id}"])
+
+    def b_floated(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: ctx.state[f"floated:{c.id}"])
+
+    def b_price(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
+
+    def b_par_price(self, ctx: Ctx, corp: Any) -> Any:
+        def par(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_par:{c.id}"])
+            return ctx.state[f"par:{c.id}"]
+
+        return self.per_corp(ctx, corp, par)
+
+    def par_price_list(self, ctx: Ctx, corp: Ent) -> list[int]:
+        m = self.m
+        prices = m.data[corp].get("par") or m.prop_value("par_prices")
+        ctx.shared.reads.add("par_prices", corp.id, prices)
+        if prices is None:
+            market = m.require_market()
+            prices = sorted({market.price(c) for c in market.par_cells()})
+        if not isinstance(prices, list) or not all(isinstance(p, int) for p in prices):
+            raise GapError(f"corporation {corp.id} par", "par prices are not a list of amounts")
+        return prices
+
+    def b_par_prices(self, ctx: Ctx, corp: Any) -> Any:
+        options = self.corp_of(ctx, corp)
+        elems = []
+        for c, cond in options:
+            for p in self.par_price_list(ctx, c):
+                elems.append((p, cond))
+        return SymList(elems)
+
+    def b_zones(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+        options = self.corp_of(ctx, corp)
+        m.require_market()
+        elems = []
+        for zone in m.zone_names:
+            elems.append((zone, OR(*[AND(cond, self.zone_cond(ctx, c, zone)) for c, cond in options])))
+        return SymList(elems)
+
+    def b_in_round(self, ctx: Ctx, kind: Any) -> Any:
+        if not isinstance(kind, str):
+            raise Unsupported("in_round of a non-name")
+        if kind not in ROUNDS:
+            return False
+        return ctx.state["round"] == ROUNDS.index(kind)
+
+    def b_stock_round_number(self, ctx: Ctx) -> Any:
+        return ctx.state["stock_rounds"]
+
+    def b_acting(self, ctx: Ctx, entity: Any) -> Any:
+        return ctx.state["acting"] == self.ent(entity)
+
+    def b_in_step(self, ctx: Ctx, corp: Any, step: Any) -> Any:
+        if not isinstance(step, str):
+            raise Unsupported("in_step of a non-name")
+        st = ctx.state
+        code = STEPS.index(step) + 1 if step in STEPS else -1
+        return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp), st["step"] == code)
+
+    def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        m = self.m
+        p = self.ent(player)
+        parts = []
+        for c, cond in self.corp_of(ctx, corp):
+            for q in m.players:
+                parts.append(AND(cond, p == m.z(q), ctx.state[f"sold_this_round:{q.id}@{c.id}"]))
+        return OR(*parts)
+
+    def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:
+        """`_privates_for_sale`: the sale order's privates still with the bank, open."""
+        m = self.m
+        order = m.prop_value("private_sale_order") or []
+        ctx.shared.reads.add("property", "private_sale_order", order)
+        out = []
+        for key in order:
+            ent = m.entity("private", str(key))
+            if ent is None:
+                continue
+            item = m.item_of_ent(ent)
+            assert item is not None
+            out.append((ent, AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{ent.id}"]))))
+        return out
+
+    def b_private_on_sale(self, ctx: Ctx) -> Any:
+        m = self.m
+        out: Any = m.z(NONE)
+        for ent, cond in reversed(self.privates_for_sale(ctx)):
+            out = IF(cond, m.z(ent), out)
+        return out
+
+    def b_may_buy_now(self, ctx: Ctx, player: Any) -> Any:
+        st = ctx.state
+        for_sale = OR(*[c for _, c in self.privates_for_sale(ctx)])
+        return AND(NOT(st["bought"]), NOT(AND(st["round"] == ROUNDS.index("stock"), for_sale)))
+
+    def b_may_sell_now(self, ctx: Ctx, player: Any) -> Any:
+        order = self.param(ctx, "sell_buy_order")
+        return NOT(ctx.state["bought"]) if order == "sell_then_buy" else True
+
+    def b_certificates(self, ctx: Ctx, holder: Any) -> Any:
+        return self.cert_count(ctx, holder)
+
+    def b_cert_limit(self, ctx: Ctx) -> Any:
+        return self.param(ctx, "cert_limit")
+
+    def b_holding_cap(self, ctx: Ctx) -> Any:
+        return self.param(ctx, "holding_cap")
+
+    def b_pool_cap(self, ctx: Ctx) -> Any:
+        return self.param(ctx, "pool_cap")
+
+    def b_next_certificate(self, ctx: Ctx, corp: Any, source: Any) -> Any:
+        if not isinstance(source, str):
+            raise Unsupported("next_certificate from a non-name")
+        m = self.m
+        alts = []
+        for c, ccond in self.corp_of(ctx, corp):
+            holder = POOL if source == "pool" else c
+            started = ctx.state[f"has_par:{c.id}"]
+            taken: Any = False
+            for cert in m.certs_for(c.id):
+                ok = AND(self.held(ctx, cert, m.z(holder)),
+                         NOT(AND(cert.president, source != "pool", NOT(started))),
+                         NOT(AND(cert.president, holder != POOL)))
+                alts.append((cert, AND(ccond, ok, NOT(taken))))
+                taken = OR(taken, ok)
+        return Sel(alts)
+
+    def b_share_cost(self, ctx: Ctx, corp: Any, source: Any) -> Any:
+        if source in ("ipo", "treasury") and self.param(ctx, "treasury_shares_at") == "par":
+            return self.b_par_price(ctx, corp)
+        return self.b_price(ctx, corp)
+
+    def b_payee(self, ctx: Ctx, corp: Any, source: Any) -> Any:
+        if source == "pool":
+            return self.m.z(BANK)
+        if source == "treasury" or self.param(ctx, "capitalisation") == "incremental":
+            return self.ent(corp)
+        return self.m.z(BANK)
+
+    def b_pool_percent(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, self.m.z(POOL), c))
+
+    def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        saleable = self.param(ctx, "president_certificate_saleable")
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                if cert.president and not (saleable is True):
+                    continue
+                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, player))))
+        return SymList(elems)
+
+    def b_granted(self, ctx: Ctx, cert: Any) -> Any:
+        sel = self.sel(cert)
+        return OR(*[AND(c, ctx.state[f"granted:{it.id}"]) for it, c in sel.alts if it.kind == "certificate"])
+
+    def b_len(self, ctx: Ctx, xs: Any) -> Any:
+        return self.tr.length(xs)
+
+    def b_min(self, ctx: Ctx, *xs: Any) -> Any:
+        out = xs[0]
+        for x in xs[1:]:
+            out = min(out, x) if not is_z3(x) and not is_z3(out) else IF(self.tr.cmp("<", x, out), x, out)
+        return out
+
+    def b_max(self, ctx: Ctx, *xs: Any) -> Any:
+        out = xs[0]
+        for x in xs[1:]:
+            out = max(out, x) if not is_z3(x) and not is_z3(out) else IF(self.tr.cmp(">", x, out), x, out)
+        return out
+
+    def b_floor_to(self, ctx: Ctx, x: Any, n: Any) -> Any:
+        return SUM([x, NEG(MOD(x, n))])
+
+    def b_ceil_to(self, ctx: Ctx, x: Any, n: Any) -> Any:
+        r = MOD(x, n)
+        return IF(self.tr.eq(r, 0), x, SUM([x, n, NEG(r)]))
+
+    def b_first(self, ctx: Ctx, xs: Any) -> Any:
+        if isinstance(xs, SymList) and not xs.elems:
+            return None
+        present = OR(*[c for _, c in xs.elems]) if isinstance(xs, SymList) else True
+        sub = ctx.fork(present)
+        value = self.tr.index(xs, 0, sub)
+        return value
+
+    def b_trains(self, ctx: Ctx, holder: Any) -> Any:
+        return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
+
+    def b_revenue(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: ctx.state[f"revenue:{c.id}"])
+
+    def b_shareholders(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+        (c, cond), *rest = self.corp_of(ctx, corp) or [(None, False)]
+        if rest:
+            raise Unsupported("shareholders of a symbolic corporation")
+        certs = m.certs_for(c.id)
+        elems = []
+        for h in m.buckets["certificate"]:
+            elems.append((m.z(h), AND(cond, OR(*[ctx.state[hold_name(x, h)] >= 1 for x in certs]))))
+        elems.append((m.z(ELSEWHERE), AND(cond, OR(*[ctx.state[hold_name(x, None)] >= 1 for x in certs]))))
+        return SymList(elems)
+
+    def b_open_privates(self, ctx: Ctx) -> Any:
+        m = self.m
+        elems = []
+        for x in m.privates:
+            item = m.item_of_ent(x)
+            assert item is not None
+            st = ctx.state
+            elems.append((m.z(x), AND(NOT(st[f"closed:{x.id}"]), st[hold_name(item, BANK)] < 1, st[hold_name(item, POOL)] < 1)))
+        return SymList(elems)
+
+    def b_train_limit(self, ctx: Ctx, corp: Any = None) -> Any:
+        m = self.m
+        values = []
+        for i, phase in enumerate(m.phases):
+            limit = phase.get("train_limit")
+            ctx.shared.reads.add("phase", f"{phase['key']}.train_limit", limit)
+            from compiler.verify_model import GapValue
+
+            if isinstance(limit, GapValue) or limit is None:
+                raise GapError(f"phase {phase['key']} train_limit", getattr(limit, "reason", "not given"))
+            if isinstance(limit, dict) and m.n_players in limit:
+                limit = limit[m.n_players]
+            if not isinstance(limit, int):
+                raise Unsupported(f"phase {phase['key']} train_limit {limit!r} (by kind)")
+            values.append(limit)
+        if not values:
+            raise GapError("phases")
+        out: Any = values[-1]
+        for i in reversed(range(len(values) - 1)):
+            out = IF(ctx.state["phase"] == i, values[i], out)
+        return out
+
+    def b_phase_at_least(self, ctx: Ctx, name: Any) -> Any:
+        return ctx.state["phase"] >= self.m.phase_index(str(name))
+
+    def avail(self, ctx: Ctx) -> list[tuple[Item, Any]]:
+        """`_available_train_ids`: which trains the depot sells now."""
+        m = self.m
+        st = ctx.state
+        order = m.train_order
+        in_depot = {t.id: st[hold_name(t, DEPOT)] >= 1 for t in order}
+        first: dict[str, Any] = {}
+        none_before: Any = True
+        for t in order:
+            first[t.id] = AND(in_depot[t.id], none_before)
+            none_before = AND(none_before, NOT(in_depot[t.id]))
+        sold_out = {name: AND(*[NOT(in_depot[t.id]) for t in order if t.name == name]) for name in m.train_types}
+        out = []
+        seen: dict[str, Any] = {}
+        for t in order:
+            after = m.train_data.get(t.name or "", {}).get("available_after")
+            ok = first[t.id]
+            if after is not None:
+                ok = OR(ok, AND(in_depot[t.id], sold_out.get(str(after), False)))
+            earlier = seen.get(t.name or "", False)
+            out.append((t, AND(ok, NOT(earlier))))
+            seen[t.name or ""] = OR(earlier, ok)
+        return out
+
+    def b_available_trains(self, ctx: Ctx) -> Any:
+        return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
+
+    def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
+        return ctx.state["bank_buys"]
+
+    def b_corporation_of(self, ctx: Ctx, item: Any) -> Any:
+        m = self.m
+        e = self.ent(item)
+        k = self.known(e)
+        cands = [k] if k is not None else [x for x in m.bonds]
+        out: Any = m.z(NONE)
+        for x in reversed(cands):
+            cid = m.data.get(x, {}).get("corporation")
+            corp = m.corp(str(cid)) if cid is not None else None
+            if corp is None:
+                raise Unsupported(f"corporation_of({x})")
+            out = IF(e == m.z(x), m.z(corp), out) if k is None else m.z(corp)
+        return out
+
+    def b_can_sell(self, ctx: Ctx, player: Any) -> Any:
+        m = self.m
+        st = ctx.state
+        parts = []
+        for c in m.corporations:
+            sellable = self.b_sellable(ctx, player, m.z(c))
+            parts.append(AND(st[f"has_par:{c.id}"], OR(*[cond for _, cond in sellable.elems])))
+        return AND(st["round"] == ROUNDS.index("stock"), st["stock_rounds"] > 1, OR(*parts))
+
+    def b_must_buy_train(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+        e = self.ent(corp)
+        k = self.known(e)
+        if k is not None and k.kind != "corporation":
+            return False
+        return AND(self.b_in_step(ctx, e, "buy_train"),
+                   NOT(OR(*[self.held(ctx, t, e) for t in m.trains])),
+                   OR(*[c for _, c in self.avail(ctx)]))
+
+    def b_cheapest_train_price(self, ctx: Ctx) -> Any:
+        avail = self.avail(ctx)
+        for t, _ in avail:
+            if t.price is None:
+                raise GapError(f"train {t.name} price")
+        out: Any = 0
+        for t, cond in sorted(avail, key=lambda tc: -tc[0].price):  # type: ignore[operator]
+            out = IF(cond, t.price, out)
+        return out
+
+    def b_forced_shortfall(self, ctx: Ctx, corp: Any) -> Any:
+        must = self.b_must_buy_train(ctx, corp)
+        if truth(must) is False:
+            return 0
+        sub = ctx.fork(must)
+        price = self.b_cheapest_train_price(sub)
+        before = self.cash_of(sub, self.ent(corp))
+        self.tr.call("forced_purchase_help", [corp, price], {}, sub)
+        after = self.cash_of(sub, self.ent(corp))
+        help_ = SUM([after, NEG(before)])
+        short = SUM([price, NEG(before), NEG(help_)])
+        return IF(must, IF(self.tr.cmp(">", short, 0), short, 0), 0)
+
+    def b_treasury_certificates(self, ctx: Ctx, corp: Any) -> Any:
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                if not cert.president:
+                    elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, self.m.z(c)))))
+        return SymList(elems)
+
+    def b_pool_certificates(self, ctx: Ctx, corp: Any) -> Any:
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, self.m.z(POOL)))))
+        return SymList(elems)
+
+    def b_closed(self, ctx: Ctx, item: Any) -> Any:
+        m = self.m
+        e = self.ent(item)
+        return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates])
+
+    def b_bank_funded_shares(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+
+        def funded(c: Ent) -> Any:
+            flag = m.data[c].get("bank_funds_on_par")
+            ctx.shared.reads.add("corporation", f"{c.id}.bank_funds_on_par", flag)
+            if not flag:
+                return 0
+            return SUM([IF(AND(ctx.state[f"granted:{x.id}"], OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
+                           x.shares, 0) for x in m.certs_for(c.id)])
+
+        return self.per_corp(ctx, corp, funded)
+
+    def b_bonds_of(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for b in m.bonds:
+                if m.data[b].get("corporation") == c.id:
+                    elems.append((m.z(b), cond))
+        return SymList(elems)
+
+    def mark(self, ctx: Ctx, mark: Any) -> str:
+        name = f"mark:{mark}"
+        if not isinstance(mark, str) or name not in ctx.state:
+            raise Unsupported(f"turn mark {mark!r} (declare it in `enum turn_marks`)")
+        return name
+
+    def b_done_this_turn(self, ctx: Ctx, mark: Any) -> Any:
+        return ctx.state[self.mark(ctx, mark)]
+
+    def b_free_cash(self, ctx: Ctx, player: Any) -> Any:
+        m = self.m
+        p = self.ent(player)
+        locked = SUM([IF(p == m.z(q), ctx.state[f"bid:{x.id}@{q.id}"], 0) for x in m.privates for q in m.players])
+        return SUM([self.cash_of(ctx, p), NEG(locked)])
+
+    def b_highest_bid(self, ctx: Ctx, item: Any) -> Any:
+        m = self.m
+        st = ctx.state
+        e = self.ent(item)
+        best: Any = 0
+        for x in m.privates:
+            for q in m.players:
+                b = st[f"bid:{x.id}@{q.id}"]
+                best = IF(AND(e == m.z(x), b > zi(best)), b, best)
+        return IF(AND(st["auction"], st["auction_company"] == e), st["auction_high"], best)
+
+    def b_in_auction(self, ctx: Ctx) -> Any:
+        return ctx.state["auction"]
+
+    def b_auction_company(self, ctx: Ctx) -> Any:
+        return IF(ctx.state["auction"], ctx.state["auction_company"], self.m.z(NONE))
+
+    def b_offered_later(self, ctx: Ctx, item: Any) -> Any:
+        e = self.ent(item)
+        sale = self.privates_for_sale(ctx)
+        parts = []
+        for i, (x, cond) in enumerate(sale):
+            earlier = OR(*[c for _, c in sale[:i]])
+            parts.append(AND(e == self.m.z(x), cond, earlier))
+        return OR(*parts)
+
+    def b_sale_price(self, ctx: Ctx) -> Any:
+        return ctx.state["sale_price"]
+
+    def b_pending_decision(self, ctx: Ctx, entity: Any, action: Any) -> Any:
+        st = ctx.state
+        code = self.m.vars.action_code(str(action))
+        return AND(st["pending"], st["pending_entity"] == self.ent(entity), st["pending_action"] == code)
+
+    def b_route_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
+        v = ctx.fresh("route_revenue")
+        ctx.shared.oracles.append(("route_revenue", (corp,), v))
+        ctx.shared.axioms.append(v >= 0)
+        if self.m.revenue_step > 1:
+            ctx.shared.axioms.append(v % self.m.revenue_step == 0)
+        return v
+
+    def b_pay_per_share(self, ctx: Ctx, corp: Any, holder: Any, amount: Any) -> Any:
+        pct = self.b_percent(ctx, holder, corp)
+        return DIV(MUL(amount, pct), 100)
+
+    def b_dividend_payee(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        m = self.m
+        h = self.ent(holder)
+        k = self.known(h)
+        if k == POOL:
+            rule = self.param(ctx, "pool_shares_pay")
+            return m.z(BANK) if rule != "company" else self.ent(corp)
+        if k is not None:
+            kc = self.known(self.ent(corp))
+            if kc is not None and k == kc:
+                rule = self.param(ctx, "treasury_shares_pay")
+                return m.z(BANK) if rule != "company" else self.ent(corp)
+            return h
+        raise Unsupported("dividend_payee of a symbolic holder")
+
+    def b_half(self, ctx: Ctx, revenue: Any) -> Any:
+        rule = self.param(ctx, "half_pay_rounding")
+        r = zi(revenue) if is_z3(revenue) else revenue
+        if rule == "shareholders_get_larger_ten":
+            if not is_z3(r):
+                half = r // 2
+                if half % 10 == 0:
+                    return half
+                low = half - half % 10
+                return max(low, r - low) if (r - low) % 10 == 0 else low + 10
+            half = r / 2
+            low = half - half % 10
+            return z3.If(half % 10 == 0, half,
+                         z3.If((r - low) % 10 == 0, z3.If(low >= r - low, low, r - low), low + 10))
+        if rule == "down_to_ten":
+            return DIV(r, 20) * 10 if not is_z3(r) else (r / 20) * 10
+        raise Unsupported(f"half_pay_rounding {rule!r}")
+
+    # -- the map: tile lays and station tokens are not modelled; what they cost
+    #    and which privates they close are left to the engine (oracles)
+    def b_check_lay(self, ctx: Ctx, corp: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
+        return Opaque("a checked tile lay")
+
+    def b_lay_cost(self, ctx: Ctx, lay: Any) -> Any:
+        v = ctx.fresh("lay_cost")
+        ctx.shared.oracles.append(("lay_cost", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
+        m = self.m
+        tied = set()
+        for comp in m.title.components("tile"):
+            prop = comp.get("private")
+            if prop is not None:
+                tied.add(str(prop.value.name if isinstance(prop.value, s.Name) else getattr(prop.value, "value", "")))
+        ctx.shared.reads.add("tiles", "private", sorted(tied))
+        for x in m.privates:
+            if x.id in tied:
+                closes = ctx.fresh(f"lay_closes:{x.id}", "bool")
+                ctx.shared.oracles.append(("lay_closes", (x.id,), closes))
+                name = f"closed:{x.id}"
+                ctx.state[name] = IF(ctx.path, OR(ctx.state[name], closes), ctx.state[name])
+        self.param(ctx, "tile_lays")
+        self.turn_over(ctx)
+
+    def b_check_token(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        return Opaque("a station spot")
+
+    def token_costs(self, ctx: Ctx, corp: Ent) -> list[int]:
+        """The corporation's `tokens` data (the runtime's `corp.get("tokens")`)."""
+        values = self.m.data[corp].get("tokens")
+        ctx.shared.reads.add("corporation", f"{corp.id}.tokens", values)
+        if not isinstance(values, list) or not all(isinstance(v, int) for v in values):
+            raise GapError(f"corporation {corp.id} tokens", getattr(values, "reason", "not a list of amounts"))
+        return values
+
+    def b_tokens_left(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: len(self.token_costs(ctx, c)) - ctx.state[f"tokens:{c.id}"])
+
+    def b_next_token_cost(self, ctx: Ctx, corp: Any) -> Any:
+        def cost(c: Ent) -> Any:
+            costs = self.token_costs(ctx, c)
+            out: Any = 0
+            for i in reversed(range(len(costs))):
+                out = IF(ctx.state[f"tokens:{c.id}"] == i, costs[i], out)
+            return out
+
+        return self.per_corp(ctx, corp, cost)
+
+    def b_place_station(self, ctx: Ctx, corp: Any, spot: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            name = f"tokens:{c.id}"
+            ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
+
+    def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:
+        if not self.m.title.components("hex"):
+            return
+        for c, _ in self.corp_of(ctx, corp):
+            home = self.m.data[c].get("home")
+            ctx.shared.reads.add("corporation", f"{c.id}.home", home)
+            if home is None or not isinstance(home, str):
+                raise GapError(f"corporation {c.id} home", getattr(home, "reason", "not given"))
+        self.b_place_station(ctx, corp, Opaque("the home station"))
+
+    # ---------------------------------------------------------------- effects
+
+    def b_set_par(self, ctx: Ctx, corp: Any, price: Any) -> None:
+        market = self.m.require_market()
+        ctx.shared.reads.add("market", "par_cells", [(c, market.price(c)) for c in market.par_cells()])
+        cells = {}
+        for cell in market.par_cells():
+            p = market.price(cell)
+            cells[p] = market.par_cell(p)
+        for c, cond in self.corp_of(ctx, corp):
+            when = AND(ctx.path, cond)
+            ctx.fork(cond).require(OR(*[self.tr.eq(price, p) for p in cells]))
+            st = ctx.state
+            row: Any = st[f"row:{c.id}"]
+            col: Any = st[f"col:{c.id}"]
+            for p, cell in cells.items():
+                hit = self.tr.eq(price, p)
+                row = IF(hit, cell[0], row)  # type: ignore[index]
+                col = IF(hit, cell[1], col)  # type: ignore[index]
+            st[f"par:{c.id}"] = IF(when, zi(price), st[f"par:{c.id}"])
+            st[f"has_par:{c.id}"] = IF(when, True, st[f"has_par:{c.id}"])
+            st[f"row:{c.id}"] = IF(when, row, st[f"row:{c.id}"])
+            st[f"col:{c.id}"] = IF(when, col, st[f"col:{c.id}"])
+            st[f"has_cell:{c.id}"] = IF(when, True, st[f"has_cell:{c.id}"])
+
+    def b_bought(self, ctx: Ctx, player: Any, corp: Any) -> None:
+        st = ctx.state
+        st["bought"] = IF(ctx.path, True, st["bought"])
+        st["acted"] = IF(ctx.path, True, st["acted"])
+        for c, cond in self.corp_of(ctx, corp):
+            self.check_float(ctx, c, cond)
+
+    def check_float(self, ctx: Ctx, corp: Ent, cond: Any) -> None:
+        m = self.m
+        needed = m.data[corp].get("float") or m.prop_value("float")
+        ctx.shared.reads.add("float", corp.id, needed)
+        if needed is None:
+            raise GapError("float", "neither the corporation nor the title gives the float")
+        from compiler.verify_model import GapValue
+
+        if isinstance(needed, GapValue):
+            raise GapError("float", needed.reason)
+        if not isinstance(needed, int):
+            raise Unsupported(f"corporation {corp.id} float {needed!r}")
+        held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
+        st = ctx.state
+        name = f"floated:{corp.id}"
+        st[name] = IF(AND(ctx.path, cond), OR(st[name], self.tr.cmp(">=", held, needed)), st[name])
+
+    def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
+        m = self.m
+        st = ctx.state
+        st["sold"] = IF(ctx.path, True, st["sold"])
+        st["acted"] = IF(ctx.path, True, st["acted"])
+        p = self.ent(player)
+        for c, cond in self.corp_of(ctx, corp):
+            for q in m.players:
+                name = f"sold_this_round:{q.id}@{c.id}"
+                st[name] = IF(AND(ctx.path, cond, p == m.z(q)), True, st[name])
+
+    def b_price_drop_on_sale(self, ctx: Ctx, corp: Any, certificates: Any) -> None:
+        rule = self.param(ctx, "sell_price_drop")
+        for c, cond in self.corp_of(ctx, corp):
+            if rule == "once_per_round":
+                name = f"sold_corps:{c.id}"
+                first = NOT(ctx.state[name])
+                self.market_move(ctx, c, "down", AND(cond, first))
+                ctx.state[name] = IF(AND(ctx.path, cond), True, ctx.state[name])
+            elif rule == "per_share":
+                for k in range(1, len(self.m.certs_for(c.id)) + 1):
+                    self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
+            elif rule == "per_sale":
+                self.market_move(ctx, c, "down", cond)
+            elif rule != "none":
+                raise Unsupported(f"sell_price_drop {rule!r}")
+
+    def b_market_move(self, ctx: Ctx, corp: Any, direction: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            self.market_move(ctx, c, str(direction), cond)
+
+    def b_check_president(self, ctx: Ctx, corp: Any) -> None:
+        """The take-over check is a runtime step of its own (`take_over`)."""
+
+    def b_set_revenue(self, ctx: Ctx, corp: Any, amount: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            name = f"revenue:{c.id}"
+            ctx.state[name] = IF(AND(ctx.path, cond), zi(amount), ctx.state[name])
+
+    def turn_over(self, ctx: Ctx) -> None:
+        """The round machinery moves on: its bookkeeping is havocked."""
+        ctx.havoc(self.m.vars.turn_names())
+
+    def b_end_step(self, ctx: Ctx, corp: Any) -> None:
+        self.turn_over(ctx)
+
+    def b_end_turn(self, ctx: Ctx, corp: Any) -> None:
+        self.turn_over(ctx)
+
+    def b_pass_turn(self, ctx: Ctx, entity: Any) -> None:
+        self.turn_over(ctx)
+
+    def b_train_bought(self, ctx: Ctx, corp: Any, train: Any, from_bank: Any) -> None:
+        st = ctx.state
+        when = AND(ctx.path, self.tr.truthy(from_bank))
+        st["bank_buys"] = IF(when, zi(st["bank_buys"]) + 1, st["bank_buys"])
+        for t, cond in self.sel(train).alts:
+            name = f"first_bought:{t.name}"
+            st[name] = IF(AND(when, cond), True, st[name])
+
+    def b_close_private(self, ctx: Ctx, item: Any) -> None:
+        m = self.m
+        e = self.ent(item)
+        for x in m.privates:
+            name = f"closed:{x.id}"
+            ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
+
+    def b_close_privates(self, ctx: Ctx) -> None:
+        for x in self.m.privates:
+            name = f"closed:{x.id}"
+            ctx.state[name] = IF(ctx.path, True, ctx.state[name])
+
+    def b_require_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
+        st = ctx.state
+        code = self.m.vars.action_code(str(action))
+        fresh = NOT(st["pending"])
+        st["pending_entity"] = IF(AND(ctx.path, fresh), self.ent(entity), st["pending_entity"])
+        st["pending_action"] = IF(AND(ctx.path, fresh), code, st["pending_action"])
+        st["acting"] = IF(AND(ctx.path, fresh), self.ent(entity), st["acting"])
+        st["pending"] = IF(ctx.path, True, st["pending"])
+
+    def b_resolve_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
+        """The decision is taken: the next one pending (if any) comes first, and
+        whoever acts next is the runtime's to say."""
+        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+
+    def b_mark_done_this_turn(self, ctx: Ctx, mark: Any) -> None:
+        name = self.mark(ctx, mark)
+        ctx.state[name] = IF(ctx.path, True, ctx.state[name])
+
+    def b_place_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
+        m = self.m
+        p, x = self.ent(player), self.ent(item)
+        st = ctx.state
+        for y in m.privates:
+            for q in m.players:
+                name = f"bid:{y.id}@{q.id}"
+                st[name] = IF(AND(ctx.path, p == m.z(q), x == m.z(y)), zi(amount), st[name])
+        self.turn_over(ctx)
+
+    def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        st = ctx.state
+        st["auction_high"] = IF(ctx.path, zi(amount), st["auction_high"])
+        self.turn_over(ctx)
+
+    def b_private_sold(self, ctx: Ctx, player: Any, item: Any) -> None:
+        self.grant(ctx, self.ent(player), self.ent(item))
+        self.turn_over(ctx)
+
+    def grant(self, ctx: Ctx, player: z3.ExprRef, item: z3.ExprRef, when: Any = True) -> None:
+        """`_grant`: a private's `grants` record gives its buyer a certificate."""
+        m = self.m
+        for x in m.privates:
+            data = m.data[x]
+            grant = data.get("grants")
+            for child in data.get("children", []) or []:
+                grant = grant or child.get("grants")
+            if not isinstance(grant, dict):
+                continue
+            ctx.shared.reads.add("private", f"{x.id}.grants", grant)
+            corp = m.corp(str(grant.get("corporation")))
+            if corp is None:
+                raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
+            want = grant.get("percent")
+            on = AND(ctx.path, when, item == m.z(x))
+            taken: Any = False
+            for cert in reversed(m.certs_for(corp.id)):
+                if cert.president or cert.percent != want:
+                    continue
+                here = ctx.state[hold_name(cert, corp)] >= 1
+                go = AND(on, here, NOT(taken))
+                self._move_one(ctx, cert, m.z(corp), player, go)
+                ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                taken = OR(taken, here)
+
+    def b_reset_corporation(self, ctx: Ctx, corp: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            when = AND(ctx.path, cond)
+            for cert in self.m.certs_for(c.id):
+                self.set_holder(ctx, cert, c, when)
+            st = ctx.state
+            st[f"has_par:{c.id}"] = IF(when, False, st[f"has_par:{c.id}"])
+            st[f"has_cell:{c.id}"] = IF(when, False, st[f"has_cell:{c.id}"])
+            st[f"floated:{c.id}"] = IF(when, False, st[f"floated:{c.id}"])
+            st[f"tokens:{c.id}"] = IF(when, 0, st[f"tokens:{c.id}"])
+            st[f"revenue:{c.id}"] = IF(when, 0, st[f"revenue:{c.id}"])
+
+
+# ---------------------------------------------------------------- runtime steps
+
+
+def runtime_transitions(tr: Translator) -> list[Transition]:
+    """The runtime's round machinery as transitions (see the module docstring)."""
+    m = tr.model
+    b = tr.builtins
+    game = "compiler/runtime/game.py"
+    takeover_cite = _prop_cite(m, "takeover_when") or _prop_cite(m, "director_is") or "runtime"
+    out: list[Transition] = []
+
+    def take_over_bindings() -> list[Binding]:
+        return [Binding((("corporation", c),)) for c in m.corporations]
+
+    def take_over(binding: Binding) -> Step:
+        corp: Ent = binding.get("corporation")
+        pre = m.vars.fresh_state("pre")
+        ctx = tr.new_ctx(pre)
+        certs = m.certs_for(corp.id)
+        ctx.shared.reads.add("runtime", "take_over", [(c.id, c.percent) for c in certs])
+        pres = certs[0]
+        held = {p: b.percent_of(ctx, m.z(p), corp) for p in m.players}
+        any_exchange: Any = False
+        effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
+        for i, p0 in enumerate(m.players):
+            is_pres = pre[hold_name(pres, p0)] >= 1
+            order = m.players[i + 1:] + m.players[:i]
+            best: Any = held[p0]
+            challenger: dict[Ent, Any] = {}
+            for p in order:
+                better = tr.cmp(">", held[p], best)
+                for q in list(challenger):
+                    challenger[q] = AND(challenger[q], NOT(better))
+                challenger[p] = better
+                best = IF(better, held[p], best)
+            for p1, is_ch in challenger.items():
+                need: Any = pres.percent
+                given = []
+                for cert in sorted(certs, key=lambda c: -c.index):
+                    if cert.president:
+                        continue
+                    take = AND(pre[hold_name(cert, p1)] >= 1, tr.cmp("<=", cert.percent, need), tr.cmp(">", need, 0))
+                    given.append((cert, take))
+                    need = IF(take, SUM([need, -cert.percent]), need)
+                cond = AND(is_pres, is_ch, tr.eq(need, 0))
+                effects.append((cond, p0, p1, given))
+                any_exchange = OR(any_exchange, cond)
+        ctx.require(any_exchange)
+        for cond, p0, p1, given in effects:
+            for cert, take in given:
+                b._move_one(ctx, cert, m.z(p1), m.z(p0), AND(cond, take))
+            b._move_one(ctx, pres, m.z(p0), m.z(p1), cond)
+        ctx.shared.calls.add("emit:president_changed")
+        return tr.finish(binding.label("take_over"), ctx, pre)
+
+    out.append(Transition(
+        "take_over", "runtime", None, f"{game} GameBase._check_president", takeover_cite,
+        "a player holding more than the president takes the presidency, giving shares worth the president's certificate",
+        "take_over/1", take_over_bindings, take_over))
+
+    def single() -> list[Binding]:
+        return [Binding(())]
+
+    def end_stock_round(binding: Binding) -> Step:
+        pre = m.vars.fresh_state("pre")
+        ctx = tr.new_ctx(pre)
+        ctx.require(pre["round"] == ROUNDS.index("stock"))
+        rise = tr.param_value("sold_out_rise", ctx)
+        if rise is True:
+            for c in m.corporations:
+                held = SUM([b.percent_of(ctx, m.z(p), c) for p in m.players])
+                b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], tr.eq(held, 100)))
+        ctx.shared.calls.update({"market_move", "emit:operating_round_start"})
+        b.turn_over(ctx)
+        return tr.finish("end_stock_round()", ctx, pre)
+
+    out.append(Transition(
+        "end_stock_round", "runtime", None, f"{game} GameBase._end_stock_round",
+        _prop_cite(m, "sold_out_rise") or "runtime",
+        "all players passed: sold-out corporations rise, the operating rounds begin",
+        "end_stock_round/1", single, end_stock_round))
+
+    def first_train_bindings() -> list[Binding]:
+        return [Binding((("train_type", t),)) for t in m.train_types]
+
+    def first_train(binding: Binding) -> Step:
+        name: str = binding.get("train_type")
+        pre = m.vars.fresh_state("pre")
+        ctx = tr.new_ctx(pre)
+        ctx.shared.reads.add("runtime", "first_train", (m.phases, m.train_data))
+        # the next phase this train type starts, if any
+        phase = pre["phase"]
+        new_phase: Any = phase
+        for i in reversed(range(len(m.phases))):
+            triggers = m.phases[i].get("on_train")
+            names = triggers if isinstance(triggers, list) else [triggers]
+            if name in [str(n) for n in names if n is not None]:
+                new_phase = IF(tr.cmp(">", i, phase), i, new_phase)
+        ctx.state["phase"] = new_phase
+        for other, data in m.train_data.items():
+            rusts = data.get("rusts_on")
+            hits = name in [str(r) for r in rusts] if isinstance(rusts, list) else (rusts is not None and str(rusts) == name)
+            if hits:
+                for t in m.trains:
+                    if t.name == other:
+                        b.set_holder(ctx, t, SCRAP, True)
+        ctx.shared.calls.update({"emit:phase_start", "emit:first_train"})
+        for phase_data in m.phases:
+            for event in phase_data.get("events", []) or []:
+                ctx.shared.calls.add(f"emit:{event}")
+        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+        return tr.finish(binding.label("first_train"), ctx, pre)
+
+    out.append(Transition(
+        "first_train", "runtime", None, f"{game} GameBase._on_first_train",
+        _prop_cite(m, "phase_change_timing") or "runtime",
+        "the first train of a type is bought: the next phase starts, older trains rust",
+        "first_train/1", first_train_bindings, first_train))
+
+    def sale_bindings() -> list[Binding]:
+        return [Binding((("private", x), ("player", p))) for x in m.privates for p in m.players]
+
+    def sold_to_bidder(binding: Binding) -> Step:
+        x: Ent = binding.get("private")
+        p: Ent = binding.get("player")
+        pre = m.vars.fresh_state("pre")
+        ctx = tr.new_ctx(pre)
+        on_sale = b.b_private_on_sale(ctx)
+        amount = z3.Int("param:amount")
+        ctx.shared.params["amount"] = amount
+        bid = pre[f"bid:{x.id}@{p.id}"]
+        ctx.require(on_sale == m.z(x))
+        ctx.require(OR(AND(bid > 0, amount == bid),
+                       AND(pre["auction"], pre["auction_company"] == m.z(x), amount == pre["auction_high"])))
+        b.transfer(ctx, amount, m.z(p), m.z(BANK))
+        b.move(ctx, m.z(x), m.z(BANK), m.z(p))
+        b.grant(ctx, m.z(p), m.z(x))
+        for q in m.players:
+            ctx.state[f"bid:{x.id}@{q.id}"] = 0
+        ctx.havoc(["auction", "auction_company", "auction_high"])
+        b.turn_over(ctx)
+        return tr.finish(binding.label("private_sold_to_bidder"), ctx, pre)
+
+    out.append(Transition(
+        "private_sold_to_bidder", "runtime", None, f"{game} GameBase._resolve_bids / _auction_won",
+        _prop_cite(m, "private_sale_bidding") or "runtime",
+        "a private on sale goes to its only bidder, or to the auction's winner, for the bid",
+        "private_sold_to_bidder/1", sale_bindings, sold_to_bidder))
+    return out
+
+
+def _prop_cite(m: Model, name: str) -> str | None:
+    prop = m.title.prop(name)
+    if prop is None or not prop.prov.citations:
+        return None
+    return ", ".join(str(c) for c in prop.prov.citations if c.is_rulebook) or str(prop.prov.citations[0])
+
+
+# ---------------------------------------------------------------- the initial state
+
+
+def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
+    """The state `GameBase.__init__` builds, before the first action: starting
+    cash paid out of the bank, every certificate on its corporation's mat,
+    privates with the bank, bonds with their corporations, trains in the depot.
+    Turn bookkeeping is left free. Raises `GapError` (bank, starting cash)."""
+    m = tr.model
+    vars_ = m.vars
+    state: dict[str, Any] = vars_.fresh_state("init")
+    start = m.param("starting_cash", reads)
+    if not isinstance(start, int):
+        raise GapError("starting_cash", "not an amount at this player count")
+    bank = m.param("bank", reads)
+    n = len(m.players)
+    if vars_.unlimited_bank:
+        state["flow:paid"] = z3.IntVal(start * n)
+        state["flow:received"] = z3.IntVal(0)
+    else:
+        if not is_z3(bank) and not isinstance(bank, int):
+            raise GapError("bank", "not an amount")
+        state["cash:bank"] = zi(bank) - start * n
+    for p in m.players:
+        state[f"cash:{p.id}"] = z3.IntVal(start)
+    for c in m.corporations:
+        state[f"cash:{c.id}"] = z3.IntVal(0)
+    home = {}
+    for c in m.corporations:
+        for cert in m.certs_of.get(c.id, []):
+            home[cert.id] = c
+    for x in m.private_items:
+        home[x.id] = BANK
+    for bond in m.bond_items:
+        ent = m.entity("bond", bond.id)
+        home[bond.id] = m.corp(str(m.data[ent].get("corporation")))  # type: ignore[index]
+    for t in m.trains:
+        home[t.id] = DEPOT
+    for it in m.items:
+        for b in m.buckets[it.kind] + [None]:
+            state[hold_name(it, b)] = z3.IntVal(1 if b == home[it.id] else 0)
+    for x in m.privates:
+        state[f"closed:{x.id}"] = z3.BoolVal(False)
+    for c in m.corporations:
+        for name in ("has_par", "has_cell", "floated"):
+            state[f"{name}:{c.id}"] = z3.BoolVal(False)
+        state[f"tokens:{c.id}"] = z3.IntVal(0)
+    for cert in m.certs:
+        state[f"granted:{cert.id}"] = z3.BoolVal(False)
+    for x in m.privates:
+        for p in m.players:
+            state[f"bid:{x.id}@{p.id}"] = z3.IntVal(0)
+    state["auction"] = z3.BoolVal(False)
+    state["phase"] = z3.IntVal(0)
+    for t in m.train_types:
+        state[f"first_bought:{t}"] = z3.BoolVal(False)
+    for c in m.corporations:
+        state[f"revenue:{c.id}"] = z3.IntVal(0)
+    if m.truncated:
+        for p in m.players:
+            state[f"other_certs:{p.id}"] = z3.IntVal(0)
+    return state
+
+
+def iter_statements(body: tuple) -> Iterator[s.Stmt]:
+    for st in body:
+        yield st
+        if isinstance(st, s.If):
+            for _, branch in st.branches:
+                yield from iter_statements(branch)
+            yield from iter_statements(st.orelse)
+        elif isinstance(st, s.For):
+            yield from iter_statements(st.body)

@@ -1,0 +1,732 @@
+"""Translation validation: the z3 model of each action against the engine.
+
+Random playouts of a title's generated engine (`compiler.engines.game_class`)
+give concrete states. At each state every candidate action the engine
+generates is tried (in a journal transaction that is rolled back):
+
+- the engine's state before the action is abstracted to the model's state
+  variables (`abstract_state`), the action dict to a binding and parameter
+  values, and the action's z3 guard and post-state are *evaluated* on them
+  (`Evaluator`, a small interpreter of z3 terms);
+- an action the engine accepts must have a true guard, and each modelled
+  variable that the model determines must equal the engine's, read at the
+  moment the action's own effects end (the first step of the round machinery
+  the action sets off: `end_step`, the take-over check, a first train, ...);
+- an action the engine refuses should have a false guard; refusals the model
+  leaves out on purpose (a negative payment, a move from a non-holder, the
+  map's legality, a route's validity) are counted apart.
+
+Routes are chosen by the engine's own search where the title has a map, and
+declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
+constructed states: a pending discard, a corporation short of cash for a
+forced train.
+
+`validate(title, ...)` returns a `ValidationReport`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import z3
+
+from compiler.ir import Title
+from compiler.runtime.entities import BANK as RT_BANK
+from compiler.runtime.entities import SCRAP as SCRAP_RT
+from compiler.runtime.entities import Certificate, Entity, Train
+from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.verify_model import (
+    BANK,
+    DEPOT,
+    NONE,
+    POOL,
+    ROUNDS,
+    SCRAP,
+    STEPS,
+    Ent,
+    GapError,
+    Item,
+    Model,
+    Unsupported,
+    hold_name,
+)
+from compiler.verify_translate import Binding, Opaque, Step, Translator, _list_inner
+
+
+class Unknown(Exception):
+    """A term depends on a value the evaluation does not have."""
+
+
+_OPS = {
+    z3.Z3_OP_ITE: "ite", z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not",
+    z3.Z3_OP_IMPLIES: "implies", z3.Z3_OP_EQ: "eq", z3.Z3_OP_DISTINCT: "distinct",
+    z3.Z3_OP_LE: "le", z3.Z3_OP_LT: "lt", z3.Z3_OP_GE: "ge", z3.Z3_OP_GT: "gt",
+    z3.Z3_OP_ADD: "add", z3.Z3_OP_SUB: "sub", z3.Z3_OP_MUL: "mul", z3.Z3_OP_UMINUS: "neg",
+    z3.Z3_OP_IDIV: "div", z3.Z3_OP_DIV: "div", z3.Z3_OP_MOD: "mod",
+}
+
+
+class Compiled:
+    """z3 terms turned into a table of plain nodes once, so that evaluating
+    them on many states needs no calls into z3: (op, payload, children)."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.nodes: list[tuple[str, Any, tuple[int, ...]]] = []
+        self.index: dict[int, int] = {}
+
+    def add(self, e: Any) -> int:
+        """The node of a term (a Python int or bool is a constant)."""
+        if not isinstance(e, z3.ExprRef):
+            self.nodes.append(("const", e, ()))
+            return len(self.nodes) - 1
+        key = e.get_id()
+        found = self.index.get(key)
+        if found is not None:
+            return found
+        # iterative post-order walk (terms can be deep)
+        stack = [(e, False)]
+        while stack:
+            term, ready = stack.pop()
+            k = term.get_id()
+            if k in self.index:
+                continue
+            if z3.is_int_value(term):
+                self._put(k, ("const", term.as_long(), ()))
+                continue
+            if z3.is_true(term) or z3.is_false(term):
+                self._put(k, ("const", z3.is_true(term), ()))
+                continue
+            ent = self.model.ent_of(term)
+            if ent is not None:
+                self._put(k, ("const", ent, ()))
+                continue
+            decl = term.decl()
+            kind = decl.kind()
+            if kind == z3.Z3_OP_UNINTERPRETED and term.num_args() == 0:
+                self._put(k, ("var", decl.name(), ()))
+                continue
+            children = term.children()
+            if not ready:
+                stack.append((term, True))
+                for c in children:
+                    if c.get_id() not in self.index:
+                        stack.append((c, False))
+                continue
+            op = _OPS.get(kind)
+            if op is None:
+                self._put(k, ("unknown", decl.name(), ()))
+                continue
+            self._put(k, (op, None, tuple(self.index[c.get_id()] for c in children)))
+        return self.index[key]
+
+    def _put(self, key: int, node: tuple[str, Any, tuple[int, ...]]) -> None:
+        self.nodes.append(node)
+        self.index[key] = len(self.nodes) - 1
+
+
+class Evaluator:
+    """Evaluates compiled terms on concrete values: `env` maps constant names
+    to ints, bools or entities. Raises `Unknown` for a constant it lacks."""
+
+    def __init__(self, compiled: Compiled, env: dict[str, Any]):
+        self.c = compiled
+        self.env = env
+        self.memo: dict[int, Any] = {}
+
+    def __call__(self, i: int) -> Any:
+        memo = self.memo
+        if i in memo:
+            value = memo[i]
+            if isinstance(value, Unknown):
+                raise value
+            return value
+        try:
+            value = self._eval(i)
+        except Unknown as exc:
+            memo[i] = exc
+            raise
+        memo[i] = value
+        return value
+
+    def _eval(self, i: int) -> Any:
+        op, payload, args = self.c.nodes[i]
+        if op == "const":
+            return payload
+        if op == "var":
+            if payload not in self.env:
+                raise Unknown(payload)
+            return self.env[payload]
+        if op == "ite":
+            return self(args[1]) if self(args[0]) else self(args[2])
+        if op in ("and", "or"):
+            want = op == "or"
+            unknown = None
+            for a in args:
+                try:
+                    if bool(self(a)) == want:
+                        return want
+                except Unknown as exc:
+                    unknown = exc
+            if unknown is not None:
+                raise unknown
+            return not want
+        if op == "not":
+            return not self(args[0])
+        if op == "implies":
+            return (not self(args[0])) or bool(self(args[1]))
+        if op == "unknown":
+            raise Unknown(f"operator {payload}")
+        values = [self(a) for a in args]
+        if op == "eq":
+            return values[0] == values[1]
+        if op == "distinct":
+            return len(set(values)) == len(values)
+        if op == "le":
+            return values[0] <= values[1]
+        if op == "lt":
+            return values[0] < values[1]
+        if op == "ge":
+            return values[0] >= values[1]
+        if op == "gt":
+            return values[0] > values[1]
+        if op == "add":
+            return sum(values)
+        if op == "sub":
+            out = values[0]
+            for v in values[1:]:
+                out -= v
+            return out
+        if op == "mul":
+            out = 1
+            for v in values:
+                out *= v
+            return out
+        if op == "neg":
+            return -values[0]
+        a, b = values
+        if b == 0:
+            raise Unknown("division by zero")
+        r = a % abs(b)
+        if op == "div":
+            return (a - r) // b
+        return r
+
+
+# ---------------------------------------------------------------- abstraction
+
+
+def _ent(model: Model, e: Any) -> Ent:
+    if e is None:
+        return NONE
+    if isinstance(e, Entity):
+        if e.kind == "bank":
+            return BANK
+        if e.kind == "pool":
+            return POOL
+        if e.kind == "depot":
+            return DEPOT
+        if e.kind == "scrap":
+            return SCRAP
+        found = model.entity(e.kind, e.id)
+        if found is None:
+            raise Unsupported(f"{e.kind} {e.id} outside the scope")
+        return found
+    raise Unsupported(f"not an entity: {e!r}")
+
+
+def _holding_plan(model: Model) -> list[tuple[str, dict[Ent, str], str]]:
+    plan = getattr(model, "_holding_plan", None)
+    if plan is None:
+        plan = [(item.id, {b: hold_name(item, b) for b in model.buckets[item.kind]}, hold_name(item, None))
+                for item in model.items]
+        model._holding_plan = plan  # type: ignore[attr-defined]
+    return plan
+
+
+def abstract_state(game: Any, model: Model) -> dict[str, Any]:
+    """The engine's state as the model's variables: name -> int, bool or `Ent`."""
+    out: dict[str, Any] = {}
+    g = game.g
+    if model.vars.unlimited_bank:
+        out["flow:paid"] = game.flow["paid"]
+        out["flow:received"] = game.flow["received"]
+    else:
+        out["cash:bank"] = game.cash[RT_BANK]
+    for p in model.players + model.corporations:
+        out[f"cash:{p.id}"] = game.cash[game.by_id[(p.kind, p.id)]]
+    owner = game.owner
+    for item_id, buckets, other in _holding_plan(model):
+        holder = _ent(model, owner[item_id])
+        found = False
+        for b, name in buckets.items():
+            if holder == b:
+                out[name] = 1
+                found = True
+            else:
+                out[name] = 0
+        out[other] = 0 if found else 1
+    for x in model.privates:
+        out[f"closed:{x.id}"] = bool(game.closed[x.id])
+    for c in model.corporations:
+        st = game.corp[c.id]
+        out[f"has_par:{c.id}"] = st["par"] is not None
+        out[f"par:{c.id}"] = st["par"] if st["par"] is not None else 0
+        cell = st["cell"]
+        out[f"has_cell:{c.id}"] = cell is not None
+        out[f"row:{c.id}"] = cell[0] if cell is not None else 0
+        out[f"col:{c.id}"] = cell[1] if cell is not None else 0
+        out[f"floated:{c.id}"] = bool(st["floated"])
+        out[f"tokens:{c.id}"] = st["tokens"]
+        out[f"revenue:{c.id}"] = st["revenue"]
+    granted = g.get("granted", frozenset())
+    for cert in model.certs:
+        out[f"granted:{cert.id}"] = cert.id in granted
+    bids = {(x, pid): amount for x, pid, amount in g.get("bids", ())}
+    for x in model.privates:
+        for p in model.players:
+            out[f"bid:{x.id}@{p.id}"] = bids.get((x.id, p.id), 0)
+    auction = g.get("auction")
+    out["auction"] = bool(auction)
+    out["auction_company"] = model.entity("private", auction["company"]) if auction else NONE
+    out["auction_high"] = auction["high"][1] if auction else 0
+    out["phase"] = model.phase_keys.index(g["phase"])
+    for t in model.train_types:
+        out[f"first_bought:{t}"] = t in g["first_bought"]
+    out["round"] = ROUNDS.index(g["round"]) if g["round"] in ROUNDS else -1
+    out["stock_rounds"] = g["stock_rounds"]
+    out["step"] = STEPS.index(g["step"]) + 1 if g["step"] in STEPS else 0
+    out["bank_buys"] = g["bank_buys"]
+    out["sale_price"] = g["sale_price"] if g["sale_price"] is not None else 0
+    pending = g.get("pending") or ()
+    out["pending"] = bool(pending)
+    if pending:
+        kind, key, action = pending[0]
+        out["pending_entity"] = model.entity(kind, key) or NONE
+        out["pending_action"] = model.vars.action_code(action)
+    else:
+        out["pending_entity"] = NONE
+        out["pending_action"] = 0
+    operating = g["operating"]
+    out["operating"] = model.entity("corporation", operating) if operating else NONE
+    acting = game.current_entity()
+    out["acting"] = _ent(model, acting) if acting is not None else NONE
+    for name in ("bought", "sold", "acted"):
+        out[name] = bool(g[name])
+    for p in model.players:
+        for c in model.corporations:
+            out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
+    for c in model.corporations:
+        out[f"sold_corps:{c.id}"] = c.id in g["sold_corps"]
+    marks = g.get("turn_marks", frozenset())
+    for mark in model.vars.marks():
+        out[f"mark:{mark}"] = mark in marks
+    return out
+
+
+# ---------------------------------------------------------------- one action
+
+
+@dataclass
+class Mismatch:
+    """A disagreement between the model and the engine."""
+
+    action: dict
+    kind: str
+    what: str
+
+
+@dataclass
+class ValidationReport:
+    """Per action schema: samples compared (accepted actions), refused
+    candidates whose guard agreed, the refusals left out on purpose, and the
+    mismatches."""
+
+    title: str
+    accepted: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    unmodelled: dict[str, int] = field(default_factory=dict)
+    compared_vars: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        lines = [f"translation validation of {self.title}: {sum(self.accepted.values())} accepted actions, "
+                 f"{self.compared_vars} variables compared, {len(self.mismatches)} mismatches"]
+        for kind in sorted(set(self.accepted) | set(self.refused)):
+            lines.append(f"  {kind:<26} accepted {self.accepted.get(kind, 0):>5}  refused {self.refused.get(kind, 0):>5}"
+                         f"  (not modelled {self.unmodelled.get(kind, 0)})")
+        for m in self.mismatches[:20]:
+            lines.append(f"  MISMATCH {m.kind}: {m.what} in {m.action}")
+        return "\n".join(lines)
+
+
+#: Engine refusals the model leaves out on purpose (see verify_translate), by message.
+UNMODELLED_REFUSALS = (
+    "cannot be negative",     # a negative payment
+    "is held by",             # a move from a holder that does not hold the item
+)
+#: Action kinds whose legality partly rests on what the model leaves to the engine.
+ORACLE_KINDS = ("lay_tile", "place_token", "run_routes")
+
+CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
+            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder")
+
+
+#: `Validator.check`'s answer for an action the model cannot bind.
+UNBOUND = object()
+
+
+class Validator:
+    """Compares the model with one engine instance (see the module docstring)."""
+
+    def __init__(self, title: Title, game: Any, report: ValidationReport, limit: int = 400):
+        self.model = Model(title)
+        self.tr = Translator(self.model)
+        self.title = title
+        self.game = game
+        self.report = report
+        self.limit = limit
+        self.steps: dict[tuple[str, Binding], Step | Exception] = {}
+        self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
+        self.actions = {c.name: c for c in title.of_kind("action")}
+        self.snapshot: dict[str, Any] | None = None
+        self.capture = False
+        self._patch()
+
+    def _patch(self) -> None:
+        game = self.game
+        for name in CASCADES:
+            original = getattr(game, name)
+
+            def wrapper(*args: Any, _original: Callable = original, **kwargs: Any) -> Any:
+                if self.capture and self.snapshot is None:
+                    self.snapshot = abstract_state(game, self.model)
+                return _original(*args, **kwargs)
+
+            setattr(game, name, wrapper)
+
+    # -- binding an engine action to the model
+    def bind(self, kind: str, action: dict) -> tuple[Binding, dict[str, Any]] | None:
+        game = self.game
+        clause = self.actions.get(kind)
+        if clause is None:
+            return None
+        decl = clause.decl
+        try:
+            args = game.bind(kind, action)
+        except (IllegalAction, RuleGap, KeyError, ValueError, TypeError, IndexError):
+            return None
+        values: list[tuple[str, Any]] = []
+        env: dict[str, Any] = {}
+        for p, arg in zip(decl.params, args):
+            options = self.tr.param_options(p)
+            inner = _list_inner(p.type)
+            if options is not None:
+                if isinstance(arg, Entity):
+                    value = self.model.entity(arg.kind, arg.id)
+                elif isinstance(arg, Train):
+                    value = self.model.item(arg.id)
+                else:
+                    value = arg
+                if value is None or value not in options:
+                    return None
+                values.append((p.name, value))
+            elif inner is not None and "certificate" in inner:
+                chosen = {c.id for c in arg} if isinstance(arg, list) else set()
+                if any(not isinstance(c, Certificate) for c in (arg or [])):
+                    return None
+                if len(chosen) != len(arg):
+                    return None
+                for cert in self.model.certs:
+                    env[f"param:{p.name}:{cert.id}"] = cert.id in chosen
+            elif inner is not None and "route" in inner:
+                corp = args[0]
+                try:
+                    env["oracle:route_revenue"] = game.b_route_revenue(corp, arg)
+                except (IllegalAction, RuleGap):
+                    env["oracle:route_revenue"] = None
+            else:
+                alts = [str(a) for a in p.type.alternatives]
+                if alts and alts[0] == "name":
+                    continue
+                if isinstance(arg, bool) or isinstance(arg, int):
+                    env[f"param:{p.name}"] = arg
+                else:
+                    return None
+        return Binding(tuple(values)), env
+
+    def step(self, kind: str, binding: Binding) -> Step | Exception:
+        key = (kind, binding)
+        if key not in self.steps:
+            clause = self.actions[kind]
+            try:
+                step = self.tr.translate_routine(clause, binding)  # type: ignore[arg-type]
+                self.steps[key] = step
+                compiled = Compiled(self.model)
+                guard = compiled.add(step.guard)
+                post = {name: compiled.add(term) for name, term in step.post.items() if name not in step.havocked}
+                oracles = {name: const.decl().name() for name, _, const in step.oracles}
+                self.compiled[key] = (compiled, guard, post, oracles)
+            except (GapError, Unsupported) as exc:
+                self.steps[key] = exc
+        return self.steps[key]
+
+    # -- one candidate
+    def wants(self, kind: str) -> bool:
+        return (self.report.accepted.get(kind, 0) < self.limit
+                or self.report.refused.get(kind, 0) < self.refused_limit)
+
+    @property
+    def refused_limit(self) -> int:
+        return max(1, self.limit // 4)
+
+    def check(self, action: dict, pre: dict[str, Any] | None = None) -> Any:
+        """Try one candidate: compare, roll back. `pre`: the abstract state now
+        (computed when not given). Returns whether the engine accepted it;
+        None when it was not tried (enough samples of its kind); `UNBOUND` for
+        an action the model cannot bind (an entity of the wrong kind, a train
+        copy outside the scope), which playouts leave out."""
+        game = self.game
+        try:
+            kind = game.action_name(action)
+        except (KeyError, TypeError):
+            return None
+        if not self.wants(kind):
+            return None
+        bound = self.bind(kind, action)
+        if bound is None:
+            self.report.skipped[kind] = self.report.skipped.get(kind, 0) + 1
+            return UNBOUND
+        binding, params = bound
+        step = self.step(kind, binding)
+        if isinstance(step, Exception):
+            self.report.skipped[kind] = self.report.skipped.get(kind, 0) + 1
+            return UNBOUND
+        if pre is None:
+            pre = abstract_state(game, self.model)
+        self.snapshot = None
+        self.capture = self.report.accepted.get(kind, 0) < self.limit
+        game.j.begin()
+        refusal: str | None = None
+        lay_cost = None
+        try:
+            if kind == "lay_tile":
+                try:
+                    args = game.bind(kind, action)
+                    lay_cost = game.b_lay_cost(game.b_check_lay(*args))
+                except (IllegalAction, RuleGap, KeyError, ValueError, TypeError):
+                    lay_cost = None
+            try:
+                game._dispatch(action)
+            except (IllegalAction, RuleGap) as exc:
+                refusal = str(exc) or type(exc).__name__
+            post: dict[str, Any] = {}
+            if refusal is None and self.capture:
+                post = self.snapshot if self.snapshot is not None else abstract_state(game, self.model)
+        finally:
+            game.j.rollback()
+        self.snapshot = None
+        self.capture = False
+        compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
+        env = {f"pre.{name}": value for name, value in pre.items()}
+        env.update(params)
+        for name, _args, const in step.oracles:
+            cname = const.decl().name()
+            if name == "route_revenue" and params.get("oracle:route_revenue") is not None:
+                env[cname] = params["oracle:route_revenue"]
+            elif name == "lay_cost" and lay_cost is not None:
+                env[cname] = lay_cost
+            elif name == "lay_closes":
+                x = _args[0]
+                env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
+        ev = Evaluator(compiled, env)
+        try:
+            guard = bool(ev(guard_node))
+        except Unknown:
+            guard = None
+        if refusal is None:
+            if self.report.accepted.get(kind, 0) >= self.limit:
+                return True
+            self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
+            if guard is False:
+                self.report.mismatches.append(Mismatch(action, kind, "the engine accepts it; the model's guard is false"))
+            for name, term in post_nodes.items():
+                if name.startswith("par:") and not post.get("has_par:" + name[4:]):
+                    continue
+                if (name.startswith("row:") or name.startswith("col:")) and not post.get("has_cell:" + name[4:]):
+                    continue
+                try:
+                    value = ev(term)
+                except Unknown:
+                    continue
+                self.report.compared_vars += 1
+                if value != post.get(name):
+                    self.report.mismatches.append(Mismatch(
+                        action, kind, f"{name}: model {value}, engine {post.get(name)} (before {pre.get(name)})"))
+            return True
+        if self.report.refused.get(kind, 0) >= self.refused_limit:
+            return False
+        self.report.refused[kind] = self.report.refused.get(kind, 0) + 1
+        if guard is True:
+            if any(text in refusal for text in UNMODELLED_REFUSALS) or kind in ORACLE_KINDS:
+                self.report.unmodelled[kind] = self.report.unmodelled.get(kind, 0) + 1
+            else:
+                self.report.mismatches.append(Mismatch(action, kind, f"the engine refuses it ({refusal}); the model's guard is true"))
+        return False
+
+    def try_all(self, kinds: set[str] | None = None) -> list[dict]:
+        """Every candidate now (of `kinds`, when given); the legal ones."""
+        game = self.game
+        pre = abstract_state(game, self.model)
+        legal = []
+        for action in game._candidates():
+            if kinds is not None and game.action_name(action) not in kinds:
+                continue
+            accepted = self.check(action, pre)
+            if accepted is UNBOUND:
+                continue
+            if accepted is None:
+                accepted = game.is_legal(action)
+            if accepted:
+                legal.append(action)
+        return legal
+
+
+# ---------------------------------------------------------------- playouts
+
+
+def _routes(game: Any, corp: Entity, rng: random.Random) -> list[dict]:
+    """Declared routes for a title without a map: each owned train visits
+    stops whose revenues are the title's node revenues."""
+    out = []
+    for t in game.b_trains(corp):
+        distance = game._distance(t)
+        stops = [rng.choice((10, 20, 30, 40)) for _ in range(rng.randint(0, distance))]
+        out.append({"train": t.id, "stops": stops})
+    return out
+
+
+def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, limit: int = 400,
+             max_actions: int = 3000, construct: bool = True, max_games: int | None = None) -> ValidationReport:
+    """Play `games` random games of `title` (more, up to `max_games`, while an
+    action that occurs has fewer than `want` accepted samples), compare every
+    candidate at every state, and construct states for rare actions. See the
+    module docstring."""
+    from compiler.engines import game_class
+
+    report = ValidationReport(title.display_name)
+    cls = game_class(title.name, title.variant)
+    model = Model(title)
+    names = [p.id for p in model.players]
+    rng = random.Random(seed)
+    played = 0
+    cap = max_games if max_games is not None else 4 * games
+    while played < games or (played < cap and _short(report, want)):
+        game = cls(players=names, seed=seed + played)
+        validator = Validator(title, game, report, limit)
+        count = 0
+        # extra games alternate: the opening only (private sale, first stock
+        # round) and whole games
+        budget = max_actions if played < games or (played - games) % 2 else min(max_actions, 80)
+        while not game.finished and count < budget:
+            legal = validator.try_all()
+            if game.board is None and game.g["step"] == "run_routes" and game.g["operating"]:
+                corp = game.entity("corporation", game.g["operating"])
+                extra = {"type": "run_routes", "entity": corp.id, "entity_type": "corporation",
+                         "routes": _routes(game, corp, rng)}
+                if validator.check(extra) is True:
+                    legal.append(extra)
+            if not legal:
+                break
+            if construct:
+                _construct(validator, rng, want)
+            preferred = [a for a in legal if a["type"] != "pass"]
+            action = rng.choice(preferred if preferred and rng.random() < 0.7 else legal)
+            try:
+                game.process(action)
+            except (IllegalAction, RuleGap):
+                break
+            count += 1
+        played += 1
+    return report
+
+
+def _short(report: ValidationReport, want: int) -> bool:
+    return any(n < want for n in report.accepted.values())
+
+
+STOCK_KINDS = {"par", "buy_shares", "sell_shares", "buy_company", "buy_bond", "trade_company", "bid"}
+
+
+def _construct(validator: Validator, rng: random.Random, want: int) -> None:
+    """States for rare actions, made from the current one inside a
+    transaction that is rolled back:
+
+    - in a stock round, the same state with each other player to act (par,
+      buy_bond, trade_company, buy_company, ...);
+    - a floated corporation at its train purchase without a train and short
+      of cash (contribute, bankrupt, forced purchases);
+    - a corporation owing a discard (discard_train);
+    - a floated corporation at its token step (place_token).
+    """
+    game = validator.game
+    report = validator.report
+    j = game.j
+    short = {k for k in STOCK_KINDS if report.accepted.get(k, 0) < want}
+    if short and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
+        prices = [game.g["sale_price"]]
+        on_sale = game.b_private_on_sale()
+        if "buy_company" in short and on_sale is not None:
+            cost = int(on_sale.get("cost", 0) or 0)
+            prices = sorted({game.g["sale_price"], cost, max(0, cost - 5), max(0, cost - 10), 0})
+        for i in range(len(game.players)):
+            for price in prices:
+                j.begin()
+                try:
+                    j.set(game.g, "turn", i)
+                    j.set(game.g, "bought", False)
+                    j.set(game.g, "acted", False)
+                    j.set(game.g, "sale_price", price)
+                    if "buy_bond" in short and rng.random() < 0.5:
+                        j.set(game.cash, game.players[i], game.cash[game.players[i]] + rng.choice((100, 300, 500)))
+                    validator.try_all(short)
+                finally:
+                    j.rollback()
+    if game.g["round"] != "operating" or rng.random() > 0.3:
+        return
+    forced = {"contribute", "bankrupt"}
+    for corp in game.corporations:
+        if not game.corp[corp.id]["floated"] or game.corp[corp.id]["cell"] is None:
+            continue
+        if any(report.accepted.get(k, 0) < want for k in forced):
+            j.begin()
+            try:
+                j.set(game.g, "operating", corp.id)
+                j.set(game.g, "step", "buy_train")
+                j.set(game.g, "pending", ())
+                j.set(game.cash, corp, rng.choice((0, 5, 20, 50, 100)))
+                for t in game.b_trains(corp):
+                    j.set(game.owner, t.id, game.name("pool") if rng.random() < 0.5 else SCRAP_RT)
+                if game._available_train_ids():
+                    validator.try_all(forced | {"buy_train", "corporation_sell_shares", "pass"})
+            finally:
+                j.rollback()
+        if game.b_trains(corp) and report.accepted.get("discard_train", 0) < want:
+            j.begin()
+            try:
+                j.set(game.g, "pending", (("corporation", corp.id, "discard_train"),))
+                validator.try_all({"discard_train"})
+            finally:
+                j.rollback()
+        if game.board is not None and report.accepted.get("place_token", 0) < want:
+            j.begin()
+            try:
+                j.set(game.g, "operating", corp.id)
+                j.set(game.g, "step", "place_token")
+                j.set(game.g, "pending", ())
+                validator.try_all({"place_token", "pass"})
+            finally:
+                j.rollback()
