@@ -115,3 +115,30 @@ def test_s11_3_the_engine_runs_the_best_routes_it_finds():
             continue
         g.process(action)
     assert runs == 5
+
+
+def test_s8_2_2_a_price_leaving_the_outlined_areas_is_a_sanctioned_excess():
+    """The verifier found it: a dividend's move out of the outlined areas can
+    leave a holder over the limit; 1800.rules sanctions it (reading: sell
+    down at the next chance), and the runtime records the excess."""
+    g = Game(players=["Ann", "Bob"], seed=1)
+    ann = g.entity("player", "Ann")
+    drgw = g.entity("corporation", "DRGW")
+    monitor = Monitor(g)
+    # set directly: Ann holds all of the D&RGW and two privates; its price sits at $40 (row 4, col 0),
+    # in both outlined areas, so its shares count for nothing
+    for cert in g.certs_of["DRGW"]:
+        g.owner[cert.id] = ann
+    for item in ("MT", "DSL"):
+        g.owner[item] = ann
+    g.corp["DRGW"]["par"] = 60
+    g._place_token(drgw, (4, 0))
+    monitor.check(g)
+    assert g.b_certificates(ann) == 2
+    g.g["current_action"] = "dividend"
+    g.b_market_move(drgw, "right")  # out of the lowest area: the 70% cap applies again
+    assert ("holding_cap", "Ann") in g.g["sanctioned"]
+    g.b_market_move(drgw, "right")  # out of both areas: seven certificates count again
+    assert g.b_certificates(ann) == 9
+    assert ("cert_limit", "Ann") in g.g["sanctioned"] and ("holding_cap", "Ann") in g.g["sanctioned"]
+    monitor.check(g)  # sanctioned: no violation

@@ -905,6 +905,8 @@ class GameBase:
             self.j.set(self.stacks, cell, [])
         self.j.append(self.stacks[cell], corp.id)  # a new arrival goes under the others
         self.j.set(self.corp[corp.id], "cell", cell)
+        if old is not None and self.market.zones_of(old) - self.market.zones_of(cell):
+            self._sanction_excess(corp)
         ends = self.param("game_end")
         if "share_price" in ends and self.g["end_reason"] is None:
             ceiling = self.DATA.properties.get("end_share_price")
@@ -960,12 +962,32 @@ class GameBase:
         if self.b_certificates(president) > self.param("cert_limit"):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
 
+    def _sanction_excess(self, corp: Entity) -> None:
+        """A price leaving an exempt zone can put holders over a limit; where
+        the title sanctions that (a `sanction` clause for the action now being
+        played), the excess is recorded so the monitor allows it until settled."""
+        action = self.g.get("current_action") or "end_stock_round"
+        for invariant in ("cert_limit", "holding_cap"):
+            if f"sanction {invariant}/{action}" not in self.DATA.rules:
+                continue
+            for player in self.players:
+                over = (self.b_certificates(player) > self.param("cert_limit") if invariant == "cert_limit"
+                        else self.b_percent(player, corp) > self.param("holding_cap"))
+                if over:
+                    self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {(invariant, player.id)})
+
     def _settle_sanctions(self) -> None:
         """A sanctioned excess ends once the holder is back within the limit."""
-        keep = frozenset(
-            (name, pid) for name, pid in self.g["sanctioned"]
-            if not (name == "cert_limit" and self.b_certificates(self.entity("player", pid)) <= self.param("cert_limit"))
-        )
+        def settled(name: str, pid: str) -> bool:
+            player = self.entity("player", pid)
+            if name == "cert_limit":
+                return self.b_certificates(player) <= self.param("cert_limit")
+            if name == "holding_cap":
+                return all(self.b_percent(player, c) <= self.param("holding_cap")
+                           or "unlimited_holding" in self.b_zones(c) for c in self.corporations)
+            return False
+
+        keep = frozenset((name, pid) for name, pid in self.g["sanctioned"] if not settled(name, pid))
         if keep != self.g["sanctioned"]:
             self.j.set(self.g, "sanctioned", keep)
 
@@ -1336,6 +1358,7 @@ class GameBase:
         self._new_turn()
 
     def _end_stock_round(self) -> None:
+        self.j.set(self.g, "current_action", "end_stock_round")
         if self.param("sold_out_rise"):
             for corp in self.corporations:
                 if self.corp[corp.id]["cell"] is None:
@@ -1457,6 +1480,7 @@ class GameBase:
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
+        self.j.set(self.g, "current_action", kind)
         rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
         try:
             args = self.bind(kind, action)
