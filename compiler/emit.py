@@ -12,7 +12,6 @@ same title gives the same bytes.
 
 from __future__ import annotations
 
-import keyword
 import re
 import subprocess
 import sys
@@ -53,17 +52,11 @@ def docstring(text: str, indent: str = "") -> str:
     return f'"""{body}"""'
 
 
-def slug(text: str) -> str:
-    from compiler.cli import slug as cli_slug
-
-    return cli_slug(text)
-
-
 def module_name(title: Title) -> str:
-    base = slug(title.name).replace("-", "_")
-    if title.variant:
-        base += "__" + slug(title.variant).replace("-", "_")
-    return "t_" + base
+    """`generated/` module name of a title: t_1880_romania, t_1800__three_player."""
+    from compiler.engines import engine_name
+
+    return engine_name(title.name, title.variant)
 
 
 # ---------------------------------------------------------------- values
@@ -512,6 +505,3 @@ def outputs(titles: list[Title]) -> dict[Path, str]:
     files[GENERATED / "__init__.py"] = "\n".join(index) + "\n"
     return files
 
-
-def is_identifier_safe(name: str) -> bool:
-    return bool(_IDENT.match(name)) and not keyword.iskeyword(name)

@@ -29,11 +29,16 @@ def engine_module(module_name: str) -> ModuleType:
     return module
 
 
-def game_class(title: str, variant: str | None = None):
-    """The `Game` class of a title (and variant), by their printed names."""
+def engine_name(title: str, variant: str | None = None) -> str:
+    """The module name of a title's engine: t_1880_romania, t_1800__three_player."""
     from compiler.cli import slug
 
     name = "t_" + slug(title).replace("-", "_")
     if variant:
         name += "__" + slug(variant).replace("-", "_")
-    return engine_module(name).Game
+    return name
+
+
+def game_class(title: str, variant: str | None = None):
+    """The `Game` class of a title (and variant), by their printed names."""
+    return engine_module(engine_name(title, variant)).Game
