@@ -41,6 +41,7 @@ import z3
 
 from compiler import syntax as s
 from compiler.ir import Title
+from compiler.runtime.game import STEPS as _RUNTIME_STEPS
 from compiler.runtime.market import Market
 
 #: The number of symbolic players aimed for (clamped to the title's range).
@@ -53,10 +54,11 @@ TRAIN_COPIES = 3
 
 #: The runtime's round kinds, and the steps of an operating turn (`game.STEPS`).
 ROUNDS = ("setup", "stock", "operating", "finished")
-STEPS = ("lay_tile", "place_token", "run_routes", "dividend", "buy_train")
+STEPS = tuple(_RUNTIME_STEPS)
 
-#: The item kinds and which holders may hold each (`OTHER` collects any other holder).
+#: The name of the holding bucket for any holder outside an item's legal holders.
 OTHER = "~"
+#: Each model's entity sort gets a name of its own (z3 refuses to declare one twice).
 _SORTS = itertools.count()
 
 
@@ -646,8 +648,12 @@ class StateVars:
         return self.action_codes[name]
 
     def fresh_state(self, prefix: str) -> dict[str, z3.ExprRef]:
-        """A state of fresh constants named `<prefix>.<var>`."""
-        return {v.name: self.const(f"{prefix}.{v.name}", v.sort) for v in self.list}
+        """A state of constants named `<prefix>.<var>` (the same constants for
+        the same prefix: "pre" is every transition's pre-state)."""
+        cache = self.__dict__.setdefault("_states", {})
+        if prefix not in cache:
+            cache[prefix] = {v.name: self.const(f"{prefix}.{v.name}", v.sort) for v in self.list}
+        return dict(cache[prefix])
 
     def const(self, name: str, sort: str) -> z3.ExprRef:
         if sort == "int":

@@ -6,7 +6,8 @@ a step of the runtime's round machinery that the DSL does not spell out (the
 type, ...). A transition has *bindings*: its entity-typed and enum-typed
 parameters are enumerated over the scope (`buy_shares(player=Player 1,
 corporation=DRGW, source=pool)`), its money parameters and certificate lists
-stay symbolic. `Translator.step(transition, binding)` gives a `Step`:
+stay symbolic. `Transition.translate(binding)` (for an action,
+`Translator.translate_routine(clause, binding)`) gives a `Step`:
 
 - `guard`: when the engine accepts the action — every `require`, every
   `fail` path, and the runtime's own refusals that are rules of the game (the
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import z3
 
@@ -121,14 +122,20 @@ def zi(v: Any) -> z3.ArithRef:
     raise Unsupported(f"a value that is not a number: {v!r}")
 
 
+_TRUE_ID = z3.BoolVal(True).get_id()
+_FALSE_ID = z3.BoolVal(False).get_id()
+
+
 def truth(v: Any) -> bool | None:
-    """A condition's constant value, when it has one."""
+    """A condition's constant value, when it has one (z3 shares the ASTs of
+    true and false, so their ids tell them)."""
     if isinstance(v, bool):
         return v
     if isinstance(v, z3.BoolRef):
-        if z3.is_true(v):
+        i = v.get_id()
+        if i == _TRUE_ID:
             return True
-        if z3.is_false(v):
+        if i == _FALSE_ID:
             return False
     return None
 
@@ -400,23 +407,6 @@ def ent_is(m: Model, e: z3.ExprRef, k: Ent) -> Any:
             return a
         return OR(AND(c, a), AND(NOT(c), b))
     return e == m.z(k)
-
-
-def merge_states(base: dict[str, Any], branches: list[tuple[Any, dict[str, Any]]], orelse: dict[str, Any]) -> dict[str, Any]:
-    """The state after an if/elif/else, each variable an if-then-else chain
-    (for states that were not updated under their path conditions)."""
-    out = dict(base)
-    changed: set[str] = set()
-    for _, st in branches + [(True, orelse)]:
-        for name, value in st.items():
-            if value is not base.get(name):
-                changed.add(name)
-    for name in changed:
-        value = orelse[name]
-        for cond, st in reversed(branches):
-            value = IF(cond, st[name], value)
-        out[name] = value
-    return out
 
 
 # ---------------------------------------------------------------- the translator
@@ -1263,7 +1253,6 @@ class Builtins:
     def move(self, ctx: Ctx, what: Any, source: Any, target: z3.ExprRef) -> None:
         """`g.move`: take the item from `source`, give it to `target`. The
         runtime's check that `source` holds it is *not* a guard."""
-        m = self.m
         sel = self.sel(what)
         if not sel.alts:
             ctx.require(False)
@@ -1605,7 +1594,7 @@ class Builtins:
         elems = []
         for c, cond in self.corp_of(ctx, corp):
             for cert in self.m.certs_for(c.id):
-                if cert.president and not (saleable is True):
+                if cert.president and saleable is not True:
                     continue
                 elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, player))))
         return SymList(elems)
@@ -1635,6 +1624,18 @@ class Builtins:
     def b_ceil_to(self, ctx: Ctx, x: Any, n: Any) -> Any:
         r = MOD(x, n)
         return IF(self.tr.eq(r, 0), x, SUM([x, n, NEG(r)]))
+
+    def b_take(self, ctx: Ctx, xs: Any, n: Any) -> Any:
+        """take(xs, n): the first n present elements (n a number the title gives)."""
+        if is_z3(n):
+            raise Unsupported("take of a symbolic count")
+        if not isinstance(xs, SymList):
+            return list(xs)[:n]
+        out = []
+        for k, (value, cond) in enumerate(xs.elems):
+            before = SUM([IF(c, 1, 0) for _, c in xs.elems[:k]])
+            out.append((value, AND(cond, self.tr.cmp("<", before, n))))
+        return SymList(out)
 
     def b_first(self, ctx: Ctx, xs: Any) -> Any:
         if isinstance(xs, SymList) and not xs.elems:
@@ -2403,14 +2404,3 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
         for p in m.players:
             state[f"other_certs:{p.id}"] = z3.IntVal(0)
     return state
-
-
-def iter_statements(body: tuple) -> Iterator[s.Stmt]:
-    for st in body:
-        yield st
-        if isinstance(st, s.If):
-            for _, branch in st.branches:
-                yield from iter_statements(branch)
-            yield from iter_statements(st.orelse)
-        elif isinstance(st, s.For):
-            yield from iter_statements(st.body)

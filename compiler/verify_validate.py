@@ -47,12 +47,11 @@ from compiler.verify_model import (
     STEPS,
     Ent,
     GapError,
-    Item,
     Model,
     Unsupported,
     hold_name,
 )
-from compiler.verify_translate import Binding, Opaque, Step, Translator, _list_inner
+from compiler.verify_translate import Binding, Step, Translator, _list_inner
 
 
 class Unknown(Exception):
@@ -401,12 +400,49 @@ class Validator:
         for name in CASCADES:
             original = getattr(game, name)
 
-            def wrapper(*args: Any, _original: Callable = original, **kwargs: Any) -> Any:
+            def wrapper(*args: Any, _original: Callable = original, _name: str = name, **kwargs: Any) -> Any:
                 if self.capture and self.snapshot is None:
                     self.snapshot = abstract_state(game, self.model)
-                return _original(*args, **kwargs)
+                if _name != "_check_president" or not self.capture:
+                    return _original(*args, **kwargs)
+                # the take-over: compared with the runtime step `take_over`
+                before = abstract_state(game, self.model)
+                result = _original(*args, **kwargs)
+                self._compare_take_over(args[0], before, abstract_state(game, self.model))
+                return result
 
             setattr(game, name, wrapper)
+
+    def _compare_take_over(self, corp: Entity, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """The runtime's take-over check against the `take_over` transition."""
+        ent = self.model.entity("corporation", corp.id)
+        if ent is None:
+            return
+        key = ("take_over", Binding((("corporation", ent),)))
+        if key not in self.compiled:
+            from compiler.verify_translate import runtime_transitions
+
+            tn = next(t for t in runtime_transitions(self.tr) if t.name == "take_over")
+            step = tn.translate(key[1])
+            compiled = Compiled(self.model)
+            self.compiled[key] = (compiled, compiled.add(step.guard),
+                                  {n: compiled.add(t) for n, t in step.post.items() if n not in step.havocked}, {})
+        compiled, guard_node, post_nodes, _ = self.compiled[key]
+        ev = Evaluator(compiled, {f"pre.{name}": value for name, value in before.items()})
+        exchanged = bool(ev(guard_node))
+        kind = "take_over (exchange)" if exchanged else "take_over (no exchange)"
+        if self.report.accepted.get(kind, 0) >= self.limit:
+            return
+        self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
+        for name, node in post_nodes.items():
+            try:
+                value = ev(node) if exchanged else before.get(name)
+            except Unknown:
+                continue
+            self.report.compared_vars += 1
+            if value != after.get(name):
+                self.report.mismatches.append(Mismatch(
+                    {"take_over": corp.id}, kind, f"{name}: model {value}, engine {after.get(name)}"))
 
     # -- binding an engine action to the model
     def bind(self, kind: str, action: dict) -> tuple[Binding, dict[str, Any]] | None:
@@ -695,6 +731,8 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                     validator.try_all(short)
                 finally:
                     j.rollback()
+    if report.accepted.get("take_over (exchange)", 0) < want:
+        _construct_take_overs(validator, rng)
     if game.g["round"] != "operating" or rng.random() > 0.3:
         return
     forced = {"contribute", "bankrupt"}
@@ -729,4 +767,32 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                 j.set(game.g, "pending", ())
                 validator.try_all({"place_token", "pass"})
             finally:
+                j.rollback()
+
+
+def _construct_take_overs(validator: Validator, rng: random.Random) -> None:
+    """A started corporation's shares moved to another player until he holds
+    more than the president; then the runtime's take-over check runs."""
+    game = validator.game
+    j = game.j
+    for corp in game.corporations:
+        certs = game.certs_of[corp.id]
+        president = game.owner[certs[0].id]
+        if president.kind != "player":
+            continue
+        for other in game.players:
+            if other == president:
+                continue
+            j.begin()
+            try:
+                pool = [c for c in certs[1:] if game.owner[c.id] != other]
+                rng.shuffle(pool)
+                for cert in pool:
+                    if game.b_percent(other, corp) > game.b_percent(president, corp):
+                        break
+                    j.set(game.owner, cert.id, other)
+                validator.capture = True
+                game._check_president(corp)
+            finally:
+                validator.capture = False
                 j.rollback()
