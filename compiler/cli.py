@@ -316,7 +316,7 @@ def _replay_one(loaded: Loaded, log: dict, quiet: bool) -> tuple[int, dict | Non
                 print(f"rulec replay: diverged at action {number} {json.dumps(action)}: {exc}", file=sys.stderr)
                 return EXIT_FAIL, None
             monitor.check(game, clean)
-    except RuleGap as exc:
+    except (RuleGap, ValueError) as exc:
         print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
         return EXIT_FAIL, None
     record = {"title": title.name, "variant": title.variant, **game.record()}
@@ -365,6 +365,9 @@ def cmd_play(args) -> int:
     except RuleGap as exc:
         print(f"rulec play: {title.display_name} cannot be played: {exc}", file=sys.stderr)
         return EXIT_FAIL
+    except ValueError as exc:  # an unknown --option, or players the title does not take
+        print(f"rulec play: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if args.log and logs:
         Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
     if args.json:

@@ -72,9 +72,15 @@ class GameBase:
         self.j = Journal()
         self.actions: list[Action] = []
         self.n = len(names)
-        self._build_entities(names)
-        self._build_state()
-        self._start()
+        try:
+            self._build_entities(names)
+            self._build_state()
+            self._start()
+        except RuleGap:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # data the runtime cannot read yet (a title whose rules are still being written)
+            raise RuleGap(f"{self.DATA.title} data", f"cannot be read for play ({type(exc).__name__}: {exc})") from exc
 
     def _build_entities(self, names: list[str]) -> None:
         d = self.DATA
