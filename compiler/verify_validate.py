@@ -733,7 +733,8 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                     j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
         _construct_take_overs(validator, rng)
-    if game.g["round"] != "operating" or rng.random() > 0.3:
+    operating_kinds = ("contribute", "bankrupt", "discard_train", "place_token")
+    if game.g["round"] != "operating" or all(report.accepted.get(k, 0) >= want for k in operating_kinds):
         return
     forced = {"contribute", "bankrupt"}
     for corp in game.corporations:
