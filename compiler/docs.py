@@ -19,6 +19,7 @@ The site (the layout of `site/docs`):
     titles/<slug>/market.md        market picture (market.svg), phases, trains, timeline
     titles/<slug>/changes.md       what an overlay (variant, extension, erratum) changes
     titles/<slug>/reports.md       coverage, supplements, assumptions, gaps, contradictions
+    titles/<slug>/verification.md  `rulec verify`: invariants, the check per (invariant, action)
     compare/<question>.md          a question answered by every title, by clause
     glossary.md                    terms and synonyms across titles
     library/<name>.md              the libraries' clauses
@@ -45,6 +46,7 @@ from compiler import paths
 from compiler.diagnostics import render as render_diagnostic
 from compiler.docs_model import Site
 from compiler.docs_pages import Writer, nav_yaml
+from compiler.docs_proofs import prove
 from compiler.pipeline import Loaded, load
 
 EXIT_OK, EXIT_FAIL = 0, 1
@@ -136,10 +138,13 @@ nav:
 """
 
 
-def render_pages(loaded: Loaded) -> tuple[dict[str, str], list]:
+def render_pages(loaded: Loaded, proofs: dict | None = None) -> tuple[dict[str, str], list]:
     """The site's pages, pictures and style sheet (`{path under docs/: text}`)
-    and its navigation."""
-    writer = Writer(Site(loaded))
+    and its navigation. `proofs`: `docs_proofs.prove(loaded)`, run here when
+    not given."""
+    if proofs is None:
+        proofs = prove(loaded)
+    writer = Writer(Site(loaded, proofs))
     pages = writer.pages()
     pages["stylesheets/rulec.css"] = STYLESHEET
     return dict(sorted(pages.items())), writer.nav()
@@ -152,10 +157,10 @@ def site_files(pages: dict[str, str], nav: list, root: Path) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
-def render(loaded: Loaded, root: Path | None = None) -> dict[str, str]:
+def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None) -> dict[str, str]:
     """Every file of the site's source, relative to the site root (`site/`
     unless told): `mkdocs.yml`, `docs/...`. Same rulespecs, same files."""
-    pages, nav = render_pages(loaded)
+    pages, nav = render_pages(loaded, proofs)
     return site_files(pages, nav, root or paths.SITE)
 
 
@@ -214,8 +219,10 @@ def build(serve: bool = False, out=sys.stdout) -> int:
             print(render_diagnostic(diagnostic, loaded.sources), file=out)
         print(f"rulec docs: {len(loaded.errors)} errors in the rulespecs; no pages written", file=out)
         return EXIT_FAIL
+    progress("rulec docs: verifying (rulec verify, cached)…")
+    proofs = prove(loaded)
     progress("rulec docs: writing the pages…")
-    files = render(loaded, paths.SITE)
+    files = render(loaded, paths.SITE, proofs)
     changed = write(paths.SITE, files)
     pages = sum(1 for rel in files if rel.endswith(".md"))
     print(f"rulec docs: {pages} pages in site/docs, {len(changed)} files changed", file=out)

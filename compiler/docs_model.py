@@ -197,6 +197,10 @@ class Book:
         return self.file("changes.md")
 
     @property
+    def verification(self) -> str:
+        return self.file("verification.md")
+
+    @property
     def engine_page(self) -> str:
         return f"engines/{self.module}.md"
 
@@ -260,8 +264,10 @@ def engine_function(clause: Clause) -> str | None:
 class Site:
     """Everything the page writers need to place and link clauses."""
 
-    def __init__(self, loaded: Loaded):
+    def __init__(self, loaded: Loaded, proofs: dict | None = None):
         self.loaded = loaded
+        #: `rulec verify`'s report per title display name (`docs_proofs.prove`)
+        self.proofs = proofs or {}
         self.sources = loaded.sources
         self._lines: dict[str, list[str] | None] = {}
         self.program = loaded.program

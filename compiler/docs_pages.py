@@ -16,6 +16,7 @@ from compiler.builtins import BUILTINS, VALUES
 from compiler.coverage import coverage_report
 from compiler.diagnostics import CODES
 from compiler.docs_answers import Answer, answer
+from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT, by_transition, counts, short_reason, status_summary
 from compiler.docs_model import (
     Book,
     Entry,
@@ -105,6 +106,8 @@ class Writer:
             if self.overlays(book):
                 out[book.changes] = self.changes_page(book)
             out[book.reports] = self.book_reports(book)
+            if book.name in self.site.proofs:
+                out[book.verification] = self.verification_page(book)
             out[book.engine_page] = self.engine_page(book)
         out["compare/index.md"] = self.compare_index()
         for topic in TOPICS:
@@ -733,6 +736,102 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append(table([kind, "about", "cites", "reading taken"], rows))
         return "\n".join(out)
 
+    # ------------------------------------------------------------ verification
+
+    def transition_link(self, book: Book, page: str, tn) -> str:
+        """A transition's name, linked to its clause's card where it has one."""
+        if tn.clause is not None:
+            return self.link(page, self.site.place(book, tn.clause.key), code(tn.name))
+        return code(tn.name) + " *(runtime)*"
+
+    def verification_page(self, book: Book) -> str:
+        page = book.verification
+        report = self.site.proofs[book.name]
+        total = len(report.results)
+        out = [_NO_SEARCH + f"# Verification of {esc(book.name)} {{#verification}}\n",
+               self.link(page, Place(book.index), esc(book.name)) + "\n",
+               f"From `rulec verify`: the z3 translation of the same rules the engine is emitted from. "
+               f"For each invariant, the initial state satisfies it; for each (invariant, action), an "
+               f"action allowed by its guards never breaks it. {total} checks: "
+               + (", ".join(f"{n} {STATUS_TEXT[k]}" for k, n in counts(report).items()) or "none") + ".\n"]
+        if report.error:
+            out.append(admonition("failure", "The rules could not be verified", esc(report.error)))
+        if report.scope:
+            out.append(f"**Scope of the model:** {esc(report.scope)}.\n")
+        if report.notes:
+            out.append("\n".join(f"- {esc(n)}" for n in report.notes) + "\n")
+        out.append("## Invariants {#invariants}\n")
+        rows = []
+        for i, inv in enumerate(report.invariants, 1):
+            results = [r for r in report.results if r.invariant == inv.name]
+            rows.append([f"I{i}", code(inv.name), esc(inv.kind), esc(inv.summary), esc(inv.cite or ""),
+                         esc(status_summary(results))])
+        out.append(table(["", "invariant", "kind", "what it says", "cites", "checks"], rows))
+        out.append("*Lemmas* are facts of the runtime the other proofs rely on; *title* invariants are "
+                   "written in the rulespec.\n")
+        out.append("## Checks by action {#checks}\n")
+        out.append("Each row is an action, trigger or runtime step; each column an invariant (numbered "
+                   "as above). **P** proved, **S** sanctioned by the title, **G** not checkable because "
+                   "the title declares a gap it needs, **X** not checkable (a construct the translation "
+                   "does not support), **C** counterexample, **U** unknown.\n")
+        letters = {"proved": "P", "sanctioned": "S", "gap": "G", "unsupported": "X",
+                   "counterexample": "**C**", "unknown": "**U**"}
+        grouped = by_transition(report)
+        names = [inv.name for inv in report.invariants]
+        rows = []
+        for tn in report.transitions:
+            results = {r.invariant: r for r in grouped.get(tn.name, [])}
+            rows.append([self.transition_link(book, page, tn), esc(tn.cite or "")]
+                        + [letters.get(results[n].status, "?") if n in results else "" for n in names])
+        init = {r.invariant: r for r in grouped.get("init", [])}
+        if init:
+            rows.insert(0, ["the initial state", ""] + [letters.get(init[n].status, "?") if n in init else ""
+                                                       for n in names])
+        out.append(table(["", "cites"] + [f"I{i}" for i in range(1, len(names) + 1)], rows))
+        failures = [r for r in report.results if r.status in ("counterexample", "unknown")]
+        out.append("## Counterexamples and unknowns {#failures}\n")
+        if not failures:
+            out.append("None: every check that could be made was proved or sanctioned.\n")
+        for r in failures:
+            out.append(f"### {esc(r.invariant)} after {esc(r.transition)}\n")
+            out.append(f"**{esc(STATUS_TEXT[r.status])}**" + (f" for {code(r.binding)}" if r.binding else "") + "\n")
+            if r.detail or r.reason:
+                out.append(fence(r.detail or r.reason, "text"))
+        out.append("## Sanctioned {#sanctioned}\n")
+        sanctioned = [r for r in report.results if r.status == "sanctioned"]
+        if not sanctioned:
+            out.append("None.\n")
+        else:
+            out.append("Where the title allows an invariant to break (a `sanction` clause, with its reading):\n")
+            out.append(table(["invariant", "after", "sanction"],
+                             [[code(r.invariant), code(r.transition), esc(short(r.reason or "", 400))]
+                              for r in sanctioned]))
+        if report.unused_sanctions:
+            out.append("Sanctions no check needed:\n")
+            out.append("\n".join(f"- {esc(u)}" for u in report.unused_sanctions) + "\n")
+        out.append("## Not checkable {#not-checkable}\n")
+        blocked: dict[str, list] = {}
+        for r in report.results:
+            if r.status in ("gap", "unsupported"):
+                blocked.setdefault(short_reason(r.reason), []).append(r)
+        if not blocked:
+            out.append("None.\n")
+        else:
+            out.append("Checks that wait for the title: each reason with the checks it holds up.\n")
+            rows = []
+            for reason in sorted(blocked):
+                results = blocked[reason]
+                where = sorted({r.transition for r in results})
+                rows.append([esc(short(reason, 300)), str(len(results)),
+                             ", ".join(code(w) for w in where[:8]) + (f", … ({len(where)} in all)" if len(where) > 8 else "")])
+            out.append(table(["reason", "checks", "after"], rows))
+        out.append("## Table checks {#tables}\n")
+        out.append(table(["check", "status", "what it checks", "findings"],
+                         [[code(t.name), esc(t.status), esc(t.summary),
+                           "<br>".join(esc(short(d, 200)) for d in (t.details + [f"note: {n}" for n in t.notes])[:6])]
+                          for t in report.tables]))
+        return "\n".join(out)
+
     def use_link(self, book: Book, page: str, label: str) -> str:
         """A link for a coverage `Use` label ('private MT.cost')."""
         clause, _, where = label.partition(".") if not label.startswith("sanction ") else (label, "", "")
@@ -776,12 +875,26 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                                  ", ".join(esc(citation_label(c)) for c in clause.prov.citations),
                                  esc(short(value_text(reading.value, 400), 400)) if reading else "*no reading*"])
             out.append(table(["title", kind, "about", "cites", "reading taken"], rows))
-        counts = Counter(d.code for d in self.site.loaded.diagnostics)
+        out.append("## Verification {#verification}\n")
+        out.append("From `rulec verify`: checks per status for each title and variant. A check is "
+                   "*not checkable* while the title declares a gap it needs or uses a construct the z3 "
+                   "translation does not support; a counterexample or an unknown is a finding.\n")
+        rows = []
+        for book in self.site.books:
+            report = self.site.proofs.get(book.name)
+            if report is None:
+                continue
+            c = counts(report)
+            failed = sum(1 for t in report.tables if t.status == "failed")
+            rows.append([self.link(page, Place(book.verification), esc(book.name))]
+                        + [str(c.get(k, 0)) for k in STATUS_ORDER] + [str(failed)])
+        out.append(table(["title"] + [STATUS_TEXT[k] for k in STATUS_ORDER] + ["table checks failed"], rows))
+        counts_ = Counter(d.code for d in self.site.loaded.diagnostics)
         out.append("## Diagnostics now {#diagnostics}\n")
         out.append("What `rulec check --notes` reports on the rulespecs these pages were made from.\n")
         out.append(table(["code", "count", "meaning"],
                          [[self.link(page, Place("reference/diagnostics.md", code_.lower()), code_), str(n),
-                           esc(CODES[code_])] for code_, n in sorted(counts.items())]))
+                           esc(CODES[code_])] for code_, n in sorted(counts_.items())]))
         return "\n".join(out)
 
     def diagnostics_page(self) -> str:
@@ -1195,6 +1308,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append({f"Rules of {owner}": items})
         out += [{"Other clauses": book.other}, {"Market, phases and trains": book.tables},
                 {"Coverage": book.reports}]
+        if book.name in self.site.proofs:
+            out.append({"Verification": book.verification})
         return [x for x in out if not (isinstance(x, dict) and x.get("Rules") == [{"(no sections)": book.other}])]
 
 

@@ -24,6 +24,7 @@ from compiler.docs_model import (
     nearest_section,
     part_label,
 )
+from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT
 from compiler.docs_topics import TOPICS, Topic
 from compiler.emit import unparse
 from compiler.ir import Clause
@@ -462,6 +463,9 @@ class Cards:
             if where:
                 lines.append("- **Engine:** data, " + link(code(where), self.site.link(page, Place(engine_page, "data")))
                              + f" in `generated/{self.book.module}.py`")
+        proof = self.proof_line(clause, page)
+        if proof:
+            lines.append(proof)
         topics = topics_for(clause)
         if topics:
             lines.append("- **Across titles:** " + ", ".join(
@@ -472,6 +476,40 @@ class Cards:
             lines.append("- **In other titles:** " + ", ".join(
                 link(esc(b.name), self.site.link(page, p)) for b, p in others))
         return "\n".join(lines) + "\n" if lines else ""
+
+    def proof_line(self, clause: Clause, page: str) -> str:
+        """'- **Verified:** …': for an action or trigger, the invariants
+        checked after it and their status; for an invariant or a sanction,
+        the checks that used it. Empty when `rulec verify` has nothing on it."""
+        report = self.site.proofs.get(self.book.name)
+        if report is None:
+            return ""
+        where = link("all checks", self.site.link(page, Place(self.book.verification, "checks")))
+        if clause.kind in ("action", "trigger"):
+            results = [r for tn in report.transitions if tn.clause is not None and tn.clause.key == clause.key
+                       for r in report.results if r.transition == tn.name]
+            if not results:
+                return ""
+            parts = []
+            for status in STATUS_ORDER:
+                names = [r.invariant for r in results if r.status == status]
+                if names:
+                    parts.append(f"{esc(STATUS_TEXT[status])}: " + ", ".join(code(n) for n in names))
+            return f"- **Verified** ({where}): invariants after it — " + "; ".join(parts)
+        if clause.kind == "invariant":
+            results = [r for r in report.results if r.invariant == clause.name]
+            if results:
+                return (f"- **Verified** ({where}): checked after every action — "
+                        + esc(", ".join(f"{n} {STATUS_TEXT[k]}" for k, n in _count(results).items())))
+        if clause.kind == "sanction":
+            inv, _, action = clause.name.partition("/")
+            used = [r for r in report.results if r.status == "sanctioned" and r.invariant == inv
+                    and (r.transition == action or (r.reason or "").startswith(f"sanction {inv} for {action}"))]
+            if used:
+                return (f"- **Verified** ({where}): allows {code(inv)} to break after "
+                        + ", ".join(code(r.transition) for r in used))
+            return f"- **Verified** ({where}): no check needed this sanction"
+        return ""
 
     def mention(self, entry: Entry, page: str, sid: str) -> str:
         """The short entry for a clause whose home is another section."""
@@ -491,6 +529,13 @@ class Cards:
             return ""
         sec = self.book.declared[sid]
         return esc(citation_label(sec.citation))
+
+
+def _count(results) -> dict[str, int]:
+    c: dict[str, int] = {}
+    for r in results:
+        c[r.status] = c.get(r.status, 0) + 1
+    return {k: c[k] for k in STATUS_ORDER if k in c}
 
 
 def _dedupe(items):

@@ -288,8 +288,6 @@ class Compiler:
             if e.kind == "sum":
                 return f"sum({body} for {var} in {domain})"
             return f"sum(1 for {var} in {domain} if {body})"
-        if isinstance(e, s.Gap):
-            return f"g.gap({e.reason!r})"
         raise EmitError(f"cannot compile {type(e).__name__}", getattr(e, "span", None))
 
     # -- statements

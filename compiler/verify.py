@@ -72,6 +72,8 @@ STATUS_CODES = {
 }
 #: Statuses that leave `run` at exit code 0.
 PASSING = ("proved", "sanctioned")
+#: Statuses that say a rule is wrong or unprovable (not merely unfinished).
+FAILING = ("counterexample", "unknown")
 
 _SOURCES = ("verify.py", "verify_model.py", "verify_translate.py", "verify_invariants.py", "verify_tables.py")
 

@@ -323,7 +323,7 @@ class Model:
             self.market_error = f"market {markets[0].key} rows are not given"
             return
         try:
-            self.market = Market.from_rows(rows, data.get("left_edge", "down"), data.get("right_edge", "up"))
+            self.market = Market.from_spec({**data, "rows": rows})
         except (ValueError, TypeError, KeyError) as exc:
             self.market_error = f"market {markets[0].key}: {exc}"
             return

@@ -144,7 +144,7 @@ def _market(title: Title) -> tuple[Market | None, str | None]:
     if not isinstance(rows, list):
         return None, "the market has no rows"
     try:
-        return Market.from_rows(rows, data.get("left_edge", "down"), data.get("right_edge", "up")), None
+        return Market.from_spec({**data, "rows": rows}), None
     except (ValueError, TypeError, KeyError) as exc:
         return None, str(exc)
 

@@ -1351,7 +1351,7 @@ class Builtins:
         market = self.m.require_market()
         if direction not in ("up", "down", "left", "right"):
             raise Unsupported(f"market move {direction!r}")
-        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge))
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
         st = dict(ctx.state)
         moved = {cell: market.move(cell, direction) for cell in self.m.cells}
         row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0])
@@ -1906,16 +1906,11 @@ class Builtins:
         rule = self.param(ctx, "half_pay_rounding")
         r = zi(revenue) if is_z3(revenue) else revenue
         if rule == "shareholders_get_larger_ten":
+            # as GameBase.b_half: half rounded up to a multiple of 10, at most r (r >= 0)
             if not is_z3(r):
-                half = r // 2
-                if half % 10 == 0:
-                    return half
-                low = half - half % 10
-                return max(low, r - low) if (r - low) % 10 == 0 else low + 10
-            half = r / 2
-            low = half - half % 10
-            return z3.If(half % 10 == 0, half,
-                         z3.If((r - low) % 10 == 0, z3.If(low >= r - low, low, r - low), low + 10))
+                return min(r, -(-r // 20) * 10)
+            up = ((r + 19) / 20) * 10
+            return z3.If(up > r, r, up)
         if rule == "down_to_ten":
             return DIV(r, 20) * 10 if not is_z3(r) else (r / 20) * 10
         raise Unsupported(f"half_pay_rounding {rule!r}")

@@ -6543,17 +6543,22 @@ DATA = TitleData(
         "bond CS_bond": "§2",
         "bond CW_bond": "§C.1",
         "bond DRGW_bond": "§2",
+        "cite action bid": "§7",
         "cite action buy_company": "§6",
         "cite action buy_shares": "§5, §8.1",
         "cite action buy_train": "§11.7",
         "cite action corporation_buy_company": "§11.8",
+        "cite action discard_train": "§12.2, §12.6",
         "cite action dividend": "§11.5",
+        "cite action lay_tile": "§11.1",
         "cite action par": "§9.1",
         "cite action pass": "§5, §10.2",
+        "cite action place_token": "§11.2",
         "cite action run_routes": "§11.3, §11.4",
         "cite action sell_shares": "§5, §8.1",
         "cite procedure pay_dividends": "§11.5",
         "cite trigger private_income": "§10.1",
+        "cite trigger privates_close": "§12.5",
         "clash market_drop_per_sale": "§8.1",
         "contradiction bankrupt_privates": "§11.8, §11.11",
         "contradiction bond_holder": "§9.2, §11.10",
@@ -7255,26 +7260,22 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private (library '18xx' action bid)"""
+    """Bid for a private (§7)"""
     if not (g.param("private_sale_bidding")):
         raise IllegalAction(
             "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
         )
     if g.b_in_auction():
         if not (v_company == g.b_auction_company()):
-            raise IllegalAction(
-                "the auction is for another private", rule="library '18xx' action bid"
-            )
+            raise IllegalAction("the auction is for another private", rule="§7")
         if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
             raise IllegalAction("a raise is at least the minimum raise", rule="§7")
         if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction("not enough cash", rule="library '18xx' action bid")
+            raise IllegalAction("not enough cash", rule="§7")
         g.b_raise_bid(v_player, v_price)
     else:
         if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-            raise IllegalAction(
-                "bids are for privates not yet offered", rule="library '18xx' action bid"
-            )
+            raise IllegalAction("bids are for privates not yet offered", rule="§7")
         if not (
             (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
             and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -7284,9 +7285,7 @@ def a_bid(g, v_player, v_company, v_price):
                 rule="§7",
             )
         if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction(
-                "not enough cash to set the bid aside", rule="library '18xx' action bid"
-            )
+            raise IllegalAction("not enough cash to set the bid aside", rule="§7")
         g.b_place_bid(v_player, v_company, v_price)
 
 
@@ -7421,36 +7420,26 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (library '18xx' action lay_tile)"""
+    """Lay or upgrade a tile (§11.1)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="library '18xx' action lay_tile"
-        )
+        raise IllegalAction("tiles are laid at the start of a turn", rule="§11.1")
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost", rule="library '18xx' action lay_tile"
-        )
+        raise IllegalAction("the company cannot pay the terrain cost", rule="§11.1")
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (library '18xx' action place_token)"""
+    """Place a station token (§11.2)"""
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("a station token is placed after laying track", rule="§11.2")
     if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("the corporation has no station token left", rule="§11.2")
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash for the token", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("not enough cash for the token", rule="§11.2")
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
@@ -7515,12 +7504,16 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction("the bank sells at the printed price", rule="§11.7")
         r_forced_purchase_help(g, v_corporation, v_price)
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction("the corporation cannot pay for the train", rule="§11.7")
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction("the bank pool sells trains at the printed price", rule="§11.7")
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction("the corporation cannot pay for the train", rule="§11.7")
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
@@ -7531,22 +7524,19 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction("below the least price for a train", rule="§11.7")
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction("the corporation cannot pay for the train", rule="§11.7")
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def a_discard_train(g, v_corporation, v_train):
-    """Discard a train over the train limit (library '18xx' action discard_train)"""
+    """Discard a train over the train limit (§12.2, §12.6)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="library '18xx' action discard_train",
-        )
+        raise IllegalAction("only a corporation over the train limit discards", rule="§12.2, §12.6")
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train", rule="library '18xx' action discard_train"
-        )
+        raise IllegalAction("the corporation does not own that train", rule="§12.2, §12.6")
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
@@ -7679,6 +7669,8 @@ def a_contribute(g, v_corporation, v_player, v_amount):
         raise IllegalAction("only the Director and other shareholders contribute", rule="§11.11")
     if not ((v_amount > 0) and (v_amount <= g.b_forced_shortfall(v_corporation))):
         raise IllegalAction("a contribution covers at most what is missing", rule="§11.11")
+    if not (v_amount <= g.b_cash(v_player)):
+        raise IllegalAction("a player contributes only the cash he has", rule="§11.11")
     g.transfer(v_amount, v_player, v_corporation)
 
 

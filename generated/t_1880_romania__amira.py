@@ -662,8 +662,8 @@ DATA = TitleData(
                 "withheld_or_zero": "left",
                 "per_10_percent_sold": "down",
                 "sold_out_at_round_end": "up",
-                "right_edge": "up one row, or stay in the top row",
-                "left_edge": "down one row, or stay in the bottom row",
+                "right_edge": "up",
+                "left_edge": "down",
                 "frozen_in": ["B2", "C1"],
             },
         ],
@@ -7819,6 +7819,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 "the bank sells at the printed price", rule="library '18xx' action buy_train"
             )
         r_forced_purchase_help(g, v_corporation, v_price)
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
@@ -7827,6 +7831,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="library '18xx' action buy_train",
+            )
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -7840,6 +7848,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train", rule="library '18xx' action buy_train"
+            )
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)

@@ -33,7 +33,7 @@ DATA = TitleData(
                 ((6,), 10),
             ),
         ),
-        "cert_limit_counts": "certificates",
+        "cert_limit_counts": ["shares", "privates"],
         "holding_cap": 60,
         "pool_cap": 50,
         "share_size": 10,
@@ -1570,8 +1570,9 @@ DATA = TitleData(
                 "brown_values": [120, 135, 145, 160],
                 "withhold_move": "one left; one down at the left edge; none in the bottom-left corner",
                 "payout_move": "one right; also one up if revenue is at least twice the market value",
-                "right_edge": "a move right at the right edge goes up instead",
-                "top_edge": "a move up at the top edge goes right instead",
+                "left_edge": "down",
+                "right_edge": "up",
+                "top_edge": "right",
                 "top_right_corner": "no move",
                 "operating_order": "highest value first; on equal values the cell further right first; in the same cell the upper token first",
             },
@@ -8276,6 +8277,7 @@ DATA = TitleData(
         "property upgrade_preserves_track": "§5.6.9",
         "property voluntary_train_discard": "§5.10.5.1",
         "property withhold_to": "§5.9.2.1",
+        "sanction cert_limit/take_over": "§4.4.2",
         "table cert_limit": "§4.4.1",
         "table starting_cash": "§1.3",
         "table tile_counts": 'supplement from "18xx-games-18CO.json"',
@@ -9155,6 +9157,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 "the bank sells at the printed price", rule="library '18xx' action buy_train"
             )
         r_forced_purchase_help(g, v_corporation, v_price)
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
@@ -9163,6 +9169,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="library '18xx' action buy_train",
+            )
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -9176,6 +9186,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train", rule="library '18xx' action buy_train"
+            )
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)

@@ -259,6 +259,25 @@ def test_reports_and_reference_pages(rendered):
     assert "## Gaps" in pages["titles/1800/reports.md"]
 
 
+def test_each_action_card_shows_the_invariants_checked_after_it(rendered):
+    """#10: a rule's card names the invariants that cover it and their status;
+    the title's verification page has the whole table and the sanctions."""
+    pages, _ = rendered
+    section = pages["titles/1800/section-11.md"]
+    card = section[section.index("{#action-dividend}"):]
+    card = card[:card.index("\n### ")] if "\n### " in card else card
+    assert "**Verified** ([all checks](verification.md#checks))" in card
+    assert "sanctioned: `cert_limit`, `holding_cap`" in card and "proved: `money_conserved`" in card
+    page = pages["titles/1800/verification.md"]
+    assert "432 checks: 427 proved, 5 sanctioned." in page
+    assert "| [`dividend`](section-11.md#action-dividend) | §11.5 |" in page
+    assert "## Sanctioned {#sanctioned}" in page and "§8.2.2" in page
+    assert "None: every check that could be made was proved or sanctioned." in page
+    gappy = pages["titles/18co/verification.md"]
+    assert "## Not checkable {#not-checkable}" in gappy and "gap sell\\_buy\\_order" in gappy
+    assert "[1800](../titles/1800/verification.md)" in pages["reports/index.md"]
+
+
 def test_the_market_picture_marks_par_cells(rendered, loaded):
     pages, _ = rendered
     svg = pages["titles/1800/market.svg"]
@@ -330,7 +349,7 @@ def test_a_reader_searches_and_follows_a_rule_to_its_cross_title_page(served, tm
         driver.get(served + "/")
         search = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
         search.click()
-        search.send_keys("certificate limit")
+        search.send_keys("certificate limit 1800")
 
         def rule_result(d):
             for a in d.find_elements(By.CSS_SELECTOR, "a.md-search-result__link"):

@@ -59,6 +59,21 @@ def test_market_moves_and_edge_rules():
     assert m.par_cell(90) == (1, 2)
 
 
+def test_top_edge_rule_moves_right_instead_of_up():
+    m = Market.from_spec({"rows": GRID, "top_edge": "right"})
+    assert m.up((0, 0)) == (0, 1)  # the top row: right instead
+    assert m.up((0, 2)) == (0, 2)  # top right corner: stays
+    assert m.up((1, 0)) == (0, 0)
+    assert Market.from_spec({"rows": GRID}).up((0, 0)) == (0, 0)  # default: stays
+
+
+def test_edge_rules_outside_the_vocabulary_are_refused_by_name():
+    with pytest.raises(ValueError, match="top_edge is 'up'.*right or stay"):
+        Market.from_spec({"rows": GRID, "top_edge": "up"})
+    with pytest.raises(ValueError, match="left_edge is 'down one row'"):
+        Market.from_spec({"rows": GRID, "left_edge": "down one row"})
+
+
 def test_one_dimensional_market_moves_along_the_row():
     m = Market.from_rows([[10, 20, 30]], left_edge="stay", right_edge="stay")
     assert m.up((0, 1)) == (0, 2) and m.down((0, 1)) == (0, 0)

@@ -116,9 +116,7 @@ class GameBase:
         self.phases = [dict(p) for p in d.components_of("phase")]
         self.board = self._build_board()
         market = d.components_of("market")[0]
-        self.market = Market.from_rows(
-            market["rows"], market.get("left_edge", "down"), market.get("right_edge", "up")
-        )
+        self.market = Market.from_spec(market)
 
     def _build_board(self) -> "track.Board | None":
         """The map, when the title has one (its `hex` components)."""
@@ -815,11 +813,8 @@ class GameBase:
         """The shareholders' part of a half payout, by the title's rounding."""
         rule = self.param("half_pay_rounding")
         if rule == "shareholders_get_larger_ten":
-            half = revenue // 2
-            if half % 10 == 0:
-                return half
-            low = half - half % 10
-            return max(low, revenue - low) if (revenue - low) % 10 == 0 else low + 10
+            # half rounded up to a multiple of 10, never more than the revenue
+            return min(revenue, -(-revenue // 20) * 10)
         if rule == "down_to_ten":
             return revenue // 20 * 10
         raise RuleGap("half_pay_rounding", f"unknown rule {rule!r}")
@@ -965,16 +960,24 @@ class GameBase:
             self.move(cert, challenger, president)
         self.move(pres_cert, president, challenger)
         self.emit("president_changed", corp, president, challenger)
-        if self.b_certificates(president) > self.param("cert_limit"):
+        if (self.b_certificates(president) > self.param("cert_limit")
+                and self._sanctioned("cert_limit", "take_over")):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
+
+    def _sanctioned(self, invariant: str, step: str) -> bool:
+        """Whether the title has a `sanction INVARIANT for X` clause where X is
+        the action being played or the runtime step `step` inside it
+        (`take_over`, `market_move`); the verifier accepts the same names."""
+        action = self.g.get("current_action") or "end_stock_round"
+        return any(f"sanction {invariant}/{name}" in self.DATA.rules for name in (action, step))
 
     def _sanction_excess(self, corp: Entity) -> None:
         """A price leaving an exempt zone can put holders over a limit; where
         the title sanctions that (a `sanction` clause for the action now being
-        played), the excess is recorded so the monitor allows it until settled."""
-        action = self.g.get("current_action") or "end_stock_round"
+        played, or for `market_move`), the excess is recorded so the monitor
+        allows it until settled."""
         for invariant in ("cert_limit", "holding_cap"):
-            if f"sanction {invariant}/{action}" not in self.DATA.rules:
+            if not self._sanctioned(invariant, "market_move"):
                 continue
             for player in self.players:
                 over = (self.b_certificates(player) > self.param("cert_limit") if invariant == "cert_limit"

@@ -6,7 +6,12 @@ cell's price, or None where the grid has no cell. Zones are tags on cells
 
 - `left_edge`: what a left move does in a row's first cell ("down" or "stay");
 - `right_edge`: what a right move does in a row's last cell ("up" or "stay");
-- a move up or down onto no cell stays put.
+- `top_edge`: what an up move does in the top row ("right" or "stay");
+- any other move onto no cell stays put.
+
+A market component in a rulespec gives `rows` and, optionally, the three edge
+rules (defaults: left_edge down, right_edge up, top_edge stay); see
+`Market.from_spec`.
 """
 
 from __future__ import annotations
@@ -22,14 +27,29 @@ class Market:
     zones: dict[Cell, frozenset[str]]
     left_edge: str = "down"
     right_edge: str = "up"
+    top_edge: str = "stay"
+
+    #: The values each edge rule may take.
+    EDGE_RULES = {"left_edge": ("down", "stay"), "right_edge": ("up", "stay"), "top_edge": ("right", "stay")}
 
     @classmethod
-    def from_rows(cls, rows, left_edge: str = "down", right_edge: str = "up") -> "Market":
+    def from_spec(cls, data: dict) -> "Market":
+        """The market of a rulespec's market component (`rows` and the edge rules).
+
+        Raises ValueError naming the property when an edge rule is not one of
+        `EDGE_RULES` (a prose value, say)."""
+        defaults = {"left_edge": "down", "right_edge": "up", "top_edge": "stay"}
+        return cls.from_rows(data["rows"], **{k: data.get(k, v) for k, v in defaults.items()})
+
+    @classmethod
+    def from_rows(cls, rows, left_edge: str = "down", right_edge: str = "up", top_edge: str = "stay") -> "Market":
         """`rows`: lists of cells, each None, a price, or {"price", "zones"}.
 
-        Raises ValueError for an edge rule other than "down"/"up"/"stay"."""
-        if left_edge not in ("down", "stay") or right_edge not in ("up", "stay"):
-            raise ValueError(f"edge rules are left_edge down|stay and right_edge up|stay, not {left_edge!r}/{right_edge!r}")
+        Raises ValueError for an edge rule outside `EDGE_RULES`."""
+        for name, value in (("left_edge", left_edge), ("right_edge", right_edge), ("top_edge", top_edge)):
+            if value not in cls.EDGE_RULES[name]:
+                allowed = " or ".join(cls.EDGE_RULES[name])
+                raise ValueError(f"market {name} is {value!r}: it must be {allowed}")
         prices: list[tuple[int | None, ...]] = []
         zones: dict[Cell, frozenset[str]] = {}
         for r, row in enumerate(rows):
@@ -41,7 +61,7 @@ class Market:
                 else:
                     line.append(cell)
             prices.append(tuple(line))
-        return cls(tuple(prices), zones, left_edge, right_edge)
+        return cls(tuple(prices), zones, left_edge, right_edge, top_edge)
 
     # -- queries
     def exists(self, cell: Cell) -> bool:
@@ -80,7 +100,11 @@ class Market:
         if self.is_one_dimensional:
             return self.right(cell)
         r, c = cell
-        return (r - 1, c) if self.exists((r - 1, c)) else cell
+        if self.exists((r - 1, c)):
+            return (r - 1, c)
+        if r == 0 and self.top_edge == "right" and self.exists((r, c + 1)):
+            return (r, c + 1)
+        return cell
 
     def down(self, cell: Cell) -> Cell:
         if self.is_one_dimensional:
