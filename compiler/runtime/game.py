@@ -19,7 +19,6 @@ is rolled back.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, Callable, Iterable
 
