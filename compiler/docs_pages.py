@@ -16,6 +16,7 @@ from compiler.builtins import BUILTINS, VALUES
 from compiler.coverage import coverage_report
 from compiler.diagnostics import CODES
 from compiler.docs_answers import Answer, answer
+from compiler.docs_map import board_of, map_svg, tile_set, upgrades_svg
 from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT, by_transition, counts, short_reason, status_summary
 from compiler.docs_model import (
     Book,
@@ -71,6 +72,7 @@ class Writer:
         self.same = self._same_elsewhere()
         self.answers = {(book.slug, t.slug): answer(book, t) for book in site.books for t in TOPICS}
         self.coverage = {book.slug: coverage_report(book.title) for book in site.books}
+        self._boards: dict[str, object] = {}
 
     def _same_elsewhere(self) -> dict[tuple[str, str], list[tuple[Book, Place]]]:
         """Each clause a title writes -> the title books that also have it."""
@@ -108,6 +110,11 @@ class Writer:
             out[book.reports] = self.book_reports(book)
             if book.name in self.site.proofs:
                 out[book.verification] = self.verification_page(book)
+            board = self.board(book)
+            if board is not None:
+                out[book.file("map.md")] = self.map_page(book, board)
+                out[book.file("map.svg")] = map_svg(board, book.name)
+                out[book.file("upgrades.svg")] = upgrades_svg(board, book.name)
             out[book.engine_page] = self.engine_page(book)
         out["compare/index.md"] = self.compare_index()
         for topic in TOPICS:
@@ -304,6 +311,12 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             f"- {self.link(page, Place(book.reports), 'Coverage, gaps, supplements and assumptions')}",
             f"- {self.link(page, Place(book.engine_page), 'The engine')}: `generated/{book.module}.py`",
         ]
+        if self.board(book) is not None:
+            more.insert(2, f"- {self.link(page, Place(book.file('map.md')), 'Map and tile upgrades')} (drawn)")
+        if book.name in self.site.proofs:
+            report = self.site.proofs[book.name]
+            more.insert(-1, f"- {self.link(page, Place(book.verification), 'Verification')}: "
+                            + esc(status_summary(report.results) or "no checks"))
         if self.overlays(book):
             more.insert(0, f"- {self.link(page, Place(book.changes), 'What this overlay changes')}")
         out.append("\n".join(more) + "\n")
@@ -734,6 +747,57 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                              ", ".join(esc(citation_label(c)) for c in clause.prov.citations),
                              esc(value_text(reading.value, 300)) if reading else "*no reading*"])
             out.append(table([kind, "about", "cites", "reading taken"], rows))
+        return "\n".join(out)
+
+    # ------------------------------------------------------------ map and tiles
+
+    def board(self, book: Book):
+        """The book's map as the runtime reads it, or None (no map, or not readable yet)."""
+        if book.slug not in self._boards:
+            from compiler.engines import engine_module
+
+            try:
+                module = engine_module(book.module)
+            except (FileNotFoundError, ImportError, SyntaxError):
+                self._boards[book.slug] = None
+            else:
+                self._boards[book.slug] = board_of(module)[0]
+        return self._boards[book.slug]
+
+    def map_page(self, book: Book, board) -> str:
+        page = book.file("map.md")
+        out = [f"# Map and tiles of {esc(book.name)} {{#map}}\n",
+               self.link(page, Place(book.index), esc(book.name)) + "\n",
+               "Drawn by rulec from the title's `hex`, `tile`, `tile_counts` and `upgrades` clauses, "
+               "read as the engine reads them (hover a hex for its name and costs).\n",
+               f"![The map of {esc(book.name)}](map.svg)\n",
+               "## Hexes {#hexes}\n"]
+        rows = []
+        for h in sorted(board.hexes, key=lambda x: (len(x), x)):
+            mh = board.hexes[h]
+            key = ("hex", h)
+            place = self.site.place(book, key)
+            nodes = ", ".join(f"{n.kind} {n.revenue if isinstance(n.revenue, int) else '/'.join(str(v) for _, v in n.revenue)}"
+                              for n in mh.tile.nodes)
+            rows.append([self.link(page, place, code(h)), esc(mh.location or ""), esc(mh.tile.color),
+                         esc(nodes), esc(mh.terrain or ""), str(mh.cost or "") + (f" / {mh.upgrade_cost}" if mh.upgrade_cost else ""),
+                         esc(", ".join(c for c, _ in mh.homes)), esc(mh.reserved_for or "")])
+        out.append(table(["hex", "name", "colour", "printed", "terrain", "cost", "homes", "reserved for"], rows))
+        out.append("## Tile upgrades {#upgrades}\n")
+        chart = "the title's upgrade chart" if board.upgrades is not None else (
+            "derived by the runtime (next colour, same label, same cities and towns, the old track kept), "
+            "as the title gives no chart")
+        out.append(f"Each tile of the set with its copies, and a line to each tile it upgrades to: {chart}.\n")
+        out.append(f"![Tile upgrades of {esc(book.name)}](upgrades.svg)\n")
+        rows = []
+        names = tile_set(board)
+        have = set(names)
+        for n in names:
+            count = board.counts.get(n)
+            targets = [t for t in board.upgrade_targets(board.tiles[n]) if t in have]
+            rows.append([code(n), esc(board.tiles[n].color), "unlimited" if count is None else str(count),
+                         ", ".join(code(t) for t in targets)])
+        out.append(table(["tile", "colour", "copies", "upgrades to"], rows))
         return "\n".join(out)
 
     # ------------------------------------------------------------ verification
@@ -1306,8 +1370,10 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         out.append({"Rules": own} if own else {"Rules": [{"(no sections)": book.other}]})
         for owner, items in inherited.items():
             out.append({f"Rules of {owner}": items})
-        out += [{"Other clauses": book.other}, {"Market, phases and trains": book.tables},
-                {"Coverage": book.reports}]
+        out += [{"Other clauses": book.other}, {"Market, phases and trains": book.tables}]
+        if self.board(book) is not None:
+            out.append({"Map and tiles": book.file("map.md")})
+        out += [{"Coverage": book.reports}]
         if book.name in self.site.proofs:
             out.append({"Verification": book.verification})
         return [x for x in out if not (isinstance(x, dict) and x.get("Rules") == [{"(no sections)": book.other}])]

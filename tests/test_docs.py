@@ -278,6 +278,24 @@ def test_each_action_card_shows_the_invariants_checked_after_it(rendered):
     assert "[1800](../titles/1800/verification.md)" in pages["reports/index.md"]
 
 
+def test_each_map_is_drawn_from_its_hexes_with_the_upgrade_chart(rendered, loaded):
+    """#10: a title's map drawn from its hex data; the tile upgrade graph."""
+    pages, _ = rendered
+    for slug in ("1800", "1800--three-player", "18co"):
+        title = Site(loaded).book_by_slug[slug].title
+        hexes = {c.name for c in title.of_kind("hex")}
+        svg = ET.fromstring(pages[f"titles/{slug}/map.svg"])
+        drawn = {g.get("id")[4:] for g in svg.iter("{http://www.w3.org/2000/svg}g") if (g.get("id") or "").startswith("hex-")}
+        assert drawn == hexes
+        assert "![The map of" in pages[f"titles/{slug}/map.md"]
+    page = pages["titles/1800/map.md"]
+    assert "| `7` | yellow | 1 | `18`, `26`, `27`, `28`, `29` |" in page  # the chart of Appendix A
+    svg = ET.fromstring(pages["titles/1800/upgrades.svg"])
+    titles = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}title")]
+    assert "7 upgrades to 18" in titles and "tile 7: 1 copy" in titles
+    assert "[Map and tile upgrades](map.md)" in pages["titles/1800/index.md"]
+
+
 def test_the_market_picture_marks_par_cells(rendered, loaded):
     pages, _ = rendered
     svg = pages["titles/1800/market.svg"]
