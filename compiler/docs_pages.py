@@ -73,6 +73,7 @@ class Writer:
         self.answers = {(book.slug, t.slug): answer(book, t) for book in site.books for t in TOPICS}
         self.coverage = {book.slug: coverage_report(book.title) for book in site.books}
         self._boards: dict[str, object] = {}
+        self.terms = self.term_words()
 
     def _same_elsewhere(self) -> dict[tuple[str, str], list[tuple[Book, Place]]]:
         """Each clause a title writes -> the title books that also have it."""
@@ -84,7 +85,7 @@ class Writer:
         return {k: v for k, v in out.items() if len(v) > 1}
 
     def cards(self, book: Book) -> Cards:
-        return Cards(self.site, book, self.facts[book.slug], self.same)
+        return Cards(self.site, book, self.facts[book.slug], self.same, self.terms)
 
     def link(self, page: str, place: Place | None, text: str) -> str:
         return link(text, self.site.link(page, place)) if place is not None else text
@@ -1105,11 +1106,26 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 out.append("\n".join(lines) + "\n")
         return "\n".join(out)
 
-    def glossary(self) -> str:
-        page = "glossary.md"
+    def term_words(self) -> dict[str, str]:
+        """Every word that names a glossary term (its title, the titles' own
+        words, synonyms), lower-cased -> the glossary anchor it links to."""
+        entries, library_terms, names = self._glossary_terms()
+        out: dict[str, str] = {}
+        for name in names:
+            words = {_term_title(entries, library_terms, name)}
+            if name in library_terms:
+                words |= _synonyms(library_terms[name])
+            for _book, clause in entries.get(name, []):
+                words |= _synonyms(clause) | {clause_label(clause)}
+            for word in words:
+                key = word.lower().strip()
+                if len(key) >= 3 and key not in out:
+                    out[key] = f"term-{anchor_for(name, '')}"
+        return out
+
+    def _glossary_terms(self):
         entries: dict[str, list[tuple[Book | None, Clause]]] = defaultdict(list)
         library_terms = {}
-        lib = self.site.libraries.get("18xx")
         for book in self.site.books:
             for clause in book.title.of_kind("term"):
                 if clause.origin.kind == "library":
@@ -1123,6 +1139,12 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 elif book.parent is None and clause.origin.kind == "title" and clause.origin.name != book.title.name:
                     pass  # an extended title's term: shown under that title
         names = sorted(set(entries) | set(library_terms), key=lambda n: _term_title(entries, library_terms, n).lower())
+        return entries, library_terms, names
+
+    def glossary(self) -> str:
+        page = "glossary.md"
+        entries, library_terms, names = self._glossary_terms()
+        lib = self.site.libraries.get("18xx")
         out = ["# Glossary {#glossary}\n",
                "The 18xx words the rules use, from the library's glossary and each title's own terms; "
                "a title that amends a library term gives its own words for it. Synonyms map one "

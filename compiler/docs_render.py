@@ -231,11 +231,29 @@ def topics_for(clause: Clause) -> list[Topic]:
 class Cards:
     """Renders the cards of one book onto one page."""
 
-    def __init__(self, site: Site, book: Book, facts: BookFacts, same_elsewhere):
+    def __init__(self, site: Site, book: Book, facts: BookFacts, same_elsewhere, terms: dict[str, str] | None = None):
         self.site = site
         self.book = book
         self.facts = facts
         self.same_elsewhere = same_elsewhere  # key -> [(book, place)]
+        self.terms = terms or {}  # glossary word (lower case) -> its anchor on glossary.md
+        words = sorted(self.terms, key=lambda w: (-len(w), w))
+        self._term_re = (re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])", re.I)
+                         if words else None)
+
+    def prose(self, text: str, page: str) -> str:
+        """Plain text as Markdown, every glossary word in it linked to its
+        glossary entry (the longest word wins where words overlap)."""
+        if self._term_re is None or not text:
+            return esc(text)
+        out, at = [], 0
+        for m in self._term_re.finditer(text):
+            out.append(esc(text[at:m.start()]))
+            anchor = self.terms[m.group(1).lower()]
+            out.append(link(esc(m.group(1)), self.site.link(page, Place("glossary.md", anchor))))
+            at = m.end()
+        out.append(esc(text[at:]))
+        return "".join(out)
 
     # -- links
     def to(self, page: str, place: Place | None, text: str) -> str:
@@ -329,23 +347,23 @@ class Cards:
         elif isinstance(decl, s.Enum):
             out.append(f"{esc(decl.title or humanize(decl.name))}: " + ", ".join(code(v) for v in decl.values) + ".")
         elif isinstance(decl, s.Routine):
-            out.append(f"{esc(decl.title or humanize(decl.name))}. {code(signature(decl))}"
+            out.append(f"{self.prose(decl.title or humanize(decl.name), page)}. {code(signature(decl))}"
                        + (f" = {code(unparse(decl.result))}" if decl.result is not None else ""))
         elif isinstance(decl, s.Trigger):
             args = ", ".join(unparse(a) for a in decl.event.args)
             event = decl.event.name + (f"({args})" if decl.event.args else "")
             when = f" when {unparse(decl.event.when)}" if decl.event.when is not None else ""
-            out.append(f"{esc(decl.title or humanize(decl.name))}: on {code(event + when)}.")
+            out.append(f"{self.prose(decl.title or humanize(decl.name), page)}: on {code(event + when)}.")
         elif isinstance(decl, s.Invariant):
             out.append(f"{esc(decl.title or humanize(decl.name))}: {code(unparse(decl.expr))}")
         elif isinstance(decl, s.Sanction):
             out.append(f"The invariant {code(decl.invariant)} may break after {code(decl.action)}"
-                       + (f": {esc(decl.reading)}" if decl.reading else "") + ".")
+                       + (f": {self.prose(decl.reading, page)}" if decl.reading else "") + ".")
         elif isinstance(decl, s.Component):
-            out.append(self.component_summary(decl))
+            out.append(self.component_summary(decl, page))
         return "\n\n".join(x for x in out if x) + "\n" if out else ""
 
-    def component_summary(self, decl: s.Component) -> str:
+    def component_summary(self, decl: s.Component, page: str = "") -> str:
         kind = decl.kind
         if kind in ("contradiction", "clash"):
             rows = []
@@ -356,7 +374,7 @@ class Cards:
                     rows.append(f"- **{name}:** {esc(value_text(prop.value, 2000))}" + (f" ({cites})" if cites else ""))
             return "\n".join(rows) + "\n"
         text = str_prop(decl, "summary")
-        out = [esc(text)] if text else []
+        out = [(self.prose(text, page) if page and kind != "term" else esc(text))] if text else []
         if kind == "term":
             syn = decl.get("synonyms")
             if syn is not None and isinstance(syn.value, s.ListLit) and syn.value.items:

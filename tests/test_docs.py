@@ -251,6 +251,16 @@ def test_glossary_maps_synonyms_across_titles(rendered):
     assert "share dealing round" in page.lower()
 
 
+def test_glossary_words_in_rule_summaries_link_to_their_terms(rendered):
+    pages, _ = rendered
+    section = pages["titles/1800/section-8.md"]
+    assert "its [Director](../../glossary.md#term-director) may hold more than 70%" in section
+    assert "as after a [take-over](../../glossary.md#term-take-over)" in section
+    anchors = set(re.findall(r"\{#(term-[\w-]+)\}", pages["glossary.md"]))
+    used = {m for text in pages.values() for m in re.findall(r"glossary\.md#(term-[\w-]+)", text)}
+    assert used and used <= anchors
+
+
 def test_reports_and_reference_pages(rendered):
     pages, _ = rendered
     assert "{#e012}" in pages["reference/diagnostics.md"]
