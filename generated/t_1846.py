@@ -904,6 +904,7 @@ DATA = TitleData(
                 "summary": "Play with the first-edition private companies.",
                 "removes_privates": ["BT", "LM"],
                 "removal": "privates",
+                "log_names": ["first_ed"],
                 "orange_group": ["LSL", "MC", "OI"],
                 "blue_group": ["SC", "MPC", "TBC"],
                 "removed_per_group": {3: 2, 4: 1, 5: 0, 2: 1},
@@ -7850,6 +7851,7 @@ DATA = TitleData(
         "train 5": '§"Buying Trains"',
         "train 6": '§"Buying Trains"',
         "train 7/8": '§"Buying Trains"',
+        "trigger ic_subsidy": '§"Corporations"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -8401,6 +8403,17 @@ def t_private_income(g, *_rest):
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
+def t_ic_subsidy(g, v_corporation, v_price, *_rest):
+    """The Illinois Central's subsidy"""
+    g.transfer(v_price, g.name("bank"), v_corporation)
+
+
+def w_ic_subsidy(g, *_args):
+    v_corporation = _args[0] if len(_args) > 0 else None
+    v_price = _args[1] if len(_args) > 1 else None
+    return v_corporation == g.entity("corporation", "IC")
+
+
 def t_minors_close(g, *_rest):
     """The minors close"""
     g.b_close_minors()
@@ -8488,5 +8501,6 @@ class Game(GameBase):
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "corporation_started": [(w_ic_subsidy, t_ic_subsidy)],
         "close_minors": [(None, t_minors_close)],
     }

@@ -140,6 +140,7 @@ DATA = TitleData(
         ),
         "minor_operating_steps": ["lay_tile", "place_token", "run_routes", "dividend"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
+        "log_names": ["1846 2p Variant"],
     },
     components={
         "bankruptcy": [
@@ -845,6 +846,7 @@ DATA = TitleData(
                 "summary": "Play with the first-edition private companies.",
                 "removes_privates": ["BT", "LM"],
                 "removal": "privates",
+                "log_names": ["first_ed"],
                 "orange_group": ["LSL", "MC", "OI"],
                 "blue_group": ["SC", "MPC", "TBC"],
                 "removed_per_group": {3: 2, 4: 1, 5: 0, 2: 1},
@@ -7272,6 +7274,7 @@ DATA = TitleData(
         "property home_token_at_note": '§"Placing Station Tokens"',
         "property ipo_name": '§"Corporations"',
         "property layout": 'supplement from "18xx-games-1846.json"',
+        "property log_names": 'supplement from "18xx.games game logs (the variant\'s title there)"',
         "property min_train_price": '§"Buying Trains"',
         "property minor_operating_steps": '§"Minor Companies"',
         "property minor_value_at_end": 'assumed "minors close in phase III, before any end"',
@@ -7801,6 +7804,7 @@ DATA = TitleData(
         "train 5": '§"Buying Trains", §"Two-Player Variant"',
         "train 6": '§"Buying Trains", §"Two-Player Variant"',
         "train 7/8": '§"Buying Trains"',
+        "trigger ic_subsidy": '§"Corporations"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -8355,6 +8359,17 @@ def t_private_income(g, *_rest):
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
+def t_ic_subsidy(g, v_corporation, v_price, *_rest):
+    """The Illinois Central's subsidy"""
+    g.transfer(v_price, g.name("bank"), v_corporation)
+
+
+def w_ic_subsidy(g, *_args):
+    v_corporation = _args[0] if len(_args) > 0 else None
+    v_price = _args[1] if len(_args) > 1 else None
+    return v_corporation == g.entity("corporation", "IC")
+
+
 def t_minors_close(g, *_rest):
     """The minors close"""
     g.b_close_minors()
@@ -8442,5 +8457,6 @@ class Game(GameBase):
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "corporation_started": [(w_ic_subsidy, t_ic_subsidy)],
         "close_minors": [(None, t_minors_close)],
     }

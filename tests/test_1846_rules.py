@@ -560,3 +560,33 @@ def test_random_games_end_by_an_1846_end_condition(players, variant):
             act(g, rng.choice(g.legal_actions()))
         assert g.state()["end_reason"] in {"bank_broken", "bankruptcy", "all_closed", "final_train"}
         assert set(g.result()) == {f"P{i + 1}" for i in range(players)}
+
+
+# ---------------------------------------------------------------- private and corporation abilities
+
+
+def test_corporations_illinois_central_subsidy_at_par():
+    g = new_game(4)
+    take_passes(g)
+    player = acting(g)
+    par(g, player, "IC", 60)
+    # two shares at $60 paid in, and the bank's subsidy of the par price
+    assert g.cash[g.entity("corporation", "IC")] == 2 * 60 + 60
+
+
+def test_private_companies_michigan_central_blocks_its_hexes_while_a_player_owns_it():
+    g = next(g for g in (new_game(5, seed=seed) for seed in range(1, 30)) if not g.closed["MC"])
+    take_passes(g)
+    # test setup: a player owns the MC, and GT (home B16) stands at its track step
+    g.j.set(g.owner, "MC", g.entity("player", "P1"))
+    first = acting(g)
+    par(g, first, "GT", 100)
+    all_pass(g)
+    corporation_to_step(g, "GT", "lay_tile")
+    blocked = g._blocked_by("B12")
+    assert blocked is not None and blocked.id == "MC"
+    assert all(a["hex"] not in ("B10", "B12") for a in g.legal_actions() if a["type"] == "lay_tile")
+    assert_refused(g, C("GT", "lay_tile", hex="B12", tile="7-0", rotation=0), "Private Companies", "blocked")
+    # owned by a corporation, the MC blocks nothing
+    g.j.set(g.owner, "MC", g.entity("corporation", "GT"))
+    assert g._blocked_by("B12") is None

@@ -59,7 +59,9 @@ class GameBase:
         if not low <= len(names) <= high:
             raise ValueError(f"{self.DATA.title} takes {low}..{high} players, not {len(names)}")
         self.seed = seed
-        self.options = tuple(options)
+        # an option may be named as 18xx.games names it in its logs (the option's `log_names`)
+        aliases = {str(name): c["key"] for c in self.DATA.components_of("option") for name in c.get("log_names") or ()}
+        self.options = tuple(aliases.get(o, o) for o in options)
         known = {c["key"] for c in self.DATA.components_of("option")}
         unknown = [o for o in self.options if o not in known]
         if unknown:
@@ -133,6 +135,8 @@ class GameBase:
         """The map, when the title has one (its `hex` components)."""
         d = self.DATA
         hexes = d.components_of("hex")
+        if isinstance(d.properties.get("map"), Gap) and not hexes:
+            raise RuleGap("the map", d.properties["map"].reason)
         if not hexes:
             return None
         tiles = {c["key"]: c for c in d.components_of("tile")}
@@ -641,6 +645,10 @@ class GameBase:
         """check_lay(C, hex, tile, rotation): the lay if it is legal for C now (colour, upgrade chart,
         track kept, new track reachable, reservations, supply); refused with the reason otherwise."""
         board = self._need_board()
+        blocker = self._blocked_by(str(hex_id))
+        if blocker is not None:
+            raise IllegalAction(f"{hex_id} is blocked while a player owns {blocker}",
+                                rule=self.DATA.rules.get(f"private {blocker.id}"))
         lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors())
         self._check_lay_slot(lay)
         owner_private = self._tile_private(lay.tile)
@@ -649,6 +657,17 @@ class GameBase:
             if self.owner[item.id] != corp or self.closed[item.id]:
                 raise IllegalAction(f"tile {lay.tile} may be laid only by a company that owns {item}")
         return lay
+
+    def _blocked_by(self, hex_id: str) -> Entity | None:
+        """The open private whose `blocks` ability (owner: player) closes `hex_id` to track now."""
+        for item in self.privates:
+            if self.closed[item.id] or self.owner[item.id].kind != "player":
+                continue
+            for child in item.get("children") or ():
+                if child.get("kind") == "ability" and child.get("key") == "blocks" \
+                        and child.get("owner", "player") == "player" and hex_id in (child.get("hexes") or ()):
+                    return item
+        return None
 
     def b_lay_cost(self, lay: "track.Lay") -> int:
         """lay_cost(lay): the terrain and border costs of a lay, in currency units (at least the
@@ -882,6 +901,7 @@ class GameBase:
             raise IllegalAction(f"{self.money(price)} is not a par price")
         self.j.set(self.corp[corp.id], "par", price)
         self._place_token(corp, cell)
+        self.emit("corporation_started", corp, price)
 
     def b_bought(self, player: Entity, corp: Entity) -> None:
         self.j.set(self.g, "bought", True)
