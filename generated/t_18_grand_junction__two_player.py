@@ -228,6 +228,7 @@ DATA = TitleData(
                 "summary": "A player who cannot raise the money his corporation needs for a train goes bankrupt; the game ends when all but one player are bankrupt.",
                 "ends_game": "immediate",
                 "ends_game_after": "all_but_one",
+                "engine_reading": "the engine ends the game at the first bankruptcy, as with two players; playing on with the bankrupt player out and his corporations in receivership (all_but_one, with three or more players) is not built yet",
             },
         ],
         "clash": [

@@ -24,6 +24,7 @@ import pytest
 
 from compiler.engines import game_class
 from compiler.runtime.entities import BANK, POOL
+from compiler.runtime import track
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
 
@@ -590,3 +591,36 @@ def test_private_companies_michigan_central_blocks_its_hexes_while_a_player_owns
     # owned by a corporation, the MC blocks nothing
     g.j.set(g.owner, "MC", g.entity("corporation", "GT"))
     assert g._blocked_by("B12") is None
+
+
+def test_corporations_illinois_central_lays_yellow_free_in_its_hexes():
+    g = new_game(4)
+    take_passes(g)
+    par(g, acting(g), "IC", 60)
+    all_pass(g)
+    corporation_to_step(g, "IC", "lay_tile")
+    ic = g.entity("corporation", "IC")
+    lays = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "J4"]
+    assert lays
+    lay = g.b_check_lay(ic, "J4", lays[0]["tile"].split("-")[0], lays[0]["rotation"])
+    # the $20 a lay costs is waived there: only a border crossed is paid
+    assert g.b_lay_cost(lay) == lay.cost
+    cash = g.cash[ic]
+    act(g, lays[0])
+    assert cash - g.cash[ic] == lay.cost
+
+
+def test_private_companies_tunnel_blasting_takes_20_off_mountains():
+    g = new_game(4)
+    take_passes(g)
+    par(g, acting(g), "BO", 100)
+    all_pass(g)
+    corporation_to_step(g, "BO", "lay_tile")
+    bo = g.entity("corporation", "BO")
+    mountain = next(h for h, mh in g.board.hexes.items() if mh.terrain == "mountain" and mh.cost == 40)
+    # test setup: price a plain lay on a $40 mountain hex for BO, without and with the TBC
+    fake = track.Lay(mountain, "7", 0, 40, False)
+    assert g.b_lay_cost(fake) == 40
+    g.j.set(g.closed, "TBC", False)
+    g.j.set(g.owner, "TBC", bo)
+    assert g.b_lay_cost(fake) == 20

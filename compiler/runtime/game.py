@@ -673,11 +673,31 @@ class GameBase:
         """lay_cost(lay): the terrain and border costs of a lay, in currency units (at least the
         title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
         least = self.DATA.properties.get("tile_lay_cost")
-        if least is None:
-            return lay.cost
         mh = self._need_board().hexes[lay.hex]
         terrain = mh.upgrade_cost if lay.upgrade else mh.cost
-        return max(int(self._value(least, "tile_lay_cost")), terrain) + (lay.cost - terrain)
+        tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
+        tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
+        return tile_cost + (lay.cost - terrain)
+
+    def _lay_discount(self, lay: "track.Lay", mh) -> int:
+        """Standing discounts on a tile lay for the operating company: an ability (its own, or of an open
+        private it owns) with a `discount` and no use `count`, for hexes of its `terrain` or in its
+        `hexes` (and, where it lists them, for its `tiles`)."""
+        if self.g.get("operating") is None:
+            return 0
+        corp = self._operator(self.g["operating"])
+        holders = [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
+        total = 0
+        for holder in holders:
+            for ability in holder.get("children") or ():
+                if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
+                    continue
+                where = (ability.get("terrain") is not None and ability.get("terrain") == mh.terrain) or \
+                    lay.hex in (ability.get("hexes") or ())
+                tiles = ability.get("tiles")
+                if where and (not tiles or lay.tile in [str(t) for t in tiles]):
+                    total += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
+        return total
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
