@@ -7261,7 +7261,7 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the card is not among those drawn for this pick", rule="library '18xx' action bid"
             )
-        if not (v_price == g.b_draft_price(v_company)):
+        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
             raise IllegalAction(
                 "a drafted company costs its current draft price", rule="library '18xx' action bid"
             )

@@ -51,14 +51,8 @@ DATA = TitleData(
         "pool_drop_at_round_end": True,
         "sold_out_rise": True,
         "cert_limit_counts": ["shares", "privates", "minors"],
-        "operating_steps": [
-            "issue_or_redeem",
-            "lay_tile",
-            "place_token",
-            "run_routes",
-            "dividend",
-            "buy_train",
-        ],
+        "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
+        "auto_pass": True,
         "first_operating_order": "lowest_price_first",
         "dividend_kinds": ["payout", "half", "withhold"],
         "half_pay_rounding": "shareholders_get_larger_ten",
@@ -130,7 +124,7 @@ DATA = TitleData(
                 (("619",), 3),
             ),
         ),
-        "minor_operating_steps": ["lay_tile", "place_token", "run_routes", "dividend"],
+        "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "components_own": [
             "game board",
@@ -6926,6 +6920,7 @@ DATA = TitleData(
         "corporation SLVS": '§"Tier 2 Companies", §"San Luis Valley Southern Railway"',
         "dividend_rule half_pay": '§"Paying Dividends"',
         "enum turn_marks": '§"Emergency Money Raising"',
+        "function before_dividend": '§"Issuing and Redeeming Shares"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
         "game_end end_conditions": '§"Game End", §"Additional End Game Conditions"',
@@ -6941,6 +6936,7 @@ DATA = TitleData(
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
         "property bank_inherited": '§"GMT 1846 Components Used"',
         "property bank_trains_per_turn": '§"Buying Trains"',
@@ -7568,7 +7564,7 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the card is not among those drawn for this pick", rule='§"Private Company Draft"'
             )
-        if not (v_price == g.b_draft_price(v_company)):
+        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
             raise IllegalAction(
                 "a drafted company costs its current draft price", rule='§"Private Company Draft"'
             )
@@ -7916,6 +7912,11 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
 
+def r_before_dividend(g, v_corporation):
+    """the corporation's turn has not reached its dividend (§\"Issuing and Redeeming Shares\")"""
+    return g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
+
+
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
@@ -7939,9 +7940,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     ) and (not g.b_done_this_turn("emergency_issue"))
-    if not (g.b_in_step(v_corporation, "issue_or_redeem") or v_emergency):
+    if not (
+        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        or v_emergency
+    ):
         raise IllegalAction(
-            "shares are issued at the start of the turn, or in an emergency for a train the corporation must buy",
+            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
         )
     if not (
@@ -7973,14 +7977,15 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     if v_emergency:
         g.b_mark_done_this_turn("emergency_issue")
     else:
-        g.b_end_step(v_corporation)
+        g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
-    if not (g.b_in_step(v_corporation, "issue_or_redeem")):
+    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
         raise IllegalAction(
-            "shares are redeemed at the start of the turn", rule='§"Issuing and Redeeming Shares"'
+            "shares are redeemed once in a turn, before the dividend",
+            rule='§"Issuing and Redeeming Shares"',
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -7998,7 +8003,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
     g.transfer(v_cost, v_corporation, g.name("bank"))
     for v_c in v_shares:
         g.move(v_c, g.name("pool"), v_corporation)
-    g.b_end_step(v_corporation)
+    g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
@@ -8145,6 +8150,7 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,
         "action:corporation_sell_shares": a_corporation_sell_shares,

@@ -258,12 +258,12 @@ def test_stock_round_no_selling_in_the_first_stock_round():
     g = new_game(4)
     take_passes(g)
     par(g, "P1", "GT", 100)
-    act(g, P("P1", "pass"))
+    # a buy ends the turn: nothing else may follow it (sell, then buy)
+    assert acting(g) == "P2"
     for p in ("P2", "P3", "P4"):
         act(g, P(p, "pass"))
     assert acting(g) == "P1"
     act(g, P("P1", "buy_shares", shares=["GT_1"], percent=10))
-    act(g, P("P1", "pass"))
     # P1 still in the first stock round
     while acting(g) != "P1":
         act(g, P(acting(g), "pass"))
@@ -277,7 +277,6 @@ def test_stock_market_treasury_shares_pay_the_corporation_at_market_price():
     nyc = g.entity("corporation", "NYC")
     assert g.cash[nyc] == 160  # the president's certificate: two shares at par, into the treasury
     assert g.corp["NYC"]["floated"] and g.board.tokens_of("NYC")  # floated at 20%: the home station is placed
-    act(g, P("P1", "pass"))
     act(g, P("P2", "buy_shares", shares=["NYC_1"], percent=10))
     assert g.cash[nyc] == 240
 
@@ -405,7 +404,7 @@ def test_issuing_shares_at_one_space_left_and_limit():
     # test setup: P2 and P3 each hold a GT share
     g.j.set(g.owner, "GT_1", g.entity("player", "P2"))
     g.j.set(g.owner, "GT_2", g.entity("player", "P3"))
-    corporation_to_step(g, "GT", "issue_or_redeem")
+    corporation_to_step(g, "GT", "track_and_token")
     gt = g.entity("corporation", "GT")
     # players hold 4 shares, none in the market: at most 4 may be issued
     assert g.call("issuable", gt) == 4
@@ -414,7 +413,7 @@ def test_issuing_shares_at_one_space_left_and_limit():
     cash = g.cash[gt]
     act(g, C("GT", "sell_shares", shares=["GT_3", "GT_4"], percent=20))
     assert g.cash[gt] - cash == 2 * 90  # one space left of $100
-    assert g.b_pool_percent(gt) == 20 and g.g["step"] != "issue_or_redeem"
+    assert g.b_pool_percent(gt) == 20 and g.b_done_this_turn("issued_or_redeemed")
     assert g.b_price(gt) == 100  # issuing does not move the price
 
 
@@ -424,27 +423,27 @@ def test_redeeming_shares_at_one_space_right_and_only_in_its_step():
     # test setup: two GT shares in the market
     g.j.set(g.owner, "GT_1", POOL)
     g.j.set(g.owner, "GT_2", POOL)
-    corporation_to_step(g, "GT", "issue_or_redeem")
+    corporation_to_step(g, "GT", "track_and_token")
     gt = g.entity("corporation", "GT")
     cash = g.cash[gt]
     act(g, C("GT", "buy_shares", shares=["GT_1"], percent=10))
     assert cash - g.cash[gt] == 112
     assert g.owner["GT_1"] == gt
     assert_refused(g, C("GT", "buy_shares", shares=["GT_2"], percent=10),
-                   "Issuing and Redeeming Shares", "start of the turn")
+                   "Issuing and Redeeming Shares", "once in a turn")
 
 
 def test_laying_track_two_lays_one_upgrade_and_twenty_dollars_each():
     g = new_game(4, seed=2)
     first_or(g, {"NYC": ("P1", 100)})
-    corporation_to_step(g, "NYC", "lay_tile")
+    corporation_to_step(g, "NYC", "track_and_token")
     nyc = g.entity("corporation", "NYC")
     lays = [a for a in g.legal_actions() if a["type"] == "lay_tile"]
     assert lays
     cash = g.cash[nyc]
     act(g, lays[0])
     assert cash - g.cash[nyc] >= 20
-    assert g.g["step"] == "lay_tile" and g.g["lays"] == 1
+    assert g.g["step"] == "track_and_token" and g.g["lays"] == 1
     # a second lay is allowed; after an upgrade, another upgrade is not
     g.j.set(g.g, "upgraded", True)
     upgrades = [a for a in g._cand_lay_tile(nyc, {}) if g.board.placed[a["hex"]].tile.color != "white"]
@@ -583,7 +582,7 @@ def test_private_companies_michigan_central_blocks_its_hexes_while_a_player_owns
     first = acting(g)
     par(g, first, "GT", 100)
     all_pass(g)
-    corporation_to_step(g, "GT", "lay_tile")
+    corporation_to_step(g, "GT", "track_and_token")
     blocked = g._blocked_by("B12")
     assert blocked is not None and blocked.id == "MC"
     assert all(a["hex"] not in ("B10", "B12") for a in g.legal_actions() if a["type"] == "lay_tile")
@@ -598,7 +597,7 @@ def test_corporations_illinois_central_lays_yellow_free_in_its_hexes():
     take_passes(g)
     par(g, acting(g), "IC", 60)
     all_pass(g)
-    corporation_to_step(g, "IC", "lay_tile")
+    corporation_to_step(g, "IC", "track_and_token")
     ic = g.entity("corporation", "IC")
     lays = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "J4"]
     assert lays
@@ -615,7 +614,7 @@ def test_private_companies_tunnel_blasting_takes_20_off_mountains():
     take_passes(g)
     par(g, acting(g), "BO", 100)
     all_pass(g)
-    corporation_to_step(g, "BO", "lay_tile")
+    corporation_to_step(g, "BO", "track_and_token")
     bo = g.entity("corporation", "BO")
     mountain = next(h for h, mh in g.board.hexes.items() if mh.terrain == "mountain" and mh.cost == 40)
     # test setup: price a plain lay on a $40 mountain hex for BO, without and with the TBC

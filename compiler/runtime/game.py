@@ -36,8 +36,10 @@ Action = dict[str, Any]
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
-STEPS = ("issue_or_redeem", "lay_tile", "place_token", "run_routes", "dividend", "buy_train")
-MAP_STEPS = frozenset({"lay_tile", "place_token"})
+STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train")
+MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
+#: a combined step: tiles and a station token in any order, one pass ends both
+COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
 
 
 class GameBase:
@@ -48,7 +50,7 @@ class GameBase:
     # ------------------------------------------------------------ setup
 
     def __init__(self, players: list[str], seed: int = 0, variant: str | None = None,
-                 options: Iterable[str] = ()):
+                 options: Iterable[str] = (), log_hints: Iterable[str] = ()):
         if variant is not None and variant != self.DATA.variant:
             raise ValueError(f"this engine is {self.DATA.title!r} variant {self.DATA.variant!r}, not {variant!r}")
         names = list(players)
@@ -75,8 +77,13 @@ class GameBase:
         self.j = Journal()
         self.actions: list[Action] = []
         self.n = len(names)
+        #: ids a replayed log from another engine uses: its hidden random draws (setup removals, a draft's
+        #: hands) cannot be reproduced, so removals draw first from what the log never names, and a draft
+        #: pick may come from anywhere in the deck (`replaying()`)
+        self.log_hints = frozenset(str(h) for h in log_hints)
         try:
             self._build_entities(names)
+            self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
             self._build_state()
             self._start()
         except RuleGap:
@@ -97,6 +104,12 @@ class GameBase:
         self.by_id: dict[tuple[str, str], Entity] = {}
         for e in self.players + self.corporations + self.privates + self.bonds + self.minors + [BANK, POOL, DEPOT, SCRAP]:
             self.by_id[(e.kind, e.id)] = e
+        #: ids as 18xx.games logs spell them ("B&O" for BO): a component's `log_id`
+        self.log_ids: dict[str, str] = {}
+        for e in self.corporations + self.privates + self.minors:
+            if e.get("log_id") is not None:
+                self.by_id[(e.kind, str(e.get("log_id")))] = e
+                self.log_ids[str(e.get("log_id"))] = e.id
         self.certificates: dict[str, Certificate] = {}
         self.certs_of: dict[str, list[Certificate]] = {}
         for corp in self.corporations:
@@ -301,7 +314,13 @@ class GameBase:
                 if not (name == "group" or name.endswith("_group")) or not isinstance(group, list):
                     continue
                 members = [str(k) for k in group if self._in_play(str(k))]
-                for key in self.rng.sample(members, min(int(count), len(members))):
+                count = min(int(count), len(members))
+                unnamed = [m for m in members if m not in self.log_hints]
+                if len(unnamed) >= count:
+                    drawn = self.rng.sample(unnamed, count)
+                else:
+                    drawn = unnamed + self.rng.sample([m for m in members if m in self.log_hints], count - len(unnamed))
+                for key in drawn:
                     self._remove_from_play(key, removal)
         self.j.set(self.g, "corporations_in_game", sum(1 for c in self.corporations if not self.corp[c.id]["closed"]))
 
@@ -481,7 +500,10 @@ class GameBase:
         return self.current_entity() == entity
 
     def b_in_step(self, corp: Entity, step: str) -> bool:
-        return self.g["round"] == "operating" and self.g["operating"] == corp.id and self.g["step"] == step
+        """in_step(C, s): C is operating and at step s (or at a combined step, such as track_and_token, that includes s)."""
+        current = self.g["step"]
+        return self.g["round"] == "operating" and self.g["operating"] == corp.id and (
+            current == step or step in COMBINED_STEPS.get(current, ()))
 
     def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
         return (player.id, corp.id) in self.g["sold_this_round"]
@@ -712,6 +734,8 @@ class GameBase:
         if owner_private is not None:
             self.j.set(self.closed, owner_private, True)
         if self.g["lays"] >= len(self._lay_slots()):
+            if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
+                return  # the station token may still be placed
             self._next_step()
 
     def _lay_slots(self) -> list[dict]:
@@ -809,7 +833,7 @@ class GameBase:
     def b_must_buy_train(self, corp: Entity) -> bool:
         """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
         return (
-            isinstance(corp, Entity) and corp.kind == "corporation"
+            isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
             and self.b_in_step(corp, "buy_train") and not self.b_trains(corp)
             and bool(self._available_train_ids())
         )
@@ -928,6 +952,11 @@ class GameBase:
         self.j.set(self.g, "acted", True)
         self._check_float(corp)
         self._check_president(corp)
+        if self.g["round"] == "stock" and self.param("sell_buy_order") == "sell_then_buy" \
+                and not self.g.get("auction") and not self._privates_for_sale():
+            # nothing is left to do in the turn (one buy, no sale after it): it ends
+            self.j.set(self.g, "passes", 0)
+            self._next_turn()
 
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
         self.j.set(self.g, "last_seller", player.id)
@@ -1027,6 +1056,11 @@ class GameBase:
         return holder
 
     def b_end_step(self, corp: Entity) -> None:
+        if self.g["step"] == "track_and_token":
+            # a combined step ends when its station token is placed and its tile lays are used
+            self.b_mark_done_this_turn("token")
+            if self.g.get("lays", 0) < len(self._lay_slots()):
+                return
         self._next_step()
 
     def b_train_bought(self, corp: Entity, train: Train, from_bank: bool) -> None:
@@ -1431,8 +1465,14 @@ class GameBase:
         return list(deck[: self._hand_size()])
 
     def b_in_draft_hand(self, company: Any) -> bool:
-        """in_draft_hand(X): whether company (or Pass card) X is among the cards drawn for this pick."""
-        return self.g["round"] == "draft" and getattr(company, "id", str(company)) in self.b_draft_hand()
+        """in_draft_hand(X): whether company (or Pass card) X is among the cards drawn for this pick
+        (anywhere in the deck when replaying another engine's log, whose draws are hidden)."""
+        cards = self.g["draft"]["deck"] if self.b_replaying() else self.b_draft_hand()
+        return self.g["round"] == "draft" and getattr(company, "id", str(company)) in cards
+
+    def b_replaying(self) -> bool:
+        """replaying(): whether the game replays a log from another engine, whose hidden random draws it cannot reproduce."""
+        return bool(self.log_hints)
 
     def _only_one_left(self) -> bool:
         deck = self.g["draft"]["deck"]
@@ -1474,7 +1514,7 @@ class GameBase:
         else:
             rest = [c for c in hand if c != company.id]
             self.rng.shuffle(rest)
-            draft["deck"] = tuple(draft["deck"][len(hand):]) + tuple(rest)
+            draft["deck"] = tuple(c for c in draft["deck"][len(hand):] if c != company.id) + tuple(rest)
         self.j.set(self.g, "draft", draft)
         self._draft_next()
 
@@ -1908,9 +1948,12 @@ class GameBase:
         naming the rule; the state is then exactly as it was."""
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction("an action is a dict with a 'type'")
+        original, action = action, self._from_log_ids(action)
         self.j.begin()
         try:
             self._dispatch(action)
+            self._end_turn_if_closed()
+            self._auto_pass()
             self._settle_sanctions()
         except IllegalAction:
             self.j.rollback()
@@ -1919,7 +1962,7 @@ class GameBase:
             self.j.rollback()
             raise
         self.j.commit()
-        self.actions.append(dict(action))
+        self.actions.append(dict(original))
 
     def _dispatch(self, action: Action) -> None:
         if self.g["finished"]:
@@ -1953,6 +1996,47 @@ class GameBase:
             if exc.rule is None:
                 exc.rule = rule
             raise
+
+    def _end_turn_if_closed(self) -> None:
+        """A corporation that closed during its own turn (its price reached a closing cell) stops operating."""
+        operating = self.g.get("operating")
+        if self.g["round"] == "operating" and operating is not None and self.corp[operating]["closed"] \
+                and not self.g["finished"]:
+            self._end_corporation_turn(self._operator(operating))
+
+    def _auto_pass(self) -> None:
+        """Where the title says `auto_pass: true`, a company whose only legal action is to pass (or to
+        run no train), or a player without money who can only pass, does so without acting, as the
+        18xx.games implementation skips them."""
+        if not self.DATA.properties.get("auto_pass"):
+            return
+        for _ in range(10_000):
+            if self.g["finished"]:
+                return
+            entity = self.current_entity()
+            if entity is None or (entity.kind == "player" and self.cash[entity] > 0):
+                return  # a player who still has money passes himself
+            legal = self.legal_actions()
+            idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
+            if len(idle) != len(legal):
+                return
+            self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
+
+    def _from_log_ids(self, action: Action) -> Action:
+        """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""
+        if not self.log_ids:
+            return action
+        out = dict(action)
+        for key in ("entity", "corporation", "company"):
+            if isinstance(out.get(key), str) and out[key] in self.log_ids:
+                out[key] = self.log_ids[out[key]]
+        if isinstance(out.get("shares"), list):
+            shares = []
+            for cid in out["shares"]:
+                prefix, _, index = str(cid).rpartition("_")
+                shares.append(f"{self.log_ids[prefix]}_{index}" if prefix in self.log_ids else cid)
+            out["shares"] = shares
+        return out
 
     def action_name(self, action: Action) -> str:
         """The DSL action an action dict names: `<entity_type>_<type>` when
@@ -2195,7 +2279,7 @@ class GameBase:
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
-        if self.g["step"] != "lay_tile" or self.board is None:
+        if not self.b_in_step(entity, "lay_tile") or self.board is None:
             return []
         out = []
         for lay in track.legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
@@ -2205,7 +2289,7 @@ class GameBase:
         return out
 
     def _cand_place_token(self, entity, who):
-        if self.g["step"] != "place_token" or self.board is None:
+        if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         return [spot.action(entity.id) for spot in track.legal_tokens(self.board, entity.id)]
 
@@ -2314,6 +2398,7 @@ class GameBase:
 
     def to_log(self) -> dict:
         return {
+            "engine": "rulec",
             "title": self.DATA.title,
             "variant": self.DATA.variant,
             "players": [{"id": p.id, "name": p.id} for p in self.players],
@@ -2323,12 +2408,22 @@ class GameBase:
         }
 
     @classmethod
-    def from_log(cls, log: dict) -> "GameBase":
+    def from_log(cls, log: dict, actions_ahead: list | None = None) -> "GameBase":
+        """Replay `log`. A log from another engine (one without `"engine": "rulec"`) gives hints for the
+        random draws it hides: the ids its actions (or `actions_ahead`) name."""
         players = [p.get("name", p.get("id")) for p in log["players"]]
         ids = {p.get("id"): p.get("name", p.get("id")) for p in log["players"]}
         settings = log.get("settings", {})
+        hints: set[str] = set()
+        if log.get("engine") != "rulec":
+            for action in list(log.get("actions", [])) + list(actions_ahead or []):
+                for key in ("company", "corporation"):
+                    if isinstance(action.get(key), str):
+                        hints.add(action[key])
+                if action.get("entity_type") in ("corporation", "company", "minor"):
+                    hints.add(str(action.get("entity")))
         game = cls(players=players, seed=settings.get("seed", 0), variant=log.get("variant"),
-                   options=settings.get("optional_rules", ()))
+                   options=settings.get("optional_rules", ()), log_hints=hints)
         for action in log["actions"]:
             if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
                 continue
