@@ -2006,16 +2006,17 @@ class GameBase:
 
     def _auto_pass(self) -> None:
         """Where the title says `auto_pass: true`, a company whose only legal action is to pass (or to
-        run no train), or a player without money who can only pass, does so without acting, as the
-        18xx.games implementation skips them."""
+        run no train), or a player who can only pass and holds no share he could sell, does so without
+        acting, as the 18xx.games implementation skips them."""
         if not self.DATA.properties.get("auto_pass"):
             return
         for _ in range(10_000):
             if self.g["finished"]:
                 return
             entity = self.current_entity()
-            if entity is None or (entity.kind == "player" and self.cash[entity] > 0):
-                return  # a player who still has money passes himself
+            if entity is None or (entity.kind == "player" and any(
+                    self.b_sellable(entity, c) for c in self.corporations if self.corp[c.id]["par"] is not None)):
+                return  # a player holding shares he could sell (now or later in the round's rules) passes himself
             legal = self.legal_actions()
             idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
             if len(idle) != len(legal):
