@@ -665,3 +665,15 @@ def test_replay_18xx_games_logs_get_through_the_draft_and_first_stock_round(fixt
         played, stopped = _replay_until_divergence(path)
         drafted = sum(1 for a in log["actions"] if a["type"] == "bid")
         assert played > drafted, (path.name, played, stopped)
+
+
+def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
+    g = new_game(2, seed=3, cls=TwoPlayer)
+    rng = random.Random(3)
+    while not g.finished:
+        act(g, rng.choice(g.legal_actions()))
+    # this seed's random play closes every corporation but one nobody can afford to start
+    state = g.state()
+    assert state["round"]["type"] == "finished"
+    assert state["end_reason"] == "stalemate"
+    assert all(c["closed"] or c["share_price"] is None for c in state["corporations"])

@@ -948,6 +948,7 @@ class GameBase:
         self.emit("corporation_started", corp, price)
 
     def b_bought(self, player: Entity, corp: Entity) -> None:
+        self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "bought", True)
         self.j.set(self.g, "acted", True)
         self._check_float(corp)
@@ -960,6 +961,7 @@ class GameBase:
 
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
         self.j.set(self.g, "last_seller", player.id)
+        self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
         self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
@@ -1741,6 +1743,7 @@ class GameBase:
         self.j.set(self.g, "passes", 0)
         self.j.set(self.g, "sold_this_round", frozenset())
         self.j.set(self.g, "sold_corps", frozenset())
+        self.j.set(self.g, "round_acted", False)
         self._new_turn()
 
     def _new_turn(self) -> None:
@@ -1816,6 +1819,16 @@ class GameBase:
 
     def _end_stock_round(self) -> None:
         self.j.set(self.g, "current_action", "end_stock_round")
+        # play that can no longer change: a stock round where nobody acted, after a whole set of rounds
+        # that moved no money since the last such round, would repeat for ever; the game ends there
+        holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
+        if not self.g.get("round_acted"):
+            if self.g.get("idle_holdings") == holdings:
+                self.b_end_game_now("stalemate")
+                return
+            self.j.set(self.g, "idle_holdings", holdings)
+        else:
+            self.j.set(self.g, "idle_holdings", None)
         if self.param("sold_out_rise"):
             for corp in self.corporations:
                 if self.corp[corp.id]["cell"] is None:
@@ -1954,6 +1967,8 @@ class GameBase:
             self._dispatch(action)
             self._end_turn_if_closed()
             self._auto_pass()
+            if self.g["finished"] and self.g["round"] != "finished":
+                self.j.set(self.g, "round", "finished")  # an end met mid-action: the rest of the action changes nothing
             self._settle_sanctions()
         except IllegalAction:
             self.j.rollback()
