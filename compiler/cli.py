@@ -332,7 +332,7 @@ def _replay_one(loaded: Loaded, log: dict, quiet: bool) -> tuple[int, dict | Non
         return EXIT_FAIL, None
     Game = game_class(title.name, title.variant)
     try:
-        game = Game.from_log({**log, "actions": []})
+        game = Game.from_log({**log, "actions": []}, actions_ahead=log.get("actions", []))
         monitor = Monitor(game)
         ids = {p.get("id"): p.get("name", p.get("id")) for p in log.get("players", [])}
         for number, action in enumerate(log.get("actions", []), 1):

@@ -7174,33 +7174,44 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private (§7)"""
-    if not (g.param("private_sale_bidding")):
-        raise IllegalAction(
-            "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
-        )
-    if g.b_in_auction():
-        if not (v_company == g.b_auction_company()):
-            raise IllegalAction("the auction is for another private", rule="§7")
-        if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-            raise IllegalAction("a raise is at least the minimum raise", rule="§7")
+    """Bid for a private, or pick a card in a draft (§7)"""
+    if g.b_in_round("draft"):
+        if not (g.b_in_draft_hand(v_company)):
+            raise IllegalAction("the card is not among those drawn for this pick", rule="§7")
+        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
+            raise IllegalAction("a drafted company costs its current draft price", rule="§7")
         if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction("not enough cash", rule="§7")
-        g.b_raise_bid(v_player, v_price)
-    else:
-        if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-            raise IllegalAction("bids are for privates not yet offered", rule="§7")
-        if not (
-            (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
-            and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
-        ):
             raise IllegalAction(
-                "a bid exceeds the face value and every other bid by at least the minimum raise",
-                rule="§7",
+                "not enough cash for this and the companies already picked", rule="§7"
             )
-        if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction("not enough cash to set the bid aside", rule="§7")
-        g.b_place_bid(v_player, v_company, v_price)
+        g.b_draft_pick(v_player, v_company)
+    else:
+        if not (g.param("private_sale_bidding")):
+            raise IllegalAction(
+                "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
+            )
+        if g.b_in_auction():
+            if not (v_company == g.b_auction_company()):
+                raise IllegalAction("the auction is for another private", rule="§7")
+            if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
+                raise IllegalAction("a raise is at least the minimum raise", rule="§7")
+            if not (g.b_free_cash(v_player) >= v_price):
+                raise IllegalAction("not enough cash", rule="§7")
+            g.b_raise_bid(v_player, v_price)
+        else:
+            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+                raise IllegalAction("bids are for privates not yet offered", rule="§7")
+            if not (
+                (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
+                and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+            ):
+                raise IllegalAction(
+                    "a bid exceeds the face value and every other bid by at least the minimum raise",
+                    rule="§7",
+                )
+            if not (g.b_free_cash(v_player) >= v_price):
+                raise IllegalAction("not enough cash to set the bid aside", rule="§7")
+            g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
@@ -7211,6 +7222,8 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction("one purchase per turn, after the privates are sold", rule="§9.1")
     if not (not g.b_started(v_corporation)):
         raise IllegalAction("the corporation is already started", rule="§9.1")
+    if not (not g.b_closed(v_corporation)):
+        raise IllegalAction("the corporation is out of the game", rule="§9.1")
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction("not a par price", rule="§9.1")
     v_cert = g.b_president_certificate(v_corporation)
@@ -7263,9 +7276,13 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
     """Sell certificates to the pool (§5, §8.1)"""
-    if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are sold in a stock round", rule="§5, §8.1")
-    if not (g.b_may_sell_now(v_player)):
+    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round (or by a president raising money for a train)",
+            rule="§5, §8.1",
+        )
+    if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction("no selling after buying in this turn", rule="§5, §8.1")
     if not (
         (g.b_len(v_shares) >= 1)
@@ -7273,7 +7290,10 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
     ):
         raise IllegalAction("those certificates cannot be sold", rule="§5, §8.1")
     if not (
-        ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
+        (
+            ((g.b_stock_round_number() > 1) or v_emergency)
+            or (g.param("first_round_selling") == "any")
+        )
         or (
             ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
             and all(g.b_granted(v_c) for v_c in v_shares)
