@@ -283,20 +283,29 @@ class _Layout:
 @dataclass(frozen=True)
 class Tile:
     """A tile (or what is printed on a map hex): name, colour, nodes, paths,
-    label. Build it from the DSL's dict with `Tile.from_dict(name, data)`."""
+    label, and `reserved`: (company, node) station circles the tile keeps
+    for a company while it lies on the map (1800 §C.2's green Denver #802).
+    Build it from the DSL's dict with `Tile.from_dict(name, data)`."""
 
     name: str
     color: str
     nodes: tuple[Node, ...] = ()
     paths: tuple[Path, ...] = ()
     label: str | None = None
+    reserved: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_dict(cls, name: str, data: Mapping[str, Any]) -> Tile:
         """Raises ValueError for a malformed tile (bad edge, unknown node)."""
         nodes = tuple(Node.from_dict(n) for n in data.get("nodes") or ())
         paths = tuple(Path.from_dict(p) for p in data.get("paths") or ())
-        tile = cls(str(name), str(data.get("color", "white")), nodes, paths, data.get("label"))
+        reserved = []
+        for slot in data.get("reserved_slots") or ():
+            node = int(slot.get("node", 0))
+            if not 0 <= node < len(nodes) or nodes[node].kind != "city":
+                raise ValueError(f"tile {name}: reserved slot on node {node}, which is not a city of the tile")
+            reserved.append((str(slot["corporation"]), node))
+        tile = cls(str(name), str(data.get("color", "white")), nodes, paths, data.get("label"), tuple(reserved))
         for path in paths:
             for end in (path.a, path.b):
                 code = _end(end, f"tile {name}")
@@ -648,12 +657,26 @@ class Board:
             return False
         return not self.blocked(ref, company)
 
+    def reservations(self, ref: NodeRef) -> list[str]:
+        """Companies a city's empty circles are kept for: home reservations
+        (they move with upgrades), and the circles the hex's current tile
+        keeps for a company with no token in the hex yet (they go with the
+        tile: an upgrade to a tile without them opens the circle to all)."""
+        out = list(self.reserved.get(ref, []))
+        hex_id = ref[0]
+        for company, node in self.placed[hex_id].tile.reserved:
+            if node == ref[1] and not any(
+                company in held for (h, _), held in self.tokens.items() if h == hex_id
+            ):
+                out.append(company)
+        return out
+
     def free_slot(self, ref: NodeRef, company: str) -> int | None:
         """The slot a token of `company` would take, or None: empty slots
-        left after other companies' home reservations."""
+        left after other companies' reservations."""
         held = self.holders(ref)
         empty = [i for i, c in enumerate(held) if c is None]
-        others = [c for c in self.reserved.get(ref, []) if c != company]
+        others = [c for c in self.reservations(ref) if c != company]
         if len(empty) <= len(others):
             return None
         return empty[0]
@@ -1203,7 +1226,7 @@ def _token_verdict(board: Board, company: str, ref: NodeRef, reachable: bool) ->
     slot = board.free_slot(ref, company)
     if slot is None:
         if None in board.holders(ref):
-            return f"the free slots of {where} are reserved for other companies' home stations"
+            return f"the free slots of {where} are reserved for other companies: {', '.join(sorted(set(board.reservations(ref)) - {company}))}"
         return f"{where} has no free slot"
     if not reachable:
         return f"{company} has no unblocked track from its tokens to {where}"
