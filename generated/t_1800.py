@@ -158,6 +158,7 @@ DATA = TitleData(
                 ),
             ),
         ),
+        "same_track_upgrades": True,
         "station_tokens": 3,
         "tokens_per_turn": 1,
         "tokens_per_hex": 1,
@@ -260,6 +261,13 @@ DATA = TitleData(
                 "rulebook": "the price drops one box per Share Dealing Round, however many shares of the company are sold",
                 "supplement": "the market legend says the price drops once per sale",
                 "reading": "one box per company per SDR",
+            },
+            {
+                "key": "revenue_only_upgrades",
+                "title": "Upgrades that add no track",
+                "rulebook": "a tile may not be upgraded unless there is some new track on it that a train from the company can use; yet #804 is the only upgrade for #12, #803 for #802 and #805 for #803, and Appendix E upgrades the brown Denver tile to gray",
+                "supplement": "#804 has #12's three sides of track, and #803 and #805 have #802's four: the upgrades raise only the revenue",
+                "reading": "these charted upgrades are legal where the company can run on the hex's track; every other upgrade must add track the company reaches",
             },
         ],
         "contradiction": [
@@ -6473,13 +6481,16 @@ DATA = TitleData(
         "cite action buy_train": "§11.7",
         "cite action corporation_buy_company": "§11.8",
         "cite action dividend": "§11.5",
+        "cite action lay_tile": "§11.1",
         "cite action par": "§9.1",
         "cite action pass": "§5, §10.2",
+        "cite action place_token": "§11.2",
         "cite action run_routes": "§11.3, §11.4",
         "cite action sell_shares": "§5, §8.1",
         "cite procedure pay_dividends": "§11.5",
         "cite trigger private_income": "§10.1",
         "clash market_drop_per_sale": "§8.1",
+        "clash revenue_only_upgrades": "§11.1",
         "contradiction bankrupt_privates": "§11.8, §11.11",
         "contradiction bond_holder": "§9.2, §11.10",
         "contradiction forced_sale_after_buy_back": "§11.9, §11.11",
@@ -6600,6 +6611,7 @@ DATA = TitleData(
         "property routes_share_track": "§11.3",
         "property sale_paid_by": "§8.1",
         "property sales_go_to": "§8.1",
+        "property same_track_upgrades": "§11.1",
         "property sdr_ends_when": "§5",
         "property sdr_turn": "§5",
         "property sdr_turn_order": "§5",
@@ -7337,36 +7349,26 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (library '18xx' action lay_tile)"""
+    """Lay or upgrade a tile (§11.1)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="library '18xx' action lay_tile"
-        )
+        raise IllegalAction("tiles are laid at the start of a turn", rule="§11.1")
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost", rule="library '18xx' action lay_tile"
-        )
+        raise IllegalAction("the company cannot pay the terrain cost", rule="§11.1")
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (library '18xx' action place_token)"""
+    """Place a station token (§11.2)"""
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("a station token is placed after laying track", rule="§11.2")
     if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("the corporation has no station token left", rule="§11.2")
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash for the token", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("not enough cash for the token", rule="§11.2")
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)

@@ -139,6 +139,7 @@ class GameBase:
         rules = track.TrackRules(
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
+            same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -1486,7 +1487,9 @@ class GameBase:
         kind = self.action_name(action)
         pending = self.g.get("pending")
         if pending and kind != pending[0][2]:
-            raise IllegalAction(f"{pending[0][1]} must first {pending[0][2].replace('_', ' ')}")
+            owed = pending[0][2]
+            raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
+                                rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"))
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
@@ -1506,6 +1509,8 @@ class GameBase:
         try:
             routine(self, *args)
         except IllegalAction as exc:
+            if exc.rule is None and exc.source is not None:
+                exc.rule = self.DATA.rules.get(f"{exc.source[0]} {exc.source[1]}")
             if exc.rule is None:
                 exc.rule = rule
             raise

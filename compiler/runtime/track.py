@@ -417,6 +417,19 @@ def node_map(
     return found
 
 
+class Refusal(str):
+    """Why a lay or a token is refused, with the map clause behind it when
+    one is (`source`: ("hex", "B4") for a reserved hex, ("tile", "802") for a
+    circle a tile keeps), so that the engine can cite that clause."""
+
+    source: tuple[str, str] | None = None
+
+    def __new__(cls, text: str, source: tuple[str, str] | None = None) -> "Refusal":
+        obj = super().__new__(cls, text)
+        obj.source = source
+        return obj
+
+
 # ---------------------------------------------------------------- the map
 
 
@@ -482,10 +495,15 @@ class TrackRules:
     §11.1, 18CO 5.6.3 and 1880 VII.3.1 say no). `dead_end_colors`: colours of
     fixed hexes (red, blue, gray) whose sides without track new track may not
     point at: none in 1800 ("track can run into a blank hex side", §11.1),
-    gray in 18CO (5.6.3), blue in 1880 Romania (Odessa's edge, VII.3.1)."""
+    gray in 18CO (5.6.3), blue in 1880 Romania (Odessa's edge, VII.3.1).
+    `same_track_upgrades`: an upgrade whose tile keeps exactly the old track
+    (the chart's revenue-only upgrades, 1800's #12 to #804 and the Denver
+    tiles) may be laid where the company can run on the hex's track; without
+    it every upgrade must add track the company reaches."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
+    same_track_upgrades: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -998,7 +1016,7 @@ def check_lay(
         board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash
     )
     if isinstance(verdict, str):
-        raise IllegalAction(verdict)
+        raise IllegalAction(verdict, source=getattr(verdict, "source", None))
     return verdict
 
 
@@ -1044,7 +1062,7 @@ def _judge(
         if (tile.label or held) and tile.label != held:
             return f"#{name} ({tile.label or 'no label'}) cannot replace a tile labelled {held or 'nothing'} on {h}"
     if first and mh.reserved_for and mh.reserved_for != company:
-        return f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there"
+        return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
     mapping = node_map(old.tile, old.rotation, tile, rotation)
     if mapping is None and name in (board.upgrades or {}).get(old.tile.name, ()):
         mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
@@ -1072,11 +1090,26 @@ def _judge(
         if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders:
             cost += border.cost
             paid.append(board._border_key(h, f))
-    if not _connects(board, company, h, tile, rotation, mapping, seen):
+    if not _connects(board, company, h, tile, rotation, mapping, seen) and not (
+        board.rules.same_track_upgrades
+        and not first
+        and _same_track(old_lay, new_lay, mapping)
+        and any(hh == h for hh, _ in seen.paths)
+    ):
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
         return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid))
+
+
+def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> bool:
+    """The new tile's track is exactly the old tile's (its nodes renumbered by `mapping`)."""
+
+    def mapped(end: int) -> int:
+        return end if end < NODE else NODE + mapping[end - NODE]
+
+    old_paths = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
+    return old_paths == {frozenset(pair) for pair in new_lay.ends}
 
 
 def _connects(
@@ -1212,7 +1245,7 @@ def check_token(board: Board, company: str, ref: NodeRef | str, *, home: bool = 
     reachable = home or ref in reach(board, company).nodes
     verdict = _token_verdict(board, company, ref, reachable)
     if isinstance(verdict, str):
-        raise IllegalAction(verdict)
+        raise IllegalAction(verdict, source=getattr(verdict, "source", None))
     return verdict
 
 
@@ -1226,7 +1259,11 @@ def _token_verdict(board: Board, company: str, ref: NodeRef, reachable: bool) ->
     slot = board.free_slot(ref, company)
     if slot is None:
         if None in board.holders(ref):
-            return f"the free slots of {where} are reserved for other companies: {', '.join(sorted(set(board.reservations(ref)) - {company}))}"
+            others = sorted(set(board.reservations(ref)) - {company})
+            tile = board.tile_at(h)
+            kept = [c for c, node in tile.reserved if node == i and c in others]
+            source = ("tile", tile.name) if kept else ("hex", h)
+            return Refusal(f"the free slots of {where} are reserved for other companies: {', '.join(others)}", source)
         return f"{where} has no free slot"
     if not reachable:
         return f"{company} has no unblocked track from its tokens to {where}"
