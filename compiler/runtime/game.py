@@ -1483,7 +1483,7 @@ class GameBase:
 
     def _dispatch(self, action: Action) -> None:
         if self.g["finished"]:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
         pending = self.g.get("pending")
         if pending and kind != pending[0][2]:

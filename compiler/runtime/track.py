@@ -1048,11 +1048,12 @@ def _judge(
     targets = board.upgrade_targets(old.tile)
     if name not in targets:
         what = "the printed hex" if old.copy is None else f"#{old.tile.name}"
+        chart = ("table", "upgrades") if board.upgrades is not None else None
         if not targets:
-            return f"{what} on {h} cannot be replaced"
-        return f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})"
+            return Refusal(f"{what} on {h} cannot be replaced", chart)
+        return Refusal(f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})", chart)
     if board.available(name) == 0:
-        return f"no #{name} tile is left in the supply"
+        return Refusal(f"no #{name} tile is left in the supply", ("table", "tile_counts"))
     first = old.tile.color == "white"
     if not first and old.copy is not None:
         # a hex's printed label stays with it under unlabelled tiles (Denver's
