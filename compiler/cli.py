@@ -288,15 +288,22 @@ def title_for_log(loaded: Loaded, log: dict) -> Title | None:
     from compiler import syntax as s
 
     wanted = _compact(str(log.get("title", "")))
+    variant = log.get("variant")
     for title in loaded.every_title():
-        names = [title.name if title.variant is None else f"{title.name} {title.variant}"]
+        # a log names a variant in its own field ("1800" + "Three-Player", as `to_log` writes
+        # it), or in its title ("1800 Three-Player")
+        if title.variant is not None and variant is None and wanted == _compact(f"{title.name} {title.variant}"):
+            return title
+        names = [title.name]
         prop = title.prop("log_names")
         if prop is not None and isinstance(prop.value, s.ListLit):
             names += [v.value for v in prop.value.items if isinstance(v, s.Str)]
-        if wanted in {_compact(n) for n in names}:
-            variant = log.get("variant")
-            if variant is None or (title.variant is not None and slug(title.variant) == slug(variant)):
-                return title
+        if wanted not in {_compact(n) for n in names}:
+            continue
+        if variant is None and title.variant is None:
+            return title
+        if variant is not None and title.variant is not None and slug(title.variant) == slug(str(variant)):
+            return title
     return None
 
 

@@ -1761,6 +1761,21 @@ class Builtins:
                    NOT(OR(*[self.held(ctx, t, e) for t in m.trains])),
                    OR(*[c for _, c in self.avail(ctx)]))
 
+    def b_emergency_seller(self, ctx: Ctx, player: Any) -> Any:
+        """As GameBase.b_emergency_seller: in an operating round, the player
+        presides the operating corporation, which must buy a train that it and
+        he together cannot pay for."""
+        m = self.m
+        st = ctx.state
+        p = self.ent(player)
+        price = self.b_cheapest_train_price(ctx)
+        parts = []
+        for c in m.corporations:
+            z = m.z(c)
+            parts.append(AND(st["operating"] == z, self.b_president(ctx, z) == p, self.b_must_buy_train(ctx, z),
+                             self.tr.cmp("<", self.cash_of(ctx, z) + self.cash_of(ctx, p), price)))
+        return AND(st["round"] == ROUNDS.index("operating"), OR(*parts))
+
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
         avail = self.avail(ctx)
         for t, _ in avail:
@@ -2064,6 +2079,11 @@ class Builtins:
 
     def b_check_president(self, ctx: Ctx, corp: Any) -> None:
         """The take-over check is a runtime step of its own (`take_over`)."""
+
+    def b_check_float(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_check_float: the corporation floats if players now hold its float."""
+        for c, cond in self.corp_of(ctx, corp):
+            self.check_float(ctx, c, cond)
 
     def b_set_revenue(self, ctx: Ctx, corp: Any, amount: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):

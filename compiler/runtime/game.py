@@ -162,6 +162,7 @@ class GameBase:
         rules = track.TrackRules(
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
+            same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -991,6 +992,10 @@ class GameBase:
 
     def b_check_president(self, corp: Entity) -> None:
         self._check_president(corp)
+
+    def b_check_float(self, corp: Entity) -> None:
+        """check_float(C): C floats if players now hold its float percentage."""
+        self._check_float(corp)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
         """set_revenue(C, x): C's trains earned x this turn."""
@@ -1983,11 +1988,13 @@ class GameBase:
 
     def _dispatch(self, action: Action) -> None:
         if self.g["finished"]:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
         pending = self.g.get("pending")
         if pending and kind != pending[0][2]:
-            raise IllegalAction(f"{pending[0][1]} must first {pending[0][2].replace('_', ' ')}")
+            owed = pending[0][2]
+            raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
+                                rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"))
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
@@ -2004,12 +2011,14 @@ class GameBase:
         # a president sells shares during his corporation's turn (emergency money raising; the DSL guards decide when)
         for_acting = (kind == "sell_shares" and acting is not None and acting.kind == "corporation"
                       and args and self.b_president(acting) == args[0])
-        if args and args[0] != acting and not for_acting:
+        if args and args[0] != acting and not for_acting and kind not in self._any_time_actions():
             turn_rule = self.DATA.rules.get("cite action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule)
         try:
             routine(self, *args)
         except IllegalAction as exc:
+            if exc.rule is None and exc.source is not None:
+                exc.rule = self.DATA.rules.get(f"{exc.source[0]} {exc.source[1]}")
             if exc.rule is None:
                 exc.rule = rule
             raise
@@ -2055,6 +2064,18 @@ class GameBase:
                 shares.append(f"{self.log_ids[prefix]}_{index}" if prefix in self.log_ids else cid)
             out["shares"] = shares
         return out
+
+    def _any_time_actions(self) -> tuple[str, ...]:
+        """The title's `any_time_actions`: DSL actions that may be taken at any
+        moment, in or out of turn (none unless the title names them: play
+        otherwise goes turn by turn)."""
+        return tuple(str(a) for a in self.DATA.properties.get("any_time_actions") or ())
+
+    @staticmethod
+    def entity_type(entity: Entity) -> str:
+        """The `entity_type` of an action taken by `entity`, in the 18xx.games
+        vocabulary: a private acts as a "company"; others by their kind."""
+        return "company" if entity.kind == "private" else entity.kind
 
     def action_name(self, action: Action) -> str:
         """The DSL action an action dict names: `<entity_type>_<type>` when
@@ -2129,27 +2150,53 @@ class GameBase:
 
     def _candidates(self) -> list[Action]:
         """Candidate actions for the acting entity, from each DSL action's
-        vocabulary type (generators below); the DSL's guards decide."""
+        vocabulary type (generators below), and the title's any-time actions
+        for every other entity that could take them; the DSL's guards decide."""
         entity = self.current_entity()
         if entity is None:
             return []
-        who = {"entity": entity.id, "entity_type": entity.kind}
-        out: list[Action] = []
         pending = self.g.get("pending")
+        names = [name for name in self.ACTION_PARAMS if not (pending and name != pending[0][2])]
+        out: list[Action] = []
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
             if president is not None and self.b_emergency_seller(president):
                 out.extend(self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"}))
-        for name, params in self.ACTION_PARAMS.items():
-            if pending and name != pending[0][2]:
-                continue
+        out.extend(self._candidates_for(entity, names))
+        if not pending:
+            for name in self._any_time_actions():
+                if name not in self.ACTION_PARAMS:
+                    continue
+                for other in self._possible_actors(name):
+                    if other != entity:
+                        out.extend(self._candidates_for(other, [name]))
+        return out
+
+    def _possible_actors(self, name: str) -> list[Entity]:
+        """Entities of the kind an action's first parameter names (open privates only)."""
+        kinds = self.ACTION_PARAMS[name][0][1]
+        out: list[Entity] = []
+        if "player" in kinds:
+            out.extend(self.players)
+        if "corporation" in kinds:
+            out.extend(self.corporations)
+        if "private" in kinds:
+            out.extend(p for p in self.privates if not self.closed[p.id])
+        return out
+
+    def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
+        etype_of = self.entity_type(entity)
+        who = {"entity": entity.id, "entity_type": etype_of}
+        out: list[Action] = []
+        for name in names:
+            params = self.ACTION_PARAMS[name]
             vtype, etype = name, None
-            for kind in ("player", "corporation"):
+            for kind in ("player", "corporation", "company"):
                 if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
                     vtype, etype = name[len(kind) + 1:], kind
-            if etype is not None and etype != entity.kind:
+            if etype is not None and etype != etype_of:
                 continue
-            if etype is None and f"{entity.kind}_{name}" in self.ACTION_PARAMS:
+            if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
                 continue  # the entity-specific action answers for this type
             generator = getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
