@@ -63,8 +63,8 @@ DATA = TitleData(
         "starting_round_auction": Gap(
             "the Starting Round auction of the privates (V.1) and the choice of foreign investors (V.2) are not built yet"
         ),
-        "president_share_choice": Gap(
-            "the founder's choice of a 20%, 30% or 40% president's certificate and the building rights it brings (VI.6, VII.3.2) are not built yet"
+        "building_rights_play": Gap(
+            "the building rights a founder gets with his president's certificate (3, 2 or 1 phases, VI.6, VII.3.2) are not chosen or used yet: there is no map to build on"
         ),
         "foreign_investors_play": Gap(
             "foreign investors (II.3.2, VII.3.7) do not operate yet: no lays, leases, connection checks or reserved shares"
@@ -96,11 +96,21 @@ DATA = TitleData(
         "after_the_last_6e": "the train purchase marker stays put: no more exports, and no stock round after the final one",
         "stock_round_when": ["train_sold_out"],
         "train_export": True,
-        "interruption_timing": Gap(
-            "the stock round called by the last train of a type comes at the end of the buying company's turn, and the operating round resumes with the next company: the interrupted company's extra purchases after the stock round (VII.3.8, VII.3.10) are not built yet"
+        "interruption": "the last train of a type bought breaks the operating round off at once for a stock round; the buyer then buys again if it will, and the round goes on; after an export, the exporting company gets its train purchase again",
+        "interruption_order": Gap(
+            "after an interruption the round track resumes with 'the topmost company whose marker has not yet moved' (VII.1); with the round track's layout a gap, the round goes on in share-price order"
         ),
         "export_declining_obligation": Gap(
             "a company without a train may not yet decline to buy in order to export (VII.3.10)"
+        ),
+        "map_and_routes": Gap(
+            "the map and the tiles are not transcribed yet (a later issue): no track is laid, no station placed, and trains run no route, so every company earns nothing and withholds"
+        ),
+        "emergency_share_sales": Gap(
+            "a president short of cash for a forced train may sell shares first (VII.3.9); not built yet: he borrows the rest at once"
+        ),
+        "emergency_cheapest_train": Gap(
+            "an emergency purchase must take the cheapest train of bank and pool (VII.3.9); not enforced yet against a cheaper pool train"
         ),
         "rebuilt_2_trains_sold": Gap("rebuilt 2-trains (VII.3.5.1) are not offered for sale yet"),
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
@@ -7028,6 +7038,7 @@ DATA = TitleData(
         "property game_end": "IX.1, II.4",
         "property holding_cap": "VI.5, §X",
         "property home_token_at": "VII.1, VI.6",
+        "property interruption": "VII.3.8, VII.3.10, VII.1",
         "property investor_count": "XI.3",
         "property min_train_price": "VII.3.8",
         "property must_own_train": "VII.3.8, §X",
@@ -7590,8 +7601,8 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
-def a_par(g, v_player, v_corporation, v_price):
-    """Found a company: buy its president's certificate (VI.5, VI.6)"""
+def a_par(g, v_player, v_corporation, v_price, v_president_percent):
+    """Found a company: buy its president's certificate, of 20, 30 or 40% (VI.5, VI.6)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("a company is founded in a stock round", rule="VI.6")
     if not (g.b_may_buy_now(v_player)):
@@ -7604,6 +7615,9 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction("the company is already founded", rule="VI.6")
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction("the par prices are 70, 80, 90 and 100", rule="VI.6")
+    if not (v_president_percent in g.param("president_share_sizes")):
+        raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
+    g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
@@ -7916,7 +7930,12 @@ class Game(GameBase):
 
     DATA = DATA
     ACTION_PARAMS = {
-        "par": [("player", ("player",)), ("corporation", ("corporation",)), ("price", ("money",))],
+        "par": [
+            ("player", ("player",)),
+            ("corporation", ("corporation",)),
+            ("price", ("money",)),
+            ("president_percent", ("int",)),
+        ],
         "buy_shares": [
             ("player", ("player",)),
             ("corporation", ("corporation",)),

@@ -11,9 +11,9 @@ positions are reached by play, and where play would take too long a test
 edits the state directly and says so (money then comes from the unlimited
 bank's books, so the monitor's conservation check still holds).
 
-Rules not built yet (the Starting Round, foreign investors, the choice of
-a 30% or 40% president's certificate, the round track's order) are gaps in
-the rulespec; they have no tests here.
+Rules not built yet (the Starting Round, foreign investors, building
+rights, the round track's order) are gaps in the rulespec; they have no
+tests here.
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def to_turn(g, name):
     assert acting(g) == name
 
 
-def par_action(g, name, sym, par):
-    return P(name, "par", corporation=sym, share_price=next(
+def par_action(g, name, sym, par, president_percent=20):
+    return P(name, "par", corporation=sym, president_percent=president_percent, share_price=next(
         a["share_price"] for a in g._cand_par(g.find(name), {}) if a["corporation"] == sym
         and a["share_price"].startswith(f"{par},")))
 
@@ -174,9 +174,25 @@ def test_vi_6_founding_pays_two_times_par_to_the_bank():
     assert g.flow["received"] == 200
 
 
+@pytest.mark.parametrize("size,certificates", [(30, 8), (40, 7)])
+def test_vi_6_founder_chooses_a_30_or_40_percent_presidents_certificate(size, certificates):
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 80, president_percent=size))
+    assert cash(g, "Ann") == 480 - size // 10 * 80
+    assert pct(g, "Ann", "GWR") == size
+    assert g.state()["players"][0]["certificates"] == 1      # one certificate whatever its size
+    assert len(g.certs_of["GWR"]) == certificates
+    assert sum(c.percent for c in g.certs_of["GWR"]) == 100
+
+
+def test_vi_6_no_president_certificate_of_another_size():
+    g = new_game()
+    assert_refused(g, par_action(g, "Ann", "GWR", 80, president_percent=50), "VI.6")
+
+
 def test_vi_6_par_prices_are_70_to_100():
     g = new_game()
-    assert_refused(g, P("Ann", "par", corporation="GWR", share_price="95,1,2"), "VI.6")
+    assert_refused(g, P("Ann", "par", corporation="GWR", share_price="95,1,2", president_percent=20), "VI.6")
 
 
 def test_vi_6_float_at_20_percent_in_phase_a_and_vi_7_five_times_par():
@@ -361,12 +377,14 @@ def test_vii_3_8_last_train_of_a_type_calls_a_stock_round_and_the_round_resumes(
     for tid in left[:-1]:
         g.owner[tid] = SCRAP
     act(g, C(first, "buy_train", train=left[-1], price=100))
-    pass_(g, first)
-    assert g.g["round"] == "stock"
+    assert g.g["round"] == "stock"               # at once, in the middle of the turn
     end_stock_round(g)
     assert g.g["round"] == "operating"
-    assert acting(g) != first                    # the next company goes on
-    assert g.g["phase"] == "A1"
+    assert acting(g) == first and g.g["step"] == "buy_train"   # the interrupted company buys again
+    act(g, C(first, "buy_train", train=train_id(g, "2+2"), price=180))
+    assert g.g["phase"] == "A2"
+    pass_(g, first)
+    assert acting(g) not in (first, None)        # the next company goes on
 
 
 def test_vii_3_10_export_when_the_marked_company_comes_round_without_buying():
@@ -380,6 +398,10 @@ def test_vii_3_10_export_when_the_marked_company_comes_round_without_buying():
     assert not any(g.trains[t].name == "2" and g.owner[t] is DEPOT for t in g.train_order)
     assert g.g["phase"] == "A1"                   # exported 2s: the first 2+2 is not yet bought
     assert g.g["round"] == "stock"               # an export calls a stock round
+    end_stock_round(g)
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"   # the exporter may buy the new type
+    pass_(g, "GWR")
+    assert any(g.trains[t].name == "2+2" and g.owner[t] is DEPOT for t in g.train_order)   # no second export
 
 
 def test_vii_3_10_exporting_the_first_of_a_type_starts_its_phase():
@@ -389,7 +411,8 @@ def test_vii_3_10_exporting_the_first_of_a_type_starts_its_phase():
     pass_(g, "GWR")
     finish_turn(g, "GWR")                         # 2s exported
     end_stock_round(g)
-    finish_turn(g, "GWR")                         # 2+2s exported without a purchase
+    pass_(g, "GWR")                               # declines the 2+2 after the stock round
+    finish_turn(g, "GWR")                         # its next turn: 2+2s exported without a purchase
     assert g.g["phase"] == "A2"
 
 
@@ -406,9 +429,10 @@ def test_ix_1_three_more_turns_after_the_last_6e():
     act(g, C("GWR", "buy_train", train=train_id(g, "6E"), price=700))
     act(g, C("GWR", "buy_train", train=train_id(g, "6E"), price=700))
     assert g.g["end_reason"] == "last_train"
-    pass_(g, "GWR")
     assert g.g["round"] == "stock"               # the final stock round
     end_stock_round(g)
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"
+    pass_(g, "GWR")                               # the rest of the interrupted turn
     rounds = set()
     while not g.finished:
         assert acting(g) == "GWR"

@@ -747,6 +747,22 @@ class GameBase:
         if new != cell:
             self._place_token(corp, new)
 
+    def b_choose_share_layout(self, corp: Entity, president_percent: int) -> None:
+        """choose_share_layout(C, p): C's certificates become the layout of its `share_layouts` whose president's certificate is p% (before C is started)."""
+        layouts = corp.get("share_layouts")
+        if not isinstance(layouts, dict) or president_percent not in layouts:
+            raise IllegalAction(f"{corp} has no share layout with a {president_percent}% president's certificate")
+        if any(self.owner[c.id] != corp for c in self.certs_of[corp.id]):
+            raise IllegalAction(f"{corp}'s certificates are no longer all in the bank")
+        for cert in self.certs_of[corp.id]:
+            self.j.delete(self.certificates, cert.id)
+            self.j.delete(self.owner, cert.id)
+        certs = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate(layouts[president_percent])]
+        for cert in certs:
+            self.j.set(self.certificates, cert.id, cert)
+            self.j.set(self.owner, cert.id, corp)
+        self.j.set(self.certs_of, corp.id, certs)
+
     def b_prices_frozen(self) -> bool:
         """prices_frozen(): whether the current phase is one the market's `frozen_in` names (no price moves)."""
         frozen = self.DATA.components_of("market")[0].get("frozen_in") or []
@@ -857,6 +873,9 @@ class GameBase:
                 self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
                 self._on_first_train(train)
             self._after_depot_change(train.name)
+            if self.g.get("interrupt") and self.g["round"] == "operating":
+                # the operating round breaks off at once (1880 VII.3.8)
+                self._call_stock_round(corp)
 
     def _param_or(self, name: str, default):
         """A library parameter that older titles predate: the title's value,
@@ -1548,27 +1567,34 @@ class GameBase:
     def _end_corporation_turn(self, corp: Entity) -> None:
         self.j.set(self.corp[corp.id], "operated", True)
         self.j.set(self.g, "step", None)
+        resumed = self.g.get("resumed_turn", False)
+        self.j.set(self.g, "resumed_turn", False)
         if (self._param_or("train_export", False) and self.g.get("train_marker") == corp.id
-                and self.g["bank_buys"] == 0 and self.g["end_reason"] is None):
+                and self.g["bank_buys"] == 0 and self.g["end_reason"] is None and not resumed):
             self._export_trains()
-        if self.g.get("final_marker") == corp.id:
+        if self.g.get("final_marker") == corp.id and not resumed:
             left = self.g["final_turns"] - 1
             self.j.set(self.g, "final_turns", left)
             if left <= 0:
                 self._end_game()
                 return
         if self.g.get("interrupt"):
-            # the operating round breaks off for a stock round and resumes after it
-            self.j.set(self.g, "interrupt", False)
-            self.j.set(self.g, "resume", True)
-            self._start_stock_round(self.g["priority"])
+            self._call_stock_round(corp)
             return
         self._next_corporation()
 
+    def _call_stock_round(self, corp: Entity) -> None:
+        """The operating round breaks off for a stock round; afterwards `corp`
+        gets its train-buying step again and the round goes on from it."""
+        self.j.set(self.g, "interrupt", False)
+        self.j.set(self.g, "resume", True)
+        self.j.set(self.g, "resume_with", corp.id)
+        self._start_stock_round(self.g["priority"])
+
     def _resume_operating_round(self) -> None:
-        """After an interrupting stock round: the operating round goes on
-        with the next company; companies that began operating meanwhile join
-        at the end of the order."""
+        """After an interrupting stock round: the interrupted company may buy
+        trains again, then the operating round goes on with the next company;
+        companies that began operating meanwhile join at the end of the order."""
         self.j.set(self.g, "resume", False)
         if self.g["end_reason"] == "last_train" and self.g.get("final_marker") is None:
             turns = self._param_or("final_turns", None)
@@ -1581,6 +1607,14 @@ class GameBase:
         new = [c for c in self.corporations
                if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]
         self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+        corp = self.g.get("resume_with")
+        self.j.set(self.g, "resume_with", None)
+        if corp is not None and "buy_train" in self._steps():
+            self.j.set(self.g, "operating", corp)
+            self.j.set(self.g, "bank_buys", 0)
+            self.j.set(self.g, "resumed_turn", True)
+            self.j.set(self.g, "step", "buy_train")
+            return
         self._next_corporation()
 
     def _end_operating_round(self) -> None:
@@ -1789,9 +1823,16 @@ class GameBase:
             if self.corp[corp.id]["par"] is None:
                 for price in self.b_par_prices(corp):
                     cell = self.market.par_cell(price)
-                    if cell is not None:
-                        out.append({"type": "par", **who, "corporation": corp.id,
-                                    "share_price": f"{price},{cell[0]},{cell[1]}"})
+                    if cell is None:
+                        continue
+                    action = {"type": "par", **who, "corporation": corp.id,
+                              "share_price": f"{price},{cell[0]},{cell[1]}"}
+                    layouts = corp.get("share_layouts")
+                    if isinstance(layouts, dict):
+                        # the founder picks the size of the president's certificate
+                        out.extend({**action, "president_percent": p} for p in sorted(layouts))
+                    else:
+                        out.append(action)
         return out
 
     def _cand_buy_shares(self, entity, who):
