@@ -119,6 +119,7 @@ class GameBase:
                 self.certificates[cert.id] = cert
         self.trains: dict[str, Train] = {}
         self.train_order: list[str] = []
+        self.phases = [dict(p) for p in d.components_of("phase")]
         #: a train card's other sides: base name -> the names of the trains `variant_of` it
         self.train_sides: dict[str, list[str]] = {}
         for comp in d.components_of("train"):
@@ -126,6 +127,8 @@ class GameBase:
                 self.train_sides.setdefault(str(comp["variant_of"]), []).append(comp["key"])
                 continue  # the other side of a card: it draws on its base train's supply
             count = self._for_players(comp.get("count"), f"train {comp['key']} count")
+            if count == "unlimited":
+                count = self._unlimited_train_count()
             # a minor's starting trains (its `trains`) are cards of the same supply, dealt first
             count += sum(1 for m in d.components_of("minor") if comp["key"] in [str(t) for t in m.get("trains") or ()])
             for i in range(count):
@@ -136,10 +139,20 @@ class GameBase:
         if isinstance(supply, list):
             rank = {name: i for i, name in enumerate(dict.fromkeys(supply))}
             self.train_order.sort(key=lambda tid: (rank.get(self.trains[tid].name, len(rank)), self.trains[tid].index))
-        self.phases = [dict(p) for p in d.components_of("phase")]
         self.board = self._build_board()
         market = d.components_of("market")[0]
         self.market = Market.from_spec(market)
+
+    def _unlimited_train_count(self) -> int:
+        """Copies of a train type whose count is `unlimited`: as many as all
+        corporations together could ever hold at once (each at the highest
+        train limit of any phase), so the bank never runs out of them."""
+        limits = []
+        for phase in self.phases:
+            limit = phase.get("train_limit")
+            limit = resolve_value(f"phase {phase['key']} train_limit", limit, players=self.n)
+            limits.extend(limit.values() if isinstance(limit, dict) else [limit])
+        return len(self.corporations) * max(int(x) for x in limits)
 
     def _build_board(self) -> "track.Board | None":
         """The map, when the title has one (its `hex` components)."""
@@ -241,6 +254,8 @@ class GameBase:
             self.cash[m] = 0
             self.owner[m.id] = BANK
         self.closed: dict[str, bool] = {p.id: False for p in self.privates}
+        #: players' debts to the bank (loans), where a title has them
+        self.debts: dict[str, int] = {}
         self.stacks: dict[tuple[int, int], list[str]] = {}
         self.g: dict[str, Any] = {
             "phase": self.phases[0]["key"],
@@ -984,11 +999,58 @@ class GameBase:
 
     def b_market_move(self, corp: Entity, direction: str) -> None:
         cell = self.corp[corp.id]["cell"]
-        if cell is None:
+        if cell is None or self.b_prices_frozen():
             return
         new = self.market.move(cell, direction)
         if new != cell:
             self._place_token(corp, new)
+
+    def b_choose_share_layout(self, corp: Entity, president_percent: int) -> None:
+        """choose_share_layout(C, p): C's certificates become the layout of its `share_layouts` whose president's certificate is p% (before C is started)."""
+        layouts = corp.get("share_layouts")
+        if not isinstance(layouts, dict) or president_percent not in layouts:
+            raise IllegalAction(f"{corp} has no share layout with a {president_percent}% president's certificate")
+        if any(self.owner[c.id] != corp for c in self.certs_of[corp.id]):
+            raise IllegalAction(f"{corp}'s certificates are no longer all in the bank")
+        for cert in self.certs_of[corp.id]:
+            self.j.delete(self.certificates, cert.id)
+            self.j.delete(self.owner, cert.id)
+        certs = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate(layouts[president_percent])]
+        for cert in certs:
+            self.j.set(self.certificates, cert.id, cert)
+            self.j.set(self.owner, cert.id, corp)
+        self.j.set(self.certs_of, corp.id, certs)
+
+    def b_prices_frozen(self) -> bool:
+        """prices_frozen(): whether the current phase is one the market's `frozen_in` names (no price moves)."""
+        frozen = self.DATA.components_of("market")[0].get("frozen_in") or []
+        return self.g["phase"] in [str(p) for p in frozen]
+
+    def b_phase_value(self, value):
+        """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
+        return self._by_phase(value, "phase_value")
+
+    def b_sold_percent(self, corp: Entity) -> int:
+        """sold_percent(C): the percentage of C that players hold."""
+        return sum(self.b_percent(p, corp) for p in self.players)
+
+    # -- personal loans (a player's debt to the bank)
+
+    def b_debt(self, player: Entity) -> int:
+        """debt(P): what P owes the bank (loans with their interest)."""
+        return self.debts.get(player.id, 0)
+
+    def b_add_debt(self, player: Entity, amount: int) -> None:
+        """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves)."""
+        if amount < 0:
+            raise IllegalAction("a debt cannot grow by a negative amount")
+        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) + amount)
+
+    def b_reduce_debt(self, player: Entity, amount: int) -> None:
+        """reduce_debt(P, x): P's debt falls by x (after paying x to the bank)."""
+        if not 0 <= amount <= self.b_debt(player):
+            raise IllegalAction(f"{player} owes {self.money(self.b_debt(player))}, not {self.money(amount)}")
+        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) - amount)
 
     def b_check_president(self, corp: Entity) -> None:
         self._check_president(corp)
@@ -1077,10 +1139,53 @@ class GameBase:
             self.j.set(self.g, "end_after_set", self.g["set"] + 1)
         if from_bank:
             self.j.set(self.g, "bank_buys", self.g["bank_buys"] + 1)
+            if self.g["end_reason"] is None:
+                # the marker stays put once the game's end is called (1880 VII.3.8)
+                self.j.set(self.g, "train_marker", corp.id)
             first = train.name not in self.g["first_bought"]
             if first:
                 self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
                 self._on_first_train(train)
+            self._after_depot_change(train.name)
+            if self.g.get("interrupt") and self.g["round"] == "operating":
+                # the operating round breaks off at once (1880 VII.3.8)
+                self._call_stock_round(corp)
+
+    def _param_or(self, name: str, default):
+        """A library parameter that older titles predate: the title's value,
+        else the behaviour every title had before the parameter existed."""
+        return self.param(name) if self.DATA.has(name) or name in self.option_sets else default
+
+    def _after_depot_change(self, name: str) -> None:
+        """A train type may have left the bank: where the title says, its last
+        train ends the game's normal course or calls a stock round."""
+        if any(self.trains[tid].name == name for tid in self.train_order if self.owner[tid] is DEPOT):
+            return
+        comp = self.DATA.component("train", name)
+        if "last_train" in self.param("game_end") and comp.get("last_one_ends_game") and self.g["end_reason"] is None:
+            self.j.set(self.g, "end_reason", "last_train")
+        if ("train_sold_out" in self._param_or("stock_round_when", ["after_set"])
+                and comp.get("last_one_starts_stock_round", True) and self.g.get("final_marker") is None):
+            self.j.set(self.g, "interrupt", True)
+
+    def _export_trains(self) -> None:
+        """Export (1880 VII.3.10): the rest of the type the bank now sells
+        leaves the game; a first export counts as a first purchase."""
+        ids = self._available_train_ids()
+        if not ids:
+            return
+        train = self.trains[ids[0]]
+        comp = self.DATA.component("train", train.name)
+        if comp.get("exported") is False:
+            return
+        if train.name not in self.g["first_bought"]:
+            self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
+            self._on_first_train(train)
+        for tid in self.train_order:
+            if self.trains[tid].name == train.name and self.owner[tid] is DEPOT:
+                self.j.set(self.owner, tid, SCRAP)
+        self.emit("trains_exported", train.name)
+        self._after_depot_change(train.name)
 
     def b_half(self, revenue: int) -> int:
         """The shareholders' part of a half payout, by the title's rounding."""
@@ -1197,12 +1302,24 @@ class GameBase:
         if state["floated"]:
             return
         needed = corp.get("float") or self.DATA.properties.get("float")
-        needed = self._value(needed, f"corporation {corp} float")
+        needed = self._by_phase(self._value(needed, f"corporation {corp} float"), f"corporation {corp} float")
         held = sum(self.b_percent(p, corp) for p in self.players)
         if held >= needed:
             self.j.set(state, "floated", True)
             if self.DATA.properties.get("home_token_at") == "float":
                 self.b_place_home_token(corp)
+            self.emit("floated", corp)
+
+    def _by_phase(self, value, what: str):
+        """A value that may be a map by phase: keyed by the current phase's
+        name or by its `group` (1880's A, B, C, D)."""
+        if not isinstance(value, dict):
+            return value
+        phase = self._phase()
+        for key in (phase["key"], phase.get("group")):
+            if key is not None and str(key) in value:
+                return value[str(key)]
+        raise RuleGap(what, f"no value for phase {phase['key']}")
 
     def _check_president(self, corp: Entity) -> None:
         """A player holding more than the president takes the presidency:
@@ -1291,6 +1408,8 @@ class GameBase:
         raise RuleGap("phase", f"no phase {self.g['phase']!r}")
 
     def _phase_ors(self, phase: dict) -> int:
+        if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
+            return 0  # no sets: operating rounds run on until a train type sells out
         return int(resolve_value(f"phase {phase['key']} operating_rounds", phase.get("operating_rounds"), players=getattr(self, "n", None)))
 
     def _available_train_ids(self) -> list[str]:
@@ -1314,12 +1433,7 @@ class GameBase:
         return out
 
     def _on_first_train(self, train: Train) -> None:
-        for phase in self.phases:
-            triggers = phase.get("on_train")
-            names = triggers if isinstance(triggers, list) else [triggers]
-            if train.name in [str(n) for n in names if n is not None] and self._phase_index(phase["key"]) > self._phase_index(self.g["phase"]):
-                self._enter_phase(phase)
-                break
+        # trains rust before the new phase checks the train limits
         for name, comp in ((c["key"], c) for c in self.DATA.components_of("train")):
             obsolete = comp.get("obsolete_on")
             if obsolete is not None and self._rusts_on(obsolete, train.name):
@@ -1331,6 +1445,12 @@ class GameBase:
                         self.j.set(self.owner, tid, SCRAP)
                     elif t.name == name and self.owner[tid] is DEPOT:
                         self.j.set(self.owner, tid, SCRAP)
+        for phase in self.phases:
+            triggers = phase.get("on_train")
+            names = triggers if isinstance(triggers, list) else [triggers]
+            if train.name in [str(n) for n in names if n is not None] and self._phase_index(phase["key"]) > self._phase_index(self.g["phase"]):
+                self._enter_phase(phase)
+                break
         self.emit("first_train", train)
 
     def _rusts_on(self, rusts, name: str) -> bool:
@@ -1421,7 +1541,7 @@ class GameBase:
 
     def player_value(self, player: Entity) -> int:
         """Cash, plus shares at market price, plus each held item's end value."""
-        total = self.cash[player]
+        total = self.cash[player] - self.debts.get(player.id, 0)
         for corp in self.corporations:
             pct = self.b_percent(player, corp)
             if pct and self.corp[corp.id]["cell"] is not None:
@@ -1848,6 +1968,10 @@ class GameBase:
                 if self.corp[corp.id]["cell"] is not None and not self.corp[corp.id]["closed"] \
                         and self.b_percent(POOL, corp) > 0:
                     self.b_market_move(corp, "down")
+        self.emit("stock_round_end")
+        if self.g.get("resume"):
+            self._resume_operating_round()
+            return
         if self.g["end_reason"] is not None and self.g["end_reason"] != "final_train":
             self._end_game()
             return
@@ -1945,11 +2069,69 @@ class GameBase:
                 self.j.set(self.owner, t.id, SCRAP)
         self.j.set(self.corp[corp.id], "operated", True)
         self.j.set(self.g, "step", None)
+        resumed = self.g.get("resumed_turn", False)
+        self.j.set(self.g, "resumed_turn", False)
+        if (self._param_or("train_export", False) and self.g.get("train_marker") == corp.id
+                and self.g["bank_buys"] == 0 and self.g["end_reason"] is None and not resumed):
+            self._export_trains()
+        if self.g.get("final_marker") == corp.id and not resumed:
+            left = self.g["final_turns"] - 1
+            self.j.set(self.g, "final_turns", left)
+            if left <= 0:
+                self._end_game()
+                return
+        if self.g.get("interrupt"):
+            self._call_stock_round(corp)
+            return
+        self._next_corporation()
+
+    def _call_stock_round(self, corp: Entity) -> None:
+        """The operating round breaks off for a stock round; afterwards `corp`
+        gets its train-buying step again and the round goes on from it."""
+        self.j.set(self.g, "interrupt", False)
+        self.j.set(self.g, "resume", True)
+        self.j.set(self.g, "resume_with", corp.id)
+        self._start_stock_round(self.g["priority"])
+
+    def _resume_operating_round(self) -> None:
+        """After an interrupting stock round: the interrupted company may buy
+        trains again, then the operating round goes on with the next company;
+        companies that began operating meanwhile join at the end of the order."""
+        self.j.set(self.g, "resume", False)
+        if self.g["end_reason"] == "last_train" and self.g.get("final_marker") is None:
+            turns = self._param_or("final_turns", None)
+            if turns is not None:
+                self.j.set(self.g, "final_marker", self.g.get("train_marker") or self.g["operating"])
+                self.j.set(self.g, "final_turns", int(turns))
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "operating")
+        order = list(self.g["order"])
+        new = [c for c in self.corporations
+               if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]
+        self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+        corp = self.g.get("resume_with")
+        self.j.set(self.g, "resume_with", None)
+        if corp is not None and "buy_train" in self._steps():
+            self.j.set(self.g, "operating", corp)
+            self.j.set(self.g, "bank_buys", 0)
+            self.j.set(self.g, "resumed_turn", True)
+            self.j.set(self.g, "step", "buy_train")
+            return
         self._next_corporation()
 
     def _end_operating_round(self) -> None:
         self.j.set(self.g, "operating", None)
         reason = self.g["end_reason"]
+        if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
+            # operating rounds follow each other until a train type sells out;
+            # with no company operating, the players trade again
+            if reason is not None and self.g.get("final_marker") is None:
+                self._end_game()
+            elif self.g["order"]:
+                self._start_operating_round()
+            else:
+                self._start_stock_round(self.g["priority"])
+            return
         if reason is not None and reason != "final_train" and self.param("bank_broken_finishes") == "round":
             self._end_game()
             return
@@ -2249,9 +2431,16 @@ class GameBase:
             if self.corp[corp.id]["par"] is None:
                 for price in self.b_par_prices(corp):
                     cell = self.market.par_cell(price)
-                    if cell is not None:
-                        out.append({"type": "par", **who, "corporation": corp.id,
-                                    "share_price": f"{price},{cell[0]},{cell[1]}"})
+                    if cell is None:
+                        continue
+                    action = {"type": "par", **who, "corporation": corp.id,
+                              "share_price": f"{price},{cell[0]},{cell[1]}"}
+                    layouts = corp.get("share_layouts")
+                    if isinstance(layouts, dict):
+                        # the founder picks the size of the president's certificate
+                        out.extend({**action, "president_percent": p} for p in sorted(layouts))
+                    else:
+                        out.append(action)
         return out
 
     def _cand_buy_shares(self, entity, who):
@@ -2443,6 +2632,7 @@ class GameBase:
             "privates": [{"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
                           "closed": self.closed[x.id]} for x in self.privates],
             "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
+            **({"loans": {k: v for k, v in self.debts.items() if v}} if self.DATA.components_of("loan") else {}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
             "acting": (self.current_entity().id if self.current_entity() else None),
             "end_reason": self.g["end_reason"],
