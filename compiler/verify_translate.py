@@ -1097,8 +1097,16 @@ class Translator:
         if decl.kind == "action" and decl.params:
             first = ctx.locals[decl.params[0].name]
             if self.is_ent(first):
-                # the runtime's dispatch: the acting entity, no other pending decision, not finished
-                ctx.require(pre["acting"] == first)
+                # the runtime's dispatch (GameBase._dispatch): the acting entity, or any entity
+                # for the title's `any_time_actions`, or for `sell_shares` the president of the
+                # corporation acting; no other pending decision; not finished
+                any_time = [str(a) for a in (m.prop_value("any_time_actions") or [])]
+                if decl.name not in any_time:
+                    turn = pre["acting"] == first
+                    if decl.name == "sell_shares":
+                        turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.builtins.b_president(ctx, m.z(c)) == first)
+                                          for c in m.corporations])
+                    ctx.require(turn)
                 code = m.vars.action_code(decl.name)
                 ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code))
                 ctx.require(pre["round"] != ROUNDS.index("finished"))
