@@ -7772,6 +7772,8 @@ def a_company_buy_shares(g, v_company, v_shares):
             "the option is lost once a major railroad owns the D&SL; only a player trades it",
             rule="§C.4",
         )
+    if not (g.b_private_on_sale() == None):
+        raise IllegalAction("the trade waits until the privates are sold", rule="§C.4")
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction("the D&SL is traded for one share", rule="§C.4")
     v_cert = v_shares[0]
