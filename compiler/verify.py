@@ -61,6 +61,8 @@ from compiler.verify_translate import (
 
 #: Seconds z3 may spend on one (invariant, transition) check, all bindings together.
 TIMEOUT_SECONDS = 10.0
+# how long a property is first tried whole, before it is split into its conjuncts
+QUICK_SECONDS = 1.0
 
 STATUS_CODES = {
     "proved": "P",
@@ -513,7 +515,7 @@ class Verifier:
             if inv.name in self._inv_unsupported:
                 unsupported[inv.name].add(self._inv_unsupported[inv.name])
         live = [inv for inv in invs if not gaps[inv.name] and not unsupported[inv.name]]
-        solver: z3.Solver | None = None
+        split: set[str] = set()
         for binding, step in steps:
             if isinstance(step, GapError):
                 for inv in live:
@@ -529,18 +531,20 @@ class Verifier:
             if not pending:
                 continue
             t0 = time.perf_counter()
-            budget = min(self.timeout - spent[inv.name] for inv in pending)
-            if budget <= 0:
-                for inv in pending:
-                    unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
+            for inv in [inv for inv in pending if spent[inv.name] >= self.timeout]:
+                unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
+            pending = [inv for inv in pending if spent[inv.name] < self.timeout]
+            if not pending:
                 continue
-            if solver is None:
-                solver = z3.Solver()
-                solver.add(*self.assumption)
-            solver.set("timeout", max(1, int(budget * 1000)))
-            solver.push()
+            budget = min(self.timeout - spent[inv.name] for inv in pending)
+            # a fresh solver for each binding: one reused across bindings runs in
+            # z3's incremental mode, without the preprocessing that a first
+            # check gets, and some checks then time out
+            solver = self._solver(budget)
+            solver.add(*self.assumption)
             solver.add(*[zb(a) for a in step.axioms])
-            solver.add(zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard)))
+            guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
+            solver.add(guard)
             r = solver.check()
             base_time = time.perf_counter() - t0
             for inv in pending:
@@ -549,7 +553,6 @@ class Verifier:
                 if r == z3.unknown:
                     for inv in pending:
                         unknown.setdefault(inv.name, f"z3 ({step.label}, the guard): {solver.reason_unknown()}")
-                solver.pop()
                 continue
             for inv in pending:
                 t1 = time.perf_counter()
@@ -570,33 +573,49 @@ class Verifier:
                 if left <= 0:
                     unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
                     continue
-                solver.set("timeout", max(1, int(left * 1000)))
-                solver.push()
-                solver.add(z3.Not(zb(prop)) if truth(prop) is None else z3.BoolVal(not prop))
-                r = solver.check()
-                if r == z3.sat:
-                    model = solver.model()
-                    # a sanctioned invariant is not assumed beforehand: show, if
-                    # there is one, a breach from a state within the invariant
-                    strict = self._pre_atoms.get(inv.name) if inv.sanctions else None
-                    solver.push()
-                    if strict is not None:
-                        solver.add(zb(strict))
-                        if solver.check() == z3.sat:
-                            model = solver.model()
-                        else:
-                            solver.pop()
-                            solver.push()
-                    detail = self._render(solver, model, step, inv, tn)
-                    solver.pop()
-                    found[inv.name] = _Outcome("counterexample", binding=step.label, detail=detail)
-                elif r == z3.unknown:
-                    reason = solver.reason_unknown()
-                    text = "timeout" if "timeout" in reason or "canceled" in reason else reason
-                    unknown.setdefault(inv.name, f"z3 ({step.label}): {text}")
-                solver.pop()
+                # First the whole property on this binding's solver, briefly. On
+                # a timeout, each conjunct (per player, per corporation, ...) on
+                # a fresh solver with the time left: after a check and a push z3
+                # runs incrementally, without the preprocessing a first check
+                # gets, and a hard check that takes minutes there is settled in
+                # a fraction of a second part by part.
+                # (An invariant that once needed the split is split at once on
+                # the transition's other bindings.)
+                attempts = [(False, [prop], QUICK_SECONDS), (True, _conjuncts(prop), None)]
+                for fresh, parts, cap in attempts[1:] if inv.name in split else attempts:
+                    if fresh:
+                        split.add(inv.name)
+                    r = z3.unsat
+                    for part in parts:
+                        left = self.timeout - spent[inv.name] - (time.perf_counter() - t1)
+                        if left <= 0:
+                            r = None
+                            unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
+                            break
+                        s = solver
+                        if fresh:
+                            s = self._solver(left)
+                            s.add(*self.assumption)
+                            s.add(*[zb(a) for a in step.axioms])
+                            s.add(guard)
+                        s.set("timeout", max(1, int(min(left, cap or left) * 1000)))
+                        if not fresh:
+                            s.push()  # a fresh solver is not pushed: that too would make it incremental
+                        s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
+                        r = s.check()
+                        if r == z3.sat:
+                            found[inv.name] = self._counterexample(s, step, inv, tn)
+                        elif r == z3.unknown and fresh:
+                            reason = s.reason_unknown()
+                            text = "timeout" if "timeout" in reason or "canceled" in reason else reason
+                            unknown.setdefault(inv.name, f"z3 ({step.label}): {text}")
+                        if not fresh:
+                            s.pop()
+                        if r != z3.unsat:
+                            break
+                    if r != z3.unknown:
+                        break
                 spent[inv.name] += time.perf_counter() - t1
-            solver.pop()
         out: dict[str, _Outcome] = {}
         for inv in invs:
             name = inv.name
@@ -615,6 +634,24 @@ class Verifier:
         return out
 
     # -- counterexamples
+    def _counterexample(self, solver: z3.Solver, step: Step, inv: Invariant, tn: Transition) -> _Outcome:
+        """The outcome for a sat check (`solver` just answered sat)."""
+        model = solver.model()
+        # a sanctioned invariant is not assumed beforehand: show, if there is
+        # one, a breach from a state within the invariant
+        strict = self._pre_atoms.get(inv.name) if inv.sanctions else None
+        solver.push()
+        if strict is not None:
+            solver.add(zb(strict))
+            if solver.check() == z3.sat:
+                model = solver.model()
+            else:
+                solver.pop()
+                solver.push()
+        detail = self._render(solver, model, step, inv, tn)
+        solver.pop()
+        return _Outcome("counterexample", binding=step.label, detail=detail)
+
     def _render(self, solver: z3.Solver, model: z3.ModelRef, step: Step, inv: Invariant, tn: Transition) -> str:
         model = _shrink(solver, model, step, self.model.vars.list)
         violated, support = _violated(inv, self.tr, step, model)
@@ -674,6 +711,16 @@ class Verifier:
                                    model_completion=True)
                 lines.append(f"  {var.name:<38} {_show(self.model, value):>14}")
         return "\n".join(lines)
+
+
+def _conjuncts(prop: Any) -> list[Any]:
+    """The top-level conjuncts of a property (itself when it is no conjunction)."""
+    if truth(prop) is None and z3.is_and(prop):
+        out: list[Any] = []
+        for child in prop.children():
+            out.extend(_conjuncts(child))
+        return out
+    return [prop]
 
 
 def _changed(step: Step) -> set[str]:

@@ -347,6 +347,12 @@ def tokens_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     return out
 
 
+def president_not_in_pool(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    return [Atom(cert.corp or cert.id, st[hold_name(cert, POOL)] == 0) for cert in m.certs if cert.president]
+
+
 def floated_started(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     st = ctx.state
@@ -395,6 +401,7 @@ LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
      no_shares_during_private_sale),
     ("bids_valid", "bids are not negative; without private bidding there are no bids and no auction", bids_valid),
     ("floated_started", "a floated corporation has a par price", floated_started),
+    ("president_not_in_pool", "the bank pool never holds a president's certificate", president_not_in_pool),
     ("phase_valid", "the phase is one of the title's phases", phase_valid),
     ("tokens_valid", "a corporation has placed no more station tokens than it has, and none before it is started", tokens_valid),
 ]

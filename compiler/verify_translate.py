@@ -71,6 +71,51 @@ class SymList:
     elems: list[tuple[Any, Any]]
 
 
+class DeadPath(Exception):
+    """An expression with no value on the current path (`shares[0]` of a list
+    bound empty): the statement list that evaluates it stops there, refused.
+    `path`: the path condition it was met on."""
+
+    def __init__(self, path: Any, what: str):
+        super().__init__(what)
+        self.path = path
+        self.what = what
+
+
+@dataclass(frozen=True)
+class ListHead:
+    """A binding of a certificate list by its first element (None: the empty
+    list); see `Translator.list_head_options`."""
+
+    cert: Any
+
+    def __str__(self) -> str:
+        return "[]" if self.cert is None else f"[{self.cert}, ...]"
+
+
+EMPTY_LIST = ListHead(None)
+
+
+def indexed_lists(decl: s.Routine) -> set[str]:
+    """Names of the routine's parameters that its body indexes (`shares[0]`)."""
+    params = {p.name for p in decl.params}
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, s.Index) and isinstance(node.obj, s.Name) and node.obj.name in params:
+            found.add(node.obj.name)
+        if isinstance(node, (list, tuple)):
+            for x in node:
+                walk(x)
+        elif hasattr(node, "__dataclass_fields__"):
+            for f in node.__dataclass_fields__:
+                if f != "span":
+                    walk(getattr(node, f))
+
+    walk(decl.body)
+    return found
+
+
 @dataclass
 class Sel:
     """A choice of at most one item: (item, condition) alternatives."""
@@ -821,14 +866,14 @@ class Translator:
             for k, (value, cond) in enumerate(elems):
                 before = SUM([IF(c, 1, 0) for _, c in elems[:k]])
                 alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) else before == i)))
+            if all(truth(c) is False for _, c in alts):
+                raise DeadPath(ctx.path, f"element {i} of a list that cannot have one")
             if all(isinstance(v, (Sel, Item)) for v, _ in alts):
                 out: list[tuple[Item, Any]] = []
                 for v, c in alts:
                     for item, c2 in self.as_sel(v).alts:
                         out.append((item, AND(c, c2)))
                 return Sel(out)
-            if not alts:
-                return None
             result = alts[-1][0]
             for value, cond in reversed(alts[:-1]):
                 result = self.ite(cond, value, result)
@@ -906,7 +951,15 @@ class Translator:
         for st in body:
             if truth(ctx.path) is False:
                 return
-            self.stmt(st, ctx)
+            try:
+                self.stmt(st, ctx)
+            except DeadPath as exc:
+                if exc.path is not ctx.path:
+                    raise Unsupported(exc.what) from None
+                # the engine refuses on this path (`require`s before it made it
+                # impossible): nothing after it runs
+                ctx.require(False)
+                return
 
     def stmt(self, st: Any, ctx: Ctx) -> None:
         if isinstance(st, s.Require):
@@ -1004,14 +1057,30 @@ class Translator:
                     set(sh.calls), sh.reads, set(sh.havocked), list(sh.transfers))
 
     def action_bindings(self, decl: s.Routine) -> list[Binding]:
-        """Every binding of an action's entity, train and enum parameters."""
+        """Every binding of an action's entity, train and enum parameters, and
+        of the first element of each certificate list the body indexes."""
         choices: list[list[tuple[str, Any]]] = []
+        heads = indexed_lists(decl)
         for p in decl.params:
             options = self.param_options(p)
+            if options is None and p.name in heads:
+                options = self.list_head_options(p)
             if options is None:
                 continue
             choices.append([(p.name, o) for o in options])
         return [Binding(tuple(combo)) for combo in itertools.product(*choices)]
+
+    def list_head_options(self, p: s.ParamDecl) -> list[Any] | None:
+        """For a certificate list the body indexes (`shares[0]`): its first
+        element, one binding per certificate, or `EMPTY`. The rest of the list
+        stays symbolic. A partition of every list, so the proof still covers
+        them all; it keeps `shares[0]` and whatever follows from it (its
+        corporation, its holder) concrete, where one symbolic choice among
+        every certificate of the scope makes the checks time out."""
+        inner = _list_inner(p.type)
+        if inner is None or "certificate" not in inner:
+            return None
+        return [ListHead(cert) for cert in self.model.certs] + [EMPTY_LIST]
 
     def param_options(self, p: s.ParamDecl) -> list[Any] | None:
         """The concrete values a parameter is enumerated over, or None when it
@@ -1078,13 +1147,31 @@ class Translator:
                 ctx.shared.params[p.name] = const
                 bound[p.name] = const
                 continue
-            if isinstance(value, Ent):
+            if isinstance(value, ListHead):
+                bound[p.name] = self.headed_list(p.name, value, ctx)
+            elif isinstance(value, Ent):
                 bound[p.name] = m.z(value)
             elif isinstance(value, Item):
                 bound[p.name] = Sel([(value, True)])
             else:
                 bound[p.name] = value
         return bound
+
+    def headed_list(self, name: str, head: "ListHead", ctx: Ctx) -> SymList:
+        """A certificate list whose first element (in the scope's order) is
+        `head.cert` (none for `EMPTY_LIST`): certificates before it absent,
+        those after it symbolic."""
+        elems: list[tuple[Any, Any]] = []
+        after = False
+        for cert in self.model.certs:
+            if head.cert is not None and cert == head.cert:
+                elems.append((Sel([(cert, True)]), True))
+                after = True
+            elif after:
+                b = z3.Bool(f"param:{name}:{cert.id}")
+                ctx.shared.params[f"{name}:{cert.id}"] = b
+                elems.append((Sel([(cert, True)]), b))
+        return SymList(elems)
 
     def translate_routine(self, clause: Clause, binding: Binding) -> Step:
         """An action's (or a procedure's) guard and effect for one binding."""

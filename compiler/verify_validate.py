@@ -52,7 +52,7 @@ from compiler.verify_model import (
     Unsupported,
     hold_name,
 )
-from compiler.verify_translate import Binding, Step, Translator, _list_inner
+from compiler.verify_translate import EMPTY_LIST, Binding, ListHead, Step, Translator, _list_inner, indexed_lists
 
 
 class Unknown(Exception):
@@ -460,9 +460,15 @@ class Validator:
             return None
         values: list[tuple[str, Any]] = []
         env: dict[str, Any] = {}
+        heads = indexed_lists(decl)
         for p, arg in zip(decl.params, args):
             options = self.tr.param_options(p)
             inner = _list_inner(p.type)
+            if options is None and p.name in heads and isinstance(arg, list):
+                # the binding names the list's first certificate in the scope's order
+                chosen_ids = {c.id for c in arg if isinstance(c, Certificate)}
+                first = next((c for c in self.model.certs if c.id in chosen_ids), None)
+                values.append((p.name, ListHead(first) if first is not None else EMPTY_LIST))
             if options is not None:
                 if isinstance(arg, Entity):
                     value = self.model.entity(arg.kind, arg.id)
