@@ -63,6 +63,46 @@ from compiler.verify_translate import (
 TIMEOUT_SECONDS = 10.0
 # how long a property is first tried whole, before it is split into its conjuncts
 QUICK_SECONDS = 1.0
+# z3's resource count, not the clock, bounds the checks, so that whether a
+# check is proved or gives up does not depend on the machine or its load (a
+# suite that passes on a fast idle machine must pass on a slow busy one). The
+# budgets above are in "seconds of work", this many resource units each: z3
+# does 3 to 10 million a second on these checks (4.8 million on average over
+# 1800, 1846 and 1880 Romania on a 2-core machine); the most a proved
+# (invariant, transition) pair used there was 38 million of its 80.
+RLIMIT_PER_SECOND = 8_000_000
+# a wall-clock guard on a single check, against a hang only
+WALL_GUARD_SECONDS = 600
+
+
+def _check(solver: z3.Solver, units: int) -> tuple[Any, int]:
+    """One check within `units` of z3's resources: (result, units used)."""
+    solver.set("rlimit", max(1, int(units)))
+    solver.set("timeout", WALL_GUARD_SECONDS * 1000)
+    before = _resource_count()
+    r = solver.check()
+    return r, _resource_count() - before
+
+
+def _resource_count() -> int:
+    """z3's running resource count (all solvers of the process)."""
+    probe = z3.Solver()
+    probe.check()
+    stats = probe.statistics()
+    for key in stats.keys():
+        if key == "rlimit count":
+            return int(stats.get_key_value(key))
+    return 0
+
+
+def _reason(solver: z3.Solver) -> str:
+    """Why z3 gave up, in words."""
+    reason = solver.reason_unknown()
+    if "canceled" in reason or "resource" in reason or "rlimit" in reason:
+        return "resource limit reached"
+    if "timeout" in reason:
+        return "timeout"
+    return reason
 
 STATUS_CODES = {
     "proved": "P",
@@ -280,12 +320,15 @@ def transitions_for(tr: Translator) -> list[Transition]:
         tdecl: s.Trigger = clause.decl  # type: ignore[assignment]
 
         def translate_t(binding: Binding, clause=clause) -> Step:
-            return tr.translate_trigger(clause)
+            return tr.translate_trigger(clause, binding)
+
+        def bindings_t(tdecl: s.Trigger = tdecl) -> list[Binding]:
+            return tr.trigger_bindings(tdecl)
 
         out.append(Transition(
             tdecl.name, "trigger", clause, span_text(tdecl.span), _clause_cite(title, "trigger", tdecl.name, tdecl),
             f"on {tdecl.event.name}: {tdecl.title or tdecl.name}", stable_hash(tdecl),
-            lambda: [Binding(())], translate_t))
+            bindings_t, translate_t))
     out.extend(runtime_transitions(tr))
     return out
 
@@ -309,6 +352,7 @@ class Verifier:
                  progress: Callable[[str], None] | None = None):
         self.title = title
         self.timeout = timeout
+        self.budget = max(1, int(timeout * RLIMIT_PER_SECOND))
         self.cache = cache or Cache(None)
         self.progress = progress or (lambda text: None)
         self.model = Model(title)
@@ -372,10 +416,6 @@ class Verifier:
         self.cache.save()
         return report
 
-    def _solver(self, budget: float) -> z3.Solver:
-        solver = z3.Solver()
-        solver.set("timeout", max(1, int(budget * 1000)))
-        return solver
 
     # -- Init
     def check_init(self) -> list[CheckResult]:
@@ -419,15 +459,15 @@ class Verifier:
             return _Outcome("gap", reason=f"gap {exc.what}")
         except Unsupported as exc:
             return _Outcome("unsupported", reason=exc.what)
-        solver = self._solver(self.timeout)
+        solver = z3.Solver()
         solver.add(*self.model.vars.domain(init))
         solver.add(*self.model.param_axioms)
         solver.add(z3.Not(zb(holds)))
-        r = solver.check()
+        r, _ = _check(solver, self.budget)
         if r == z3.unsat:
             return _Outcome("proved")
         if r == z3.unknown:
-            return _Outcome("unknown", reason=f"z3: {solver.reason_unknown()}")
+            return _Outcome("unknown", reason=f"z3: {_reason(solver)}")
         detail = self._render_state_only(solver.model(), init, inv)
         return _Outcome("counterexample", binding="init", detail=detail)
 
@@ -504,11 +544,16 @@ class Verifier:
 
     def _solve(self, tn: Transition, steps: list[tuple[Binding, Step | Exception]],
                invs: list[Invariant]) -> dict[str, _Outcome]:
-        spent = {inv.name: 0.0 for inv in invs}
+        """Check each invariant against every binding of a transition. Each
+        (invariant, transition) pair has `self.budget` units of z3's work in
+        all (see `RLIMIT_PER_SECOND`); the wall-clock seconds are reported."""
+        spent = {inv.name: 0.0 for inv in invs}  # seconds, for the report
+        used = {inv.name: 0 for inv in invs}  # z3 resource units, against the budget
         found: dict[str, _Outcome] = {}
         unknown: dict[str, str] = {}
         gaps: dict[str, set[str]] = {inv.name: set() for inv in invs}
         unsupported: dict[str, set[str]] = {inv.name: set() for inv in invs}
+        out_of_budget = f"resource limit ({self.timeout:g} s of work) used up"
         for inv in invs:
             if inv.name in self._inv_gap:
                 gaps[inv.name].add(self._inv_gap[inv.name])
@@ -528,31 +573,28 @@ class Verifier:
             assert isinstance(step, Step)
             changed = _changed(step)
             pending = [inv for inv in live if inv.name not in found and self._touched(inv, step, changed)]
+            for inv in [inv for inv in pending if used[inv.name] >= self.budget]:
+                unknown.setdefault(inv.name, out_of_budget)
+            pending = [inv for inv in pending if used[inv.name] < self.budget]
             if not pending:
                 continue
-            t0 = time.perf_counter()
-            for inv in [inv for inv in pending if spent[inv.name] >= self.timeout]:
-                unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
-            pending = [inv for inv in pending if spent[inv.name] < self.timeout]
-            if not pending:
-                continue
-            budget = min(self.timeout - spent[inv.name] for inv in pending)
             # a fresh solver for each binding: one reused across bindings runs in
             # z3's incremental mode, without the preprocessing that a first
             # check gets, and some checks then time out
-            solver = self._solver(budget)
+            t0 = time.perf_counter()
+            solver = z3.Solver()
             solver.add(*self.assumption)
             solver.add(*[zb(a) for a in step.axioms])
             guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
             solver.add(guard)
-            r = solver.check()
-            base_time = time.perf_counter() - t0
+            r, units = _check(solver, min(self.budget - used[inv.name] for inv in pending))
             for inv in pending:
-                spent[inv.name] += base_time / len(pending)
+                used[inv.name] += units // len(pending)
+                spent[inv.name] += (time.perf_counter() - t0) / len(pending)
             if r != z3.sat:
                 if r == z3.unknown:
                     for inv in pending:
-                        unknown.setdefault(inv.name, f"z3 ({step.label}, the guard): {solver.reason_unknown()}")
+                        unknown.setdefault(inv.name, f"z3 ({step.label}, the guard): {_reason(solver)}")
                 continue
             for inv in pending:
                 t1 = time.perf_counter()
@@ -569,46 +611,41 @@ class Verifier:
                 except Unsupported as exc:
                     unsupported[inv.name].add(exc.what)
                     continue
-                left = self.timeout - spent[inv.name]
-                if left <= 0:
-                    unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
-                    continue
-                # First the whole property on this binding's solver, briefly. On
-                # a timeout, each conjunct (per player, per corporation, ...) on
-                # a fresh solver with the time left: after a check and a push z3
-                # runs incrementally, without the preprocessing a first check
-                # gets, and a hard check that takes minutes there is settled in
-                # a fraction of a second part by part.
+                # First the whole property on this binding's solver, briefly. If
+                # z3 gives up, each conjunct (per player, per corporation, ...)
+                # on a fresh solver with the budget left: after a check and a
+                # push z3 runs incrementally, without the preprocessing a first
+                # check gets, and a check it cannot settle there in minutes is
+                # settled part by part in a fraction of a second.
                 # (An invariant that once needed the split is split at once on
                 # the transition's other bindings.)
-                attempts = [(False, [prop], QUICK_SECONDS), (True, _conjuncts(prop), None)]
+                quick = int(QUICK_SECONDS * RLIMIT_PER_SECOND)
+                attempts = [(False, [prop], quick), (True, _conjuncts(prop), None)]
                 for fresh, parts, cap in attempts[1:] if inv.name in split else attempts:
                     if fresh:
                         split.add(inv.name)
                     r = z3.unsat
                     for part in parts:
-                        left = self.timeout - spent[inv.name] - (time.perf_counter() - t1)
+                        left = self.budget - used[inv.name]
                         if left <= 0:
                             r = None
-                            unknown.setdefault(inv.name, f"timeout after {self.timeout:.0f}s")
+                            unknown.setdefault(inv.name, out_of_budget)
                             break
                         s = solver
                         if fresh:
-                            s = self._solver(left)
+                            s = z3.Solver()
                             s.add(*self.assumption)
                             s.add(*[zb(a) for a in step.axioms])
                             s.add(guard)
-                        s.set("timeout", max(1, int(min(left, cap or left) * 1000)))
-                        if not fresh:
+                        else:
                             s.push()  # a fresh solver is not pushed: that too would make it incremental
                         s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
-                        r = s.check()
+                        r, units = _check(s, min(left, cap or left))
+                        used[inv.name] += units
                         if r == z3.sat:
                             found[inv.name] = self._counterexample(s, step, inv, tn)
                         elif r == z3.unknown and fresh:
-                            reason = s.reason_unknown()
-                            text = "timeout" if "timeout" in reason or "canceled" in reason else reason
-                            unknown.setdefault(inv.name, f"z3 ({step.label}): {text}")
+                            unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
                         if not fresh:
                             s.pop()
                         if r != z3.unsat:
@@ -827,7 +864,7 @@ def _shrink(solver: z3.Solver, model: z3.ModelRef, step: Step, variables: list) 
     """Make a counterexample smaller: try to set numbers of the pre-state that
     the violation does not need to zero (greedy, a few tries)."""
     tries = 0
-    solver.set("timeout", 500)
+    solver.set("rlimit", RLIMIT_PER_SECOND // 2)
     solver.push()
     for var in variables:
         if var.sort != "int" or tries >= 24:

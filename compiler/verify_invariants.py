@@ -343,6 +343,9 @@ def tokens_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
         costs = tr.builtins.token_costs(ctx, c)
         placed = ctx.state[f"tokens:{c.id}"]
         unstarted = NOT(ctx.state[f"has_par:{c.id}"])
+        if tr.model.prop_value("home_token_at") == "float":
+            # the first token is the home station, placed when it floats
+            unstarted = NOT(ctx.state[f"floated:{c.id}"])
         out.append(Atom(c.id, AND(placed >= 0, placed <= len(costs), IMPLIES(unstarted, placed == 0))))
     return out
 
@@ -351,6 +354,17 @@ def president_not_in_pool(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     st = ctx.state
     return [Atom(cert.corp or cert.id, st[hold_name(cert, POOL)] == 0) for cert in m.certs if cert.president]
+
+
+def par_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    out = []
+    for c in m.corporations:
+        prices = tr.builtins.par_price_list(ctx, c)
+        par = st[f"par:{c.id}"]
+        out.append(Atom(c.id, IMPLIES(st[f"has_par:{c.id}"], OR(*[par == p for p in prices]))))
+    return out
 
 
 def floated_started(tr: Translator, ctx: Ctx) -> list[Atom]:
@@ -401,9 +415,11 @@ LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
      no_shares_during_private_sale),
     ("bids_valid", "bids are not negative; without private bidding there are no bids and no auction", bids_valid),
     ("floated_started", "a floated corporation has a par price", floated_started),
+    ("par_valid", "a started corporation's par is one of its par prices", par_valid),
     ("president_not_in_pool", "the bank pool never holds a president's certificate", president_not_in_pool),
     ("phase_valid", "the phase is one of the title's phases", phase_valid),
-    ("tokens_valid", "a corporation has placed no more station tokens than it has, and none before it is started", tokens_valid),
+    ("tokens_valid", "a corporation has placed no more station tokens than it has, and none before it is started "
+     "(floated, where the home station comes with the float)", tokens_valid),
 ]
 
 

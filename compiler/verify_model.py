@@ -47,6 +47,9 @@ from compiler.runtime.market import Market
 #: The number of symbolic players aimed for (clamped to the title's range).
 PLAYERS_WANTED = 3
 #: Titles with more corporations than this are cut down to the first two.
+# the corporation state the runtime keeps itself (`GameBase.corp`); other
+# fields a rule sets are the title's own (see `Model._corp_fields`)
+CORP_STATE_FIELDS = {"par", "cell", "floated", "closed", "tokens", "operated", "revenue"}
 CORPORATIONS_ALL_UP_TO = 3
 CORPORATIONS_CUT_TO = 2
 #: At most this many copies of each train type.
@@ -248,10 +251,41 @@ class Model:
         self._build_market()
         self._build_trains()
         self._build_universe()
+        self.corp_fields = self._corp_fields()
         self.vars = StateVars(self)
         self.revenue_step = self._revenue_step()
 
     # -- building
+    def _corp_fields(self) -> dict[str, str]:
+        """The title's own corporation fields that its rules `set`
+        (`set corporation.second_capital = true`): name -> "bool" or "int",
+        from the value the corporations start with. Fields of other kinds stay
+        out of the model (setting them is unsupported)."""
+        names: set[str] = set()
+
+        def walk(node: Any) -> None:
+            if isinstance(node, s.Assign) and isinstance(node.target, s.Member):
+                names.add(node.target.name)
+            if isinstance(node, (list, tuple)):
+                for x in node:
+                    walk(x)
+            elif hasattr(node, "__dataclass_fields__"):
+                for f in node.__dataclass_fields__:
+                    if f != "span":
+                        walk(getattr(node, f))
+
+        for clause in self.title.clauses:
+            if clause.kind in ("action", "procedure", "trigger"):
+                walk(clause.decl)
+        out: dict[str, str] = {}
+        for name in sorted(names - CORP_STATE_FIELDS):
+            starts = {type(self.data[c].get(name)) for c in self.corporations}
+            if starts == {bool}:
+                out[name] = "bool"
+            elif starts == {int}:
+                out[name] = "int"
+        return out
+
     def _build_players(self) -> None:
         rng = self.title.players or (PLAYERS_WANTED, PLAYERS_WANTED)
         n = min(max(PLAYERS_WANTED, rng[0]), rng[1])
@@ -263,7 +297,10 @@ class Model:
         corps = list(title.components("corporation"))
         self.all_corporation_ids = [c.key or "" for c in corps]
         if len(corps) > CORPORATIONS_ALL_UP_TO:
-            kept = corps[:CORPORATIONS_CUT_TO]
+            # the corporations the rules name (the IC's subsidy) first, then in order
+            named = _named_in_rules(title, {c.key or "" for c in corps})
+            ranked = [c for c in corps if c.key in named] + [c for c in corps if c.key not in named]
+            kept = [c for c in corps if c in ranked[:CORPORATIONS_CUT_TO]]
             self.note.lines.append(
                 f"corporations: {', '.join(c.key or '' for c in kept)} of {len(corps)} "
                 f"(the others' certificates held by players are one frame count per player)"
@@ -310,6 +347,7 @@ class Model:
     def _build_market(self) -> None:
         self.market: Market | None = None
         self.market_error: str | None = None
+        self.frozen_in: list[str] = []
         markets = self.title.components("market")
         if not markets:
             self.market_error = "the title has no market"
@@ -327,6 +365,7 @@ class Model:
         except (ValueError, TypeError, KeyError) as exc:
             self.market_error = f"market {markets[0].key}: {exc}"
             return
+        self.frozen_in = [str(x) for x in (data.get("frozen_in") or []) if isinstance(x, str)]
         self.cells = list(self.market.cells())
         self.zone_names = sorted({z for zs in self.market.zones.values() for z in zs})
 
@@ -594,6 +633,8 @@ class StateVars:
             add(f"has_cell:{c.id}", "bool", "corp")
             add(f"floated:{c.id}", "bool", "corp")
             add(f"tokens:{c.id}", "int", "corp")
+            for name, sort in model.corp_fields.items():
+                add(f"field:{c.id}.{name}", sort, "corp")
         for cert in model.certs:
             add(f"granted:{cert.id}", "bool", "corp")
         for x in model.privates:
@@ -603,6 +644,8 @@ class StateVars:
         add("auction_company", "ent", "private")
         add("auction_high", "int", "private")
         add("phase", "int", "game")
+        for p in model.players:
+            add(f"debt:{p.id}", "int", "player")
         for t in model.train_types:
             add(f"first_bought:{t}", "bool", "game")
         if model.truncated:
@@ -613,7 +656,7 @@ class StateVars:
             add(f"revenue:{c.id}", "int", "turn")
         for name in ("round", "stock_rounds", "step", "bank_buys", "sale_price", "pending_action"):
             add(name, "int", "turn")
-        for name in ("operating", "acting", "pending_entity"):
+        for name in ("operating", "acting", "pending_entity", "last_seller"):
             add(name, "ent", "turn")
         for name in ("bought", "sold", "acted", "pending"):
             add(name, "bool", "turn")
@@ -690,6 +733,11 @@ class StateVars:
             out.append(z3.Or([state["acting"] == a for a in actors]))
         if want("pending_entity"):
             out.append(z3.Or([state["pending_entity"] == a for a in actors]))
+        for p in m.players:
+            if want(f"debt:{p.id}"):
+                out.append(state[f"debt:{p.id}"] >= 0)
+        if want("last_seller"):
+            out.append(z3.Or([state["last_seller"] == m.z(p) for p in m.players] + [state["last_seller"] == m.z(NONE)]))
         if want("operating"):
             out.append(z3.Or([state["operating"] == m.z(c) for c in m.corporations] + [state["operating"] == m.z(NONE)]))
             # the runtime's operating order holds floated corporations only
@@ -716,6 +764,29 @@ class StateVars:
 
     def turn_names(self) -> list[str]:
         return [v.name for v in self.list if v.group == "turn"]
+
+
+def _named_in_rules(title: Title, keys: set[str]) -> set[str]:
+    """Which of `keys` the title's actions, procedures, functions and triggers
+    name (`corporation == IC`)."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, s.Name):
+            if node.name in keys:
+                found.add(node.name)
+        elif isinstance(node, (list, tuple)):
+            for x in node:
+                walk(x)
+        elif hasattr(node, "__dataclass_fields__"):
+            for f in node.__dataclass_fields__:
+                if f != "span":
+                    walk(getattr(node, f))
+
+    for clause in title.clauses:
+        if clause.kind in ("action", "procedure", "function", "trigger"):
+            walk(clause.decl)
+    return found
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

@@ -82,6 +82,15 @@ class DeadPath(Exception):
         self.what = what
 
 
+# The arguments the runtime passes with an event (`GameBase.emit`), by kind;
+# `Translator.translate_trigger` relates them to the state the emitting step
+# left. An event not listed here cannot be a trigger with arguments.
+EVENT_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "corporation_started": ("corporation", "money"),  # set_par: the corporation and its par price
+    "floated": ("corporation",),  # check_float: the corporation that floated
+}
+
+
 @dataclass(frozen=True)
 class ListHead:
     """A binding of a certificate list by its first element (None: the empty
@@ -840,6 +849,8 @@ class Translator:
                 return st[f"revenue:{ent.id}"]
             if name in ("cell", "closed", "tokens", "operated"):
                 raise Unsupported(f"corporation state field {name}")
+            if name in m.corp_fields:
+                return st[f"field:{ent.id}.{name}"]
         data = m.data.get(ent)
         if data is None:
             raise Unsupported(f"attribute {name} of {ent}")
@@ -1200,17 +1211,50 @@ class Translator:
         self.stmts(decl.body, ctx)
         return self.finish(binding.label(decl.name), ctx, pre)
 
-    def translate_trigger(self, clause: Clause) -> Step:
+    def trigger_bindings(self, decl: s.Trigger) -> list[Binding]:
+        """One binding per corporation an event's corporation argument can be
+        (see `EVENT_ARGUMENTS`); a single empty one for an event without
+        arguments."""
+        names = [a.name for a in decl.event.args if isinstance(a, s.Name)]
+        if not names:
+            return [Binding(())]
+        kinds = EVENT_ARGUMENTS.get(decl.event.name)
+        if kinds is None or len(kinds) != len(decl.event.args):
+            raise Unsupported(f"trigger event arguments of {decl.event.name}")
+        choices = [[(name, c) for c in self.model.corporations]
+                   for name, kind in zip(names, kinds) if kind == "corporation"]
+        return [Binding(tuple(combo)) for combo in itertools.product(*choices)]
+
+    def translate_trigger(self, clause: Clause, binding: Binding | None = None) -> Step:
+        """A trigger's guard and effect. Its event's arguments are what the
+        runtime passes when it emits the event (`EVENT_ARGUMENTS`): the
+        corporation comes from the binding, the rest are terms of the state
+        the emitting step left (a started corporation's price is its par)."""
         decl: s.Trigger = clause.decl  # type: ignore[assignment]
-        if any(isinstance(a, s.Name) for a in decl.event.args):
-            raise Unsupported("trigger event arguments")
+        binding = binding or Binding(())
         pre = self.model.vars.fresh_state("pre")
         ctx = self.new_ctx(pre)
         ctx.shared.reads.add("trigger", decl.name, decl)
+        names = [a.name for a in decl.event.args if isinstance(a, s.Name)]
+        if names:
+            kinds = EVENT_ARGUMENTS.get(decl.event.name)
+            if kinds is None or len(kinds) != len(decl.event.args):
+                raise Unsupported(f"trigger event arguments of {decl.event.name}")
+            corp: Ent | None = None
+            for name, kind in zip(names, kinds):
+                if kind == "corporation":
+                    corp = binding.get(name)
+                    ctx.locals[name] = self.model.z(corp)
+            assert corp is not None
+            if decl.event.name == "corporation_started":
+                ctx.require(pre[f"has_par:{corp.id}"])
+                ctx.locals[names[1]] = pre[f"par:{corp.id}"]
+            elif decl.event.name == "floated":
+                ctx.require(pre[f"floated:{corp.id}"])
         if decl.event.when is not None:
             ctx.require(self.truthy(self.expr(decl.event.when, ctx)))
         self.stmts(decl.body, ctx)
-        return self.finish(decl.name, ctx, pre)
+        return self.finish(binding.label(decl.name) if binding.values else decl.name, ctx, pre)
 
 
 # ---------------------------------------------------------------- builtins
@@ -1418,6 +1462,10 @@ class Builtins:
                 st[f"floated:{corp.id}"] = IF(when, zb(value), st[f"floated:{corp.id}"])
             elif name == "revenue":
                 st[f"revenue:{corp.id}"] = IF(when, zi(value), st[f"revenue:{corp.id}"])
+            elif name in self.m.corp_fields:
+                var = f"field:{corp.id}.{name}"
+                typed = zb(value) if self.m.corp_fields[name] == "bool" else zi(value)
+                st[var] = IF(when, typed, st[var])
             else:
                 raise Unsupported(f"set of corporation field {name}")
 
@@ -1451,7 +1499,7 @@ class Builtins:
         moved = {cell: market.move(cell, direction) for cell in self.m.cells}
         row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0])
         col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1])
-        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"])
+        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"], NOT(self.b_prices_frozen(ctx)))
         st[f"row:{corp.id}"] = IF(on, row, st[f"row:{corp.id}"])
         st[f"col:{corp.id}"] = IF(on, col, st[f"col:{corp.id}"])
         ctx.state = st
@@ -2134,12 +2182,20 @@ class Builtins:
 
         if isinstance(needed, GapValue):
             raise GapError("float", needed.reason)
-        if not isinstance(needed, int):
+        if isinstance(needed, dict):  # by phase (1880's 20/30/40/60%)
+            needed = self.b_phase_value(ctx.fork(cond), needed)
+        if not isinstance(needed, int) and not is_z3(needed):
             raise Unsupported(f"corporation {corp.id} float {needed!r}")
         held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
         st = ctx.state
         name = f"floated:{corp.id}"
+        floats = AND(cond, NOT(st[name]), self.tr.cmp(">=", held, needed))
         st[name] = IF(AND(ctx.path, cond), OR(st[name], self.tr.cmp(">=", held, needed)), st[name])
+        if self.param(ctx, "home_token_at") == "float":
+            # as GameBase._check_float: the home station is placed when the corporation floats
+            sub = ctx.fork(floats)
+            self.b_place_home_token(sub, m.z(corp))
+            ctx.state = sub.state
 
     def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
         m = self.m
@@ -2147,6 +2203,7 @@ class Builtins:
         st["sold"] = IF(ctx.path, True, st["sold"])
         st["acted"] = IF(ctx.path, True, st["acted"])
         p = self.ent(player)
+        st["last_seller"] = IF(ctx.path, p, st["last_seller"])
         for c, cond in self.corp_of(ctx, corp):
             for q in m.players:
                 name = f"sold_this_round:{q.id}@{c.id}"
@@ -2165,8 +2222,101 @@ class Builtins:
                     self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
             elif rule == "per_sale":
                 self.market_move(ctx, c, "down", cond)
+            elif rule == "per_sale_by_president":
+                # the seller `note_sold` recorded, against the president before any take-over
+                by_president = ctx.state["last_seller"] == self.b_president(ctx, self.m.z(c))
+                self.market_move(ctx, c, "down", AND(cond, by_president))
             elif rule != "none":
                 raise Unsupported(f"sell_price_drop {rule!r}")
+
+    def b_price_after(self, ctx: Ctx, corp: Any, direction: Any) -> Any:
+        """As GameBase.b_price_after: the price one market move would give
+        (refused when the corporation has no price yet)."""
+        market = self.m.require_market()
+        if str(direction) not in ("up", "down", "left", "right"):
+            raise Unsupported(f"market move {direction!r}")
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
+
+        def after(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_cell:{c.id}"])
+            return self.cell_chain(ctx, c, lambda cell: market.price(market.move(cell, str(direction))))
+
+        return self.per_corp(ctx, corp, after)
+
+    def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
+        """As GameBase.b_can_emergency_sell: the player holds a certificate of a
+        corporation with a price that the pool could take now."""
+        m = self.m
+        cap = self.param(ctx, "pool_cap")
+        saleable = self.param(ctx, "president_certificate_saleable")
+        parts = []
+        for c in m.corporations:
+            pool = self.percent_of(ctx, m.z(POOL), c)
+            for cert in m.certs_for(c.id):
+                if cert.president and saleable is not True:
+                    continue
+                parts.append(AND(ctx.state[f"has_cell:{c.id}"], self.held(ctx, cert, player),
+                                 self.tr.cmp("<=", pool + cert.percent, cap)))
+        return OR(*parts)
+
+    def b_prices_frozen(self, ctx: Ctx) -> Any:
+        """As GameBase.b_prices_frozen: the phase is one the market's `frozen_in` names."""
+        m = self.m
+        ctx.shared.reads.add("market", "frozen_in", m.frozen_in)
+        return OR(*[ctx.state["phase"] == m.phase_index(x) for x in m.frozen_in if x in m.phase_keys])
+
+    def b_phase_value(self, ctx: Ctx, value: Any) -> Any:
+        """As GameBase.b_phase_value: a map read at the current phase, by the
+        phase's name or its group (refused where the map has neither)."""
+        if not isinstance(value, dict):
+            return value
+        m = self.m
+        out: Any = None
+        for i, phase in reversed(list(enumerate(m.phases))):
+            hit = next((value[str(k)] for k in (phase.get("key"), phase.get("group"))
+                        if k is not None and str(k) in value), None)
+            if hit is None:
+                ctx.require(ctx.state["phase"] != i)
+                continue
+            out = hit if out is None else self.tr.ite(ctx.state["phase"] == i, hit, out)
+        if out is None:
+            raise GapError("phase_value", "no phase has a value")
+        return out
+
+    def b_sold_percent(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_sold_percent: the percentage of the corporation players hold."""
+        m = self.m
+        return self.per_corp(ctx, corp, lambda c: SUM([self.percent_of(ctx, m.z(p), c) for p in m.players]))
+
+    def debt_of(self, ctx: Ctx, player: Any) -> Any:
+        m = self.m
+        p = self.ent(player)
+        out: Any = 0
+        for q in reversed(m.players):
+            out = IF(p == m.z(q), ctx.state[f"debt:{q.id}"], out)
+        return out
+
+    def b_debt(self, ctx: Ctx, player: Any) -> Any:
+        """As GameBase.b_debt: what the player owes the bank."""
+        return self.debt_of(ctx, player)
+
+    def b_add_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        """As GameBase.b_add_debt: refused for a negative amount."""
+        m = self.m
+        ctx.require(self.tr.cmp(">=", amount, 0))
+        p = self.ent(player)
+        for q in m.players:
+            name = f"debt:{q.id}"
+            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) + zi(amount), ctx.state[name])
+
+    def b_reduce_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        """As GameBase.b_reduce_debt: refused unless 0 <= amount <= the debt."""
+        m = self.m
+        ctx.require(AND(self.tr.cmp(">=", amount, 0), self.tr.cmp("<=", amount, self.debt_of(ctx, player))))
+        p = self.ent(player)
+        for q in m.players:
+            name = f"debt:{q.id}"
+            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) - zi(amount), ctx.state[name])
 
     def b_market_move(self, ctx: Ctx, corp: Any, direction: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
@@ -2499,6 +2649,11 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
         for name in ("has_par", "has_cell", "floated"):
             state[f"{name}:{c.id}"] = z3.BoolVal(False)
         state[f"tokens:{c.id}"] = z3.IntVal(0)
+        for name, sort in m.corp_fields.items():
+            start = m.data[c].get(name)
+            state[f"field:{c.id}.{name}"] = z3.BoolVal(bool(start)) if sort == "bool" else z3.IntVal(int(start))
+    for p in m.players:
+        state[f"debt:{p.id}"] = z3.IntVal(0)
     for cert in m.certs:
         state[f"granted:{cert.id}"] = z3.BoolVal(False)
     for x in m.privates:

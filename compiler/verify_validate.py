@@ -280,6 +280,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"col:{c.id}"] = cell[1] if cell is not None else 0
         out[f"floated:{c.id}"] = bool(st["floated"])
         out[f"tokens:{c.id}"] = st["tokens"]
+        for name in model.corp_fields:
+            out[f"field:{c.id}.{name}"] = st.get(name, model.data[c].get(name))
         out[f"revenue:{c.id}"] = st["revenue"]
     granted = g.get("granted", frozenset())
     for cert in model.certs:
@@ -313,6 +315,10 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     out["operating"] = model.entity("corporation", operating) if operating else NONE
     acting = game.current_entity()
     out["acting"] = _ent(model, acting) if acting is not None else NONE
+    for p in model.players:
+        out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
+    seller = g.get("last_seller")
+    out["last_seller"] = (model.entity("player", seller) or NONE) if seller is not None else NONE
     for name in ("bought", "sold", "acted"):
         out[name] = bool(g[name])
     for p in model.players:
