@@ -171,6 +171,18 @@ def test_v_1_a_bid_is_at_most_the_bidders_cash():
     assert_refused(g, bid(a, "P1", 485), "V.1", "cash")
 
 
+@pytest.mark.parametrize("action", [
+    {"company": "P9", "price": 20},
+    {"minor": "9", "price": 0},
+    {"company": "P1"},
+    {"company": "P1", "price": "twenty"},
+    {"company": "P1", "price": None},
+])
+def test_v_1_a_malformed_bid_is_refused_cleanly(action):
+    g = new_game()
+    assert_refused(g, P(acting(g), "bid", **action), "V.1")
+
+
 def test_v_1_a_player_who_passed_may_not_re_enter_that_auction():
     g = new_game()
     a, b, c, d = seats(g)

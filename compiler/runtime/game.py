@@ -1790,7 +1790,7 @@ class GameBase:
         effect = self.param("auction_all_pass")
         if effect != "private_income":
             raise RuleGap("auction_all_pass", f"{effect!r} is not built; only private_income is")
-        self.emit("operating_round_start")
+        self.emit("operating_round_start")  # the event the privates' income is paid on
         self._open_auction()
 
     def _auction_sold(self, player: Entity, amount: int) -> None:
@@ -2482,6 +2482,8 @@ class GameBase:
             name = "minor"  # 18xx.games names the item of a bid `minor` when it is a minor (a free pick)
         value = action[name]
         kind_type = types[0]
+        if kind_type in ("money", "int") and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ValueError(repr(name))  # an amount or a count is a number
         if kind_type == "list[certificate]":
             return [self.certificates[cid] for cid in value]
         if kind_type == "corporation" and ("minor", str(value)) in self.by_id:
