@@ -75,15 +75,24 @@ DATA = TitleData(
         "end_trigger": "the last 6E train is bought or exported",
         "end_after_trigger": "one final stock round, then every company operates exactly three more times",
         "train_supply_order": ["2", "2+2", "3", "3+3", "4", "4+4", "6", "6E", "8", "8E"],
-        "first_round": "stock",
-        "starting_round_auction": Gap(
-            "the Starting Round auction of the privates (V.1) and the choice of foreign investors (V.2) are not built yet"
+        "first_round": "auction",
+        "player_order": "dealt",
+        "auction_opener": "rotating",
+        "auction_pass_final": True,
+        "min_bid_raise": 5,
+        "auction_all_pass_first": "random_free",
+        "auction_all_pass": "private_income",
+        "seating_after_auction": "cash_ascending",
+        "free_pick": "investor",
+        "auction_bid_limit": "a bid is at most the bidder's cash",
+        "orient_express_grant": Gap(
+            "the buyer of P8 also gets the TR's 20% president's certificate (VI.6, the reference's P8), but its par price is given nowhere; the certificate is not handed over yet"
         ),
         "building_rights_play": Gap(
             "the building rights a founder gets with his president's certificate (3, 2 or 1 phases, VI.6, VII.3.2) are not chosen or used yet: there is no map to build on"
         ),
         "foreign_investors_play": Gap(
-            "foreign investors (II.3.2, VII.3.7) do not operate yet: no lays, leases, connection checks or reserved shares"
+            "foreign investors (II.3.2, VII.3.7) are selected in the Starting Round (V.2) but do not operate yet: no home station, lays, leases, connection checks or reserved shares"
         ),
         "round_track_order": Gap(
             "operating order by the round track (VII.1) needs its layout (see round_track main); companies operate in share-price order meanwhile"
@@ -131,6 +140,7 @@ DATA = TitleData(
         "rebuilt_2_trains_sold": Gap("rebuilt 2-trains (VII.3.5.1) are not offered for sale yet"),
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
+        "private_value_at_end": 0,
         "private_rules": "bought only in the Starting Round, never sold on to players or companies; abilities serve any company the owner directs, foreign investor included; outside the certificate limit",
         "company_count": 12,
         "building_rights_rules": "chosen freely at founding, as many as the president's certificate allows; needed to lay or upgrade track, not to place stations; investors use the rights printed on them",
@@ -6940,6 +6950,7 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action bid": "V.1, V.2",
         "action buy_shares": "VI.5",
         "action buy_train": "VII.3.8",
         "action par": "VI.5, VI.6",
@@ -6952,7 +6963,7 @@ DATA = TitleData(
         "cite action discard_train": "VII.3.8",
         "cite action dividend": "VII.3.6, VIII.2",
         "cite action lay_tile": "VII.3.1",
-        "cite action pass": "VI.1, VI.2, VII.3.8",
+        "cite action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
         "cite action place_token": "VII.3.4",
         "cite action run_routes": "VII.3.5.2",
         "cite procedure dividend_price_move": "VIII.2",
@@ -7019,6 +7030,11 @@ DATA = TitleData(
         "procedure forced_purchase_help": "VII.3.9",
         "procedure second_capitalisation": "VI.7",
         "property after_the_last_6e": "VII.3.8, IX.1",
+        "property auction_all_pass": "V.1",
+        "property auction_all_pass_first": "V.1, §X",
+        "property auction_bid_limit": 'assumed "V.1 says the winner pays the bid; a bid he cannot pay is read as not allowed"',
+        "property auction_opener": "V.1",
+        "property auction_pass_final": "V.1",
         "property bank": '§IV("Game Setup"), §X',
         "property bank_trains_per_turn": "VII.3.8",
         "property building_rights_rules": "VII.3.2, VII.3.4, II.6",
@@ -7034,13 +7050,15 @@ DATA = TitleData(
         "property end_trigger": "II.4, §X, VII.3.11",
         "property final_score": "IX.2, §X",
         "property final_turns": "IX.1",
-        "property first_round": "VI.1",
+        "property first_round": '§IV("Sequence of Play"), V.1',
         "property first_round_selling": "VI.4",
         "property float": "VI.6",
+        "property free_pick": "V.2, II.3.2",
         "property game_end": "IX.1, II.4",
         "property holding_cap": "VI.5, §X",
         "property home_token_at": "VII.1, VI.6",
         "property interruption": "VII.3.8, VII.3.10, VII.1",
+        "property min_bid_raise": "V.1",
         "property min_train_price": "VII.3.8",
         "property must_own_train": "VII.3.8, §X",
         "property no_value_at_end": "IX.2",
@@ -7049,6 +7067,7 @@ DATA = TitleData(
         "property operating_steps": "VII.1",
         "property par_prices": "VI.6, II.2",
         "property phase_trigger": "VII.3.11, VII.3.5.2, II.4",
+        "property player_order": '§IV("Game Setup")',
         "property players": '§IV("Game Setup"), VI.3',
         "property players_with_variants": "I.1",
         "property pool_cap": "VI.4, §X",
@@ -7058,6 +7077,8 @@ DATA = TitleData(
         "property president_share_sizes": "VI.6, II.3.3",
         "property private_purchase_from_phase": "II.3.1",
         "property private_rules": "II.3.1, §X",
+        "property private_value_at_end": "IX.2",
+        "property seating_after_auction": "V.1",
         "property section_numbering": '§IV("Game Setup"), §IV("Sequence of Play")',
         "property sell_buy_order": "VI.1",
         "property sell_fee": "VI.4, VIII.2",
@@ -7601,6 +7622,35 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def a_bid(g, v_player, v_company, v_price):
+    """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
+    if g.b_picking():
+        if not (g.b_pickable(v_company)):
+            raise IllegalAction("select one of the foreign investors still on offer", rule="V.2")
+        if not (v_price == 0):
+            raise IllegalAction("a foreign investor is selected for free", rule="V.2")
+        g.b_pick(v_player, v_company)
+    else:
+        if not (g.b_in_round("auction")):
+            raise IllegalAction(
+                "privates are bought only in the Starting Round auction", rule="V.1, II.3.1"
+            )
+        if not (v_company == g.b_auction_company()):
+            raise IllegalAction(
+                "the privates are auctioned one at a time, in numerical order", rule="V.1"
+            )
+        if not (v_price >= g.attr(v_company, "cost")):
+            raise IllegalAction("the opening bid is at least the printed face value", rule="V.1")
+        if not (
+            (g.b_highest_bid(v_company) == 0)
+            or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+        ):
+            raise IllegalAction("each bid exceeds the previous one by at least Ł5", rule="V.1")
+        if not (g.b_cash(v_player) >= v_price):
+            raise IllegalAction("a bid is at most the bidder's cash", rule="V.1")
+        g.b_auction_bid(v_player, v_price)
+
+
 def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     """Found a company: buy its president's certificate, of 20, 30 or 40% (VI.5, VI.6)"""
     if not (g.b_in_round("stock")):
@@ -7703,7 +7753,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
 
 
 def a_pass(g, v_entity):
-    """Pass (VI.1, VI.2, VII.3.8)"""
+    """Pass (V.1, V.2, VI.1, VI.2, VII.3.8)"""
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -7930,6 +7980,7 @@ class Game(GameBase):
 
     DATA = DATA
     ACTION_PARAMS = {
+        "bid": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
         "par": [
             ("player", ("player",)),
             ("corporation", ("corporation",)),
@@ -7965,6 +8016,7 @@ class Game(GameBase):
         "payoff_player_debt": [("player", ("player",))],
     }
     ROUTINES = {
+        "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,

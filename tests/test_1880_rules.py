@@ -11,9 +11,10 @@ positions are reached by play, and where play would take too long a test
 edits the state directly and says so (money then comes from the unlimited
 bank's books, so the monitor's conservation check still holds).
 
-Rules not built yet (the Starting Round, foreign investors, building
-rights, the round track's order) are gaps in the rulespec; they have no
-tests here.
+The Starting Round (V) has its own tests in test_1880_starting_round.py;
+the games here skip it. Rules not built yet (foreign investors' operation,
+building rights, the round track's order) are gaps in the rulespec; they
+have no tests here.
 """
 
 from __future__ import annotations
@@ -36,7 +37,14 @@ NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 
 def new_game(players=NAMES, seed=1):
+    """A game at the start of its first stock round, seated as `players` lists them, with Ann holding
+    the priority deal. A direct state edit: the Starting Round (V), tested in
+    test_1880_starting_round.py, is skipped, so the privates stay unsold and no investor is chosen."""
     g = Game(players=list(players), seed=seed)
+    assert g.g["round"] == "auction"
+    g.players[:] = [g.find(name) for name in players]
+    g.g["priority"] = 0
+    g._end_starting_round()
     g._test_monitor = Monitor(g)
     return g
 

@@ -100,8 +100,13 @@ class GameBase:
         self.privates = [Entity("private", c["key"], c.get("title") or c["key"], c) for c in d.components_of("private")]
         self.bonds = [Entity("bond", c["key"], c.get("title") or c["key"], c) for c in d.components_of("bond")]
         self.minors = [Entity("minor", c["key"], c.get("title") or c["key"], c) for c in d.components_of("minor")]
+        #: the components players pick for free after an opening auction (the title's `free_pick` kind)
+        pick_kind = d.properties.get("free_pick")
+        self.pickables = [Entity(str(pick_kind), str(c["key"]), c.get("title") or str(c["key"]), c)
+                          for c in d.components_of(str(pick_kind))] if pick_kind not in (None, "none") else []
         self.by_id: dict[tuple[str, str], Entity] = {}
-        for e in self.players + self.corporations + self.privates + self.bonds + self.minors + [BANK, POOL, DEPOT, SCRAP]:
+        for e in (self.players + self.corporations + self.privates + self.bonds + self.minors + self.pickables
+                  + [BANK, POOL, DEPOT, SCRAP]):
             self.by_id[(e.kind, e.id)] = e
         #: ids as 18xx.games logs spell them ("B&O" for BO): a component's `log_id`
         self.log_ids: dict[str, str] = {}
@@ -239,7 +244,7 @@ class GameBase:
         for corp in self.corporations:
             for cert in self.certs_of[corp.id]:
                 self.owner[cert.id] = corp  # unsold certificates wait on the corporation's mat
-        for item in self.privates:
+        for item in self.privates + self.pickables:
             self.owner[item.id] = BANK
         for bond in self.bonds:
             self.owner[bond.id] = self.entity("corporation", bond.get("corporation"))
@@ -291,6 +296,9 @@ class GameBase:
         start_cash = self.param("starting_cash")
         for p in self.players:
             self.transfer(start_cash, BANK, p)
+        if self.DATA.properties.get("player_order") == "dealt" and not self.b_replaying():
+            # player-order cards dealt at random; a log from another engine lists its players in its own dealt order
+            self.rng.shuffle(self.players)
         if self.DATA.properties.get("first_player") == "random":
             self.j.set(self.g, "priority", self.rng.randrange(self.n))
         self._setup_removals()
@@ -300,6 +308,8 @@ class GameBase:
             self._start_private_sale()
         elif first == "draft":
             self._start_draft()
+        elif first == "auction":
+            self._start_auction()
         else:
             self._start_stock_round(0)
 
@@ -1688,13 +1698,178 @@ class GameBase:
         """A private, a minor, or (in a draft) a Pass card, by id."""
         if isinstance(key, Entity):
             return key
-        for kind in ("private", "minor"):
+        for kind in ("private", "minor", *{x.kind for x in self.pickables}):
             found = self.by_id.get((kind, str(key)))
             if found is not None:
                 return found
         if self._blank(str(key)):
             return Entity("card", str(key), str(key))
         raise IllegalAction(f"there is no company {key!r}")
+
+    # ------------------------------------------------------------ rounds: the opening auction
+
+    def _start_auction(self) -> None:
+        """The opening auction (first_round: auction): the privates in play are auctioned one at a time
+        in the order the title lists them; the priority holder opens the first auction and the next
+        player in seating order each further one (`auction_opener: rotating`)."""
+        opener = self.param("auction_opener")
+        if opener != "rotating":
+            raise RuleGap("auction_opener", f"the opener {opener!r} is not built; only rotating is")
+        if not self.param("auction_pass_final"):
+            raise RuleGap("auction_pass_final", "re-entering an auction after passing is not built")
+        queue = tuple(p.id for p in self.privates if not self.closed[p.id])
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "auction")
+        self.j.set(self.g, "starting", {"queue": queue, "auctions": 0, "high": None, "passed": frozenset(),
+                                        "picks": None, "picked": frozenset()})
+        if queue:
+            self._open_auction()
+        else:
+            self._end_auction()
+
+    def _open_auction(self) -> None:
+        """A new auction of the first private in the queue, opened by the next opener."""
+        st = dict(self.g["starting"])
+        opener = (self.g["priority"] + st["auctions"]) % self.n
+        st.update(auctions=st["auctions"] + 1, high=None, passed=frozenset())
+        self.j.set(self.g, "starting", st)
+        self.j.set(self.g, "turn", opener)
+
+    def _starting_rule(self, name: str) -> str | None:
+        return self.DATA.rules.get(f"property {name}")
+
+    def b_auction_bid(self, player: Entity, amount: int) -> None:
+        """auction_bid(P, n): in the opening auction, P bids n for the private on auction (the new high bid)."""
+        st = dict(self.g["starting"])
+        st["high"] = (player.id, amount)
+        self.j.set(self.g, "starting", st)
+        self._next_bidder_in_auction()
+
+    def b_auction_passed(self, player: Entity) -> bool:
+        """auction_passed(P): P has passed in the opening auction under way and may not bid in it again."""
+        st = self.g.get("starting")
+        return bool(st) and self.g["round"] == "auction" and st["picks"] is None and player.id in st["passed"]
+
+    def _next_bidder_in_auction(self) -> None:
+        """The turn goes to the next player in seating order who has not passed; when that is the high
+        bidder, every other player has passed and the high bidder wins."""
+        st = self.g["starting"]
+        for step in range(1, self.n + 1):
+            index = (self.g["turn"] + step) % self.n
+            pid = self.players[index].id
+            if pid in st["passed"]:
+                continue
+            if st["high"] is not None and pid == st["high"][0]:
+                self._auction_sold(self.entity("player", pid), st["high"][1])
+                return
+            self.j.set(self.g, "turn", index)
+            return
+        self._all_passed()
+
+    def _opening_auction_pass(self, player: Entity) -> None:
+        st = dict(self.g["starting"])
+        st["passed"] = st["passed"] | {player.id}
+        self.j.set(self.g, "starting", st)
+        if len(st["passed"]) >= self.n:
+            self._all_passed()
+            return
+        self._next_bidder_in_auction()
+
+    def _all_passed(self) -> None:
+        """Nobody bid: on the title's first private, `auction_all_pass_first` (random_free: it goes to a
+        player drawn at random for nothing); on a later one, `auction_all_pass` (private_income: the privates
+        already owned pay their income, and the same private is auctioned again)."""
+        st = self.g["starting"]
+        first = next((p.id for p in self.privates if not self.closed[p.id]), None)
+        if st["queue"][0] == first:
+            effect = self.param("auction_all_pass_first")
+            if effect != "random_free":
+                raise RuleGap("auction_all_pass_first", f"{effect!r} is not built; only random_free is")
+            self._auction_sold(self.rng.choice(self.players), 0)
+            return
+        effect = self.param("auction_all_pass")
+        if effect != "private_income":
+            raise RuleGap("auction_all_pass", f"{effect!r} is not built; only private_income is")
+        self.emit("operating_round_start")  # the event the privates' income is paid on
+        self._open_auction()
+
+    def _auction_sold(self, player: Entity, amount: int) -> None:
+        """The private on auction goes to `player` for `amount`, paid to the bank; the next auction opens."""
+        st = dict(self.g["starting"])
+        item = self.entity("private", st["queue"][0])
+        self.transfer(amount, player, BANK)
+        self.move(item, BANK, player)
+        self._grant(player, item)
+        st["queue"] = st["queue"][1:]
+        self.j.set(self.g, "starting", st)
+        if st["queue"]:
+            self._open_auction()
+        else:
+            self._end_auction()
+
+    def _end_auction(self) -> None:
+        """All privates sold: the seating is fixed anew (`seating_after_auction`), then the free pick
+        (`free_pick`), then the first stock round."""
+        seating = self.param("seating_after_auction")
+        if seating == "cash_ascending":
+            start = self.g["priority"]
+            provisional = self.players[start:] + self.players[:start]
+            self._reseat(sorted(provisional, key=lambda p: self.cash[p]))  # sorted() is stable: ties keep their order
+            self.j.set(self.g, "priority", 0)
+        elif seating != "unchanged":
+            raise RuleGap("seating_after_auction", f"{seating!r} is not built")
+        if self.pickables:
+            st = dict(self.g["starting"])
+            st["picks"] = tuple(x.id for x in self.pickables if self._in_play_pickable(x))
+            st.update(high=None, passed=frozenset())
+            self.j.set(self.g, "starting", st)
+            self.j.set(self.g, "turn", self.g["priority"])
+            if st["picks"]:
+                return
+        self._end_starting_round()
+
+    def _in_play_pickable(self, item: Entity) -> bool:
+        return item.id not in self.g.get("removed", ())
+
+    def _reseat(self, order: list[Entity]) -> None:
+        """The players take their seats in `order` (journaled: a refused action puts them back)."""
+        old = list(self.players)
+        self.j.on_rollback(lambda: self.players.__setitem__(slice(None), old))
+        self.players[:] = order
+
+    def b_picking(self) -> bool:
+        """picking(): whether the players are picking the components of `free_pick` after the opening auction."""
+        st = self.g.get("starting")
+        return self.g["round"] == "auction" and bool(st) and st["picks"] is not None
+
+    def b_pickable(self, item: Any) -> bool:
+        """pickable(X): X is one of the `free_pick` components still on offer."""
+        return self.b_picking() and isinstance(item, Entity) and item.id in self.g["starting"]["picks"]
+
+    def b_pick(self, player: Entity, item: Entity) -> None:
+        """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
+        st = dict(self.g["starting"])
+        self.move(item, BANK, player)
+        st["picks"] = tuple(x for x in st["picks"] if x != item.id)
+        st["picked"] = st["picked"] | {player.id}
+        self.j.set(self.g, "starting", st)
+        if len(st["picked"]) >= self.n or not st["picks"]:
+            self.j.set(self.g, "removed", self.g.get("removed", ()) + st["picks"])
+            self._end_starting_round()
+            return
+        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+
+    def _end_starting_round(self) -> None:
+        st = dict(self.g["starting"])
+        st.update(queue=(), high=None, passed=frozenset(), picks=None)
+        self.j.set(self.g, "starting", st)
+        self._start_stock_round(self.g["priority"])
+
+    def _starting_pass(self, player: Entity) -> None:
+        if self.b_picking():
+            raise IllegalAction(f"each player selects one {self.DATA.properties.get('free_pick')}; {player} may not pass",
+                                rule=self._starting_rule("free_pick"))
+        self._opening_auction_pass(player)
 
     # ------------------------------------------------------------ rounds: private sale
 
@@ -1720,6 +1895,9 @@ class GameBase:
 
     def b_highest_bid(self, item: Entity) -> int:
         """highest_bid(X): the highest bid on private X, or 0."""
+        if self.g["round"] == "auction":
+            high = self.g["starting"]["high"]
+            return high[1] if high is not None and self.b_auction_company() == item else 0
         if self.g.get("auction") and self.g["auction"]["company"] == item.id:
             return self.g["auction"]["high"][1]
         return max((a for x, _, a in self.g.get("bids", ()) if x == item.id), default=0)
@@ -1730,6 +1908,9 @@ class GameBase:
 
     def b_auction_company(self) -> Entity | None:
         """auction_company(): the private being auctioned."""
+        if self.g["round"] == "auction":
+            queue = self.g["starting"]["queue"]
+            return self.entity("private", queue[0]) if queue and not self.b_picking() else None
         auction = self.g.get("auction")
         return self.entity("private", auction["company"]) if auction else None
 
@@ -1890,7 +2071,7 @@ class GameBase:
             if auction:
                 return self.entity("player", auction["turn"])
             return self.players[self.g["turn"]]
-        if self.g["round"] == "draft":
+        if self.g["round"] in ("draft", "auction"):
             return self.players[self.g["turn"]]
         if self.g["round"] == "operating" and self.g["operating"] is not None:
             return self._operator(self.g["operating"])
@@ -1902,6 +2083,9 @@ class GameBase:
         round, skip the current step."""
         if self.g["round"] == "draft":
             self._draft_pass(entity)
+            return
+        if self.g["round"] == "auction":
+            self._starting_pass(entity)
             return
         if self.g["round"] == "stock":
             if self.g.get("auction"):
@@ -2194,6 +2378,9 @@ class GameBase:
         for_acting = (kind == "sell_shares" and acting is not None and acting.kind == "corporation"
                       and args and self.b_president(acting) == args[0])
         if args and args[0] != acting and not for_acting and kind not in self._any_time_actions():
+            if isinstance(args[0], Entity) and self.b_auction_passed(args[0]):
+                raise IllegalAction(f"{args[0]} passed in the auction of {self.b_auction_company()} and may not "
+                                    "re-enter the bidding for it", rule=self._starting_rule("auction_pass_final"))
             turn_rule = self.DATA.rules.get("cite action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule)
         try:
@@ -2291,8 +2478,12 @@ class GameBase:
             return len(shares)
         if name == "price" and "share_price" in action and "price" not in action:
             return int(str(action["share_price"]).split(",")[0])
+        if name == "company" and "company" not in action and "minor" in action:
+            name = "minor"  # 18xx.games names the item of a bid `minor` when it is a minor (a free pick)
         value = action[name]
         kind_type = types[0]
+        if kind_type in ("money", "int") and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ValueError(repr(name))  # an amount or a count is a number
         if kind_type == "list[certificate]":
             return [self.certificates[cid] for cid in value]
         if kind_type == "corporation" and ("minor", str(value)) in self.by_id:
@@ -2414,6 +2605,14 @@ class GameBase:
             return out
         auction = self.g.get("auction")
         step = int(self.DATA.properties.get("min_bid_raise", 5))
+        if self.g["round"] == "auction":
+            if self.b_picking():
+                return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"]]
+            item = self.b_auction_company()
+            high = self.g["starting"]["high"]
+            face = int(self._value(item.get("cost"), f"private {item} cost"))
+            prices = (face, face + step, face + 4 * step) if high is None else (high[1] + step, high[1] + 2 * step)
+            return [{"type": "bid", **who, "company": item.id, "price": p} for p in prices]
         if auction:
             high = auction["high"][1]
             for amount in (high + step, high + 2 * step):
@@ -2631,6 +2830,10 @@ class GameBase:
                             "closed": self.corp[m.id]["closed"]} for m in self.minors]} if self.minors else {}),
             "privates": [{"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
                           "closed": self.closed[x.id]} for x in self.privates],
+            **({f"{self.pickables[0].kind}s": [
+                {"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
+                 "removed": x.id in self.g.get("removed", ())} for x in self.pickables]} if self.pickables else {}),
+            **({"auction": self._auction_summary()} if self.g["round"] == "auction" else {}),
             "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
             **({"loans": {k: v for k, v in self.debts.items() if v}} if self.DATA.components_of("loan") else {}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
@@ -2638,6 +2841,15 @@ class GameBase:
             "end_reason": self.g["end_reason"],
             "result": self.result() if self.g["finished"] else None,
         }
+
+    def _auction_summary(self) -> dict:
+        """The opening auction in the state summary: the private on auction, its high bid, who passed."""
+        st = self.g["starting"]
+        item = self.b_auction_company()
+        return {"company": item.id if item else None,
+                "high_bid": list(st["high"]) if st["high"] else None,
+                "passed": sorted(st["passed"]),
+                "picks": list(st["picks"]) if st["picks"] is not None else None}
 
     def record(self) -> dict:
         """One game's record for `rulec play --json` and `rulec replay --json`."""
