@@ -59,6 +59,7 @@ DATA = TitleData(
         "sold_out_rise": True,
         "cert_limit_counts": ["shares", "privates", "minors"],
         "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
+        "any_time_actions": ["assign"],
         "auto_pass": True,
         "first_operating_order": "lowest_price_first",
         "dividend_kinds": ["payout", "half", "withhold"],
@@ -935,10 +936,19 @@ DATA = TitleData(
                         "key": "mail_bonus",
                         "title": None,
                         "summary": "The owning corporation's longest route earns an extra $10 for each stop it visits.",
+                        "effect": "stop_bonus",
                         "owner": "corporation",
                         "bonus_per_stop": 10,
                         "kind": "ability",
-                    }
+                    },
+                    {
+                        "key": "stays_open",
+                        "title": None,
+                        "summary": "Owned by a corporation, the Mail Contract never closes: it stays open when the other privates close.",
+                        "effect": "stays_open",
+                        "owner": "corporation",
+                        "kind": "ability",
+                    },
                 ],
             },
             {
@@ -975,6 +985,7 @@ DATA = TitleData(
                         "title": None,
                         "summary": "The owning corporation places the meat marker once, in St. Louis (I1) or Chicago (D6); its routes through that hex earn $30 more until phase IV removes the markers.",
                         "owner": "corporation",
+                        "effect": "hex_marker",
                         "hexes": ["I1", "D6"],
                         "count": 1,
                         "bonus": 30,
@@ -995,8 +1006,19 @@ DATA = TitleData(
                         "key": "port_marker",
                         "title": None,
                         "summary": "A port marker goes on one of Holland, Chicago Connections, Toledo, St. Louis or Wheeling and is assigned to a corporation; routes of that corporation through the marked hex earn $20 per port symbol there. A player owner may reassign hex and corporation at the start of each operating round; a corporation owner may move the marker once per operating round. Player-owned markers go when privates close; all go at phase IV.",
+                        "effect": "hex_marker",
+                        "owner": "corporation",
                         "hexes": ["B8", "C5", "D14", "I1", "G19"],
                         "bonus_per_port": 20,
+                        "bonuses": [
+                            {"hex": "B8", "bonus": 40},
+                            {"hex": "C5", "bonus": 20},
+                            {"hex": "D14", "bonus": 20},
+                            {"hex": "I1", "bonus": 20},
+                            {"hex": "G19", "bonus": 40},
+                        ],
+                        "count_per_or": 1,
+                        "player_owner_reading": "a player owning the Steamboat Company assigns nothing in this engine yet; its marker is placed and moved by an owning corporation only",
                         "kind": "ability",
                     }
                 ],
@@ -1097,6 +1119,7 @@ DATA = TitleData(
                         "title": None,
                         "summary": "The owning corporation may place the Boomtown marker on Cincinnati (H12) once; its routes through Cincinnati then earn $20 more until phase IV removes the markers.",
                         "owner": "corporation",
+                        "effect": "hex_marker",
                         "hexes": ["H12"],
                         "count": 1,
                         "bonus": 20,
@@ -7121,6 +7144,7 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
@@ -7253,6 +7277,7 @@ DATA = TitleData(
         "private_purchase up_to_face": '§"Purchasing Private Companies"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
         "property bank_trains_per_turn": '§"Buying Trains"',
@@ -7807,6 +7832,7 @@ DATA = TitleData(
         "train 6": '§"Buying Trains", §"Two-Player Variant"',
         "train 7/8": '§"Buying Trains"',
         "trigger ic_subsidy": '§"Corporations"',
+        "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -8362,6 +8388,15 @@ def r_minor_dividend(g, v_minor):
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
+def a_assign(g, v_company, v_target):
+    """A corporation places its private's revenue marker (§\"Private Companies\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("markers are placed in operating rounds", rule='§"Private Companies"')
+    g.b_place_marker(v_company, v_target)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -8385,6 +8420,11 @@ def w_ic_subsidy(g, *_args):
     v_corporation = _args[0] if len(_args) > 0 else None
     v_price = _args[1] if len(_args) > 1 else None
     return v_corporation == g.entity("corporation", "IC")
+
+
+def t_markers_removed(g, *_rest):
+    """Phase IV removes the revenue markers"""
+    g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
@@ -8445,6 +8485,7 @@ class Game(GameBase):
             ("amount", ("money",)),
         ],
         "bankrupt": [("corporation", ("corporation",))],
+        "assign": [("company", ("private",)), ("target", ("name",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8471,10 +8512,12 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
+        "action:assign": a_assign,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "corporation_started": [(w_ic_subsidy, t_ic_subsidy)],
+        "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
     }

@@ -171,6 +171,7 @@ DATA = TitleData(
         "sold_out_rise": True,
         "cert_limit_counts": ["shares", "privates", "minors"],
         "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
+        "any_time_actions": ["assign"],
         "auto_pass": True,
         "first_operating_order": "lowest_price_first",
         "dividend_kinds": ["payout", "half", "withhold"],
@@ -6977,6 +6978,7 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
@@ -7043,6 +7045,7 @@ DATA = TitleData(
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
         "property bank_inherited": '§"GMT 1846 Components Used"',
@@ -7615,6 +7618,7 @@ DATA = TitleData(
         "train 5": '§"Buying Trains"',
         "train 6": '§"Buying Trains"',
         "train 7/8": '§"Buying Trains"',
+        "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "upgrade_rule access": '§"Upgrading Track"',
         "zone close": 'supplement from "18xx-games-1846.json"',
@@ -8171,6 +8175,15 @@ def r_minor_dividend(g, v_minor):
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
+def a_assign(g, v_company, v_target):
+    """A corporation places its private's revenue marker (§\"Private Companies\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("markers are placed in operating rounds", rule='§"Private Companies"')
+    g.b_place_marker(v_company, v_target)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -8183,6 +8196,11 @@ def t_private_income(g, *_rest):
     """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+
+
+def t_markers_removed(g, *_rest):
+    """Phase IV removes the revenue markers"""
+    g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
@@ -8243,6 +8261,7 @@ class Game(GameBase):
             ("amount", ("money",)),
         ],
         "bankrupt": [("corporation", ("corporation",))],
+        "assign": [("company", ("private",)), ("target", ("name",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8269,9 +8288,11 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
+        "action:assign": a_assign,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
     }

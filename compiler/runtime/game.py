@@ -734,6 +734,90 @@ class GameBase:
                     total += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
         return total
 
+    # -- private abilities: revenue markers and route bonuses (generic; a title's `ability` fields say which)
+
+    def _abilities(self, holder: Entity, effect: str) -> list[dict]:
+        """The abilities of `holder` whose `effect` field is `effect`."""
+        return [a for a in holder.get("children") or ()
+                if a.get("kind") == "ability" and a.get("effect") == effect]
+
+    def _marker_bonus(self, ability: dict, hex_id: str) -> int | None:
+        """The bonus a marker of `ability` earns in `hex_id` (None where it may not go): `bonus` for every
+        hex of its `hexes`, or the hex's entry of `bonuses` [(hex, bonus)]."""
+        for entry in ability.get("bonuses") or ():
+            if str(entry.get("hex")) == hex_id:
+                return int(self._value(entry["bonus"], f"{ability['key']} bonus"))
+        if hex_id in [str(h) for h in ability.get("hexes") or ()] and ability.get("bonus") is not None:
+            return int(self._value(ability["bonus"], f"{ability['key']} bonus"))
+        return None
+
+    def b_place_marker(self, company: Entity, hex_id: str) -> None:
+        """place_marker(X, hex): the owning corporation puts private X's revenue marker (an ability with
+        `effect: hex_marker`) in `hex`, during its operating turn before its trains have run; from then on
+        its routes through that hex earn the marker's bonus until the markers are removed. `count` limits
+        the placements over the game, `count_per_or` per operating round (the marker then moves).
+        Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
+        operating, the hex is not one of the ability's, or its uses are spent."""
+        abilities = self._abilities(company, "hex_marker")
+        if not abilities:
+            raise IllegalAction(f"{company} has no revenue marker to place")
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        owner = self.owner[company.id]
+        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
+            raise IllegalAction(f"only the corporation that owns {company} places its marker, in its operating turn")
+        if not (self.b_in_step(owner, "track_and_token") or self.b_in_step(owner, "lay_tile")
+                or self.b_in_step(owner, "place_token") or self.b_in_step(owner, "run_routes")):
+            raise IllegalAction(f"{company}'s marker is placed before the corporation's trains run")
+        ability = abilities[0]
+        bonus = self._marker_bonus(ability, str(hex_id))
+        if bonus is None:
+            raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
+        uses = dict(self.g.get("marker_uses", {}))
+        if ability.get("count") is not None and uses.get(company.id, 0) >= int(ability["count"]):
+            raise IllegalAction(f"{company}'s marker has been placed already")
+        if ability.get("count_per_or") is not None:
+            mark = f"marker {company.id}"
+            if self.b_done_this_turn(mark):
+                raise IllegalAction(f"{company}'s marker moves once in an operating round")
+            self.b_mark_done_this_turn(mark)
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "marker_uses", uses)
+        markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
+        self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def b_remove_markers(self) -> None:
+        """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
+        self.j.set(self.g, "markers", ())
+
+    def b_stays_open(self, company: Entity) -> bool:
+        """stays_open(X): whether private X escapes the closing of privates now: it has an ability
+        `effect: stays_open` whose `owner` (player or corporation) is the kind of its holder."""
+        holder = self.owner[company.id]
+        return any(str(a.get("owner", "corporation")) == holder.kind
+                   for a in self._abilities(company, "stays_open"))
+
+    def _route_bonus(self, corp: Entity, runs) -> int:
+        """What the operating corporation's runs earn beyond their stops: each run through a hex holding
+        one of its revenue markers earns the marker's bonus; an open private it owns with `effect:
+        stop_bonus` adds `bonus_per_stop` for each stop of its longest run."""
+        total = 0
+        for run in runs:
+            hexes = {n.rpartition("-")[0] for n in run.nodes}
+            total += sum(m[3] for m in self.g.get("markers", ()) if m[2] == corp.id and m[1] in hexes)
+        if runs:
+            longest = max(len(run.nodes) for run in runs)
+            for item in self.privates:
+                if self.owner[item.id] != corp or self.closed[item.id]:
+                    continue
+                for ability in self._abilities(item, "stop_bonus"):
+                    total += longest * int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        return total
+
+    def b_markers(self) -> list:
+        """markers(): the revenue markers on the map, as (private, hex, corporation, bonus)."""
+        return [tuple(m) for m in self.g.get("markers", ())]
+
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
         board = self._need_board()
@@ -1076,7 +1160,8 @@ class GameBase:
             for route in routes:
                 if route.get("train") not in owned:
                     raise IllegalAction(f"{corp} does not own train {route.get('train')}")
-            return track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned).revenue
+            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned)
+            return found.revenue + self._route_bonus(corp, found.runs)
         total = 0
         seen = set()
         for route in routes:
@@ -1491,8 +1576,10 @@ class GameBase:
         self.j.set(self.g, "pending", pending)
 
     def b_close_privates(self) -> None:
+        """close_privates(): every private closes, but one whose ability keeps it open (stays_open)."""
         for p in self.privates:
-            self.j.set(self.closed, p.id, True)
+            if not self.b_stays_open(p):
+                self.j.set(self.closed, p.id, True)
 
     # ------------------------------------------------------------ bank broken, game end
 
@@ -2540,6 +2627,17 @@ class GameBase:
             used = self.board.in_use.get(lay.tile, set())
             copy = next(i for i in range(len(used) + 1) if i not in used)
             out.append({**lay.action(entity.id, copy), "entity_type": entity.kind})
+        return out
+
+    def _cand_assign(self, entity, who):
+        """A private's revenue marker (effect: hex_marker) into each hex it may go; the guards decide when."""
+        if entity.kind != "private":
+            return []
+        out = []
+        for ability in self._abilities(entity, "hex_marker"):
+            hexes = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
+            for hex_id in dict.fromkeys(hexes):
+                out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
         return out
 
     def _cand_place_token(self, entity, who):

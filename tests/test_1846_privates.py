@@ -1,0 +1,178 @@
+"""1846's private companies in play: revenue markers, route bonuses, closing.
+
+Each test plays the generated engine through `process` with the 18xx.games
+vocabulary (`assign` with the private as entity and a hex as target) and
+checks the abilities transcribed in `rulespecs/1846.rules` (§"Private
+Companies"): the use, each refusal (`IllegalAction.rule` names the topic and
+the game is unchanged) and the revenue counted. Where play would take too long
+a test gives a private to a corporation directly and says so (test setup); the
+positions with routes are reached by seeded random play.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from test_1846_rules import C, Game, acting, act, all_pass, assert_refused, corporation_to_step, new_game, par, take_passes
+
+MARKER_HEXES = {"D6", "I1", "B8", "C5", "D14", "G19", "H12"}
+
+
+def give_private(g, sym, corp):
+    """Test setup: `corp` owns the private `sym`, open (it may have been removed at setup)."""
+    g.j.set(g.closed, sym, False)
+    g.j.set(g.owner, sym, g.entity("corporation", corp))
+
+
+def assign(sym, hex_id):
+    return {"type": "assign", "entity": sym, "entity_type": "company", "target": hex_id, "target_type": "hex"}
+
+
+def at_routes_through(hexes, players=4):
+    """Seeded random play up to a corporation's run_routes step whose best routes pass one of `hexes`:
+    the game, the operating corporation's id, its best routes and the hexes hit."""
+    for seed in range(1, 40):
+        g = new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while not g.finished:
+            if g.g["round"] == "operating" and g.g["step"] == "run_routes" and g.g["operating"] in {
+                    c.id for c in g.corporations}:
+                runs = [a for a in g.legal_actions() if a["type"] == "run_routes" and a["routes"]]
+                if runs:
+                    hit = sorted({h for r in runs[0]["routes"] for h in r["hexes"]} & set(hexes))
+                    if hit:
+                        return g, g.g["operating"], runs[0]["routes"], hit
+            act(g, rng.choice(g.legal_actions()))
+    raise AssertionError("no seed reached such a route")
+
+
+def gt_at_track_step():
+    """GT parred and at its first track step, in a 4-player game."""
+    g = new_game(4)
+    take_passes(g)
+    par(g, acting(g), "GT", 100)
+    all_pass(g)
+    corporation_to_step(g, "GT", "track_and_token")
+    return g
+
+
+# ---------------------------------------------------------------- revenue markers
+
+
+def test_private_companies_steamboat_marker_earns_20_per_port_on_the_owners_routes():
+    g, corp, routes, hit = at_routes_through({"B8", "G19", "C5", "D14", "I1"})
+    ability = next(a for a in g.entity("private", "SC").get("children") if a.get("key") == "port_marker")
+    bonus = next(int(e["bonus"]) for e in ability["bonuses"] if e["hex"] == hit[0])
+    give_private(g, "SC", corp)
+    c = g.entity("corporation", corp)
+    base = g.b_route_revenue(c, routes)
+    act(g, assign("SC", hit[0]))
+    assert ("SC", hit[0], corp, bonus) in g.b_markers()
+    assert g.b_route_revenue(c, routes) == base + bonus
+    # a corporation moves its port marker once in an operating round
+    other = next(h for h in ("B8", "C5", "D14", "I1", "G19") if h != hit[0])
+    assert_refused(g, assign("SC", other), "Private Companies", "once in an operating round")
+    act(g, C(corp, "run_routes", routes=routes))
+    assert g.corp[corp]["revenue"] == base + bonus
+
+
+def test_private_companies_port_bonuses_follow_the_port_icons():
+    # two port icons in Holland (B8) and Wheeling (G19), one in the others; $20 each
+    g = new_game(4)
+    ability = next(a for a in g.entity("private", "SC").get("children") if a.get("key") == "port_marker")
+    assert {e["hex"]: int(e["bonus"]) for e in ability["bonuses"]} == {
+        "B8": 40, "C5": 20, "D14": 20, "I1": 20, "G19": 40}
+
+
+def test_private_companies_meat_packing_marker_once_in_st_louis_or_chicago():
+    g = gt_at_track_step()
+    # test setup: GT owns the Meat Packing Company
+    give_private(g, "MPC", "GT")
+    assert {a["target"] for a in g.legal_actions() if a["type"] == "assign" and a["entity"] == "MPC"} == {"I1", "D6"}
+    assert_refused(g, assign("MPC", "H12"), "Private Companies", "may not go in H12")
+    act(g, assign("MPC", "D6"))
+    assert g.b_markers() == [("MPC", "D6", "GT", 30)]
+    assert_refused(g, assign("MPC", "I1"), "Private Companies", "placed already")
+    assert not [a for a in g.legal_actions() if a["type"] == "assign" and a["entity"] == "MPC"]
+
+
+def test_private_companies_boomtown_marker_only_in_cincinnati():
+    g = gt_at_track_step()
+    # test setup: GT owns Boomtown
+    give_private(g, "BT", "GT")
+    assert_refused(g, assign("BT", "D6"), "Private Companies", "may not go in D6")
+    act(g, assign("BT", "H12"))
+    assert g.b_markers() == [("BT", "H12", "GT", 20)]
+
+
+def test_private_companies_marker_refused_to_a_player_owner_and_out_of_the_owners_turn():
+    g = gt_at_track_step()
+    # test setup: a player owns the Meat Packing Company
+    g.j.set(g.closed, "MPC", False)
+    g.j.set(g.owner, "MPC", g.entity("player", "P1"))
+    assert_refused(g, assign("MPC", "D6"), "Private Companies", "only the corporation that owns")
+    # owned by a corporation that is not operating now
+    g.j.set(g.owner, "MPC", g.entity("corporation", "NYC"))
+    assert_refused(g, assign("MPC", "D6"), "Private Companies", "only the corporation that owns")
+    # closed
+    give_private(g, "MPC", "GT")
+    g.j.set(g.closed, "MPC", True)
+    assert_refused(g, assign("MPC", "D6"), "Private Companies", "closed")
+
+
+def test_private_companies_marker_refused_after_the_trains_ran():
+    g = gt_at_track_step()
+    give_private(g, "MPC", "GT")
+    act(g, C("GT", "pass"))  # no tile, no token; GT has no train to run
+    assert g.g["operating"] == "GT" and g.g["step"] in ("dividend", "buy_train")
+    assert_refused(g, assign("MPC", "D6"), "Private Companies", "before the corporation's trains run")
+
+
+def test_phases_phase_four_removes_the_markers():
+    g = gt_at_track_step()
+    give_private(g, "MPC", "GT")
+    act(g, assign("MPC", "D6"))
+    g.emit("remove_markers")  # the event of phase IV (its trigger markers_removed)
+    assert g.b_markers() == []
+
+
+# ---------------------------------------------------------------- Mail Contract
+
+
+def test_private_companies_mail_contract_adds_10_per_stop_of_the_longest_route():
+    g, corp, routes, _hit = at_routes_through(MARKER_HEXES | {"F20", "D20", "E21", "I15", "K3", "B16"})
+    c = g.entity("corporation", corp)
+    # test setup: a player holds the Mail Contract, then the corporation does
+    g.j.set(g.owner, "MAIL", g.entity("player", "P1"))
+    base = g.b_route_revenue(c, routes)
+    longest = max(len(r["nodes"]) for r in routes)
+    give_private(g, "MAIL", corp)
+    assert g.b_route_revenue(c, routes) == base + 10 * longest
+    act(g, C(corp, "run_routes", routes=routes))
+    assert g.corp[corp]["revenue"] == base + 10 * longest
+
+
+def test_private_companies_mail_contract_stays_open_when_a_corporation_owns_it():
+    g = new_game(4)
+    give_private(g, "MAIL", "GT")
+    g.j.set(g.closed, "TBC", False)
+    g.j.set(g.owner, "TBC", g.entity("player", "P1"))
+    g.b_close_privates()
+    assert not g.closed["MAIL"] and g.closed["TBC"]
+    # owned by a player it closes with the others
+    g.j.set(g.owner, "MAIL", g.entity("player", "P2"))
+    g.b_close_privates()
+    assert g.closed["MAIL"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_private_companies_random_play_with_markers_finishes(players):
+    g = new_game(players, seed=5)
+    rng = random.Random(5)
+    while not g.finished:
+        legal = g.legal_actions()
+        assigns = [a for a in legal if a["type"] == "assign"]
+        act(g, rng.choice(assigns or legal))
+    assert set(g.result()) == {f"P{i + 1}" for i in range(players)}
