@@ -122,7 +122,7 @@ DATA = TitleData(
         "sold_out_rise": True,
         "cert_limit_counts": ["shares", "privates", "minors"],
         "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
-        "any_time_actions": ["assign"],
+        "any_time_actions": ["assign", "company_lay_tile", "company_place_token"],
         "auto_pass": True,
         "first_operating_order": "lowest_price_first",
         "dividend_kinds": ["payout", "half", "withhold"],
@@ -965,15 +965,20 @@ DATA = TitleData(
                         "key": "reserved_chicago_slot",
                         "title": None,
                         "summary": "Holds one city slot of Chicago (D6) reserved; the reservation ends when the private is sold.",
+                        "effect": "reserved_slot",
                         "hex": "D6",
                         "city": 3,
+                        "ends": "sold",
                         "kind": "ability",
                     },
                     {
                         "key": "free_chicago_token",
                         "title": None,
                         "summary": "The owning corporation may place a token in the reserved Chicago slot for free, as an extra action, once.",
+                        "effect": "free_token",
                         "owner": "corporation",
+                        "hex": "D6",
+                        "city": 3,
                         "price": 0,
                         "count": 1,
                         "extra_action": True,
@@ -1021,10 +1026,11 @@ DATA = TitleData(
                     {
                         "key": "mountain_discount",
                         "title": None,
-                        "summary": "The owning corporation pays $20 less for mountain terrain.",
+                        "summary": "The owning corporation pays $20 less for mountain terrain: for each mountain hex it lays or upgrades in, and for each mountain hexside its track crosses.",
                         "owner": "corporation",
                         "terrain": "mountain",
                         "discount": 20,
+                        "hexsides": True,
                         "kind": "ability",
                     }
                 ],
@@ -1094,7 +1100,9 @@ DATA = TitleData(
                         "key": "free_upgrade",
                         "title": None,
                         "summary": "The owning corporation may once upgrade Cleveland (E17) or Toledo (D14) for free, as an extra tile lay.",
+                        "effect": "free_lay",
                         "owner": "corporation",
+                        "reachable": False,
                         "hexes": ["D14", "E17"],
                         "tiles": ["14", "15", "619", "294", "295", "296"],
                         "count": 1,
@@ -1123,11 +1131,14 @@ DATA = TitleData(
                         "key": "free_track",
                         "title": None,
                         "summary": "The owning corporation may lay yellow track (tiles 7, 8, 9) in B10 and B12 for free, both in the same turn.",
+                        "effect": "free_lay",
                         "owner": "corporation",
                         "hexes": ["B10", "B12"],
                         "tiles": ["7", "8", "9"],
                         "count": 2,
                         "together": True,
+                        "reachable": False,
+                        "connect_reading": "the two tiles need not join each other in this engine",
                         "kind": "ability",
                     },
                 ],
@@ -1154,11 +1165,14 @@ DATA = TitleData(
                         "key": "free_track",
                         "title": None,
                         "summary": "The owning corporation may lay yellow track (tiles 7, 8, 9) in F14 and F16 for free, both in the same turn.",
+                        "effect": "free_lay",
                         "owner": "corporation",
                         "hexes": ["F14", "F16"],
                         "tiles": ["7", "8", "9"],
                         "count": 2,
                         "together": True,
+                        "reachable": False,
+                        "connect_reading": "the two tiles need not join each other in this engine",
                         "kind": "ability",
                     },
                 ],
@@ -7194,6 +7208,8 @@ DATA = TitleData(
     rules={
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
+        "action company_lay_tile": '§"Private Companies", §"Laying Track"',
+        "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
@@ -7881,6 +7897,7 @@ DATA = TitleData(
         "trigger ic_subsidy": '§"Corporations"',
         "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
+        "trigger reservations_removed": '§"Phases"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
     },
@@ -8441,6 +8458,28 @@ def a_assign(g, v_company, v_target):
     g.b_place_marker(v_company, v_target)
 
 
+def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
+    """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    g.b_ability_lay(v_company, v_lay, v_tile)
+
+
+def a_company_place_token(g, v_company, v_city):
+    """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tokens are placed in operating rounds", rule='§"Placing Station Tokens"'
+        )
+    v_spot = g.b_check_ability_token(v_company, v_city)
+    g.b_ability_token(v_company, v_spot)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -8464,6 +8503,11 @@ def w_ic_subsidy(g, *_args):
     v_corporation = _args[0] if len(_args) > 0 else None
     v_price = _args[1] if len(_args) > 1 else None
     return v_corporation == g.entity("corporation", "IC")
+
+
+def t_reservations_removed(g, *_rest):
+    """Phase IV removes the reserved station slots"""
+    g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
@@ -8530,6 +8574,13 @@ class Game(GameBase):
         ],
         "bankrupt": [("corporation", ("corporation",))],
         "assign": [("company", ("private",)), ("target", ("name",))],
+        "company_lay_tile": [
+            ("company", ("private",)),
+            ("hex", ("name",)),
+            ("tile", ("name",)),
+            ("rotation", ("int",)),
+        ],
+        "company_place_token": [("company", ("private",)), ("city", ("name",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8557,11 +8608,14 @@ class Game(GameBase):
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
         "action:assign": a_assign,
+        "action:company_lay_tile": a_company_lay_tile,
+        "action:company_place_token": a_company_place_token,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "corporation_started": [(w_ic_subsidy, t_ic_subsidy)],
+        "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
     }

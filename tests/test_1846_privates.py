@@ -1,4 +1,4 @@
-"""1846's private companies in play: revenue markers, route bonuses, closing.
+"""1846's private companies in play: revenue markers, route bonuses, closing, track abilities.
 
 Each test plays the generated engine through `process` with the 18xx.games
 vocabulary (`assign` with the private as entity and a hex as target) and
@@ -15,7 +15,9 @@ import random
 
 import pytest
 
-from test_1846_rules import C, Game, acting, act, all_pass, assert_refused, corporation_to_step, new_game, par, take_passes
+from compiler.runtime import track
+from compiler.runtime.errors import IllegalAction
+from test_1846_rules import C, acting, act, all_pass, assert_refused, corporation_to_step, new_game, par, take_passes
 
 MARKER_HEXES = {"D6", "I1", "B8", "C5", "D14", "G19", "H12"}
 
@@ -176,3 +178,143 @@ def test_private_companies_random_play_with_markers_finishes(players):
         assigns = [a for a in legal if a["type"] == "assign"]
         act(g, rng.choice(assigns or legal))
     assert set(g.result()) == {f"P{i + 1}" for i in range(players)}
+
+
+# ---------------------------------------------------------------- track abilities
+
+
+def company_lay(sym, hex_id, tile, rotation):
+    return {"type": "lay_tile", "entity": sym, "entity_type": "company", "hex": hex_id, "tile": tile,
+            "rotation": rotation}
+
+
+def ability_lays(g, sym, hex_id=None):
+    return [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == sym
+            and (hex_id is None or a["hex"] == hex_id)]
+
+
+def test_private_companies_tunnel_blasting_takes_20_off_mountain_hexsides():
+    g = gt_at_track_step()
+    # a plain yellow lay in E19 across its $40 mountain hexside: $20 for the lay and $40 for the border
+    key = g.board._border_key("E19", 5)
+    fake = track.Lay("E19", "7", 0, 40, False, borders=(key,))
+    assert g.b_lay_cost(fake) == 60
+    # test setup: GT owns the Tunnel Blasting Company
+    give_private(g, "TBC", "GT")
+    assert g.b_lay_cost(fake) == 40
+    # a water hexside keeps its price
+    water = g.board._border_key("J6", 1)
+    assert g.b_lay_cost(track.Lay("J6", "7", 0, 40, False, borders=(water,))) == 60
+
+
+def test_private_companies_michigan_central_lays_two_free_yellow_tiles_in_one_turn():
+    g = gt_at_track_step()
+    # test setup: GT owns the Michigan Central
+    give_private(g, "MC", "GT")
+    lays = ability_lays(g, "MC")
+    assert {a["hex"] for a in lays} == {"B10", "B12"}
+    assert {a["tile"].split("-")[0] for a in lays} <= {"7", "8", "9"}
+    gt = g.entity("corporation", "GT")
+    cash, own_lays = g.cash[gt], g.g.get("lays", 0)
+    act(g, next(a for a in lays if a["hex"] == "B12"))
+    # free, and none of GT's own two lays is used
+    assert g.cash[gt] == cash and g.g.get("lays", 0) == own_lays
+    assert g.board.tile_at("B12").name in {"7", "8", "9"}
+    assert g.g["operating"] == "GT" and g.g["step"] == "track_and_token"
+    act(g, ability_lays(g, "MC", "B10")[0])
+    assert g.board.tile_at("B10").name in {"7", "8", "9"}
+    assert not ability_lays(g, "MC")
+
+
+def test_private_companies_michigan_central_refusals():
+    g = gt_at_track_step()
+    give_private(g, "MC", "GT")
+    lay = ability_lays(g, "MC", "B12")[0]
+    assert_refused(g, company_lay("MC", "F14", "7-0", 0), "Private Companies", "not for F14")
+    assert_refused(g, company_lay("MC", "B12", "57-0", lay["rotation"]), "Private Companies", "not for tile 57")
+    # a player owner cannot use it
+    g.j.set(g.owner, "MC", g.entity("player", "P1"))
+    assert_refused(g, lay, "Private Companies", "only the corporation that owns")
+    give_private(g, "MC", "GT")
+    act(g, lay)
+    # test setup: a later turn of GT (this turn's marks cleared): the second lay has lapsed
+    g.j.set(g.g, "turn_marks", frozenset())
+    second = company_lay("MC", "B10", "7-0", 0)
+    assert_refused(g, second, "Private Companies", "lapsed")
+
+
+def test_private_companies_ohio_and_indiana_lays_in_its_hexes_without_a_route():
+    g = gt_at_track_step()
+    # GT (home B16) has no route to F14/F16
+    give_private(g, "OI", "GT")
+    assert {a["hex"] for a in ability_lays(g, "OI")} == {"F14", "F16"}
+    assert not [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "GT"
+                and a["hex"] in ("F14", "F16")]
+    act(g, ability_lays(g, "OI", "F16")[0])
+    assert g.board.tile_at("F16").name in {"7", "8", "9"}
+
+
+def test_private_companies_lake_shore_line_upgrades_toledo_free_once():
+    g = gt_at_track_step()
+    give_private(g, "LSL", "GT")
+    # phase I: no green tile may be laid, so the LSL has nothing to upgrade
+    assert not ability_lays(g, "LSL")
+    assert_refused(g, company_lay("LSL", "D14", "14-0", 0), "Private Companies")
+    # test setup: a yellow tile in Toledo (D14) and phase II
+    yellow = next(lay for r in range(6) for lay in [_try(g, "D14", "57", r)] if lay is not None)
+    g._put_tile(yellow, "57-0")
+    g.j.set(g.g, "phase", "II")
+    gt = g.entity("corporation", "GT")
+    cash = g.cash[gt]
+    lays = ability_lays(g, "LSL")
+    assert lays and {a["hex"] for a in lays} == {"D14"}
+    act(g, lays[0])
+    assert g.cash[gt] == cash and g.board.tile_at("D14").color == "green"
+    assert not ability_lays(g, "LSL")
+
+
+def _try(g, hex_id, tile, rotation):
+    try:
+        return track.check_lay(g.board, "GT", hex_id, tile, rotation, ["yellow"], reachable=False)
+    except IllegalAction:
+        return None
+
+
+# ---------------------------------------------------------------- station abilities
+
+
+def test_private_companies_chicago_and_western_indiana_keeps_a_chicago_slot():
+    g = new_game(4)
+    assert "CWI" in g.board.reservations(("D6", 3))
+    with pytest.raises(IllegalAction, match="reserved"):
+        track.check_token(g.board, "GT", ("D6", 3), home=True)
+    # closing the private opens the slot
+    g.b_close_private(g.entity("private", "CWI"))
+    assert "CWI" not in g.board.reservations(("D6", 3))
+
+
+def test_private_companies_chicago_and_western_indiana_free_token_for_the_buyer():
+    g = gt_at_track_step()
+    # test setup: P1 holds the C&WI; GT buys it (phase I allows it), which ends the reservation
+    g.j.set(g.closed, "CWI", False)
+    g.j.set(g.owner, "CWI", g.entity("player", "P1"))
+    token = {"type": "place_token", "entity": "CWI", "entity_type": "company", "city": "D6-3"}
+    assert_refused(g, token, "Private Companies", "only the corporation that owns")
+    act(g, C("GT", "buy_company", company="CWI", price=60))
+    assert "CWI" not in g.board.reservations(("D6", 3))
+    gt = g.entity("corporation", "GT")
+    assert token in g.legal_actions()
+    assert_refused(g, {**token, "city": "D6-0"}, "Private Companies", "goes only in D6")
+    cash, placed, step = g.cash[gt], g.corp["GT"]["tokens"], g.g["step"]
+    act(g, token)
+    # free, no route needed, one of GT's tokens, and GT's own token step is still open
+    assert g.cash[gt] == cash and g.corp["GT"]["tokens"] == placed + 1 and g.g["step"] == step
+    assert "GT" in g.board.holders(("D6", 3))
+    assert_refused(g, token, "Private Companies", "placed already")
+
+
+def test_phases_phase_four_removes_reserved_slots():
+    g = new_game(4)
+    assert "CWI" in g.board.reservations(("D6", 3))
+    g.emit("remove_reservations")  # the event of phase IV (its trigger reservations_removed)
+    assert "CWI" not in g.board.reservations(("D6", 3))

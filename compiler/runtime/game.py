@@ -294,6 +294,7 @@ class GameBase:
         if self.DATA.properties.get("first_player") == "random":
             self.j.set(self.g, "priority", self.rng.randrange(self.n))
         self._setup_removals()
+        self._setup_reservations()
         self._setup_minors()
         first = self.param("first_round")
         if first == "private_sale":
@@ -385,6 +386,31 @@ class GameBase:
         if removal.get("home_token_placed") and self.board is not None:
             self.b_place_home_token(corp)
 
+    def _setup_reservations(self) -> None:
+        """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
+        0 unless given) for their holder, a private or a corporation still in play: other companies may
+        not take the last free slots kept so. A private's reservation ends when it closes, or (`ends:
+        sold`) when a corporation buys it; `remove_reservations()` ends them all."""
+        if self.board is None:
+            return
+        for holder in [*self.privates, *self.corporations]:
+            if self.closed.get(holder.id) if holder.kind == "private" else self.corp[holder.id]["closed"]:
+                continue
+            for ability in self._abilities(holder, "reserved_slot"):
+                ref = (str(ability["hex"]), int(ability.get("city", 0)))
+                self._board_change(lambda ref=ref, who=holder.id: self.board.reserved.setdefault(ref, []).append(who))
+
+    def _drop_reservations(self, holder: Entity) -> None:
+        """The station slots `holder`'s abilities keep are open again."""
+        if self.board is None or not self._abilities(holder, "reserved_slot"):
+            return
+        self._board_change(lambda: self.board.unreserve(holder.id))
+
+    def b_remove_reservations(self) -> None:
+        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
+        for holder in [*self.privates, *self.corporations]:
+            self._drop_reservations(holder)
+
     # ------------------------------------------------------------ entity lookups
 
     def entity(self, kind: str, key: Any) -> Entity:
@@ -447,6 +473,9 @@ class GameBase:
         if holder != source:
             raise IllegalAction(f"{key} is held by {holder}, not {source}")
         self.j.set(self.owner, key, target)
+        if isinstance(item, Entity) and item.kind == "private" and target.kind == "corporation" and any(
+                str(a.get("ends")) == "sold" for a in self._abilities(item, "reserved_slot")):
+            self._drop_reservations(item)
 
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":
@@ -712,16 +741,37 @@ class GameBase:
         terrain = mh.upgrade_cost if lay.upgrade else mh.cost
         tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
         tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
-        return tile_cost + (lay.cost - terrain)
+        return tile_cost + max(0, lay.cost - terrain - self._border_discount(lay))
+
+    def _discount_holders(self) -> list[Entity]:
+        """The operating company and the open privates it owns: whose standing discounts apply to its lays."""
+        if self.g.get("operating") is None:
+            return []
+        corp = self._operator(self.g["operating"])
+        return [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
+
+    def _border_discount(self, lay: "track.Lay") -> int:
+        """Standing discounts on the hexsides a lay pays for: an ability with a `discount`, a `terrain`,
+        `hexsides: true` and no use `count` takes its discount off each border of that type crossed."""
+        board = self._need_board()
+        total = 0
+        for holder in self._discount_holders():
+            for ability in holder.get("children") or ():
+                if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count") \
+                        or not ability.get("hexsides") or ability.get("terrain") is None:
+                    continue
+                discount = int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
+                for key in lay.borders:
+                    border = board.borders.get(tuple(key))
+                    if border is not None and border.type == str(ability["terrain"]):
+                        total += min(discount, border.cost)
+        return total
 
     def _lay_discount(self, lay: "track.Lay", mh) -> int:
         """Standing discounts on a tile lay for the operating company: an ability (its own, or of an open
         private it owns) with a `discount` and no use `count`, for hexes of its `terrain` or in its
         `hexes` (and, where it lists them, for its `tiles`)."""
-        if self.g.get("operating") is None:
-            return 0
-        corp = self._operator(self.g["operating"])
-        holders = [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
+        holders = self._discount_holders()
         total = 0
         for holder in holders:
             for ability in holder.get("children") or ():
@@ -761,19 +811,12 @@ class GameBase:
         abilities = self._abilities(company, "hex_marker")
         if not abilities:
             raise IllegalAction(f"{company} has no revenue marker to place")
-        if self.closed[company.id]:
-            raise IllegalAction(f"{company} is closed")
-        owner = self.owner[company.id]
-        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
-            raise IllegalAction(f"only the corporation that owns {company} places its marker, in its operating turn")
-        if not (self.b_in_step(owner, "track_and_token") or self.b_in_step(owner, "lay_tile")
-                or self.b_in_step(owner, "place_token") or self.b_in_step(owner, "run_routes")):
-            raise IllegalAction(f"{company}'s marker is placed before the corporation's trains run")
+        owner = self._ability_user(company, "places its marker")
         ability = abilities[0]
         bonus = self._marker_bonus(ability, str(hex_id))
         if bonus is None:
             raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
-        uses = dict(self.g.get("marker_uses", {}))
+        uses = dict(self.g.get("ability_uses", {}))
         if ability.get("count") is not None and uses.get(company.id, 0) >= int(ability["count"]):
             raise IllegalAction(f"{company}'s marker has been placed already")
         if ability.get("count_per_or") is not None:
@@ -782,9 +825,87 @@ class GameBase:
                 raise IllegalAction(f"{company}'s marker moves once in an operating round")
             self.b_mark_done_this_turn(mark)
         uses[company.id] = uses.get(company.id, 0) + 1
-        self.j.set(self.g, "marker_uses", uses)
+        self.j.set(self.g, "ability_uses", uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def _ability_user(self, company: Entity, what: str) -> Entity:
+        """The corporation that may use open private `company`'s ability now: its owner, in its own operating
+        turn, before its trains have run; refused (IllegalAction) otherwise."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        owner = self.owner[company.id]
+        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
+            raise IllegalAction(f"only the corporation that owns {company} {what}, in its operating turn")
+        if not any(self.b_in_step(owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
+            raise IllegalAction(f"{company}'s ability is used before the corporation's trains run")
+        return owner
+
+    def b_check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
+        """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
+        free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
+        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex.
+        The lay uses none of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "free_lay")
+        if not abilities:
+            raise IllegalAction(f"{company} has no tile lay to give")
+        corp = self._ability_user(company, "lays its track")
+        ability = abilities[0]
+        name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
+        if str(hex_id) not in [str(h) for h in ability.get("hexes") or ()]:
+            raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
+        if ability.get("tiles") and name not in [str(t) for t in ability["tiles"]]:
+            raise IllegalAction(f"{company}'s tile lay is not for tile {name}")
+        used = self.g.get("ability_uses", {}).get(company.id, 0)
+        if used >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s tile lays are used up")
+        if used and ability.get("together") and not self.b_done_this_turn(f"lay {company.id}"):
+            raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
+        return track.check_lay(self._need_board(), corp.id, str(hex_id), name, rotation, self._phase_colors(),
+                               reachable=bool(ability.get("reachable", True)))
+
+    def b_check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
+        """check_ability_token(X, city): the spot if private X's token ability (`effect: free_token`: its
+        `hex` and `city` node, `count` uses) lets its owning corporation place a station there now, in
+        the slot X keeps, with no route needed; refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "free_token")
+        if not abilities:
+            raise IllegalAction(f"{company} has no station token to give")
+        corp = self._ability_user(company, "places its token")
+        ability = abilities[0]
+        board = self._need_board()
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        if ref != (str(ability["hex"]), int(ability.get("city", 0))):
+            raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
+        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s token has been placed already")
+        if self.b_tokens_left(corp) <= 0:
+            raise IllegalAction(f"{corp} has no station token left")
+        kept = self.board.reserved.get(ref, [])
+        if company.id in kept:
+            # the slot the private keeps is the corporation's to take
+            self._board_change(lambda: kept.remove(company.id))
+        return track.check_token(board, corp.id, ref, home=True)
+
+    def b_ability_token(self, company: Entity, spot: "track.TokenSpot") -> None:
+        """ability_token(X, spot): the owning corporation's station token in the spot, for free, as an
+        extra action (it does not end the corporation's token step)."""
+        corp = self.owner[company.id]
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        self.b_place_station(corp, spot)
+
+    def b_ability_lay(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
+        """ability_lay(X, lay, tile): put the tile of private X's ability on the map for its owner, free."""
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        self.b_mark_done_this_turn(f"lay {company.id}")
+        self._put_tile(lay, tile_id)
 
     def b_remove_markers(self) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
@@ -820,20 +941,24 @@ class GameBase:
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
-        board = self._need_board()
-        name, _, copy = str(tile_id).rpartition("-")
-        copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
-        self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
+        self._put_tile(lay, tile_id)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
         if lay.upgrade:
             self.j.set(self.g, "upgraded", True)
-        owner_private = self._tile_private(lay.tile)
-        if owner_private is not None:
-            self.j.set(self.closed, owner_private, True)
         if self.g["lays"] >= len(self._lay_slots()):
             if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
                 return  # the station token may still be placed
             self._next_step()
+
+    def _put_tile(self, lay: "track.Lay", tile_id: str) -> None:
+        """The tile of a checked lay onto the map; a tile tied to a private closes it."""
+        board = self._need_board()
+        name, _, copy = str(tile_id).rpartition("-")
+        copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
+        self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
+        owner_private = self._tile_private(lay.tile)
+        if owner_private is not None:
+            self.j.set(self.closed, owner_private, True)
 
     def _lay_slots(self) -> list[dict]:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
@@ -1284,6 +1409,7 @@ class GameBase:
 
     def b_close_private(self, item: Entity) -> None:
         self.j.set(self.closed, item.id, True)
+        self._drop_reservations(item)
 
     # ------------------------------------------------------------ DSL support
 
@@ -1580,6 +1706,7 @@ class GameBase:
         for p in self.privates:
             if not self.b_stays_open(p):
                 self.j.set(self.closed, p.id, True)
+                self._drop_reservations(p)
 
     # ------------------------------------------------------------ bank broken, game end
 
@@ -2620,6 +2747,8 @@ class GameBase:
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
+        if entity.kind == "private":
+            return self._cand_ability_lays(entity, who)
         if not self.b_in_step(entity, "lay_tile") or self.board is None:
             return []
         out = []
@@ -2640,7 +2769,36 @@ class GameBase:
                 out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
         return out
 
+    def _cand_ability_lays(self, company, who):
+        """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
+        the check allows (the guards decide when)."""
+        out = []
+        if self.board is None or self.closed[company.id] or self.owner[company.id].kind != "corporation" \
+                or self.g.get("operating") != self.owner[company.id].id:
+            return out
+        for ability in self._abilities(company, "free_lay"):
+            for hex_id in ability.get("hexes") or ():
+                for name in ability.get("tiles") or ():
+                    if str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
+                        continue
+                    for rotation in range(6):
+                        try:
+                            lay = self.b_check_ability_lay(company, str(hex_id), str(name), rotation)
+                        except IllegalAction:
+                            continue
+                        used = self.board.in_use.get(lay.tile, set())
+                        copy = next(i for i in range(len(used) + 1) if i not in used)
+                        out.append({**lay.action(company.id, copy), **who})
+        return out
+
     def _cand_place_token(self, entity, who):
+        if entity.kind == "private":
+            out = []
+            for ability in self._abilities(entity, "free_token"):
+                if self.board is not None:
+                    ref = (str(ability["hex"]), int(ability.get("city", 0)))
+                    out.append({"type": "place_token", **who, "city": track.node_id(ref)})
+            return out
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         return [spot.action(entity.id) for spot in track.legal_tokens(self.board, entity.id)]
