@@ -172,6 +172,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it.",
+                        "effect": "reserved_slot",
                         "hex": "E11",
                         "price": 40,
                         "teleport_price": 60,
@@ -203,6 +204,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it.",
+                        "effect": "reserved_slot",
                         "hex": "H12",
                         "price": 40,
                         "teleport_price": 100,
@@ -234,6 +236,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.",
+                        "effect": "reserved_slot",
                         "hex": "D20",
                         "slot": 1,
                         "price": 40,
@@ -279,6 +282,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.",
+                        "effect": "reserved_slot",
                         "hex": "I5",
                         "price": 40,
                         "reservation_ends": "IV",
@@ -7165,6 +7169,7 @@ DATA = TitleData(
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
+        "action place_token": '§"Placing Station Tokens"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -8132,8 +8137,8 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "the corporation has no station token left", rule='§"Placing Station Tokens"'
         )
-    v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation)
+    v_spot = g.b_check_station(v_corporation, v_city)
+    v_cost = g.b_token_cost(v_corporation, v_spot)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
     g.transfer(v_cost, v_corporation, g.name("bank"))

@@ -6985,6 +6985,7 @@ DATA = TitleData(
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
+        "action place_token": '§"Placing Station Tokens"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -7905,8 +7906,8 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "the corporation has no station token left", rule='§"Placing Station Tokens"'
         )
-    v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation)
+    v_spot = g.b_check_station(v_corporation, v_city)
+    v_cost = g.b_token_cost(v_corporation, v_spot)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
     g.transfer(v_cost, v_corporation, g.name("bank"))

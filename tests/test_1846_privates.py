@@ -318,3 +318,52 @@ def test_phases_phase_four_removes_reserved_slots():
     assert "CWI" in g.board.reservations(("D6", 3))
     g.emit("remove_reservations")  # the event of phase IV (its trigger reservations_removed)
     assert "CWI" not in g.board.reservations(("D6", 3))
+
+
+# ---------------------------------------------------------------- corporations' reserved slots
+
+
+def corporation_at_track_step(corp, players=5):
+    g = new_game(players)
+    take_passes(g)
+    par(g, acting(g), corp, 100)
+    all_pass(g)
+    corporation_to_step(g, corp, "track_and_token")
+    return g
+
+
+def test_corporations_reserved_slots_are_kept_until_phase_four():
+    g = new_game(5)
+    for corp, hex_id in (("PRR", "E11"), ("BO", "H12"), ("ERIE", "D20"), ("IC", "I5")):
+        assert corp in g.board.reservations((hex_id, 0)), corp
+    with pytest.raises(IllegalAction, match="reserved"):
+        track.check_token(g.board, "GT", ("E11", 0), home=True)
+    g.emit("remove_reservations")
+    assert all(c not in g.board.reservations((h, 0)) for c, h in (("PRR", "E11"), ("BO", "H12"), ("IC", "I5")))
+    # the corporations' home stations stay reserved
+    assert "PRR" in g.board.reservations(("F20", 0))
+
+
+def test_corporations_removed_at_setup_keep_no_reserved_slot():
+    g = new_game(3)
+    removed = [c for c in ("PRR", "ERIE") if g.corp[c]["closed"]]
+    spots = {"PRR": ("E11", 0), "ERIE": ("D20", 0)}
+    for corp in removed:
+        assert corp not in g.board.reservations(spots[corp])
+
+
+def test_corporations_bo_teleports_to_cincinnati_for_100():
+    g = corporation_at_track_step("BO")
+    bo = g.entity("corporation", "BO")
+    token = C("BO", "place_token", city="H12-0")
+    assert token in g.legal_actions()
+    cash, placed = g.cash[bo], g.corp["BO"]["tokens"]
+    act(g, token)
+    # no route from Wheeling to Cincinnati: the teleport price, not the $80 of its next token
+    assert g.cash[bo] == cash - 100 and g.corp["BO"]["tokens"] == placed + 1
+    assert "BO" in g.board.holders(("H12", 0))
+
+
+def test_corporations_erie_reserved_slot_needs_a_route():
+    g = corporation_at_track_step("ERIE")
+    assert_refused(g, C("ERIE", "place_token", city="D20-0"), "Placing Station Tokens", "no unblocked track")

@@ -401,10 +401,51 @@ class GameBase:
                 self._board_change(lambda ref=ref, who=holder.id: self.board.reserved.setdefault(ref, []).append(who))
 
     def _drop_reservations(self, holder: Entity) -> None:
-        """The station slots `holder`'s abilities keep are open again."""
-        if self.board is None or not self._abilities(holder, "reserved_slot"):
+        """The station slots `holder`'s abilities keep are open again (its home reservation stays)."""
+        hexes = {str(a["hex"]) for a in self._abilities(holder, "reserved_slot")}
+        if self.board is None or not hexes:
             return
-        self._board_change(lambda: self.board.unreserve(holder.id))
+
+        def drop() -> None:
+            for (hex_id, _node), kept in self.board.reserved.items():
+                while hex_id in hexes and holder.id in kept:
+                    kept.remove(holder.id)
+
+        self._board_change(drop)
+
+    def _kept_for(self, corp: Entity, ref) -> dict | None:
+        """The ability (effect reserved_slot) of `corp` that keeps the station `ref` for it still, if any."""
+        if self.board is None or corp.id not in self.board.reservations(ref):
+            return None
+        return next((a for a in self._abilities(corp, "reserved_slot") if str(a["hex"]) == ref[0]), None)
+
+    def b_check_station(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_station(C, city): the spot if C may place a station token there now: as check_token, and
+        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route."""
+        try:
+            return self.b_check_token(corp, city)
+        except IllegalAction:
+            board = self._need_board()
+            try:
+                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            except ValueError:
+                raise IllegalAction(f"there is no city {city!r}") from None
+            ability = self._kept_for(corp, ref)
+            if ability is None or ability.get("teleport_price") is None:
+                raise
+            return track.check_token(board, corp.id, ref, home=True)
+
+    def b_token_cost(self, corp: Entity, spot: "track.TokenSpot") -> int:
+        """token_cost(C, spot): what C's station token in `spot` costs: the price of its next token, or,
+        in a slot one of its abilities still keeps for it, the ability's `price` (its `teleport_price`
+        where C has no route to the slot)."""
+        ref = (spot.hex, spot.node)
+        ability = self._kept_for(corp, ref)
+        if ability is None or ability.get("price") is None:
+            return self.b_next_token_cost(corp)
+        if ability.get("teleport_price") is not None and ref not in track.reach(self._need_board(), corp.id).nodes:
+            return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
+        return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
 
     def b_remove_reservations(self) -> None:
         """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
@@ -2801,7 +2842,15 @@ class GameBase:
             return out
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
-        return [spot.action(entity.id) for spot in track.legal_tokens(self.board, entity.id)]
+        spots = track.legal_tokens(self.board, entity.id)
+        out = [spot.action(entity.id) for spot in spots]
+        # a slot one of its abilities keeps, reachable or not (the guards decide)
+        for ability in self._abilities(entity, "reserved_slot"):
+            for (hex_id, node), kept in self.board.reserved.items():
+                if hex_id == str(ability["hex"]) and entity.id in kept \
+                        and all((s.hex, s.node) != (hex_id, node) for s in spots):
+                    out.append({"type": "place_token", **who, "city": track.node_id((hex_id, node))})
+        return out
 
     def _title_action_candidates(self, kind: str, params, who: dict) -> list[Action]:
         """Candidates for a title's own action: each later parameter ranges
