@@ -59,6 +59,7 @@ DATA = TitleData(
         "sold_out_rise": True,
         "cert_limit_counts": ["shares", "privates", "minors"],
         "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
+        "any_time_actions": ["assign", "company_lay_tile", "company_place_token"],
         "auto_pass": True,
         "first_operating_order": "lowest_price_first",
         "dividend_kinds": ["payout", "half", "withhold"],
@@ -171,6 +172,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it.",
+                        "effect": "reserved_slot",
                         "hex": "E11",
                         "price": 40,
                         "teleport_price": 60,
@@ -202,6 +204,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it.",
+                        "effect": "reserved_slot",
                         "hex": "H12",
                         "price": 40,
                         "teleport_price": 100,
@@ -233,6 +236,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.",
+                        "effect": "reserved_slot",
                         "hex": "D20",
                         "slot": 1,
                         "price": 40,
@@ -278,6 +282,7 @@ DATA = TitleData(
                         "key": "reserved_token",
                         "title": None,
                         "summary": "A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.",
+                        "effect": "reserved_slot",
                         "hex": "I5",
                         "price": 40,
                         "reservation_ends": "IV",
@@ -906,15 +911,20 @@ DATA = TitleData(
                         "key": "reserved_chicago_slot",
                         "title": None,
                         "summary": "Holds one city slot of Chicago (D6) reserved; the reservation ends when the private is sold.",
+                        "effect": "reserved_slot",
                         "hex": "D6",
                         "city": 3,
+                        "ends": "sold",
                         "kind": "ability",
                     },
                     {
                         "key": "free_chicago_token",
                         "title": None,
                         "summary": "The owning corporation may place a token in the reserved Chicago slot for free, as an extra action, once.",
+                        "effect": "free_token",
                         "owner": "corporation",
+                        "hex": "D6",
+                        "city": 3,
                         "price": 0,
                         "count": 1,
                         "extra_action": True,
@@ -935,10 +945,19 @@ DATA = TitleData(
                         "key": "mail_bonus",
                         "title": None,
                         "summary": "The owning corporation's longest route earns an extra $10 for each stop it visits.",
+                        "effect": "stop_bonus",
                         "owner": "corporation",
                         "bonus_per_stop": 10,
                         "kind": "ability",
-                    }
+                    },
+                    {
+                        "key": "stays_open",
+                        "title": None,
+                        "summary": "Owned by a corporation, the Mail Contract never closes: it stays open when the other privates close.",
+                        "effect": "stays_open",
+                        "owner": "corporation",
+                        "kind": "ability",
+                    },
                 ],
             },
             {
@@ -953,10 +972,11 @@ DATA = TitleData(
                     {
                         "key": "mountain_discount",
                         "title": None,
-                        "summary": "The owning corporation pays $20 less for mountain terrain.",
+                        "summary": "The owning corporation pays $20 less for mountain terrain: for each mountain hex it lays or upgrades in, and for each mountain hexside its track crosses.",
                         "owner": "corporation",
                         "terrain": "mountain",
                         "discount": 20,
+                        "hexsides": True,
                         "kind": "ability",
                     }
                 ],
@@ -975,6 +995,7 @@ DATA = TitleData(
                         "title": None,
                         "summary": "The owning corporation places the meat marker once, in St. Louis (I1) or Chicago (D6); its routes through that hex earn $30 more until phase IV removes the markers.",
                         "owner": "corporation",
+                        "effect": "hex_marker",
                         "hexes": ["I1", "D6"],
                         "count": 1,
                         "bonus": 30,
@@ -995,8 +1016,19 @@ DATA = TitleData(
                         "key": "port_marker",
                         "title": None,
                         "summary": "A port marker goes on one of Holland, Chicago Connections, Toledo, St. Louis or Wheeling and is assigned to a corporation; routes of that corporation through the marked hex earn $20 per port symbol there. A player owner may reassign hex and corporation at the start of each operating round; a corporation owner may move the marker once per operating round. Player-owned markers go when privates close; all go at phase IV.",
+                        "effect": "hex_marker",
+                        "owner": "corporation",
                         "hexes": ["B8", "C5", "D14", "I1", "G19"],
                         "bonus_per_port": 20,
+                        "bonuses": [
+                            {"hex": "B8", "bonus": 40},
+                            {"hex": "C5", "bonus": 20},
+                            {"hex": "D14", "bonus": 20},
+                            {"hex": "I1", "bonus": 20},
+                            {"hex": "G19", "bonus": 40},
+                        ],
+                        "count_per_or": 1,
+                        "player_owner_reading": "a player owning the Steamboat Company assigns nothing in this engine yet; its marker is placed and moved by an owning corporation only",
                         "kind": "ability",
                     }
                 ],
@@ -1014,7 +1046,9 @@ DATA = TitleData(
                         "key": "free_upgrade",
                         "title": None,
                         "summary": "The owning corporation may once upgrade Cleveland (E17) or Toledo (D14) for free, as an extra tile lay.",
+                        "effect": "free_lay",
                         "owner": "corporation",
+                        "reachable": False,
                         "hexes": ["D14", "E17"],
                         "tiles": ["14", "15", "619", "294", "295", "296"],
                         "count": 1,
@@ -1043,11 +1077,14 @@ DATA = TitleData(
                         "key": "free_track",
                         "title": None,
                         "summary": "The owning corporation may lay yellow track (tiles 7, 8, 9) in B10 and B12 for free, both in the same turn.",
+                        "effect": "free_lay",
                         "owner": "corporation",
                         "hexes": ["B10", "B12"],
                         "tiles": ["7", "8", "9"],
                         "count": 2,
                         "together": True,
+                        "reachable": False,
+                        "connect_reading": "the two tiles need not join each other in this engine",
                         "kind": "ability",
                     },
                 ],
@@ -1074,11 +1111,14 @@ DATA = TitleData(
                         "key": "free_track",
                         "title": None,
                         "summary": "The owning corporation may lay yellow track (tiles 7, 8, 9) in F14 and F16 for free, both in the same turn.",
+                        "effect": "free_lay",
                         "owner": "corporation",
                         "hexes": ["F14", "F16"],
                         "tiles": ["7", "8", "9"],
                         "count": 2,
                         "together": True,
+                        "reachable": False,
+                        "connect_reading": "the two tiles need not join each other in this engine",
                         "kind": "ability",
                     },
                 ],
@@ -1097,6 +1137,7 @@ DATA = TitleData(
                         "title": None,
                         "summary": "The owning corporation may place the Boomtown marker on Cincinnati (H12) once; its routes through Cincinnati then earn $20 more until phase IV removes the markers.",
                         "owner": "corporation",
+                        "effect": "hex_marker",
                         "hexes": ["H12"],
                         "count": 1,
                         "bonus": 20,
@@ -7121,10 +7162,14 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
+        "action company_lay_tile": '§"Private Companies", §"Laying Track"',
+        "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
+        "action place_token": '§"Placing Station Tokens"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -7253,6 +7298,7 @@ DATA = TitleData(
         "private_purchase up_to_face": '§"Purchasing Private Companies"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
         "property bank_trains_per_turn": '§"Buying Trains"',
@@ -7807,7 +7853,9 @@ DATA = TitleData(
         "train 6": '§"Buying Trains", §"Two-Player Variant"',
         "train 7/8": '§"Buying Trains"',
         "trigger ic_subsidy": '§"Corporations"',
+        "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
+        "trigger reservations_removed": '§"Phases"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
     },
@@ -8089,8 +8137,8 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "the corporation has no station token left", rule='§"Placing Station Tokens"'
         )
-    v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation)
+    v_spot = g.b_check_station(v_corporation, v_city)
+    v_cost = g.b_token_cost(v_corporation, v_spot)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
     g.transfer(v_cost, v_corporation, g.name("bank"))
@@ -8362,6 +8410,37 @@ def r_minor_dividend(g, v_minor):
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
+def a_assign(g, v_company, v_target):
+    """A corporation places its private's revenue marker (§\"Private Companies\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("markers are placed in operating rounds", rule='§"Private Companies"')
+    g.b_place_marker(v_company, v_target)
+
+
+def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
+    """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    g.b_ability_lay(v_company, v_lay, v_tile)
+
+
+def a_company_place_token(g, v_company, v_city):
+    """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tokens are placed in operating rounds", rule='§"Placing Station Tokens"'
+        )
+    v_spot = g.b_check_ability_token(v_company, v_city)
+    g.b_ability_token(v_company, v_spot)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -8385,6 +8464,16 @@ def w_ic_subsidy(g, *_args):
     v_corporation = _args[0] if len(_args) > 0 else None
     v_price = _args[1] if len(_args) > 1 else None
     return v_corporation == g.entity("corporation", "IC")
+
+
+def t_reservations_removed(g, *_rest):
+    """Phase IV removes the reserved station slots"""
+    g.b_remove_reservations()
+
+
+def t_markers_removed(g, *_rest):
+    """Phase IV removes the revenue markers"""
+    g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
@@ -8445,6 +8534,14 @@ class Game(GameBase):
             ("amount", ("money",)),
         ],
         "bankrupt": [("corporation", ("corporation",))],
+        "assign": [("company", ("private",)), ("target", ("name",))],
+        "company_lay_tile": [
+            ("company", ("private",)),
+            ("hex", ("name",)),
+            ("tile", ("name",)),
+            ("rotation", ("int",)),
+        ],
+        "company_place_token": [("company", ("private",)), ("city", ("name",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8471,10 +8568,15 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
+        "action:assign": a_assign,
+        "action:company_lay_tile": a_company_lay_tile,
+        "action:company_place_token": a_company_place_token,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "corporation_started": [(w_ic_subsidy, t_ic_subsidy)],
+        "remove_reservations": [(None, t_reservations_removed)],
+        "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
     }

@@ -52,6 +52,7 @@ DATA = TitleData(
         "sold_out_rise": True,
         "cert_limit_counts": ["shares", "privates", "minors"],
         "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
+        "any_time_actions": ["assign", "company_lay_tile", "company_place_token"],
         "auto_pass": True,
         "first_operating_order": "lowest_price_first",
         "dividend_kinds": ["payout", "half", "withhold"],
@@ -6870,10 +6871,14 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
+        "action company_lay_tile": '§"Private Companies", §"Laying Track"',
+        "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
+        "action place_token": '§"Placing Station Tokens"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -6936,6 +6941,7 @@ DATA = TitleData(
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
         "property bank_inherited": '§"GMT 1846 Components Used"',
@@ -7511,7 +7517,9 @@ DATA = TitleData(
         "train 6": '§"Buying Trains", §"Train Roster"',
         "train 7/8": '§"Buying Trains"',
         "train_rule last_train": '§"Train Ownership"',
+        "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
+        "trigger reservations_removed": '§"Phases"',
         "upgrade_rule access": '§"Upgrading Track"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -7794,8 +7802,8 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "the corporation has no station token left", rule='§"Placing Station Tokens"'
         )
-    v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation)
+    v_spot = g.b_check_station(v_corporation, v_city)
+    v_cost = g.b_token_cost(v_corporation, v_spot)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
     g.transfer(v_cost, v_corporation, g.name("bank"))
@@ -8067,6 +8075,37 @@ def r_minor_dividend(g, v_minor):
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
+def a_assign(g, v_company, v_target):
+    """A corporation places its private's revenue marker (§\"Private Companies\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("markers are placed in operating rounds", rule='§"Private Companies"')
+    g.b_place_marker(v_company, v_target)
+
+
+def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
+    """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    g.b_ability_lay(v_company, v_lay, v_tile)
+
+
+def a_company_place_token(g, v_company, v_city):
+    """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tokens are placed in operating rounds", rule='§"Placing Station Tokens"'
+        )
+    v_spot = g.b_check_ability_token(v_company, v_city)
+    g.b_ability_token(v_company, v_spot)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -8079,6 +8118,16 @@ def t_private_income(g, *_rest):
     """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+
+
+def t_reservations_removed(g, *_rest):
+    """Phase IV removes the reserved station slots"""
+    g.b_remove_reservations()
+
+
+def t_markers_removed(g, *_rest):
+    """Phase IV removes the revenue markers"""
+    g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
@@ -8139,6 +8188,14 @@ class Game(GameBase):
             ("amount", ("money",)),
         ],
         "bankrupt": [("corporation", ("corporation",))],
+        "assign": [("company", ("private",)), ("target", ("name",))],
+        "company_lay_tile": [
+            ("company", ("private",)),
+            ("hex", ("name",)),
+            ("tile", ("name",)),
+            ("rotation", ("int",)),
+        ],
+        "company_place_token": [("company", ("private",)), ("city", ("name",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8165,9 +8222,14 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
+        "action:assign": a_assign,
+        "action:company_lay_tile": a_company_lay_tile,
+        "action:company_place_token": a_company_place_token,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "remove_reservations": [(None, t_reservations_removed)],
+        "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
     }

@@ -302,6 +302,7 @@ class GameBase:
         if self.DATA.properties.get("first_player") == "random":
             self.j.set(self.g, "priority", self.rng.randrange(self.n))
         self._setup_removals()
+        self._setup_reservations()
         self._setup_minors()
         first = self.param("first_round")
         if first == "private_sale":
@@ -395,6 +396,72 @@ class GameBase:
         if removal.get("home_token_placed") and self.board is not None:
             self.b_place_home_token(corp)
 
+    def _setup_reservations(self) -> None:
+        """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
+        0 unless given) for their holder, a private or a corporation still in play: other companies may
+        not take the last free slots kept so. A private's reservation ends when it closes, or (`ends:
+        sold`) when a corporation buys it; `remove_reservations()` ends them all."""
+        if self.board is None:
+            return
+        for holder in [*self.privates, *self.corporations]:
+            if self.closed.get(holder.id) if holder.kind == "private" else self.corp[holder.id]["closed"]:
+                continue
+            for ability in self._abilities(holder, "reserved_slot"):
+                ref = (str(ability["hex"]), int(ability.get("city", 0)))
+                self._board_change(lambda ref=ref, who=holder.id: self.board.reserved.setdefault(ref, []).append(who))
+
+    def _drop_reservations(self, holder: Entity) -> None:
+        """The station slots `holder`'s abilities keep are open again (its home reservation stays)."""
+        hexes = {str(a["hex"]) for a in self._abilities(holder, "reserved_slot")}
+        if self.board is None or not hexes:
+            return
+
+        def drop() -> None:
+            for (hex_id, _node), kept in self.board.reserved.items():
+                while hex_id in hexes and holder.id in kept:
+                    kept.remove(holder.id)
+
+        self._board_change(drop)
+
+    def _kept_for(self, corp: Entity, ref) -> dict | None:
+        """The ability (effect reserved_slot) of `corp` that keeps the station `ref` for it still, if any."""
+        if self.board is None or corp.id not in self.board.reservations(ref):
+            return None
+        return next((a for a in self._abilities(corp, "reserved_slot") if str(a["hex"]) == ref[0]), None)
+
+    def b_check_station(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_station(C, city): the spot if C may place a station token there now: as check_token, and
+        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route."""
+        try:
+            return self.b_check_token(corp, city)
+        except IllegalAction:
+            board = self._need_board()
+            try:
+                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            except ValueError:
+                raise IllegalAction(f"there is no city {city!r}") from None
+            ability = self._kept_for(corp, ref)
+            if ability is None or ability.get("teleport_price") is None:
+                raise
+            return track.check_token(board, corp.id, ref, home=True)
+
+    def b_token_cost(self, corp: Entity, spot: "track.TokenSpot") -> int:
+        """token_cost(C, spot): what C's station token in `spot` costs: the price of its next token, or,
+        in a slot one of its abilities still keeps for it, the ability's `price` (its `teleport_price`
+        where C has no route to the slot)."""
+        ref = (spot.hex, spot.node)
+        ability = self._kept_for(corp, ref)
+        if ability is None or ability.get("price") is None:
+            return self.b_next_token_cost(corp)
+        if ability.get("teleport_price") is not None and ref not in track.reach(self._need_board(), corp.id).nodes:
+            return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
+        return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
+
+    def b_remove_reservations(self) -> None:
+        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
+        for holder in [*self.privates, *self.corporations]:
+            self._drop_reservations(holder)
+
     # ------------------------------------------------------------ entity lookups
 
     def entity(self, kind: str, key: Any) -> Entity:
@@ -457,6 +524,9 @@ class GameBase:
         if holder != source:
             raise IllegalAction(f"{key} is held by {holder}, not {source}")
         self.j.set(self.owner, key, target)
+        if isinstance(item, Entity) and item.kind == "private" and target.kind == "corporation" and any(
+                str(a.get("ends")) == "sold" for a in self._abilities(item, "reserved_slot")):
+            self._drop_reservations(item)
 
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":
@@ -722,16 +792,37 @@ class GameBase:
         terrain = mh.upgrade_cost if lay.upgrade else mh.cost
         tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
         tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
-        return tile_cost + (lay.cost - terrain)
+        return tile_cost + max(0, lay.cost - terrain - self._border_discount(lay))
+
+    def _discount_holders(self) -> list[Entity]:
+        """The operating company and the open privates it owns: whose standing discounts apply to its lays."""
+        if self.g.get("operating") is None:
+            return []
+        corp = self._operator(self.g["operating"])
+        return [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
+
+    def _border_discount(self, lay: "track.Lay") -> int:
+        """Standing discounts on the hexsides a lay pays for: an ability with a `discount`, a `terrain`,
+        `hexsides: true` and no use `count` takes its discount off each border of that type crossed."""
+        board = self._need_board()
+        total = 0
+        for holder in self._discount_holders():
+            for ability in holder.get("children") or ():
+                if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count") \
+                        or not ability.get("hexsides") or ability.get("terrain") is None:
+                    continue
+                discount = int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
+                for key in lay.borders:
+                    border = board.borders.get(tuple(key))
+                    if border is not None and border.type == str(ability["terrain"]):
+                        total += min(discount, border.cost)
+        return total
 
     def _lay_discount(self, lay: "track.Lay", mh) -> int:
         """Standing discounts on a tile lay for the operating company: an ability (its own, or of an open
         private it owns) with a `discount` and no use `count`, for hexes of its `terrain` or in its
         `hexes` (and, where it lists them, for its `tiles`)."""
-        if self.g.get("operating") is None:
-            return 0
-        corp = self._operator(self.g["operating"])
-        holders = [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
+        holders = self._discount_holders()
         total = 0
         for holder in holders:
             for ability in holder.get("children") or ():
@@ -744,22 +835,181 @@ class GameBase:
                     total += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
         return total
 
+    # -- private abilities: revenue markers and route bonuses (generic; a title's `ability` fields say which)
+
+    def _abilities(self, holder: Entity, effect: str) -> list[dict]:
+        """The abilities of `holder` whose `effect` field is `effect`."""
+        return [a for a in holder.get("children") or ()
+                if a.get("kind") == "ability" and a.get("effect") == effect]
+
+    def _marker_bonus(self, ability: dict, hex_id: str) -> int | None:
+        """The bonus a marker of `ability` earns in `hex_id` (None where it may not go): `bonus` for every
+        hex of its `hexes`, or the hex's entry of `bonuses` [(hex, bonus)]."""
+        for entry in ability.get("bonuses") or ():
+            if str(entry.get("hex")) == hex_id:
+                return int(self._value(entry["bonus"], f"{ability['key']} bonus"))
+        if hex_id in [str(h) for h in ability.get("hexes") or ()] and ability.get("bonus") is not None:
+            return int(self._value(ability["bonus"], f"{ability['key']} bonus"))
+        return None
+
+    def b_place_marker(self, company: Entity, hex_id: str) -> None:
+        """place_marker(X, hex): the owning corporation puts private X's revenue marker (an ability with
+        `effect: hex_marker`) in `hex`, during its operating turn before its trains have run; from then on
+        its routes through that hex earn the marker's bonus until the markers are removed. `count` limits
+        the placements over the game, `count_per_or` per operating round (the marker then moves).
+        Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
+        operating, the hex is not one of the ability's, or its uses are spent."""
+        abilities = self._abilities(company, "hex_marker")
+        if not abilities:
+            raise IllegalAction(f"{company} has no revenue marker to place")
+        owner = self._ability_user(company, "places its marker")
+        ability = abilities[0]
+        bonus = self._marker_bonus(ability, str(hex_id))
+        if bonus is None:
+            raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
+        uses = dict(self.g.get("ability_uses", {}))
+        if ability.get("count") is not None and uses.get(company.id, 0) >= int(ability["count"]):
+            raise IllegalAction(f"{company}'s marker has been placed already")
+        if ability.get("count_per_or") is not None:
+            mark = f"marker {company.id}"
+            if self.b_done_this_turn(mark):
+                raise IllegalAction(f"{company}'s marker moves once in an operating round")
+            self.b_mark_done_this_turn(mark)
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
+        self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def _ability_user(self, company: Entity, what: str) -> Entity:
+        """The corporation that may use open private `company`'s ability now: its owner, in its own operating
+        turn, before its trains have run; refused (IllegalAction) otherwise."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        owner = self.owner[company.id]
+        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
+            raise IllegalAction(f"only the corporation that owns {company} {what}, in its operating turn")
+        if not any(self.b_in_step(owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
+            raise IllegalAction(f"{company}'s ability is used before the corporation's trains run")
+        return owner
+
+    def b_check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
+        """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
+        free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
+        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex.
+        The lay uses none of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "free_lay")
+        if not abilities:
+            raise IllegalAction(f"{company} has no tile lay to give")
+        corp = self._ability_user(company, "lays its track")
+        ability = abilities[0]
+        name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
+        if str(hex_id) not in [str(h) for h in ability.get("hexes") or ()]:
+            raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
+        if ability.get("tiles") and name not in [str(t) for t in ability["tiles"]]:
+            raise IllegalAction(f"{company}'s tile lay is not for tile {name}")
+        used = self.g.get("ability_uses", {}).get(company.id, 0)
+        if used >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s tile lays are used up")
+        if used and ability.get("together") and not self.b_done_this_turn(f"lay {company.id}"):
+            raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
+        return track.check_lay(self._need_board(), corp.id, str(hex_id), name, rotation, self._phase_colors(),
+                               reachable=bool(ability.get("reachable", True)))
+
+    def b_check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
+        """check_ability_token(X, city): the spot if private X's token ability (`effect: free_token`: its
+        `hex` and `city` node, `count` uses) lets its owning corporation place a station there now, in
+        the slot X keeps, with no route needed; refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "free_token")
+        if not abilities:
+            raise IllegalAction(f"{company} has no station token to give")
+        corp = self._ability_user(company, "places its token")
+        ability = abilities[0]
+        board = self._need_board()
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        if ref != (str(ability["hex"]), int(ability.get("city", 0))):
+            raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
+        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s token has been placed already")
+        if self.b_tokens_left(corp) <= 0:
+            raise IllegalAction(f"{corp} has no station token left")
+        kept = self.board.reserved.get(ref, [])
+        if company.id in kept:
+            # the slot the private keeps is the corporation's to take
+            self._board_change(lambda: kept.remove(company.id))
+        return track.check_token(board, corp.id, ref, home=True)
+
+    def b_ability_token(self, company: Entity, spot: "track.TokenSpot") -> None:
+        """ability_token(X, spot): the owning corporation's station token in the spot, for free, as an
+        extra action (it does not end the corporation's token step)."""
+        corp = self.owner[company.id]
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        self.b_place_station(corp, spot)
+
+    def b_ability_lay(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
+        """ability_lay(X, lay, tile): put the tile of private X's ability on the map for its owner, free."""
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        self.b_mark_done_this_turn(f"lay {company.id}")
+        self._put_tile(lay, tile_id)
+
+    def b_remove_markers(self) -> None:
+        """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
+        self.j.set(self.g, "markers", ())
+
+    def b_stays_open(self, company: Entity) -> bool:
+        """stays_open(X): whether private X escapes the closing of privates now: it has an ability
+        `effect: stays_open` whose `owner` (player or corporation) is the kind of its holder."""
+        holder = self.owner[company.id]
+        return any(str(a.get("owner", "corporation")) == holder.kind
+                   for a in self._abilities(company, "stays_open"))
+
+    def _route_bonus(self, corp: Entity, runs) -> int:
+        """What the operating corporation's runs earn beyond their stops: each run through a hex holding
+        one of its revenue markers earns the marker's bonus; an open private it owns with `effect:
+        stop_bonus` adds `bonus_per_stop` for each stop of its longest run."""
+        total = 0
+        for run in runs:
+            hexes = {n.rpartition("-")[0] for n in run.nodes}
+            total += sum(m[3] for m in self.g.get("markers", ()) if m[2] == corp.id and m[1] in hexes)
+        if runs:
+            longest = max(len(run.nodes) for run in runs)
+            for item in self.privates:
+                if self.owner[item.id] != corp or self.closed[item.id]:
+                    continue
+                for ability in self._abilities(item, "stop_bonus"):
+                    total += longest * int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        return total
+
+    def b_markers(self) -> list:
+        """markers(): the revenue markers on the map, as (private, hex, corporation, bonus)."""
+        return [tuple(m) for m in self.g.get("markers", ())]
+
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
-        board = self._need_board()
-        name, _, copy = str(tile_id).rpartition("-")
-        copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
-        self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
+        self._put_tile(lay, tile_id)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
         if lay.upgrade:
             self.j.set(self.g, "upgraded", True)
-        owner_private = self._tile_private(lay.tile)
-        if owner_private is not None:
-            self.j.set(self.closed, owner_private, True)
         if self.g["lays"] >= len(self._lay_slots()):
             if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
                 return  # the station token may still be placed
             self._next_step()
+
+    def _put_tile(self, lay: "track.Lay", tile_id: str) -> None:
+        """The tile of a checked lay onto the map; a tile tied to a private closes it."""
+        board = self._need_board()
+        name, _, copy = str(tile_id).rpartition("-")
+        copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
+        self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
+        owner_private = self._tile_private(lay.tile)
+        if owner_private is not None:
+            self.j.set(self.closed, owner_private, True)
 
     def _lay_slots(self) -> list[dict]:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
@@ -1086,7 +1336,8 @@ class GameBase:
             for route in routes:
                 if route.get("train") not in owned:
                     raise IllegalAction(f"{corp} does not own train {route.get('train')}")
-            return track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned).revenue
+            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned)
+            return found.revenue + self._route_bonus(corp, found.runs)
         total = 0
         seen = set()
         for route in routes:
@@ -1209,6 +1460,7 @@ class GameBase:
 
     def b_close_private(self, item: Entity) -> None:
         self.j.set(self.closed, item.id, True)
+        self._drop_reservations(item)
 
     # ------------------------------------------------------------ DSL support
 
@@ -1501,8 +1753,11 @@ class GameBase:
         self.j.set(self.g, "pending", pending)
 
     def b_close_privates(self) -> None:
+        """close_privates(): every private closes, but one whose ability keeps it open (stays_open)."""
         for p in self.privates:
-            self.j.set(self.closed, p.id, True)
+            if not self.b_stays_open(p):
+                self.j.set(self.closed, p.id, True)
+                self._drop_reservations(p)
 
     # ------------------------------------------------------------ bank broken, game end
 
@@ -2732,6 +2987,8 @@ class GameBase:
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
+        if entity.kind == "private":
+            return self._cand_ability_lays(entity, who)
         if not self.b_in_step(entity, "lay_tile") or self.board is None:
             return []
         out = []
@@ -2741,10 +2998,58 @@ class GameBase:
             out.append({**lay.action(entity.id, copy), "entity_type": entity.kind})
         return out
 
+    def _cand_assign(self, entity, who):
+        """A private's revenue marker (effect: hex_marker) into each hex it may go; the guards decide when."""
+        if entity.kind != "private":
+            return []
+        out = []
+        for ability in self._abilities(entity, "hex_marker"):
+            hexes = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
+            for hex_id in dict.fromkeys(hexes):
+                out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
+        return out
+
+    def _cand_ability_lays(self, company, who):
+        """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
+        the check allows (the guards decide when)."""
+        out = []
+        if self.board is None or self.closed[company.id] or self.owner[company.id].kind != "corporation" \
+                or self.g.get("operating") != self.owner[company.id].id:
+            return out
+        for ability in self._abilities(company, "free_lay"):
+            for hex_id in ability.get("hexes") or ():
+                for name in ability.get("tiles") or ():
+                    if str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
+                        continue
+                    for rotation in range(6):
+                        try:
+                            lay = self.b_check_ability_lay(company, str(hex_id), str(name), rotation)
+                        except IllegalAction:
+                            continue
+                        used = self.board.in_use.get(lay.tile, set())
+                        copy = next(i for i in range(len(used) + 1) if i not in used)
+                        out.append({**lay.action(company.id, copy), **who})
+        return out
+
     def _cand_place_token(self, entity, who):
+        if entity.kind == "private":
+            out = []
+            for ability in self._abilities(entity, "free_token"):
+                if self.board is not None:
+                    ref = (str(ability["hex"]), int(ability.get("city", 0)))
+                    out.append({"type": "place_token", **who, "city": track.node_id(ref)})
+            return out
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
-        return [spot.action(entity.id) for spot in track.legal_tokens(self.board, entity.id)]
+        spots = track.legal_tokens(self.board, entity.id)
+        out = [spot.action(entity.id) for spot in spots]
+        # a slot one of its abilities keeps, reachable or not (the guards decide)
+        for ability in self._abilities(entity, "reserved_slot"):
+            for (hex_id, node), kept in self.board.reserved.items():
+                if hex_id == str(ability["hex"]) and entity.id in kept \
+                        and all((s.hex, s.node) != (hex_id, node) for s in spots):
+                    out.append({"type": "place_token", **who, "city": track.node_id((hex_id, node))})
+        return out
 
     def _title_action_candidates(self, kind: str, params, who: dict) -> list[Action]:
         """Candidates for a title's own action: each later parameter ranges

@@ -1008,12 +1008,16 @@ def check_lay(
     colors: Iterable[str],
     *,
     cash: int | None = None,
+    reachable: bool = True,
 ) -> Lay:
     """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
-    `company`; raises IllegalAction saying why not."""
+    `company`; raises IllegalAction saying why not. `reachable=False` (a
+    private's tile-lay ability) waives the need for new track the company
+    can reach from its tokens."""
     tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
     verdict = _judge(
-        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash
+        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
+        reachable=reachable,
     )
     if isinstance(verdict, str):
         raise IllegalAction(verdict, source=getattr(verdict, "source", None))
@@ -1029,6 +1033,8 @@ def _judge(
     colors: frozenset[str],
     seen: Reach,
     cash: int | None,
+    *,
+    reachable: bool = True,
 ) -> Lay | str:
     if h not in board.hexes:
         return f"{h} is not on the map"
@@ -1091,7 +1097,7 @@ def _judge(
         if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders:
             cost += border.cost
             paid.append(board._border_key(h, f))
-    if not _connects(board, company, h, tile, rotation, mapping, seen) and not (
+    if reachable and not _connects(board, company, h, tile, rotation, mapping, seen) and not (
         board.rules.same_track_upgrades
         and not first
         and _same_track(old_lay, new_lay, mapping)
