@@ -356,6 +356,16 @@ def president_not_in_pool(tr: Translator, ctx: Ctx) -> list[Atom]:
     return [Atom(cert.corp or cert.id, st[hold_name(cert, POOL)] == 0) for cert in m.certs if cert.president]
 
 
+def private_owners_floated(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    out = []
+    for x in m.private_items:
+        for c in m.corporations:
+            out.append(Atom(f"{x.id}/{c.id}", IMPLIES(st[hold_name(x, c)] >= 1, st[f"floated:{c.id}"])))
+    return out
+
+
 def par_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     st = ctx.state
@@ -415,6 +425,7 @@ LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
      no_shares_during_private_sale),
     ("bids_valid", "bids are not negative; without private bidding there are no bids and no auction", bids_valid),
     ("floated_started", "a floated corporation has a par price", floated_started),
+    ("private_owners_floated", "a corporation that owns a private has floated", private_owners_floated),
     ("par_valid", "a started corporation's par is one of its par prices", par_valid),
     ("president_not_in_pool", "the bank pool never holds a president's certificate", president_not_in_pool),
     ("phase_valid", "the phase is one of the title's phases", phase_valid),

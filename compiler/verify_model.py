@@ -731,6 +731,11 @@ class StateVars:
             out.append(state["pending_action"] >= 0)
         if want("acting"):
             out.append(z3.Or([state["acting"] == a for a in actors]))
+            # a corporation acts only in its operating turn, floated
+            for c in m.corporations:
+                floated = context.get(f"floated:{c.id}") if context is not None else state.get(f"floated:{c.id}")
+                if floated is not None:
+                    out.append(z3.Implies(state["acting"] == m.z(c), floated))
         if want("pending_entity"):
             out.append(z3.Or([state["pending_entity"] == a for a in actors]))
         for p in m.players:

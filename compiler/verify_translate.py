@@ -2125,6 +2125,74 @@ class Builtins:
 
         return self.per_corp(ctx, corp, cost)
 
+    def b_check_station(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        """As GameBase.b_check_station: a spot on the map (outside the model)."""
+        return Opaque("a station spot")
+
+    def b_token_cost(self, ctx: Ctx, corp: Any, spot: Any) -> Any:
+        """As GameBase.b_token_cost: read from the map and the abilities, an
+        oracle here (any amount not below zero)."""
+        v = ctx.fresh("token_cost")
+        ctx.shared.oracles.append(("token_cost", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def b_check_ability_lay(self, ctx: Ctx, company: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
+        return Opaque("a checked tile lay")
+
+    def b_ability_lay(self, ctx: Ctx, company: Any, lay: Any, tile: Any) -> None:
+        """As GameBase.b_ability_lay: the tile goes on the map (outside the
+        model); a tile tied to a private closes it, as with `lay`."""
+        m = self.m
+        tied = set()
+        for comp in m.title.components("tile"):
+            prop = comp.get("private")
+            if prop is not None:
+                tied.add(str(prop.value.name if isinstance(prop.value, s.Name) else getattr(prop.value, "value", "")))
+        ctx.shared.reads.add("tiles", "private", sorted(tied))
+        for x in m.privates:
+            if x.id in tied:
+                closes = ctx.fresh(f"lay_closes:{x.id}", "bool")
+                ctx.shared.oracles.append(("lay_closes", (x.id,), closes))
+                name = f"closed:{x.id}"
+                ctx.state[name] = IF(ctx.path, OR(ctx.state[name], closes), ctx.state[name])
+
+    def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
+        """As GameBase.b_check_ability_token: the map is outside the model; the
+        owning corporation must have a station token left."""
+        m = self.m
+        item = self.tr.as_sel(company)
+        for c in m.corporations:
+            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
+            left = len(self.token_costs(ctx, c)) - ctx.state[f"tokens:{c.id}"]
+            ctx.require(IMPLIES(owns, left > 0))
+        return Opaque("a station spot")
+
+    def b_ability_token(self, ctx: Ctx, company: Any, spot: Any) -> None:
+        """As GameBase.b_ability_token: the station of the corporation that
+        owns the private."""
+        m = self.m
+        item = self.tr.as_sel(company)
+        for c in m.corporations:
+            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
+            name = f"tokens:{c.id}"
+            ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] + 1, ctx.state[name])
+
+    def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
+        """As GameBase.b_place_marker: a revenue marker on the map (outside the
+        model: only route revenue, an oracle here, reads it)."""
+
+    def b_remove_markers(self, ctx: Ctx) -> None:
+        """As GameBase.b_remove_markers: markers are outside the model."""
+
+    def b_remove_reservations(self, ctx: Ctx) -> None:
+        """As GameBase.b_remove_reservations: station slots are outside the model."""
+
+    def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
+        """As GameBase.b_end_game_now: the game is over."""
+        st = ctx.state
+        st["round"] = IF(ctx.path, ROUNDS.index("finished"), st["round"])
+
     def b_place_station(self, ctx: Ctx, corp: Any, spot: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
             name = f"tokens:{c.id}"
