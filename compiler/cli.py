@@ -288,22 +288,15 @@ def title_for_log(loaded: Loaded, log: dict) -> Title | None:
     from compiler import syntax as s
 
     wanted = _compact(str(log.get("title", "")))
-    variant = log.get("variant")
     for title in loaded.every_title():
-        # a log names a variant in its own field ("1800" + "Three-Player", as `to_log` writes
-        # it), or in its title ("1800 Three-Player")
-        if title.variant is not None and variant is None and wanted == _compact(f"{title.name} {title.variant}"):
-            return title
-        names = [title.name]
+        names = [title.name if title.variant is None else f"{title.name} {title.variant}"]
         prop = title.prop("log_names")
         if prop is not None and isinstance(prop.value, s.ListLit):
             names += [v.value for v in prop.value.items if isinstance(v, s.Str)]
-        if wanted not in {_compact(n) for n in names}:
-            continue
-        if variant is None and title.variant is None:
-            return title
-        if variant is not None and title.variant is not None and slug(title.variant) == slug(str(variant)):
-            return title
+        if wanted in {_compact(n) for n in names}:
+            variant = log.get("variant")
+            if variant is None or (title.variant is not None and slug(title.variant) == slug(variant)):
+                return title
     return None
 
 
@@ -339,7 +332,7 @@ def _replay_one(loaded: Loaded, log: dict, quiet: bool) -> tuple[int, dict | Non
         return EXIT_FAIL, None
     Game = game_class(title.name, title.variant)
     try:
-        game = Game.from_log({**log, "actions": []}, actions_ahead=log.get("actions", []))
+        game = Game.from_log({**log, "actions": []})
         monitor = Monitor(game)
         ids = {p.get("id"): p.get("name", p.get("id")) for p in log.get("players", [])}
         for number, action in enumerate(log.get("actions", []), 1):

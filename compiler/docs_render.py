@@ -491,9 +491,8 @@ class Cards:
                 for t in topics))
         others = [(b, p) for b, p in self.same_elsewhere.get(clause.key, []) if b.title.name != self.book.title.name]
         if others:
-            # kept out of the search index: a page does not match a title's name only because it links to it
             lines.append("- **In other titles:** " + ", ".join(
-                link(esc(b.name), self.site.link(page, p)) for b, p in others) + "\n  { data-search-exclude }")
+                link(esc(b.name), self.site.link(page, p)) for b, p in others))
         return "\n".join(lines) + "\n" if lines else ""
 
     def proof_line(self, clause: Clause, page: str) -> str:

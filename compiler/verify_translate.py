@@ -1097,16 +1097,8 @@ class Translator:
         if decl.kind == "action" and decl.params:
             first = ctx.locals[decl.params[0].name]
             if self.is_ent(first):
-                # the runtime's dispatch (GameBase._dispatch): the acting entity, or any entity
-                # for the title's `any_time_actions`, or for `sell_shares` the president of the
-                # corporation acting; no other pending decision; not finished
-                any_time = [str(a) for a in (m.prop_value("any_time_actions") or [])]
-                if decl.name not in any_time:
-                    turn = pre["acting"] == first
-                    if decl.name == "sell_shares":
-                        turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.builtins.b_president(ctx, m.z(c)) == first)
-                                          for c in m.corporations])
-                    ctx.require(turn)
+                # the runtime's dispatch: the acting entity, no other pending decision, not finished
+                ctx.require(pre["acting"] == first)
                 code = m.vars.action_code(decl.name)
                 ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code))
                 ctx.require(pre["round"] != ROUNDS.index("finished"))
@@ -1769,21 +1761,6 @@ class Builtins:
                    NOT(OR(*[self.held(ctx, t, e) for t in m.trains])),
                    OR(*[c for _, c in self.avail(ctx)]))
 
-    def b_emergency_seller(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_emergency_seller: in an operating round, the player
-        presides the operating corporation, which must buy a train that it and
-        he together cannot pay for."""
-        m = self.m
-        st = ctx.state
-        p = self.ent(player)
-        price = self.b_cheapest_train_price(ctx)
-        parts = []
-        for c in m.corporations:
-            z = m.z(c)
-            parts.append(AND(st["operating"] == z, self.b_president(ctx, z) == p, self.b_must_buy_train(ctx, z),
-                             self.tr.cmp("<", self.cash_of(ctx, z) + self.cash_of(ctx, p), price)))
-        return AND(st["round"] == ROUNDS.index("operating"), OR(*parts))
-
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
         avail = self.avail(ctx)
         for t, _ in avail:
@@ -2087,11 +2064,6 @@ class Builtins:
 
     def b_check_president(self, ctx: Ctx, corp: Any) -> None:
         """The take-over check is a runtime step of its own (`take_over`)."""
-
-    def b_check_float(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_check_float: the corporation floats if players now hold its float."""
-        for c, cond in self.corp_of(ctx, corp):
-            self.check_float(ctx, c, cond)
 
     def b_set_revenue(self, ctx: Ctx, corp: Any, amount: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):

@@ -34,7 +34,6 @@ import z3
 
 from compiler.ir import Title
 from compiler.runtime.entities import BANK as RT_BANK
-from compiler.runtime.entities import POOL as RT_POOL
 from compiler.runtime.entities import SCRAP as SCRAP_RT
 from compiler.runtime.entities import Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
@@ -402,8 +401,6 @@ class Validator:
             original = getattr(game, name)
 
             def wrapper(*args: Any, _original: Callable = original, _name: str = name, **kwargs: Any) -> Any:
-                if _name == "emit" and args and not game.TRIGGERS.get(args[0]):
-                    return _original(*args, **kwargs)  # an event no trigger listens to changes nothing
                 if self.capture and self.snapshot is None:
                     self.snapshot = abstract_state(game, self.model)
                 if _name != "_check_president" or not self.capture:
@@ -736,7 +733,6 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                     j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
         _construct_take_overs(validator, rng)
-    _construct_any_time(validator, rng, want)
     operating_kinds = ("contribute", "bankrupt", "discard_train", "place_token")
     if game.g["round"] != "operating" or all(report.accepted.get(k, 0) >= want for k in operating_kinds):
         return
@@ -773,36 +769,6 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                 validator.try_all({"place_token", "pass"})
             finally:
                 j.rollback()
-
-
-def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> None:
-    """States for the title's any-time actions (taken in or out of turn, so
-    rare in play, such as a private traded for a pool share): up to two
-    certificates of each started corporation moved from its mat to the pool,
-    and most privates not open in a player's hands given, open, to a random
-    player; then every candidate of those actions."""
-    game = validator.game
-    names = [n for n in game._any_time_actions() if validator.report.accepted.get(n, 0) < want]
-    if not names or game.g.get("pending") or game.g["finished"]:
-        return
-    # a generator of its own, seeded from the samples so far: the playouts' choices stay as they were
-    rng = random.Random(sum(validator.report.accepted.values()))
-    j = game.j
-    j.begin()
-    try:
-        for corp in game.corporations:
-            if game.corp[corp.id]["cell"] is None:
-                continue
-            mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
-            for cert in rng.sample(mat, min(2, len(mat))):
-                j.set(game.owner, cert.id, RT_POOL)
-        for item in game.privates:
-            if (game.owner[item.id].kind != "player" or game.closed[item.id]) and rng.random() < 0.7:
-                j.set(game.owner, item.id, rng.choice(game.players))
-                j.set(game.closed, item.id, False)
-        validator.try_all(set(names))
-    finally:
-        j.rollback()
 
 
 def _construct_take_overs(validator: Validator, rng: random.Random) -> None:

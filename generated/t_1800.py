@@ -158,7 +158,6 @@ DATA = TitleData(
                 ),
             ),
         ),
-        "same_track_upgrades": True,
         "station_tokens": 3,
         "tokens_per_turn": 1,
         "tokens_per_hex": 1,
@@ -215,7 +214,6 @@ DATA = TitleData(
         "net_worth": ["cash", "bonds", "shares"],
         "company_assets_count": False,
         "private_value_at_end": 0,
-        "any_time_actions": [],
         "private_purchase_from_phase": "3",
         "must_own_train": True,
     },
@@ -261,13 +259,6 @@ DATA = TitleData(
                 "rulebook": "the price drops one box per Share Dealing Round, however many shares of the company are sold",
                 "supplement": "the market legend says the price drops once per sale",
                 "reading": "one box per company per SDR",
-            },
-            {
-                "key": "revenue_only_upgrades",
-                "title": "Upgrades that add no track",
-                "rulebook": "a tile may not be upgraded unless there is some new track on it that a train from the company can use; yet #804 is the only upgrade for #12, #803 for #802 and #805 for #803, and Appendix E upgrades the brown Denver tile to gray",
-                "supplement": "#804 has #12's three sides of track, and #803 and #805 have #802's four: the upgrades raise only the revenue",
-                "reading": "these charted upgrades are legal where the company can run on the hex's track; every other upgrade must add track the company reaches",
             },
         ],
         "contradiction": [
@@ -6493,7 +6484,6 @@ DATA = TitleData(
         "cite trigger private_income": "§10.1",
         "cite trigger privates_close": "§12.5",
         "clash market_drop_per_sale": "§8.1",
-        "clash revenue_only_upgrades": "§11.1",
         "contradiction bankrupt_privates": "§11.8, §11.11",
         "contradiction bond_holder": "§9.2, §11.10",
         "contradiction forced_sale_after_buy_back": "§11.9, §11.11",
@@ -6528,7 +6518,6 @@ DATA = TitleData(
         "private RGS": "§4",
         "procedure dividend_price_move": "§11.6",
         "procedure forced_purchase_help": "§11.11",
-        "property any_time_actions": "§5, §10.2",
         "property bank": "§2",
         "property bank_broken_finishes": "§13",
         "property bank_pool_contribution": "§11.11",
@@ -6614,7 +6603,6 @@ DATA = TitleData(
         "property routes_share_track": "§11.3",
         "property sale_paid_by": "§8.1",
         "property sales_go_to": "§8.1",
-        "property same_track_upgrades": "§11.1",
         "property sdr_ends_when": "§5",
         "property sdr_turn": "§5",
         "property sdr_turn_order": "§5",
@@ -7186,44 +7174,33 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private, or pick a card in a draft (§7)"""
-    if g.b_in_round("draft"):
-        if not (g.b_in_draft_hand(v_company)):
-            raise IllegalAction("the card is not among those drawn for this pick", rule="§7")
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
-            raise IllegalAction("a drafted company costs its current draft price", rule="§7")
+    """Bid for a private (§7)"""
+    if not (g.param("private_sale_bidding")):
+        raise IllegalAction(
+            "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
+        )
+    if g.b_in_auction():
+        if not (v_company == g.b_auction_company()):
+            raise IllegalAction("the auction is for another private", rule="§7")
+        if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
+            raise IllegalAction("a raise is at least the minimum raise", rule="§7")
         if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction(
-                "not enough cash for this and the companies already picked", rule="§7"
-            )
-        g.b_draft_pick(v_player, v_company)
+            raise IllegalAction("not enough cash", rule="§7")
+        g.b_raise_bid(v_player, v_price)
     else:
-        if not (g.param("private_sale_bidding")):
+        if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+            raise IllegalAction("bids are for privates not yet offered", rule="§7")
+        if not (
+            (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
+            and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+        ):
             raise IllegalAction(
-                "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
+                "a bid exceeds the face value and every other bid by at least the minimum raise",
+                rule="§7",
             )
-        if g.b_in_auction():
-            if not (v_company == g.b_auction_company()):
-                raise IllegalAction("the auction is for another private", rule="§7")
-            if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-                raise IllegalAction("a raise is at least the minimum raise", rule="§7")
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7")
-            g.b_raise_bid(v_player, v_price)
-        else:
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-                raise IllegalAction("bids are for privates not yet offered", rule="§7")
-            if not (
-                (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
-                and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
-            ):
-                raise IllegalAction(
-                    "a bid exceeds the face value and every other bid by at least the minimum raise",
-                    rule="§7",
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash to set the bid aside", rule="§7")
-            g.b_place_bid(v_player, v_company, v_price)
+        if not (g.b_free_cash(v_player) >= v_price):
+            raise IllegalAction("not enough cash to set the bid aside", rule="§7")
+        g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
@@ -7234,8 +7211,6 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction("one purchase per turn, after the privates are sold", rule="§9.1")
     if not (not g.b_started(v_corporation)):
         raise IllegalAction("the corporation is already started", rule="§9.1")
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction("the corporation is out of the game", rule="§9.1")
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction("not a par price", rule="§9.1")
     v_cert = g.b_president_certificate(v_corporation)
@@ -7288,13 +7263,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
     """Sell certificates to the pool (§5, §8.1)"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule="§5, §8.1",
-        )
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (g.b_in_round("stock")):
+        raise IllegalAction("shares are sold in a stock round", rule="§5, §8.1")
+    if not (g.b_may_sell_now(v_player)):
         raise IllegalAction("no selling after buying in this turn", rule="§5, §8.1")
     if not (
         (g.b_len(v_shares) >= 1)
@@ -7302,10 +7273,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
     ):
         raise IllegalAction("those certificates cannot be sold", rule="§5, §8.1")
     if not (
-        (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
-        )
+        ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
         or (
             ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
             and all(g.b_granted(v_c) for v_c in v_shares)

@@ -155,7 +155,6 @@ DATA = TitleData(
                 (("802",), ["803"]),
                 (("803",), ["805"]),
                 (("C5",), ["59"]),
-                (("C7",), ["5", "6"]),
                 (("59",), ["64", "65", "67", "68"]),
                 (("16",), ["43", "70"]),
                 (("18",), ["43"]),
@@ -174,7 +173,6 @@ DATA = TitleData(
                 ),
             ),
         ),
-        "same_track_upgrades": True,
         "station_tokens": 3,
         "tokens_per_turn": 1,
         "tokens_per_hex": 1,
@@ -231,7 +229,6 @@ DATA = TitleData(
         "net_worth": ["cash", "bonds", "shares"],
         "company_assets_count": False,
         "private_value_at_end": 0,
-        "any_time_actions": ["company_buy_shares"],
         "private_purchase_from_phase": "3",
         "must_own_train": True,
         "stock_certificates_added": 7,
@@ -299,13 +296,6 @@ DATA = TitleData(
                 "rulebook": "the price drops one box per Share Dealing Round, however many shares of the company are sold",
                 "supplement": "the market legend says the price drops once per sale",
                 "reading": "one box per company per SDR",
-            },
-            {
-                "key": "revenue_only_upgrades",
-                "title": "Upgrades that add no track",
-                "rulebook": "a tile may not be upgraded unless there is some new track on it that a train from the company can use; yet #804 is the only upgrade for #12, #803 for #802 and #805 for #803, and Appendix E upgrades the brown Denver tile to gray",
-                "supplement": "#804 has #12's three sides of track, and #803 and #805 have #802's four: the upgrades raise only the revenue",
-                "reading": "these charted upgrades are legal where the company can run on the hex's track; every other upgrade must add track the company reaches",
             },
         ],
         "contradiction": [
@@ -6546,7 +6536,6 @@ DATA = TitleData(
         "action bankrupt": "§11.11",
         "action buy_bond": "§5, §11.10",
         "action collect_bond": "§11.10",
-        "action company_buy_shares": "§C.4",
         "action contribute": "§11.11",
         "action corporation_buy_shares": "§11.9",
         "action corporation_sell_shares": "§11.9",
@@ -6571,7 +6560,6 @@ DATA = TitleData(
         "cite trigger private_income": "§10.1",
         "cite trigger privates_close": "§12.5",
         "clash market_drop_per_sale": "§8.1",
-        "clash revenue_only_upgrades": "§11.1",
         "contradiction bankrupt_privates": "§11.8, §11.11",
         "contradiction bond_holder": "§9.2, §11.10",
         "contradiction forced_sale_after_buy_back": "§11.9, §11.11",
@@ -6582,8 +6570,6 @@ DATA = TitleData(
         "corporation CW": "§C.2",
         "corporation DRGW": "§9.1, §C.3",
         "enum turn_marks": "§11.9, §11.10",
-        "function may_take_in_trade": "§C.4, §8.1",
-        "function trade_possible": "§C.4",
         "hex A5": "§9.1",
         "hex A7": "§11.4",
         "hex B4": "§C.3",
@@ -6612,7 +6598,6 @@ DATA = TitleData(
         "private RGS": "§4",
         "procedure dividend_price_move": "§11.6",
         "procedure forced_purchase_help": "§11.11",
-        "property any_time_actions": "§C.4",
         "property bank": "§2",
         "property bank_broken_finishes": "§13",
         "property bank_pool_contribution": "§11.11",
@@ -6699,7 +6684,6 @@ DATA = TitleData(
         "property routes_share_track": "§11.3",
         "property sale_paid_by": "§8.1",
         "property sales_go_to": "§8.1",
-        "property same_track_upgrades": "§11.1",
         "property sdr_ends_when": "§5",
         "property sdr_turn": "§5",
         "property sdr_turn_order": "§5",
@@ -7244,7 +7228,6 @@ DATA = TitleData(
         "train 3E": "§2, §C.1",
         "train 4": "§2",
         "train 5": "§2, §C.1",
-        "trigger privates_close": "§12.5, §C.4",
         "zone no_cert_limit": "§8.2.2",
         "zone par": "§9.1",
         "zone unlimited_holding": "§8.2.3",
@@ -7277,44 +7260,33 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private, or pick a card in a draft (§7)"""
-    if g.b_in_round("draft"):
-        if not (g.b_in_draft_hand(v_company)):
-            raise IllegalAction("the card is not among those drawn for this pick", rule="§7")
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
-            raise IllegalAction("a drafted company costs its current draft price", rule="§7")
+    """Bid for a private (§7)"""
+    if not (g.param("private_sale_bidding")):
+        raise IllegalAction(
+            "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
+        )
+    if g.b_in_auction():
+        if not (v_company == g.b_auction_company()):
+            raise IllegalAction("the auction is for another private", rule="§7")
+        if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
+            raise IllegalAction("a raise is at least the minimum raise", rule="§7")
         if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction(
-                "not enough cash for this and the companies already picked", rule="§7"
-            )
-        g.b_draft_pick(v_player, v_company)
+            raise IllegalAction("not enough cash", rule="§7")
+        g.b_raise_bid(v_player, v_price)
     else:
-        if not (g.param("private_sale_bidding")):
+        if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+            raise IllegalAction("bids are for privates not yet offered", rule="§7")
+        if not (
+            (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
+            and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+        ):
             raise IllegalAction(
-                "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
+                "a bid exceeds the face value and every other bid by at least the minimum raise",
+                rule="§7",
             )
-        if g.b_in_auction():
-            if not (v_company == g.b_auction_company()):
-                raise IllegalAction("the auction is for another private", rule="§7")
-            if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-                raise IllegalAction("a raise is at least the minimum raise", rule="§7")
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7")
-            g.b_raise_bid(v_player, v_price)
-        else:
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-                raise IllegalAction("bids are for privates not yet offered", rule="§7")
-            if not (
-                (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
-                and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
-            ):
-                raise IllegalAction(
-                    "a bid exceeds the face value and every other bid by at least the minimum raise",
-                    rule="§7",
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash to set the bid aside", rule="§7")
-            g.b_place_bid(v_player, v_company, v_price)
+        if not (g.b_free_cash(v_player) >= v_price):
+            raise IllegalAction("not enough cash to set the bid aside", rule="§7")
+        g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
@@ -7325,8 +7297,6 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction("one purchase per turn, after the privates are sold", rule="§9.1")
     if not (not g.b_started(v_corporation)):
         raise IllegalAction("the corporation is already started", rule="§9.1")
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction("the corporation is out of the game", rule="§9.1")
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction("not a par price", rule="§9.1")
     v_cert = g.b_president_certificate(v_corporation)
@@ -7379,13 +7349,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
     """Sell certificates to the pool (§5, §8.1)"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule="§5, §8.1",
-        )
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (g.b_in_round("stock")):
+        raise IllegalAction("shares are sold in a stock round", rule="§5, §8.1")
+    if not (g.b_may_sell_now(v_player)):
         raise IllegalAction("no selling after buying in this turn", rule="§5, §8.1")
     if not (
         (g.b_len(v_shares) >= 1)
@@ -7393,10 +7359,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
     ):
         raise IllegalAction("those certificates cannot be sold", rule="§5, §8.1")
     if not (
-        (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
-        )
+        ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
         or (
             ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
             and all(g.b_granted(v_c) for v_c in v_shares)
@@ -7737,69 +7700,12 @@ def a_bankrupt(g, v_corporation):
     g.b_end_turn(v_corporation)
 
 
-def r_may_take_in_trade(g, v_company, v_cert):
-    """The D&SL's holder may take this Bank Pool certificate for it (§C.4, §8.1)"""
-    return (g.b_holder_of(v_cert) == g.name("pool")) and (
-        (
-            (
-                g.b_percent(g.b_holder_of(v_company), g.attr(v_cert, "corporation"))
-                + g.attr(v_cert, "percent")
-            )
-            <= g.param("holding_cap")
-        )
-        or ("unlimited_holding" in g.b_zones(g.attr(v_cert, "corporation")))
-    )
-
-
-def r_trade_possible(g, v_company):
-    """Some Bank Pool share may be taken for the D&SL (§C.4)"""
-    return (
-        (g.b_holder_of(v_company) in g.name("players")) and (not g.b_closed(v_company))
-    ) and any(
-        any(r_may_take_in_trade(g, v_company, v_x) for v_x in g.b_pool_certificates(v_c))
-        for v_c in g.name("corporations")
-    )
-
-
-def a_company_buy_shares(g, v_company, v_shares):
-    """Trade the D&SL for a share in the Bank Pool (§C.4)"""
-    if not (v_company == g.entity("private", "DSL")):
-        raise IllegalAction("only the D&SL may be traded for a share", rule="§C.4")
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the D&SL is closed", rule="§C.4")
-    if not (g.b_holder_of(v_company) in g.name("players")):
-        raise IllegalAction(
-            "the option is lost once a major railroad owns the D&SL; only a player trades it",
-            rule="§C.4",
-        )
-    if not (g.b_len(v_shares) == 1):
-        raise IllegalAction("the D&SL is traded for one share", rule="§C.4")
-    v_cert = v_shares[0]
-    if not (g.b_holder_of(v_cert) == g.name("pool")):
-        raise IllegalAction("the trade is for a share in the Bank Pool", rule="§C.4")
-    if not (r_may_take_in_trade(g, v_company, v_cert)):
-        raise IllegalAction(
-            "the Director cannot hold more than 70% of a company", rule="§8.1, §8.2.3"
-        )
-    v_player = g.b_holder_of(v_company)
-    g.move(v_cert, g.name("pool"), v_player)
-    g.b_close_private(v_company)
-    g.b_check_float(g.attr(v_cert, "corporation"))
-    g.b_check_president(g.attr(v_cert, "corporation"))
-    if g.b_pending_decision(v_company, "company_buy_shares"):
-        g.b_resolve_decision(v_company, "company_buy_shares")
-
-
 # ------------------------------------------------------------ triggers
 
 
 def t_privates_close(g, *_rest):
-    """Privates close; the D&SL's holder first trades it if he can"""
-    for v_company in g.name("privates"):
-        if (v_company == g.entity("private", "DSL")) and r_trade_possible(g, v_company):
-            g.b_require_decision(v_company, "company_buy_shares")
-        else:
-            g.b_close_private(v_company)
+    """Privates close"""
+    g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
@@ -7869,7 +7775,6 @@ class Game(GameBase):
             ("amount", ("money",)),
         ],
         "bankrupt": [("corporation", ("corporation",))],
-        "company_buy_shares": [("company", ("private",)), ("shares", ("list[certificate]",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -7895,9 +7800,6 @@ class Game(GameBase):
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
-        "may_take_in_trade": r_may_take_in_trade,
-        "trade_possible": r_trade_possible,
-        "action:company_buy_shares": a_company_buy_shares,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],

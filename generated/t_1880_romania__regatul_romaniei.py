@@ -33,7 +33,7 @@ DATA = TitleData(
         ),
         "certificates_counted": "every share certificate counts one, the president's certificate too whatever its size; privates and foreign investors do not count",
         "holding_cap": 100,
-        "pool_cap": 0,
+        "bank_pool": False,
         "sold_shares_go_to": "the company's share stack in the bank",
         "sell_fee": 5,
         "share_trading_between_players": False,
@@ -64,67 +64,12 @@ DATA = TitleData(
         "stations_per_company": 3,
         "terrain_cost_per_symbol": 10,
         "upgrade_terrain_cost": 0,
-        "must_own_train": True,
+        "must_buy_train": True,
         "train_trading_between_companies_from": "B",
-        "min_train_price": 1,
+        "min_price_company_train_sale": 1,
         "operating_rounds_per_set": None,
         "end_trigger": "the last 6E train is bought or exported",
         "end_after_trigger": "one final stock round, then every company operates exactly three more times",
-        "train_supply_order": ["2", "2+2", "3", "3+3", "4", "4+4", "6", "6E", "8", "8E"],
-        "first_round": "stock",
-        "starting_round_auction": Gap(
-            "the Starting Round auction of the privates (V.1) and the choice of foreign investors (V.2) are not built yet"
-        ),
-        "building_rights_play": Gap(
-            "the building rights a founder gets with his president's certificate (3, 2 or 1 phases, VI.6, VII.3.2) are not chosen or used yet: there is no map to build on"
-        ),
-        "foreign_investors_play": Gap(
-            "foreign investors (II.3.2, VII.3.7) do not operate yet: no lays, leases, connection checks or reserved shares"
-        ),
-        "round_track_order": Gap(
-            "operating order by the round track (VII.1) needs its layout (see round_track main); companies operate in share-price order meanwhile"
-        ),
-        "operating_order": "share_price_desc",
-        "sell_buy_order": "sell_then_buy",
-        "first_round_selling": "forbidden",
-        "president_certificate_saleable": False,
-        "sell_price_drop": "per_share",
-        "sold_out_rise": True,
-        "cert_limit_counts": ["shares"],
-        "capitalisation": "full",
-        "treasury_shares_at": "market",
-        "float": 20,
-        "capital_on_start": {"A": 5, "B": 5, "C": 5, "D": 10},
-        "operating_steps": ["lay_tile", "place_token", "run_routes", "dividend", "buy_train"],
-        "dividend_kinds": ["payout", "withhold"],
-        "pool_shares_pay": None,
-        "treasury_shares_pay": None,
-        "bank_trains_per_turn": 10,
-        "tile_lays": 1,
-        "home_token_at": "first_operation",
-        "private_purchase_from_phase": "D4",
-        "game_end": ["last_train"],
-        "final_turns": 3,
-        "after_the_last_6e": "the train purchase marker stays put: no more exports, and no stock round after the final one",
-        "stock_round_when": ["train_sold_out"],
-        "train_export": True,
-        "interruption": "the last train of a type bought breaks the operating round off at once for a stock round; the buyer then buys again if it will, and the round goes on; after an export, the exporting company gets its train purchase again",
-        "interruption_order": Gap(
-            "after an interruption the round track resumes with 'the topmost company whose marker has not yet moved' (VII.1); with the round track's layout a gap, the round goes on in share-price order"
-        ),
-        "export_declining_obligation": Gap(
-            "a company without a train may not yet decline to buy in order to export (VII.3.10)"
-        ),
-        "map_and_routes": Gap(
-            "the map and the tiles are not transcribed yet (a later issue): no track is laid, no station placed, and trains run no route, so every company earns nothing and withholds"
-        ),
-        "emergency_share_sales": Gap(
-            "a president short of cash for a forced train may sell shares first (VII.3.9); not built yet: he borrows the rest at once"
-        ),
-        "emergency_cheapest_train": Gap(
-            "an emergency purchase must take the cheapest train of bank and pool (VII.3.9); not enforced yet against a cheaper pool train"
-        ),
-        "rebuilt_2_trains_sold": Gap("rebuilt 2-trains (VII.3.5.1) are not offered for sale yet"),
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
         "private_rules": "bought only in the Starting Round, never sold on to players or companies; abilities serve any company the owner directs, foreign investor included; outside the certificate limit",
@@ -344,8 +289,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -363,8 +306,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -382,8 +323,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -401,8 +340,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -420,8 +357,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -439,8 +374,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -458,8 +391,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -477,8 +408,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -496,8 +425,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -516,8 +443,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -535,8 +460,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -555,8 +478,6 @@ DATA = TitleData(
                     30: [30, 10, 10, 10, 10, 10, 10, 10],
                     40: [40, 10, 10, 10, 10, 10, 10],
                 },
-                "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
-                "second_capital": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -6851,6 +6772,7 @@ DATA = TitleData(
                 "key": "How trains are bought, run, exported and scrapped",
                 "title": None,
                 "summary": "bought in stack order at printed price as the last step of a turn; a train cannot run in the round it is bought; no sales back to the bank and no voluntary scrapping",
+                "stack_order": ["2", "2+2", "3", "3+3", "4", "4+4", "6", "6E", "8", "8E"],
                 "export": "if the company beside the train purchase marker comes round again and does not buy a train of the current type, the rest of that type leave the game and a stock round follows; that company may then buy the next type",
                 "excess_trains": "go to the train pool without compensation",
                 "pool_purchase": "at face value, from phase B",
@@ -6893,24 +6815,10 @@ DATA = TitleData(
         ],
     },
     rules={
-        "action buy_shares": "VI.5",
-        "action buy_train": "VII.3.8",
-        "action par": "VI.5, VI.6",
-        "action payoff_player_debt": "VII.3.9",
-        "action sell_shares": "VI.4",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
         "building_right C": "VII.3.2",
         "building_right D": "VII.3.2",
-        "cite action discard_train": "VII.3.8",
-        "cite action dividend": "VII.3.6, VIII.2",
-        "cite action lay_tile": "VII.3.1",
-        "cite action pass": "VI.1, VI.2, VII.3.8",
-        "cite action place_token": "VII.3.4",
-        "cite action run_routes": "VII.3.5.2",
-        "cite procedure dividend_price_move": "VIII.2",
-        "cite procedure pay_dividends": "VII.3.6",
-        "cite trigger private_income": "VII.1, II.3.1",
         "clash bonus_zones": "§VIII",
         "clash count_4p4": "II.4",
         "clash count_6": "II.4",
@@ -6966,75 +6874,45 @@ DATA = TitleData(
         "private P5": 'supplement from "18xx-games-1880Romania.json"',
         "private P6": 'supplement from "18xx-games-1880Romania.json"',
         "private P7": 'supplement from "18xx-games-1880Romania.json"',
-        "procedure forced_purchase_help": "VII.3.9",
-        "procedure second_capitalisation": "VI.7",
-        "property after_the_last_6e": "VII.3.8, IX.1",
         "property bank": '§IV("Game Setup"), §X',
-        "property bank_trains_per_turn": "VII.3.8",
+        "property bank_pool": "VI.4, §X",
         "property building_rights_rules": "VII.3.2, VII.3.4, II.6",
-        "property capital_on_start": "VI.7, VII.3.11",
-        "property capitalisation": "VI.7",
         "property capitalization": "VI.7, VII.3.11, §X",
-        "property cert_limit_counts": "VI.3",
         "property certificates_counted": "VI.3, II.3.1, II.3.2",
         "property company_count": "XI.2",
         "property currency": "V.1, II.3.1",
-        "property dividend_kinds": "VII.3.6",
         "property end_after_trigger": 'IX.1, §IV("Sequence of Play")',
         "property end_trigger": "II.4, §X, VII.3.11",
         "property final_score": "IX.2, §X",
-        "property final_turns": "IX.1",
-        "property first_round": "VI.1",
-        "property first_round_selling": "VI.4",
-        "property float": "VI.6",
-        "property game_end": "IX.1, II.4",
         "property holding_cap": "VI.5, §X",
-        "property home_token_at": "VII.1, VI.6",
-        "property interruption": "VII.3.8, VII.3.10, VII.1",
         "property investor_count": "XI.2",
-        "property min_train_price": "VII.3.8",
-        "property must_own_train": "VII.3.8, §X",
+        "property min_price_company_train_sale": "VII.3.8",
+        "property must_buy_train": "VII.3.8, §X",
         "property no_value_at_end": "IX.2",
-        "property operating_order": "assumed \"the round track's layout is a gap; the library's share-price order stands in until it is transcribed\"",
         "property operating_rounds_per_set": "VII.1, II.4",
-        "property operating_steps": "VII.1",
         "property par_prices": "VI.6, II.2",
         "property phase_trigger": "VII.3.11, VII.3.5.2, II.4",
         "property players": "XI.2",
         "property players_with_variants": "I.1",
-        "property pool_cap": "VI.4, §X",
-        "property pool_shares_pay": "VI.4, VII.3.6",
-        "property president_certificate_saleable": "VI.4",
         "property president_share_cost": "VI.6",
         "property president_share_sizes": "VI.6, II.3.3",
-        "property private_purchase_from_phase": "II.3.1",
         "property private_rules": "II.3.1, §X",
         "property section_numbering": '§IV("Game Setup"), §IV("Sequence of Play")',
-        "property sell_buy_order": "VI.1",
         "property sell_fee": "VI.4, VIII.2",
-        "property sell_price_drop": "VIII.3, VI.4",
         "property share_trading_between_players": "VI.1",
         "property shares_available_in_phase_a": 'VI.1, VII.3.11, §IV("Game Setup"), §X',
-        "property sold_out_rise": "VIII.3",
         "property sold_shares_go_to": "VI.4",
         "property station_cost_multiplier_phase_d": "VII.3.4, VII.3.11",
         "property station_costs": "VII.3.4",
         "property stations_per_company": '§IV("Game Setup")',
-        "property stock_round_when": "VI.1, VII.1, VII.3.8",
         "property summary": "XI.2",
         "property terrain_cost_per_symbol": "VII.3.1",
-        "property tile_lays": "VII.3.1",
-        "property train_export": "VII.3.10",
-        "property train_supply_order": '§IV("Game Setup"), II.4, VII.3.8',
         "property train_trading_between_companies_from": "VII.3.8, VII.3.11",
-        "property treasury_shares_at": "VI.5",
-        "property treasury_shares_pay": "VII.3.6",
         "property upgrade_terrain_cost": "VII.3.3",
         "round operating": "§VII",
         "round starting": "§V",
         "round stock": "§VI",
         "round_track main": "II.1",
-        "sanction cert_limit/take_over": "VI.4, VI.8",
         "table building_rights_by_president_share": "VI.6, VII.3.2",
         "table cert_limit": "XI.2",
         "table float_by_phase": "VI.6, VII.3.11, §X",
@@ -7543,9 +7421,6 @@ DATA = TitleData(
         "train 8": "II.4, XI.2",
         "train 8E": '§IV("Game Setup"), VII.3.5.1, XI.2',
         "train_rules How trains are bought, run, exported and scrapped": "VII.3.8",
-        "trigger capitalise": "VI.7",
-        "trigger loan_interest": "VII.3.9",
-        "trigger second_capital_in_b": "VI.7, VII.3.11",
         "zone par": "II.2",
     },
 )
@@ -7553,109 +7428,195 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
-def a_par(g, v_player, v_corporation, v_price, v_president_percent):
-    """Found a company: buy its president's certificate, of 20, 30 or 40% (VI.5, VI.6)"""
+def a_buy_company(g, v_player, v_company, v_price):
+    """Buy the private on sale (library '18xx' action buy_company)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("a company is founded in a stock round", rule="VI.6")
-    if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("sell first, then buy one share", rule="VI.1")
-    if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid", rule="VII.3.9"
+            "privates are sold in the stock round", rule="library '18xx' action buy_company"
+        )
+    if not (not g.b_in_auction()):
+        raise IllegalAction(
+            "the private is being auctioned among its bidders",
+            rule="library '18xx' action buy_company",
+        )
+    if not (g.b_private_on_sale() == v_company):
+        raise IllegalAction(
+            "privates are sold one at a time, in order", rule="library '18xx' action buy_company"
+        )
+    if not (v_price == g.b_sale_price()):
+        raise IllegalAction(
+            "the private is sold at its current price", rule="library '18xx' action buy_company"
+        )
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or (not ("privates" in g.param("cert_limit_counts")))
+    ):
+        raise IllegalAction("the certificate limit would be exceeded", rule="XI.2")
+    if not (g.b_free_cash(v_player) >= v_price):
+        raise IllegalAction(
+            "not enough cash (money set aside for bids cannot be used)",
+            rule="library '18xx' action buy_company",
+        )
+    g.transfer(v_price, v_player, g.name("bank"))
+    g.move(v_company, g.name("bank"), v_player)
+    g.b_private_sold(v_player, v_company)
+
+
+def a_bid(g, v_player, v_company, v_price):
+    """Bid for a private (library '18xx' action bid)"""
+    if not (g.param("private_sale_bidding")):
+        raise IllegalAction(
+            "privates are sold at a fixed price; bidding is not in play",
+            rule="library '18xx' action bid",
+        )
+    if g.b_in_auction():
+        if not (v_company == g.b_auction_company()):
+            raise IllegalAction(
+                "the auction is for another private", rule="library '18xx' action bid"
+            )
+        if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
+            raise IllegalAction(
+                "a raise is at least the minimum raise", rule="library '18xx' action bid"
+            )
+        if not (g.b_free_cash(v_player) >= v_price):
+            raise IllegalAction("not enough cash", rule="library '18xx' action bid")
+        g.b_raise_bid(v_player, v_price)
+    else:
+        if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+            raise IllegalAction(
+                "bids are for privates not yet offered", rule="library '18xx' action bid"
+            )
+        if not (
+            (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
+            and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+        ):
+            raise IllegalAction(
+                "a bid exceeds the face value and every other bid by at least the minimum raise",
+                rule="library '18xx' action bid",
+            )
+        if not (g.b_free_cash(v_player) >= v_price):
+            raise IllegalAction(
+                "not enough cash to set the bid aside", rule="library '18xx' action bid"
+            )
+        g.b_place_bid(v_player, v_company, v_price)
+
+
+def a_par(g, v_player, v_corporation, v_price):
+    """Start a corporation (library '18xx' action par)"""
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round", rule="library '18xx' action par"
+        )
+    if not (g.b_may_buy_now(v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold", rule="library '18xx' action par"
         )
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction("the company is already founded", rule="VI.6")
+        raise IllegalAction("the corporation is already started", rule="library '18xx' action par")
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("the par prices are 70, 80, 90 and 100", rule="VI.6")
-    if not (v_president_percent in g.param("president_share_sizes")):
-        raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
-    g.b_choose_share_layout(v_corporation, v_president_percent)
+        raise IllegalAction("not a par price", rule="VI.6, II.2")
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
+        raise IllegalAction("the certificate limit would be exceeded", rule="XI.2")
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="VI.5")
+        raise IllegalAction("not enough cash", rule="library '18xx' action par")
     g.b_set_par(v_corporation, v_price)
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.name("bank"))
+    if g.param("home_token_at") == "par":
+        g.b_place_home_token(v_corporation)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
-    """Buy one 10% share from the bank (VI.5)"""
+    """Buy one certificate (library '18xx' action buy_shares)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule="VI.5")
-    if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("sell first, then buy one share", rule="VI.1")
-    if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid", rule="VII.3.9"
+            "shares are bought in a stock round", rule="library '18xx' action buy_shares"
+        )
+    if not (g.b_may_buy_now(v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="library '18xx' action buy_shares",
         )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the company is not founded", rule="VI.5")
-    if not (v_source != g.name("pool")):
         raise IllegalAction(
-            "there is no bank pool: shares come from the company's stack in the bank",
-            rule="VI.4, VI.5",
+            "the corporation is not started", rule="library '18xx' action buy_shares"
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a company sold this round", rule="VI.5")
-    v_cert = g.b_next_certificate(v_corporation, "treasury")
-    if not (v_cert != None):
-        raise IllegalAction("no share of the company is left in the bank", rule="VI.5")
-    if not (
-        ((g.b_sold_percent(v_corporation) + g.attr(v_cert, "percent")) <= 50)
-        or g.b_phase_at_least("B1")
-    ):
         raise IllegalAction(
-            "only 50% of a company is available until phase B", rule="VI.1, VII.3.11"
+            "no buying back a corporation sold this round", rule="library '18xx' action buy_shares"
         )
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
-    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
+    v_cert = g.b_next_certificate(v_corporation, v_source)
+    if not (v_cert != None):
+        raise IllegalAction(
+            "no certificate of the corporation there", rule="library '18xx' action buy_shares"
+        )
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or ("no_cert_limit" in g.b_zones(v_corporation))
+    ):
+        raise IllegalAction("the certificate limit would be exceeded", rule="XI.2")
+    if not (
+        (
+            (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
+            <= g.param("holding_cap")
+        )
+        or ("unlimited_holding" in g.b_zones(v_corporation))
+    ):
+        raise IllegalAction("the holding cap would be exceeded", rule="VI.5, §X")
+    v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5")
-    g.transfer(v_cost, v_player, g.name("bank"))
-    g.move(v_cert, v_corporation, v_player)
+        raise IllegalAction("not enough cash", rule="library '18xx' action buy_shares")
+    g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+    g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
-    r_second_capitalisation(g, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
-    """Sell shares back to the bank (VI.4)"""
+    """Sell certificates to the pool (library '18xx' action sell_shares)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are sold in a stock round", rule="VI.4")
+        raise IllegalAction(
+            "shares are sold in a stock round", rule="library '18xx' action sell_shares"
+        )
     if not (g.b_may_sell_now(v_player)):
-        raise IllegalAction("sell first, then buy", rule="VI.1")
+        raise IllegalAction(
+            "no selling after buying in this turn", rule="library '18xx' action sell_shares"
+        )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those shares cannot be sold; a president's share never is", rule="VI.4"
+            "those certificates cannot be sold", rule="library '18xx' action sell_shares"
         )
-    if not (g.b_stock_round_number() > 1):
-        raise IllegalAction("no selling in the first stock round", rule="VI.4")
-    if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
+    if not (
+        ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
+        or (
+            ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
+            and all(g.b_granted(v_c) for v_c in v_shares)
+        )
+    ):
         raise IllegalAction(
-            "in the communist phase a president may not sell shares of his own company",
-            rule="VI.4, VIII.4",
+            "no selling in the first stock round", rule="library '18xx' action sell_shares"
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    g.transfer(
-        (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
-        g.name("bank"),
-        v_player,
-    )
+    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction(
+            "the bank pool would hold too much of the corporation",
+            rule="library '18xx' action sell_shares",
+        )
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     for v_c in v_shares:
-        g.move(v_c, v_player, v_corporation)
+        g.move(v_c, v_player, g.name("pool"))
     g.b_note_sold(v_player, v_corporation)
     g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
-    """Pass (VI.1, VI.2, VII.3.8)"""
+    """Pass (library '18xx' action pass)"""
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -7670,46 +7631,93 @@ def a_pass(g, v_entity):
     g.b_pass_turn(v_entity)
 
 
+def a_corporation_buy_company(g, v_corporation, v_company, v_price):
+    """A corporation buys a private (library '18xx' action corporation_buy_company)"""
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule="library '18xx' action corporation_buy_company",
+        )
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "not yet in this phase", rule="library '18xx' action corporation_buy_company"
+        )
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="library '18xx' action corporation_buy_company"
+        )
+    v_seller = g.b_holder_of(v_company)
+    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
+        raise IllegalAction("the private is not for sale", rule='§IV("Game Setup"), §X')
+    if not (
+        (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
+    ):
+        raise IllegalAction(
+            "outside the private's price range",
+            rule="library '18xx' action corporation_buy_company",
+        )
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="library '18xx' action corporation_buy_company")
+    g.transfer(
+        v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
+    )
+    g.move(v_company, v_seller, v_corporation)
+
+
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (VII.3.1)"""
+    """Lay or upgrade a tile (library '18xx' action lay_tile)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule="VII.3.1")
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule="library '18xx' action lay_tile"
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction("the company cannot pay the terrain cost", rule="VII.3.1")
+        raise IllegalAction(
+            "the company cannot pay the terrain cost", rule="library '18xx' action lay_tile"
+        )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (VII.3.4)"""
+    """Place a station token (library '18xx' action place_token)"""
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction("a station token is placed after laying track", rule="VII.3.4")
+        raise IllegalAction(
+            "a station token is placed after laying track", rule="library '18xx' action place_token"
+        )
     if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction("the corporation has no station token left", rule="VII.3.4")
+        raise IllegalAction(
+            "the corporation has no station token left", rule="library '18xx' action place_token"
+        )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule="VII.3.4")
+        raise IllegalAction(
+            "not enough cash for the token", rule="library '18xx' action place_token"
+        )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
-    """Run trains (VII.3.5.2)"""
+    """Run trains (library '18xx' action run_routes)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction("trains run after track and tokens", rule="VII.3.5.2")
+        raise IllegalAction(
+            "trains run after track and tokens", rule="library '18xx' action run_routes"
+        )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
-    """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
+    """Pay out, withhold or pay half (library '18xx' action dividend)"""
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction("revenue is disposed of after the trains run", rule="VII.3.6, VIII.2")
+        raise IllegalAction(
+            "revenue is disposed of after the trains run", rule="library '18xx' action dividend"
+        )
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule="VII.3.6")
+        raise IllegalAction("the title does not allow that", rule="library '18xx' action dividend")
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
         v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
@@ -7721,7 +7729,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
-    """Pay each holding its share of the dividends (VII.3.6)"""
+    """Pay each holding its share of the dividends (library '18xx' procedure pay_dividends)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
@@ -7731,7 +7739,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    """Move the price after revenue (VIII.2)"""
+    """Move the price after revenue (library '18xx' procedure dividend_price_move)"""
     if v_paid > 0:
         g.b_market_move(v_corporation, "right")
     else:
@@ -7739,49 +7747,63 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
-    """Buy a train (VII.3.8)"""
+    """Buy a train (library '18xx' action buy_train)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought as the last step of a turn", rule="VII.3.8")
+        raise IllegalAction(
+            "trains are bought at the end of the turn", rule="library '18xx' action buy_train"
+        )
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule="VII.3.8")
+        raise IllegalAction(
+            "the train limit would be exceeded", rule="library '18xx' action buy_train"
+        )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in ascending order", rule="VII.3.8")
+            raise IllegalAction(
+                "the bank sells trains in order", rule="library '18xx' action buy_train"
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule="VII.3.8")
+            raise IllegalAction(
+                "no more trains from the bank this turn", rule="library '18xx' action buy_train"
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule="VII.3.8")
+            raise IllegalAction(
+                "the bank sells at the printed price", rule="library '18xx' action buy_train"
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the company cannot pay for the train", rule="VII.3.8")
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        if not (g.b_phase_at_least("B1")):
-            raise IllegalAction("the train pool sells only from phase B", rule="VII.3.8")
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the train pool sells at face value", rule="VII.3.8")
-        r_forced_purchase_help(g, v_corporation, v_price)
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule="library '18xx' action buy_train",
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the company cannot pay for the train", rule="VII.3.8")
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        if not (g.b_phase_at_least("B1")):
-            raise IllegalAction("companies trade trains only from phase B", rule="VII.3.8")
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank, the pool or another company", rule="VII.3.8"
+                "trains are bought from the bank or another corporation",
+                rule="library '18xx' action buy_train",
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("a train between companies costs at least Ł1", rule="VII.3.8")
+            raise IllegalAction(
+                "below the least price for a train", rule="library '18xx' action buy_train"
+            )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
-                "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
-                rule="VII.3.8, VII.3.9",
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -7789,55 +7811,23 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 
 def a_discard_train(g, v_corporation, v_train):
-    """Discard a train over the train limit (VII.3.8)"""
+    """Discard a train over the train limit (library '18xx' action discard_train)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction("only a corporation over the train limit discards", rule="VII.3.8")
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="library '18xx' action discard_train",
+        )
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction("the corporation does not own that train", rule="VII.3.8")
+        raise IllegalAction(
+            "the corporation does not own that train", rule="library '18xx' action discard_train"
+        )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
-    """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        v_owner = g.b_president(v_corporation)
-        v_short = v_price - g.b_cash(v_corporation)
-        v_paid = g.b_min(v_short, g.b_cash(v_owner))
-        g.transfer(v_paid, v_owner, v_corporation)
-        if v_short > v_paid:
-            g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
-
-
-def r_second_capitalisation(g, v_corporation):
-    """The second five times par (VI.7)"""
-    if (
-        (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
-        and (not g.attr(v_corporation, "second_capital"))
-    ) and (
-        (
-            g.b_sold_percent(v_corporation)
-            - g.attr(g.b_president_certificate(v_corporation), "percent")
-        )
-        >= 30
-    ):
-        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        g.set_attr(v_corporation, "second_capital", True)
-
-
-def a_payoff_player_debt(g, v_player):
-    """Repay a loan (VII.3.9)"""
-    if not (g.b_in_round("stock")):
-        raise IllegalAction("a loan is repaid in the debtor's stock-round turn", rule="VII.3.9")
-    if not (g.b_debt(v_player) > 0):
-        raise IllegalAction("there is no loan to repay", rule="VII.3.9")
-    v_amount = g.b_min(g.b_debt(v_player), g.b_cash(v_player))
-    if not (v_amount > 0):
-        raise IllegalAction("no cash to repay with", rule="VII.3.9")
-    g.transfer(v_amount, v_player, g.name("bank"))
-    g.b_reduce_debt(v_player, v_amount)
+    """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
 
 # ------------------------------------------------------------ triggers
@@ -7854,40 +7844,14 @@ def t_private_income(g, *_rest):
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
-def t_capitalise(g, v_corporation, *_rest):
-    """Operating capital when a company begins to operate"""
-    g.transfer(
-        (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
-        g.name("bank"),
-        v_corporation,
-    )
-    if g.b_phase_at_least("D1"):
-        g.set_attr(v_corporation, "second_capital", True)
-
-
-def t_second_capital_in_b(g, *_rest):
-    """Phase B pays the second capital where the card shows"""
-    for v_c in g.name("corporations"):
-        r_second_capitalisation(g, v_c)
-
-
-def t_loan_interest(g, *_rest):
-    """Interest on loans still unpaid"""
-    for v_p in g.name("players"):
-        g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
-
-
 class Game(GameBase):
     """1880 Romania (Regatul României): the engine contract of ARCHITECTURE.md."""
 
     DATA = DATA
     ACTION_PARAMS = {
-        "par": [
-            ("player", ("player",)),
-            ("corporation", ("corporation",)),
-            ("price", ("money",)),
-            ("president_percent", ("int",)),
-        ],
+        "buy_company": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
+        "bid": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
+        "par": [("player", ("player",)), ("corporation", ("corporation",)), ("price", ("money",))],
         "buy_shares": [
             ("player", ("player",)),
             ("corporation", ("corporation",)),
@@ -7899,6 +7863,11 @@ class Game(GameBase):
             ("shares", ("list[certificate]",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
+        "corporation_buy_company": [
+            ("corporation", ("corporation",)),
+            ("company", ("private",)),
+            ("price", ("money",)),
+        ],
         "lay_tile": [
             ("corporation", ("corporation",)),
             ("hex", ("name",)),
@@ -7914,13 +7883,15 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
-        "payoff_player_debt": [("player", ("player",))],
     }
     ROUTINES = {
+        "action:buy_company": a_buy_company,
+        "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,
         "action:pass": a_pass,
+        "action:corporation_buy_company": a_corporation_buy_company,
         "action:lay_tile": a_lay_tile,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
@@ -7930,13 +7901,8 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
-        "second_capitalisation": r_second_capitalisation,
-        "action:payoff_player_debt": a_payoff_player_debt,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
-        "floated": [(None, t_capitalise)],
-        "second_capitalization": [(None, t_second_capital_in_b)],
-        "stock_round_end": [(None, t_loan_interest)],
     }

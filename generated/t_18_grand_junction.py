@@ -147,103 +147,18 @@ DATA = TitleData(
                 ),
             ),
         ),
-        "cert_limit_reading": "read once, at the corporations left after setup's removals",
         "holding_cap": 60,
         "pool_cap": 50,
         "ipo_name": "Treasury",
-        "capitalisation": "incremental",
-        "treasury_shares_at": "market",
+        "capitalization": "incremental",
+        "share_price_from_treasury": "market",
         "sell_buy_order": "sell_then_buy",
         "shares_per_buy": 1,
         "next_sr_order": "passing_order_cards",
-        "home_token_at": "float",
-        "must_own_train": True,
+        "home_token_timing": "float",
+        "must_buy_train": "always",
         "tile_lays": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
         "tile_lay_cost": 20,
-        "first_round": "stock",
-        "private_sale_order": [],
-        "private_sale_bidding": False,
-        "float": 20,
-        "first_round_selling": "forbidden",
-        "president_certificate_saleable": False,
-        "sell_price_drop": "per_sale_by_president",
-        "pool_drop_at_round_end": True,
-        "sold_out_rise": True,
-        "cert_limit_counts": ["shares", "privates", "minors"],
-        "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
-        "auto_pass": True,
-        "first_operating_order": "lowest_price_first",
-        "dividend_kinds": ["payout", "half", "withhold"],
-        "half_pay_rounding": "shareholders_get_larger_ten",
-        "pool_shares_pay": "bank",
-        "treasury_shares_pay": "company",
-        "bank_trains_per_turn": 4,
-        "min_train_price": 1,
-        "train_supply_order": ["2", "4", "5", "6"],
-        "track_off_board": False,
-        "dead_end_colors": [],
-        "home_token_at_note": "a corporation's home station is placed when it floats (home_token_at: float)",
-        "private_purchase_from_phase": "I",
-        "game_end": ["bank_broken", "bankruptcy", "all_closed", "final_train"],
-        "bank_broken_finishes": "set",
-        "final_train_finishes": "one_more_set",
-        "bankruptcy_ends_game": "immediate",
-        "private_value_at_end": 0,
-        "minor_value_at_end": 0,
-        "tile_counts": Table(
-            ("tile",),
-            (
-                (("5",), 3),
-                (("6",), 4),
-                (("7",), "unlimited"),
-                (("8",), "unlimited"),
-                (("9",), "unlimited"),
-                (("14",), 4),
-                (("15",), 5),
-                (("16",), 2),
-                (("17",), 1),
-                (("18",), 1),
-                (("19",), 2),
-                (("20",), 2),
-                (("21",), 1),
-                (("22",), 1),
-                (("23",), 4),
-                (("24",), 4),
-                (("25",), 2),
-                (("26",), 1),
-                (("27",), 1),
-                (("28",), 1),
-                (("29",), 1),
-                (("30",), 1),
-                (("31",), 1),
-                (("39",), 1),
-                (("40",), 1),
-                (("41",), 2),
-                (("42",), 2),
-                (("43",), 2),
-                (("44",), 1),
-                (("45",), 2),
-                (("46",), 2),
-                (("47",), 2),
-                (("51",), 2),
-                (("57",), 4),
-                (("70",), 1),
-                (("290",), 1),
-                (("291",), 1),
-                (("292",), 1),
-                (("293",), 1),
-                (("294",), 2),
-                (("295",), 2),
-                (("296",), 1),
-                (("297",), 2),
-                (("298",), 1),
-                (("299",), 1),
-                (("300",), 1),
-                (("611",), 4),
-                (("619",), 3),
-            ),
-        ),
-        "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "components_own": [
             "game board",
@@ -339,7 +254,6 @@ DATA = TitleData(
                 "summary": "A player who cannot raise the money his corporation needs for a train goes bankrupt; the game ends when all but one player are bankrupt.",
                 "ends_game": "immediate",
                 "ends_game_after": "all_but_one",
-                "engine_reading": "the engine ends the game at the first bankruptcy, as with two players; playing on with the bankrupt player out and his corporations in receivership (all_but_one, with three or more players) is not built yet",
             },
         ],
         "clash": [
@@ -6708,163 +6622,6 @@ DATA = TitleData(
                     {"a": 4, "b": "n0"},
                 ],
             },
-            {
-                "key": "290",
-                "title": None,
-                "color": "gray",
-                "nodes": [{"kind": "city", "revenue": 70, "slots": 3}],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": 1, "b": "n0"},
-                    {"a": 2, "b": "n0"},
-                    {"a": 3, "b": "n0"},
-                    {"a": 4, "b": "n0"},
-                ],
-                "label": "Z",
-            },
-            {
-                "key": "291",
-                "title": None,
-                "color": "yellow",
-                "nodes": [{"kind": "city", "revenue": 40, "slots": 1}],
-                "paths": [{"a": 0, "b": "n0"}, {"a": 1, "b": "n0"}],
-                "label": "Z",
-            },
-            {
-                "key": "292",
-                "title": None,
-                "color": "yellow",
-                "nodes": [{"kind": "city", "revenue": 40, "slots": 1}],
-                "paths": [{"a": 0, "b": "n0"}, {"a": 2, "b": "n0"}],
-                "label": "Z",
-            },
-            {
-                "key": "293",
-                "title": None,
-                "color": "yellow",
-                "nodes": [{"kind": "city", "revenue": 40, "slots": 1}],
-                "paths": [{"a": 0, "b": "n0"}, {"a": 3, "b": "n0"}],
-                "label": "Z",
-            },
-            {
-                "key": "294",
-                "title": None,
-                "color": "green",
-                "nodes": [{"kind": "city", "revenue": 50, "slots": 2}],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": 1, "b": "n0"},
-                    {"a": 3, "b": "n0"},
-                    {"a": 4, "b": "n0"},
-                ],
-                "label": "Z",
-            },
-            {
-                "key": "295",
-                "title": None,
-                "color": "green",
-                "nodes": [{"kind": "city", "revenue": 50, "slots": 2}],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": 1, "b": "n0"},
-                    {"a": 2, "b": "n0"},
-                    {"a": 3, "b": "n0"},
-                ],
-                "label": "Z",
-            },
-            {
-                "key": "296",
-                "title": None,
-                "color": "green",
-                "nodes": [{"kind": "city", "revenue": 50, "slots": 2}],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": 2, "b": "n0"},
-                    {"a": 3, "b": "n0"},
-                    {"a": 4, "b": "n0"},
-                ],
-                "label": "Z",
-            },
-            {
-                "key": "297",
-                "title": None,
-                "color": "brown",
-                "nodes": [{"kind": "city", "revenue": 60, "slots": 3}],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": 1, "b": "n0"},
-                    {"a": 2, "b": "n0"},
-                    {"a": 3, "b": "n0"},
-                    {"a": 4, "b": "n0"},
-                ],
-                "label": "Z",
-            },
-            {
-                "key": "298",
-                "title": None,
-                "color": "green",
-                "nodes": [
-                    {"kind": "city", "revenue": 40, "slots": 1},
-                    {"kind": "city", "revenue": 40, "slots": 1},
-                    {"kind": "city", "revenue": 40, "slots": 1},
-                    {"kind": "city", "revenue": 40, "slots": 1},
-                ],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": "n0", "b": 2},
-                    {"a": 3, "b": "n1"},
-                    {"a": "n1", "b": 2},
-                    {"a": 4, "b": "n2"},
-                    {"a": "n2", "b": 2},
-                    {"a": 5, "b": "n3"},
-                    {"a": "n3", "b": 2},
-                ],
-                "label": "Chi",
-            },
-            {
-                "key": "299",
-                "title": None,
-                "color": "brown",
-                "nodes": [
-                    {"kind": "city", "revenue": 70, "slots": 1},
-                    {"kind": "city", "revenue": 70, "slots": 1},
-                    {"kind": "city", "revenue": 70, "slots": 1},
-                    {"kind": "city", "revenue": 70, "slots": 1},
-                ],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": "n0", "b": 2},
-                    {"a": 3, "b": "n1"},
-                    {"a": "n1", "b": 2},
-                    {"a": 4, "b": "n2"},
-                    {"a": "n2", "b": 2},
-                    {"a": 5, "b": "n3"},
-                    {"a": "n3", "b": 2},
-                ],
-                "label": "Chi",
-            },
-            {
-                "key": "300",
-                "title": None,
-                "color": "gray",
-                "nodes": [
-                    {"kind": "city", "revenue": 90, "slots": 1},
-                    {"kind": "city", "revenue": 90, "slots": 1},
-                    {"kind": "city", "revenue": 90, "slots": 1},
-                    {"kind": "city", "revenue": 90, "slots": 1},
-                ],
-                "paths": [
-                    {"a": 0, "b": "n0"},
-                    {"a": "n0", "b": 2},
-                    {"a": 3, "b": "n1"},
-                    {"a": "n1", "b": 2},
-                    {"a": 4, "b": "n2"},
-                    {"a": "n2", "b": 2},
-                    {"a": 5, "b": "n3"},
-                    {"a": "n3", "b": 2},
-                ],
-                "label": "Chi",
-            },
         ],
         "tile_set": [
             {
@@ -6977,25 +6734,7 @@ DATA = TitleData(
         ],
     },
     rules={
-        "action bankrupt": '§"Bankruptcy"',
-        "action contribute": '§"Emergency Money Raising"',
-        "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
-        "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
-        "cite action bid": '§"Private Company Draft"',
-        "cite action buy_shares": '§"Stock Round"',
-        "cite action buy_train": '§"Buying Trains"',
-        "cite action corporation_buy_company": '§"Purchasing Private Companies"',
-        "cite action dividend": '§"Paying Dividends"',
-        "cite action lay_tile": '§"Laying Track"',
-        "cite action par": '§"Stock Round", §"Corporations"',
-        "cite action pass": '§"Stock Round", §"Operating Round"',
-        "cite action place_token": '§"Placing Station Tokens"',
-        "cite action run_routes": '§"Running Trains"',
-        "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
-        "cite procedure pay_dividends": '§"Paying Dividends"',
-        "cite trigger private_income": '§"Private Companies"',
-        "cite trigger privates_close": '§"Phases"',
         "clash privates_by_edition": '§"Private Companies"',
         "company_president BLUIT": '§"Elias Bluit"',
         "company_president BOLLEN": '§"Arvid Bollen"',
@@ -7026,10 +6765,6 @@ DATA = TitleData(
         "corporation GSLP": '§"Tier 1 Companies"',
         "corporation SLVS": '§"Tier 2 Companies", §"San Luis Valley Southern Railway"',
         "dividend_rule half_pay": '§"Paying Dividends"',
-        "enum turn_marks": '§"Emergency Money Raising"',
-        "function before_dividend": '§"Issuing and Redeeming Shares"',
-        "function issuable": '§"Issuing and Redeeming Shares"',
-        "function player_shares": '§"Issuing and Redeeming Shares"',
         "game_end end_conditions": '§"Game End"',
         "income_center minor": '§"Placement of Minor Revenue Centers", §"Minor Income Centers"',
         "issue_rule issue_redeem": '§"Issuing and Redeeming Shares"',
@@ -7041,64 +6776,29 @@ DATA = TitleData(
         "phase III": '§"Phases"',
         "phase IV": '§"Phases"',
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
-        "procedure dividend_price_move": '§"Paying Dividends"',
-        "procedure minor_dividend": '§"Minor Companies"',
-        "property auto_pass": '§"Stock Round", §"Operating Round"',
-        "property bank_broken_finishes": '§"Game End"',
         "property bank_inherited": '§"GMT 1846 Components Used"',
-        "property bank_trains_per_turn": '§"Buying Trains"',
-        "property bankruptcy_ends_game": '§"Bankruptcy"',
-        "property capitalisation": '§"Corporations"',
-        "property cert_limit_counts": '§"Certificate Limits"',
-        "property cert_limit_reading": 'assumed "the reference table stops at four corporations; a later closure could leave fewer, for which no row exists"',
+        "property capitalization": '§"Corporations"',
         "property components_from_1846": '§"GMT 1846 Components Used"',
         "property components_own": '§"18 Grand Junction Game Parts"',
         "property currency": 'supplement from "18xx-games-1846.json"',
-        "property dead_end_colors": '§"Laying Track"',
-        "property dividend_kinds": '§"Paying Dividends"',
-        "property final_train_finishes": '§"Game End"',
-        "property first_operating_order": '§"Operating Round"',
-        "property first_round": '§"Setting Up the Game", §"Initial Stock Round"',
-        "property first_round_selling": '§"Stock Round"',
-        "property float": '§"Corporations"',
-        "property game_end": '§"Game End"',
-        "property half_pay_rounding": '§"Paying Dividends"',
         "property holding_cap": '§"Stock Round"',
-        "property home_token_at": '§"Placing Station Tokens"',
-        "property home_token_at_note": '§"Placing Station Tokens"',
+        "property home_token_timing": '§"Placing Station Tokens"',
         "property ipo_name": '§"Corporations"',
         "property market_inherited": '§"GMT 1846 Components Used"',
-        "property min_train_price": '§"Buying Trains"',
-        "property minor_operating_steps": '§"Minor Companies"',
-        "property minor_value_at_end": 'assumed "minors close in phase III, before any end"',
         "property minors_trains_note": '§"GMT 1846 Components Used"',
-        "property must_own_train": '§"Buying Trains"',
+        "property must_buy_train": '§"Buying Trains"',
         "property next_sr_order": '§"Priority Order by Passing Order"',
-        "property operating_steps": '§"Operating Round"',
         "property players": '§"Setup"',
         "property pool_cap": '§"Stock Market"',
-        "property pool_drop_at_round_end": '§"Stock Market"',
-        "property pool_shares_pay": '§"Paying Dividends"',
-        "property president_certificate_saleable": '§"Stock Round"',
-        "property private_purchase_from_phase": '§"Purchasing Private Companies"',
-        "property private_sale_bidding": '§"Private Company Draft"',
-        "property private_sale_order": '§"Private Company Draft"',
-        "property private_value_at_end": 'assumed "privates close in phase III; one still open at the end (the Mail Contract owned by a corporation) belongs to no player"',
         "property privates_in_play": '§"GMT 1846 Components Used", §"Initial Stock Round"',
         "property reserved_token_note": 'supplement from "18xx-maker-1846.json"',
         "property sell_buy_order": '§"Stock Round"',
-        "property sell_price_drop": '§"Stock Market"',
+        "property share_price_from_treasury": '§"Stock Round"',
         "property shares_per_buy": '§"Stock Round"',
-        "property sold_out_rise": '§"Stock Market"',
         "property tile_lay_cost": '§"Track Building Costs"',
         "property tile_lays": '§"Laying Track"',
-        "property track_off_board": '§"Laying Track"',
-        "property train_supply_order": '§"Buying Trains"',
-        "property treasury_shares_at": '§"Stock Round"',
-        "property treasury_shares_pay": '§"Paying Dividends"',
         "relegation setup": '§"Relegation of Railroad Companies"',
         "revenue_bonus east_west": '§"Running Trains", §"Off Board Areas"',
-        "sanction cert_limit/take_over": '§"Certificate Limits"',
         "setup player_order": '§"Setting Up the Game"',
         "stock_round initial": '§"Initial Stock Round"',
         "subsidy government": '§"Government Subsidies"',
@@ -7106,7 +6806,6 @@ DATA = TitleData(
         "table cert_limit": '§"Certificate Limit"',
         "table starting_cash": '§"Setup"',
         "table subsidy_pool": '§"Government Subsidies"',
-        "table tile_counts": 'supplement from "18xx-games-1846.json"',
         "term company_president": '§"Company Presidents"',
         "term half_dividend": 'supplement from "18xx-maker-1846.json"',
         "term minor_income_center": '§"Minor Income Centers"',
@@ -7240,20 +6939,9 @@ DATA = TitleData(
         "tile 27": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 28": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 29": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 290": 'supplement from "18xx-games-1846.json"',
-        "tile 291": 'supplement from "18xx-games-1846.json"',
-        "tile 292": 'supplement from "18xx-games-1846.json"',
-        "tile 293": 'supplement from "18xx-games-1846.json"',
-        "tile 294": 'supplement from "18xx-games-1846.json"',
-        "tile 295": 'supplement from "18xx-games-1846.json"',
-        "tile 296": 'supplement from "18xx-games-1846.json"',
-        "tile 297": 'supplement from "18xx-games-1846.json"',
-        "tile 298": 'supplement from "18xx-games-1846.json"',
         "tile 298LA": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 299": 'supplement from "18xx-games-1846.json"',
         "tile 3": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 30": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 300": 'supplement from "18xx-games-1846.json"',
         "tile 31": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 32": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 33": 'supplement from "18xx-games-tile-catalog.json"',
@@ -7615,7 +7303,6 @@ DATA = TitleData(
         "train 5": '§"Buying Trains"',
         "train 6": '§"Buying Trains"',
         "train 7/8": '§"Buying Trains"',
-        "trigger minors_close": '§"Minor Companies", §"Phases"',
         "upgrade_rule access": '§"Upgrading Track"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -7648,10 +7335,7 @@ def a_buy_company(g, v_player, v_company, v_price):
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
     ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Certificate Limit", §"Certificate Limits"',
-        )
+        raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limit"')
     if not (g.b_free_cash(v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
@@ -7663,86 +7347,63 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private, or pick a card in a draft (§\"Private Company Draft\")"""
-    if g.b_in_round("draft"):
-        if not (g.b_in_draft_hand(v_company)):
+    """Bid for a private (library '18xx' action bid)"""
+    if not (g.param("private_sale_bidding")):
+        raise IllegalAction(
+            "privates are sold at a fixed price; bidding is not in play",
+            rule="library '18xx' action bid",
+        )
+    if g.b_in_auction():
+        if not (v_company == g.b_auction_company()):
             raise IllegalAction(
-                "the card is not among those drawn for this pick", rule='§"Private Company Draft"'
+                "the auction is for another private", rule="library '18xx' action bid"
             )
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
+        if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
             raise IllegalAction(
-                "a drafted company costs its current draft price", rule='§"Private Company Draft"'
+                "a raise is at least the minimum raise", rule="library '18xx' action bid"
+            )
+        if not (g.b_free_cash(v_player) >= v_price):
+            raise IllegalAction("not enough cash", rule="library '18xx' action bid")
+        g.b_raise_bid(v_player, v_price)
+    else:
+        if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+            raise IllegalAction(
+                "bids are for privates not yet offered", rule="library '18xx' action bid"
+            )
+        if not (
+            (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
+            and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+        ):
+            raise IllegalAction(
+                "a bid exceeds the face value and every other bid by at least the minimum raise",
+                rule="library '18xx' action bid",
             )
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
-                "not enough cash for this and the companies already picked",
-                rule='§"Private Company Draft"',
+                "not enough cash to set the bid aside", rule="library '18xx' action bid"
             )
-        g.b_draft_pick(v_player, v_company)
-    else:
-        if not (g.param("private_sale_bidding")):
-            raise IllegalAction(
-                "privates are sold at a fixed price; bidding is not in play",
-                rule='§"Private Company Draft"',
-            )
-        if g.b_in_auction():
-            if not (v_company == g.b_auction_company()):
-                raise IllegalAction(
-                    "the auction is for another private", rule='§"Private Company Draft"'
-                )
-            if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-                raise IllegalAction(
-                    "a raise is at least the minimum raise", rule='§"Private Company Draft"'
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule='§"Private Company Draft"')
-            g.b_raise_bid(v_player, v_price)
-        else:
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-                raise IllegalAction(
-                    "bids are for privates not yet offered", rule='§"Private Company Draft"'
-                )
-            if not (
-                (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
-                and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
-            ):
-                raise IllegalAction(
-                    "a bid exceeds the face value and every other bid by at least the minimum raise",
-                    rule='§"Private Company Draft"',
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction(
-                    "not enough cash to set the bid aside", rule='§"Private Company Draft"'
-                )
-            g.b_place_bid(v_player, v_company, v_price)
+        g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
+    """Start a corporation (library '18xx' action par)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "a corporation is started in a stock round", rule='§"Stock Round", §"Corporations"'
+            "a corporation is started in a stock round", rule="library '18xx' action par"
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round", §"Corporations"',
+            "one purchase per turn, after the privates are sold", rule="library '18xx' action par"
         )
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started", rule='§"Stock Round", §"Corporations"'
-        )
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction(
-            "the corporation is out of the game", rule='§"Stock Round", §"Corporations"'
-        )
+        raise IllegalAction("the corporation is already started", rule="library '18xx' action par")
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction("not a par price", rule="library '18xx' action par")
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limit"')
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction("not enough cash", rule="library '18xx' action par")
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -7753,20 +7414,29 @@ def a_par(g, v_player, v_corporation, v_price):
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
-    """Buy one certificate (§\"Stock Round\")"""
+    """Buy one certificate (library '18xx' action buy_shares)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "shares are bought in a stock round", rule="library '18xx' action buy_shares"
+        )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule='§"Stock Round"'
+            "one purchase per turn, after the privates are sold",
+            rule="library '18xx' action buy_shares",
         )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not started", rule='§"Stock Round"')
+        raise IllegalAction(
+            "the corporation is not started", rule="library '18xx' action buy_shares"
+        )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a corporation sold this round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no buying back a corporation sold this round", rule="library '18xx' action buy_shares"
+        )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
-        raise IllegalAction("no certificate of the corporation there", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no certificate of the corporation there", rule="library '18xx' action buy_shares"
+        )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -7782,43 +7452,39 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Stock Round"')
+        raise IllegalAction("not enough cash", rule="library '18xx' action buy_shares")
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
-    """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
-    if not (g.b_in_round("stock") or v_emergency):
+    """Sell certificates to the pool (library '18xx' action sell_shares)"""
+    if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule='§"Stock Round", §"Emergency Money Raising"',
+            "shares are sold in a stock round", rule="library '18xx' action sell_shares"
         )
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (g.b_may_sell_now(v_player)):
         raise IllegalAction(
-            "no selling after buying in this turn",
-            rule='§"Stock Round", §"Emergency Money Raising"',
+            "no selling after buying in this turn", rule="library '18xx' action sell_shares"
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule='§"Stock Round", §"Emergency Money Raising"'
+            "those certificates cannot be sold", rule="library '18xx' action sell_shares"
         )
     if not (
-        (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
-        )
+        ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
         or (
             ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
             and all(g.b_granted(v_c) for v_c in v_shares)
         )
     ):
-        raise IllegalAction("no selling in the first stock round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no selling in the first stock round", rule="library '18xx' action sell_shares"
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
@@ -7833,7 +7499,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
 
 
 def a_pass(g, v_entity):
-    """Pass (§\"Stock Round\", §\"Operating Round\")"""
+    """Pass (library '18xx' action pass)"""
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -7850,16 +7516,20 @@ def a_pass(g, v_entity):
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
-    """A corporation buys a private (§\"Purchasing Private Companies\")"""
+    """A corporation buys a private (library '18xx' action corporation_buy_company)"""
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
-            rule='§"Purchasing Private Companies"',
+            rule="library '18xx' action corporation_buy_company",
         )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("not yet in this phase", rule='§"Purchasing Private Companies"')
+        raise IllegalAction(
+            "not yet in this phase", rule="library '18xx' action corporation_buy_company"
+        )
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Purchasing Private Companies"')
+        raise IllegalAction(
+            "the private is closed", rule="library '18xx' action corporation_buy_company"
+        )
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction("the private is not for sale", rule='§"Setup"')
@@ -7867,10 +7537,11 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule='§"Purchasing Private Companies"'
+            "outside the private's price range",
+            rule="library '18xx' action corporation_buy_company",
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule='§"Purchasing Private Companies"')
+        raise IllegalAction("not enough cash", rule="library '18xx' action corporation_buy_company")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -7878,51 +7549,59 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (§\"Laying Track\")"""
+    """Lay or upgrade a tile (library '18xx' action lay_tile)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule='§"Laying Track"')
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule="library '18xx' action lay_tile"
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction("the company cannot pay the terrain cost", rule='§"Laying Track"')
+        raise IllegalAction(
+            "the company cannot pay the terrain cost", rule="library '18xx' action lay_tile"
+        )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (§\"Placing Station Tokens\")"""
+    """Place a station token (library '18xx' action place_token)"""
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
-            "a station token is placed after laying track", rule='§"Placing Station Tokens"'
+            "a station token is placed after laying track", rule="library '18xx' action place_token"
         )
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
-            "the corporation has no station token left", rule='§"Placing Station Tokens"'
+            "the corporation has no station token left", rule="library '18xx' action place_token"
         )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
+        raise IllegalAction(
+            "not enough cash for the token", rule="library '18xx' action place_token"
+        )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
-    """Run trains (§\"Running Trains\")"""
+    """Run trains (library '18xx' action run_routes)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction("trains run after track and tokens", rule='§"Running Trains"')
+        raise IllegalAction(
+            "trains run after track and tokens", rule="library '18xx' action run_routes"
+        )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
-    """Pay out, withhold or pay half (§\"Paying Dividends\")"""
+    """Pay out, withhold or pay half (library '18xx' action dividend)"""
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
-            "revenue is disposed of after the trains run", rule='§"Paying Dividends"'
+            "revenue is disposed of after the trains run", rule="library '18xx' action dividend"
         )
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule='§"Paying Dividends"')
+        raise IllegalAction("the title does not allow that", rule="library '18xx' action dividend")
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
         v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
@@ -7934,7 +7613,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
-    """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
+    """Pay each holding its share of the dividends (library '18xx' procedure pay_dividends)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
@@ -7944,60 +7623,72 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    """Left under half the price; right once, twice or three times for one, two or three times the price (§\"Paying Dividends\")"""
-    v_share = g.b_price(v_corporation)
-    if v_paid < (v_share // 2):
+    """Move the price after revenue (library '18xx' procedure dividend_price_move)"""
+    if v_paid > 0:
+        g.b_market_move(v_corporation, "right")
+    else:
         g.b_market_move(v_corporation, "left")
-    elif (v_paid >= (3 * v_share)) and (v_share >= 165):
-        g.b_market_move(v_corporation, "right")
-        g.b_market_move(v_corporation, "right")
-        g.b_market_move(v_corporation, "right")
-    elif v_paid >= (2 * v_share):
-        g.b_market_move(v_corporation, "right")
-        g.b_market_move(v_corporation, "right")
-    elif v_paid >= v_share:
-        g.b_market_move(v_corporation, "right")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
-    """Buy a train (§\"Buying Trains\")"""
+    """Buy a train (library '18xx' action buy_train)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought at the end of the turn", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "trains are bought at the end of the turn", rule="library '18xx' action buy_train"
+        )
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "the train limit would be exceeded", rule="library '18xx' action buy_train"
+        )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in order", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the bank sells trains in order", rule="library '18xx' action buy_train"
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "no more trains from the bank this turn", rule="library '18xx' action buy_train"
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the bank sells at the printed price", rule="library '18xx' action buy_train"
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank pool sells trains at the printed price", rule='§"Buying Trains"'
+                "the bank pool sells trains at the printed price",
+                rule="library '18xx' action buy_train",
             )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation", rule='§"Buying Trains"'
+                "trains are bought from the bank or another corporation",
+                rule="library '18xx' action buy_train",
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("below the least price for a train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "below the least price for a train", rule="library '18xx' action buy_train"
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
+            )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
@@ -8023,154 +7714,6 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
 
-def r_before_dividend(g, v_corporation):
-    """the corporation's turn has not reached its dividend (§\"Issuing and Redeeming Shares\")"""
-    return g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
-
-
-def r_player_shares(g, v_corporation):
-    """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
-    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
-
-
-def r_issuable(g, v_corporation):
-    """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    return g.b_max(
-        0,
-        g.b_min(
-            g.b_len(g.b_treasury_certificates(v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
-            ((g.param("pool_cap") - g.b_pool_percent(v_corporation)) // 10),
-        ),
-    )
-
-
-def a_corporation_sell_shares(g, v_corporation, v_shares):
-    """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
-    v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
-        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    ) and (not g.b_done_this_turn("emergency_issue"))
-    if not (
-        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
-        or v_emergency
-    ):
-        raise IllegalAction(
-            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
-            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
-        )
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation issues only shares from its treasury",
-            rule='§"Issuing and Redeeming Shares"',
-        )
-    if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
-        raise IllegalAction(
-            "no more shares than players hold, less those in the market, and the market holds at most 50%",
-            rule='§"Issuing and Redeeming Shares"',
-        )
-    g.transfer(
-        (
-            (
-                g.b_price_after(v_corporation, "left")
-                * sum(g.attr(v_c, "percent") for v_c in v_shares)
-            )
-            // 10
-        ),
-        g.name("bank"),
-        v_corporation,
-    )
-    for v_c in v_shares:
-        g.move(v_c, v_corporation, g.name("pool"))
-    if v_emergency:
-        g.b_mark_done_this_turn("emergency_issue")
-    else:
-        g.b_mark_done_this_turn("issued_or_redeemed")
-
-
-def a_corporation_buy_shares(g, v_corporation, v_shares):
-    """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
-    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
-        raise IllegalAction(
-            "shares are redeemed once in a turn, before the dividend",
-            rule='§"Issuing and Redeeming Shares"',
-        )
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation redeems only its shares in the market",
-            rule='§"Issuing and Redeeming Shares"',
-        )
-    v_cost = (
-        g.b_price_after(v_corporation, "right") * sum(g.attr(v_c, "percent") for v_c in v_shares)
-    ) // 10
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    for v_c in v_shares:
-        g.move(v_c, g.name("pool"), v_corporation)
-    g.b_mark_done_this_turn("issued_or_redeemed")
-
-
-def a_contribute(g, v_corporation, v_player, v_amount):
-    """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "the president pays only for a train the corporation must buy",
-            rule='§"Emergency Money Raising"',
-        )
-    if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule='§"Emergency Money Raising"')
-    if not ((r_issuable(g, v_corporation) == 0) or g.b_done_this_turn("emergency_issue")):
-        raise IllegalAction(
-            "the corporation must first issue shares", rule='§"Emergency Money Raising"'
-        )
-    if not (
-        (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
-    ):
-        raise IllegalAction(
-            "the president pays at most what the corporation lacks for the cheapest train",
-            rule='§"Emergency Money Raising"',
-        )
-    g.transfer(v_amount, v_player, v_corporation)
-
-
-def a_bankrupt(g, v_corporation):
-    """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "bankruptcy comes only from a train the corporation must buy", rule='§"Bankruptcy"'
-        )
-    if not ((r_issuable(g, v_corporation) == 0) or g.b_done_this_turn("emergency_issue")):
-        raise IllegalAction(
-            "the corporation must first issue shares", rule='§"Emergency Money Raising"'
-        )
-    if not (
-        (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
-        < g.b_cheapest_train_price()
-    ):
-        raise IllegalAction(
-            "the president can pay for the train", rule='§"Emergency Money Raising"'
-        )
-    if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
-        raise IllegalAction(
-            "the president must first sell shares", rule='§"Emergency Money Raising"'
-        )
-    g.b_end_game_now("bankruptcy")
-
-
-def r_minor_dividend(g, v_minor):
-    """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    v_revenue = g.b_revenue(v_minor)
-    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
-    g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
-
-
 # ------------------------------------------------------------ triggers
 
 
@@ -8183,11 +7726,6 @@ def t_private_income(g, *_rest):
     """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
-
-
-def t_minors_close(g, *_rest):
-    """The minors close"""
-    g.b_close_minors()
 
 
 class Game(GameBase):
@@ -8229,20 +7767,6 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
-        "corporation_sell_shares": [
-            ("corporation", ("corporation",)),
-            ("shares", ("list[certificate]",)),
-        ],
-        "corporation_buy_shares": [
-            ("corporation", ("corporation",)),
-            ("shares", ("list[certificate]",)),
-        ],
-        "contribute": [
-            ("corporation", ("corporation",)),
-            ("player", ("player",)),
-            ("amount", ("money",)),
-        ],
-        "bankrupt": [("corporation", ("corporation",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8261,17 +7785,8 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
-        "before_dividend": r_before_dividend,
-        "player_shares": r_player_shares,
-        "issuable": r_issuable,
-        "action:corporation_sell_shares": a_corporation_sell_shares,
-        "action:corporation_buy_shares": a_corporation_buy_shares,
-        "action:contribute": a_contribute,
-        "action:bankrupt": a_bankrupt,
-        "minor_dividend": r_minor_dividend,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
-        "close_minors": [(None, t_minors_close)],
     }

@@ -8852,58 +8852,42 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private, or pick a card in a draft (library '18xx' action bid)"""
-    if g.b_in_round("draft"):
-        if not (g.b_in_draft_hand(v_company)):
+    """Bid for a private (library '18xx' action bid)"""
+    if not (g.param("private_sale_bidding")):
+        raise IllegalAction(
+            "privates are sold at a fixed price; bidding is not in play",
+            rule="library '18xx' action bid",
+        )
+    if g.b_in_auction():
+        if not (v_company == g.b_auction_company()):
             raise IllegalAction(
-                "the card is not among those drawn for this pick", rule="library '18xx' action bid"
+                "the auction is for another private", rule="library '18xx' action bid"
             )
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
+        if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
             raise IllegalAction(
-                "a drafted company costs its current draft price", rule="library '18xx' action bid"
+                "a raise is at least the minimum raise", rule="library '18xx' action bid"
+            )
+        if not (g.b_free_cash(v_player) >= v_price):
+            raise IllegalAction("not enough cash", rule="library '18xx' action bid")
+        g.b_raise_bid(v_player, v_price)
+    else:
+        if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+            raise IllegalAction(
+                "bids are for privates not yet offered", rule="library '18xx' action bid"
+            )
+        if not (
+            (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
+            and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+        ):
+            raise IllegalAction(
+                "a bid exceeds the face value and every other bid by at least the minimum raise",
+                rule="library '18xx' action bid",
             )
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
-                "not enough cash for this and the companies already picked",
-                rule="library '18xx' action bid",
+                "not enough cash to set the bid aside", rule="library '18xx' action bid"
             )
-        g.b_draft_pick(v_player, v_company)
-    else:
-        if not (g.param("private_sale_bidding")):
-            raise IllegalAction(
-                "privates are sold at a fixed price; bidding is not in play",
-                rule="library '18xx' action bid",
-            )
-        if g.b_in_auction():
-            if not (v_company == g.b_auction_company()):
-                raise IllegalAction(
-                    "the auction is for another private", rule="library '18xx' action bid"
-                )
-            if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-                raise IllegalAction(
-                    "a raise is at least the minimum raise", rule="library '18xx' action bid"
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="library '18xx' action bid")
-            g.b_raise_bid(v_player, v_price)
-        else:
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-                raise IllegalAction(
-                    "bids are for privates not yet offered", rule="library '18xx' action bid"
-                )
-            if not (
-                (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
-                and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
-            ):
-                raise IllegalAction(
-                    "a bid exceeds the face value and every other bid by at least the minimum raise",
-                    rule="library '18xx' action bid",
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction(
-                    "not enough cash to set the bid aside", rule="library '18xx' action bid"
-                )
-            g.b_place_bid(v_player, v_company, v_price)
+        g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
@@ -8918,8 +8902,6 @@ def a_par(g, v_player, v_corporation, v_price):
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction("the corporation is already started", rule="library '18xx' action par")
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction("the corporation is out of the game", rule="library '18xx' action par")
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction("not a par price", rule="library '18xx' action par")
     v_cert = g.b_president_certificate(v_corporation)
@@ -8983,13 +8965,11 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
     """Sell certificates to the pool (library '18xx' action sell_shares)"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule="library '18xx' action sell_shares",
+            "shares are sold in a stock round", rule="library '18xx' action sell_shares"
         )
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (g.b_may_sell_now(v_player)):
         raise IllegalAction(
             "no selling after buying in this turn", rule="library '18xx' action sell_shares"
         )
@@ -9001,10 +8981,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             "those certificates cannot be sold", rule="library '18xx' action sell_shares"
         )
     if not (
-        (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
-        )
+        ((g.b_stock_round_number() > 1) or (g.param("first_round_selling") == "any"))
         or (
             ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
             and all(g.b_granted(v_c) for v_c in v_shares)

@@ -142,24 +142,3 @@ def test_s8_2_2_a_price_leaving_the_outlined_areas_is_a_sanctioned_excess():
     assert g.b_certificates(ann) == 9
     assert ("cert_limit", "Ann") in g.g["sanctioned"] and ("holding_cap", "Ann") in g.g["sanctioned"]
     monitor.check(g)  # sanctioned: no violation
-
-
-def test_appendix_e_59_goes_into_fort_collins_in_one_of_two_orientations():
-    """Appendix E: "The Fort Collins green #59 tile goes into the Fort Collins
-    hex in one of two possible orientations" - on the real map, whose
-    Fort Collins has no printed track: one D&RGW track reaches the hex, and
-    either of #59's two cities may meet it."""
-    g = started_game()
-    board, geometry = g.board, g.board.geometry
-    # set directly: yellow track from the D&RGW Home Base through its Small Town to Fort Collins
-    to_town, town_to_fc = geometry.edge_between("A5", "B4"), geometry.edge_between("B4", "C5")
-    home = next(lay for lay in track.legal_lays(board, "DRGW", ["yellow"], hexes=["A5"])
-                if to_town in board.tiles[lay.tile].exits(lay.rotation))
-    board.lay(home.hex, home.tile, home.rotation)
-    town = next(lay for lay in track.legal_lays(board, "DRGW", ["yellow"], hexes=["B4"])
-                if town_to_fc in board.tiles[lay.tile].exits(lay.rotation))
-    board.lay(town.hex, town.tile, town.rotation)
-    operate(g, "DRGW")
-    lays = {(a["tile"], a["rotation"]) for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "C5"}
-    entry = (town_to_fc + 3) % 6
-    assert lays == {("59-0", entry), ("59-0", (entry - 2) % 6)}

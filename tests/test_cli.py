@@ -116,17 +116,6 @@ def test_replay_of_an_own_log_reaches_the_same_result(tmp_path, capsys):
     assert record["end_reason"] == "bank_broken"
 
 
-def test_replay_of_a_variant_log_plays_the_variant(tmp_path, capsys):
-    log = tmp_path / "game.json"
-    assert main(["play", "1800", "--players", "3", "--variant", "three-player", "--games", "1", "--seed", "11",
-                 "--json", "--log", str(log)]) == 0
-    played = json.loads(capsys.readouterr().out)["games"][0]
-    assert json.loads(log.read_text())["variant"] == "Three-Player"  # one game: one log
-    assert main(["replay", str(log), "--json"]) == 0
-    record = json.loads(capsys.readouterr().out)
-    assert record["variant"] == "Three-Player" and record["result"] == played["result"]
-
-
 def test_replay_exits_1_on_a_different_result(tmp_path, capsys):
     log = _played_log()
     log["result"] = {name: value + 1 for name, value in log["result"].items()}

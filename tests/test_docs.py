@@ -231,7 +231,7 @@ def test_the_precis_links_values_and_shows_gaps(rendered):
     assert "!!! abstract" in precis
     assert "(section-8.md#property-cert-limit)" in precis
     assert "(../../compare/price-drop.md#1800)" in precis
-    assert "*gap*: [`end_share_price`](other.md#param-end-share-price) not set" in pages["titles/1846/index.md"]
+    assert "*gap*: [`sell_price_drop`](other.md#param-sell-price-drop) not set" in pages["titles/1846/index.md"]
 
 
 def test_cross_title_pages_answer_for_every_title_and_variant(rendered, loaded):

@@ -1029,7 +1029,7 @@ def test_station_reservations_hold_a_slot():
     board.place_token("X", ("C3", 0))
     assert check_token(board, "X", ("C5", 0)).slot == 0  # one slot free, one reserved
     board.place_token("X", ("C5", 0))
-    with pytest.raises(IllegalAction, match="reserved for other companies: H$"):
+    with pytest.raises(IllegalAction, match="reserved for other companies' home stations"):
         check_token(board, "Z", ("C5", 0), home=True)
     assert check_token(board, "H", ("C5", 0), home=True).slot == 1
     board.unreserve("H")

@@ -296,8 +296,7 @@ def test_other_titles_report_gaps_instead_of_crashing(real, name):
 
 
 def test_an_unset_library_parameter_is_named():
-    loaded = load_with(drop=["  dividend_kinds: [payout, half, withhold] §11.5\n"])
-    title = loaded.program.titles["1800"]
+    title = load().program.titles["1846"]
     report = verify_title(title, cache=CACHE, only=["dividend"])
     reasons = {r.reason for r in report.results if r.transition == "dividend"}
     assert any("gap dividend_kinds" in (reason or "") for reason in reasons)

@@ -71,8 +71,6 @@ class Train:
     index: int
     distance: Any = field(compare=False, default=None)
     price: int = field(compare=False, default=0)
-    #: the side of a two-sided card chosen at purchase ("3/5" of a "4"); None: the card's own
-    side: str | None = field(compare=False, default=None)
 
     @property
     def id(self) -> str:

@@ -7,18 +7,14 @@ class IllegalAction(Exception):
     """An action the rules do not allow now.
 
     `rule` names the rulebook section that forbids it ("§8.1"); `message`
-    says what is wrong in the players' terms; `source` (optional) the map
-    clause behind a refusal of the track module. The game state is left exactly
+    says what is wrong in the players' terms. The game state is left exactly
     as it was before the action.
     """
 
-    def __init__(self, message: str, rule: str | None = None, source: tuple[str, str] | None = None):
+    def __init__(self, message: str, rule: str | None = None):
         super().__init__(message)
         self.message = message
         self.rule = rule
-        #: the title's clause whose data forbids it, as (kind, key): ("hex", "B4"), ("tile", "802");
-        #: the engine cites that clause's provenance when no rule is given
-        self.source = source
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message

@@ -19,7 +19,6 @@ is rolled back.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any, Callable, Iterable
 
@@ -35,10 +34,8 @@ Action = dict[str, Any]
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
-STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train")
-MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
-#: a combined step: tiles and a station token in any order, one pass ends both
-COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
+STEPS = ("lay_tile", "place_token", "run_routes", "dividend", "buy_train")
+MAP_STEPS = frozenset({"lay_tile", "place_token"})
 
 
 class GameBase:
@@ -49,7 +46,7 @@ class GameBase:
     # ------------------------------------------------------------ setup
 
     def __init__(self, players: list[str], seed: int = 0, variant: str | None = None,
-                 options: Iterable[str] = (), log_hints: Iterable[str] = ()):
+                 options: Iterable[str] = ()):
         if variant is not None and variant != self.DATA.variant:
             raise ValueError(f"this engine is {self.DATA.title!r} variant {self.DATA.variant!r}, not {variant!r}")
         names = list(players)
@@ -60,9 +57,7 @@ class GameBase:
         if not low <= len(names) <= high:
             raise ValueError(f"{self.DATA.title} takes {low}..{high} players, not {len(names)}")
         self.seed = seed
-        # an option may be named as 18xx.games names it in its logs (the option's `log_names`)
-        aliases = {str(name): c["key"] for c in self.DATA.components_of("option") for name in c.get("log_names") or ()}
-        self.options = tuple(aliases.get(o, o) for o in options)
+        self.options = tuple(options)
         known = {c["key"] for c in self.DATA.components_of("option")}
         unknown = [o for o in self.options if o not in known]
         if unknown:
@@ -76,13 +71,8 @@ class GameBase:
         self.j = Journal()
         self.actions: list[Action] = []
         self.n = len(names)
-        #: ids a replayed log from another engine uses: its hidden random draws (setup removals, a draft's
-        #: hands) cannot be reproduced, so removals draw first from what the log never names, and a draft
-        #: pick may come from anywhere in the deck (`replaying()`)
-        self.log_hints = frozenset(str(h) for h in log_hints)
         try:
             self._build_entities(names)
-            self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
             self._build_state()
             self._start()
         except RuleGap:
@@ -99,16 +89,9 @@ class GameBase:
         ]
         self.privates = [Entity("private", c["key"], c.get("title") or c["key"], c) for c in d.components_of("private")]
         self.bonds = [Entity("bond", c["key"], c.get("title") or c["key"], c) for c in d.components_of("bond")]
-        self.minors = [Entity("minor", c["key"], c.get("title") or c["key"], c) for c in d.components_of("minor")]
         self.by_id: dict[tuple[str, str], Entity] = {}
-        for e in self.players + self.corporations + self.privates + self.bonds + self.minors + [BANK, POOL, DEPOT, SCRAP]:
+        for e in self.players + self.corporations + self.privates + self.bonds + [BANK, POOL, DEPOT, SCRAP]:
             self.by_id[(e.kind, e.id)] = e
-        #: ids as 18xx.games logs spell them ("B&O" for BO): a component's `log_id`
-        self.log_ids: dict[str, str] = {}
-        for e in self.corporations + self.privates + self.minors:
-            if e.get("log_id") is not None:
-                self.by_id[(e.kind, str(e.get("log_id")))] = e
-                self.log_ids[str(e.get("log_id"))] = e.id
         self.certificates: dict[str, Certificate] = {}
         self.certs_of: dict[str, list[Certificate]] = {}
         for corp in self.corporations:
@@ -119,18 +102,8 @@ class GameBase:
                 self.certificates[cert.id] = cert
         self.trains: dict[str, Train] = {}
         self.train_order: list[str] = []
-        self.phases = [dict(p) for p in d.components_of("phase")]
-        #: a train card's other sides: base name -> the names of the trains `variant_of` it
-        self.train_sides: dict[str, list[str]] = {}
         for comp in d.components_of("train"):
-            if comp.get("variant_of") is not None:
-                self.train_sides.setdefault(str(comp["variant_of"]), []).append(comp["key"])
-                continue  # the other side of a card: it draws on its base train's supply
-            count = self._for_players(comp.get("count"), f"train {comp['key']} count")
-            if count == "unlimited":
-                count = self._unlimited_train_count()
-            # a minor's starting trains (its `trains`) are cards of the same supply, dealt first
-            count += sum(1 for m in d.components_of("minor") if comp["key"] in [str(t) for t in m.get("trains") or ()])
+            count = self._value(comp.get("count"), f"train {comp['key']} count")
             for i in range(count):
                 t = Train(comp["key"], i, comp.get("distance"), self._value(comp.get("price"), f"train {comp['key']} price"))
                 self.trains[t.id] = t
@@ -139,27 +112,15 @@ class GameBase:
         if isinstance(supply, list):
             rank = {name: i for i, name in enumerate(dict.fromkeys(supply))}
             self.train_order.sort(key=lambda tid: (rank.get(self.trains[tid].name, len(rank)), self.trains[tid].index))
+        self.phases = [dict(p) for p in d.components_of("phase")]
         self.board = self._build_board()
         market = d.components_of("market")[0]
         self.market = Market.from_spec(market)
-
-    def _unlimited_train_count(self) -> int:
-        """Copies of a train type whose count is `unlimited`: as many as all
-        corporations together could ever hold at once (each at the highest
-        train limit of any phase), so the bank never runs out of them."""
-        limits = []
-        for phase in self.phases:
-            limit = phase.get("train_limit")
-            limit = resolve_value(f"phase {phase['key']} train_limit", limit, players=self.n)
-            limits.extend(limit.values() if isinstance(limit, dict) else [limit])
-        return len(self.corporations) * max(int(x) for x in limits)
 
     def _build_board(self) -> "track.Board | None":
         """The map, when the title has one (its `hex` components)."""
         d = self.DATA
         hexes = d.components_of("hex")
-        if isinstance(d.properties.get("map"), Gap) and not hexes:
-            raise RuleGap("the map", d.properties["map"].reason)
         if not hexes:
             return None
         tiles = {c["key"]: c for c in d.components_of("tile")}
@@ -175,7 +136,6 @@ class GameBase:
         rules = track.TrackRules(
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
-            same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -207,21 +167,9 @@ class GameBase:
     def _value(self, value, what: str):
         return resolve_value(what, value, players=self.n)
 
-    def _for_players(self, value, what: str):
-        """A value that may be a map keyed by player count ({3 => 5, 4 => 6}): read at this game's count."""
-        value = self._value(value, what)
-        if isinstance(value, dict) and value and all(isinstance(k, int) for k in value):
-            if self.n not in value:
-                raise RuleGap(what, f"no value for {self.n} players")
-            return self._value(value[self.n], what)
-        return value
-
     def param(self, name: str, **dims):
         """A title property as play needs it (tables read at this player count;
         a chosen option's `sets` override the title)."""
-        if "corporations" not in dims and hasattr(self, "g"):
-            # a table keyed by `corporations` is read at the number in the game after setup's removals
-            dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
@@ -248,14 +196,9 @@ class GameBase:
         self.corp: dict[str, dict[str, Any]] = {
             c.id: {"par": None, "cell": None, "floated": False, "closed": False, "tokens": 0,
                    "revenue": 0, "operated": False}
-            for c in self.corporations + self.minors
+            for c in self.corporations
         }
-        for m in self.minors:
-            self.cash[m] = 0
-            self.owner[m.id] = BANK
         self.closed: dict[str, bool] = {p.id: False for p in self.privates}
-        #: players' debts to the bank (loans), where a title has them
-        self.debts: dict[str, int] = {}
         self.stacks: dict[tuple[int, int], list[str]] = {}
         self.g: dict[str, Any] = {
             "phase": self.phases[0]["key"],
@@ -293,97 +236,11 @@ class GameBase:
             self.transfer(start_cash, BANK, p)
         if self.DATA.properties.get("first_player") == "random":
             self.j.set(self.g, "priority", self.rng.randrange(self.n))
-        self._setup_removals()
-        self._setup_minors()
         first = self.param("first_round")
         if first == "private_sale":
             self._start_private_sale()
-        elif first == "draft":
-            self._start_draft()
         else:
             self._start_stock_round(0)
-
-    # ------------------------------------------------------------ setup removals
-
-    def _setup_removals(self) -> None:
-        """Components out of play at setup: those a chosen option `removes_privates`, then, for each
-        `removal` component, `removed_per_group` (by player count) drawn at random from each of its
-        `group` / `*_group` lists. A removed private closes; a removed corporation is out of the game,
-        and where the removal says `home_token_placed` its home station is blocked by its token."""
-        removals = [dict(c) for c in self.DATA.components_of("removal")]
-        for option in self.DATA.components_of("option"):
-            if option["key"] not in self.options:
-                continue
-            for key in option.get("removes_privates") or ():
-                self._remove_from_play(str(key), {})
-            target = option.get("removal")
-            for removal in removals:
-                if removal["key"] == target:
-                    removal.update({k: v for k, v in option.items()
-                                    if k == "removed_per_group" or k == "group" or k.endswith("_group")})
-        for removal in removals:
-            count = self._for_players(removal.get("removed_per_group"), f"removal {removal['key']} removed_per_group")
-            for name, group in removal.items():
-                if not (name == "group" or name.endswith("_group")) or not isinstance(group, list):
-                    continue
-                members = [str(k) for k in group if self._in_play(str(k))]
-                count = min(int(count), len(members))
-                unnamed = [m for m in members if m not in self.log_hints]
-                if len(unnamed) >= count:
-                    drawn = self.rng.sample(unnamed, count)
-                else:
-                    drawn = unnamed + self.rng.sample([m for m in members if m in self.log_hints], count - len(unnamed))
-                for key in drawn:
-                    self._remove_from_play(key, removal)
-        self.j.set(self.g, "corporations_in_game", sum(1 for c in self.corporations if not self.corp[c.id]["closed"]))
-
-    def _setup_minors(self) -> None:
-        """Each minor gets its starting trains (`trains`, the first cards of that type) and its home
-        station token before play starts; it operates once a player owns it."""
-        for minor in self.minors:
-            for name in minor.get("trains") or ():
-                tid = next(t for t in self.train_order if self.trains[t].name == str(name) and self.owner[t] is DEPOT)
-                self.j.set(self.owner, tid, minor)
-            if minor.get("home") is not None and self.board is not None:
-                self.b_place_home_token(minor)
-
-    def _start_minor(self, minor: Entity) -> None:
-        self.j.set(self.corp[minor.id], "floated", True)
-
-    def b_close_minors(self) -> None:
-        """close_minors(): every minor closes: its cash goes to the bank, its trains to the pool, its tokens leave the map."""
-        for minor in self.minors:
-            if self.corp[minor.id]["closed"]:
-                continue
-            self.j.set(self.corp[minor.id], "closed", True)
-            self.transfer(self.cash[minor], minor, BANK)
-            for t in self.b_trains(minor):
-                self.j.set(self.owner, t.id, SCRAP)
-            self._remove_stations(minor)
-
-    def _operator(self, key: str) -> Entity:
-        """The corporation or minor operating now."""
-        found = self.by_id.get(("corporation", str(key))) or self.by_id.get(("minor", str(key)))
-        if found is None:
-            raise IllegalAction(f"there is no corporation or minor {key!r}")
-        return found
-
-    def _in_play(self, key: str) -> bool:
-        if ("private", key) in self.by_id:
-            return not self.closed[key]
-        if ("corporation", key) in self.by_id:
-            return not self.corp[key]["closed"]
-        return False
-
-    def _remove_from_play(self, key: str, removal: dict) -> None:
-        self.j.set(self.g, "removed", self.g.get("removed", ()) + (key,))
-        if ("private", key) in self.by_id:
-            self.j.set(self.closed, key, True)
-            return
-        corp = self.entity("corporation", key)
-        self.j.set(self.corp[key], "closed", True)
-        if removal.get("home_token_placed") and self.board is not None:
-            self.b_place_home_token(corp)
 
     # ------------------------------------------------------------ entity lookups
 
@@ -399,7 +256,7 @@ class GameBase:
         """An entity by id, whatever its kind (players, then corporations, ...)."""
         if isinstance(key, Entity):
             return key
-        for kind in ("player", "corporation", "minor", "private", "bond", "bank", "pool"):
+        for kind in ("player", "corporation", "private", "bond", "bank", "pool"):
             found = self.by_id.get((kind, str(key)))
             if found is not None:
                 return found
@@ -513,10 +370,7 @@ class GameBase:
         return self.current_entity() == entity
 
     def b_in_step(self, corp: Entity, step: str) -> bool:
-        """in_step(C, s): C is operating and at step s (or at a combined step, such as track_and_token, that includes s)."""
-        current = self.g["step"]
-        return self.g["round"] == "operating" and self.g["operating"] == corp.id and (
-            current == step or step in COMBINED_STEPS.get(current, ()))
+        return self.g["round"] == "operating" and self.g["operating"] == corp.id and self.g["step"] == step
 
     def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
         return (player.id, corp.id) in self.g["sold_this_round"]
@@ -548,8 +402,6 @@ class GameBase:
             total += sum(1 for p in self.privates if self.owner[p.id] == player and not self.closed[p.id])
         if "bonds" in counts:
             total += sum(1 for b in self.bonds if self.owner[b.id] == player)
-        if "minors" in counts:
-            total += sum(1 for m in self.minors if self.owner[m.id] == player and not self.corp[m.id]["closed"])
         return total
 
     def b_cert_limit(self) -> int:
@@ -680,12 +532,7 @@ class GameBase:
         """check_lay(C, hex, tile, rotation): the lay if it is legal for C now (colour, upgrade chart,
         track kept, new track reachable, reservations, supply); refused with the reason otherwise."""
         board = self._need_board()
-        blocker = self._blocked_by(str(hex_id))
-        if blocker is not None:
-            raise IllegalAction(f"{hex_id} is blocked while a player owns {blocker}",
-                                rule=self.DATA.rules.get(f"private {blocker.id}"))
         lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors())
-        self._check_lay_slot(lay)
         owner_private = self._tile_private(lay.tile)
         if owner_private is not None:
             item = self.entity("private", owner_private)
@@ -693,46 +540,9 @@ class GameBase:
                 raise IllegalAction(f"tile {lay.tile} may be laid only by a company that owns {item}")
         return lay
 
-    def _blocked_by(self, hex_id: str) -> Entity | None:
-        """The open private whose `blocks` ability (owner: player) closes `hex_id` to track now."""
-        for item in self.privates:
-            if self.closed[item.id] or self.owner[item.id].kind != "player":
-                continue
-            for child in item.get("children") or ():
-                if child.get("kind") == "ability" and child.get("key") == "blocks" \
-                        and child.get("owner", "player") == "player" and hex_id in (child.get("hexes") or ()):
-                    return item
-        return None
-
     def b_lay_cost(self, lay: "track.Lay") -> int:
-        """lay_cost(lay): the terrain and border costs of a lay, in currency units (at least the
-        title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
-        least = self.DATA.properties.get("tile_lay_cost")
-        mh = self._need_board().hexes[lay.hex]
-        terrain = mh.upgrade_cost if lay.upgrade else mh.cost
-        tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
-        tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
-        return tile_cost + (lay.cost - terrain)
-
-    def _lay_discount(self, lay: "track.Lay", mh) -> int:
-        """Standing discounts on a tile lay for the operating company: an ability (its own, or of an open
-        private it owns) with a `discount` and no use `count`, for hexes of its `terrain` or in its
-        `hexes` (and, where it lists them, for its `tiles`)."""
-        if self.g.get("operating") is None:
-            return 0
-        corp = self._operator(self.g["operating"])
-        holders = [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
-        total = 0
-        for holder in holders:
-            for ability in holder.get("children") or ():
-                if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
-                    continue
-                where = (ability.get("terrain") is not None and ability.get("terrain") == mh.terrain) or \
-                    lay.hex in (ability.get("hexes") or ())
-                tiles = ability.get("tiles")
-                if where and (not tiles or lay.tile in [str(t) for t in tiles]):
-                    total += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
-        return total
+        """lay_cost(lay): the terrain and border costs of a lay, in currency units."""
+        return lay.cost
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
@@ -741,36 +551,11 @@ class GameBase:
         copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
         self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
-        if lay.upgrade:
-            self.j.set(self.g, "upgraded", True)
         owner_private = self._tile_private(lay.tile)
         if owner_private is not None:
             self.j.set(self.closed, owner_private, True)
-        if self.g["lays"] >= len(self._lay_slots()):
-            if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
-                return  # the station token may still be placed
+        if self.g["lays"] >= int(self.param("tile_lays")):
             self._next_step()
-
-    def _lay_slots(self) -> list[dict]:
-        """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
-        false | not_if_upgraded)`, one per lay in a turn."""
-        slots = self.param("tile_lays")
-        if isinstance(slots, int):
-            return [{"lay": True, "upgrade": True}] * slots
-        return list(slots)
-
-    def _check_lay_slot(self, lay: "track.Lay") -> None:
-        slots = self._lay_slots()
-        used = self.g.get("lays", 0)
-        if used >= len(slots):
-            raise IllegalAction("no more tile lays this turn")
-        slot = slots[used]
-        if lay.upgrade:
-            allowed = slot.get("upgrade", True)
-            if allowed is False or (allowed == "not_if_upgraded" and self.g.get("upgraded")):
-                raise IllegalAction("this tile lay may not be an upgrade" + (" after an upgrade" if allowed else ""))
-        elif slot.get("lay", True) is False:
-            raise IllegalAction("this tile lay may only upgrade")
 
     def b_check_token(self, corp: Entity, city: str) -> "track.TokenSpot":
         """check_token(C, city): the station spot if C may place a token there now."""
@@ -812,27 +597,10 @@ class GameBase:
         for ref in list(board.tokens_of(corp.id)):
             self._board_change(lambda ref=ref: board.remove_token(corp.id, ref))
 
-    def _side_name(self, train: Train) -> str:
-        """The side of a train card in play: the one its buyer chose, else the card's own."""
-        return self.g.get("sides", {}).get(train.id, train.name)
-
-    def _train_side(self, train: Train, side: str | None) -> Train:
-        """`train` as the side `side` (a train `variant_of` it): its distance and price. Only a train the
-        bank still sells may change side; otherwise the side chosen at purchase stays."""
-        if side is None or self.owner.get(train.id) is not DEPOT:
-            side = self._side_name(train)
-        elif side != train.name and side not in self.train_sides.get(train.name, ()):
-            raise IllegalAction(f"train {train.id} has no side {side!r}")
-        if side == train.name:
-            return train
-        comp = self.DATA.component("train", side)
-        return dataclasses.replace(train, distance=comp.get("distance"),
-                                   price=int(self._value(comp.get("price"), f"train {side} price")), side=side)
-
     def _train_dicts(self, corp: Entity) -> dict[str, dict]:
         out = {}
         for t in self.b_trains(corp):
-            comp = dict(self.DATA.component("train", self._side_name(t)))
+            comp = dict(self.DATA.component("train", t.name))
             comp["id"] = t.id
             out[t.id] = comp
         return out
@@ -846,41 +614,14 @@ class GameBase:
     def b_must_buy_train(self, corp: Entity) -> bool:
         """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
         return (
-            isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
+            isinstance(corp, Entity) and corp.kind == "corporation"
             and self.b_in_step(corp, "buy_train") and not self.b_trains(corp)
             and bool(self._available_train_ids())
         )
 
-    def b_price_after(self, corp: Entity, direction: str) -> int:
-        """price_after(C, d): the price one market move of C in direction d would give."""
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            raise IllegalAction(f"{corp} has no share price yet")
-        return self.market.price(self.market.move(cell, str(direction)))
-
-    def b_can_emergency_sell(self, player: Entity) -> bool:
-        """can_emergency_sell(P): whether P holds a certificate he could sell to the market now."""
-        for corp in self.corporations:
-            if self.corp[corp.id]["cell"] is None or self.corp[corp.id]["closed"]:
-                continue
-            for cert in self.b_sellable(player, corp):
-                if self.b_pool_percent(corp) + cert.percent <= self.param("pool_cap"):
-                    return True
-        return False
-
-    def b_emergency_seller(self, player: Entity) -> bool:
-        """emergency_seller(P): P presides the corporation operating now, which must buy a train
-        it and P together cannot pay for: P may sell shares (emergency money raising)."""
-        if self.g["round"] != "operating" or self.g["operating"] is None:
-            return False
-        corp = self._operator(self.g["operating"])
-        return (corp.kind == "corporation" and self.b_president(corp) == player and self.b_must_buy_train(corp)
-                and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
-
     def b_cheapest_train_price(self) -> int:
-        """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)."""
-        prices = [self._train_side(self.trains[t], side).price for t in self._available_train_ids()
-                  for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
+        """cheapest_train_price(): the lowest price of a train the bank sells now."""
+        prices = [self.trains[t].price for t in self._available_train_ids()]
         return min(prices) if prices else 0
 
     def b_forced_shortfall(self, corp: Entity) -> int:
@@ -907,9 +648,7 @@ class GameBase:
         return [c for c in self.certs_of[corp.id] if self.owner[c.id] is POOL]
 
     def b_closed(self, item: Entity) -> bool:
-        """closed(X): whether private, corporation or minor X is closed (or out of the game)."""
-        if item.kind in ("corporation", "minor"):
-            return self.corp[item.id]["closed"]
+        """closed(X): whether private X is closed."""
         return self.closed.get(item.id, False)
 
     def b_reset_corporation(self, corp: Entity) -> None:
@@ -958,23 +697,14 @@ class GameBase:
             raise IllegalAction(f"{self.money(price)} is not a par price")
         self.j.set(self.corp[corp.id], "par", price)
         self._place_token(corp, cell)
-        self.emit("corporation_started", corp, price)
 
     def b_bought(self, player: Entity, corp: Entity) -> None:
-        self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "bought", True)
         self.j.set(self.g, "acted", True)
         self._check_float(corp)
         self._check_president(corp)
-        if self.g["round"] == "stock" and self.param("sell_buy_order") == "sell_then_buy" \
-                and not self.g.get("auction") and not self._privates_for_sale():
-            # nothing is left to do in the turn (one buy, no sale after it): it ends
-            self.j.set(self.g, "passes", 0)
-            self._next_turn()
 
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
-        self.j.set(self.g, "last_seller", player.id)
-        self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
         self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
@@ -991,73 +721,19 @@ class GameBase:
                 self.b_market_move(corp, "down")
         elif rule == "per_sale":
             self.b_market_move(corp, "down")
-        elif rule == "per_sale_by_president":
-            if self.g.get("last_seller") == getattr(self.b_president(corp), "id", None):
-                self.b_market_move(corp, "down")
         elif rule != "none":
             raise RuleGap("sell_price_drop", f"unknown rule {rule!r}")
 
     def b_market_move(self, corp: Entity, direction: str) -> None:
         cell = self.corp[corp.id]["cell"]
-        if cell is None or self.b_prices_frozen():
+        if cell is None:
             return
         new = self.market.move(cell, direction)
         if new != cell:
             self._place_token(corp, new)
 
-    def b_choose_share_layout(self, corp: Entity, president_percent: int) -> None:
-        """choose_share_layout(C, p): C's certificates become the layout of its `share_layouts` whose president's certificate is p% (before C is started)."""
-        layouts = corp.get("share_layouts")
-        if not isinstance(layouts, dict) or president_percent not in layouts:
-            raise IllegalAction(f"{corp} has no share layout with a {president_percent}% president's certificate")
-        if any(self.owner[c.id] != corp for c in self.certs_of[corp.id]):
-            raise IllegalAction(f"{corp}'s certificates are no longer all in the bank")
-        for cert in self.certs_of[corp.id]:
-            self.j.delete(self.certificates, cert.id)
-            self.j.delete(self.owner, cert.id)
-        certs = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate(layouts[president_percent])]
-        for cert in certs:
-            self.j.set(self.certificates, cert.id, cert)
-            self.j.set(self.owner, cert.id, corp)
-        self.j.set(self.certs_of, corp.id, certs)
-
-    def b_prices_frozen(self) -> bool:
-        """prices_frozen(): whether the current phase is one the market's `frozen_in` names (no price moves)."""
-        frozen = self.DATA.components_of("market")[0].get("frozen_in") or []
-        return self.g["phase"] in [str(p) for p in frozen]
-
-    def b_phase_value(self, value):
-        """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
-        return self._by_phase(value, "phase_value")
-
-    def b_sold_percent(self, corp: Entity) -> int:
-        """sold_percent(C): the percentage of C that players hold."""
-        return sum(self.b_percent(p, corp) for p in self.players)
-
-    # -- personal loans (a player's debt to the bank)
-
-    def b_debt(self, player: Entity) -> int:
-        """debt(P): what P owes the bank (loans with their interest)."""
-        return self.debts.get(player.id, 0)
-
-    def b_add_debt(self, player: Entity, amount: int) -> None:
-        """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves)."""
-        if amount < 0:
-            raise IllegalAction("a debt cannot grow by a negative amount")
-        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) + amount)
-
-    def b_reduce_debt(self, player: Entity, amount: int) -> None:
-        """reduce_debt(P, x): P's debt falls by x (after paying x to the bank)."""
-        if not 0 <= amount <= self.b_debt(player):
-            raise IllegalAction(f"{player} owes {self.money(self.b_debt(player))}, not {self.money(amount)}")
-        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) - amount)
-
     def b_check_president(self, corp: Entity) -> None:
         self._check_president(corp)
-
-    def b_check_float(self, corp: Entity) -> None:
-        """check_float(C): C floats if players now hold its float percentage."""
-        self._check_float(corp)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
         """set_revenue(C, x): C's trains earned x this turn."""
@@ -1122,70 +798,15 @@ class GameBase:
         return holder
 
     def b_end_step(self, corp: Entity) -> None:
-        if self.g["step"] == "track_and_token":
-            # a combined step ends when its station token is placed and its tile lays are used
-            self.b_mark_done_this_turn("token")
-            if self.g.get("lays", 0) < len(self._lay_slots()):
-                return
         self._next_step()
 
     def b_train_bought(self, corp: Entity, train: Train, from_bank: bool) -> None:
-        if getattr(train, "side", None):
-            self.j.set(self.g, "sides", {**self.g.get("sides", {}), train.id: train.side})
-        if from_bank and "final_train" in self.param("game_end") and not self._available_train_ids() \
-                and self.g["end_reason"] is None:
-            # the last train is sold: the game ends after one more full set of operating rounds
-            self.j.set(self.g, "end_reason", "final_train")
-            self.j.set(self.g, "end_after_set", self.g["set"] + 1)
         if from_bank:
             self.j.set(self.g, "bank_buys", self.g["bank_buys"] + 1)
-            if self.g["end_reason"] is None:
-                # the marker stays put once the game's end is called (1880 VII.3.8)
-                self.j.set(self.g, "train_marker", corp.id)
             first = train.name not in self.g["first_bought"]
             if first:
                 self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
                 self._on_first_train(train)
-            self._after_depot_change(train.name)
-            if self.g.get("interrupt") and self.g["round"] == "operating":
-                # the operating round breaks off at once (1880 VII.3.8)
-                self._call_stock_round(corp)
-
-    def _param_or(self, name: str, default):
-        """A library parameter that older titles predate: the title's value,
-        else the behaviour every title had before the parameter existed."""
-        return self.param(name) if self.DATA.has(name) or name in self.option_sets else default
-
-    def _after_depot_change(self, name: str) -> None:
-        """A train type may have left the bank: where the title says, its last
-        train ends the game's normal course or calls a stock round."""
-        if any(self.trains[tid].name == name for tid in self.train_order if self.owner[tid] is DEPOT):
-            return
-        comp = self.DATA.component("train", name)
-        if "last_train" in self.param("game_end") and comp.get("last_one_ends_game") and self.g["end_reason"] is None:
-            self.j.set(self.g, "end_reason", "last_train")
-        if ("train_sold_out" in self._param_or("stock_round_when", ["after_set"])
-                and comp.get("last_one_starts_stock_round", True) and self.g.get("final_marker") is None):
-            self.j.set(self.g, "interrupt", True)
-
-    def _export_trains(self) -> None:
-        """Export (1880 VII.3.10): the rest of the type the bank now sells
-        leaves the game; a first export counts as a first purchase."""
-        ids = self._available_train_ids()
-        if not ids:
-            return
-        train = self.trains[ids[0]]
-        comp = self.DATA.component("train", train.name)
-        if comp.get("exported") is False:
-            return
-        if train.name not in self.g["first_bought"]:
-            self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
-            self._on_first_train(train)
-        for tid in self.train_order:
-            if self.trains[tid].name == train.name and self.owner[tid] is DEPOT:
-                self.j.set(self.owner, tid, SCRAP)
-        self.emit("trains_exported", train.name)
-        self._after_depot_change(train.name)
 
     def b_half(self, revenue: int) -> int:
         """The shareholders' part of a half payout, by the title's rounding."""
@@ -1284,9 +905,6 @@ class GameBase:
             self.j.set(self.stacks, cell, [])
         self.j.append(self.stacks[cell], corp.id)  # a new arrival goes under the others
         self.j.set(self.corp[corp.id], "cell", cell)
-        if "close" in self.market.zones_of(cell):
-            self._close_corporation(corp)
-            return
         if old is not None and self.market.zones_of(old) - self.market.zones_of(cell):
             self._sanction_excess(corp)
         ends = self.param("game_end")
@@ -1302,24 +920,10 @@ class GameBase:
         if state["floated"]:
             return
         needed = corp.get("float") or self.DATA.properties.get("float")
-        needed = self._by_phase(self._value(needed, f"corporation {corp} float"), f"corporation {corp} float")
+        needed = self._value(needed, f"corporation {corp} float")
         held = sum(self.b_percent(p, corp) for p in self.players)
         if held >= needed:
             self.j.set(state, "floated", True)
-            if self.DATA.properties.get("home_token_at") == "float":
-                self.b_place_home_token(corp)
-            self.emit("floated", corp)
-
-    def _by_phase(self, value, what: str):
-        """A value that may be a map by phase: keyed by the current phase's
-        name or by its `group` (1880's A, B, C, D)."""
-        if not isinstance(value, dict):
-            return value
-        phase = self._phase()
-        for key in (phase["key"], phase.get("group")):
-            if key is not None and str(key) in value:
-                return value[str(key)]
-        raise RuleGap(what, f"no value for phase {phase['key']}")
 
     def _check_president(self, corp: Entity) -> None:
         """A player holding more than the president takes the presidency:
@@ -1408,8 +1012,6 @@ class GameBase:
         raise RuleGap("phase", f"no phase {self.g['phase']!r}")
 
     def _phase_ors(self, phase: dict) -> int:
-        if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
-            return 0  # no sets: operating rounds run on until a train type sells out
         return int(resolve_value(f"phase {phase['key']} operating_rounds", phase.get("operating_rounds"), players=getattr(self, "n", None)))
 
     def _available_train_ids(self) -> list[str]:
@@ -1433,11 +1035,13 @@ class GameBase:
         return out
 
     def _on_first_train(self, train: Train) -> None:
-        # trains rust before the new phase checks the train limits
+        for phase in self.phases:
+            triggers = phase.get("on_train")
+            names = triggers if isinstance(triggers, list) else [triggers]
+            if train.name in [str(n) for n in names if n is not None] and self._phase_index(phase["key"]) > self._phase_index(self.g["phase"]):
+                self._enter_phase(phase)
+                break
         for name, comp in ((c["key"], c) for c in self.DATA.components_of("train")):
-            obsolete = comp.get("obsolete_on")
-            if obsolete is not None and self._rusts_on(obsolete, train.name):
-                self.j.set(self.g, "obsolete", self.g.get("obsolete", frozenset()) | {name})
             rusts = comp.get("rusts_on")
             if rusts is not None and self._rusts_on(rusts, train.name):
                 for tid, t in self.trains.items():
@@ -1445,12 +1049,6 @@ class GameBase:
                         self.j.set(self.owner, tid, SCRAP)
                     elif t.name == name and self.owner[tid] is DEPOT:
                         self.j.set(self.owner, tid, SCRAP)
-        for phase in self.phases:
-            triggers = phase.get("on_train")
-            names = triggers if isinstance(triggers, list) else [triggers]
-            if train.name in [str(n) for n in names if n is not None] and self._phase_index(phase["key"]) > self._phase_index(self.g["phase"]):
-                self._enter_phase(phase)
-                break
         self.emit("first_train", train)
 
     def _rusts_on(self, rusts, name: str) -> bool:
@@ -1501,36 +1099,6 @@ class GameBase:
         if "bank_broken" in self.param("game_end"):
             self.j.set(self.g, "end_reason", "bank_broken")
 
-    def b_end_game_now(self, reason: str) -> None:
-        """end_game_now(reason): the game ends at once (a bankruptcy where the title says so)."""
-        if self.g["end_reason"] is None or self.g["end_reason"] == "final_train":
-            self.j.set(self.g, "end_reason", str(reason))
-        self._end_game()
-
-    def _close_corporation(self, corp: Entity) -> None:
-        """A corporation closes (its price reached a `close` cell): its certificates are void, its cash
-        goes to the bank, its trains leave the game, its stations leave the map, its privates close."""
-        if self.corp[corp.id]["closed"]:
-            return
-        self.j.set(self.corp[corp.id], "closed", True)
-        for cert in self.certs_of[corp.id]:
-            self.j.set(self.owner, cert.id, SCRAP)
-        self.transfer(self.cash[corp], corp, BANK)
-        for t in self.b_trains(corp):
-            self.j.set(self.owner, t.id, SCRAP)
-        for item in self.privates:
-            if self.owner[item.id] == corp:
-                self.j.set(self.closed, item.id, True)
-        self._remove_stations(corp)
-        cell = self.corp[corp.id]["cell"]
-        if cell is not None and corp.id in self.stacks.get(cell, []):
-            self.j.remove(self.stacks[cell], corp.id)
-        self.emit("corporation_closed", corp)
-        started = [c for c in self.corporations if self.corp[c.id]["par"] is not None]
-        if "all_closed" in self.param("game_end") and started and all(self.corp[c.id]["closed"] for c in started) \
-                and all(self.corp[c.id]["closed"] for c in self.corporations):
-            self.b_end_game_now("all_closed")
-
     def _end_game(self) -> None:
         self.j.set(self.g, "finished", True)
         self.j.set(self.g, "round", "finished")
@@ -1541,13 +1109,13 @@ class GameBase:
 
     def player_value(self, player: Entity) -> int:
         """Cash, plus shares at market price, plus each held item's end value."""
-        total = self.cash[player] - self.debts.get(player.id, 0)
+        total = self.cash[player]
         for corp in self.corporations:
             pct = self.b_percent(player, corp)
             if pct and self.corp[corp.id]["cell"] is not None:
                 total += self.b_price(corp) * pct // 10
-        for item in self.privates + self.bonds + self.minors:
-            if self.owner[item.id] == player and not self.b_closed(item):
+        for item in self.privates + self.bonds:
+            if self.owner[item.id] == player and not self.closed.get(item.id, False):
                 value = item.get("end_value", self.DATA.properties.get(f"{item.kind}_value_at_end"))
                 if value is None:
                     raise RuleGap(f"{item.kind} {item.id} end_value", "its worth at the game's end is not given")
@@ -1556,145 +1124,6 @@ class GameBase:
 
     def result(self) -> dict[str, int]:
         return {p.id: self.player_value(p) for p in self.players}
-
-    # ------------------------------------------------------------ rounds: the draft
-
-    def _draft(self) -> dict:
-        comps = self.DATA.components_of("draft")
-        if not comps:
-            raise RuleGap("draft", "first_round is draft but the title has no draft component")
-        return comps[0]
-
-    def _draft_rule(self) -> str | None:
-        return self.DATA.rules.get(f"draft {self._draft()['key']}")
-
-    def _start_draft(self) -> None:
-        """The draft of privates and minors (first_round: draft): a shuffled deck of the companies in
-        play and `pass_cards_per_player` Pass cards per player; players in the draft's `order`."""
-        draft = self._draft()
-        items = [p.id for p in self.privates if not self.closed[p.id]] + [m.id for m in self.minors]
-        passes = int(self._value(draft.get("pass_cards_per_player", 0), "draft pass_cards_per_player")) * self.n
-        cards = items + [f"Pass ({i + 1})" for i in range(passes)]
-        self.rng.shuffle(cards)
-        self.j.set(self.g, "draft", {"deck": tuple(cards), "choices": (), "discount": 0})
-        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
-        self.j.set(self.g, "round", "draft")
-        self.j.set(self.g, "turn", self.n - 1 if draft.get("order") == "reverse" else 0)
-
-    def _hand_size(self) -> int:
-        return self.n + int(self._value(self._draft().get("hand_size_over_players", 0), "draft hand_size_over_players"))
-
-    @staticmethod
-    def _blank(card: str) -> bool:
-        return card.startswith("Pass (")
-
-    def b_draft_hand(self) -> list[str]:
-        """draft_hand(): the ids of the cards the player on turn in the draft chooses from."""
-        deck = self.g["draft"]["deck"]
-        return list(deck[: self._hand_size()])
-
-    def b_in_draft_hand(self, company: Any) -> bool:
-        """in_draft_hand(X): whether company (or Pass card) X is among the cards drawn for this pick
-        (anywhere in the deck when replaying another engine's log, whose draws are hidden)."""
-        cards = self.g["draft"]["deck"] if self.b_replaying() else self.b_draft_hand()
-        return self.g["round"] == "draft" and getattr(company, "id", str(company)) in cards
-
-    def b_replaying(self) -> bool:
-        """replaying(): whether the game replays a log from another engine, whose hidden random draws it cannot reproduce."""
-        return bool(self.log_hints)
-
-    def _only_one_left(self) -> bool:
-        deck = self.g["draft"]["deck"]
-        return len(deck) == 1 and not self._blank(deck[0])
-
-    def _draft_finished(self) -> bool:
-        deck = self.g["draft"]["deck"]
-        return not deck or (len(deck) < self._hand_size() and all(self._blank(c) for c in deck))
-
-    def _company_price(self, item: Entity) -> int:
-        """A company's draft price before discount: a minor's `draft_price`, else its cost."""
-        if item.kind == "card":
-            return 0
-        value = item.get("draft_price") if item.kind == "minor" else item.get("cost")
-        return int(self._value(value, f"{item.kind} {item} price"))
-
-    def _draft_floor(self, item: Entity) -> int:
-        if self._draft().get("last_company_floor") == "treasury" and item.kind == "minor":
-            return int(self._value(item.get("treasury"), f"minor {item} treasury"))
-        return 0
-
-    def b_draft_price(self, company: Entity) -> int:
-        """draft_price(X): what company X costs in the draft now (less the discounts on a last company)."""
-        discount = self.g["draft"]["discount"] if self._only_one_left() else 0
-        return max(self._draft_floor(company), self._company_price(company) - discount)
-
-    def b_draft_committed(self, player: Entity) -> int:
-        """draft_committed(P): what P's picks so far will cost when the draft ends."""
-        return sum(price for pid, _, price in self.g["draft"]["choices"] if pid == player.id)
-
-    def b_draft_pick(self, player: Entity, company: Entity) -> None:
-        """draft_pick(P, X): P keeps card X; the rest of the hand goes, shuffled, to the bottom of the deck."""
-        draft = dict(self.g["draft"])
-        hand = self.b_draft_hand()
-        price = self.b_draft_price(company)
-        draft["choices"] = draft["choices"] + ((player.id, company.id, price),)
-        if self._only_one_left():
-            draft["deck"] = ()
-        else:
-            rest = [c for c in hand if c != company.id]
-            self.rng.shuffle(rest)
-            draft["deck"] = tuple(c for c in draft["deck"][len(hand):] if c != company.id) + tuple(rest)
-        self.j.set(self.g, "draft", draft)
-        self._draft_next()
-
-    def _draft_next(self) -> None:
-        if self._draft_finished():
-            self._end_draft()
-            return
-        step = -1 if self._draft().get("order") == "reverse" else 1
-        self.j.set(self.g, "turn", (self.g["turn"] + step) % self.n)
-
-    def _draft_pass(self, player: Entity) -> None:
-        """A pass is allowed only on a last company: its price falls by the draft's
-        `last_company_discount`; at its floor the player then on turn takes it."""
-        if not self._only_one_left():
-            raise IllegalAction("in the draft a player must take one of the cards drawn; only the last company may be declined",
-                                rule=self._draft_rule())
-        item = self._company(self.g["draft"]["deck"][0])
-        step = int(self._value(self._draft().get("last_company_discount"), "draft last_company_discount"))
-        draft = dict(self.g["draft"])
-        draft["discount"] = draft["discount"] + step
-        self.j.set(self.g, "draft", draft)
-        self._draft_next()
-        if self.g["round"] == "draft" and self.b_draft_price(item) == self._draft_floor(item):
-            self.b_draft_pick(self.players[self.g["turn"]], item)
-
-    def _end_draft(self) -> None:
-        """The draft ends: each player pays for the companies he kept; a minor gets its treasury."""
-        for pid, cid, price in self.g["draft"]["choices"]:
-            if self._blank(cid):
-                continue
-            player = self.entity("player", pid)
-            item = self._company(cid)
-            self.transfer(price, player, BANK)
-            self.move(item, BANK, player)
-            if item.kind == "minor":
-                self.transfer(int(self._value(item.get("treasury"), f"minor {item} treasury")), BANK, item)
-                self._start_minor(item)
-        self.j.set(self.g, "draft", {"deck": (), "choices": self.g["draft"]["choices"], "discount": 0})
-        self._start_stock_round(0)
-
-    def _company(self, key: Any) -> Entity:
-        """A private, a minor, or (in a draft) a Pass card, by id."""
-        if isinstance(key, Entity):
-            return key
-        for kind in ("private", "minor"):
-            found = self.by_id.get((kind, str(key)))
-            if found is not None:
-                return found
-        if self._blank(str(key)):
-            return Entity("card", str(key), str(key))
-        raise IllegalAction(f"there is no company {key!r}")
 
     # ------------------------------------------------------------ rounds: private sale
 
@@ -1714,8 +1143,6 @@ class GameBase:
     def b_free_cash(self, player: Entity) -> int:
         """free_cash(P): P's cash less the money set aside for bids."""
         locked = sum(amount for _, pid, amount in self.g.get("bids", ()) if pid == player.id)
-        if self.g["round"] == "draft":
-            locked += self.b_draft_committed(player)
         return self.cash[player] - locked
 
     def b_highest_bid(self, item: Entity) -> int:
@@ -1870,7 +1297,6 @@ class GameBase:
         self.j.set(self.g, "passes", 0)
         self.j.set(self.g, "sold_this_round", frozenset())
         self.j.set(self.g, "sold_corps", frozenset())
-        self.j.set(self.g, "round_acted", False)
         self._new_turn()
 
     def _new_turn(self) -> None:
@@ -1890,19 +1316,14 @@ class GameBase:
             if auction:
                 return self.entity("player", auction["turn"])
             return self.players[self.g["turn"]]
-        if self.g["round"] == "draft":
-            return self.players[self.g["turn"]]
         if self.g["round"] == "operating" and self.g["operating"] is not None:
-            return self._operator(self.g["operating"])
+            return self.entity("corporation", self.g["operating"])
         return None
 
     def b_pass_turn(self, entity: Entity) -> None:
         """`pass`: in a stock round, end the turn (a turn with no action is a
         pass; all players passing in a row ends the round); in an operating
         round, skip the current step."""
-        if self.g["round"] == "draft":
-            self._draft_pass(entity)
-            return
         if self.g["round"] == "stock":
             if self.g.get("auction"):
                 self._auction_pass(entity)
@@ -1946,16 +1367,6 @@ class GameBase:
 
     def _end_stock_round(self) -> None:
         self.j.set(self.g, "current_action", "end_stock_round")
-        # play that can no longer change: a stock round where nobody acted, after a whole set of rounds
-        # that moved no money since the last such round, would repeat for ever; the game ends there
-        holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
-        if not self.g.get("round_acted"):
-            if self.g.get("idle_holdings") == holdings:
-                self.b_end_game_now("stalemate")
-                return
-            self.j.set(self.g, "idle_holdings", holdings)
-        else:
-            self.j.set(self.g, "idle_holdings", None)
         if self.param("sold_out_rise"):
             for corp in self.corporations:
                 if self.corp[corp.id]["cell"] is None:
@@ -1963,16 +1374,7 @@ class GameBase:
                 held = sum(self.b_percent(p, corp) for p in self.players)
                 if held == 100:
                     self.b_market_move(corp, "up")
-        if self.DATA.properties.get("pool_drop_at_round_end"):
-            for corp in self.corporations:
-                if self.corp[corp.id]["cell"] is not None and not self.corp[corp.id]["closed"] \
-                        and self.b_percent(POOL, corp) > 0:
-                    self.b_market_move(corp, "down")
-        self.emit("stock_round_end")
-        if self.g.get("resume"):
-            self._resume_operating_round()
-            return
-        if self.g["end_reason"] is not None and self.g["end_reason"] != "final_train":
+        if self.g["end_reason"] is not None:
             self._end_game()
             return
         self.j.set(self.g, "ors_in_set", self._phase_ors(self._phase()))
@@ -1988,21 +1390,10 @@ class GameBase:
         self.j.set(self.g, "or", self.g["or"] + 1)
         self.emit("operating_round_start")
         floated = [c for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"]]
-        first = self.g["set"] == 1 and self.g["or"] == 1
-        if first and self.DATA.properties.get("first_operating_order") == "lowest_price_first":
-            order = sorted(floated, key=self._lowest_first_key)
-        else:
-            order = sorted(floated, key=self._operating_key)
-        # minors a player owns operate first, in the title's order of minors
-        minors = [m for m in self.minors if self.corp[m.id]["floated"] and not self.corp[m.id]["closed"]]
-        self.j.set(self.g, "order", tuple(c.id for c in minors + order))
+        order = sorted(floated, key=self._operating_key)
+        self.j.set(self.g, "order", tuple(c.id for c in order))
         self.j.set(self.g, "operating", None)
         self._next_corporation()
-
-    def _lowest_first_key(self, corp: Entity):
-        """Lowest price first; ties: the first to arrive in the cell."""
-        cell = self.corp[corp.id]["cell"]
-        return (self.market.price(cell), self.stacks[cell].index(corp.id))
 
     def _operating_key(self, corp: Entity):
         """Highest price first; ties: farther right, then higher in the stack."""
@@ -2021,17 +1412,12 @@ class GameBase:
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
         self.j.set(self.g, "lays", 0)
-        self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
         self._next_step()
 
     def _steps(self) -> list[str]:
-        operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None
-        if operator is not None and operator.kind == "minor":
-            steps = list(self.param("minor_operating_steps"))
-        else:
-            steps = list(self.param("operating_steps"))
+        steps = list(self.param("operating_steps"))
         if self.board is None:
             steps = [s for s in steps if s not in MAP_STEPS]
         return steps
@@ -2040,19 +1426,11 @@ class GameBase:
         steps = self._steps()
         current = self.g["step"]
         index = steps.index(current) + 1 if current in steps else 0
-        corp = self._operator(self.g["operating"])
-        if self.corp[corp.id]["closed"]:
-            self._end_corporation_turn(corp)
-            return
+        corp = self.entity("corporation", self.g["operating"])
         while index < len(steps):
             step = steps[index]
             self.j.set(self.g, "step", step)
             if step == "run_routes" and not self.b_trains(corp):
-                index += 1
-                continue
-            if step == "dividend" and corp.kind == "minor":
-                # a minor's revenue is split by the title's `minor_dividend` procedure; nobody decides
-                self.call("minor_dividend", corp)
                 index += 1
                 continue
             if step == "dividend" and self.corp[corp.id]["revenue"] == 0:
@@ -2063,82 +1441,19 @@ class GameBase:
         self._end_corporation_turn(corp)
 
     def _end_corporation_turn(self, corp: Entity) -> None:
-        # an obsolete (phased-out) train runs once more, then leaves at the end of its owner's turn
-        for t in self.b_trains(corp):
-            if t.name in self.g.get("obsolete", frozenset()):
-                self.j.set(self.owner, t.id, SCRAP)
         self.j.set(self.corp[corp.id], "operated", True)
         self.j.set(self.g, "step", None)
-        resumed = self.g.get("resumed_turn", False)
-        self.j.set(self.g, "resumed_turn", False)
-        if (self._param_or("train_export", False) and self.g.get("train_marker") == corp.id
-                and self.g["bank_buys"] == 0 and self.g["end_reason"] is None and not resumed):
-            self._export_trains()
-        if self.g.get("final_marker") == corp.id and not resumed:
-            left = self.g["final_turns"] - 1
-            self.j.set(self.g, "final_turns", left)
-            if left <= 0:
-                self._end_game()
-                return
-        if self.g.get("interrupt"):
-            self._call_stock_round(corp)
-            return
-        self._next_corporation()
-
-    def _call_stock_round(self, corp: Entity) -> None:
-        """The operating round breaks off for a stock round; afterwards `corp`
-        gets its train-buying step again and the round goes on from it."""
-        self.j.set(self.g, "interrupt", False)
-        self.j.set(self.g, "resume", True)
-        self.j.set(self.g, "resume_with", corp.id)
-        self._start_stock_round(self.g["priority"])
-
-    def _resume_operating_round(self) -> None:
-        """After an interrupting stock round: the interrupted company may buy
-        trains again, then the operating round goes on with the next company;
-        companies that began operating meanwhile join at the end of the order."""
-        self.j.set(self.g, "resume", False)
-        if self.g["end_reason"] == "last_train" and self.g.get("final_marker") is None:
-            turns = self._param_or("final_turns", None)
-            if turns is not None:
-                self.j.set(self.g, "final_marker", self.g.get("train_marker") or self.g["operating"])
-                self.j.set(self.g, "final_turns", int(turns))
-        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
-        self.j.set(self.g, "round", "operating")
-        order = list(self.g["order"])
-        new = [c for c in self.corporations
-               if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]
-        self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
-        corp = self.g.get("resume_with")
-        self.j.set(self.g, "resume_with", None)
-        if corp is not None and "buy_train" in self._steps():
-            self.j.set(self.g, "operating", corp)
-            self.j.set(self.g, "bank_buys", 0)
-            self.j.set(self.g, "resumed_turn", True)
-            self.j.set(self.g, "step", "buy_train")
-            return
         self._next_corporation()
 
     def _end_operating_round(self) -> None:
         self.j.set(self.g, "operating", None)
-        reason = self.g["end_reason"]
-        if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
-            # operating rounds follow each other until a train type sells out;
-            # with no company operating, the players trade again
-            if reason is not None and self.g.get("final_marker") is None:
-                self._end_game()
-            elif self.g["order"]:
-                self._start_operating_round()
-            else:
-                self._start_stock_round(self.g["priority"])
-            return
-        if reason is not None and reason != "final_train" and self.param("bank_broken_finishes") == "round":
+        if self.g["end_reason"] is not None and self.param("bank_broken_finishes") == "round":
             self._end_game()
             return
         if self.g["or"] < self.g["ors_in_set"]:
             self._start_operating_round()
             return
-        if reason is not None and (reason != "final_train" or self.g["set"] >= self.g.get("end_after_set", 0)):
+        if self.g["end_reason"] is not None:
             self._end_game()
             return
         self._start_stock_round(self.g["priority"])
@@ -2150,14 +1465,9 @@ class GameBase:
         naming the rule; the state is then exactly as it was."""
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction("an action is a dict with a 'type'")
-        original, action = action, self._from_log_ids(action)
         self.j.begin()
         try:
             self._dispatch(action)
-            self._end_turn_if_closed()
-            self._auto_pass()
-            if self.g["finished"] and self.g["round"] != "finished":
-                self.j.set(self.g, "round", "finished")  # an end met mid-action: the rest of the action changes nothing
             self._settle_sanctions()
         except IllegalAction:
             self.j.rollback()
@@ -2166,17 +1476,15 @@ class GameBase:
             self.j.rollback()
             raise
         self.j.commit()
-        self.actions.append(dict(original))
+        self.actions.append(dict(action))
 
     def _dispatch(self, action: Action) -> None:
         if self.g["finished"]:
-            raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
+            raise IllegalAction("the game is over")
         kind = self.action_name(action)
         pending = self.g.get("pending")
         if pending and kind != pending[0][2]:
-            owed = pending[0][2]
-            raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
-                                rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"))
+            raise IllegalAction(f"{pending[0][1]} must first {pending[0][2].replace('_', ' ')}")
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
@@ -2190,74 +1498,15 @@ class GameBase:
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}", rule=rule) from None
         acting = self.current_entity()
-        # a president sells shares during his corporation's turn (emergency money raising; the DSL guards decide when)
-        for_acting = (kind == "sell_shares" and acting is not None and acting.kind == "corporation"
-                      and args and self.b_president(acting) == args[0])
-        if args and args[0] != acting and not for_acting and kind not in self._any_time_actions():
+        if args and args[0] != acting:
             turn_rule = self.DATA.rules.get("cite action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule)
         try:
             routine(self, *args)
         except IllegalAction as exc:
-            if exc.rule is None and exc.source is not None:
-                exc.rule = self.DATA.rules.get(f"{exc.source[0]} {exc.source[1]}")
             if exc.rule is None:
                 exc.rule = rule
             raise
-
-    def _end_turn_if_closed(self) -> None:
-        """A corporation that closed during its own turn (its price reached a closing cell) stops operating."""
-        operating = self.g.get("operating")
-        if self.g["round"] == "operating" and operating is not None and self.corp[operating]["closed"] \
-                and not self.g["finished"]:
-            self._end_corporation_turn(self._operator(operating))
-
-    def _auto_pass(self) -> None:
-        """Where the title says `auto_pass: true`, a company whose only legal action is to pass (or to
-        run no train), or a player who can only pass and holds no share he could sell, does so without
-        acting, as the 18xx.games implementation skips them."""
-        if not self.DATA.properties.get("auto_pass"):
-            return
-        for _ in range(10_000):
-            if self.g["finished"]:
-                return
-            entity = self.current_entity()
-            if entity is None or (entity.kind == "player" and any(
-                    self.b_sellable(entity, c) for c in self.corporations if self.corp[c.id]["par"] is not None)):
-                return  # a player holding shares he could sell (now or later in the round's rules) passes himself
-            legal = self.legal_actions()
-            idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
-            if len(idle) != len(legal):
-                return
-            self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
-
-    def _from_log_ids(self, action: Action) -> Action:
-        """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""
-        if not self.log_ids:
-            return action
-        out = dict(action)
-        for key in ("entity", "corporation", "company"):
-            if isinstance(out.get(key), str) and out[key] in self.log_ids:
-                out[key] = self.log_ids[out[key]]
-        if isinstance(out.get("shares"), list):
-            shares = []
-            for cid in out["shares"]:
-                prefix, _, index = str(cid).rpartition("_")
-                shares.append(f"{self.log_ids[prefix]}_{index}" if prefix in self.log_ids else cid)
-            out["shares"] = shares
-        return out
-
-    def _any_time_actions(self) -> tuple[str, ...]:
-        """The title's `any_time_actions`: DSL actions that may be taken at any
-        moment, in or out of turn (none unless the title names them: play
-        otherwise goes turn by turn)."""
-        return tuple(str(a) for a in self.DATA.properties.get("any_time_actions") or ())
-
-    @staticmethod
-    def entity_type(entity: Entity) -> str:
-        """The `entity_type` of an action taken by `entity`, in the 18xx.games
-        vocabulary: a private acts as a "company"; others by their kind."""
-        return "company" if entity.kind == "private" else entity.kind
 
     def action_name(self, action: Action) -> str:
         """The DSL action an action dict names: `<entity_type>_<type>` when
@@ -2295,18 +1544,14 @@ class GameBase:
         kind_type = types[0]
         if kind_type == "list[certificate]":
             return [self.certificates[cid] for cid in value]
-        if kind_type == "corporation" and ("minor", str(value)) in self.by_id:
-            return self.entity("minor", value)
-        if kind_type == "private":
-            return self._company(value)
-        if kind_type in ("corporation", "bond", "player"):
+        if kind_type in ("corporation", "private", "bond", "player"):
             return self.entity(kind_type, value)
         if kind_type == "company":
             return self.find(value)
         if kind_type == "train":
             if value not in self.trains:
                 raise IllegalAction(f"there is no train {value!r}")
-            return self._train_side(self.trains[value], action.get("variant"))
+            return self.trains[value]
         return value
 
     def legal_actions(self) -> list[Action]:
@@ -2332,53 +1577,23 @@ class GameBase:
 
     def _candidates(self) -> list[Action]:
         """Candidate actions for the acting entity, from each DSL action's
-        vocabulary type (generators below), and the title's any-time actions
-        for every other entity that could take them; the DSL's guards decide."""
+        vocabulary type (generators below); the DSL's guards decide."""
         entity = self.current_entity()
         if entity is None:
             return []
+        who = {"entity": entity.id, "entity_type": entity.kind}
+        out: list[Action] = []
         pending = self.g.get("pending")
-        names = [name for name in self.ACTION_PARAMS if not (pending and name != pending[0][2])]
-        out: list[Action] = []
-        if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
-            president = self.b_president(entity)
-            if president is not None and self.b_emergency_seller(president):
-                out.extend(self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"}))
-        out.extend(self._candidates_for(entity, names))
-        if not pending:
-            for name in self._any_time_actions():
-                if name not in self.ACTION_PARAMS:
-                    continue
-                for other in self._possible_actors(name):
-                    if other != entity:
-                        out.extend(self._candidates_for(other, [name]))
-        return out
-
-    def _possible_actors(self, name: str) -> list[Entity]:
-        """Entities of the kind an action's first parameter names (open privates only)."""
-        kinds = self.ACTION_PARAMS[name][0][1]
-        out: list[Entity] = []
-        if "player" in kinds:
-            out.extend(self.players)
-        if "corporation" in kinds:
-            out.extend(self.corporations)
-        if "private" in kinds:
-            out.extend(p for p in self.privates if not self.closed[p.id])
-        return out
-
-    def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
-        etype_of = self.entity_type(entity)
-        who = {"entity": entity.id, "entity_type": etype_of}
-        out: list[Action] = []
-        for name in names:
-            params = self.ACTION_PARAMS[name]
+        for name, params in self.ACTION_PARAMS.items():
+            if pending and name != pending[0][2]:
+                continue
             vtype, etype = name, None
-            for kind in ("player", "corporation", "company"):
+            for kind in ("player", "corporation"):
                 if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
                     vtype, etype = name[len(kind) + 1:], kind
-            if etype is not None and etype != etype_of:
+            if etype is not None and etype != entity.kind:
                 continue
-            if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
+            if etype is None and f"{entity.kind}_{name}" in self.ACTION_PARAMS:
                 continue  # the entity-specific action answers for this type
             generator = getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
@@ -2407,11 +1622,6 @@ class GameBase:
 
     def _cand_bid(self, entity, who):
         out = []
-        if self.g["round"] == "draft":
-            for card in self.b_draft_hand():
-                item = self._company(card)
-                out.append({"type": "bid", **who, "company": card, "price": self.b_draft_price(item)})
-            return out
         auction = self.g.get("auction")
         step = int(self.DATA.properties.get("min_bid_raise", 5))
         if auction:
@@ -2431,16 +1641,9 @@ class GameBase:
             if self.corp[corp.id]["par"] is None:
                 for price in self.b_par_prices(corp):
                     cell = self.market.par_cell(price)
-                    if cell is None:
-                        continue
-                    action = {"type": "par", **who, "corporation": corp.id,
-                              "share_price": f"{price},{cell[0]},{cell[1]}"}
-                    layouts = corp.get("share_layouts")
-                    if isinstance(layouts, dict):
-                        # the founder picks the size of the president's certificate
-                        out.extend({**action, "president_percent": p} for p in sorted(layouts))
-                    else:
-                        out.append(action)
+                    if cell is not None:
+                        out.append({"type": "par", **who, "corporation": corp.id,
+                                    "share_price": f"{price},{cell[0]},{cell[1]}"})
         return out
 
     def _cand_buy_shares(self, entity, who):
@@ -2491,10 +1694,7 @@ class GameBase:
             return []
         out = []
         for tid in self._available_train_ids():
-            train = self.trains[tid]
-            for side in [train.name, *self.train_sides.get(train.name, ())]:
-                price = self._train_side(train, side).price
-                out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
+            out.append({"type": "buy_train", **who, "train": tid, "price": self.trains[tid].price})
         for t in self.b_trains(POOL):
             out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
         for other in self.corporations:
@@ -2533,17 +1733,17 @@ class GameBase:
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
-        if not self.b_in_step(entity, "lay_tile") or self.board is None:
+        if self.g["step"] != "lay_tile" or self.board is None:
             return []
         out = []
         for lay in track.legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
             used = self.board.in_use.get(lay.tile, set())
             copy = next(i for i in range(len(used) + 1) if i not in used)
-            out.append({**lay.action(entity.id, copy), "entity_type": entity.kind})
+            out.append(lay.action(entity.id, copy))
         return out
 
     def _cand_place_token(self, entity, who):
-        if not self.b_in_step(entity, "place_token") or self.board is None:
+        if self.g["step"] != "place_token" or self.board is None:
             return []
         return [spot.action(entity.id) for spot in track.legal_tokens(self.board, entity.id)]
 
@@ -2626,13 +1826,9 @@ class GameBase:
                      **({"paid": self.flow["paid"], "received": self.flow["received"]} if self.unlimited_bank else {})},
             "players": players,
             "corporations": corps,
-            **({"minors": [{"sym": m.id, "owner": (self.owner[m.id].id if self.owner[m.id] is not BANK else None),
-                            "treasury": self.cash[m], "trains": [t.id for t in self.b_trains(m)],
-                            "closed": self.corp[m.id]["closed"]} for m in self.minors]} if self.minors else {}),
             "privates": [{"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
                           "closed": self.closed[x.id]} for x in self.privates],
             "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
-            **({"loans": {k: v for k, v in self.debts.items() if v}} if self.DATA.components_of("loan") else {}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
             "acting": (self.current_entity().id if self.current_entity() else None),
             "end_reason": self.g["end_reason"],
@@ -2653,7 +1849,6 @@ class GameBase:
 
     def to_log(self) -> dict:
         return {
-            "engine": "rulec",
             "title": self.DATA.title,
             "variant": self.DATA.variant,
             "players": [{"id": p.id, "name": p.id} for p in self.players],
@@ -2663,22 +1858,12 @@ class GameBase:
         }
 
     @classmethod
-    def from_log(cls, log: dict, actions_ahead: list | None = None) -> "GameBase":
-        """Replay `log`. A log from another engine (one without `"engine": "rulec"`) gives hints for the
-        random draws it hides: the ids its actions (or `actions_ahead`) name."""
+    def from_log(cls, log: dict) -> "GameBase":
         players = [p.get("name", p.get("id")) for p in log["players"]]
         ids = {p.get("id"): p.get("name", p.get("id")) for p in log["players"]}
         settings = log.get("settings", {})
-        hints: set[str] = set()
-        if log.get("engine") != "rulec":
-            for action in list(log.get("actions", [])) + list(actions_ahead or []):
-                for key in ("company", "corporation"):
-                    if isinstance(action.get(key), str):
-                        hints.add(action[key])
-                if action.get("entity_type") in ("corporation", "company", "minor"):
-                    hints.add(str(action.get("entity")))
         game = cls(players=players, seed=settings.get("seed", 0), variant=log.get("variant"),
-                   options=settings.get("optional_rules", ()), log_hints=hints)
+                   options=settings.get("optional_rules", ()))
         for action in log["actions"]:
             if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
                 continue

@@ -283,29 +283,20 @@ class _Layout:
 @dataclass(frozen=True)
 class Tile:
     """A tile (or what is printed on a map hex): name, colour, nodes, paths,
-    label, and `reserved`: (company, node) station circles the tile keeps
-    for a company while it lies on the map (1800 §C.2's green Denver #802).
-    Build it from the DSL's dict with `Tile.from_dict(name, data)`."""
+    label. Build it from the DSL's dict with `Tile.from_dict(name, data)`."""
 
     name: str
     color: str
     nodes: tuple[Node, ...] = ()
     paths: tuple[Path, ...] = ()
     label: str | None = None
-    reserved: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_dict(cls, name: str, data: Mapping[str, Any]) -> Tile:
         """Raises ValueError for a malformed tile (bad edge, unknown node)."""
         nodes = tuple(Node.from_dict(n) for n in data.get("nodes") or ())
         paths = tuple(Path.from_dict(p) for p in data.get("paths") or ())
-        reserved = []
-        for slot in data.get("reserved_slots") or ():
-            node = int(slot.get("node", 0))
-            if not 0 <= node < len(nodes) or nodes[node].kind != "city":
-                raise ValueError(f"tile {name}: reserved slot on node {node}, which is not a city of the tile")
-            reserved.append((str(slot["corporation"]), node))
-        tile = cls(str(name), str(data.get("color", "white")), nodes, paths, data.get("label"), tuple(reserved))
+        tile = cls(str(name), str(data.get("color", "white")), nodes, paths, data.get("label"))
         for path in paths:
             for end in (path.a, path.b):
                 code = _end(end, f"tile {name}")
@@ -417,19 +408,6 @@ def node_map(
     return found
 
 
-class Refusal(str):
-    """Why a lay or a token is refused, with the map clause behind it when
-    one is (`source`: ("hex", "B4") for a reserved hex, ("tile", "802") for a
-    circle a tile keeps), so that the engine can cite that clause."""
-
-    source: tuple[str, str] | None = None
-
-    def __new__(cls, text: str, source: tuple[str, str] | None = None) -> "Refusal":
-        obj = super().__new__(cls, text)
-        obj.source = source
-        return obj
-
-
 # ---------------------------------------------------------------- the map
 
 
@@ -495,15 +473,10 @@ class TrackRules:
     §11.1, 18CO 5.6.3 and 1880 VII.3.1 say no). `dead_end_colors`: colours of
     fixed hexes (red, blue, gray) whose sides without track new track may not
     point at: none in 1800 ("track can run into a blank hex side", §11.1),
-    gray in 18CO (5.6.3), blue in 1880 Romania (Odessa's edge, VII.3.1).
-    `same_track_upgrades`: an upgrade whose tile keeps exactly the old track
-    (the chart's revenue-only upgrades, 1800's #12 to #804 and the Denver
-    tiles) may be laid where the company can run on the hex's track; without
-    it every upgrade must add track the company reaches."""
+    gray in 18CO (5.6.3), blue in 1880 Romania (Odessa's edge, VII.3.1)."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
-    same_track_upgrades: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -675,26 +648,12 @@ class Board:
             return False
         return not self.blocked(ref, company)
 
-    def reservations(self, ref: NodeRef) -> list[str]:
-        """Companies a city's empty circles are kept for: home reservations
-        (they move with upgrades), and the circles the hex's current tile
-        keeps for a company with no token in the hex yet (they go with the
-        tile: an upgrade to a tile without them opens the circle to all)."""
-        out = list(self.reserved.get(ref, []))
-        hex_id = ref[0]
-        for company, node in self.placed[hex_id].tile.reserved:
-            if node == ref[1] and not any(
-                company in held for (h, _), held in self.tokens.items() if h == hex_id
-            ):
-                out.append(company)
-        return out
-
     def free_slot(self, ref: NodeRef, company: str) -> int | None:
         """The slot a token of `company` would take, or None: empty slots
-        left after other companies' reservations."""
+        left after other companies' home reservations."""
         held = self.holders(ref)
         empty = [i for i, c in enumerate(held) if c is None]
-        others = [c for c in self.reservations(ref) if c != company]
+        others = [c for c in self.reserved.get(ref, []) if c != company]
         if len(empty) <= len(others):
             return None
         return empty[0]
@@ -1016,7 +975,7 @@ def check_lay(
         board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash
     )
     if isinstance(verdict, str):
-        raise IllegalAction(verdict, source=getattr(verdict, "source", None))
+        raise IllegalAction(verdict)
     return verdict
 
 
@@ -1048,12 +1007,11 @@ def _judge(
     targets = board.upgrade_targets(old.tile)
     if name not in targets:
         what = "the printed hex" if old.copy is None else f"#{old.tile.name}"
-        chart = ("table", "upgrades") if board.upgrades is not None else None
         if not targets:
-            return Refusal(f"{what} on {h} cannot be replaced", chart)
-        return Refusal(f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})", chart)
+            return f"{what} on {h} cannot be replaced"
+        return f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})"
     if board.available(name) == 0:
-        return Refusal(f"no #{name} tile is left in the supply", ("table", "tile_counts"))
+        return f"no #{name} tile is left in the supply"
     first = old.tile.color == "white"
     if not first and old.copy is not None:
         # a hex's printed label stays with it under unlabelled tiles (Denver's
@@ -1063,7 +1021,7 @@ def _judge(
         if (tile.label or held) and tile.label != held:
             return f"#{name} ({tile.label or 'no label'}) cannot replace a tile labelled {held or 'nothing'} on {h}"
     if first and mh.reserved_for and mh.reserved_for != company:
-        return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
+        return f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there"
     mapping = node_map(old.tile, old.rotation, tile, rotation)
     if mapping is None and name in (board.upgrades or {}).get(old.tile.name, ()):
         mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
@@ -1091,26 +1049,11 @@ def _judge(
         if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders:
             cost += border.cost
             paid.append(board._border_key(h, f))
-    if not _connects(board, company, h, tile, rotation, mapping, seen) and not (
-        board.rules.same_track_upgrades
-        and not first
-        and _same_track(old_lay, new_lay, mapping)
-        and any(hh == h for hh, _ in seen.paths)
-    ):
+    if not _connects(board, company, h, tile, rotation, mapping, seen):
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
         return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid))
-
-
-def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> bool:
-    """The new tile's track is exactly the old tile's (its nodes renumbered by `mapping`)."""
-
-    def mapped(end: int) -> int:
-        return end if end < NODE else NODE + mapping[end - NODE]
-
-    old_paths = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
-    return old_paths == {frozenset(pair) for pair in new_lay.ends}
 
 
 def _connects(
@@ -1246,7 +1189,7 @@ def check_token(board: Board, company: str, ref: NodeRef | str, *, home: bool = 
     reachable = home or ref in reach(board, company).nodes
     verdict = _token_verdict(board, company, ref, reachable)
     if isinstance(verdict, str):
-        raise IllegalAction(verdict, source=getattr(verdict, "source", None))
+        raise IllegalAction(verdict)
     return verdict
 
 
@@ -1260,11 +1203,7 @@ def _token_verdict(board: Board, company: str, ref: NodeRef, reachable: bool) ->
     slot = board.free_slot(ref, company)
     if slot is None:
         if None in board.holders(ref):
-            others = sorted(set(board.reservations(ref)) - {company})
-            tile = board.tile_at(h)
-            kept = [c for c, node in tile.reserved if node == i and c in others]
-            source = ("tile", tile.name) if kept else ("hex", h)
-            return Refusal(f"the free slots of {where} are reserved for other companies: {', '.join(others)}", source)
+            return f"the free slots of {where} are reserved for other companies' home stations"
         return f"{where} has no free slot"
     if not reachable:
         return f"{company} has no unblocked track from its tokens to {where}"
