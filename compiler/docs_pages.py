@@ -1449,43 +1449,11 @@ def _term_title(entries, library_terms, name: str) -> str:
 
 
 def _called_names(decl) -> set[str]:
-    out: set[str] = set()
-
-    def walk(node) -> None:
-        if isinstance(node, s.Call) and isinstance(node.func, s.Name):
-            out.add(node.func.name)
-        if isinstance(node, (list, tuple)):
-            for item in node:
-                walk(item)
-            return
-        if hasattr(node, "__dataclass_fields__"):
-            for name in node.__dataclass_fields__:
-                if name in ("span", "prov"):
-                    continue
-                walk(getattr(node, name))
-
-    walk(decl)
-    return out
+    return {n.func.name for n in s.walk(decl) if isinstance(n, s.Call) and isinstance(n.func, s.Name)}
 
 
 def _read_names(decl) -> set[str]:
-    out: set[str] = set()
-
-    def walk(node) -> None:
-        if isinstance(node, s.Name):
-            out.add(node.name)
-        if isinstance(node, (list, tuple)):
-            for item in node:
-                walk(item)
-            return
-        if hasattr(node, "__dataclass_fields__"):
-            for name in node.__dataclass_fields__:
-                if name in ("span", "prov"):
-                    continue
-                walk(getattr(node, name))
-
-    walk(decl)
-    return out
+    return {n.name for n in s.walk(decl) if isinstance(n, s.Name)}
 
 
 def nav_yaml(nav: list, indent: int = 0) -> str:

@@ -9,7 +9,7 @@ two clauses that say the same thing compare equal wherever they are written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Iterator, Union
 
 from compiler.diagnostics import Span
 
@@ -18,6 +18,22 @@ _NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 def _span() -> Span:
     return field(default=_NO_SPAN, compare=False, repr=False)
+
+
+def walk(node: object) -> Iterator[object]:
+    """Every syntax node under `node`, itself included, depth first: lists and
+    tuples are walked through; spans and provenance are left out."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+            continue
+        fields = getattr(item, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        yield item
+        stack.extend(reversed([getattr(item, name) for name in fields if name not in ("span", "prov")]))
 
 
 # ---------------------------------------------------------------- provenance

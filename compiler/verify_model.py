@@ -261,22 +261,8 @@ class Model:
         (`set corporation.second_capital = true`): name -> "bool" or "int",
         from the value the corporations start with. Fields of other kinds stay
         out of the model (setting them is unsupported)."""
-        names: set[str] = set()
-
-        def walk(node: Any) -> None:
-            if isinstance(node, s.Assign) and isinstance(node.target, s.Member):
-                names.add(node.target.name)
-            if isinstance(node, (list, tuple)):
-                for x in node:
-                    walk(x)
-            elif hasattr(node, "__dataclass_fields__"):
-                for f in node.__dataclass_fields__:
-                    if f != "span":
-                        walk(getattr(node, f))
-
-        for clause in self.title.clauses:
-            if clause.kind in ("action", "procedure", "trigger"):
-                walk(clause.decl)
+        names = {n.target.name for clause in self.title.clauses if clause.kind in ("action", "procedure", "trigger")
+                 for n in s.walk(clause.decl) if isinstance(n, s.Assign) and isinstance(n.target, s.Member)}
         out: dict[str, str] = {}
         for name in sorted(names - CORP_STATE_FIELDS):
             starts = {type(self.data[c].get(name)) for c in self.corporations}
@@ -774,24 +760,8 @@ class StateVars:
 def _named_in_rules(title: Title, keys: set[str]) -> set[str]:
     """Which of `keys` the title's actions, procedures, functions and triggers
     name (`corporation == IC`)."""
-    found: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, s.Name):
-            if node.name in keys:
-                found.add(node.name)
-        elif isinstance(node, (list, tuple)):
-            for x in node:
-                walk(x)
-        elif hasattr(node, "__dataclass_fields__"):
-            for f in node.__dataclass_fields__:
-                if f != "span":
-                    walk(getattr(node, f))
-
-    for clause in title.clauses:
-        if clause.kind in ("action", "procedure", "function", "trigger"):
-            walk(clause.decl)
-    return found
+    return {n.name for clause in title.clauses if clause.kind in ("action", "procedure", "function", "trigger")
+            for n in s.walk(clause.decl) if isinstance(n, s.Name) and n.name in keys}
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

@@ -108,21 +108,8 @@ EMPTY_LIST = ListHead(None)
 def indexed_lists(decl: s.Routine) -> set[str]:
     """Names of the routine's parameters that its body indexes (`shares[0]`)."""
     params = {p.name for p in decl.params}
-    found: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, s.Index) and isinstance(node.obj, s.Name) and node.obj.name in params:
-            found.add(node.obj.name)
-        if isinstance(node, (list, tuple)):
-            for x in node:
-                walk(x)
-        elif hasattr(node, "__dataclass_fields__"):
-            for f in node.__dataclass_fields__:
-                if f != "span":
-                    walk(getattr(node, f))
-
-    walk(decl.body)
-    return found
+    return {n.obj.name for n in s.walk(decl.body)
+            if isinstance(n, s.Index) and isinstance(n.obj, s.Name) and n.obj.name in params}
 
 
 @dataclass
