@@ -2072,6 +2072,13 @@ class Builtins:
         return v
 
     def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
+        self.tile_closes_private(ctx)
+        self.param(ctx, "tile_lays")
+        self.turn_over(ctx)
+
+    def tile_closes_private(self, ctx: Ctx) -> None:
+        """The runtime's `_put_tile`: a tile tied to a private closes it (which
+        tile is laid is outside the model: an oracle says whether it closes)."""
         m = self.m
         tied = set()
         for comp in m.title.components("tile"):
@@ -2085,8 +2092,6 @@ class Builtins:
                 ctx.shared.oracles.append(("lay_closes", (x.id,), closes))
                 name = f"closed:{x.id}"
                 ctx.state[name] = IF(ctx.path, OR(ctx.state[name], closes), ctx.state[name])
-        self.param(ctx, "tile_lays")
-        self.turn_over(ctx)
 
     def b_check_token(self, ctx: Ctx, corp: Any, city: Any) -> Any:
         return Opaque("a station spot")
@@ -2130,19 +2135,7 @@ class Builtins:
     def b_ability_lay(self, ctx: Ctx, company: Any, lay: Any, tile: Any) -> None:
         """As GameBase.b_ability_lay: the tile goes on the map (outside the
         model); a tile tied to a private closes it, as with `lay`."""
-        m = self.m
-        tied = set()
-        for comp in m.title.components("tile"):
-            prop = comp.get("private")
-            if prop is not None:
-                tied.add(str(prop.value.name if isinstance(prop.value, s.Name) else getattr(prop.value, "value", "")))
-        ctx.shared.reads.add("tiles", "private", sorted(tied))
-        for x in m.privates:
-            if x.id in tied:
-                closes = ctx.fresh(f"lay_closes:{x.id}", "bool")
-                ctx.shared.oracles.append(("lay_closes", (x.id,), closes))
-                name = f"closed:{x.id}"
-                ctx.state[name] = IF(ctx.path, OR(ctx.state[name], closes), ctx.state[name])
+        self.tile_closes_private(ctx)
 
     def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
         """As GameBase.b_check_ability_token: the map is outside the model; the
