@@ -920,7 +920,9 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
                  progress: Callable[[str], None] | None = None, only: Iterable[str] | None = None) -> TitleReport:
     """Every proof and table check of one resolved title (or title + variant).
 
-    `timeout`: seconds per (invariant, transition) check; `cache`: where results
+    `timeout`: the budget of each (invariant, transition) pair over all its
+    bindings, in seconds of z3's work (`RLIMIT_PER_SECOND` resource units a
+    second, so the outcome does not depend on the machine); `cache`: where results
     are kept (none by default); `progress`: called with a short text as each
     transition starts; `only`: the transitions to check (names; "init" for the
     initial state), all when None. Never raises for a title's content: gaps and
