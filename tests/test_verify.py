@@ -295,6 +295,21 @@ def test_other_titles_report_gaps_instead_of_crashing(real, name):
     assert any(r.status == "proved" for r in report.results)
 
 
+@pytest.mark.parametrize("name, transitions", [
+    ("1846", ["ic_subsidy", "corporation_sell_shares", "corporation_buy_shares", "sell_shares", "company_place_token"]),
+    ("1880 Romania", ["payoff_player_debt", "loan_interest", "capitalise", "sell_shares"]),
+])
+def test_loans_frozen_prices_event_arguments_and_abilities_are_proved(real, name, transitions):
+    """Constructs the model grew for 1846 and 1880: a trigger's event arguments
+    (the IC's subsidy), prices after a move and sales by the president, debts,
+    frozen prices, phase values, a corporation's own fields, ability tokens."""
+    report = verify_title(real.program.titles[name], cache=CACHE, only=transitions)
+    checked = {r.transition for r in report.results}
+    assert set(transitions) <= checked
+    bad = [r for r in report.results if r.transition in transitions and r.status not in ("proved", "sanctioned")]
+    assert not bad, bad
+
+
 def test_an_unset_library_parameter_is_named():
     loaded = load_with(drop=["  dividend_kinds: [payout, half, withhold] §11.5\n"])
     title = loaded.program.titles["1800"]
