@@ -45,7 +45,7 @@ import z3
 from compiler import syntax as s
 from compiler.ir import Title
 from compiler.paths import ROOT
-from compiler.verify_invariants import Invariant, invariants_for, span_text
+from compiler.verify_invariants import Invariant, invariants_for, money_moves_by_transfer, span_text
 from compiler.verify_model import GapError, Model, Reads, Unsupported, stable_hash
 from compiler.verify_tables import TableCheck, check_tables
 from compiler.verify_translate import (
@@ -383,7 +383,8 @@ class Verifier:
                 names: set[str] = set()
                 _consts(self._pre_atoms[inv.name], names, set())
                 self._support[inv.name] = names
-        self.assumed = [inv for inv in self.invariants if inv.name in self._pre_atoms and not inv.sanctions]
+        self.assumed = [inv for inv in self.invariants
+                        if inv.name in self._pre_atoms and not inv.sanctions and inv.assumed]
         self.assume_key = stable_hash(sorted(self._inv_keys[i.name] for i in self.assumed), self.model.scope_key())
         base = [zb(self._pre_atoms[i.name]) for i in self.assumed]
         base += [zb(x) for x in self.model.vars.domain(self.pre)]
@@ -523,7 +524,7 @@ class Verifier:
     def _touched(self, inv: Invariant, step: Step, changed: set[str]) -> bool:
         """Whether the step can change what the invariant reads (else the
         invariant, true before, is true after: no solver needed)."""
-        if inv.step_property is not None:
+        if inv.step_property is money_moves_by_transfer:
             return bool(step.transfers)
         support = self._support.get(inv.name)
         if support is None:
@@ -816,7 +817,7 @@ def _violated(inv: Invariant, tr: Translator, step: Step, model: z3.ModelRef) ->
     the state variables they read."""
     out: list[tuple[str, str]] = []
     support: set[str] = set()
-    if inv.step_property is not None:
+    if inv.step_property is money_moves_by_transfer:
         for path, amount, source, target, src_in, dst_in in step.transfers:
             taken = model.eval(zb(path) if z3.is_expr(path) else z3.BoolVal(bool(path)), model_completion=True)
             if not z3.is_true(taken):

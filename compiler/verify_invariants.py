@@ -69,8 +69,12 @@ class Invariant:
     key_text: str
     sanctions: list[s.Sanction] = field(default_factory=list)
     #: when given, what a transition must satisfy instead of the invariant on
-    #: its post-state (the invariant on the pre-state being assumed)
+    #: its post-state (the invariant on the pre-state being assumed, unless
+    #: `assumed` is false: then the step property states what it needs of the
+    #: pre-state itself)
     step_property: Callable[[Translator, Any], Any] | None = None
+    #: whether the other checks may assume it on the pre-state
+    assumed: bool = True
 
     def atoms(self, tr: Translator, state: dict[str, Any], reads: Reads | None = None) -> tuple[list[Atom], list[Any]]:
         """The atoms on `state`, and the definedness conditions met on the way.
@@ -163,6 +167,53 @@ def money_moves_by_transfer(tr: Translator, step: Any) -> Any:
     for path, amount, _source, _target, src_in, dst_in in step.transfers:
         ok = OR(tr.eq(src_in, dst_in), tr.eq(amount, 0))
         parts.append(IMPLIES(path, ok))
+    return AND(*parts)
+
+
+def _president_holds_most(tr: Translator, state: dict[str, Any], corp: Any) -> Any:
+    m = tr.model
+    b = tr.builtins
+    ctx = tr.new_ctx(state)
+    pres = m.certs_for(corp.id)[0]
+    held = {p: b.percent_of(ctx, m.z(p), corp) for p in m.players}
+    parts = []
+    for p in m.players:
+        others = [tr.cmp("<=", held[q], held[p]) for q in m.players if q != p]
+        parts.append(IMPLIES(state[hold_name(pres, p)] >= 1, AND(*others)))
+    return AND(*parts)
+
+
+def president_holds_most(tr: Translator, ctx: Ctx) -> list[Atom]:
+    """Where a player holds a corporation's president's certificate, no other
+    player holds more of it."""
+    return [Atom(c.id, _president_holds_most(tr, ctx.state, c)) for c in tr.model.corporations]
+
+
+def presidency_settled(tr: Translator, step: Any) -> Any:
+    """`president_holds_most` holds after every action once the runtime's
+    take-over check has run. The model makes the take-over a step of its own
+    (`take_over`), so a step must, for each corporation C:
+    - `take_over` of C: leave C's new president holding the most, whatever
+      the state before (the state an action left for the check);
+    - any other step: keep C's president holding the most, or have asked for
+      the take-over check of C (`check_president`) in a state where the
+      take-over can happen (a challenger can give shares worth the president's
+      certificate), so that the runtime's `take_over` step follows and
+      settles it by the case above."""
+    m = tr.model
+    parts = []
+    for c in m.corporations:
+        after = _president_holds_most(tr, step.post, c)
+        if c.id in step.settled:
+            parts.append(after)
+            continue
+        before = _president_holds_most(tr, step.pre, c)
+        asked = step.checked.get(c.id, False)
+        if truth(asked) is False:
+            parts.append(IMPLIES(before, after))
+            continue
+        exchange, _ = tr.builtins.presidency_exchange(tr.new_ctx(step.post), c)
+        parts.append(IMPLIES(before, OR(after, AND(asked, exchange))))
     return AND(*parts)
 
 
@@ -412,6 +463,8 @@ STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[st
      "the grid", market_on_grid, ()),
     ("trains_conserved", "each train is held exactly once, by the depot, a corporation, the pool or the scrap heap",
      trains_conserved, ()),
+    ("president_holds_most", "where a player holds a corporation's president's certificate, no other player holds "
+     "more of it, once the take-over check has run", president_holds_most, ("takeover_when", "director_is")),
 ]
 
 LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
@@ -459,6 +512,10 @@ def invariants_for(model: Model) -> list[Invariant]:
         if name == "money_conserved":
             inv.step_property = money_moves_by_transfer
             inv.key_text = stable_hash(inv.key_text, _src_key(money_moves_by_transfer))
+        elif name == "president_holds_most":
+            inv.step_property = presidency_settled
+            inv.assumed = False
+            inv.key_text = stable_hash(inv.key_text, _src_key(presidency_settled), _src_key(_president_holds_most))
         out.append(inv)
     for name, summary, fn in LEMMAS:
         out.append(Invariant(name, "lemma", summary, _line(fn), "runtime", fn, stable_hash(name, _src_key(fn))))

@@ -374,6 +374,10 @@ class Shared:
     counter: itertools.count = field(default_factory=itertools.count)
     havocked: set[str] = field(default_factory=set)
     transfers: list[tuple[Any, Any, Any, Any, Any, Any]] = field(default_factory=list)
+    #: corporation id -> when the step asked for the take-over check (`check_president`)
+    checked: dict[str, Any] = field(default_factory=dict)
+    #: corporations whose presidency the step settles (the `take_over` step)
+    settled: set[str] = field(default_factory=set)
     depth: int = 0
 
 
@@ -395,6 +399,10 @@ class Step:
     havocked: set[str]
     #: every transfer: (path, amount, source, target, source has cash, target has cash)
     transfers: list[tuple[Any, Any, Any, Any, Any, Any]] = field(default_factory=list)
+    #: corporation id -> when the step asked for the take-over check
+    checked: dict[str, Any] = field(default_factory=dict)
+    #: corporations whose presidency the step settles (`take_over`)
+    settled: set[str] = field(default_factory=set)
 
 
 class Ctx:
@@ -1052,7 +1060,8 @@ class Translator:
         sh = ctx.shared
         guard = AND(*sh.guards) if sh.guards else True
         return Step(label, guard, pre, ctx.state, list(sh.axioms), dict(sh.params), list(sh.oracles),
-                    set(sh.calls), sh.reads, set(sh.havocked), list(sh.transfers))
+                    set(sh.calls), sh.reads, set(sh.havocked), list(sh.transfers), dict(sh.checked),
+                    set(sh.settled))
 
     def action_bindings(self, decl: s.Routine) -> list[Binding]:
         """Every binding of an action's entity, train and enum parameters, and
@@ -2219,6 +2228,7 @@ class Builtins:
         st["acted"] = IF(ctx.path, True, st["acted"])
         for c, cond in self.corp_of(ctx, corp):
             self.check_float(ctx, c, cond)
+        self.b_check_president(ctx, corp)
 
     def check_float(self, ctx: Ctx, corp: Ent, cond: Any) -> None:
         m = self.m
@@ -2371,7 +2381,51 @@ class Builtins:
             self.market_move(ctx, c, str(direction), cond)
 
     def b_check_president(self, ctx: Ctx, corp: Any) -> None:
-        """The take-over check is a runtime step of its own (`take_over`)."""
+        """The take-over itself is a runtime step of its own (`take_over`);
+        the step records when it asked for it, for `president_holds_most`."""
+        for c, cond in self.corp_of(ctx, corp):
+            when = AND(ctx.path, cond)
+            ctx.shared.checked[c.id] = OR(ctx.shared.checked.get(c.id, False), when)
+
+    def presidency_exchange(self, ctx: Ctx, corp: Ent) -> tuple[Any, list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]]]:
+        """As `GameBase._check_president` on `ctx.state`: whether a take-over
+        of `corp` happens, and its alternatives (condition, president,
+        challenger, the challenger's certificates given and when). The
+        challenger is the first player from the president's left holding the
+        most, more than the president; he must give ordinary certificates
+        worth exactly the president's certificate."""
+        m = self.m
+        st = ctx.state
+        certs = m.certs_for(corp.id)
+        pres = certs[0]
+        held = {p: self.percent_of(ctx, m.z(p), corp) for p in m.players}
+        any_exchange: Any = False
+        effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
+        for i, p0 in enumerate(m.players):
+            is_pres = st[hold_name(pres, p0)] >= 1
+            order = m.players[i + 1:] + m.players[:i]
+            best: Any = held[p0]
+            challenger: dict[Ent, Any] = {}
+            for p in order:
+                better = self.tr.cmp(">", held[p], best)
+                for q in list(challenger):
+                    challenger[q] = AND(challenger[q], NOT(better))
+                challenger[p] = better
+                best = IF(better, held[p], best)
+            for p1, is_ch in challenger.items():
+                need: Any = pres.percent
+                given = []
+                for cert in sorted(certs, key=lambda c: -c.index):
+                    if cert.president:
+                        continue
+                    take = AND(st[hold_name(cert, p1)] >= 1, self.tr.cmp("<=", cert.percent, need),
+                               self.tr.cmp(">", need, 0))
+                    given.append((cert, take))
+                    need = IF(take, SUM([need, -cert.percent]), need)
+                cond = AND(is_pres, is_ch, self.tr.eq(need, 0))
+                effects.append((cond, p0, p1, given))
+                any_exchange = OR(any_exchange, cond)
+        return any_exchange, effects
 
     def b_check_float(self, ctx: Ctx, corp: Any) -> None:
         """As GameBase.b_check_float: the corporation floats if players now hold its float."""
@@ -2513,38 +2567,14 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         certs = m.certs_for(corp.id)
         ctx.shared.reads.add("runtime", "take_over", [(c.id, c.percent) for c in certs])
         pres = certs[0]
-        held = {p: b.percent_of(ctx, m.z(p), corp) for p in m.players}
-        any_exchange: Any = False
-        effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
-        for i, p0 in enumerate(m.players):
-            is_pres = pre[hold_name(pres, p0)] >= 1
-            order = m.players[i + 1:] + m.players[:i]
-            best: Any = held[p0]
-            challenger: dict[Ent, Any] = {}
-            for p in order:
-                better = tr.cmp(">", held[p], best)
-                for q in list(challenger):
-                    challenger[q] = AND(challenger[q], NOT(better))
-                challenger[p] = better
-                best = IF(better, held[p], best)
-            for p1, is_ch in challenger.items():
-                need: Any = pres.percent
-                given = []
-                for cert in sorted(certs, key=lambda c: -c.index):
-                    if cert.president:
-                        continue
-                    take = AND(pre[hold_name(cert, p1)] >= 1, tr.cmp("<=", cert.percent, need), tr.cmp(">", need, 0))
-                    given.append((cert, take))
-                    need = IF(take, SUM([need, -cert.percent]), need)
-                cond = AND(is_pres, is_ch, tr.eq(need, 0))
-                effects.append((cond, p0, p1, given))
-                any_exchange = OR(any_exchange, cond)
+        any_exchange, effects = b.presidency_exchange(ctx, corp)
         ctx.require(any_exchange)
         for cond, p0, p1, given in effects:
             for cert, take in given:
                 b._move_one(ctx, cert, m.z(p1), m.z(p0), AND(cond, take))
             b._move_one(ctx, pres, m.z(p0), m.z(p1), cond)
         ctx.shared.calls.add("emit:president_changed")
+        ctx.shared.settled.add(corp.id)
         return tr.finish(binding.label("take_over"), ctx, pre)
 
     out.append(Transition(

@@ -231,6 +231,9 @@ MUTANTS = {
     move cert from corporation to player
     do bought(player, corporation)
   }"""),
+    "president_holds_most": ("sell_shares", "the take-over check after a sale dropped",
+                             SELL_SHARES.replace("    do check_president(corporation)\n", "")
+                             % (POOL_CAP_GUARD, "player")),
     "trains_conserved": ("discard_train", "a discarded train handed to the bank, which holds no trains", """
   replace action discard_train(corporation: corporation, train: train) "Discard a train over the train limit" §12.6 {
     require pending_decision(corporation, discard_train) else "only a corporation over the train limit discards"
