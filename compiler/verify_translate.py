@@ -43,6 +43,7 @@ import z3
 from compiler import syntax as s
 from compiler.builtins import VALUES
 from compiler.ir import Clause, Title
+from compiler.runtime.game import COMBINED_STEPS
 from compiler.verify_model import (
     BANK,
     DEPOT,
@@ -1641,8 +1642,11 @@ class Builtins:
         if not isinstance(step, str):
             raise Unsupported("in_step of a non-name")
         st = ctx.state
-        code = STEPS.index(step) + 1 if step in STEPS else -1
-        return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp), st["step"] == code)
+        # the step itself, or a combined step that includes it (track_and_token)
+        names = [step] + [name for name, parts in COMBINED_STEPS.items() if step in parts]
+        codes = [STEPS.index(n) + 1 if n in STEPS else -1 for n in names]
+        return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp),
+                   OR(*[st["step"] == code for code in codes]))
 
     def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         m = self.m
@@ -2178,9 +2182,10 @@ class Builtins:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
 
     def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
-        """As GameBase.b_end_game_now: the game is over."""
+        """As GameBase.b_end_game_now: the game is over; nobody acts."""
         st = ctx.state
         st["round"] = IF(ctx.path, ROUNDS.index("finished"), st["round"])
+        st["acting"] = IF(ctx.path, self.m.z(NONE), st["acting"])
 
     def b_place_station(self, ctx: Ctx, corp: Any, spot: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
