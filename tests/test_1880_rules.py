@@ -6,15 +6,14 @@ vocabulary; every action a helper plays is followed by the invariant
 monitor. Refused actions go through `assert_refused`: `IllegalAction` is
 raised, its `.rule` names the section, and nothing in the game changed.
 
-The map is a later issue, so no track is laid and trains earn nothing;
-positions are reached by play, and where play would take too long a test
+Track, stations and routes on the real map are tested in test_1880_map.py;
+positions here are reached by play, and where play would take too long a test
 edits the state directly and says so (money then comes from the unlimited
 bank's books, so the monitor's conservation check still holds).
 
 The Starting Round (V) has its own tests in test_1880_starting_round.py;
-the games here skip it. Rules not built yet (foreign investors' operation,
-building rights, the round track's order) are gaps in the rulespec; they
-have no tests here.
+the games here skip it. Rules not built yet (the round track's order and
+the other gaps of the rulespec) have no tests here.
 """
 
 from __future__ import annotations
@@ -49,7 +48,15 @@ def new_game(players=NAMES, seed=1):
     return g
 
 
+def skip_track(g, sym):
+    """The company passes its track and station steps (VII.1) and is at running trains or later."""
+    while g.g["round"] == "operating" and acting(g) == sym and g.g["step"] in ("lay_tile", "place_token"):
+        g.process({"type": "pass", "entity": sym, "entity_type": "corporation"})
+
+
 def act(g, action):
+    if action.get("entity_type") == "corporation" and action["type"] not in ("pass", "lay_tile", "place_token"):
+        skip_track(g, action["entity"])
     g.process(action)
     g._test_monitor.check(g, action)
 
@@ -136,10 +143,21 @@ def sell_action(g, name, sym, n=1):
     return P(name, "sell_shares", shares=[c.id for c in certs], percent=sum(c.percent for c in certs))
 
 
+def choose_rights(g):
+    """A founder owes his company's building rights (VI.6, VII.3.2): the first phases, as many as
+    the president's certificate gives."""
+    pending = g.g.get("pending")
+    if pending and pending[0][2] == "choose":
+        sym = pending[0][1]
+        count = {20: 3, 30: 2, 40: 1}[g.certs_of[sym][0].percent]
+        act(g, C(sym, "choose", choice="ABCD"[:count]))
+
+
 def turn(g, name, *actions):
     to_turn(g, name)
     for a in actions:
         act(g, a)
+        choose_rights(g)
     if g.g["round"] == "stock" and acting(g) == name:
         pass_(g, name)
 
@@ -310,6 +328,7 @@ def test_vii_3_8_a_company_without_a_train_must_buy_one():
     g = new_game()
     first_sr_gwr(g)
     assert g.g["round"] == "operating" and acting(g) == "GWR"
+    skip_track(g, "GWR")
     assert_refused(g, C("GWR", "pass"), "VII.3.8")
 
 
@@ -369,6 +388,7 @@ def test_vii_3_9_repaying_a_loan():
     act(g, P("Ann", "payoff_player_debt"))
     assert g.debts["Ann"] == 0 and cash(g, "Ann") == 380
     act(g, par_action(g, "Ann", "GWR", 100))
+    choose_rights(g)
     to_turn(g, "Bob")
     assert_refused(g, P("Bob", "payoff_player_debt"), "VII.3.9")
 

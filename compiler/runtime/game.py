@@ -177,6 +177,13 @@ class GameBase:
                                  axes=d.properties.get("axes"), tiles=tiles)
             for name in gap_rows:
                 upgrades[name] = list(derive.upgrade_targets(derive.tiles[name]))
+        if upgrades is not None and d.properties.get("upgrade_chart") == "partial":
+            # a partial chart (grammar/README.md): every tile it does not list upgrades as derived
+            derive = track.Board({c["key"]: c for c in hexes}, layout=self.param("layout"),
+                                 axes=d.properties.get("axes"), tiles=tiles)
+            for name, tile in derive.tiles.items():
+                if name not in upgrades:
+                    upgrades[name] = list(derive.upgrade_targets(tile))
         rules = track.TrackRules(
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
@@ -958,6 +965,16 @@ class GameBase:
         self.b_mark_done_this_turn(f"lay {company.id}")
         self._put_tile(lay, tile_id)
 
+    def b_remove_borders(self, kind: str) -> None:
+        """remove_borders(type): the map's hex-side borders of that type are gone (track may cross them)."""
+        board = self._need_board()
+        self._board_change(lambda: board.remove_borders(str(kind)))
+
+    def b_phase_group(self) -> str:
+        """phase_group(): the current phase's `group` (1880's A to D), or its name where it has none."""
+        phase = self._phase()
+        return str(phase.get("group") or phase["key"])
+
     def b_remove_markers(self) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
         self.j.set(self.g, "markers", ())
@@ -1013,8 +1030,8 @@ class GameBase:
 
     def _lay_slots(self) -> list[dict]:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
-        false | not_if_upgraded)`, one per lay in a turn."""
-        slots = self.param("tile_lays")
+        false | not_if_upgraded)`, one per lay in a turn; either may be a map by phase or phase group."""
+        slots = self._by_phase(self.param("tile_lays"), "tile_lays")
         if isinstance(slots, int):
             return [{"lay": True, "upgrade": True}] * slots
         return list(slots)
@@ -1522,6 +1539,8 @@ class GameBase:
             return self.DATA.component("train", obj.name).get(name)
         if isinstance(obj, dict):
             return obj[name]
+        if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
+            return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
@@ -2463,6 +2482,12 @@ class GameBase:
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
+        operator = self._operator(corp)
+        if (self.DATA.properties.get("home_token_at") == "first_operation" and self.board is not None
+                and operator.kind == "corporation" and self.corp[corp]["tokens"] == 0
+                and operator.get("home") is not None):
+            # the home station goes down as the first step of the company's first turn
+            self.b_place_home_token(operator)
         self._next_step()
 
     def _steps(self) -> list[str]:
@@ -3069,6 +3094,9 @@ class GameBase:
                 values = [p.id for p in self.players]
             elif t == "money":
                 values = sorted({0, *[int(v) for v in self._money_candidates()]})
+            elif t == "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
+                # a choice among the title's `<action>_options` (1880's building rights)
+                values = [str(v) for v in self.DATA.properties[f"{kind}_options"]]
             else:
                 return []
             combos = [{**c, name: v} for c in combos for v in values]

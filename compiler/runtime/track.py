@@ -1336,7 +1336,7 @@ class TrainSpec:
                 TrainPart(
                     frozenset(p["nodes"]),
                     int(p["pay"]),
-                    int(p.get("visit", p["pay"])),
+                    _visits(p.get("visit", p["pay"])),
                     int(p.get("multiplier", 1) or 1),
                 )
                 for p in distance
@@ -1366,6 +1366,14 @@ class TrainSpec:
             bits.append(f"{many} {kinds}{paid}")
         return " + ".join(bits)
 
+
+def _visits(value: Any) -> int:
+    """A part's `visit`: a number, or "unlimited" (an express train's any number of stops, 1880 VII.3.5.1)."""
+    return UNLIMITED_VISITS if value == "unlimited" else int(value)
+
+
+#: what "unlimited" visits stand for: more stops than any route has
+UNLIMITED_VISITS = 99
 
 _PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}
 
