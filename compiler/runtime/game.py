@@ -1079,6 +1079,9 @@ class GameBase:
         for company, index in self.board.hexes[home].homes:
             if company == corp.id:
                 node = index
+        for (hex_id, index), kept in self.board.reserved.items():
+            if hex_id == home and corp.id in kept:
+                node = index  # the reservation moved with an upgrade (two cities merged into one)
         spot = track.check_token(self.board, corp.id, (home, node), home=True)
         self.b_place_station(corp, spot)
 
