@@ -44,6 +44,8 @@ DATA = TitleData(
             "ABD",
             "ACD",
             "BCD",
+            "capital_to_company",
+            "capital_to_owner",
         ],
         "float_by_phase": Table(
             ("phase_group",),
@@ -81,8 +83,14 @@ DATA = TitleData(
         "orient_express_grant": Gap(
             "the buyer of P8 also gets the TR's 20% president's certificate (VI.6, the reference's P8), but its par price is given nowhere; the certificate is not handed over yet"
         ),
-        "foreign_investors_play": Gap(
-            "foreign investors (II.3.2, VII.3.7) are selected in the Starting Round (V.2) but do not operate yet: no home station, lays, leases, connection checks or reserved shares"
+        "picks_operate": True,
+        "minor_operating_steps": ["lay_tile", "run_routes", "dividend"],
+        "minor_train": "lease_top",
+        "minor_operating_until": "B1",
+        "investor_connection_bonus": 50,
+        "investor_owner_capital": 20,
+        "investor_station_swap": Gap(
+            "on closing, the company may swap the investor's station for its own cheapest free station marker (VII.3.7); not offered yet: the investor's station leaves the map"
         ),
         "round_track_order": Gap(
             "operating order by the round track (VII.1) needs its layout (see round_track main); companies operate in share-price order meanwhile"
@@ -1621,9 +1629,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "B4",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
             {
                 "key": "2",
@@ -1631,9 +1639,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "B22",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
             {
                 "key": "3",
@@ -1641,9 +1649,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "J26",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
             {
                 "key": "4",
@@ -1651,9 +1659,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "H2",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
             {
                 "key": "5",
@@ -1661,9 +1669,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "D10",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
             {
                 "key": "6",
@@ -1671,9 +1679,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "H14",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
         ],
         "investor_rules": [
@@ -8086,7 +8094,7 @@ DATA = TitleData(
         "action bid": "V.1, V.2",
         "action buy_shares": "VI.5",
         "action buy_train": "VII.3.8",
-        "action choose": "VI.6, VII.3.2",
+        "action choose": "VI.6, VII.3.2, VII.3.7",
         "action lay_tile": "VII.3.1, VII.3.3",
         "action par": "VI.5, VI.6",
         "action payoff_player_debt": "VII.3.9",
@@ -8102,7 +8110,6 @@ DATA = TitleData(
         "cite action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
         "cite action run_routes": "VII.3.5.2",
         "cite procedure dividend_price_move": "VIII.2",
-        "cite procedure pay_dividends": "VII.3.6",
         "cite trigger private_income": "VII.1, II.3.1",
         "clash bonus_zones": "§VIII",
         "clash count_4p4": "II.4",
@@ -8272,7 +8279,11 @@ DATA = TitleData(
         "private P6": 'supplement from "18xx-games-1880Romania.json"',
         "private P7": 'supplement from "18xx-games-1880Romania.json"',
         "private P8": 'supplement from "18xx-games-1880Romania.json"',
+        "procedure close_investor": "VII.3.7",
         "procedure forced_purchase_help": "VII.3.9",
+        "procedure minor_dividend": "VII.1",
+        "procedure minor_turn_end": "VII.3.7",
+        "procedure pay_dividends": "VII.3.6",
         "procedure second_capitalisation": "VI.7",
         "property after_the_last_6e": "VII.3.8, IX.1",
         "property auction_all_pass": "V.1",
@@ -8289,7 +8300,7 @@ DATA = TitleData(
         "property capitalization": "VI.7, VII.3.11, §X",
         "property cert_limit_counts": "VI.3",
         "property certificates_counted": "VI.3, II.3.1, II.3.2",
-        "property choose_options": "VII.3.2",
+        "property choose_options": "VII.3.2, VII.3.7",
         "property company_count": "XI.3",
         "property currency": "V.1, II.3.1",
         "property dead_end_colors": "VII.3.1",
@@ -8306,10 +8317,15 @@ DATA = TitleData(
         "property holding_cap": "VI.5, §X",
         "property home_token_at": "VII.1, VI.6",
         "property interruption": "VII.3.8, VII.3.10, VII.1",
+        "property investor_connection_bonus": "VII.3.7",
         "property investor_count": "XI.3",
+        "property investor_owner_capital": "VII.3.7, IX.2",
         "property layout": 'supplement from "18xx-games-1880Romania.json"',
         "property min_bid_raise": "V.1",
         "property min_train_price": "VII.3.8",
+        "property minor_operating_steps": "VII.1",
+        "property minor_operating_until": "VII.1, §X",
+        "property minor_train": "VII.3.5.2",
         "property must_own_train": "VII.3.8, §X",
         "property no_value_at_end": "IX.2",
         "property odessa_coordinate": "VII.3.1",
@@ -8318,6 +8334,7 @@ DATA = TitleData(
         "property operating_steps": "VII.1",
         "property par_prices": "VI.6, II.2",
         "property phase_trigger": "VII.3.11, VII.3.5.2, II.4",
+        "property picks_operate": "II.3.2, VII.1",
         "property player_order": '§IV("Game Setup")',
         "property players": "XI.3",
         "property players_with_variants": "I.1",
@@ -8941,6 +8958,11 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     g.b_set_par(v_corporation, v_price)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
+    for v_investor in g.name("minors"):
+        if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
+            (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
+        ):
+            g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
     g.b_bought(v_player, v_corporation)
     g.b_require_decision(v_corporation, "choose")
 
@@ -9044,6 +9066,15 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "the company has no building right for this phase", rule="VII.3.2, VII.3.3, II.6"
         )
+    if not (
+        not (
+            (g.attr(v_corporation, "kind") == "investor")
+            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+        )
+    ):
+        raise IllegalAction(
+            "a foreign investor lays one yellow tile or upgrades one, never more", rule="VII.1"
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if g.attr(v_lay, "upgrade"):
         if not (not g.b_done_this_turn("yellow")):
@@ -9105,13 +9136,14 @@ def a_dividend(g, v_corporation, v_kind):
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
-    """Pay each holding its share of the dividends (VII.3.6)"""
+    """Pay each shareholder 10% per 10% share (VII.3.6)"""
     for v_holder in g.b_shareholders(v_corporation):
-        g.transfer(
-            g.b_pay_per_share(v_corporation, v_holder, v_paid),
-            g.name("bank"),
-            g.b_dividend_payee(v_holder, v_corporation),
-        )
+        if not (v_holder in g.name("minors")):
+            g.transfer(
+                g.b_pay_per_share(v_corporation, v_holder, v_paid),
+                g.name("bank"),
+                g.b_dividend_payee(v_holder, v_corporation),
+            )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
@@ -9196,27 +9228,71 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 
 def a_choose(g, v_corporation, v_choice):
-    """Choose a new company's building rights (VI.6, VII.3.2)"""
+    """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
     if not (g.b_pending_decision(v_corporation, "choose")):
         raise IllegalAction(
-            "building rights are chosen when the company is founded", rule="VII.3.2"
+            "building rights are chosen when the company is founded; an investor's capital when it closes",
+            rule="VII.3.2, VII.3.7",
         )
-    if not (v_choice in g.param("choose_options")):
-        raise IllegalAction(
-            "building rights are for one to three different phases, A to D", rule="VII.3.2"
-        )
-    if not (
-        g.b_len(v_choice)
-        == g.param("building_rights_count")[
-            g.attr(g.b_president_certificate(v_corporation), "percent")
-        ]
-    ):
-        raise IllegalAction(
-            "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
-            rule="VI.6",
-        )
-    g.set_attr(v_corporation, "building_rights", v_choice)
+    if g.attr(v_corporation, "kind") == "investor":
+        if not ((v_choice == "capital_to_company") or (v_choice == "capital_to_owner")):
+            raise IllegalAction(
+                "the company takes the investor's capital, or its owner takes 20% of it",
+                rule="VII.3.7",
+            )
+        r_close_investor(g, v_corporation, (v_choice == "capital_to_company"))
+    else:
+        if not (
+            ((v_choice in g.param("choose_options")) and (v_choice != "capital_to_company"))
+            and (v_choice != "capital_to_owner")
+        ):
+            raise IllegalAction(
+                "building rights are for one to three different phases, A to D", rule="VII.3.2"
+            )
+        if not (
+            g.b_len(v_choice)
+            == g.param("building_rights_count")[
+                g.attr(g.b_president_certificate(v_corporation), "percent")
+            ]
+        ):
+            raise IllegalAction(
+                "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
+                rule="VI.6",
+            )
+        g.set_attr(v_corporation, "building_rights", v_choice)
     g.b_resolve_decision(v_corporation, "choose")
+
+
+def r_minor_dividend(g, v_minor):
+    """A foreign investor withholds all its revenue (VII.1)"""
+    g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
+
+
+def r_minor_turn_end(g, v_minor):
+    """Checking for a track connection (VII.3.7)"""
+    for v_c in g.name("corporations"):
+        if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
+            g.b_require_decision(v_minor, "choose")
+
+
+def r_close_investor(g, v_investor, v_to_company):
+    """Closing a connected foreign investor (VII.3.7)"""
+    v_holder = g.b_owner(v_investor)
+    for v_c in g.name("corporations"):
+        if g.b_percent(v_investor, v_c) > 0:
+            for v_cert in g.b_held_certificates(v_investor, v_c):
+                g.move(v_cert, v_investor, v_holder)
+            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
+            if v_to_company:
+                g.transfer(g.b_cash(v_investor), v_investor, v_c)
+            else:
+                g.transfer(
+                    ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
+                    v_investor,
+                    v_holder,
+                )
+            g.b_check_president(v_c)
+    g.b_close_minor(v_investor)
 
 
 def r_second_capitalisation(g, v_corporation):
@@ -9347,6 +9423,9 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
         "action:choose": a_choose,
+        "minor_dividend": r_minor_dividend,
+        "minor_turn_end": r_minor_turn_end,
+        "close_investor": r_close_investor,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
     }

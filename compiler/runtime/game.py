@@ -102,11 +102,15 @@ class GameBase:
         self.minors = [Entity("minor", c["key"], c.get("title") or c["key"], c) for c in d.components_of("minor")]
         #: the components players pick for free after an opening auction (the title's `free_pick` kind)
         pick_kind = d.properties.get("free_pick")
-        self.pickables = [Entity(str(pick_kind), str(c["key"]), c.get("title") or str(c["key"]), c)
+        # picks that operate once a player has one (the title's `picks_operate: true`) are minors
+        entity_kind = "minor" if d.properties.get("picks_operate") else str(pick_kind)
+        self.pickables = [Entity(entity_kind, str(c["key"]), c.get("title") or str(c["key"]), c)
                           for c in d.components_of(str(pick_kind))] if pick_kind not in (None, "none") else []
+        if entity_kind == "minor":
+            self.minors += self.pickables
         self.by_id: dict[tuple[str, str], Entity] = {}
-        for e in (self.players + self.corporations + self.privates + self.bonds + self.minors + self.pickables
-                  + [BANK, POOL, DEPOT, SCRAP]):
+        for e in (self.players + self.corporations + self.privates + self.bonds + self.minors
+                  + [x for x in self.pickables if x not in self.minors] + [BANK, POOL, DEPOT, SCRAP]):
             self.by_id[(e.kind, e.id)] = e
         #: ids as 18xx.games logs spell them ("B&O" for BO): a component's `log_id`
         self.log_ids: dict[str, str] = {}
@@ -362,8 +366,8 @@ class GameBase:
             for name in minor.get("trains") or ():
                 tid = next(t for t in self.train_order if self.trains[t].name == str(name) and self.owner[t] is DEPOT)
                 self.j.set(self.owner, tid, minor)
-            if minor.get("home") is not None and self.board is not None:
-                self.b_place_home_token(minor)
+            if minor.get("home") is not None and self.board is not None and minor not in self.pickables:
+                self.b_place_home_token(minor)  # a picked minor gets its home station when picked
 
     def _start_minor(self, minor: Entity) -> None:
         self.j.set(self.corp[minor.id], "floated", True)
@@ -965,6 +969,25 @@ class GameBase:
         self.b_mark_done_this_turn(f"lay {company.id}")
         self._put_tile(lay, tile_id)
 
+    def b_close_minor(self, minor: Entity) -> None:
+        """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map."""
+        self.j.set(self.corp[minor.id], "closed", True)
+        self.transfer(self.cash[minor], minor, BANK)
+        for t in self.b_trains(minor):
+            self.j.set(self.owner, t.id, SCRAP)
+        self._remove_stations(minor)
+
+    def b_track_connected(self, a: Entity, b: Entity) -> bool:
+        """track_connected(A, B): some station of A and some station of B are joined by track, whoever's
+        stations stand between (1880 VII.3.7: a physical connection, not a route)."""
+        board = self._need_board()
+        theirs = set(board.tokens_of(b.id))
+        return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
+
+    def b_held_certificates(self, holder: Entity, corp: Entity) -> list[Certificate]:
+        """held_certificates(H, C): the certificates of C that H holds."""
+        return [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder]
+
     def b_remove_borders(self, kind: str) -> None:
         """remove_borders(type): the map's hex-side borders of that type are gone (track may cross them)."""
         board = self._need_board()
@@ -1110,8 +1133,14 @@ class GameBase:
                                    price=int(self._value(comp.get("price"), f"train {side} price")), side=side)
 
     def _train_dicts(self, corp: Entity) -> dict[str, dict]:
+        """The trains `corp` runs: its own; a minor of a title with `minor_train: lease_top` runs the
+        bank's top train instead, which stays in the bank (1880 VII.3.5.2)."""
         out = {}
-        for t in self.b_trains(corp):
+        trains = self.b_trains(corp)
+        if corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top":
+            top = self._available_train_ids()[:1]
+            trains = [self.trains[tid] for tid in top]
+        for t in trains:
             comp = dict(self.DATA.component("train", self._side_name(t)))
             comp["id"] = t.id
             out[t.id] = comp
@@ -1508,6 +1537,8 @@ class GameBase:
             return list(self.corporations)
         if name == "privates":
             return list(self.privates)
+        if name == "minors":
+            return list(self.minors)
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -1519,7 +1550,7 @@ class GameBase:
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data."""
         if isinstance(obj, Entity):
-            if obj.kind == "corporation" and name in self.corp[obj.id]:
+            if obj.kind in ("corporation", "minor") and name in self.corp[obj.id]:
                 return self.corp[obj.id][name]
             value = obj.data.get(name)
             if value is None:
@@ -1547,7 +1578,7 @@ class GameBase:
         raise RuleGap(f"{obj}.{name}", "no such attribute")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
-        if isinstance(obj, Entity) and obj.kind == "corporation":
+        if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
             self.j.set(self.corp[obj.id], name, value)
             return
         raise IllegalAction(f"cannot set {obj}.{name}")
@@ -1835,6 +1866,11 @@ class GameBase:
                 total += self.b_price(corp) * pct // 10
         for item in self.privates + self.bonds + self.minors:
             if self.owner[item.id] == player and not self.b_closed(item):
+                share = item.get("end_share_of_cash")
+                if share is not None:
+                    # worth a part of its own cash to its owner (1880 IX.2: 20% of an investor's capital)
+                    total += self.cash[item] * int(self._value(share, f"{item.kind} {item.id} end_share_of_cash")) // 100
+                    continue
                 value = item.get("end_value", self.DATA.properties.get(f"{item.kind}_value_at_end"))
                 if value is None:
                     raise RuleGap(f"{item.kind} {item.id} end_value", "its worth at the game's end is not given")
@@ -2127,11 +2163,19 @@ class GameBase:
         """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
         st = dict(self.g["starting"])
         self.move(item, BANK, player)
+        if item.kind == "minor":
+            # a picked minor operates from now on, from its home station (1880 V.2, II.3.2)
+            self._start_minor(item)
+            if item.get("home") is not None and self.board is not None:
+                self.b_place_home_token(item)
         st["picks"] = tuple(x for x in st["picks"] if x != item.id)
         st["picked"] = st["picked"] | {player.id}
         self.j.set(self.g, "starting", st)
         if len(st["picked"]) >= self.n or not st["picks"]:
             self.j.set(self.g, "removed", self.g.get("removed", ()) + st["picks"])
+            for left in st["picks"]:
+                if ("minor", left) in self.by_id:
+                    self.j.set(self.corp[left], "closed", True)
             self._end_starting_round()
             return
         self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
@@ -2497,6 +2541,9 @@ class GameBase:
         operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None
         if operator is not None and operator.kind == "minor":
             steps = list(self.param("minor_operating_steps"))
+            until = self.DATA.properties.get("minor_operating_until")
+            if until is not None and self._phase_index(self.g["phase"]) > self._phase_index(str(until)):
+                steps = []  # past its last phase a minor's turn is only its turn-end check
         else:
             steps = list(self.param("operating_steps"))
         if self.board is None:
@@ -2514,7 +2561,7 @@ class GameBase:
         while index < len(steps):
             step = steps[index]
             self.j.set(self.g, "step", step)
-            if step == "run_routes" and not self.b_trains(corp):
+            if step == "run_routes" and not self._train_dicts(corp):
                 index += 1
                 continue
             if step == "dividend" and corp.kind == "minor":
@@ -2530,6 +2577,8 @@ class GameBase:
         self._end_corporation_turn(corp)
 
     def _end_corporation_turn(self, corp: Entity) -> None:
+        if corp.kind == "minor" and "minor_turn_end" in self.ROUTINES and not self.corp[corp.id]["closed"]:
+            self.call("minor_turn_end", corp)  # the title's check at the end of a minor's turn (1880 VII.3.7)
         # an obsolete (phased-out) train runs once more, then leaves at the end of its owner's turn
         for t in self.b_trains(corp):
             if t.name in self.g.get("obsolete", frozenset()):
@@ -3166,7 +3215,7 @@ class GameBase:
                             "closed": self.corp[m.id]["closed"]} for m in self.minors]} if self.minors else {}),
             "privates": [{"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
                           "closed": self.closed[x.id]} for x in self.privates],
-            **({f"{self.pickables[0].kind}s": [
+            **({f"{self.DATA.properties.get('free_pick')}s": [
                 {"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
                  "removed": x.id in self.g.get("removed", ())} for x in self.pickables]} if self.pickables else {}),
             **({"auction": self._auction_summary()} if self.g["round"] == "auction" else {}),
