@@ -149,6 +149,12 @@ DATA = TitleData(
         "first_tile_on_home_hex": Gap(
             "the first tile a company lays must go on its home hex if that hex has none yet (VII.3.1); not enforced"
         ),
+        "express_counts_own_station": Gap(
+            "a 6E or 8E must count a city with one of its company's stations among the six or eight stops it is paid for (VII.3.5.1); the route search pays the best six or eight whatever they are"
+        ),
+        "owner_private_discounts": Gap(
+            "P3's mountain discount serves every company its owner directs (II.3.1); the engine applies a standing discount only to privates a company itself holds, so P3 gives none yet"
+        ),
         "harbour_token_play": Gap("private P4's +10 harbour token (II.3.1) is not placed yet"),
         "emergency_share_sales": Gap(
             "a president short of cash for a forced train may sell shares first (VII.3.9); not built yet: he borrows the rest at once"
