@@ -159,9 +159,6 @@ DATA = TitleData(
         "emergency_share_sales": Gap(
             "a president short of cash for a forced train may sell shares first (VII.3.9); not built yet: he borrows the rest at once"
         ),
-        "emergency_cheapest_train": Gap(
-            "an emergency purchase must take the cheapest train of bank and pool (VII.3.9); not enforced yet against a cheaper pool train"
-        ),
         "rebuilt_2_trains_sold": Gap("rebuilt 2-trains (VII.3.5.1) are not offered for sale yet"),
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
@@ -9119,6 +9116,20 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction("the train limit would be exceeded", rule="VII.3.8")
     v_seller = g.b_holder_of(v_train)
+    if not (
+        (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
+        or (
+            (v_price <= g.b_cheapest_train_price())
+            and (
+                (not g.b_phase_at_least("B1"))
+                or all((g.attr(v_t, "price") >= v_price) for v_t in g.b_trains(g.name("pool")))
+            )
+        )
+    ):
+        raise IllegalAction(
+            "a train bought with the president's money is the cheapest of the bank and the train pool",
+            rule="VII.3.9",
+        )
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction("the bank sells trains in ascending order", rule="VII.3.8")

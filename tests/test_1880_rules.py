@@ -484,3 +484,23 @@ def test_ix_random_games_end_by_the_last_6e(players):
     for seed in (1, 2):
         record = play_one(Game, names, seed)
         assert record["finished"] and record["end_reason"] == "last_train"
+
+
+def test_vii_3_9_an_emergency_purchase_takes_the_cheapest_train():
+    """A direct state edit: phase B1, a 2-train (Ł100) in the train pool, the 2+2s bought up, the GWR
+    without cash or trains; the bank's cheapest is then a 3 (Ł180)."""
+    g = new_game()
+    first_sr_gwr(g)
+    gwr = g.entity("corporation", "GWR")
+    g.flow["received"] += cash(g, "GWR")
+    g.cash[gwr] = 0
+    set_phase(g, "B1")
+    pooled = train_id(g, "2")
+    for tid in g.train_order:
+        if g.trains[tid].name in ("2", "2+2") and g.owner[tid] is DEPOT:
+            g.owner[tid] = SCRAP
+    g.owner[pooled] = POOL
+    skip_track(g, "GWR")
+    assert_refused(g, C("GWR", "buy_train", train=train_id(g, "3"), price=180), "VII.3.9")
+    act(g, C("GWR", "buy_train", train=pooled, price=100))
+    assert [t.id for t in g.b_trains(gwr)] == [pooled]
