@@ -156,9 +156,6 @@ DATA = TitleData(
             "P3's mountain discount serves every company its owner directs (II.3.1); the engine applies a standing discount only to privates a company itself holds, so P3 gives none yet"
         ),
         "harbour_token_play": Gap("private P4's +10 harbour token (II.3.1) is not placed yet"),
-        "emergency_share_sales": Gap(
-            "a president short of cash for a forced train may sell shares first (VII.3.9); not built yet: he borrows the rest at once"
-        ),
         "rebuilt_2_trains_sold": Gap("rebuilt 2-trains (VII.3.5.1) are not offered for sale yet"),
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
@@ -8056,7 +8053,7 @@ DATA = TitleData(
         "action par": "VI.5, VI.6",
         "action payoff_player_debt": "VII.3.9",
         "action place_token": "VII.3.4",
-        "action sell_shares": "VI.4",
+        "action sell_shares": "VI.4, VII.3.9",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
         "building_right C": "VII.3.2",
@@ -8963,10 +8960,14 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
-    """Sell shares back to the bank (VI.4)"""
-    if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are sold in a stock round", rule="VI.4")
-    if not (g.b_may_sell_now(v_player)):
+    """Sell shares back to the bank (VI.4, VII.3.9)"""
+    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
+            rule="VI.4, VII.3.9",
+        )
+    if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction("sell first, then buy", rule="VI.1")
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8975,13 +8976,14 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is", rule="VI.4"
         )
-    if not (g.b_stock_round_number() > 1):
+    if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction("no selling in the first stock round", rule="VI.4")
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
         )
+    v_president_before = g.b_president(v_corporation)
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
@@ -8993,6 +8995,10 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
     g.b_note_sold(v_player, v_corporation)
     g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
+    if not ((not v_emergency) or (g.b_president(v_corporation) == v_president_before)):
+        raise IllegalAction(
+            "shares sold to pay for a train may not change any company's president", rule="VII.3.9"
+        )
 
 
 def a_pass(g, v_entity):

@@ -504,3 +504,28 @@ def test_vii_3_9_an_emergency_purchase_takes_the_cheapest_train():
     assert_refused(g, C("GWR", "buy_train", train=train_id(g, "3"), price=180), "VII.3.9")
     act(g, C("GWR", "buy_train", train=pooled, price=100))
     assert [t.id for t in g.b_trains(gwr)] == [pooled]
+
+
+def test_vii_3_9_emergency_share_sales_before_the_loan():
+    """A direct state edit: the 2-trains are gone, the GWR has no cash and Ann Ł30; she holds a VRL share."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    turn(g, "Bob", par_action(g, "Bob", "VRL", 70))
+    turn(g, "Cid", buy_action(g, "Cid", "VRL"))
+    turn(g, "Ann", buy_action(g, "Ann", "VRL"))
+    end_stock_round(g)
+    gwr, ann = g.entity("corporation", "GWR"), g.entity("player", "Ann")
+    for tid in g.train_order:
+        if g.trains[tid].name == "2":
+            g.owner[tid] = SCRAP
+    g.flow["received"] += cash(g, "GWR") + cash(g, "Ann") - 30
+    g.cash[gwr], g.cash[ann] = 0, 30
+    skip_track(g, "GWR")
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"
+    assert_refused(g, sell_action(g, "Cid", "VRL"), "VI.1")           # not his turn: it is the GWR's
+    vrl = price(g, "VRL")
+    act(g, sell_action(g, "Ann", "VRL"))                             # market price less Ł5
+    assert cash(g, "Ann") == 30 + vrl - 5 and pct(g, "Ann", "VRL") == 0
+    act(g, C("GWR", "buy_train", train=train_id(g, "2+2"), price=180))
+    short = 180 - (30 + vrl - 5)
+    assert cash(g, "Ann") == 0 and g.debts["Ann"] == short + short // 2
