@@ -491,6 +491,8 @@ class Translator:
                     return m.z(POOL)
                 if name == "depot":
                     return m.z(DEPOT)
+                if name not in ("players", "corporations", "privates"):
+                    raise Unsupported(f"the {name} are outside the verified scope")
                 group = {"players": m.players, "corporations": m.corporations, "privates": m.privates}[name]
                 return SymList([(m.z(x), True) for x in group])
             if name in self.params:
