@@ -134,9 +134,6 @@ DATA = TitleData(
         "ports_on_plus_trains": Gap(
             "the blue ports (H26, J26) count as off-board areas and cities, so a plus train's big number pays for them; VII.3.5.1 has its small number count ports"
         ),
-        "first_tile_on_home_hex": Gap(
-            "the first tile a company lays must go on its home hex if that hex has none yet (VII.3.1); not enforced"
-        ),
         "express_counts_own_station": Gap(
             "a 6E or 8E must count a city with one of its company's stations among the six or eight stops it is paid for (VII.3.5.1); the route search pays the best six or eight whatever they are"
         ),
@@ -464,6 +461,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -484,6 +482,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -504,6 +503,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -524,6 +524,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -544,6 +545,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -564,6 +566,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -584,6 +587,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -604,6 +608,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -624,6 +629,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -645,6 +651,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -665,6 +672,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -686,6 +694,7 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
                 "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -8964,6 +8973,17 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more", rule="VII.1"
         )
+    if not (
+        (
+            ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
+            or (v_hex == g.attr(v_corporation, "home"))
+        )
+        or (g.b_tile_color(g.attr(v_corporation, "home")) != "white")
+    ):
+        raise IllegalAction(
+            "a company's first tile goes on its home hex, unless a tile lies there already",
+            rule="VII.3.1",
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if g.attr(v_lay, "upgrade"):
         if not (not g.b_done_this_turn("yellow")):
@@ -8978,6 +8998,8 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction("the company cannot pay the terrain cost", rule="VII.3.1")
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    if g.attr(v_corporation, "kind") != "investor":
+        g.set_attr(v_corporation, "laid_track", True)
     g.b_lay(v_corporation, v_lay, v_tile)
 
 

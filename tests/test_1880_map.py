@@ -272,3 +272,18 @@ def test_vii_3_5_2_a_train_runs_for_the_stops_it_serves():
     assert g.b_route_revenue(g.find("CFR"), best["routes"]) == 50
     act(g, best)
     assert g.corp["CFR"]["revenue"] == 50
+
+
+def test_vii_3_1_the_first_tile_goes_on_the_home_hex():
+    g = operating(new_game(), "Ann", "GWR")
+    assert_refused(g, lay("GWR", "I19", "9", 1), "VII.3.1")      # Bucharest first
+    act(g, lay("GWR", "I17", "L148", 0))
+
+
+def test_vii_3_1_unless_a_tile_lies_there_already():
+    """A direct edit puts the B tile on Bucharest, as the CFR would have."""
+    g = new_game()
+    found(g, "Ann", "GWR", "ABC")
+    lay_direct(g, "I17", "L148", 0)
+    to_operating(g)
+    act(g, lay("GWR", "I19", "9", 1))

@@ -988,6 +988,13 @@ class GameBase:
         """held_certificates(H, C): the certificates of C that H holds."""
         return [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder]
 
+    def b_tile_color(self, hex_id: str) -> str:
+        """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex."""
+        board = self._need_board()
+        if str(hex_id) not in board.hexes:
+            raise IllegalAction(f"{hex_id} is not on the map")
+        return board.tile_at(str(hex_id)).color
+
     def b_remove_borders(self, kind: str) -> None:
         """remove_borders(type): the map's hex-side borders of that type are gone (track may cross them)."""
         board = self._need_board()
