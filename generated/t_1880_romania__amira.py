@@ -141,7 +141,6 @@ DATA = TitleData(
             "P3's mountain discount serves every company its owner directs (II.3.1); the engine applies a standing discount only to privates a company itself holds, so P3 gives none yet"
         ),
         "harbour_token_play": Gap("private P4's +10 harbour token (II.3.1) is not placed yet"),
-        "rebuilt_2_trains_sold": Gap("rebuilt 2-trains (VII.3.5.1) are not offered for sale yet"),
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
         "private_value_at_end": 0,
@@ -9193,9 +9192,24 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction("the train limit would be exceeded", rule="VII.3.8")
     v_seller = g.b_holder_of(v_train)
     if not (
+        (g.attr(v_train, "max_per_company") == None)
+        or (
+            sum(
+                1
+                for v_t in g.b_trains(v_corporation)
+                if (g.attr(v_t, "name") == g.attr(v_train, "name"))
+            )
+            < g.attr(v_train, "max_per_company")
+        )
+    ):
+        raise IllegalAction("a company may own only one rebuilt 2-train", rule="VII.3.5.1")
+    if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
-            (v_price <= g.b_cheapest_train_price())
+            (
+                (v_price <= g.b_cheapest_train_price())
+                and (g.attr(v_train, "satisfies_train_obligation") != False)
+            )
             and (
                 (not g.b_phase_at_least("B1"))
                 or all((g.attr(v_t, "price") >= v_price) for v_t in g.b_trains(g.name("pool")))
@@ -9203,7 +9217,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         )
     ):
         raise IllegalAction(
-            "a train bought with the president's money is the cheapest of the bank and the train pool",
+            "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
         )
     if v_seller == g.name("depot"):

@@ -529,3 +529,22 @@ def test_vii_3_9_emergency_share_sales_before_the_loan():
     act(g, C("GWR", "buy_train", train=train_id(g, "2+2"), price=180))
     short = 180 - (30 + vrl - 5)
     assert cash(g, "Ann") == 0 and g.debts["Ann"] == short + short // 2
+
+
+def test_vii_3_5_1_rebuilt_2_trains_from_phase_c2():
+    """A direct state edit: phase C2, with the GWR rich enough for two rebuilt 2-trains."""
+    g = new_game()
+    first_sr_gwr(g)
+    gwr = g.entity("corporation", "GWR")
+    skip_track(g, "GWR")
+    assert not any(a["type"] == "buy_train" and a["train"].startswith("2R") for a in g.legal_actions())
+    set_phase(g, "C2")
+    inject(g, "GWR", 1000)
+    rebuilt = [a for a in g.legal_actions() if a["type"] == "buy_train" and a["train"].startswith("2R")]
+    assert rebuilt and rebuilt[0]["price"] == 250
+    marker = g.g.get("train_marker")
+    act(g, rebuilt[0])
+    assert g.g.get("train_marker") == marker                  # the train purchase marker stays
+    assert_refused(g, C("GWR", "pass"), "VII.3.8")              # a rebuilt 2-train meets no obligation
+    second = next(t for t in g.train_order if g.trains[t].name == "2R" and g.owner[t] is DEPOT)
+    assert_refused(g, C("GWR", "buy_train", train=second, price=250), "VII.3.5.1")

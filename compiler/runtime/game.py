@@ -1163,9 +1163,14 @@ class GameBase:
         """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
         return (
             isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
-            and self.b_in_step(corp, "buy_train") and not self.b_trains(corp)
+            and self.b_in_step(corp, "buy_train") and not any(self._meets_obligation(t) for t in self.b_trains(corp))
             and bool(self._available_train_ids())
         )
+
+    def _meets_obligation(self, train: Train) -> bool:
+        """A train that counts for a corporation's duty to own one (not one with
+        `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
+        return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
 
     def b_price_after(self, corp: Entity, direction: str) -> int:
         """price_after(C, d): the price one market move of C in direction d would give."""
@@ -1194,8 +1199,10 @@ class GameBase:
                 and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
 
     def b_cheapest_train_price(self) -> int:
-        """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)."""
+        """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)
+        that meets a corporation's duty to own one."""
         prices = [self._train_side(self.trains[t], side).price for t in self._available_train_ids()
+                  if self._meets_obligation(self.trains[t])
                   for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
         return min(prices) if prices else 0
 
@@ -1454,6 +1461,9 @@ class GameBase:
             # the last train is sold: the game ends after one more full set of operating rounds
             self.j.set(self.g, "end_reason", "final_train")
             self.j.set(self.g, "end_after_set", self.g["set"] + 1)
+        if from_bank and self.DATA.component("train", train.name).get("moves_train_purchase_marker") is False:
+            # a train sold beside the stack (1880's rebuilt 2-train): no marker, no phase, no export timer
+            return
         if from_bank:
             self.j.set(self.g, "bank_buys", self.g["bank_buys"] + 1)
             if self.g["end_reason"] is None:
@@ -1735,8 +1745,10 @@ class GameBase:
         return int(resolve_value(f"phase {phase['key']} operating_rounds", phase.get("operating_rounds"), players=getattr(self, "n", None)))
 
     def _available_train_ids(self) -> list[str]:
-        """Trains the depot sells now: the next in supply order, and any
-        train whose `available_after` names a train type that is sold out."""
+        """Trains the depot sells now: the next in supply order, any train
+        whose `available_after` names a train type that is sold out, and any
+        train whose `available_from` phase has come (1880's rebuilt 2-trains,
+        sold beside the stack)."""
         in_depot = [tid for tid in self.train_order if self.owner[tid] is DEPOT]
         if not in_depot:
             return []
@@ -1748,7 +1760,9 @@ class GameBase:
             train = self.trains[tid]
             comp = self.DATA.component("train", train.name)
             after = comp.get("available_after")
-            if tid == first or (after is not None and str(after) in sold_out):
+            since = comp.get("available_from")
+            if tid == first or (after is not None and str(after) in sold_out) or (
+                    isinstance(since, str) and self.b_phase_at_least(since)):
                 if train.name not in seen_names:
                     out.append(tid)
                     seen_names.add(train.name)
