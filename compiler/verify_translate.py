@@ -2170,6 +2170,9 @@ class Builtins:
     def b_remove_reservations(self, ctx: Ctx) -> None:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
 
+    def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
+        """As GameBase.b_remove_borders: the map's borders are outside the model."""
+
     def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
         """As GameBase.b_end_game_now: the game is over."""
         st = ctx.state
