@@ -123,9 +123,7 @@ DATA = TitleData(
         "interruption_order": Gap(
             "after an interruption the round track resumes with 'the topmost company whose marker has not yet moved' (VII.1); with the round track's layout a gap, the round goes on in share-price order"
         ),
-        "export_declining_obligation": Gap(
-            "a company without a train may not yet decline to buy in order to export (VII.3.10)"
-        ),
+        "export_declining_obligation": "a company without a train that a pass would make export may pass; it buys after the stock round",
         "layout": "pointy",
         "track_off_board": False,
         "dead_end_colors": ["blue"],
@@ -8105,6 +8103,7 @@ DATA = TitleData(
         "action choose": "VI.6, VII.3.2, VII.3.7",
         "action lay_tile": "VII.3.1, VII.3.3",
         "action par": "VI.5, VI.6",
+        "action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
         "action payoff_player_debt": "VII.3.9",
         "action place_token": "VII.3.4",
         "action sell_shares": "VI.4, VII.3.9",
@@ -8115,7 +8114,6 @@ DATA = TitleData(
         "building_right D": "VII.3.2",
         "cite action discard_train": "VII.3.8",
         "cite action dividend": "VII.3.6, VIII.2",
-        "cite action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
         "cite action run_routes": "VII.3.5.2",
         "cite procedure dividend_price_move": "VIII.2",
         "cite trigger private_income": "VII.1, II.3.1",
@@ -8315,6 +8313,7 @@ DATA = TitleData(
         "property dividend_kinds": "VII.3.6",
         "property end_after_trigger": 'IX.1, §IV("Sequence of Play")',
         "property end_trigger": "II.4, §X, VII.3.11",
+        "property export_declining_obligation": "VII.3.10",
         "property final_score": "IX.2, §X",
         "property final_turns": "IX.1",
         "property first_round": '§IV("Sequence of Play"), V.1',
@@ -9066,10 +9065,13 @@ def a_pass(g, v_entity):
         )
     ):
         raise IllegalAction(
-            "a player over the certificate limit must sell down to it first", rule="XI.3"
+            "a player over the certificate limit must sell down to it first", rule="VI.3"
         )
-    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction("a corporation without a train must buy one", rule="VII.3.8, §X")
+    if not (
+        (not (g.param("must_own_train") and g.b_must_buy_train(v_entity)))
+        or g.b_would_export(v_entity)
+    ):
+        raise IllegalAction("a company without a train must buy one", rule="VII.3.8, VII.3.10")
     g.b_pass_turn(v_entity)
 
 

@@ -548,3 +548,22 @@ def test_vii_3_5_1_rebuilt_2_trains_from_phase_c2():
     assert_refused(g, C("GWR", "pass"), "VII.3.8")              # a rebuilt 2-train meets no obligation
     second = next(t for t in g.train_order if g.trains[t].name == "2R" and g.owner[t] is DEPOT)
     assert_refused(g, C("GWR", "buy_train", train=second, price=250), "VII.3.5.1")
+
+
+def test_vii_3_10_a_company_without_a_train_may_decline_to_export():
+    """A direct state edit takes the GWR's 2-train away (as scrapping would) before its next turn."""
+    g = new_game()
+    first_sr_gwr(g)
+    bought = train_id(g, "2")
+    act(g, C("GWR", "buy_train", train=bought, price=100))
+    pass_(g, "GWR")
+    assert acting(g) == "GWR"
+    g.owner[bought] = SCRAP
+    skip_track(g, "GWR")
+    assert g.g["step"] == "buy_train"
+    act(g, C("GWR", "pass"))                      # declines although it owns no train: the 2s are exported
+    assert g.g["round"] == "stock"
+    end_stock_round(g)
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"
+    assert_refused(g, C("GWR", "pass"), "VII.3.8")   # now it must buy
+    act(g, C("GWR", "buy_train", train=train_id(g, "2+2"), price=180))
