@@ -9094,7 +9094,13 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             )
             and (
                 (not g.b_phase_at_least("B1"))
-                or all((g.attr(v_t, "price") >= v_price) for v_t in g.b_trains(g.name("pool")))
+                or all(
+                    (
+                        (g.attr(v_t, "price") >= v_price)
+                        or (g.attr(v_t, "satisfies_train_obligation") == False)
+                    )
+                    for v_t in g.b_trains(g.name("pool"))
+                )
             )
         )
     ):

@@ -2744,7 +2744,7 @@ class GameBase:
             if isinstance(args[0], Entity) and self.b_auction_passed(args[0]):
                 raise IllegalAction(f"{args[0]} passed in the auction of {self.b_auction_company()} and may not "
                                     "re-enter the bidding for it", rule=self._starting_rule("auction_pass_final"))
-            turn_rule = self.DATA.rules.get("cite action pass") or rule
+            turn_rule = self.DATA.rules.get("cite action pass") or self.DATA.rules.get("action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule)
         try:
             routine(self, *args)
