@@ -2173,6 +2173,13 @@ class Builtins:
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
 
+    def b_would_export(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_would_export: whether an export is due (the train purchase marker) is outside
+        the model; an oracle says, so every answer is checked."""
+        v = ctx.fresh("would_export", "bool")
+        ctx.shared.oracles.append(("would_export", (), v))
+        return v
+
     def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
         """As GameBase.b_end_game_now: the game is over."""
         st = ctx.state
