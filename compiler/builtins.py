@@ -22,6 +22,7 @@ VALUES: dict[str, str] = {
     "players": "the players, in seating order",
     "corporations": "every corporation",
     "privates": "every private company",
+    "minors": "every minor (and every pick that operates as one)",
 }
 
 

@@ -500,6 +500,8 @@ class Translator:
                     return m.z(POOL)
                 if name == "depot":
                     return m.z(DEPOT)
+                if name not in ("players", "corporations", "privates"):
+                    raise Unsupported(f"the {name} are outside the verified scope")
                 group = {"players": m.players, "corporations": m.corporations, "privates": m.privates}[name]
                 return SymList([(m.z(x), True) for x in group])
             if name in self.params:
@@ -2180,6 +2182,16 @@ class Builtins:
 
     def b_remove_reservations(self, ctx: Ctx) -> None:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
+
+    def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
+        """As GameBase.b_remove_borders: the map's borders are outside the model."""
+
+    def b_would_export(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_would_export: whether an export is due (the train purchase marker) is outside
+        the model; an oracle says, so every answer is checked."""
+        v = ctx.fresh("would_export", "bool")
+        ctx.shared.oracles.append(("would_export", (), v))
+        return v
 
     def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
         """As GameBase.b_end_game_now: the game is over; nobody acts."""

@@ -28,14 +28,25 @@ DATA = TitleData(
         "par_prices": [70, 80, 90, 100],
         "president_share_sizes": [20, 30, 40],
         "president_share_cost": "two, three or four times the par price for a 20%, 30% or 40% certificate",
-        "building_rights_by_president_share": Table(
-            ("president_share",),
-            (
-                (("20%",), 3),
-                (("30%",), 2),
-                (("40%",), 1),
-            ),
-        ),
+        "building_rights_count": {20: 3, 30: 2, 40: 1},
+        "choose_options": [
+            "A",
+            "B",
+            "C",
+            "D",
+            "AB",
+            "AC",
+            "AD",
+            "BC",
+            "BD",
+            "CD",
+            "ABC",
+            "ABD",
+            "ACD",
+            "BCD",
+            "capital_to_company",
+            "capital_to_owner",
+        ],
         "float_by_phase": Table(
             ("phase_group",),
             (
@@ -72,11 +83,14 @@ DATA = TitleData(
         "orient_express_grant": Gap(
             "the buyer of P8 also gets the TR's 20% president's certificate (VI.6, the reference's P8), but its par price is given nowhere; the certificate is not handed over yet"
         ),
-        "building_rights_play": Gap(
-            "the building rights a founder gets with his president's certificate (3, 2 or 1 phases, VI.6, VII.3.2) are not chosen or used yet: there is no map to build on"
-        ),
-        "foreign_investors_play": Gap(
-            "foreign investors (II.3.2, VII.3.7) are selected in the Starting Round (V.2) but do not operate yet: no home station, lays, leases, connection checks or reserved shares"
+        "picks_operate": True,
+        "minor_operating_steps": ["lay_tile", "run_routes", "dividend"],
+        "minor_train": "lease_top",
+        "minor_operating_until": "B1",
+        "investor_connection_bonus": 50,
+        "investor_owner_capital": 20,
+        "investor_station_swap": Gap(
+            "on closing, the company may swap the investor's station for its own cheapest free station marker (VII.3.7); not offered yet: the investor's station leaves the map"
         ),
         "round_track_order": Gap(
             "operating order by the round track (VII.1) needs its layout (see round_track main); companies operate in share-price order meanwhile"
@@ -97,7 +111,7 @@ DATA = TitleData(
         "pool_shares_pay": None,
         "treasury_shares_pay": None,
         "bank_trains_per_turn": 10,
-        "tile_lays": 1,
+        "tile_lays": {"A": 1, "B": 2, "C": 2, "D": 2},
         "home_token_at": "first_operation",
         "private_purchase_from_phase": "D4",
         "game_end": ["last_train"],
@@ -109,25 +123,128 @@ DATA = TitleData(
         "interruption_order": Gap(
             "after an interruption the round track resumes with 'the topmost company whose marker has not yet moved' (VII.1); with the round track's layout a gap, the round goes on in share-price order"
         ),
-        "export_declining_obligation": Gap(
-            "a company without a train may not yet decline to buy in order to export (VII.3.10)"
+        "export_declining_obligation": "a company without a train that a pass would make export may pass; it buys after the stock round",
+        "layout": "pointy",
+        "track_off_board": False,
+        "dead_end_colors": ["blue"],
+        "upgrade_chart": "partial",
+        "odessa_coordinate": "the rulebook calls Odessa Y8; the reference's map (used here) calls it H26",
+        "ports_on_plus_trains": Gap(
+            "the blue ports (H26, J26) count as off-board areas and cities, so a plus train's big number pays for them; VII.3.5.1 has its small number count ports"
         ),
-        "map_and_routes": Gap(
-            "the map and the tiles are not transcribed yet (a later issue): no track is laid, no station placed, and trains run no route, so every company earns nothing and withholds"
+        "express_counts_own_station": Gap(
+            "a 6E or 8E must count a city with one of its company's stations among the six or eight stops it is paid for (VII.3.5.1); the route search pays the best six or eight whatever they are"
         ),
-        "emergency_share_sales": Gap(
-            "a president short of cash for a forced train may sell shares first (VII.3.9); not built yet: he borrows the rest at once"
+        "owner_private_discounts": Gap(
+            "P3's mountain discount serves every company its owner directs (II.3.1); the engine applies a standing discount only to privates a company itself holds, so P3 gives none yet"
         ),
-        "emergency_cheapest_train": Gap(
-            "an emergency purchase must take the cheapest train of bank and pool (VII.3.9); not enforced yet against a cheaper pool train"
-        ),
-        "rebuilt_2_trains_sold": Gap("rebuilt 2-trains (VII.3.5.1) are not offered for sale yet"),
+        "harbour_token_play": Gap("private P4's +10 harbour token (II.3.1) is not placed yet"),
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
         "private_value_at_end": 0,
         "private_rules": "bought only in the Starting Round, never sold on to players or companies; abilities serve any company the owner directs, foreign investor included; outside the certificate limit",
         "company_count": 4,
         "building_rights_rules": "chosen freely at founding, as many as the president's certificate allows; needed to lay or upgrade track, not to place stations; investors use the rights printed on them",
+        "tile_counts": Table(
+            ("tile",),
+            (
+                (("5",), 5),
+                (("6",), 7),
+                (("7",), 5),
+                (("8",), 13),
+                (("9",), 13),
+                (("57",), 6),
+                (("235",), 3),
+                (("401",), 2),
+                (("447",), 2),
+                (("8850",), 4),
+                (("8851",), 7),
+                (("8852",), 7),
+                (("8854",), 1),
+                (("8855",), 1),
+                (("8856",), 1),
+                (("8857",), 1),
+                (("8858",), 1),
+                (("L148",), 1),
+                (("L152",), 1),
+                (("L153",), 1),
+                (("L154",), 1),
+                (("14",), 5),
+                (("15",), 5),
+                (("16",), 1),
+                (("19",), 1),
+                (("20",), 1),
+                (("23",), 4),
+                (("24",), 4),
+                (("25",), 2),
+                (("26",), 2),
+                (("27",), 2),
+                (("28",), 1),
+                (("29",), 1),
+                (("30",), 1),
+                (("31",), 1),
+                (("405",), 3),
+                (("619",), 5),
+                (("8858a",), 1),
+                (("8862",), 1),
+                (("8863",), 1),
+                (("8864",), 1),
+                (("8865",), 1),
+                (("8866",), 3),
+                (("887",), 5),
+                (("888",), 3),
+                (("L141",), 1),
+                (("L149",), 1),
+                (("39",), 1),
+                (("40",), 1),
+                (("41",), 1),
+                (("42",), 1),
+                (("43",), 1),
+                (("44",), 1),
+                (("45",), 1),
+                (("46",), 1),
+                (("47",), 1),
+                (("63",), 6),
+                (("70",), 1),
+                (("497",), 2),
+                (("611",), 2),
+                (("8871",), 2),
+                (("8872",), 3),
+                (("8873",), 3),
+                (("L150",), 1),
+                (("51",), 1),
+                (("123a",), 1),
+                (("455",), 2),
+                (("494",), 1),
+                (("895",), 2),
+                (("915",), 1),
+                (("L151",), 1),
+            ),
+        ),
+        "upgrades": Table(
+            ("tile",),
+            (
+                (("B10",), ["5", "6", "57", "8850", "8851", "8852"]),
+                (("C9",), ["5", "6", "57", "8850", "8851", "8852"]),
+                (("F10",), ["5", "6", "57", "8850", "8851", "8852"]),
+                (("F20",), ["5", "6", "57", "8850", "8851", "8852"]),
+                (("G5",), ["5", "6", "57", "8850", "8851", "8852"]),
+                (("H12",), ["5", "6", "57", "8850", "8851", "8852"]),
+                (("J20",), ["5", "6", "57", "8850", "8851", "8852"]),
+                (("B18",), ["235", "8854", "8855", "8856", "8857", "8858", "L152", "L153", "L154"]),
+                (("H8",), ["235", "8854", "8855", "8856", "8857", "8858", "L152", "L153", "L154"]),
+                (("F16",), ["235"]),
+                (("G23",), ["235"]),
+                (("H16",), ["235"]),
+                (("L149",), ["L150"]),
+                (("8858a",), ["8872", "8873"]),
+                (("L141",), ["8872", "8873"]),
+                (("8862",), ["8872", "8873"]),
+                (("8863",), ["8872", "8873"]),
+                (("8864",), ["8872", "8873"]),
+                (("8865",), ["8872", "8873"]),
+            ),
+        ),
         "phase_trigger": "the first train of a new type bought or exported; leasing by investors never triggers one",
         "summary": "a short game for two players on the Transylvania map",
         "map": Gap(
@@ -340,6 +457,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -359,6 +478,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -378,6 +499,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -397,6 +520,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -416,6 +541,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -435,6 +562,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -454,6 +583,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -473,6 +604,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -492,6 +625,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -512,6 +647,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -531,6 +668,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -551,6 +690,8 @@ DATA = TitleData(
                 },
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "second_capital": False,
+                "building_rights": "",
+                "laid_track": False,
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
@@ -566,6 +707,884 @@ DATA = TitleData(
                 ],
             },
         ],
+        "hex": [
+            {
+                "key": "A7",
+                "title": "Satu Mare",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "label": "T",
+                "homes": [{"corporation": "SZ", "node": 0}],
+            },
+            {"key": "A9", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "A11",
+                "title": "Sighetu Marmației",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "A17",
+                "title": "Cernăuți",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "label": "T",
+                "borders": [{"edge": 0, "type": "impassable"}],
+                "homes": [{"corporation": "LCR", "node": 0}],
+            },
+            {"key": "A19", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "B4",
+                "title": "Viena / Budapešta",
+                "color": "red",
+                "nodes": [
+                    {
+                        "kind": "city",
+                        "revenue": {"A1": 20, "B1": 30, "C1": 50, "D1": 70},
+                        "slots": 1,
+                    }
+                ],
+                "paths": [
+                    {"a": 4, "b": "n0", "terminal": True},
+                    {"a": 5, "b": "n0", "terminal": True},
+                ],
+            },
+            {"key": "B6", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "B8", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "B10",
+                "title": "Baia Mare",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+            },
+            {
+                "key": "B12",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "B14",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "B16",
+                "title": "Rădăuți",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+                "borders": [
+                    {"edge": 3, "type": "impassable"},
+                    {"edge": 4, "type": "impassable"},
+                    {"edge": 5, "type": "impassable"},
+                ],
+            },
+            {
+                "key": "B18",
+                "title": "Botoșani / Suceava",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "borders": [{"edge": 1, "type": "impassable"}],
+            },
+            {"key": "B20", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "B22",
+                "title": "Moskova",
+                "color": "red",
+                "nodes": [
+                    {
+                        "kind": "city",
+                        "revenue": {"A1": 20, "B1": 30, "C1": 50, "D1": 60},
+                        "slots": 1,
+                    }
+                ],
+                "paths": [
+                    {"a": 0, "b": "n0", "terminal": True},
+                    {"a": 1, "b": "n0", "terminal": True},
+                ],
+            },
+            {
+                "key": "C5",
+                "title": "Oradea",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "homes": [{"corporation": "CR", "node": 0}],
+            },
+            {
+                "key": "C7",
+                "title": "Margita / Simleu",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}, {"kind": "town", "revenue": 0}],
+                "paths": [],
+            },
+            {
+                "key": "C9",
+                "title": "Zalău",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+            },
+            {
+                "key": "C11",
+                "title": "Dej",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 10,
+            },
+            {
+                "key": "C13",
+                "title": "Bistrița",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+            },
+            {
+                "key": "C15",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+                "borders": [{"edge": 4, "type": "impassable"}, {"edge": 5, "type": "impassable"}],
+            },
+            {
+                "key": "C17",
+                "title": "Piatra",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+                "borders": [{"edge": 1, "type": "impassable"}, {"edge": 2, "type": "impassable"}],
+            },
+            {"key": "C19", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "C21",
+                "title": "Iași",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "homes": [{"corporation": "MR", "node": 0}],
+            },
+            {"key": "D4", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "D6", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "D8",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+            },
+            {
+                "key": "D10",
+                "title": "Cluj-Napoca",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+            },
+            {
+                "key": "D12",
+                "title": "Târgu Mureș",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+            },
+            {
+                "key": "D14",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+                "borders": [{"edge": 4, "type": "impassable"}],
+            },
+            {
+                "key": "D16",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+                "borders": [
+                    {"edge": 0, "type": "impassable"},
+                    {"edge": 1, "type": "impassable"},
+                    {"edge": 2, "type": "impassable"},
+                ],
+            },
+            {
+                "key": "D18",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "D20",
+                "title": "Bacău",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+            },
+            {
+                "key": "D22",
+                "title": "Vaslui",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+            },
+            {
+                "key": "D24",
+                "title": "Chișinău",
+                "color": "red",
+                "nodes": [
+                    {
+                        "kind": "city",
+                        "revenue": {"A1": 20, "B1": 50, "C1": 30, "D1": 40},
+                        "slots": 1,
+                    }
+                ],
+                "paths": [
+                    {"a": 0, "b": "n0", "terminal": True},
+                    {"a": 1, "b": "n0", "terminal": True},
+                ],
+                "homes": [{"corporation": "Bess", "node": 0}],
+            },
+            {
+                "key": "E1",
+                "title": "Sinnicolau Mare",
+                "color": "gray",
+                "nodes": [{"kind": "town", "revenue": 20}],
+                "paths": [{"a": 4, "b": "n0"}, {"a": 5, "b": "n0"}],
+            },
+            {
+                "key": "E3",
+                "title": "Arad",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+            },
+            {"key": "E5", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "E7",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "E9",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "E11",
+                "title": "Turda",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 10,
+            },
+            {
+                "key": "E13",
+                "title": "Mediaș",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 10,
+            },
+            {
+                "key": "E15",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+                "borders": [{"edge": 3, "type": "impassable"}, {"edge": 4, "type": "impassable"}],
+            },
+            {
+                "key": "E17",
+                "title": "Miercurea Ciuc / Târgu Ocna",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}, {"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+                "borders": [{"edge": 0, "type": "impassable"}, {"edge": 1, "type": "impassable"}],
+            },
+            {
+                "key": "E19",
+                "title": "Onești",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "E21",
+                "title": "Bârlad",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+            },
+            {"key": "E23", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "F2", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "F4",
+                "title": "Timișoara",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "homes": [{"corporation": "BR", "node": 0}],
+            },
+            {"key": "F6", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "F8",
+                "title": "Deva / Hunedoara",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}, {"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+            },
+            {
+                "key": "F10",
+                "title": "Alba Iulia",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+                "borders": [{"edge": 5, "type": "impassable"}],
+            },
+            {
+                "key": "F12",
+                "title": "Sibiu",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+                "borders": [{"edge": 0, "type": "impassable"}, {"edge": 5, "type": "impassable"}],
+                "homes": [{"corporation": "TR", "node": 0}],
+            },
+            {
+                "key": "F14",
+                "title": "Făgăraș",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+                "borders": [{"edge": 0, "type": "impassable"}, {"edge": 5, "type": "impassable"}],
+            },
+            {
+                "key": "F16",
+                "title": "Brașov / Sfântu Gheorghe",
+                "color": "white",
+                "nodes": [
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+                "borders": [
+                    {"edge": 0, "type": "impassable"},
+                    {"edge": 3, "type": "impassable"},
+                    {"edge": 4, "type": "impassable"},
+                    {"edge": 5, "type": "impassable"},
+                ],
+            },
+            {
+                "key": "F18",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+                "borders": [{"edge": 1, "type": "impassable"}],
+            },
+            {
+                "key": "F20",
+                "title": "Focșani",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+            },
+            {"key": "F22", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "G3", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "G5",
+                "title": "Reșița",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+            },
+            {
+                "key": "G7",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 40,
+                "borders": [{"edge": 5, "type": "impassable"}],
+            },
+            {
+                "key": "G9",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+                "borders": [
+                    {"edge": 0, "type": "impassable"},
+                    {"edge": 4, "type": "impassable"},
+                    {"edge": 5, "type": "impassable"},
+                ],
+            },
+            {
+                "key": "G11",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+                "borders": [
+                    {"edge": 1, "type": "impassable"},
+                    {"edge": 2, "type": "impassable"},
+                    {"edge": 3, "type": "impassable"},
+                ],
+            },
+            {
+                "key": "G13",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+                "borders": [{"edge": 2, "type": "impassable"}, {"edge": 3, "type": "impassable"}],
+            },
+            {
+                "key": "G15",
+                "title": "Câmpulung",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+                "borders": [{"edge": 2, "type": "impassable"}, {"edge": 3, "type": "impassable"}],
+            },
+            {
+                "key": "G17",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 30,
+                "borders": [{"edge": 2, "type": "impassable"}],
+            },
+            {
+                "key": "G19",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+            },
+            {"key": "G21", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "G23",
+                "title": "Galați / Brăila",
+                "color": "white",
+                "nodes": [
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "terrain": "water",
+                "cost": 10,
+                "harbour": True,
+            },
+            {
+                "key": "G25",
+                "title": "Tulcea",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "label": "T",
+                "harbour": True,
+            },
+            {
+                "key": "H2",
+                "title": "Belgrad",
+                "color": "red",
+                "nodes": [
+                    {
+                        "kind": "city",
+                        "revenue": {"A1": 20, "B1": 30, "C1": 40, "D1": 50},
+                        "slots": 1,
+                    }
+                ],
+                "paths": [
+                    {"a": 3, "b": "n0", "terminal": True},
+                    {"a": 4, "b": "n0", "terminal": True},
+                ],
+            },
+            {
+                "key": "H4",
+                "title": "Oravița / Moldova Veche",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}, {"kind": "town", "revenue": 0}],
+                "paths": [],
+                "harbour": True,
+            },
+            {
+                "key": "H6",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "borders": [{"edge": 4, "type": "impassable"}, {"edge": 5, "type": "impassable"}],
+            },
+            {
+                "key": "H8",
+                "title": "Petroșani / Târgu Jiu",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 20,
+                "borders": [
+                    {"edge": 1, "type": "impassable"},
+                    {"edge": 2, "type": "impassable"},
+                    {"edge": 3, "type": "impassable"},
+                ],
+            },
+            {
+                "key": "H10",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "borders": [{"edge": 2, "type": "impassable"}],
+            },
+            {
+                "key": "H12",
+                "title": "Râmnicu Vâlcea",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+            },
+            {
+                "key": "H14",
+                "title": "Pitești",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+            },
+            {
+                "key": "H16",
+                "title": "Târgoviște / Ploiești",
+                "color": "white",
+                "nodes": [
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "homes": [{"corporation": "VRL", "node": 0}],
+            },
+            {"key": "H18", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "H20",
+                "title": "Buzău",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+            },
+            {
+                "key": "H22",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "water",
+                "cost": 20,
+            },
+            {"key": "H24", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "H26",
+                "title": "Odesa",
+                "color": "blue",
+                "nodes": [
+                    {"kind": "offboard", "revenue": {"A1": 20, "B1": 30, "C1": 40, "D1": 40}}
+                ],
+                "paths": [
+                    {"a": 1, "b": "n0", "terminal": True},
+                    {"a": 2, "b": "n0", "terminal": True},
+                ],
+            },
+            {
+                "key": "I5",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "borders": [{"edge": 4, "type": "impassable"}],
+            },
+            {
+                "key": "I7",
+                "title": "Drobeta-Turnu Severin",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "terrain": "mountain",
+                "cost": 10,
+                "borders": [{"edge": 1, "type": "impassable"}, {"edge": 2, "type": "impassable"}],
+            },
+            {"key": "I9", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "I11", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "I13", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "I15", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "I17",
+                "title": "București",
+                "color": "white",
+                "nodes": [
+                    {"kind": "city", "revenue": 20, "slots": 1},
+                    {"kind": "city", "revenue": 20, "slots": 1},
+                ],
+                "paths": [{"a": 1, "b": "n0"}, {"a": 4, "b": "n1"}],
+                "label": "B",
+                "homes": [{"corporation": "CFR", "node": 0}, {"corporation": "GWR", "node": 1}],
+            },
+            {"key": "I19", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "I21",
+                "title": "Slobozia / Fetești",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}, {"kind": "town", "revenue": 0}],
+                "paths": [],
+            },
+            {
+                "key": "I23",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "water",
+                "cost": 20,
+            },
+            {
+                "key": "I25",
+                "title": "Năvodari",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+            },
+            {"key": "J8", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "J10",
+                "title": "Craiova",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "homes": [{"corporation": "LWR", "node": 0}],
+            },
+            {
+                "key": "J12",
+                "title": "Slatina",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+            },
+            {"key": "J14", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "J16", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "J18", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "J20",
+                "title": "Călărași",
+                "color": "white",
+                "nodes": [
+                    {"kind": "town", "revenue": 0},
+                    {"kind": "city", "revenue": 0, "slots": 1},
+                ],
+                "paths": [],
+                "harbour": True,
+            },
+            {
+                "key": "J22",
+                "title": None,
+                "color": "white",
+                "nodes": [],
+                "paths": [],
+                "terrain": "water",
+                "cost": 10,
+            },
+            {
+                "key": "J24",
+                "title": "Constanța",
+                "color": "white",
+                "nodes": [{"kind": "city", "revenue": 0, "slots": 1}],
+                "paths": [],
+                "homes": [{"corporation": "DR", "node": 0}],
+            },
+            {
+                "key": "J26",
+                "title": "Marea Neagră",
+                "color": "blue",
+                "nodes": [
+                    {
+                        "kind": "city",
+                        "revenue": {"A1": 20, "B1": 30, "C1": 40, "D1": 40},
+                        "slots": 1,
+                    }
+                ],
+                "paths": [
+                    {"a": 1, "b": "n0", "terminal": True},
+                    {"a": 2, "b": "n0", "terminal": True},
+                ],
+            },
+            {
+                "key": "K7",
+                "title": "Sofia",
+                "color": "red",
+                "nodes": [
+                    {"kind": "offboard", "revenue": {"A1": 20, "B1": 30, "C1": 40, "D1": 50}}
+                ],
+                "paths": [
+                    {"a": 3, "b": "n0", "terminal": True},
+                    {"a": 4, "b": "n0", "terminal": True},
+                ],
+            },
+            {
+                "key": "K9",
+                "title": "Băilești",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "harbour": True,
+            },
+            {"key": "K11", "title": None, "color": "white", "nodes": [], "paths": []},
+            {"key": "K13", "title": None, "color": "white", "nodes": [], "paths": []},
+            {
+                "key": "K15",
+                "title": "Alexandria",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+            },
+            {
+                "key": "K17",
+                "title": "Giurgiu",
+                "color": "white",
+                "nodes": [{"kind": "town", "revenue": 0}],
+                "paths": [],
+                "harbour": True,
+            },
+            {
+                "key": "K19",
+                "title": "Istanbul",
+                "color": "red",
+                "nodes": [
+                    {"kind": "offboard", "revenue": {"A1": 10, "B1": 20, "C1": 40, "D1": 50}}
+                ],
+                "paths": [
+                    {"a": 1, "b": "n0", "terminal": True},
+                    {"a": 2, "b": "n0", "terminal": True},
+                    {"a": 3, "b": "n0", "terminal": True},
+                ],
+            },
+            {
+                "key": "K23",
+                "title": "Varna",
+                "color": "red",
+                "nodes": [
+                    {"kind": "offboard", "revenue": {"A1": 10, "B1": 20, "C1": 30, "D1": 40}}
+                ],
+                "paths": [
+                    {"a": 2, "b": "n0", "terminal": True},
+                    {"a": 3, "b": "n0", "terminal": True},
+                ],
+            },
+        ],
         "investor": [
             {
                 "key": "1",
@@ -573,9 +1592,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "B4",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
             {
                 "key": "4",
@@ -583,9 +1602,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "H2",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
             {
                 "key": "5",
@@ -593,9 +1612,9 @@ DATA = TitleData(
                 "cost": 0,
                 "home": "D10",
                 "tokens": [0],
-                "building_rights": Gap(
-                    "printed on the investor card (VII.3.2); neither the rulebook nor the reference lists them"
-                ),
+                "kind": "investor",
+                "building_rights": "AB",
+                "end_share_of_cash": 20,
             },
         ],
         "investor_rules": [
@@ -720,6 +1739,7 @@ DATA = TitleData(
                     "float_30",
                     "second_capitalization",
                     "two_yellow_tile_lays",
+                    "dotted_border_opens",
                 ],
             },
             {
@@ -4003,17 +5023,13 @@ DATA = TitleData(
             {
                 "key": "8858",
                 "title": None,
-                "color": "green",
-                "label": "OO",
-                "nodes": [
-                    {"kind": "city", "revenue": 40, "slots": 1},
-                    {"kind": "city", "revenue": 40, "slots": 1},
-                ],
+                "color": "yellow",
+                "nodes": [{"kind": "town", "revenue": 20}, {"kind": "town", "revenue": 20}],
                 "paths": [
                     {"a": 0, "b": "n0"},
-                    {"a": "n0", "b": 2},
-                    {"a": 1, "b": "n1"},
-                    {"a": "n1", "b": 3},
+                    {"a": 2, "b": "n0"},
+                    {"a": 3, "b": "n1"},
+                    {"a": 5, "b": "n1"},
                 ],
             },
             {
@@ -6705,6 +7721,138 @@ DATA = TitleData(
                     {"a": 4, "b": "n0"},
                 ],
             },
+            {
+                "key": "L148",
+                "title": None,
+                "color": "yellow",
+                "label": "B",
+                "nodes": [
+                    {"kind": "city", "revenue": 30, "slots": 1},
+                    {"kind": "city", "revenue": 30, "slots": 1},
+                ],
+                "paths": [
+                    {"a": 1, "b": "n0"},
+                    {"a": 2, "b": "n0"},
+                    {"a": 4, "b": "n1"},
+                    {"a": 5, "b": "n1"},
+                ],
+            },
+            {
+                "key": "L152",
+                "title": None,
+                "color": "yellow",
+                "nodes": [{"kind": "town", "revenue": 20}, {"kind": "town", "revenue": 20}],
+                "paths": [
+                    {"a": 4, "b": "n0"},
+                    {"a": 5, "b": "n0"},
+                    {"a": 2, "b": "n1"},
+                    {"a": 3, "b": "n1"},
+                ],
+            },
+            {
+                "key": "L153",
+                "title": None,
+                "color": "yellow",
+                "nodes": [{"kind": "town", "revenue": 20}, {"kind": "town", "revenue": 20}],
+                "paths": [
+                    {"a": 0, "b": "n0"},
+                    {"a": 4, "b": "n0"},
+                    {"a": 2, "b": "n1"},
+                    {"a": 3, "b": "n1"},
+                ],
+            },
+            {
+                "key": "L154",
+                "title": None,
+                "color": "yellow",
+                "nodes": [{"kind": "town", "revenue": 20}, {"kind": "town", "revenue": 20}],
+                "paths": [
+                    {"a": 1, "b": "n0"},
+                    {"a": 5, "b": "n0"},
+                    {"a": 2, "b": "n1"},
+                    {"a": 3, "b": "n1"},
+                ],
+            },
+            {
+                "key": "8858a",
+                "title": None,
+                "color": "green",
+                "label": "OO",
+                "nodes": [
+                    {"kind": "city", "revenue": 40, "slots": 1},
+                    {"kind": "city", "revenue": 40, "slots": 1},
+                ],
+                "paths": [
+                    {"a": 0, "b": "n0"},
+                    {"a": "n0", "b": 2},
+                    {"a": 1, "b": "n1"},
+                    {"a": "n1", "b": 3},
+                ],
+            },
+            {
+                "key": "L141",
+                "title": None,
+                "color": "green",
+                "label": "OO",
+                "nodes": [
+                    {"kind": "city", "revenue": 40, "slots": 1},
+                    {"kind": "city", "revenue": 40, "slots": 1},
+                ],
+                "paths": [
+                    {"a": 0, "b": "n0"},
+                    {"a": 2, "b": "n0"},
+                    {"a": 1, "b": "n1"},
+                    {"a": 4, "b": "n1"},
+                ],
+            },
+            {
+                "key": "L149",
+                "title": None,
+                "color": "green",
+                "label": "B",
+                "nodes": [
+                    {"kind": "city", "revenue": 40, "slots": 1},
+                    {"kind": "city", "revenue": 40, "slots": 1},
+                ],
+                "paths": [
+                    {"a": 1, "b": "n0"},
+                    {"a": 2, "b": "n0"},
+                    {"a": 3, "b": "n0"},
+                    {"a": 4, "b": "n1"},
+                    {"a": 5, "b": "n1"},
+                    {"a": 0, "b": "n1"},
+                ],
+            },
+            {
+                "key": "L150",
+                "title": None,
+                "color": "brown",
+                "label": "B",
+                "nodes": [{"kind": "city", "revenue": 60, "slots": 4}],
+                "paths": [
+                    {"a": 0, "b": "n0"},
+                    {"a": 1, "b": "n0"},
+                    {"a": 2, "b": "n0"},
+                    {"a": 3, "b": "n0"},
+                    {"a": 4, "b": "n0"},
+                    {"a": 5, "b": "n0"},
+                ],
+            },
+            {
+                "key": "L151",
+                "title": None,
+                "color": "gray",
+                "label": "B",
+                "nodes": [{"kind": "city", "revenue": 80, "slots": 4}],
+                "paths": [
+                    {"a": 0, "b": "n0"},
+                    {"a": 1, "b": "n0"},
+                    {"a": 2, "b": "n0"},
+                    {"a": 3, "b": "n0"},
+                    {"a": 4, "b": "n0"},
+                    {"a": 5, "b": "n0"},
+                ],
+            },
         ],
         "train": [
             {"key": "2", "title": None, "distance": 2, "price": 100, "count": 6, "rusts_on": "4"},
@@ -6839,21 +7987,21 @@ DATA = TitleData(
         "action bid": "V.1, V.2",
         "action buy_shares": "VI.5",
         "action buy_train": "VII.3.8",
+        "action choose": "VI.6, VII.3.2, VII.3.7",
+        "action lay_tile": "VII.3.1, VII.3.3",
         "action par": "VI.5, VI.6",
+        "action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
         "action payoff_player_debt": "VII.3.9",
-        "action sell_shares": "VI.4",
+        "action place_token": "VII.3.4",
+        "action sell_shares": "VI.4, VII.3.9",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
         "building_right C": "VII.3.2",
         "building_right D": "VII.3.2",
         "cite action discard_train": "VII.3.8",
         "cite action dividend": "VII.3.6, VIII.2",
-        "cite action lay_tile": "VII.3.1",
-        "cite action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
-        "cite action place_token": "VII.3.4",
         "cite action run_routes": "VII.3.5.2",
         "cite procedure dividend_price_move": "VIII.2",
-        "cite procedure pay_dividends": "VII.3.6",
         "cite trigger private_income": "VII.1, II.3.1",
         "clash bonus_zones": "§VIII",
         "clash count_4p4": "II.4",
@@ -6886,6 +8034,118 @@ DATA = TitleData(
         "corporation SZ": 'supplement from "18xx-games-1880Romania.json"',
         "corporation TR": "VI.6",
         "corporation VRL": "II.3.3",
+        "hex A11": 'supplement from "18xx-games-1880Romania.json"',
+        "hex A17": 'supplement from "18xx-games-1880Romania.json"',
+        "hex A19": 'supplement from "18xx-games-1880Romania.json"',
+        "hex A7": 'supplement from "18xx-games-1880Romania.json"',
+        "hex A9": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B10": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B12": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B14": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B16": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B18": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B20": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B22": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B4": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B6": 'supplement from "18xx-games-1880Romania.json"',
+        "hex B8": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C11": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C13": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C15": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C17": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C19": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C21": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C5": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C7": 'supplement from "18xx-games-1880Romania.json"',
+        "hex C9": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D10": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D12": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D14": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D16": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D18": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D20": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D22": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D24": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D4": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D6": 'supplement from "18xx-games-1880Romania.json"',
+        "hex D8": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E1": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E11": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E13": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E15": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E17": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E19": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E21": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E23": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E3": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E5": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E7": 'supplement from "18xx-games-1880Romania.json"',
+        "hex E9": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F10": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F12": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F14": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F16": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F18": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F2": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F20": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F22": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F4": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F6": 'supplement from "18xx-games-1880Romania.json"',
+        "hex F8": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G11": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G13": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G15": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G17": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G19": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G21": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G23": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G25": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G3": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G5": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G7": 'supplement from "18xx-games-1880Romania.json"',
+        "hex G9": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H10": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H12": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H14": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H16": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H18": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H2": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H20": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H22": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H24": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H26": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H4": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H6": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H8": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I11": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I13": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I15": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I17": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I19": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I21": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I23": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I25": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I5": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I7": 'supplement from "18xx-games-1880Romania.json"',
+        "hex I9": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J10": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J12": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J14": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J16": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J18": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J20": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J22": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J24": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J26": 'supplement from "18xx-games-1880Romania.json"',
+        "hex J8": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K11": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K13": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K15": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K17": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K19": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K23": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K7": 'supplement from "18xx-games-1880Romania.json"',
+        "hex K9": 'supplement from "18xx-games-1880Romania.json"',
         "investor 1": "II.3.2",
         "investor 4": "II.3.2",
         "investor 5": "II.3.2",
@@ -6906,7 +8166,11 @@ DATA = TitleData(
         "private P3": "II.3.1",
         "private P5": 'supplement from "18xx-games-1880Romania.json"',
         "private P8": 'supplement from "18xx-games-1880Romania.json"',
+        "procedure close_investor": "VII.3.7",
         "procedure forced_purchase_help": "VII.3.9",
+        "procedure minor_dividend": "VII.1",
+        "procedure minor_turn_end": "VII.3.7",
+        "procedure pay_dividends": "VII.3.6",
         "procedure second_capitalisation": "VI.7",
         "property after_the_last_6e": "VII.3.8, IX.1",
         "property auction_all_pass": "V.1",
@@ -6916,17 +8180,21 @@ DATA = TitleData(
         "property auction_pass_final": "V.1",
         "property bank": '§IV("Game Setup"), §X',
         "property bank_trains_per_turn": "VII.3.8",
+        "property building_rights_count": "VI.6, VII.3.2",
         "property building_rights_rules": "VII.3.2, VII.3.4, II.6",
         "property capital_on_start": "VI.7, VII.3.11",
         "property capitalisation": "VI.7",
         "property capitalization": "VI.7, VII.3.11, §X",
         "property cert_limit_counts": "VI.3",
         "property certificates_counted": "VI.3, II.3.1, II.3.2",
+        "property choose_options": "VII.3.2, VII.3.7",
         "property company_count": "XI.1",
         "property currency": "V.1, II.3.1",
+        "property dead_end_colors": "VII.3.1",
         "property dividend_kinds": "VII.3.6",
         "property end_after_trigger": 'IX.1, §IV("Sequence of Play")',
         "property end_trigger": "II.4, §X, VII.3.11",
+        "property export_declining_obligation": "VII.3.10",
         "property final_score": "IX.2, §X",
         "property final_turns": "IX.1",
         "property first_round": '§IV("Sequence of Play"), V.1',
@@ -6937,15 +8205,23 @@ DATA = TitleData(
         "property holding_cap": "VI.5, §X",
         "property home_token_at": "VII.1, VI.6",
         "property interruption": "VII.3.8, VII.3.10, VII.1",
+        "property investor_connection_bonus": "VII.3.7",
+        "property investor_owner_capital": "VII.3.7, IX.2",
+        "property layout": 'supplement from "18xx-games-1880Romania.json"',
         "property min_bid_raise": "V.1",
         "property min_train_price": "VII.3.8",
+        "property minor_operating_steps": "VII.1",
+        "property minor_operating_until": "VII.1, §X",
+        "property minor_train": "VII.3.5.2",
         "property must_own_train": "VII.3.8, §X",
         "property no_value_at_end": "IX.2",
+        "property odessa_coordinate": "VII.3.1",
         "property operating_order": "assumed \"the round track's layout is a gap; the library's share-price order stands in until it is transcribed\"",
         "property operating_rounds_per_set": "VII.1, II.4",
         "property operating_steps": "VII.1",
         "property par_prices": "VI.6, II.2",
         "property phase_trigger": "VII.3.11, VII.3.5.2, II.4",
+        "property picks_operate": "II.3.2, VII.1",
         "property player_order": '§IV("Game Setup")',
         "property players": "XI.1",
         "property players_with_variants": "I.1",
@@ -6972,22 +8248,25 @@ DATA = TitleData(
         "property stock_round_when": "VI.1, VII.1, VII.3.8",
         "property summary": "XI.1",
         "property terrain_cost_per_symbol": "VII.3.1",
-        "property tile_lays": "VII.3.1",
+        "property tile_lays": "VII.3.1, VII.3.11",
+        "property track_off_board": "VII.3.1",
         "property train_export": "VII.3.10",
         "property train_supply_order": '§IV("Game Setup"), II.4, VII.3.8',
         "property train_trading_between_companies_from": "VII.3.8, VII.3.11",
         "property treasury_shares_at": "VI.5",
         "property treasury_shares_pay": "VII.3.6",
+        "property upgrade_chart": 'VII.3.3, §"Tile Overview and Tile Upgrade Table"',
         "property upgrade_terrain_cost": "VII.3.3",
         "round operating": "§VII",
         "round starting": "§V",
         "round stock": "§VI",
         "round_track main": "II.1",
         "sanction cert_limit/take_over": "VI.4, VI.8",
-        "table building_rights_by_president_share": "VI.6, VII.3.2",
         "table cert_limit": "XI.1",
         "table float_by_phase": "VI.6, VII.3.11, §X",
         "table starting_cash": "XI.1",
+        "table tile_counts": 'supplement from "18xx-games-1880Romania.json"',
+        "table upgrades": "VII.3.1, VII.3.3",
         "term bank_pool": "VI.4",
         "term building_right": "II.6",
         "term communist_phase": "VIII.4",
@@ -7405,7 +8684,8 @@ DATA = TitleData(
         "tile 8855": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 8856": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 8857": 'supplement from "18xx-games-tile-catalog.json"',
-        "tile 8858": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile 8858": 'supplement from "18xx-games-1880Romania.json"',
+        "tile 8858a": 'supplement from "18xx-games-1880Romania.json"',
         "tile 8859": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 8860": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 8862": 'supplement from "18xx-games-tile-catalog.json"',
@@ -7480,6 +8760,14 @@ DATA = TitleData(
         "tile 990": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 991": 'supplement from "18xx-games-tile-catalog.json"',
         "tile 997": 'supplement from "18xx-games-tile-catalog.json"',
+        "tile L141": 'supplement from "18xx-games-1880Romania.json"',
+        "tile L148": 'supplement from "18xx-games-1880Romania.json"',
+        "tile L149": 'supplement from "18xx-games-1880Romania.json"',
+        "tile L150": 'supplement from "18xx-games-1880Romania.json"',
+        "tile L151": 'supplement from "18xx-games-1880Romania.json"',
+        "tile L152": 'supplement from "18xx-games-1880Romania.json"',
+        "tile L153": 'supplement from "18xx-games-1880Romania.json"',
+        "tile L154": 'supplement from "18xx-games-1880Romania.json"',
         "train 2": "II.4, XI.1",
         "train 2+2": "II.4, XI.1",
         "train 2R": "VII.3.5.1, XI.1",
@@ -7493,6 +8781,7 @@ DATA = TitleData(
         "train 8E": '§IV("Game Setup"), VII.3.5.1, XI.1',
         "train_rules How trains are bought, run, exported and scrapped": "VII.3.8",
         "trigger capitalise": "VI.7",
+        "trigger dotted_border_opens": "II.3.1, VII.3.11",
         "trigger loan_interest": "VII.3.9",
         "trigger second_capital_in_b": "VI.7, VII.3.11",
         "zone par": "II.2",
@@ -7556,7 +8845,13 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     g.b_set_par(v_corporation, v_price)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
+    for v_investor in g.name("minors"):
+        if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
+            (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
+        ):
+            g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
     g.b_bought(v_player, v_corporation)
+    g.b_require_decision(v_corporation, "choose")
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
@@ -7600,10 +8895,14 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
-    """Sell shares back to the bank (VI.4)"""
-    if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are sold in a stock round", rule="VI.4")
-    if not (g.b_may_sell_now(v_player)):
+    """Sell shares back to the bank (VI.4, VII.3.9)"""
+    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
+            rule="VI.4, VII.3.9",
+        )
+    if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction("sell first, then buy", rule="VI.1")
     if not (
         (g.b_len(v_shares) >= 1)
@@ -7612,13 +8911,14 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is", rule="VI.4"
         )
-    if not (g.b_stock_round_number() > 1):
+    if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction("no selling in the first stock round", rule="VI.4")
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
         )
+    v_president_before = g.b_president(v_corporation)
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
@@ -7630,6 +8930,10 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
     g.b_note_sold(v_player, v_corporation)
     g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
+    if not ((not v_emergency) or (g.b_president(v_corporation) == v_president_before)):
+        raise IllegalAction(
+            "shares sold to pay for a train may not change any company's president", rule="VII.3.9"
+        )
 
 
 def a_pass(g, v_entity):
@@ -7641,34 +8945,79 @@ def a_pass(g, v_entity):
         )
     ):
         raise IllegalAction(
-            "a player over the certificate limit must sell down to it first", rule="XI.1"
+            "a player over the certificate limit must sell down to it first", rule="VI.3"
         )
-    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction("a corporation without a train must buy one", rule="VII.3.8, §X")
+    if not (
+        (not (g.param("must_own_train") and g.b_must_buy_train(v_entity)))
+        or g.b_would_export(v_entity)
+    ):
+        raise IllegalAction("a company without a train must buy one", rule="VII.3.8, VII.3.10")
     g.b_pass_turn(v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (VII.3.1)"""
+    """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule="VII.3.1")
+        raise IllegalAction(
+            "track is built after the home station and before a station is placed", rule="VII.1"
+        )
+    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
+        raise IllegalAction(
+            "the company has no building right for this phase", rule="VII.3.2, VII.3.3, II.6"
+        )
+    if not (
+        not (
+            (g.attr(v_corporation, "kind") == "investor")
+            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+        )
+    ):
+        raise IllegalAction(
+            "a foreign investor lays one yellow tile or upgrades one, never more", rule="VII.1"
+        )
+    if not (
+        (
+            ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
+            or (v_hex == g.attr(v_corporation, "home"))
+        )
+        or (g.b_tile_color(g.attr(v_corporation, "home")) != "white")
+    ):
+        raise IllegalAction(
+            "a company's first tile goes on its home hex, unless a tile lies there already",
+            rule="VII.3.1",
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    if g.attr(v_lay, "upgrade"):
+        if not (not g.b_done_this_turn("yellow")):
+            raise IllegalAction(
+                "an upgrade is the only tile of a turn: not after a yellow tile", rule="VII.3.3"
+            )
+        g.b_mark_done_this_turn("upgrade")
+    else:
+        if not (not g.b_done_this_turn("upgrade")):
+            raise IllegalAction("no yellow tile in the turn of an upgrade", rule="VII.3.3")
+        g.b_mark_done_this_turn("yellow")
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction("the company cannot pay the terrain cost", rule="VII.3.1")
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    if g.attr(v_corporation, "kind") != "investor":
+        g.set_attr(v_corporation, "laid_track", True)
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (VII.3.4)"""
+    """Buy and place a station (VII.3.4)"""
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction("a station token is placed after laying track", rule="VII.3.4")
+        raise IllegalAction("a station is placed after building track", rule="VII.1")
     if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction("the corporation has no station token left", rule="VII.3.4")
+        raise IllegalAction(
+            "the company has no station marker left", rule='VII.3.4, §IV("Game Setup")'
+        )
     v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation)
+    v_cost = g.b_next_token_cost(v_corporation) * (
+        g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1
+    )
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule="VII.3.4")
+        raise IllegalAction("the company cannot pay for the station", rule="VII.3.4")
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
@@ -7699,13 +9048,14 @@ def a_dividend(g, v_corporation, v_kind):
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
-    """Pay each holding its share of the dividends (VII.3.6)"""
+    """Pay each shareholder 10% per 10% share (VII.3.6)"""
     for v_holder in g.b_shareholders(v_corporation):
-        g.transfer(
-            g.b_pay_per_share(v_corporation, v_holder, v_paid),
-            g.name("bank"),
-            g.b_dividend_payee(v_holder, v_corporation),
-        )
+        if not (v_holder in g.name("minors")):
+            g.transfer(
+                g.b_pay_per_share(v_corporation, v_holder, v_paid),
+                g.name("bank"),
+                g.b_dividend_payee(v_holder, v_corporation),
+            )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
@@ -7723,6 +9073,41 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction("the train limit would be exceeded", rule="VII.3.8")
     v_seller = g.b_holder_of(v_train)
+    if not (
+        (g.attr(v_train, "max_per_company") == None)
+        or (
+            sum(
+                1
+                for v_t in g.b_trains(v_corporation)
+                if (g.attr(v_t, "name") == g.attr(v_train, "name"))
+            )
+            < g.attr(v_train, "max_per_company")
+        )
+    ):
+        raise IllegalAction("a company may own only one rebuilt 2-train", rule="VII.3.5.1")
+    if not (
+        (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
+        or (
+            (
+                (v_price <= g.b_cheapest_train_price())
+                and (g.attr(v_train, "satisfies_train_obligation") != False)
+            )
+            and (
+                (not g.b_phase_at_least("B1"))
+                or all(
+                    (
+                        (g.attr(v_t, "price") >= v_price)
+                        or (g.attr(v_t, "satisfies_train_obligation") == False)
+                    )
+                    for v_t in g.b_trains(g.name("pool"))
+                )
+            )
+        )
+    ):
+        raise IllegalAction(
+            "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
+            rule="VII.3.9",
+        )
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction("the bank sells trains in ascending order", rule="VII.3.8")
@@ -7789,6 +9174,74 @@ def r_forced_purchase_help(g, v_corporation, v_price):
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
+def a_choose(g, v_corporation, v_choice):
+    """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
+    if not (g.b_pending_decision(v_corporation, "choose")):
+        raise IllegalAction(
+            "building rights are chosen when the company is founded; an investor's capital when it closes",
+            rule="VII.3.2, VII.3.7",
+        )
+    if g.attr(v_corporation, "kind") == "investor":
+        if not ((v_choice == "capital_to_company") or (v_choice == "capital_to_owner")):
+            raise IllegalAction(
+                "the company takes the investor's capital, or its owner takes 20% of it",
+                rule="VII.3.7",
+            )
+        r_close_investor(g, v_corporation, (v_choice == "capital_to_company"))
+    else:
+        if not (
+            ((v_choice in g.param("choose_options")) and (v_choice != "capital_to_company"))
+            and (v_choice != "capital_to_owner")
+        ):
+            raise IllegalAction(
+                "building rights are for one to three different phases, A to D", rule="VII.3.2"
+            )
+        if not (
+            g.b_len(v_choice)
+            == g.param("building_rights_count")[
+                g.attr(g.b_president_certificate(v_corporation), "percent")
+            ]
+        ):
+            raise IllegalAction(
+                "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
+                rule="VI.6",
+            )
+        g.set_attr(v_corporation, "building_rights", v_choice)
+    g.b_resolve_decision(v_corporation, "choose")
+
+
+def r_minor_dividend(g, v_minor):
+    """A foreign investor withholds all its revenue (VII.1)"""
+    g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
+
+
+def r_minor_turn_end(g, v_minor):
+    """Checking for a track connection (VII.3.7)"""
+    for v_c in g.name("corporations"):
+        if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
+            g.b_require_decision(v_minor, "choose")
+
+
+def r_close_investor(g, v_investor, v_to_company):
+    """Closing a connected foreign investor (VII.3.7)"""
+    v_holder = g.b_owner(v_investor)
+    for v_c in g.name("corporations"):
+        if g.b_percent(v_investor, v_c) > 0:
+            for v_cert in g.b_held_certificates(v_investor, v_c):
+                g.move(v_cert, v_investor, v_holder)
+            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
+            if v_to_company:
+                g.transfer(g.b_cash(v_investor), v_investor, v_c)
+            else:
+                g.transfer(
+                    ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
+                    v_investor,
+                    v_holder,
+                )
+            g.b_check_president(v_c)
+    g.b_close_minor(v_investor)
+
+
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
     if (
@@ -7830,6 +9283,11 @@ def t_private_income(g, *_rest):
     """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+
+
+def t_dotted_border_opens(g, *_rest):
+    """The yellow dotted border opens with the end of the yellow phase"""
+    g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
@@ -7893,6 +9351,7 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "choose": [("corporation", ("corporation",)), ("choice", ("name",))],
         "payoff_player_debt": [("player", ("player",))],
     }
     ROUTINES = {
@@ -7910,12 +9369,17 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:choose": a_choose,
+        "minor_dividend": r_minor_dividend,
+        "minor_turn_end": r_minor_turn_end,
+        "close_investor": r_close_investor,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "dotted_border_opens": [(None, t_dotted_border_opens)],
         "floated": [(None, t_capitalise)],
         "second_capitalization": [(None, t_second_capital_in_b)],
         "stock_round_end": [(None, t_loan_interest)],

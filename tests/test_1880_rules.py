@@ -6,15 +6,14 @@ vocabulary; every action a helper plays is followed by the invariant
 monitor. Refused actions go through `assert_refused`: `IllegalAction` is
 raised, its `.rule` names the section, and nothing in the game changed.
 
-The map is a later issue, so no track is laid and trains earn nothing;
-positions are reached by play, and where play would take too long a test
+Track, stations and routes on the real map are tested in test_1880_map.py;
+positions here are reached by play, and where play would take too long a test
 edits the state directly and says so (money then comes from the unlimited
 bank's books, so the monitor's conservation check still holds).
 
 The Starting Round (V) has its own tests in test_1880_starting_round.py;
-the games here skip it. Rules not built yet (foreign investors' operation,
-building rights, the round track's order) are gaps in the rulespec; they
-have no tests here.
+the games here skip it. Rules not built yet (the round track's order and
+the other gaps of the rulespec) have no tests here.
 """
 
 from __future__ import annotations
@@ -49,7 +48,15 @@ def new_game(players=NAMES, seed=1):
     return g
 
 
+def skip_track(g, sym):
+    """The company passes its track and station steps (VII.1) and is at running trains or later."""
+    while g.g["round"] == "operating" and acting(g) == sym and g.g["step"] in ("lay_tile", "place_token"):
+        g.process({"type": "pass", "entity": sym, "entity_type": "corporation"})
+
+
 def act(g, action):
+    if action.get("entity_type") == "corporation" and action["type"] not in ("pass", "lay_tile", "place_token"):
+        skip_track(g, action["entity"])
     g.process(action)
     g._test_monitor.check(g, action)
 
@@ -136,10 +143,21 @@ def sell_action(g, name, sym, n=1):
     return P(name, "sell_shares", shares=[c.id for c in certs], percent=sum(c.percent for c in certs))
 
 
+def choose_rights(g):
+    """A founder owes his company's building rights (VI.6, VII.3.2): the first phases, as many as
+    the president's certificate gives."""
+    pending = g.g.get("pending")
+    if pending and pending[0][2] == "choose":
+        sym = pending[0][1]
+        count = {20: 3, 30: 2, 40: 1}[g.certs_of[sym][0].percent]
+        act(g, C(sym, "choose", choice="ABCD"[:count]))
+
+
 def turn(g, name, *actions):
     to_turn(g, name)
     for a in actions:
         act(g, a)
+        choose_rights(g)
     if g.g["round"] == "stock" and acting(g) == name:
         pass_(g, name)
 
@@ -310,6 +328,7 @@ def test_vii_3_8_a_company_without_a_train_must_buy_one():
     g = new_game()
     first_sr_gwr(g)
     assert g.g["round"] == "operating" and acting(g) == "GWR"
+    skip_track(g, "GWR")
     assert_refused(g, C("GWR", "pass"), "VII.3.8")
 
 
@@ -369,6 +388,7 @@ def test_vii_3_9_repaying_a_loan():
     act(g, P("Ann", "payoff_player_debt"))
     assert g.debts["Ann"] == 0 and cash(g, "Ann") == 380
     act(g, par_action(g, "Ann", "GWR", 100))
+    choose_rights(g)
     to_turn(g, "Bob")
     assert_refused(g, P("Bob", "payoff_player_debt"), "VII.3.9")
 
@@ -464,3 +484,86 @@ def test_ix_random_games_end_by_the_last_6e(players):
     for seed in (1, 2):
         record = play_one(Game, names, seed)
         assert record["finished"] and record["end_reason"] == "last_train"
+
+
+def test_vii_3_9_an_emergency_purchase_takes_the_cheapest_train():
+    """A direct state edit: phase B1, a 2-train (Ł100) in the train pool, the 2+2s bought up, the GWR
+    without cash or trains; the bank's cheapest is then a 3 (Ł180)."""
+    g = new_game()
+    first_sr_gwr(g)
+    gwr = g.entity("corporation", "GWR")
+    g.flow["received"] += cash(g, "GWR")
+    g.cash[gwr] = 0
+    set_phase(g, "B1")
+    pooled = train_id(g, "2")
+    for tid in g.train_order:
+        if g.trains[tid].name in ("2", "2+2") and g.owner[tid] is DEPOT:
+            g.owner[tid] = SCRAP
+    g.owner[pooled] = POOL
+    skip_track(g, "GWR")
+    assert_refused(g, C("GWR", "buy_train", train=train_id(g, "3"), price=180), "VII.3.9")
+    act(g, C("GWR", "buy_train", train=pooled, price=100))
+    assert [t.id for t in g.b_trains(gwr)] == [pooled]
+
+
+def test_vii_3_9_emergency_share_sales_before_the_loan():
+    """A direct state edit: the 2-trains are gone, the GWR has no cash and Ann Ł30; she holds a VRL share."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    turn(g, "Bob", par_action(g, "Bob", "VRL", 70))
+    turn(g, "Cid", buy_action(g, "Cid", "VRL"))
+    turn(g, "Ann", buy_action(g, "Ann", "VRL"))
+    end_stock_round(g)
+    gwr, ann = g.entity("corporation", "GWR"), g.entity("player", "Ann")
+    for tid in g.train_order:
+        if g.trains[tid].name == "2":
+            g.owner[tid] = SCRAP
+    g.flow["received"] += cash(g, "GWR") + cash(g, "Ann") - 30
+    g.cash[gwr], g.cash[ann] = 0, 30
+    skip_track(g, "GWR")
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"
+    assert_refused(g, sell_action(g, "Cid", "VRL"), "VI.1")           # not his turn: it is the GWR's
+    vrl = price(g, "VRL")
+    act(g, sell_action(g, "Ann", "VRL"))                             # market price less Ł5
+    assert cash(g, "Ann") == 30 + vrl - 5 and pct(g, "Ann", "VRL") == 0
+    act(g, C("GWR", "buy_train", train=train_id(g, "2+2"), price=180))
+    short = 180 - (30 + vrl - 5)
+    assert cash(g, "Ann") == 0 and g.debts["Ann"] == short + short // 2
+
+
+def test_vii_3_5_1_rebuilt_2_trains_from_phase_c2():
+    """A direct state edit: phase C2, with the GWR rich enough for two rebuilt 2-trains."""
+    g = new_game()
+    first_sr_gwr(g)
+    gwr = g.entity("corporation", "GWR")
+    skip_track(g, "GWR")
+    assert not any(a["type"] == "buy_train" and a["train"].startswith("2R") for a in g.legal_actions())
+    set_phase(g, "C2")
+    inject(g, "GWR", 1000)
+    rebuilt = [a for a in g.legal_actions() if a["type"] == "buy_train" and a["train"].startswith("2R")]
+    assert rebuilt and rebuilt[0]["price"] == 250
+    marker = g.g.get("train_marker")
+    act(g, rebuilt[0])
+    assert g.g.get("train_marker") == marker                  # the train purchase marker stays
+    assert_refused(g, C("GWR", "pass"), "VII.3.8")              # a rebuilt 2-train meets no obligation
+    second = next(t for t in g.train_order if g.trains[t].name == "2R" and g.owner[t] is DEPOT)
+    assert_refused(g, C("GWR", "buy_train", train=second, price=250), "VII.3.5.1")
+
+
+def test_vii_3_10_a_company_without_a_train_may_decline_to_export():
+    """A direct state edit takes the GWR's 2-train away (as scrapping would) before its next turn."""
+    g = new_game()
+    first_sr_gwr(g)
+    bought = train_id(g, "2")
+    act(g, C("GWR", "buy_train", train=bought, price=100))
+    pass_(g, "GWR")
+    assert acting(g) == "GWR"
+    g.owner[bought] = SCRAP
+    skip_track(g, "GWR")
+    assert g.g["step"] == "buy_train"
+    act(g, C("GWR", "pass"))                      # declines although it owns no train: the 2s are exported
+    assert g.g["round"] == "stock"
+    end_stock_round(g)
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"
+    assert_refused(g, C("GWR", "pass"), "VII.3.8")   # now it must buy
+    act(g, C("GWR", "buy_train", train=train_id(g, "2+2"), price=180))

@@ -29,6 +29,7 @@ from compiler.runtime.track import (
     legal_tokens,
     node_map,
     opposite,
+    linked,
     reach,
     route_revenue,
 )
@@ -510,6 +511,22 @@ def test_1880_romania_vii_3_6_best_revenue():
     assert [r.train for r in cfr.runs] == ["4+4", "3"]
     gwr = best_routes(board, "GWR", [FOUR_PLUS_FOUR], "C1")
     assert gwr.revenue == 170 and set(gwr.runs[0].nodes) == {n[c] for c in "HBAK"}
+
+
+def test_1880_romania_vii_3_5_1_express_trains_visit_any_number_of_stops():
+    e6 = TrainSpec.from_dict(
+        {"distance": [{"nodes": ["city", "offboard", "town", "port"], "pay": 6, "visit": "unlimited"}]}
+    )
+    assert e6.revenue([("city", v) for v in (10, 20, 30, 40, 50, 60, 70, 80)]) == 330   # the best six
+
+
+def test_1880_romania_vii_3_7_a_track_connection_ignores_stations():
+    """The CFR's stations block the GWR's routes through C (VII.2), but a foreign investor's check
+    is for track only (VII.3.7): every stop of the example is linked to the GWR's station at K."""
+    board, n = romania_example_board()
+    joined = {f"{h}-{i}" for h, i in linked(board, board.tokens_of("GWR"))}
+    assert {n[c] for c in "ABCDEFGHI"} <= joined
+    assert n["D"] not in {f"{h}-{i}" for h, i in reach(board, "GWR").nodes}
 
 
 def test_1880_romania_routes_by_connections():

@@ -102,11 +102,15 @@ class GameBase:
         self.minors = [Entity("minor", c["key"], c.get("title") or c["key"], c) for c in d.components_of("minor")]
         #: the components players pick for free after an opening auction (the title's `free_pick` kind)
         pick_kind = d.properties.get("free_pick")
-        self.pickables = [Entity(str(pick_kind), str(c["key"]), c.get("title") or str(c["key"]), c)
+        # picks that operate once a player has one (the title's `picks_operate: true`) are minors
+        entity_kind = "minor" if d.properties.get("picks_operate") else str(pick_kind)
+        self.pickables = [Entity(entity_kind, str(c["key"]), c.get("title") or str(c["key"]), c)
                           for c in d.components_of(str(pick_kind))] if pick_kind not in (None, "none") else []
+        if entity_kind == "minor":
+            self.minors += self.pickables
         self.by_id: dict[tuple[str, str], Entity] = {}
-        for e in (self.players + self.corporations + self.privates + self.bonds + self.minors + self.pickables
-                  + [BANK, POOL, DEPOT, SCRAP]):
+        for e in (self.players + self.corporations + self.privates + self.bonds + self.minors
+                  + [x for x in self.pickables if x not in self.minors] + [BANK, POOL, DEPOT, SCRAP]):
             self.by_id[(e.kind, e.id)] = e
         #: ids as 18xx.games logs spell them ("B&O" for BO): a component's `log_id`
         self.log_ids: dict[str, str] = {}
@@ -177,6 +181,13 @@ class GameBase:
                                  axes=d.properties.get("axes"), tiles=tiles)
             for name in gap_rows:
                 upgrades[name] = list(derive.upgrade_targets(derive.tiles[name]))
+        if upgrades is not None and d.properties.get("upgrade_chart") == "partial":
+            # a partial chart (grammar/README.md): every tile it does not list upgrades as derived
+            derive = track.Board({c["key"]: c for c in hexes}, layout=self.param("layout"),
+                                 axes=d.properties.get("axes"), tiles=tiles)
+            for name, tile in derive.tiles.items():
+                if name not in upgrades:
+                    upgrades[name] = list(derive.upgrade_targets(tile))
         rules = track.TrackRules(
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
@@ -355,8 +366,8 @@ class GameBase:
             for name in minor.get("trains") or ():
                 tid = next(t for t in self.train_order if self.trains[t].name == str(name) and self.owner[t] is DEPOT)
                 self.j.set(self.owner, tid, minor)
-            if minor.get("home") is not None and self.board is not None:
-                self.b_place_home_token(minor)
+            if minor.get("home") is not None and self.board is not None and minor not in self.pickables:
+                self.b_place_home_token(minor)  # a picked minor gets its home station when picked
 
     def _start_minor(self, minor: Entity) -> None:
         self.j.set(self.corp[minor.id], "floated", True)
@@ -958,6 +969,52 @@ class GameBase:
         self.b_mark_done_this_turn(f"lay {company.id}")
         self._put_tile(lay, tile_id)
 
+    def b_close_minor(self, minor: Entity) -> None:
+        """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map."""
+        self.j.set(self.corp[minor.id], "closed", True)
+        self.transfer(self.cash[minor], minor, BANK)
+        for t in self.b_trains(minor):
+            self.j.set(self.owner, t.id, SCRAP)
+        self._remove_stations(minor)
+
+    def b_track_connected(self, a: Entity, b: Entity) -> bool:
+        """track_connected(A, B): some station of A and some station of B are joined by track, whoever's
+        stations stand between (1880 VII.3.7: a physical connection, not a route)."""
+        board = self._need_board()
+        theirs = set(board.tokens_of(b.id))
+        return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
+
+    def b_held_certificates(self, holder: Entity, corp: Entity) -> list[Certificate]:
+        """held_certificates(H, C): the certificates of C that H holds."""
+        return [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder]
+
+    def b_would_export(self, corp: Entity) -> bool:
+        """would_export(C): C's turn ending now without a bank train would export the rest of the current
+        train type (the title's `train_export`: C bought the bank's last train a full round ago)."""
+        if not self._param_or("train_export", False) or self.g["end_reason"] is not None:
+            return False
+        if self.g.get("train_marker") != corp.id or self.g["bank_buys"] or self.g.get("resumed_turn"):
+            return False
+        ids = self._available_train_ids()
+        return bool(ids) and self.DATA.component("train", self.trains[ids[0]].name).get("exported") is not False
+
+    def b_tile_color(self, hex_id: str) -> str:
+        """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex."""
+        board = self._need_board()
+        if str(hex_id) not in board.hexes:
+            raise IllegalAction(f"{hex_id} is not on the map")
+        return board.tile_at(str(hex_id)).color
+
+    def b_remove_borders(self, kind: str) -> None:
+        """remove_borders(type): the map's hex-side borders of that type are gone (track may cross them)."""
+        board = self._need_board()
+        self._board_change(lambda: board.remove_borders(str(kind)))
+
+    def b_phase_group(self) -> str:
+        """phase_group(): the current phase's `group` (1880's A to D), or its name where it has none."""
+        phase = self._phase()
+        return str(phase.get("group") or phase["key"])
+
     def b_remove_markers(self) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
         self.j.set(self.g, "markers", ())
@@ -1013,8 +1070,8 @@ class GameBase:
 
     def _lay_slots(self) -> list[dict]:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
-        false | not_if_upgraded)`, one per lay in a turn."""
-        slots = self.param("tile_lays")
+        false | not_if_upgraded)`, one per lay in a turn; either may be a map by phase or phase group."""
+        slots = self._by_phase(self.param("tile_lays"), "tile_lays")
         if isinstance(slots, int):
             return [{"lay": True, "upgrade": True}] * slots
         return list(slots)
@@ -1062,6 +1119,9 @@ class GameBase:
         for company, index in self.board.hexes[home].homes:
             if company == corp.id:
                 node = index
+        for (hex_id, index), kept in self.board.reserved.items():
+            if hex_id == home and corp.id in kept:
+                node = index  # the reservation moved with an upgrade (two cities merged into one)
         spot = track.check_token(self.board, corp.id, (home, node), home=True)
         self.b_place_station(corp, spot)
 
@@ -1090,8 +1150,14 @@ class GameBase:
                                    price=int(self._value(comp.get("price"), f"train {side} price")), side=side)
 
     def _train_dicts(self, corp: Entity) -> dict[str, dict]:
+        """The trains `corp` runs: its own; a minor of a title with `minor_train: lease_top` runs the
+        bank's top train instead, which stays in the bank (1880 VII.3.5.2)."""
         out = {}
-        for t in self.b_trains(corp):
+        trains = self.b_trains(corp)
+        if corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top":
+            top = self._available_train_ids()[:1]
+            trains = [self.trains[tid] for tid in top]
+        for t in trains:
             comp = dict(self.DATA.component("train", self._side_name(t)))
             comp["id"] = t.id
             out[t.id] = comp
@@ -1107,9 +1173,14 @@ class GameBase:
         """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
         return (
             isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
-            and self.b_in_step(corp, "buy_train") and not self.b_trains(corp)
+            and self.b_in_step(corp, "buy_train") and not any(self._meets_obligation(t) for t in self.b_trains(corp))
             and bool(self._available_train_ids())
         )
+
+    def _meets_obligation(self, train: Train) -> bool:
+        """A train that counts for a corporation's duty to own one (not one with
+        `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
+        return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
 
     def b_price_after(self, corp: Entity, direction: str) -> int:
         """price_after(C, d): the price one market move of C in direction d would give."""
@@ -1138,8 +1209,10 @@ class GameBase:
                 and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
 
     def b_cheapest_train_price(self) -> int:
-        """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)."""
+        """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)
+        that meets a corporation's duty to own one."""
         prices = [self._train_side(self.trains[t], side).price for t in self._available_train_ids()
+                  if self._meets_obligation(self.trains[t])
                   for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
         return min(prices) if prices else 0
 
@@ -1398,6 +1471,9 @@ class GameBase:
             # the last train is sold: the game ends after one more full set of operating rounds
             self.j.set(self.g, "end_reason", "final_train")
             self.j.set(self.g, "end_after_set", self.g["set"] + 1)
+        if from_bank and self.DATA.component("train", train.name).get("moves_train_purchase_marker") is False:
+            # a train sold beside the stack (1880's rebuilt 2-train): no marker, no phase, no export timer
+            return
         if from_bank:
             self.j.set(self.g, "bank_buys", self.g["bank_buys"] + 1)
             if self.g["end_reason"] is None:
@@ -1488,6 +1564,8 @@ class GameBase:
             return list(self.corporations)
         if name == "privates":
             return list(self.privates)
+        if name == "minors":
+            return list(self.minors)
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -1499,7 +1577,7 @@ class GameBase:
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data."""
         if isinstance(obj, Entity):
-            if obj.kind == "corporation" and name in self.corp[obj.id]:
+            if obj.kind in ("corporation", "minor") and name in self.corp[obj.id]:
                 return self.corp[obj.id][name]
             value = obj.data.get(name)
             if value is None:
@@ -1522,10 +1600,12 @@ class GameBase:
             return self.DATA.component("train", obj.name).get(name)
         if isinstance(obj, dict):
             return obj[name]
+        if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
+            return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
-        if isinstance(obj, Entity) and obj.kind == "corporation":
+        if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
             self.j.set(self.corp[obj.id], name, value)
             return
         raise IllegalAction(f"cannot set {obj}.{name}")
@@ -1675,8 +1755,10 @@ class GameBase:
         return int(resolve_value(f"phase {phase['key']} operating_rounds", phase.get("operating_rounds"), players=getattr(self, "n", None)))
 
     def _available_train_ids(self) -> list[str]:
-        """Trains the depot sells now: the next in supply order, and any
-        train whose `available_after` names a train type that is sold out."""
+        """Trains the depot sells now: the next in supply order, any train
+        whose `available_after` names a train type that is sold out, and any
+        train whose `available_from` phase has come (1880's rebuilt 2-trains,
+        sold beside the stack)."""
         in_depot = [tid for tid in self.train_order if self.owner[tid] is DEPOT]
         if not in_depot:
             return []
@@ -1688,7 +1770,9 @@ class GameBase:
             train = self.trains[tid]
             comp = self.DATA.component("train", train.name)
             after = comp.get("available_after")
-            if tid == first or (after is not None and str(after) in sold_out):
+            since = comp.get("available_from")
+            if tid == first or (after is not None and str(after) in sold_out) or (
+                    isinstance(since, str) and self.b_phase_at_least(since)):
                 if train.name not in seen_names:
                     out.append(tid)
                     seen_names.add(train.name)
@@ -1813,6 +1897,11 @@ class GameBase:
                 total += self.b_price(corp) * pct // 10
         for item in self.privates + self.bonds + self.minors:
             if self.owner[item.id] == player and not self.b_closed(item):
+                share = item.get("end_share_of_cash")
+                if share is not None:
+                    # worth a part of its own cash to its owner (1880 IX.2: 20% of an investor's capital)
+                    total += self.cash[item] * int(self._value(share, f"{item.kind} {item.id} end_share_of_cash")) // 100
+                    continue
                 value = item.get("end_value", self.DATA.properties.get(f"{item.kind}_value_at_end"))
                 if value is None:
                     raise RuleGap(f"{item.kind} {item.id} end_value", "its worth at the game's end is not given")
@@ -2105,11 +2194,19 @@ class GameBase:
         """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
         st = dict(self.g["starting"])
         self.move(item, BANK, player)
+        if item.kind == "minor":
+            # a picked minor operates from now on, from its home station (1880 V.2, II.3.2)
+            self._start_minor(item)
+            if item.get("home") is not None and self.board is not None:
+                self.b_place_home_token(item)
         st["picks"] = tuple(x for x in st["picks"] if x != item.id)
         st["picked"] = st["picked"] | {player.id}
         self.j.set(self.g, "starting", st)
         if len(st["picked"]) >= self.n or not st["picks"]:
             self.j.set(self.g, "removed", self.g.get("removed", ()) + st["picks"])
+            for left in st["picks"]:
+                if ("minor", left) in self.by_id:
+                    self.j.set(self.corp[left], "closed", True)
             self._end_starting_round()
             return
         self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
@@ -2463,12 +2560,21 @@ class GameBase:
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
+        operator = self._operator(corp)
+        if (self.DATA.properties.get("home_token_at") == "first_operation" and self.board is not None
+                and operator.kind == "corporation" and self.corp[corp]["tokens"] == 0
+                and operator.get("home") is not None):
+            # the home station goes down as the first step of the company's first turn
+            self.b_place_home_token(operator)
         self._next_step()
 
     def _steps(self) -> list[str]:
         operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None
         if operator is not None and operator.kind == "minor":
             steps = list(self.param("minor_operating_steps"))
+            until = self.DATA.properties.get("minor_operating_until")
+            if until is not None and self._phase_index(self.g["phase"]) > self._phase_index(str(until)):
+                steps = []  # past its last phase a minor's turn is only its turn-end check
         else:
             steps = list(self.param("operating_steps"))
         if self.board is None:
@@ -2486,7 +2592,7 @@ class GameBase:
         while index < len(steps):
             step = steps[index]
             self.j.set(self.g, "step", step)
-            if step == "run_routes" and not self.b_trains(corp):
+            if step == "run_routes" and not self._train_dicts(corp):
                 index += 1
                 continue
             if step == "dividend" and corp.kind == "minor":
@@ -2502,6 +2608,8 @@ class GameBase:
         self._end_corporation_turn(corp)
 
     def _end_corporation_turn(self, corp: Entity) -> None:
+        if corp.kind == "minor" and "minor_turn_end" in self.ROUTINES and not self.corp[corp.id]["closed"]:
+            self.call("minor_turn_end", corp)  # the title's check at the end of a minor's turn (1880 VII.3.7)
         # an obsolete (phased-out) train runs once more, then leaves at the end of its owner's turn
         for t in self.b_trains(corp):
             if t.name in self.g.get("obsolete", frozenset()):
@@ -2636,7 +2744,7 @@ class GameBase:
             if isinstance(args[0], Entity) and self.b_auction_passed(args[0]):
                 raise IllegalAction(f"{args[0]} passed in the auction of {self.b_auction_company()} and may not "
                                     "re-enter the bidding for it", rule=self._starting_rule("auction_pass_final"))
-            turn_rule = self.DATA.rules.get("cite action pass") or rule
+            turn_rule = self.DATA.rules.get("cite action pass") or self.DATA.rules.get("action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule)
         try:
             routine(self, *args)
@@ -3069,6 +3177,9 @@ class GameBase:
                 values = [p.id for p in self.players]
             elif t == "money":
                 values = sorted({0, *[int(v) for v in self._money_candidates()]})
+            elif t == "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
+                # a choice among the title's `<action>_options` (1880's building rights)
+                values = [str(v) for v in self.DATA.properties[f"{kind}_options"]]
             else:
                 return []
             combos = [{**c, name: v} for c in combos for v in values]
@@ -3135,7 +3246,7 @@ class GameBase:
                             "closed": self.corp[m.id]["closed"]} for m in self.minors]} if self.minors else {}),
             "privates": [{"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
                           "closed": self.closed[x.id]} for x in self.privates],
-            **({f"{self.pickables[0].kind}s": [
+            **({f"{self.DATA.properties.get('free_pick')}s": [
                 {"sym": x.id, "owner": (self.owner[x.id].id if self.owner[x.id] is not BANK else None),
                  "removed": x.id in self.g.get("removed", ())} for x in self.pickables]} if self.pickables else {}),
             **({"auction": self._auction_summary()} if self.g["round"] == "auction" else {}),

@@ -938,6 +938,44 @@ def reach(board: Board, company: str) -> Reach:
     return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
 
 
+def linked(board: Board, starts: Iterable[NodeRef]) -> frozenset[NodeRef]:
+    """The nodes joined by track to any of `starts`, whoever's tokens fill
+    the cities between (a physical connection, not a route: 1880 VII.3.7);
+    a route's dead end (a terminal node, an off-board area) is reached but
+    not passed."""
+    starts = set(starts)
+    seen: set[NodeRef] = set()
+    entries: set[tuple[str, int]] = set()
+    stack: list[tuple[str, str, int]] = [("n", h, i) for h, i in starts]
+    while stack:
+        what, h, x = stack.pop()
+        if what == "n":
+            ref = (h, x)
+            if ref in seen:
+                continue
+            seen.add(ref)
+            lay = board.layout_at(h)
+            if ref not in starts and (x in lay.terminal or board.node(ref).kind == "offboard"):
+                continue
+            for p in lay.node_paths[x]:
+                other = _other(lay.ends[p], NODE + x)
+                stack.append(("n", h, other - NODE) if other >= NODE else ("x", h, other))
+        else:  # leaving hex h through edge x
+            nb = board.nbr[h][x]
+            border = board.borders.get((h, x))
+            if nb is None or (border is not None and border.type == "impassable"):
+                continue
+            e = opposite(x)
+            if (nb, e) in entries:
+                continue
+            entries.add((nb, e))
+            lay = board.layout_at(nb)
+            for p in lay.edge_paths[e]:
+                other = _other(lay.ends[p], e)
+                stack.append(("n", nb, other - NODE) if other >= NODE else ("x", nb, other))
+    return frozenset(seen)
+
+
 # ---------------------------------------------------------------- tile lays
 
 
@@ -1336,7 +1374,7 @@ class TrainSpec:
                 TrainPart(
                     frozenset(p["nodes"]),
                     int(p["pay"]),
-                    int(p.get("visit", p["pay"])),
+                    _visits(p.get("visit", p["pay"])),
                     int(p.get("multiplier", 1) or 1),
                 )
                 for p in distance
@@ -1366,6 +1404,14 @@ class TrainSpec:
             bits.append(f"{many} {kinds}{paid}")
         return " + ".join(bits)
 
+
+def _visits(value: Any) -> int:
+    """A part's `visit`: a number, or "unlimited" (an express train's any number of stops, 1880 VII.3.5.1)."""
+    return UNLIMITED_VISITS if value == "unlimited" else int(value)
+
+
+#: what "unlimited" visits stand for: more stops than any route has
+UNLIMITED_VISITS = 99
 
 _PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}
 

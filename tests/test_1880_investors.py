@@ -1,0 +1,247 @@
+"""1880 Romania's foreign investors at work (II.3.2, V.2, VI.6, VII.1,
+VII.3.5.2, VII.3.6, VII.3.7, IX.2), on the real map.
+
+Games play the Starting Round for real (every private sold at face value)
+and the selection of investors; refused actions go through
+`assert_refused` (IllegalAction naming the section, and the game
+unchanged). Where play would take too long a test edits the state
+directly and says so.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from compiler.engines import game_class
+from compiler.runtime.entities import DEPOT
+from compiler.runtime.errors import IllegalAction
+from compiler.runtime.monitor import Monitor
+
+Game = game_class("1880 Romania")
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def act(g, action):
+    g.process(action)
+    g._test_monitor.check(g, action)
+
+
+def P(name, type_, **fields):
+    return {"type": type_, "entity": name, "entity_type": "player", **fields}
+
+
+def E(entity, type_, **fields):
+    kind = "minor" if str(entity).isdigit() else "corporation"
+    return {"type": type_, "entity": entity, "entity_type": kind, **fields}
+
+
+def acting(g):
+    e = g.current_entity()
+    return e.id if e is not None else None
+
+
+def snapshot(g):
+    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.board.snapshot()))
+
+
+def assert_refused(g, action, rule_contains):
+    before = snapshot(g)
+    with pytest.raises(IllegalAction) as info:
+        g.process(action)
+    rule = info.value.rule or ""
+    assert rule_contains in rule, f"refused citing {rule!r}, expected {rule_contains!r}: {info.value}"
+    assert snapshot(g) == before, "a refused action changed the game"
+    return info.value
+
+
+def game_with_investors(picks=("6", "5", "1", "3")):
+    """Every private sold at face value in the Starting Round; then the players, in their new
+    seating, select `picks`. Returns the game at the first stock round and the seating."""
+    g = Game(players=list(NAMES), seed=1)
+    g._test_monitor = Monitor(g)
+    while g.g["round"] == "auction" and not g.b_picking():
+        company = g.b_auction_company()
+        act(g, P(acting(g), "bid", company=company.id, price=company.get("cost")))
+        while g.g["round"] == "auction" and g.b_auction_company() == company and not g.b_picking():
+            act(g, P(acting(g), "pass"))
+    seating = [p.id for p in g.players]
+    for name, investor in zip(seating, picks):
+        act(g, P(name, "bid", minor=investor, price=0))
+    assert g.g["round"] == "stock"
+    return g, seating
+
+
+def found(g, name, sym, rights="ABC", percent=20, price=100):
+    while acting(g) != name:
+        act(g, P(acting(g), "pass"))
+    share_price = next(a["share_price"] for a in g._cand_par(g.find(name), {})
+                       if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
+    act(g, P(name, "par", corporation=sym, share_price=share_price, president_percent=percent))
+    act(g, E(sym, "choose", choice=rights))
+
+
+def to_operating(g):
+    while g.g["round"] == "stock":
+        act(g, P(acting(g), "pass"))
+
+
+def cfr_to_pitesti(g):
+    """A direct edit: track from Bucharest's CFR circle (I17) through I15 to Pitești (H14)."""
+    g.board.lay("I17", "L148", 0)
+    g.board.lay("I15", "8", 2)
+    g.board.lay("H14", "57", 5)
+
+
+# ---------------------------------------------------------------- V.2 / II.3.2
+
+
+def test_v_2_a_selected_investor_places_its_home_station():
+    g, seating = game_with_investors()
+    assert g.board.tokens_of("6") == [("H14", 0)]       # German investors, Pitești
+    assert g.board.tokens_of("1") == [("B4", 0)]        # Austro-Hungarian, Vienna (off-board)
+    assert g.board.tokens_of("2") == []                 # not selected: out of the game
+    assert g.corp["2"]["closed"]
+    assert g.state()["investors"][5]["owner"] == seating[0]
+
+
+# ---------------------------------------------------------------- VI.6 reserved share
+
+
+def test_vi_6_first_founding_reserves_a_share_for_the_investor():
+    g, seating = game_with_investors()
+    owner = seating[0]
+    found(g, owner, "CFR", price=70, percent=20, rights="ABC")
+    investor = g.find("6")
+    assert g.b_percent(investor, g.entity("corporation", "CFR")) == 10
+    g.cash[g.find(owner)] += 200                        # a direct edit: the bank lends him the money
+    g.flow["paid"] += 200
+    found(g, owner, "GWR", price=70)                    # his second founding reserves nothing
+    assert g.b_percent(investor, g.entity("corporation", "GWR")) == 0
+
+
+# ---------------------------------------------------------------- VII.1 / VII.3.5.2 the investor's turn
+
+
+def test_vii_1_investors_operate_before_the_companies():
+    g, seating = game_with_investors()
+    found(g, seating[1], "GWR")
+    to_operating(g)
+    assert acting(g) == "1"                             # investors by number, then companies
+    assert g.g["step"] == "lay_tile"
+
+
+def test_vii_1_an_investor_lays_one_tile_only():
+    """A direct edit puts the game in phase B1, when a company could lay two yellow tiles."""
+    g, seating = game_with_investors(picks=("5", "6", "1", "3"))
+    found(g, seating[1], "GWR")
+    g.g["phase"] = "B1"
+    to_operating(g)
+    while acting(g) != "5":
+        act(g, E(acting(g), "pass"))
+    lays = [a for a in g.legal_actions() if a["type"] == "lay_tile"]
+    act(g, lays[0])
+    assert_refused(g, E("5", "lay_tile", hex=lays[0]["hex"], tile="9-1", rotation=0), "VII.1")
+
+
+def test_vii_3_5_2_an_investor_leases_the_top_train_and_withholds():
+    g, seating = game_with_investors()
+    found(g, seating[0], "CFR")
+    cfr_to_pitesti(g)
+    to_operating(g)
+    while acting(g) != "6":
+        act(g, E(acting(g), "pass"))
+    act(g, E("6", "pass"))                              # no track
+    assert g.g["step"] == "run_routes"
+    run = next(a for a in g.legal_actions() if a["type"] == "run_routes")
+    assert run["routes"][0]["train"] == "2-0"           # the top train of the stack
+    depot_before = [t for t in g.train_order if g.owner[t] is DEPOT]
+    act(g, run)
+    assert g.cash[g.find("6")] == 50                    # Pitești 20 + Bucharest 30, withheld
+    assert [t for t in g.train_order if g.owner[t] is DEPOT] == depot_before   # the train stays
+    assert g.g["phase"] == "A1"                         # leasing opens no phase
+
+
+# ---------------------------------------------------------------- VII.3.7 closing
+
+
+def test_vii_3_7_no_connection_before_the_company_has_a_station():
+    """The CFR's home station goes down in its first turn, after the investors (VII.1)."""
+    g, seating = game_with_investors()
+    found(g, seating[0], "CFR")
+    cfr_to_pitesti(g)
+    to_operating(g)
+    while acting(g) != "6":
+        act(g, E(acting(g), "pass"))
+    act(g, E("6", "pass"))
+    act(g, next(a for a in g.legal_actions() if a["type"] == "run_routes"))
+    assert acting(g) == "CFR" and not g.g.get("pending")
+    assert not g.corp["6"]["closed"]
+
+
+def _connected(to):
+    """A direct edit also puts the CFR's home station down, as its first turn would have."""
+    g, seating = game_with_investors()
+    owner = seating[0]
+    found(g, owner, "CFR")
+    cfr_to_pitesti(g)
+    g.b_place_home_token(g.entity("corporation", "CFR"))
+    to_operating(g)
+    while acting(g) != "6":
+        act(g, E(acting(g), "pass"))
+    act(g, E("6", "pass"))
+    act(g, next(a for a in g.legal_actions() if a["type"] == "run_routes"))
+    assert acting(g) == "6" and g.g["pending"][0][2] == "choose"
+    return g, owner
+
+
+def test_vii_3_7_connected_investor_closes_capital_to_the_company():
+    g, owner = _connected("company")
+    cfr = g.entity("corporation", "CFR")
+    cash_before, cfr_before = g.cash[g.find(owner)], g.cash[cfr]
+    assert_refused(g, E("6", "choose", choice="ABC"), "VII.3.7")
+    act(g, E("6", "choose", choice="capital_to_company"))
+    assert g.corp["6"]["closed"]
+    assert g.b_percent(g.find(owner), cfr) == 30          # the reserved share, free
+    assert g.cash[g.find(owner)] == cash_before + 50      # and the Ł50 bonus
+    assert g.cash[cfr] == cfr_before + 50                 # the investor's capital
+    assert g.board.tokens_of("6") == []
+
+
+def test_vii_3_7_or_the_owner_takes_20_percent_of_the_capital():
+    g, owner = _connected("owner")
+    cash_before = g.cash[g.find(owner)]
+    act(g, E("6", "choose", choice="capital_to_owner"))
+    assert g.cash[g.find(owner)] == cash_before + 50 + 10
+    assert g.cash[g.find("6")] == 0
+
+
+def test_vii_3_6_a_reserved_share_earns_no_dividend():
+    g, seating = game_with_investors()
+    found(g, seating[0], "CFR")
+    cfr = g.entity("corporation", "CFR")
+    assert g.b_percent(g.find("6"), cfr) == 10
+    investor_cash = g.cash[g.find("6")]
+    g.ROUTINES["pay_dividends"](g, cfr, 100)
+    assert g.cash[g.find("6")] == investor_cash
+
+
+def test_ix_2_an_open_investor_is_worth_20_percent_of_its_capital():
+    """A direct edit gives investor 6 Ł200 of capital from the bank."""
+    g, seating = game_with_investors()
+    before = g.player_value(g.find(seating[0]))
+    g.cash[g.find("6")] += 200
+    assert g.player_value(g.find(seating[0])) == before + 40
+
+
+def test_vii_1_after_phase_b1_an_investor_only_checks_its_connection():
+    """A direct edit puts the game in phase B2."""
+    g, seating = game_with_investors()
+    found(g, seating[1], "GWR")
+    g.g["phase"] = "B2"
+    to_operating(g)
+    assert acting(g) == "GWR"                           # the investors' turns were empty

@@ -1,0 +1,289 @@
+"""1880 Romania on its map: home stations, building rights, tile lays,
+stations and trains (VI.6, VII.1, VII.3.1-VII.3.6), on the real map
+transcribed from the reference.
+
+Each test is named after the rulebook section it checks and plays the
+engine through `process`; refused actions go through `assert_refused`
+(IllegalAction naming the section, and the game unchanged). Where play
+would take too long a test edits the state directly and says so.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from compiler.engines import game_class
+from compiler.runtime.errors import IllegalAction
+from compiler.runtime.monitor import Monitor
+
+Game = game_class("1880 Romania")
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def new_game():
+    """The first stock round, Ann holding the priority deal; the Starting Round (V) is skipped by
+    a direct state edit, as in test_1880_rules.py."""
+    g = Game(players=list(NAMES), seed=1)
+    g.players[:] = [g.find(name) for name in NAMES]
+    g.g["priority"] = 0
+    g._end_starting_round()
+    g._test_monitor = Monitor(g)
+    return g
+
+
+def act(g, action):
+    g.process(action)
+    g._test_monitor.check(g, action)
+
+
+def P(name, type_, **fields):
+    return {"type": type_, "entity": name, "entity_type": "player", **fields}
+
+
+def C(sym, type_, **fields):
+    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
+
+
+def acting(g):
+    e = g.current_entity()
+    return e.id if e is not None else None
+
+
+def snapshot(g):
+    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.board.snapshot()))
+
+
+def assert_refused(g, action, rule_contains):
+    before = snapshot(g)
+    with pytest.raises(IllegalAction) as info:
+        g.process(action)
+    rule = info.value.rule or ""
+    assert rule_contains in rule, f"refused citing {rule!r}, expected {rule_contains!r}: {info.value}"
+    assert snapshot(g) == before, "a refused action changed the game"
+    return info.value
+
+
+def par(g, name, sym, price=100, percent=20):
+    share_price = next(a["share_price"] for a in g._cand_par(g.find(name), {})
+                       if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
+    return P(name, "par", corporation=sym, share_price=share_price, president_percent=percent)
+
+
+def found(g, name, sym, rights, percent=20, price=100):
+    """`name` founds `sym` in his stock-round turn and chooses its building rights."""
+    while acting(g) != name:
+        act(g, P(acting(g), "pass"))
+    act(g, par(g, name, sym, price, percent))
+    act(g, C(sym, "choose", choice=rights))
+
+
+def to_operating(g):
+    while g.g["round"] == "stock":
+        act(g, P(acting(g), "pass"))
+
+
+def operating(g, name, sym, rights="ABC", percent=20):
+    """`sym`, founded by `name`, at the start of its first operating turn."""
+    found(g, name, sym, rights, percent)
+    to_operating(g)
+    assert acting(g) == sym and g.g["step"] == "lay_tile"
+    return g
+
+
+def lay(sym, hex_id, tile, rotation):
+    return C(sym, "lay_tile", hex=hex_id, tile=tile, rotation=rotation)
+
+
+def lay_direct(g, hex_id, tile, rotation):
+    """A direct state edit: the tile is put on the map, as earlier turns would have."""
+    g.board.lay(hex_id, tile, rotation)
+
+
+# ---------------------------------------------------------------- VI.6 / VII.3.2 building rights
+
+
+def test_vi_6_founder_owes_the_choice_of_building_rights():
+    g = new_game()
+    act(g, par(g, "Ann", "GWR"))
+    assert acting(g) == "GWR" and g.g["pending"][0][2] == "choose"
+    assert_refused(g, P("Bob", "pass"), "VII.3.2")
+
+
+@pytest.mark.parametrize("percent,wrong,right", [(20, "AB", "ABC"), (30, "A", "BD"), (40, "AB", "C")])
+def test_vi_6_building_rights_by_the_size_of_the_presidents_certificate(percent, wrong, right):
+    g = new_game()
+    act(g, par(g, "Ann", "GWR", percent=percent))
+    assert_refused(g, C("GWR", "choose", choice=wrong), "VI.6")
+    act(g, C("GWR", "choose", choice=right))
+    assert g.corp["GWR"]["building_rights"] == right
+
+
+@pytest.mark.parametrize("choice", ["BA", "AE", "AAB", ""])
+def test_vii_3_2_building_rights_are_phase_letters(choice):
+    g = new_game()
+    act(g, par(g, "Ann", "GWR"))
+    assert_refused(g, C("GWR", "choose", choice=choice), "VII.3.2")
+
+
+def test_vii_3_2_no_track_without_a_building_right_for_the_phase():
+    g = operating(new_game(), "Ann", "GWR", rights="B", percent=40)
+    assert_refused(g, lay("GWR", "I17", "L148", 0), "VII.3.2")
+
+
+# ---------------------------------------------------------------- VII.1 / VII.3.4 home station
+
+
+def test_vii_3_4_home_station_goes_down_at_the_first_operating_turn():
+    g = new_game()
+    found(g, "Ann", "GWR", "ABC")
+    assert g.board.tokens_of("GWR") == []          # founded, not yet operating
+    to_operating(g)
+    assert g.board.tokens_of("GWR") == [("I17", 1)]
+    assert g.corp["GWR"]["tokens"] == 1 and g.cash[g.find("GWR")] == 500   # free (VII.3.4), 5 x par (VI.7)
+
+
+def test_vii_3_4_a_home_circle_is_kept_for_its_company():
+    """Bucharest's two circles are the CFR's and the GWR's homes: the CFR cannot take the GWR's."""
+    g = operating(new_game(), "Ann", "CFR")
+    assert g.board.tokens_of("CFR") == [("I17", 0)]
+    assert g.board.free_slot(("I17", 1), "CFR") is None
+
+
+# ---------------------------------------------------------------- VII.3.1 laying track
+
+
+def test_vii_3_1_one_tile_in_phase_a():
+    g = operating(new_game(), "Ann", "GWR")
+    act(g, lay("GWR", "I17", "L148", 0))
+    assert g.board.tile_at("I17").name == "L148"
+    assert g.g["step"] != "lay_tile"                 # the one lay is used
+
+
+def test_vii_3_1_bucharest_takes_only_its_b_tile():
+    g = operating(new_game(), "Ann", "GWR")
+    assert_refused(g, lay("GWR", "I17", "57", 0), "VII.3.1")
+
+
+def test_vii_3_1_no_tile_on_red_or_blue_hexes():
+    g = operating(new_game(), "Ann", "GWR")
+    assert_refused(g, lay("GWR", "J26", "57", 0), "VII.3.1")
+
+
+def test_vii_3_1_terrain_cost_on_the_first_tile():
+    """Sibiu (F12) has mountain symbols worth Ł20 (the reference's cost); the TR's own ability
+    (supplement) takes Ł10 off."""
+    g = operating(new_game(), "Ann", "TR")
+    before = g.cash[g.find("TR")]
+    act(g, lay("TR", "F12", "57", 1))
+    assert g.cash[g.find("TR")] == before - 10
+
+
+def test_vii_3_1_town_or_city_on_a_dot_and_circle_hex():
+    """C9 (Zalău) prints a town and a city: a town tile or a city tile may go there."""
+    targets = Game(players=list(NAMES), seed=1).board.upgrade_targets
+    g = Game(players=list(NAMES), seed=1)
+    assert {"57", "8850"} <= set(targets(g.board.tile_at("C9")))
+    assert set(targets(g.board.tile_at("H16"))) == {"235"}          # two cities: OO only
+
+
+def test_vii_3_1_dotted_border_is_closed_in_the_yellow_phase():
+    """LCR's home Cernăuți (A17) has the dotted border on its side 0: no track across it in phase A;
+    the border opens with phase B1 (a direct edit fires the phase's event)."""
+    g = operating(new_game(), "Ann", "LCR")
+    assert_refused(g, lay("LCR", "A17", "447", 0), "VII.3.1")
+    g.emit("dotted_border_opens")
+    act(g, lay("LCR", "A17", "447", 0))
+
+
+# ---------------------------------------------------------------- VII.3.3 upgrading
+
+
+def test_vii_3_3_two_yellow_tiles_or_one_upgrade_from_phase_b():
+    """A direct edit puts the game in phase B1 with Bucharest's B tile laid."""
+    g = new_game()
+    found(g, "Ann", "GWR", "ABC")
+    g.g["phase"] = "B1"
+    lay_direct(g, "I17", "L148", 0)
+    to_operating(g)
+    act(g, lay("GWR", "I19", "9", 1))                  # a yellow tile
+    assert_refused(g, lay("GWR", "I17", "L149", 0), "VII.3.3")   # no upgrade after it
+    act(g, lay("GWR", "J18", "9", 2))                  # a second yellow tile
+
+
+def test_vii_3_3_upgrade_is_the_only_tile():
+    g = new_game()
+    found(g, "Ann", "GWR", "ABC")
+    g.g["phase"] = "B1"
+    lay_direct(g, "I17", "L148", 0)
+    to_operating(g)
+    act(g, lay("GWR", "I17", "L149", 0))
+    assert_refused(g, lay("GWR", "I19", "9", 1), "VII.3.3")
+
+
+# ---------------------------------------------------------------- VII.3.4 stations, VII.3.5 trains
+
+
+def _cfr_to_pitesti(g):
+    """A direct edit: the CFR's track from Bucharest (I17) through I15 to Pitești (H14)."""
+    lay_direct(g, "I17", "L148", 0)
+    lay_direct(g, "I15", "8", 2)
+    lay_direct(g, "H14", "57", 5)
+
+
+@pytest.mark.parametrize("phase,cost", [("A1", 40), ("D1", 80)])
+def test_vii_3_4_second_station_costs_40_doubled_in_phase_d(phase, cost):
+    g = new_game()
+    found(g, "Ann", "CFR", "ABCD"[:3] if phase == "A1" else "BCD")
+    g.g["phase"] = phase
+    _cfr_to_pitesti(g)
+    to_operating(g)
+    act(g, C("CFR", "pass"))                           # no track this turn
+    before = g.cash[g.find("CFR")]
+    act(g, C("CFR", "place_token", city="H14-0"))
+    assert g.cash[g.find("CFR")] == before - cost
+    assert ("H14", 0) in g.board.tokens_of("CFR")
+
+
+def test_vii_3_4_a_station_needs_a_route_to_it():
+    g = operating(new_game(), "Ann", "CFR")
+    act(g, C("CFR", "pass"))
+    assert_refused(g, C("CFR", "place_token", city="H14-0"), "VII.3.4")
+
+
+def test_vii_3_5_2_a_train_runs_for_the_stops_it_serves():
+    """The CFR's 2-train runs Bucharest (30 on the B tile) to Pitești (20): Ł50."""
+    g = new_game()
+    found(g, "Ann", "CFR", "ABC")
+    _cfr_to_pitesti(g)
+    to_operating(g)
+    train = next(t for t in g.train_order if g.trains[t].name == "2")
+    g.owner[train] = g.find("CFR")       # a direct edit: the CFR bought a 2-train last round
+    g.cash[g.find("CFR")] -= 100
+    g.flow["received"] += 100
+    g._test_monitor = Monitor(g)
+    act(g, C("CFR", "pass"))
+    act(g, C("CFR", "pass"))
+    best = g._route_candidates(g.find("CFR"), {"entity": "CFR", "entity_type": "corporation"})[0]
+    assert g.b_route_revenue(g.find("CFR"), best["routes"]) == 50
+    act(g, best)
+    assert g.corp["CFR"]["revenue"] == 50
+
+
+def test_vii_3_1_the_first_tile_goes_on_the_home_hex():
+    g = operating(new_game(), "Ann", "GWR")
+    assert_refused(g, lay("GWR", "I19", "9", 1), "VII.3.1")      # Bucharest first
+    act(g, lay("GWR", "I17", "L148", 0))
+
+
+def test_vii_3_1_unless_a_tile_lies_there_already():
+    """A direct edit puts the B tile on Bucharest, as the CFR would have."""
+    g = new_game()
+    found(g, "Ann", "GWR", "ABC")
+    lay_direct(g, "I17", "L148", 0)
+    to_operating(g)
+    act(g, lay("GWR", "I19", "9", 1))
