@@ -1335,8 +1335,8 @@ class TrainSpec:
             parts = tuple(
                 TrainPart(
                     frozenset(p["nodes"]),
-                    int(p["pay"]),
-                    int(p.get("visit", p["pay"])),
+                    _amount(p["pay"]),
+                    _amount(p.get("visit", p["pay"])),
                     int(p.get("multiplier", 1) or 1),
                 )
                 for p in distance
@@ -1365,6 +1365,11 @@ class TrainSpec:
             paid = f" (paid for the best {part.pay})" if part.pay < part.visit else ""
             bits.append(f"{many} {kinds}{paid}")
         return " + ".join(bits)
+
+
+def _amount(value: Any) -> int:
+    """A train part's `pay` or `visit`: a number, or `unlimited` (read as 99, more stops than any map has)."""
+    return 99 if value == "unlimited" else int(value)
 
 
 _PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}
