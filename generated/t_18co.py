@@ -209,7 +209,7 @@ DATA = TitleData(
         "end_on_bank_broken": "end_of_or_set",
         "score": "cash + shares at final market value + face value of privates; treasuries ignored",
         "score_excludes": ["DRGR"],
-        "bankruptcy": Gap(
+        "bankruptcy_procedure": Gap(
             "§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given"
         ),
         "supporting_tables": ["Table A", "Table B", "Table C", "Table D"],
@@ -8010,7 +8010,9 @@ DATA = TitleData(
     rules={
         "action bankrupt": "§10",
         "action bid": "§2.1.1, §2.1.2",
+        "action buy_train": "§5.10, §5.2.8",
         "action contribute": "§5.10.6.1",
+        "action corporation_buy_company": "§5.3, §5.2.1",
         "action corporation_buy_shares": "§5.4, §5.2.2",
         "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
         "action move_bid": "§2.1.2",
@@ -8049,6 +8051,7 @@ DATA = TitleData(
         "corporation UP": "§4.3.1.1",
         "enum turn_marks": "§5.2",
         "function before_dividend": "§5.2",
+        "function can_issue": "§5.11.1, §4.1.6",
         "hex A11": "§9.2.2, §9.5.1",
         "hex A17": "§9.2.2, §9.5.1",
         "hex B10": 'supplement from "18xx-games-18CO.json"',
@@ -8236,7 +8239,7 @@ DATA = TitleData(
         "property bank_broken_in_operating_round": "§3.2.3",
         "property bank_broken_in_stock_round": "§3.1.3",
         "property bank_trains_per_turn": "§5.10.2",
-        "property bankruptcy": "§10",
+        "property bankruptcy_procedure": "§10",
         "property bid_step": "§2.2",
         "property buy_sources": "§4.2.2",
         "property buys_per_turn": "§4.2.1",
@@ -9089,24 +9092,34 @@ def a_pass(g, v_entity):
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
-    """A corporation buys a private (§5.3, §5.2.1)"""
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns", rule="§5.3, §5.2.1"
-        )
+    """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
+    if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
+        raise IllegalAction("a corporation buys privates during its operating turn", rule="§5.3.1")
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("not yet in this phase", rule="§5.3.1, §9.3.2, Table A")
+        raise IllegalAction("corporations buy privates from Phase 3", rule="§5.3.1, §9.3.2")
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§5.3, §5.2.1")
+        raise IllegalAction("the private is closed", rule="§9.5.4")
+    if not (g.attr(v_company, "buyable_by_corporation") != False):
+        raise IllegalAction("the Silverton Branch cannot be bought by a corporation", rule="§5.3.4")
     v_seller = g.b_holder_of(v_company)
-    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction("the private is not for sale", rule="§1.1.2")
+    if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
+        raise IllegalAction(
+            "privates are bought from a player or from the Market", rule="§5.3.2, §5.3.3"
+        )
+    if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
+        raise IllegalAction("a private in the Market costs half its face value", rule="§5.3.3")
     if not (
-        (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
+        (v_seller == g.name("pool"))
+        or (
+            (v_price >= g.attr(v_company, "min_price"))
+            and (v_price <= g.attr(v_company, "max_price"))
+        )
     ):
-        raise IllegalAction("outside the private's price range", rule="§5.3, §5.2.1")
+        raise IllegalAction(
+            "a private is bought from a player for 50% to 150% of its face value", rule="§5.3.2"
+        )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3, §5.2.1")
+        raise IllegalAction("not enough cash", rule="§5.3.2")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -9187,42 +9200,50 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought at the end of the turn", rule="§5.10, §5.2.8")
+        raise IllegalAction("trains are bought after the revenue is distributed", rule="§5.2.8")
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule="§5.10, §5.2.8")
+        raise IllegalAction(
+            "a corporation at its train limit may not buy a train", rule="§5.10.5.2"
+        )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in order", rule="§5.10, §5.2.8")
+            raise IllegalAction(
+                "later trains wait until the current phase's trains are sold", rule="§5.10.3"
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction("no more trains from the bank this turn", rule="§5.10.2")
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule="§5.10, §5.2.8")
-        r_forced_purchase_help(g, v_corporation, v_price)
+            raise IllegalAction("the bank sells at list price", rule="§5.10.1.1")
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10, §5.2.8")
+            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price", rule="§5.10, §5.2.8"
-            )
+        if not (v_price == (g.attr(v_train, "price") // 2)):
+            raise IllegalAction("the Market sells trains at half list price", rule="§5.10.1.2")
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10, §5.2.8")
+            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation", rule="§5.10, §5.2.8"
+                "trains are bought from the bank, the Market or another corporation", rule="§5.10.1"
+            )
+        if not (g.b_president(v_seller) == g.b_president(v_corporation)):
+            raise IllegalAction(
+                "the engine trades trains only between corporations of one president, who agrees the price with himself",
+                rule="§5.10.1.3",
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("below the least price for a train", rule="§5.10.1.3")
+            raise IllegalAction(
+                "a train sold between corporations costs at least $1", rule="§5.10.1.3"
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10, §5.2.8")
+            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
@@ -9280,6 +9301,13 @@ def r_before_dividend(g, v_corporation):
     ) or g.b_in_step(v_corporation, "run_routes")
 
 
+def r_can_issue(g, v_corporation):
+    """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
+    return (g.b_len(g.b_treasury_certificates(v_corporation)) > 0) and (
+        (g.b_pool_percent(v_corporation) + 10) <= g.param("pool_cap")
+    )
+
+
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
     v_emergency = (
@@ -9287,7 +9315,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     if not (g.b_in_step(v_corporation, "buy_train") or v_emergency):
         raise IllegalAction("shares are issued after the train purchase step begins", rule="§5.2.9")
-    if not (not g.b_done_this_turn("redeemed")):
+    if not ((not g.b_done_this_turn("redeemed")) or v_emergency):
         raise IllegalAction("a corporation that redeemed shares this turn issues none", rule="§5.2")
     if not (
         (g.b_len(v_shares) == 1)
@@ -9336,10 +9364,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
         )
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction("only the president pays", rule="§5.2")
-    if not (
-        (g.b_len(g.b_treasury_certificates(v_corporation)) == 0)
-        or (g.b_pool_percent(v_corporation) >= g.param("pool_cap"))
-    ):
+    if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates", rule="§5.10.6.1.1"
         )
@@ -9359,10 +9384,7 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy", rule="§5.10.6"
         )
-    if not (
-        (g.b_len(g.b_treasury_certificates(v_corporation)) == 0)
-        or (g.b_pool_percent(v_corporation) >= g.param("pool_cap"))
-    ):
+    if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates", rule="§5.10.6.1.1"
         )
@@ -9373,7 +9395,7 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction("the president can pay for the train", rule="§5.10.6.1")
     if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
         raise IllegalAction("the president must first sell shares", rule="§5.10.6.1")
-    g.b_end_game_now(g.param("bankruptcy"))
+    g.b_end_game_now("bankruptcy")
 
 
 # ------------------------------------------------------------ triggers
@@ -9469,6 +9491,7 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "action:move_bid": a_move_bid,
         "before_dividend": r_before_dividend,
+        "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:contribute": a_contribute,

@@ -3094,7 +3094,9 @@ class GameBase:
                 price = self._train_side(train, side).price
                 out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
         for t in self.b_trains(POOL):
-            out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
+            # the printed price, or half of it where a title sells the pool's trains so
+            out.extend({"type": "buy_train", **who, "train": t.id, "price": p}
+                       for p in sorted({t.price, t.price // 2}))
         for other in self.corporations:
             if other == entity:
                 continue
