@@ -2576,7 +2576,19 @@ class GameBase:
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
+        if self.DATA.properties.get("home_token_at") == "first_operation" and self.corp[corp]["tokens"] == 0:
+            self._first_operation_home(self._operator(corp))
         self._next_step()
+
+    def _first_operation_home(self, corp: Entity) -> None:
+        """`home_token_at: first_operation`: a corporation's home station is placed when it first operates;
+        where the home city has no free circle, the token waits (the corporation's turns retry it)."""
+        if self.board is None or corp.get("home") is None:
+            return
+        try:
+            self.b_place_home_token(corp)
+        except IllegalAction:
+            pass
 
     def _steps(self) -> list[str]:
         operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None
