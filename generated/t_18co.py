@@ -9189,12 +9189,13 @@ def r_pay_dividends(g, v_corporation, v_paid):
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
     v_value = g.b_price(v_corporation)
-    if v_kind == "withhold":
-        g.b_market_move(v_corporation, "left")
-    else:
-        g.b_market_move(v_corporation, "right")
-        if v_paid >= (2 * v_value):
-            g.b_market_move(v_corporation, "up")
+    if g.b_revenue(v_corporation) > 0:
+        if v_kind == "withhold":
+            g.b_market_move(v_corporation, "left")
+        else:
+            g.b_market_move(v_corporation, "right")
+            if v_paid >= (2 * v_value):
+                g.b_market_move(v_corporation, "up")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):

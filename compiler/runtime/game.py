@@ -3312,7 +3312,9 @@ class GameBase:
         return {"company": item.id if item else None,
                 "high_bid": list(st["high"]) if st["high"] else None,
                 "passed": sorted(st["passed"]),
-                "picks": list(st["picks"]) if st["picks"] is not None else None}
+                "picks": list(st["picks"]) if st["picks"] is not None else None,
+                # the open auction's standing bids: [private, player, amount]
+                "bids": [list(b) for b in self.g.get("bids", ())] if st.get("open") else None}
 
     def record(self) -> dict:
         """One game's record for `rulec play --json` and `rulec replay --json`."""
