@@ -216,9 +216,7 @@ DATA = TitleData(
         "launch_order_free": True,
         "train_limit_takeover_bonus": "+1 per corporation taken over",
         "mine_income": 10,
-        "mine_acquisition": Gap(
-            "the rulebook pays for and removes mine tokens but never says how a corporation comes to hold one; the reference marks fifteen mine hexes on the map without stating a rule"
-        ),
+        "mine_acquisition": "a corporation takes a hex's mine token when it lays a tile there (collect_on_lay)",
         "mines_removed_on": "6",
         "layout": "pointy",
         "tile_counts": Table(
@@ -271,6 +269,7 @@ DATA = TitleData(
                 (("co7",), 1),
             ),
         ),
+        "collect_on_lay": ["mine"],
     },
     components={
         "bonus": [
@@ -1755,13 +1754,21 @@ DATA = TitleData(
                 "closes": "phase 5 if a player owns it; phase 6 if a corporation owns it",
                 "children": [
                     {
+                        "key": "stays_open",
+                        "title": "Stays open in Phase 5 when a corporation owns it",
+                        "effect": "stays_open",
+                        "owner": "corporation",
+                        "summary": "Phase 5 closes the privates, but not the Idarado Mining Company in a corporation's hands",
+                        "kind": "ability",
+                    },
+                    {
                         "key": "double_mines",
                         "title": "Doubled mine income",
                         "owner": "corporation",
                         "summary": "the owning corporation earns twice as much from its mine tokens",
                         "multiplier": 2,
                         "kind": "ability",
-                    }
+                    },
                 ],
             },
             {
@@ -8015,6 +8022,7 @@ DATA = TitleData(
         "action corporation_buy_company": "§5.3, §5.2.1",
         "action corporation_buy_shares": "§5.4, §5.2.2",
         "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
+        "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
         "action sell_shares": "§4.1",
         "bonus east_west": "§5.8.8.5",
@@ -8248,6 +8256,7 @@ DATA = TitleData(
         "property cert_limit_counts": "§4.4.1, §11.10",
         "property cert_limit_excess": "§4.4.2",
         "property certificate_price": "§4.2.4",
+        "property collect_on_lay": "§5.9.1, §9.7.2",
         "property corporate_certificates_open_after": "§4.2.2, §8.4",
         "property corporate_share_purchase": "§5.5.1, §5.5.2, §5.5.3",
         "property corporate_share_purchase_check": "§5.5.4",
@@ -8282,6 +8291,7 @@ DATA = TitleData(
         "property market_purchase_paid_to": "§4.2.4.1",
         "property min_bid_raise": "§2.3",
         "property min_train_price": "§5.10.1.3",
+        "property mine_acquisition": 'assumed "the rulebook pays for and removes mine tokens but never says how a corporation comes to hold one; the reference marks fifteen mine hexes on the map without stating a rule; the 18xx.games implementation\'s reading is taken"',
         "property mine_income": "§5.9.1",
         "property mine_income_only_with_revenue": "§5.9",
         "property mines_removed_on": "§9.7.2",
@@ -8911,6 +8921,8 @@ DATA = TitleData(
         "train 5D": "§9.7.4, §5.8.8.3",
         "train 6": "§9.7",
         "train E": "§9.7.4, §5.8.8.4",
+        "trigger imc_closes": "§9.7.3",
+        "trigger mines_removed": "§9.7.2",
         "zone acquisition": "§7.1",
         "zone blue": "§4.3.1.2",
         "zone brown": "§4.3.1.2",
@@ -9161,15 +9173,25 @@ def a_run_routes(g, v_corporation, v_routes):
 
 
 def a_dividend(g, v_corporation, v_kind):
-    """Pay out, withhold or pay half (§5.9, §5.2.7)"""
+    """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction("revenue is disposed of after the trains run", rule="§5.9, §5.2.7")
+        raise IllegalAction("revenue is distributed after the trains run", rule="§5.2.7")
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule="§5.9, §5.9.2, §5.9.3")
+        raise IllegalAction("revenue is withheld or paid out", rule="§5.9")
     v_revenue = g.b_revenue(v_corporation)
-    v_paid = (
-        v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
+    v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
+        not g.b_closed(g.entity("private", "IMC"))
     )
+    if v_revenue > 0:
+        g.transfer(
+            (
+                (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
+                * (2 if v_doubled else 1)
+            ),
+            g.name("bank"),
+            v_corporation,
+        )
+    v_paid = v_revenue if (v_kind == "payout") else 0
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
@@ -9413,6 +9435,16 @@ def t_private_income(g, *_rest):
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
+def t_mines_removed(g, *_rest):
+    """Phase 6 removes the mine tokens"""
+    g.b_discard_collected("mine")
+
+
+def t_imc_closes(g, *_rest):
+    """Phase 6 closes the Idarado Mining Company"""
+    g.b_close_private(g.entity("private", "IMC"))
+
+
 class Game(GameBase):
     """18CO: the engine contract of ARCHITECTURE.md."""
 
@@ -9501,4 +9533,6 @@ class Game(GameBase):
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "remove_mines": [(None, t_mines_removed)],
+        "close_IMC": [(None, t_imc_closes)],
     }

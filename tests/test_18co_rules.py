@@ -475,3 +475,54 @@ def test_5_9_3_2_dividends_to_shareholders_only():
 def test_10_random_games_end_by_a_rulebook_end(players):
     record = play_one(Game, [f"P{i}" for i in range(players)], seed=3)
     assert record["end_reason"] in {"bank_broken", "bankruptcy"}
+
+
+# ---------------------------------------------------------------- §5.9.1 mines
+
+
+def _with_mines(g, *hexes):
+    """Test setup: KPAC holds the mine tokens of `hexes` (as if it had laid tiles there)."""
+    g.g["collected"] = tuple(("mine", h, "KPAC") for h in hexes)
+
+
+def test_5_9_1_mine_income_is_collected_with_revenue():
+    g = _at_dividend(100)
+    _with_mines(g, "D14", "E11")
+    treasury = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "dividend", kind="withhold"))
+    assert corp_state(g, "KPAC")["treasury"] == treasury + 100 + 2 * 10
+    assert g.state()["mines"] == {"D14": "KPAC", "E11": "KPAC"}
+
+
+def test_5_9_no_mine_income_without_revenue():
+    g = _at_dividend(0)
+    _with_mines(g, "D14")
+    treasury = corp_state(g, "KPAC")["treasury"]
+    cell = _cell(g, "KPAC")
+    act(g, C("KPAC", "dividend", kind="withhold"))
+    assert corp_state(g, "KPAC")["treasury"] == treasury
+    assert _cell(g, "KPAC") == cell                        # nothing to distribute: the price stays
+
+
+def test_table_b_idarado_doubles_mine_income():
+    g = _at_dividend(100)
+    _with_mines(g, "D14")
+    g.owner["IMC"] = g.find("KPAC")                       # test setup: KPAC owns the Idarado Mining Company
+    treasury = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "dividend", kind="payout"))
+    assert corp_state(g, "KPAC")["treasury"] == treasury + 20
+
+
+def test_9_7_2_phase_6_removes_the_mines():
+    g = _at_dividend(100)
+    _with_mines(g, "D14")
+    g.emit("remove_mines")
+    assert "KPAC" not in set(g.state()["mines"].values())
+    assert g.b_collected(g.find("KPAC"), "mine") == 0
+
+
+def test_5_2_7_dividend_out_of_step_is_refused():
+    g = _at_dividend(100)
+    act(g, C("KPAC", "dividend", kind="payout"))
+    if g.g["operating"] == "KPAC":
+        assert_refused(g, C("KPAC", "dividend", kind="payout"), "§5.2.7")

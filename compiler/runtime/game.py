@@ -995,6 +995,7 @@ class GameBase:
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
         self._put_tile(lay, tile_id)
+        self._collect_on_lay(corp, lay.hex)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
         if lay.upgrade:
             self.j.set(self.g, "upgraded", True)
@@ -1002,6 +1003,27 @@ class GameBase:
             if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
                 return  # the station token may still be placed
             self._next_step()
+
+    # components a corporation collects by laying a tile in their hex (the title's `collect_on_lay`: 18CO's mines)
+
+    def _collect_on_lay(self, corp: Entity, hex_id: str) -> None:
+        """A tile laid in the `home` hex of a component of a kind the title lists in `collect_on_lay`
+        gives that component to the laying corporation, once."""
+        for kind in self.DATA.properties.get("collect_on_lay") or ():
+            for comp in self.DATA.components_of(str(kind)):
+                taken = {(k, key) for k, key, _ in self.g.get("collected", ())}
+                if str(comp.get("home")) == hex_id and (str(kind), comp["key"]) not in taken:
+                    self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), comp["key"], corp.id),))
+
+    def b_collected(self, holder: Entity, kind: str) -> int:
+        """collected(C, kind): how many components of `kind` (listed in `collect_on_lay`) C has collected."""
+        return sum(1 for k, _, h in self.g.get("collected", ()) if k == str(kind) and h == holder.id)
+
+    def b_discard_collected(self, kind: str) -> None:
+        """discard_collected(kind): every component of `kind` leaves the game, collected or not."""
+        gone = tuple((str(kind), comp["key"], SCRAP.id) for comp in self.DATA.components_of(str(kind)))
+        kept = tuple(c for c in self.g.get("collected", ()) if c[0] != str(kind))
+        self.j.set(self.g, "collected", kept + gone)
 
     def _put_tile(self, lay: "track.Lay", tile_id: str) -> None:
         """The tile of a checked lay onto the map; a tile tied to a private closes it."""
@@ -3299,6 +3321,9 @@ class GameBase:
             **({"auction": self._auction_summary()} if self.g["round"] == "auction" else {}),
             "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
             **({"loans": {k: v for k, v in self.debts.items() if v}} if self.DATA.components_of("loan") else {}),
+            # components collected on a lay (`collect_on_lay`): key -> its holder
+            **({str(kind) + "s": {key: holder for k, key, holder in self.g.get("collected", ()) if k == str(kind)}
+                for kind in self.DATA.properties.get("collect_on_lay") or ()}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
             "acting": (self.current_entity().id if self.current_entity() else None),
             "end_reason": self.g["end_reason"],
