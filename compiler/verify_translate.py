@@ -2230,6 +2230,8 @@ class Builtins:
 
         if isinstance(needed, GapValue):
             raise GapError("float", needed.reason)
+        if isinstance(needed, dict) and any(str(k) in m.zone_names for k in needed):
+            needed = self.float_by_par_zone(ctx, corp, needed)  # as GameBase._by_par_zone (18CO's 40/50/60%)
         if isinstance(needed, dict):  # by phase (1880's 20/30/40/60%)
             needed = self.b_phase_value(ctx.fork(cond), needed)
         if not isinstance(needed, int) and not is_z3(needed):
@@ -2244,6 +2246,22 @@ class Builtins:
             sub = ctx.fork(floats)
             self.b_place_home_token(sub, m.z(corp))
             ctx.state = sub.state
+
+    def float_by_par_zone(self, ctx: Ctx, corp: Ent, needed: dict) -> Any:
+        """As GameBase._by_par_zone: the float of the zone (in name order) of the cell the corporation was
+        started in, chosen by its par price."""
+        market = self.m.require_market()
+        par = ctx.state[f"par:{corp.id}"]
+        out: Any = None
+        for cell in market.par_cells():
+            zone = next((z for z in sorted(market.zones_of(cell)) if z in needed), None)
+            if zone is None:
+                continue
+            value = needed[zone]
+            out = value if out is None else self.tr.ite(par == market.price(cell), value, out)
+        if out is None:
+            raise GapError("float", "no par zone has a float")
+        return out
 
     def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
         m = self.m
@@ -2270,6 +2288,12 @@ class Builtins:
                     self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
             elif rule == "per_sale":
                 self.market_move(ctx, c, "down", cond)
+            elif rule == "per_share_when_several_else_president":
+                by_president = ctx.state["last_seller"] == self.b_president(ctx, self.m.z(c))
+                first = OR(self.tr.cmp(">=", certificates, 2), AND(self.tr.cmp(">=", certificates, 1), by_president))
+                self.market_move(ctx, c, "down", AND(cond, first))
+                for k in range(2, sum(cert.percent for cert in self.m.certs_for(c.id)) // 10 + 1):
+                    self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
             elif rule == "per_sale_by_president":
                 # the seller `note_sold` recorded, against the president before any take-over
                 by_president = ctx.state["last_seller"] == self.b_president(ctx, self.m.z(c))
@@ -2443,6 +2467,31 @@ class Builtins:
                 name = f"bid:{y.id}@{q.id}"
                 st[name] = IF(AND(ctx.path, p == m.z(q), x == m.z(y)), zi(amount), st[name])
         self.turn_over(ctx)
+
+    def b_own_bid(self, ctx: Ctx, player: Any, item: Any) -> Any:
+        """As GameBase.b_own_bid: the player's standing bid on the private, or 0."""
+        m = self.m
+        p, x = self.ent(player), self.ent(item)
+        out: Any = 0
+        for y in m.privates:
+            for q in m.players:
+                out = IF(AND(p == m.z(q), x == m.z(y)), ctx.state[f"bid:{y.id}@{q.id}"], out)
+        return out
+
+    def b_open_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
+        """As GameBase.b_open_bid: the player's bid on the private becomes `amount`."""
+        self.b_place_bid(ctx, player, item, amount)
+
+    def b_move_bid(self, ctx: Ctx, player: Any, old: Any, item: Any, amount: Any) -> None:
+        """As GameBase.b_move_bid: the bid on `old` is withdrawn, the bid on `item` becomes `amount`."""
+        m = self.m
+        p, y0 = self.ent(player), self.ent(old)
+        st = ctx.state
+        for y in m.privates:
+            for q in m.players:
+                name = f"bid:{y.id}@{q.id}"
+                st[name] = IF(AND(ctx.path, p == m.z(q), y0 == m.z(y)), 0, st[name])
+        self.b_place_bid(ctx, player, item, amount)
 
     def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
         st = ctx.state

@@ -1897,6 +1897,8 @@ DATA = TitleData(
                     "Table B is cut off before this row; the reference has no group letters"
                 ),
                 "buyable_by_corporation": False,
+                "min_price": 60,
+                "max_price": 180,
                 "end_value": 0,
                 "closes": "when the DSNG first runs a train, else phase 5",
                 "children": [
@@ -9111,7 +9113,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction("corporations buy privates from Phase 3", rule="§5.3.1, §9.3.2")
     if not (not g.b_closed(v_company)):
         raise IllegalAction("the private is closed", rule="§9.5.4")
-    if not (g.attr(v_company, "buyable_by_corporation") != False):
+    if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction("the Silverton Branch cannot be bought by a corporation", rule="§5.3.4")
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
