@@ -2073,6 +2073,15 @@ class Builtins:
 
     def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
         self.tile_closes_private(ctx)
+        # `_collect_on_lay`: which hex the tile goes to is outside the model; the laying corporation may
+        # collect components there (an oracle says how many), nobody else's count changes
+        for kind in self.m.collect_kinds():
+            for c, cond in self.corp_of(ctx, corp):
+                name = f"collected:{kind}@{c.id}"
+                before = ctx.state[name]
+                ctx.havoc([name])
+                ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
+                ctx.state[name] = IF(cond, ctx.state[name], before)
         self.param(ctx, "tile_lays")
         self.turn_over(ctx)
 
@@ -2468,6 +2477,20 @@ class Builtins:
                 st[name] = IF(AND(ctx.path, p == m.z(q), x == m.z(y)), zi(amount), st[name])
         self.turn_over(ctx)
 
+    def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:
+        """As GameBase.b_collected: the components of `kind` the corporation has collected."""
+        if str(kind) not in self.m.collect_kinds():
+            raise Unsupported(f"collected({kind}): not a kind the title's collect_on_lay names")
+        return self.per_corp(ctx, holder, lambda c: ctx.state[f"collected:{kind}@{c.id}"])
+
+    def b_discard_collected(self, ctx: Ctx, kind: Any) -> None:
+        """As GameBase.b_discard_collected: every component of `kind` leaves the game."""
+        if str(kind) not in self.m.collect_kinds():
+            raise Unsupported(f"discard_collected({kind}): not a kind the title's collect_on_lay names")
+        for c in self.m.corporations:
+            name = f"collected:{kind}@{c.id}"
+            ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
+
     def b_own_bid(self, ctx: Ctx, player: Any, item: Any) -> Any:
         """As GameBase.b_own_bid: the player's standing bid on the private, or 0."""
         m = self.m
@@ -2751,6 +2774,9 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
             state[f"field:{c.id}.{name}"] = z3.BoolVal(bool(start)) if sort == "bool" else z3.IntVal(int(start))
     for p in m.players:
         state[f"debt:{p.id}"] = z3.IntVal(0)
+    for kind in m.collect_kinds():
+        for c in m.corporations:
+            state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)
     for cert in m.certs:
         state[f"granted:{cert.id}"] = z3.BoolVal(False)
     for x in m.privates:
