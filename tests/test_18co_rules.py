@@ -21,6 +21,7 @@ import pytest
 
 from compiler.engines import game_class
 from compiler.playout import play_one
+from compiler.runtime.entities import BANK
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
 
@@ -526,3 +527,119 @@ def test_5_2_7_dividend_out_of_step_is_refused():
     act(g, C("KPAC", "dividend", kind="payout"))
     if g.g["operating"] == "KPAC":
         assert_refused(g, C("KPAC", "dividend", kind="payout"), "§5.2.7")
+
+
+# ---------------------------------------------------------------- §4.2, §4.4, §4.5 buying and holding
+
+
+def test_4_2_4_2_a_certificate_bought_from_the_treasury_pays_the_corporation():
+    g = new_game()
+    end_auction(g)
+    par(g, acting(g), "CM", 60)
+    b = acting(g)
+    buy(g, b, "CM")
+    assert corp_state(g, "CM")["treasury"] == 120 + 60
+    assert cash(g, b) == 375 - 60
+
+
+def test_4_2_4_1_a_certificate_bought_from_the_market_pays_the_bank():
+    g, order = _sales_game()
+    turn_to(g, order[1])
+    sold = held(g, order[1], "KPAC")[0]
+    act(g, P(order[1], "sell_shares", shares=[sold], percent=10))
+    treasury = corp_state(g, "KPAC")["treasury"]
+    bank = g.state()["bank"]["cash"]
+    turn_to(g, order[2])
+    price = corp_state(g, "KPAC")["share_price"]
+    act(g, P(order[2], "buy_shares", shares=[sold], percent=10))
+    assert corp_state(g, "KPAC")["treasury"] == treasury
+    assert g.state()["bank"]["cash"] == bank + price
+
+
+def test_4_2_5_no_player_holds_more_than_six_shares():
+    g = new_game(players=("Ann", "Bob", "Cid"))
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", 40)                                  # 20%
+    for _ in range(4):                                     # four more shares: 60%
+        turn_to(g, a)
+        buy(g, a, "KPAC")
+    turn_to(g, a)
+    cert = g.b_next_certificate(g.find("KPAC"), "treasury")
+    assert_refused(g, P(a, "buy_shares", shares=[cert.id], percent=10), "§4.2.5")
+
+
+def test_4_5_1_a_larger_holder_becomes_president():
+    g = new_game()
+    end_auction(g)
+    order = seats(g)
+    par(g, order[0], "KPAC", 40)                           # 20%
+    for _ in range(3):
+        turn_to(g, order[1])
+        buy(g, order[1], "KPAC")
+    assert corp_state(g, "KPAC")["president"] == order[1]  # 30% > 20%
+    assert g.state()["players"][0]["shares"]["KPAC"] == 20  # the former president got two shares for it
+
+
+# ---------------------------------------------------------------- §5.11, §5.4 the corporation's own shares
+
+
+def _at_buy_train():
+    """KPAC (started at 60, 40% sold) at its train purchase in the first operating round."""
+    g = new_game()
+    end_auction(g)
+    par(g, acting(g), "KPAC", 60)
+    for _ in range(2):
+        buy(g, acting(g), "KPAC")
+    while g.g["round"] == "stock":
+        pass_(g)
+    for _ in range(20):
+        if g.g["operating"] == "KPAC" and g.g["step"] == "buy_train":
+            return g
+        pass_(g)
+    raise AssertionError("KPAC never reached its train purchase")
+
+
+def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
+    g = _at_buy_train()
+    treasury_certs = [c.id for c in g.b_treasury_certificates(g.find("KPAC"))]
+    assert_refused(g, C("KPAC", "sell_shares", shares=treasury_certs[:2], percent=20), "§5.11.1")
+    row, col = _cell(g, "KPAC")
+    cash_before = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "sell_shares", shares=treasury_certs[:1], percent=10))
+    assert corp_state(g, "KPAC")["treasury"] == cash_before + 60   # §5.11.2
+    assert _cell(g, "KPAC") == (row + 1, col)
+    assert corp_state(g, "KPAC")["pool_percent"] == 10
+
+
+def test_5_4_redeeming_comes_before_the_trains_run():
+    g = _at_buy_train()
+    cert = g.b_treasury_certificates(g.find("KPAC"))[0].id
+    act(g, C("KPAC", "sell_shares", shares=[cert], percent=10))
+    assert_refused(g, C("KPAC", "buy_shares", shares=[cert], percent=10), "§5.2")
+
+
+def test_5_10_5_2_no_purchase_at_the_train_limit():
+    g = _at_buy_train()
+    g.transfer(400, BANK, g.find("KPAC"))                 # test setup: money for four 2-trains (conserved)
+    for _ in range(4):
+        train = next(a for a in g.legal_actions() if a["type"] == "buy_train" and "variant" in a)
+        act(g, train)
+    train = g._available_train_ids()[0]
+    assert_refused(g, C("KPAC", "buy_train", train=train, price=100), "§5.10.5.2")
+
+
+def test_5_3_1_no_private_purchases_before_phase_3():
+    g = new_game()
+    act(g, bid(acting(g), "IMC", 30))
+    end_auction(g)
+    holder = owner(g, "IMC")
+    par(g, acting(g), "KPAC", 60)
+    for _ in range(2):
+        buy(g, acting(g), "KPAC")
+    while g.g["round"] == "stock":
+        pass_(g)
+    while g.g["operating"] != "KPAC":
+        pass_(g)
+    assert_refused(g, C("KPAC", "buy_company", company="IMC", price=30), "§5.3.1")
+    assert owner(g, "IMC") == holder
