@@ -317,6 +317,9 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     out["acting"] = _ent(model, acting) if acting is not None else NONE
     for p in model.players:
         out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
+    for kind in model.collect_kinds():
+        for c in model.corporations:
+            out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
     seller = g.get("last_seller")
     out["last_seller"] = (model.entity("player", seller) or NONE) if seller is not None else NONE
     for name in ("bought", "sold", "acted"):
