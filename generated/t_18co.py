@@ -8275,7 +8275,7 @@ DATA = TitleData(
         "property end_on_bank_broken": "§10, §3.1.3, §3.2.3",
         "property end_on_bankruptcy": "§10",
         "property excess_trains_to": "§5.10.5.3, §6.1.7.1",
-        "property first_round": "§2, §2.1",
+        "property first_round": "§2, §2.1, §2.6, §2.7, §2.8",
         "property first_round_selling": "§4.1.1",
         "property first_stock_round_no_sales": "§4.1.1",
         "property float_counts": "§4.3.3",
