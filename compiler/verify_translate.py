@@ -2178,9 +2178,10 @@ class Builtins:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
 
     def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
-        """As GameBase.b_end_game_now: the game is over."""
+        """As GameBase.b_end_game_now: the game is over, and nobody is on turn."""
         st = ctx.state
         st["round"] = IF(ctx.path, ROUNDS.index("finished"), st["round"])
+        st["acting"] = IF(ctx.path, self.m.z(NONE), st["acting"])
 
     def b_place_station(self, ctx: Ctx, corp: Any, spot: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
