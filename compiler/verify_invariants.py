@@ -377,11 +377,14 @@ def bids_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     st = ctx.state
     bidding = m.prop_value("private_sale_bidding")
     ctx.shared.reads.add("property", "private_sale_bidding", bidding)
+    # an open auction (first_round: open_auction) keeps standing bids like the 1830 procedure
+    open_auction = m.prop_value("first_round") == "open_auction"
+    ctx.shared.reads.add("property", "first_round", m.prop_value("first_round"))
     out = []
     for x in m.privates:
         for p in m.players:
             bid = st[f"bid:{x.id}@{p.id}"]
-            out.append(Atom(f"{x.id}/{p.id}", bid >= 0 if bidding is True else bid == 0))
+            out.append(Atom(f"{x.id}/{p.id}", bid >= 0 if bidding is True or open_auction else bid == 0))
     if bidding is not True:
         out.append(Atom("auction", NOT(st["auction"])))
     return out

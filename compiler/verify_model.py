@@ -56,7 +56,7 @@ CORPORATIONS_CUT_TO = 2
 TRAIN_COPIES = 3
 
 #: The runtime's round kinds, and the steps of an operating turn (`game.STEPS`).
-ROUNDS = ("setup", "stock", "operating", "finished")
+ROUNDS = ("setup", "stock", "operating", "finished", "auction")
 STEPS = tuple(_RUNTIME_STEPS)
 
 #: The name of the holding bucket for any holder outside an item's legal holders.
@@ -481,6 +481,11 @@ class Model:
             raise Unsupported(f"the market cannot be read ({error})")
         return self.market
 
+    def collect_kinds(self) -> list[str]:
+        """The component kinds a corporation collects by laying tiles (the title's `collect_on_lay`)."""
+        kinds = self.prop_value("collect_on_lay")
+        return [str(k) for k in kinds] if isinstance(kinds, list) else []
+
     def prop_value(self, name: str) -> Any:
         """A title property's plain value (None when the title has no such property)."""
         prop = self.title.prop(name)
@@ -632,6 +637,9 @@ class StateVars:
         add("phase", "int", "game")
         for p in model.players:
             add(f"debt:{p.id}", "int", "player")
+        for kind in model.collect_kinds():
+            for c in model.corporations:
+                add(f"collected:{kind}@{c.id}", "int", "corp")
         for t in model.train_types:
             add(f"first_bought:{t}", "bool", "game")
         if model.truncated:
@@ -727,6 +735,10 @@ class StateVars:
         for p in m.players:
             if want(f"debt:{p.id}"):
                 out.append(state[f"debt:{p.id}"] >= 0)
+        for kind in m.collect_kinds():
+            for c in m.corporations:
+                if want(f"collected:{kind}@{c.id}"):
+                    out.append(state[f"collected:{kind}@{c.id}"] >= 0)
         if want("last_seller"):
             out.append(z3.Or([state["last_seller"] == m.z(p) for p in m.players] + [state["last_seller"] == m.z(NONE)]))
         if want("operating"):

@@ -2088,6 +2088,15 @@ class Builtins:
 
     def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
         self.tile_closes_private(ctx)
+        # `_collect_on_lay`: which hex the tile goes to is outside the model; the laying corporation may
+        # collect components there (an oracle says how many), nobody else's count changes
+        for kind in self.m.collect_kinds():
+            for c, cond in self.corp_of(ctx, corp):
+                name = f"collected:{kind}@{c.id}"
+                before = ctx.state[name]
+                ctx.havoc([name])
+                ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
+                ctx.state[name] = IF(cond, ctx.state[name], before)
         self.param(ctx, "tile_lays")
         self.turn_over(ctx)
 
@@ -2257,6 +2266,8 @@ class Builtins:
 
         if isinstance(needed, GapValue):
             raise GapError("float", needed.reason)
+        if isinstance(needed, dict) and any(str(k) in m.zone_names for k in needed):
+            needed = self.float_by_par_zone(ctx, corp, needed)  # as GameBase._by_par_zone (18CO's 40/50/60%)
         if isinstance(needed, dict):  # by phase (1880's 20/30/40/60%)
             needed = self.b_phase_value(ctx.fork(cond), needed)
         if not isinstance(needed, int) and not is_z3(needed):
@@ -2271,6 +2282,22 @@ class Builtins:
             sub = ctx.fork(floats)
             self.b_place_home_token(sub, m.z(corp))
             ctx.state = sub.state
+
+    def float_by_par_zone(self, ctx: Ctx, corp: Ent, needed: dict) -> Any:
+        """As GameBase._by_par_zone: the float of the zone (in name order) of the cell the corporation was
+        started in, chosen by its par price."""
+        market = self.m.require_market()
+        par = ctx.state[f"par:{corp.id}"]
+        out: Any = None
+        for cell in market.par_cells():
+            zone = next((z for z in sorted(market.zones_of(cell)) if z in needed), None)
+            if zone is None:
+                continue
+            value = needed[zone]
+            out = value if out is None else self.tr.ite(par == market.price(cell), value, out)
+        if out is None:
+            raise GapError("float", "no par zone has a float")
+        return out
 
     def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
         m = self.m
@@ -2297,6 +2324,12 @@ class Builtins:
                     self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
             elif rule == "per_sale":
                 self.market_move(ctx, c, "down", cond)
+            elif rule == "per_share_when_several_else_president":
+                by_president = ctx.state["last_seller"] == self.b_president(ctx, self.m.z(c))
+                first = OR(self.tr.cmp(">=", certificates, 2), AND(self.tr.cmp(">=", certificates, 1), by_president))
+                self.market_move(ctx, c, "down", AND(cond, first))
+                for k in range(2, sum(cert.percent for cert in self.m.certs_for(c.id)) // 10 + 1):
+                    self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
             elif rule == "per_sale_by_president":
                 # the seller `note_sold` recorded, against the president before any take-over
                 by_president = ctx.state["last_seller"] == self.b_president(ctx, self.m.z(c))
@@ -2514,6 +2547,45 @@ class Builtins:
                 name = f"bid:{y.id}@{q.id}"
                 st[name] = IF(AND(ctx.path, p == m.z(q), x == m.z(y)), zi(amount), st[name])
         self.turn_over(ctx)
+
+    def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:
+        """As GameBase.b_collected: the components of `kind` the corporation has collected."""
+        if str(kind) not in self.m.collect_kinds():
+            raise Unsupported(f"collected({kind}): not a kind the title's collect_on_lay names")
+        return self.per_corp(ctx, holder, lambda c: ctx.state[f"collected:{kind}@{c.id}"])
+
+    def b_discard_collected(self, ctx: Ctx, kind: Any) -> None:
+        """As GameBase.b_discard_collected: every component of `kind` leaves the game."""
+        if str(kind) not in self.m.collect_kinds():
+            raise Unsupported(f"discard_collected({kind}): not a kind the title's collect_on_lay names")
+        for c in self.m.corporations:
+            name = f"collected:{kind}@{c.id}"
+            ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
+
+    def b_own_bid(self, ctx: Ctx, player: Any, item: Any) -> Any:
+        """As GameBase.b_own_bid: the player's standing bid on the private, or 0."""
+        m = self.m
+        p, x = self.ent(player), self.ent(item)
+        out: Any = 0
+        for y in m.privates:
+            for q in m.players:
+                out = IF(AND(p == m.z(q), x == m.z(y)), ctx.state[f"bid:{y.id}@{q.id}"], out)
+        return out
+
+    def b_open_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
+        """As GameBase.b_open_bid: the player's bid on the private becomes `amount`."""
+        self.b_place_bid(ctx, player, item, amount)
+
+    def b_move_bid(self, ctx: Ctx, player: Any, old: Any, item: Any, amount: Any) -> None:
+        """As GameBase.b_move_bid: the bid on `old` is withdrawn, the bid on `item` becomes `amount`."""
+        m = self.m
+        p, y0 = self.ent(player), self.ent(old)
+        st = ctx.state
+        for y in m.privates:
+            for q in m.players:
+                name = f"bid:{y.id}@{q.id}"
+                st[name] = IF(AND(ctx.path, p == m.z(q), y0 == m.z(y)), 0, st[name])
+        self.b_place_bid(ctx, player, item, amount)
 
     def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
         st = ctx.state
@@ -2749,6 +2821,9 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
             state[f"field:{c.id}.{name}"] = z3.BoolVal(bool(start)) if sort == "bool" else z3.IntVal(int(start))
     for p in m.players:
         state[f"debt:{p.id}"] = z3.IntVal(0)
+    for kind in m.collect_kinds():
+        for c in m.corporations:
+            state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)
     for cert in m.certs:
         state[f"granted:{cert.id}"] = z3.BoolVal(False)
     for x in m.privates:

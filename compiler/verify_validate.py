@@ -372,6 +372,9 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
             out[f"other_certs:{p.id}"] = _other_certificates(game, model, game.entity("player", p.id))
     for p in model.players:
         out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
+    for kind in model.collect_kinds():
+        for c in model.corporations:
+            out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
     seller = g.get("last_seller")
     out["last_seller"] = (model.entity("player", seller) or NONE) if seller is not None else NONE
     for name in ("bought", "sold", "acted"):

@@ -40,6 +40,31 @@ DATA = TitleData(
         "operating_rounds": 2,
         "private_companies_in_box": 10,
         "private_companies_in_play": 7,
+        "first_round": "open_auction",
+        "player_order": "dealt",
+        "private_sale_order": [],
+        "private_sale_bidding": False,
+        "min_bid_raise": 5,
+        "bid_step": 5,
+        "capitalisation": "incremental",
+        "treasury_shares_at": "market",
+        "sell_buy_order": "sell_then_buy",
+        "first_round_selling": "forbidden",
+        "president_certificate_saleable": False,
+        "sell_price_drop": "per_share_when_several_else_president",
+        "pool_shares_pay": None,
+        "treasury_shares_pay": None,
+        "dividend_kinds": ["payout", "withhold"],
+        "bank_trains_per_turn": 4,
+        "min_train_price": 1,
+        "train_supply_order": ["2", "3", "4", "5", "4D", "6", "5D", "E"],
+        "track_off_board": False,
+        "dead_end_colors": ["gray"],
+        "home_token_at": "first_operation",
+        "must_own_train": True,
+        "game_end": ["bank_broken", "bankruptcy"],
+        "bank_broken_finishes": "set",
+        "private_value_at_end": "face",
         "seating": "random",
         "auction_lot_order": "ascending_base_cost",
         "private_draw": Gap(
@@ -92,7 +117,8 @@ DATA = TitleData(
         "priority_after_stock_round": "left_of_last_actor",
         "home_token_timing": "first_operation",
         "home_unavailable": "the first tile lay must upgrade the home tile so that the token fits",
-        "operating_steps": [
+        "operating_steps": ["lay_tile", "place_token", "run_routes", "dividend", "buy_train"],
+        "operating_steps_printed": [
             "buy_privates",
             "redeem_shares",
             "buy_shares",
@@ -112,7 +138,16 @@ DATA = TitleData(
         "redeem_price": "market_value",
         "corporate_share_purchase": "certificates of one other corporation per turn, from the Market and/or its own President, at market value, never a President's certificate",
         "corporate_share_purchase_check": "after_each_certificate",
-        "tile_lays": 2,
+        "tile_lays": {
+            "2": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
+            "3": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
+            "4": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
+            "5": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
+            "5b": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
+            "6": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
+            "6b": [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}],
+            "E": 1,
+        },
         "second_tile_lay": "when two tiles are laid at least one must be yellow",
         "second_tile_lay_hex": "not the same hex as the first, and not after an upgrade",
         "tile_colours": ["yellow", "green", "brown"],
@@ -147,9 +182,7 @@ DATA = TitleData(
         "must_buy_train": "when the corporation owns no train and has a legal route",
         "emergency_purchase": "cheapest_available",
         "emergency_money": ["issue_own_shares"],
-        "emergency_money_rest": Gap(
-            "§5.10.6.1 lists the means of raising money 'in order' but only the first (issuing shares) is printed; whether the President contributes, and what follows, is not given"
-        ),
+        "emergency_money_rest": "the president pays the rest from his cash, selling shares if he must; a president who cannot is bankrupt (actions contribute and bankrupt)",
         "emergency_exempt": "a corporation owning the permanent 2-train never raises emergency money",
         "issue_drop": "one row down per certificate, stopping at the bottom of the column",
         "issue_proceeds_to": "treasury",
@@ -176,16 +209,14 @@ DATA = TitleData(
         "end_on_bank_broken": "end_of_or_set",
         "score": "cash + shares at final market value + face value of privates; treasuries ignored",
         "score_excludes": ["DRGR"],
-        "bankruptcy": Gap(
+        "bankruptcy_procedure": Gap(
             "§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given"
         ),
         "supporting_tables": ["Table A", "Table B", "Table C", "Table D"],
         "launch_order_free": True,
         "train_limit_takeover_bonus": "+1 per corporation taken over",
         "mine_income": 10,
-        "mine_acquisition": Gap(
-            "the rulebook pays for and removes mine tokens but never says how a corporation comes to hold one; the reference marks fifteen mine hexes on the map without stating a rule"
-        ),
+        "mine_acquisition": "a corporation takes a hex's mine token when it lays a tile there (collect_on_lay)",
         "mines_removed_on": "6",
         "layout": "pointy",
         "tile_counts": Table(
@@ -238,6 +269,7 @@ DATA = TitleData(
                 (("co7",), 1),
             ),
         ),
+        "collect_on_lay": ["mine"],
     },
     components={
         "bonus": [
@@ -272,7 +304,7 @@ DATA = TitleData(
                 "title": "Kansas Pacific's home hex",
                 "rulebook": "KPAC starts in the southern Kansas City off-board",
                 "supplement": "KPAC's home is E27, the northern of the two Kansas City hexes; the southern one, G27, is ROCK's home",
-                "reading": "the rulebook's southern Kansas City stands; the hex is left a gap for the map issue to settle (ROCK's Table C row is cut off, so the two homes may simply be swapped)",
+                "reading": "the reference's E27 is taken so that KPAC can be launched: the rulebook names no hex, ROCK's Table C row (which could settle a swap) is cut off, and the reference's map has ROCK's home printed on G27",
             },
         ],
         "contradiction": [
@@ -317,9 +349,7 @@ DATA = TitleData(
                 "float": {"blue": 40, "purple": 50, "brown": 60},
                 "tokens": [0, 40, 100],
                 "home_location": "Kansas City, KS (South)",
-                "home": Gap(
-                    "Table C puts KPAC in the southern Kansas City; the reference's hex for KPAC, E27, is the northern of its two Kansas City hexes (G27, further south, is ROCK's), so no source gives a hex that agrees with the rulebook"
-                ),
+                "home": "E27",
                 "color": "Brown",
             },
             {
@@ -1599,7 +1629,10 @@ DATA = TitleData(
                 "key": "2",
                 "title": "Start of Game",
                 "tiles": ["yellow"],
-                "tile_lays": 2,
+                "tile_lays": [
+                    {"lay": True, "upgrade": True},
+                    {"lay": True, "upgrade": "not_if_upgraded"},
+                ],
                 "train_limit": 4,
                 "operating_rounds": 2,
                 "offboard": "upper",
@@ -1609,7 +1642,10 @@ DATA = TitleData(
                 "title": None,
                 "on_train": "3",
                 "tiles": ["yellow", "green"],
-                "tile_lays": 2,
+                "tile_lays": [
+                    {"lay": True, "upgrade": True},
+                    {"lay": True, "upgrade": "not_if_upgraded"},
+                ],
                 "train_limit": 4,
                 "operating_rounds": 2,
                 "offboard": "upper",
@@ -1620,7 +1656,10 @@ DATA = TitleData(
                 "title": None,
                 "on_train": "4",
                 "tiles": ["yellow", "green"],
-                "tile_lays": 2,
+                "tile_lays": [
+                    {"lay": True, "upgrade": True},
+                    {"lay": True, "upgrade": "not_if_upgraded"},
+                ],
                 "train_limit": 3,
                 "operating_rounds": 2,
                 "offboard": "upper",
@@ -1631,7 +1670,10 @@ DATA = TitleData(
                 "title": None,
                 "on_train": "5",
                 "tiles": ["yellow", "green", "brown"],
-                "tile_lays": 2,
+                "tile_lays": [
+                    {"lay": True, "upgrade": True},
+                    {"lay": True, "upgrade": "not_if_upgraded"},
+                ],
                 "train_limit": 3,
                 "operating_rounds": 2,
                 "offboard": "lower",
@@ -1648,7 +1690,10 @@ DATA = TitleData(
                 "title": None,
                 "on_train": "4D",
                 "tiles": ["yellow", "green", "brown"],
-                "tile_lays": 2,
+                "tile_lays": [
+                    {"lay": True, "upgrade": True},
+                    {"lay": True, "upgrade": "not_if_upgraded"},
+                ],
                 "train_limit": 2,
                 "operating_rounds": 2,
                 "offboard": "lower",
@@ -1659,7 +1704,10 @@ DATA = TitleData(
                 "title": None,
                 "on_train": "6",
                 "tiles": ["yellow", "green", "brown"],
-                "tile_lays": 2,
+                "tile_lays": [
+                    {"lay": True, "upgrade": True},
+                    {"lay": True, "upgrade": "not_if_upgraded"},
+                ],
                 "train_limit": 2,
                 "operating_rounds": 2,
                 "offboard": "lower",
@@ -1671,7 +1719,10 @@ DATA = TitleData(
                 "title": None,
                 "on_train": "5D",
                 "tiles": ["yellow", "green", "brown"],
-                "tile_lays": 2,
+                "tile_lays": [
+                    {"lay": True, "upgrade": True},
+                    {"lay": True, "upgrade": "not_if_upgraded"},
+                ],
                 "train_limit": 2,
                 "operating_rounds": 2,
                 "offboard": "lower",
@@ -1703,13 +1754,21 @@ DATA = TitleData(
                 "closes": "phase 5 if a player owns it; phase 6 if a corporation owns it",
                 "children": [
                     {
+                        "key": "stays_open",
+                        "title": "Stays open in Phase 5 when a corporation owns it",
+                        "effect": "stays_open",
+                        "owner": "corporation",
+                        "summary": "Phase 5 closes the privates, but not the Idarado Mining Company in a corporation's hands",
+                        "kind": "ability",
+                    },
+                    {
                         "key": "double_mines",
                         "title": "Doubled mine income",
                         "owner": "corporation",
                         "summary": "the owning corporation earns twice as much from its mine tokens",
                         "multiplier": 2,
                         "kind": "ability",
-                    }
+                    },
                 ],
             },
             {
@@ -1838,7 +1897,9 @@ DATA = TitleData(
                     "Table B is cut off before this row; the reference has no group letters"
                 ),
                 "buyable_by_corporation": False,
-                "score_value": 0,
+                "min_price": 60,
+                "max_price": 180,
+                "end_value": 0,
                 "closes": "when the DSNG first runs a train, else phase 5",
                 "children": [
                     {
@@ -7793,9 +7854,7 @@ DATA = TitleData(
                 "count": 1,
                 "permanent": True,
                 "owner": "DSNG",
-                "delivered": Gap(
-                    "the rulebook says DSNG owns the special 2-train but not when or how it receives it; the reference only prices it at $0"
-                ),
+                "delivered": "float",
                 "on_discard": "removed_from_game",
             },
             {
@@ -7857,6 +7916,7 @@ DATA = TitleData(
                 "price": 650,
                 "count": 3,
                 "available_on": "5",
+                "available_after": ["4"],
                 "permanent": True,
             },
             {
@@ -7883,6 +7943,7 @@ DATA = TitleData(
                 "price": 850,
                 "count": 2,
                 "available_on": "6",
+                "available_after": ["5", "4D"],
                 "permanent": True,
             },
             {
@@ -7899,6 +7960,7 @@ DATA = TitleData(
                 "price": 1000,
                 "count": 1,
                 "available_on": "6",
+                "available_after": ["5", "4D"],
                 "permanent": True,
             },
         ],
@@ -7955,7 +8017,30 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action bankrupt": "§10",
+        "action bid": "§2.1.1, §2.1.2",
+        "action buy_train": "§5.10, §5.2.8",
+        "action contribute": "§5.10.6.1",
+        "action corporation_buy_company": "§5.3, §5.2.1",
+        "action corporation_buy_shares": "§5.4, §5.2.2",
+        "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
+        "action dividend": "§5.9",
+        "action move_bid": "§2.1.2",
+        "action sell_shares": "§4.1",
         "bonus east_west": "§5.8.8.5",
+        "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
+        "cite action buy_train": "§5.10, §5.2.8",
+        "cite action corporation_buy_company": "§5.3, §5.2.1",
+        "cite action discard_train": "§5.10.5.3",
+        "cite action dividend": "§5.9, §5.2.7",
+        "cite action lay_tile": "§5.6, §5.2.4",
+        "cite action par": "§4.3, §4.3.1, §4.3.2",
+        "cite action pass": "§2.1.3, §3.1.1, §3.1.2, §5.10.6",
+        "cite action place_token": "§5.7, §5.2.5",
+        "cite action run_routes": "§5.8, §5.2.6",
+        "cite procedure pay_dividends": "§5.9.3.1, §5.9.3.2",
+        "cite trigger private_income": "§3.2.1, §5.1",
+        "cite trigger privates_close": "§9.5.4",
         "clash DSNG_float": "§4.3.1.1, §4.3.1.2",
         "clash KPAC_home": "Table C",
         "clash float_by_class": "§4.3.1.2",
@@ -7974,6 +8059,9 @@ DATA = TitleData(
         "corporation KPAC": "Table C",
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
+        "enum turn_marks": "§5.2",
+        "function before_dividend": "§5.2",
+        "function can_issue": "§5.11.1, §4.1.6",
         "hex A11": "§9.2.2, §9.5.1",
         "hex A17": "§9.2.2, §9.5.1",
         "hex B10": 'supplement from "18xx-games-18CO.json"',
@@ -8139,6 +8227,7 @@ DATA = TitleData(
         "private IMC": "Table B",
         "private LNPW": 'supplement from "18xx-games-18CO.json"',
         "private Toll": 'supplement from "18xx-games-18CO.json"',
+        "procedure dividend_price_move": "§5.9.2.2, §5.9.3.3",
         "property acquisition_bid_min": "§7.1.1",
         "property acquisition_bids": "§7.1.1",
         "property acquisition_no_bids": "§7.1.4",
@@ -8156,15 +8245,20 @@ DATA = TitleData(
         "property auction_turn_options": "§2.1.1, §2.1.2, §2.1.3",
         "property auction_unsold_to": "§2.7",
         "property bank": "§1.1.2",
+        "property bank_broken_finishes": "§3.1.3, §3.2.3, §10",
         "property bank_broken_in_operating_round": "§3.2.3",
         "property bank_broken_in_stock_round": "§3.1.3",
-        "property bankruptcy": "§10",
+        "property bank_trains_per_turn": "§5.10.2",
+        "property bankruptcy_procedure": "§10",
+        "property bid_step": "§2.2",
         "property buy_sources": "§4.2.2",
         "property buys_per_turn": "§4.2.1",
+        "property capitalisation": "§4.2.4.2, §4.3.2",
         "property capitalization": "§4.2.4.2, §4.3.2",
         "property cert_limit_counts": "§4.4.1, §11.10",
         "property cert_limit_excess": "§4.4.2",
         "property certificate_price": "§4.2.4",
+        "property collect_on_lay": "§5.9.1, §9.7.2",
         "property corporate_certificates_open_after": "§4.2.2, §8.4",
         "property corporate_share_purchase": "§5.5.1, §5.5.2, §5.5.3",
         "property corporate_share_purchase_check": "§5.5.4",
@@ -8172,6 +8266,8 @@ DATA = TitleData(
         "property corporate_share_sale_drop": "§5.12.2",
         "property corporate_share_sale_proceeds_to": "§5.12.3",
         "property currency": "§1.1.2",
+        "property dead_end_colors": "§5.6.3",
+        "property dividend_kinds": "§5.9, §5.9.2, §5.9.3",
         "property emergency_exempt": "§16.1.1",
         "property emergency_money": "§5.10.6.1.1",
         "property emergency_money_rest": "§5.10.6.1",
@@ -8179,9 +8275,13 @@ DATA = TitleData(
         "property end_on_bank_broken": "§10, §3.1.3, §3.2.3",
         "property end_on_bankruptcy": "§10",
         "property excess_trains_to": "§5.10.5.3, §6.1.7.1",
+        "property first_round": "§2, §2.1, §2.6, §2.7, §2.8",
+        "property first_round_selling": "§4.1.1",
         "property first_stock_round_no_sales": "§4.1.1",
         "property float_counts": "§4.3.3",
+        "property game_end": "§10, §3.1.3, §3.2.3",
         "property holding_cap": "§4.2.5, §11.7",
+        "property home_token_at": "§5",
         "property home_token_timing": "§5",
         "property home_unavailable": "§5",
         "property issue_drop": "§5.11.1",
@@ -8191,10 +8291,14 @@ DATA = TitleData(
         "property launch_token_placement": "§4.3.1",
         "property layout": 'supplement from "18xx-games-18CO.json"',
         "property market_purchase_paid_to": "§4.2.4.1",
+        "property min_bid_raise": "§2.3",
+        "property min_train_price": "§5.10.1.3",
+        "property mine_acquisition": 'assumed "the rulebook pays for and removes mine tokens but never says how a corporation comes to hold one; the reference marks fifteen mine hexes on the map without stating a rule; the 18xx.games implementation\'s reading is taken"',
         "property mine_income": "§5.9.1",
         "property mine_income_only_with_revenue": "§5.9",
         "property mines_removed_on": "§9.7.2",
         "property must_buy_train": "§5.10.6",
+        "property must_own_train": "§5.10.6",
         "property must_run": "§5.8.1",
         "property no_buy_after_sale": "§4.2.6",
         "property no_tiles_on": "§5.6.5",
@@ -8204,13 +8308,17 @@ DATA = TitleData(
         "property one_token_per_hex": "§5.7.2",
         "property operating_rounds": "§3.2",
         "property operating_step_kinds": "§5.2.1, §5.2.2, §5.2.3, §5.2.4, §5.2.5, §5.2.6, §5.2.7, §5.2.8, §5.2.9, §5.2.10",
-        "property operating_steps": "§5.2",
+        "property operating_steps": "§5.2.4, §5.2.5, §5.2.6, §5.2.7, §5.2.8",
+        "property operating_steps_printed": "§5.2",
         "property phase_change_immediate": "§5.10.4, §9.1",
+        "property player_order": "§1.2",
         "property players": "§1.3, §4.4.1",
         "property pool_cap": "§4.1.6, §11.7",
         "property pool_cap_blocks_sale": "§4.1.6",
+        "property pool_shares_pay": "§5.9.3.2",
         "property presidency_swap": "§4.5.3",
         "property presidency_tie_break": "§4.5.2",
+        "property president_certificate_saleable": "§4.1.5",
         "property presidents_certificate_first": "§4.2.3",
         "property presidents_certificate_sellable": "§4.1.5",
         "property presidents_choice_buys": "§8.2",
@@ -8225,6 +8333,9 @@ DATA = TitleData(
         "property private_price_from_market": "§5.3.3",
         "property private_price_from_player": "§5.3.2",
         "property private_purchase_from_phase": "§5.3.1, §9.3.2, Table A",
+        "property private_sale_bidding": "§2",
+        "property private_sale_order": "§2",
+        "property private_value_at_end": "§10",
         "property redeem_price": "§5.4.2",
         "property redeem_source": "§5.4.1",
         "property reserved_until": "§5.7.4",
@@ -8243,6 +8354,8 @@ DATA = TitleData(
         "property seating": "§1.2",
         "property second_tile_lay": "§5.6.2, Table A",
         "property second_tile_lay_hex": 'supplement from "18xx-games-18CO.json"',
+        "property sell_buy_order": "§3.1.1",
+        "property sell_price_drop": "§4.1.4.1, §4.1.4.2",
         "property seller_orders_sales": "§4.1.4.3",
         "property share_size": "§11.7, §5.9.3.1",
         "property sold_out_rise": "§4.6.2, §4.6.2.1",
@@ -8261,19 +8374,23 @@ DATA = TitleData(
         "property takeover_trigger": "§6.1",
         "property tile_colours": "§5.6.4",
         "property tile_lay_connection": "§5.6.10",
-        "property tile_lays": "§5.6.2, Table A",
+        "property tile_lays": "§5.6.2, §9.9.2, Table A",
         "property tile_placement": "§5.6.1, §5.6.6",
         "property token_reachability": "§5.7.3",
         "property tokens_per_turn": "§5.7.1",
+        "property track_off_board": "§5.6.3",
         "property train_limit_blocks_purchase": "§5.10.5.2",
         "property train_limit_takeover_bonus": "§6.1.7",
         "property train_price_between_corporations": "§5.10.1.3",
         "property train_price_from_bank": "§5.10.1.1",
         "property train_price_from_market": "§5.10.1.2",
+        "property train_supply_order": "Table A, §5.10.3, §9.5.5, §9.7, §9.7.4",
         "property trains_bought_one_at_a_time": "§5.10.2",
         "property treasury_purchase_paid_to": "§4.2.4.2",
+        "property treasury_shares_at": "§4.2.4, §4.2.4.2",
         "property treasury_shares_count_for_presidency": "§4.5.1.1",
         "property treasury_shares_paid": "§5.9.3.2",
+        "property treasury_shares_pay": "§5.9.3.2",
         "property upgrade_preserves_track": "§5.6.9",
         "property voluntary_train_discard": "§5.10.5.1",
         "property withhold_to": "§5.9.2.1",
@@ -8806,6 +8923,8 @@ DATA = TitleData(
         "train 5D": "§9.7.4, §5.8.8.3",
         "train 6": "§9.7",
         "train E": "§9.7.4, §5.8.8.4",
+        "trigger imc_closes": "§9.7.3",
+        "trigger mines_removed": "§9.7.2",
         "zone acquisition": "§7.1",
         "zone blue": "§4.3.1.2",
         "zone brown": "§4.3.1.2",
@@ -8852,81 +8971,46 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private, or pick a card in a draft (library '18xx' action bid)"""
-    if g.b_in_round("draft"):
-        if not (g.b_in_draft_hand(v_company)):
-            raise IllegalAction(
-                "the card is not among those drawn for this pick", rule="library '18xx' action bid"
-            )
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
-            raise IllegalAction(
-                "a drafted company costs its current draft price", rule="library '18xx' action bid"
-            )
-        if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction(
-                "not enough cash for this and the companies already picked",
-                rule="library '18xx' action bid",
-            )
-        g.b_draft_pick(v_player, v_company)
-    else:
-        if not (g.param("private_sale_bidding")):
-            raise IllegalAction(
-                "privates are sold at a fixed price; bidding is not in play",
-                rule="library '18xx' action bid",
-            )
-        if g.b_in_auction():
-            if not (v_company == g.b_auction_company()):
-                raise IllegalAction(
-                    "the auction is for another private", rule="library '18xx' action bid"
-                )
-            if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-                raise IllegalAction(
-                    "a raise is at least the minimum raise", rule="library '18xx' action bid"
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="library '18xx' action bid")
-            g.b_raise_bid(v_player, v_price)
-        else:
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-                raise IllegalAction(
-                    "bids are for privates not yet offered", rule="library '18xx' action bid"
-                )
-            if not (
-                (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
-                and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
-            ):
-                raise IllegalAction(
-                    "a bid exceeds the face value and every other bid by at least the minimum raise",
-                    rule="library '18xx' action bid",
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction(
-                    "not enough cash to set the bid aside", rule="library '18xx' action bid"
-                )
-            g.b_place_bid(v_player, v_company, v_price)
+    """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
+    if not (g.b_in_round("auction")):
+        raise IllegalAction("privates are bid for in the Private Company Auction", rule="§2")
+    if not (g.b_holder_of(v_company) == g.name("bank")):
+        raise IllegalAction("the private is not in the auction", rule="§2, §2.7")
+    if not ((v_price % g.param("bid_step")) == 0):
+        raise IllegalAction("bids are multiples of $5", rule="§2.2")
+    if not (
+        (v_price >= g.attr(v_company, "cost"))
+        and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+    ):
+        raise IllegalAction(
+            "a bid is at least the base cost and at least $5 over the current bid", rule="§2.3"
+        )
+    if not ((g.b_free_cash(v_player) + g.b_own_bid(v_player, v_company)) >= v_price):
+        raise IllegalAction("a player's bids together may not exceed his cash", rule="§2.4, §2.5")
+    g.b_open_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    """Start a corporation (library '18xx' action par)"""
+    """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "a corporation is started in a stock round", rule="library '18xx' action par"
+            "a corporation is started in a stock round", rule="§4.3, §4.3.1, §4.3.2"
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule="library '18xx' action par"
+            "one purchase per turn, after the privates are sold", rule="§4.3, §4.3.1, §4.3.2"
         )
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is already started", rule="library '18xx' action par")
+        raise IllegalAction("the corporation is already started", rule="§4.3, §4.3.1, §4.3.2")
     if not (not g.b_closed(v_corporation)):
-        raise IllegalAction("the corporation is out of the game", rule="library '18xx' action par")
+        raise IllegalAction("the corporation is out of the game", rule="§4.3, §4.3.1, §4.3.2")
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="library '18xx' action par")
+        raise IllegalAction("not a par price", rule="§4.3, §4.3.1, §4.3.2")
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="library '18xx' action par")
+        raise IllegalAction("not enough cash", rule="§4.3, §4.3.1, §4.3.2")
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -8937,29 +9021,22 @@ def a_par(g, v_player, v_corporation, v_price):
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
-    """Buy one certificate (library '18xx' action buy_shares)"""
+    """Buy one certificate (§4.2, §4.2.1, §4.2.4)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round", rule="library '18xx' action buy_shares"
-        )
+        raise IllegalAction("shares are bought in a stock round", rule="§4.2, §4.2.1, §4.2.4")
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="library '18xx' action buy_shares",
+            "one purchase per turn, after the privates are sold", rule="§4.2, §4.2.1, §4.2.4"
         )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not started", rule="library '18xx' action buy_shares"
-        )
+        raise IllegalAction("the corporation is not started", rule="§4.2, §4.2.1, §4.2.4")
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
-            "no buying back a corporation sold this round", rule="library '18xx' action buy_shares"
+            "no buying back a corporation sold this round", rule="§4.2, §4.2.1, §4.2.4"
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
-        raise IllegalAction(
-            "no certificate of the corporation there", rule="library '18xx' action buy_shares"
-        )
+        raise IllegalAction("no certificate of the corporation there", rule="§4.2, §4.2.1, §4.2.4")
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8975,59 +9052,45 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction("the holding cap would be exceeded", rule="§4.2.5, §11.7")
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="library '18xx' action buy_shares")
+        raise IllegalAction("not enough cash", rule="§4.2, §4.2.1, §4.2.4")
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
-    """Sell certificates to the pool (library '18xx' action sell_shares)"""
+    """Sell shares to the Market (§4.1)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
-            rule="library '18xx' action sell_shares",
+            rule="§4.1, §3.1.1",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
-        raise IllegalAction(
-            "no selling after buying in this turn", rule="library '18xx' action sell_shares"
-        )
+        raise IllegalAction("a player sells, then buys", rule="§3.1.1")
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="library '18xx' action sell_shares"
+            "those certificates cannot be sold; the President's certificate never is",
+            rule="§4.1.2, §4.1.5",
         )
-    if not (
-        (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
-        )
-        or (
-            ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
-            and all(g.b_granted(v_c) for v_c in v_shares)
-        )
-    ):
-        raise IllegalAction(
-            "no selling in the first stock round", rule="library '18xx' action sell_shares"
-        )
+    if not ((g.b_stock_round_number() > 1) or v_emergency):
+        raise IllegalAction("no shares are sold in the first Stock Round", rule="§4.1.1")
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction(
-            "the bank pool would hold too much of the corporation", rule="§4.1.6, §11.7"
-        )
+        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
+    g.b_price_drop_on_sale(v_corporation, (v_percent_sold // 10))
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
-    """Pass (library '18xx' action pass)"""
+    """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -9043,30 +9106,34 @@ def a_pass(g, v_entity):
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
-    """A corporation buys a private (library '18xx' action corporation_buy_company)"""
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns",
-            rule="library '18xx' action corporation_buy_company",
-        )
+    """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
+    if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
+        raise IllegalAction("a corporation buys privates during its operating turn", rule="§5.3.1")
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("not yet in this phase", rule="§5.3.1, §9.3.2, Table A")
+        raise IllegalAction("corporations buy privates from Phase 3", rule="§5.3.1, §9.3.2")
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="library '18xx' action corporation_buy_company"
-        )
+        raise IllegalAction("the private is closed", rule="§9.5.4")
+    if not (v_company != g.entity("private", "DRGR")):
+        raise IllegalAction("the Silverton Branch cannot be bought by a corporation", rule="§5.3.4")
     v_seller = g.b_holder_of(v_company)
-    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction("the private is not for sale", rule="§1.1.2")
+    if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
+        raise IllegalAction(
+            "privates are bought from a player or from the Market", rule="§5.3.2, §5.3.3"
+        )
+    if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
+        raise IllegalAction("a private in the Market costs half its face value", rule="§5.3.3")
     if not (
-        (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
+        (v_seller == g.name("pool"))
+        or (
+            (v_price >= g.attr(v_company, "min_price"))
+            and (v_price <= g.attr(v_company, "max_price"))
+        )
     ):
         raise IllegalAction(
-            "outside the private's price range",
-            rule="library '18xx' action corporation_buy_company",
+            "a private is bought from a player for 50% to 150% of its face value", rule="§5.3.2"
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="library '18xx' action corporation_buy_company")
+        raise IllegalAction("not enough cash", rule="§5.3.2")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -9074,63 +9141,59 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (library '18xx' action lay_tile)"""
+    """Lay or upgrade a tile (§5.6, §5.2.4)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="library '18xx' action lay_tile"
-        )
+        raise IllegalAction("tiles are laid at the start of a turn", rule="§5.6, §5.2.4")
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost", rule="library '18xx' action lay_tile"
-        )
+        raise IllegalAction("the company cannot pay the terrain cost", rule="§5.6, §5.2.4")
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (library '18xx' action place_token)"""
+    """Place a station token (§5.7, §5.2.5)"""
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("a station token is placed after laying track", rule="§5.7, §5.2.5")
     if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("the corporation has no station token left", rule="§5.7, §5.2.5")
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash for the token", rule="library '18xx' action place_token"
-        )
+        raise IllegalAction("not enough cash for the token", rule="§5.7, §5.2.5")
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
-    """Run trains (library '18xx' action run_routes)"""
+    """Run trains (§5.8, §5.2.6)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction(
-            "trains run after track and tokens", rule="library '18xx' action run_routes"
-        )
+        raise IllegalAction("trains run after track and tokens", rule="§5.8, §5.2.6")
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
-    """Pay out, withhold or pay half (library '18xx' action dividend)"""
+    """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run", rule="library '18xx' action dividend"
-        )
+        raise IllegalAction("revenue is distributed after the trains run", rule="§5.2.7")
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule="library '18xx' action dividend")
+        raise IllegalAction("revenue is withheld or paid out", rule="§5.9")
     v_revenue = g.b_revenue(v_corporation)
-    v_paid = (
-        v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
+    v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
+        not g.b_closed(g.entity("private", "IMC"))
     )
+    if v_revenue > 0:
+        g.transfer(
+            (
+                (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
+                * (2 if v_doubled else 1)
+            ),
+            g.name("bank"),
+            v_corporation,
+        )
+    v_paid = v_revenue if (v_kind == "payout") else 0
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
@@ -9138,7 +9201,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
-    """Pay each holding its share of the dividends (library '18xx' procedure pay_dividends)"""
+    """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
@@ -9148,88 +9211,75 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    """Move the price after revenue (library '18xx' procedure dividend_price_move)"""
-    if v_paid > 0:
-        g.b_market_move(v_corporation, "right")
-    else:
-        g.b_market_move(v_corporation, "left")
+    """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
+    v_value = g.b_price(v_corporation)
+    if g.b_revenue(v_corporation) > 0:
+        if v_kind == "withhold":
+            g.b_market_move(v_corporation, "left")
+        else:
+            g.b_market_move(v_corporation, "right")
+            if v_paid >= (2 * v_value):
+                g.b_market_move(v_corporation, "up")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
-    """Buy a train (library '18xx' action buy_train)"""
+    """Buy a train (§5.10, §5.2.8)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought at the end of the turn", rule="library '18xx' action buy_train"
-        )
+        raise IllegalAction("trains are bought after the revenue is distributed", rule="§5.2.8")
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="library '18xx' action buy_train"
+            "a corporation at its train limit may not buy a train", rule="§5.10.5.2"
         )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="library '18xx' action buy_train"
+                "later trains wait until the current phase's trains are sold", rule="§5.10.3"
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction(
-                "no more trains from the bank this turn", rule="library '18xx' action buy_train"
-            )
+            raise IllegalAction("no more trains from the bank this turn", rule="§5.10.2")
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank sells at the printed price", rule="library '18xx' action buy_train"
-            )
-        r_forced_purchase_help(g, v_corporation, v_price)
+            raise IllegalAction("the bank sells at list price", rule="§5.10.1.1")
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
-            )
+            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule="library '18xx' action buy_train",
-            )
+        if not (v_price == (g.attr(v_train, "price") // 2)):
+            raise IllegalAction("the Market sells trains at half list price", rule="§5.10.1.2")
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
-            )
+            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
-                rule="library '18xx' action buy_train",
+                "trains are bought from the bank, the Market or another corporation", rule="§5.10.1"
+            )
+        if not (g.b_president(v_seller) == g.b_president(v_corporation)):
+            raise IllegalAction(
+                "the engine trades trains only between corporations of one president, who agrees the price with himself",
+                rule="§5.10.1.3",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
-                "below the least price for a train", rule="library '18xx' action buy_train"
+                "a train sold between corporations costs at least $1", rule="§5.10.1.3"
             )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train", rule="library '18xx' action buy_train"
-            )
+            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def a_discard_train(g, v_corporation, v_train):
-    """Discard a train over the train limit (library '18xx' action discard_train)"""
+    """Discard a train over the train limit (§5.10.5.3)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="library '18xx' action discard_train",
-        )
+        raise IllegalAction("only a corporation over the train limit discards", rule="§5.10.5.3")
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train", rule="library '18xx' action discard_train"
-        )
+        raise IllegalAction("the corporation does not own that train", rule="§5.10.5.3")
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
@@ -9237,6 +9287,140 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
+
+
+def a_move_bid(g, v_player, v_from_company, v_company, v_price):
+    """Raise a bid and move it to another private (§2.1.2)"""
+    if not (g.b_in_round("auction")):
+        raise IllegalAction("bids are moved in the Private Company Auction", rule="§2.1.2")
+    if not (g.b_own_bid(v_player, v_from_company) > 0):
+        raise IllegalAction("the player has no bid on that private to move", rule="§2.1.2")
+    if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
+        raise IllegalAction("a bid is moved to another private in the auction", rule="§2.1.2")
+    if not (v_price > g.b_own_bid(v_player, v_from_company)):
+        raise IllegalAction("a moved bid is also increased", rule="§2.1.2")
+    if not ((v_price % g.param("bid_step")) == 0):
+        raise IllegalAction("bids are multiples of $5", rule="§2.2")
+    if not (
+        (v_price >= g.attr(v_company, "cost"))
+        and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+    ):
+        raise IllegalAction(
+            "a bid is at least the base cost and at least $5 over the current bid", rule="§2.3"
+        )
+    if not (
+        (
+            (g.b_free_cash(v_player) + g.b_own_bid(v_player, v_from_company))
+            + g.b_own_bid(v_player, v_company)
+        )
+        >= v_price
+    ):
+        raise IllegalAction("a player's bids together may not exceed his cash", rule="§2.4, §2.5")
+    g.b_move_bid(v_player, v_from_company, v_company, v_price)
+
+
+def r_before_dividend(g, v_corporation):
+    """the corporation's turn has not reached its revenue (§5.2)"""
+    return (
+        g.b_in_step(v_corporation, "lay_tile") or g.b_in_step(v_corporation, "place_token")
+    ) or g.b_in_step(v_corporation, "run_routes")
+
+
+def r_can_issue(g, v_corporation):
+    """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
+    return (g.b_len(g.b_treasury_certificates(v_corporation)) > 0) and (
+        (g.b_pool_percent(v_corporation) + 10) <= g.param("pool_cap")
+    )
+
+
+def a_corporation_sell_shares(g, v_corporation, v_shares):
+    """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
+    v_emergency = (
+        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    if not (g.b_in_step(v_corporation, "buy_train") or v_emergency):
+        raise IllegalAction("shares are issued after the train purchase step begins", rule="§5.2.9")
+    if not ((not g.b_done_this_turn("redeemed")) or v_emergency):
+        raise IllegalAction("a corporation that redeemed shares this turn issues none", rule="§5.2")
+    if not (
+        (g.b_len(v_shares) == 1)
+        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "certificates are issued one at a time from the treasury", rule="§5.11.1"
+        )
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    for v_c in v_shares:
+        g.move(v_c, v_corporation, g.name("pool"))
+    g.b_market_move(v_corporation, "down")
+    g.b_mark_done_this_turn("issued")
+
+
+def a_corporation_buy_shares(g, v_corporation, v_shares):
+    """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
+    if not (r_before_dividend(g, v_corporation)):
+        raise IllegalAction("shares are redeemed before the trains run", rule="§5.2, §5.2.2")
+    if not (not g.b_done_this_turn("issued")):
+        raise IllegalAction("a corporation that issued shares this turn redeems none", rule="§5.2")
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
+        )
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.4.2")
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    for v_c in v_shares:
+        g.move(v_c, g.name("pool"), v_corporation)
+    g.b_mark_done_this_turn("redeemed")
+
+
+def a_contribute(g, v_corporation, v_player, v_amount):
+    """The president pays towards a train the corporation must buy (§5.10.6.1)"""
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "the president pays only for a train the corporation must buy", rule="§5.10.6"
+        )
+    if not (v_player == g.b_president(v_corporation)):
+        raise IllegalAction("only the president pays", rule="§5.2")
+    if not (not r_can_issue(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue its own certificates", rule="§5.10.6.1.1"
+        )
+    if not (
+        (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+    ):
+        raise IllegalAction(
+            "the president pays at most what the corporation lacks for the cheapest train",
+            rule="§5.10.6.1",
+        )
+    g.transfer(v_amount, v_player, v_corporation)
+
+
+def a_bankrupt(g, v_corporation):
+    """The president cannot raise the money: bankruptcy (§10)"""
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "bankruptcy comes only from a train the corporation must buy", rule="§5.10.6"
+        )
+    if not (not r_can_issue(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue its own certificates", rule="§5.10.6.1.1"
+        )
+    if not (
+        (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
+        < g.b_cheapest_train_price()
+    ):
+        raise IllegalAction("the president can pay for the train", rule="§5.10.6.1")
+    if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
+        raise IllegalAction("the president must first sell shares", rule="§5.10.6.1")
+    g.b_end_game_now("bankruptcy")
 
 
 # ------------------------------------------------------------ triggers
@@ -9251,6 +9435,16 @@ def t_private_income(g, *_rest):
     """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+
+
+def t_mines_removed(g, *_rest):
+    """Phase 6 removes the mine tokens"""
+    g.b_discard_collected("mine")
+
+
+def t_imc_closes(g, *_rest):
+    """Phase 6 closes the Idarado Mining Company"""
+    g.b_close_private(g.entity("private", "IMC"))
 
 
 class Game(GameBase):
@@ -9292,6 +9486,26 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "move_bid": [
+            ("player", ("player",)),
+            ("from_company", ("private",)),
+            ("company", ("private",)),
+            ("price", ("money",)),
+        ],
+        "corporation_sell_shares": [
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
+        "corporation_buy_shares": [
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
+        "contribute": [
+            ("corporation", ("corporation",)),
+            ("player", ("player",)),
+            ("amount", ("money",)),
+        ],
+        "bankrupt": [("corporation", ("corporation",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -9310,8 +9524,17 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:move_bid": a_move_bid,
+        "before_dividend": r_before_dividend,
+        "can_issue": r_can_issue,
+        "action:corporation_sell_shares": a_corporation_sell_shares,
+        "action:corporation_buy_shares": a_corporation_buy_shares,
+        "action:contribute": a_contribute,
+        "action:bankrupt": a_bankrupt,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "remove_mines": [(None, t_mines_removed)],
+        "close_IMC": [(None, t_imc_closes)],
     }

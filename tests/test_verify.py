@@ -286,7 +286,16 @@ errata "Own invariants" of "1800" {
 # ---------------------------------------------------------------- other titles
 
 
-@pytest.mark.parametrize("name", ["1846", "18CO", "18 Grand Junction", "1880 Romania"])
+def test_18co_verifies_with_everything_proved_or_sanctioned(real):
+    """18CO's rules in play (the open auction, the stock and operating rounds, mines) are all checkable."""
+    report = verify_title(real.program.titles["18CO"], cache=CACHE)
+    assert report.error is None
+    bad = [r for r in report.results if r.status not in ("proved", "sanctioned")]
+    assert not bad, bad
+    assert {"bid", "move_bid", "dividend", "sell_shares"} <= {r.transition for r in report.results}
+
+
+@pytest.mark.parametrize("name", ["1846", "18 Grand Junction", "1880 Romania"])
 def test_other_titles_report_gaps_instead_of_crashing(real, name):
     title = real.program.titles[name]
     report = verify_title(title, cache=CACHE)

@@ -322,6 +322,8 @@ class GameBase:
             self._start_draft()
         elif first == "auction":
             self._start_auction()
+        elif first == "open_auction":
+            self._start_open_auction()
         else:
             self._start_stock_round(0)
 
@@ -1050,6 +1052,7 @@ class GameBase:
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
         self._put_tile(lay, tile_id)
+        self._collect_on_lay(corp, lay.hex)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
         if lay.upgrade:
             self.j.set(self.g, "upgraded", True)
@@ -1057,6 +1060,27 @@ class GameBase:
             if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
                 return  # the station token may still be placed
             self._next_step()
+
+    # components a corporation collects by laying a tile in their hex (the title's `collect_on_lay`: 18CO's mines)
+
+    def _collect_on_lay(self, corp: Entity, hex_id: str) -> None:
+        """A tile laid in the `home` hex of a component of a kind the title lists in `collect_on_lay`
+        gives that component to the laying corporation, once."""
+        for kind in self.DATA.properties.get("collect_on_lay") or ():
+            for comp in self.DATA.components_of(str(kind)):
+                taken = {(k, key) for k, key, _ in self.g.get("collected", ())}
+                if str(comp.get("home")) == hex_id and (str(kind), comp["key"]) not in taken:
+                    self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), comp["key"], corp.id),))
+
+    def b_collected(self, holder: Entity, kind: str) -> int:
+        """collected(C, kind): how many components of `kind` (listed in `collect_on_lay`) C has collected."""
+        return sum(1 for k, _, h in self.g.get("collected", ()) if k == str(kind) and h == holder.id)
+
+    def b_discard_collected(self, kind: str) -> None:
+        """discard_collected(kind): every component of `kind` leaves the game, collected or not."""
+        gone = tuple((str(kind), comp["key"], SCRAP.id) for comp in self.DATA.components_of(str(kind)))
+        kept = tuple(c for c in self.g.get("collected", ()) if c[0] != str(kind))
+        self.j.set(self.g, "collected", kept + gone)
 
     def _put_tile(self, lay: "track.Lay", tile_id: str) -> None:
         """The tile of a checked lay onto the map; a tile tied to a private closes it."""
@@ -1324,6 +1348,13 @@ class GameBase:
                 self.b_market_move(corp, "down")
         elif rule == "per_sale":
             self.b_market_move(corp, "down")
+        elif rule == "per_share_when_several_else_president":
+            # several shares sold: one space down each; a single share: one space down if the president sold it
+            if certificates > 1:
+                for _ in range(certificates):
+                    self.b_market_move(corp, "down")
+            elif self.g.get("last_seller") == getattr(self.b_president(corp), "id", None):
+                self.b_market_move(corp, "down")
         elif rule == "per_sale_by_president":
             if self.g.get("last_seller") == getattr(self.b_president(corp), "id", None):
                 self.b_market_move(corp, "down")
@@ -1644,13 +1675,35 @@ class GameBase:
         if state["floated"]:
             return
         needed = corp.get("float") or self.DATA.properties.get("float")
-        needed = self._by_phase(self._value(needed, f"corporation {corp} float"), f"corporation {corp} float")
+        needed = self._by_par_zone(corp, self._value(needed, f"corporation {corp} float"))
+        needed = self._by_phase(needed, f"corporation {corp} float")
         held = sum(self.b_percent(p, corp) for p in self.players)
         if held >= needed:
             self.j.set(state, "floated", True)
+            self._deliver_own_trains(corp)
             if self.DATA.properties.get("home_token_at") == "float":
                 self.b_place_home_token(corp)
             self.emit("floated", corp)
+
+    def _by_par_zone(self, corp: Entity, value):
+        """A value that may be a map keyed by market zone (`float: {blue => 40%, purple => 50%}`): read at
+        a zone of the cell the corporation was started in; any other value as it is."""
+        if not isinstance(value, dict):
+            return value
+        par = self.corp[corp.id]["par"]
+        cell = self.market.par_cell(par) if par is not None else None
+        for zone in sorted(self.market.zones_of(cell)) if cell is not None else ():
+            if zone in value:
+                return value[zone]
+        return value
+
+    def _deliver_own_trains(self, corp: Entity) -> None:
+        """A train whose component names an `owner` corporation and `delivered: float` goes to that
+        corporation when it floats; the bank never sells it."""
+        for tid in self.train_order:
+            comp = self.DATA.component("train", self.trains[tid].name)
+            if str(comp.get("owner")) == corp.id and comp.get("delivered") == "float" and self.owner[tid] is DEPOT:
+                self.j.set(self.owner, tid, corp)
 
     def _by_phase(self, value, what: str):
         """A value that may be a map by phase: keyed by the current phase's
@@ -1756,10 +1809,12 @@ class GameBase:
 
     def _available_train_ids(self) -> list[str]:
         """Trains the depot sells now: the next in supply order, any train
-        whose `available_after` names a train type that is sold out, and any
-        train whose `available_from` phase has come (1880's rebuilt 2-trains,
-        sold beside the stack)."""
-        in_depot = [tid for tid in self.train_order if self.owner[tid] is DEPOT]
+        whose `available_after` names a train type (or types) sold out, and
+        any train whose `available_from` phase has come (1880's rebuilt
+        2-trains, sold beside the stack). A train a corporation owns from
+        the start (`owner`) is never sold."""
+        in_depot = [tid for tid in self.train_order if self.owner[tid] is DEPOT
+                    and self.DATA.component("train", self.trains[tid].name).get("owner") is None]
         if not in_depot:
             return []
         out = []
@@ -1771,7 +1826,9 @@ class GameBase:
             comp = self.DATA.component("train", train.name)
             after = comp.get("available_after")
             since = comp.get("available_from")
-            if tid == first or (after is not None and str(after) in sold_out) or (
+            # `available_after`: a train type, or a list of types that must all be sold out
+            after_all = [str(a) for a in after] if isinstance(after, (list, tuple)) else [str(after)]
+            if tid == first or (after is not None and all(a in sold_out for a in after_all)) or (
                     isinstance(since, str) and self.b_phase_at_least(since)):
                 if train.name not in seen_names:
                     out.append(tid)
@@ -1905,6 +1962,8 @@ class GameBase:
                 value = item.get("end_value", self.DATA.properties.get(f"{item.kind}_value_at_end"))
                 if value is None:
                     raise RuleGap(f"{item.kind} {item.id} end_value", "its worth at the game's end is not given")
+                if value == "face":  # the item's printed cost
+                    value = item.get("cost")
                 total += self._value(value, f"{item.kind} {item.id} end_value")
         return total
 
@@ -2079,6 +2138,80 @@ class GameBase:
         self.j.set(self.g, "starting", st)
         self.j.set(self.g, "turn", opener)
 
+    # the open auction (first_round: open_auction): every private open to bids at once
+
+    def _start_open_auction(self) -> None:
+        """The opening auction in which every private in play takes bids at once: in seating order from the
+        priority holder, each player bids, raises or moves a bid (the title's `bid` and `move_bid`
+        actions, whose guards state the rules), or passes; a pass does not bar later bids. The money of a
+        player's bids is set aside (`free_cash`). When all pass in succession the auction ends
+        (`_end_open_auction`)."""
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "auction")
+        self.j.set(self.g, "starting", {"open": True, "queue": (), "auctions": 0, "high": None,
+                                        "passed": frozenset(), "picks": None, "picked": frozenset(),
+                                        "passes": 0, "last_bidder": None})
+        self.j.set(self.g, "bids", ())
+        self.j.set(self.g, "turn", self.g["priority"])
+
+    def _open_auction_on(self) -> bool:
+        st = self.g.get("starting")
+        return self.g["round"] == "auction" and bool(st) and bool(st.get("open"))
+
+    def b_own_bid(self, player: Entity, item: Entity) -> int:
+        """own_bid(P, X): the amount of P's standing bid on private X, or 0."""
+        return max((a for x, pid, a in self.g.get("bids", ()) if x == item.id and pid == player.id), default=0)
+
+    def b_open_bid(self, player: Entity, item: Entity, amount: int) -> None:
+        """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid);
+        the money is set aside and the turn passes on."""
+        self._set_open_bid(player, None, item, amount)
+
+    def b_move_bid(self, player: Entity, old: Entity, item: Entity, amount: int) -> None:
+        """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X."""
+        self._set_open_bid(player, old, item, amount)
+
+    def _set_open_bid(self, player: Entity, old: Entity | None, item: Entity, amount: int) -> None:
+        drop = {item.id} | ({old.id} if old is not None else set())
+        bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] in drop and b[1] == player.id))
+        self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
+        st = dict(self.g["starting"])
+        st.update(passes=0, last_bidder=self.players.index(player))
+        self.j.set(self.g, "starting", st)
+        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+
+    def _open_auction_pass(self, player: Entity) -> None:
+        st = dict(self.g["starting"])
+        st["passes"] += 1
+        self.j.set(self.g, "starting", st)
+        if st["passes"] >= self.n:
+            self._end_open_auction()
+            return
+        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+
+    def _end_open_auction(self) -> None:
+        """All passed in succession: each private goes to its highest bidder, who pays the bank; a private
+        without a bid goes to the bank pool (the market); the priority deal goes to the player after the
+        last to place or raise a bid; then the first stock round."""
+        bids = self.g.get("bids", ())
+        for item in self.privates:
+            if self.closed[item.id] or self.owner[item.id] is not BANK or not self._in_play_pickable(item):
+                continue
+            mine = [b for b in bids if b[0] == item.id]
+            if mine:
+                _, pid, amount = max(mine, key=lambda b: b[2])
+                player = self.entity("player", pid)
+                self.transfer(amount, player, BANK)
+                self.move(item, BANK, player)
+                self._grant(player, item)
+            else:
+                self.move(item, BANK, POOL)
+        self.j.set(self.g, "bids", ())
+        last = self.g["starting"]["last_bidder"]
+        if last is not None:
+            self.j.set(self.g, "priority", (last + 1) % self.n)
+        self._end_starting_round()
+
     def _starting_rule(self, name: str) -> str | None:
         return self.DATA.rules.get(f"property {name}")
 
@@ -2218,6 +2351,9 @@ class GameBase:
         self._start_stock_round(self.g["priority"])
 
     def _starting_pass(self, player: Entity) -> None:
+        if self._open_auction_on():
+            self._open_auction_pass(player)
+            return
         if self.b_picking():
             raise IllegalAction(f"each player selects one {self.DATA.properties.get('free_pick')}; {player} may not pass",
                                 rule=self._starting_rule("free_pick"))
@@ -2247,7 +2383,7 @@ class GameBase:
 
     def b_highest_bid(self, item: Entity) -> int:
         """highest_bid(X): the highest bid on private X, or 0."""
-        if self.g["round"] == "auction":
+        if self.g["round"] == "auction" and not self._open_auction_on():
             high = self.g["starting"]["high"]
             return high[1] if high is not None and self.b_auction_company() == item else 0
         if self.g.get("auction") and self.g["auction"]["company"] == item.id:
@@ -2561,12 +2697,21 @@ class GameBase:
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
         operator = self._operator(corp)
-        if (self.DATA.properties.get("home_token_at") == "first_operation" and self.board is not None
-                and operator.kind == "corporation" and self.corp[corp]["tokens"] == 0
-                and operator.get("home") is not None):
+        if (self.DATA.properties.get("home_token_at") == "first_operation" and operator.kind == "corporation"
+                and self.corp[corp]["tokens"] == 0):
             # the home station goes down as the first step of the company's first turn
-            self.b_place_home_token(operator)
+            self._first_operation_home(operator)
         self._next_step()
+
+    def _first_operation_home(self, corp: Entity) -> None:
+        """`home_token_at: first_operation`: a corporation's home station is placed when it first operates;
+        where the home city has no free circle, the token waits (the corporation's turns retry it)."""
+        if self.board is None or corp.get("home") is None:
+            return
+        try:
+            self.b_place_home_token(corp)
+        except IllegalAction:
+            pass
 
     def _steps(self) -> list[str]:
         operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None
@@ -2968,6 +3113,8 @@ class GameBase:
             return out
         auction = self.g.get("auction")
         step = int(self.DATA.properties.get("min_bid_raise", 5))
+        if self._open_auction_on():
+            return self._open_bid_candidates(entity, who, None)
         if self.g["round"] == "auction":
             if self.b_picking():
                 return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"]]
@@ -2985,6 +3132,35 @@ class GameBase:
             item = self.entity("private", pid)
             floor = max(int(item.get("cost", 0)), self.b_highest_bid(item)) + step
             out.append({"type": "bid", **who, "company": pid, "price": floor})
+        return out
+
+    def _cand_move_bid(self, entity, who):
+        if not self._open_auction_on():
+            return []
+        out = []
+        for old, pid, _ in self.g.get("bids", ()):
+            if pid == entity.id:
+                out.extend(self._open_bid_candidates(entity, who, old))
+        return out
+
+    def _open_bid_candidates(self, entity, who, old):
+        """Bids in the open auction: on each private still on sale, the least legal bid and one step more
+        (moving the bid on `old` where it is given)."""
+        step = int(self.DATA.properties.get("bid_step") or self.DATA.properties.get("min_bid_raise") or 5)
+        raise_ = int(self.DATA.properties.get("min_bid_raise") or step)
+        out = []
+        for item in self.privates:
+            if self.closed[item.id] or self.owner[item.id] is not BANK or item.id == old:
+                continue
+            face = int(self._value(item.get("cost"), f"private {item} cost"))
+            high = self.b_highest_bid(item)
+            least = max(face, high + raise_) if high else face
+            least = -(-least // step) * step
+            for price in (least, least + step):
+                action = {"type": "move_bid" if old else "bid", **who, "company": item.id, "price": price}
+                if old:
+                    action["from_company"] = old
+                out.append(action)
         return out
 
     def _cand_par(self, entity, who):
@@ -3058,7 +3234,9 @@ class GameBase:
                 price = self._train_side(train, side).price
                 out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
         for t in self.b_trains(POOL):
-            out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
+            # the printed price, or half of it where a title sells the pool's trains so
+            out.extend({"type": "buy_train", **who, "train": t.id, "price": p}
+                       for p in sorted({t.price, t.price // 2}))
         for other in self.corporations:
             if other == entity:
                 continue
@@ -3252,6 +3430,9 @@ class GameBase:
             **({"auction": self._auction_summary()} if self.g["round"] == "auction" else {}),
             "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
             **({"loans": {k: v for k, v in self.debts.items() if v}} if self.DATA.components_of("loan") else {}),
+            # components collected on a lay (`collect_on_lay`): key -> its holder
+            **({str(kind) + "s": {key: holder for k, key, holder in self.g.get("collected", ()) if k == str(kind)}
+                for kind in self.DATA.properties.get("collect_on_lay") or ()}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
             "acting": (self.current_entity().id if self.current_entity() else None),
             "end_reason": self.g["end_reason"],
@@ -3265,7 +3446,9 @@ class GameBase:
         return {"company": item.id if item else None,
                 "high_bid": list(st["high"]) if st["high"] else None,
                 "passed": sorted(st["passed"]),
-                "picks": list(st["picks"]) if st["picks"] is not None else None}
+                "picks": list(st["picks"]) if st["picks"] is not None else None,
+                # the open auction's standing bids: [private, player, amount]
+                **({"bids": [list(b) for b in self.g.get("bids", ())]} if st.get("open") else {})}
 
     def record(self) -> dict:
         """One game's record for `rulec play --json` and `rulec replay --json`."""
@@ -3318,6 +3501,6 @@ class GameBase:
 
 
 #: Action types whose candidates the runtime generates from the vocabulary.
-VOCABULARY = frozenset({"buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
+VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
                         "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
                         "lay_tile", "place_token"})

@@ -1373,7 +1373,7 @@ class TrainSpec:
             parts = tuple(
                 TrainPart(
                     frozenset(p["nodes"]),
-                    int(p["pay"]),
+                    _visits(p["pay"]),
                     _visits(p.get("visit", p["pay"])),
                     int(p.get("multiplier", 1) or 1),
                 )
@@ -1406,11 +1406,12 @@ class TrainSpec:
 
 
 def _visits(value: Any) -> int:
-    """A part's `visit`: a number, or "unlimited" (an express train's any number of stops, 1880 VII.3.5.1)."""
+    """A train part's `pay` or `visit`: a number, or "unlimited" (an express train's any number of
+    stops, 1880 VII.3.5.1; 18CO's E train, §5.8.8.4)."""
     return UNLIMITED_VISITS if value == "unlimited" else int(value)
 
 
-#: what "unlimited" visits stand for: more stops than any route has
+#: what "unlimited" stands for: more stops than any route has
 UNLIMITED_VISITS = 99
 
 _PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}

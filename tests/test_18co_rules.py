@@ -1,0 +1,645 @@
+"""18CO: Rock & Stock, rule by rule (rulespecs/18co.rules).
+
+§2: the private auction with moving bids (multiples of $5; at least the base
+cost or $5 over the current bid; bids set aside from cash and together within
+it; a pass does not bar later bids; all passing in succession ends it; unbid
+privates go to the Market; the priority deal goes left of the last bidder).
+§4: selling (none in the first stock round; the drops of §4.1.4; at most five
+shares in the Market), launching by zone (float 40/50/60%, twice the starting
+value to the treasury). §5.9: withhold and payout moves, the double jump.
+
+Refused actions go through `assert_refused`: `IllegalAction` is raised, its
+`.rule` names the section, and nothing in the game changed. Every action a
+helper plays is followed by the invariant monitor.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from compiler.engines import game_class
+from compiler.playout import play_one
+from compiler.runtime.entities import BANK
+from compiler.runtime.errors import IllegalAction
+from compiler.runtime.monitor import Monitor
+
+Game = game_class("18CO")
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+FACE = {"IMC": 30, "GJGR": 40, "DNP": 50, "Toll": 60, "LNPW": 70, "DPRT": 100, "DRGR": 120}
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def new_game(players=NAMES, seed=1):
+    g = Game(players=list(players), seed=seed)
+    g._test_monitor = Monitor(g)
+    return g
+
+
+def act(g, action):
+    g.process(action)
+    g._test_monitor.check(g, action)
+
+
+def P(name, type_, **fields):
+    return {"type": type_, "entity": name, "entity_type": "player", **fields}
+
+
+def C(sym, type_, **fields):
+    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
+
+
+def acting(g):
+    e = g.current_entity()
+    return e.id if e is not None else None
+
+
+def seats(g):
+    return [p.id for p in g.players]
+
+
+def snapshot(g):
+    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), seats(g)))
+
+
+def assert_refused(g, action, rule_contains, message_contains=None):
+    before = snapshot(g)
+    with pytest.raises(IllegalAction) as info:
+        g.process(action)
+    rule = info.value.rule or ""
+    assert rule_contains in rule, f"refused citing {rule!r}, expected {rule_contains!r}: {info.value}"
+    if message_contains is not None:
+        assert message_contains in info.value.message, info.value.message
+    assert snapshot(g) == before, "a refused action changed the game"
+    return info.value
+
+
+def cash(g, name):
+    return g.cash[g.find(name)]
+
+
+def owner(g, sym):
+    return next(x["owner"] for x in g.state()["privates"] if x["sym"] == sym)
+
+
+def bids(g):
+    return {(b[0], b[1]): b[2] for b in g.state()["auction"]["bids"]}
+
+
+def bid(name, company, price):
+    return P(name, "bid", company=company, price=price)
+
+
+def pass_(g):
+    act(g, P(acting(g), "pass"))
+
+
+def end_auction(g):
+    while g.g["round"] == "auction":
+        pass_(g)
+
+
+def corp_state(g, sym):
+    return next(c for c in g.state()["corporations"] if c["sym"] == sym)
+
+
+def par(g, player, corp, price):
+    cell = g.market.par_cell(price)
+    act(g, P(player, "par", corporation=corp, share_price=f"{price},{cell[0]},{cell[1]}"))
+
+
+def buy(g, player, corp, source="ipo"):
+    cert = g.b_next_certificate(g.find(corp), "treasury" if source == "ipo" else source)
+    act(g, P(player, "buy_shares", shares=[cert.id], percent=cert.percent))
+
+
+def turn_to(g, player):
+    """Everyone before `player` passes (stock round)."""
+    for _ in range(len(g.players) + 1):
+        if acting(g) == player:
+            return
+        pass_(g)
+    raise AssertionError(f"{player} never came on turn")
+
+
+def play_or_set(g):
+    """Play the operating rounds until the next stock round: each corporation takes the first train it
+    may buy from the bank, runs its best routes, pays out; everything else is passed."""
+    for _ in range(2000):
+        if g.g["round"] != "operating" or g.finished:
+            return
+        legal = g.legal_actions()
+        pick = next((a for a in legal if a["type"] == "run_routes"), None) \
+            or next((a for a in legal if a["type"] == "dividend" and a.get("kind") == "payout"), None) \
+            or next((a for a in legal if a["type"] == "buy_train" and "variant" in a), None) \
+            or next((a for a in legal if a["type"] == "pass"), None) \
+            or legal[0]
+        act(g, pick)
+    raise AssertionError("the operating rounds never ended")
+
+
+def second_stock_round(g, holdings):
+    """Auction with no bids; in the first stock round the players buy as `holdings` says
+    ({player: [(corp, price or None for a share), ...]}) in seating order; then the operating rounds."""
+    end_auction(g)
+    assert g.g["round"] == "stock"
+    queue = {p: list(v) for p, v in holdings.items()}
+    for _ in range(200):
+        if not any(queue.values()):
+            break
+        who = acting(g)
+        if queue.get(who):
+            corp, price = queue[who].pop(0)
+            if price is not None:
+                par(g, who, corp, price)
+            else:
+                buy(g, who, corp)
+        else:
+            pass_(g)
+    while g.g["round"] == "stock":
+        pass_(g)
+    play_or_set(g)
+    assert g.g["round"] == "stock" and g.g["stock_rounds"] == 2
+
+
+# ---------------------------------------------------------------- §1 setup
+
+
+def test_1_3_starting_cash_by_players():
+    for n, money in ((3, 500), (4, 375), (5, 300), (6, 250)):
+        g = new_game(players=[f"P{i}" for i in range(n)])
+        assert {p["cash"] for p in g.state()["players"]} == {money}
+
+
+def test_1_2_player_order_cards_are_dealt_at_random():
+    orders = {tuple(seats(new_game(seed=s))) for s in range(12)}
+    assert len(orders) > 1
+    assert seats(new_game(seed=5)) == seats(new_game(seed=5))
+
+
+# ---------------------------------------------------------------- §2 the auction
+
+
+def test_2_1_1_every_private_takes_bids_at_once():
+    g = new_game()
+    first, second = seats(g)[0], seats(g)[1]
+    act(g, bid(first, "DRGR", 120))
+    act(g, bid(second, "IMC", 30))
+    assert bids(g) == {("DRGR", first): 120, ("IMC", second): 30}
+    assert g.state()["round"]["type"] == "auction"
+
+
+def test_2_2_bids_are_multiples_of_5():
+    g = new_game()
+    assert_refused(g, bid(acting(g), "IMC", 32), "§2.2")
+
+
+def test_2_3_bid_at_least_face_or_5_over():
+    g = new_game()
+    a, b = seats(g)[0], seats(g)[1]
+    assert_refused(g, bid(a, "DNP", 45), "§2.3")          # below the base cost
+    act(g, bid(a, "DNP", 50))
+    assert_refused(g, bid(b, "DNP", 50), "§2.3")          # not $5 over the current bid
+    act(g, bid(b, "DNP", 55))
+    assert bids(g)[("DNP", b)] == 55
+
+
+def test_2_4_bid_money_is_reserved():
+    g = new_game()
+    a = acting(g)
+    act(g, bid(a, "DRGR", 300))
+    assert cash(g, a) == 375                               # set aside, not paid
+    assert g.b_free_cash(g.find(a)) == 75
+
+
+def test_2_5_total_bids_within_cash():
+    g = new_game()
+    a = acting(g)
+    act(g, bid(a, "DRGR", 300))
+    while acting(g) != a:
+        pass_(g)
+    assert_refused(g, bid(a, "DPRT", 100), "§2.5")        # 300 + 100 > 375
+    act(g, bid(a, "IMC", 75))                              # 300 + 75 = 375
+
+
+def test_2_1_2_raise_own_bid_counts_the_money_already_set_aside():
+    g = new_game()
+    a = acting(g)
+    act(g, bid(a, "DRGR", 370))
+    while acting(g) != a:
+        pass_(g)
+    act(g, bid(a, "DRGR", 375))                            # 375 within cash: the old 370 is replaced
+    assert bids(g) == {("DRGR", a): 375}
+
+
+def test_2_1_2_move_a_bid_to_another_private():
+    g = new_game()
+    a, b = seats(g)[0], seats(g)[1]
+    act(g, bid(a, "Toll", 60))
+    act(g, bid(b, "Toll", 65))
+    while acting(g) != a:
+        pass_(g)
+    assert_refused(g, P(a, "move_bid", from_company="Toll", company="LNPW", price=60), "§2.1.2")  # not increased
+    assert_refused(g, P(a, "move_bid", from_company="IMC", company="LNPW", price=70), "§2.1.2")   # no bid there
+    act(g, P(a, "move_bid", from_company="Toll", company="LNPW", price=70))
+    assert bids(g) == {("Toll", b): 65, ("LNPW", a): 70}
+
+
+def test_2_1_3_a_pass_does_not_bar_later_bids():
+    g = new_game()
+    a = acting(g)
+    pass_(g)
+    act(g, bid(acting(g), "IMC", 30))
+    while acting(g) != a:
+        pass_(g)
+    act(g, bid(a, "IMC", 35))
+    assert bids(g)[("IMC", a)] == 35
+
+
+def test_2_6_all_pass_in_succession_ends_the_auction_and_winners_pay():
+    g = new_game()
+    a, b = seats(g)[0], seats(g)[1]
+    act(g, bid(a, "DRGR", 120))
+    act(g, bid(b, "DRGR", 125))
+    for _ in range(3):
+        pass_(g)
+    assert g.g["round"] == "auction"                       # three passes in a row of four: not over
+    act(g, bid(acting(g), "IMC", 30))
+    a = seats(g)[1]
+    end_auction(g)
+    assert g.g["round"] == "stock"
+    assert owner(g, "DRGR") == b and owner(g, "IMC") == b
+    assert cash(g, b) == 375 - 125 - 30 and cash(g, seats(g)[0]) == 375
+
+
+def test_2_7_privates_without_bids_go_to_the_market():
+    g = new_game()
+    act(g, bid(acting(g), "IMC", 30))
+    end_auction(g)
+    assert owner(g, "GJGR") == "pool" and owner(g, "DRGR") == "pool"
+
+
+def test_2_8_priority_deal_left_of_the_last_bidder():
+    g = new_game()
+    order = seats(g)
+    pass_(g)
+    act(g, bid(order[1], "IMC", 30))
+    act(g, bid(order[2], "GJGR", 40))
+    end_auction(g)
+    assert acting(g) == order[3]
+
+
+# ---------------------------------------------------------------- §4 stock round
+
+
+def test_4_1_1_no_selling_in_the_first_stock_round():
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", 40)
+    b = acting(g)
+    buy(g, b, "KPAC")
+    turn_to(g, b)
+    assert_refused(g, P(b, "sell_shares", shares=["KPAC_1"], percent=10), "§4.1.1")
+
+
+def test_4_3_1_1_starting_zones():
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    assert_refused(g, P(a, "par", corporation="CBQ", share_price="80,3,3"), "§4.3")   # CBQ starts in brown only
+    assert_refused(g, P(a, "par", corporation="DSNG", share_price="60,4,2"), "§4.3")  # DSNG at 75 only
+
+
+def test_4_3_2_twice_the_starting_value_to_the_treasury():
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "CM", 60)
+    assert corp_state(g, "CM")["treasury"] == 120
+    assert cash(g, a) == 375 - 120
+
+
+@pytest.mark.parametrize("price, needed", [(40, 40), (90, 50), (120, 60)])
+def test_4_3_1_2_float_by_starting_zone(price, needed):
+    g = new_game(players=("Ann", "Bob", "Cid", "Dee", "Eve", "Fay"))
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", price)
+    held = 20
+    while held < needed:
+        assert not corp_state(g, "KPAC")["floated"], f"floated at {held}%"
+        who = acting(g)
+        buy(g, who, "KPAC")
+        held += 10
+    assert corp_state(g, "KPAC")["floated"]
+
+
+def _sales_game():
+    """KPAC started at 60 by the first player, who holds 30% and stays president; the second holds three
+    shares, the third two, the fourth one."""
+    g = new_game()
+    order = seats(g)
+    holdings = {order[0]: [("KPAC", 60), ("KPAC", None)], order[1]: [("KPAC", None)] * 3,
+                order[2]: [("KPAC", None)] * 2, order[3]: [("KPAC", None)]}
+    second_stock_round(g, holdings)
+    assert corp_state(g, "KPAC")["president"] == order[0]
+    return g, order
+
+
+def held(g, player, sym):
+    """The certificates of `sym` that `player` may sell."""
+    return [c.id for c in g.b_sellable(g.find(player), g.find(sym))]
+
+
+def _cell(g, sym):
+    return tuple(corp_state(g, sym)["market_cell"])
+
+
+def test_4_1_4_2_several_shares_drop_one_space_each():
+    g, order = _sales_game()
+    seller = order[1]
+    turn_to(g, seller)
+    row, col = _cell(g, "KPAC")
+    act(g, P(seller, "sell_shares", shares=held(g, seller, "KPAC")[:2], percent=20))
+    assert _cell(g, "KPAC") == (row + 2, col)
+
+
+def test_4_1_4_a_single_share_sold_by_another_player_leaves_the_price():
+    g, order = _sales_game()
+    seller = order[1]
+    turn_to(g, seller)
+    before = _cell(g, "KPAC")
+    act(g, P(seller, "sell_shares", shares=held(g, seller, "KPAC")[:1], percent=10))
+    assert _cell(g, "KPAC") == before
+
+
+def test_4_1_4_1_president_selling_one_share_drops_one_space():
+    g = new_game()
+    order = seats(g)
+    second_stock_round(g, {order[0]: [("KPAC", 60), ("KPAC", None), ("KPAC", None)],
+                           order[1]: [("KPAC", None)]})
+    president = corp_state(g, "KPAC")["president"]
+    turn_to(g, president)
+    row, col = _cell(g, "KPAC")
+    mine = [c.id for c in g.b_sellable(g.find(president), g.find("KPAC"))]
+    act(g, P(president, "sell_shares", shares=mine[:1], percent=10))
+    assert _cell(g, "KPAC") == (row + 1, col)
+
+
+def test_4_1_6_the_market_holds_at_most_five_shares():
+    g, order = _sales_game()
+    turn_to(g, order[1])
+    act(g, P(order[1], "sell_shares", shares=held(g, order[1], "KPAC"), percent=30))
+    turn_to(g, order[2])
+    act(g, P(order[2], "sell_shares", shares=held(g, order[2], "KPAC"), percent=20))
+    assert corp_state(g, "KPAC")["pool_percent"] == 50
+    turn_to(g, order[3])
+    assert_refused(g, P(order[3], "sell_shares", shares=held(g, order[3], "KPAC"), percent=10), "§4.1.6")
+
+
+def test_4_2_6_no_buying_back_after_selling():
+    g, order = _sales_game()
+    turn_to(g, order[1])
+    sold = held(g, order[1], "KPAC")[0]
+    act(g, P(order[1], "sell_shares", shares=[sold], percent=10))
+    assert_refused(g, P(order[1], "buy_shares", shares=[sold], percent=10), "§4.2")
+
+
+# ---------------------------------------------------------------- §5.9 revenue
+
+
+def _at_dividend(revenue):
+    """The first operating round with KPAC (started at 60, floated) at its dividend step, its revenue set
+    to `revenue` (test setup: the route search is tested in test_track.py)."""
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", 60)
+    for _ in range(2):
+        buy(g, acting(g), "KPAC")
+    while g.g["round"] == "stock":
+        pass_(g)
+    for _ in range(50):   # the first turn buys a 2-train; the next one reaches its run
+        if g.g["operating"] == "KPAC" and g.g["step"] == "run_routes":
+            break
+        legal = g.legal_actions()
+        act(g, next((a for a in legal if a["type"] == "buy_train" and not g.b_trains(g.find("KPAC"))), None)
+            or next(a for a in legal if a["type"] == "pass"))
+    assert g.g["operating"] == "KPAC" and g.g["step"] == "run_routes"
+    # test setup: KPAC's run earned `revenue` (it has no track yet; the route search is tested in test_track.py)
+    g.corp["KPAC"]["revenue"] = revenue
+    g.g["step"] = "dividend"
+    return g
+
+
+def test_5_9_3_3_payout_moves_one_space_right():
+    g = _at_dividend(100)
+    row, col = _cell(g, "KPAC")
+    act(g, C("KPAC", "dividend", kind="payout"))
+    assert _cell(g, "KPAC") == (row, col + 1)
+
+
+def test_5_9_3_3_revenue_twice_the_value_also_moves_up():
+    g = _at_dividend(120)                                  # twice the value of 60
+    row, col = _cell(g, "KPAC")
+    act(g, C("KPAC", "dividend", kind="payout"))
+    assert _cell(g, "KPAC") == (row - 1, col + 1)
+
+
+def test_5_9_2_2_withhold_moves_one_space_left():
+    g = _at_dividend(120)
+    row, col = _cell(g, "KPAC")
+    treasury = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "dividend", kind="withhold"))
+    assert _cell(g, "KPAC") == (row, col - 1)
+    assert corp_state(g, "KPAC")["treasury"] == treasury + 120
+
+
+def test_5_9_3_2_dividends_to_shareholders_only():
+    g = _at_dividend(100)
+    president = corp_state(g, "KPAC")["president"]
+    before = cash(g, president)
+    treasury = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "dividend", kind="payout"))
+    assert cash(g, president) == before + 20               # $10 a share, the president's two shares
+    assert corp_state(g, "KPAC")["treasury"] == treasury   # its own unsold shares earn nothing
+
+
+# ---------------------------------------------------------------- §10 random games end
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_10_random_games_end_by_a_rulebook_end(players):
+    record = play_one(Game, [f"P{i}" for i in range(players)], seed=3)
+    assert record["end_reason"] in {"bank_broken", "bankruptcy"}
+
+
+# ---------------------------------------------------------------- §5.9.1 mines
+
+
+def _with_mines(g, *hexes):
+    """Test setup: KPAC holds the mine tokens of `hexes` (as if it had laid tiles there)."""
+    g.g["collected"] = tuple(("mine", h, "KPAC") for h in hexes)
+
+
+def test_5_9_1_mine_income_is_collected_with_revenue():
+    g = _at_dividend(100)
+    _with_mines(g, "D14", "E11")
+    treasury = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "dividend", kind="withhold"))
+    assert corp_state(g, "KPAC")["treasury"] == treasury + 100 + 2 * 10
+    assert g.state()["mines"] == {"D14": "KPAC", "E11": "KPAC"}
+
+
+def test_5_9_no_mine_income_without_revenue():
+    g = _at_dividend(0)
+    _with_mines(g, "D14")
+    treasury = corp_state(g, "KPAC")["treasury"]
+    cell = _cell(g, "KPAC")
+    act(g, C("KPAC", "dividend", kind="withhold"))
+    assert corp_state(g, "KPAC")["treasury"] == treasury
+    assert _cell(g, "KPAC") == cell                        # nothing to distribute: the price stays
+
+
+def test_table_b_idarado_doubles_mine_income():
+    g = _at_dividend(100)
+    _with_mines(g, "D14")
+    g.owner["IMC"] = g.find("KPAC")                       # test setup: KPAC owns the Idarado Mining Company
+    treasury = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "dividend", kind="payout"))
+    assert corp_state(g, "KPAC")["treasury"] == treasury + 20
+
+
+def test_9_7_2_phase_6_removes_the_mines():
+    g = _at_dividend(100)
+    _with_mines(g, "D14")
+    g.emit("remove_mines")
+    assert "KPAC" not in set(g.state()["mines"].values())
+    assert g.b_collected(g.find("KPAC"), "mine") == 0
+
+
+def test_5_2_7_dividend_out_of_step_is_refused():
+    g = _at_dividend(100)
+    act(g, C("KPAC", "dividend", kind="payout"))
+    if g.g["operating"] == "KPAC":
+        assert_refused(g, C("KPAC", "dividend", kind="payout"), "§5.2.7")
+
+
+# ---------------------------------------------------------------- §4.2, §4.4, §4.5 buying and holding
+
+
+def test_4_2_4_2_a_certificate_bought_from_the_treasury_pays_the_corporation():
+    g = new_game()
+    end_auction(g)
+    par(g, acting(g), "CM", 60)
+    b = acting(g)
+    buy(g, b, "CM")
+    assert corp_state(g, "CM")["treasury"] == 120 + 60
+    assert cash(g, b) == 375 - 60
+
+
+def test_4_2_4_1_a_certificate_bought_from_the_market_pays_the_bank():
+    g, order = _sales_game()
+    turn_to(g, order[1])
+    sold = held(g, order[1], "KPAC")[0]
+    act(g, P(order[1], "sell_shares", shares=[sold], percent=10))
+    treasury = corp_state(g, "KPAC")["treasury"]
+    bank = g.state()["bank"]["cash"]
+    turn_to(g, order[2])
+    price = corp_state(g, "KPAC")["share_price"]
+    act(g, P(order[2], "buy_shares", shares=[sold], percent=10))
+    assert corp_state(g, "KPAC")["treasury"] == treasury
+    assert g.state()["bank"]["cash"] == bank + price
+
+
+def test_4_2_5_no_player_holds_more_than_six_shares():
+    g = new_game(players=("Ann", "Bob", "Cid"))
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", 40)                                  # 20%
+    for _ in range(4):                                     # four more shares: 60%
+        turn_to(g, a)
+        buy(g, a, "KPAC")
+    turn_to(g, a)
+    cert = g.b_next_certificate(g.find("KPAC"), "treasury")
+    assert_refused(g, P(a, "buy_shares", shares=[cert.id], percent=10), "§4.2.5")
+
+
+def test_4_5_1_a_larger_holder_becomes_president():
+    g = new_game()
+    end_auction(g)
+    order = seats(g)
+    par(g, order[0], "KPAC", 40)                           # 20%
+    for _ in range(3):
+        turn_to(g, order[1])
+        buy(g, order[1], "KPAC")
+    assert corp_state(g, "KPAC")["president"] == order[1]  # 30% > 20%
+    assert g.state()["players"][0]["shares"]["KPAC"] == 20  # the former president got two shares for it
+
+
+# ---------------------------------------------------------------- §5.11, §5.4 the corporation's own shares
+
+
+def _at_buy_train():
+    """KPAC (started at 60, 40% sold) at its train purchase in the first operating round."""
+    g = new_game()
+    end_auction(g)
+    par(g, acting(g), "KPAC", 60)
+    for _ in range(2):
+        buy(g, acting(g), "KPAC")
+    while g.g["round"] == "stock":
+        pass_(g)
+    for _ in range(20):
+        if g.g["operating"] == "KPAC" and g.g["step"] == "buy_train":
+            return g
+        pass_(g)
+    raise AssertionError("KPAC never reached its train purchase")
+
+
+def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
+    g = _at_buy_train()
+    treasury_certs = [c.id for c in g.b_treasury_certificates(g.find("KPAC"))]
+    assert_refused(g, C("KPAC", "sell_shares", shares=treasury_certs[:2], percent=20), "§5.11.1")
+    row, col = _cell(g, "KPAC")
+    cash_before = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "sell_shares", shares=treasury_certs[:1], percent=10))
+    assert corp_state(g, "KPAC")["treasury"] == cash_before + 60   # §5.11.2
+    assert _cell(g, "KPAC") == (row + 1, col)
+    assert corp_state(g, "KPAC")["pool_percent"] == 10
+
+
+def test_5_4_redeeming_comes_before_the_trains_run():
+    g = _at_buy_train()
+    cert = g.b_treasury_certificates(g.find("KPAC"))[0].id
+    act(g, C("KPAC", "sell_shares", shares=[cert], percent=10))
+    assert_refused(g, C("KPAC", "buy_shares", shares=[cert], percent=10), "§5.2")
+
+
+def test_5_10_5_2_no_purchase_at_the_train_limit():
+    g = _at_buy_train()
+    g.transfer(400, BANK, g.find("KPAC"))                 # test setup: money for four 2-trains (conserved)
+    for _ in range(4):
+        train = next(a for a in g.legal_actions() if a["type"] == "buy_train" and "variant" in a)
+        act(g, train)
+    train = g._available_train_ids()[0]
+    assert_refused(g, C("KPAC", "buy_train", train=train, price=100), "§5.10.5.2")
+
+
+def test_5_3_1_no_private_purchases_before_phase_3():
+    g = new_game()
+    act(g, bid(acting(g), "IMC", 30))
+    end_auction(g)
+    holder = owner(g, "IMC")
+    par(g, acting(g), "KPAC", 60)
+    for _ in range(2):
+        buy(g, acting(g), "KPAC")
+    while g.g["round"] == "stock":
+        pass_(g)
+    while g.g["operating"] != "KPAC":
+        pass_(g)
+    assert_refused(g, C("KPAC", "buy_company", company="IMC", price=30), "§5.3.1")
+    assert owner(g, "IMC") == holder
