@@ -915,12 +915,18 @@ DATA = TitleData(
                 "key": "east_west",
                 "title": "East-West bonus",
                 "summary": "No train may serve two East off-board areas, nor two West ones.",
-                "one_east_per_route": True,
-                "one_west_per_route": True,
-                "nm_trains_must_count_both": True,
-                "labels": Gap(
-                    "which off-board areas are E and which W is on the map, not in the rulebook"
+                "stops_a": Gap(
+                    "which off-board areas are E (and their bonuses) is on the map, not in the rulebook"
                 ),
+                "stops_b": Gap(
+                    "which off-board areas are W (and their bonuses) is on the map, not in the rulebook"
+                ),
+                "limit_a": 1,
+                "limit_note": "one East area per run: the reference puts the East areas in one group, which a run may visit once",
+                "limit_b_note": "no limit on West areas: the reference gives the two West areas no common group",
+                "at_ends": False,
+                "paid_stops_only": True,
+                "limit_b": 1,
                 "bonus": "1846's East-West bonus: a route joining an E and a W area earns both printed bonuses",
             },
         ],

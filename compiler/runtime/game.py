@@ -969,22 +969,53 @@ class GameBase:
         return any(str(a.get("owner", "corporation")) == holder.kind
                    for a in self._abilities(company, "stays_open"))
 
-    def _route_bonus(self, corp: Entity, runs) -> int:
-        """What the operating corporation's runs earn beyond their stops: each run through a hex holding
-        one of its revenue markers earns the marker's bonus; an open private it owns with `effect:
-        stop_bonus` adds `bonus_per_stop` for each stop of its longest run."""
-        total = 0
-        for run in runs:
-            hexes = {n.rpartition("-")[0] for n in run.nodes}
-            total += sum(m[3] for m in self.g.get("markers", ()) if m[2] == corp.id and m[1] in hexes)
-        if runs:
-            longest = max(len(run.nodes) for run in runs)
-            for item in self.privates:
-                if self.owner[item.id] != corp or self.closed[item.id]:
+    def _route_extras(self, corp: Entity) -> "track.Bonuses":
+        """What `corp`'s runs earn beyond their stops, and the limits on the stops a run may combine, for
+        the route search and the route check alike:
+        - each `revenue_bonus` component of the title: a run stopping in a hex of `stops_a` and (if given)
+          one of `stops_b` earns `amount` plus the bonus listed with each of the two hexes; `at_ends` (the
+          two are the run's ends), `paid_stops_only` (an N/M train must be paid for them; default true),
+          `limit_a` / `limit_b` (a run stops in at most that many hexes of the list);
+        - each revenue marker `corp` has on the map (place_marker): its bonus for a run stopping in its hex;
+        - each open private `corp` owns with `effect: stop_bonus`: `bonus_per_stop` for each stop of its
+          run with the most stops."""
+        bonuses, limits = [], []
+        for comp in self.DATA.components_of("revenue_bonus"):
+            what = f"revenue_bonus {comp['key']}"
+            sides = []
+            for side in ("stops_a", "stops_b"):
+                entries = comp.get(side)
+                if entries is None:
+                    sides.append(None)
                     continue
-                for ability in self._abilities(item, "stop_bonus"):
-                    total += longest * int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
-        return total
+                pairs = []
+                for entry in self._value(entries, f"{what} {side}"):
+                    if isinstance(entry, dict):
+                        pairs.append((str(entry["hex"]), int(self._value(entry.get("bonus", 0), f"{what} bonus"))))
+                    else:
+                        pairs.append((str(entry), 0))
+                sides.append(tuple(pairs))
+                most = comp.get("limit_" + side[-1])
+                if most is not None and self._value(most, f"{what} limit") is not None:
+                    limits.append(track.StopLimit(f"{comp['key']} {side}", frozenset(h for h, _ in pairs),
+                                                  int(self._value(most, f"{what} limit"))))
+            if sides[0] is None:
+                raise RuleGap(what, "a revenue bonus names its stops in stops_a")
+            bonuses.append(track.RouteBonus(
+                str(comp["key"]), sides[0], sides[1],
+                int(self._value(comp.get("amount", 0), f"{what} amount")),
+                bool(self._value(comp.get("at_ends", False), f"{what} at_ends")),
+                bool(self._value(comp.get("paid_stops_only", True), f"{what} paid_stops_only"))))
+        for private, hex_id, owner, bonus in self.g.get("markers", ()):
+            if owner == corp.id:
+                bonuses.append(track.RouteBonus(f"{private} marker", ((hex_id, int(bonus)),)))
+        per_stop = 0
+        for item in self.privates:
+            if self.owner[item.id] != corp or self.closed[item.id]:
+                continue
+            for ability in self._abilities(item, "stop_bonus"):
+                per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
 
     def b_markers(self) -> list:
         """markers(): the revenue markers on the map, as (private, hex, corporation, bonus)."""
@@ -1336,8 +1367,9 @@ class GameBase:
             for route in routes:
                 if route.get("train") not in owned:
                     raise IllegalAction(f"{corp} does not own train {route.get('train')}")
-            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned)
-            return found.revenue + self._route_bonus(corp, found.runs)
+            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned,
+                                        extras=self._route_extras(corp))
+            return found.revenue
         total = 0
         seen = set()
         for route in routes:
@@ -2983,7 +3015,8 @@ class GameBase:
         if self.board is None:
             return [{"type": "run_routes", **who, "routes": []}]
         trains = list(self._train_dicts(corp).values())
-        best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0)
+        best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                 extras=self._route_extras(corp))
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
