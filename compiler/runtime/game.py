@@ -2550,6 +2550,18 @@ class GameBase:
 
     def _end_stock_round(self) -> None:
         self.j.set(self.g, "current_action", "end_stock_round")
+        # play that can no longer change: a stock round where nobody acted, after a whole set of rounds
+        # that moved no money since the last such round, would repeat for ever; the game ends there. No
+        # title's end condition covers it (e.g. 1846 with every corporation closed but one that no player
+        # can afford to start: nobody operates, nobody can buy); bankruptcy and receivership do not reach it
+        holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
+        if not self.g.get("round_acted"):
+            if self.g.get("idle_holdings") == holdings:
+                self.b_end_game_now("stalemate")
+                return
+            self.j.set(self.g, "idle_holdings", holdings)
+        else:
+            self.j.set(self.g, "idle_holdings", None)
         if self.param("sold_out_rise"):
             for corp in self.corporations:
                 if self.corp[corp.id]["cell"] is None:
