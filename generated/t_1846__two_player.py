@@ -133,6 +133,8 @@ DATA = TitleData(
                 (("619",), 3),
             ),
         ),
+        "receivership_steps": ["run_routes", "dividend", "buy_train"],
+        "receivership_selling": "forbidden",
         "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "log_names": ["1846 2p Variant"],
@@ -145,7 +147,7 @@ DATA = TitleData(
                 "summary": "A player who cannot raise the money his corporation needs for a train goes bankrupt; the game ends when all but one player are bankrupt.",
                 "ends_game": "immediate",
                 "ends_game_after": "all_but_one",
-                "engine_reading": "the engine ends the game at the first bankruptcy, as with two players; playing on with the bankrupt player out and his corporations in receivership (all_but_one, with three or more players) is not built yet",
+                "engine_reading": "the bankrupt player is out of the game (action bankrupt): his shares are sold to the market, his cash goes to the corporation, and a corporation left without a president operates in receivership; the game ends when one player is left, so at once with two players",
             },
         ],
         "clash": [
@@ -1226,10 +1228,24 @@ DATA = TitleData(
             {
                 "key": "east_west",
                 "title": "East-West bonus",
-                "summary": "A route that reaches both an East off-board area and a West off-board area earns the bonus printed at each end on top of their values. A route may count only one East off-board area; 1846 puts no such limit on West areas.",
-                "one_east_per_route": True,
-                "one_west_per_route": False,
-                "nm_trains_must_count_both": True,
+                "summary": "A run that stops in both an East off-board area and a West off-board area earns the bonus printed in each of the two on top of their values. A run may stop in only one East area; 1846 puts no such limit on West areas.",
+                "stops_a": [
+                    {"hex": "B18", "bonus": 20},
+                    {"hex": "C17", "bonus": 30},
+                    {"hex": "C21", "bonus": 30},
+                    {"hex": "D22", "bonus": 30},
+                    {"hex": "E23", "bonus": 30},
+                    {"hex": "F22", "bonus": 20},
+                    {"hex": "G21", "bonus": 20},
+                    {"hex": "H20", "bonus": 30},
+                    {"hex": "I17", "bonus": 20},
+                ],
+                "stops_b": [{"hex": "C5", "bonus": 50}, {"hex": "I1", "bonus": 20}],
+                "limit_a": 1,
+                "limit_note": "one East area per run: the reference puts the East areas in one group, which a run may visit once",
+                "limit_b_note": "no limit on West areas: the reference gives the two West areas no common group",
+                "at_ends": False,
+                "paid_stops_only": True,
             },
         ],
         "term": [
@@ -7337,6 +7353,8 @@ DATA = TitleData(
         "property private_sale_bidding": '§"Private Company Draft"',
         "property private_sale_order": '§"Private Company Draft"',
         "property private_value_at_end": 'assumed "privates close in phase III; one still open at the end (the Mail Contract owned by a corporation) belongs to no player"',
+        "property receivership_selling": '§"Receivership"',
+        "property receivership_steps": '§"Receivership"',
         "property reserved_token_note": 'supplement from "18xx-maker-1846.json"',
         "property sell_buy_order": '§"Stock Round"',
         "property sell_price_drop": '§"Stock Market"',
@@ -7352,6 +7370,8 @@ DATA = TitleData(
         "removal privates": '§"Setup", §"Two-Player Variant"',
         "revenue_bonus east_west": '§"Running Trains"',
         "sanction cert_limit/take_over": '§"Certificate Limits"',
+        "sanction pool_cap/bankrupt": '§"Bankruptcy"',
+        "sanction president_not_in_pool/bankrupt": '§"Receivership"',
         "table bank": '§"Two-Player Variant"',
         "table cert_limit": '§"Two-Player Variant"',
         "table starting_cash": '§"Two-Player Variant"',
@@ -8400,7 +8420,12 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president must first sell shares", rule='§"Emergency Money Raising"'
         )
-    g.b_end_game_now("bankruptcy")
+    v_player = g.b_president(v_corporation)
+    g.b_sell_out(v_player)
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    g.b_leave_game(v_player)
+    if g.b_players_in_game() <= 1:
+        g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):

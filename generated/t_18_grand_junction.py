@@ -244,6 +244,8 @@ DATA = TitleData(
                 (("619",), 3),
             ),
         ),
+        "receivership_steps": ["run_routes", "dividend", "buy_train"],
+        "receivership_selling": "forbidden",
         "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "components_own": [
@@ -340,7 +342,7 @@ DATA = TitleData(
                 "summary": "A player who cannot raise the money his corporation needs for a train goes bankrupt; the game ends when all but one player are bankrupt.",
                 "ends_game": "immediate",
                 "ends_game_after": "all_but_one",
-                "engine_reading": "the engine ends the game at the first bankruptcy, as with two players; playing on with the bankrupt player out and his corporations in receivership (all_but_one, with three or more players) is not built yet",
+                "engine_reading": "the bankrupt player is out of the game (action bankrupt): his shares are sold to the market, his cash goes to the corporation, and a corporation left without a president operates in receivership; the game ends when one player is left, so at once with two players",
             },
         ],
         "clash": [
@@ -915,12 +917,18 @@ DATA = TitleData(
                 "key": "east_west",
                 "title": "East-West bonus",
                 "summary": "No train may serve two East off-board areas, nor two West ones.",
-                "one_east_per_route": True,
-                "one_west_per_route": True,
-                "nm_trains_must_count_both": True,
-                "labels": Gap(
-                    "which off-board areas are E and which W is on the map, not in the rulebook"
+                "stops_a": Gap(
+                    "which off-board areas are E (and their bonuses) is on the map, not in the rulebook"
                 ),
+                "stops_b": Gap(
+                    "which off-board areas are W (and their bonuses) is on the map, not in the rulebook"
+                ),
+                "limit_a": 1,
+                "limit_note": "one East area per run: the reference puts the East areas in one group, which a run may visit once",
+                "limit_b_note": "no limit on West areas: the reference gives the two West areas no common group",
+                "at_ends": False,
+                "paid_stops_only": True,
+                "limit_b": 1,
                 "bonus": "1846's East-West bonus: a route joining an E and a W area earns both printed bonuses",
             },
         ],
@@ -7091,6 +7099,8 @@ DATA = TitleData(
         "property private_sale_order": '§"Private Company Draft"',
         "property private_value_at_end": 'assumed "privates close in phase III; one still open at the end (the Mail Contract owned by a corporation) belongs to no player"',
         "property privates_in_play": '§"GMT 1846 Components Used", §"Initial Stock Round"',
+        "property receivership_selling": '§"Receivership"',
+        "property receivership_steps": '§"Receivership"',
         "property reserved_token_note": 'supplement from "18xx-maker-1846.json"',
         "property sell_buy_order": '§"Stock Round"',
         "property sell_price_drop": '§"Stock Market"',
@@ -7105,6 +7115,8 @@ DATA = TitleData(
         "relegation setup": '§"Relegation of Railroad Companies"',
         "revenue_bonus east_west": '§"Running Trains", §"Off Board Areas"',
         "sanction cert_limit/take_over": '§"Certificate Limits"',
+        "sanction pool_cap/bankrupt": '§"Bankruptcy"',
+        "sanction president_not_in_pool/bankrupt": '§"Receivership"',
         "setup player_order": '§"Setting Up the Game"',
         "stock_round initial": '§"Initial Stock Round"',
         "subsidy government": '§"Government Subsidies"',
@@ -8169,7 +8181,12 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president must first sell shares", rule='§"Emergency Money Raising"'
         )
-    g.b_end_game_now("bankruptcy")
+    v_player = g.b_president(v_corporation)
+    g.b_sell_out(v_player)
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    g.b_leave_game(v_player)
+    if g.b_players_in_game() <= 1:
+        g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):

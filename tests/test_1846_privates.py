@@ -72,6 +72,9 @@ def test_private_companies_steamboat_marker_earns_20_per_port_on_the_owners_rout
     base = g.b_route_revenue(c, routes)
     act(g, assign("SC", hit[0]))
     assert ("SC", hit[0], corp, bonus) in g.b_markers()
+    # each run stopping in the marked hex earns the bonus (18xx.games implementation: revenue per route)
+    runs_there = sum(1 for r in routes if hit[0] in r["hexes"])
+    bonus *= runs_there
     assert g.b_route_revenue(c, routes) == base + bonus
     # a corporation moves its port marker once in an operating round
     other = next(h for h in ("B8", "C5", "D14", "I1", "G19") if h != hit[0])

@@ -494,19 +494,117 @@ def test_emergency_money_raising_issue_first_then_president_then_bankruptcy():
     assert len(g.b_trains(gt)) == 1
 
 
-def test_bankruptcy_ends_the_game():
-    g = new_game(4, seed=2)
+def _broke_gt(g, players_shares=()):
+    """Test setup: GT (P1 president, parred at $40) and P1 are broke and nothing is left to issue or sell;
+    `players_shares` gives other players GT certificates ({cert: player}) before GT's train step."""
     first_or(g, {"GT": ("P1", 40)})
     gt = g.entity("corporation", "GT")
     p1 = g.entity("player", "P1")
-    # test setup: GT and its president are broke, and nothing is left to issue or sell
     g.transfer(g.cash[gt], gt, BANK)
     g.transfer(g.cash[p1], p1, BANK)
     for i in range(1, 5):
         g.j.set(g.owner, f"GT_{i}", POOL)
+    for cert, player in dict(players_shares).items():
+        g.j.set(g.owner, cert, g.entity("player", player))
     corporation_to_step(g, "GT", "buy_train")
     assert g.b_president(gt) == p1 and not g.b_can_emergency_sell(p1)
     assert g.call("issuable", gt) == 0
+    return gt, p1
+
+
+def test_bankruptcy_the_player_leaves_and_the_corporation_enters_receivership():
+    g = new_game(4, seed=2)
+    gt, p1 = _broke_gt(g)
+    price = g.b_price(gt)
+    act(g, C("GT", "bankrupt"))
+    assert not g.finished  # three players are left (all_but_one)
+    assert "P1" in g.g["out"] and g.b_players_in_game() == 3
+    # his president's certificate went to the market at the price (no sale moved it: he could sell
+    # nothing by the usual rules), its 20% paid to him and on to GT, even past the 50% pool cap
+    assert g.b_percent(POOL, gt) == 60 and g.b_percent(p1, gt) == 0 and g.cash[p1] == 0
+    assert ("pool_cap", "GT") in g.g["sanctioned"]
+    assert g.b_in_receivership(gt) and g.b_president(gt) is None
+    # in receivership GT cannot pay for the cheapest train ($80) with that money: it buys none, and
+    # nobody pays for it; its turn ended
+    assert g.cash[gt] == 2 * price < 80 and g.b_trains(gt) == []
+    assert g.g["operating"] != "GT"
+    # test setup: GT has $100 by its next turn, when the runtime buys it the cheapest train
+    give(g, "GT", 100 - g.cash[gt])
+    while not g.b_trains(gt):
+        assert g.current_entity() != gt  # GT never waits for a decision: the rules play it
+        act(g, {"type": "pass", "entity": acting(g), "entity_type": g.current_entity().kind})
+    assert [t.name for t in g.b_trains(gt)] == ["2"] and g.cash[gt] == 20
+
+
+def test_bankruptcy_a_player_holding_20_percent_becomes_president():
+    g = new_game(4, seed=2)
+    gt, p1 = _broke_gt(g, {"GT_5": "P2", "GT_6": "P2"})
+    act(g, C("GT", "bankrupt"))
+    p2 = g.entity("player", "P2")
+    assert g.b_president(gt) == p2 and not g.b_in_receivership(gt)
+    # his two shares went to the market for the president's certificate: the market holds 60% still
+    assert g.b_percent(p2, gt) == 20 and g.b_percent(POOL, gt) == 60 and g.b_president_certificate(gt).id == "GT_0"
+    assert g.owner["GT_5"] is POOL and g.owner["GT_0"] == p2
+    # the new president must buy GT's train
+    assert g.g["operating"] == "GT" and g.b_must_buy_train(gt)
+
+
+def test_receivership_operates_without_a_president_and_ends_when_a_player_holds_20_percent():
+    g = new_game(4, seed=2)
+    gt, p1 = _broke_gt(g)
+    act(g, C("GT", "bankrupt"))
+    while g.g["round"] == "operating":
+        act(g, {"type": "pass", "entity": acting(g), "entity_type": g.current_entity().kind})
+    assert g.g["round"] == "stock" and acting(g) != "P1"
+    # in receivership GT ran its train and withheld in the second operating round (the runtime played it)
+    assert g.corp["GT"]["operated"]
+    # P1 is out: the turn order skips him for the whole round
+    seen = set()
+    while g.g["round"] == "stock":
+        player = acting(g)
+        seen.add(player)
+        holder = g.entity("player", player)
+        if g.b_percent(holder, gt) < 20 and g.b_in_receivership(gt) and g.cash[holder] >= g.b_price(gt):
+            before = g.b_percent(holder, gt)
+            act(g, P(player, "buy_shares", shares=[g.b_next_certificate(gt, "pool").id], percent=10))
+            if before == 10:
+                assert g.b_president(gt) == holder and not g.b_in_receivership(gt)
+                break
+            # 7.13 (as quoted from the rules by the 18xx.games tracker): no selling a company in receivership
+            assert g.b_sellable(holder, gt) == []
+        else:
+            act(g, P(player, "pass"))
+    assert "P1" not in seen
+    assert not g.b_in_receivership(gt)
+
+
+def test_receivership_pool_president_certificate_is_not_sold_directly():
+    g = new_game(4, seed=2)
+    gt, _p1 = _broke_gt(g)
+    act(g, C("GT", "bankrupt"))
+    cert = g.b_next_certificate(gt, "pool")
+    assert cert is not None and not cert.president
+
+
+def test_bankruptcy_with_two_players_ends_the_game():
+    g = new_game(2, seed=10, cls=TwoPlayer)
+    # reach the first operating round of the two-player game with GT parred by its president
+    for _ in range(400):
+        if g.g["round"] == "stock" and not g.g.get("auction"):
+            break
+        act(g, g.legal_actions()[0])
+    while not any(a["type"] == "par" and a.get("corporation") == "GT" for a in g.legal_actions()):
+        act(g, P(acting(g), "pass"))
+    president = acting(g)
+    par(g, president, "GT", 40)
+    all_pass(g)
+    gt = g.entity("corporation", "GT")
+    player = g.entity("player", president)
+    g.transfer(g.cash[gt], gt, BANK)
+    g.transfer(g.cash[player], player, BANK)
+    for i in range(1, 5):
+        g.j.set(g.owner, f"GT_{i}", POOL)
+    corporation_to_step(g, "GT", "buy_train")
     act(g, C("GT", "bankrupt"))
     assert g.finished and g.state()["end_reason"] == "bankruptcy"
 
@@ -676,3 +774,13 @@ def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
     assert state["round"]["type"] == "finished"
     assert state["end_reason"] == "stalemate"
     assert all(c["closed"] or c["share_price"] is None for c in state["corporations"])
+
+
+def test_receivership_no_player_sells_its_shares():
+    g = new_game(4, seed=2)
+    gt, _p1 = _broke_gt(g, {"GT_7": "P3"})
+    act(g, C("GT", "bankrupt"))
+    assert g.b_in_receivership(gt)
+    while g.g["round"] != "stock" or acting(g) != "P3":
+        act(g, {"type": "pass", "entity": acting(g), "entity_type": g.current_entity().kind})
+    assert_refused(g, P("P3", "sell_shares", shares=["GT_7"], percent=10), "Stock Round", "cannot be sold")

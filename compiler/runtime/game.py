@@ -301,6 +301,7 @@ class GameBase:
             "end_reason": None,
             "sanctioned": frozenset(),
             "first_bought": frozenset(),
+            "out": frozenset(),
         }
 
     def _start(self) -> None:
@@ -377,13 +378,16 @@ class GameBase:
     def b_close_minors(self) -> None:
         """close_minors(): every minor closes: its cash goes to the bank, its trains to the pool, its tokens leave the map."""
         for minor in self.minors:
-            if self.corp[minor.id]["closed"]:
-                continue
-            self.j.set(self.corp[minor.id], "closed", True)
-            self.transfer(self.cash[minor], minor, BANK)
-            for t in self.b_trains(minor):
-                self.j.set(self.owner, t.id, SCRAP)
-            self._remove_stations(minor)
+            self._close_minor(minor)
+
+    def _close_minor(self, minor: Entity) -> None:
+        if self.corp[minor.id]["closed"]:
+            return
+        self.j.set(self.corp[minor.id], "closed", True)
+        self.transfer(self.cash[minor], minor, BANK)
+        for t in self.b_trains(minor):
+            self.j.set(self.owner, t.id, SCRAP)
+        self._remove_stations(minor)
 
     def _operator(self, key: str) -> Entity:
         """The corporation or minor operating now."""
@@ -657,6 +661,8 @@ class GameBase:
             if self.owner[cert.id] == holder and not (cert.president and source != "pool" and not self.b_started(corp)):
                 if cert.president and holder != POOL:
                     continue
+                if cert.president and self.b_in_receivership(corp):
+                    continue  # it passes only by exchange to a player holding as much (_check_president)
                 return cert
         return None
 
@@ -683,6 +689,8 @@ class GameBase:
     def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
         """The certificates `player` may sell of `corp`, president's last."""
         certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
+        if self.b_in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
+            return []
         if not self.param("president_certificate_saleable"):
             certs = [c for c in certs if not c.president]
         return sorted(certs, key=lambda c: (c.president, -c.index))
@@ -1028,22 +1036,53 @@ class GameBase:
         return any(str(a.get("owner", "corporation")) == holder.kind
                    for a in self._abilities(company, "stays_open"))
 
-    def _route_bonus(self, corp: Entity, runs) -> int:
-        """What the operating corporation's runs earn beyond their stops: each run through a hex holding
-        one of its revenue markers earns the marker's bonus; an open private it owns with `effect:
-        stop_bonus` adds `bonus_per_stop` for each stop of its longest run."""
-        total = 0
-        for run in runs:
-            hexes = {n.rpartition("-")[0] for n in run.nodes}
-            total += sum(m[3] for m in self.g.get("markers", ()) if m[2] == corp.id and m[1] in hexes)
-        if runs:
-            longest = max(len(run.nodes) for run in runs)
-            for item in self.privates:
-                if self.owner[item.id] != corp or self.closed[item.id]:
+    def _route_extras(self, corp: Entity) -> "track.Bonuses":
+        """What `corp`'s runs earn beyond their stops, and the limits on the stops a run may combine, for
+        the route search and the route check alike:
+        - each `revenue_bonus` component of the title: a run stopping in a hex of `stops_a` and (if given)
+          one of `stops_b` earns `amount` plus the bonus listed with each of the two hexes; `at_ends` (the
+          two are the run's ends), `paid_stops_only` (an N/M train must be paid for them; default true),
+          `limit_a` / `limit_b` (a run stops in at most that many hexes of the list);
+        - each revenue marker `corp` has on the map (place_marker): its bonus for a run stopping in its hex;
+        - each open private `corp` owns with `effect: stop_bonus`: `bonus_per_stop` for each stop of its
+          run with the most stops."""
+        bonuses, limits = [], []
+        for comp in self.DATA.components_of("revenue_bonus"):
+            what = f"revenue_bonus {comp['key']}"
+            sides = []
+            for side in ("stops_a", "stops_b"):
+                entries = comp.get(side)
+                if entries is None:
+                    sides.append(None)
                     continue
-                for ability in self._abilities(item, "stop_bonus"):
-                    total += longest * int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
-        return total
+                pairs = []
+                for entry in self._value(entries, f"{what} {side}"):
+                    if isinstance(entry, dict):
+                        pairs.append((str(entry["hex"]), int(self._value(entry.get("bonus", 0), f"{what} bonus"))))
+                    else:
+                        pairs.append((str(entry), 0))
+                sides.append(tuple(pairs))
+                most = comp.get("limit_" + side[-1])
+                if most is not None and self._value(most, f"{what} limit") is not None:
+                    limits.append(track.StopLimit(f"{comp['key']} {side}", frozenset(h for h, _ in pairs),
+                                                  int(self._value(most, f"{what} limit"))))
+            if sides[0] is None:
+                raise RuleGap(what, "a revenue bonus names its stops in stops_a")
+            bonuses.append(track.RouteBonus(
+                str(comp["key"]), sides[0], sides[1],
+                int(self._value(comp.get("amount", 0), f"{what} amount")),
+                bool(self._value(comp.get("at_ends", False), f"{what} at_ends")),
+                bool(self._value(comp.get("paid_stops_only", True), f"{what} paid_stops_only"))))
+        for private, hex_id, owner, bonus in self.g.get("markers", ()):
+            if owner == corp.id:
+                bonuses.append(track.RouteBonus(f"{private} marker", ((hex_id, int(bonus)),)))
+        per_stop = 0
+        for item in self.privates:
+            if self.owner[item.id] != corp or self.closed[item.id]:
+                continue
+            for ability in self._abilities(item, "stop_bonus"):
+                per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
 
     def b_markers(self) -> list:
         """markers(): the revenue markers on the map, as (private, hex, corporation, bonus)."""
@@ -1198,7 +1237,7 @@ class GameBase:
         return (
             isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
             and self.b_in_step(corp, "buy_train") and not any(self._meets_obligation(t) for t in self.b_trains(corp))
-            and bool(self._available_train_ids())
+            and bool(self._available_train_ids()) and not self.b_in_receivership(corp)
         )
 
     def _meets_obligation(self, train: Train) -> bool:
@@ -1440,8 +1479,9 @@ class GameBase:
             for route in routes:
                 if route.get("train") not in owned:
                     raise IllegalAction(f"{corp} does not own train {route.get('train')}")
-            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned)
-            return found.revenue + self._route_bonus(corp, found.runs)
+            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned,
+                                        extras=self._route_extras(corp))
+            return found.revenue
         total = 0
         seen = set()
         for route in routes:
@@ -1721,6 +1761,9 @@ class GameBase:
         he trades shares worth the president's certificate for it."""
         pres_cert = self.certs_of[corp.id][0]
         president = self.owner[pres_cert.id]
+        if president is POOL and self._receivership_rules():
+            self._end_receivership(corp, pres_cert)
+            return
         if president.kind != "player":
             return
         held = {p: self.b_percent(p, corp) for p in self.players}
@@ -1754,6 +1797,121 @@ class GameBase:
                 and self._sanctioned("cert_limit", "take_over")):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
 
+    # -- bankruptcy and receivership (generic: the title's `receivership_steps` and its bankrupt action say how)
+
+    def _receivership_rules(self) -> bool:
+        return bool(self._param_or("receivership_steps", None))
+
+    def b_in_receivership(self, corp: Entity) -> bool:
+        """in_receivership(C): C is started and open, and its president's certificate lies in the market (no
+        player presides it); where the title has `receivership_steps`, the runtime operates it."""
+        if not isinstance(corp, Entity) or corp.kind != "corporation" or not self._receivership_rules():
+            return False
+        if self.corp[corp.id]["closed"] or self.corp[corp.id]["par"] is None:
+            return False
+        return self.owner[self.certs_of[corp.id][0].id] is POOL
+
+    def _end_receivership(self, corp: Entity, pres_cert: Certificate) -> None:
+        """A president's certificate in the market goes to the player holding at least as much of the
+        corporation as it is worth (the most; ties: seating order from the player on turn), who gives
+        ordinary certificates worth as much to the market."""
+        start = self.current_entity()
+        order = self.players if not isinstance(start, Entity) or start.kind != "player" else \
+            [start] + self._seating_from(start)
+        best, taker = pres_cert.percent - 1, None
+        for p in order:
+            if p.id in self.g["out"]:
+                continue
+            held = self.b_percent(p, corp)
+            if held > best:
+                best, taker = held, p
+        if taker is None:
+            return
+        need, given = pres_cert.percent, []
+        for cert in sorted(self.certs_of[corp.id], key=lambda c: -c.index):
+            if need <= 0:
+                break
+            if self.owner[cert.id] == taker and not cert.president and cert.percent <= need:
+                given.append(cert)
+                need -= cert.percent
+        if need != 0:
+            return
+        for cert in given:
+            self.move(cert, taker, POOL)
+        self.move(pres_cert, POOL, taker)
+        self.emit("president_changed", corp, POOL, taker)
+
+    def b_sell_out(self, player: Entity) -> None:
+        """sell_out(P): a bankrupt player's certificates all go to the market, and P receives their price.
+        Corporation by corporation: first the certificates he may sell by the usual rules (within the pool
+        cap) as one sale, moving the price as a sale of his does; then the rest, even past the pool cap
+        and the president's certificate, at the price then, which does not move. Each corporation then
+        gets a new president (a player holding as much as the president's certificate) or, with none,
+        operates in receivership. His privates and minors close. (18xx.games implementation of 1846's
+        bankruptcy, the title's bankrupt action cites it.)"""
+        for corp in self.corporations:
+            if self.corp[corp.id]["closed"] or self.corp[corp.id]["cell"] is None:
+                continue
+            if not any(self.owner[c.id] == player for c in self.certs_of[corp.id]):
+                continue
+            normal, room = [], self.param("pool_cap") - self.b_pool_percent(corp)
+            for cert in self.b_sellable(player, corp):
+                if cert.percent <= room:
+                    normal.append(cert)
+                    room -= cert.percent
+            if normal:
+                self.transfer(self.b_price(corp) * sum(c.percent for c in normal) // 10, BANK, player)
+                for cert in normal:
+                    self.move(cert, player, POOL)
+                self.b_note_sold(player, corp)
+                self.b_price_drop_on_sale(corp, len(normal))
+            if self.corp[corp.id]["closed"]:
+                continue
+            rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
+            if rest:
+                self.transfer(self.b_price(corp) * sum(c.percent for c in rest) // 10, BANK, player)
+                for cert in rest:
+                    self.move(cert, player, POOL)
+            if self.b_pool_percent(corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "sell_out"):
+                # the title's `sanction pool_cap for ...` allows it until players buy the excess back
+                self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
+            self._check_president(corp)
+        for item in self.privates:
+            if self.owner[item.id] == player and not self.closed[item.id]:
+                self.b_close_private(item)
+        for minor in self.minors:
+            if self.owner[minor.id] == player:
+                self._close_minor(minor)
+
+    def b_leave_game(self, player: Entity) -> None:
+        """leave_game(P): P is out of the game (bankrupt): he takes no more turns."""
+        self.j.set(self.g, "out", self.g["out"] | {player.id})
+
+    def b_players_in_game(self) -> int:
+        """players_in_game(): the players not out of the game."""
+        return sum(1 for p in self.players if p.id not in self.g["out"])
+
+    def _receivership_action(self, corp: Entity) -> Action:
+        """What a corporation in receivership does at its current step (the title's `receivership_steps`;
+        any other step passes): runs its best routes, withholds, and buys the bank's cheapest train (the
+        cheaper side of the card) when it has none and its cash pays for it."""
+        who = {"entity": corp.id, "entity_type": "corporation"}
+        step = self.g["step"]
+        if step in self.param("receivership_steps"):
+            if step == "run_routes":
+                return self._route_candidates(corp, who)[0]
+            if step == "dividend":
+                return {"type": "dividend", **who, "kind": "withhold"}
+            if step == "buy_train" and not self.b_trains(corp) and self._available_train_ids():
+                tid = self._available_train_ids()[0]
+                train = self.trains[tid]
+                sides = [train.name, *self.train_sides.get(train.name, ())]
+                side = min(sides, key=lambda name: self._train_side(train, name).price)
+                price = self._train_side(train, side).price
+                if self.cash[corp] >= price:
+                    return {"type": "buy_train", **who, "train": tid, "price": price, "variant": side}
+        return {"type": "pass", **who}
+
     def _sanctioned(self, invariant: str, step: str) -> bool:
         """Whether the title has a `sanction INVARIANT for X` clause where X is
         the action being played or the runtime step `step` inside it
@@ -1778,12 +1936,14 @@ class GameBase:
     def _settle_sanctions(self) -> None:
         """A sanctioned excess ends once the holder is back within the limit."""
         def settled(name: str, pid: str) -> bool:
-            player = self.entity("player", pid)
+            player = self.entity("player", pid) if name != "pool_cap" else None
             if name == "cert_limit":
                 return self.b_certificates(player) <= self.param("cert_limit")
             if name == "holding_cap":
                 return all(self.b_percent(player, c) <= self.param("holding_cap")
                            or "unlimited_holding" in self.b_zones(c) for c in self.corporations)
+            if name == "pool_cap":
+                return self.b_pool_percent(self.entity("corporation", pid)) <= self.param("pool_cap")
             return False
 
         keep = frozenset((name, pid) for name, pid in self.g["sanctioned"] if not settled(name, pid))
@@ -2535,6 +2695,8 @@ class GameBase:
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "stock")
         self.j.set(self.g, "stock_rounds", self.g["stock_rounds"] + 1)
+        while self.players[first_player].id in self.g["out"] and self.b_players_in_game():
+            first_player = (first_player + 1) % self.n
         self.j.set(self.g, "turn", first_player)
         self.j.set(self.g, "passes", 0)
         self.j.set(self.g, "sold_this_round", frozenset())
@@ -2586,7 +2748,7 @@ class GameBase:
                 self.j.set(self.g, "passes", 0)
             else:
                 self.j.set(self.g, "passes", self.g["passes"] + 1)
-            if self.g["passes"] >= self.n:
+            if self.g["passes"] >= self.b_players_in_game():
                 last = self.g["turn"]
                 self.j.set(self.g, "priority", (last + 1) % self.n)
                 self._end_stock_round()
@@ -2613,13 +2775,18 @@ class GameBase:
         self._next_turn()
 
     def _next_turn(self) -> None:
-        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+        turn = (self.g["turn"] + 1) % self.n
+        while self.players[turn].id in self.g["out"] and self.b_players_in_game():
+            turn = (turn + 1) % self.n  # a player out of the game (bankrupt) takes no turn
+        self.j.set(self.g, "turn", turn)
         self._new_turn()
 
     def _end_stock_round(self) -> None:
         self.j.set(self.g, "current_action", "end_stock_round")
         # play that can no longer change: a stock round where nobody acted, after a whole set of rounds
-        # that moved no money since the last such round, would repeat for ever; the game ends there
+        # that moved no money since the last such round, would repeat for ever; the game ends there. No
+        # title's end condition covers it (e.g. 1846 with every corporation closed but one that no player
+        # can afford to start: nobody operates, nobody can buy); bankruptcy and receivership do not reach it
         holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
         if not self.g.get("round_acted"):
             if self.g.get("idle_holdings") == holdings:
@@ -2911,12 +3078,17 @@ class GameBase:
         """Where the title says `auto_pass: true`, a company whose only legal action is to pass (or to
         run no train), or a player who can only pass and holds no share he could sell, does so without
         acting, as the 18xx.games implementation skips them."""
-        if not self.DATA.properties.get("auto_pass"):
-            return
         for _ in range(10_000):
             if self.g["finished"]:
                 return
             entity = self.current_entity()
+            if (self.g["round"] == "operating" and isinstance(entity, Entity) and entity.kind == "corporation"
+                    and not self.g.get("pending") and self.b_in_receivership(entity)):
+                self._dispatch(self._receivership_action(entity))  # no president decides: the rules do
+                self._end_turn_if_closed()
+                continue
+            if not self.DATA.properties.get("auto_pass"):
+                return
             if entity is None or (entity.kind == "player" and any(
                     self.b_sellable(entity, c) for c in self.corporations if self.corp[c.id]["par"] is not None)):
                 return  # a player holding shares he could sell (now or later in the round's rules) passes himself
@@ -3269,7 +3441,8 @@ class GameBase:
         if self.board is None:
             return [{"type": "run_routes", **who, "routes": []}]
         trains = list(self._train_dicts(corp).values())
-        best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0)
+        best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                 extras=self._route_extras(corp))
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):

@@ -4,8 +4,9 @@
   at the start (with an unlimited bank: players + corporations equals what
   the bank has paid out less what it has taken in);
 - each corporation's certificates add up to 100% across all holders;
-- nobody is over the certificate limit or a holding cap, except where a rule
-  sanctions it (the game records sanctioned holders in its state);
+- nobody is over the certificate limit or a holding cap, and the pool holds no
+  more than its cap of a corporation, except where a rule sanctions it (the
+  game records sanctioned holders and corporations in its state);
 - no player or corporation has negative cash.
 
 `check(game, action)` raises `InvariantViolation` naming the action.
@@ -59,5 +60,5 @@ class Monitor:
                     raise InvariantViolation("holding_cap", f"{player} holds {pct}% of {corp}, cap {cap}%", action)
         for corp in game.corporations:
             pool = game.b_percent(POOL, corp)
-            if pool > game.param("pool_cap"):
+            if pool > game.param("pool_cap") and ("pool_cap", corp.id) not in sanctioned:
                 raise InvariantViolation("pool_cap", f"the pool holds {pool}% of {corp}", action)

@@ -1440,6 +1440,152 @@ def _evaluate(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None
     return max(states.values()) * spec.multiplier
 
 
+# ---------------------------------------------------------------- route bonuses
+
+
+@dataclass(frozen=True)
+class RouteBonus:
+    """Revenue a run earns beyond its stops' values (1846's East-West bonus, 18CO
+    §5.8.8.5's Salt Lake City bonus, a private's revenue marker).
+
+    The run stops in a hex of `first` and, when `second` is given, also in a
+    hex of `second`; it then earns `amount` plus the bonus listed with each of
+    those two hexes (`first` and `second` are (hex, bonus) pairs; the best pair
+    counts where several match). `at_ends`: the two stops must be the run's two
+    ends. `paid_only`: only stops the train is paid for count (an N/M train
+    chooses its paid stops to include them where it can)."""
+
+    name: str
+    first: tuple[tuple[str, int], ...]
+    second: tuple[tuple[str, int], ...] | None = None
+    amount: int = 0
+    at_ends: bool = False
+    paid_only: bool = True
+
+    def hexes(self) -> frozenset[str]:
+        return frozenset(h for h, _ in self.first + (self.second or ()))
+
+    def earned(self, stops: Sequence[str], ends: tuple[str, str]) -> int:
+        """What a run earns whose counted stops lie in the hexes `stops` and
+        whose two ends lie in `ends`; 0 where the bonus does not apply."""
+        if self.at_ends:
+            a, b = ends
+            pairs = [(a, b), (b, a)] if self.second is not None else [(a, a), (b, b)]
+            best = None
+            for x, y in pairs:
+                one = [v for h, v in self.first if h == x and x in stops]
+                two = [v for h, v in (self.second or ()) if h == y and y in stops]
+                if one and (self.second is None or two):
+                    value = max(one) + (max(two) if two else 0)
+                    best = value if best is None else max(best, value)
+            return 0 if best is None else self.amount + best
+        here = set(stops)
+        one = [(h, v) for h, v in self.first if h in here]
+        if not one:
+            return 0
+        if self.second is None:
+            return self.amount + max(v for _, v in one)
+        two = [(h, v) for h, v in self.second if h in here]
+        pairs = [a + b for ha, a in one for hb, b in two if ha != hb]
+        return self.amount + max(pairs) if pairs else 0
+
+
+@dataclass(frozen=True)
+class StopLimit:
+    """A run may stop in at most `most` of the hexes `hexes` (1846: one East
+    off-board area per run; 18 Grand Junction: one East and one West)."""
+
+    name: str
+    hexes: frozenset[str]
+    most: int = 1
+
+
+@dataclass(frozen=True)
+class Bonuses:
+    """Everything a company's runs earn beyond their stops, and the limits on
+    which stops a run may combine: `bonuses` per run, `limits` on each run,
+    and `per_stop` (1846's Mail Contract): the company's run with the most
+    stops earns that much more for each stop it visits."""
+
+    bonuses: tuple[RouteBonus, ...] = ()
+    limits: tuple[StopLimit, ...] = ()
+    per_stop: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.bonuses or self.limits or self.per_stop)
+
+
+NO_BONUSES = Bonuses()
+
+
+def _breaks_limit(extras: Bonuses, hexes: Sequence[str]) -> StopLimit | None:
+    for limit in extras.limits:
+        if sum(1 for h in hexes if h in limit.hexes) > limit.most:
+            return limit
+    return None
+
+
+@lru_cache(maxsize=1 << 16)
+def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -> int | None:
+    """`_evaluate` where stops given as (0, -revenue, kind) must be paid and
+    those given as (1, -revenue, kind) may be: sorted, the forced come first,
+    so each part pays them before the rest; None if they cannot all be paid."""
+    parts = spec.parts
+    states: dict[tuple[int, ...], int] = {(0,) * len(parts): 0}
+    for free, negative, kind in stops:
+        revenue = -negative
+        nxt: dict[tuple[int, ...], int] = {}
+        for counts, value in states.items():
+            for k, part in enumerate(parts):
+                if kind in part.kinds and counts[k] < part.visit:
+                    paid = counts[k] < part.pay
+                    if not free and not paid:
+                        continue
+                    grown = counts[:k] + (counts[k] + 1,) + counts[k + 1 :]
+                    worth = value + (revenue * part.multiplier if paid else 0)
+                    if nxt.get(grown, -1) < worth:
+                        nxt[grown] = worth
+        if not nxt:
+            return None
+        states = nxt
+    return max(states.values()) * spec.multiplier
+
+
+def run_value(
+    spec: TrainSpec, stops: Sequence[tuple[str, str, int]], ends: tuple[str, str], extras: Bonuses
+) -> int | None:
+    """The revenue of one run with its bonuses: `stops` are the counted stops
+    as (hex, kind, revenue), `ends` the hexes of the run's two ends. None if
+    the train may not visit them. An N/M train picks the paid stops that earn
+    the most, bonuses included (18xx.games implementation: the bonus of an
+    N/M train needs its stops among the paid ones). `per_stop` is not here:
+    it belongs to the set of runs."""
+    base = _evaluate(spec, tuple(sorted((-r, k) for _h, k, r in stops)))
+    if base is None or not extras.bonuses:
+        return base
+    hexes = [h for h, _k, _r in stops]
+    every = all(p.pay >= p.visit for p in spec.parts)
+    loose = sum(b.earned(hexes, ends) for b in extras.bonuses if not b.paid_only)
+    paid = [b for b in extras.bonuses if b.paid_only]
+    if every or not paid:
+        return base + loose + sum(b.earned(hexes, ends) for b in paid)
+    relevant = set().union(*(b.hexes() for b in paid))
+    marked = [i for i, (h, _k, _r) in enumerate(stops) if h in relevant]
+    best = base
+    for size in range(1, len(marked) + 1):
+        for forced in itertools.combinations(marked, size):
+            chosen = [stops[i][0] for i in forced]
+            gain = sum(b.earned(chosen, ends) for b in paid)
+            if not gain:
+                continue
+            value = _evaluate_forced(
+                spec, tuple(sorted((0 if i in forced else 1, -r, k) for i, (_h, k, r) in enumerate(stops)))
+            )
+            if value is not None and value + gain > best:
+                best = value + gain
+    return best + loose
+
+
 # ---------------------------------------------------------------- the route graph
 
 
@@ -1611,8 +1757,9 @@ def route_revenue(
     routes: Sequence[Mapping[str, Any]],
     phase: str | None,
     trains: Mapping[str, Any] | None = None,
+    extras: Bonuses = NO_BONUSES,
 ) -> RouteSet:
-    """Check a company's routes and count their revenue (1800 §11.3-§11.4,
+    """Check a company's routes and count their revenue, bonuses included (`extras`) (1800 §11.3-§11.4,
     Appendix D; 1880 VII.2, VII.3.5-VII.3.6; 18CO 5.8).
 
     Each route is a dict with `train` (a train dict, a `TrainSpec`, or an id
@@ -1632,7 +1779,7 @@ def route_revenue(
         where = f"route {number} ({spec.name})"
         found, first_error = [], None
         for nodes, segs in _resolve(g, spec, route, where):
-            verdict = _check_run(g, spec, company, nodes, segs, where)
+            verdict = _check_run(g, spec, company, nodes, segs, where, extras)
             if isinstance(verdict, str):
                 first_error = first_error or verdict
             else:
@@ -1669,7 +1816,32 @@ def route_revenue(
         _run(g, spec, nodes, segs, revenue)
         for spec, (nodes, segs, _mask, revenue) in zip(specs, best or [], strict=True)
     )
+    runs = _with_per_stop(g, specs, runs, [b[0] for b in best or []], extras)
     return RouteSet(runs, sum(r.revenue for r in runs))
+
+
+def _stops(g: _Graph, spec: TrainSpec, nodes: Sequence[int]) -> int:
+    return sum(1 for n in nodes if spec.counts(g.kind[n]))
+
+
+def _with_per_stop(
+    g: _Graph,
+    specs: Sequence[TrainSpec],
+    runs: Sequence[Run],
+    nodes: Sequence[Sequence[int]],
+    extras: Bonuses,
+) -> tuple[Run, ...]:
+    """The runs with `extras.per_stop` added to the one with the most stops
+    (the first such run on a tie)."""
+    runs = tuple(runs)
+    if not extras.per_stop or not runs:
+        return runs
+    counts = [_stops(g, spec, n) for spec, n in zip(specs, nodes, strict=True)]
+    k = counts.index(max(counts))
+    longest = runs[k]
+    grown = Run(longest.train, longest.nodes, longest.connections,
+                longest.revenue + extras.per_stop * counts[k])
+    return runs[:k] + (grown,) + runs[k + 1 :]
 
 
 def _run(
@@ -1767,9 +1939,15 @@ def _between(g: _Graph, u: int, v: int) -> str | None:
 
 
 def _check_run(
-    g: _Graph, spec: TrainSpec, company: str, nodes: Sequence[int], segs: Sequence[int], where: str
+    g: _Graph,
+    spec: TrainSpec,
+    company: str,
+    nodes: Sequence[int],
+    segs: Sequence[int],
+    where: str,
+    extras: Bonuses = NO_BONUSES,
 ) -> tuple[int, int] | str:
-    """(track mask, revenue) of a legal run, or why it is not legal."""
+    """(track mask, revenue with the run's bonuses) of a legal run, or why it is not legal."""
     if len(set(nodes)) != len(nodes):
         twice = next(g.name(n) for n in nodes if nodes.count(n) > 1)
         return f"{where} visits {twice} twice"
@@ -1794,7 +1972,19 @@ def _check_run(
     stops = [(g.kind[n], g.rev[n]) for n in nodes if spec.counts(g.kind[n])]
     if len(stops) < 2:
         return f"{where} needs at least two stops"
-    revenue = spec.revenue(stops)
+    counted = [n for n in nodes if spec.counts(g.kind[n])]
+    limit = _breaks_limit(extras, [g.refs[n][0] for n in counted])
+    if limit is not None:
+        return (
+            f"{where} stops in more than {limit.most} of {', '.join(sorted(limit.hexes))} "
+            f"({limit.name})"
+        )
+    revenue = run_value(
+        spec,
+        [(g.refs[n][0], g.kind[n], g.rev[n]) for n in counted],
+        (g.refs[nodes[0]][0], g.refs[nodes[-1]][0]),
+        extras,
+    )
     if revenue is None:
         counted = {
             kind: sum(1 for k, _ in stops if k == kind) for kind in sorted({k for k, _ in stops})
@@ -1836,10 +2026,13 @@ class _Budget:
         return self.cut
 
 
-def _enumerate(g: _Graph, spec: TrainSpec, budget: _Budget, max_routes: int) -> list[_Cand]:
+def _enumerate(
+    g: _Graph, spec: TrainSpec, budget: _Budget, max_routes: int, extras: Bonuses = NO_BONUSES
+) -> list[_Cand]:
     """Every legal route for one train, by depth-first search from the
     company's tokens, growing one end and then the other; a route is cut off
-    as soon as the train could not visit its stops."""
+    as soon as the train could not visit its stops. A route's revenue
+    includes its bonuses (`extras`); a route breaking a stop limit is left out."""
     counted = [spec.counts(k) for k in g.kind]
     found: dict[tuple[tuple[int, ...], int], _Cand] = {}
 
@@ -1861,7 +2054,19 @@ def _enumerate(g: _Graph, spec: TrainSpec, budget: _Budget, max_routes: int) -> 
         key = (nodes if nodes[0] < nodes[-1] else tuple(reversed(nodes)), mask)
         if key in found:
             return
-        revenue = _evaluate(spec, stops)
+        if extras:
+            counted_nodes = [n for n in nodes if counted[n]]
+            hexes = [g.refs[n][0] for n in counted_nodes]
+            if _breaks_limit(extras, hexes) is not None:
+                return
+            revenue = run_value(
+                spec,
+                [(h, g.kind[n], g.rev[n]) for h, n in zip(hexes, counted_nodes, strict=True)],
+                (hexes[0], hexes[-1]),
+                extras,
+            )
+        else:
+            revenue = _evaluate(spec, stops)
         if revenue:
             found[key] = _Cand(revenue, mask, nodes, segs)
             if len(found) >= max_routes:
@@ -1988,15 +2193,22 @@ def best_routes(
     time_limit: float = 10.0,
     max_steps: int = 5_000_000,
     max_routes: int = 300_000,
+    extras: Bonuses = NO_BONUSES,
 ) -> RouteSet:
     """The legal set of routes with the highest total revenue for the
     company's `trains` (train dicts or `TrainSpec`s; name them with "id" to
     get ids like "2-0" in the runs) in `phase` (1800 §11.4: the Director
-    "must try to score the highest amount of revenue possible").
+    "must try to score the highest amount of revenue possible"), bonuses
+    included (`extras`: per-run bonuses and stop limits, and the per-stop
+    bonus of the run with the most stops).
 
     Exact: enumerate each train's legal routes (depth-first from the tokens,
     pruned by the train's distance), then pick one route or none per train,
-    pairwise track-disjoint, by branch and bound from a greedy start.
+    pairwise track-disjoint, by branch and bound from a greedy start. With a
+    per-stop bonus the choice is made once for each kind of train holding
+    it, that train's routes counting the bonus; the best of those choices
+    wins (the bonus of the run with the most stops is at least that of the
+    train holding it, so the best choice is found).
     Bounded by `max_steps` search steps, `time_limit` seconds and
     `max_routes` routes kept per kind of train: past a bound it returns the
     best set found so far with `complete=False`."""
@@ -2015,24 +2227,82 @@ def best_routes(
     for key in cache:
         left = time_limit - (time.perf_counter() - started)
         part = _Budget(int(max_steps * share), min(left, time_limit * share))
-        cache[key] = _enumerate(g, key, part, max_routes)
+        cache[key] = _enumerate(g, key, part, max_routes, extras)
         steps += part.steps
         complete = complete and not part.cut
     for spec in specs:
         key = TrainSpec("", spec.parts, spec.multiplier)
         cands.append(cache[key])
         kinds.append(list(cache).index(key))
-    budget = _Budget(max_steps - steps, time_limit - (time.perf_counter() - started))
+    holders: list[int | None] = [None]
+    if extras.per_stop and specs:
+        holders = [kinds.index(kind) for kind in sorted(set(kinds))]
+    best_total, best_choice = -1, [None] * len(specs)
+    for holder in holders:
+        lists, kinds_now = list(cands), list(kinds)
+        if holder is not None:
+            spec = specs[holder]
+            lists[holder] = sorted(
+                (
+                    _Cand(c.revenue + extras.per_stop * _stops(g, spec, c.nodes), c.mask, c.nodes, c.segs)
+                    for c in cands[holder]
+                ),
+                key=lambda c: -c.revenue,
+            )
+            kinds_now[holder] = -1
+        left = (time_limit - (time.perf_counter() - started)) / len(holders)
+        budget = _Budget((max_steps - steps) // len(holders), left)
+        total, choice = _choose(g, lists, kinds_now, budget)
+        steps += budget.steps
+        complete = complete and not budget.cut
+        if total > best_total:
+            best_total, best_choice = total, [
+                lists[k][i] if i is not None else None for k, i in enumerate(choice)
+            ]
+    picked = [(k, c) for k, c in enumerate(best_choice) if c is not None]
+    runs = [_run(g, specs[k], c.nodes, c.segs, _plain(g, specs[k], c, extras)) for k, c in picked]
+    runs = list(
+        _with_per_stop(g, [specs[k] for k, _ in picked], runs, [c.nodes for _, c in picked], extras)
+    )
+    return RouteSet(
+        tuple(runs), sum(r.revenue for r in runs), complete, steps, time.perf_counter() - started
+    )
+
+
+def _plain(g: _Graph, spec: TrainSpec, c: _Cand, extras: Bonuses) -> int:
+    """A candidate's revenue without the per-stop bonus (added to the run set afterwards)."""
+    if not extras.per_stop:
+        return c.revenue
+    counted = [n for n in c.nodes if spec.counts(g.kind[n])]
+    hexes = [g.refs[n][0] for n in counted]
+    value = run_value(
+        spec,
+        [(h, g.kind[n], g.rev[n]) for h, n in zip(hexes, counted, strict=True)],
+        (hexes[0], hexes[-1]),
+        extras,
+    )
+    return value or 0
+
+
+def _choose(
+    g: _Graph, cands: Sequence[list[_Cand]], kinds: Sequence[int], budget: _Budget
+) -> tuple[int, list[int | None]]:
+    """One candidate route or none per train, pairwise track-disjoint, with the
+    highest total: (total, index chosen in each train's list or None)."""
     # the train with the most routes last (it only takes its best free route),
     # identical trains side by side (their choices are ordered)
-    order = sorted(range(len(specs)), key=lambda k: (len(cands[k]), kinds[k]))
+    order = sorted(range(len(cands)), key=lambda k: (len(cands[k]), kinds[k]))
     lists = [cands[k] for k in order]
-    same = [k > 0 and kinds[order[k]] == kinds[order[k - 1]] for k in range(len(lists))]
+    same = [
+        k > 0 and kinds[order[k]] == kinds[order[k - 1]] and kinds[order[k]] >= 0
+        for k in range(len(lists))
+    ]
     tops = [c[0].revenue if c else 0 for c in lists]
     rest = [sum(tops[k:]) for k in range(len(lists) + 1)]
     pick: list[int | None] = [None] * len(lists)
     # a greedy start: each train in turn takes its best route still free
-    used, best_total, best_pick = 0, 0, [None] * len(lists)
+    used, best_total = 0, 0
+    best_pick: list[int | None] = [None] * len(lists)
     for k, options in enumerate(lists):
         start = best_pick[k - 1] + 1 if same[k] and best_pick[k - 1] is not None else 0
         if same[k] and best_pick[k - 1] is None:
@@ -2098,29 +2368,28 @@ def best_routes(
 
     if lists:
         search(0, 0, 0)
-    steps += budget.steps
-    complete = complete and not budget.cut
-    chosen: dict[int, Run] = {}
+    choice: list[int | None] = [None] * len(cands)
     for k, index in enumerate(best_pick):
-        if index is not None:
-            c = lists[k][index]
-            chosen[order[k]] = _run(g, specs[order[k]], c.nodes, c.segs, c.revenue)
-    runs = [chosen[k] for k in sorted(chosen)]
-    return RouteSet(tuple(runs), best_total, complete, steps, time.perf_counter() - started)
+        choice[order[k]] = index
+    return best_total, choice
 
 
 __all__ = [
     "Board",
+    "Bonuses",
     "Border",
     "COLORS",
     "Geometry",
     "Lay",
     "MapHex",
     "Node",
+    "NO_BONUSES",
     "Path",
     "Reach",
+    "RouteBonus",
     "RouteSet",
     "Run",
+    "StopLimit",
     "Tile",
     "TokenSpot",
     "TrackRules",
@@ -2137,4 +2406,5 @@ __all__ = [
     "parse_node_id",
     "reach",
     "route_revenue",
+    "run_value",
 ]
