@@ -20,7 +20,6 @@ runtime refusals, the random first player) now guard against their return.
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -29,6 +28,7 @@ from compiler.engines import game_class
 from compiler.runtime.entities import BANK, POOL, SCRAP
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import act, acting, C, P, snapshot
 
 Game = game_class("1800")
 
@@ -47,32 +47,6 @@ def new_game(players=("Ann", "Bob"), seed=1, track=False):
         g.board = None
     g._test_monitor = Monitor(g)
     return g
-
-
-def act(g, action):
-    """Play one action and check the invariants after it."""
-    g.process(action)
-    g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
-def C(sym, type_, **fields):
-    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def snapshot(g):
-    """Everything a refused action must leave alone: the public state and
-    the internals behind it."""
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.closed,
-                          {k: list(v) for k, v in g.stacks.items()}))
 
 
 def assert_refused(g, action, rule_contains, message_contains=None):

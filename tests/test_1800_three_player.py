@@ -25,6 +25,7 @@ from compiler.runtime import track
 from compiler.runtime.entities import BANK, POOL
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import act, acting, C, P, snapshot
 
 Game = game_class("1800", "Three-Player")
 TwoPlayer = game_class("1800")
@@ -41,30 +42,6 @@ def new_game(seed=1, track_=False, cls=Game, players=PLAYERS):
         g.board = None
     g._test_monitor = Monitor(g)
     return g
-
-
-def act(g, action):
-    g.process(action)
-    g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
-def C(sym, type_, **fields):
-    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def snapshot(g):
-    board = g.board.snapshot() if g.board is not None else None
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.closed,
-                          {k: list(v) for k, v in g.stacks.items()}, board))
 
 
 def assert_refused(g, action, rule_contains, message_contains=None):

@@ -17,7 +17,6 @@ moves from the bank, so the monitor's conservation check still holds).
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -27,6 +26,7 @@ from compiler.runtime.entities import BANK, POOL
 from compiler.runtime import track
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import act, acting, C, P, snapshot
 
 Game = game_class("1846")
 TwoPlayer = game_class("1846", "Two-Player")
@@ -39,30 +39,6 @@ def new_game(players=4, seed=1, cls=Game, options=()):
     g = cls(players=[f"P{i + 1}" for i in range(players)], seed=seed, options=options)
     g._test_monitor = Monitor(g)
     return g
-
-
-def act(g, action):
-    """Play one action and check the invariants after it."""
-    g.process(action)
-    g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
-def C(sym, type_, **fields):
-    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def snapshot(g):
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.closed,
-                          {k: list(v) for k, v in g.stacks.items()}))
 
 
 def assert_refused(g, action, rule_contains, message_contains=None):

@@ -10,7 +10,6 @@ directly and says so.
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
@@ -18,6 +17,7 @@ from compiler.engines import game_class
 from compiler.runtime.entities import DEPOT
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import act, acting, P, snapshot
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -26,27 +26,9 @@ NAMES = ("Ann", "Bob", "Cid", "Dee")
 # ---------------------------------------------------------------- helpers
 
 
-def act(g, action):
-    g.process(action)
-    g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
 def E(entity, type_, **fields):
     kind = "minor" if str(entity).isdigit() else "corporation"
     return {"type": type_, "entity": entity, "entity_type": kind, **fields}
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def snapshot(g):
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.board.snapshot()))
 
 
 def assert_refused(g, action, rule_contains):

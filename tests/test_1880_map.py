@@ -10,13 +10,13 @@ would take too long a test edits the state directly and says so.
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
 from compiler.engines import game_class
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import act, acting, C, P, snapshot
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -34,28 +34,6 @@ def new_game():
     g._end_starting_round()
     g._test_monitor = Monitor(g)
     return g
-
-
-def act(g, action):
-    g.process(action)
-    g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
-def C(sym, type_, **fields):
-    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def snapshot(g):
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.board.snapshot()))
 
 
 def assert_refused(g, action, rule_contains):

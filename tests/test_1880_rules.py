@@ -18,7 +18,6 @@ the other gaps of the rulespec) have no tests here.
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
@@ -27,6 +26,7 @@ from compiler.playout import play_one
 from compiler.runtime.entities import DEPOT, POOL, SCRAP
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import acting, C, P, snapshot
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -59,24 +59,6 @@ def act(g, action):
         skip_track(g, action["entity"])
     g.process(action)
     g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
-def C(sym, type_, **fields):
-    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def snapshot(g):
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.debts, dict(g.flow),
-                          {k: list(v) for k, v in g.stacks.items()}))
 
 
 def assert_refused(g, action, rule_contains, message_contains=None):
@@ -535,7 +517,6 @@ def test_vii_3_5_1_rebuilt_2_trains_from_phase_c2():
     """A direct state edit: phase C2, with the GWR rich enough for two rebuilt 2-trains."""
     g = new_game()
     first_sr_gwr(g)
-    gwr = g.entity("corporation", "GWR")
     skip_track(g, "GWR")
     assert not any(a["type"] == "buy_train" and a["train"].startswith("2R") for a in g.legal_actions())
     set_phase(g, "C2")

@@ -16,7 +16,6 @@ helper plays is followed by the invariant monitor.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from pathlib import Path
@@ -27,6 +26,7 @@ from compiler.engines import game_class
 from compiler.playout import play_one
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import act, acting, P, seats, snapshot
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -45,34 +45,12 @@ def new_game(players=NAMES, seed=1):
     return g
 
 
-def act(g, action):
-    g.process(action)
-    g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
 def bid(name, company, price):
     return P(name, "bid", company=company, price=price)
 
 
 def pick(name, investor):
     return P(name, "bid", minor=investor, price=0)
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def seats(g):
-    return [p.id for p in g.players]
-
-
-def snapshot(g):
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), dict(g.flow), seats(g)))
 
 
 def assert_refused(g, action, rule_contains, message_contains=None):

@@ -15,7 +15,6 @@ helper plays is followed by the invariant monitor.
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
@@ -24,6 +23,7 @@ from compiler.playout import play_one
 from compiler.runtime.entities import BANK
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
+from tests.engine_helpers import act, acting, C, P, seats, snapshot
 
 Game = game_class("18CO")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -37,32 +37,6 @@ def new_game(players=NAMES, seed=1):
     g = Game(players=list(players), seed=seed)
     g._test_monitor = Monitor(g)
     return g
-
-
-def act(g, action):
-    g.process(action)
-    g._test_monitor.check(g, action)
-
-
-def P(name, type_, **fields):
-    return {"type": type_, "entity": name, "entity_type": "player", **fields}
-
-
-def C(sym, type_, **fields):
-    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
-
-
-def acting(g):
-    e = g.current_entity()
-    return e.id if e is not None else None
-
-
-def seats(g):
-    return [p.id for p in g.players]
-
-
-def snapshot(g):
-    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), seats(g)))
 
 
 def assert_refused(g, action, rule_contains, message_contains=None):

@@ -1,0 +1,46 @@
+"""Helpers the title tests share: actions of a player or a corporation, one
+move played with the invariant monitor watching, and the snapshot that a
+refused action must leave exactly as it was."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+def P(name: str, type_: str, **fields: Any) -> dict:
+    """An action of the player `name`."""
+    return {"type": type_, "entity": name, "entity_type": "player", **fields}
+
+
+def C(sym: str, type_: str, **fields: Any) -> dict:
+    """An action of the corporation `sym`."""
+    return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
+
+
+def act(g: Any, action: dict) -> None:
+    """Play one action and check the invariants after it (the game needs a
+    `_test_monitor`, as each test file's `new_game` gives it)."""
+    g.process(action)
+    g._test_monitor.check(g, action)
+
+
+def acting(g: Any) -> str | None:
+    """The id of the entity on turn, or None."""
+    e = g.current_entity()
+    return e.id if e is not None else None
+
+
+def seats(g: Any) -> list[str]:
+    """The players' ids in seating order."""
+    return [p.id for p in g.players]
+
+
+def snapshot(g: Any) -> Any:
+    """Everything a refused action must leave alone: the public state and the
+    internals behind it (round state, cash, holders, corporations, closed
+    privates, market stacks, debts, the unlimited bank's flow, the seating,
+    the map)."""
+    board = g.board.snapshot() if g.board is not None else None
+    return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.closed,
+                          {k: list(v) for k, v in g.stacks.items()}, g.debts, dict(g.flow), seats(g), board))
