@@ -319,7 +319,7 @@ def cmd_replay(args) -> int:
     records = []
     status = EXIT_OK
     for log in logs:
-        code, record = _replay_one(loaded, log, args.json)
+        code, record = _replay_one(loaded, log, args.json, args.map)
         status = max(status, code)
         if record is not None:
             records.append(record)
@@ -328,8 +328,8 @@ def cmd_replay(args) -> int:
     return status
 
 
-def _replay_one(loaded: Loaded, log: dict, quiet: bool) -> tuple[int, dict | None]:
-    from compiler.engines import game_class
+def _replay_one(loaded: Loaded, log: dict, quiet: bool, overlay: str | None = None) -> tuple[int, dict | None]:
+    from compiler.engines import OverlayError
     from compiler.runtime.errors import IllegalAction, RuleGap
     from compiler.runtime.monitor import Monitor
 
@@ -337,7 +337,11 @@ def _replay_one(loaded: Loaded, log: dict, quiet: bool) -> tuple[int, dict | Non
     if title is None:
         print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
         return EXIT_FAIL, None
-    Game = game_class(title.name, title.variant)
+    try:
+        Game = _engine(title, overlay)
+    except OverlayError as exc:
+        print(f"rulec replay: {exc}", file=sys.stderr)
+        return EXIT_FAIL, None
     try:
         game = Game.from_log({**log, "actions": []}, actions_ahead=log.get("actions", []))
         monitor = Monitor(game)
@@ -373,10 +377,20 @@ def _replay_one(loaded: Loaded, log: dict, quiet: bool) -> tuple[int, dict | Non
     return EXIT_OK, record
 
 
+def _engine(title: Title, overlay: str | None):
+    """The engine's `Game` class; with `overlay`, emitted in memory with that
+    map overlay applied (raises `compiler.engines.OverlayError`)."""
+    from compiler.engines import game_class, overlay_game_class
+
+    if overlay:
+        return overlay_game_class(title.name, title.variant, Path(overlay))
+    return game_class(title.name, title.variant)
+
+
 def cmd_play(args) -> int:
     from collections import Counter
 
-    from compiler.engines import game_class
+    from compiler.engines import OverlayError
     from compiler.playout import play_many
     from compiler.runtime.errors import RuleGap
 
@@ -386,22 +400,24 @@ def cmd_play(args) -> int:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec play: no title {what}; `rulec titles` lists them", file=sys.stderr)
         return EXIT_USAGE
-    if args.map:
-        print("rulec play: --map overlays are not supported yet", file=sys.stderr)
-        return EXIT_USAGE
     low, high = title.players or (2, 2)
     players = args.players or low
     if not low <= players <= high:
         print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
         return EXIT_USAGE
-    Game = game_class(title.name, title.variant)
+    try:
+        Game = _engine(title, args.map)
+    except OverlayError as exc:
+        print(f"rulec play: {exc}", file=sys.stderr)
+        return EXIT_FAIL
     logs: list = []
     try:
         summary = play_many(Game, title.name, title.variant, players, args.seed, args.games,
                             options=tuple(args.option), logs=logs if args.log else None,
                             progress=sys.stderr.isatty() and not args.json)
     except RuleGap as exc:
-        print(f"rulec play: {title.display_name} cannot be played: {exc}", file=sys.stderr)
+        hint = "" if args.map else "; a map overlay may fill what the map leaves out (`--map FILE`, see README)"
+        print(f"rulec play: {title.display_name} cannot be played: {exc}{hint}", file=sys.stderr)
         return EXIT_FAIL
     except ValueError as exc:  # an unknown --option, or players the title does not take
         print(f"rulec play: {exc}", file=sys.stderr)
@@ -479,13 +495,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--variant")
     p.add_argument("--option", action="append", default=[])
-    p.add_argument("--map", metavar="FILE")
+    p.add_argument("--map", metavar="FILE",
+                   help="a map overlay: errata of TITLE filling what its map leaves out (kept outside rulespecs/)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--log", metavar="FILE")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")
+    p.add_argument("--map", metavar="FILE", help="the map overlay the game was played with")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
 

@@ -42,6 +42,7 @@ CODES: dict[str, str] = {
     "E014": "A unit is defined twice (two titles, libraries or variants of the same name).",
     "E015": "Unknown name in an expression: not a parameter, local, clause, component or builtin.",
     "E016": "Misplaced clause: this item is not allowed in this kind of unit.",
+    "E017": "A map overlay (`--map FILE`) holds something other than errata of the title it is played with.",
     # checks
     "E020": "A value is out of its allowed range or of the wrong kind.",
     "E021": "A table is incomplete: a key of its dimension has no row.",

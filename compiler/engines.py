@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from pathlib import Path
 from types import ModuleType
 
 from compiler.paths import GENERATED
@@ -42,3 +43,72 @@ def engine_name(title: str, variant: str | None = None) -> str:
 def game_class(title: str, variant: str | None = None):
     """The `Game` class of a title (and variant), by their printed names."""
     return engine_module(engine_name(title, variant)).Game
+
+
+class OverlayError(Exception):
+    """A map overlay that cannot be applied; the message says why (with the
+    rendered diagnostics, `file:line:col` and a caret, when it does not load)."""
+
+
+def overlay_game_class(title: str, variant: str | None, overlay: Path):
+    """The `Game` class of a title (and variant) with a map overlay applied.
+
+    `overlay`: a `.rules` file outside `rulespecs/` holding one or more
+    `errata "NAME" of "TITLE" { ... }` units that fill what the title leaves as
+    gaps (hexes, homes, token counts, off-board groups...). The overlay is
+    resolved with every rulespec and applied like an erratum, before the
+    variant; its engine is emitted in memory and never written to
+    `generated/`, so a private or test map never lands in the committed
+    engines. `title` and `variant` are printed names.
+
+    Raises `OverlayError` when the file cannot be read, holds errors, holds a
+    unit other than an erratum of `title`, or when the title is unknown.
+    """
+    import hashlib
+
+    from compiler import paths
+    from compiler.cli import slug
+    from compiler.diagnostics import error, render_all
+    from compiler.emit import emit_title
+    from compiler.pipeline import load
+
+    if not overlay.is_file():
+        raise OverlayError(f"cannot read the map overlay {overlay}: no such file")
+    if overlay.resolve().is_relative_to(paths.RULESPECS.resolve()):
+        raise OverlayError(f"{overlay} lies inside rulespecs/, where it would apply to every build; "
+                           "keep map overlays elsewhere")
+    loaded = load([paths.RULESPECS, overlay])
+    shown = paths.display(overlay)
+    if loaded.errors:
+        raise OverlayError(render_all(loaded.errors, loaded.sources))
+    units = [u for m in loaded.modules if m.path == shown for u in m.units]
+    if not units:
+        raise OverlayError(f"{shown} holds no unit: write `errata \"NAME\" of \"{title}\" {{ ... }}`")
+    wrong = [
+        error("E017", f"a map overlay holds errata of {title!r} only, not {unit.kind} {unit.name!r}"
+              + (f" of {unit.base!r}" if unit.base else ""), unit.name_span,
+              help=f'write `errata "NAME" of "{title}" {{ ... }}`')
+        for unit in units if unit.kind != "errata" or slug(unit.base or "") != slug(title)
+    ]
+    if wrong:
+        raise OverlayError(render_all(wrong, loaded.sources))
+    program = loaded.program
+    name = next((t for t in program.titles if slug(t) == slug(title)), None)
+    if name is None:
+        raise OverlayError(f"no title {title!r}")
+    if variant is None:
+        resolved = program.titles[name]
+    else:
+        found = [v for (base, v) in program.variants if base == name and slug(v) == slug(variant)]
+        if not found:
+            raise OverlayError(f"{title!r} has no variant {variant!r}")
+        resolved = program.variants[(name, found[0])]
+    source = emit_title(resolved)
+    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+    qualified = f"generated.{engine_name(title, variant)}__overlay_{digest}"
+    if qualified not in sys.modules:
+        module = ModuleType(qualified)
+        module.__file__ = str(overlay)
+        sys.modules[qualified] = module
+        exec(compile(source, f"<{shown} on {title}>", "exec"), module.__dict__)
+    return sys.modules[qualified].Game

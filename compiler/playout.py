@@ -69,7 +69,8 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
             raise PlayoutError(seed, count, None, f"not finished after {ACTION_CAP} actions")
         actions = game.legal_actions()
         if not actions:
-            raise PlayoutError(seed, count, None, f"no legal action in {game.state()['round']}")
+            raise PlayoutError(seed, count, None, f"no legal action in {game.state()['round']}"
+                               + _gaps_in_the_way(game))
         action = rng.choice(actions)
         try:
             game.process(action)
@@ -107,3 +108,23 @@ def play_many(game_class, title: str, variant: str | None, players: int, seed: i
         print(file=sys.stderr)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _gaps_in_the_way(game) -> str:
+    """When no action is legal, the rule gaps the refused candidates ran
+    into (so that a title with gaps says what is missing), or ''."""
+    from compiler.runtime.errors import IllegalAction, RuleGap
+
+    gaps: list[str] = []
+    for candidate in game._candidates():
+        game.j.begin()
+        try:
+            game._dispatch(candidate)
+        except RuleGap as exc:
+            if str(exc) not in gaps:
+                gaps.append(str(exc))
+        except IllegalAction:
+            pass
+        finally:
+            game.j.rollback()
+    return f"; the candidates ran into gaps: {'; '.join(gaps)}" if gaps else ""
