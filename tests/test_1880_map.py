@@ -125,6 +125,22 @@ def test_vii_3_4_home_station_goes_down_at_the_first_operating_turn():
     assert g.corp["GWR"]["tokens"] == 1 and g.cash[g.find("GWR")] == 500   # free (VII.3.4), 5 x par (VI.7)
 
 
+def test_vii_1_a_home_station_waits_while_its_circle_is_taken_and_goes_down_on_a_later_turn():
+    """The home station is tried at each of the company's turns until it is placed: while the
+    circle is taken (here by a direct edit: an investor's token) the company operates without
+    it; once free, its next turn puts it down."""
+    g = new_game()
+    found(g, "Ann", "GWR", "ABC")
+    g.board.tokens[("I17", 1)] = ["FI1"]                  # direct edit: the circle is taken
+    to_operating(g)
+    assert acting(g) == "GWR" and g.board.tokens_of("GWR") == []
+    g.board.tokens[("I17", 1)] = [None]                   # direct edit: the circle frees
+    g._first_operation_home(g.entity("corporation", "GWR"))
+    assert g.board.tokens_of("GWR") == [("I17", 1)]
+    g._first_operation_home(g.entity("corporation", "GWR"))   # placed once only
+    assert g.board.tokens_of("GWR") == [("I17", 1)] and g.corp["GWR"]["tokens"] == 1
+
+
 def test_vii_3_4_a_home_circle_is_kept_for_its_company():
     """Bucharest's two circles are the CFR's and the GWR's homes: the CFR cannot take the GWR's."""
     g = operating(new_game(), "Ann", "CFR")

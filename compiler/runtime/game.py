@@ -1177,6 +1177,12 @@ class GameBase:
         """place_home_token(C): C's first token, free, in its home station (where the title has a map)."""
         if self.board is None:
             return
+        spot = track.check_token(self.board, corp.id, self._home_node(corp), home=True)
+        self.b_place_station(corp, spot)
+
+    def _home_node(self, corp: Entity) -> "track.NodeRef":
+        """The city of `corp`'s home station: (hex, node); node 0 unless the hex's
+        `homes` or a reservation moved by an upgrade names another."""
         home = str(self._value(corp.get("home"), f"corporation {corp} home"))
         node = 0
         for company, index in self.board.hexes[home].homes:
@@ -1185,8 +1191,7 @@ class GameBase:
         for (hex_id, index), kept in self.board.reserved.items():
             if hex_id == home and corp.id in kept:
                 node = index  # the reservation moved with an upgrade (two cities merged into one)
-        spot = track.check_token(self.board, corp.id, (home, node), home=True)
-        self.b_place_station(corp, spot)
+        return (home, node)
 
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:
@@ -2871,14 +2876,17 @@ class GameBase:
         self._next_step()
 
     def _first_operation_home(self, corp: Entity) -> None:
-        """`home_token_at: first_operation`: a corporation's home station is placed when it first operates;
-        where the home city has no free circle, the token waits (the corporation's turns retry it)."""
+        """`home_token_at: first_operation` (18CO §5, 1880 Romania VII.1): a corporation's home station
+        is placed when it first operates. Each of its turns tries again until it is placed: it waits
+        while the home city has no free circle for it; any other refusal is raised, not hidden."""
         if self.board is None or corp.get("home") is None:
             return
-        try:
-            self.b_place_home_token(corp)
-        except IllegalAction:
-            pass
+        home = self._home_node(corp)
+        if home[0] in {hex_id for hex_id, _ in self.board.tokens_of(corp.id)}:
+            return
+        if self.board.free_slot(home, corp.id) is None:
+            return
+        self.b_place_home_token(corp)
 
     def _steps(self) -> list[str]:
         operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None
