@@ -160,7 +160,13 @@ class Evaluator:
                 raise Unknown(payload)
             return self.env[payload]
         if op == "ite":
-            return self(args[1]) if self(args[0]) else self(args[2])
+            # a chain of ite in the else branches (a value per case) is walked
+            # in a loop, not by recursion: the chains can be thousands long
+            while True:
+                branch = args[1] if self(args[0]) else args[2]
+                op, _, args = self.c.nodes[branch]
+                if op != "ite" or branch in self.memo:
+                    return self(branch)
         if op in ("and", "or"):
             want = op == "or"
             unknown = None
@@ -557,6 +563,10 @@ class Validator:
                     value = self.model.entity(arg.kind, arg.id)
                 elif isinstance(arg, Train):
                     value = self.model.item(arg.id)
+                    holder = game.owner.get(arg.id)
+                    if isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "depot", "scrap") \
+                            and _scoped(self.model, holder) is None:
+                        return None  # held by an entity the scope leaves out: "elsewhere" in the model
                 else:
                     value = arg
                 if value is None or value not in options:
