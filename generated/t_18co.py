@@ -195,16 +195,24 @@ DATA = TitleData(
         "takeover_assets_to_owner": ["trains", "certificates", "mine_tokens", "privates"],
         "takeover_assets_usable_at_once": True,
         "takeover_charter": "stacked under the owner's charter, then closed with all that remains on it",
+        "takeover_when": "president_certificate_held",
         "takeover_token_swaps": 2,
+        "takeover_token_choice": "the owned corporation's stations left after §6.1.2 are replaced in the order of their hexes' names, as many as the limit and the owner's unplaced tokens allow",
         "takeover_payout_rounding": 10,
+        "takeover_payout_excludes": ["treasury"],
         "takeover_train_limit_bonus": 1,
+        "takeover_certificates": "the owner's own certificates held by the owned corporation return to the owner; the owned corporation's unsold certificates leave the game with it",
         "takeover_shareholder_compensation": "treasury_only",
         "acquisition_bid_min": 1,
         "acquisition_winner": "the highest bidder pays the bank and takes the corporation over",
         "acquisition_no_bids": "the corporation's trains go to the Market, its cash to the bank, and it leaves the game",
         "acquisition_bids": "single_sealed_in_operating_order",
+        "acquisition_bid_raise": 1,
+        "acquisition_liquidation_certificates": "pool",
         "presidents_choice_buys": "in turn from the priority holder, each President may buy one certificate held by a corporation they preside over",
         "presidents_choice_pass_final": True,
+        "presidents_choice_turns": "a player on turn buys one certificate or passes; he keeps his turns until he passes",
+        "presidents_choice_sources": "corporate_certificates",
         "end_on_bankruptcy": "immediate",
         "end_on_bank_broken": "end_of_or_set",
         "score": "cash + shares at final market value + face value of privates; treasuries ignored",
@@ -285,6 +293,20 @@ DATA = TitleData(
             },
         ],
         "clash": [
+            {
+                "key": "acquisition_round_order",
+                "title": "Acquisition Round before or after the President's Choice Round",
+                "rulebook": "the sequence of play lists the Acquisition Round (§3.3) before the President's Choice Round (§3.4), and §8.4 goes from the President's Choice Round straight to the Stock Round",
+                "supplement": "after the set of operating rounds the President's Choice Round comes first, then the Acquisition Round, then the Stock Round",
+                "reading": "the rulebook's order: after the set of operating rounds the Acquisition Round (where a corporation is in the red zone), then the President's Choice Round (once), then the Stock Round",
+            },
+            {
+                "key": "corporate_shares_open",
+                "title": "When corporate certificates open to every player",
+                "rulebook": "corporate certificates are open to all players once the President's Choice Round has finished",
+                "supplement": "phases 6b and 7 carry the status corporate_shares_open from the moment the first 5D or E is bought",
+                "reading": "the rulebook: they open when the President's Choice Round ends",
+            },
             {
                 "key": "DSNG_float",
                 "title": "DSNG float percentage",
@@ -8021,12 +8043,14 @@ DATA = TitleData(
         "action bid": "§2.1.1, §2.1.2",
         "action buy_train": "§5.10, §5.2.8",
         "action contribute": "§5.10.6.1",
+        "action corporation_bid": "§7.1.1",
         "action corporation_buy_company": "§5.3, §5.2.1",
         "action corporation_buy_shares": "§5.4, §5.2.2",
         "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
         "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
         "action sell_shares": "§4.1",
+        "action special_buy_shares": "§8.2",
         "bonus east_west": "§5.8.8.5",
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
         "cite action buy_train": "§5.10, §5.2.8",
@@ -8043,6 +8067,8 @@ DATA = TitleData(
         "cite trigger privates_close": "§9.5.4",
         "clash DSNG_float": "§4.3.1.1, §4.3.1.2",
         "clash KPAC_home": "Table C",
+        "clash acquisition_round_order": "§3.3, §3.4, §8.4",
+        "clash corporate_shares_open": "§4.2.2, §8.4, §9.8.1",
         "clash float_by_class": "§4.3.1.2",
         "contradiction CM_par_zones": "§4.3.1.1, Table C",
         "contradiction last_phase_name": "§9.9, §5.6.2",
@@ -8059,6 +8085,7 @@ DATA = TitleData(
         "corporation KPAC": "Table C",
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
+        "enum special_round": "§8",
         "enum turn_marks": "§5.2",
         "function before_dividend": "§5.2",
         "function can_issue": "§5.11.1, §4.1.6",
@@ -8229,7 +8256,9 @@ DATA = TitleData(
         "private Toll": 'supplement from "18xx-games-18CO.json"',
         "procedure dividend_price_move": "§5.9.2.2, §5.9.3.3",
         "property acquisition_bid_min": "§7.1.1",
+        "property acquisition_bid_raise": "§7.1.2",
         "property acquisition_bids": "§7.1.1",
+        "property acquisition_liquidation_certificates": "§7.1.4",
         "property acquisition_no_bids": "§7.1.4",
         "property acquisition_round_when": "§3.3",
         "property acquisition_winner": "§7.1.2, §7.1.3",
@@ -8324,6 +8353,8 @@ DATA = TitleData(
         "property presidents_choice_buys": "§8.2",
         "property presidents_choice_pass_final": "§8.3",
         "property presidents_choice_round_when": "§3.4, §8.1",
+        "property presidents_choice_sources": "§8.2, §4.2.2, §11.4",
+        "property presidents_choice_turns": "§8.2, §8.3",
         "property priority_after_auction": "§2.8",
         "property priority_after_stock_round": "§4.6.1",
         "property private_companies_in_box": "§2",
@@ -8364,14 +8395,18 @@ DATA = TitleData(
         "property supporting_tables": "§15",
         "property takeover_assets_to_owner": "§6.1.4, §16.4.1",
         "property takeover_assets_usable_at_once": "§16.4, §16.4.1",
+        "property takeover_certificates": "§6.1.4, §6.2",
         "property takeover_charter": "§6.1.6, §6.2",
         "property takeover_duplicate_tokens": "§6.1.2",
+        "property takeover_payout_excludes": "§6.1.5, §5.9.3.2",
         "property takeover_payout_rounding": "§6.1.5",
         "property takeover_shareholder_compensation": "§6.1.5, §16.3.1",
         "property takeover_third_party_shares": "§6.1.1",
+        "property takeover_token_choice": "§6.1.3",
         "property takeover_token_swaps": "§6.1.3",
         "property takeover_train_limit_bonus": "§6.1.7",
         "property takeover_trigger": "§6.1",
+        "property takeover_when": "§6.1",
         "property tile_colours": "§5.6.4",
         "property tile_lay_connection": "§5.6.10",
         "property tile_lays": "§5.6.2, §9.9.2, Table A",
@@ -8395,6 +8430,7 @@ DATA = TitleData(
         "property voluntary_train_discard": "§5.10.5.1",
         "property withhold_to": "§5.9.2.1",
         "sanction cert_limit/take_over": "§4.4.2",
+        "sanction pool_cap/take_over": "§6.1.1",
         "table cert_limit": "§4.4.1",
         "table starting_cash": "§1.3",
         "table tile_counts": 'supplement from "18xx-games-18CO.json"',
@@ -8925,6 +8961,7 @@ DATA = TitleData(
         "train E": "§9.7.4, §5.8.8.4",
         "trigger imc_closes": "§9.7.3",
         "trigger mines_removed": "§9.7.2",
+        "trigger presidents_choice_called": "§9.8.1, §9.9.3, §8.1",
         "zone acquisition": "§7.1",
         "zone blue": "§4.3.1.2",
         "zone brown": "§4.3.1.2",
@@ -9289,6 +9326,54 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
 
+def a_corporation_bid(g, v_bidder, v_corporation, v_price):
+    """A corporation's one bid for a corporation up for liquidation (§7.1.1)"""
+    if not (g.b_in_round("acquisition")):
+        raise IllegalAction("corporations bid for others in the Acquisition Round", rule="§7, §7.1")
+    if not (v_corporation == g.b_acquisition_target()):
+        raise IllegalAction("the auction is for another corporation", rule="§7.1")
+    if not (g.b_president(v_bidder) != g.b_president(v_corporation)):
+        raise IllegalAction(
+            "a corporation with the same President as the one being liquidated does not bid",
+            rule="§7.1.1",
+        )
+    if not (v_price >= g.param("acquisition_bid_min")):
+        raise IllegalAction("a bid is at least $1", rule="§7.1.1")
+    if not (v_price >= (g.b_highest_acquisition_bid() + g.param("acquisition_bid_raise"))):
+        raise IllegalAction("a bid beats the highest so far", rule="§7.1.2")
+    if not (g.b_cash(v_bidder) >= v_price):
+        raise IllegalAction("the winner pays its bid from its treasury", rule="§7.1.2")
+    g.b_acquisition_bid(v_bidder, v_price)
+
+
+def a_special_buy_shares(g, v_player, v_corporation, v_shares):
+    """Buy a certificate a corporation one presides holds of another corporation (§8.2)"""
+    if not (g.b_in_special_round("presidents_choice")):
+        raise IllegalAction("certificates are bought so in the President's Choice Round", rule="§8")
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction("one certificate at a time", rule="§8.2")
+    v_cert = v_shares[0]
+    v_seller = g.b_holder_of(v_cert)
+    if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+        raise IllegalAction(
+            "the certificate is one a corporation holds of another corporation", rule="§8.2, §11.4"
+        )
+    if not (g.b_president(v_seller) == v_player):
+        raise IllegalAction("a President buys from the corporations he presides", rule="§8.2")
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+    if not (
+        (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent")) <= g.param("holding_cap")
+    ):
+        raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+    v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§4.2.4")
+    g.transfer(v_cost, v_player, v_seller)
+    g.move(v_cert, v_seller, v_player)
+    g.b_bought(v_player, v_corporation)
+
+
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     """Raise a bid and move it to another private (§2.1.2)"""
     if not (g.b_in_round("auction")):
@@ -9437,6 +9522,11 @@ def t_private_income(g, *_rest):
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
+def t_presidents_choice_called(g, *_rest):
+    """The first 5D or E calls the President's Choice Round"""
+    g.b_call_round("presidents_choice")
+
+
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
     g.b_discard_collected("mine")
@@ -9486,6 +9576,16 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "corporation_bid": [
+            ("bidder", ("corporation",)),
+            ("corporation", ("corporation",)),
+            ("price", ("money",)),
+        ],
+        "special_buy_shares": [
+            ("player", ("player",)),
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
         "move_bid": [
             ("player", ("player",)),
             ("from_company", ("private",)),
@@ -9524,6 +9624,8 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:corporation_bid": a_corporation_bid,
+        "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
         "before_dividend": r_before_dividend,
         "can_issue": r_can_issue,
@@ -9535,6 +9637,7 @@ class Game(GameBase):
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "presidents_choice": [(None, t_presidents_choice_called)],
         "remove_mines": [(None, t_mines_removed)],
         "close_IMC": [(None, t_imc_closes)],
     }
