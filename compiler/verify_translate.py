@@ -1634,6 +1634,33 @@ class Builtins:
             return False
         return ctx.state["round"] == ROUNDS.index(kind)
 
+    def b_in_special_round(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_in_special_round: a special round is on (which one the model does not follow)."""
+        return ctx.state["round"] == ROUNDS.index("special")
+
+    def b_special_round_held(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_special_round_held: the runtime's record, not modelled (any value)."""
+        return ctx.fresh("special_round_held", "bool")
+
+    def b_call_round(self, ctx: Ctx, name: Any) -> None:
+        """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
+        holds changes."""
+
+    def b_acquisition_target(self, ctx: Ctx) -> Any:
+        """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
+        return ctx.fresh("acquisition_target", "ent")
+
+    def b_highest_acquisition_bid(self, ctx: Ctx) -> Any:
+        """As GameBase.b_highest_acquisition_bid: the runtime's record of bids (any amount, at least 0)."""
+        high = ctx.fresh("acquisition_high")
+        ctx.shared.axioms.append(high >= 0)
+        return high
+
+    def b_acquisition_bid(self, ctx: Ctx, bidder: Any, amount: Any) -> None:
+        """As GameBase.b_acquisition_bid: the bid is recorded and the turn passes; the resolution (payment,
+        takeover or liquidation) is a runtime step the model does not follow."""
+        self.turn_over(ctx)
+
     def b_stock_round_number(self, ctx: Ctx) -> Any:
         return ctx.state["stock_rounds"]
 

@@ -9353,6 +9353,8 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction("one certificate at a time", rule="§8.2")
     v_cert = v_shares[0]
+    if not (g.attr(v_cert, "corporation") == v_corporation):
+        raise IllegalAction("the certificate is one of the corporation named", rule="§8.2")
     v_seller = g.b_holder_of(v_cert)
     if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
         raise IllegalAction(
