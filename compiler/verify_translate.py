@@ -500,6 +500,8 @@ class Translator:
                     return m.z(POOL)
                 if name == "depot":
                     return m.z(DEPOT)
+                if name == "scrap":
+                    return m.z(SCRAP)
                 if name not in ("players", "corporations", "privates"):
                     raise Unsupported(f"the {name} are outside the verified scope")
                 group = {"players": m.players, "corporations": m.corporations, "privates": m.privates}[name]

@@ -8047,6 +8047,7 @@ DATA = TitleData(
         "action corporation_buy_company": "§5.3, §5.2.1",
         "action corporation_buy_shares": "§5.4, §5.2.2",
         "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
+        "action discard_train": "§5.10.5.3, §6.1.7.1",
         "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
         "action sell_shares": "§4.1",
@@ -8055,7 +8056,6 @@ DATA = TitleData(
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
         "cite action buy_train": "§5.10, §5.2.8",
         "cite action corporation_buy_company": "§5.3, §5.2.1",
-        "cite action discard_train": "§5.10.5.3",
         "cite action dividend": "§5.9, §5.2.7",
         "cite action lay_tile": "§5.6, §5.2.4",
         "cite action par": "§4.3, §4.3.1, §4.3.2",
@@ -8085,6 +8085,7 @@ DATA = TitleData(
         "corporation KPAC": "Table C",
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
+        "enum discard_rule": "§5.10.5.3",
         "enum special_round": "§8",
         "enum turn_marks": "§5.2",
         "function before_dividend": "§5.2",
@@ -9312,12 +9313,15 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 
 def a_discard_train(g, v_corporation, v_train):
-    """Discard a train over the train limit (§5.10.5.3)"""
+    """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction("only a corporation over the train limit discards", rule="§5.10.5.3")
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction("the corporation does not own that train", rule="§5.10.5.3")
-    g.move(v_train, v_corporation, g.name("pool"))
+    if g.attr(v_train, "on_discard") == "removed_from_game":
+        g.move(v_train, v_corporation, g.name("scrap"))
+    else:
+        g.move(v_train, v_corporation, g.name("pool"))
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
 

@@ -381,3 +381,17 @@ def test_7_random_games_with_acquisitions_finish(seed):
     from compiler.engines import game_class
     record = play_one(game_class("18CO"), [f"P{i}" for i in range(4)], seed=seed)
     assert record["finished"]
+
+
+def test_5_10_5_3_the_dsng_permanent_2_train_leaves_the_game_when_discarded():
+    g = _game()
+    km, cm = _corp(g, "KPAC"), _corp(g, "CM")
+    g.move(g.trains["2P-0"], "depot", cm)                        # test setup: CM holds the DSNG's 2-train
+    tid = g._available_train_ids()[0]
+    g.move(g.trains[tid], "depot", cm)                           # and one more 2-train: 6 trains, limit 5
+    _hand_president_certificate(g, "CM", "KPAC")
+    _trigger(g)
+    assert acting(g) == "KPAC"
+    act(g, C("KPAC", "discard_train", train="2P-0"))
+    assert g.owner["2P-0"] is SCRAP                             # removed from the game, not to the Market
+    assert "2P-0" not in [t.id for t in g.b_trains(POOL)]

@@ -1635,6 +1635,8 @@ class GameBase:
             return POOL
         if name == "depot":
             return DEPOT
+        if name == "scrap":
+            return SCRAP
         if name == "players":
             return list(self.players)
         if name == "corporations":
