@@ -1648,6 +1648,13 @@ class Builtins:
         """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
         holds changes."""
 
+    def b_corporate_purchase_this_turn(self, ctx: Ctx) -> Any:
+        """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity)."""
+        return ctx.fresh("corporate_purchase", "ent")
+
+    def b_note_corporate_purchase(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_note_corporate_purchase: the runtime's record of the turn; nothing modelled."""
+
     def b_acquisition_target(self, ctx: Ctx) -> Any:
         """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
         return ctx.fresh("acquisition_target", "ent")

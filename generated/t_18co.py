@@ -278,6 +278,8 @@ DATA = TitleData(
             ),
         ),
         "collect_on_lay": ["mine"],
+        "presidency_contenders": ["players", "corporations"],
+        "corporate_share_purchase_seller_consent": "the President decides for both sides",
     },
     components={
         "bonus": [
@@ -8045,7 +8047,7 @@ DATA = TitleData(
         "action contribute": "§5.10.6.1",
         "action corporation_bid": "§7.1.1",
         "action corporation_buy_company": "§5.3, §5.2.1",
-        "action corporation_buy_shares": "§5.4, §5.2.2",
+        "action corporation_buy_shares": "§5.4, §5.5, §5.2.2, §5.2.3",
         "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
         "action discard_train": "§5.10.5.3, §6.1.7.1",
         "action dividend": "§5.9",
@@ -8292,6 +8294,7 @@ DATA = TitleData(
         "property corporate_certificates_open_after": "§4.2.2, §8.4",
         "property corporate_share_purchase": "§5.5.1, §5.5.2, §5.5.3",
         "property corporate_share_purchase_check": "§5.5.4",
+        "property corporate_share_purchase_seller_consent": "§5.5.1",
         "property corporate_share_sale": "§5.12, §5.12.1",
         "property corporate_share_sale_drop": "§5.12.2",
         "property corporate_share_sale_proceeds_to": "§5.12.3",
@@ -8346,6 +8349,7 @@ DATA = TitleData(
         "property pool_cap": "§4.1.6, §11.7",
         "property pool_cap_blocks_sale": "§4.1.6",
         "property pool_shares_pay": "§5.9.3.2",
+        "property presidency_contenders": "§4.5.1, §4.5.2",
         "property presidency_swap": "§4.5.3",
         "property presidency_tie_break": "§4.5.2",
         "property president_certificate_saleable": "§4.1.5",
@@ -9451,25 +9455,56 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
-    """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
+    """Redeem the corporation's own certificates from the Market, or buy one certificate of another corporation (§5.4, §5.5, §5.2.2, §5.2.3)"""
     if not (r_before_dividend(g, v_corporation)):
-        raise IllegalAction("shares are redeemed before the trains run", rule="§5.2, §5.2.2")
-    if not (not g.b_done_this_turn("issued")):
-        raise IllegalAction("a corporation that issued shares this turn redeems none", rule="§5.2")
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
-    ):
         raise IllegalAction(
-            "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
+            "shares are redeemed or bought before the trains run", rule="§5.2, §5.2.2, §5.2.3"
         )
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2")
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    for v_c in v_shares:
-        g.move(v_c, g.name("pool"), v_corporation)
-    g.b_mark_done_this_turn("redeemed")
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.4.1, §5.5.1")
+    if g.attr(v_shares[0], "corporation") == v_corporation:
+        if not (not g.b_done_this_turn("issued")):
+            raise IllegalAction(
+                "a corporation that issued shares this turn redeems none", rule="§5.2"
+            )
+        if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
+            raise IllegalAction(
+                "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
+            )
+        v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§5.4.2")
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        for v_c in v_shares:
+            g.move(v_c, g.name("pool"), v_corporation)
+        g.b_mark_done_this_turn("redeemed")
+    else:
+        if not (g.b_len(v_shares) == 1):
+            raise IllegalAction(
+                "certificates of another corporation are bought one at a time", rule="§5.5.4"
+            )
+        v_cert = v_shares[0]
+        v_target = g.attr(v_cert, "corporation")
+        if not (not g.attr(v_cert, "president")):
+            raise IllegalAction("a corporation never buys a President's certificate", rule="§5.5.3")
+        v_seller = g.b_holder_of(v_cert)
+        if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
+            raise IllegalAction(
+                "certificates are bought from the Market or from the corporation's President",
+                rule="§5.5.1",
+            )
+        v_earlier = g.b_corporate_purchase_this_turn()
+        if not ((v_earlier == None) or (v_earlier == v_target)):
+            raise IllegalAction("certificates of only one other corporation a turn", rule="§5.5.1")
+        v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§5.5.2")
+        g.transfer(
+            v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
+        )
+        g.move(v_cert, v_seller, v_corporation)
+        g.b_note_corporate_purchase(v_target)
+        g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):

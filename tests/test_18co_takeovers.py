@@ -395,3 +395,86 @@ def test_5_10_5_3_the_dsng_permanent_2_train_leaves_the_game_when_discarded():
     act(g, C("KPAC", "discard_train", train="2P-0"))
     assert g.owner["2P-0"] is SCRAP                             # removed from the game, not to the Market
     assert "2P-0" not in [t.id for t in g.b_trains(POOL)]
+
+
+# ---------------------------------------------------------------- §5.5 corporations buy other corporations' shares
+
+
+def _kpac_operating(g):
+    """From the stock round: play on until KPAC's operating turn begins (it has not laid track yet); test
+    setup: the bank pays KPAC $200 so that it can buy shares."""
+    while g.g["round"] == "stock":
+        pass_(g)
+    for _ in range(50):
+        if g.g["operating"] == "KPAC":
+            g.transfer(200, BANK, g.find("KPAC"))
+            return
+        pass_(g)
+    raise AssertionError("KPAC never operated")
+
+
+def _cm_in_market(g, n):
+    """Test setup: n of CM's unsold certificates lie in the Market (moved, no money)."""
+    cm = _corp(g, "CM")
+    for cert in g.b_treasury_certificates(cm)[:n]:
+        g.move(cert, cm, POOL)
+
+
+def test_5_5_1_a_corporation_buys_a_share_of_another_from_the_market():
+    g = _game()
+    _cm_in_market(g, 1)
+    _kpac_operating(g)
+    km = _corp(g, "KPAC")
+    cert = g.b_pool_certificates(_corp(g, "CM"))[0]
+    treasury, bank = g.cash[km], g.cash[BANK]
+    act(g, C("KPAC", "buy_shares", shares=[cert.id], percent=10))
+    assert g.owner[cert.id] == km
+    assert g.cash[km] == treasury - 60 and g.cash[BANK] == bank + 60   # §5.5.2 market value
+    assert corp_state(g, "KPAC")["shares"] == {"CM": 10}
+
+
+def test_5_5_1_from_the_president_but_not_from_other_players():
+    g = _game()
+    _kpac_operating(g)
+    km = _corp(g, "KPAC")
+    bob = _cert(g, "CS", "Bob")                                  # Bob is not KPAC's president
+    assert_refused(g, C("KPAC", "buy_shares", shares=[bob.id], percent=10), "§5.5.1")
+    g.move(bob, g.find("Bob"), g.find("Dee"))                    # test setup: Dee (KPAC's president) holds it
+    dee = cash(g, "Dee")
+    act(g, C("KPAC", "buy_shares", shares=[bob.id], percent=10))
+    assert g.owner[bob.id] == km and cash(g, "Dee") == dee + 60
+
+
+def test_5_5_3_never_a_presidents_certificate():
+    g = _game()
+    _kpac_operating(g)
+    pres = g.certs_of["CS"][0]                                   # Dee's CS president's certificate
+    assert_refused(g, C("KPAC", "buy_shares", shares=[pres.id], percent=20), "§5.5.3")
+
+
+def test_5_5_1_certificates_of_one_other_corporation_a_turn():
+    g = _game()
+    _cm_in_market(g, 1)
+    cs = _corp(g, "CS")
+    g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market too
+    _kpac_operating(g)
+    act(g, C("KPAC", "buy_shares", shares=[g.b_pool_certificates(_corp(g, "CM"))[0].id], percent=10))
+    cs_cert = g.b_pool_certificates(cs)[0]
+    assert_refused(g, C("KPAC", "buy_shares", shares=[cs_cert.id], percent=10), "§5.5.1")
+
+
+def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_president():
+    g = _game()
+    _cm_in_market(g, 3)
+    _kpac_operating(g)
+    km, cm = _corp(g, "KPAC"), _corp(g, "CM")
+    certs = [c.id for c in g.b_pool_certificates(cm)]
+    assert_refused(g, C("KPAC", "buy_shares", shares=certs[:2], percent=20), "§5.5.4")
+    act(g, C("KPAC", "buy_shares", shares=[certs[0]], percent=10))
+    act(g, C("KPAC", "buy_shares", shares=[certs[1]], percent=10))
+    assert not corp_state(g, "CM")["closed"]                     # 20% is not more than Ann's 20%
+    act(g, C("KPAC", "buy_shares", shares=[certs[2]], percent=10))
+    # §4.5.1: KPAC's 30% beats Ann's 20%: it takes the President's certificate, giving Ann two shares
+    # (§4.5.3), and so takes CM over at once (§6.1)
+    assert corp_state(g, "CM")["closed"]
+    assert g.b_train_limit(km) == g.b_train_limit(_corp(g, "CS")) + 1

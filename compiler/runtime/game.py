@@ -1783,6 +1783,14 @@ class GameBase:
             if held[p] > best:
                 best = held[p]
                 challenger = p
+        if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()):
+            # corporations holding shares of another contend after the players, in operating order; a
+            # corporation's own unsold shares never count
+            for corp_holder in sorted((c for c in self.corporations if c != corp and not self.corp[c.id]["closed"]
+                                       and self.corp[c.id]["cell"] is not None), key=self._operating_key):
+                pct = self.b_percent(corp_holder, corp)
+                if pct > best:
+                    best, challenger = pct, corp_holder
         if challenger is None:
             return
         # exchange: the challenger gives ordinary certificates worth the
@@ -2875,6 +2883,7 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        self.j.set(self.g, "corporate_purchase", None)
         self.j.set(self.g, "lays", 0)
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
@@ -3162,6 +3171,16 @@ class GameBase:
             if bidders:
                 return
             self._resolve_acquisition()
+
+    def b_corporate_purchase_this_turn(self) -> Entity | None:
+        """corporate_purchase_this_turn(): the corporation whose certificates the operating corporation has
+        bought this turn, or none."""
+        cid = self.g.get("corporate_purchase")
+        return self.entity("corporation", cid) if cid else None
+
+    def b_note_corporate_purchase(self, corp: Entity) -> None:
+        """note_corporate_purchase(X): the operating corporation bought a certificate of X this turn."""
+        self.j.set(self.g, "corporate_purchase", corp.id)
 
     def b_acquisition_target(self) -> Entity | None:
         """acquisition_target(): the corporation being auctioned in the acquisition round, or none."""
@@ -3640,6 +3659,12 @@ class GameBase:
             if self.corp[corp.id]["par"] is None:
                 continue
             if entity.kind == "corporation" and corp != entity:
+                # another corporation's certificates, one at a time, from the market or the buyer's president
+                # (where the title lets corporations buy them, its guards say)
+                president = self.b_president(entity)
+                for cert in self.certs_of[corp.id]:
+                    if not cert.president and self.owner[cert.id] in (POOL, president):
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
             holders = sources or (corp, POOL)
             for holder in holders:
