@@ -8048,7 +8048,7 @@ DATA = TitleData(
         "action corporation_bid": "§7.1.1",
         "action corporation_buy_company": "§5.3, §5.2.1",
         "action corporation_buy_shares": "§5.4, §5.5, §5.2.2, §5.2.3",
-        "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
+        "action corporation_sell_shares": "§5.11, §5.12, §5.2.9, §5.2.10, §5.10.6.1.1",
         "action discard_train": "§5.10.5.3, §6.1.7.1",
         "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
@@ -9429,29 +9429,77 @@ def r_can_issue(g, v_corporation):
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
-    """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
-    v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    if not (g.b_in_step(v_corporation, "buy_train") or v_emergency):
-        raise IllegalAction("shares are issued after the train purchase step begins", rule="§5.2.9")
-    if not ((not g.b_done_this_turn("redeemed")) or v_emergency):
-        raise IllegalAction("a corporation that redeemed shares this turn issues none", rule="§5.2")
-    if not (
-        (g.b_len(v_shares) == 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "certificates are issued one at a time from the treasury", rule="§5.11.1"
+    """Issue one of the corporation's own certificates, or sell certificates it holds of another corporation, to the Market (§5.11, §5.12, §5.2.9, §5.2.10, §5.10.6.1.1)"""
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.11.1, §5.12")
+    if g.attr(v_shares[0], "corporation") == v_corporation:
+        v_emergency = (
+            g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+        ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+        if not (g.b_in_step(v_corporation, "buy_train") or v_emergency):
+            raise IllegalAction(
+                "shares are issued after the train purchase step begins", rule="§5.2.9"
+            )
+        if not ((not g.b_done_this_turn("redeemed")) or v_emergency):
+            raise IllegalAction(
+                "a corporation that redeemed shares this turn issues none", rule="§5.2"
+            )
+        if not (
+            (g.b_len(v_shares) == 1)
+            and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+        ):
+            raise IllegalAction(
+                "certificates are issued one at a time from the treasury", rule="§5.11.1"
+            )
+        v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+        if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+            raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+        g.transfer(
+            ((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation
         )
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    for v_c in v_shares:
-        g.move(v_c, v_corporation, g.name("pool"))
-    g.b_market_move(v_corporation, "down")
-    g.b_mark_done_this_turn("issued")
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
+        g.b_market_move(v_corporation, "down")
+        g.b_mark_done_this_turn("issued")
+    else:
+        v_target = g.attr(v_shares[0], "corporation")
+        if not (g.b_in_step(v_corporation, "buy_train")):
+            raise IllegalAction(
+                "certificates of other corporations are sold at the end of the turn", rule="§5.2.10"
+            )
+        if not (
+            not (
+                g.b_must_buy_train(v_corporation)
+                and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+            )
+        ):
+            raise IllegalAction(
+                "Corporate Certificates cannot be sold to raise money for a train",
+                rule="§5.10.6.1.1",
+            )
+        if not (
+            all(
+                ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
+                for v_c in v_shares
+            )
+        ):
+            raise IllegalAction(
+                "a corporation sells certificates it holds of one other corporation",
+                rule="§5.12, §11.4",
+            )
+        if not (g.b_corporate_purchase_this_turn() != v_target):
+            raise IllegalAction(
+                "not after buying that corporation's certificates this turn", rule="§5.12.1"
+            )
+        v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+        if not ((g.b_pool_percent(v_target) + v_percent_sold) <= g.param("pool_cap")):
+            raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+        g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
+        if v_percent_sold > 10:
+            g.b_price_drop_on_sale(v_target, (v_percent_sold // 10))
+        g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):

@@ -478,3 +478,63 @@ def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_preside
     # (§4.5.3), and so takes CM over at once (§6.1)
     assert corp_state(g, "CM")["closed"]
     assert g.b_train_limit(km) == g.b_train_limit(_corp(g, "CS")) + 1
+
+
+# ---------------------------------------------------------------- §5.12 selling other corporations' shares
+
+
+def _kpac_at_train_step(g, cs_shares):
+    """KPAC holds `cs_shares` CS shares (test setup: from CS's treasury) and has reached its train purchase."""
+    cs, km = _corp(g, "CS"), _corp(g, "KPAC")
+    for cert in g.b_treasury_certificates(cs)[:cs_shares]:
+        g.move(cert, cs, km)
+    _kpac_operating(g)
+    for _ in range(10):
+        if g.g["step"] == "buy_train":
+            return
+        pass_(g)
+    raise AssertionError("KPAC never reached its train purchase")
+
+
+def test_5_12_3_a_single_corporate_share_sold_to_the_market_pays_the_treasury_without_moving_the_price():
+    g = _game()
+    _kpac_at_train_step(g, 1)
+    km = _corp(g, "KPAC")
+    cert = next(c for c in g.certs_of["CS"] if g.owner[c.id] == km)
+    cell, treasury = corp_state(g, "CS")["market_cell"], g.cash[km]
+    act(g, C("KPAC", "sell_shares", shares=[cert.id], percent=10))
+    assert g.owner[cert.id] is POOL
+    assert g.cash[km] == treasury + 60                           # §5.12.3
+    assert corp_state(g, "CS")["market_cell"] == cell            # §5.12.2: one share, no drop
+
+
+def test_5_12_2_several_corporate_shares_drop_one_space_each():
+    g = _game()
+    _kpac_at_train_step(g, 2)
+    km = _corp(g, "KPAC")
+    certs = [c.id for c in g.certs_of["CS"] if g.owner[c.id] == km]
+    row, col = corp_state(g, "CS")["market_cell"]
+    act(g, C("KPAC", "sell_shares", shares=certs, percent=20))
+    assert corp_state(g, "CS")["market_cell"] == [row + 2, col]
+
+
+def test_5_12_1_no_sale_after_buying_the_same_corporation_this_turn():
+    g = _game()
+    cs = _corp(g, "CS")
+    g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market
+    _kpac_operating(g)
+    cert = g.b_pool_certificates(cs)[0]
+    act(g, C("KPAC", "buy_shares", shares=[cert.id], percent=10))   # §5.5 at the start of the turn
+    while g.g["step"] != "buy_train":
+        pass_(g)
+    assert g.g["operating"] == "KPAC"
+    assert_refused(g, C("KPAC", "sell_shares", shares=[cert.id], percent=10), "§5.12.1")
+
+
+def test_5_2_10_corporate_shares_are_not_sold_before_the_train_step():
+    g = _game()
+    cs, km = _corp(g, "CS"), _corp(g, "KPAC")
+    cert = g.b_treasury_certificates(cs)[0]
+    g.move(cert, cs, km)
+    _kpac_operating(g)
+    assert_refused(g, C("KPAC", "sell_shares", shares=[cert.id], percent=10), "§5.2.10")

@@ -3689,9 +3689,9 @@ class GameBase:
         out = []
         for corp in self.corporations:
             if entity.kind == "corporation":
-                if corp != entity:
-                    continue
-                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == corp and not c.president]
+                # its own certificates (issuing), or those it holds of another corporation (where the title
+                # lets it sell them, its guards say)
+                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
             else:
                 certs = self.b_sellable(entity, corp)
             for k in range(1, len(certs) + 1):
