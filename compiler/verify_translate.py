@@ -1648,6 +1648,15 @@ class Builtins:
         """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
         holds changes."""
 
+    def b_takeover_station(self, ctx: Ctx, owner: Any, city: Any) -> Any:
+        """As GameBase.b_takeover_station: the runtime's record of a takeover (any truth value)."""
+        return ctx.fresh("takeover_station", "bool")
+
+    def b_swap_station(self, ctx: Ctx, owner: Any, city: Any) -> None:
+        """As GameBase.b_swap_station: a station changes hands on the map (not modelled) and the decision
+        may end: whoever acts next is the runtime's to say."""
+        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+
     def b_corporate_purchase_this_turn(self, ctx: Ctx) -> Any:
         """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity)."""
         return ctx.fresh("corporate_purchase", "ent")

@@ -197,7 +197,7 @@ DATA = TitleData(
         "takeover_charter": "stacked under the owner's charter, then closed with all that remains on it",
         "takeover_when": "president_certificate_held",
         "takeover_token_swaps": 2,
-        "takeover_token_choice": "the owned corporation's stations left after §6.1.2 are replaced in the order of their hexes' names, as many as the limit and the owner's unplaced tokens allow",
+        "takeover_token_choice": "the owning corporation's President picks the stations to replace one by one (place_token) or passes to replace no more; tokens are counted off the right end of its charter, so its next token's price is unchanged",
         "takeover_payout_rounding": 10,
         "takeover_payout_excludes": ["treasury"],
         "takeover_train_limit_bonus": 1,
@@ -8053,6 +8053,7 @@ DATA = TitleData(
         "action discard_train": "§5.10.5.3, §6.1.7.1",
         "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
+        "action place_token": "§5.7, §6.1.3",
         "action sell_shares": "§4.1",
         "action special_buy_shares": "§8.2",
         "bonus east_west": "§5.8.8.5",
@@ -8063,7 +8064,6 @@ DATA = TitleData(
         "cite action lay_tile": "§5.6, §5.2.4",
         "cite action par": "§4.3, §4.3.1, §4.3.2",
         "cite action pass": "§2.1.3, §3.1.1, §3.1.2, §5.10.6",
-        "cite action place_token": "§5.7, §5.2.5",
         "cite action run_routes": "§5.8, §5.2.6",
         "cite procedure pay_dividends": "§5.9.3.1, §5.9.3.2",
         "cite trigger private_income": "§3.2.1, §5.1",
@@ -9196,18 +9196,25 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (§5.7, §5.2.5)"""
-    if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction("a station token is placed after laying track", rule="§5.7, §5.2.5")
-    if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction("the corporation has no station token left", rule="§5.7, §5.2.5")
-    v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation)
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule="§5.7, §5.2.5")
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    g.b_place_station(v_corporation, v_spot)
-    g.b_end_step(v_corporation)
+    """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
+    if g.b_pending_decision(v_corporation, "place_token"):
+        if not (g.b_takeover_station(v_corporation, v_city)):
+            raise IllegalAction(
+                "only a station of the corporation taken over is replaced", rule="§6.1.3"
+            )
+        g.b_swap_station(v_corporation, v_city)
+    else:
+        if not (g.b_in_step(v_corporation, "place_token")):
+            raise IllegalAction("a station token is placed after laying track", rule="§5.2.5")
+        if not (g.b_tokens_left(v_corporation) > 0):
+            raise IllegalAction("the corporation has no station token left", rule="§5.7.5")
+        v_spot = g.b_check_token(v_corporation, v_city)
+        v_cost = g.b_next_token_cost(v_corporation)
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash for the token", rule="§5.7.5")
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        g.b_place_station(v_corporation, v_spot)
+        g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):

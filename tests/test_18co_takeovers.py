@@ -120,30 +120,50 @@ def test_6_1_2_and_6_1_3_stations_removed_where_the_owner_has_one_and_up_to_two_
     board.place_token("CM", ("C15", 0))
     g.corp["KPAC"]["tokens"] += 1
     g.corp["CM"]["tokens"] += 2
-    assert board.tokens_of("CM") == [("C15", 0), ("E15", 1), ("G17", 0)]
-    left = g.b_tokens_left(_corp(g, "KPAC"))
-    next_cost = g.b_next_token_cost(_corp(g, "KPAC"))
-    assert left == 1                                             # KPAC's charter: $0, $40, $100
+    km = _corp(g, "KPAC")
+    assert g.b_tokens_left(km) == 1                              # KPAC's charter: $0, $40, $100
+    next_cost = g.b_next_token_cost(km)
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
-    assert board.tokens_of("CM") == []                           # §6.1.2 (E15) and §6.2 (the rest)
-    # §6.1.3: only one KPAC token was left on its charter, so one station is replaced (C15, the first by name)
-    assert board.tokens_of("KPAC") == [("C15", 0), ("E15", 0), ("E27", 0)]
-    assert g.b_tokens_left(_corp(g, "KPAC")) == 0
-    assert g.b_next_token_cost(_corp(g, "KPAC")) == next_cost   # taken from the right of the charter
+    assert board.tokens_of("CM") == [("C15", 0), ("G17", 0)]    # §6.1.2: Denver's is gone; the rest wait
+    assert acting(g) == "KPAC"                                   # §6.1.3: KPAC's president chooses
+    assert_refused(g, C("KPAC", "place_token", city="H6-0"), "§6.1.3")
+    act(g, C("KPAC", "place_token", city="G17-0"))
+    assert board.tokens_of("KPAC") == [("E15", 0), ("E27", 0), ("G17", 0)]
+    assert board.tokens_of("CM") == []                           # no KPAC token left: C15 leaves (§6.2)
+    assert g.b_tokens_left(km) == 0
+    assert g.b_next_token_cost(km) == next_cost                  # taken from the right of the charter
 
 
 def test_6_1_3_at_most_two_stations_are_replaced():
     g = _game()
     board = g.board
-    g.corp["KPAC"]["tokens_right"] = -2                           # test setup: KPAC has five unplaced tokens
+    g.corp["KPAC"]["tokens_right"] = -2                           # test setup: KPAC has four unplaced tokens
     for ref in (("C15", 0), ("G3", 0), ("H6", 0)):
         board.place_token("CM", ref)
         g.corp["CM"]["tokens"] += 1
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
-    assert board.tokens_of("KPAC") == [("C15", 0), ("E27", 0), ("G17", 0)]
+    act(g, C("KPAC", "place_token", city="H6-0"))
+    assert acting(g) == "KPAC"
+    act(g, C("KPAC", "place_token", city="G3-0"))
+    assert board.tokens_of("KPAC") == [("E27", 0), ("G3", 0), ("H6", 0)]
     assert board.tokens_of("CM") == []
+    assert acting(g) != "KPAC"                                   # the choice is over after two
+
+
+def test_6_1_3_the_owner_may_replace_none():
+    g = _game()
+    board = g.board
+    km = _corp(g, "KPAC")
+    left = g.b_tokens_left(km)
+    _hand_president_certificate(g, "CM", "KPAC")
+    _trigger(g)
+    assert acting(g) == "KPAC"
+    act(g, C("KPAC", "pass"))
+    assert board.tokens_of("CM") == [] and board.tokens_of("KPAC") == [("E27", 0)]
+    assert g.b_tokens_left(km) == left
+    assert g.g["round"] == "stock" and acting(g) in seats(g)
 
 
 def test_6_1_4_trains_mines_privates_and_the_owners_certificates_pass_to_the_owner():
@@ -198,6 +218,7 @@ def test_6_1_7_1_excess_trains_are_discarded_to_the_market():
     assert len(g.b_trains(km)) + len(g.b_trains(cm)) == 6        # limit 4 + 1
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
+    act(g, C("KPAC", "pass"))                                    # §6.1.3: no station replaced
     assert acting(g) == "KPAC"                                   # it must discard before play goes on
     assert_refused(g, P("Ann", "pass"), "§5.10.5.3")
     train = g.b_trains(km)[0].id
@@ -385,12 +406,13 @@ def test_7_random_games_with_acquisitions_finish(seed):
 
 def test_5_10_5_3_the_dsng_permanent_2_train_leaves_the_game_when_discarded():
     g = _game()
-    km, cm = _corp(g, "KPAC"), _corp(g, "CM")
+    cm = _corp(g, "CM")
     g.move(g.trains["2P-0"], "depot", cm)                        # test setup: CM holds the DSNG's 2-train
     tid = g._available_train_ids()[0]
     g.move(g.trains[tid], "depot", cm)                           # and one more 2-train: 6 trains, limit 5
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
+    act(g, C("KPAC", "pass"))                                    # §6.1.3: no station replaced
     assert acting(g) == "KPAC"
     act(g, C("KPAC", "discard_train", train="2P-0"))
     assert g.owner["2P-0"] is SCRAP                             # removed from the game, not to the Market

@@ -2088,9 +2088,10 @@ class GameBase:
             self.j.set(self.g, "end_reason", str(reason))
         self._end_game()
 
-    def _close_corporation(self, corp: Entity) -> None:
+    def _close_corporation(self, corp: Entity, keep_stations: bool = False) -> None:
         """A corporation closes (its price reached a `close` cell): its certificates are void, its cash
-        goes to the bank, its trains leave the game, its stations leave the map, its privates close."""
+        goes to the bank, its trains leave the game, its stations leave the map (unless `keep_stations`:
+        a takeover's owner still chooses which to replace), its privates close."""
         if self.corp[corp.id]["closed"]:
             return
         self.j.set(self.corp[corp.id], "closed", True)
@@ -2102,7 +2103,8 @@ class GameBase:
         for item in self.privates:
             if self.owner[item.id] == corp:
                 self.j.set(self.closed, item.id, True)
-        self._remove_stations(corp)
+        if not keep_stations:
+            self._remove_stations(corp)
         cell = self.corp[corp.id]["cell"]
         if cell is not None and corp.id in self.stacks.get(cell, []):
             self.j.remove(self.stacks[cell], corp.id)
@@ -2751,6 +2753,8 @@ class GameBase:
         """`pass`: in a stock round, end the turn (a turn with no action is a
         pass; all players passing in a row ends the round); in an operating
         round, skip the current step."""
+        if self._decline_station_swap(entity):
+            return
         if self.g["round"] == "draft":
             self._draft_pass(entity)
             return
@@ -3083,17 +3087,12 @@ class GameBase:
                 if ref[0] in owner_hexes:
                     self._board_change(lambda ref=ref: board.remove_token(owned.id, ref))
             swaps = int(self._value(props.get("takeover_token_swaps", 0), "takeover_token_swaps"))
-            for ref in list(board.tokens_of(owned.id))[:swaps]:
-                if self.b_tokens_left(owner) <= 0:
-                    break
-
-                def swap(ref=ref) -> None:
-                    held = list(board.holders(ref))
-                    held[held.index(owned.id)] = owner.id
-                    board.tokens[ref] = held
-
-                self._board_change(swap)
-                self.j.set(self.corp[owner.id], "tokens_right", self.corp[owner.id].get("tokens_right", 0) + 1)
+            if swaps > 0 and board.tokens_of(owned.id) and self.b_tokens_left(owner) > 0:
+                # the owner's president chooses which stations to replace (`place_token` while the decision
+                # is pending; `pass` declines the rest); the others leave the map then
+                self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
+                           + ((owner.id, owned.id, swaps),))
+                self.b_require_decision(owner, "place_token")
         for train in self.b_trains(owned):
             self.move(train, owned, owner)
         for cert in self.certs_of[owner.id]:
@@ -3116,10 +3115,69 @@ class GameBase:
         self.transfer(self.cash[owned], owned, owner)
         bonus = int(self._value(props.get("takeover_train_limit_bonus", 0), "takeover_train_limit_bonus"))
         self.j.set(self.corp[owner.id], "train_limit_bonus", self.corp[owner.id].get("train_limit_bonus", 0) + bonus)
-        self._close_corporation(owned)
+        self._close_corporation(owned, keep_stations=self._station_swap(owner) is not None)
         if len(self.b_trains(owner)) > self.b_train_limit(owner):
             self.b_require_decision(owner, "discard_train")
         self.emit("taken_over", owner, owned)
+
+    def _station_swap(self, owner: Entity) -> tuple[str, str, int] | None:
+        """The station replacement `owner` still has to choose after a takeover: (owner, owned, left)."""
+        return next((s for s in self.g.get("station_swaps", ()) if s[0] == owner.id), None)
+
+    def b_takeover_station(self, owner: Entity, city: str) -> bool:
+        """takeover_station(C, city): `city` holds a station of the corporation C has just taken over, one
+        C may replace with its own (a takeover's station choice is pending)."""
+        swap = self._station_swap(owner)
+        if swap is None or self.board is None:
+            return False
+        try:
+            ref = track.parse_node_id(str(city))
+        except ValueError:
+            return False
+        return ref in self.board.tokens_of(swap[1])
+
+    def b_swap_station(self, owner: Entity, city: str) -> None:
+        """swap_station(C, city): the station of the corporation C took over in `city` becomes C's, free,
+        counted off the far end of C's charter; when C may replace no more (the limit, no station left, no
+        token left) the taken-over corporation's other stations leave the map and the choice is over."""
+        board = self._need_board()
+        _, owned, left = self._station_swap(owner)
+        ref = track.parse_node_id(str(city))
+
+        def swap() -> None:
+            held = list(board.holders(ref))
+            held[held.index(owned)] = owner.id
+            board.tokens[ref] = held
+
+        self._board_change(swap)
+        self.j.set(self.corp[owner.id], "tokens_right", self.corp[owner.id].get("tokens_right", 0) + 1)
+        swaps = list(self.g["station_swaps"])
+        at = swaps.index((owner.id, owned, left))
+        if left > 1 and board.tokens_of(owned) and self.b_tokens_left(owner) > 0:
+            swaps[at] = (owner.id, owned, left - 1)
+            self.j.set(self.g, "station_swaps", tuple(swaps))
+            return
+        self._end_station_swap(owner, owned, left)
+
+    def _end_station_swap(self, owner: Entity, owned: str, left: int) -> None:
+        """The choice of the stations of `owned` is over: the rest leave the map; a further takeover's
+        choice of the same owner comes next."""
+        swaps = list(self.g["station_swaps"])
+        swaps.remove((owner.id, owned, left))
+        self.j.set(self.g, "station_swaps", tuple(swaps))
+        self._remove_stations(self.entity("corporation", owned))
+        self.b_resolve_decision(owner, "place_token")
+        if self._station_swap(owner) is not None:
+            self.b_require_decision(owner, "place_token")
+
+    def _decline_station_swap(self, owner: Entity) -> bool:
+        """`pass` while a takeover's station choice is pending: the rest are not replaced."""
+        swap = self._station_swap(owner)
+        pending = self.g.get("pending")
+        if swap is None or not pending or pending[0] != (owner.kind, owner.id, "place_token"):
+            return False
+        self._end_station_swap(owner, swap[1], swap[2])
+        return True
 
     # ------------------------------------------------------------ rounds after a set (acquisition, special)
 
@@ -3310,7 +3368,11 @@ class GameBase:
             raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
         pending = self.g.get("pending")
-        if pending and kind != pending[0][2]:
+        # a takeover's station choice (a pending `place_token`) may be declined with `pass`
+        declinable = (kind == "pass" and bool(pending) and pending[0][0] == "corporation"
+                      and pending[0][2] == "place_token"
+                      and self._station_swap(self.entity("corporation", pending[0][1])) is not None)
+        if pending and kind != pending[0][2] and not declinable:
             owed = pending[0][2]
             raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
                                 rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"))
@@ -3491,6 +3553,9 @@ class GameBase:
             return []
         pending = self.g.get("pending")
         names = [name for name in self.ACTION_PARAMS if not (pending and name != pending[0][2])]
+        if pending and entity.kind == "corporation" and self._station_swap(entity) is not None \
+                and pending[0][2] == "place_token" and "pass" in self.ACTION_PARAMS:
+            names.append("pass")  # a takeover's station choice may be declined
         out: list[Action] = []
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
@@ -3812,6 +3877,9 @@ class GameBase:
                     ref = (str(ability["hex"]), int(ability.get("city", 0)))
                     out.append({"type": "place_token", **who, "city": track.node_id(ref)})
             return out
+        swap = self._station_swap(entity) if entity.kind == "corporation" else None
+        if swap is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+            return [{"type": "place_token", **who, "city": track.node_id(ref)} for ref in self.board.tokens_of(swap[1])]
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         spots = track.legal_tokens(self.board, entity.id)
