@@ -9496,6 +9496,11 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
                 "a corporation sells certificates it holds of one other corporation",
                 rule="§5.12, §11.4",
             )
+        if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
+            raise IllegalAction(
+                "a President's certificate is never sold (a corporation holding one takes that corporation over)",
+                rule="§4.1.5, §6.1",
+            )
         if not (g.b_corporate_purchase_this_turn() != v_target):
             raise IllegalAction(
                 "not after buying that corporation's certificates this turn", rule="§5.12.1"
