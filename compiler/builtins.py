@@ -19,6 +19,7 @@ VALUES: dict[str, str] = {
     "bank": "the bank (finite or unlimited)",
     "pool": "the bank pool (the market for shares)",
     "depot": "the trains not yet bought",
+    "scrap": "out of the game (rusted and removed trains, a closed corporation's certificates)",
     "players": "the players, in seating order",
     "corporations": "every corporation",
     "privates": "every private company",

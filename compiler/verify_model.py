@@ -56,7 +56,7 @@ CORPORATIONS_CUT_TO = 2
 TRAIN_COPIES = 3
 
 #: The runtime's round kinds, and the steps of an operating turn (`game.STEPS`).
-ROUNDS = ("setup", "stock", "operating", "finished", "auction")
+ROUNDS = ("setup", "stock", "operating", "finished", "auction", "acquisition", "special")
 STEPS = tuple(_RUNTIME_STEPS)
 
 #: The name of the holding bucket for any holder outside an item's legal holders.

@@ -500,6 +500,8 @@ class Translator:
                     return m.z(POOL)
                 if name == "depot":
                     return m.z(DEPOT)
+                if name == "scrap":
+                    return m.z(SCRAP)
                 if name not in ("players", "corporations", "privates"):
                     raise Unsupported(f"the {name} are outside the verified scope")
                 group = {"players": m.players, "corporations": m.corporations, "privates": m.privates}[name]
@@ -1633,6 +1635,49 @@ class Builtins:
         if kind not in ROUNDS:
             return False
         return ctx.state["round"] == ROUNDS.index(kind)
+
+    def b_in_special_round(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_in_special_round: a special round is on (which one the model does not follow)."""
+        return ctx.state["round"] == ROUNDS.index("special")
+
+    def b_special_round_held(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_special_round_held: the runtime's record, not modelled (any value)."""
+        return ctx.fresh("special_round_held", "bool")
+
+    def b_call_round(self, ctx: Ctx, name: Any) -> None:
+        """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
+        holds changes."""
+
+    def b_takeover_station(self, ctx: Ctx, owner: Any, city: Any) -> Any:
+        """As GameBase.b_takeover_station: the runtime's record of a takeover (any truth value)."""
+        return ctx.fresh("takeover_station", "bool")
+
+    def b_swap_station(self, ctx: Ctx, owner: Any, city: Any) -> None:
+        """As GameBase.b_swap_station: a station changes hands on the map (not modelled) and the decision
+        may end: whoever acts next is the runtime's to say."""
+        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+
+    def b_corporate_purchase_this_turn(self, ctx: Ctx) -> Any:
+        """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity)."""
+        return ctx.fresh("corporate_purchase", "ent")
+
+    def b_note_corporate_purchase(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_note_corporate_purchase: the runtime's record of the turn; nothing modelled."""
+
+    def b_acquisition_target(self, ctx: Ctx) -> Any:
+        """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
+        return ctx.fresh("acquisition_target", "ent")
+
+    def b_highest_acquisition_bid(self, ctx: Ctx) -> Any:
+        """As GameBase.b_highest_acquisition_bid: the runtime's record of bids (any amount, at least 0)."""
+        high = ctx.fresh("acquisition_high")
+        ctx.shared.axioms.append(high >= 0)
+        return high
+
+    def b_acquisition_bid(self, ctx: Ctx, bidder: Any, amount: Any) -> None:
+        """As GameBase.b_acquisition_bid: the bid is recorded and the turn passes; the resolution (payment,
+        takeover or liquidation) is a runtime step the model does not follow."""
+        self.turn_over(ctx)
 
     def b_stock_round_number(self, ctx: Ctx) -> Any:
         return ctx.state["stock_rounds"]

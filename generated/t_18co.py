@@ -195,16 +195,25 @@ DATA = TitleData(
         "takeover_assets_to_owner": ["trains", "certificates", "mine_tokens", "privates"],
         "takeover_assets_usable_at_once": True,
         "takeover_charter": "stacked under the owner's charter, then closed with all that remains on it",
+        "takeover_when": "president_certificate_held",
         "takeover_token_swaps": 2,
+        "takeover_token_choice": "the owning corporation's President picks the stations to replace one by one (place_token) or passes to replace no more; tokens are counted off the right end of its charter, so its next token's price is unchanged",
         "takeover_payout_rounding": 10,
+        "takeover_payout_excludes": ["treasury"],
         "takeover_train_limit_bonus": 1,
+        "takeover_certificates": "the owner's own certificates held by the owned corporation return to the owner; the owned corporation's unsold certificates leave the game with it",
         "takeover_shareholder_compensation": "treasury_only",
         "acquisition_bid_min": 1,
         "acquisition_winner": "the highest bidder pays the bank and takes the corporation over",
         "acquisition_no_bids": "the corporation's trains go to the Market, its cash to the bank, and it leaves the game",
         "acquisition_bids": "single_sealed_in_operating_order",
+        "acquisition_bidders": "floated corporations not up for liquidation in this round whose President is not the liquidated corporation's, in operating order",
+        "acquisition_bid_raise": 1,
+        "acquisition_liquidation_certificates": "pool",
         "presidents_choice_buys": "in turn from the priority holder, each President may buy one certificate held by a corporation they preside over",
         "presidents_choice_pass_final": True,
+        "presidents_choice_turns": "a player on turn buys one certificate or passes; he keeps his turns until he passes",
+        "presidents_choice_sources": "corporate_certificates",
         "end_on_bankruptcy": "immediate",
         "end_on_bank_broken": "end_of_or_set",
         "score": "cash + shares at final market value + face value of privates; treasuries ignored",
@@ -270,6 +279,8 @@ DATA = TitleData(
             ),
         ),
         "collect_on_lay": ["mine"],
+        "presidency_contenders": ["players", "corporations"],
+        "corporate_share_purchase_seller_consent": "the President decides for both sides",
     },
     components={
         "bonus": [
@@ -285,6 +296,20 @@ DATA = TitleData(
             },
         ],
         "clash": [
+            {
+                "key": "acquisition_round_order",
+                "title": "Acquisition Round before or after the President's Choice Round",
+                "rulebook": "the sequence of play lists the Acquisition Round (§3.3) before the President's Choice Round (§3.4), and §8.4 goes from the President's Choice Round straight to the Stock Round",
+                "supplement": "after the set of operating rounds the President's Choice Round comes first, then the Acquisition Round, then the Stock Round",
+                "reading": "the rulebook's order: after the set of operating rounds the Acquisition Round (where a corporation is in the red zone), then the President's Choice Round (once), then the Stock Round",
+            },
+            {
+                "key": "corporate_shares_open",
+                "title": "When corporate certificates open to every player",
+                "rulebook": "corporate certificates are open to all players once the President's Choice Round has finished",
+                "supplement": "phases 6b and 7 carry the status corporate_shares_open from the moment the first 5D or E is bought",
+                "reading": "the rulebook: they open when the President's Choice Round ends",
+            },
             {
                 "key": "DSNG_float",
                 "title": "DSNG float percentage",
@@ -8021,28 +8046,32 @@ DATA = TitleData(
         "action bid": "§2.1.1, §2.1.2",
         "action buy_train": "§5.10, §5.2.8",
         "action contribute": "§5.10.6.1",
+        "action corporation_bid": "§7.1.1",
         "action corporation_buy_company": "§5.3, §5.2.1",
-        "action corporation_buy_shares": "§5.4, §5.2.2",
-        "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
+        "action corporation_buy_shares": "§5.4, §5.5, §5.2.2, §5.2.3",
+        "action corporation_sell_shares": "§5.11, §5.12, §5.2.9, §5.2.10, §5.10.6.1.1",
+        "action discard_train": "§5.10.5.3, §6.1.7.1",
         "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
+        "action place_token": "§5.7, §6.1.3",
         "action sell_shares": "§4.1",
+        "action special_buy_shares": "§8.2",
         "bonus east_west": "§5.8.8.5",
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
         "cite action buy_train": "§5.10, §5.2.8",
         "cite action corporation_buy_company": "§5.3, §5.2.1",
-        "cite action discard_train": "§5.10.5.3",
         "cite action dividend": "§5.9, §5.2.7",
         "cite action lay_tile": "§5.6, §5.2.4",
         "cite action par": "§4.3, §4.3.1, §4.3.2",
         "cite action pass": "§2.1.3, §3.1.1, §3.1.2, §5.10.6",
-        "cite action place_token": "§5.7, §5.2.5",
         "cite action run_routes": "§5.8, §5.2.6",
         "cite procedure pay_dividends": "§5.9.3.1, §5.9.3.2",
         "cite trigger private_income": "§3.2.1, §5.1",
         "cite trigger privates_close": "§9.5.4",
         "clash DSNG_float": "§4.3.1.1, §4.3.1.2",
         "clash KPAC_home": "Table C",
+        "clash acquisition_round_order": "§3.3, §3.4, §8.4",
+        "clash corporate_shares_open": "§4.2.2, §8.4, §9.8.1",
         "clash float_by_class": "§4.3.1.2",
         "contradiction CM_par_zones": "§4.3.1.1, Table C",
         "contradiction last_phase_name": "§9.9, §5.6.2",
@@ -8059,6 +8088,8 @@ DATA = TitleData(
         "corporation KPAC": "Table C",
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
+        "enum discard_rule": "§5.10.5.3",
+        "enum special_round": "§8",
         "enum turn_marks": "§5.2",
         "function before_dividend": "§5.2",
         "function can_issue": "§5.11.1, §4.1.6",
@@ -8229,7 +8260,10 @@ DATA = TitleData(
         "private Toll": 'supplement from "18xx-games-18CO.json"',
         "procedure dividend_price_move": "§5.9.2.2, §5.9.3.3",
         "property acquisition_bid_min": "§7.1.1",
+        "property acquisition_bid_raise": "§7.1.2",
+        "property acquisition_bidders": "§7.1.1",
         "property acquisition_bids": "§7.1.1",
+        "property acquisition_liquidation_certificates": "§7.1.4",
         "property acquisition_no_bids": "§7.1.4",
         "property acquisition_round_when": "§3.3",
         "property acquisition_winner": "§7.1.2, §7.1.3",
@@ -8262,6 +8296,7 @@ DATA = TitleData(
         "property corporate_certificates_open_after": "§4.2.2, §8.4",
         "property corporate_share_purchase": "§5.5.1, §5.5.2, §5.5.3",
         "property corporate_share_purchase_check": "§5.5.4",
+        "property corporate_share_purchase_seller_consent": "§5.5.1",
         "property corporate_share_sale": "§5.12, §5.12.1",
         "property corporate_share_sale_drop": "§5.12.2",
         "property corporate_share_sale_proceeds_to": "§5.12.3",
@@ -8316,6 +8351,7 @@ DATA = TitleData(
         "property pool_cap": "§4.1.6, §11.7",
         "property pool_cap_blocks_sale": "§4.1.6",
         "property pool_shares_pay": "§5.9.3.2",
+        "property presidency_contenders": "§4.5.1, §4.5.2",
         "property presidency_swap": "§4.5.3",
         "property presidency_tie_break": "§4.5.2",
         "property president_certificate_saleable": "§4.1.5",
@@ -8324,6 +8360,8 @@ DATA = TitleData(
         "property presidents_choice_buys": "§8.2",
         "property presidents_choice_pass_final": "§8.3",
         "property presidents_choice_round_when": "§3.4, §8.1",
+        "property presidents_choice_sources": "§8.2, §4.2.2, §11.4",
+        "property presidents_choice_turns": "§8.2, §8.3",
         "property priority_after_auction": "§2.8",
         "property priority_after_stock_round": "§4.6.1",
         "property private_companies_in_box": "§2",
@@ -8364,14 +8402,18 @@ DATA = TitleData(
         "property supporting_tables": "§15",
         "property takeover_assets_to_owner": "§6.1.4, §16.4.1",
         "property takeover_assets_usable_at_once": "§16.4, §16.4.1",
+        "property takeover_certificates": "§6.1.4, §6.2",
         "property takeover_charter": "§6.1.6, §6.2",
         "property takeover_duplicate_tokens": "§6.1.2",
+        "property takeover_payout_excludes": "§6.1.5, §5.9.3.2",
         "property takeover_payout_rounding": "§6.1.5",
         "property takeover_shareholder_compensation": "§6.1.5, §16.3.1",
         "property takeover_third_party_shares": "§6.1.1",
+        "property takeover_token_choice": "§6.1.3",
         "property takeover_token_swaps": "§6.1.3",
         "property takeover_train_limit_bonus": "§6.1.7",
         "property takeover_trigger": "§6.1",
+        "property takeover_when": "§6.1",
         "property tile_colours": "§5.6.4",
         "property tile_lay_connection": "§5.6.10",
         "property tile_lays": "§5.6.2, §9.9.2, Table A",
@@ -8395,6 +8437,7 @@ DATA = TitleData(
         "property voluntary_train_discard": "§5.10.5.1",
         "property withhold_to": "§5.9.2.1",
         "sanction cert_limit/take_over": "§4.4.2",
+        "sanction pool_cap/take_over": "§6.1.1",
         "table cert_limit": "§4.4.1",
         "table starting_cash": "§1.3",
         "table tile_counts": 'supplement from "18xx-games-18CO.json"',
@@ -8925,6 +8968,7 @@ DATA = TitleData(
         "train E": "§9.7.4, §5.8.8.4",
         "trigger imc_closes": "§9.7.3",
         "trigger mines_removed": "§9.7.2",
+        "trigger presidents_choice_called": "§9.8.1, §9.9.3, §8.1",
         "zone acquisition": "§7.1",
         "zone blue": "§4.3.1.2",
         "zone brown": "§4.3.1.2",
@@ -9152,18 +9196,25 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (§5.7, §5.2.5)"""
-    if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction("a station token is placed after laying track", rule="§5.7, §5.2.5")
-    if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction("the corporation has no station token left", rule="§5.7, §5.2.5")
-    v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation)
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule="§5.7, §5.2.5")
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    g.b_place_station(v_corporation, v_spot)
-    g.b_end_step(v_corporation)
+    """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
+    if g.b_pending_decision(v_corporation, "place_token"):
+        if not (g.b_takeover_station(v_corporation, v_city)):
+            raise IllegalAction(
+                "only a station of the corporation taken over is replaced", rule="§6.1.3"
+            )
+        g.b_swap_station(v_corporation, v_city)
+    else:
+        if not (g.b_in_step(v_corporation, "place_token")):
+            raise IllegalAction("a station token is placed after laying track", rule="§5.2.5")
+        if not (g.b_tokens_left(v_corporation) > 0):
+            raise IllegalAction("the corporation has no station token left", rule="§5.7.5")
+        v_spot = g.b_check_token(v_corporation, v_city)
+        v_cost = g.b_next_token_cost(v_corporation)
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash for the token", rule="§5.7.5")
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        g.b_place_station(v_corporation, v_spot)
+        g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -9275,18 +9326,71 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 
 def a_discard_train(g, v_corporation, v_train):
-    """Discard a train over the train limit (§5.10.5.3)"""
+    """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction("only a corporation over the train limit discards", rule="§5.10.5.3")
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction("the corporation does not own that train", rule="§5.10.5.3")
-    g.move(v_train, v_corporation, g.name("pool"))
+    if g.attr(v_train, "on_discard") == "removed_from_game":
+        g.move(v_train, v_corporation, g.name("scrap"))
+    else:
+        g.move(v_train, v_corporation, g.name("pool"))
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
+
+
+def a_corporation_bid(g, v_bidder, v_corporation, v_price):
+    """A corporation's one bid for a corporation up for liquidation (§7.1.1)"""
+    if not (g.b_in_round("acquisition")):
+        raise IllegalAction("corporations bid for others in the Acquisition Round", rule="§7, §7.1")
+    if not (v_corporation == g.b_acquisition_target()):
+        raise IllegalAction("the auction is for another corporation", rule="§7.1")
+    if not (g.b_president(v_bidder) != g.b_president(v_corporation)):
+        raise IllegalAction(
+            "a corporation with the same President as the one being liquidated does not bid",
+            rule="§7.1.1",
+        )
+    if not (v_price >= g.param("acquisition_bid_min")):
+        raise IllegalAction("a bid is at least $1", rule="§7.1.1")
+    if not (v_price >= (g.b_highest_acquisition_bid() + g.param("acquisition_bid_raise"))):
+        raise IllegalAction("a bid beats the highest so far", rule="§7.1.2")
+    if not (g.b_cash(v_bidder) >= v_price):
+        raise IllegalAction("the winner pays its bid from its treasury", rule="§7.1.2")
+    g.b_acquisition_bid(v_bidder, v_price)
+
+
+def a_special_buy_shares(g, v_player, v_corporation, v_shares):
+    """Buy a certificate a corporation one presides holds of another corporation (§8.2)"""
+    if not (g.b_in_special_round("presidents_choice")):
+        raise IllegalAction("certificates are bought so in the President's Choice Round", rule="§8")
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction("one certificate at a time", rule="§8.2")
+    v_cert = v_shares[0]
+    if not (g.attr(v_cert, "corporation") == v_corporation):
+        raise IllegalAction("the certificate is one of the corporation named", rule="§8.2")
+    v_seller = g.b_holder_of(v_cert)
+    if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+        raise IllegalAction(
+            "the certificate is one a corporation holds of another corporation", rule="§8.2, §11.4"
+        )
+    if not (g.b_president(v_seller) == v_player):
+        raise IllegalAction("a President buys from the corporations he presides", rule="§8.2")
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+    if not (
+        (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent")) <= g.param("holding_cap")
+    ):
+        raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+    v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§4.2.4")
+    g.transfer(v_cost, v_player, v_seller)
+    g.move(v_cert, v_seller, v_player)
+    g.b_bought(v_player, v_corporation)
 
 
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
@@ -9334,51 +9438,135 @@ def r_can_issue(g, v_corporation):
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
-    """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
-    v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    if not (g.b_in_step(v_corporation, "buy_train") or v_emergency):
-        raise IllegalAction("shares are issued after the train purchase step begins", rule="§5.2.9")
-    if not ((not g.b_done_this_turn("redeemed")) or v_emergency):
-        raise IllegalAction("a corporation that redeemed shares this turn issues none", rule="§5.2")
-    if not (
-        (g.b_len(v_shares) == 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "certificates are issued one at a time from the treasury", rule="§5.11.1"
+    """Issue one of the corporation's own certificates, or sell certificates it holds of another corporation, to the Market (§5.11, §5.12, §5.2.9, §5.2.10, §5.10.6.1.1)"""
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.11.1, §5.12")
+    if g.attr(v_shares[0], "corporation") == v_corporation:
+        v_emergency = (
+            g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+        ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+        if not (g.b_in_step(v_corporation, "buy_train") or v_emergency):
+            raise IllegalAction(
+                "shares are issued after the train purchase step begins", rule="§5.2.9"
+            )
+        if not ((not g.b_done_this_turn("redeemed")) or v_emergency):
+            raise IllegalAction(
+                "a corporation that redeemed shares this turn issues none", rule="§5.2"
+            )
+        if not (
+            (g.b_len(v_shares) == 1)
+            and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+        ):
+            raise IllegalAction(
+                "certificates are issued one at a time from the treasury", rule="§5.11.1"
+            )
+        v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+        if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+            raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+        g.transfer(
+            ((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation
         )
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    for v_c in v_shares:
-        g.move(v_c, v_corporation, g.name("pool"))
-    g.b_market_move(v_corporation, "down")
-    g.b_mark_done_this_turn("issued")
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
+        g.b_market_move(v_corporation, "down")
+        g.b_mark_done_this_turn("issued")
+    else:
+        v_target = g.attr(v_shares[0], "corporation")
+        if not (g.b_in_step(v_corporation, "buy_train")):
+            raise IllegalAction(
+                "certificates of other corporations are sold at the end of the turn", rule="§5.2.10"
+            )
+        if not (
+            not (
+                g.b_must_buy_train(v_corporation)
+                and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+            )
+        ):
+            raise IllegalAction(
+                "Corporate Certificates cannot be sold to raise money for a train",
+                rule="§5.10.6.1.1",
+            )
+        if not (
+            all(
+                ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
+                for v_c in v_shares
+            )
+        ):
+            raise IllegalAction(
+                "a corporation sells certificates it holds of one other corporation",
+                rule="§5.12, §11.4",
+            )
+        if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
+            raise IllegalAction(
+                "a President's certificate is never sold (a corporation holding one takes that corporation over)",
+                rule="§4.1.5, §6.1",
+            )
+        if not (g.b_corporate_purchase_this_turn() != v_target):
+            raise IllegalAction(
+                "not after buying that corporation's certificates this turn", rule="§5.12.1"
+            )
+        v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+        if not ((g.b_pool_percent(v_target) + v_percent_sold) <= g.param("pool_cap")):
+            raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+        g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
+        if v_percent_sold > 10:
+            g.b_price_drop_on_sale(v_target, (v_percent_sold // 10))
+        g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
-    """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
+    """Redeem the corporation's own certificates from the Market, or buy one certificate of another corporation (§5.4, §5.5, §5.2.2, §5.2.3)"""
     if not (r_before_dividend(g, v_corporation)):
-        raise IllegalAction("shares are redeemed before the trains run", rule="§5.2, §5.2.2")
-    if not (not g.b_done_this_turn("issued")):
-        raise IllegalAction("a corporation that issued shares this turn redeems none", rule="§5.2")
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
-    ):
         raise IllegalAction(
-            "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
+            "shares are redeemed or bought before the trains run", rule="§5.2, §5.2.2, §5.2.3"
         )
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2")
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    for v_c in v_shares:
-        g.move(v_c, g.name("pool"), v_corporation)
-    g.b_mark_done_this_turn("redeemed")
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.4.1, §5.5.1")
+    if g.attr(v_shares[0], "corporation") == v_corporation:
+        if not (not g.b_done_this_turn("issued")):
+            raise IllegalAction(
+                "a corporation that issued shares this turn redeems none", rule="§5.2"
+            )
+        if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
+            raise IllegalAction(
+                "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
+            )
+        v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§5.4.2")
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        for v_c in v_shares:
+            g.move(v_c, g.name("pool"), v_corporation)
+        g.b_mark_done_this_turn("redeemed")
+    else:
+        if not (g.b_len(v_shares) == 1):
+            raise IllegalAction(
+                "certificates of another corporation are bought one at a time", rule="§5.5.4"
+            )
+        v_cert = v_shares[0]
+        v_target = g.attr(v_cert, "corporation")
+        if not (not g.attr(v_cert, "president")):
+            raise IllegalAction("a corporation never buys a President's certificate", rule="§5.5.3")
+        v_seller = g.b_holder_of(v_cert)
+        if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
+            raise IllegalAction(
+                "certificates are bought from the Market or from the corporation's President",
+                rule="§5.5.1",
+            )
+        v_earlier = g.b_corporate_purchase_this_turn()
+        if not ((v_earlier == None) or (v_earlier == v_target)):
+            raise IllegalAction("certificates of only one other corporation a turn", rule="§5.5.1")
+        v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§5.5.2")
+        g.transfer(
+            v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
+        )
+        g.move(v_cert, v_seller, v_corporation)
+        g.b_note_corporate_purchase(v_target)
+        g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
@@ -9437,6 +9625,11 @@ def t_private_income(g, *_rest):
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
+def t_presidents_choice_called(g, *_rest):
+    """The first 5D or E calls the President's Choice Round"""
+    g.b_call_round("presidents_choice")
+
+
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
     g.b_discard_collected("mine")
@@ -9486,6 +9679,16 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "corporation_bid": [
+            ("bidder", ("corporation",)),
+            ("corporation", ("corporation",)),
+            ("price", ("money",)),
+        ],
+        "special_buy_shares": [
+            ("player", ("player",)),
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
         "move_bid": [
             ("player", ("player",)),
             ("from_company", ("private",)),
@@ -9524,6 +9727,8 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:corporation_bid": a_corporation_bid,
+        "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
         "before_dividend": r_before_dividend,
         "can_issue": r_can_issue,
@@ -9535,6 +9740,7 @@ class Game(GameBase):
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
+        "presidents_choice": [(None, t_presidents_choice_called)],
         "remove_mines": [(None, t_mines_removed)],
         "close_IMC": [(None, t_imc_closes)],
     }

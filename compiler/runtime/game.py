@@ -744,8 +744,12 @@ class GameBase:
         return [p for p in self.privates if not self.closed[p.id] and self.owner[p.id] not in (BANK, POOL)]
 
     def b_train_limit(self, corp: Entity) -> int:
-        limit = self._phase()["train_limit"]
-        return self._value(limit, f"phase {self.g['phase']} train_limit")
+        """train_limit(C): the phase's train limit, raised for C by each corporation it took over (the
+        title's `takeover_train_limit_bonus`)."""
+        limit = self._value(self._phase()["train_limit"], f"phase {self.g['phase']} train_limit")
+        if isinstance(corp, Entity) and corp.id in self.corp:
+            limit += self.corp[corp.id].get("train_limit_bonus", 0)
+        return limit
 
     def b_phase_at_least(self, name: str) -> bool:
         keys = [p["key"] for p in self.phases]
@@ -1159,7 +1163,7 @@ class GameBase:
     def b_tokens_left(self, corp: Entity) -> int:
         """tokens_left(C): station tokens C has not placed."""
         costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
-        return len(costs) - self.corp[corp.id]["tokens"]
+        return len(costs) - self.corp[corp.id]["tokens"] - self.corp[corp.id].get("tokens_right", 0)
 
     def b_next_token_cost(self, corp: Entity) -> int:
         """next_token_cost(C): the price of C's next station token."""
@@ -1372,6 +1376,8 @@ class GameBase:
             # nothing is left to do in the turn (one buy, no sale after it): it ends
             self.j.set(self.g, "passes", 0)
             self._next_turn()
+        elif self.g["round"] == "special":
+            self._special_next(None)  # one certificate a turn; the player keeps his place until he passes
 
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
         self.j.set(self.g, "last_seller", player.id)
@@ -1634,6 +1640,8 @@ class GameBase:
             return POOL
         if name == "depot":
             return DEPOT
+        if name == "scrap":
+            return SCRAP
         if name == "players":
             return list(self.players)
         if name == "corporations":
@@ -1780,6 +1788,14 @@ class GameBase:
             if held[p] > best:
                 best = held[p]
                 challenger = p
+        if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()):
+            # corporations holding shares of another contend after the players, in operating order; a
+            # corporation's own unsold shares never count
+            for corp_holder in sorted((c for c in self.corporations if c != corp and not self.corp[c.id]["closed"]
+                                       and self.corp[c.id]["cell"] is not None), key=self._operating_key):
+                pct = self.b_percent(corp_holder, corp)
+                if pct > best:
+                    best, challenger = pct, corp_holder
         if challenger is None:
             return
         # exchange: the challenger gives ordinary certificates worth the
@@ -2034,9 +2050,8 @@ class GameBase:
         for event in phase.get("events", []) or []:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
-        limit = self.b_train_limit(None)
         for corp in self.corporations:
-            if len(self.b_trains(corp)) > limit:
+            if len(self.b_trains(corp)) > self.b_train_limit(corp):
                 self.b_require_decision(corp, "discard_train")
 
     # pending decisions: an entity out of turn must act before play goes on
@@ -2078,9 +2093,10 @@ class GameBase:
             self.j.set(self.g, "end_reason", str(reason))
         self._end_game()
 
-    def _close_corporation(self, corp: Entity) -> None:
+    def _close_corporation(self, corp: Entity, keep_stations: bool = False) -> None:
         """A corporation closes (its price reached a `close` cell): its certificates are void, its cash
-        goes to the bank, its trains leave the game, its stations leave the map, its privates close."""
+        goes to the bank, its trains leave the game, its stations leave the map (unless `keep_stations`:
+        a takeover's owner still chooses which to replace), its privates close."""
         if self.corp[corp.id]["closed"]:
             return
         self.j.set(self.corp[corp.id], "closed", True)
@@ -2092,7 +2108,8 @@ class GameBase:
         for item in self.privates:
             if self.owner[item.id] == corp:
                 self.j.set(self.closed, item.id, True)
-        self._remove_stations(corp)
+        if not keep_stations:
+            self._remove_stations(corp)
         cell = self.corp[corp.id]["cell"]
         if cell is not None and corp.id in self.stacks.get(cell, []):
             self.j.remove(self.stacks[cell], corp.id)
@@ -2730,12 +2747,19 @@ class GameBase:
             return self.players[self.g["turn"]]
         if self.g["round"] == "operating" and self.g["operating"] is not None:
             return self._operator(self.g["operating"])
+        if self.g["round"] == "acquisition" and self.g.get("acquisition"):
+            state = self.g["acquisition"]
+            return self.entity("corporation", state["bidders"][state["turn"]])
+        if self.g["round"] == "special" and self.g.get("special"):
+            return self.players[self.g["special"]["turn"]]
         return None
 
     def b_pass_turn(self, entity: Entity) -> None:
         """`pass`: in a stock round, end the turn (a turn with no action is a
         pass; all players passing in a row ends the round); in an operating
         round, skip the current step."""
+        if self._decline_station_swap(entity):
+            return
         if self.g["round"] == "draft":
             self._draft_pass(entity)
             return
@@ -2761,6 +2785,10 @@ class GameBase:
             self._next_turn()
         elif self.g["round"] == "operating":
             self._next_step()
+        elif self.g["round"] == "acquisition":
+            self._acquisition_turn_over()
+        elif self.g["round"] == "special":
+            self._special_next(entity)
 
     def _pass_on_private(self) -> None:
         self.j.set(self.g, "passes", self.g["passes"] + 1)
@@ -2864,6 +2892,7 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        self.j.set(self.g, "corporate_purchase", None)
         self.j.set(self.g, "lays", 0)
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
@@ -3008,6 +3037,312 @@ class GameBase:
         if reason is not None and (reason != "final_train" or self.g["set"] >= self.g.get("end_after_set", 0)):
             self._end_game()
             return
+        self._after_operating_set()
+
+    # ------------------------------------------------------------ takeovers (18CO §6: the title's `takeover_*`)
+
+    def _takeovers_on(self) -> bool:
+        return self.DATA.properties.get("takeover_when") == "president_certificate_held"
+
+    def _check_takeovers(self) -> None:
+        """Where the title says `takeover_when: president_certificate_held`, a corporation holding another
+        corporation's president's certificate takes that corporation over at once (`_take_over`)."""
+        if not self._takeovers_on():
+            return
+        for _ in range(len(self.corporations)):
+            for owned in self.corporations:
+                if self.corp[owned.id]["closed"]:
+                    continue
+                holder = self.owner[self.certs_of[owned.id][0].id]
+                if isinstance(holder, Entity) and holder.kind == "corporation" and holder != owned \
+                        and not self.corp[holder.id]["closed"]:
+                    self._take_over(holder, owned)
+                    break
+            else:
+                return
+
+    def _take_over(self, owner: Entity, owned: Entity) -> None:
+        """`owner` takes `owned` over (the title's `takeover_*` properties; 18CO §6.1-§6.2):
+
+        1. certificates `owned` holds of third corporations go to the market at their price, which does
+           not move; the money goes to `owned` (`takeover_third_party_shares: market`);
+        2. stations of `owned` in hexes where `owner` has one leave the map;
+        3. up to `takeover_token_swaps` of its other stations become `owner`'s, free, counted off the
+           far end of `owner`'s charter (they do not raise its next token's cost), in the order of their
+           hexes' names, while `owner` has tokens left;
+        4. its trains, `owner`'s certificates it holds, its collected components (mines) and its privates
+           pass to `owner`;
+        5. its cash rounded down to `takeover_payout_rounding` is paid as a dividend on its shares
+           (players and corporations; the market's part to the bank; none on its own unsold shares), the
+           rest goes to `owner`;
+        6. `owner`'s train limit rises by `takeover_train_limit_bonus`; it discards any excess
+           (a `discard_train` decision);
+        7. `owned` closes: its certificates, stock token and remaining stations leave the game.
+        Money moves only by `transfer`, items only by `move`."""
+        props = self.DATA.properties
+        for cert in list(self.certificates.values()):
+            if self.owner[cert.id] != owned or cert.corporation in (owner.id, owned.id):
+                continue
+            corp = self.entity("corporation", cert.corporation)
+            self.transfer(self.b_price(corp) * cert.percent // 10, BANK, owned)
+            self.move(cert, owned, POOL)
+            if self.b_pool_percent(corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "take_over"):
+                self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
+        board = self.board
+        if board is not None:
+            owner_hexes = {ref[0] for ref in board.tokens_of(owner.id)}
+            for ref in list(board.tokens_of(owned.id)):
+                if ref[0] in owner_hexes:
+                    self._board_change(lambda ref=ref: board.remove_token(owned.id, ref))
+            swaps = int(self._value(props.get("takeover_token_swaps", 0), "takeover_token_swaps"))
+            if swaps > 0 and board.tokens_of(owned.id) and self.b_tokens_left(owner) > 0:
+                # the owner's president chooses which stations to replace (`place_token` while the decision
+                # is pending; `pass` declines the rest); the others leave the map then
+                self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
+                           + ((owner.id, owned.id, swaps),))
+                self.b_require_decision(owner, "place_token")
+        for train in self.b_trains(owned):
+            self.move(train, owned, owner)
+        for cert in self.certs_of[owner.id]:
+            if self.owner[cert.id] == owned:
+                self.move(cert, owned, owner)
+        collected = self.g.get("collected", ())
+        if any(holder == owned.id for _, _, holder in collected):
+            self.j.set(self.g, "collected", tuple((k, key, owner.id if holder == owned.id else holder)
+                                                  for k, key, holder in collected))
+        for item in self.privates:
+            if self.owner[item.id] == owned and not self.closed[item.id]:
+                self.move(item, owned, owner)
+        step = int(self._value(props.get("takeover_payout_rounding", 1), "takeover_payout_rounding"))
+        payout = self.b_floor_to(self.cash[owned], step)
+        for holder in self.b_shareholders(owned):
+            if holder == owned or holder is SCRAP:
+                continue
+            amount = payout * self.b_percent(holder, owned) // 100
+            self.transfer(amount, owned, BANK if holder is POOL else holder)
+        self.transfer(self.cash[owned], owned, owner)
+        bonus = int(self._value(props.get("takeover_train_limit_bonus", 0), "takeover_train_limit_bonus"))
+        self.j.set(self.corp[owner.id], "train_limit_bonus", self.corp[owner.id].get("train_limit_bonus", 0) + bonus)
+        self._close_corporation(owned, keep_stations=self._station_swap(owner) is not None)
+        if len(self.b_trains(owner)) > self.b_train_limit(owner):
+            self.b_require_decision(owner, "discard_train")
+        self.emit("taken_over", owner, owned)
+
+    def _station_swap(self, owner: Entity) -> tuple[str, str, int] | None:
+        """The station replacement `owner` still has to choose after a takeover: (owner, owned, left)."""
+        return next((s for s in self.g.get("station_swaps", ()) if s[0] == owner.id), None)
+
+    def b_takeover_station(self, owner: Entity, city: str) -> bool:
+        """takeover_station(C, city): `city` holds a station of the corporation C has just taken over, one
+        C may replace with its own (a takeover's station choice is pending)."""
+        swap = self._station_swap(owner)
+        if swap is None or self.board is None:
+            return False
+        try:
+            ref = track.parse_node_id(str(city))
+        except ValueError:
+            return False
+        return ref in self.board.tokens_of(swap[1])
+
+    def b_swap_station(self, owner: Entity, city: str) -> None:
+        """swap_station(C, city): the station of the corporation C took over in `city` becomes C's, free,
+        counted off the far end of C's charter; when C may replace no more (the limit, no station left, no
+        token left) the taken-over corporation's other stations leave the map and the choice is over."""
+        board = self._need_board()
+        _, owned, left = self._station_swap(owner)
+        ref = track.parse_node_id(str(city))
+
+        def swap() -> None:
+            held = list(board.holders(ref))
+            held[held.index(owned)] = owner.id
+            board.tokens[ref] = held
+
+        self._board_change(swap)
+        self.j.set(self.corp[owner.id], "tokens_right", self.corp[owner.id].get("tokens_right", 0) + 1)
+        swaps = list(self.g["station_swaps"])
+        at = swaps.index((owner.id, owned, left))
+        if left > 1 and board.tokens_of(owned) and self.b_tokens_left(owner) > 0:
+            swaps[at] = (owner.id, owned, left - 1)
+            self.j.set(self.g, "station_swaps", tuple(swaps))
+            return
+        self._end_station_swap(owner, owned, left)
+
+    def _end_station_swap(self, owner: Entity, owned: str, left: int) -> None:
+        """The choice of the stations of `owned` is over: the rest leave the map; a further takeover's
+        choice of the same owner comes next."""
+        swaps = list(self.g["station_swaps"])
+        swaps.remove((owner.id, owned, left))
+        self.j.set(self.g, "station_swaps", tuple(swaps))
+        self._remove_stations(self.entity("corporation", owned))
+        self.b_resolve_decision(owner, "place_token")
+        if self._station_swap(owner) is not None:
+            self.b_require_decision(owner, "place_token")
+
+    def _decline_station_swap(self, owner: Entity) -> bool:
+        """`pass` while a takeover's station choice is pending: the rest are not replaced."""
+        swap = self._station_swap(owner)
+        pending = self.g.get("pending")
+        if swap is None or not pending or pending[0] != (owner.kind, owner.id, "place_token"):
+            return False
+        self._end_station_swap(owner, swap[1], swap[2])
+        return True
+
+    # ------------------------------------------------------------ rounds after a set (acquisition, special)
+
+    def _after_operating_set(self) -> None:
+        """After a set of operating rounds: an acquisition round where the title's `round_order` names one
+        and a corporation's price lies in the `acquisition` zone; then a special round a trigger called
+        (`call_round`); then the stock round."""
+        if "acquisition_round" in (self.DATA.properties.get("round_order") or ()) and self._start_acquisition_round():
+            return
+        self._after_acquisition_round()
+
+    def _after_acquisition_round(self) -> None:
+        if self.g.get("round_due") and self._start_special_round():
+            return
+        self._start_stock_round(self.g["priority"])
+
+    def _start_acquisition_round(self) -> bool:
+        """The corporations in the `acquisition` zone, in operating order, are auctioned one by one to the
+        other corporations (18CO §7.1). False when there is none."""
+        up = [c for c in self.corporations if not self.corp[c.id]["closed"] and self.corp[c.id]["cell"] is not None
+              and "acquisition" in self.market.zones_of(self.corp[c.id]["cell"])]
+        if not up:
+            return False
+        up.sort(key=self._operating_key)
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "acquisition")
+        self.j.set(self.g, "acquisition", {"up": tuple(c.id for c in up), "queue": tuple(c.id for c in up),
+                                           "target": None, "bidders": (), "turn": 0, "bids": ()})
+        self._next_acquisition()
+        return True
+
+    def _next_acquisition(self) -> None:
+        """The next corporation up for liquidation: its bidders are the floated, open corporations not up
+        for liquidation whose president is not its president, in operating order (18CO §7.1.1)."""
+        while True:
+            state = self.g["acquisition"]
+            queue = [cid for cid in state["queue"] if not self.corp[cid]["closed"]]
+            if not queue:
+                self.j.set(self.g, "acquisition", None)
+                self._after_acquisition_round()
+                return
+            target = self.entity("corporation", queue[0])
+            president = self.b_president(target)
+            bidders = sorted((c for c in self.corporations if self.corp[c.id]["floated"]
+                              and not self.corp[c.id]["closed"] and c.id not in state["up"]
+                              and (president is None or self.b_president(c) != president)), key=self._operating_key)
+            self.j.set(self.g, "acquisition", {**state, "queue": tuple(queue), "target": target.id,
+                                               "bidders": tuple(c.id for c in bidders), "turn": 0, "bids": ()})
+            if bidders:
+                return
+            self._resolve_acquisition()
+
+    def b_corporate_purchase_this_turn(self) -> Entity | None:
+        """corporate_purchase_this_turn(): the corporation whose certificates the operating corporation has
+        bought this turn, or none."""
+        cid = self.g.get("corporate_purchase")
+        return self.entity("corporation", cid) if cid else None
+
+    def b_note_corporate_purchase(self, corp: Entity) -> None:
+        """note_corporate_purchase(X): the operating corporation bought a certificate of X this turn."""
+        self.j.set(self.g, "corporate_purchase", corp.id)
+
+    def b_acquisition_target(self) -> Entity | None:
+        """acquisition_target(): the corporation being auctioned in the acquisition round, or none."""
+        state = self.g.get("acquisition")
+        return self.entity("corporation", state["target"]) if state and state["target"] else None
+
+    def b_highest_acquisition_bid(self) -> int:
+        """highest_acquisition_bid(): the highest bid so far for the corporation being auctioned (0: none)."""
+        state = self.g.get("acquisition")
+        return max((price for _, price in state["bids"]), default=0) if state else 0
+
+    def b_acquisition_bid(self, bidder: Entity, amount: int) -> None:
+        """acquisition_bid(C, n): C bids n for the corporation being auctioned; its one bid (18CO §7.1.1):
+        the turn passes to the next bidder."""
+        state = self.g["acquisition"]
+        self.j.set(self.g, "acquisition", {**state, "bids": state["bids"] + ((bidder.id, int(amount)),)})
+        self._acquisition_turn_over()
+
+    def _acquisition_turn_over(self) -> None:
+        state = self.g["acquisition"]
+        turn = state["turn"] + 1
+        self.j.set(self.g, "acquisition", {**state, "turn": turn})
+        if turn >= len(state["bidders"]):
+            self._resolve_acquisition()
+            self._next_acquisition()
+
+    def _resolve_acquisition(self) -> None:
+        """The auction of one corporation ends: the highest bidder pays its bid to the bank and takes the
+        corporation over (18CO §7.1.2, §7.1.3); with no bid, the corporation's trains go to the market and
+        it closes (its cash to the bank, the rest out of the game; the certificates it holds of other
+        corporations go to the market, a reading the title states) (§7.1.4)."""
+        state = self.g["acquisition"]
+        target = self.entity("corporation", state["target"])
+        best = None
+        for cid, price in state["bids"]:
+            if best is None or price > best[1]:
+                best = (cid, price)
+        if best is not None:
+            winner = self.entity("corporation", best[0])
+            self.transfer(best[1], winner, BANK)
+            self._take_over(winner, target)
+        else:
+            for train in self.b_trains(target):
+                self.move(train, target, POOL)
+            for cert in list(self.certificates.values()):
+                if self.owner[cert.id] == target and cert.corporation != target.id:
+                    self.move(cert, target, POOL)
+            self._close_corporation(target)
+        self.j.set(self.g, "acquisition", {**self.g["acquisition"],
+                                           "queue": tuple(c for c in state["queue"] if c != target.id)})
+
+    def b_call_round(self, name: str) -> None:
+        """call_round(name): the special round `name` is held after the current set of operating rounds
+        (and any acquisition round), before the stock round; once in a game."""
+        if name in self.g.get("rounds_held", frozenset()):
+            return
+        self.j.set(self.g, "round_due", str(name))
+
+    def b_in_special_round(self, name: str) -> bool:
+        """in_special_round(name): the special round `name` is being played."""
+        return self.g["round"] == "special" and self.g.get("special", {}).get("name") == str(name)
+
+    def b_special_round_held(self, name: str) -> bool:
+        """special_round_held(name): the special round `name` has been played to its end."""
+        return str(name) in self.g.get("rounds_held", frozenset())
+
+    def _start_special_round(self) -> bool:
+        """A special round of players' turns (18CO §8: the President's Choice Round): from the priority
+        holder in seating order, each player on turn takes the title's `special_*` actions or passes;
+        a pass is final; when all have passed the stock round follows."""
+        name = self.g["round_due"]
+        self.j.set(self.g, "round_due", None)
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "special")
+        out = frozenset(p.id for p in self.players if p.id in self.g["out"])
+        self.j.set(self.g, "special", {"name": name, "turn": self.g["priority"], "passed": out})
+        if len(out) >= self.n:
+            self._end_special_round()
+        return True
+
+    def _special_next(self, passed: Entity | None) -> None:
+        state = self.g["special"]
+        gone = state["passed"] | ({passed.id} if passed is not None else frozenset())
+        if len(gone) >= self.n:
+            self.j.set(self.g, "special", {**state, "passed": gone})
+            self._end_special_round()
+            return
+        turn = (state["turn"] + 1) % self.n
+        while self.players[turn].id in gone:
+            turn = (turn + 1) % self.n
+        self.j.set(self.g, "special", {**state, "passed": gone, "turn": turn})
+
+    def _end_special_round(self) -> None:
+        name = self.g["special"]["name"]
+        self.j.set(self.g, "rounds_held", self.g.get("rounds_held", frozenset()) | {name})
+        self.j.set(self.g, "special", None)
         self._start_stock_round(self.g["priority"])
 
     # ------------------------------------------------------------ the contract
@@ -3021,6 +3356,7 @@ class GameBase:
         self.j.begin()
         try:
             self._dispatch(action)
+            self._check_takeovers()
             self._end_turn_if_closed()
             self._auto_pass()
             if self.g["finished"] and self.g["round"] != "finished":
@@ -3040,7 +3376,11 @@ class GameBase:
             raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
         pending = self.g.get("pending")
-        if pending and kind != pending[0][2]:
+        # a takeover's station choice (a pending `place_token`) may be declined with `pass`
+        declinable = (kind == "pass" and bool(pending) and pending[0][0] == "corporation"
+                      and pending[0][2] == "place_token"
+                      and self._station_swap(self.entity("corporation", pending[0][1])) is not None)
+        if pending and kind != pending[0][2] and not declinable:
             owed = pending[0][2]
             raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
                                 rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"))
@@ -3140,7 +3480,10 @@ class GameBase:
         `corporation_sell_shares`), else `<type>`."""
         kind = str(action["type"])
         special = f"{action.get('entity_type')}_{kind}"
-        return special if special in self.ACTION_PARAMS else kind
+        if special in self.ACTION_PARAMS:
+            return special
+        in_round = f"{self.g['round']}_{kind}"
+        return in_round if in_round in self.ACTION_PARAMS and self.g["round"] in ROUND_ACTION_PREFIXES else kind
 
     def bind(self, kind: str, action: Action) -> list[Any]:
         """The DSL action's arguments from an action dict: the first
@@ -3218,6 +3561,9 @@ class GameBase:
             return []
         pending = self.g.get("pending")
         names = [name for name in self.ACTION_PARAMS if not (pending and name != pending[0][2])]
+        if pending and entity.kind == "corporation" and self._station_swap(entity) is not None \
+                and pending[0][2] == "place_token" and "pass" in self.ACTION_PARAMS:
+            names.append("pass")  # a takeover's station choice may be declined
         out: list[Action] = []
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
@@ -3255,11 +3601,20 @@ class GameBase:
             for kind in ("player", "corporation", "company"):
                 if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
                     vtype, etype = name[len(kind) + 1:], kind
+            round_of = next((r for r in ROUND_ACTION_PREFIXES if name.startswith(r + "_")
+                             and name[len(r) + 1:] in VOCABULARY), None)
+            if round_of is not None:
+                if round_of != self.g["round"]:
+                    continue
+                vtype = name[len(round_of) + 1:]
+            elif f"{self.g['round']}_{name}" in self.ACTION_PARAMS and self.g["round"] in ROUND_ACTION_PREFIXES:
+                continue  # the round's own action answers for this type
             if etype is not None and etype != etype_of:
                 continue
             if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
                 continue  # the entity-specific action answers for this type
-            generator = getattr(self, f"_cand_{vtype}", None)
+            generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
+                or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
                 out.extend(generator(entity, who))
             else:
@@ -3286,6 +3641,15 @@ class GameBase:
 
     def _cand_bid(self, entity, who):
         out = []
+        if self.g["round"] == "acquisition":
+            # a corporation's one bid for the corporation being auctioned: the least over the highest, a
+            # middle bid, and all its cash
+            target = self.b_acquisition_target()
+            if target is None or entity.kind != "corporation":
+                return []
+            least = self.b_highest_acquisition_bid() + 1
+            prices = sorted({least, max(least, self.cash[entity] // 2), max(least, self.cash[entity])})
+            return [{"type": "bid", **who, "corporation": target.id, "price": p} for p in prices]
         if self.g["round"] == "draft":
             for card in self.b_draft_hand():
                 item = self._company(card)
@@ -3368,6 +3732,12 @@ class GameBase:
             if self.corp[corp.id]["par"] is None:
                 continue
             if entity.kind == "corporation" and corp != entity:
+                # another corporation's certificates, one at a time, from the market or the buyer's president
+                # (where the title lets corporations buy them, its guards say)
+                president = self.b_president(entity)
+                for cert in self.certs_of[corp.id]:
+                    if not cert.president and self.owner[cert.id] in (POOL, president):
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
             holders = sources or (corp, POOL)
             for holder in holders:
@@ -3379,13 +3749,22 @@ class GameBase:
                                 "percent": sum(c.percent for c in chosen)})
         return out
 
+    def _cand_special_buy_shares(self, entity, who):
+        """In a special round: each certificate a corporation holds of another corporation."""
+        out = []
+        for cert in self.certificates.values():
+            holder = self.owner[cert.id]
+            if isinstance(holder, Entity) and holder.kind == "corporation" and cert.corporation != holder.id:
+                out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+        return out
+
     def _cand_sell_shares(self, entity, who):
         out = []
         for corp in self.corporations:
             if entity.kind == "corporation":
-                if corp != entity:
-                    continue
-                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == corp and not c.president]
+                # its own certificates (issuing), or those it holds of another corporation (where the title
+                # lets it sell them, its guards say)
+                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
             else:
                 certs = self.b_sellable(entity, corp)
             for k in range(1, len(certs) + 1):
@@ -3506,6 +3885,9 @@ class GameBase:
                     ref = (str(ability["hex"]), int(ability.get("city", 0)))
                     out.append({"type": "place_token", **who, "city": track.node_id(ref)})
             return out
+        swap = self._station_swap(entity) if entity.kind == "corporation" else None
+        if swap is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+            return [{"type": "place_token", **who, "city": track.node_id(ref)} for ref in self.board.tokens_of(swap[1])]
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         spots = track.legal_tokens(self.board, entity.id)
@@ -3682,6 +4064,10 @@ class GameBase:
 
 
 #: Action types whose candidates the runtime generates from the vocabulary.
+#: Round kinds whose own actions a title may name `<round>_<type>` (`special_buy_shares`): in that round
+#: they answer for the vocabulary's `<type>`.
+ROUND_ACTION_PREFIXES = ("special", "acquisition")
+
 VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
                         "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
                         "lay_tile", "place_token"})
