@@ -135,10 +135,7 @@ DATA = TitleData(
         "express_counts_own_station": Gap(
             "a 6E or 8E must count a city with one of its company's stations among the six or eight stops it is paid for (VII.3.5.1); the route search pays the best six or eight whatever they are"
         ),
-        "owner_private_discounts": Gap(
-            "P3's mountain discount serves every company its owner directs (II.3.1); the engine applies a standing discount only to privates a company itself holds, so P3 gives none yet"
-        ),
-        "harbour_token_play": Gap("private P4's +10 harbour token (II.3.1) is not placed yet"),
+        "any_time_actions": ["close_for_cash", "assign"],
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
         "private_value_at_end": 0,
@@ -1915,6 +1912,7 @@ DATA = TitleData(
                     {
                         "key": "close_for_cash",
                         "title": None,
+                        "effect": "close_for_cash",
                         "summary": "the owner may close it at any moment for Ł20 to himself or Ł40 to one of his companies",
                         "player_amount": 20,
                         "company_amount": 40,
@@ -1940,6 +1938,8 @@ DATA = TitleData(
                         "count": 1,
                         "hexes": ["G23", "G25", "H4", "J20", "K9", "K17"],
                         "closes_private": False,
+                        "effect": "hex_marker",
+                        "owner": "player",
                         "kind": "ability",
                     }
                 ],
@@ -8097,10 +8097,12 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action assign": "II.3.1",
         "action bid": "V.1, V.2",
         "action buy_shares": "VI.5",
         "action buy_train": "VII.3.8",
         "action choose": "VI.6, VII.3.2, VII.3.7",
+        "action close_for_cash": "II.3.1",
         "action lay_tile": "VII.3.1, VII.3.3",
         "action par": "VI.5, VI.6",
         "action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
@@ -8292,6 +8294,7 @@ DATA = TitleData(
         "procedure pay_dividends": "VII.3.6",
         "procedure second_capitalisation": "VI.7",
         "property after_the_last_6e": "VII.3.8, IX.1",
+        "property any_time_actions": "II.3.1",
         "property auction_all_pass": "V.1",
         "property auction_all_pass_first": "V.1, §X",
         "property auction_bid_limit": 'assumed "V.1 says the winner pays the bid; a bid he cannot pay is read as not allowed"',
@@ -9330,6 +9333,50 @@ def a_choose(g, v_corporation, v_choice):
     g.b_resolve_decision(v_corporation, "choose")
 
 
+def a_close_for_cash(g, v_company, v_target):
+    """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
+    if not (g.b_has_ability(v_company, "close_for_cash")):
+        raise IllegalAction("only the Banater Montanbahn may be closed for cash", rule="II.3.1")
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="II.3.1")
+    v_holder = g.b_holder_of(v_company)
+    if not (v_holder in g.name("players")):
+        raise IllegalAction("the private has no owner yet", rule="II.3.1")
+    if v_target == v_holder:
+        g.transfer(
+            g.b_ability_value(v_company, "close_for_cash", "player_amount"),
+            g.name("bank"),
+            v_holder,
+        )
+    else:
+        if not ((g.b_director(v_target) == v_holder) and (not g.b_closed(v_target))):
+            raise IllegalAction(
+                "the Ł40 goes to a company the owner directs, a foreign investor included",
+                rule="II.3.1",
+            )
+        if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
+            raise IllegalAction(
+                "the Ł40 goes to a company that has begun to operate", rule="II.3.1"
+            )
+        g.transfer(
+            g.b_ability_value(v_company, "close_for_cash", "company_amount"),
+            g.name("bank"),
+            v_target,
+        )
+    g.b_close_private(v_company)
+
+
+def a_assign(g, v_company, v_target):
+    """Lay P4's +10 token on a Danube harbour (II.3.1)"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="II.3.1")
+    if not (g.b_has_ability(v_company, "harbour_token")):
+        raise IllegalAction("only the D.B.S.R. has a harbour token", rule="II.3.1")
+    if not (not g.b_in_round("auction")):
+        raise IllegalAction("the token is laid once the privates have owners", rule="II.3.1")
+    g.b_place_marker(v_company, v_target)
+
+
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
@@ -9472,6 +9519,8 @@ class Game(GameBase):
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
         "choose": [("corporation", ("corporation",)), ("choice", ("name",))],
+        "close_for_cash": [("company", ("private",)), ("target", ("player", "corporation"))],
+        "assign": [("company", ("private",)), ("target", ("name",))],
         "payoff_player_debt": [("player", ("player",))],
     }
     ROUTINES = {
@@ -9490,6 +9539,8 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
         "action:choose": a_choose,
+        "action:close_for_cash": a_close_for_cash,
+        "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,
         "minor_turn_end": r_minor_turn_end,
         "close_investor": r_close_investor,

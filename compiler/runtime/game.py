@@ -816,11 +816,29 @@ class GameBase:
         return tile_cost + max(0, lay.cost - terrain - self._border_discount(lay))
 
     def _discount_holders(self) -> list[Entity]:
-        """The operating company and the open privates it owns: whose standing discounts apply to its lays."""
+        """The operating company and the open privates whose standing discounts apply to its lays: those it
+        owns, and those its director owns whose ability `serves: owner_companies` (1880 II.3.1: an ability
+        serves every company the private's owner directs, a foreign investor included)."""
         if self.g.get("operating") is None:
             return []
         corp = self._operator(self.g["operating"])
-        return [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
+        director = self._director(corp)
+        return [corp] + [p for p in self.privates if not self.closed[p.id] and (
+            self.owner[p.id] == corp or (director is not None and self.owner[p.id] == director
+                                         and self._serves_owner_companies(p)))]
+
+    def _director(self, operator: Entity) -> Entity | None:
+        """The player who directs `operator`: a corporation's president, a minor's owner (None if none)."""
+        if operator.kind == "corporation":
+            return self.b_president(operator)
+        holder = self.owner.get(operator.id)
+        return holder if holder is not None and holder.kind == "player" else None
+
+    @staticmethod
+    def _serves_owner_companies(company: Entity) -> bool:
+        """Whether a private's abilities serve every company its player owner directs (`serves: owner_companies`)."""
+        return any(a.get("kind") == "ability" and str(a.get("serves", "")) == "owner_companies"
+                   for a in company.get("children") or ())
 
     def _border_discount(self, lay: "track.Lay") -> int:
         """Standing discounts on the hexsides a lay pays for: an ability with a `discount`, a `terrain`,
@@ -878,13 +896,19 @@ class GameBase:
         `effect: hex_marker`) in `hex`, during its operating turn before its trains have run; from then on
         its routes through that hex earn the marker's bonus until the markers are removed. `count` limits
         the placements over the game, `count_per_or` per operating round (the marker then moves).
+        An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
+        goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token).
         Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
-        operating, the hex is not one of the ability's, or its uses are spent."""
+        operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
+        are spent."""
         abilities = self._abilities(company, "hex_marker")
         if not abilities:
             raise IllegalAction(f"{company} has no revenue marker to place")
-        owner = self._ability_user(company, "places its marker")
         ability = abilities[0]
+        if str(ability.get("owner", "corporation")) == "player":
+            owner = self._player_ability_user(company)
+        else:
+            owner = self._ability_user(company, "places its marker")
         bonus = self._marker_bonus(ability, str(hex_id))
         if bonus is None:
             raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
@@ -900,6 +924,16 @@ class GameBase:
         self.j.set(self.g, "ability_uses", uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def _player_ability_user(self, company: Entity) -> Entity:
+        """The player who may use open private `company`'s player ability: its owner; refused (IllegalAction)
+        if it is closed or not owned by a player."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        owner = self.owner[company.id]
+        if owner.kind != "player":
+            raise IllegalAction(f"{company} is not owned by a player")
+        return owner
 
     def _ability_user(self, company: Entity, what: str) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
@@ -1073,8 +1107,9 @@ class GameBase:
                 int(self._value(comp.get("amount", 0), f"{what} amount")),
                 bool(self._value(comp.get("at_ends", False), f"{what} at_ends")),
                 bool(self._value(comp.get("paid_stops_only", True), f"{what} paid_stops_only"))))
+        director = self._director(corp)
         for private, hex_id, owner, bonus in self.g.get("markers", ()):
-            if owner == corp.id:
+            if owner == corp.id or (director is not None and owner == director.id):
                 bonuses.append(track.RouteBonus(f"{private} marker", ((hex_id, int(bonus)),)))
         per_stop = 0
         for item in self.privates:
@@ -1085,7 +1120,8 @@ class GameBase:
         return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
 
     def b_markers(self) -> list:
-        """markers(): the revenue markers on the map, as (private, hex, corporation, bonus)."""
+        """markers(): the revenue markers on the map, as (private, hex, owner, bonus); the owner is a
+        corporation, or a player whose companies all earn the bonus."""
         return [tuple(m) for m in self.g.get("markers", ())]
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
@@ -1605,7 +1641,24 @@ class GameBase:
             return revenue // 20 * 10
         raise RuleGap("half_pay_rounding", f"unknown rule {rule!r}")
 
+    def b_has_ability(self, company: Entity, ability: str) -> bool:
+        """has_ability(X, "key"): whether X (a private or a corporation) has an ability of that key."""
+        return any(a.get("kind") == "ability" and a.get("key") == str(ability) for a in company.get("children") or ())
+
+    def b_ability_value(self, company: Entity, ability: str, field: str):
+        """ability_value(X, "key", "field"): a field of X's ability of that key, in its own unit (money in
+        currency units); RuleGap if the ability or the field is not given."""
+        for a in company.get("children") or ():
+            if a.get("kind") == "ability" and a.get("key") == str(ability) and a.get(str(field)) is not None:
+                return self._value(a[str(field)], f"{company} {ability} {field}")
+        raise RuleGap(f"{company} ability {ability}.{field}", "the rulespec does not give it")
+
+    def b_director(self, operator: Entity) -> Entity | None:
+        """director(C): the player who directs C: a corporation's president, a minor's owner (none if none)."""
+        return self._director(operator)
+
     def b_close_private(self, item: Entity) -> None:
+        """close_private(X): private X closes (no more income, no more ability)."""
         self.j.set(self.closed, item.id, True)
         self._drop_reservations(item)
 
@@ -3166,6 +3219,13 @@ class GameBase:
             raise ValueError(repr(name))  # an amount or a count is a number
         if kind_type == "list[certificate]":
             return [self.certificates[cid] for cid in value]
+        if len(types) > 1 and all(t in ("player", "corporation") for t in types):
+            # a union of holders (`target: player | corporation`): the first kind that knows the id
+            for t in types:
+                for kind in ((t, "minor") if t == "corporation" else (t,)):
+                    if (kind, str(value)) in self.by_id:
+                        return self.entity(kind, value)
+            raise IllegalAction(f"there is no {' or '.join(types)} {value!r}")
         if kind_type == "corporation" and ("minor", str(value)) in self.by_id:
             return self.entity("minor", value)
         if kind_type == "private":
@@ -3518,7 +3578,11 @@ class GameBase:
         for name, types in params[1:]:
             values: list[Any] = []
             t = types[0]
-            if t == "bond":
+            if len(types) > 1 and all(x in ("player", "corporation") for x in types):
+                # a union of holders: every player, corporation and minor (the guards decide)
+                values = [e.id for x in types for e in (self.players if x == "player"
+                                                        else self.corporations + self.minors)]
+            elif t == "bond":
                 values = [b.id for b in self.bonds]
             elif t == "private":
                 values = [p.id for p in self.privates]
