@@ -73,6 +73,7 @@ DATA = TitleData(
             ),
         ),
         "shares_available_in_phase_a": 50,
+        "reserved_share_in_phase_a": "a share reserved for a foreign investor is one of the 50% available in phase A: players may buy only what is left of it",
         "capitalization": "in phases A to C, five times par on starting to operate and five times par again once 50% is sold and phase B has begun; in phase D, ten times par at once",
         "station_costs": [0, 40, 100],
         "station_cost_multiplier_phase_d": 2,
@@ -108,10 +109,7 @@ DATA = TitleData(
         "investor_station_swap": Gap(
             "on closing, the company may swap the investor's station for its own cheapest free station marker (VII.3.7); not offered yet: the investor's station leaves the map"
         ),
-        "round_track_order": Gap(
-            "operating order by the round track (VII.1) needs its layout (see round_track main); companies operate in share-price order meanwhile"
-        ),
-        "operating_order": "share_price_desc",
+        "operating_order": "round_track",
         "sell_buy_order": "sell_then_buy",
         "first_round_selling": "forbidden",
         "president_certificate_saleable": False,
@@ -136,9 +134,7 @@ DATA = TitleData(
         "stock_round_when": ["train_sold_out"],
         "train_export": True,
         "interruption": "the last train of a type bought breaks the operating round off at once for a stock round; the buyer then buys again if it will, and the round goes on; after an export, the exporting company gets its train purchase again",
-        "interruption_order": Gap(
-            "after an interruption the round track resumes with 'the topmost company whose marker has not yet moved' (VII.1); with the round track's layout a gap, the round goes on in share-price order"
-        ),
+        "interruption_order": "after an interruption the interrupted company buys again if it will; then the pass goes on with the topmost company whose marker has not yet moved, a company that began operating meanwhile included; when all have moved, a new pass begins with the privates",
         "export_declining_obligation": "a company without a train that a pass would make export may pass; it buys after the stock round",
         "layout": "pointy",
         "track_off_board": False,
@@ -147,9 +143,6 @@ DATA = TitleData(
         "odessa_coordinate": "the rulebook calls Odessa Y8; the reference's map (used here) calls it H26",
         "ports_on_plus_trains": Gap(
             "the blue ports (H26, J26) count as off-board areas and cities, so a plus train's big number pays for them; VII.3.5.1 has its small number count ports"
-        ),
-        "express_counts_own_station": Gap(
-            "a 6E or 8E must count a city with one of its company's stations among the six or eight stops it is paid for (VII.3.5.1); the route search pays the best six or eight whatever they are"
         ),
         "any_time_actions": ["close_for_cash", "assign"],
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
@@ -2093,15 +2086,14 @@ DATA = TitleData(
                 "title": "Round track",
                 "summary": "a component kind of this title: a cyclic track printed on the map that fixes the operating order of the companies, carries the train purchase marker and shows the game's progress",
                 "fixed_spaces": ["Starting Round", "Privates", "Foreign Investors", "Last 3 ORs"],
-                "par_groups": [70, 80, 90, 100],
+                "par_groups": [100, 90, 80, 70],
                 "rows_per_par_price": 4,
                 "circles_per_row": 2,
                 "row_choice": "the founder puts the company's marker on the current space of an empty row under its par price; a par price with all rows taken cannot be chosen",
+                "current_space": "the circle of the companies still to act in the current pass: a company founded in an interrupting stock round acts in that pass when the topmost-waiting rule reaches it",
                 "order": "top to bottom, then round again",
                 "train_purchase_marker": "placed beside the marker of the company that last bought a train from the bank; not moved for rebuilt 2-trains, pool or company purchases",
-                "layout": Gap(
-                    "the rulebook describes the track only in words and the reference data has no round track: the order of the par groups and the exact spaces are unknown"
-                ),
+                "spaces": "the printed spaces beyond the rows (their graphics) are not transcribed; the rows, their groups and the fixed spaces above are what play needs",
             },
         ],
         "term": [
@@ -8331,6 +8323,7 @@ DATA = TitleData(
         "property holding_cap": "VI.5, §X",
         "property home_token_at": "VII.1, VI.6",
         "property interruption": "VII.3.8, VII.3.10, VII.1",
+        "property interruption_order": "VII.1, VII.3.8",
         "property investor_connection_bonus": "VII.3.7",
         "property investor_owner_capital": "VII.3.7, IX.2",
         "property layout": 'supplement from "18xx-games-1880Romania.json"',
@@ -8342,7 +8335,7 @@ DATA = TitleData(
         "property must_own_train": "VII.3.8, §X",
         "property no_value_at_end": "IX.2",
         "property odessa_coordinate": "VII.3.1",
-        "property operating_order": "assumed \"the round track's layout is a gap; the library's share-price order stands in until it is transcribed\"",
+        "property operating_order": "VII.1, VI.6",
         "property operating_rounds_per_set": "VII.1, II.4",
         "property operating_steps": "VII.1",
         "property par_prices": "VI.6, II.2",
@@ -8359,6 +8352,7 @@ DATA = TitleData(
         "property private_purchase_from_phase": "II.3.1",
         "property private_rules": "II.3.1, §X",
         "property private_value_at_end": "IX.2",
+        "property reserved_share_in_phase_a": 'VI.6, VI.1, §IV("Game Setup")',
         "property seating_after_auction": "V.1",
         "property section_numbering": '§IV("Game Setup"), §IV("Sequence of Play")',
         "property sell_buy_order": "VI.1",
@@ -8961,6 +8955,10 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
         raise IllegalAction("the par prices are 70, 80, 90 and 100", rule="VI.6")
     if not (v_president_percent in g.param("president_share_sizes")):
         raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
+    if not (g.b_round_track_row_free(v_price)):
+        raise IllegalAction(
+            "all four rows of that par price on the round track are taken", rule="VI.6"
+        )
     g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
@@ -8968,6 +8966,7 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction("not enough cash", rule="VI.5")
     g.b_set_par(v_corporation, v_price)
+    g.b_take_round_track_row(v_corporation)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     for v_investor in g.name("minors"):
@@ -9001,12 +9000,16 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     v_cert = g.b_next_certificate(v_corporation, "treasury")
     if not (v_cert != None):
         raise IllegalAction("no share of the company is left in the bank", rule="VI.5")
+    v_issued = g.b_sold_percent(v_corporation) + sum(
+        g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
+    )
     if not (
-        ((g.b_sold_percent(v_corporation) + g.attr(v_cert, "percent")) <= 50)
+        ((v_issued + g.attr(v_cert, "percent")) <= g.param("shares_available_in_phase_a"))
         or g.b_phase_at_least("B1")
     ):
         raise IllegalAction(
-            "only 50% of a company is available until phase B", rule="VI.1, VII.3.11"
+            "only 50% of a company is available until phase B, a share reserved for an investor included",
+            rule="VI.1, VII.3.11, VI.6",
         )
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")

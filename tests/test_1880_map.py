@@ -265,3 +265,21 @@ def test_vii_3_1_unless_a_tile_lies_there_already():
     lay_direct(g, "I17", "L148", 0)
     to_operating(g)
     act(g, lay("GWR", "I19", "9", 1))
+
+
+# ---------------------------------------------------------------- VII.3.5.1 express trains
+
+
+def test_vii_3_5_1_an_express_train_is_paid_for_a_city_with_its_own_station():
+    """A 6E may visit any number of stops but is paid for six, one of them a city with one of its
+    company's stations: here the own city (20) replaces the sixth best (30)."""
+    from compiler.runtime.track import OWN_CITY, TrainSpec
+
+    g = Game(players=list(NAMES), seed=1)
+    six_e = TrainSpec.from_dict(g.DATA.component("train", "6E"), name="6E")
+    foreign = [("city", 60), ("city", 50), ("offboard", 50), ("city", 40), ("town", 40), ("city", 30)]
+    assert six_e.revenue(foreign + [(OWN_CITY, 20)]) == 60 + 50 + 50 + 40 + 40 + 20
+    assert six_e.revenue(foreign + [(OWN_CITY, 70)]) == 70 + 60 + 50 + 50 + 40 + 40
+    assert six_e.revenue(foreign) is None               # no city of its own among the stops
+    six = TrainSpec.from_dict(g.DATA.component("train", "6"), name="6")
+    assert six.revenue(foreign) == 270                  # a plain 6 needs none

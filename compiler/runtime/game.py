@@ -2881,7 +2881,10 @@ class GameBase:
         self.emit("operating_round_start")
         floated = [c for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"]]
         first = self.g["set"] == 1 and self.g["or"] == 1
-        if first and self.DATA.properties.get("first_operating_order") == "lowest_price_first":
+        self.j.set(self.g, "moved", frozenset())  # a round track's markers all wait on the current circle
+        if self._round_track() is not None:
+            order = sorted(floated, key=self._round_track_key)
+        elif first and self.DATA.properties.get("first_operating_order") == "lowest_price_first":
             order = sorted(floated, key=self._lowest_first_key)
         else:
             order = sorted(floated, key=self._operating_key)
@@ -2890,6 +2893,58 @@ class GameBase:
         self.j.set(self.g, "order", tuple(c.id for c in minors + order))
         self.j.set(self.g, "operating", None)
         self._next_corporation()
+
+    # -- the round track (1880 VI.6, VII.1): `operating_order: round_track` and a `round_track` component
+    #    whose `par_groups` lists the par prices top to bottom, each with `rows_per_par_price` rows
+
+    def _round_track(self) -> dict | None:
+        """The title's round track component, where `operating_order` is `round_track` (else None)."""
+        if self.DATA.properties.get("operating_order") != "round_track":
+            return None
+        tracks = self.DATA.components_of("round_track")
+        if not tracks:
+            raise RuleGap("round_track", "operating_order round_track needs a round_track component")
+        return tracks[0]
+
+    def _round_track_rows(self, price: int) -> range:
+        """The row numbers (0 at the top) of the round track under par price `price`; empty if none."""
+        track_ = self._round_track()
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        rows = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        if int(price) not in groups:
+            return range(0)
+        start = groups.index(int(price)) * rows
+        return range(start, start + rows)
+
+    def _round_track_taken(self) -> set[int]:
+        return {self.corp[c.id]["track_row"] for c in self.corporations
+                if self.corp[c.id].get("track_row") is not None}
+
+    def b_round_track_row_free(self, price: int) -> bool:
+        """round_track_row_free(price): whether a row under par price `price` (currency units) is empty
+        on the round track (1880 VI.6: a par price whose rows are all taken may not be chosen); true
+        where the title has no round track."""
+        if self._round_track() is None:
+            return True
+        return any(r not in self._round_track_taken() for r in self._round_track_rows(price))
+
+    def b_take_round_track_row(self, corp: Entity) -> None:
+        """take_round_track_row(C): C's round marker goes on the topmost empty row under its par price,
+        on the circle of the companies still to act in the current pass (1880 VI.6, VII.1).
+        RuleGap if no row is free (the par guard must refuse first)."""
+        if self._round_track() is None:
+            return
+        free = [r for r in self._round_track_rows(self.b_par_price(corp)) if r not in self._round_track_taken()]
+        if not free:
+            raise RuleGap("round_track", f"no free row under par {self.b_par_price(corp)} for {corp}")
+        self.j.set(self.corp[corp.id], "track_row", free[0])
+
+    def _round_track_key(self, corp: Entity):
+        """Operating order on the round track: top row first."""
+        row = self.corp[corp.id].get("track_row")
+        if row is None:
+            raise RuleGap("round_track", f"{corp} operates without a row on the round track")
+        return row
 
     def _lowest_first_key(self, corp: Entity):
         """Lowest price first; ties: the first to arrive in the cell."""
@@ -2904,11 +2959,20 @@ class GameBase:
     def _next_corporation(self) -> None:
         order = list(self.g["order"])
         current = self.g["operating"]
-        index = order.index(current) + 1 if current in order else 0
-        if index >= len(order):
-            self._end_operating_round()
-            return
-        corp = order[index]
+        if self._round_track() is not None:
+            # a rondel: the topmost operator whose marker has not moved in this pass (1880 VII.1)
+            moved = self.g.get("moved", frozenset())
+            waiting = [c for c in order if c not in moved and c != current]
+            if not waiting:
+                self._end_operating_round()
+                return
+            corp = waiting[0]
+        else:
+            index = order.index(current) + 1 if current in order else 0
+            if index >= len(order):
+                self._end_operating_round()
+                return
+            corp = order[index]
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
@@ -2980,6 +3044,7 @@ class GameBase:
             if t.name in self.g.get("obsolete", frozenset()):
                 self.j.set(self.owner, t.id, SCRAP)
         self.j.set(self.corp[corp.id], "operated", True)
+        self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | {corp.id})
         self.j.set(self.g, "step", None)
         resumed = self.g.get("resumed_turn", False)
         self.j.set(self.g, "resumed_turn", False)
@@ -3020,7 +3085,14 @@ class GameBase:
         order = list(self.g["order"])
         new = [c for c in self.corporations
                if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]
-        self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+        if self._round_track() is not None:
+            # companies that began operating meanwhile take their rows' places; the pass resumes with the
+            # topmost company whose marker has not moved (1880 VII.1)
+            minors = [c for c in order if ("minor", c) in self.by_id]
+            corps = [self.entity("corporation", c) for c in order if c not in minors] + new
+            self.j.set(self.g, "order", tuple(minors + [c.id for c in sorted(corps, key=self._round_track_key)]))
+        else:
+            self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
         corp = self.g.get("resume_with")
         self.j.set(self.g, "resume_with", None)
         if corp is not None and "buy_train" in self._steps():
@@ -3579,9 +3651,17 @@ class GameBase:
             values: list[Any] = []
             t = types[0]
             if len(types) > 1 and all(x in ("player", "corporation") for x in types):
-                # a union of holders: every player, corporation and minor (the guards decide)
-                values = [e.id for x in types for e in (self.players if x == "player"
-                                                        else self.corporations + self.minors)]
+                # a union of holders: for a private owned by a player, that player and the companies he
+                # directs (what a private's ability can reach); else every holder. The guards decide.
+                actor = self.find(who["entity"])
+                holder = self.owner.get(actor.id) if actor.kind == "private" else None
+                if holder is not None and holder.kind == "player":
+                    values = [holder.id] * ("player" in types) + [
+                        c.id for c in self.corporations + self.minors
+                        if "corporation" in types and self._director(c) == holder]
+                else:
+                    values = [e.id for x in types for e in (self.players if x == "player"
+                                                            else self.corporations + self.minors)]
             elif t == "bond":
                 values = [b.id for b in self.bonds]
             elif t == "private":

@@ -1337,11 +1337,16 @@ class TrainSpec:
     int n (n stops of any kind, all paid), "n+m" (n cities/off-boards plus m
     towns), or a list of parts {nodes, pay, visit, multiplier} as in
     18xx.games; `multiplier` doubles a "D"/"x2" train. A node of a kind no
-    part lists is passed without stopping (express trains skip towns)."""
+    part lists is passed without stopping (express trains skip towns).
+    `own_station` (the train dict's `must_count_own_station_city`): among the
+    stops the train is paid for there must be a city with one of the
+    company's stations (1880 VII.3.5.1, the 6E and 8E); such a city is
+    given to the evaluation as kind OWN_CITY."""
 
     name: str
     parts: tuple[TrainPart, ...]
     multiplier: int = 1
+    own_station: bool = False
 
     @classmethod
     def from_dict(
@@ -1353,8 +1358,9 @@ class TrainSpec:
             distance = data.get("distance")
             name = name or str(data.get("id") or data.get("name") or data.get("key") or distance)
             multiplier = int(data.get("multiplier", 1) or 1)
+            own_station = bool(data.get("must_count_own_station_city", False))
         else:
-            distance, multiplier = data, 1
+            distance, multiplier, own_station = data, 1, False
             name = name or str(data)
         everything = frozenset({"city", "town", "offboard"})
         if isinstance(distance, bool) or distance is None:
@@ -1381,7 +1387,7 @@ class TrainSpec:
             )
         else:
             raise ValueError(f"train {name}: cannot read distance {distance!r}")
-        return cls(name, parts, multiplier)
+        return cls(name, parts, multiplier, own_station)
 
     def counts(self, kind: str) -> bool:
         """Whether a node of `kind` is a stop for this train."""
@@ -1414,12 +1420,23 @@ def _visits(value: Any) -> int:
 #: what "unlimited" stands for: more stops than any route has
 UNLIMITED_VISITS = 99
 
+#: the stop kind of a city holding one of the running company's stations, for a train with
+#: `own_station` (it counts as a city for the train's parts)
+OWN_CITY = "own_city"
+
+
+def _takes(part: TrainPart, kind: str) -> bool:
+    """Whether a train part may take a stop of `kind` (an OWN_CITY is a city)."""
+    return kind in part.kinds or (kind == OWN_CITY and "city" in part.kinds)
+
 _PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}
 
 
 @lru_cache(maxsize=1 << 16)
 def _evaluate(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None:
     """`TrainSpec.revenue` on stops given as sorted (-revenue, kind) pairs."""
+    if spec.own_station:
+        return _evaluate_own(spec, stops)
     parts = spec.parts
     # states: counts per part -> best paid revenue; stops come best first, so
     # each part is paid for the first `pay` stops it takes.
@@ -1438,6 +1455,38 @@ def _evaluate(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None
             return None
         states = nxt
     return max(states.values()) * spec.multiplier
+
+
+def _evaluate_own(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None:
+    """`_evaluate` for a train with `own_station`: a stop may also go unpaid while paid places are
+    left, to keep one for a city with the company's station (kind OWN_CITY); only paid sets with
+    such a city count. None if the train may not visit the stops or pay such a city."""
+    parts = spec.parts
+    n = len(parts)
+    # states: visits per part, paid per part, own city paid -> best paid revenue
+    states: dict[tuple[int, ...], int] = {(0,) * (2 * n + 1): 0}
+    for negative, kind in stops:
+        revenue = -negative
+        nxt: dict[tuple[int, ...], int] = {}
+        for key, value in states.items():
+            visits, paid, own = key[:n], key[n : 2 * n], key[2 * n]
+            for k, part in enumerate(parts):
+                if not _takes(part, kind) or visits[k] >= part.visit:
+                    continue
+                grown = visits[:k] + (visits[k] + 1,) + visits[k + 1 :]
+                options = [(paid, own, value)]
+                if paid[k] < part.pay:
+                    options.append((paid[:k] + (paid[k] + 1,) + paid[k + 1 :],
+                                    own or int(kind == OWN_CITY), value + revenue * part.multiplier))
+                for paid2, own2, worth in options:
+                    state = grown + paid2 + (own2,)
+                    if nxt.get(state, -1) < worth:
+                        nxt[state] = worth
+        if not nxt:
+            return None
+        states = nxt
+    best = [v for key, v in states.items() if key[-1]]
+    return max(best) * spec.multiplier if best else None
 
 
 # ---------------------------------------------------------------- route bonuses
@@ -1537,7 +1586,7 @@ def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -
         nxt: dict[tuple[int, ...], int] = {}
         for counts, value in states.items():
             for k, part in enumerate(parts):
-                if kind in part.kinds and counts[k] < part.visit:
+                if _takes(part, kind) and counts[k] < part.visit:
                     paid = counts[k] < part.pay
                     if not free and not paid:
                         continue
@@ -1691,6 +1740,13 @@ class _Graph:
 
     def name(self, k: int) -> str:
         return node_id(self.refs[k])
+
+    def stop_kind(self, k: int, spec: TrainSpec) -> str:
+        """The kind node `k` counts as for `spec`: OWN_CITY for a city with the company's station when
+        the train must be paid for one (1880 VII.3.5.1), else the node's kind."""
+        if spec.own_station and self.kind[k] == "city" and self.token[k]:
+            return OWN_CITY
+        return self.kind[k]
 
     def track_named(self, mask: int) -> str:
         keys = [k for k, b in self.bits.items() if mask & b]
@@ -1981,10 +2037,14 @@ def _check_run(
         )
     revenue = run_value(
         spec,
-        [(g.refs[n][0], g.kind[n], g.rev[n]) for n in counted],
+        [(g.refs[n][0], g.stop_kind(n, spec), g.rev[n]) for n in counted],
         (g.refs[nodes[0]][0], g.refs[nodes[-1]][0]),
         extras,
     )
+    if revenue is None and spec.own_station and not any(
+        g.stop_kind(n, spec) == OWN_CITY for n in counted
+    ):
+        return f"{where}: train {spec.name} must be paid for a city with one of {company}'s stations"
     if revenue is None:
         counted = {
             kind: sum(1 for k, _ in stops if k == kind) for kind in sorted({k for k, _ in stops})
@@ -2042,7 +2102,7 @@ def _enumerate(
         if not counted[n]:
             return stops
         grown = list(stops)
-        bisect.insort(grown, (-g.rev[n], g.kind[n]))
+        bisect.insort(grown, (-g.rev[n], g.stop_kind(n, spec)))
         new = tuple(grown)
         return new if _evaluate(spec, new) is not None else None
 
@@ -2061,7 +2121,7 @@ def _enumerate(
                 return
             revenue = run_value(
                 spec,
-                [(h, g.kind[n], g.rev[n]) for h, n in zip(hexes, counted_nodes, strict=True)],
+                [(h, g.stop_kind(n, spec), g.rev[n]) for h, n in zip(hexes, counted_nodes, strict=True)],
                 (hexes[0], hexes[-1]),
                 extras,
             )
@@ -2277,7 +2337,7 @@ def _plain(g: _Graph, spec: TrainSpec, c: _Cand, extras: Bonuses) -> int:
     hexes = [g.refs[n][0] for n in counted]
     value = run_value(
         spec,
-        [(h, g.kind[n], g.rev[n]) for h, n in zip(hexes, counted, strict=True)],
+        [(h, g.stop_kind(n, spec), g.rev[n]) for h, n in zip(hexes, counted, strict=True)],
         (hexes[0], hexes[-1]),
         extras,
     )
