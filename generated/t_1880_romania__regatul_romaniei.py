@@ -58,6 +58,8 @@ DATA = TitleData(
             "BCD",
             "capital_to_company",
             "capital_to_owner",
+            "capital_to_company_take_station",
+            "capital_to_owner_take_station",
         ],
         "float_by_phase": Table(
             ("phase_group",),
@@ -102,9 +104,7 @@ DATA = TitleData(
         "minor_operating_until": "B1",
         "investor_connection_bonus": 50,
         "investor_owner_capital": 20,
-        "investor_station_swap": Gap(
-            "on closing, the company may swap the investor's station for its own cheapest free station marker (VII.3.7); not offered yet: the investor's station leaves the map"
-        ),
+        "investor_station_swap": "on closing, the company may put its cheapest free station marker, free, in the investor's circle (the choice's '_take_station' forms); otherwise the investor's station leaves the map",
         "operating_order": "round_track",
         "sell_buy_order": "sell_then_buy",
         "first_round_selling": "forbidden",
@@ -137,9 +137,7 @@ DATA = TitleData(
         "dead_end_colors": ["blue"],
         "upgrade_chart": "partial",
         "odessa_coordinate": "the rulebook calls Odessa Y8; the reference's map (used here) calls it H26",
-        "ports_on_plus_trains": Gap(
-            "the blue ports (H26, J26) count as off-board areas and cities, so a plus train's big number pays for them; VII.3.5.1 has its small number count ports"
-        ),
+        "ports_on_plus_trains": "the blue ports (H26, J26) are an off-board area and a city for track and stations, but count as ports for a train's distance: a plus train's small number pays for them",
         "any_time_actions": ["close_for_cash", "assign"],
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
@@ -1399,6 +1397,7 @@ DATA = TitleData(
                 "key": "H26",
                 "title": "Odesa",
                 "color": "blue",
+                "stops_as": "port",
                 "nodes": [
                     {"kind": "offboard", "revenue": {"A1": 20, "B1": 30, "C1": 40, "D1": 40}}
                 ],
@@ -1516,6 +1515,7 @@ DATA = TitleData(
                 "key": "J26",
                 "title": "Marea Neagră",
                 "color": "blue",
+                "stops_as": "port",
                 "nodes": [
                     {
                         "kind": "city",
@@ -8275,6 +8275,7 @@ DATA = TitleData(
         "property investor_connection_bonus": "VII.3.7",
         "property investor_count": "XI.2",
         "property investor_owner_capital": "VII.3.7, IX.2",
+        "property investor_station_swap": "VII.3.7, §X",
         "property layout": 'supplement from "18xx-games-1880Romania.json"',
         "property min_bid_raise": "V.1",
         "property min_train_price": "VII.3.8",
@@ -8295,6 +8296,7 @@ DATA = TitleData(
         "property players_with_variants": "I.1",
         "property pool_cap": "VI.4, §X",
         "property pool_shares_pay": "VI.4, VII.3.6",
+        "property ports_on_plus_trains": "VII.3.5.1, II.1",
         "property president_certificate_saleable": "VI.4",
         "property president_share_cost": "VI.6",
         "property president_share_sizes": "VI.6, II.3.3",
@@ -9260,16 +9262,28 @@ def a_choose(g, v_corporation, v_choice):
             rule="VII.3.2, VII.3.7",
         )
     if g.attr(v_corporation, "kind") == "investor":
-        if not ((v_choice == "capital_to_company") or (v_choice == "capital_to_owner")):
+        v_to_company = (v_choice == "capital_to_company") or (
+            v_choice == "capital_to_company_take_station"
+        )
+        v_take_station = (v_choice == "capital_to_company_take_station") or (
+            v_choice == "capital_to_owner_take_station"
+        )
+        if not ((v_to_company or v_take_station) or (v_choice == "capital_to_owner")):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
             )
-        r_close_investor(g, v_corporation, (v_choice == "capital_to_company"))
+        r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
         if not (
-            ((v_choice in g.param("choose_options")) and (v_choice != "capital_to_company"))
-            and (v_choice != "capital_to_owner")
+            (
+                (
+                    ((v_choice in g.param("choose_options")) and (v_choice != "capital_to_company"))
+                    and (v_choice != "capital_to_owner")
+                )
+                and (v_choice != "capital_to_company_take_station")
+            )
+            and (v_choice != "capital_to_owner_take_station")
         ):
             raise IllegalAction(
                 "building rights are for one to three different phases, A to D", rule="VII.3.2"
@@ -9344,11 +9358,18 @@ def r_minor_turn_end(g, v_minor):
             g.b_require_decision(v_minor, "choose")
 
 
-def r_close_investor(g, v_investor, v_to_company):
+def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
     v_holder = g.b_owner(v_investor)
     for v_c in g.name("corporations"):
         if g.b_percent(v_investor, v_c) > 0:
+            if v_take_station:
+                if not (g.b_can_take_station(v_c, v_investor)):
+                    raise IllegalAction(
+                        "the company has no station marker left, or has a station in that hex already",
+                        rule="VII.3.7, VII.3.4",
+                    )
+                g.b_take_station(v_c, v_investor)
             for v_cert in g.b_held_certificates(v_investor, v_c):
                 g.move(v_cert, v_investor, v_holder)
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)

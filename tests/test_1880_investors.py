@@ -248,3 +248,24 @@ def test_vi_6_the_reserved_share_is_one_of_the_50_percent_of_phase_a():
     act(g, buy(buyers[0]))
     act(g, buy(buyers[1]))                              # 20 + 10 reserved + 20: half the company out
     assert_refused(g, buy(buyers[2]), "VI.1")
+
+
+def test_vii_3_7_the_company_may_take_the_investors_station_with_its_cheapest_marker():
+    g, owner = _connected("company")
+    cfr = g.entity("corporation", "CFR")
+    cash_before = g.cash[cfr]
+    act(g, E("6", "choose", choice="capital_to_company_take_station"))
+    assert g.corp["6"]["closed"]
+    assert g.board.tokens_of("6") == []
+    assert ("H14", 0) in g.board.tokens_of("CFR")       # Pitești, in the investor's circle
+    assert g.cash[cfr] == cash_before + 50              # the capital; the marker cost nothing
+    assert g.b_tokens_left(cfr) == 1 and g.b_next_token_cost(cfr) == 100   # the Ł40 marker went
+
+
+def test_vii_3_7_no_station_for_a_company_without_a_marker_left():
+    """A direct edit: the CFR has placed all three of its station markers."""
+    g, owner = _connected("company")
+    g.corp["CFR"]["tokens"] = 3
+    assert_refused(g, E("6", "choose", choice="capital_to_owner_take_station"), "VII.3.7")
+    act(g, E("6", "choose", choice="capital_to_owner"))
+    assert g.board.tokens_of("6") == []

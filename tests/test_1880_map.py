@@ -283,3 +283,20 @@ def test_vii_3_5_1_an_express_train_is_paid_for_a_city_with_its_own_station():
     assert six_e.revenue(foreign) is None               # no city of its own among the stops
     six = TrainSpec.from_dict(g.DATA.component("train", "6"), name="6")
     assert six.revenue(foreign) == 270                  # a plain 6 needs none
+
+
+def test_vii_3_5_1_ports_count_for_a_plus_trains_small_number():
+    """The blue ports (Odesa H26, Marea Neagră J26) are an off-board and a city on the map but count
+    as ports for a train (VII.3.5.1): a 2+2 pays two cities and a port, not three cities."""
+    from compiler.runtime import track
+
+    g = Game(players=list(NAMES), seed=1)
+    graph = track._Graph(g.board, "DR", "A1")
+    plus = track.TrainSpec.from_dict(g.DATA.component("train", "2+2"), name="2+2")
+    kinds = {g.board.node(ref).kind: graph.stop_kind(k, plus) for k, ref in enumerate(graph.refs)
+             if ref[0] in ("H26", "J26")}
+    assert kinds == {"offboard": "port", "city": "port"}
+    assert plus.revenue([("city", 30), ("city", 20), ("port", 20)]) == 70
+    assert plus.revenue([("city", 30), ("city", 20), ("city", 20)]) is None
+    two = track.TrainSpec.from_dict(g.DATA.component("train", "2"), name="2")
+    assert two.revenue([("city", 30), ("port", 20)]) == 50          # a plain train counts a port

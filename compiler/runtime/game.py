@@ -1224,6 +1224,23 @@ class GameBase:
         spot = track.check_token(self.board, corp.id, (home, node), home=True)
         self.b_place_station(corp, spot)
 
+    def b_can_take_station(self, corp: Entity, other: Entity) -> bool:
+        """can_take_station(C, M): whether C may put one of its station markers in place of M's station:
+        M has a station on the map, C a marker left and no station yet in that hex (one per hex)."""
+        if self.board is None or self.b_tokens_left(corp) <= 0:
+            return False
+        theirs = self.board.tokens_of(other.id)
+        mine = {h for h, _ in self.board.tokens_of(corp.id)}
+        return bool(theirs) and theirs[0][0] not in mine
+
+    def b_take_station(self, corp: Entity, other: Entity) -> None:
+        """take_station(C, M): C's cheapest free station marker replaces M's station in the same circle,
+        free of charge (1880 VII.3.7); IllegalAction if C may not hold a station there."""
+        board = self._need_board()
+        ref = board.tokens_of(other.id)[0]
+        self._board_change(lambda: board.remove_token(other.id, ref))
+        self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
+
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:
             return

@@ -449,7 +449,10 @@ class MapHex:
     hex), location name, terrain and costs (`cost` for the first tile,
     `upgrade_cost` for each upgrade), reserved home stations (`homes`:
     (company, node)), `reserved_for` (only that company may lay its first
-    tile) and `borders`."""
+    tile) and `borders`. `stops_as`: the kind its revenue locations count as
+    for a train's distance, where it differs from the node's kind for track
+    and stations (1880's blue ports: a city or off-board on the map, a port
+    for a plus train's small number, VII.3.5.1)."""
 
     id: str
     tile: Tile
@@ -460,6 +463,7 @@ class MapHex:
     homes: tuple[tuple[str, int], ...] = ()
     reserved_for: str | None = None
     borders: tuple[Border, ...] = ()
+    stops_as: str | None = None
 
     @classmethod
     def from_dict(cls, hex_id: str, data: Mapping[str, Any]) -> MapHex:
@@ -484,6 +488,7 @@ class MapHex:
             tuple(homes),
             data.get("reserved_for"),
             borders,
+            data.get("stops_as"),
         )
 
 
@@ -1362,7 +1367,7 @@ class TrainSpec:
         else:
             distance, multiplier, own_station = data, 1, False
             name = name or str(data)
-        everything = frozenset({"city", "town", "offboard"})
+        everything = EVERY_STOP
         if isinstance(distance, bool) or distance is None:
             raise ValueError(f"train {name}: no distance")
         if isinstance(distance, int):
@@ -1391,7 +1396,7 @@ class TrainSpec:
 
     def counts(self, kind: str) -> bool:
         """Whether a node of `kind` is a stop for this train."""
-        return any(kind in part.kinds for part in self.parts)
+        return any(_takes(part, kind) for part in self.parts)
 
     def revenue(self, stops: Iterable[tuple[str, int]]) -> int | None:
         """Best revenue for visiting `stops` ((kind, revenue) of each counted
@@ -1403,7 +1408,7 @@ class TrainSpec:
         bits = []
         for part in self.parts:
             kinds = "/".join(_PLURAL[k] for k in sorted(part.kinds))
-            if part.kinds == frozenset({"city", "town", "offboard"}):
+            if part.kinds >= {"city", "town", "offboard"}:
                 kinds = "stops"
             many = "any number of" if part.visit >= 99 else str(part.visit)
             paid = f" (paid for the best {part.pay})" if part.pay < part.visit else ""
@@ -1429,7 +1434,11 @@ def _takes(part: TrainPart, kind: str) -> bool:
     """Whether a train part may take a stop of `kind` (an OWN_CITY is a city)."""
     return kind in part.kinds or (kind == OWN_CITY and "city" in part.kinds)
 
-_PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}
+_PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions",
+           "port": "ports", "own_city": "cities with a station of the company"}
+
+#: the stop kinds a plain n-train counts (a port only where a hex `stops_as: port`)
+EVERY_STOP = frozenset({"city", "town", "offboard", "port"})
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1654,6 +1663,10 @@ class _Graph:
         self.refs = refs
         self.index = {r: k for k, r in enumerate(refs)}
         self.kind = [board.node(r).kind for r in refs]
+        self.stops_as = [
+            board.hexes[r[0]].stops_as if r[0] in board.hexes and self.kind[k] != "junction" else None
+            for k, r in enumerate(refs)
+        ]
         self.rev = [
             board.revenue(r, phase) if board.node(r).kind != "junction" else 0 for r in refs
         ]
@@ -1744,6 +1757,9 @@ class _Graph:
     def stop_kind(self, k: int, spec: TrainSpec) -> str:
         """The kind node `k` counts as for `spec`: OWN_CITY for a city with the company's station when
         the train must be paid for one (1880 VII.3.5.1), else the node's kind."""
+        as_ = self.stops_as[k]
+        if as_ is not None:
+            return as_
         if spec.own_station and self.kind[k] == "city" and self.token[k]:
             return OWN_CITY
         return self.kind[k]
