@@ -300,3 +300,18 @@ def test_vii_3_5_1_ports_count_for_a_plus_trains_small_number():
     assert plus.revenue([("city", 30), ("city", 20), ("city", 20)]) is None
     two = track.TrainSpec.from_dict(g.DATA.component("train", "2"), name="2")
     assert two.revenue([("city", 30), ("port", 20)]) == 50          # a plain train counts a port
+
+
+def test_vii_3_6_example_a_4_plus_4_serves_four_cities_and_its_towns():
+    """The rulebook's brown-phase example: the CFR's 4+4 runs A to G, 4 cities plus 3 towns,
+    20 + 60 + 20 + 40 + 50 + 20 + 20 = 230 (the Ł20 stops read as the towns and one yellow
+    city); it may not go on to H, a fifth city. Its 3-train runs H-B-I for 40 + 60 + 50 = 150."""
+    from compiler.runtime.track import TrainSpec
+
+    g = Game(players=list(NAMES), seed=1)
+    four_plus_four = TrainSpec.from_dict(g.DATA.component("train", "4+4"), name="4+4")
+    a_to_g = [("city", 20), ("city", 60), ("town", 20), ("city", 40), ("city", 50), ("town", 20), ("town", 20)]
+    assert four_plus_four.revenue(a_to_g) == 230
+    assert four_plus_four.revenue(a_to_g + [("city", 50)]) is None
+    three = TrainSpec.from_dict(g.DATA.component("train", "3"), name="3")
+    assert three.revenue([("city", 40), ("city", 60), ("city", 50)]) == 150
