@@ -1893,13 +1893,13 @@ DATA = TitleData(
                         "key": "border_building",
                         "title": None,
                         "summary": "in the yellow phase the owner's companies may build up to and across the yellow dotted border; until the communist phase the owner earns Ł20 for each connection built across it",
+                        "effect": "border_crossing",
+                        "border_type": "impassable",
                         "bonus_per_crossing": 20,
-                        "building_until": "end of the yellow phase",
+                        "building_until": "B1",
                         "bonus_until": "B2",
                         "border_hexes": "the orange hex sides of the map (impassable borders until phase B1)",
-                        "exemption_and_bonus": Gap(
-                            "the owner's companies may not yet build across the border in the yellow phase, and the Ł20 per crossing is not paid"
-                        ),
+                        "crossing": "a connection built across the border is a tile whose new track reaches a dotted hex side no track reached before; it pays Ł20 to the owner whichever company lays it, and the side then stays open to every company's routes",
                         "kind": "ability",
                     }
                 ],

@@ -155,3 +155,40 @@ def test_ii_3_1_p4_token_goes_on_one_danube_harbour_once():
     assert_refused(g, X("P1", "assign", target="K17"), "II.3.1")          # P1 has no token
     act(g, X("P4", "assign", target="G23"))
     assert_refused(g, X("P4", "assign", target="K17"), "II.3.1")          # one token, laid for good
+
+
+# ---------------------------------------------------------------- P2 Consorţiu Bethel Henry Strousberg
+
+
+def _lcr_at_home(p2_owner, phase="A1"):
+    """Ann's LCR at the start of its first turn; Cernăuți (A17) has the dotted border on its side 0.
+    A later phase is a direct edit (the border opens by B1's event)."""
+    g = new_game(P2=p2_owner)
+    found(g, "Ann", "LCR", rights="ABC")
+    to_operating(g)
+    while acting(g) != "LCR":
+        act(g, {"type": "pass", "entity": acting(g), "entity_type": "minor"})
+    if phase != "A1":
+        g.g["phase"] = phase
+        g.emit("dotted_border_opens")
+    return g
+
+
+def test_ii_3_1_p2_its_owners_companies_build_across_the_dotted_border_in_phase_a():
+    g = _lcr_at_home("Ann")
+    cash = g.cash[g.find("Ann")]
+    act(g, C("LCR", "lay_tile", hex="A17", tile="447", rotation=0))
+    assert g.cash[g.find("Ann")] == cash + 20            # a connection across the border pays its owner
+
+
+def test_ii_3_1_p2_no_one_else_crosses_the_border_in_phase_a():
+    g = _lcr_at_home("Bob")
+    assert_refused(g, C("LCR", "lay_tile", hex="A17", tile="447", rotation=0), "VII.3.1")
+
+
+@pytest.mark.parametrize("phase, bonus", [("B1", 20), ("B2", 0)])
+def test_ii_3_1_p2_pays_for_every_crossing_until_the_communist_phase(phase, bonus):
+    g = _lcr_at_home("Bob", phase)
+    cash = g.cash[g.find("Bob")]
+    act(g, C("LCR", "lay_tile", hex="A17", tile="447", rotation=0))
+    assert g.cash[g.find("Bob")] == cash + bonus

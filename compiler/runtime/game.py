@@ -785,7 +785,8 @@ class GameBase:
         if blocker is not None:
             raise IllegalAction(f"{hex_id} is blocked while a player owns {blocker}",
                                 rule=self.DATA.rules.get(f"private {blocker.id}"))
-        lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors())
+        lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors(),
+                              crossable=self._crossable_borders(corp))
         self._check_lay_slot(lay)
         owner_private = self._tile_private(lay.tile)
         if owner_private is not None:
@@ -793,6 +794,51 @@ class GameBase:
             if self.owner[item.id] != corp or self.closed[item.id]:
                 raise IllegalAction(f"tile {lay.tile} may be laid only by a company that owns {item}")
         return lay
+
+    # -- border crossing (a private's `effect: border_crossing`, 1880's P2): the companies its owner directs
+    #    may build across borders of its `border_type` before phase `building_until`; each track laid onto
+    #    such a hex side for the first time pays its owner `bonus_per_crossing` before phase `bonus_until`
+
+    def _border_abilities(self) -> list[tuple[Entity, dict]]:
+        """(private, ability) for each open player-owned private with a border_crossing ability."""
+        return [(p, a) for p in self.privates if not self.closed[p.id] and self.owner[p.id].kind == "player"
+                for a in self._abilities(p, "border_crossing")]
+
+    def _before_phase(self, ability: dict, field: str) -> bool:
+        """Whether the game is still before the phase an ability's `field` names (always, if none)."""
+        until = ability.get(field)
+        return until is None or self._phase_index(self.g["phase"]) < self._phase_index(str(until))
+
+    def _crossable_borders(self, corp: Entity) -> frozenset[str]:
+        """The border types `corp` may build across now: those of the border_crossing privates its
+        director owns, before their `building_until` phase."""
+        director = self._director(corp)
+        return frozenset(str(a["border_type"]) for p, a in self._border_abilities()
+                         if self.owner[p.id] == director and self._before_phase(a, "building_until"))
+
+    def _border_crossings(self, lay: "track.Lay") -> None:
+        """After a lay: borders it crossed open for good; each hex side with a printed border that the
+        lay's new track reaches for the first time pays the border_crossing privates' owners."""
+        board = self._need_board()
+        for key in lay.crossed:
+            self._board_change(lambda key=key: board.open_border(*key))
+        if not any(self._abilities(p, "border_crossing") for p in self.privates):
+            return  # the title has no such private: nothing to count
+        abilities = self._border_abilities()
+        done = set(self.g.get("crossed_borders", ()))
+        for edge in lay.new_exits:
+            printed = board.printed_border(lay.hex, edge)
+            nb = board.nbr[lay.hex][edge]
+            side = min((lay.hex, edge), (nb, track.opposite(edge))) if nb is not None else (lay.hex, edge)
+            if printed is None or side in done:
+                continue
+            done.add(side)
+            for private, ability in abilities:
+                if str(ability.get("border_type")) == printed.type and self._before_phase(ability, "bonus_until"):
+                    bonus = int(self._value(ability["bonus_per_crossing"], f"{private} bonus_per_crossing"))
+                    self.transfer(bonus, BANK, self.owner[private.id])
+        if done != set(self.g.get("crossed_borders", ())):
+            self.j.set(self.g, "crossed_borders", frozenset(done))
 
     def _blocked_by(self, hex_id: str) -> Entity | None:
         """The open private whose `blocks` ability (owner: player) closes `hex_id` to track now."""
@@ -1125,8 +1171,10 @@ class GameBase:
         return [tuple(m) for m in self.g.get("markers", ())]
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
-        """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
+        """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it; borders the lay
+        crosses open, and a border_crossing private's owner earns its bonus (1880 II.3.1, P2)."""
         self._put_tile(lay, tile_id)
+        self._border_crossings(lay)
         self._collect_on_lay(corp, lay.hex)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
         if lay.upgrade:

@@ -734,6 +734,25 @@ class Board:
             k: b for k, b in self.borders.items() if type is not None and b.type != type
         }
 
+    def open_border(self, hex_id: str, edge: int) -> None:
+        """Take the border off one hex side (both hexes' views of it): track now crosses it."""
+        self.borders.pop((hex_id, edge), None)
+        nb = self.nbr[hex_id][edge]
+        if nb is not None:
+            self.borders.pop((nb, opposite(edge)), None)
+
+    def printed_border(self, hex_id: str, edge: int) -> Border | None:
+        """The border printed on a hex side (from either hex), whether or not it is still on the map."""
+        for b in self.hexes[hex_id].borders:
+            if b.edge == edge:
+                return b
+        nb = self.nbr[hex_id][edge]
+        if nb is not None:
+            for b in self.hexes[nb].borders:
+                if b.edge == opposite(edge):
+                    return b
+        return None
+
     def unreserve(self, company: str) -> None:
         """Drop the company's home reservations (e.g. 18CO's "unreserve" event)."""
         for held in self.reserved.values():
@@ -999,6 +1018,8 @@ class Lay:
     replaces: str = ""
     mapping: tuple[int, ...] = ()
     borders: tuple[tuple[str, int], ...] = ()
+    new_exits: tuple[int, ...] = ()
+    crossed: tuple[tuple[str, int], ...] = ()
 
     def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
         """The lay as an 18xx.games `lay_tile` action."""
@@ -1052,15 +1073,18 @@ def check_lay(
     *,
     cash: int | None = None,
     reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
 ) -> Lay:
     """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
     `company`; raises IllegalAction saying why not. `reachable=False` (a
     private's tile-lay ability) waives the need for new track the company
-    can reach from its tokens."""
+    can reach from its tokens. `crossable`: border types this company may
+    run track across (1880 P2's dotted border, II.3.1); the lay lists the
+    borders it crosses in `crossed`."""
     tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
     verdict = _judge(
         board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
-        reachable=reachable,
+        reachable=reachable, crossable=crossable,
     )
     if isinstance(verdict, str):
         raise IllegalAction(verdict, source=getattr(verdict, "source", None))
@@ -1078,6 +1102,7 @@ def _judge(
     cash: int | None,
     *,
     reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
 ) -> Lay | str:
     if h not in board.hexes:
         return f"{h} is not on the map"
@@ -1122,6 +1147,7 @@ def _judge(
     new_exits = new_lay.exits - old_lay.exits
     cost = mh.cost if first else mh.upgrade_cost
     paid: list[tuple[str, int]] = []
+    crossed: list[tuple[str, int]] = []
     for f in sorted(new_exits):
         nb = board.nbr[h][f]
         border = board.borders.get((h, f))
@@ -1129,7 +1155,9 @@ def _judge(
             if not board.rules.off_board:
                 return f"{label} runs track off the board at edge {f} of {h}"
             continue
-        if border is not None and border.type == "impassable":
+        if border is not None and border.type in crossable:
+            crossed.append((h, f))
+        elif border is not None and border.type == "impassable":
             return f"{label} runs track across the impassable border at edge {f} of {h}"
         nb_tile = board.placed[nb].tile
         if (
@@ -1149,7 +1177,8 @@ def _judge(
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
         return f"{label} costs {cost}; {company} has {cash}"
-    return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid))
+    return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
+               tuple(sorted(new_exits)), tuple(crossed))
 
 
 def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> bool:
