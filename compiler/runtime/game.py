@@ -94,6 +94,8 @@ class GameBase:
     def _build_entities(self, names: list[str]) -> None:
         d = self.DATA
         self.players = [Entity("player", name, name) for name in names]
+        #: the players as the game was given them: a log lists them so, for the same random draws on replay
+        self.names_given = tuple(names)
         self.corporations = [
             Entity("corporation", c["key"], c.get("title") or c["key"], c) for c in d.components_of("corporation")
         ]
@@ -3849,7 +3851,7 @@ class GameBase:
             "engine": "rulec",
             "title": self.DATA.title,
             "variant": self.DATA.variant,
-            "players": [{"id": p.id, "name": p.id} for p in self.players],
+            "players": [{"id": name, "name": name} for name in self.names_given],
             "settings": {"seed": self.seed, "optional_rules": list(self.options)},
             "actions": [dict(a, id=i + 1) for i, a in enumerate(self.actions)],
             "result": self.result() if self.finished else None,
