@@ -315,3 +315,15 @@ def test_vii_3_6_example_a_4_plus_4_serves_four_cities_and_its_towns():
     assert four_plus_four.revenue(a_to_g + [("city", 50)]) is None
     three = TrainSpec.from_dict(g.DATA.component("train", "3"), name="3")
     assert three.revenue([("city", 40), ("city", 60), ("city", 50)]) == 150
+
+
+def test_vii_3_5_1_an_express_trains_own_city_holds_with_a_harbour_token():
+    """P4's +10 token (II.3.1) counts only among a train's paid stops; a 6E's paid stops must still
+    include its own station's city: the token's stop and the own city, not the two best."""
+    from compiler.runtime.track import OWN_CITY, Bonuses, RouteBonus, TrainSpec, run_value
+
+    g = Game(players=list(NAMES), seed=1)
+    six_e = TrainSpec.from_dict(g.DATA.component("train", "6E"), name="6E")
+    stops = [(f"X{i}", "city", 60) for i in range(5)] + [("G25", "city", 55), ("I17", OWN_CITY, 10)]
+    token = Bonuses((RouteBonus("P4 marker", (("G25", 10),)),))
+    assert run_value(six_e, stops, ("X0", "I17"), token) == 4 * 60 + 55 + 10 + 10   # not 5 * 60 + 55 + 10

@@ -1617,6 +1617,8 @@ def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -
     """`_evaluate` where stops given as (0, -revenue, kind) must be paid and
     those given as (1, -revenue, kind) may be: sorted, the forced come first,
     so each part pays them before the rest; None if they cannot all be paid."""
+    if spec.own_station:
+        return _evaluate_forced_own(spec, stops)
     parts = spec.parts
     states: dict[tuple[int, ...], int] = {(0,) * len(parts): 0}
     for free, negative, kind in stops:
@@ -1636,6 +1638,36 @@ def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -
             return None
         states = nxt
     return max(states.values()) * spec.multiplier
+
+
+def _evaluate_forced_own(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -> int | None:
+    """`_evaluate_forced` for a train with `own_station`: the forced stops are paid, the others may
+    be, and the paid ones include a city with the company's station (as `_evaluate_own`)."""
+    parts = spec.parts
+    n = len(parts)
+    states: dict[tuple[int, ...], int] = {(0,) * (2 * n + 1): 0}
+    for free, negative, kind in stops:
+        revenue = -negative
+        nxt: dict[tuple[int, ...], int] = {}
+        for key, value in states.items():
+            visits, paid, own = key[:n], key[n : 2 * n], key[2 * n]
+            for k, part in enumerate(parts):
+                if not _takes(part, kind) or visits[k] >= part.visit:
+                    continue
+                grown = visits[:k] + (visits[k] + 1,) + visits[k + 1 :]
+                options = [(paid, own, value)] if free else []
+                if paid[k] < part.pay:
+                    options.append((paid[:k] + (paid[k] + 1,) + paid[k + 1 :],
+                                    own or int(kind == OWN_CITY), value + revenue * part.multiplier))
+                for paid2, own2, worth in options:
+                    state = grown + paid2 + (own2,)
+                    if nxt.get(state, -1) < worth:
+                        nxt[state] = worth
+        if not nxt:
+            return None
+        states = nxt
+    best = [v for key, v in states.items() if key[-1]]
+    return max(best) * spec.multiplier if best else None
 
 
 def run_value(
