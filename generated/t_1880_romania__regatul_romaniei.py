@@ -58,6 +58,8 @@ DATA = TitleData(
             "BCD",
             "capital_to_company",
             "capital_to_owner",
+            "capital_to_company_take_station",
+            "capital_to_owner_take_station",
         ],
         "float_by_phase": Table(
             ("phase_group",),
@@ -69,6 +71,7 @@ DATA = TitleData(
             ),
         ),
         "shares_available_in_phase_a": 50,
+        "reserved_share_in_phase_a": "a share reserved for a foreign investor is one of the 50% available in phase A: players may buy only what is left of it",
         "capitalization": "in phases A to C, five times par on starting to operate and five times par again once 50% is sold and phase B has begun; in phase D, ten times par at once",
         "station_costs": [0, 40, 100],
         "station_cost_multiplier_phase_d": 2,
@@ -101,13 +104,8 @@ DATA = TitleData(
         "minor_operating_until": "B1",
         "investor_connection_bonus": 50,
         "investor_owner_capital": 20,
-        "investor_station_swap": Gap(
-            "on closing, the company may swap the investor's station for its own cheapest free station marker (VII.3.7); not offered yet: the investor's station leaves the map"
-        ),
-        "round_track_order": Gap(
-            "operating order by the round track (VII.1) needs its layout (see round_track main); companies operate in share-price order meanwhile"
-        ),
-        "operating_order": "share_price_desc",
+        "investor_station_swap": "on closing, the company may put its cheapest free station marker, free, in the investor's circle (the choice's '_take_station' forms); otherwise the investor's station leaves the map",
+        "operating_order": "round_track",
         "sell_buy_order": "sell_then_buy",
         "first_round_selling": "forbidden",
         "president_certificate_saleable": False,
@@ -132,25 +130,15 @@ DATA = TitleData(
         "stock_round_when": ["train_sold_out"],
         "train_export": True,
         "interruption": "the last train of a type bought breaks the operating round off at once for a stock round; the buyer then buys again if it will, and the round goes on; after an export, the exporting company gets its train purchase again",
-        "interruption_order": Gap(
-            "after an interruption the round track resumes with 'the topmost company whose marker has not yet moved' (VII.1); with the round track's layout a gap, the round goes on in share-price order"
-        ),
+        "interruption_order": "after an interruption the interrupted company buys again if it will; then the pass goes on with the topmost company whose marker has not yet moved, a company that began operating meanwhile included; when all have moved, a new pass begins with the privates",
         "export_declining_obligation": "a company without a train that a pass would make export may pass; it buys after the stock round",
         "layout": "pointy",
         "track_off_board": False,
         "dead_end_colors": ["blue"],
         "upgrade_chart": "partial",
         "odessa_coordinate": "the rulebook calls Odessa Y8; the reference's map (used here) calls it H26",
-        "ports_on_plus_trains": Gap(
-            "the blue ports (H26, J26) count as off-board areas and cities, so a plus train's big number pays for them; VII.3.5.1 has its small number count ports"
-        ),
-        "express_counts_own_station": Gap(
-            "a 6E or 8E must count a city with one of its company's stations among the six or eight stops it is paid for (VII.3.5.1); the route search pays the best six or eight whatever they are"
-        ),
-        "owner_private_discounts": Gap(
-            "P3's mountain discount serves every company its owner directs (II.3.1); the engine applies a standing discount only to privates a company itself holds, so P3 gives none yet"
-        ),
-        "harbour_token_play": Gap("private P4's +10 harbour token (II.3.1) is not placed yet"),
+        "ports_on_plus_trains": "the blue ports (H26, J26) are an off-board area and a city for track and stations, but count as ports for a train's distance: a plus train's small number pays for them",
+        "any_time_actions": ["close_for_cash", "assign"],
         "final_score": "cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play",
         "no_value_at_end": "privates, trains and company treasuries",
         "private_value_at_end": 0,
@@ -1409,6 +1397,7 @@ DATA = TitleData(
                 "key": "H26",
                 "title": "Odesa",
                 "color": "blue",
+                "stops_as": "port",
                 "nodes": [
                     {"kind": "offboard", "revenue": {"A1": 20, "B1": 30, "C1": 40, "D1": 40}}
                 ],
@@ -1526,6 +1515,7 @@ DATA = TitleData(
                 "key": "J26",
                 "title": "Marea Neagră",
                 "color": "blue",
+                "stops_as": "port",
                 "nodes": [
                     {
                         "kind": "city",
@@ -1888,6 +1878,7 @@ DATA = TitleData(
                     {
                         "key": "close_for_cash",
                         "title": None,
+                        "effect": "close_for_cash",
                         "summary": "the owner may close it at any moment for Ł20 to himself or Ł40 to one of his companies",
                         "player_amount": 20,
                         "company_amount": 40,
@@ -1913,6 +1904,8 @@ DATA = TitleData(
                         "count": 1,
                         "hexes": ["G23", "G25", "H4", "J20", "K9", "K17"],
                         "closes_private": False,
+                        "effect": "hex_marker",
+                        "owner": "player",
                         "kind": "ability",
                     }
                 ],
@@ -2036,15 +2029,14 @@ DATA = TitleData(
                 "title": "Round track",
                 "summary": "a component kind of this title: a cyclic track printed on the map that fixes the operating order of the companies, carries the train purchase marker and shows the game's progress",
                 "fixed_spaces": ["Starting Round", "Privates", "Foreign Investors", "Last 3 ORs"],
-                "par_groups": [70, 80, 90, 100],
+                "par_groups": [100, 90, 80, 70],
                 "rows_per_par_price": 4,
                 "circles_per_row": 2,
                 "row_choice": "the founder puts the company's marker on the current space of an empty row under its par price; a par price with all rows taken cannot be chosen",
+                "current_space": "the circle of the companies still to act in the current pass: a company founded in an interrupting stock round acts in that pass when the topmost-waiting rule reaches it",
                 "order": "top to bottom, then round again",
                 "train_purchase_marker": "placed beside the marker of the company that last bought a train from the bank; not moved for rebuilt 2-trains, pool or company purchases",
-                "layout": Gap(
-                    "the rulebook describes the track only in words and the reference data has no round track: the order of the par groups and the exact spaces are unknown"
-                ),
+                "spaces": "the printed spaces beyond the rows (their graphics) are not transcribed; the rows, their groups and the fixed spaces above are what play needs",
             },
         ],
         "term": [
@@ -8051,10 +8043,12 @@ DATA = TitleData(
         ],
     },
     rules={
+        "action assign": "II.3.1",
         "action bid": "V.1, V.2",
         "action buy_shares": "VI.5",
         "action buy_train": "VII.3.8",
         "action choose": "VI.6, VII.3.2, VII.3.7",
+        "action close_for_cash": "II.3.1",
         "action lay_tile": "VII.3.1, VII.3.3",
         "action par": "VI.5, VI.6",
         "action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
@@ -8244,6 +8238,7 @@ DATA = TitleData(
         "procedure pay_dividends": "VII.3.6",
         "procedure second_capitalisation": "VI.7",
         "property after_the_last_6e": "VII.3.8, IX.1",
+        "property any_time_actions": "II.3.1",
         "property auction_all_pass": "V.1",
         "property auction_all_pass_first": "V.1, §X",
         "property auction_bid_limit": 'assumed "V.1 says the winner pays the bid; a bid he cannot pay is read as not allowed"',
@@ -8276,9 +8271,11 @@ DATA = TitleData(
         "property holding_cap": "VI.5, §X",
         "property home_token_at": "VII.1, VI.6",
         "property interruption": "VII.3.8, VII.3.10, VII.1",
+        "property interruption_order": "VII.1, VII.3.8",
         "property investor_connection_bonus": "VII.3.7",
         "property investor_count": "XI.2",
         "property investor_owner_capital": "VII.3.7, IX.2",
+        "property investor_station_swap": "VII.3.7, §X",
         "property layout": 'supplement from "18xx-games-1880Romania.json"',
         "property min_bid_raise": "V.1",
         "property min_train_price": "VII.3.8",
@@ -8288,7 +8285,7 @@ DATA = TitleData(
         "property must_own_train": "VII.3.8, §X",
         "property no_value_at_end": "IX.2",
         "property odessa_coordinate": "VII.3.1",
-        "property operating_order": "assumed \"the round track's layout is a gap; the library's share-price order stands in until it is transcribed\"",
+        "property operating_order": "VII.1, VI.6",
         "property operating_rounds_per_set": "VII.1, II.4",
         "property operating_steps": "VII.1",
         "property par_prices": "VI.6, II.2",
@@ -8299,12 +8296,14 @@ DATA = TitleData(
         "property players_with_variants": "I.1",
         "property pool_cap": "VI.4, §X",
         "property pool_shares_pay": "VI.4, VII.3.6",
+        "property ports_on_plus_trains": "VII.3.5.1, II.1",
         "property president_certificate_saleable": "VI.4",
         "property president_share_cost": "VI.6",
         "property president_share_sizes": "VI.6, II.3.3",
         "property private_purchase_from_phase": "II.3.1",
         "property private_rules": "II.3.1, §X",
         "property private_value_at_end": "IX.2",
+        "property reserved_share_in_phase_a": 'VI.6, VI.1, §IV("Game Setup")',
         "property seating_after_auction": "V.1",
         "property section_numbering": '§IV("Game Setup"), §IV("Sequence of Play")',
         "property sell_buy_order": "VI.1",
@@ -8908,6 +8907,10 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
         raise IllegalAction("the par prices are 70, 80, 90 and 100", rule="VI.6")
     if not (v_president_percent in g.param("president_share_sizes")):
         raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
+    if not (g.b_round_track_row_free(v_price)):
+        raise IllegalAction(
+            "all four rows of that par price on the round track are taken", rule="VI.6"
+        )
     g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
@@ -8915,6 +8918,7 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction("not enough cash", rule="VI.5")
     g.b_set_par(v_corporation, v_price)
+    g.b_take_round_track_row(v_corporation)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     for v_investor in g.name("minors"):
@@ -8948,12 +8952,16 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     v_cert = g.b_next_certificate(v_corporation, "treasury")
     if not (v_cert != None):
         raise IllegalAction("no share of the company is left in the bank", rule="VI.5")
+    v_issued = g.b_sold_percent(v_corporation) + sum(
+        g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
+    )
     if not (
-        ((g.b_sold_percent(v_corporation) + g.attr(v_cert, "percent")) <= 50)
+        ((v_issued + g.attr(v_cert, "percent")) <= g.param("shares_available_in_phase_a"))
         or g.b_phase_at_least("B1")
     ):
         raise IllegalAction(
-            "only 50% of a company is available until phase B", rule="VI.1, VII.3.11"
+            "only 50% of a company is available until phase B, a share reserved for an investor included",
+            rule="VI.1, VII.3.11, VI.6",
         )
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
@@ -9254,16 +9262,28 @@ def a_choose(g, v_corporation, v_choice):
             rule="VII.3.2, VII.3.7",
         )
     if g.attr(v_corporation, "kind") == "investor":
-        if not ((v_choice == "capital_to_company") or (v_choice == "capital_to_owner")):
+        v_to_company = (v_choice == "capital_to_company") or (
+            v_choice == "capital_to_company_take_station"
+        )
+        v_take_station = (v_choice == "capital_to_company_take_station") or (
+            v_choice == "capital_to_owner_take_station"
+        )
+        if not ((v_to_company or v_take_station) or (v_choice == "capital_to_owner")):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
             )
-        r_close_investor(g, v_corporation, (v_choice == "capital_to_company"))
+        r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
         if not (
-            ((v_choice in g.param("choose_options")) and (v_choice != "capital_to_company"))
-            and (v_choice != "capital_to_owner")
+            (
+                (
+                    ((v_choice in g.param("choose_options")) and (v_choice != "capital_to_company"))
+                    and (v_choice != "capital_to_owner")
+                )
+                and (v_choice != "capital_to_company_take_station")
+            )
+            and (v_choice != "capital_to_owner_take_station")
         ):
             raise IllegalAction(
                 "building rights are for one to three different phases, A to D", rule="VII.3.2"
@@ -9282,6 +9302,50 @@ def a_choose(g, v_corporation, v_choice):
     g.b_resolve_decision(v_corporation, "choose")
 
 
+def a_close_for_cash(g, v_company, v_target):
+    """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
+    if not (g.b_has_ability(v_company, "close_for_cash")):
+        raise IllegalAction("only the Banater Montanbahn may be closed for cash", rule="II.3.1")
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="II.3.1")
+    v_holder = g.b_holder_of(v_company)
+    if not (v_holder in g.name("players")):
+        raise IllegalAction("the private has no owner yet", rule="II.3.1")
+    if v_target == v_holder:
+        g.transfer(
+            g.b_ability_value(v_company, "close_for_cash", "player_amount"),
+            g.name("bank"),
+            v_holder,
+        )
+    else:
+        if not ((g.b_director(v_target) == v_holder) and (not g.b_closed(v_target))):
+            raise IllegalAction(
+                "the Ł40 goes to a company the owner directs, a foreign investor included",
+                rule="II.3.1",
+            )
+        if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
+            raise IllegalAction(
+                "the Ł40 goes to a company that has begun to operate", rule="II.3.1"
+            )
+        g.transfer(
+            g.b_ability_value(v_company, "close_for_cash", "company_amount"),
+            g.name("bank"),
+            v_target,
+        )
+    g.b_close_private(v_company)
+
+
+def a_assign(g, v_company, v_target):
+    """Lay P4's +10 token on a Danube harbour (II.3.1)"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="II.3.1")
+    if not (g.b_has_ability(v_company, "harbour_token")):
+        raise IllegalAction("only the D.B.S.R. has a harbour token", rule="II.3.1")
+    if not (not g.b_in_round("auction")):
+        raise IllegalAction("the token is laid once the privates have owners", rule="II.3.1")
+    g.b_place_marker(v_company, v_target)
+
+
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
@@ -9294,11 +9358,18 @@ def r_minor_turn_end(g, v_minor):
             g.b_require_decision(v_minor, "choose")
 
 
-def r_close_investor(g, v_investor, v_to_company):
+def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
     v_holder = g.b_owner(v_investor)
     for v_c in g.name("corporations"):
         if g.b_percent(v_investor, v_c) > 0:
+            if v_take_station:
+                if not (g.b_can_take_station(v_c, v_investor)):
+                    raise IllegalAction(
+                        "the company has no station marker left, or has a station in that hex already",
+                        rule="VII.3.7, VII.3.4",
+                    )
+                g.b_take_station(v_c, v_investor)
             for v_cert in g.b_held_certificates(v_investor, v_c):
                 g.move(v_cert, v_investor, v_holder)
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
@@ -9424,6 +9495,8 @@ class Game(GameBase):
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
         "choose": [("corporation", ("corporation",)), ("choice", ("name",))],
+        "close_for_cash": [("company", ("private",)), ("target", ("player", "corporation"))],
+        "assign": [("company", ("private",)), ("target", ("name",))],
         "payoff_player_debt": [("player", ("player",))],
     }
     ROUTINES = {
@@ -9442,6 +9515,8 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
         "action:choose": a_choose,
+        "action:close_for_cash": a_close_for_cash,
+        "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,
         "minor_turn_end": r_minor_turn_end,
         "close_investor": r_close_investor,

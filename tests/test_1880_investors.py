@@ -227,3 +227,45 @@ def test_vii_1_after_phase_b1_an_investor_only_checks_its_connection():
     g.g["phase"] = "B2"
     to_operating(g)
     assert acting(g) == "GWR"                           # the investors' turns were empty
+
+
+def test_vi_6_the_reserved_share_is_one_of_the_50_percent_of_phase_a():
+    """The reading taken (reserved_share_in_phase_a): the investor's 10% comes out of the stack above
+    the '100%' card, so with a 20% president's certificate players may buy only two more shares."""
+    g, seating = game_with_investors()
+    owner = seating[0]
+    found(g, owner, "GWR", price=70)
+    gwr = g.entity("corporation", "GWR")
+    assert g.b_percent(g.find("6"), gwr) == 10
+    buyers = [p for p in seating if p != owner]
+
+    def buy(name):
+        while acting(g) != name:
+            act(g, P(acting(g), "pass"))
+        cert = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == gwr and not c.president)
+        return P(name, "buy_shares", shares=[cert.id], percent=10)
+
+    act(g, buy(buyers[0]))
+    act(g, buy(buyers[1]))                              # 20 + 10 reserved + 20: half the company out
+    assert_refused(g, buy(buyers[2]), "VI.1")
+
+
+def test_vii_3_7_the_company_may_take_the_investors_station_with_its_cheapest_marker():
+    g, owner = _connected("company")
+    cfr = g.entity("corporation", "CFR")
+    cash_before = g.cash[cfr]
+    act(g, E("6", "choose", choice="capital_to_company_take_station"))
+    assert g.corp["6"]["closed"]
+    assert g.board.tokens_of("6") == []
+    assert ("H14", 0) in g.board.tokens_of("CFR")       # Pitești, in the investor's circle
+    assert g.cash[cfr] == cash_before + 50              # the capital; the marker cost nothing
+    assert g.b_tokens_left(cfr) == 1 and g.b_next_token_cost(cfr) == 100   # the Ł40 marker went
+
+
+def test_vii_3_7_no_station_for_a_company_without_a_marker_left():
+    """A direct edit: the CFR has placed all three of its station markers."""
+    g, owner = _connected("company")
+    g.corp["CFR"]["tokens"] = 3
+    assert_refused(g, E("6", "choose", choice="capital_to_owner_take_station"), "VII.3.7")
+    act(g, E("6", "choose", choice="capital_to_owner"))
+    assert g.board.tokens_of("6") == []

@@ -281,3 +281,65 @@ def test_vii_3_1_unless_a_tile_lies_there_already():
     lay_direct(g, "I17", "L148", 0)
     to_operating(g)
     act(g, lay("GWR", "I19", "9", 1))
+
+
+# ---------------------------------------------------------------- VII.3.5.1 express trains
+
+
+def test_vii_3_5_1_an_express_train_is_paid_for_a_city_with_its_own_station():
+    """A 6E may visit any number of stops but is paid for six, one of them a city with one of its
+    company's stations: here the own city (20) replaces the sixth best (30)."""
+    from compiler.runtime.track import OWN_CITY, TrainSpec
+
+    g = Game(players=list(NAMES), seed=1)
+    six_e = TrainSpec.from_dict(g.DATA.component("train", "6E"), name="6E")
+    foreign = [("city", 60), ("city", 50), ("offboard", 50), ("city", 40), ("town", 40), ("city", 30)]
+    assert six_e.revenue(foreign + [(OWN_CITY, 20)]) == 60 + 50 + 50 + 40 + 40 + 20
+    assert six_e.revenue(foreign + [(OWN_CITY, 70)]) == 70 + 60 + 50 + 50 + 40 + 40
+    assert six_e.revenue(foreign) is None               # no city of its own among the stops
+    six = TrainSpec.from_dict(g.DATA.component("train", "6"), name="6")
+    assert six.revenue(foreign) == 270                  # a plain 6 needs none
+
+
+def test_vii_3_5_1_ports_count_for_a_plus_trains_small_number():
+    """The blue ports (Odesa H26, Marea Neagră J26) are an off-board and a city on the map but count
+    as ports for a train (VII.3.5.1): a 2+2 pays two cities and a port, not three cities."""
+    from compiler.runtime import track
+
+    g = Game(players=list(NAMES), seed=1)
+    graph = track._Graph(g.board, "DR", "A1")
+    plus = track.TrainSpec.from_dict(g.DATA.component("train", "2+2"), name="2+2")
+    kinds = {g.board.node(ref).kind: graph.stop_kind(k, plus) for k, ref in enumerate(graph.refs)
+             if ref[0] in ("H26", "J26")}
+    assert kinds == {"offboard": "port", "city": "port"}
+    assert plus.revenue([("city", 30), ("city", 20), ("port", 20)]) == 70
+    assert plus.revenue([("city", 30), ("city", 20), ("city", 20)]) is None
+    two = track.TrainSpec.from_dict(g.DATA.component("train", "2"), name="2")
+    assert two.revenue([("city", 30), ("port", 20)]) == 50          # a plain train counts a port
+
+
+def test_vii_3_6_example_a_4_plus_4_serves_four_cities_and_its_towns():
+    """The rulebook's brown-phase example: the CFR's 4+4 runs A to G, 4 cities plus 3 towns,
+    20 + 60 + 20 + 40 + 50 + 20 + 20 = 230 (the Ł20 stops read as the towns and one yellow
+    city); it may not go on to H, a fifth city. Its 3-train runs H-B-I for 40 + 60 + 50 = 150."""
+    from compiler.runtime.track import TrainSpec
+
+    g = Game(players=list(NAMES), seed=1)
+    four_plus_four = TrainSpec.from_dict(g.DATA.component("train", "4+4"), name="4+4")
+    a_to_g = [("city", 20), ("city", 60), ("town", 20), ("city", 40), ("city", 50), ("town", 20), ("town", 20)]
+    assert four_plus_four.revenue(a_to_g) == 230
+    assert four_plus_four.revenue(a_to_g + [("city", 50)]) is None
+    three = TrainSpec.from_dict(g.DATA.component("train", "3"), name="3")
+    assert three.revenue([("city", 40), ("city", 60), ("city", 50)]) == 150
+
+
+def test_vii_3_5_1_an_express_trains_own_city_holds_with_a_harbour_token():
+    """P4's +10 token (II.3.1) counts only among a train's paid stops; a 6E's paid stops must still
+    include its own station's city: the token's stop and the own city, not the two best."""
+    from compiler.runtime.track import OWN_CITY, Bonuses, RouteBonus, TrainSpec, run_value
+
+    g = Game(players=list(NAMES), seed=1)
+    six_e = TrainSpec.from_dict(g.DATA.component("train", "6E"), name="6E")
+    stops = [(f"X{i}", "city", 60) for i in range(5)] + [("G25", "city", 55), ("I17", OWN_CITY, 10)]
+    token = Bonuses((RouteBonus("P4 marker", (("G25", 10),)),))
+    assert run_value(six_e, stops, ("X0", "I17"), token) == 4 * 60 + 55 + 10 + 10   # not 5 * 60 + 55 + 10

@@ -548,3 +548,66 @@ def test_vii_3_10_a_company_without_a_train_may_decline_to_export():
     assert acting(g) == "GWR" and g.g["step"] == "buy_train"
     assert_refused(g, C("GWR", "pass"), "VII.3.8")   # now it must buy
     act(g, C("GWR", "buy_train", train=train_id(g, "2+2"), price=180))
+
+
+# ---------------------------------------------------------------- VI.6 / VII.1 the round track
+
+
+def test_vi_6_the_founder_takes_the_topmost_empty_row_under_the_par_price():
+    """Four rows per par price (VI.6), the 100 group on top (assumed: see round_track main)."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 70))
+    turn(g, "Bob", par_action(g, "Bob", "VRL", 100))
+    turn(g, "Cid", par_action(g, "Cid", "MR", 70))
+    turn(g, "Dee", par_action(g, "Dee", "CR", 90))
+    assert {s: g.corp[s]["track_row"] for s in ("VRL", "CR", "GWR", "MR")} == \
+        {"VRL": 0, "CR": 4, "GWR": 12, "MR": 13}
+
+
+def test_vi_6_a_par_price_whose_four_rows_are_taken_cannot_be_chosen():
+    g = new_game()
+    for name, sym in zip(NAMES, ("GWR", "VRL", "MR", "CR")):
+        turn(g, name, par_action(g, name, sym, 100))
+    to_turn(g, "Ann")
+    assert_refused(g, par_action(g, "Ann", "DR", 100), "VI.6", "rows")
+    act(g, par_action(g, "Ann", "DR", 90))            # another par price still has rows
+    assert g.corp["DR"]["track_row"] == 4
+
+
+def test_vii_1_companies_operate_top_to_bottom_on_the_round_track():
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 70))
+    turn(g, "Bob", par_action(g, "Bob", "VRL", 100))
+    turn(g, "Cid", par_action(g, "Cid", "MR", 90))
+    end_stock_round(g)
+    seen = []
+    for _ in range(3):
+        seen.append(acting(g))
+        act(g, C(acting(g), "buy_train", train=train_id(g, "2"), price=100))
+        pass_(g)
+    assert seen == ["VRL", "MR", "GWR"]
+    assert acting(g) == "VRL"                         # the rondel: round again from the top
+
+
+def test_vii_1_after_an_interruption_the_topmost_waiting_company_goes_on():
+    """GWR (row 0) buys the last 2-train (a direct edit leaves one); in the stock round Cid founds the
+    MR at 90 (row 4), above the VRL at 70 (row 12) that has not yet acted: after the GWR's
+    renewed train step, the MR acts before the VRL."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    turn(g, "Bob", par_action(g, "Bob", "VRL", 70))
+    end_stock_round(g)
+    assert acting(g) == "GWR"
+    left = [t for t in g.train_order if g.trains[t].name == "2"]
+    for tid in left[:-1]:
+        g.owner[tid] = SCRAP
+    act(g, C("GWR", "buy_train", train=left[-1], price=100))
+    assert g.g["round"] == "stock"
+    turn(g, "Cid", par_action(g, "Cid", "MR", 90))
+    end_stock_round(g)
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"
+    pass_(g, "GWR")
+    assert acting(g) == "MR"
+    act(g, C("MR", "buy_train", train=train_id(g, "2+2"), price=180))
+    pass_(g, "MR")
+    assert acting(g) == "VRL"

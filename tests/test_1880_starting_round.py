@@ -359,3 +359,17 @@ def test_v_random_games_play_through_the_starting_round_to_the_end(players):
     names = [f"P{i}" for i in range(players)]
     record = play_one(Game, names, 1)
     assert record["finished"] and record["end_reason"] == "last_train"
+
+
+def test_v_own_log_replays_after_the_new_seating():
+    """The final seating (V.1) reorders the players; a log lists them as the game was given them, so
+    that the replay deals the same player-order cards (§IV Game Setup) and reaches the same state."""
+    g = new_game(seed=5)
+    rng = random.Random(5)
+    while g.g["round"] == "auction":
+        act(g, rng.choice(g.legal_actions()))
+    for _ in range(30):
+        act(g, rng.choice(g.legal_actions()))
+    log = g.to_log()
+    assert [p["name"] for p in log["players"]] == list(NAMES)
+    assert Game.from_log(log).state() == g.state()

@@ -94,6 +94,8 @@ class GameBase:
     def _build_entities(self, names: list[str]) -> None:
         d = self.DATA
         self.players = [Entity("player", name, name) for name in names]
+        #: the players as the game was given them: a log lists them so, for the same random draws on replay
+        self.names_given = tuple(names)
         self.corporations = [
             Entity("corporation", c["key"], c.get("title") or c["key"], c) for c in d.components_of("corporation")
         ]
@@ -789,7 +791,8 @@ class GameBase:
         if blocker is not None:
             raise IllegalAction(f"{hex_id} is blocked while a player owns {blocker}",
                                 rule=self.DATA.rules.get(f"private {blocker.id}"))
-        lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors())
+        lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors(),
+                              crossable=self._crossable_borders(corp))
         self._check_lay_slot(lay)
         owner_private = self._tile_private(lay.tile)
         if owner_private is not None:
@@ -797,6 +800,51 @@ class GameBase:
             if self.owner[item.id] != corp or self.closed[item.id]:
                 raise IllegalAction(f"tile {lay.tile} may be laid only by a company that owns {item}")
         return lay
+
+    # -- border crossing (a private's `effect: border_crossing`, 1880's P2): the companies its owner directs
+    #    may build across borders of its `border_type` before phase `building_until`; each track laid onto
+    #    such a hex side for the first time pays its owner `bonus_per_crossing` before phase `bonus_until`
+
+    def _border_abilities(self) -> list[tuple[Entity, dict]]:
+        """(private, ability) for each open player-owned private with a border_crossing ability."""
+        return [(p, a) for p in self.privates if not self.closed[p.id] and self.owner[p.id].kind == "player"
+                for a in self._abilities(p, "border_crossing")]
+
+    def _before_phase(self, ability: dict, field: str) -> bool:
+        """Whether the game is still before the phase an ability's `field` names (always, if none)."""
+        until = ability.get(field)
+        return until is None or self._phase_index(self.g["phase"]) < self._phase_index(str(until))
+
+    def _crossable_borders(self, corp: Entity) -> frozenset[str]:
+        """The border types `corp` may build across now: those of the border_crossing privates its
+        director owns, before their `building_until` phase."""
+        director = self._director(corp)
+        return frozenset(str(a["border_type"]) for p, a in self._border_abilities()
+                         if self.owner[p.id] == director and self._before_phase(a, "building_until"))
+
+    def _border_crossings(self, lay: "track.Lay") -> None:
+        """After a lay: borders it crossed open for good; each hex side with a printed border that the
+        lay's new track reaches for the first time pays the border_crossing privates' owners."""
+        board = self._need_board()
+        for key in lay.crossed:
+            self._board_change(lambda key=key: board.open_border(*key))
+        if not any(self._abilities(p, "border_crossing") for p in self.privates):
+            return  # the title has no such private: nothing to count
+        abilities = self._border_abilities()
+        done = set(self.g.get("crossed_borders", ()))
+        for edge in lay.new_exits:
+            printed = board.printed_border(lay.hex, edge)
+            nb = board.nbr[lay.hex][edge]
+            side = min((lay.hex, edge), (nb, track.opposite(edge))) if nb is not None else (lay.hex, edge)
+            if printed is None or side in done:
+                continue
+            done.add(side)
+            for private, ability in abilities:
+                if str(ability.get("border_type")) == printed.type and self._before_phase(ability, "bonus_until"):
+                    bonus = int(self._value(ability["bonus_per_crossing"], f"{private} bonus_per_crossing"))
+                    self.transfer(bonus, BANK, self.owner[private.id])
+        if done != set(self.g.get("crossed_borders", ())):
+            self.j.set(self.g, "crossed_borders", frozenset(done))
 
     def _blocked_by(self, hex_id: str) -> Entity | None:
         """The open private whose `blocks` ability (owner: player) closes `hex_id` to track now."""
@@ -820,11 +868,29 @@ class GameBase:
         return tile_cost + max(0, lay.cost - terrain - self._border_discount(lay))
 
     def _discount_holders(self) -> list[Entity]:
-        """The operating company and the open privates it owns: whose standing discounts apply to its lays."""
+        """The operating company and the open privates whose standing discounts apply to its lays: those it
+        owns, and those its director owns whose ability `serves: owner_companies` (1880 II.3.1: an ability
+        serves every company the private's owner directs, a foreign investor included)."""
         if self.g.get("operating") is None:
             return []
         corp = self._operator(self.g["operating"])
-        return [corp] + [p for p in self.privates if self.owner[p.id] == corp and not self.closed[p.id]]
+        director = self._director(corp)
+        return [corp] + [p for p in self.privates if not self.closed[p.id] and (
+            self.owner[p.id] == corp or (director is not None and self.owner[p.id] == director
+                                         and self._serves_owner_companies(p)))]
+
+    def _director(self, operator: Entity) -> Entity | None:
+        """The player who directs `operator`: a corporation's president, a minor's owner (None if none)."""
+        if operator.kind == "corporation":
+            return self.b_president(operator)
+        holder = self.owner.get(operator.id)
+        return holder if holder is not None and holder.kind == "player" else None
+
+    @staticmethod
+    def _serves_owner_companies(company: Entity) -> bool:
+        """Whether a private's abilities serve every company its player owner directs (`serves: owner_companies`)."""
+        return any(a.get("kind") == "ability" and str(a.get("serves", "")) == "owner_companies"
+                   for a in company.get("children") or ())
 
     def _border_discount(self, lay: "track.Lay") -> int:
         """Standing discounts on the hexsides a lay pays for: an ability with a `discount`, a `terrain`,
@@ -882,13 +948,19 @@ class GameBase:
         `effect: hex_marker`) in `hex`, during its operating turn before its trains have run; from then on
         its routes through that hex earn the marker's bonus until the markers are removed. `count` limits
         the placements over the game, `count_per_or` per operating round (the marker then moves).
+        An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
+        goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token).
         Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
-        operating, the hex is not one of the ability's, or its uses are spent."""
+        operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
+        are spent."""
         abilities = self._abilities(company, "hex_marker")
         if not abilities:
             raise IllegalAction(f"{company} has no revenue marker to place")
-        owner = self._ability_user(company, "places its marker")
         ability = abilities[0]
+        if str(ability.get("owner", "corporation")) == "player":
+            owner = self._player_ability_user(company)
+        else:
+            owner = self._ability_user(company, "places its marker")
         bonus = self._marker_bonus(ability, str(hex_id))
         if bonus is None:
             raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
@@ -904,6 +976,16 @@ class GameBase:
         self.j.set(self.g, "ability_uses", uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def _player_ability_user(self, company: Entity) -> Entity:
+        """The player who may use open private `company`'s player ability: its owner; refused (IllegalAction)
+        if it is closed or not owned by a player."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        owner = self.owner[company.id]
+        if owner.kind != "player":
+            raise IllegalAction(f"{company} is not owned by a player")
+        return owner
 
     def _ability_user(self, company: Entity, what: str) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
@@ -1077,8 +1159,9 @@ class GameBase:
                 int(self._value(comp.get("amount", 0), f"{what} amount")),
                 bool(self._value(comp.get("at_ends", False), f"{what} at_ends")),
                 bool(self._value(comp.get("paid_stops_only", True), f"{what} paid_stops_only"))))
+        director = self._director(corp)
         for private, hex_id, owner, bonus in self.g.get("markers", ()):
-            if owner == corp.id:
+            if owner == corp.id or (director is not None and owner == director.id):
                 bonuses.append(track.RouteBonus(f"{private} marker", ((hex_id, int(bonus)),)))
         per_stop = 0
         for item in self.privates:
@@ -1089,12 +1172,15 @@ class GameBase:
         return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
 
     def b_markers(self) -> list:
-        """markers(): the revenue markers on the map, as (private, hex, corporation, bonus)."""
+        """markers(): the revenue markers on the map, as (private, hex, owner, bonus); the owner is a
+        corporation, or a player whose companies all earn the bonus."""
         return [tuple(m) for m in self.g.get("markers", ())]
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
-        """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
+        """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it; borders the lay
+        crosses open, and a border_crossing private's owner earns its bonus (1880 II.3.1, P2)."""
         self._put_tile(lay, tile_id)
+        self._border_crossings(lay)
         self._collect_on_lay(corp, lay.hex)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
         if lay.upgrade:
@@ -1196,6 +1282,23 @@ class GameBase:
             if hex_id == home and corp.id in kept:
                 node = index  # the reservation moved with an upgrade (two cities merged into one)
         return (home, node)
+
+    def b_can_take_station(self, corp: Entity, other: Entity) -> bool:
+        """can_take_station(C, M): whether C may put one of its station markers in place of M's station:
+        M has a station on the map, C a marker left and no station yet in that hex (one per hex)."""
+        if self.board is None or self.b_tokens_left(corp) <= 0:
+            return False
+        theirs = self.board.tokens_of(other.id)
+        mine = {h for h, _ in self.board.tokens_of(corp.id)}
+        return bool(theirs) and theirs[0][0] not in mine
+
+    def b_take_station(self, corp: Entity, other: Entity) -> None:
+        """take_station(C, M): C's cheapest free station marker replaces M's station in the same circle,
+        free of charge (1880 VII.3.7); IllegalAction if C may not hold a station there."""
+        board = self._need_board()
+        ref = board.tokens_of(other.id)[0]
+        self._board_change(lambda: board.remove_token(other.id, ref))
+        self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
 
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:
@@ -1616,7 +1719,24 @@ class GameBase:
             return revenue // 20 * 10
         raise RuleGap("half_pay_rounding", f"unknown rule {rule!r}")
 
+    def b_has_ability(self, company: Entity, ability: str) -> bool:
+        """has_ability(X, "key"): whether X (a private or a corporation) has an ability of that key."""
+        return any(a.get("kind") == "ability" and a.get("key") == str(ability) for a in company.get("children") or ())
+
+    def b_ability_value(self, company: Entity, ability: str, field: str):
+        """ability_value(X, "key", "field"): a field of X's ability of that key, in its own unit (money in
+        currency units); RuleGap if the ability or the field is not given."""
+        for a in company.get("children") or ():
+            if a.get("kind") == "ability" and a.get("key") == str(ability) and a.get(str(field)) is not None:
+                return self._value(a[str(field)], f"{company} {ability} {field}")
+        raise RuleGap(f"{company} ability {ability}.{field}", "the rulespec does not give it")
+
+    def b_director(self, operator: Entity) -> Entity | None:
+        """director(C): the player who directs C: a corporation's president, a minor's owner (none if none)."""
+        return self._director(operator)
+
     def b_close_private(self, item: Entity) -> None:
+        """close_private(X): private X closes (no more income, no more ability)."""
         self.j.set(self.closed, item.id, True)
         self._drop_reservations(item)
 
@@ -2861,7 +2981,10 @@ class GameBase:
         self.emit("operating_round_start")
         floated = [c for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"]]
         first = self.g["set"] == 1 and self.g["or"] == 1
-        if first and self.DATA.properties.get("first_operating_order") == "lowest_price_first":
+        self.j.set(self.g, "moved", frozenset())  # a round track's markers all wait on the current circle
+        if self._round_track() is not None:
+            order = sorted(floated, key=self._round_track_key)
+        elif first and self.DATA.properties.get("first_operating_order") == "lowest_price_first":
             order = sorted(floated, key=self._lowest_first_key)
         else:
             order = sorted(floated, key=self._operating_key)
@@ -2870,6 +2993,58 @@ class GameBase:
         self.j.set(self.g, "order", tuple(c.id for c in minors + order))
         self.j.set(self.g, "operating", None)
         self._next_corporation()
+
+    # -- the round track (1880 VI.6, VII.1): `operating_order: round_track` and a `round_track` component
+    #    whose `par_groups` lists the par prices top to bottom, each with `rows_per_par_price` rows
+
+    def _round_track(self) -> dict | None:
+        """The title's round track component, where `operating_order` is `round_track` (else None)."""
+        if self.DATA.properties.get("operating_order") != "round_track":
+            return None
+        tracks = self.DATA.components_of("round_track")
+        if not tracks:
+            raise RuleGap("round_track", "operating_order round_track needs a round_track component")
+        return tracks[0]
+
+    def _round_track_rows(self, price: int) -> range:
+        """The row numbers (0 at the top) of the round track under par price `price`; empty if none."""
+        track_ = self._round_track()
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        rows = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        if int(price) not in groups:
+            return range(0)
+        start = groups.index(int(price)) * rows
+        return range(start, start + rows)
+
+    def _round_track_taken(self) -> set[int]:
+        return {self.corp[c.id]["track_row"] for c in self.corporations
+                if self.corp[c.id].get("track_row") is not None}
+
+    def b_round_track_row_free(self, price: int) -> bool:
+        """round_track_row_free(price): whether a row under par price `price` (currency units) is empty
+        on the round track (1880 VI.6: a par price whose rows are all taken may not be chosen); true
+        where the title has no round track."""
+        if self._round_track() is None:
+            return True
+        return any(r not in self._round_track_taken() for r in self._round_track_rows(price))
+
+    def b_take_round_track_row(self, corp: Entity) -> None:
+        """take_round_track_row(C): C's round marker goes on the topmost empty row under its par price,
+        on the circle of the companies still to act in the current pass (1880 VI.6, VII.1).
+        RuleGap if no row is free (the par guard must refuse first)."""
+        if self._round_track() is None:
+            return
+        free = [r for r in self._round_track_rows(self.b_par_price(corp)) if r not in self._round_track_taken()]
+        if not free:
+            raise RuleGap("round_track", f"no free row under par {self.b_par_price(corp)} for {corp}")
+        self.j.set(self.corp[corp.id], "track_row", free[0])
+
+    def _round_track_key(self, corp: Entity):
+        """Operating order on the round track: top row first."""
+        row = self.corp[corp.id].get("track_row")
+        if row is None:
+            raise RuleGap("round_track", f"{corp} operates without a row on the round track")
+        return row
 
     def _lowest_first_key(self, corp: Entity):
         """Lowest price first; ties: the first to arrive in the cell."""
@@ -2884,11 +3059,20 @@ class GameBase:
     def _next_corporation(self) -> None:
         order = list(self.g["order"])
         current = self.g["operating"]
-        index = order.index(current) + 1 if current in order else 0
-        if index >= len(order):
-            self._end_operating_round()
-            return
-        corp = order[index]
+        if self._round_track() is not None:
+            # a rondel: the topmost operator whose marker has not moved in this pass (1880 VII.1)
+            moved = self.g.get("moved", frozenset())
+            waiting = [c for c in order if c not in moved and c != current]
+            if not waiting:
+                self._end_operating_round()
+                return
+            corp = waiting[0]
+        else:
+            index = order.index(current) + 1 if current in order else 0
+            if index >= len(order):
+                self._end_operating_round()
+                return
+            corp = order[index]
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
@@ -2964,6 +3148,7 @@ class GameBase:
             if t.name in self.g.get("obsolete", frozenset()):
                 self.j.set(self.owner, t.id, SCRAP)
         self.j.set(self.corp[corp.id], "operated", True)
+        self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | {corp.id})
         self.j.set(self.g, "step", None)
         resumed = self.g.get("resumed_turn", False)
         self.j.set(self.g, "resumed_turn", False)
@@ -3004,7 +3189,14 @@ class GameBase:
         order = list(self.g["order"])
         new = [c for c in self.corporations
                if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]
-        self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+        if self._round_track() is not None:
+            # companies that began operating meanwhile take their rows' places; the pass resumes with the
+            # topmost company whose marker has not moved (1880 VII.1)
+            minors = [c for c in order if ("minor", c) in self.by_id]
+            corps = [self.entity("corporation", c) for c in order if c not in minors] + new
+            self.j.set(self.g, "order", tuple(minors + [c.id for c in sorted(corps, key=self._round_track_key)]))
+        else:
+            self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
         corp = self.g.get("resume_with")
         self.j.set(self.g, "resume_with", None)
         if corp is not None and "buy_train" in self._steps():
@@ -3517,6 +3709,13 @@ class GameBase:
             raise ValueError(repr(name))  # an amount or a count is a number
         if kind_type == "list[certificate]":
             return [self.certificates[cid] for cid in value]
+        if len(types) > 1 and all(t in ("player", "corporation") for t in types):
+            # a union of holders (`target: player | corporation`): the first kind that knows the id
+            for t in types:
+                for kind in ((t, "minor") if t == "corporation" else (t,)):
+                    if (kind, str(value)) in self.by_id:
+                        return self.entity(kind, value)
+            raise IllegalAction(f"there is no {' or '.join(types)} {value!r}")
         if kind_type == "corporation" and ("minor", str(value)) in self.by_id:
             return self.entity("minor", value)
         if kind_type == "private":
@@ -3908,7 +4107,19 @@ class GameBase:
         for name, types in params[1:]:
             values: list[Any] = []
             t = types[0]
-            if t == "bond":
+            if len(types) > 1 and all(x in ("player", "corporation") for x in types):
+                # a union of holders: for a private owned by a player, that player and the companies he
+                # directs (what a private's ability can reach); else every holder. The guards decide.
+                actor = self.find(who["entity"])
+                holder = self.owner.get(actor.id) if actor.kind == "private" else None
+                if holder is not None and holder.kind == "player":
+                    values = [holder.id] * ("player" in types) + [
+                        c.id for c in self.corporations + self.minors
+                        if "corporation" in types and self._director(c) == holder]
+                else:
+                    values = [e.id for x in types for e in (self.players if x == "player"
+                                                            else self.corporations + self.minors)]
+            elif t == "bond":
                 values = [b.id for b in self.bonds]
             elif t == "private":
                 values = [p.id for p in self.privates]
@@ -4030,7 +4241,7 @@ class GameBase:
             "engine": "rulec",
             "title": self.DATA.title,
             "variant": self.DATA.variant,
-            "players": [{"id": p.id, "name": p.id} for p in self.players],
+            "players": [{"id": name, "name": name} for name in self.names_given],
             "settings": {"seed": self.seed, "optional_rules": list(self.options)},
             "actions": [dict(a, id=i + 1) for i, a in enumerate(self.actions)],
             "result": self.result() if self.finished else None,

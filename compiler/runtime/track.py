@@ -449,7 +449,10 @@ class MapHex:
     hex), location name, terrain and costs (`cost` for the first tile,
     `upgrade_cost` for each upgrade), reserved home stations (`homes`:
     (company, node)), `reserved_for` (only that company may lay its first
-    tile) and `borders`."""
+    tile) and `borders`. `stops_as`: the kind its revenue locations count as
+    for a train's distance, where it differs from the node's kind for track
+    and stations (1880's blue ports: a city or off-board on the map, a port
+    for a plus train's small number, VII.3.5.1)."""
 
     id: str
     tile: Tile
@@ -460,6 +463,7 @@ class MapHex:
     homes: tuple[tuple[str, int], ...] = ()
     reserved_for: str | None = None
     borders: tuple[Border, ...] = ()
+    stops_as: str | None = None
 
     @classmethod
     def from_dict(cls, hex_id: str, data: Mapping[str, Any]) -> MapHex:
@@ -484,6 +488,7 @@ class MapHex:
             tuple(homes),
             data.get("reserved_for"),
             borders,
+            data.get("stops_as"),
         )
 
 
@@ -728,6 +733,25 @@ class Board:
         self.borders = {
             k: b for k, b in self.borders.items() if type is not None and b.type != type
         }
+
+    def open_border(self, hex_id: str, edge: int) -> None:
+        """Take the border off one hex side (both hexes' views of it): track now crosses it."""
+        self.borders.pop((hex_id, edge), None)
+        nb = self.nbr[hex_id][edge]
+        if nb is not None:
+            self.borders.pop((nb, opposite(edge)), None)
+
+    def printed_border(self, hex_id: str, edge: int) -> Border | None:
+        """The border printed on a hex side (from either hex), whether or not it is still on the map."""
+        for b in self.hexes[hex_id].borders:
+            if b.edge == edge:
+                return b
+        nb = self.nbr[hex_id][edge]
+        if nb is not None:
+            for b in self.hexes[nb].borders:
+                if b.edge == opposite(edge):
+                    return b
+        return None
 
     def unreserve(self, company: str) -> None:
         """Drop the company's home reservations (e.g. 18CO's "unreserve" event)."""
@@ -994,6 +1018,8 @@ class Lay:
     replaces: str = ""
     mapping: tuple[int, ...] = ()
     borders: tuple[tuple[str, int], ...] = ()
+    new_exits: tuple[int, ...] = ()
+    crossed: tuple[tuple[str, int], ...] = ()
 
     def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
         """The lay as an 18xx.games `lay_tile` action."""
@@ -1047,15 +1073,18 @@ def check_lay(
     *,
     cash: int | None = None,
     reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
 ) -> Lay:
     """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
     `company`; raises IllegalAction saying why not. `reachable=False` (a
     private's tile-lay ability) waives the need for new track the company
-    can reach from its tokens."""
+    can reach from its tokens. `crossable`: border types this company may
+    run track across (1880 P2's dotted border, II.3.1); the lay lists the
+    borders it crosses in `crossed`."""
     tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
     verdict = _judge(
         board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
-        reachable=reachable,
+        reachable=reachable, crossable=crossable,
     )
     if isinstance(verdict, str):
         raise IllegalAction(verdict, source=getattr(verdict, "source", None))
@@ -1073,6 +1102,7 @@ def _judge(
     cash: int | None,
     *,
     reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
 ) -> Lay | str:
     if h not in board.hexes:
         return f"{h} is not on the map"
@@ -1117,6 +1147,7 @@ def _judge(
     new_exits = new_lay.exits - old_lay.exits
     cost = mh.cost if first else mh.upgrade_cost
     paid: list[tuple[str, int]] = []
+    crossed: list[tuple[str, int]] = []
     for f in sorted(new_exits):
         nb = board.nbr[h][f]
         border = board.borders.get((h, f))
@@ -1124,7 +1155,9 @@ def _judge(
             if not board.rules.off_board:
                 return f"{label} runs track off the board at edge {f} of {h}"
             continue
-        if border is not None and border.type == "impassable":
+        if border is not None and border.type in crossable:
+            crossed.append((h, f))
+        elif border is not None and border.type == "impassable":
             return f"{label} runs track across the impassable border at edge {f} of {h}"
         nb_tile = board.placed[nb].tile
         if (
@@ -1144,7 +1177,8 @@ def _judge(
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
         return f"{label} costs {cost}; {company} has {cash}"
-    return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid))
+    return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
+               tuple(sorted(new_exits)), tuple(crossed))
 
 
 def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> bool:
@@ -1337,11 +1371,16 @@ class TrainSpec:
     int n (n stops of any kind, all paid), "n+m" (n cities/off-boards plus m
     towns), or a list of parts {nodes, pay, visit, multiplier} as in
     18xx.games; `multiplier` doubles a "D"/"x2" train. A node of a kind no
-    part lists is passed without stopping (express trains skip towns)."""
+    part lists is passed without stopping (express trains skip towns).
+    `own_station` (the train dict's `must_count_own_station_city`): among the
+    stops the train is paid for there must be a city with one of the
+    company's stations (1880 VII.3.5.1, the 6E and 8E); such a city is
+    given to the evaluation as kind OWN_CITY."""
 
     name: str
     parts: tuple[TrainPart, ...]
     multiplier: int = 1
+    own_station: bool = False
 
     @classmethod
     def from_dict(
@@ -1353,10 +1392,11 @@ class TrainSpec:
             distance = data.get("distance")
             name = name or str(data.get("id") or data.get("name") or data.get("key") or distance)
             multiplier = int(data.get("multiplier", 1) or 1)
+            own_station = bool(data.get("must_count_own_station_city", False))
         else:
-            distance, multiplier = data, 1
+            distance, multiplier, own_station = data, 1, False
             name = name or str(data)
-        everything = frozenset({"city", "town", "offboard"})
+        everything = EVERY_STOP
         if isinstance(distance, bool) or distance is None:
             raise ValueError(f"train {name}: no distance")
         if isinstance(distance, int):
@@ -1381,11 +1421,11 @@ class TrainSpec:
             )
         else:
             raise ValueError(f"train {name}: cannot read distance {distance!r}")
-        return cls(name, parts, multiplier)
+        return cls(name, parts, multiplier, own_station)
 
     def counts(self, kind: str) -> bool:
         """Whether a node of `kind` is a stop for this train."""
-        return any(kind in part.kinds for part in self.parts)
+        return any(_takes(part, kind) for part in self.parts)
 
     def revenue(self, stops: Iterable[tuple[str, int]]) -> int | None:
         """Best revenue for visiting `stops` ((kind, revenue) of each counted
@@ -1397,7 +1437,7 @@ class TrainSpec:
         bits = []
         for part in self.parts:
             kinds = "/".join(_PLURAL[k] for k in sorted(part.kinds))
-            if part.kinds == frozenset({"city", "town", "offboard"}):
+            if part.kinds >= {"city", "town", "offboard"}:
                 kinds = "stops"
             many = "any number of" if part.visit >= 99 else str(part.visit)
             paid = f" (paid for the best {part.pay})" if part.pay < part.visit else ""
@@ -1414,12 +1454,27 @@ def _visits(value: Any) -> int:
 #: what "unlimited" stands for: more stops than any route has
 UNLIMITED_VISITS = 99
 
-_PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions"}
+#: the stop kind of a city holding one of the running company's stations, for a train with
+#: `own_station` (it counts as a city for the train's parts)
+OWN_CITY = "own_city"
+
+
+def _takes(part: TrainPart, kind: str) -> bool:
+    """Whether a train part may take a stop of `kind` (an OWN_CITY is a city)."""
+    return kind in part.kinds or (kind == OWN_CITY and "city" in part.kinds)
+
+_PLURAL = {"city": "cities", "town": "towns", "offboard": "off-boards", "junction": "junctions",
+           "port": "ports", "own_city": "cities with a station of the company"}
+
+#: the stop kinds a plain n-train counts (a port only where a hex `stops_as: port`)
+EVERY_STOP = frozenset({"city", "town", "offboard", "port"})
 
 
 @lru_cache(maxsize=1 << 16)
 def _evaluate(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None:
     """`TrainSpec.revenue` on stops given as sorted (-revenue, kind) pairs."""
+    if spec.own_station:
+        return _evaluate_own(spec, stops)
     parts = spec.parts
     # states: counts per part -> best paid revenue; stops come best first, so
     # each part is paid for the first `pay` stops it takes.
@@ -1438,6 +1493,38 @@ def _evaluate(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None
             return None
         states = nxt
     return max(states.values()) * spec.multiplier
+
+
+def _evaluate_own(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None:
+    """`_evaluate` for a train with `own_station`: a stop may also go unpaid while paid places are
+    left, to keep one for a city with the company's station (kind OWN_CITY); only paid sets with
+    such a city count. None if the train may not visit the stops or pay such a city."""
+    parts = spec.parts
+    n = len(parts)
+    # states: visits per part, paid per part, own city paid -> best paid revenue
+    states: dict[tuple[int, ...], int] = {(0,) * (2 * n + 1): 0}
+    for negative, kind in stops:
+        revenue = -negative
+        nxt: dict[tuple[int, ...], int] = {}
+        for key, value in states.items():
+            visits, paid, own = key[:n], key[n : 2 * n], key[2 * n]
+            for k, part in enumerate(parts):
+                if not _takes(part, kind) or visits[k] >= part.visit:
+                    continue
+                grown = visits[:k] + (visits[k] + 1,) + visits[k + 1 :]
+                options = [(paid, own, value)]
+                if paid[k] < part.pay:
+                    options.append((paid[:k] + (paid[k] + 1,) + paid[k + 1 :],
+                                    own or int(kind == OWN_CITY), value + revenue * part.multiplier))
+                for paid2, own2, worth in options:
+                    state = grown + paid2 + (own2,)
+                    if nxt.get(state, -1) < worth:
+                        nxt[state] = worth
+        if not nxt:
+            return None
+        states = nxt
+    best = [v for key, v in states.items() if key[-1]]
+    return max(best) * spec.multiplier if best else None
 
 
 # ---------------------------------------------------------------- route bonuses
@@ -1530,6 +1617,8 @@ def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -
     """`_evaluate` where stops given as (0, -revenue, kind) must be paid and
     those given as (1, -revenue, kind) may be: sorted, the forced come first,
     so each part pays them before the rest; None if they cannot all be paid."""
+    if spec.own_station:
+        return _evaluate_forced_own(spec, stops)
     parts = spec.parts
     states: dict[tuple[int, ...], int] = {(0,) * len(parts): 0}
     for free, negative, kind in stops:
@@ -1537,7 +1626,7 @@ def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -
         nxt: dict[tuple[int, ...], int] = {}
         for counts, value in states.items():
             for k, part in enumerate(parts):
-                if kind in part.kinds and counts[k] < part.visit:
+                if _takes(part, kind) and counts[k] < part.visit:
                     paid = counts[k] < part.pay
                     if not free and not paid:
                         continue
@@ -1549,6 +1638,36 @@ def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -
             return None
         states = nxt
     return max(states.values()) * spec.multiplier
+
+
+def _evaluate_forced_own(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -> int | None:
+    """`_evaluate_forced` for a train with `own_station`: the forced stops are paid, the others may
+    be, and the paid ones include a city with the company's station (as `_evaluate_own`)."""
+    parts = spec.parts
+    n = len(parts)
+    states: dict[tuple[int, ...], int] = {(0,) * (2 * n + 1): 0}
+    for free, negative, kind in stops:
+        revenue = -negative
+        nxt: dict[tuple[int, ...], int] = {}
+        for key, value in states.items():
+            visits, paid, own = key[:n], key[n : 2 * n], key[2 * n]
+            for k, part in enumerate(parts):
+                if not _takes(part, kind) or visits[k] >= part.visit:
+                    continue
+                grown = visits[:k] + (visits[k] + 1,) + visits[k + 1 :]
+                options = [(paid, own, value)] if free else []
+                if paid[k] < part.pay:
+                    options.append((paid[:k] + (paid[k] + 1,) + paid[k + 1 :],
+                                    own or int(kind == OWN_CITY), value + revenue * part.multiplier))
+                for paid2, own2, worth in options:
+                    state = grown + paid2 + (own2,)
+                    if nxt.get(state, -1) < worth:
+                        nxt[state] = worth
+        if not nxt:
+            return None
+        states = nxt
+    best = [v for key, v in states.items() if key[-1]]
+    return max(best) * spec.multiplier if best else None
 
 
 def run_value(
@@ -1605,6 +1724,10 @@ class _Graph:
         self.refs = refs
         self.index = {r: k for k, r in enumerate(refs)}
         self.kind = [board.node(r).kind for r in refs]
+        self.stops_as = [
+            board.hexes[r[0]].stops_as if r[0] in board.hexes and self.kind[k] != "junction" else None
+            for k, r in enumerate(refs)
+        ]
         self.rev = [
             board.revenue(r, phase) if board.node(r).kind != "junction" else 0 for r in refs
         ]
@@ -1691,6 +1814,16 @@ class _Graph:
 
     def name(self, k: int) -> str:
         return node_id(self.refs[k])
+
+    def stop_kind(self, k: int, spec: TrainSpec) -> str:
+        """The kind node `k` counts as for `spec`: OWN_CITY for a city with the company's station when
+        the train must be paid for one (1880 VII.3.5.1), else the node's kind."""
+        as_ = self.stops_as[k]
+        if as_ is not None:
+            return as_
+        if spec.own_station and self.kind[k] == "city" and self.token[k]:
+            return OWN_CITY
+        return self.kind[k]
 
     def track_named(self, mask: int) -> str:
         keys = [k for k, b in self.bits.items() if mask & b]
@@ -1981,10 +2114,14 @@ def _check_run(
         )
     revenue = run_value(
         spec,
-        [(g.refs[n][0], g.kind[n], g.rev[n]) for n in counted],
+        [(g.refs[n][0], g.stop_kind(n, spec), g.rev[n]) for n in counted],
         (g.refs[nodes[0]][0], g.refs[nodes[-1]][0]),
         extras,
     )
+    if revenue is None and spec.own_station and not any(
+        g.stop_kind(n, spec) == OWN_CITY for n in counted
+    ):
+        return f"{where}: train {spec.name} must be paid for a city with one of {company}'s stations"
     if revenue is None:
         counted = {
             kind: sum(1 for k, _ in stops if k == kind) for kind in sorted({k for k, _ in stops})
@@ -2042,7 +2179,7 @@ def _enumerate(
         if not counted[n]:
             return stops
         grown = list(stops)
-        bisect.insort(grown, (-g.rev[n], g.kind[n]))
+        bisect.insort(grown, (-g.rev[n], g.stop_kind(n, spec)))
         new = tuple(grown)
         return new if _evaluate(spec, new) is not None else None
 
@@ -2061,7 +2198,7 @@ def _enumerate(
                 return
             revenue = run_value(
                 spec,
-                [(h, g.kind[n], g.rev[n]) for h, n in zip(hexes, counted_nodes, strict=True)],
+                [(h, g.stop_kind(n, spec), g.rev[n]) for h, n in zip(hexes, counted_nodes, strict=True)],
                 (hexes[0], hexes[-1]),
                 extras,
             )
@@ -2277,7 +2414,7 @@ def _plain(g: _Graph, spec: TrainSpec, c: _Cand, extras: Bonuses) -> int:
     hexes = [g.refs[n][0] for n in counted]
     value = run_value(
         spec,
-        [(h, g.kind[n], g.rev[n]) for h, n in zip(hexes, counted, strict=True)],
+        [(h, g.stop_kind(n, spec), g.rev[n]) for h, n in zip(hexes, counted, strict=True)],
         (hexes[0], hexes[-1]),
         extras,
     )

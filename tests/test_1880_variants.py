@@ -1,0 +1,59 @@
+"""1880 Romania's variants (XI.1 Transylvania, XI.2 Regatul României, XI.3 Amira): each compiles
+as an overlay of the base game with its own setup; their maps (and more) are declared gaps, so a
+game cannot start, and `rulec play` says which gap stops it instead of playing a made-up game."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.cli import main
+from compiler.engines import game_class
+from compiler.runtime.errors import RuleGap
+
+TITLE = "1880 Romania"
+
+#: variant -> (player counts, starting cash, certificate limit, privates, investors, train counts)
+SETUPS = {
+    "Transylvania": (  # XI.1
+        (2,), {2: 350}, {2: 11}, ["P1", "P3", "P5", "P8"], ["1", "4", "5"],
+        {"2": 6, "2+2": 3, "3": 3, "3+3": 2, "4": 2, "4+4": 2, "6": 2, "6E": 1},
+    ),
+    "Regatul României": (  # XI.2
+        (2, 3), {2: 700, 3: 500}, {2: 22, 3: 18}, ["P1", "P4", "P5", "P6", "P7"], None,
+        {"2": 8, "2+2": 4, "3": 4, "3+3": 4, "4": 4, "4+4": 4, "6": 2, "6E": 1},
+    ),
+    "Amira": (  # XI.3
+        (2,), {2: 700}, {2: 22}, ["P1", "P4", "P5", "P6", "P7", "P8"], None,
+        {"2": 8, "2+2": 4, "3": 4, "3+3": 3, "4": 3, "4+4": 3, "6": 2, "6E": 1},
+    ),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(SETUPS))
+def test_xi_each_variants_setup(variant):
+    players, cash, limit, privates, investors, trains = SETUPS[variant]
+    data = game_class(TITLE, variant).DATA
+    assert [c["key"] for c in data.components_of("private")] == privates
+    if investors is not None:
+        assert [c["key"] for c in data.components_of("investor")] == investors
+    for name, count in trains.items():
+        assert data.component("train", name)["count"] == count, name
+    for n in players:
+        assert data.param("starting_cash", players=n) == cash[n]
+        assert data.param("cert_limit", players=n) == limit[n]
+
+
+@pytest.mark.parametrize("variant", sorted(SETUPS))
+def test_xi_a_variant_game_names_the_gap_that_stops_it(variant):
+    players = SETUPS[variant][0]
+    with pytest.raises(RuleGap) as info:
+        game_class(TITLE, variant)(players=[f"P{i}" for i in range(players[0])], seed=1)
+    assert "gap" in str(info.value)
+
+
+@pytest.mark.parametrize("variant", sorted(SETUPS))
+def test_xi_rulec_play_on_a_variant_reports_what_is_missing(variant, capsys):
+    players = SETUPS[variant][0][0]
+    assert main(["play", TITLE, "--variant", variant, "--players", str(players), "--games", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot be played" in err and "is a gap in the rulespec" in err
