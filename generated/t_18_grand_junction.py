@@ -333,6 +333,8 @@ DATA = TitleData(
                 ),
             ),
         ),
+        "ability_cards": "company_president",
+        "use_ability_options": [1, 2, 3],
     },
     components={
         "bankruptcy": [
@@ -364,6 +366,7 @@ DATA = TitleData(
                     {
                         "key": "top_up_revenue",
                         "title": None,
+                        "effect": "top_up_revenue",
                         "summary": "Adds treasury money to the company's train revenue in $10 steps, even when the trains earn nothing; the added money counts for the share price move. At most enough to reach a double or triple jump, and a triple jump is allowed below $165.",
                         "step": 10,
                         "max": "enough for a double or triple jump",
@@ -380,6 +383,7 @@ DATA = TitleData(
                     {
                         "key": "no_train_needed",
                         "title": None,
+                        "effect": "no_train_needed",
                         "summary": "The company need not own a train.",
                         "kind": "ability",
                     }
@@ -393,6 +397,7 @@ DATA = TitleData(
                     {
                         "key": "bonus_token",
                         "title": None,
+                        "effect": "bonus_token",
                         "summary": "At any time while the company operates, places a +$20 token on any city; each of the company's trains running there earns $20 more. The token stays put and leaves when the president leaves the game.",
                         "bonus_per_train": 20,
                         "removed_with_president": True,
@@ -408,6 +413,8 @@ DATA = TitleData(
                     {
                         "key": "extra_tile",
                         "title": None,
+                        "effect": "extra_lay",
+                        "use_reading": "a use is declared in the company's turn (use_ability) and gives that turn one more lay or upgrade slot",
                         "summary": "Lays or upgrades one more tile as an extra action, paying terrain and following the usual rules; may upgrade a tile just laid or upgraded.",
                         "extra_action": True,
                         "may_upgrade_just_laid": True,
@@ -423,6 +430,7 @@ DATA = TitleData(
                     {
                         "key": "choose_turn",
                         "title": None,
+                        "effect": "choose_turn",
                         "summary": "At the start of an operating round, chooses when in the order the company operates.",
                         "kind": "ability",
                     }
@@ -437,6 +445,8 @@ DATA = TitleData(
                         "key": "no_holding_cap",
                         "title": None,
                         "summary": "A player may own up to 100% of this company and is never forced to sell down to the holding limit.",
+                        "effect": "market_zone",
+                        "zones": ["unlimited_holding"],
                         "holding_cap": 100,
                         "kind": "ability",
                     }
@@ -451,7 +461,9 @@ DATA = TitleData(
                         "key": "per_stop_bonus",
                         "title": None,
                         "summary": "One of the company's trains earns $10 for each place it serves (a 4/6 serving six places earns $60).",
-                        "per_stop": 10,
+                        "effect": "stop_bonus",
+                        "bonus_per_stop": 10,
+                        "train_reading": "the train is the company's run with the most stops, as for 1846's Mail Contract; \"each city visited\" is read as each stop of the run, off-boards included, and the example's six locations of a 4/6 as all the stops it visits, not only the four it is paid for",
                         "trains": 1,
                         "reading_note": "read as a bonus added to that train's normal revenue, like 1846's Mail Contract; the rulebook's example gives only the $60",
                         "kind": "ability",
@@ -467,6 +479,8 @@ DATA = TitleData(
                         "key": "no_terrain_cost",
                         "title": None,
                         "summary": "Builds track without paying terrain costs.",
+                        "effect": "no_terrain_cost",
+                        "use_reading": "a use is declared in the company's turn (use_ability) and waives the terrain of its next tile lay; the lay still costs the $20 of a hex without a printed cost",
                         "kind": "ability",
                     }
                 ],
@@ -480,7 +494,9 @@ DATA = TitleData(
                         "key": "bank_income",
                         "title": None,
                         "summary": "The bank pays the company $20 in every operating round.",
+                        "effect": "bank_income",
                         "income": 20,
+                        "paid_reading": "paid at the start of each operating round, with the minor income",
                         "kind": "ability",
                     }
                 ],
@@ -494,7 +510,9 @@ DATA = TitleData(
                         "key": "train_discount",
                         "title": None,
                         "summary": "Takes 10% off one train bought from the bank; one, two or three uses may be spent on the same train for 10%, 20% or 30%.",
+                        "effect": "train_discount",
                         "discount_per_use": 10,
+                        "use_reading": "the uses are declared in the company's turn (use_ability, count 1 to 3) and taken off its next train from the bank that turn, rounded down to whole dollars; unspent by the end of the turn, they are lost",
                         "stackable": True,
                         "kind": "ability",
                     }
@@ -508,6 +526,7 @@ DATA = TitleData(
                     {
                         "key": "early_upgrade",
                         "title": None,
+                        "effect": "early_upgrade",
                         "summary": "In its normal tile step, upgrades one tile to the next colour even if that colour is not yet available, so a tile can climb from yellow to gray in phase 1.",
                         "extra_action": False,
                         "kind": "ability",
@@ -523,7 +542,9 @@ DATA = TitleData(
                         "key": "free_token",
                         "title": None,
                         "summary": "Places a station token at no cost.",
+                        "effect": "free_token",
                         "price": 0,
+                        "use_reading": "a use is declared in the company's turn (use_ability) and makes its next station token that turn free; the token is placed by the usual rules in the token step",
                         "kind": "ability",
                     }
                 ],
@@ -537,6 +558,8 @@ DATA = TitleData(
                         "key": "hold_price",
                         "title": None,
                         "summary": "Keeps the company's share price from falling during an operating round.",
+                        "effect": "hold_price",
+                        "use_reading": "a use is declared in the company's operating turn (use_ability); for the rest of that turn its price does not move down (a withheld dividend leaves it where it is)",
                         "kind": "ability",
                     }
                 ],
@@ -549,6 +572,7 @@ DATA = TitleData(
                     {
                         "key": "squeeze_token",
                         "title": None,
+                        "effect": "squeeze_token",
                         "summary": "Places a station token in a city even when it has no free space, beside the others. In a space reserved as someone's home, this company takes the space and the owner of the reservation goes beside it. Not allowed in Grand Junction.",
                         "excluded_city": Gap(
                             "Grand Junction's hex is on the map, which is not in the rulebook"
@@ -566,6 +590,7 @@ DATA = TitleData(
                         "key": "issue_at_market",
                         "title": None,
                         "summary": "Issues or redeems shares at the current market price instead of one step away.",
+                        "effect": "issue_at_market",
                         "kind": "ability",
                     }
                 ],
@@ -579,6 +604,8 @@ DATA = TitleData(
                         "key": "longer_trains",
                         "title": None,
                         "summary": "For one run the company's trains each count one more stop on a legal route (a 2 runs as a 3, a 4/6 as a 5/6).",
+                        "effect": "longer_trains",
+                        "use_reading": "a use is declared in the company's turn (use_ability) before its trains run and lengthens all its trains for that run; an N/M train is paid for one more stop and visits as many as it must for that",
                         "kind": "ability",
                     }
                 ],
@@ -591,6 +618,7 @@ DATA = TitleData(
                     {
                         "key": "hold_other_shares",
                         "title": None,
+                        "effect": "hold_other_shares",
                         "summary": "The company may buy other companies' shares from the open market under the normal rules. Their dividends go to its treasury; it may issue them (even in emergency financing, with no price change for either company) and players may buy them from its treasury. If it closes they go to the open market. It can never be another company's president, and these shares do not count as player-held when the issuer works out how many shares it may issue.",
                         "source": "open_market",
                         "dividends_to": "treasury",
@@ -609,7 +637,9 @@ DATA = TitleData(
                         "key": "extra_capital",
                         "title": None,
                         "summary": "When the president's certificate is bought, the bank also pays the company the price of two 10% shares at par ($80 to $300).",
-                        "amount": "2 x par price",
+                        "effect": "extra_capital",
+                        "shares_at_par": 2,
+                        "when_reading": "paid only when Cropper is selected as the company is started; selected later (at the end of an operating round) he brings nothing",
                         "kind": "ability",
                     }
                 ],
@@ -6988,12 +7018,15 @@ DATA = TitleData(
     rules={
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
+        "action buy_train": '§"Buying Trains", §"Adolphus Meyer"',
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
         "action place_token": '§"Placing Station Tokens"',
+        "action select_president": '§"Company Presidents", §"New Presidents in Phase 3"',
+        "action use_ability": '§"Using the Company Presidents"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -7056,6 +7089,7 @@ DATA = TitleData(
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "property ability_cards": '§"Company Presidents", §"Using the Company Presidents"',
         "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
@@ -7112,9 +7146,11 @@ DATA = TitleData(
         "property train_supply_order": '§"Buying Trains"',
         "property treasury_shares_at": '§"Stock Round"',
         "property treasury_shares_pay": '§"Paying Dividends"',
+        "property use_ability_options": '§"Adolphus Meyer"',
         "relegation setup": '§"Relegation of Railroad Companies"',
         "revenue_bonus east_west": '§"Running Trains", §"Off Board Areas"',
         "sanction cert_limit/take_over": '§"Certificate Limits"',
+        "sanction holding_cap/discard_cards": '§"Orrin Langhorne"',
         "sanction pool_cap/bankrupt": '§"Bankruptcy"',
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
         "setup player_order": '§"Setting Up the Game"',
@@ -7635,6 +7671,11 @@ DATA = TitleData(
         "train 7/8": '§"Buying Trains"',
         "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
+        "trigger new_presidents": '§"New Presidents in Phase 3"',
+        "trigger president_capital": '§"Homer Cropper"',
+        "trigger president_income": '§"Walton Purcell"',
+        "trigger president_on_start": '§"Company Presidents"',
+        "trigger presidents_removed": '§"New Presidents in Phase 3"',
         "trigger reservations_removed": '§"Phases"',
         "upgrade_rule access": '§"Upgrading Track"',
         "zone close": 'supplement from "18xx-games-1846.json"',
@@ -7991,13 +8032,17 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction("the bank sells trains in order", rule='§"Buying Trains"')
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction("no more trains from the bank this turn", rule='§"Buying Trains"')
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule='§"Buying Trains"')
+        if not (v_price == g.b_bank_price(v_corporation, v_train)):
+            raise IllegalAction(
+                "the bank sells at the printed price, less a declared Meyer discount",
+                rule='§"Buying Trains", §"Adolphus Meyer"',
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
+        g.b_discount_used(v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
@@ -8227,6 +8272,26 @@ def a_company_place_token(g, v_company, v_city):
     g.b_ability_token(v_company, v_spot)
 
 
+def a_select_president(g, v_player, v_corporation, v_company_president):
+    """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
+    if not (g.b_offered(v_player, v_corporation)):
+        raise IllegalAction(
+            "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
+            rule='§"Company Presidents", §"New Presidents in Phase 3"',
+        )
+    g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
+
+
+def a_use_ability(g, v_corporation, v_count):
+    """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a Company President's power is used in its company's operating turn",
+            rule='§"Using the Company Presidents"',
+        )
+    g.b_use_power(v_corporation, v_count)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -8254,6 +8319,59 @@ def t_markers_removed(g, *_rest):
 def t_minors_close(g, *_rest):
     """The minors close"""
     g.b_close_minors()
+
+
+def t_president_on_start(g, v_corporation, v_price, *_rest):
+    """Whoever buys the president's certificate selects the company's Company President"""
+    g.b_offer_card(v_corporation, "select_president", True)
+
+
+def t_presidents_removed(g, v_phase, *_rest):
+    """Every Company President in play leaves the game"""
+    g.b_discard_cards()
+
+
+def w_presidents_removed(g, *_args):
+    v_phase = _args[0] if len(_args) > 0 else None
+    return v_phase == "III"
+
+
+def t_new_presidents(g, *_rest):
+    """A company without a Company President may select one of those left"""
+    for v_corporation in g.b_operating_order():
+        if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
+            g.b_offer_card(v_corporation, "select_president", False)
+
+
+def t_president_income(g, *_rest):
+    """Walton Purcell's income from the bank"""
+    for v_corporation in g.name("corporations"):
+        if g.b_has_power(v_corporation, "bank_income"):
+            g.transfer(
+                g.b_power_value(v_corporation, "bank_income", "income"),
+                g.name("bank"),
+                v_corporation,
+            )
+
+
+def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
+    """Homer Cropper's capital from the bank"""
+    g.transfer(
+        (
+            g.b_power_value(v_corporation, "extra_capital", "shares_at_par")
+            * g.b_par_price(v_corporation)
+        ),
+        g.name("bank"),
+        v_corporation,
+    )
+    g.b_spend_cubes(v_corporation, 1)
+
+
+def w_president_capital(g, *_args):
+    v_corporation = _args[0] if len(_args) > 0 else None
+    v_card = _args[1] if len(_args) > 1 else None
+    v_at_start = _args[2] if len(_args) > 2 else None
+    return v_at_start and g.b_has_power(v_corporation, "extra_capital")
 
 
 class Game(GameBase):
@@ -8317,6 +8435,12 @@ class Game(GameBase):
             ("rotation", ("int",)),
         ],
         "company_place_token": [("company", ("private",)), ("city", ("name",))],
+        "select_president": [
+            ("player", ("player",)),
+            ("corporation", ("corporation",)),
+            ("company_president", ("company_president",)),
+        ],
+        "use_ability": [("corporation", ("corporation",)), ("count", ("int",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8346,6 +8470,8 @@ class Game(GameBase):
         "action:assign": a_assign,
         "action:company_lay_tile": a_company_lay_tile,
         "action:company_place_token": a_company_place_token,
+        "action:select_president": a_select_president,
+        "action:use_ability": a_use_ability,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
@@ -8353,4 +8479,9 @@ class Game(GameBase):
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
+        "corporation_started": [(None, t_president_on_start)],
+        "phase_start": [(w_presidents_removed, t_presidents_removed)],
+        "operating_round_end": [(None, t_new_presidents)],
+        "operating_round_start": [(None, t_president_income)],
+        "card_picked": [(w_president_capital, t_president_capital)],
     }

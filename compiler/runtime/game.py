@@ -467,6 +467,8 @@ class GameBase:
         in a slot one of its abilities still keeps for it, the ability's `price` (its `teleport_price`
         where C has no route to the slot)."""
         ref = (spot.hex, spot.node)
+        if self._armed(corp, "free_token"):
+            return 0  # a token declared free with its card's ability (`effect: free_token`)
         ability = self._kept_for(corp, ref)
         if ability is None or ability.get("price") is None:
             return self.b_next_token_cost(corp)
@@ -597,8 +599,15 @@ class GameBase:
         return list(self._value(prices, f"corporation {corp} par"))
 
     def b_zones(self, corp: Entity) -> frozenset[str]:
+        """zones(C): the market zones whose rules apply to C: those of its cell, and those an ability of its
+        card puts it in (`effect: market_zone`, `zones: [...]`)."""
         cell = self.corp[corp.id]["cell"]
-        return self.market.zones_of(cell) if cell is not None else frozenset()
+        zones = self.market.zones_of(cell) if cell is not None else frozenset()
+        if corp.kind == "corporation" and self.g.get("cards"):
+            for ability in self._card_abilities(corp):
+                if ability.get("effect") == "market_zone":
+                    zones = zones | {str(z) for z in ability.get("zones") or ()}
+        return zones
 
     def b_in_round(self, kind: str) -> bool:
         return self.g["round"] == kind
@@ -811,6 +820,10 @@ class GameBase:
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
         terrain = mh.upgrade_cost if lay.upgrade else mh.cost
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and self._armed(operating, "no_terrain_cost"):
+            # terrain ignored with the card's ability: the lay costs what a hex without terrain costs
+            return 0 if least is None else int(self._value(least, "tile_lay_cost"))
         tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
         tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
         return tile_cost + max(0, lay.cost - terrain - self._border_discount(lay))
@@ -1025,6 +1038,185 @@ class GameBase:
         phase = self._phase()
         return str(phase.get("group") or phase["key"])
 
+    # -- ability cards: a deck of cards each giving the company that picks one an ability (the title's
+    #    `ability_cards`: the component kind of the cards; 18 Grand Junction's Company Presidents)
+
+    #: effects a company declares in its operating turn (`use_ability`), spending cubes; each holds for
+    #: that turn (`hold_price`, `extra_lay`) or for the first thing it changes (`train_discount`: one train
+    #: from the bank; `free_token`: one station token; `no_terrain_cost`: one tile lay; `longer_trains`:
+    #: one run)
+    DECLARED_EFFECTS = frozenset({"train_discount", "free_token", "no_terrain_cost", "hold_price", "extra_lay",
+                                  "longer_trains"})
+
+    def _card_kind(self) -> str | None:
+        kind = self.DATA.properties.get("ability_cards")
+        return None if kind is None else str(kind)
+
+    def _cards(self) -> list[dict]:
+        kind = self._card_kind()
+        return list(self.DATA.components_of(kind)) if kind is not None else []
+
+    def _card(self, key: Any) -> dict:
+        for card in self._cards():
+            if card["key"] == str(key):
+                return card
+        raise IllegalAction(f"there is no {self._card_kind() or 'ability card'} {key!r}")
+
+    def _card_rule(self, key: str) -> str | None:
+        return self.DATA.rules.get(f"{self._card_kind()} {key}")
+
+    def _deck_rule(self) -> str | None:
+        return self.DATA.rules.get(f"property ability_cards")
+
+    def b_card_of(self, corp: Entity) -> str | None:
+        """card_of(C): the key of the ability card C holds now (18GJ: its Company President), or none."""
+        return self.g.get("cards", {}).get(corp.id)
+
+    def b_deck(self) -> list[str]:
+        """deck(): the keys of the ability cards left in the deck, in the title's order."""
+        taken = set(self.g.get("cards", {}).values()) | set(self.g.get("cards_removed", ()))
+        return [c["key"] for c in self._cards() if c["key"] not in taken]
+
+    def _card_abilities(self, corp: Entity) -> list[dict]:
+        key = self.b_card_of(corp)
+        if key is None:
+            return []
+        return [a for a in self._card(key).get("children") or () if a.get("kind") == "ability"]
+
+    def _power(self, corp: Entity, effect: str) -> dict | None:
+        """The ability with `effect` of the card `corp` holds now, if any."""
+        return next((a for a in self._card_abilities(corp) if a.get("effect") == effect), None)
+
+    def b_has_power(self, corp: Entity, effect: str) -> bool:
+        """has_power(C, effect): the ability card C holds has an ability with that `effect`."""
+        return isinstance(corp, Entity) and corp.kind == "corporation" and self._power(corp, str(effect)) is not None
+
+    def b_power_value(self, corp: Entity, effect: str, field: str) -> Any:
+        """power_value(C, effect, field): the property `field` (a string) of that ability of C's card."""
+        ability = self._power(corp, str(effect))
+        if ability is None or ability.get(str(field)) is None:
+            raise RuleGap(f"{corp}'s ability {effect}", f"gives no {field}")
+        return self._value(ability[str(field)], f"{corp} {effect} {field}")
+
+    def b_cubes(self, corp: Entity) -> int:
+        """cubes(C): the use cubes left on C's card (0 without a card or for a card without uses)."""
+        key = self.b_card_of(corp)
+        return 0 if key is None else self.g.get("cubes", {}).get(key, 0)
+
+    def b_spend_cubes(self, corp: Entity, n: int) -> None:
+        """spend_cubes(C, n): n use cubes come off C's card. Refused (IllegalAction, naming the card's
+        rule) when fewer are left."""
+        key = self.b_card_of(corp)
+        if key is None:
+            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
+        left = self.b_cubes(corp)
+        if n < 1 or n > left:
+            raise IllegalAction(f"{corp}'s {self._card(key).get('title') or key} has {left} use(s) left, not {n}",
+                                rule=self._card_rule(key))
+        self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), key: left - n})
+
+    def b_offer_card(self, corp: Entity, action: str, required: bool) -> None:
+        """offer_card(C, action, required): C's president must now take `action` (the title's, naming a card
+        for C) before play goes on; `required` false lets him decline. The president is the player holding
+        C's president's certificate, or, while C is being started, the player starting it. No offer is made
+        while the deck is empty or to a company without a president (receivership)."""
+        decider = self.b_president(corp)
+        if decider is None and self.g["round"] == "stock":
+            decider = self.current_entity()
+        if decider is None or decider.kind != "player" or not self.b_deck():
+            return
+        self.j.set(self.g, "card_offers", tuple(self.g.get("card_offers", ())) + ((corp.id, decider.id, bool(required)),))
+        self.b_require_decision(decider, str(action))
+
+    def b_operating_order(self) -> list[Entity]:
+        """operating_order(): the companies of the current (or last) operating round, in their order."""
+        return [self._operator(key) for key in self.g["order"]]
+
+    def b_offered(self, player: Entity, corp: Entity) -> bool:
+        """offered(P, C): P now decides which card C takes (the first offer waiting on P)."""
+        mine = [o for o in self.g.get("card_offers", ()) if o[1] == player.id]
+        return bool(mine) and mine[0][0] == corp.id
+
+    def b_pick_card(self, player: Entity, corp: Entity, key: Any, action: str) -> None:
+        """pick_card(P, C, card, action): P names `card` (a key, or none to decline where the offer allows it)
+        for C: the card leaves the deck for C with a cube on each of its `uses`; the event
+        `card_picked(C, card, at_start)` follows (at_start: the offer came with C's start). Refused
+        (IllegalAction) for a card not in the deck or a refused decline."""
+        offers = list(self.g.get("card_offers", ()))
+        offer = next(o for o in offers if o[1] == player.id and o[0] == corp.id)
+        if key is None or str(key) == "none":
+            if offer[2]:
+                raise IllegalAction(f"{corp} must take a {self._card_kind()} now", rule=self._deck_rule())
+        else:
+            if str(key) not in self.b_deck():
+                raise IllegalAction(f"{key} is not left in the deck", rule=self._deck_rule())
+            card = self._card(key)
+            uses = card.get("uses")
+            self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
+            self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), card["key"]: int(uses) if uses else 0})
+        offers.remove(offer)
+        self.j.set(self.g, "card_offers", tuple(offers))
+        if not any(o[1] == player.id for o in offers):
+            self.b_resolve_decision(player, str(action))
+        if key is not None and str(key) != "none":
+            self.emit("card_picked", corp, str(key), offer[2])
+
+    def b_discard_cards(self) -> None:
+        """discard_cards(): every ability card held by a company leaves the game, with its cubes and what it
+        placed (a marker); a holding that only the card allowed stays (its excess is recorded where the
+        title sanctions `holding_cap` for discard_cards)."""
+        held = dict(self.g.get("cards", {}))
+        if not held:
+            return
+        self.j.set(self.g, "cards_removed", tuple(self.g.get("cards_removed", ())) + tuple(held.values()))
+        self.j.set(self.g, "cards", {})
+        self.j.set(self.g, "armed", {})
+        for corp_id in held:
+            self._sanction_excess(self.entity("corporation", corp_id), "discard_cards")
+
+    def b_use_power(self, corp: Entity, n: int) -> None:
+        """use_power(C, n): C declares its card's ability (one of DECLARED_EFFECTS) for this turn, spending n
+        cubes; only an ability with `stackable: true` takes more than one at once, and it is declared once a
+        turn. Refused (IllegalAction naming the card's rule) otherwise."""
+        key = self.b_card_of(corp)
+        if key is None:
+            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
+        ability = next((a for a in self._card_abilities(corp) if a.get("effect") in self.DECLARED_EFFECTS), None)
+        if ability is None:
+            raise IllegalAction(f"{self._card(key).get('title') or key}'s ability is not declared: it acts by itself",
+                                rule=self._card_rule(key))
+        if self.g.get("armed", {}).get(corp.id):
+            raise IllegalAction(f"{corp} has declared its ability this turn already", rule=self._card_rule(key))
+        if n > 1 and not ability.get("stackable"):
+            raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
+                                rule=self._card_rule(key))
+        self.b_spend_cubes(corp, n)
+        self.j.set(self.g, "armed", {**self.g.get("armed", {}), corp.id: (str(ability["effect"]), int(n))})
+
+    def _armed(self, corp: Entity, effect: str) -> int:
+        """The cubes `corp` spent on `effect` this turn and not yet used up (0 if none)."""
+        what = self.g.get("armed", {}).get(corp.id)
+        return what[1] if what and what[0] == effect else 0
+
+    def _disarm(self, corp: Entity) -> None:
+        armed = dict(self.g.get("armed", {}))
+        if armed.pop(corp.id, None) is not None:
+            self.j.set(self.g, "armed", armed)
+
+    def b_bank_price(self, corp: Entity, train: Train) -> int:
+        """bank_price(C, T): what C pays the bank for T: its price, less `discount_per_use` (percent) for each
+        cube C declared this turn on a `train_discount` ability."""
+        n = self._armed(corp, "train_discount")
+        if not n:
+            return train.price
+        per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
+        return train.price * (100 - per * n) // 100
+
+    def b_discount_used(self, corp: Entity) -> None:
+        """discount_used(C): a declared train discount of C has been spent on a train."""
+        if self._armed(corp, "train_discount"):
+            self._disarm(corp)
+
     def b_remove_markers(self) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
         self.j.set(self.g, "markers", ())
@@ -1082,6 +1274,8 @@ class GameBase:
                 continue
             for ability in self._abilities(item, "stop_bonus"):
                 per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        if corp.kind == "corporation" and self.b_has_power(corp, "stop_bonus"):
+            per_stop += int(self.b_power_value(corp, "stop_bonus", "bonus_per_stop"))
         return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
 
     def b_markers(self) -> list:
@@ -1090,6 +1284,8 @@ class GameBase:
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
+        if self._armed(corp, "no_terrain_cost"):
+            self._disarm(corp)  # the declared terrain waiver covers one lay
         self._put_tile(lay, tile_id)
         self._collect_on_lay(corp, lay.hex)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
@@ -1135,9 +1331,11 @@ class GameBase:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
         false | not_if_upgraded)`, one per lay in a turn; either may be a map by phase or phase group."""
         slots = self._by_phase(self.param("tile_lays"), "tile_lays")
-        if isinstance(slots, int):
-            return [{"lay": True, "upgrade": True}] * slots
-        return list(slots)
+        slots = [{"lay": True, "upgrade": True}] * slots if isinstance(slots, int) else list(slots)
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and self._armed(operating, "extra_lay"):
+            slots.append({"lay": True, "upgrade": True})  # one more lay or upgrade, declared with the card
+        return slots
 
     def _check_lay_slot(self, lay: "track.Lay") -> None:
         slots = self._lay_slots()
@@ -1172,6 +1370,8 @@ class GameBase:
         board = self._need_board()
         self._board_change(lambda: board.place_token(corp.id, (spot.hex, spot.node), spot.slot))
         self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] + 1)
+        if self._armed(corp, "free_token"):
+            self._disarm(corp)  # the declared free token is placed
 
     def b_place_home_token(self, corp: Entity) -> None:
         """place_home_token(C): C's first token, free, in its home station (where the title has a map)."""
@@ -1220,11 +1420,31 @@ class GameBase:
         if corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top":
             top = self._available_train_ids()[:1]
             trains = [self.trains[tid] for tid in top]
+        longer = corp.kind == "corporation" and self._armed(corp, "longer_trains")
         for t in trains:
             comp = dict(self.DATA.component("train", self._side_name(t)))
             comp["id"] = t.id
+            if longer:
+                comp["distance"] = self._one_more_stop(comp.get("distance"))
             out[t.id] = comp
         return out
+
+    @staticmethod
+    def _one_more_stop(distance):
+        """A train's distance scoring one more stop (a 2 runs as a 3, a 4/6 as a 5/6): a number grows by
+        one; each part of an N/M train is paid for one more stop, visiting one more where it must."""
+        if isinstance(distance, int):
+            return distance + 1
+        if isinstance(distance, list):
+            out = []
+            for part in distance:
+                part = dict(part)
+                pay, visit = int(part.get("pay", 0)), int(part.get("visit", part.get("pay", 0)))
+                part["pay"] = pay + 1
+                part["visit"] = max(visit, pay + 1)
+                out.append(part)
+            return out
+        return distance
 
     def b_can_sell(self, player: Entity) -> bool:
         """can_sell(P): whether P may sell any certificate now (the round's rules permitting)."""
@@ -1238,6 +1458,7 @@ class GameBase:
             isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
             and self.b_in_step(corp, "buy_train") and not any(self._meets_obligation(t) for t in self.b_trains(corp))
             and bool(self._available_train_ids()) and not self.b_in_receivership(corp)
+            and not self.b_has_power(corp, "no_train_needed")
         )
 
     def _meets_obligation(self, train: Train) -> bool:
@@ -1401,8 +1622,12 @@ class GameBase:
             raise RuleGap("sell_price_drop", f"unknown rule {rule!r}")
 
     def b_market_move(self, corp: Entity, direction: str) -> None:
+        """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
+        down or left in the operating turn where C declared its card's `hold_price` ability)."""
         cell = self.corp[corp.id]["cell"]
         if cell is None or self.b_prices_frozen():
+            return
+        if str(direction) in ("left", "down") and self._armed(corp, "hold_price") and self.g["round"] == "operating":
             return
         new = self.market.move(cell, direction)
         if new != cell:
@@ -1463,7 +1688,9 @@ class GameBase:
         self._check_float(corp)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
-        """set_revenue(C, x): C's trains earned x this turn."""
+        """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""
+        if self._armed(corp, "longer_trains"):
+            self._disarm(corp)
         self.j.set(self.corp[corp.id], "revenue", amount)
         self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
 
@@ -1919,13 +2146,13 @@ class GameBase:
         action = self.g.get("current_action") or "end_stock_round"
         return any(f"sanction {invariant}/{name}" in self.DATA.rules for name in (action, step))
 
-    def _sanction_excess(self, corp: Entity) -> None:
-        """A price leaving an exempt zone can put holders over a limit; where
-        the title sanctions that (a `sanction` clause for the action now being
-        played, or for `market_move`), the excess is recorded so the monitor
-        allows it until settled."""
+    def _sanction_excess(self, corp: Entity, step: str = "market_move") -> None:
+        """A price leaving an exempt zone (or a company losing the card that exempted it) can put holders over
+        a limit; where the title sanctions that (a `sanction` clause for the action now being played, or for
+        the runtime step: `market_move`, `discard_cards`), the excess is recorded so the monitor allows it
+        until settled."""
         for invariant in ("cert_limit", "holding_cap"):
-            if not self._sanctioned(invariant, "market_move"):
+            if not self._sanctioned(invariant, step):
                 continue
             for player in self.players:
                 over = (self.b_certificates(player) > self.param("cert_limit") if invariant == "cert_limit"
@@ -2052,6 +2279,10 @@ class GameBase:
         """resolve_decision(E, a): E's decision a is taken."""
         pending = tuple(p for p in self.g.get("pending", ()) if p != (entity.kind, entity.id, action))
         self.j.set(self.g, "pending", pending)
+        if not pending and self.g.get("after_decisions") == "operating_round_end":
+            # the decisions asked at the end of an operating round are taken: play goes on
+            self.j.set(self.g, "after_decisions", None)
+            self._after_operating_round()
 
     def b_close_privates(self) -> None:
         """close_privates(): every private closes, but one whose ability keeps it open (stays_open)."""
@@ -2859,6 +3090,8 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        if self.g.get("armed"):
+            self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
         self.j.set(self.g, "lays", 0)
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
@@ -2979,7 +3212,17 @@ class GameBase:
         self._next_corporation()
 
     def _end_operating_round(self) -> None:
+        """The operating round is over: the event `operating_round_end` (its triggers may ask decisions of
+        the players, taken before the next round begins), then the next round or the game's end."""
         self.j.set(self.g, "operating", None)
+        if not self.g["finished"]:
+            self.emit("operating_round_end")
+            if self.g.get("pending"):
+                self.j.set(self.g, "after_decisions", "operating_round_end")
+                return
+        self._after_operating_round()
+
+    def _after_operating_round(self) -> None:
         reason = self.g["end_reason"]
         if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
             # operating rounds follow each other until a train type sells out;
@@ -3403,7 +3646,7 @@ class GameBase:
         for tid in self._available_train_ids():
             train = self.trains[tid]
             for side in [train.name, *self.train_sides.get(train.name, ())]:
-                price = self._train_side(train, side).price
+                price = self.b_bank_price(entity, self._train_side(train, side))
                 out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
         for t in self.b_trains(POOL):
             # the printed price, or half of it where a title sells the pool's trains so
@@ -3514,11 +3757,21 @@ class GameBase:
         """Candidates for a title's own action: each later parameter ranges
         over the entities of its type (money parameters over the item's
         declared prices)."""
+        first = params[0][1] if params else ()
+        if who.get("entity_type") == "player" and "player" not in first or \
+                who.get("entity_type") == "corporation" and "corporation" not in first:
+            return []  # the action is another kind of entity's
         combos: list[dict] = [{}]
         for name, types in params[1:]:
             values: list[Any] = []
             t = types[0]
-            if t == "bond":
+            if t != "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
+                # the title's `<action>_options`: the values its one non-entity parameter ranges over
+                values = list(self.DATA.properties[f"{kind}_options"])
+            elif t is not None and t == self._card_kind():
+                # a parameter naming an ability card: those left in the deck, or none (a decline)
+                values = [*self.b_deck(), "none"]
+            elif t == "bond":
                 values = [b.id for b in self.bonds]
             elif t == "private":
                 values = [p.id for p in self.privates]
