@@ -1176,8 +1176,9 @@ class GameBase:
 
     def b_use_power(self, corp: Entity, n: int) -> None:
         """use_power(C, n): C declares its card's ability (one of DECLARED_EFFECTS) for this turn, spending n
-        cubes; only an ability with `stackable: true` takes more than one at once, and it is declared once a
-        turn. Refused (IllegalAction naming the card's rule) otherwise."""
+        cubes; only an ability with `stackable: true` takes more than one at once, and a declaration waits
+        until the last one is spent (or the turn ends). Refused (IllegalAction naming the card's rule)
+        otherwise."""
         key = self.b_card_of(corp)
         if key is None:
             raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
@@ -1186,7 +1187,7 @@ class GameBase:
             raise IllegalAction(f"{self._card(key).get('title') or key}'s ability is not declared: it acts by itself",
                                 rule=self._card_rule(key))
         if self.g.get("armed", {}).get(corp.id):
-            raise IllegalAction(f"{corp} has declared its ability this turn already", rule=self._card_rule(key))
+            raise IllegalAction(f"{corp} has declared a use of its ability not spent yet", rule=self._card_rule(key))
         if n > 1 and not ability.get("stackable"):
             raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
                                 rule=self._card_rule(key))
@@ -3859,6 +3860,9 @@ class GameBase:
             # components collected on a lay (`collect_on_lay`): key -> its holder
             **({str(kind) + "s": {key: holder for k, key, holder in self.g.get("collected", ()) if k == str(kind)}
                 for kind in self.DATA.properties.get("collect_on_lay") or ()}),
+            # the ability cards companies hold (`ability_cards`): company -> its card and the use cubes left
+            **({f"{self._card_kind()}s": {corp: {str(self._card_kind()): key, "uses_left": self.g.get("cubes", {}).get(key, 0)}
+                                           for corp, key in self.g.get("cards", {}).items()}} if self._card_kind() else {}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
             "acting": (self.current_entity().id if self.current_entity() else None),
             "end_reason": self.g["end_reason"],
