@@ -153,6 +153,8 @@ DATA = TitleData(
         "bank_inherited": True,
         "privates_in_play": False,
         "minors_trains_note": "with 1846's minors gone, their two starting 2-trains are read as not in play; the 2-train supply for sale is 1846's",
+        "collect_on_lay": ["income_center"],
+        "minor_income_per_disc": 10,
         "subsidy_pool": Table(
             ("players", "phase"),
             (
@@ -664,7 +666,7 @@ DATA = TitleData(
                 "discs": 10,
                 "locations": Gap("marked on the map, which is not in the rulebook"),
                 "collected_by": "the company laying track in the hex",
-                "income_per_disc": 10,
+                "income": "minor_income_per_disc, paid by trigger minor_income",
                 "paid": "start of each operating round, to companies with at least one train",
                 "removed_at_phase": "IV",
             },
@@ -798,7 +800,13 @@ DATA = TitleData(
                 "tiles": ["yellow", "green", "brown", "gray"],
                 "train_limit": 2,
                 "operating_rounds": 2,
-                "events": ["rust_2", "obsolete_4", "remove_markers", "remove_reservations"],
+                "events": [
+                    "rust_2",
+                    "obsolete_4",
+                    "remove_markers",
+                    "remove_reservations",
+                    "remove_income_centers",
+                ],
             },
         ],
         "president_rules": [
@@ -870,6 +878,8 @@ DATA = TitleData(
                 "title": "Government subsidies",
                 "summary": "At the start of each phase a subsidy pool is taken from the bank (what is left of the previous pool goes back). Whenever a company lays track and pays its full cost, the pool at once refunds half that cost, company after company, until the pool is empty for the phase.",
                 "refund": 50,
+                "pool_table": "subsidy_pool",
+                "refund_reading": "half of each lay's or upgrade's paid cost, rounded down; once the pool holds less, what is left",
                 "leftover": "returned_to_bank",
                 "board": 1,
                 "phase_keys": "the rulebook numbers phases 1-4; the table keys use 1846's I-IV",
@@ -6917,7 +6927,9 @@ DATA = TitleData(
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
-        "action place_token": '§"Placing Station Tokens"',
+        "action lay_tile": '§"Track Building Costs", §"Upgrading Track", §"The Tile Set", §"Government Subsidies"',
+        "action par": '§"Initial Stock Round", §"Public Railroad Companies"',
+        "action place_token": '§"San Luis Valley Southern Railway", §"GMT 1846 Components Used"',
         "action select_president": '§"Company Presidents", §"New Presidents in Phase 3"',
         "action use_ability": '§"Using the Company Presidents"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
@@ -6965,6 +6977,7 @@ DATA = TitleData(
         "corporation GSLP": '§"Tier 1 Companies"',
         "corporation SLVS": '§"Tier 2 Companies", §"San Luis Valley Southern Railway"',
         "dividend_rule half_pay": '§"Paying Dividends"',
+        "enum collected_kinds": '§"Minor Income Centers"',
         "enum turn_marks": '§"Emergency Money Raising"',
         "function before_dividend": '§"Issuing and Redeeming Shares"',
         "function issuable": '§"Issuing and Redeeming Shares"',
@@ -6978,7 +6991,7 @@ DATA = TitleData(
         "phase I": '§"Phases"',
         "phase II": '§"Phases"',
         "phase III": '§"Phases"',
-        "phase IV": '§"Phases"',
+        "phase IV": '§"Phases", §"The Tile Set"',
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
@@ -6992,6 +7005,7 @@ DATA = TitleData(
         "property capitalisation": '§"Corporations"',
         "property cert_limit_counts": '§"Certificate Limits"',
         "property cert_limit_reading": 'assumed "the reference table stops at four corporations; a later closure could leave fewer, for which no row exists"',
+        "property collect_on_lay": '§"Minor Income Centers"',
         "property components_from_1846": '§"GMT 1846 Components Used"',
         "property components_own": '§"18 Grand Junction Game Parts"',
         "property currency": 'supplement from "18xx-games-1846.json"',
@@ -7000,7 +7014,7 @@ DATA = TitleData(
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',
         "property first_round": '§"Setting Up the Game", §"Initial Stock Round"',
-        "property first_round_selling": '§"Stock Round"',
+        "property first_round_selling": '§"Initial Stock Round"',
         "property float": '§"Corporations"',
         "property game_end": '§"Game End"',
         "property half_pay_rounding": '§"Paying Dividends"',
@@ -7011,6 +7025,7 @@ DATA = TitleData(
         "property mandatory": '§"Two-Player Rules"',
         "property market_inherited": '§"GMT 1846 Components Used"',
         "property min_train_price": '§"Buying Trains"',
+        "property minor_income_per_disc": '§"Minor Income Centers"',
         "property minor_operating_steps": '§"Minor Companies"',
         "property minor_value_at_end": 'assumed "minors close in phase III, before any end"',
         "property minors_trains_note": '§"GMT 1846 Components Used"',
@@ -7044,6 +7059,7 @@ DATA = TitleData(
         "property use_ability_options": '§"Adolphus Meyer"',
         "relegation setup": '§"Relegation of Railroad Companies", §"Set Up"',
         "revenue_bonus east_west": '§"Running Trains", §"Off Board Areas"',
+        "sanction cert_limit/corporation_closed": '§"Certificate Limit", §"Stock Ownership"',
         "sanction cert_limit/take_over": '§"Certificate Limits"',
         "sanction holding_cap/discard_cards": '§"Orrin Langhorne"',
         "sanction pool_cap/bankrupt": '§"Bankruptcy"',
@@ -7565,7 +7581,9 @@ DATA = TitleData(
         "train 6": '§"Buying Trains", §"Train Roster"',
         "train 7/8": '§"Buying Trains"',
         "train_rule last_train": '§"Train Ownership"',
+        "trigger income_centers_removed": '§"The Tile Set"',
         "trigger markers_removed": '§"Phases"',
+        "trigger minor_income": '§"Minor Income Centers"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "trigger new_presidents": '§"New Presidents in Phase 3"',
         "trigger president_capital": '§"Homer Cropper"',
@@ -7675,36 +7693,34 @@ def a_bid(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
+    """Start a company (§\"Stock Round\", §\"Corporations\")"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round", rule='§"Stock Round", §"Corporations"'
-        )
+        raise IllegalAction("a company is started in a stock round", rule='§"Initial Stock Round"')
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round", §"Corporations"',
-        )
+        raise IllegalAction("one purchase per turn", rule='§"Initial Stock Round"')
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started", rule='§"Stock Round", §"Corporations"'
-        )
+        raise IllegalAction("the company is already started", rule='§"Initial Stock Round"')
     if not (not g.b_closed(v_corporation)):
+        raise IllegalAction("the company is out of the game", rule='§"Public Railroad Companies"')
+    if not (g.b_available(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule='§"Stock Round", §"Corporations"'
+            "a relegated company is in Tier 2, which may be started only from phase 3",
+            rule='§"Tier 2 Companies", §"Public Railroad Companies"',
+        )
+    if not (g.b_home_open(v_corporation)):
+        raise IllegalAction(
+            "the SLVS chooses an open city as its home when it starts, and none is open",
+            rule='§"San Luis Valley Southern Railway"',
         )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction("not a par price", rule='§"Initial Stock Round"')
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule='§"Stock Ownership"')
+        raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limit"')
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction("not enough cash", rule='§"Initial Stock Round"')
     g.b_set_par(v_corporation, v_price)
-    if g.param("home_token_at") == "par":
-        g.b_place_home_token(v_corporation)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
     g.b_bought(v_player, v_corporation)
 
@@ -7775,7 +7791,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             and all(g.b_granted(v_c) for v_c in v_shares)
         )
     ):
-        raise IllegalAction("no selling in the first stock round", rule='§"Stock Round"')
+        raise IllegalAction("no selling in the first stock round", rule='§"Initial Stock Round"')
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
@@ -7837,31 +7853,40 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule='§"Laying Track"')
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule='§"GMT 1846 Components Used"'
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction("the company cannot pay the terrain cost", rule='§"Laying Track"')
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    v_cost = g.b_lay_cost(v_lay)
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("the company cannot pay for the track", rule='§"Track Building Costs"')
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    g.b_subsidise_track(v_corporation, v_cost)
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
-    if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track", rule='§"Placing Station Tokens"'
-        )
-    if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left", rule='§"Placing Station Tokens"'
-        )
-    v_spot = g.b_check_station(v_corporation, v_city)
-    v_cost = g.b_token_cost(v_corporation, v_spot)
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    g.b_place_station(v_corporation, v_spot)
-    g.b_end_step(v_corporation)
+    if g.b_pending_decision(v_corporation, "place_token"):
+        v_home = g.b_check_home_choice(v_corporation, v_city)
+        g.b_place_station(v_corporation, v_home)
+        g.b_resolve_decision(v_corporation, "place_token")
+    else:
+        if not (g.b_in_step(v_corporation, "place_token")):
+            raise IllegalAction(
+                "a station token is placed after laying track", rule='§"GMT 1846 Components Used"'
+            )
+        if not (g.b_tokens_left(v_corporation) > 0):
+            raise IllegalAction(
+                "the company has no station token left", rule='§"GMT 1846 Components Used"'
+            )
+        v_spot = g.b_check_token(v_corporation, v_city)
+        v_cost = g.b_next_token_cost(v_corporation)
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash for the token", rule='§"GMT 1846 Components Used"')
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        g.b_place_station(v_corporation, v_spot)
+        g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -8217,6 +8242,22 @@ def t_minors_close(g, *_rest):
     g.b_close_minors()
 
 
+def t_minor_income(g, *_rest):
+    """Minor income centres pay their holders"""
+    for v_corporation in g.name("corporations"):
+        if g.b_len(g.b_trains(v_corporation)) > 0:
+            g.transfer(
+                (g.param("minor_income_per_disc") * g.b_collected(v_corporation, "income_center")),
+                g.name("bank"),
+                v_corporation,
+            )
+
+
+def t_income_centers_removed(g, *_rest):
+    """Phase 4 removes the minor income centres"""
+    g.b_discard_collected("income_center")
+
+
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
     g.b_offer_card(v_corporation, "select_president", True)
@@ -8375,6 +8416,8 @@ class Game(GameBase):
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
+        "operating_round_start": [(None, t_minor_income)],
+        "remove_income_centers": [(None, t_income_centers_removed)],
         "corporation_started": [(None, t_president_on_start)],
         "phase_start": [(w_presidents_removed, t_presidents_removed)],
         "operating_round_end": [(None, t_new_presidents)],

@@ -24,7 +24,7 @@ import random
 from typing import Any, Callable, Iterable
 
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
-from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, Certificate, Entity, Train
+from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.journal import Journal
 from compiler.runtime.market import Market
@@ -188,6 +188,8 @@ class GameBase:
             for name, tile in derive.tiles.items():
                 if name not in upgrades:
                     upgrades[name] = list(derive.upgrade_targets(tile))
+        if counts is not None:
+            counts = self._restricted_tile_counts(counts, tiles)
         rules = track.TrackRules(
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
@@ -203,6 +205,27 @@ class GameBase:
             phases=[p["key"] for p in self.phases],
             rules=rules,
         )
+
+    def _restricted_tile_counts(self, counts: dict, tiles: dict) -> dict:
+        """The tile supply after each `tile_set` component: a tile is of a class "<colour>_city" (it has a
+        city) or "<colour>_plain"; a class the component gives as a map (`green_plain: {"16" => 2}`) keeps
+        only the tiles listed, in those numbers; a class in its `kept` list keeps its tiles; every other
+        tile is out of the game."""
+        for comp in self.DATA.components_of("tile_set"):
+            kept = {str(k) for k in comp.get("kept") or ()}
+            listed = {k: v for k, v in comp.items() if isinstance(v, dict) and k.rsplit("_", 1)[-1] in ("city", "plain")}
+            out = {}
+            for name, count in counts.items():
+                tile = tiles.get(str(name)) or {}
+                kinds = {str(n.get("kind")) for n in tile.get("nodes") or ()}
+                cls = f"{tile.get('color')}_{'city' if 'city' in kinds else 'plain'}"
+                if cls in listed:
+                    if str(name) in {str(k) for k in listed[cls]}:
+                        out[name] = {str(k): v for k, v in listed[cls].items()}[str(name)]
+                elif cls in kept:
+                    out[name] = count
+            counts = out
+        return counts
 
     def _table_dict(self, name: str) -> dict | None:
         """A one-key table as a dict (None when the title has no such table)."""
@@ -238,6 +261,15 @@ class GameBase:
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
+        table = self.option_sets.get(name, self.DATA.properties.get(name))
+        if isinstance(table, Table) and hasattr(self, "g"):
+            # tables keyed by what changes in play: companies available now, companies closed so far
+            if "companies_available" in table.dims and "companies_available" not in dims:
+                dims["companies_available"] = self.b_companies_available()
+            if "closed_companies" in table.dims and "closed_companies" not in dims:
+                dims["closed_companies"] = self.b_closed_companies()
+            if "phase" in table.dims and "phase" not in dims:
+                dims["phase"] = self.g["phase"]
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
@@ -249,6 +281,8 @@ class GameBase:
         for c in self.corporations:
             self.cash[c] = 0
         self.cash[BANK] = 0 if self.unlimited_bank else bank
+        if self.DATA.components_of("subsidy"):
+            self.cash[SUBSIDY] = 0  # money the bank sets aside for track subsidies
         #: the bank's flows, for conservation with an unlimited bank
         self.flow = {"paid": 0, "received": 0}
         self.owner: dict[str, Entity] = {}
@@ -314,8 +348,10 @@ class GameBase:
         if self.DATA.properties.get("first_player") == "random":
             self.j.set(self.g, "priority", self.rng.randrange(self.n))
         self._setup_removals()
+        self._setup_relegation()
         self._setup_reservations()
         self._setup_minors()
+        self._new_subsidy_pool()
         first = self.param("first_round")
         if first == "private_sale":
             self._start_private_sale()
@@ -412,6 +448,101 @@ class GameBase:
         self.j.set(self.corp[key], "closed", True)
         if removal.get("home_token_placed") and self.board is not None:
             self.b_place_home_token(corp)
+
+    # ------------------------------------------------------------ setup: relegation and tiers
+
+    def _setup_relegation(self) -> None:
+        """Companies set aside at setup (each `relegation` component): those `always_relegated` (a map by
+        player count to a list), then `random_count` (by player count) drawn at random from `random_pool`.
+        A relegated company stays in the game but may be started only when its tier is available (`tier`
+        components, `companies: relegated`); where `relegated_home_token` is true, its own token blocks its
+        home station from the start (and stays there as its home station when it is started)."""
+        relegated: list[str] = []
+        for comp in self.DATA.components_of("relegation"):
+            what = f"relegation {comp['key']}"
+            always = self._for_players(comp.get("always_relegated") or [], f"{what} always_relegated")
+            relegated += [str(k) for k in always if str(k) not in relegated]
+            pool = [str(k) for k in comp.get("random_pool") or () if str(k) not in relegated and self._in_play(str(k))]
+            count = min(int(self._for_players(comp.get("random_count") or 0, f"{what} random_count")), len(pool))
+            relegated += self.rng.sample(pool, count)
+            if comp.get("relegated_home_token"):
+                for key in relegated:
+                    corp = self.entity("corporation", key)
+                    if self.board is not None and not self._home_chosen(corp):
+                        self.b_place_home_token(corp)
+        if relegated:
+            self.j.set(self.g, "relegated", tuple(relegated))
+
+    def b_relegated(self, corp: Entity) -> bool:
+        """relegated(C): C was set aside at setup (a `relegation` component) and belongs to the tier of the
+        relegated companies."""
+        return corp.id in self.g.get("relegated", ())
+
+    def _tier_of(self, corp: Entity) -> dict | None:
+        """The `tier` component C belongs to: the one whose `companies` is `relegated` for a relegated
+        company, else the one listing it; None for a company in no tier."""
+        relegated = self.b_relegated(corp)
+        for tier in self.DATA.components_of("tier"):
+            members = tier.get("companies")
+            if members == "relegated":
+                if relegated:
+                    return tier
+            elif not relegated and corp.id in [str(m) for m in members or ()]:
+                return tier
+        return None
+
+    def b_available(self, corp: Entity) -> bool:
+        """available(C): C's tier may be started now: a tier with `available_from_phase` from that phase
+        on, any other from the start. A company in no tier is available."""
+        tier = self._tier_of(corp)
+        if tier is None:
+            return True
+        since = tier.get("available_from_phase")
+        return since is None or self.b_phase_at_least(str(since))
+
+    def b_companies_available(self) -> int:
+        """companies_available(): the companies that can still be started or are running: open and of an
+        available tier (the key of a certificate-limit table `by companies_available`)."""
+        return sum(1 for c in self.corporations if not self.corp[c.id]["closed"] and self.b_available(c))
+
+    def b_closed_companies(self) -> int:
+        """closed_companies(): the companies that have closed during the game (not those removed at setup)."""
+        removed = self.g.get("removed", ())
+        return sum(1 for c in self.corporations if self.corp[c.id]["closed"] and c.id not in removed)
+
+    # -- a home station chosen when the company starts (`home: chosen_on_float`)
+
+    def _home_chosen(self, corp: Entity) -> bool:
+        return corp.get("home") == "chosen_on_float"
+
+    def b_home_open(self, corp: Entity) -> bool:
+        """home_open(C): C's home station can be placed: always for a printed home; for a home chosen when
+        the company floats (`home: chosen_on_float`), some city has an open slot for it."""
+        if not self._home_chosen(corp) or self.board is None:
+            return True
+        return bool(self._open_cities(corp))
+
+    def _open_cities(self, corp: Entity) -> list["track.TokenSpot"]:
+        """The city spots where `corp` could place a home station now: a free slot, not kept for another
+        company's home, in a hex where it has no token."""
+        board = self._need_board()
+        out = []
+        for hex_id in board.hexes:
+            for index, node in enumerate(board.tile_at(hex_id).nodes):
+                if node.kind != "city":
+                    continue
+                try:
+                    out.append(track.check_token(board, corp.id, (hex_id, index), home=True))
+                except IllegalAction:
+                    continue
+        return out
+
+    def b_check_home_choice(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_home_choice(C, city): the spot if C, owing the choice of its home station, may take it
+        in `city` (any open city slot; no route needed). Refused (IllegalAction) otherwise."""
+        if not self.b_pending_decision(corp, "place_token") or not self._home_chosen(corp):
+            raise IllegalAction(f"{corp} does not choose a home station now")
+        return track.check_token(self._need_board(), corp.id, str(city), home=True)
 
     def _setup_reservations(self) -> None:
         """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
@@ -819,14 +950,23 @@ class GameBase:
         title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
-        terrain = mh.upgrade_cost if lay.upgrade else mh.cost
+        printed = mh.upgrade_cost if lay.upgrade else mh.cost
+        borders = lay.cost - printed
+        terrain = printed
+        if lay.upgrade and self._terrain_every_lay():
+            terrain = max(mh.cost, mh.upgrade_cost)  # the hex's cost again for each upgrade
         operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
         if operating is not None and self._armed(operating, "no_terrain_cost"):
             # terrain ignored with the card's ability: the lay costs what a hex without terrain costs
             return 0 if least is None else int(self._value(least, "tile_lay_cost"))
         tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
         tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
-        return tile_cost + max(0, lay.cost - terrain - self._border_discount(lay))
+        return tile_cost + max(0, borders - self._border_discount(lay))
+
+    def _terrain_every_lay(self) -> bool:
+        """A `terrain_cost` component with `charged: every_lay_and_upgrade`: a hex's printed cost is paid for
+        its first tile and again for each upgrade."""
+        return any(c.get("charged") == "every_lay_and_upgrade" for c in self.DATA.components_of("terrain_cost"))
 
     def _discount_holders(self) -> list[Entity]:
         """The operating company and the open privates it owns: whose standing discounts apply to its lays."""
@@ -1299,14 +1439,27 @@ class GameBase:
 
     # components a corporation collects by laying a tile in their hex (the title's `collect_on_lay`: 18CO's mines)
 
+    def _collectables(self, kind: str) -> list[tuple[str, str]]:
+        """The (key, hex) of each thing of `kind` a lay collects: a component of that kind in its `home`
+        hex, or, for a component listing `locations`, one per hex of the list (key "COMPONENT@HEX")."""
+        out = []
+        for comp in self.DATA.components_of(kind):
+            locations = comp.get("locations")
+            if locations is not None:
+                hexes = self._value(locations, f"{kind} {comp['key']} locations")
+                out.extend((f"{comp['key']}@{h}", str(h)) for h in hexes)
+            else:
+                out.append((str(comp["key"]), str(comp.get("home"))))
+        return out
+
     def _collect_on_lay(self, corp: Entity, hex_id: str) -> None:
-        """A tile laid in the `home` hex of a component of a kind the title lists in `collect_on_lay`
-        gives that component to the laying corporation, once."""
+        """A tile laid in the hex of a thing of a kind the title lists in `collect_on_lay` (see
+        `_collectables`) gives that thing to the laying corporation, once."""
         for kind in self.DATA.properties.get("collect_on_lay") or ():
-            for comp in self.DATA.components_of(str(kind)):
+            for key, home in self._collectables(str(kind)):
                 taken = {(k, key) for k, key, _ in self.g.get("collected", ())}
-                if str(comp.get("home")) == hex_id and (str(kind), comp["key"]) not in taken:
-                    self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), comp["key"], corp.id),))
+                if home == hex_id and (str(kind), key) not in taken:
+                    self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), key, corp.id),))
 
     def b_collected(self, holder: Entity, kind: str) -> int:
         """collected(C, kind): how many components of `kind` (listed in `collect_on_lay`) C has collected."""
@@ -1314,7 +1467,7 @@ class GameBase:
 
     def b_discard_collected(self, kind: str) -> None:
         """discard_collected(kind): every component of `kind` leaves the game, collected or not."""
-        gone = tuple((str(kind), comp["key"], SCRAP.id) for comp in self.DATA.components_of(str(kind)))
+        gone = tuple((str(kind), key, SCRAP.id) for key, _ in self._collectables(str(kind)))
         kept = tuple(c for c in self.g.get("collected", ()) if c[0] != str(kind))
         self.j.set(self.g, "collected", kept + gone)
 
@@ -1378,7 +1531,13 @@ class GameBase:
         """place_home_token(C): C's first token, free, in its home station (where the title has a map)."""
         if self.board is None:
             return
+        if self._home_chosen(corp):
+            # the company chooses its home city now (check_home_choice); play waits for it
+            self.b_require_decision(corp, "place_token")
+            return
         home = str(self._value(corp.get("home"), f"corporation {corp} home"))
+        if home in {h for h, _ in self.board.tokens_of(corp.id)}:
+            return  # its token has stood in its home since setup (a relegated company's, for one)
         node = 0
         for company, index in self.board.hexes[home].homes:
             if company == corp.id:
@@ -1579,6 +1738,7 @@ class GameBase:
         self.emit("corporation_started", corp, price)
 
     def b_bought(self, player: Entity, corp: Entity) -> None:
+        self._reenter(player)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "bought", True)
         self.j.set(self.g, "acted", True)
@@ -1591,6 +1751,8 @@ class GameBase:
             self._next_turn()
 
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
+        if self.g["round"] == "stock":
+            self._reenter(player)
         self.j.set(self.g, "last_seller", player.id)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
@@ -2254,6 +2416,7 @@ class GameBase:
 
     def _enter_phase(self, phase: dict) -> None:
         self.j.set(self.g, "phase", phase["key"])
+        self._new_subsidy_pool()
         for event in phase.get("events", []) or []:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
@@ -2292,6 +2455,39 @@ class GameBase:
                 self.j.set(self.closed, p.id, True)
                 self._drop_reservations(p)
 
+    # ------------------------------------------------------------ government subsidies (a `subsidy` component)
+
+    def _subsidy(self) -> dict | None:
+        comps = self.DATA.components_of("subsidy")
+        return comps[0] if comps else None
+
+    def _new_subsidy_pool(self) -> None:
+        """At the start of each phase (the game's first included) the title's `subsidy` sets a pool aside
+        from the bank: the amount its `pool_table` gives for the player count and the phase; what is left
+        of the previous pool goes back to the bank first."""
+        comp = self._subsidy()
+        if comp is None:
+            return
+        self.transfer(self.cash[SUBSIDY], SUBSIDY, BANK)
+        amount = int(self.param(str(comp.get("pool_table")), phase=self.g["phase"]))
+        self.transfer(amount, BANK, SUBSIDY)
+
+    def b_subsidy_left(self) -> int:
+        """subsidy_left(): the money left in the subsidy pool of the current phase."""
+        return self.cash.get(SUBSIDY, 0)
+
+    def b_subsidise_track(self, corp: Entity, cost: int) -> int:
+        """subsidise_track(C, cost): once C has paid `cost` for track, the subsidy pool refunds its
+        `refund` percentage of it (rounded down), or what is left in the pool if that is less; returns
+        the refund (0 without a `subsidy` in the title)."""
+        comp = self._subsidy()
+        if comp is None or cost <= 0:
+            return 0
+        share = int(self._value(comp.get("refund"), "subsidy refund"))
+        refund = min(cost * share // 100, self.cash[SUBSIDY])
+        self.transfer(refund, SUBSIDY, corp)
+        return refund
+
     # ------------------------------------------------------------ bank broken, game end
 
     def _bank_broken(self) -> None:
@@ -2324,9 +2520,16 @@ class GameBase:
         if cell is not None and corp.id in self.stacks.get(cell, []):
             self.j.remove(self.stacks[cell], corp.id)
         self.emit("corporation_closed", corp)
+        if self._sanctioned("cert_limit", "corporation_closed"):
+            # fewer companies lower the limit; a holder left over it sells down later (the title's sanction)
+            for player in self.players:
+                if self.b_certificates(player) > self.param("cert_limit"):
+                    self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", player.id)})
         started = [c for c in self.corporations if self.corp[c.id]["par"] is not None]
+        # every corporation closed; one of a tier not yet available (`b_available`) cannot be started before
+        # some other buys a train, so it counts as closed too
         if "all_closed" in self.param("game_end") and started and all(self.corp[c.id]["closed"] for c in started) \
-                and all(self.corp[c.id]["closed"] for c in self.corporations):
+                and all(self.corp[c.id]["closed"] or not self.b_available(c) for c in self.corporations):
             self.b_end_game_now("all_closed")
 
     def _end_game(self) -> None:
@@ -2980,14 +3183,45 @@ class GameBase:
                 self.j.set(self.g, "passes", 0)
             else:
                 self.j.set(self.g, "passes", self.g["passes"] + 1)
+                self._take_pass_card(entity)
             if self.g["passes"] >= self.b_players_in_game():
                 last = self.g["turn"]
                 self.j.set(self.g, "priority", (last + 1) % self.n)
+                if self._passing_order_cards():
+                    self._seat_by_passing_order()
                 self._end_stock_round()
                 return
             self._next_turn()
         elif self.g["round"] == "operating":
             self._next_step()
+
+    # -- priority by passing order (the title's `next_sr_order: passing_order_cards`)
+
+    def _passing_order_cards(self) -> bool:
+        return self.DATA.properties.get("next_sr_order") == "passing_order_cards"
+
+    def _take_pass_card(self, player: Entity) -> None:
+        """A player passing in a stock round takes the next passing-order card, unless he holds one."""
+        if self._passing_order_cards() and player.id not in self.g.get("pass_order", ()):
+            self.j.set(self.g, "pass_order", self.g.get("pass_order", ()) + (player.id,))
+
+    def _reenter(self, player: Entity) -> None:
+        """A passed player acting again in the stock round gives up his card; the later cards move up."""
+        if self._passing_order_cards() and player.id in self.g.get("pass_order", ()):
+            self.j.set(self.g, "pass_order", tuple(p for p in self.g["pass_order"] if p != player.id))
+
+    def b_passing_order(self) -> list[str]:
+        """passing_order(): the players holding passing-order cards in this stock round, first pass first."""
+        return list(self.g.get("pass_order", ()))
+
+    def _seat_by_passing_order(self) -> None:
+        """The stock round ends: the player order follows the passing order (first to pass first, players
+        without a card after them in their seating order) and the first holds the priority deal."""
+        order = [self.entity("player", pid) for pid in self.g.get("pass_order", ())]
+        order += [p for p in self.players if p not in order]
+        self._reseat(order)
+        self.j.set(self.g, "priority", 0)
+        self.j.set(self.g, "pass_order", ())
 
     def _pass_on_private(self) -> None:
         self.j.set(self.g, "passes", self.g["passes"] + 1)
@@ -3742,6 +3976,8 @@ class GameBase:
                     ref = (str(ability["hex"]), int(ability.get("city", 0)))
                     out.append({"type": "place_token", **who, "city": track.node_id(ref)})
             return out
+        if self.board is not None and self.b_pending_decision(entity, "place_token") and self._home_chosen(entity):
+            return [spot.action(entity.id) for spot in self._open_cities(entity)]
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         spots = track.legal_tokens(self.board, entity.id)
@@ -3844,6 +4080,7 @@ class GameBase:
             "finished": self.g["finished"],
             "bank": {"cash": None if self.unlimited_bank else self.cash[BANK],
                      **({"paid": self.flow["paid"], "received": self.flow["received"]} if self.unlimited_bank else {})},
+            **({"subsidy_pool": self.cash[SUBSIDY]} if SUBSIDY in self.cash else {}),
             "players": players,
             "corporations": corps,
             **({"minors": [{"sym": m.id, "owner": (self.owner[m.id].id if self.owner[m.id] is not BANK else None),
