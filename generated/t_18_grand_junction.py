@@ -403,6 +403,7 @@ DATA = TitleData(
                         "summary": "At any time while the company operates, places a +$20 token on any city; each of the company's trains running there earns $20 more. The token stays put and leaves when the president leaves the game.",
                         "bonus_per_train": 20,
                         "removed_with_president": True,
+                        "city_reading": "any hex with a city, whether or not the company can reach it, in the company's operating turn",
                         "kind": "ability",
                     }
                 ],
@@ -7032,6 +7033,7 @@ DATA = TitleData(
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
+        "action corporation_assign": '§"Lemuel Morrissey"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
         "action lay_tile": '§"Track Building Costs", §"Upgrading Track", §"The Tile Set", §"Government Subsidies"',
@@ -7088,7 +7090,9 @@ DATA = TitleData(
         "enum turn_marks": '§"Emergency Money Raising"',
         "function before_dividend": '§"Issuing and Redeeming Shares"',
         "function issuable": '§"Issuing and Redeeming Shares"',
+        "function issue_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
+        "function redeem_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         "game_end end_conditions": '§"Game End"',
         "income_center minor": '§"Placement of Minor Revenue Centers", §"Minor Income Centers"',
         "issue_rule issue_redeem": '§"Issuing and Redeeming Shares"',
@@ -8135,6 +8139,24 @@ def r_issuable(g, v_corporation):
     )
 
 
+def r_issue_price(g, v_corporation):
+    """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
+    return (
+        g.b_price(v_corporation)
+        if g.b_has_power(v_corporation, "issue_at_market")
+        else g.b_price_after(v_corporation, "left")
+    )
+
+
+def r_redeem_price(g, v_corporation):
+    """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
+    return (
+        g.b_price(v_corporation)
+        if g.b_has_power(v_corporation, "issue_at_market")
+        else g.b_price_after(v_corporation, "right")
+    )
+
+
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
     v_emergency = (
@@ -8163,13 +8185,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
         )
     g.transfer(
-        (
-            (
-                g.b_price_after(v_corporation, "left")
-                * sum(g.attr(v_c, "percent") for v_c in v_shares)
-            )
-            // 10
-        ),
+        ((r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
         g.name("bank"),
         v_corporation,
     )
@@ -8197,7 +8213,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
         )
     v_cost = (
-        g.b_price_after(v_corporation, "right") * sum(g.attr(v_c, "percent") for v_c in v_shares)
+        r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
@@ -8315,6 +8331,15 @@ def a_use_ability(g, v_corporation, v_count):
             rule='§"Using the Company Presidents"',
         )
     g.b_use_power(v_corporation, v_count)
+
+
+def a_corporation_assign(g, v_corporation, v_target):
+    """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "the token is placed during the operation of the company", rule='§"Lemuel Morrissey"'
+        )
+    g.b_place_card_marker(v_corporation, v_target)
 
 
 # ------------------------------------------------------------ triggers
@@ -8482,6 +8507,7 @@ class Game(GameBase):
             ("company_president", ("company_president",)),
         ],
         "use_ability": [("corporation", ("corporation",)), ("count", ("int",))],
+        "corporation_assign": [("corporation", ("corporation",)), ("target", ("name",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8503,6 +8529,8 @@ class Game(GameBase):
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,
+        "issue_price": r_issue_price,
+        "redeem_price": r_redeem_price,
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:contribute": a_contribute,
@@ -8513,6 +8541,7 @@ class Game(GameBase):
         "action:company_place_token": a_company_place_token,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
+        "action:corporation_assign": a_corporation_assign,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],

@@ -419,3 +419,42 @@ def test_hugo_weddell_a_4_6_runs_as_a_5_6():
     longer = g._one_more_stop(four_six)
     assert [(p["pay"], p["visit"]) for p in longer] == [(5, 6)]
     assert g._one_more_stop(2) == 3
+
+
+def test_neville_tinning_issues_and_redeems_at_the_market_price():
+    g = new_game()
+    first_or(g, {"DRG": (100, "TINNING"), "DSPP": (100, "DELANEY")})
+    for corp, paid in (("DRG", 100), ("DSPP", 90)):  # Tinning: the price; otherwise one space left
+        to_step(g, corp, "track_and_token")
+        c = g.entity("corporation", corp)
+        share = g.b_treasury_certificates(c)[0]
+        cash = g.cash[c]
+        act(g, C(corp, "sell_shares", shares=[share.id], percent=10))
+        assert g.cash[c] == cash + paid
+    next_turn(g, "DRG")
+    drg = g.entity("corporation", "DRG")
+    price, cash = g.b_price(drg), g.cash[drg]
+    share = g.b_pool_certificates(drg)[0]
+    act(g, C("DRG", "buy_shares", shares=[share.id], percent=10))
+    assert g.cash[drg] == cash - price  # redeemed at the price, not one space right
+    assert cubes(g, "DRG") == 0  # a lasting power, no cubes
+
+
+def test_lemuel_morrissey_plus_20_token_on_a_city():
+    g = new_game()
+    first_or(g, {"DRG": (100, "MORRISSEY"), "DSPP": (100, "DELANEY")})
+    to_step(g, "DRG", "track_and_token")
+    drg = g.entity("corporation", "DRG")
+    assign = {"type": "assign", "entity": "DRG", "entity_type": "corporation", "target_type": "hex"}
+    targets = {a["target"] for a in g.legal_actions() if a["type"] == "assign"}
+    assert "C11" in targets and "C9" not in targets  # cities only
+    assert_refused(g, {**assign, "target": "C9"}, "Lemuel Morrissey", "goes on a city")
+    act(g, {**assign, "target": "C11"})
+    assert cubes(g, "DRG") == 0
+    assert ("MORRISSEY", "C11", "DRG", 20) in g.b_markers()
+    bonuses = g._route_extras(drg).bonuses
+    assert any(b.first == (("C11", 20),) for b in bonuses)  # each run stopping there: +$20
+    assert_refused(g, {**assign, "target": "D12"}, "Lemuel Morrissey", "0 use(s) left")
+    # the token leaves the game with the president
+    enter_phase(g, "III")  # test setup
+    assert not g.b_markers()

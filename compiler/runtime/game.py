@@ -1309,6 +1309,9 @@ class GameBase:
         if not held:
             return
         self.j.set(self.g, "cards_removed", tuple(self.g.get("cards_removed", ())) + tuple(held.values()))
+        markers = tuple(m for m in self.g.get("markers", ()) if m[0] not in held.values())
+        if markers != tuple(self.g.get("markers", ())):
+            self.j.set(self.g, "markers", markers)  # a card's marker leaves with it
         self.j.set(self.g, "cards", {})
         self.j.set(self.g, "armed", {})
         for corp_id in held:
@@ -1343,6 +1346,22 @@ class GameBase:
         armed = dict(self.g.get("armed", {}))
         if armed.pop(corp.id, None) is not None:
             self.j.set(self.g, "armed", armed)
+
+    def b_place_card_marker(self, corp: Entity, hex_id: str) -> None:
+        """place_card_marker(C, hex): C puts its card's marker (an ability with `effect: bonus_token` and a
+        `bonus_per_train`) on a city hex, spending a use cube; each of C's runs stopping there earns the
+        bonus until the card leaves the game. Refused (IllegalAction naming the card's rule) without such a
+        card or cube, or on a hex without a city."""
+        key = self.b_card_of(corp)
+        ability = self._power(corp, "bonus_token") if key is not None else None
+        if ability is None:
+            raise IllegalAction(f"{corp} has no marker to place", rule=self._deck_rule())
+        board = self._need_board()
+        if str(hex_id) not in board.hexes or not board.tile_at(str(hex_id)).cities:
+            raise IllegalAction(f"{key}'s marker goes on a city, not {hex_id}", rule=self._card_rule(key))
+        self.b_spend_cubes(corp, 1)
+        bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
+        self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, str(hex_id), corp.id, bonus),))
 
     def b_bank_price(self, corp: Entity, train: Train) -> int:
         """bank_price(C, T): what C pays the bank for T: its price, less `discount_per_use` (percent) for each
@@ -3936,7 +3955,12 @@ class GameBase:
         return out
 
     def _cand_assign(self, entity, who):
-        """A private's revenue marker (effect: hex_marker) into each hex it may go; the guards decide when."""
+        """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a
+        company's card (effect: bonus_token) on each city hex; the guards decide when."""
+        if entity.kind == "corporation" and self.b_has_power(entity, "bonus_token") and self.b_cubes(entity) \
+                and self.board is not None:
+            return [{"type": "assign", **who, "target": h, "target_type": "hex"}
+                    for h in sorted(self.board.hexes) if self.board.tile_at(h).cities]
         if entity.kind != "private":
             return []
         out = []
@@ -4170,4 +4194,4 @@ class GameBase:
 #: Action types whose candidates the runtime generates from the vocabulary.
 VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
                         "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
-                        "lay_tile", "place_token"})
+                        "lay_tile", "place_token", "assign"})
