@@ -413,6 +413,7 @@ DATA = TitleData(
                         "key": "early_upgrade",
                         "title": None,
                         "effect": "early_upgrade",
+                        "use_reading": "a use is declared in the company's turn (use_ability); its next upgrade that turn may be to the next colour even if the phase does not offer it yet, in one of its normal tile lays",
                         "summary": "In its normal tile step, upgrades one tile to the next colour even if that colour is not yet available, so a tile can climb from yellow to gray in phase 1.",
                         "extra_action": False,
                         "kind": "ability",

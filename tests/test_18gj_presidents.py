@@ -458,3 +458,23 @@ def test_lemuel_morrissey_plus_20_token_on_a_city():
     # the token leaves the game with the president
     enter_phase(g, "III")  # test setup
     assert not g.b_markers()
+
+
+def test_elias_bluit_upgrades_early_to_the_next_colour():
+    g = new_game()
+    first_or(g, {"DRG": (100, "BLUIT"), "DSPP": (100, "DELANEY")})
+    to_step(g, "DRG", "track_and_token")
+    drg = g.entity("corporation", "DRG")
+    home = next(a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "D8")
+    act(g, home)  # the yellow home tile
+    next_turn(g, "DRG")
+    assert g.g["phase"] == "I"
+    assert not [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "D8"]  # no green in phase I
+    act(g, use("DRG"))
+    assert cubes(g, "DRG") == 2
+    green = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "D8"]
+    assert green
+    act(g, green[0])
+    assert g.b_tile_color("D8") == "green"
+    assert not g._armed(drg, "early_upgrade")  # one upgrade per use
+    assert "green" not in g._phase_colors()

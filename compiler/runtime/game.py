@@ -904,7 +904,14 @@ class GameBase:
     # -- track: tiles, tokens, routes (the title's map; compiler.runtime.track)
 
     def _phase_colors(self) -> list[str]:
-        return [str(c) for c in self._phase().get("tiles", [])]
+        """The tile colours that may be laid now: the phase's; every colour for the operating company that
+        declared its card's `early_upgrade` (an upgrade still goes one colour at a time)."""
+        colors = [str(c) for c in self._phase().get("tiles", [])]
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and operating.kind == "corporation" and self._armed(operating, "early_upgrade"):
+            colors += [c for c in dict.fromkeys(str(t.get("color")) for t in self.DATA.components_of("tile"))
+                       if c not in colors]
+        return colors
 
     def _need_board(self) -> "track.Board":
         if self.board is None:
@@ -1184,9 +1191,9 @@ class GameBase:
     #: effects a company declares in its operating turn (`use_ability`), spending cubes; each holds for
     #: that turn (`hold_price`, `extra_lay`) or for the first thing it changes (`train_discount`: one train
     #: from the bank; `free_token`: one station token; `no_terrain_cost`: one tile lay; `longer_trains`:
-    #: one run)
+    #: one run; `early_upgrade`: one upgrade to a colour the phase does not offer yet)
     DECLARED_EFFECTS = frozenset({"train_discount", "free_token", "no_terrain_cost", "hold_price", "extra_lay",
-                                  "longer_trains"})
+                                  "longer_trains", "early_upgrade"})
 
     def _card_kind(self) -> str | None:
         kind = self.DATA.properties.get("ability_cards")
@@ -1444,8 +1451,8 @@ class GameBase:
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it."""
-        if self._armed(corp, "no_terrain_cost"):
-            self._disarm(corp)  # the declared terrain waiver covers one lay
+        if self._armed(corp, "no_terrain_cost") or (lay.upgrade and self._armed(corp, "early_upgrade")):
+            self._disarm(corp)  # the declared terrain waiver covers one lay, an early upgrade one upgrade
         self._put_tile(lay, tile_id)
         self._collect_on_lay(corp, lay.hex)
         self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
