@@ -337,6 +337,7 @@ DATA = TitleData(
         ),
         "ability_cards": "company_president",
         "use_ability_options": [1, 2, 3],
+        "choose_turn_options": [0, 1, 2, 3, 4, 5, 6, 7],
     },
     components={
         "bankruptcy": [
@@ -434,6 +435,7 @@ DATA = TitleData(
                         "key": "choose_turn",
                         "title": None,
                         "effect": "choose_turn",
+                        "use_reading": "asked as each operating round begins, before anyone operates: the president names the place (1st, 2nd, ...) the company takes in the order, the others keeping theirs, and a cube goes; he may decline and keep the cube",
                         "summary": "At the start of an operating round, chooses when in the order the company operates.",
                         "kind": "ability",
                     }
@@ -7031,6 +7033,7 @@ DATA = TitleData(
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
         "action buy_train": '§"Buying Trains", §"Adolphus Meyer"',
+        "action choose_turn": '§"Corbett Thompson"',
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
@@ -7117,6 +7120,7 @@ DATA = TitleData(
         "property capitalisation": '§"Corporations"',
         "property cert_limit_counts": '§"Certificate Limits"',
         "property cert_limit_reading": 'assumed "the reference table stops at four corporations; a later closure could leave fewer, for which no row exists"',
+        "property choose_turn_options": '§"Corbett Thompson"',
         "property collect_on_lay": '§"Minor Income Centers"',
         "property components_from_1846": '§"GMT 1846 Components Used"',
         "property components_own": '§"18 Grand Junction Game Parts"',
@@ -7700,6 +7704,7 @@ DATA = TitleData(
         "trigger president_on_start": '§"Company Presidents"',
         "trigger presidents_removed": '§"New Presidents in Phase 3"',
         "trigger reservations_removed": '§"Phases"',
+        "trigger thompson_asked": '§"Corbett Thompson"',
         "upgrade_rule access": '§"Upgrading Track"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -8334,6 +8339,25 @@ def a_use_ability(g, v_corporation, v_count):
     g.b_use_power(v_corporation, v_count)
 
 
+def a_choose_turn(g, v_player, v_corporation, v_position):
+    """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
+    if not (
+        (
+            g.b_pending_decision(v_player, "choose_turn")
+            and (g.b_president(v_corporation) == v_player)
+        )
+        and g.b_has_power(v_corporation, "choose_turn")
+    ):
+        raise IllegalAction(
+            "the president of a company with Corbett Thompson chooses its place as an operating round begins",
+            rule='§"Corbett Thompson"',
+        )
+    if v_position > 0:
+        g.b_spend_cubes(v_corporation, 1)
+        g.b_set_operating_position(v_corporation, v_position)
+    g.b_resolve_decision(v_player, "choose_turn")
+
+
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
     if not (g.b_in_round("operating")):
@@ -8441,6 +8465,15 @@ def w_president_capital(g, *_args):
     return v_at_start and g.b_has_power(v_corporation, "extra_capital")
 
 
+def t_thompson_asked(g, *_rest):
+    """Corbett Thompson may choose when the company operates"""
+    for v_corporation in g.b_operating_order():
+        if (g.b_has_power(v_corporation, "choose_turn") and (g.b_cubes(v_corporation) > 0)) and (
+            g.b_president(v_corporation) != None
+        ):
+            g.b_require_decision(g.b_president(v_corporation), "choose_turn")
+
+
 class Game(GameBase):
     """18 Grand Junction: the engine contract of ARCHITECTURE.md."""
 
@@ -8508,6 +8541,11 @@ class Game(GameBase):
             ("company_president", ("company_president",)),
         ],
         "use_ability": [("corporation", ("corporation",)), ("count", ("int",))],
+        "choose_turn": [
+            ("player", ("player",)),
+            ("corporation", ("corporation",)),
+            ("position", ("int",)),
+        ],
         "corporation_assign": [("corporation", ("corporation",)), ("target", ("name",))],
     }
     ROUTINES = {
@@ -8542,6 +8580,7 @@ class Game(GameBase):
         "action:company_place_token": a_company_place_token,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
+        "action:choose_turn": a_choose_turn,
         "action:corporation_assign": a_corporation_assign,
     }
     TRIGGERS = {
@@ -8557,4 +8596,5 @@ class Game(GameBase):
         "operating_round_end": [(None, t_new_presidents)],
         "operating_round_start": [(None, t_president_income)],
         "card_picked": [(w_president_capital, t_president_capital)],
+        "operating_order_set": [(None, t_thompson_asked)],
     }

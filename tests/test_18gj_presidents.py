@@ -478,3 +478,44 @@ def test_elias_bluit_upgrades_early_to_the_next_colour():
     assert g.b_tile_color("D8") == "green"
     assert not g._armed(drg, "early_upgrade")  # one upgrade per use
     assert "green" not in g._phase_colors()
+
+
+def test_corbett_thompson_chooses_when_the_company_operates():
+    g = new_game()
+    for corp, (price, name) in {"DRG": (100, "THOMPSON"), "DSPP": (50, "DELANEY"), "CNW": (80, "PURCELL")}.items():
+        start(g, corp, price, name)
+    all_pass(g)
+    # the operating round waits for Thompson's president before anyone operates
+    assert g.g["round"] == "operating" and g.g["operating"] is None
+    boss = g.b_president(g.entity("corporation", "DRG")).id
+    assert acting(g) == boss
+    assert list(g.g["order"])[-1] == "DRG"  # lowest price first in the first round
+    turn = lambda corp, n: P(boss, "choose_turn", corporation=corp, position=n)  # noqa: E731
+    assert {a["position"] for a in g.legal_actions() if a["corporation"] == "DRG"} == {0, 1, 2, 3}
+    assert_refused(g, turn("DRG", 4), "Corbett Thompson", "not 4th")
+    assert_refused(g, turn("DSPP", 1), "Corbett Thompson")
+    act(g, turn("DRG", 1))
+    assert cubes(g, "DRG") == 1
+    assert list(g.g["order"])[0] == "DRG" and g.g["operating"] == "DRG"
+    # next round: asked again; declining keeps the cube
+    for _ in range(200):
+        if g.g.get("pending") and acting(g) == boss and g.g["operating"] is None and g.g["round"] == "operating":
+            break
+        pass_(g)
+    act(g, turn("DRG", 0))
+    assert cubes(g, "DRG") == 1
+    for _ in range(200):
+        if g.g.get("pending") and acting(g) == boss and g.g["operating"] is None and g.g["round"] == "operating":
+            break
+        pass_(g)
+    act(g, turn("DRG", 2))
+    assert cubes(g, "DRG") == 0 and list(g.g["order"])[1] == "DRG"
+    # spent out: no longer asked
+    start_ors = g.g["or"], g.g["set"]
+    for _ in range(300):
+        if (g.g["or"], g.g["set"]) != start_ors and g.g["round"] == "operating" and g.g["operating"] is not None:
+            break
+        assert not (g.g.get("pending") and g.g["pending"][0][2] == "choose_turn")
+        pass_(g)
+    else:
+        raise AssertionError("no later operating round")

@@ -1279,6 +1279,19 @@ class GameBase:
         """operating_order(): the companies of the current (or last) operating round, in their order."""
         return [self._operator(key) for key in self.g["order"]]
 
+    def b_set_operating_position(self, corp: Entity, position: int) -> None:
+        """set_operating_position(C, n): C operates n-th (from 1) in the operating round about to begin; the
+        others keep their order. Refused (IllegalAction) outside 1..the number of operating companies, or
+        once a company has operated in the round."""
+        order = list(self.g["order"])
+        if self.g.get("operating") is not None or corp.id not in order:
+            raise IllegalAction(f"{corp} can choose its place only before the operating round begins")
+        if not 1 <= int(position) <= len(order):
+            raise IllegalAction(f"{corp} can operate 1st to {len(order)}th, not {position}th")
+        order.remove(corp.id)
+        order.insert(int(position) - 1, corp.id)
+        self.j.set(self.g, "order", tuple(order))
+
     def b_offered(self, player: Entity, corp: Entity) -> bool:
         """offered(P, C): P now decides which card C takes (the first offer waiting on P)."""
         mine = [o for o in self.g.get("card_offers", ()) if o[1] == player.id]
@@ -2473,6 +2486,10 @@ class GameBase:
             # the decisions asked at the end of an operating round are taken: play goes on
             self.j.set(self.g, "after_decisions", None)
             self._after_operating_round()
+        elif not pending and self.g.get("after_decisions") == "operating_order_set":
+            # the decisions asked before the first company operates are taken: the round begins
+            self.j.set(self.g, "after_decisions", None)
+            self._next_corporation()
 
     def b_close_privates(self) -> None:
         """close_privates(): every private closes, but one whose ability keeps it open (stays_open)."""
@@ -3328,6 +3345,11 @@ class GameBase:
         minors = [m for m in self.minors if self.corp[m.id]["floated"] and not self.corp[m.id]["closed"]]
         self.j.set(self.g, "order", tuple(c.id for c in minors + order))
         self.j.set(self.g, "operating", None)
+        # the order is known: its triggers may ask the players for decisions, taken before anyone operates
+        self.emit("operating_order_set")
+        if self.g.get("pending"):
+            self.j.set(self.g, "after_decisions", "operating_order_set")
+            return
         self._next_corporation()
 
     def _lowest_first_key(self, corp: Entity):
@@ -4033,8 +4055,8 @@ class GameBase:
         for name, types in params[1:]:
             values: list[Any] = []
             t = types[0]
-            if t != "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
-                # the title's `<action>_options`: the values its one non-entity parameter ranges over
+            if t in ("int", "money") and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
+                # the title's `<action>_options`: the values its number parameter ranges over
                 values = list(self.DATA.properties[f"{kind}_options"])
             elif t is not None and t == self._card_kind():
                 # a parameter naming an ability card: those left in the deck, or none (a decline)
