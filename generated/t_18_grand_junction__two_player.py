@@ -218,6 +218,7 @@ DATA = TitleData(
         ),
         "ability_cards": "company_president",
         "use_ability_options": [1, 2, 3],
+        "top_up_revenue_options": [10, 20, 50, 100, 200],
         "choose_turn_options": [0, 1, 2, 3, 4, 5, 6, 7],
         "mandatory": True,
         "privates_removed": True,
@@ -253,6 +254,7 @@ DATA = TitleData(
                         "key": "top_up_revenue",
                         "title": None,
                         "effect": "top_up_revenue",
+                        "limit_reading": "the revenue after the top-up is at most three times the share price, rounded up to $10 (the least that makes a triple jump; 1846 compares the whole payout with the price); a top-up this turn allows the triple jump below $165",
                         "summary": "Adds treasury money to the company's train revenue in $10 steps, even when the trains earn nothing; the added money counts for the share price move. At most enough to reach a double or triple jump, and a triple jump is allowed below $165.",
                         "step": 10,
                         "max": "enough for a double or triple jump",
@@ -6937,6 +6939,7 @@ DATA = TitleData(
         "action par": '§"Initial Stock Round", §"Public Railroad Companies"',
         "action place_token": '§"San Luis Valley Southern Railway", §"GMT 1846 Components Used"',
         "action select_president": '§"Company Presidents", §"New Presidents in Phase 3"',
+        "action top_up_revenue": '§"Abraham Donaldson"',
         "action use_ability": '§"Using the Company Presidents"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
@@ -6984,6 +6987,7 @@ DATA = TitleData(
         "corporation SLVS": '§"Tier 2 Companies", §"San Luis Valley Southern Railway"',
         "dividend_rule half_pay": '§"Paying Dividends"',
         "enum collected_kinds": '§"Minor Income Centers"',
+        "enum donaldson_marks": '§"Abraham Donaldson"',
         "enum turn_marks": '§"Emergency Money Raising"',
         "function before_dividend": '§"Issuing and Redeeming Shares"',
         "function issuable": '§"Issuing and Redeeming Shares"',
@@ -7001,7 +7005,7 @@ DATA = TitleData(
         "phase III": '§"Phases"',
         "phase IV": '§"Phases", §"The Tile Set"',
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
-        "procedure dividend_price_move": '§"Paying Dividends"',
+        "procedure dividend_price_move": '§"Paying Dividends", §"Abraham Donaldson"',
         "procedure minor_dividend": '§"Minor Companies"',
         "property ability_cards": '§"Company Presidents", §"Using the Company Presidents"',
         "property any_time_actions": '§"Private Companies"',
@@ -7061,6 +7065,7 @@ DATA = TitleData(
         "property sold_out_rise": '§"Stock Market"',
         "property tile_lay_cost": '§"Track Building Costs"',
         "property tile_lays": '§"Laying Track"',
+        "property top_up_revenue_options": 'assumed "amounts offered to random play; any multiple of $10 within the limit is legal"',
         "property track_off_board": '§"Laying Track"',
         "property train_supply_order": '§"Buying Trains"',
         "property treasury_shares_at": '§"Stock Round"',
@@ -7936,11 +7941,11 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    """Left under half the price; right once, twice or three times for one, two or three times the price (§\"Paying Dividends\")"""
+    """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
     v_share = g.b_price(v_corporation)
     if v_paid < (v_share // 2):
         g.b_market_move(v_corporation, "left")
-    elif (v_paid >= (3 * v_share)) and (v_share >= 165):
+    elif (v_paid >= (3 * v_share)) and ((v_share >= 165) or g.b_done_this_turn("topped_up")):
         g.b_market_move(v_corporation, "right")
         g.b_market_move(v_corporation, "right")
         g.b_market_move(v_corporation, "right")
@@ -8235,6 +8240,33 @@ def a_use_ability(g, v_corporation, v_count):
     g.b_use_power(v_corporation, v_count)
 
 
+def a_top_up_revenue(g, v_corporation, v_amount):
+    """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
+    if not (
+        g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
+    ):
+        raise IllegalAction(
+            "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
+            rule='§"Abraham Donaldson"',
+        )
+    if not (not g.b_done_this_turn("topped_up")):
+        raise IllegalAction("one top-up a turn", rule='§"Abraham Donaldson"')
+    if not ((v_amount > 0) and ((v_amount % 10) == 0)):
+        raise IllegalAction("money is added in $10 steps", rule='§"Abraham Donaldson"')
+    if not (
+        (g.b_revenue(v_corporation) + v_amount) <= g.b_ceil_to((3 * g.b_price(v_corporation)), 10)
+    ):
+        raise IllegalAction(
+            "no more than just enough for a triple jump", rule='§"Abraham Donaldson"'
+        )
+    if not (g.b_cash(v_corporation) >= v_amount):
+        raise IllegalAction("the treasury cannot pay it", rule='§"Abraham Donaldson"')
+    g.b_spend_cubes(v_corporation, 1)
+    g.transfer(v_amount, v_corporation, g.name("bank"))
+    g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
+    g.b_mark_done_this_turn("topped_up")
+
+
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
     if not (
@@ -8437,6 +8469,7 @@ class Game(GameBase):
             ("company_president", ("company_president",)),
         ],
         "use_ability": [("corporation", ("corporation",)), ("count", ("int",))],
+        "top_up_revenue": [("corporation", ("corporation",)), ("amount", ("money",))],
         "choose_turn": [
             ("player", ("player",)),
             ("corporation", ("corporation",)),
@@ -8476,6 +8509,7 @@ class Game(GameBase):
         "action:company_place_token": a_company_place_token,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
+        "action:top_up_revenue": a_top_up_revenue,
         "action:choose_turn": a_choose_turn,
         "action:corporation_assign": a_corporation_assign,
     }

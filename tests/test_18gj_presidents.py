@@ -519,3 +519,35 @@ def test_corbett_thompson_chooses_when_the_company_operates():
         pass_(g)
     else:
         raise AssertionError("no later operating round")
+
+
+def test_abraham_donaldson_tops_up_revenue_in_10_steps_to_a_triple_jump():
+    g = new_game()
+    first_or(g, {"DRG": (100, "DONALDSON"), "DSPP": (100, "DELANEY")})
+    drg = g.entity("corporation", "DRG")
+    # no train, nothing earned: the company still stops at its dividend, where it may top up
+    to_step(g, "DRG", "dividend")
+    assert g.corp["DRG"]["revenue"] == 0
+    top = lambda n: C("DRG", "top_up_revenue", amount=n)  # noqa: E731
+    assert_refused(g, top(15), "Abraham Donaldson", "$10 steps")
+    assert_refused(g, top(310), "Abraham Donaldson", "triple jump")
+    assert_refused(g, top(300), "Abraham Donaldson", "cannot pay")  # $200 in the treasury
+    g.transfer(100, BANK, drg)  # test setup: the bank gives DRG $100
+    cash = g.cash[drg]
+    act(g, top(300))
+    assert cubes(g, "DRG") == 2 and g.cash[drg] == cash - 300 and g.corp["DRG"]["revenue"] == 300
+    assert_refused(g, top(10), "Abraham Donaldson", "one top-up a turn")
+    act(g, C("DRG", "dividend", kind="payout"))
+    # three times the price: a triple jump, though the price is under $165
+    assert g.b_price(drg) == 137
+    for left in (1, 0):
+        next_turn(g, "DRG", "dividend")
+        act(g, top(10))
+        assert cubes(g, "DRG") == left
+        act(g, C("DRG", "dividend", kind="withhold"))
+    # spent out: with something earned the company reaches its dividend, and the top-up is refused
+    next_turn(g, "DRG", "run_routes")
+    g.b_set_revenue(drg, 50)  # test setup: its trains earned $50
+    g._next_step()
+    assert g.g["step"] == "dividend"
+    assert_refused(g, top(10), "Abraham Donaldson", "0 use(s) left")
