@@ -581,6 +581,7 @@ DATA = TitleData(
                         "key": "squeeze_token",
                         "title": None,
                         "effect": "squeeze_token",
+                        "engine_note": "not played by the engine yet: a station beyond a city's circles needs an extra slot in the track module's token model, and the city it may not go in (Grand Junction) is on the map, a gap",
                         "summary": "Places a station token in a city even when it has no free space, beside the others. In a space reserved as someone's home, this company takes the space and the owner of the reservation goes beside it. Not allowed in Grand Junction.",
                         "excluded_city": Gap(
                             "Grand Junction's hex is on the map, which is not in the rulebook"
@@ -627,6 +628,7 @@ DATA = TitleData(
                         "key": "hold_other_shares",
                         "title": None,
                         "effect": "hold_other_shares",
+                        "engine_note": "not played by the engine yet: companies holding other companies' shares (buying from the open market, dividends to the treasury, issuing them, players buying them from the treasury, closing, the issue count) are not in the runtime",
                         "summary": "The company may buy other companies' shares from the open market under the normal rules. Their dividends go to its treasury; it may issue them (even in emergency financing, with no price change for either company) and players may buy them from its treasury. If it closes they go to the open market. It can never be another company's president, and these shares do not count as player-held when the issuer works out how many shares it may issue.",
                         "source": "open_market",
                         "dividends_to": "treasury",

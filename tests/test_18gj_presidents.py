@@ -280,6 +280,44 @@ def test_orrin_langhorne_never_obliged_to_sell_down_when_he_leaves():
     g._test_monitor.check(g)  # the excess is allowed, not a broken invariant
 
 
+def at_a_paying_run(seed=1):
+    """Seeded random play up to a company's run_routes step whose best run earns something: the game, the
+    company and its best routes."""
+    import random
+
+    g = new_game(seed=seed)
+    rng = random.Random(seed)
+    while not g.finished:
+        if g.g["round"] == "operating" and g.g["step"] == "run_routes":
+            runs = [a for a in g.legal_actions() if a["type"] == "run_routes" and a["routes"]]
+            if runs:
+                return g, g.g["operating"], runs[0]["routes"]
+        act(g, rng.choice(g.legal_actions()))
+    raise AssertionError("no paying run")
+
+
+def give_card(g, corp, key):
+    """Test setup: `corp` holds the Company President `key` (taken from the deck or another company), its cubes full."""
+    cards = {c: k for c, k in g.g.get("cards", {}).items() if k != key}
+    cards[corp] = key
+    g.j.set(g.g, "cards", cards)
+    uses = g.DATA.component("company_president", key).get("uses")
+    g.j.set(g.g, "cubes", {**g.g.get("cubes", {}), key: int(uses or 0)})
+
+
+def test_abel_jephcots_ten_per_stop_on_a_real_run():
+    g, corp, routes = at_a_paying_run()
+    c = g.entity("corporation", corp)
+    if g.b_card_of(c) is not None and g._power(c, "stop_bonus") is None:
+        g.j.set(g.g, "cards", {k: v for k, v in g.g["cards"].items() if k != corp})  # test setup: no card
+    base = g.b_route_revenue(c, routes)
+    give_card(g, corp, "JEPHCOTS")
+    stops = max(len(r["hexes"]) for r in routes)
+    assert g.b_route_revenue(c, routes) == base + 10 * stops
+    act(g, C(corp, "run_routes", routes=[dict(r, revenue=r["revenue"]) for r in routes]))
+    assert g.corp[corp]["revenue"] == base + 10 * stops
+
+
 def test_abel_jephcots_ten_per_stop_on_one_train():
     g = new_game()
     first_or(g, {"DRG": (100, "JEPHCOTS"), "DSPP": (100, "DELANEY")})
