@@ -463,12 +463,11 @@ DATA = TitleData(
                     {
                         "key": "squeeze_token",
                         "title": None,
-                        "effect": "squeeze_token",
-                        "engine_note": "not played by the engine yet: a station beyond a city's circles needs an extra slot in the track module's token model, and the city it may not go in (Grand Junction) is on the map, a gap",
                         "summary": "Places a station token in a city even when it has no free space, beside the others. In a space reserved as someone's home, this company takes the space and the owner of the reservation goes beside it. Not allowed in Grand Junction.",
-                        "excluded_city": Gap(
-                            "Grand Junction's hex is on the map, which is not in the rulebook"
-                        ),
+                        "effect": "squeeze_token",
+                        "excluded_city": "Grand Junction",
+                        "excluded_city_reading": "the hex the map names Grand Junction; where that hex lies is on the map (a gap)",
+                        "reservation_reading": "in a city whose free circles are all reserved for others, this company's token goes beside the circles and the reservation stands; the rulebook's swap (this company in the reserved circle, the owner beside it) gives both companies a station there as well",
                         "kind": "ability",
                     }
                 ],
@@ -7897,8 +7896,8 @@ def a_place_token(g, v_corporation, v_city):
             raise IllegalAction(
                 "the company has no station token left", rule='§"GMT 1846 Components Used"'
             )
-        v_spot = g.b_check_token(v_corporation, v_city)
-        v_cost = g.b_next_token_cost(v_corporation)
+        v_spot = g.b_check_station(v_corporation, v_city)
+        v_cost = g.b_token_cost(v_corporation, v_spot)
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction("not enough cash for the token", rule='§"GMT 1846 Components Used"')
         g.transfer(v_cost, v_corporation, g.name("bank"))

@@ -415,17 +415,16 @@ def test_orville_gillis_ignores_terrain_cost():
 def test_rufus_snape_free_station_token():
     g = new_game()
     first_or(g, {"DRG": (100, "SNAPE"), "DSPP": (100, "DELANEY")})
-    to_step(g, "DRG", "track_and_token")
     drg = g.entity("corporation", "DRG")
-    # the price of DRG's next station (a city of the map; whether it may go there is check_station's)
-    spot = track.TokenSpot("C11", 0, 0, "C11-0-0")
-    assert g.b_token_cost(drg, spot) == 40
+    build_to(g, "B8")
+    assert g.b_next_token_cost(drg) == 40
     act(g, use("DRG"))
     assert cubes(g, "DRG") == 1
-    assert g.b_token_cost(drg, spot) == 0
-    # the declared free token is used by placing a station; the power is then spent for the turn
-    g.b_place_station(drg, spot)  # test setup: the station goes down as place_token would put it
-    assert g.b_token_cost(drg, spot) == 100  # the third token's printed price
+    cash = g.cash[drg]
+    act(g, C("DRG", "place_token", city="B8-0"))
+    assert g.cash[drg] == cash  # no cost
+    assert ("B8", 0) in g.board.tokens_of("DRG")
+    assert not g._armed(drg, "free_token")  # one token per use
     next_turn(g, "DRG")
     act(g, use("DRG"))
     assert cubes(g, "DRG") == 0
@@ -589,3 +588,80 @@ def test_abraham_donaldson_tops_up_revenue_in_10_steps_to_a_triple_jump():
     g._next_step()
     assert g.g["step"] == "dividend"
     assert_refused(g, top(10), "Abraham Donaldson", "0 use(s) left")
+
+
+def lays_into(g, hex_id, then):
+    """The lay_tile actions in `hex_id` now after which some lay in `then` is legal (tried and rolled back)."""
+    out = []
+    for lay in [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == hex_id]:
+        g.j.begin()
+        try:
+            g.process(lay)
+            ok = any(a["type"] == "lay_tile" and a["hex"] == then for a in g.legal_actions())
+        finally:
+            g.j.rollback()
+        if ok:
+            out.append(lay)
+    return out
+
+
+def build_to(g, city="C11", corp="DRG"):
+    """`corp` (home D8) builds through C9 into the city hex `city` (Gamma C11, Theta B8) over its next two
+    turns; it is left at its track step with the city reached and its lay of the turn made."""
+    to_step(g, corp, "track_and_token")
+    act(g, lays_into(g, "D8", "C9")[0])
+    into_c11 = []
+    for lay in [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "C9"]:
+        g.j.begin()
+        try:
+            g.process(lay)
+            next_turn(g, corp)
+            into_c11 = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == city]
+        finally:
+            g.j.rollback()
+        if into_c11:
+            act(g, lay)
+            break
+    assert into_c11
+    next_turn(g, corp)
+    act(g, into_c11[0])
+
+
+def test_brice_melville_station_beside_a_full_city():
+    g = new_game()
+    first_or(g, {"DRG": (100, "MELVILLE"), "CC": (100, "DELANEY")})
+    # DRG builds from its home D8 through C9 into Gamma (C11), whose one circle holds CC's home station
+    build_to(g, "C11")
+    assert g.board.holders(("C11", 0)) == ("CC",)
+    token = C("DRG", "place_token", city="C11-0")
+    assert token in [{k: a[k] for k in token} for a in g.legal_actions() if a["type"] == "place_token"]
+    act(g, token)
+    assert g.board.holders(("C11", 0)) == ("CC", "DRG")  # beside CC's circle
+    assert cubes(g, "DRG") == 0  # a lasting power
+    assert ("C11", 0) in g.board.tokens_of("DRG")
+
+
+def test_brice_melville_not_in_grand_junction(tmp_path):
+    g = new_game()
+    melville = g.DATA.component("company_president", "MELVILLE")["children"][0]
+    assert melville["excluded_city"] == "Grand Junction"
+    # on a copy of the test map whose city Gamma (C11) is named Grand Junction
+    text = FIXTURE.read_text(encoding="utf-8").replace('hex C11 "Gamma"', 'hex C11 "Grand Junction"')
+    renamed = tmp_path / "gj_named.rules"
+    renamed.write_text(text, encoding="utf-8")
+    Named = overlay_game_class("18 Grand Junction", None, renamed)
+    g = Named(players=["P1", "P2", "P3", "P4"], seed=1)
+    g._test_monitor = Monitor(g)
+    first_or(g, {"DRG": (100, "MELVILLE"), "CC": (100, "DELANEY")})
+    to_step(g, "DRG", "track_and_token")
+    drg = g.entity("corporation", "DRG")
+    # test setup: DRG can reach Gamma's full city (its route is the previous test's)
+    import compiler.runtime.track as tr
+    real_reach = tr.reach
+    try:
+        tr.reach = lambda board, company: type("R", (), {"nodes": {("C11", 0)}})()
+        with pytest.raises(IllegalAction) as info:
+            g.b_check_station(drg, "C11-0")
+    finally:
+        tr.reach = real_reach
+    assert "Brice Melville" in info.value.rule and "Grand Junction" in str(info.value)

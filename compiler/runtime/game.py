@@ -579,7 +579,9 @@ class GameBase:
 
     def b_check_station(self, corp: Entity, city: str) -> "track.TokenSpot":
         """check_station(C, city): the spot if C may place a station token there now: as check_token, and
-        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route."""
+        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route; a company
+        whose card has `effect: squeeze_token` may place it beside a city's circles when none is free for it
+        (reachable, none of its tokens in the hex, not in the city its `excluded_city` names)."""
         try:
             return self.b_check_token(corp, city)
         except IllegalAction:
@@ -590,8 +592,30 @@ class GameBase:
                 raise IllegalAction(f"there is no city {city!r}") from None
             ability = self._kept_for(corp, ref)
             if ability is None or ability.get("teleport_price") is None:
-                raise
+                squeeze = self._squeeze_spot(corp, ref)
+                if squeeze is None:
+                    raise
+                return squeeze
             return track.check_token(board, corp.id, ref, home=True)
+
+    def _squeeze_spot(self, corp: Entity, ref) -> "track.TokenSpot | None":
+        """The spot beside the circles of a city with no free slot for `corp`, where its card's `squeeze_token`
+        allows one; refused (IllegalAction naming the card) in its `excluded_city`; None where the card does
+        not apply (no such card, not a city, a free slot, no route, a token of its own in the hex)."""
+        ability = self._power(corp, "squeeze_token") if corp.kind == "corporation" else None
+        board = self._need_board()
+        if ability is None or ref[0] not in board.hexes or not 0 <= ref[1] < len(board.tile_at(ref[0]).nodes):
+            return None
+        if board.node(ref).kind != "city" or board.free_slot(ref, corp.id) is not None:
+            return None
+        if any(corp.id in held for (h, _), held in board.tokens.items() if h == ref[0]):
+            return None
+        if ref not in track.reach(board, corp.id).nodes:
+            return None
+        name = next((c.get("title") for c in self.DATA.components_of("hex") if c["key"] == ref[0]), None)
+        if ability.get("excluded_city") is not None and name == self._value(ability["excluded_city"], "excluded_city"):
+            raise IllegalAction(f"no station goes beside the circles of {name}", rule=self._card_rule(self.b_card_of(corp)))
+        return track.TokenSpot(ref[0], ref[1], len(board.holders(ref)), board.city_id(ref))
 
     def b_token_cost(self, corp: Entity, spot: "track.TokenSpot") -> int:
         """token_cost(C, spot): what C's station token in `spot` costs: the price of its next token, or,
@@ -1561,7 +1585,8 @@ class GameBase:
     def b_place_station(self, corp: Entity, spot: "track.TokenSpot") -> None:
         """place_station(C, spot): put one of C's tokens in the spot."""
         board = self._need_board()
-        self._board_change(lambda: board.place_token(corp.id, (spot.hex, spot.node), spot.slot))
+        beside = spot.slot >= len(board.holders((spot.hex, spot.node)))  # beside the circles (squeeze_token)
+        self._board_change(lambda: board.place_token(corp.id, (spot.hex, spot.node), spot.slot, beside=beside))
         self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] + 1)
         if self._armed(corp, "free_token"):
             self._disarm(corp)  # the declared free token is placed
@@ -4037,6 +4062,12 @@ class GameBase:
             return []
         spots = track.legal_tokens(self.board, entity.id)
         out = [spot.action(entity.id) for spot in spots]
+        if self.b_has_power(entity, "squeeze_token"):
+            # beside the circles of a reachable city with none free (the guards decide)
+            taken = {(s.hex, s.node) for s in spots}
+            for ref in sorted(track.reach(self.board, entity.id).nodes):
+                if ref not in taken and self.board.node(ref).kind == "city":
+                    out.append({"type": "place_token", **who, "city": track.node_id(ref)})
         # a slot one of its abilities keeps, reachable or not (the guards decide)
         for ability in self._abilities(entity, "reserved_slot"):
             for (hex_id, node), kept in self.board.reserved.items():
