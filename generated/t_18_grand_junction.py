@@ -272,6 +272,7 @@ DATA = TitleData(
         "bank_inherited": True,
         "privates_in_play": False,
         "minors_trains_note": "with 1846's minors gone, their two starting 2-trains are read as not in play; the 2-train supply for sale is 1846's",
+        "player_order": "dealt",
         "collect_on_lay": ["income_center"],
         "minor_income_per_disc": 10,
         "subsidy_pool": Table(
@@ -7012,10 +7013,7 @@ DATA = TitleData(
         "cite action buy_train": '§"Buying Trains"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
-        "cite action lay_tile": '§"Laying Track"',
-        "cite action par": '§"Stock Round", §"Corporations"',
         "cite action pass": '§"Stock Round", §"Operating Round"',
-        "cite action place_token": '§"Placing Station Tokens"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
         "cite procedure pay_dividends": '§"Paying Dividends"',
@@ -7104,6 +7102,7 @@ DATA = TitleData(
         "property must_own_train": '§"Buying Trains"',
         "property next_sr_order": '§"Priority Order by Passing Order"',
         "property operating_steps": '§"Operating Round"',
+        "property player_order": '§"Setting Up the Game", §"18 Grand Junction Game Parts"',
         "property players": '§"Setup"',
         "property pool_cap": '§"Stock Market"',
         "property pool_drop_at_round_end": '§"Stock Market"',
@@ -7756,7 +7755,7 @@ def a_bid(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    """Start a company (§\"Stock Round\", §\"Corporations\")"""
+    """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("a company is started in a stock round", rule='§"Initial Stock Round"')
     if not (g.b_may_buy_now(v_player)):
@@ -7914,7 +7913,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (§\"Laying Track\")"""
+    """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn", rule='§"GMT 1846 Components Used"'
@@ -7929,7 +7928,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (§\"Placing Station Tokens\")"""
+    """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
     if g.b_pending_decision(v_corporation, "place_token"):
         v_home = g.b_check_home_choice(v_corporation, v_city)
         g.b_place_station(v_corporation, v_home)

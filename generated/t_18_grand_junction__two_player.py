@@ -153,6 +153,7 @@ DATA = TitleData(
         "bank_inherited": True,
         "privates_in_play": False,
         "minors_trains_note": "with 1846's minors gone, their two starting 2-trains are read as not in play; the 2-train supply for sale is 1846's",
+        "player_order": "dealt",
         "collect_on_lay": ["income_center"],
         "minor_income_per_disc": 10,
         "subsidy_pool": Table(
@@ -6891,6 +6892,7 @@ DATA = TitleData(
     rules={
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
+        "action buy_train": '§"Train Ownership", §"GMT 1846 Components Used"',
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
@@ -6902,13 +6904,9 @@ DATA = TitleData(
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
-        "cite action buy_train": '§"Buying Trains"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
-        "cite action lay_tile": '§"Laying Track"',
-        "cite action par": '§"Stock Round", §"Corporations"',
         "cite action pass": '§"Stock Round", §"Operating Round"',
-        "cite action place_token": '§"Placing Station Tokens"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
         "cite procedure pay_dividends": '§"Paying Dividends"',
@@ -6998,6 +6996,7 @@ DATA = TitleData(
         "property must_own_train": '§"Buying Trains"',
         "property next_sr_order": '§"Priority Order by Passing Order"',
         "property operating_steps": '§"Operating Round"',
+        "property player_order": '§"Setting Up the Game", §"18 Grand Junction Game Parts"',
         "property players": '§"Two-Player Rules"',
         "property pool_cap": '§"Stock Market"',
         "property pool_drop_at_round_end": '§"Stock Market"',
@@ -7652,7 +7651,7 @@ def a_bid(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    """Start a company (§\"Stock Round\", §\"Corporations\")"""
+    """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("a company is started in a stock round", rule='§"Initial Stock Round"')
     if not (g.b_may_buy_now(v_player)):
@@ -7810,7 +7809,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (§\"Laying Track\")"""
+    """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn", rule='§"GMT 1846 Components Used"'
@@ -7825,7 +7824,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (§\"Placing Station Tokens\")"""
+    """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
     if g.b_pending_decision(v_corporation, "place_token"):
         v_home = g.b_check_home_choice(v_corporation, v_city)
         g.b_place_station(v_corporation, v_home)
@@ -7901,44 +7900,71 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
-    """Buy a train (§\"Buying Trains\")"""
+    """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought at the end of the turn", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "trains are bought at the end of the turn", rule='§"GMT 1846 Components Used"'
+        )
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule='§"Buying Trains"')
+        raise IllegalAction("the train limit would be exceeded", rule='§"GMT 1846 Components Used"')
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in order", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the bank sells trains in order", rule='§"GMT 1846 Components Used"'
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "no more trains from the bank this turn", rule='§"GMT 1846 Components Used"'
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule='§"Buying Trains"')
-        r_forced_purchase_help(g, v_corporation, v_price)
+            raise IllegalAction(
+                "the bank sells at the printed price", rule='§"GMT 1846 Components Used"'
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the company cannot pay for the train", rule='§"GMT 1846 Components Used"'
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank pool sells trains at the printed price", rule='§"Buying Trains"'
+                "the bank pool sells trains at the printed price",
+                rule='§"GMT 1846 Components Used"',
             )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the company cannot pay for the train", rule='§"GMT 1846 Components Used"'
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation", rule='§"Buying Trains"'
+                "trains are bought from the bank or another company",
+                rule='§"GMT 1846 Components Used"',
+            )
+        if not (
+            not (
+                (g.b_phase_at_least("IV") and (g.b_len(g.b_available_trains()) == 0))
+                and (g.b_len(g.b_trains(v_seller)) == 1)
+            )
+        ):
+            raise IllegalAction(
+                "in phase 4, with no train left for sale, a company may not buy another company's last train",
+                rule='§"Train Ownership"',
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("below the least price for a train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "below the least price for a train", rule='§"GMT 1846 Components Used"'
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the company cannot pay for the train", rule='§"GMT 1846 Components Used"'
+            )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
