@@ -749,6 +749,7 @@ DATA = TitleData(
             {
                 "key": "minor",
                 "title": "Minor Income Centers",
+                "adds_to": "action lay_tile, trigger private_income",
                 "summary": "Black discs mark mines, farms and towns. The first company to lay track in such a hex takes its disc onto its charter; at the start of every operating round each company owning a train earns $10 from the bank per disc held. At the start of phase 4 all discs leave the map and the charters.",
                 "discs": 10,
                 "locations": Gap("marked on the map, which is not in the rulebook"),
@@ -843,6 +844,7 @@ DATA = TitleData(
             {
                 "key": "cards",
                 "title": "Priority order by passing order",
+                "adds_to": "property next_sr_order",
                 "summary": "The first player to pass in a stock round takes the First Pass card, the second the Second Pass card, and so on. A passed player who comes back into the round gives up his card and the other passed players close up by swapping cards. At the end of the round the priority deal follows the passing order.",
                 "cards": 4,
                 "reentry": "forfeits_card",
@@ -913,6 +915,7 @@ DATA = TitleData(
             {
                 "key": "setup",
                 "title": "Relegation of railroad companies",
+                "adds_to": "removal corporations",
                 "summary": "With fewer than five players the San Luis Valley Southern is always relegated; with two or three players one of the two Colorado Central companies is relegated too, chosen at random. Relegated companies are set aside as Tier 2 companies, available from phase 3, and no token goes in their home stations.",
                 "always_relegated": {2: ["SLVS"], 3: ["SLVS"], 4: ["SLVS"], 5: []},
                 "random_pool": ["CC", "CCP"],
@@ -945,6 +948,7 @@ DATA = TitleData(
             {
                 "key": "player_order",
                 "title": "Player order",
+                "adds_to": "property first_round",
                 "summary": "The player order is drawn at random, using the numbered player order cards; play starts with the initial stock round.",
                 "player_order": "random",
                 "first_round": "initial_stock_round",
@@ -954,6 +958,7 @@ DATA = TitleData(
             {
                 "key": "initial",
                 "title": "Initial Stock Round",
+                "adds_to": "draft private_draft, action par, action buy_shares",
                 "summary": "In the first stock round a player on turn passes, buys a share of a company already started, or starts a company by buying its president's certificate.",
                 "choices": ["pass", "buy_share", "start_company"],
                 "note": 'the rulebook prints a stray "McGuffins" above the next heading; not a rule',
@@ -963,6 +968,7 @@ DATA = TitleData(
             {
                 "key": "government",
                 "title": "Government subsidies",
+                "adds_to": "action lay_tile",
                 "summary": "At the start of each phase a subsidy pool is taken from the bank (what is left of the previous pool goes back). Whenever a company lays track and pays its full cost, the pool at once refunds half that cost, company after company, until the pool is empty for the phase.",
                 "refund": 50,
                 "pool_table": "subsidy_pool",
@@ -1147,6 +1153,7 @@ DATA = TitleData(
             {
                 "key": "mountains",
                 "title": "Track building costs",
+                "adds_to": "property tile_lay_cost, action lay_tile",
                 "summary": "Track costs as in 1846 except: a mountain hex costs its printed $40 or $60 for the first tile and again for every upgrade; a hex with no printed cost costs $20 per lay or upgrade.",
                 "mountain": [40, 60],
                 "charged": "every_lay_and_upgrade",
@@ -1162,6 +1169,7 @@ DATA = TitleData(
             {
                 "key": "1",
                 "title": "Tier 1 Companies",
+                "adds_to": "action par",
                 "summary": "Available from the start of the game.",
                 "companies": ["DRG", "DSPP", "CNW", "GSLP", "CC", "CCP"],
                 "note": 'the rulebook prints "(unless Tier in 2)" after CC and CCP; read as: unless relegated to Tier 2',
@@ -1170,6 +1178,7 @@ DATA = TitleData(
             {
                 "key": "2",
                 "title": "Tier 2 Companies",
+                "adds_to": "action par",
                 "summary": "The companies relegated at setup; they may be started from the beginning of phase 3.",
                 "companies": "relegated",
                 "listed": ["SLVS"],
@@ -6890,6 +6899,7 @@ DATA = TitleData(
             {
                 "key": "restricted",
                 "title": "The Tile Set",
+                "adds_to": "table tile_counts",
                 "summary": "All yellow, green, brown and gray city tiles and all yellow plain track are used; of the green plain track only the tiles listed are used; every other tile is removed.",
                 "kept": ["yellow_city", "green_city", "brown_city", "gray_city", "yellow_plain"],
                 "green_plain": {"16": 2, "17": 1, "18": 1, "19": 2, "20": 2, "21": 1, "22": 1},
@@ -6959,6 +6969,7 @@ DATA = TitleData(
             {
                 "key": "access",
                 "title": "Upgrading track",
+                "adds_to": "action lay_tile",
                 "summary": "A company may upgrade a tile only if it can reach some of the track the upgrade adds.",
                 "must_reach_new_track": True,
             },

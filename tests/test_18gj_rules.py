@@ -635,3 +635,41 @@ def test_two_player_rules_additional_end_game_conditions_the_final_train():
         pass_(g)
     assert g.g["set"] == now + 1 and (now + 1, 2) in ors
     assert g.state()["end_reason"] == "final_train"
+
+
+# ---------------------------------------------------------------- what 18GJ changes in 1846 (coverage)
+
+
+def test_coverage_names_the_1846_clause_each_18gj_clause_replaces_or_adds_to():
+    from compiler.cli import find_title
+    from compiler.coverage import coverage_report
+    from compiler.pipeline import load
+
+    loaded = load()
+    report = coverage_report(find_title(loaded, "18 Grand Junction"))
+    assert report.base == "1846"
+    changes = {c.clause: c for c in report.changes}
+    assert changes["action par"].change == "replaces" and "library '18xx'" in changes["action par"].target
+    assert changes["table cert_limit"].change == "replaces" and "title '1846'" in changes["table cert_limit"].target
+    assert changes["relegation setup"].change == "adds to"
+    assert changes["relegation setup"].target == "removal corporations (title '1846')"
+    assert changes["phase IV"].change == "adds to" and '§"The Tile Set"' in changes["phase IV"].cites
+    assert changes["removal corporations"].change == "removes"
+    assert changes["subsidy government"].target == "action lay_tile (library '18xx')"
+    assert not [c for c in report.changes if "NOT IN THE BASE" in c.target]
+    assert not [sc for sc in report.sections if not sc.uses and not sc.note]  # every heading covered
+    text = report.to_text()
+    assert "CHANGES TO 1846" in text and "hex B14, C11, C13" in text
+    two = coverage_report(find_title(loaded, "18 Grand Junction", "Two-Player"))
+    assert {c.clause: c.change for c in two.changes}["action buy_train"] == "replaces"
+
+
+def test_two_players_play_the_mandatory_two_player_variant(capsys):
+    import json
+
+    from compiler.cli import main
+
+    code = main(["play", "18 Grand Junction", "--players", "2", "--games", "1", "--seed", "3",
+                 "--map", str(FIXTURE), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["variant"] == "Two-Player" and out["games"][0]["finished"]
