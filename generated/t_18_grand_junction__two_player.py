@@ -153,6 +153,7 @@ DATA = TitleData(
         "bank_inherited": True,
         "privates_in_play": False,
         "minors_trains_note": "with 1846's minors gone, their two starting 2-trains are read as not in play; the 2-train supply for sale is 1846's",
+        "player_order": "dealt",
         "collect_on_lay": ["income_center"],
         "minor_income_per_disc": 10,
         "subsidy_pool": Table(
@@ -669,6 +670,7 @@ DATA = TitleData(
             {
                 "key": "minor",
                 "title": "Minor Income Centers",
+                "adds_to": "action lay_tile, trigger private_income",
                 "summary": "Black discs mark mines, farms and towns. The first company to lay track in such a hex takes its disc onto its charter; at the start of every operating round each company owning a train earns $10 from the bank per disc held. At the start of phase 4 all discs leave the map and the charters.",
                 "discs": 10,
                 "locations": Gap("marked on the map, which is not in the rulebook"),
@@ -763,6 +765,7 @@ DATA = TitleData(
             {
                 "key": "cards",
                 "title": "Priority order by passing order",
+                "adds_to": "property next_sr_order",
                 "summary": "The first player to pass in a stock round takes the First Pass card, the second the Second Pass card, and so on. A passed player who comes back into the round gives up his card and the other passed players close up by swapping cards. At the end of the round the priority deal follows the passing order.",
                 "cards": 4,
                 "reentry": "forfeits_card",
@@ -865,6 +868,7 @@ DATA = TitleData(
             {
                 "key": "player_order",
                 "title": "Player order",
+                "adds_to": "property first_round",
                 "summary": "The player order is drawn at random, using the numbered player order cards; play starts with the initial stock round.",
                 "player_order": "random",
                 "first_round": "initial_stock_round",
@@ -874,6 +878,7 @@ DATA = TitleData(
             {
                 "key": "initial",
                 "title": "Initial Stock Round",
+                "adds_to": "draft private_draft, action par, action buy_shares",
                 "summary": "In the first stock round a player on turn passes, buys a share of a company already started, or starts a company by buying its president's certificate.",
                 "choices": ["pass", "buy_share", "start_company"],
                 "note": 'the rulebook prints a stray "McGuffins" above the next heading; not a rule',
@@ -883,6 +888,7 @@ DATA = TitleData(
             {
                 "key": "government",
                 "title": "Government subsidies",
+                "adds_to": "action lay_tile",
                 "summary": "At the start of each phase a subsidy pool is taken from the bank (what is left of the previous pool goes back). Whenever a company lays track and pays its full cost, the pool at once refunds half that cost, company after company, until the pool is empty for the phase.",
                 "refund": 50,
                 "pool_table": "subsidy_pool",
@@ -1067,6 +1073,7 @@ DATA = TitleData(
             {
                 "key": "mountains",
                 "title": "Track building costs",
+                "adds_to": "property tile_lay_cost, action lay_tile",
                 "summary": "Track costs as in 1846 except: a mountain hex costs its printed $40 or $60 for the first tile and again for every upgrade; a hex with no printed cost costs $20 per lay or upgrade.",
                 "mountain": [40, 60],
                 "charged": "every_lay_and_upgrade",
@@ -1082,6 +1089,7 @@ DATA = TitleData(
             {
                 "key": "1",
                 "title": "Tier 1 Companies",
+                "adds_to": "action par",
                 "summary": "Available from the start of the game.",
                 "companies": ["DRG", "DSPP", "CNW", "GSLP", "CC", "CCP"],
                 "note": 'the rulebook prints "(unless Tier in 2)" after CC and CCP; read as: unless relegated to Tier 2',
@@ -1090,6 +1098,7 @@ DATA = TitleData(
             {
                 "key": "2",
                 "title": "Tier 2 Companies",
+                "adds_to": "action par",
                 "summary": "The companies relegated at setup; they may be started from the beginning of phase 3.",
                 "companies": "relegated",
                 "listed": ["SLVS"],
@@ -6810,6 +6819,7 @@ DATA = TitleData(
             {
                 "key": "restricted",
                 "title": "The Tile Set",
+                "adds_to": "table tile_counts",
                 "summary": "All yellow, green, brown and gray city tiles and all yellow plain track are used; of the green plain track only the tiles listed are used; every other tile is removed.",
                 "kept": ["yellow_city", "green_city", "brown_city", "gray_city", "yellow_plain"],
                 "green_plain": {"16": 2, "17": 1, "18": 1, "19": 2, "20": 2, "21": 1, "22": 1},
@@ -6888,6 +6898,7 @@ DATA = TitleData(
             {
                 "key": "access",
                 "title": "Upgrading track",
+                "adds_to": "action lay_tile",
                 "summary": "A company may upgrade a tile only if it can reach some of the track the upgrade adds.",
                 "must_reach_new_track": True,
             },
@@ -6928,7 +6939,7 @@ DATA = TitleData(
     rules={
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
-        "action buy_train": '§"Buying Trains", §"Adolphus Meyer"',
+        "action buy_train": '§"Train Ownership", §"GMT 1846 Components Used"',
         "action choose_turn": '§"Corbett Thompson"',
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
@@ -6945,13 +6956,9 @@ DATA = TitleData(
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
-        "cite action buy_train": '§"Buying Trains"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
-        "cite action lay_tile": '§"Laying Track"',
-        "cite action par": '§"Stock Round", §"Corporations"',
         "cite action pass": '§"Stock Round", §"Operating Round"',
-        "cite action place_token": '§"Placing Station Tokens"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
         "cite procedure pay_dividends": '§"Paying Dividends"',
@@ -7046,6 +7053,7 @@ DATA = TitleData(
         "property must_own_train": '§"Buying Trains"',
         "property next_sr_order": '§"Priority Order by Passing Order"',
         "property operating_steps": '§"Operating Round"',
+        "property player_order": '§"Setting Up the Game", §"18 Grand Junction Game Parts"',
         "property players": '§"Two-Player Rules"',
         "property pool_cap": '§"Stock Market"',
         "property pool_drop_at_round_end": '§"Stock Market"',
@@ -7709,7 +7717,7 @@ def a_bid(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    """Start a company (§\"Stock Round\", §\"Corporations\")"""
+    """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("a company is started in a stock round", rule='§"Initial Stock Round"')
     if not (g.b_may_buy_now(v_player)):
@@ -7867,7 +7875,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (§\"Laying Track\")"""
+    """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn", rule='§"GMT 1846 Components Used"'
@@ -7882,7 +7890,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (§\"Placing Station Tokens\")"""
+    """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
     if g.b_pending_decision(v_corporation, "place_token"):
         v_home = g.b_check_home_choice(v_corporation, v_city)
         g.b_place_station(v_corporation, v_home)
@@ -7958,48 +7966,71 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
-    """Buy a train (§\"Buying Trains\")"""
+    """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought at the end of the turn", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "trains are bought at the end of the turn", rule='§"GMT 1846 Components Used"'
+        )
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule='§"Buying Trains"')
+        raise IllegalAction("the train limit would be exceeded", rule='§"GMT 1846 Components Used"')
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in order", rule='§"Buying Trains"')
-        if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule='§"Buying Trains"')
-        if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
-                "the bank sells at the printed price, less a declared Meyer discount",
-                rule='§"Buying Trains", §"Adolphus Meyer"',
+                "the bank sells trains in order", rule='§"GMT 1846 Components Used"'
             )
-        r_forced_purchase_help(g, v_corporation, v_price)
+        if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+            raise IllegalAction(
+                "no more trains from the bank this turn", rule='§"GMT 1846 Components Used"'
+            )
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank sells at the printed price", rule='§"GMT 1846 Components Used"'
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the company cannot pay for the train", rule='§"GMT 1846 Components Used"'
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
-        g.b_discount_used(v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank pool sells trains at the printed price", rule='§"Buying Trains"'
+                "the bank pool sells trains at the printed price",
+                rule='§"GMT 1846 Components Used"',
             )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the company cannot pay for the train", rule='§"GMT 1846 Components Used"'
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation", rule='§"Buying Trains"'
+                "trains are bought from the bank or another company",
+                rule='§"GMT 1846 Components Used"',
+            )
+        if not (
+            not (
+                (g.b_phase_at_least("IV") and (g.b_len(g.b_available_trains()) == 0))
+                and (g.b_len(g.b_trains(v_seller)) == 1)
+            )
+        ):
+            raise IllegalAction(
+                "in phase 4, with no train left for sale, a company may not buy another company's last train",
+                rule='§"Train Ownership"',
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("below the least price for a train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "below the least price for a train", rule='§"GMT 1846 Components Used"'
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the company cannot pay for the train", rule='§"GMT 1846 Components Used"'
+            )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)

@@ -956,6 +956,11 @@ class GameBase:
         if blocker is not None:
             raise IllegalAction(f"{hex_id} is blocked while a player owns {blocker}",
                                 rule=self.DATA.rules.get(f"private {blocker.id}"))
+        name = str(tile) if str(tile) in board.tiles or "-" not in str(tile) else str(tile).rsplit("-", 1)[0]
+        for comp in self.DATA.components_of("tile_set"):
+            if name in board.tiles and name not in board.counts:
+                raise IllegalAction(f"#{name} is not in the game's tile set",
+                                    rule=self.DATA.rules.get(f"tile_set {comp['key']}"))
         lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors())
         self._check_lay_slot(lay)
         owner_private = self._tile_private(lay.tile)
