@@ -230,6 +230,9 @@ def _changes(title: Title) -> tuple[str | None, tuple[Change, ...]]:
             continue
         label = f"{clause.kind} {clause.name}"
         previous = clause.previous
+        while previous is not None and mine(previous.origin) and clause.change in ("replaced", "amended"):
+            # replaced again by the variant: the change is still against the base's clause
+            previous = getattr(previous, "previous", None)
         if clause.change in ("replaced", "amended") and previous is not None and not mine(previous.origin):
             verb = "replaces" if clause.change == "replaced" else "adds to"
             span = clause.span

@@ -8630,16 +8630,18 @@ class Game(GameBase):
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
-        "operating_round_start": [(None, t_private_income)],
+        "operating_round_start": [
+            (None, t_private_income),
+            (None, t_minor_income),
+            (None, t_president_income),
+        ],
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
-        "operating_round_start": [(None, t_minor_income)],
         "remove_income_centers": [(None, t_income_centers_removed)],
         "corporation_started": [(None, t_president_on_start)],
         "phase_start": [(w_presidents_removed, t_presidents_removed)],
         "operating_round_end": [(None, t_new_presidents)],
-        "operating_round_start": [(None, t_president_income)],
         "card_picked": [(w_president_capital, t_president_capital)],
         "operating_order_set": [(None, t_thompson_asked)],
     }

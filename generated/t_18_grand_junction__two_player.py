@@ -7983,9 +7983,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "no more trains from the bank this turn", rule='§"GMT 1846 Components Used"'
             )
-        if not (v_price == g.attr(v_train, "price")):
+        if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
-                "the bank sells at the printed price", rule='§"GMT 1846 Components Used"'
+                "the bank sells at the printed price, less a declared Meyer discount",
+                rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
@@ -7993,6 +7994,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
+        g.b_discount_used(v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
@@ -8547,16 +8549,18 @@ class Game(GameBase):
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
-        "operating_round_start": [(None, t_private_income)],
+        "operating_round_start": [
+            (None, t_private_income),
+            (None, t_minor_income),
+            (None, t_president_income),
+        ],
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
-        "operating_round_start": [(None, t_minor_income)],
         "remove_income_centers": [(None, t_income_centers_removed)],
         "corporation_started": [(None, t_president_on_start)],
         "phase_start": [(w_presidents_removed, t_presidents_removed)],
         "operating_round_end": [(None, t_new_presidents)],
-        "operating_round_start": [(None, t_president_income)],
         "card_picked": [(w_president_capital, t_president_capital)],
         "operating_order_set": [(None, t_thompson_asked)],
     }

@@ -30,13 +30,14 @@ from tests.engine_helpers import C, P, act, acting, snapshot
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 Game = overlay_game_class("18 Grand Junction", None, FIXTURE)
+TwoPlayer = overlay_game_class("18 Grand Junction", "Two-Player", FIXTURE)
 
 
 # ---------------------------------------------------------------- helpers
 
 
 def new_game(players=4, seed=1):
-    g = Game(players=[f"P{i + 1}" for i in range(players)], seed=seed)
+    g = (TwoPlayer if players == 2 else Game)(players=[f"P{i + 1}" for i in range(players)], seed=seed)
     g._test_monitor = Monitor(g)
     return g
 
@@ -665,3 +666,15 @@ def test_brice_melville_not_in_grand_junction(tmp_path):
     finally:
         tr.reach = real_reach
     assert "Brice Melville" in info.value.rule and "Grand Junction" in str(info.value)
+
+
+def test_adolphus_meyer_discount_in_the_two_player_game_too():
+    # the Two-Player rules replace the train purchase (another company's last train); Meyer still applies
+    g = new_game(players=2)
+    first_or(g, {"DRG": (100, "MEYER"), "DSPP": (100, "DELANEY")})
+    to_step(g, "DRG", "buy_train")
+    train = g.b_available_trains()[0]
+    act(g, use("DRG", 3))
+    assert cubes(g, "DRG") == 0
+    act(g, C("DRG", "buy_train", train=train.id, price=train.price * 70 // 100))
+    assert train in g.b_trains(g.entity("corporation", "DRG"))

@@ -26,7 +26,8 @@ from compiler.runtime import track
 from compiler.runtime.entities import BANK, DEPOT, SCRAP, SUBSIDY
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import C, P, act, acting, seats, snapshot
+from tests.engine_helpers import C, P, acting, seats, snapshot
+from tests.engine_helpers import act as act_watched
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 Game = overlay_game_class("18 Grand Junction", None, FIXTURE)
@@ -34,6 +35,24 @@ TwoPlayer = overlay_game_class("18 Grand Junction", "Two-Player", FIXTURE)
 
 
 # ---------------------------------------------------------------- helpers
+
+#: Company Presidents whose powers act only when a company declares them (or not at all in the engine):
+#: answering the deck with these keeps the rules tested here free of the presidents' abilities
+#: (tests/test_18gj_presidents.py tests the deck and each president)
+QUIET_PRESIDENTS = ("GRAHAM", "MEYER", "BLUIT", "GILLIS", "MAYNARD", "SNAPE", "WEDDELL", "BOLLEN", "MORRISSEY",
+                    "MELVILLE")
+
+
+def act(g, action):
+    """Play one action with the monitor watching; then answer any Company President owed: a company just
+    started takes the first quiet president left in the deck, one asked at the end of an operating round
+    declines."""
+    act_watched(g, action)
+    while g.g.get("card_offers") and g.g["pending"][0][2] == "select_president":
+        corp, player, required = g.g["card_offers"][0]
+        card = next(c for c in QUIET_PRESIDENTS if c in g.b_deck()) if required else "none"
+        act_watched(g, P(player, "select_president", corporation=corp, company_president=card))
+
 
 
 def new_game(players=4, seed=1):
