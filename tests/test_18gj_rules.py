@@ -390,6 +390,16 @@ def test_government_subsidies_refund_half_until_the_pool_is_empty():
     assert g.cash[drg] == cash - 20
 
 
+def test_track_building_costs_a_company_that_cannot_pay_lays_nothing_and_gets_no_subsidy():
+    g = new_game(4)
+    to_first_or(g, {"DRG": 100})
+    drg = g.entity("corporation", "DRG")
+    g.transfer(g.cash[drg] - 10, drg, BANK)  # test setup: DRG has $10 left
+    action = C("DRG", "lay_tile", hex="D8", tile="5", rotation=rotation(g, "5", {2, 3}))
+    assert_refused(g, action, "Track Building Costs", "cannot pay")
+    assert g.state()["subsidy_pool"] == 200
+
+
 @pytest.mark.parametrize("players,pools", [(2, [180, 200, 200, 160]), (3, [180, 200, 200, 160]),
                                            (4, [200, 240, 300, 200]), (5, [200, 240, 300, 200])])
 def test_government_subsidies_a_new_pool_each_phase_and_the_rest_returned(players, pools):
