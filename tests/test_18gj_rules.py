@@ -162,6 +162,9 @@ def test_relegation_of_railroad_companies_no_token_in_a_relegated_home():
     home = {"CC": ("C11", 0), "CCP": ("E11", 0)}[other]
     assert list(g.board.holders(home)) == [None]
     assert g.state()["corporations"][[c.id for c in g.corporations].index(other)]["tokens_placed"] == 0
+    # reading: the home stays kept for the company, which may start there from phase 3
+    with pytest.raises(IllegalAction, match=f"reserved for other companies: {other}"):
+        track.check_token(g.board, "DRG", home, home=True)
 
 
 def test_tier_2_companies_may_be_started_only_from_phase_3():
