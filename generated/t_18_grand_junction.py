@@ -7009,6 +7009,7 @@ DATA = TitleData(
                 "adds_to": "action lay_tile",
                 "summary": "A company may upgrade a tile only if it can reach some of the track the upgrade adds.",
                 "must_reach_new_track": True,
+                "engine": "the runtime's lay check refuses any lay, first tile or upgrade, that adds no track the company reaches from its tokens (same_track_upgrades stays off); with this tile set's two-path green tiles, an upgrade needs track reaching the hex from a second side",
             },
         ],
         "zone": [

@@ -181,6 +181,9 @@ def test_relegation_of_railroad_companies_no_token_in_a_relegated_home():
     home = {"CC": ("C11", 0), "CCP": ("E11", 0)}[other]
     assert list(g.board.holders(home)) == [None]
     assert g.state()["corporations"][[c.id for c in g.corporations].index(other)]["tokens_placed"] == 0
+    # reading: the home stays kept for the company, which may start there from phase 3
+    with pytest.raises(IllegalAction, match=f"reserved for other companies: {other}"):
+        track.check_token(g.board, "DRG", home, home=True)
 
 
 def test_tier_2_companies_may_be_started_only_from_phase_3():
@@ -407,6 +410,16 @@ def test_government_subsidies_refund_half_until_the_pool_is_empty():
     cash = g.cash[drg]
     lay(g, "DRG", "C9", "7", {0, 1})  # $20, nothing left to refund
     assert g.cash[drg] == cash - 20
+
+
+def test_track_building_costs_a_company_that_cannot_pay_lays_nothing_and_gets_no_subsidy():
+    g = new_game(4)
+    to_first_or(g, {"DRG": 100})
+    drg = g.entity("corporation", "DRG")
+    g.transfer(g.cash[drg] - 10, drg, BANK)  # test setup: DRG has $10 left
+    action = C("DRG", "lay_tile", hex="D8", tile="5", rotation=rotation(g, "5", {2, 3}))
+    assert_refused(g, action, "Track Building Costs", "cannot pay")
+    assert g.state()["subsidy_pool"] == 200
 
 
 @pytest.mark.parametrize("players,pools", [(2, [180, 200, 200, 160]), (3, [180, 200, 200, 160]),
