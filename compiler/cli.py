@@ -387,6 +387,19 @@ def _engine(title: Title, overlay: str | None):
     return game_class(title.name, title.variant)
 
 
+def _mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | None:
+    """The variant of `title` with `mandatory: true` whose player range holds `players`, if any."""
+    from compiler.syntax import Bool
+
+    for (base, _name), vtitle in loaded.program.variants.items():
+        if base != title.name or not vtitle.players or not vtitle.players[0] <= players <= vtitle.players[1]:
+            continue
+        flag = vtitle.prop("mandatory")
+        if flag is not None and isinstance(flag.value, Bool) and flag.value.value:
+            return vtitle
+    return None
+
+
 def cmd_play(args) -> int:
     from collections import Counter
 
@@ -402,6 +415,10 @@ def cmd_play(args) -> int:
         return EXIT_USAGE
     low, high = title.players or (2, 2)
     players = args.players or low
+    if not low <= players <= high and args.variant is None:
+        # a variant marked `mandatory: true` is how its player counts are played (18 Grand Junction's two players)
+        title = _mandatory_variant(loaded, title, players) or title
+        low, high = title.players or (2, 2)
     if not low <= players <= high:
         print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
         return EXIT_USAGE

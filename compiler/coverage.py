@@ -35,6 +35,19 @@ class SectionCoverage:
 
 
 @dataclass(frozen=True)
+class Change:
+    """One clause of a title built on another (`extends`), against the base: `change` is "replaces",
+    "adds to" (amends), "removes" or "new"; `target` the base's clause and where it came from ("" for a
+    new clause); `cites` the clause's own citations."""
+
+    change: str
+    clause: str
+    target: str
+    cites: str
+    location: str
+
+
+@dataclass(frozen=True)
 class Report:
     title: str
     rulebook: str | None
@@ -45,6 +58,9 @@ class Report:
     gaps: tuple[tuple[str, Use], ...]
     contradictions: tuple[tuple[str, str, str], ...]  # name, citations, reading
     clashes: tuple[tuple[str, str, str], ...]
+    #: for a title that extends another: what each of its own clauses does to the base
+    base: str | None = None
+    changes: tuple["Change", ...] = ()
 
     @property
     def covered(self) -> int:
@@ -68,6 +84,9 @@ class Report:
             "gaps": [{"reason": why, **use(u)} for why, u in self.gaps],
             "contradictions": [{"name": n, "cites": c, "reading": r} for n, c, r in self.contradictions],
             "clashes": [{"name": n, "cites": c, "reading": r} for n, c, r in self.clashes],
+            "base": self.base,
+            "changes": [{"change": c.change, "clause": c.clause, "base_clause": c.target, "cites": c.cites,
+                         "location": c.location} for c in self.changes],
         }
 
     def to_text(self) -> str:
@@ -102,6 +121,26 @@ class Report:
             lines.append(f"{heading} ({len(items)})")
             for name, cites, reading in items:
                 lines.append(f"  {name} ({cites})\n      reading: {reading}")
+        if self.base is not None:
+            lines.append("")
+            counts = ", ".join(f"{sum(1 for c in self.changes if c.change == k)} {k}"
+                               for k in ("replaces", "adds to", "removes", "new"))
+            lines.append(f"CHANGES TO {self.base} ({counts})")
+            shown: list[Change] = []
+            for c in self.changes:
+                kind = c.clause.split(" ")[0]
+                last = shown[-1] if shown else None
+                if (c.change == "removes" and last is not None and last.change == "removes"
+                        and last.clause.split(" ")[0] == kind and last.cites == c.cites):
+                    # a run of removals of one kind for one reason: one line
+                    names = last.clause + ", " + c.clause.split(" ", 1)[1]
+                    origin = c.target[c.target.index("("):]
+                    shown[-1] = Change("removes", names, f"these clauses {origin}", c.cites, last.location)
+                    continue
+                shown.append(c)
+            for c in shown:
+                what = f"{c.change} {c.target}" if c.target else "new (no clause of the base)"
+                lines.append(f"  {c.clause:<40} {what}\n      {c.cites or '(no citation)'}  [{c.location}]")
         return "\n".join(lines)
 
 
@@ -156,7 +195,10 @@ def coverage_report(title: Title) -> Report:
         SectionCoverage(str(sec.citation), sec.heading, sec.note, tuple(by_section.get(sec.citation.section_id, ())))
         for sec in title.sections
     )
+    base, changes = _changes(title)
     return Report(
+        base=base,
+        changes=changes,
         title=title.display_name,
         rulebook=title.rulebook,
         sections=sections,
@@ -167,3 +209,67 @@ def coverage_report(title: Title) -> Report:
         contradictions=recorded("contradiction"),
         clashes=recorded("clash"),
     )
+
+
+def _changes(title: Title) -> tuple[str | None, tuple[Change, ...]]:
+    """For a title that extends another, each clause its own units (the title and, when shown, its
+    variant) wrote, against the base title and library: replaced, amended, removed or new."""
+    if title.extends is None:
+        return None, ()
+    own = {("title", title.name)} | ({("variant", title.variant)} if title.variant else set())
+
+    def mine(origin) -> bool:
+        return (origin.kind, origin.name) in own
+
+    def cites(prov: s.Provenance) -> str:
+        return ", ".join(str(c) for c in prov.citations if c.is_rulebook)
+
+    out: list[Change] = []
+    for clause in title.clauses:
+        if not mine(clause.origin):
+            continue
+        label = f"{clause.kind} {clause.name}"
+        previous = clause.previous
+        while previous is not None and mine(previous.origin) and clause.change in ("replaced", "amended"):
+            # replaced again by the variant: the change is still against the base's clause
+            previous = getattr(previous, "previous", None)
+        if clause.change in ("replaced", "amended") and previous is not None and not mine(previous.origin):
+            verb = "replaces" if clause.change == "replaced" else "adds to"
+            span = clause.span
+            if clause.change == "amended" and isinstance(clause.decl, s.Component) \
+                    and isinstance(previous.decl, s.Component):
+                # the amendment's own properties, not the base clause's place
+                before = set(map(id, previous.decl.properties))
+                written = [p for p in clause.decl.properties if id(p) not in before]
+                span = written[0].span if written else span
+            out.append(Change(verb, label, f"{previous.kind} {previous.name} ({previous.origin})",
+                              cites(clause.prov), str(span)))
+        elif clause.change == "defined":
+            target = _adds_to(title, clause)
+            out.append(Change("adds to" if target else "new", label, target, cites(clause.prov), str(clause.span)))
+    for removal in title.removals:
+        if mine(removal.origin):
+            gone = removal.clause
+            out.append(Change("removes", f"{gone.kind} {gone.name}", f"{gone.kind} {gone.name} ({gone.origin})",
+                              cites(removal.prov), str(removal.span)))
+    return title.extends, tuple(out)
+
+
+def _adds_to(title: Title, clause) -> str:
+    """A new component's `adds_to: "KIND NAME"`: the base's clause whose rule it extends, with its origin
+    (or a warning that the base has no such clause)."""
+    if not isinstance(clause.decl, s.Component):
+        return ""
+    prop = clause.decl.get("adds_to")
+    if prop is None or not isinstance(prop.value, s.Str):
+        return ""
+    targets = []
+    for ref in prop.value.value.split(","):
+        kind, _, name = ref.strip().partition(" ")
+        found = title.get(kind, name) or next(
+            (r.clause for r in title.removals if r.clause.kind == kind and r.clause.name == name), None)
+        while found is not None and found.previous is not None and found.origin.name == title.name:
+            found = found.previous
+        origin = f"({found.origin})" if found is not None else "(NOT IN THE BASE)"
+        targets.append(f"{kind} {name} {origin}")
+    return ", ".join(targets)

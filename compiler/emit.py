@@ -450,6 +450,10 @@ def render_module(title: Title) -> str:
     for clause in title.clauses:
         if clause.kind == "trigger":
             triggers.append(compiler.trigger(clause))
+    # every trigger of an event, in clause order (one dict entry per event: a title may have several)
+    by_event: dict[str, list[tuple[str | None, str]]] = {}
+    for event, source, when in triggers:
+        by_event.setdefault(event, []).append((when, source.split("(")[0][4:]))
     rules = {}
     for clause in title.clauses:
         cite = _cite(clause.prov)
@@ -466,6 +470,7 @@ def render_module(title: Title) -> str:
         routines=routines,
         action_params=action_params,
         triggers=triggers,
+        trigger_table=list(by_event.items()),
         rules=sorted(rules.items()),
         ident=_ident,
         repr=repr,

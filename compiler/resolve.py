@@ -351,11 +351,14 @@ class Resolver:
                     self._names_in_expr(decl.result, known | local)
                 self._names_in_body(decl.body, known, local)
             elif isinstance(decl, s.Trigger):
+                # an event's arguments name what the runtime passes with it: they bind locals
+                local = {arg.name for arg in decl.event.args if isinstance(arg, s.Name)}
                 for arg in decl.event.args:
-                    self._names_in_expr(arg, known)
+                    if not isinstance(arg, s.Name):
+                        self._names_in_expr(arg, known)
                 if decl.event.when is not None:
-                    self._names_in_expr(decl.event.when, known)
-                self._names_in_body(decl.body, known, set())
+                    self._names_in_expr(decl.event.when, known | local)
+                self._names_in_body(decl.body, known, local)
             elif isinstance(decl, s.Invariant):
                 self._names_in_expr(decl.expr, known)
 

@@ -2247,6 +2247,34 @@ class Builtins:
         ctx.shared.oracles.append(("would_export", (), v))
         return v
 
+    def b_available(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_available: whether the company's tier may be started. Which companies setup
+        relegated and the tiers' phases are outside the model; an oracle says, so every answer is checked."""
+        v = ctx.fresh("available", "bool")
+        ctx.shared.oracles.append(("available", (), v))
+        return v
+
+    def b_home_open(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
+        the model; an oracle says)."""
+        v = ctx.fresh("home_open", "bool")
+        ctx.shared.oracles.append(("home_open", (), v))
+        return v
+
+    def b_check_home_choice(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        """As GameBase.b_check_home_choice: a city spot on the map (outside the model)."""
+        return Opaque("a chosen home station")
+
+    def b_subsidise_track(self, ctx: Ctx, corp: Any, cost: Any) -> None:
+        """As GameBase.b_subsidise_track: the subsidy pool refunds part of a track cost. The pool is money
+        the bank sets aside each phase; the model counts it with the bank, so the refund is a payment from
+        the bank of an oracle amount between 0 and the cost (the runtime's share of it, capped by the pool)."""
+        v = ctx.fresh("subsidy")
+        ctx.shared.oracles.append(("subsidy", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        ctx.shared.axioms.append(v <= (zi(cost) if is_z3(cost) else cost))
+        self.transfer(ctx, v, self.m.z(BANK), self.ent(corp))
+
     def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
         """As GameBase.b_end_game_now: the game is over; nobody acts."""
         st = ctx.state

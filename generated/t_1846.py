@@ -7262,7 +7262,9 @@ DATA = TitleData(
         "enum turn_marks": '§"Emergency Money Raising"',
         "function before_dividend": '§"Issuing and Redeeming Shares"',
         "function issuable": '§"Issuing and Redeeming Shares"',
+        "function issue_price": '§"Issuing and Redeeming Shares"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
+        "function redeem_price": '§"Issuing and Redeeming Shares"',
         "game_end end_conditions": '§"Game End"',
         "hex A15": 'supplement from "18xx-games-1846.json"',
         "hex B10": 'supplement from "18xx-games-1846.json"',
@@ -8348,6 +8350,16 @@ def r_issuable(g, v_corporation):
     )
 
 
+def r_issue_price(g, v_corporation):
+    """what the market pays for a share the corporation issues: one space left of its price (§\"Issuing and Redeeming Shares\")"""
+    return g.b_price_after(v_corporation, "left")
+
+
+def r_redeem_price(g, v_corporation):
+    """what the corporation pays for a share it redeems: one space right of its price (§\"Issuing and Redeeming Shares\")"""
+    return g.b_price_after(v_corporation, "right")
+
+
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
     v_emergency = (
@@ -8376,13 +8388,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
         )
     g.transfer(
-        (
-            (
-                g.b_price_after(v_corporation, "left")
-                * sum(g.attr(v_c, "percent") for v_c in v_shares)
-            )
-            // 10
-        ),
+        ((r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
         g.name("bank"),
         v_corporation,
     )
@@ -8410,7 +8416,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
         )
     v_cost = (
-        g.b_price_after(v_corporation, "right") * sum(g.attr(v_c, "percent") for v_c in v_shares)
+        r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
@@ -8632,6 +8638,8 @@ class Game(GameBase):
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,
+        "issue_price": r_issue_price,
+        "redeem_price": r_redeem_price,
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:contribute": a_contribute,

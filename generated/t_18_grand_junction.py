@@ -272,6 +272,9 @@ DATA = TitleData(
         "bank_inherited": True,
         "privates_in_play": False,
         "minors_trains_note": "with 1846's minors gone, their two starting 2-trains are read as not in play; the 2-train supply for sale is 1846's",
+        "player_order": "dealt",
+        "collect_on_lay": ["income_center"],
+        "minor_income_per_disc": 10,
         "subsidy_pool": Table(
             ("players", "phase"),
             (
@@ -333,6 +336,10 @@ DATA = TitleData(
                 ),
             ),
         ),
+        "ability_cards": "company_president",
+        "use_ability_options": [1, 2, 3],
+        "top_up_revenue_options": [10, 20, 50, 100, 200],
+        "choose_turn_options": [0, 1, 2, 3, 4, 5, 6, 7],
     },
     components={
         "bankruptcy": [
@@ -364,6 +371,8 @@ DATA = TitleData(
                     {
                         "key": "top_up_revenue",
                         "title": None,
+                        "effect": "top_up_revenue",
+                        "limit_reading": "the revenue after the top-up is at most three times the share price, rounded up to $10 (the least that makes a triple jump; 1846 compares the whole payout with the price); a top-up this turn allows the triple jump below $165",
                         "summary": "Adds treasury money to the company's train revenue in $10 steps, even when the trains earn nothing; the added money counts for the share price move. At most enough to reach a double or triple jump, and a triple jump is allowed below $165.",
                         "step": 10,
                         "max": "enough for a double or triple jump",
@@ -380,6 +389,7 @@ DATA = TitleData(
                     {
                         "key": "no_train_needed",
                         "title": None,
+                        "effect": "no_train_needed",
                         "summary": "The company need not own a train.",
                         "kind": "ability",
                     }
@@ -393,9 +403,11 @@ DATA = TitleData(
                     {
                         "key": "bonus_token",
                         "title": None,
+                        "effect": "bonus_token",
                         "summary": "At any time while the company operates, places a +$20 token on any city; each of the company's trains running there earns $20 more. The token stays put and leaves when the president leaves the game.",
                         "bonus_per_train": 20,
                         "removed_with_president": True,
+                        "city_reading": "any hex with a city, whether or not the company can reach it, in the company's operating turn",
                         "kind": "ability",
                     }
                 ],
@@ -408,6 +420,8 @@ DATA = TitleData(
                     {
                         "key": "extra_tile",
                         "title": None,
+                        "effect": "extra_lay",
+                        "use_reading": "a use is declared in the company's turn (use_ability) and gives that turn one more lay or upgrade slot",
                         "summary": "Lays or upgrades one more tile as an extra action, paying terrain and following the usual rules; may upgrade a tile just laid or upgraded.",
                         "extra_action": True,
                         "may_upgrade_just_laid": True,
@@ -423,6 +437,8 @@ DATA = TitleData(
                     {
                         "key": "choose_turn",
                         "title": None,
+                        "effect": "choose_turn",
+                        "use_reading": "asked as each operating round begins, before anyone operates: the president names the place (1st, 2nd, ...) the company takes in the order, the others keeping theirs, and a cube goes; he may decline and keep the cube",
                         "summary": "At the start of an operating round, chooses when in the order the company operates.",
                         "kind": "ability",
                     }
@@ -437,6 +453,8 @@ DATA = TitleData(
                         "key": "no_holding_cap",
                         "title": None,
                         "summary": "A player may own up to 100% of this company and is never forced to sell down to the holding limit.",
+                        "effect": "market_zone",
+                        "zones": ["unlimited_holding"],
                         "holding_cap": 100,
                         "kind": "ability",
                     }
@@ -451,7 +469,9 @@ DATA = TitleData(
                         "key": "per_stop_bonus",
                         "title": None,
                         "summary": "One of the company's trains earns $10 for each place it serves (a 4/6 serving six places earns $60).",
-                        "per_stop": 10,
+                        "effect": "stop_bonus",
+                        "bonus_per_stop": 10,
+                        "train_reading": "the train is the company's run with the most stops, as for 1846's Mail Contract; \"each city visited\" is read as each stop of the run, off-boards included, and the example's six locations of a 4/6 as all the stops it visits, not only the four it is paid for",
                         "trains": 1,
                         "reading_note": "read as a bonus added to that train's normal revenue, like 1846's Mail Contract; the rulebook's example gives only the $60",
                         "kind": "ability",
@@ -467,6 +487,8 @@ DATA = TitleData(
                         "key": "no_terrain_cost",
                         "title": None,
                         "summary": "Builds track without paying terrain costs.",
+                        "effect": "no_terrain_cost",
+                        "use_reading": "a use is declared in the company's turn (use_ability) and waives the terrain of its next tile lay; the lay still costs the $20 of a hex without a printed cost",
                         "kind": "ability",
                     }
                 ],
@@ -480,7 +502,9 @@ DATA = TitleData(
                         "key": "bank_income",
                         "title": None,
                         "summary": "The bank pays the company $20 in every operating round.",
+                        "effect": "bank_income",
                         "income": 20,
+                        "paid_reading": "paid at the start of each operating round, with the minor income",
                         "kind": "ability",
                     }
                 ],
@@ -494,7 +518,9 @@ DATA = TitleData(
                         "key": "train_discount",
                         "title": None,
                         "summary": "Takes 10% off one train bought from the bank; one, two or three uses may be spent on the same train for 10%, 20% or 30%.",
+                        "effect": "train_discount",
                         "discount_per_use": 10,
+                        "use_reading": "the uses are declared in the company's turn (use_ability, count 1 to 3) and taken off its next train from the bank that turn, rounded down to whole dollars; unspent by the end of the turn, they are lost",
                         "stackable": True,
                         "kind": "ability",
                     }
@@ -508,6 +534,8 @@ DATA = TitleData(
                     {
                         "key": "early_upgrade",
                         "title": None,
+                        "effect": "early_upgrade",
+                        "use_reading": "a use is declared in the company's turn (use_ability); its next upgrade that turn may be to the next colour even if the phase does not offer it yet, in one of its normal tile lays",
                         "summary": "In its normal tile step, upgrades one tile to the next colour even if that colour is not yet available, so a tile can climb from yellow to gray in phase 1.",
                         "extra_action": False,
                         "kind": "ability",
@@ -523,7 +551,9 @@ DATA = TitleData(
                         "key": "free_token",
                         "title": None,
                         "summary": "Places a station token at no cost.",
+                        "effect": "free_token",
                         "price": 0,
+                        "use_reading": "a use is declared in the company's turn (use_ability) and makes its next station token that turn free; the token is placed by the usual rules in the token step",
                         "kind": "ability",
                     }
                 ],
@@ -537,6 +567,8 @@ DATA = TitleData(
                         "key": "hold_price",
                         "title": None,
                         "summary": "Keeps the company's share price from falling during an operating round.",
+                        "effect": "hold_price",
+                        "use_reading": "a use is declared in the company's operating turn (use_ability); for the rest of that turn its price does not move down (a withheld dividend leaves it where it is)",
                         "kind": "ability",
                     }
                 ],
@@ -550,9 +582,10 @@ DATA = TitleData(
                         "key": "squeeze_token",
                         "title": None,
                         "summary": "Places a station token in a city even when it has no free space, beside the others. In a space reserved as someone's home, this company takes the space and the owner of the reservation goes beside it. Not allowed in Grand Junction.",
-                        "excluded_city": Gap(
-                            "Grand Junction's hex is on the map, which is not in the rulebook"
-                        ),
+                        "effect": "squeeze_token",
+                        "excluded_city": "Grand Junction",
+                        "excluded_city_reading": "the hex the map names Grand Junction; where that hex lies is on the map (a gap)",
+                        "reservation_reading": "in a city whose free circles are all reserved for others, this company's token goes beside the circles and the reservation stands; the rulebook's swap (this company in the reserved circle, the owner beside it) gives both companies a station there as well",
                         "kind": "ability",
                     }
                 ],
@@ -566,6 +599,7 @@ DATA = TitleData(
                         "key": "issue_at_market",
                         "title": None,
                         "summary": "Issues or redeems shares at the current market price instead of one step away.",
+                        "effect": "issue_at_market",
                         "kind": "ability",
                     }
                 ],
@@ -579,6 +613,8 @@ DATA = TitleData(
                         "key": "longer_trains",
                         "title": None,
                         "summary": "For one run the company's trains each count one more stop on a legal route (a 2 runs as a 3, a 4/6 as a 5/6).",
+                        "effect": "longer_trains",
+                        "use_reading": "a use is declared in the company's turn (use_ability) before its trains run and lengthens all its trains for that run; an N/M train is paid for one more stop and visits as many as it must for that",
                         "kind": "ability",
                     }
                 ],
@@ -591,6 +627,8 @@ DATA = TitleData(
                     {
                         "key": "hold_other_shares",
                         "title": None,
+                        "effect": "hold_other_shares",
+                        "engine_note": "not played by the engine yet: companies holding other companies' shares (buying from the open market, dividends to the treasury, issuing them, players buying them from the treasury, closing, the issue count) are not in the runtime",
                         "summary": "The company may buy other companies' shares from the open market under the normal rules. Their dividends go to its treasury; it may issue them (even in emergency financing, with no price change for either company) and players may buy them from its treasury. If it closes they go to the open market. It can never be another company's president, and these shares do not count as player-held when the issuer works out how many shares it may issue.",
                         "source": "open_market",
                         "dividends_to": "treasury",
@@ -609,7 +647,9 @@ DATA = TitleData(
                         "key": "extra_capital",
                         "title": None,
                         "summary": "When the president's certificate is bought, the bank also pays the company the price of two 10% shares at par ($80 to $300).",
-                        "amount": "2 x par price",
+                        "effect": "extra_capital",
+                        "shares_at_par": 2,
+                        "when_reading": "paid only when Cropper is selected as the company is started; selected later (at the end of an operating round) he brings nothing",
                         "kind": "ability",
                     }
                 ],
@@ -746,11 +786,12 @@ DATA = TitleData(
             {
                 "key": "minor",
                 "title": "Minor Income Centers",
+                "adds_to": "action lay_tile, trigger private_income",
                 "summary": "Black discs mark mines, farms and towns. The first company to lay track in such a hex takes its disc onto its charter; at the start of every operating round each company owning a train earns $10 from the bank per disc held. At the start of phase 4 all discs leave the map and the charters.",
                 "discs": 10,
                 "locations": Gap("marked on the map, which is not in the rulebook"),
                 "collected_by": "the company laying track in the hex",
-                "income_per_disc": 10,
+                "income": "minor_income_per_disc, paid by trigger minor_income",
                 "paid": "start of each operating round, to companies with at least one train",
                 "removed_at_phase": "IV",
             },
@@ -840,6 +881,7 @@ DATA = TitleData(
             {
                 "key": "cards",
                 "title": "Priority order by passing order",
+                "adds_to": "property next_sr_order",
                 "summary": "The first player to pass in a stock round takes the First Pass card, the second the Second Pass card, and so on. A passed player who comes back into the round gives up his card and the other passed players close up by swapping cards. At the end of the round the priority deal follows the passing order.",
                 "cards": 4,
                 "reentry": "forfeits_card",
@@ -884,7 +926,13 @@ DATA = TitleData(
                 "tiles": ["yellow", "green", "brown", "gray"],
                 "train_limit": 2,
                 "operating_rounds": 2,
-                "events": ["rust_2", "obsolete_4", "remove_markers", "remove_reservations"],
+                "events": [
+                    "rust_2",
+                    "obsolete_4",
+                    "remove_markers",
+                    "remove_reservations",
+                    "remove_income_centers",
+                ],
             },
         ],
         "president_rules": [
@@ -904,6 +952,7 @@ DATA = TitleData(
             {
                 "key": "setup",
                 "title": "Relegation of railroad companies",
+                "adds_to": "removal corporations",
                 "summary": "With fewer than five players the San Luis Valley Southern is always relegated; with two or three players one of the two Colorado Central companies is relegated too, chosen at random. Relegated companies are set aside as Tier 2 companies, available from phase 3, and no token goes in their home stations.",
                 "always_relegated": {2: ["SLVS"], 3: ["SLVS"], 4: ["SLVS"], 5: []},
                 "random_pool": ["CC", "CCP"],
@@ -936,6 +985,7 @@ DATA = TitleData(
             {
                 "key": "player_order",
                 "title": "Player order",
+                "adds_to": "property first_round",
                 "summary": "The player order is drawn at random, using the numbered player order cards; play starts with the initial stock round.",
                 "player_order": "random",
                 "first_round": "initial_stock_round",
@@ -945,6 +995,7 @@ DATA = TitleData(
             {
                 "key": "initial",
                 "title": "Initial Stock Round",
+                "adds_to": "draft private_draft, action par, action buy_shares",
                 "summary": "In the first stock round a player on turn passes, buys a share of a company already started, or starts a company by buying its president's certificate.",
                 "choices": ["pass", "buy_share", "start_company"],
                 "note": 'the rulebook prints a stray "McGuffins" above the next heading; not a rule',
@@ -954,8 +1005,11 @@ DATA = TitleData(
             {
                 "key": "government",
                 "title": "Government subsidies",
+                "adds_to": "action lay_tile",
                 "summary": "At the start of each phase a subsidy pool is taken from the bank (what is left of the previous pool goes back). Whenever a company lays track and pays its full cost, the pool at once refunds half that cost, company after company, until the pool is empty for the phase.",
                 "refund": 50,
+                "pool_table": "subsidy_pool",
+                "refund_reading": "half of each lay's or upgrade's paid cost, rounded down; once the pool holds less, what is left",
                 "leftover": "returned_to_bank",
                 "board": 1,
                 "phase_keys": "the rulebook numbers phases 1-4; the table keys use 1846's I-IV",
@@ -1136,6 +1190,7 @@ DATA = TitleData(
             {
                 "key": "mountains",
                 "title": "Track building costs",
+                "adds_to": "property tile_lay_cost, action lay_tile",
                 "summary": "Track costs as in 1846 except: a mountain hex costs its printed $40 or $60 for the first tile and again for every upgrade; a hex with no printed cost costs $20 per lay or upgrade.",
                 "mountain": [40, 60],
                 "charged": "every_lay_and_upgrade",
@@ -1151,6 +1206,7 @@ DATA = TitleData(
             {
                 "key": "1",
                 "title": "Tier 1 Companies",
+                "adds_to": "action par",
                 "summary": "Available from the start of the game.",
                 "companies": ["DRG", "DSPP", "CNW", "GSLP", "CC", "CCP"],
                 "note": 'the rulebook prints "(unless Tier in 2)" after CC and CCP; read as: unless relegated to Tier 2',
@@ -1159,6 +1215,7 @@ DATA = TitleData(
             {
                 "key": "2",
                 "title": "Tier 2 Companies",
+                "adds_to": "action par",
                 "summary": "The companies relegated at setup; they may be started from the beginning of phase 3.",
                 "companies": "relegated",
                 "listed": ["SLVS"],
@@ -6879,6 +6936,7 @@ DATA = TitleData(
             {
                 "key": "restricted",
                 "title": "The Tile Set",
+                "adds_to": "table tile_counts",
                 "summary": "All yellow, green, brown and gray city tiles and all yellow plain track are used; of the green plain track only the tiles listed are used; every other tile is removed.",
                 "kept": ["yellow_city", "green_city", "brown_city", "gray_city", "yellow_plain"],
                 "green_plain": {"16": 2, "17": 1, "18": 1, "19": 2, "20": 2, "21": 1, "22": 1},
@@ -6948,8 +7006,10 @@ DATA = TitleData(
             {
                 "key": "access",
                 "title": "Upgrading track",
+                "adds_to": "action lay_tile",
                 "summary": "A company may upgrade a tile only if it can reach some of the track the upgrade adds.",
                 "must_reach_new_track": True,
+                "engine": "the runtime's lay check refuses any lay, first tile or upgrade, that adds no track the company reaches from its tokens (same_track_upgrades stays off); with this tile set's two-path green tiles, an upgrade needs track reaching the hex from a second side",
             },
         ],
         "zone": [
@@ -6988,22 +7048,27 @@ DATA = TitleData(
     rules={
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
+        "action buy_train": '§"Buying Trains", §"Adolphus Meyer"',
+        "action choose_turn": '§"Corbett Thompson"',
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
+        "action corporation_assign": '§"Lemuel Morrissey"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
-        "action place_token": '§"Placing Station Tokens"',
+        "action lay_tile": '§"Track Building Costs", §"Upgrading Track", §"The Tile Set", §"Government Subsidies"',
+        "action par": '§"Initial Stock Round", §"Public Railroad Companies"',
+        "action place_token": '§"San Luis Valley Southern Railway", §"GMT 1846 Components Used"',
+        "action select_president": '§"Company Presidents", §"New Presidents in Phase 3"',
+        "action top_up_revenue": '§"Abraham Donaldson"',
+        "action use_ability": '§"Using the Company Presidents"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
         "cite action buy_train": '§"Buying Trains"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
-        "cite action lay_tile": '§"Laying Track"',
-        "cite action par": '§"Stock Round", §"Corporations"',
         "cite action pass": '§"Stock Round", §"Operating Round"',
-        "cite action place_token": '§"Placing Station Tokens"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
         "cite procedure pay_dividends": '§"Paying Dividends"',
@@ -7039,10 +7104,14 @@ DATA = TitleData(
         "corporation GSLP": '§"Tier 1 Companies"',
         "corporation SLVS": '§"Tier 2 Companies", §"San Luis Valley Southern Railway"',
         "dividend_rule half_pay": '§"Paying Dividends"',
+        "enum collected_kinds": '§"Minor Income Centers"',
+        "enum donaldson_marks": '§"Abraham Donaldson"',
         "enum turn_marks": '§"Emergency Money Raising"',
         "function before_dividend": '§"Issuing and Redeeming Shares"',
         "function issuable": '§"Issuing and Redeeming Shares"',
+        "function issue_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
+        "function redeem_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         "game_end end_conditions": '§"Game End"',
         "income_center minor": '§"Placement of Minor Revenue Centers", §"Minor Income Centers"',
         "issue_rule issue_redeem": '§"Issuing and Redeeming Shares"',
@@ -7052,10 +7121,11 @@ DATA = TitleData(
         "phase I": '§"Phases"',
         "phase II": '§"Phases"',
         "phase III": '§"Phases"',
-        "phase IV": '§"Phases"',
+        "phase IV": '§"Phases", §"The Tile Set"',
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
-        "procedure dividend_price_move": '§"Paying Dividends"',
+        "procedure dividend_price_move": '§"Paying Dividends", §"Abraham Donaldson"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "property ability_cards": '§"Company Presidents", §"Using the Company Presidents"',
         "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
@@ -7065,6 +7135,8 @@ DATA = TitleData(
         "property capitalisation": '§"Corporations"',
         "property cert_limit_counts": '§"Certificate Limits"',
         "property cert_limit_reading": 'assumed "the reference table stops at four corporations; a later closure could leave fewer, for which no row exists"',
+        "property choose_turn_options": '§"Corbett Thompson"',
+        "property collect_on_lay": '§"Minor Income Centers"',
         "property components_from_1846": '§"GMT 1846 Components Used"',
         "property components_own": '§"18 Grand Junction Game Parts"',
         "property currency": 'supplement from "18xx-games-1846.json"',
@@ -7073,7 +7145,7 @@ DATA = TitleData(
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',
         "property first_round": '§"Setting Up the Game", §"Initial Stock Round"',
-        "property first_round_selling": '§"Stock Round"',
+        "property first_round_selling": '§"Initial Stock Round"',
         "property float": '§"Corporations"',
         "property game_end": '§"Game End"',
         "property half_pay_rounding": '§"Paying Dividends"',
@@ -7083,12 +7155,14 @@ DATA = TitleData(
         "property ipo_name": '§"Corporations"',
         "property market_inherited": '§"GMT 1846 Components Used"',
         "property min_train_price": '§"Buying Trains"',
+        "property minor_income_per_disc": '§"Minor Income Centers"',
         "property minor_operating_steps": '§"Minor Companies"',
         "property minor_value_at_end": 'assumed "minors close in phase III, before any end"',
         "property minors_trains_note": '§"GMT 1846 Components Used"',
         "property must_own_train": '§"Buying Trains"',
         "property next_sr_order": '§"Priority Order by Passing Order"',
         "property operating_steps": '§"Operating Round"',
+        "property player_order": '§"Setting Up the Game", §"18 Grand Junction Game Parts"',
         "property players": '§"Setup"',
         "property pool_cap": '§"Stock Market"',
         "property pool_drop_at_round_end": '§"Stock Market"',
@@ -7108,13 +7182,17 @@ DATA = TitleData(
         "property sold_out_rise": '§"Stock Market"',
         "property tile_lay_cost": '§"Track Building Costs"',
         "property tile_lays": '§"Laying Track"',
+        "property top_up_revenue_options": 'assumed "amounts offered to random play; any multiple of $10 within the limit is legal"',
         "property track_off_board": '§"Laying Track"',
         "property train_supply_order": '§"Buying Trains"',
         "property treasury_shares_at": '§"Stock Round"',
         "property treasury_shares_pay": '§"Paying Dividends"',
+        "property use_ability_options": '§"Adolphus Meyer"',
         "relegation setup": '§"Relegation of Railroad Companies"',
         "revenue_bonus east_west": '§"Running Trains", §"Off Board Areas"',
+        "sanction cert_limit/corporation_closed": '§"Certificate Limit", §"Stock Ownership"',
         "sanction cert_limit/take_over": '§"Certificate Limits"',
+        "sanction holding_cap/discard_cards": '§"Orrin Langhorne"',
         "sanction pool_cap/bankrupt": '§"Bankruptcy"',
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
         "setup player_order": '§"Setting Up the Game"',
@@ -7633,9 +7711,17 @@ DATA = TitleData(
         "train 5": '§"Buying Trains"',
         "train 6": '§"Buying Trains"',
         "train 7/8": '§"Buying Trains"',
+        "trigger income_centers_removed": '§"The Tile Set"',
         "trigger markers_removed": '§"Phases"',
+        "trigger minor_income": '§"Minor Income Centers"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
+        "trigger new_presidents": '§"New Presidents in Phase 3"',
+        "trigger president_capital": '§"Homer Cropper"',
+        "trigger president_income": '§"Walton Purcell"',
+        "trigger president_on_start": '§"Company Presidents"',
+        "trigger presidents_removed": '§"New Presidents in Phase 3"',
         "trigger reservations_removed": '§"Phases"',
+        "trigger thompson_asked": '§"Corbett Thompson"',
         "upgrade_rule access": '§"Upgrading Track"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -7738,36 +7824,34 @@ def a_bid(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price):
-    """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
+    """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round", rule='§"Stock Round", §"Corporations"'
-        )
+        raise IllegalAction("a company is started in a stock round", rule='§"Initial Stock Round"')
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round", §"Corporations"',
-        )
+        raise IllegalAction("one purchase per turn", rule='§"Initial Stock Round"')
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started", rule='§"Stock Round", §"Corporations"'
-        )
+        raise IllegalAction("the company is already started", rule='§"Initial Stock Round"')
     if not (not g.b_closed(v_corporation)):
+        raise IllegalAction("the company is out of the game", rule='§"Public Railroad Companies"')
+    if not (g.b_available(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule='§"Stock Round", §"Corporations"'
+            "a relegated company is in Tier 2, which may be started only from phase 3",
+            rule='§"Tier 2 Companies", §"Public Railroad Companies"',
+        )
+    if not (g.b_home_open(v_corporation)):
+        raise IllegalAction(
+            "the SLVS chooses an open city as its home when it starts, and none is open",
+            rule='§"San Luis Valley Southern Railway"',
         )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction("not a par price", rule='§"Initial Stock Round"')
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limit"')
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction("not enough cash", rule='§"Initial Stock Round"')
     g.b_set_par(v_corporation, v_price)
-    if g.param("home_token_at") == "par":
-        g.b_place_home_token(v_corporation)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
     g.b_bought(v_player, v_corporation)
 
@@ -7838,7 +7922,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             and all(g.b_granted(v_c) for v_c in v_shares)
         )
     ):
-        raise IllegalAction("no selling in the first stock round", rule='§"Stock Round"')
+        raise IllegalAction("no selling in the first stock round", rule='§"Initial Stock Round"')
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
@@ -7898,33 +7982,42 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay or upgrade a tile (§\"Laying Track\")"""
+    """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule='§"Laying Track"')
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule='§"GMT 1846 Components Used"'
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction("the company cannot pay the terrain cost", rule='§"Laying Track"')
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    v_cost = g.b_lay_cost(v_lay)
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("the company cannot pay for the track", rule='§"Track Building Costs"')
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    g.b_subsidise_track(v_corporation, v_cost)
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
-    """Place a station token (§\"Placing Station Tokens\")"""
-    if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track", rule='§"Placing Station Tokens"'
-        )
-    if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left", rule='§"Placing Station Tokens"'
-        )
-    v_spot = g.b_check_station(v_corporation, v_city)
-    v_cost = g.b_token_cost(v_corporation, v_spot)
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    g.b_place_station(v_corporation, v_spot)
-    g.b_end_step(v_corporation)
+    """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
+    if g.b_pending_decision(v_corporation, "place_token"):
+        v_home = g.b_check_home_choice(v_corporation, v_city)
+        g.b_place_station(v_corporation, v_home)
+        g.b_resolve_decision(v_corporation, "place_token")
+    else:
+        if not (g.b_in_step(v_corporation, "place_token")):
+            raise IllegalAction(
+                "a station token is placed after laying track", rule='§"GMT 1846 Components Used"'
+            )
+        if not (g.b_tokens_left(v_corporation) > 0):
+            raise IllegalAction(
+                "the company has no station token left", rule='§"GMT 1846 Components Used"'
+            )
+        v_spot = g.b_check_station(v_corporation, v_city)
+        v_cost = g.b_token_cost(v_corporation, v_spot)
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash for the token", rule='§"GMT 1846 Components Used"')
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        g.b_place_station(v_corporation, v_spot)
+        g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
@@ -7964,11 +8057,11 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    """Left under half the price; right once, twice or three times for one, two or three times the price (§\"Paying Dividends\")"""
+    """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
     v_share = g.b_price(v_corporation)
     if v_paid < (v_share // 2):
         g.b_market_move(v_corporation, "left")
-    elif (v_paid >= (3 * v_share)) and (v_share >= 165):
+    elif (v_paid >= (3 * v_share)) and ((v_share >= 165) or g.b_done_this_turn("topped_up")):
         g.b_market_move(v_corporation, "right")
         g.b_market_move(v_corporation, "right")
         g.b_market_move(v_corporation, "right")
@@ -7991,13 +8084,17 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction("the bank sells trains in order", rule='§"Buying Trains"')
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction("no more trains from the bank this turn", rule='§"Buying Trains"')
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule='§"Buying Trains"')
+        if not (v_price == g.b_bank_price(v_corporation, v_train)):
+            raise IllegalAction(
+                "the bank sells at the printed price, less a declared Meyer discount",
+                rule='§"Buying Trains", §"Adolphus Meyer"',
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
+        g.b_discount_used(v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
@@ -8065,6 +8162,24 @@ def r_issuable(g, v_corporation):
     )
 
 
+def r_issue_price(g, v_corporation):
+    """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
+    return (
+        g.b_price(v_corporation)
+        if g.b_has_power(v_corporation, "issue_at_market")
+        else g.b_price_after(v_corporation, "left")
+    )
+
+
+def r_redeem_price(g, v_corporation):
+    """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
+    return (
+        g.b_price(v_corporation)
+        if g.b_has_power(v_corporation, "issue_at_market")
+        else g.b_price_after(v_corporation, "right")
+    )
+
+
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
     v_emergency = (
@@ -8093,13 +8208,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
         )
     g.transfer(
-        (
-            (
-                g.b_price_after(v_corporation, "left")
-                * sum(g.attr(v_c, "percent") for v_c in v_shares)
-            )
-            // 10
-        ),
+        ((r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
         g.name("bank"),
         v_corporation,
     )
@@ -8127,7 +8236,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
         )
     v_cost = (
-        g.b_price_after(v_corporation, "right") * sum(g.attr(v_c, "percent") for v_c in v_shares)
+        r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
@@ -8227,6 +8336,81 @@ def a_company_place_token(g, v_company, v_city):
     g.b_ability_token(v_company, v_spot)
 
 
+def a_select_president(g, v_player, v_corporation, v_company_president):
+    """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
+    if not (g.b_offered(v_player, v_corporation)):
+        raise IllegalAction(
+            "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
+            rule='§"Company Presidents", §"New Presidents in Phase 3"',
+        )
+    g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
+
+
+def a_use_ability(g, v_corporation, v_count):
+    """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a Company President's power is used in its company's operating turn",
+            rule='§"Using the Company Presidents"',
+        )
+    g.b_use_power(v_corporation, v_count)
+
+
+def a_top_up_revenue(g, v_corporation, v_amount):
+    """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
+    if not (
+        g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
+    ):
+        raise IllegalAction(
+            "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
+            rule='§"Abraham Donaldson"',
+        )
+    if not (not g.b_done_this_turn("topped_up")):
+        raise IllegalAction("one top-up a turn", rule='§"Abraham Donaldson"')
+    if not ((v_amount > 0) and ((v_amount % 10) == 0)):
+        raise IllegalAction("money is added in $10 steps", rule='§"Abraham Donaldson"')
+    if not (
+        (g.b_revenue(v_corporation) + v_amount) <= g.b_ceil_to((3 * g.b_price(v_corporation)), 10)
+    ):
+        raise IllegalAction(
+            "no more than just enough for a triple jump", rule='§"Abraham Donaldson"'
+        )
+    if not (g.b_cash(v_corporation) >= v_amount):
+        raise IllegalAction("the treasury cannot pay it", rule='§"Abraham Donaldson"')
+    g.b_spend_cubes(v_corporation, 1)
+    g.transfer(v_amount, v_corporation, g.name("bank"))
+    g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
+    g.b_mark_done_this_turn("topped_up")
+
+
+def a_choose_turn(g, v_player, v_corporation, v_position):
+    """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
+    if not (
+        (
+            g.b_pending_decision(v_player, "choose_turn")
+            and (g.b_president(v_corporation) == v_player)
+        )
+        and g.b_has_power(v_corporation, "choose_turn")
+    ):
+        raise IllegalAction(
+            "the president of a company with Corbett Thompson chooses its place as an operating round begins",
+            rule='§"Corbett Thompson"',
+        )
+    if v_position > 0:
+        g.b_spend_cubes(v_corporation, 1)
+        g.b_set_operating_position(v_corporation, v_position)
+    g.b_resolve_decision(v_player, "choose_turn")
+
+
+def a_corporation_assign(g, v_corporation, v_target):
+    """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "the token is placed during the operation of the company", rule='§"Lemuel Morrissey"'
+        )
+    g.b_place_card_marker(v_corporation, v_target)
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -8254,6 +8438,84 @@ def t_markers_removed(g, *_rest):
 def t_minors_close(g, *_rest):
     """The minors close"""
     g.b_close_minors()
+
+
+def t_minor_income(g, *_rest):
+    """Minor income centres pay their holders"""
+    for v_corporation in g.name("corporations"):
+        if g.b_len(g.b_trains(v_corporation)) > 0:
+            g.transfer(
+                (g.param("minor_income_per_disc") * g.b_collected(v_corporation, "income_center")),
+                g.name("bank"),
+                v_corporation,
+            )
+
+
+def t_income_centers_removed(g, *_rest):
+    """Phase 4 removes the minor income centres"""
+    g.b_discard_collected("income_center")
+
+
+def t_president_on_start(g, v_corporation, v_price, *_rest):
+    """Whoever buys the president's certificate selects the company's Company President"""
+    g.b_offer_card(v_corporation, "select_president", True)
+
+
+def t_presidents_removed(g, v_phase, *_rest):
+    """Every Company President in play leaves the game"""
+    g.b_discard_cards()
+
+
+def w_presidents_removed(g, *_args):
+    v_phase = _args[0] if len(_args) > 0 else None
+    return v_phase == "III"
+
+
+def t_new_presidents(g, *_rest):
+    """A company without a Company President may select one of those left"""
+    for v_corporation in g.b_operating_order():
+        if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
+            g.b_offer_card(v_corporation, "select_president", False)
+
+
+def t_president_income(g, *_rest):
+    """Walton Purcell's income from the bank"""
+    for v_corporation in g.name("corporations"):
+        if g.b_has_power(v_corporation, "bank_income"):
+            g.transfer(
+                g.b_power_value(v_corporation, "bank_income", "income"),
+                g.name("bank"),
+                v_corporation,
+            )
+
+
+def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
+    """Homer Cropper's capital from the bank"""
+    g.transfer(
+        (
+            g.b_power_value(v_corporation, "extra_capital", "shares_at_par")
+            * g.b_par_price(v_corporation)
+        ),
+        g.name("bank"),
+        v_corporation,
+    )
+    g.b_spend_cubes(v_corporation, 1)
+
+
+def w_president_capital(g, *_args):
+    v_corporation = _args[0] if len(_args) > 0 else None
+    v_card = _args[1] if len(_args) > 1 else None
+    v_at_start = _args[2] if len(_args) > 2 else None
+    return v_at_start and g.b_has_power(v_corporation, "extra_capital")
+
+
+def t_thompson_asked(g, *_rest):
+    """Corbett Thompson may choose when the company operates"""
+    for v_corporation in g.b_operating_order():
+        if (g.b_has_power(v_corporation, "choose_turn") and (g.b_cubes(v_corporation) > 0)) and (
+            g.b_president(v_corporation) != None
+        ):
+            g.b_require_decision(g.b_president(v_corporation), "choose_turn")
 
 
 class Game(GameBase):
@@ -8317,6 +8579,19 @@ class Game(GameBase):
             ("rotation", ("int",)),
         ],
         "company_place_token": [("company", ("private",)), ("city", ("name",))],
+        "select_president": [
+            ("player", ("player",)),
+            ("corporation", ("corporation",)),
+            ("company_president", ("company_president",)),
+        ],
+        "use_ability": [("corporation", ("corporation",)), ("count", ("int",))],
+        "top_up_revenue": [("corporation", ("corporation",)), ("amount", ("money",))],
+        "choose_turn": [
+            ("player", ("player",)),
+            ("corporation", ("corporation",)),
+            ("position", ("int",)),
+        ],
+        "corporation_assign": [("corporation", ("corporation",)), ("target", ("name",))],
     }
     ROUTINES = {
         "action:buy_company": a_buy_company,
@@ -8338,6 +8613,8 @@ class Game(GameBase):
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,
+        "issue_price": r_issue_price,
+        "redeem_price": r_redeem_price,
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:contribute": a_contribute,
@@ -8346,11 +8623,26 @@ class Game(GameBase):
         "action:assign": a_assign,
         "action:company_lay_tile": a_company_lay_tile,
         "action:company_place_token": a_company_place_token,
+        "action:select_president": a_select_president,
+        "action:use_ability": a_use_ability,
+        "action:top_up_revenue": a_top_up_revenue,
+        "action:choose_turn": a_choose_turn,
+        "action:corporation_assign": a_corporation_assign,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
-        "operating_round_start": [(None, t_private_income)],
+        "operating_round_start": [
+            (None, t_private_income),
+            (None, t_minor_income),
+            (None, t_president_income),
+        ],
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
+        "remove_income_centers": [(None, t_income_centers_removed)],
+        "corporation_started": [(None, t_president_on_start)],
+        "phase_start": [(w_presidents_removed, t_presidents_removed)],
+        "operating_round_end": [(None, t_new_presidents)],
+        "card_picked": [(w_president_capital, t_president_capital)],
+        "operating_order_set": [(None, t_thompson_asked)],
     }

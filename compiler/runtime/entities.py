@@ -36,6 +36,8 @@ BANK = Entity("bank", "bank", "Bank")
 POOL = Entity("pool", "pool", "Bank Pool")
 SCRAP = Entity("scrap", "scrap", "Scrapped")
 DEPOT = Entity("depot", "depot", "Depot")
+#: the money a title's `subsidy` sets aside from the bank for track subsidies, phase by phase
+SUBSIDY = Entity("subsidy", "subsidy", "Subsidy pool")
 
 
 @dataclass(frozen=True, order=True)

@@ -24,7 +24,7 @@ import random
 from typing import Any, Callable, Iterable
 
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
-from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, Certificate, Entity, Train
+from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.journal import Journal
 from compiler.runtime.market import Market
@@ -190,6 +190,8 @@ class GameBase:
             for name, tile in derive.tiles.items():
                 if name not in upgrades:
                     upgrades[name] = list(derive.upgrade_targets(tile))
+        if counts is not None:
+            counts = self._restricted_tile_counts(counts, tiles)
         rules = track.TrackRules(
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
@@ -205,6 +207,27 @@ class GameBase:
             phases=[p["key"] for p in self.phases],
             rules=rules,
         )
+
+    def _restricted_tile_counts(self, counts: dict, tiles: dict) -> dict:
+        """The tile supply after each `tile_set` component: a tile is of a class "<colour>_city" (it has a
+        city) or "<colour>_plain"; a class the component gives as a map (`green_plain: {"16" => 2}`) keeps
+        only the tiles listed, in those numbers; a class in its `kept` list keeps its tiles; every other
+        tile is out of the game."""
+        for comp in self.DATA.components_of("tile_set"):
+            kept = {str(k) for k in comp.get("kept") or ()}
+            listed = {k: v for k, v in comp.items() if isinstance(v, dict) and k.rsplit("_", 1)[-1] in ("city", "plain")}
+            out = {}
+            for name, count in counts.items():
+                tile = tiles.get(str(name)) or {}
+                kinds = {str(n.get("kind")) for n in tile.get("nodes") or ()}
+                cls = f"{tile.get('color')}_{'city' if 'city' in kinds else 'plain'}"
+                if cls in listed:
+                    if str(name) in {str(k) for k in listed[cls]}:
+                        out[name] = {str(k): v for k, v in listed[cls].items()}[str(name)]
+                elif cls in kept:
+                    out[name] = count
+            counts = out
+        return counts
 
     def _table_dict(self, name: str) -> dict | None:
         """A one-key table as a dict (None when the title has no such table)."""
@@ -240,6 +263,15 @@ class GameBase:
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
+        table = self.option_sets.get(name, self.DATA.properties.get(name))
+        if isinstance(table, Table) and hasattr(self, "g"):
+            # tables keyed by what changes in play: companies available now, companies closed so far
+            if "companies_available" in table.dims and "companies_available" not in dims:
+                dims["companies_available"] = self.b_companies_available()
+            if "closed_companies" in table.dims and "closed_companies" not in dims:
+                dims["closed_companies"] = self.b_closed_companies()
+            if "phase" in table.dims and "phase" not in dims:
+                dims["phase"] = self.g["phase"]
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
@@ -251,6 +283,8 @@ class GameBase:
         for c in self.corporations:
             self.cash[c] = 0
         self.cash[BANK] = 0 if self.unlimited_bank else bank
+        if self.DATA.components_of("subsidy"):
+            self.cash[SUBSIDY] = 0  # money the bank sets aside for track subsidies
         #: the bank's flows, for conservation with an unlimited bank
         self.flow = {"paid": 0, "received": 0}
         self.owner: dict[str, Entity] = {}
@@ -316,8 +350,10 @@ class GameBase:
         if self.DATA.properties.get("first_player") == "random":
             self.j.set(self.g, "priority", self.rng.randrange(self.n))
         self._setup_removals()
+        self._setup_relegation()
         self._setup_reservations()
         self._setup_minors()
+        self._new_subsidy_pool()
         first = self.param("first_round")
         if first == "private_sale":
             self._start_private_sale()
@@ -415,6 +451,101 @@ class GameBase:
         if removal.get("home_token_placed") and self.board is not None:
             self.b_place_home_token(corp)
 
+    # ------------------------------------------------------------ setup: relegation and tiers
+
+    def _setup_relegation(self) -> None:
+        """Companies set aside at setup (each `relegation` component): those `always_relegated` (a map by
+        player count to a list), then `random_count` (by player count) drawn at random from `random_pool`.
+        A relegated company stays in the game but may be started only when its tier is available (`tier`
+        components, `companies: relegated`); where `relegated_home_token` is true, its own token blocks its
+        home station from the start (and stays there as its home station when it is started)."""
+        relegated: list[str] = []
+        for comp in self.DATA.components_of("relegation"):
+            what = f"relegation {comp['key']}"
+            always = self._for_players(comp.get("always_relegated") or [], f"{what} always_relegated")
+            relegated += [str(k) for k in always if str(k) not in relegated]
+            pool = [str(k) for k in comp.get("random_pool") or () if str(k) not in relegated and self._in_play(str(k))]
+            count = min(int(self._for_players(comp.get("random_count") or 0, f"{what} random_count")), len(pool))
+            relegated += self.rng.sample(pool, count)
+            if comp.get("relegated_home_token"):
+                for key in relegated:
+                    corp = self.entity("corporation", key)
+                    if self.board is not None and not self._home_chosen(corp):
+                        self.b_place_home_token(corp)
+        if relegated:
+            self.j.set(self.g, "relegated", tuple(relegated))
+
+    def b_relegated(self, corp: Entity) -> bool:
+        """relegated(C): C was set aside at setup (a `relegation` component) and belongs to the tier of the
+        relegated companies."""
+        return corp.id in self.g.get("relegated", ())
+
+    def _tier_of(self, corp: Entity) -> dict | None:
+        """The `tier` component C belongs to: the one whose `companies` is `relegated` for a relegated
+        company, else the one listing it; None for a company in no tier."""
+        relegated = self.b_relegated(corp)
+        for tier in self.DATA.components_of("tier"):
+            members = tier.get("companies")
+            if members == "relegated":
+                if relegated:
+                    return tier
+            elif not relegated and corp.id in [str(m) for m in members or ()]:
+                return tier
+        return None
+
+    def b_available(self, corp: Entity) -> bool:
+        """available(C): C's tier may be started now: a tier with `available_from_phase` from that phase
+        on, any other from the start. A company in no tier is available."""
+        tier = self._tier_of(corp)
+        if tier is None:
+            return True
+        since = tier.get("available_from_phase")
+        return since is None or self.b_phase_at_least(str(since))
+
+    def b_companies_available(self) -> int:
+        """companies_available(): the companies that can still be started or are running: open and of an
+        available tier (the key of a certificate-limit table `by companies_available`)."""
+        return sum(1 for c in self.corporations if not self.corp[c.id]["closed"] and self.b_available(c))
+
+    def b_closed_companies(self) -> int:
+        """closed_companies(): the companies that have closed during the game (not those removed at setup)."""
+        removed = self.g.get("removed", ())
+        return sum(1 for c in self.corporations if self.corp[c.id]["closed"] and c.id not in removed)
+
+    # -- a home station chosen when the company starts (`home: chosen_on_float`)
+
+    def _home_chosen(self, corp: Entity) -> bool:
+        return corp.get("home") == "chosen_on_float"
+
+    def b_home_open(self, corp: Entity) -> bool:
+        """home_open(C): C's home station can be placed: always for a printed home; for a home chosen when
+        the company floats (`home: chosen_on_float`), some city has an open slot for it."""
+        if not self._home_chosen(corp) or self.board is None:
+            return True
+        return bool(self._open_cities(corp))
+
+    def _open_cities(self, corp: Entity) -> list["track.TokenSpot"]:
+        """The city spots where `corp` could place a home station now: a free slot, not kept for another
+        company's home, in a hex where it has no token."""
+        board = self._need_board()
+        out = []
+        for hex_id in board.hexes:
+            for index, node in enumerate(board.tile_at(hex_id).nodes):
+                if node.kind != "city":
+                    continue
+                try:
+                    out.append(track.check_token(board, corp.id, (hex_id, index), home=True))
+                except IllegalAction:
+                    continue
+        return out
+
+    def b_check_home_choice(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_home_choice(C, city): the spot if C, owing the choice of its home station, may take it
+        in `city` (any open city slot; no route needed). Refused (IllegalAction) otherwise."""
+        if not self.b_pending_decision(corp, "place_token") or not self._home_chosen(corp):
+            raise IllegalAction(f"{corp} does not choose a home station now")
+        return track.check_token(self._need_board(), corp.id, str(city), home=True)
+
     def _setup_reservations(self) -> None:
         """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
         0 unless given) for their holder, a private or a corporation still in play: other companies may
@@ -450,7 +581,9 @@ class GameBase:
 
     def b_check_station(self, corp: Entity, city: str) -> "track.TokenSpot":
         """check_station(C, city): the spot if C may place a station token there now: as check_token, and
-        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route."""
+        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route; a company
+        whose card has `effect: squeeze_token` may place it beside a city's circles when none is free for it
+        (reachable, none of its tokens in the hex, not in the city its `excluded_city` names)."""
         try:
             return self.b_check_token(corp, city)
         except IllegalAction:
@@ -461,14 +594,38 @@ class GameBase:
                 raise IllegalAction(f"there is no city {city!r}") from None
             ability = self._kept_for(corp, ref)
             if ability is None or ability.get("teleport_price") is None:
-                raise
+                squeeze = self._squeeze_spot(corp, ref)
+                if squeeze is None:
+                    raise
+                return squeeze
             return track.check_token(board, corp.id, ref, home=True)
+
+    def _squeeze_spot(self, corp: Entity, ref) -> "track.TokenSpot | None":
+        """The spot beside the circles of a city with no free slot for `corp`, where its card's `squeeze_token`
+        allows one; refused (IllegalAction naming the card) in its `excluded_city`; None where the card does
+        not apply (no such card, not a city, a free slot, no route, a token of its own in the hex)."""
+        ability = self._power(corp, "squeeze_token") if corp.kind == "corporation" else None
+        board = self._need_board()
+        if ability is None or ref[0] not in board.hexes or not 0 <= ref[1] < len(board.tile_at(ref[0]).nodes):
+            return None
+        if board.node(ref).kind != "city" or board.free_slot(ref, corp.id) is not None:
+            return None
+        if any(corp.id in held for (h, _), held in board.tokens.items() if h == ref[0]):
+            return None
+        if ref not in track.reach(board, corp.id).nodes:
+            return None
+        name = next((c.get("title") for c in self.DATA.components_of("hex") if c["key"] == ref[0]), None)
+        if ability.get("excluded_city") is not None and name == self._value(ability["excluded_city"], "excluded_city"):
+            raise IllegalAction(f"no station goes beside the circles of {name}", rule=self._card_rule(self.b_card_of(corp)))
+        return track.TokenSpot(ref[0], ref[1], len(board.holders(ref)), board.city_id(ref))
 
     def b_token_cost(self, corp: Entity, spot: "track.TokenSpot") -> int:
         """token_cost(C, spot): what C's station token in `spot` costs: the price of its next token, or,
         in a slot one of its abilities still keeps for it, the ability's `price` (its `teleport_price`
         where C has no route to the slot)."""
         ref = (spot.hex, spot.node)
+        if self._armed(corp, "free_token"):
+            return 0  # a token declared free with its card's ability (`effect: free_token`)
         ability = self._kept_for(corp, ref)
         if ability is None or ability.get("price") is None:
             return self.b_next_token_cost(corp)
@@ -599,8 +756,15 @@ class GameBase:
         return list(self._value(prices, f"corporation {corp} par"))
 
     def b_zones(self, corp: Entity) -> frozenset[str]:
+        """zones(C): the market zones whose rules apply to C: those of its cell, and those an ability of its
+        card puts it in (`effect: market_zone`, `zones: [...]`)."""
         cell = self.corp[corp.id]["cell"]
-        return self.market.zones_of(cell) if cell is not None else frozenset()
+        zones = self.market.zones_of(cell) if cell is not None else frozenset()
+        if corp.kind == "corporation" and self.g.get("cards"):
+            for ability in self._card_abilities(corp):
+                if ability.get("effect") == "market_zone":
+                    zones = zones | {str(z) for z in ability.get("zones") or ()}
+        return zones
 
     def b_in_round(self, kind: str) -> bool:
         return self.g["round"] == kind
@@ -770,7 +934,14 @@ class GameBase:
     # -- track: tiles, tokens, routes (the title's map; compiler.runtime.track)
 
     def _phase_colors(self) -> list[str]:
-        return [str(c) for c in self._phase().get("tiles", [])]
+        """The tile colours that may be laid now: the phase's; every colour for the operating company that
+        declared its card's `early_upgrade` (an upgrade still goes one colour at a time)."""
+        colors = [str(c) for c in self._phase().get("tiles", [])]
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and operating.kind == "corporation" and self._armed(operating, "early_upgrade"):
+            colors += [c for c in dict.fromkeys(str(t.get("color")) for t in self.DATA.components_of("tile"))
+                       if c not in colors]
+        return colors
 
     def _need_board(self) -> "track.Board":
         if self.board is None:
@@ -791,6 +962,11 @@ class GameBase:
         if blocker is not None:
             raise IllegalAction(f"{hex_id} is blocked while a player owns {blocker}",
                                 rule=self.DATA.rules.get(f"private {blocker.id}"))
+        name = str(tile) if str(tile) in board.tiles or "-" not in str(tile) else str(tile).rsplit("-", 1)[0]
+        for comp in self.DATA.components_of("tile_set"):
+            if name in board.tiles and name not in board.counts:
+                raise IllegalAction(f"#{name} is not in the game's tile set",
+                                    rule=self.DATA.rules.get(f"tile_set {comp['key']}"))
         lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors(),
                               crossable=self._crossable_borders(corp))
         self._check_lay_slot(lay)
@@ -862,10 +1038,23 @@ class GameBase:
         title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
-        terrain = mh.upgrade_cost if lay.upgrade else mh.cost
+        printed = mh.upgrade_cost if lay.upgrade else mh.cost
+        borders = lay.cost - printed
+        terrain = printed
+        if lay.upgrade and self._terrain_every_lay():
+            terrain = max(mh.cost, mh.upgrade_cost)  # the hex's cost again for each upgrade
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and self._armed(operating, "no_terrain_cost"):
+            # terrain ignored with the card's ability: the lay costs what a hex without terrain costs
+            return 0 if least is None else int(self._value(least, "tile_lay_cost"))
         tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
         tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
-        return tile_cost + max(0, lay.cost - terrain - self._border_discount(lay))
+        return tile_cost + max(0, borders - self._border_discount(lay))
+
+    def _terrain_every_lay(self) -> bool:
+        """A `terrain_cost` component with `charged: every_lay_and_upgrade`: a hex's printed cost is paid for
+        its first tile and again for each upgrade."""
+        return any(c.get("charged") == "every_lay_and_upgrade" for c in self.DATA.components_of("terrain_cost"))
 
     def _discount_holders(self) -> list[Entity]:
         """The operating company and the open privates whose standing discounts apply to its lays: those it
@@ -1111,6 +1300,218 @@ class GameBase:
         phase = self._phase()
         return str(phase.get("group") or phase["key"])
 
+    # -- ability cards: a deck of cards each giving the company that picks one an ability (the title's
+    #    `ability_cards`: the component kind of the cards; 18 Grand Junction's Company Presidents)
+
+    #: effects a company declares in its operating turn (`use_ability`), spending cubes; each holds for
+    #: that turn (`hold_price`, `extra_lay`) or for the first thing it changes (`train_discount`: one train
+    #: from the bank; `free_token`: one station token; `no_terrain_cost`: one tile lay; `longer_trains`:
+    #: one run; `early_upgrade`: one upgrade to a colour the phase does not offer yet)
+    DECLARED_EFFECTS = frozenset({"train_discount", "free_token", "no_terrain_cost", "hold_price", "extra_lay",
+                                  "longer_trains", "early_upgrade"})
+
+    def _card_kind(self) -> str | None:
+        kind = self.DATA.properties.get("ability_cards")
+        return None if kind is None else str(kind)
+
+    def _cards(self) -> list[dict]:
+        kind = self._card_kind()
+        return list(self.DATA.components_of(kind)) if kind is not None else []
+
+    def _card(self, key: Any) -> dict:
+        for card in self._cards():
+            if card["key"] == str(key):
+                return card
+        raise IllegalAction(f"there is no {self._card_kind() or 'ability card'} {key!r}")
+
+    def _card_rule(self, key: str) -> str | None:
+        return self.DATA.rules.get(f"{self._card_kind()} {key}")
+
+    def _deck_rule(self) -> str | None:
+        return self.DATA.rules.get(f"property ability_cards")
+
+    def b_card_of(self, corp: Entity) -> str | None:
+        """card_of(C): the key of the ability card C holds now (18GJ: its Company President), or none."""
+        return self.g.get("cards", {}).get(corp.id)
+
+    def b_deck(self) -> list[str]:
+        """deck(): the keys of the ability cards left in the deck, in the title's order."""
+        taken = set(self.g.get("cards", {}).values()) | set(self.g.get("cards_removed", ()))
+        return [c["key"] for c in self._cards() if c["key"] not in taken]
+
+    def _card_abilities(self, corp: Entity) -> list[dict]:
+        key = self.b_card_of(corp)
+        if key is None:
+            return []
+        return [a for a in self._card(key).get("children") or () if a.get("kind") == "ability"]
+
+    def _power(self, corp: Entity, effect: str) -> dict | None:
+        """The ability with `effect` of the card `corp` holds now, if any."""
+        return next((a for a in self._card_abilities(corp) if a.get("effect") == effect), None)
+
+    def b_has_power(self, corp: Entity, effect: str) -> bool:
+        """has_power(C, effect): the ability card C holds has an ability with that `effect`."""
+        return isinstance(corp, Entity) and corp.kind == "corporation" and self._power(corp, str(effect)) is not None
+
+    def b_power_value(self, corp: Entity, effect: str, field: str) -> Any:
+        """power_value(C, effect, field): the property `field` (a string) of that ability of C's card."""
+        ability = self._power(corp, str(effect))
+        if ability is None or ability.get(str(field)) is None:
+            raise RuleGap(f"{corp}'s ability {effect}", f"gives no {field}")
+        return self._value(ability[str(field)], f"{corp} {effect} {field}")
+
+    def b_cubes(self, corp: Entity) -> int:
+        """cubes(C): the use cubes left on C's card (0 without a card or for a card without uses)."""
+        key = self.b_card_of(corp)
+        return 0 if key is None else self.g.get("cubes", {}).get(key, 0)
+
+    def b_spend_cubes(self, corp: Entity, n: int) -> None:
+        """spend_cubes(C, n): n use cubes come off C's card. Refused (IllegalAction, naming the card's
+        rule) when fewer are left."""
+        key = self.b_card_of(corp)
+        if key is None:
+            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
+        left = self.b_cubes(corp)
+        if n < 1 or n > left:
+            raise IllegalAction(f"{corp}'s {self._card(key).get('title') or key} has {left} use(s) left, not {n}",
+                                rule=self._card_rule(key))
+        self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), key: left - n})
+
+    def b_offer_card(self, corp: Entity, action: str, required: bool) -> None:
+        """offer_card(C, action, required): C's president must now take `action` (the title's, naming a card
+        for C) before play goes on; `required` false lets him decline. The president is the player holding
+        C's president's certificate, or, while C is being started, the player starting it. No offer is made
+        while the deck is empty or to a company without a president (receivership)."""
+        decider = self.b_president(corp)
+        if decider is None and self.g["round"] == "stock":
+            decider = self.current_entity()
+        if decider is None or decider.kind != "player" or not self.b_deck():
+            return
+        self.j.set(self.g, "card_offers", tuple(self.g.get("card_offers", ())) + ((corp.id, decider.id, bool(required)),))
+        self.b_require_decision(decider, str(action))
+
+    def b_operating_order(self) -> list[Entity]:
+        """operating_order(): the companies of the current (or last) operating round, in their order."""
+        return [self._operator(key) for key in self.g["order"]]
+
+    def b_set_operating_position(self, corp: Entity, position: int) -> None:
+        """set_operating_position(C, n): C operates n-th (from 1) in the operating round about to begin; the
+        others keep their order. Refused (IllegalAction) outside 1..the number of operating companies, or
+        once a company has operated in the round."""
+        order = list(self.g["order"])
+        if self.g.get("operating") is not None or corp.id not in order:
+            raise IllegalAction(f"{corp} can choose its place only before the operating round begins")
+        if not 1 <= int(position) <= len(order):
+            raise IllegalAction(f"{corp} can operate 1st to {len(order)}th, not {position}th")
+        order.remove(corp.id)
+        order.insert(int(position) - 1, corp.id)
+        self.j.set(self.g, "order", tuple(order))
+
+    def b_offered(self, player: Entity, corp: Entity) -> bool:
+        """offered(P, C): P now decides which card C takes (the first offer waiting on P)."""
+        mine = [o for o in self.g.get("card_offers", ()) if o[1] == player.id]
+        return bool(mine) and mine[0][0] == corp.id
+
+    def b_pick_card(self, player: Entity, corp: Entity, key: Any, action: str) -> None:
+        """pick_card(P, C, card, action): P names `card` (a key, or none to decline where the offer allows it)
+        for C: the card leaves the deck for C with a cube on each of its `uses`; the event
+        `card_picked(C, card, at_start)` follows (at_start: the offer came with C's start). Refused
+        (IllegalAction) for a card not in the deck or a refused decline."""
+        offers = list(self.g.get("card_offers", ()))
+        offer = next(o for o in offers if o[1] == player.id and o[0] == corp.id)
+        if key is None or str(key) == "none":
+            if offer[2]:
+                raise IllegalAction(f"{corp} must take a {self._card_kind()} now", rule=self._deck_rule())
+        else:
+            if str(key) not in self.b_deck():
+                raise IllegalAction(f"{key} is not left in the deck", rule=self._deck_rule())
+            card = self._card(key)
+            uses = card.get("uses")
+            self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
+            self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), card["key"]: int(uses) if uses else 0})
+        offers.remove(offer)
+        self.j.set(self.g, "card_offers", tuple(offers))
+        if not any(o[1] == player.id for o in offers):
+            self.b_resolve_decision(player, str(action))
+        if key is not None and str(key) != "none":
+            self.emit("card_picked", corp, str(key), offer[2])
+
+    def b_discard_cards(self) -> None:
+        """discard_cards(): every ability card held by a company leaves the game, with its cubes and what it
+        placed (a marker); a holding that only the card allowed stays (its excess is recorded where the
+        title sanctions `holding_cap` for discard_cards)."""
+        held = dict(self.g.get("cards", {}))
+        if not held:
+            return
+        self.j.set(self.g, "cards_removed", tuple(self.g.get("cards_removed", ())) + tuple(held.values()))
+        markers = tuple(m for m in self.g.get("markers", ()) if m[0] not in held.values())
+        if markers != tuple(self.g.get("markers", ())):
+            self.j.set(self.g, "markers", markers)  # a card's marker leaves with it
+        self.j.set(self.g, "cards", {})
+        self.j.set(self.g, "armed", {})
+        for corp_id in held:
+            self._sanction_excess(self.entity("corporation", corp_id), "discard_cards")
+
+    def b_use_power(self, corp: Entity, n: int) -> None:
+        """use_power(C, n): C declares its card's ability (one of DECLARED_EFFECTS) for this turn, spending n
+        cubes; only an ability with `stackable: true` takes more than one at once, and a declaration waits
+        until the last one is spent (or the turn ends). Refused (IllegalAction naming the card's rule)
+        otherwise."""
+        key = self.b_card_of(corp)
+        if key is None:
+            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
+        ability = next((a for a in self._card_abilities(corp) if a.get("effect") in self.DECLARED_EFFECTS), None)
+        if ability is None:
+            raise IllegalAction(f"{self._card(key).get('title') or key}'s ability is not declared: it acts by itself",
+                                rule=self._card_rule(key))
+        if self.g.get("armed", {}).get(corp.id):
+            raise IllegalAction(f"{corp} has declared a use of its ability not spent yet", rule=self._card_rule(key))
+        if n > 1 and not ability.get("stackable"):
+            raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
+                                rule=self._card_rule(key))
+        self.b_spend_cubes(corp, n)
+        self.j.set(self.g, "armed", {**self.g.get("armed", {}), corp.id: (str(ability["effect"]), int(n))})
+
+    def _armed(self, corp: Entity, effect: str) -> int:
+        """The cubes `corp` spent on `effect` this turn and not yet used up (0 if none)."""
+        what = self.g.get("armed", {}).get(corp.id)
+        return what[1] if what and what[0] == effect else 0
+
+    def _disarm(self, corp: Entity) -> None:
+        armed = dict(self.g.get("armed", {}))
+        if armed.pop(corp.id, None) is not None:
+            self.j.set(self.g, "armed", armed)
+
+    def b_place_card_marker(self, corp: Entity, hex_id: str) -> None:
+        """place_card_marker(C, hex): C puts its card's marker (an ability with `effect: bonus_token` and a
+        `bonus_per_train`) on a city hex, spending a use cube; each of C's runs stopping there earns the
+        bonus until the card leaves the game. Refused (IllegalAction naming the card's rule) without such a
+        card or cube, or on a hex without a city."""
+        key = self.b_card_of(corp)
+        ability = self._power(corp, "bonus_token") if key is not None else None
+        if ability is None:
+            raise IllegalAction(f"{corp} has no marker to place", rule=self._deck_rule())
+        board = self._need_board()
+        if str(hex_id) not in board.hexes or not board.tile_at(str(hex_id)).cities:
+            raise IllegalAction(f"{key}'s marker goes on a city, not {hex_id}", rule=self._card_rule(key))
+        self.b_spend_cubes(corp, 1)
+        bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
+        self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, str(hex_id), corp.id, bonus),))
+
+    def b_bank_price(self, corp: Entity, train: Train) -> int:
+        """bank_price(C, T): what C pays the bank for T: its price, less `discount_per_use` (percent) for each
+        cube C declared this turn on a `train_discount` ability."""
+        n = self._armed(corp, "train_discount")
+        if not n:
+            return train.price
+        per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
+        return train.price * (100 - per * n) // 100
+
+    def b_discount_used(self, corp: Entity) -> None:
+        """discount_used(C): a declared train discount of C has been spent on a train."""
+        if self._armed(corp, "train_discount"):
+            self._disarm(corp)
+
     def b_remove_markers(self) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
         self.j.set(self.g, "markers", ())
@@ -1169,6 +1570,8 @@ class GameBase:
                 continue
             for ability in self._abilities(item, "stop_bonus"):
                 per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        if corp.kind == "corporation" and self.b_has_power(corp, "stop_bonus"):
+            per_stop += int(self.b_power_value(corp, "stop_bonus", "bonus_per_stop"))
         return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
 
     def b_markers(self) -> list:
@@ -1179,6 +1582,8 @@ class GameBase:
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it; borders the lay
         crosses open, and a border_crossing private's owner earns its bonus (1880 II.3.1, P2)."""
+        if self._armed(corp, "no_terrain_cost") or (lay.upgrade and self._armed(corp, "early_upgrade")):
+            self._disarm(corp)  # the declared terrain waiver covers one lay, an early upgrade one upgrade
         self._put_tile(lay, tile_id)
         self._border_crossings(lay)
         self._collect_on_lay(corp, lay.hex)
@@ -1192,14 +1597,27 @@ class GameBase:
 
     # components a corporation collects by laying a tile in their hex (the title's `collect_on_lay`: 18CO's mines)
 
+    def _collectables(self, kind: str) -> list[tuple[str, str]]:
+        """The (key, hex) of each thing of `kind` a lay collects: a component of that kind in its `home`
+        hex, or, for a component listing `locations`, one per hex of the list (key "COMPONENT@HEX")."""
+        out = []
+        for comp in self.DATA.components_of(kind):
+            locations = comp.get("locations")
+            if locations is not None:
+                hexes = self._value(locations, f"{kind} {comp['key']} locations")
+                out.extend((f"{comp['key']}@{h}", str(h)) for h in hexes)
+            else:
+                out.append((str(comp["key"]), str(comp.get("home"))))
+        return out
+
     def _collect_on_lay(self, corp: Entity, hex_id: str) -> None:
-        """A tile laid in the `home` hex of a component of a kind the title lists in `collect_on_lay`
-        gives that component to the laying corporation, once."""
+        """A tile laid in the hex of a thing of a kind the title lists in `collect_on_lay` (see
+        `_collectables`) gives that thing to the laying corporation, once."""
         for kind in self.DATA.properties.get("collect_on_lay") or ():
-            for comp in self.DATA.components_of(str(kind)):
+            for key, home in self._collectables(str(kind)):
                 taken = {(k, key) for k, key, _ in self.g.get("collected", ())}
-                if str(comp.get("home")) == hex_id and (str(kind), comp["key"]) not in taken:
-                    self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), comp["key"], corp.id),))
+                if home == hex_id and (str(kind), key) not in taken:
+                    self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), key, corp.id),))
 
     def b_collected(self, holder: Entity, kind: str) -> int:
         """collected(C, kind): how many components of `kind` (listed in `collect_on_lay`) C has collected."""
@@ -1207,7 +1625,7 @@ class GameBase:
 
     def b_discard_collected(self, kind: str) -> None:
         """discard_collected(kind): every component of `kind` leaves the game, collected or not."""
-        gone = tuple((str(kind), comp["key"], SCRAP.id) for comp in self.DATA.components_of(str(kind)))
+        gone = tuple((str(kind), key, SCRAP.id) for key, _ in self._collectables(str(kind)))
         kept = tuple(c for c in self.g.get("collected", ()) if c[0] != str(kind))
         self.j.set(self.g, "collected", kept + gone)
 
@@ -1225,9 +1643,11 @@ class GameBase:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
         false | not_if_upgraded)`, one per lay in a turn; either may be a map by phase or phase group."""
         slots = self._by_phase(self.param("tile_lays"), "tile_lays")
-        if isinstance(slots, int):
-            return [{"lay": True, "upgrade": True}] * slots
-        return list(slots)
+        slots = [{"lay": True, "upgrade": True}] * slots if isinstance(slots, int) else list(slots)
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and self._armed(operating, "extra_lay"):
+            slots.append({"lay": True, "upgrade": True})  # one more lay or upgrade, declared with the card
+        return slots
 
     def _check_lay_slot(self, lay: "track.Lay") -> None:
         slots = self._lay_slots()
@@ -1260,14 +1680,24 @@ class GameBase:
     def b_place_station(self, corp: Entity, spot: "track.TokenSpot") -> None:
         """place_station(C, spot): put one of C's tokens in the spot."""
         board = self._need_board()
-        self._board_change(lambda: board.place_token(corp.id, (spot.hex, spot.node), spot.slot))
+        beside = spot.slot >= len(board.holders((spot.hex, spot.node)))  # beside the circles (squeeze_token)
+        self._board_change(lambda: board.place_token(corp.id, (spot.hex, spot.node), spot.slot, beside=beside))
         self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] + 1)
+        if self._armed(corp, "free_token"):
+            self._disarm(corp)  # the declared free token is placed
 
     def b_place_home_token(self, corp: Entity) -> None:
         """place_home_token(C): C's first token, free, in its home station (where the title has a map)."""
         if self.board is None:
             return
-        spot = track.check_token(self.board, corp.id, self._home_node(corp), home=True)
+        if self._home_chosen(corp):
+            # the company chooses its home city now (check_home_choice); play waits for it
+            self.b_require_decision(corp, "place_token")
+            return
+        home = self._home_node(corp)
+        if home[0] in {h for h, _ in self.board.tokens_of(corp.id)}:
+            return  # its token has stood in its home since setup (a relegated company's, for one)
+        spot = track.check_token(self.board, corp.id, home, home=True)
         self.b_place_station(corp, spot)
 
     def _home_node(self, corp: Entity) -> "track.NodeRef":
@@ -1332,11 +1762,31 @@ class GameBase:
         if corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top":
             top = self._available_train_ids()[:1]
             trains = [self.trains[tid] for tid in top]
+        longer = corp.kind == "corporation" and self._armed(corp, "longer_trains")
         for t in trains:
             comp = dict(self.DATA.component("train", self._side_name(t)))
             comp["id"] = t.id
+            if longer:
+                comp["distance"] = self._one_more_stop(comp.get("distance"))
             out[t.id] = comp
         return out
+
+    @staticmethod
+    def _one_more_stop(distance):
+        """A train's distance scoring one more stop (a 2 runs as a 3, a 4/6 as a 5/6): a number grows by
+        one; each part of an N/M train is paid for one more stop, visiting one more where it must."""
+        if isinstance(distance, int):
+            return distance + 1
+        if isinstance(distance, list):
+            out = []
+            for part in distance:
+                part = dict(part)
+                pay, visit = int(part.get("pay", 0)), int(part.get("visit", part.get("pay", 0)))
+                part["pay"] = pay + 1
+                part["visit"] = max(visit, pay + 1)
+                out.append(part)
+            return out
+        return distance
 
     def b_can_sell(self, player: Entity) -> bool:
         """can_sell(P): whether P may sell any certificate now (the round's rules permitting)."""
@@ -1350,6 +1800,7 @@ class GameBase:
             isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
             and self.b_in_step(corp, "buy_train") and not any(self._meets_obligation(t) for t in self.b_trains(corp))
             and bool(self._available_train_ids()) and not self.b_in_receivership(corp)
+            and not self.b_has_power(corp, "no_train_needed")
         )
 
     def _meets_obligation(self, train: Train) -> bool:
@@ -1469,6 +1920,7 @@ class GameBase:
         self.emit("corporation_started", corp, price)
 
     def b_bought(self, player: Entity, corp: Entity) -> None:
+        self._reenter(player)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "bought", True)
         self.j.set(self.g, "acted", True)
@@ -1483,6 +1935,8 @@ class GameBase:
             self._special_next(None)  # one certificate a turn; the player keeps his place until he passes
 
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
+        if self.g["round"] == "stock":
+            self._reenter(player)
         self.j.set(self.g, "last_seller", player.id)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
@@ -1515,8 +1969,12 @@ class GameBase:
             raise RuleGap("sell_price_drop", f"unknown rule {rule!r}")
 
     def b_market_move(self, corp: Entity, direction: str) -> None:
+        """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
+        down or left in the operating turn where C declared its card's `hold_price` ability)."""
         cell = self.corp[corp.id]["cell"]
         if cell is None or self.b_prices_frozen():
+            return
+        if str(direction) in ("left", "down") and self._armed(corp, "hold_price") and self.g["round"] == "operating":
             return
         new = self.market.move(cell, direction)
         if new != cell:
@@ -1577,7 +2035,9 @@ class GameBase:
         self._check_float(corp)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
-        """set_revenue(C, x): C's trains earned x this turn."""
+        """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""
+        if self._armed(corp, "longer_trains"):
+            self._disarm(corp)
         self.j.set(self.corp[corp.id], "revenue", amount)
         self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
 
@@ -2060,13 +2520,13 @@ class GameBase:
         action = self.g.get("current_action") or "end_stock_round"
         return any(f"sanction {invariant}/{name}" in self.DATA.rules for name in (action, step))
 
-    def _sanction_excess(self, corp: Entity) -> None:
-        """A price leaving an exempt zone can put holders over a limit; where
-        the title sanctions that (a `sanction` clause for the action now being
-        played, or for `market_move`), the excess is recorded so the monitor
-        allows it until settled."""
+    def _sanction_excess(self, corp: Entity, step: str = "market_move") -> None:
+        """A price leaving an exempt zone (or a company losing the card that exempted it) can put holders over
+        a limit; where the title sanctions that (a `sanction` clause for the action now being played, or for
+        the runtime step: `market_move`, `discard_cards`), the excess is recorded so the monitor allows it
+        until settled."""
         for invariant in ("cert_limit", "holding_cap"):
-            if not self._sanctioned(invariant, "market_move"):
+            if not self._sanctioned(invariant, step):
                 continue
             for player in self.players:
                 over = (self.b_certificates(player) > self.param("cert_limit") if invariant == "cert_limit"
@@ -2167,6 +2627,7 @@ class GameBase:
 
     def _enter_phase(self, phase: dict) -> None:
         self.j.set(self.g, "phase", phase["key"])
+        self._new_subsidy_pool()
         for event in phase.get("events", []) or []:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
@@ -2192,6 +2653,14 @@ class GameBase:
         """resolve_decision(E, a): E's decision a is taken."""
         pending = tuple(p for p in self.g.get("pending", ()) if p != (entity.kind, entity.id, action))
         self.j.set(self.g, "pending", pending)
+        if not pending and self.g.get("after_decisions") == "operating_round_end":
+            # the decisions asked at the end of an operating round are taken: play goes on
+            self.j.set(self.g, "after_decisions", None)
+            self._after_operating_round()
+        elif not pending and self.g.get("after_decisions") == "operating_order_set":
+            # the decisions asked before the first company operates are taken: the round begins
+            self.j.set(self.g, "after_decisions", None)
+            self._next_corporation()
 
     def b_close_privates(self) -> None:
         """close_privates(): every private closes, but one whose ability keeps it open (stays_open)."""
@@ -2199,6 +2668,39 @@ class GameBase:
             if not self.b_stays_open(p):
                 self.j.set(self.closed, p.id, True)
                 self._drop_reservations(p)
+
+    # ------------------------------------------------------------ government subsidies (a `subsidy` component)
+
+    def _subsidy(self) -> dict | None:
+        comps = self.DATA.components_of("subsidy")
+        return comps[0] if comps else None
+
+    def _new_subsidy_pool(self) -> None:
+        """At the start of each phase (the game's first included) the title's `subsidy` sets a pool aside
+        from the bank: the amount its `pool_table` gives for the player count and the phase; what is left
+        of the previous pool goes back to the bank first."""
+        comp = self._subsidy()
+        if comp is None:
+            return
+        self.transfer(self.cash[SUBSIDY], SUBSIDY, BANK)
+        amount = int(self.param(str(comp.get("pool_table")), phase=self.g["phase"]))
+        self.transfer(amount, BANK, SUBSIDY)
+
+    def b_subsidy_left(self) -> int:
+        """subsidy_left(): the money left in the subsidy pool of the current phase."""
+        return self.cash.get(SUBSIDY, 0)
+
+    def b_subsidise_track(self, corp: Entity, cost: int) -> int:
+        """subsidise_track(C, cost): once C has paid `cost` for track, the subsidy pool refunds its
+        `refund` percentage of it (rounded down), or what is left in the pool if that is less; returns
+        the refund (0 without a `subsidy` in the title)."""
+        comp = self._subsidy()
+        if comp is None or cost <= 0:
+            return 0
+        share = int(self._value(comp.get("refund"), "subsidy refund"))
+        refund = min(cost * share // 100, self.cash[SUBSIDY])
+        self.transfer(refund, SUBSIDY, corp)
+        return refund
 
     # ------------------------------------------------------------ bank broken, game end
 
@@ -2234,9 +2736,16 @@ class GameBase:
         if cell is not None and corp.id in self.stacks.get(cell, []):
             self.j.remove(self.stacks[cell], corp.id)
         self.emit("corporation_closed", corp)
+        if self._sanctioned("cert_limit", "corporation_closed"):
+            # fewer companies lower the limit; a holder left over it sells down later (the title's sanction)
+            for player in self.players:
+                if self.b_certificates(player) > self.param("cert_limit"):
+                    self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", player.id)})
         started = [c for c in self.corporations if self.corp[c.id]["par"] is not None]
+        # every corporation closed; one of a tier not yet available (`b_available`) cannot be started before
+        # some other buys a train, so it counts as closed too
         if "all_closed" in self.param("game_end") and started and all(self.corp[c.id]["closed"] for c in started) \
-                and all(self.corp[c.id]["closed"] for c in self.corporations):
+                and all(self.corp[c.id]["closed"] or not self.b_available(c) for c in self.corporations):
             self.b_end_game_now("all_closed")
 
     def _end_game(self) -> None:
@@ -2897,9 +3406,12 @@ class GameBase:
                 self.j.set(self.g, "passes", 0)
             else:
                 self.j.set(self.g, "passes", self.g["passes"] + 1)
+                self._take_pass_card(entity)
             if self.g["passes"] >= self.b_players_in_game():
                 last = self.g["turn"]
                 self.j.set(self.g, "priority", (last + 1) % self.n)
+                if self._passing_order_cards():
+                    self._seat_by_passing_order()
                 self._end_stock_round()
                 return
             self._next_turn()
@@ -2909,6 +3421,34 @@ class GameBase:
             self._acquisition_turn_over()
         elif self.g["round"] == "special":
             self._special_next(entity)
+
+    # -- priority by passing order (the title's `next_sr_order: passing_order_cards`)
+
+    def _passing_order_cards(self) -> bool:
+        return self.DATA.properties.get("next_sr_order") == "passing_order_cards"
+
+    def _take_pass_card(self, player: Entity) -> None:
+        """A player passing in a stock round takes the next passing-order card, unless he holds one."""
+        if self._passing_order_cards() and player.id not in self.g.get("pass_order", ()):
+            self.j.set(self.g, "pass_order", self.g.get("pass_order", ()) + (player.id,))
+
+    def _reenter(self, player: Entity) -> None:
+        """A passed player acting again in the stock round gives up his card; the later cards move up."""
+        if self._passing_order_cards() and player.id in self.g.get("pass_order", ()):
+            self.j.set(self.g, "pass_order", tuple(p for p in self.g["pass_order"] if p != player.id))
+
+    def b_passing_order(self) -> list[str]:
+        """passing_order(): the players holding passing-order cards in this stock round, first pass first."""
+        return list(self.g.get("pass_order", ()))
+
+    def _seat_by_passing_order(self) -> None:
+        """The stock round ends: the player order follows the passing order (first to pass first, players
+        without a card after them in their seating order) and the first holds the priority deal."""
+        order = [self.entity("player", pid) for pid in self.g.get("pass_order", ())]
+        order += [p for p in self.players if p not in order]
+        self._reseat(order)
+        self.j.set(self.g, "priority", 0)
+        self.j.set(self.g, "pass_order", ())
 
     def _pass_on_private(self) -> None:
         self.j.set(self.g, "passes", self.g["passes"] + 1)
@@ -2992,6 +3532,11 @@ class GameBase:
         minors = [m for m in self.minors if self.corp[m.id]["floated"] and not self.corp[m.id]["closed"]]
         self.j.set(self.g, "order", tuple(c.id for c in minors + order))
         self.j.set(self.g, "operating", None)
+        # the order is known: its triggers may ask the players for decisions, taken before anyone operates
+        self.emit("operating_order_set")
+        if self.g.get("pending"):
+            self.j.set(self.g, "after_decisions", "operating_order_set")
+            return
         self._next_corporation()
 
     # -- the round track (1880 VI.6, VII.1): `operating_order: round_track` and a `round_track` component
@@ -3077,6 +3622,8 @@ class GameBase:
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
         self.j.set(self.g, "corporate_purchase", None)
+        if self.g.get("armed"):
+            self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
         self.j.set(self.g, "lays", 0)
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
@@ -3133,7 +3680,9 @@ class GameBase:
                 self.call("minor_dividend", corp)
                 index += 1
                 continue
-            if step == "dividend" and self.corp[corp.id]["revenue"] == 0:
+            if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not (
+                    self.b_has_power(corp, "top_up_revenue") and self.b_cubes(corp) > 0):
+                # (a company whose card may still top its revenue up decides, even on nothing earned)
                 # no revenue: the dividend step withholds nothing, as the rules move the price
                 self.ROUTINES["action:dividend"](self, corp, "withhold")
                 return
@@ -3208,7 +3757,17 @@ class GameBase:
         self._next_corporation()
 
     def _end_operating_round(self) -> None:
+        """The operating round is over: the event `operating_round_end` (its triggers may ask decisions of
+        the players, taken before the next round begins), then the next round or the game's end."""
         self.j.set(self.g, "operating", None)
+        if not self.g["finished"]:
+            self.emit("operating_round_end")
+            if self.g.get("pending"):
+                self.j.set(self.g, "after_decisions", "operating_round_end")
+                return
+        self._after_operating_round()
+
+    def _after_operating_round(self) -> None:
         reason = self.g["end_reason"]
         if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
             # operating rounds follow each other until a train type sells out;
@@ -3989,7 +4548,7 @@ class GameBase:
         for tid in self._available_train_ids():
             train = self.trains[tid]
             for side in [train.name, *self.train_sides.get(train.name, ())]:
-                price = self._train_side(train, side).price
+                price = self.b_bank_price(entity, self._train_side(train, side))
                 out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
         for t in self.b_trains(POOL):
             # the printed price, or half of it where a title sells the pool's trains so
@@ -4044,7 +4603,12 @@ class GameBase:
         return out
 
     def _cand_assign(self, entity, who):
-        """A private's revenue marker (effect: hex_marker) into each hex it may go; the guards decide when."""
+        """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a
+        company's card (effect: bonus_token) on each city hex; the guards decide when."""
+        if entity.kind == "corporation" and self.b_has_power(entity, "bonus_token") and self.b_cubes(entity) \
+                and self.board is not None:
+            return [{"type": "assign", **who, "target": h, "target_type": "hex"}
+                    for h in sorted(self.board.hexes) if self.board.tile_at(h).cities]
         if entity.kind != "private":
             return []
         out = []
@@ -4087,10 +4651,18 @@ class GameBase:
         swap = self._station_swap(entity) if entity.kind == "corporation" else None
         if swap is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
             return [{"type": "place_token", **who, "city": track.node_id(ref)} for ref in self.board.tokens_of(swap[1])]
+        if self.board is not None and self.b_pending_decision(entity, "place_token") and self._home_chosen(entity):
+            return [spot.action(entity.id) for spot in self._open_cities(entity)]
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         spots = track.legal_tokens(self.board, entity.id)
         out = [spot.action(entity.id) for spot in spots]
+        if self.b_has_power(entity, "squeeze_token"):
+            # beside the circles of a reachable city with none free (the guards decide)
+            taken = {(s.hex, s.node) for s in spots}
+            for ref in sorted(track.reach(self.board, entity.id).nodes):
+                if ref not in taken and self.board.node(ref).kind == "city":
+                    out.append({"type": "place_token", **who, "city": track.node_id(ref)})
         # a slot one of its abilities keeps, reachable or not (the guards decide)
         for ability in self._abilities(entity, "reserved_slot"):
             for (hex_id, node), kept in self.board.reserved.items():
@@ -4103,6 +4675,10 @@ class GameBase:
         """Candidates for a title's own action: each later parameter ranges
         over the entities of its type (money parameters over the item's
         declared prices)."""
+        first = params[0][1] if params else ()
+        if who.get("entity_type") == "player" and "player" not in first or \
+                who.get("entity_type") == "corporation" and "corporation" not in first:
+            return []  # the action is another kind of entity's
         combos: list[dict] = [{}]
         for name, types in params[1:]:
             values: list[Any] = []
@@ -4119,6 +4695,12 @@ class GameBase:
                 else:
                     values = [e.id for x in types for e in (self.players if x == "player"
                                                             else self.corporations + self.minors)]
+            elif t in ("int", "money") and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
+                # the title's `<action>_options`: the values its number parameter ranges over
+                values = list(self.DATA.properties[f"{kind}_options"])
+            elif t is not None and t == self._card_kind():
+                # a parameter naming an ability card: those left in the deck, or none (a decline)
+                values = [*self.b_deck(), "none"]
             elif t == "bond":
                 values = [b.id for b in self.bonds]
             elif t == "private":
@@ -4191,6 +4773,7 @@ class GameBase:
             "finished": self.g["finished"],
             "bank": {"cash": None if self.unlimited_bank else self.cash[BANK],
                      **({"paid": self.flow["paid"], "received": self.flow["received"]} if self.unlimited_bank else {})},
+            **({"subsidy_pool": self.cash[SUBSIDY]} if SUBSIDY in self.cash else {}),
             "players": players,
             "corporations": corps,
             **({"minors": [{"sym": m.id, "owner": (self.owner[m.id].id if self.owner[m.id] is not BANK else None),
@@ -4207,6 +4790,9 @@ class GameBase:
             # components collected on a lay (`collect_on_lay`): key -> its holder
             **({str(kind) + "s": {key: holder for k, key, holder in self.g.get("collected", ()) if k == str(kind)}
                 for kind in self.DATA.properties.get("collect_on_lay") or ()}),
+            # the ability cards companies hold (`ability_cards`): company -> its card and the use cubes left
+            **({f"{self._card_kind()}s": {corp: {str(self._card_kind()): key, "uses_left": self.g.get("cubes", {}).get(key, 0)}
+                                           for corp, key in self.g.get("cards", {}).items()}} if self._card_kind() else {}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
             "acting": (self.current_entity().id if self.current_entity() else None),
             "end_reason": self.g["end_reason"],
@@ -4281,4 +4867,4 @@ ROUND_ACTION_PREFIXES = ("special", "acquisition")
 
 VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
                         "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
-                        "lay_tile", "place_token"})
+                        "lay_tile", "place_token", "assign"})

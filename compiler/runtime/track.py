@@ -704,14 +704,19 @@ class Board:
             return None
         return empty[0]
 
-    def place_token(self, company: str, ref: NodeRef, slot: int | None = None) -> int:
+    def place_token(self, company: str, ref: NodeRef, slot: int | None = None, beside: bool = False) -> int:
         """Put a token in a city slot (no legality check; see `check_token`).
         Clears the company's reservation there. Raises ValueError if the
-        slot is taken or the node is not a city. Returns the slot."""
+        slot is taken or the node is not a city. Returns the slot.
+        `beside`: the token goes beside the city's circles, as one more slot
+        (18 Grand Junction's Brice Melville)."""
         node = self.node(ref)
         if node.kind != "city":
             raise ValueError(f"{node_id(ref)} is not a city")
         held = list(self.holders(ref))
+        if beside:
+            held.append(None)
+            slot = len(held) - 1
         if slot is None:
             slot = next((i for i, c in enumerate(held) if c is None), None)
         if slot is None or not 0 <= slot < len(held) or held[slot] is not None:
