@@ -486,6 +486,25 @@ class Model:
         kinds = self.prop_value("collect_on_lay")
         return [str(k) for k in kinds] if isinstance(kinds, list) else []
 
+    @property
+    def cards(self) -> list[dict[str, Any]] | None:
+        """The title's ability cards (the component kind its `ability_cards` names) as data, in the
+        title's order: card i of the model is cards[i - 1], 0 is none. None for a title without."""
+        if "_cards" not in self.__dict__:
+            kind = self.prop_value("ability_cards")
+            self.__dict__["_cards"] = (None if kind is None
+                                       else [component_data(c) for c in self.title.components(str(kind))])
+        return self.__dict__["_cards"]
+
+    def card_uses(self, index: Any) -> Any:
+        """The cubes a card gets when it is picked (its `uses`; 0 without), for a card index term."""
+        out: Any = z3.IntVal(0)
+        for i, card in enumerate(self.cards or (), start=1):
+            uses = card.get("uses")
+            if isinstance(uses, int) and uses > 0:
+                out = z3.If(index == i, uses, out)
+        return out
+
     def prop_value(self, name: str) -> Any:
         """A title property's plain value (None when the title has no such property)."""
         prop = self.title.prop(name)
@@ -640,6 +659,11 @@ class StateVars:
         for kind in model.collect_kinds():
             for c in model.corporations:
                 add(f"collected:{kind}@{c.id}", "int", "corp")
+        if model.cards is not None:
+            # the ability card each corporation holds (its index from 1; 0 none) and the cubes left on it
+            for c in model.corporations:
+                add(f"card:{c.id}", "int", "corp")
+                add(f"cubes:{c.id}", "int", "corp")
         for t in model.train_types:
             add(f"first_bought:{t}", "bool", "game")
         if model.truncated:
@@ -739,6 +763,22 @@ class StateVars:
             for c in m.corporations:
                 if want(f"collected:{kind}@{c.id}"):
                     out.append(state[f"collected:{kind}@{c.id}"] >= 0)
+        if m.cards is not None:
+            # a card index among the title's cards, each card with one corporation at most; 0 to the
+            # card's `uses` cubes on it
+            def read(name: str) -> Any:
+                return state[name] if name in state else (context or {}).get(name)
+
+            for i, c in enumerate(m.corporations):
+                card = read(f"card:{c.id}")
+                if want(f"card:{c.id}"):
+                    out.append(z3.And(card >= 0, card <= len(m.cards)))
+                    for d in m.corporations[i + 1:]:
+                        other = read(f"card:{d.id}")
+                        if other is not None:
+                            out.append(z3.Or(card == 0, card != other))
+                if want(f"cubes:{c.id}") and card is not None:
+                    out.append(z3.And(state[f"cubes:{c.id}"] >= 0, state[f"cubes:{c.id}"] <= m.card_uses(card)))
         if want("last_seller"):
             out.append(z3.Or([state["last_seller"] == m.z(p) for p in m.players] + [state["last_seller"] == m.z(NONE)]))
         if want("operating"):

@@ -43,7 +43,7 @@ import z3
 from compiler import syntax as s
 from compiler.builtins import VALUES
 from compiler.ir import Clause, Title
-from compiler.runtime.game import COMBINED_STEPS
+from compiler.runtime.game import COMBINED_STEPS, GameBase
 from compiler.verify_model import (
     BANK,
     DEPOT,
@@ -55,6 +55,7 @@ from compiler.verify_model import (
     STEPS,
     Ent,
     GapError,
+    GapValue,
     Item,
     Model,
     Reads,
@@ -89,6 +90,8 @@ class DeadPath(Exception):
 EVENT_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "corporation_started": ("corporation", "money"),  # set_par: the corporation and its par price
     "floated": ("corporation",),  # check_float: the corporation that floated
+    "phase_start": ("phase",),  # the new phase's name (the state's phase)
+    "card_picked": ("corporation", "card", "bool"),  # pick_card: the company, its card, whether offered at its start
 }
 
 
@@ -118,6 +121,15 @@ class Sel:
     """A choice of at most one item: (item, condition) alternatives."""
 
     alts: list[tuple[Item, Any]]
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """An ability card (the title's `ability_cards`) by its index among the title's cards, in order
+    from 1; 0 is none (`card_of` of a company without one, a declined pick). `index`: an int or a z3
+    term."""
+
+    index: Any
 
 
 @dataclass
@@ -593,6 +605,8 @@ class Translator:
     def truthy(self, v: Any) -> Any:
         if isinstance(v, bool) or isinstance(v, z3.BoolRef):
             return v
+        if isinstance(v, CardRef):
+            return v.index != 0
         if v is None:
             return False
         if isinstance(v, int):
@@ -665,6 +679,8 @@ class Translator:
 
     def eq(self, a: Any, b: Any) -> Any:
         m = self.model
+        if isinstance(a, CardRef) or isinstance(b, CardRef):
+            return self.eq(self.card_number(a), self.card_number(b))
         if isinstance(a, Sel) or isinstance(b, Sel) or isinstance(a, Item) or isinstance(b, Item):
             if (a is None or isinstance(a, (Sel, Item))) and (b is None or isinstance(b, (Sel, Item))):
                 sa, sb = self.as_sel(a), self.as_sel(b)
@@ -702,6 +718,18 @@ class Translator:
         if isinstance(a, int) and isinstance(b, int):
             return a == b
         raise Unsupported(f"comparing {a!r} and {b!r}")
+
+    def card_number(self, v: Any) -> Any:
+        """A card as its index (see `CardRef`): a card, none, or a card's key."""
+        if isinstance(v, CardRef):
+            return v.index
+        if v is None:
+            return 0
+        if isinstance(v, str):
+            keys = [card["key"] for card in self.model.cards or ()]
+            if v in keys:
+                return keys.index(v) + 1
+        raise Unsupported(f"comparing an ability card with {v!r}")
 
     def contains(self, coll: Any, x: Any) -> Any:
         if isinstance(coll, SymList):
@@ -1118,6 +1146,8 @@ class Translator:
                 out.extend(m.trains)
             elif alt in ("money", "int", "percent", "bool", "route", "certificate", "name"):
                 return None
+            elif alt == m.prop_value("ability_cards"):
+                return None  # a card stays symbolic (a `CardRef`; see bind_params)
             else:
                 clause = self.title.get("enum", alt)
                 if clause is None:
@@ -1151,6 +1181,13 @@ class Translator:
                     raise Unsupported(f"parameter type {t}")
                 if alts and alts[0] == "name":
                     bound[p.name] = Opaque(f"{p.name} (a name)")
+                    continue
+                if alts and alts[0] == m.prop_value("ability_cards"):
+                    # one of the title's ability cards, or none (0): see `CardRef`
+                    const = z3.Int(f"param:{p.name}")
+                    ctx.shared.params[p.name] = const
+                    ctx.shared.axioms.extend([const >= 0, const <= len(m.cards or ())])
+                    bound[p.name] = CardRef(const)
                     continue
                 if alts and alts[0] == "bool":
                     const = z3.Bool(f"param:{p.name}")
@@ -1222,8 +1259,9 @@ class Translator:
         kinds = EVENT_ARGUMENTS.get(decl.event.name)
         if kinds is None or len(kinds) != len(decl.event.args):
             raise Unsupported(f"trigger event arguments of {decl.event.name}")
-        choices = [[(name, c) for c in self.model.corporations]
-                   for name, kind in zip(names, kinds) if kind == "corporation"]
+        choices = [[(name, c) for c in self.model.corporations] if kind == "corporation"
+                   else [(name, str(key)) for key in self.model.phase_keys]
+                   for name, kind in zip(names, kinds) if kind in ("corporation", "phase")]
         return [Binding(tuple(combo)) for combo in itertools.product(*choices)]
 
     def translate_trigger(self, clause: Clause, binding: Binding | None = None) -> Step:
@@ -1246,11 +1284,24 @@ class Translator:
                 if kind == "corporation":
                     corp = binding.get(name)
                     ctx.locals[name] = self.model.z(corp)
-            assert corp is not None
+                elif kind == "phase":
+                    # the phase that just started: the state's
+                    ctx.locals[name] = binding.get(name)
+                    ctx.require(pre["phase"] == self.model.phase_index(binding.get(name)))
+                elif kind == "card":
+                    # the card just picked: the one the company holds now
+                    assert corp is not None
+                    card = self.builtins.b_card_of(ctx, self.model.z(corp))
+                    ctx.require(self.truthy(card))
+                    ctx.locals[name] = card
+                elif kind == "bool":
+                    ctx.locals[name] = self.builtins.card_oracle(ctx, f"event:{name}", ())
             if decl.event.name == "corporation_started":
+                assert corp is not None
                 ctx.require(pre[f"has_par:{corp.id}"])
                 ctx.locals[names[1]] = pre[f"par:{corp.id}"]
             elif decl.event.name == "floated":
+                assert corp is not None
                 ctx.require(pre[f"floated:{corp.id}"])
         if decl.event.when is not None:
             ctx.require(self.truthy(self.expr(decl.event.when, ctx)))
@@ -1501,6 +1552,8 @@ class Builtins:
         row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0])
         col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1])
         on = AND(ctx.path, when, st[f"has_cell:{corp.id}"], NOT(self.b_prices_frozen(ctx)))
+        if direction in ("left", "down"):
+            on = AND(on, NOT(self.card_holds_price(ctx, corp)))
         st[f"row:{corp.id}"] = IF(on, row, st[f"row:{corp.id}"])
         st[f"col:{corp.id}"] = IF(on, col, st[f"col:{corp.id}"])
         ctx.state = st
@@ -1625,9 +1678,29 @@ class Builtins:
         options = self.corp_of(ctx, corp)
         m.require_market()
         elems = []
-        for zone in m.zone_names:
-            elems.append((zone, OR(*[AND(cond, self.zone_cond(ctx, c, zone)) for c, cond in options])))
+        card_zones = self.card_zones(ctx)
+        for zone in m.zone_names + [z for z in card_zones if z not in m.zone_names]:
+            elems.append((zone, OR(*[AND(cond, OR(self.zone_cond(ctx, c, zone), self.card_zone(ctx, c, zone, card_zones)))
+                                     for c, cond in options])))
         return SymList(elems)
+
+    def card_zones(self, ctx: Ctx) -> dict[str, list[int]]:
+        """zone -> the cards (indexes) whose `market_zone` ability puts their company in it (none for a
+        title without ability cards)."""
+        if self.m.prop_value("ability_cards") is None:
+            return {}
+        out: dict[str, list[int]] = {}
+        for i, _card, ability in self.powers(ctx, "market_zone"):
+            for zone in ability.get("zones") or ():
+                out.setdefault(str(zone), []).append(i)
+        return out
+
+    def card_zone(self, ctx: Ctx, corp: Ent, zone: str, card_zones: dict[str, list[int]]) -> Any:
+        """Whether C's card puts it in the zone (GameBase.b_zones: `effect: market_zone`)."""
+        if zone not in card_zones:
+            return False
+        index = self.card_index(ctx, corp)
+        return OR(*[index == i for i in card_zones[zone]])
 
     def b_in_round(self, ctx: Ctx, kind: Any) -> Any:
         if not isinstance(kind, str):
@@ -1947,9 +2020,12 @@ class Builtins:
         k = self.known(e)
         if k is not None and k.kind != "corporation":
             return False
+        # a card's `no_train_needed` ability lifts the obligation (GameBase.b_must_buy_train)
+        exempt = (self.b_has_power(ctx, e, "no_train_needed")
+                  if m.prop_value("ability_cards") is not None and self.powers(ctx, "no_train_needed") else False)
         return AND(self.b_in_step(ctx, e, "buy_train"),
                    NOT(OR(*[self.held(ctx, t, e) for t in m.trains])),
-                   OR(*[c for _, c in self.avail(ctx)]))
+                   OR(*[c for _, c in self.avail(ctx)]), NOT(exempt))
 
     def b_emergency_seller(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_emergency_seller: in an operating round, the player
@@ -2708,6 +2784,266 @@ class Builtins:
             st[f"revenue:{c.id}"] = IF(when, 0, st[f"revenue:{c.id}"])
 
 
+    # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
+    #    The card each corporation holds and the cubes left on it are state (`card:C`, `cubes:C`).
+    #    The uses a corporation declared this turn, the deck and the offers waiting are the runtime's,
+    #    not the model's: each is an oracle, bounded only by what the cards' data makes certain (a
+    #    discount no larger than the most a card can give). Every proof then holds for whatever the
+    #    engine holds.
+    def cards(self, ctx: Ctx) -> list[dict[str, Any]]:
+        """The title's ability cards as data (`Model.cards`). Unsupported for a title without."""
+        cards = self.m.cards
+        if cards is None:
+            raise Unsupported("ability cards: the title names no `ability_cards`")
+        ctx.shared.reads.add("cards", str(self.m.prop_value("ability_cards")), cards)
+        return cards
+
+    def powers(self, ctx: Ctx, effect: str) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+        """(card index, card, ability) for each card with an ability of that `effect`."""
+        out = []
+        for i, card in enumerate(self.cards(ctx), start=1):
+            for ability in card.get("children") or ():
+                if ability.get("kind") == "ability" and ability.get("effect") == effect:
+                    out.append((i, card, ability))
+                    break
+        return out
+
+    def card_index(self, ctx: Ctx, corp: Ent) -> Any:
+        """The index of the card `corp` holds (0: none)."""
+        self.cards(ctx)
+        return ctx.state[f"card:{corp.id}"]
+
+    def card_uses(self, ctx: Ctx, index: Any) -> Any:
+        """The cubes a card gets when it is picked (its `uses`; 0 without), for a card index term."""
+        self.cards(ctx)
+        return self.m.card_uses(zi(index))
+
+    def cubes_of(self, ctx: Ctx, corp: Ent) -> Any:
+        """The cubes left on `corp`'s card (0 to the card's `uses`)."""
+        self.cards(ctx)
+        return ctx.state[f"cubes:{corp.id}"]
+
+    def has_power_of(self, ctx: Ctx, corp: Ent, effect: str) -> Any:
+        index = self.card_index(ctx, corp)
+        return OR(*[index == i for i, _, _ in self.powers(ctx, effect)])
+
+    def card_oracle(self, ctx: Ctx, name: str, args: tuple, sort: str = "bool") -> Any:
+        """A fact about the cards the model does not follow (the deck is empty, an offer waits, a
+        declaration is armed): any value."""
+        v = ctx.fresh(name, sort)
+        ctx.shared.oracles.append((name, args, v))
+        return v
+
+    def b_card_of(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_card_of: the card C holds, or none (a `CardRef`; none for a non-corporation)."""
+        e = self.ent(corp)
+        k = self.known(e)
+        if k is not None and k.kind != "corporation":
+            return None
+        options = self.corp_of(ctx, e)
+        out: Any = 0
+        for c, cond in reversed(options):
+            out = IF(cond, self.card_index(ctx, c), out)
+        return CardRef(out)
+
+    def b_has_power(self, ctx: Ctx, corp: Any, effect: Any) -> Any:
+        """As GameBase.b_has_power: C's card has an ability with that `effect` (false for anything but
+        a corporation)."""
+        e = self.ent(corp)
+        k = self.known(e)
+        if k is not None and k.kind != "corporation":
+            return False
+        return OR(*[AND(cond, self.has_power_of(ctx, c, str(effect))) for c, cond in self.corp_of(ctx, e)])
+
+    def b_power_value(self, ctx: Ctx, corp: Any, effect: Any, field_: Any) -> Any:
+        """As GameBase.b_power_value: the property of that ability of C's card; the engine stops (a
+        rule gap) where C's card has no such ability, so that path has no after-state."""
+        effect, name = str(effect), str(field_)
+        powers = self.powers(ctx, effect)
+
+        def value(c: Ent) -> Any:
+            index = self.card_index(ctx, c)
+            out: Any = None
+            known = []
+            for i, card, ability in powers:
+                v = ability.get(name)
+                if v is None:
+                    continue
+                if isinstance(v, GapValue):
+                    raise GapError(f"{card['key']} {effect} {name}", v.reason)
+                known.append(index == i)
+                v = self.tr.lift(v)
+                out = v if out is None else self.tr.ite(index == i, v, out)
+            ctx.require(OR(*known))
+            if out is None:
+                raise GapError(f"ability {effect} {name}", "no card gives it")
+            return out
+
+        return self.per_corp(ctx, corp, value)
+
+    def b_cubes(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_cubes: the cubes left on C's card (0 without a card)."""
+        return self.per_corp(ctx, corp, lambda c: self.cubes_of(ctx, c))
+
+    def spend(self, ctx: Ctx, c: Ent, n: Any, when: Any) -> None:
+        """`spend_cubes` for one company: refused without a card or with fewer than n cubes left."""
+        left = self.cubes_of(ctx, c)
+        ctx.require(IMPLIES(when, AND(self.card_index(ctx, c) != 0, self.tr.cmp(">=", n, 1),
+                                      self.tr.cmp("<=", n, left))))
+        ctx.state[f"cubes:{c.id}"] = IF(AND(ctx.path, when), left - zi(n), left)
+
+    def b_spend_cubes(self, ctx: Ctx, corp: Any, n: Any) -> None:
+        """As GameBase.b_spend_cubes."""
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        for c, cond in options:
+            self.spend(ctx, c, n, cond)
+
+    def b_use_power(self, ctx: Ctx, corp: Any, n: Any) -> None:
+        """As GameBase.b_use_power: refused unless C's card has a declared ability (one of the runtime's
+        DECLARED_EFFECTS), stackable for n > 1, and no declaration of C is waiting (an oracle), then
+        n cubes are spent. The declaration itself is the runtime's (read back as an oracle)."""
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        declared = [p for effect in sorted(GameBase.DECLARED_EFFECTS) for p in self.powers(ctx, effect)]
+        for c, cond in options:
+            index = self.card_index(ctx, c)
+            armed = self.card_oracle(ctx, "armed", (c.id,))
+            stackable = OR(*[index == i for i, _, a in declared if a.get("stackable") is True])
+            ctx.require(IMPLIES(cond, AND(OR(*[index == i for i, _, _ in declared]), NOT(armed),
+                                          OR(self.tr.cmp("<=", n, 1), stackable))))
+            self.spend(ctx, c, n, cond)
+
+    def b_place_card_marker(self, ctx: Ctx, corp: Any, hex_id: Any) -> None:
+        """As GameBase.b_place_card_marker: refused unless C's card has a `bonus_token` ability and the
+        hex has a city (the map is outside the model: an oracle), then a cube is spent. The marker
+        itself only changes route revenue (an oracle)."""
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        city = self.card_oracle(ctx, "marker_city", ())
+        for c, cond in options:
+            ctx.require(IMPLIES(cond, AND(self.has_power_of(ctx, c, "bonus_token"), city)))
+            self.spend(ctx, c, 1, cond)
+
+    def declared_discount(self, ctx: Ctx, c: Ent) -> Any:
+        """The percent C's declared `train_discount` takes off a train from the bank now (an oracle:
+        0, or up to `discount_per_use` times the cubes its card can spend at once)."""
+        d = self.card_oracle(ctx, "train_discount", (c.id,), "int")
+        index = self.card_index(ctx, c)
+        most: Any = 0
+        for i, card, ability in self.powers(ctx, "train_discount"):
+            per = ability.get("discount_per_use")
+            if not isinstance(per, int):
+                raise GapError(f"{card['key']} discount_per_use", getattr(per, "reason", "not a percent"))
+            uses = card.get("uses") if ability.get("stackable") is True else 1
+            most = IF(index == i, per * (uses if isinstance(uses, int) else 1), most)
+        ctx.shared.axioms.extend([d >= 0, d <= most])
+        return d
+
+    def b_bank_price(self, ctx: Ctx, corp: Any, train: Any) -> Any:
+        """As GameBase.b_bank_price: the train's price less C's declared discount, rounded down."""
+        price = self.tr.member(train, "price", ctx)
+
+        def discounted(c: Ent) -> Any:
+            d = self.declared_discount(ctx, c)
+            return DIV(MUL(price, SUM([100, NEG(d)])), 100)
+
+        return self.per_corp(ctx, corp, discounted)
+
+    def b_discount_used(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_discount_used: the declaration is spent (the model keeps none)."""
+        self.corp_of(ctx, corp)
+
+    def b_operating_order(self, ctx: Ctx) -> Any:
+        """As GameBase.b_operating_order: the companies of the current or last operating round, in
+        their order. Which ones and in what order is the runtime's: position i holds an oracle
+        company, all different, each there or not."""
+        m = self.m
+        elems = []
+        ents = []
+        for i in range(len(m.corporations)):
+            e = self.card_oracle(ctx, "operating_order", (i,), "ent")
+            ctx.shared.axioms.append(OR(*[e == m.z(c) for c in m.corporations]))
+            ents.append(e)
+            elems.append((e, self.card_oracle(ctx, "operates", (i,))))
+        if len(ents) > 1:
+            ctx.shared.axioms.append(z3.Distinct(ents))
+        return SymList(elems)
+
+    def b_offered(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        """As GameBase.b_offered: an offer of a card for C waits on P first (an oracle)."""
+        self.ent(player)
+        self.corp_of(ctx, corp)
+        return self.card_oracle(ctx, "offered", ())
+
+    def b_offer_card(self, ctx: Ctx, corp: Any, action: Any, required: Any) -> None:
+        """As GameBase.b_offer_card: C's president (in a stock round, without one, the player acting)
+        must take `action`, unless the deck is empty (an oracle) or nobody is a player to ask."""
+        m = self.m
+        st = ctx.state
+        pres = self.b_president(ctx, corp)
+        stock = st["round"] == ROUNDS.index("stock")
+        decider = IF(AND(self.tr.eq(pres, None), stock), st["acting"], pres)
+        asked = AND(OR(*[ent_is(m, decider, p) for p in m.players]), NOT(self.card_oracle(ctx, "deck_empty", ())))
+        sub = ctx.fork(asked)
+        self.b_require_decision(sub, decider, action)
+        ctx.state = sub.state
+
+    def b_pick_card(self, ctx: Ctx, player: Any, corp: Any, card: Any, action: Any) -> None:
+        """As GameBase.b_pick_card: P names C's card (none declines, refused where the offer does not
+        allow it; a card not in the deck is refused: oracles). C holds it with its `uses` cubes; P's
+        decision is resolved unless another offer waits on him (an oracle); `card_picked` follows (a
+        trigger of its own)."""
+        if card is None or isinstance(card, str):
+            card = CardRef(self.tr.card_number(card))
+        if not isinstance(card, CardRef):
+            raise Unsupported(f"pick_card of {card!r}")
+        index = card.index
+        declined = self.tr.eq(index, 0)
+        ctx.require(self.card_oracle(ctx, "offer_waits", ()))
+        ctx.require(IMPLIES(declined, NOT(self.card_oracle(ctx, "offer_required", ()))))
+        ctx.require(IMPLIES(NOT(declined), self.card_oracle(ctx, "in_deck", ())))
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        for c, cond in options:
+            when = AND(ctx.path, cond, NOT(declined))
+            ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
+            ctx.state[f"cubes:{c.id}"] = IF(when, self.card_uses(ctx, index), self.cubes_of(ctx, c))
+        last = ctx.fork(NOT(self.card_oracle(ctx, "more_offers", ())))
+        self.b_resolve_decision(last, player, action)
+        ctx.state = last.state
+        ctx.shared.calls.add("emit:card_picked")
+
+    def b_discard_cards(self, ctx: Ctx) -> None:
+        """As GameBase.b_discard_cards: every card held leaves the game (the model tracks no holding
+        the card allowed beyond its own cap: the sanction is the runtime's)."""
+        for c in self.m.corporations:
+            ctx.state[f"card:{c.id}"] = IF(ctx.path, 0, self.card_index(ctx, c))
+            ctx.state[f"cubes:{c.id}"] = IF(ctx.path, 0, self.cubes_of(ctx, c))
+
+    def b_set_operating_position(self, ctx: Ctx, corp: Any, position: Any) -> None:
+        """As GameBase.b_set_operating_position: refused once the round has begun, for a company not
+        in it, or outside 1 to the number operating (the order is the runtime's: an oracle says
+        whether the rest holds); the model keeps no order."""
+        self.corp_of(ctx, corp)
+        ctx.require(AND(self.tr.cmp(">=", position, 1), self.card_oracle(ctx, "position_open", ())))
+
+    def b_close_minors(self, ctx: Ctx) -> None:
+        """As GameBase.b_close_minors, for a title without minors: nothing happens. A minor's cash,
+        trains and stations are outside the model, so with minors it is not checkable."""
+        if self.m.title.components("minor"):
+            raise Unsupported("close_minors: minors (their cash and trains) are outside the model")
+
+    def card_holds_price(self, ctx: Ctx, corp: Ent) -> Any:
+        """Whether C's declared `hold_price` keeps its price from moving left or down now (the
+        runtime's market_move in an operating round): an oracle, possible only with such a card."""
+        if self.m.prop_value("ability_cards") is None or not self.powers(ctx, "hold_price"):
+            return False
+        armed = self.card_oracle(ctx, "hold_price", (corp.id,))
+        return AND(armed, self.has_power_of(ctx, corp, "hold_price"),
+                   ctx.state["round"] == ROUNDS.index("operating"))
+
+
 # ---------------------------------------------------------------- runtime steps
 
 
@@ -2908,6 +3244,10 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
         state[f"first_bought:{t}"] = z3.BoolVal(False)
     for c in m.corporations:
         state[f"revenue:{c.id}"] = z3.IntVal(0)
+    if m.cards is not None:
+        for c in m.corporations:
+            state[f"card:{c.id}"] = z3.IntVal(0)
+            state[f"cubes:{c.id}"] = z3.IntVal(0)
     if m.truncated:
         for p in m.players:
             state[f"other_certs:{p.id}"] = z3.IntVal(0)

@@ -390,6 +390,12 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
             out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
     for c in model.corporations:
         out[f"sold_corps:{c.id}"] = c.id in g["sold_corps"]
+    if model.cards is not None:
+        keys = [card["key"] for card in model.cards]
+        for c in model.corporations:
+            key = g.get("cards", {}).get(c.id)
+            out[f"card:{c.id}"] = keys.index(key) + 1 if key in keys else 0
+            out[f"cubes:{c.id}"] = g.get("cubes", {}).get(key, 0) if key is not None else 0
     marks = g.get("turn_marks", frozenset())
     for mark in model.vars.marks():
         out[f"mark:{mark}"] = mark in marks

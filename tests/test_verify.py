@@ -322,6 +322,31 @@ def test_loans_frozen_prices_event_arguments_and_abilities_are_proved(real, name
     assert not bad, bad
 
 
+PRESIDENT_TRANSITIONS = ["use_ability", "president_income", "president_capital", "presidents_removed",
+                         "new_presidents", "thompson_asked", "choose_turn", "corporation_assign", "buy_train",
+                         "top_up_revenue", "president_on_start", "buy_shares"]
+
+
+def test_company_presidents_are_checkable(real):
+    """18 Grand Junction's Company Presidents: the ability-card builtins (has_power, power_value, cubes,
+    spend_cubes, use_power, bank_price, place_card_marker, operating_order, offer_card), the card and
+    cubes a company holds as state, the events phase_start and card_picked, the turn mark topped_up.
+    Langhorne's unlimited holding is a zone of the card (a purchase past the cap is proved), and his
+    removal in phase III needs the title's sanction of holding_cap for discard_cards."""
+    report = verify_title(real.program.titles["18 Grand Junction"], cache=CACHE, only=PRESIDENT_TRANSITIONS)
+    assert report.error is None
+    checked = {r.transition for r in report.results}
+    assert set(PRESIDENT_TRANSITIONS) <= checked
+    # the title's gaps (its map: token counts) stay gaps; nothing else fails
+    bad = [r for r in report.results if r.status not in ("proved", "sanctioned", "gap")]
+    assert not bad, bad
+    status = {(r.invariant, r.transition): r.status for r in report.results}
+    assert status[("holding_cap", "presidents_removed")] == "sanctioned"
+    assert status[("holding_cap", "buy_shares")] == "proved"
+    assert status[("money_conserved", "president_capital")] == "proved"
+    assert status[("money_conserved", "buy_train")] == "proved"
+
+
 def test_an_unset_library_parameter_is_named():
     loaded = load_with(drop=["  dividend_kinds: [payout, half, withhold] §11.5\n"])
     title = loaded.program.titles["1800"]
