@@ -8261,6 +8261,11 @@ def a_select_president(g, v_player, v_corporation, v_company_president):
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
         )
+    if not (g.b_card_of(v_corporation) == None):
+        raise IllegalAction(
+            "a company has one Company President at a time: a new one only for a company without one",
+            rule='§"Company Presidents", §"New Presidents in Phase 3"',
+        )
     g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
 
 
