@@ -264,6 +264,8 @@ class Model:
         names = {n.target.name for clause in self.title.clauses if clause.kind in ("action", "procedure", "trigger")
                  for n in s.walk(clause.decl) if isinstance(n, s.Assign) and isinstance(n.target, s.Member)}
         out: dict[str, str] = {}
+        #: every field the rules set, modelled or not (a read of one not modelled is an opaque value)
+        self.set_fields = names - CORP_STATE_FIELDS
         for name in sorted(names - CORP_STATE_FIELDS):
             starts = {type(self.data[c].get(name)) for c in self.corporations}
             if starts == {bool}:

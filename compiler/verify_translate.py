@@ -84,6 +84,10 @@ class DeadPath(Exception):
         self.what = what
 
 
+#: Groups of the DSL's `VALUES` with no member in the model (`x in minors` is
+#: false for every entity the model has; iterating one is unsupported).
+OUT_OF_SCOPE_GROUPS = frozenset({"minors"})
+
 # The arguments the runtime passes with an event (`GameBase.emit`), by kind;
 # `Translator.translate_trigger` relates them to the state the emitting step
 # left. An event not listed here cannot be a trigger with arguments.
@@ -387,6 +391,10 @@ class Shared:
     counter: itertools.count = field(default_factory=itertools.count)
     havocked: set[str] = field(default_factory=set)
     transfers: list[tuple[Any, Any, Any, Any, Any, Any]] = field(default_factory=list)
+    #: (op, id, id) -> (operand, operand, truth value) of the tests on opaque values (`opaque_test`)
+    opaque_tests: dict[tuple[str, int, int], tuple[Any, Any, Any]] = field(default_factory=dict)
+    #: (id, field) -> (opaque value, its field) (`Translator.member`)
+    opaque_fields: dict[tuple[int, str], tuple[Any, Any]] = field(default_factory=dict)
     #: corporation id -> when the step asked for the take-over check (`check_president`)
     checked: dict[str, Any] = field(default_factory=dict)
     #: corporations whose presidency the step settles (the `take_over` step)
@@ -497,6 +505,8 @@ class Translator:
                 self.params.add(decl.name)
         self.constants.update(c.name for c in self.title.clauses if c.kind in ("action", "enum"))
         self.builtins = Builtins(self)
+        #: the translation under way (see `new_ctx`)
+        self.current_shared = Shared()
 
     # -- expressions
     def expr(self, e: Any, ctx: Ctx) -> Any:
@@ -621,6 +631,8 @@ class Translator:
             return v != self.model.z(NONE)
         if isinstance(v, str):
             return bool(v)
+        if isinstance(v, Opaque):
+            return self.opaque_test("is true", v, None, ctx=None)
         raise Unsupported(f"truth value of {v!r}")
 
     def ite(self, c: Any, a: Any, b: Any) -> Any:
@@ -681,6 +693,12 @@ class Translator:
         m = self.model
         if isinstance(a, CardRef) or isinstance(b, CardRef):
             return self.eq(self.card_number(a), self.card_number(b))
+        if (isinstance(a, str) and self.is_ent(b)) or (isinstance(b, str) and self.is_ent(a)):
+            name = a if isinstance(a, str) else b
+            if name not in self.entities and all(x.id != name for x in m.players):
+                # as the runtime: a name that is no component's (`source`'s "pool") is
+                # never equal to an entity (the bank pool)
+                return False
         if isinstance(a, Sel) or isinstance(b, Sel) or isinstance(a, Item) or isinstance(b, Item):
             if (a is None or isinstance(a, (Sel, Item))) and (b is None or isinstance(b, (Sel, Item))):
                 sa, sb = self.as_sel(a), self.as_sel(b)
@@ -700,6 +718,8 @@ class Translator:
             if ka is not None:
                 return ent_is(m, eb, ka)
             return ea == eb
+        if isinstance(a, Opaque) or isinstance(b, Opaque):
+            return self.opaque_test("==", a, b, ctx=None)
         if a is None or b is None:
             if a is None and b is None:
                 return True
@@ -731,7 +751,30 @@ class Translator:
                 return keys.index(v) + 1
         raise Unsupported(f"comparing an ability card with {v!r}")
 
+    def opaque_test(self, op: str, a: Any, b: Any, ctx: Ctx | None) -> Any:
+        """A test on a value the model does not follow (`choice == "AB"`,
+        `phase_group() in corporation.building_rights`): an unconstrained truth
+        value, the same for the same operands within one translation, so that a
+        proof holds whichever way the engine decides it."""
+        sh = self.current_shared
+        key = (op, id(a), id(b))
+        cache = sh.opaque_tests
+        if key not in cache:
+            def show(x: Any) -> str:
+                return x.what if isinstance(x, Opaque) else repr(x)
+
+            v = z3.Bool(f"opaque{op}#{next(sh.counter)}")
+            sh.oracles.append((f"({show(a)} {op} {show(b)})", (a, b), v))
+            cache[key] = (a, b, v)
+        return cache[key][2]
+
     def contains(self, coll: Any, x: Any) -> Any:
+        if isinstance(coll, Opaque) or isinstance(x, Opaque):
+            if isinstance(coll, SymList):
+                return OR(*[AND(c, self.eq(x, e)) for e, c in coll.elems])
+            return self.opaque_test("in", x, coll, ctx=None)
+        if isinstance(coll, str) and isinstance(x, str):
+            return x in coll
         if isinstance(coll, SymList):
             return OR(*[AND(c, self.eq(x, e)) for e, c in coll.elems])
         if isinstance(coll, tuple) and coll and coll[0] == "range":
@@ -764,7 +807,15 @@ class Translator:
                 return True
             right = self.truthy(self.expr(e.right, ctx.fork(NOT(left))))
             return OR(left, right)
-        a = self.expr(e.left, ctx)
+        if op in ("in", "not in") and isinstance(e.right, s.Name) and e.right.name in OUT_OF_SCOPE_GROUPS \
+                and e.right.name not in ctx.locals:
+            # every entity of the model is a player, a corporation in scope, a private,
+            # a bond or a holder of the bank's: none is one of a group left out of it
+            a = self.expr(e.left, ctx)
+            if self.is_ent(a) or a is None:
+                return op == "not in"
+        else:
+            a = self.expr(e.left, ctx)
         b = self.expr(e.right, ctx)
         if op == "==":
             return self.eq(a, b)
@@ -796,6 +847,14 @@ class Translator:
 
     def member(self, obj: Any, name: str, ctx: Ctx) -> Any:
         m = self.model
+        if isinstance(obj, Opaque):
+            # a field of a value the model does not follow (`lay.upgrade`): as opaque,
+            # the same value each time it is read in one translation
+            cache = ctx.shared.opaque_fields
+            key = (id(obj), name)
+            if key not in cache:
+                cache[key] = (obj, Opaque(f"{obj.what}.{name}"))
+            return cache[key][1]
         if isinstance(obj, dict):
             if name not in obj:
                 raise Unsupported(f"record has no field {name}")
@@ -879,6 +938,9 @@ class Translator:
                 raise Unsupported(f"corporation state field {name}")
             if name in m.corp_fields:
                 return st[f"field:{ent.id}.{name}"]
+            if name in m.set_fields:
+                # a field the rules set that the model does not follow (a name): any value
+                return Opaque(f"{ent.id}.{name}")
         data = m.data.get(ent)
         if data is None:
             raise Unsupported(f"attribute {name} of {ent}")
@@ -919,6 +981,18 @@ class Translator:
             return result
         if isinstance(coll, list):
             return coll[i]
+        if isinstance(coll, dict) and coll:
+            if not is_z3(i):
+                if i not in coll:
+                    raise Unsupported(f"indexing {coll!r} by {i!r}")
+                return coll[i]
+            # a symbolic key: one of the table's keys (the runtime fails on any other)
+            keys = list(coll)
+            ctx.require(OR(*[self.eq(i, k) for k in keys]))
+            result = coll[keys[-1]]
+            for k in reversed(keys[:-1]):
+                result = self.ite(self.eq(i, k), coll[k], result)
+            return result
         raise Unsupported(f"indexing {coll!r}")
 
     def length(self, coll: Any) -> Any:
@@ -926,9 +1000,25 @@ class Translator:
             return SUM([IF(c, 1, 0) for _, c in coll.elems])
         if isinstance(coll, (list, tuple, str)):
             return len(coll)
+        if isinstance(coll, Opaque):
+            # the length of a name the model does not follow: any length
+            sh = self.current_shared
+            v = z3.Int(f"opaque_len#{next(sh.counter)}")
+            sh.oracles.append(("len", (coll,), v))
+            sh.axioms.append(v >= 0)
+            return v
         raise Unsupported(f"len of {coll!r}")
 
     def quantifier(self, e: s.Quantifier, ctx: Ctx) -> Any:
+        if isinstance(e.domain, s.Name) and e.domain.name in OUT_OF_SCOPE_GROUPS and e.domain.name not in ctx.locals:
+            # over a group the model leaves out (the minors' holdings): any value the engine
+            # could find (a count is not negative)
+            sort = "bool" if e.kind in ("all", "any") else "int"
+            v = ctx.fresh(f"{e.kind}_over_{e.domain.name}", sort)
+            ctx.shared.oracles.append((f"{e.kind}({e.var} in {e.domain.name})", (), v))
+            if e.kind == "count":
+                ctx.shared.axioms.append(v >= 0)
+            return v
         domain = self.expr(e.domain, ctx)
         if isinstance(domain, list):
             domain = SymList([(x, True) for x in domain])
@@ -1087,6 +1177,8 @@ class Translator:
     # -- whole transitions
     def new_ctx(self, pre: dict[str, z3.ExprRef]) -> Ctx:
         shared = Shared()
+        #: the translation under way: tests on opaque values add their oracles to it
+        self.current_shared = shared
         return Ctx(self, dict(pre), shared)
 
     def finish(self, label: str, ctx: Ctx, pre: dict[str, z3.ExprRef]) -> Step:
@@ -1363,7 +1455,12 @@ class Builtins:
         return [(x, e == m.z(x)) for x in m.corporations]
 
     def per_corp(self, ctx: Ctx, c: Any, f: Callable[[Ent], Any]) -> Any:
-        options = self.corp_of(ctx, c)
+        k = self.known(self.ent(c))
+        if k is not None and k.kind == "player" and self.m.corporations:
+            # the runtime has no corporation state for a player (`floated(P)` fails): refused
+            options = [(self.m.corporations[0], False)]
+        else:
+            options = self.corp_of(ctx, c)
         ctx.require(OR(*[cond for _, cond in options]))
         out = None
         for corp, cond in reversed(options):
@@ -1518,6 +1615,8 @@ class Builtins:
                 var = f"field:{corp.id}.{name}"
                 typed = zb(value) if self.m.corp_fields[name] == "bool" else zi(value)
                 st[var] = IF(when, typed, st[var])
+            elif name in self.m.set_fields:
+                pass  # not followed: every read of it is an opaque value (`Translator.ent_attr`)
             else:
                 raise Unsupported(f"set of corporation field {name}")
 
@@ -2782,6 +2881,107 @@ class Builtins:
             st[f"floated:{c.id}"] = IF(when, False, st[f"floated:{c.id}"])
             st[f"tokens:{c.id}"] = IF(when, 0, st[f"tokens:{c.id}"])
             st[f"revenue:{c.id}"] = IF(when, 0, st[f"revenue:{c.id}"])
+
+    # -- values the model leaves to the engine: the round track's rows, the
+    #    phase's group, the players' free picks (oracles, constrained only by
+    #    what is certain), and the privates' abilities (static data)
+    def oracle(self, ctx: Ctx, name: str, args: tuple, sort: str = "bool") -> Any:
+        v = ctx.fresh(name, sort)
+        ctx.shared.oracles.append((name, args, v))
+        return v
+
+    def b_round_track_row_free(self, ctx: Ctx, price: Any) -> Any:
+        """As GameBase.b_round_track_row_free: which rows of the round track are
+        taken is outside the model, so any answer."""
+        return self.oracle(ctx, "round_track_row_free", (price,))
+
+    def b_tile_color(self, ctx: Ctx, hex_id: Any) -> Any:
+        """As GameBase.b_tile_color: the map is outside the model."""
+        return Opaque("the colour of a hex's tile")
+
+    def b_pick(self, ctx: Ctx, player: Any, item: Any) -> None:
+        """As GameBase.b_pick, for the components the model holds: none is of the
+        `free_pick` kind (`b_pickable` is false), so it is never picked here."""
+        ctx.require(self.b_pickable(ctx, item))
+
+    def b_take_round_track_row(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_take_round_track_row: the round track is outside the model."""
+
+    def b_phase_group(self, ctx: Ctx) -> Any:
+        """As GameBase.b_phase_group: a name the model does not follow."""
+        return Opaque("the phase's group")
+
+    def b_picking(self, ctx: Ctx) -> Any:
+        """As GameBase.b_picking: in the auction round, while picks are on offer
+        (which are is outside the model)."""
+        return AND(self.b_in_round(ctx, "auction"), self.oracle(ctx, "picking", ()))
+
+    def b_pickable(self, ctx: Ctx, item: Any) -> Any:
+        """As GameBase.b_pickable: only a component of the title's `free_pick`
+        kind is ever on offer; whether one of them still is, is outside the model."""
+        kind = self.param(ctx, "free_pick") if self.m.has_param("free_pick") else None
+        keys = {str(c.key) for c in self.m.title.components(str(kind))} if kind not in (None, "none") else set()
+        ctx.shared.reads.add("property", "free_pick.keys", sorted(keys))
+        sel = self.tr.as_sel(item)
+        if all(it.id not in keys for it, _ in sel.alts):
+            return False
+        raise Unsupported("pickable of a component the model holds")
+
+    def ability_of(self, ent: Ent, key: str) -> dict | None:
+        for a in self.m.data.get(ent, {}).get("children") or ():
+            if a.get("kind") == "ability" and a.get("key") == key:
+                return a
+        return None
+
+    def b_has_ability(self, ctx: Ctx, company: Any, ability: Any) -> Any:
+        """As GameBase.b_has_ability: from the component's data."""
+        m = self.m
+        key = str(ability)
+        e = self.ent(company)
+        out: list[Any] = []
+        for x in m.privates + m.corporations:
+            has = self.ability_of(x, key) is not None
+            ctx.shared.reads.add(x.kind, f"{x.id}.ability.{key}", has)
+            if has:
+                out.append(self.tr.ent_is(e, x))
+        return OR(*out)
+
+    def b_ability_value(self, ctx: Ctx, company: Any, ability: Any, field_: Any) -> Any:
+        """As GameBase.b_ability_value: a field of the component's ability (a
+        refusal where the company has no such ability: the runtime's RuleGap)."""
+        m = self.m
+        e = self.ent(company)
+        values: list[tuple[Any, Any]] = []
+        for x in m.privates + m.corporations:
+            a = self.ability_of(x, str(ability))
+            value = None if a is None else a.get(str(field_))
+            ctx.shared.reads.add(x.kind, f"{x.id}.ability.{ability}.{field_}", value)
+            if value is None:
+                continue
+            if not isinstance(value, int):
+                raise Unsupported(f"ability value {value!r}")
+            values.append((self.tr.ent_is(e, x), value))
+        if not values:
+            raise GapError(f"ability {ability}.{field_}", "the rulespec does not give it")
+        ctx.require(OR(*[c for c, _ in values]))
+        out: Any = values[-1][1]
+        for cond, value in reversed(values[:-1]):
+            out = IF(cond, value, out)
+        return out
+
+    def b_director(self, ctx: Ctx, operator: Any) -> Any:
+        """As GameBase.b_director: a corporation's president; a private's owner if
+        a player holds it; no one for a player."""
+        m = self.m
+        e = self.ent(operator)
+        out: Any = m.z(NONE)
+        for x in reversed(m.privates):
+            holder = self.holder(ctx, m.item_of_ent(x))  # type: ignore[arg-type]
+            by_player = OR(*[self.tr.ent_is(holder, p) for p in m.players])
+            out = IF(self.tr.ent_is(e, x), IF(by_player, holder, m.z(NONE)), out)
+        for c in reversed(m.corporations):
+            out = IF(self.tr.ent_is(e, c), self.b_president(ctx, m.z(c)), out)
+        return out
 
 
     # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).

@@ -8142,6 +8142,7 @@ DATA = TitleData(
         "corporation SZ": 'supplement from "18xx-games-1880Romania.json"',
         "corporation TR": "VI.6",
         "corporation VRL": "II.3.3",
+        "enum turn_marks": "VII.3.1, VII.3.3",
         "hex A11": 'supplement from "18xx-games-1880Romania.json"',
         "hex A17": 'supplement from "18xx-games-1880Romania.json"',
         "hex A19": 'supplement from "18xx-games-1880Romania.json"',

@@ -347,6 +347,39 @@ def test_company_presidents_are_checkable(real):
     assert status[("money_conserved", "buy_train")] == "proved"
 
 
+def test_1880_actions_on_values_the_model_leaves_to_the_engine_are_proved(real):
+    """1880 Romania's buy from the company's stack (VI.5), its tile lay under
+    building rights of a phase group (VII.3.2), a new company's building rights
+    (VII.3.2), P1's close for cash from the bank (II.3.1) and P4's harbour token
+    read the round track, the phase group, a chosen name and the privates'
+    abilities: each is an oracle or static data, and every check is proved."""
+    transitions = ["buy_shares", "lay_tile", "choose", "close_for_cash", "assign"]
+    report = verify_title(real.program.titles["1880 Romania"], cache=CACHE, only=transitions)
+    assert {r.transition for r in report.results} == set(transitions)
+    bad = [(r.invariant, r.transition, r.status, r.reason) for r in report.results
+           if r.status not in ("proved", "sanctioned")]
+    assert not bad, bad
+
+
+def test_a_test_on_a_name_the_model_does_not_follow_is_either_way():
+    """`choice == "AB"` on a name parameter is an oracle, not false: a guard that
+    needs it true is not vacuous. A toy par at a price that is none of the par
+    prices breaks par_valid only when the name matches (before, the test read as
+    false and the check was proved vacuously)."""
+    loaded = load_with("""
+errata "A par by name" of "1800" {
+  action toy_par(corporation: corporation, choice: name) "A par" {
+    require choice == "AB" else "only for AB"
+    set corporation.par = 3
+  }
+}
+""")
+    report = verify_title(loaded.program.titles["1800"], cache=CACHE, only=["toy_par"])
+    statuses = {r.invariant: r.status for r in report.results if r.transition == "toy_par"}
+    assert statuses["par_valid"] == "counterexample", statuses
+    assert statuses["money_conserved"] == "proved", statuses
+
+
 def test_an_unset_library_parameter_is_named():
     loaded = load_with(drop=["  dividend_kinds: [payout, half, withhold] §11.5\n"])
     title = loaded.program.titles["1800"]
