@@ -753,19 +753,24 @@ def parse_text(text: str, path: str = "<string>") -> tuple[s.Module | None, list
     """Parse rulespec `text` (read from `path`).
 
     Returns (module, []) on success, or (None, [diagnostic]) for the first
-    syntax error. Never raises for bad input.
+    syntax error. Never raises for bad input. The same text at the same
+    path is parsed once per process (modules are immutable).
     """
+    module, found = _parsed(text, path)
+    return module, list(found)
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ...]]:
     try:
         tree = parser().parse(text)
     except UnexpectedInput as exc:
-        return None, [_syntax_diagnostic(path, text, exc)]
+        return None, (_syntax_diagnostic(path, text, exc),)
     try:
         units = _Builder(path).transform(tree)
     except RecursionError:
-        return None, [
-            error("E001", "the clause nests too deeply to read", Span(path, 1, 1, 1, 2))
-        ]
-    return s.Module(path, tuple(units)), []
+        return None, (error("E001", "the clause nests too deeply to read", Span(path, 1, 1, 1, 2)),)
+    return s.Module(path, tuple(units)), ()
 
 
 def parse_file(path: Path | str, display: str | None = None) -> tuple[s.Module | None, list[Diagnostic], str]:

@@ -1,8 +1,9 @@
 """Random legal playouts: `rulec play`.
 
 A game is played to its end by choosing, at each step, uniformly among the
-engine's legal actions (the engine's own route search answers `run_routes`),
-with the invariant monitor checking the state after every action. A game
+engine's legal actions (the engine's own route search answers `run_routes`):
+the first legal candidate in a shuffled order, so that not every candidate
+is tried. The invariant monitor checks the state after every action. A game
 that raises, trips an invariant or passes the action cap is reported with
 the action that did it.
 """
@@ -67,11 +68,10 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
     while not game.finished:
         if count >= ACTION_CAP:
             raise PlayoutError(seed, count, None, f"not finished after {ACTION_CAP} actions")
-        actions = game.legal_actions()
-        if not actions:
+        action = game.random_legal_action(rng)
+        if action is None:
             raise PlayoutError(seed, count, None, f"no legal action in {game.state()['round']}"
                                + _gaps_in_the_way(game))
-        action = rng.choice(actions)
         try:
             game.process(action)
             monitor.check(game, action)
@@ -113,18 +113,5 @@ def play_many(game_class, title: str, variant: str | None, players: int, seed: i
 def _gaps_in_the_way(game) -> str:
     """When no action is legal, the rule gaps the refused candidates ran
     into (so that a title with gaps says what is missing), or ''."""
-    from compiler.runtime.errors import IllegalAction, RuleGap
-
-    gaps: list[str] = []
-    for candidate in game._candidates():
-        game.j.begin()
-        try:
-            game._dispatch(candidate)
-        except RuleGap as exc:
-            if str(exc) not in gaps:
-                gaps.append(str(exc))
-        except IllegalAction:
-            pass
-        finally:
-            game.j.rollback()
+    gaps = game.refused_by_gaps()
     return f"; the candidates ran into gaps: {'; '.join(gaps)}" if gaps else ""

@@ -132,9 +132,11 @@ def test_vii_1_a_home_station_waits_while_its_circle_is_taken_and_goes_down_on_a
     g = new_game()
     found(g, "Ann", "GWR", "ABC")
     g.board.tokens[("I17", 1)] = ["FI1"]                  # direct edit: the circle is taken
+    g.board.touch()
     to_operating(g)
     assert acting(g) == "GWR" and g.board.tokens_of("GWR") == []
     g.board.tokens[("I17", 1)] = [None]                   # direct edit: the circle frees
+    g.board.touch()
     g._first_operation_home(g.entity("corporation", "GWR"))
     assert g.board.tokens_of("GWR") == [("I17", 1)]
     g._first_operation_home(g.entity("corporation", "GWR"))   # placed once only

@@ -28,6 +28,10 @@ class Entity:
     def __str__(self) -> str:
         return self.id
 
+    def __hash__(self) -> int:
+        # equal entities have equal ids; play hashes entities in every lookup
+        return hash(self.id)
+
     def get(self, name: str, default: Any = None) -> Any:
         return self.data.get(name, default)
 
@@ -52,10 +56,11 @@ class Certificate:
     index: int
     percent: int
     president: bool = False
+    #: "DRGW_0": made once, as play looks it up on every ownership question
+    id: str = field(init=False, compare=False, repr=False)
 
-    @property
-    def id(self) -> str:
-        return f"{self.corporation}_{self.index}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", f"{self.corporation}_{self.index}")
 
     @property
     def shares(self) -> int:
@@ -76,9 +81,11 @@ class Train:
     #: the side of a two-sided card chosen at purchase ("3/5" of a "4"); None: the card's own
     side: str | None = field(compare=False, default=None)
 
-    @property
-    def id(self) -> str:
-        return f"{self.name}-{self.index}"
+    #: "2-0": made once
+    id: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", f"{self.name}-{self.index}")
 
     def __str__(self) -> str:
         return self.id

@@ -241,7 +241,11 @@ class GameBase:
     def _board_change(self, change: Callable[[], Any]) -> Any:
         """Change the board; a rollback restores it."""
         snapshot = self.board.snapshot()
-        result = change()
+        self.board.touch()
+        try:
+            result = change()
+        finally:
+            self.board.touch()
         self.j.on_rollback(lambda: self.board.restore(snapshot))
         return result
 
@@ -802,11 +806,10 @@ class GameBase:
         counts = set(self.param("cert_limit_counts"))
         total = 0
         if "shares" in counts:
-            for cert in self.certificates.values():
-                if self.owner[cert.id] == player:
-                    corp = self.entity("corporation", cert.corporation)
-                    if "no_cert_limit" not in self.b_zones(corp):
-                        total += 1
+            for corp in self.corporations:
+                held = sum(1 for cert in self.certs_of[corp.id] if self.owner[cert.id] == player)
+                if held and "no_cert_limit" not in self.b_zones(corp):
+                    total += held
         if "privates" in counts:
             total += sum(1 for p in self.privates if self.owner[p.id] == player and not self.closed[p.id])
         if "bonds" in counts:
@@ -4299,6 +4302,38 @@ class GameBase:
             if self.is_legal(candidate):
                 out.append(candidate)
         return out
+
+    def random_legal_action(self, rng: random.Random) -> Action | None:
+        """One legal action drawn at random, each of `legal_actions()` as
+        likely as the others (the first legal candidate in a shuffled
+        order), trying candidates only until one is legal; None when none is
+        (or the game is over). For random playouts."""
+        if self.g["finished"]:
+            return None
+        candidates = self._candidates()
+        order = list(range(len(candidates)))
+        rng.shuffle(order)
+        for index in order:
+            if self.is_legal(candidates[index]):
+                return candidates[index]
+        return None
+
+    def refused_by_gaps(self) -> list[str]:
+        """The rule gaps that the current candidates run into (each message
+        once, in candidate order): why nothing is legal in a title with gaps."""
+        gaps: list[str] = []
+        for candidate in self._candidates():
+            self.j.begin()
+            try:
+                self._dispatch(candidate)
+            except RuleGap as exc:
+                if str(exc) not in gaps:
+                    gaps.append(str(exc))
+            except IllegalAction:
+                pass
+            finally:
+                self.j.rollback()
+        return gaps
 
     def is_legal(self, action: Action) -> bool:
         self.j.begin()

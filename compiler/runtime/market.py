@@ -17,6 +17,7 @@ rules (defaults: left_edge down, right_edge up, top_edge stay); see
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 Cell = tuple[int, int]
 
@@ -84,7 +85,11 @@ class Market:
                     yield (r, c)
 
     def par_cells(self) -> list[Cell]:
-        return [cell for cell in self.cells() if "par" in self.zones_of(cell)]
+        return list(self._par_cells)
+
+    @cached_property
+    def _par_cells(self) -> tuple[Cell, ...]:
+        return tuple(cell for cell in self.cells() if "par" in self.zones_of(cell))
 
     def par_cell(self, price: int) -> Cell | None:
         """The par cell for `price` (the rightmost if several)."""

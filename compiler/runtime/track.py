@@ -313,6 +313,11 @@ class Tile:
                     raise ValueError(f"tile {name}: path end {end!r} names a node it does not have")
         return tile
 
+    def __hash__(self) -> int:
+        # tiles key the layout and track-map caches: a cheap hash, consistent
+        # with equality (equal tiles share these fields)
+        return hash((self.name, self.color, self.label, len(self.nodes), len(self.paths)))
+
     def count(self, kind: str) -> int:
         return sum(1 for n in self.nodes if n.kind == kind)
 
@@ -364,6 +369,7 @@ def _other(ends: tuple[int, int], end: int) -> int:
     return ends[1] if ends[0] == end else ends[0]
 
 
+@lru_cache(maxsize=1 << 16)
 def node_map(
     old: Tile, old_rotation: int, new: Tile, new_rotation: int, strict_kinds: bool = True
 ) -> tuple[int, ...] | None:
@@ -526,6 +532,28 @@ class _Placed:
     copy: int | None  # None: the pre-printed tile
 
 
+# every state of every board gets a number never used before, so that what
+# is worked out from a board's state (what a company reaches) can be kept
+# for as long as the board is in that state, and found again after a rollback
+_BOARD_VERSIONS = itertools.count(1)
+
+
+def _mutates(method):
+    """A Board method that changes the board: the board's version moves on
+    (before, so nothing is kept for a half-changed board, and after)."""
+
+    def changing(self, *args, **kwargs):
+        self.touch()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self.touch()
+
+    changing.__name__, changing.__doc__ = method.__name__, method.__doc__
+    changing.__wrapped__ = method
+    return changing
+
+
 class Board:
     """The map and what is on it: each hex's tile (pre-printed hexes count as
     tiles) and rotation, station tokens in city slots, home reservations,
@@ -551,6 +579,9 @@ class Board:
         phases: Sequence[str] = (),
         rules: TrackRules | None = None,
     ):
+        self.version = next(_BOARD_VERSIONS)
+        #: (company, version) -> Reach, for the versions seen lately
+        self.reaches: dict[tuple[str, int], Reach] = {}
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):
@@ -704,6 +735,7 @@ class Board:
             return None
         return empty[0]
 
+    @_mutates
     def place_token(self, company: str, ref: NodeRef, slot: int | None = None, beside: bool = False) -> int:
         """Put a token in a city slot (no legality check; see `check_token`).
         Clears the company's reservation there. Raises ValueError if the
@@ -727,11 +759,13 @@ class Board:
             self.reserved[ref].remove(company)
         return slot
 
+    @_mutates
     def remove_token(self, company: str, ref: NodeRef) -> None:
         held = list(self.holders(ref))
         held[held.index(company)] = None
         self.tokens[ref] = held
 
+    @_mutates
     def remove_borders(self, type: str | None = None) -> None:
         """Take borders off the map (all, or those of one `type`), as a
         title's event does (1880 Romania's border opens after the yellow phase)."""
@@ -739,6 +773,7 @@ class Board:
             k: b for k, b in self.borders.items() if type is not None and b.type != type
         }
 
+    @_mutates
     def open_border(self, hex_id: str, edge: int) -> None:
         """Take the border off one hex side (both hexes' views of it): track now crosses it."""
         self.borders.pop((hex_id, edge), None)
@@ -758,6 +793,7 @@ class Board:
                     return b
         return None
 
+    @_mutates
     def unreserve(self, company: str) -> None:
         """Drop the company's home reservations (e.g. 18CO's "unreserve" event)."""
         for held in self.reserved.values():
@@ -789,6 +825,7 @@ class Board:
             )
         return self._derived[old]
 
+    @_mutates
     def lay(
         self,
         hex_id: str,
@@ -875,13 +912,16 @@ class Board:
             self.placed[hex_id],
             dict(self.tokens),
             {k: list(v) for k, v in self.reserved.items()},
+            self.version,
         )
+        self.touch()
         self._move_stations(hex_id, mapping, tile)
         self.placed[hex_id] = _Placed(tile, rotation, None)
+        self.touch()
         try:
             yield
         finally:
-            self.placed[hex_id], self.tokens, self.reserved = saved
+            self.placed[hex_id], self.tokens, self.reserved, self.version = saved
 
     # ------------------------------------------------------------ state
 
@@ -894,15 +934,24 @@ class Board:
             "reserved": {k: list(v) for k, v in self.reserved.items()},
             "paid_borders": set(self.paid_borders),
             "borders": dict(self.borders),
+            "version": self.version,
         }
 
     def restore(self, snap: Mapping[str, Any]) -> None:
+        """Put the board back in a `snapshot`'s state (and version)."""
         self.placed = dict(snap["placed"])
         self.in_use = {k: set(v) for k, v in snap["in_use"].items()}
         self.tokens = {k: list(v) for k, v in snap["tokens"].items()}
         self.reserved = {k: list(v) for k, v in snap["reserved"].items()}
         self.paid_borders = set(snap["paid_borders"])
         self.borders = dict(snap["borders"])
+        self.version = snap["version"]
+
+    def touch(self) -> None:
+        """The board has changed (or is about to): what was worked out from
+        its state before no longer applies. Who changes the board's
+        attributes directly (not through its methods) calls this."""
+        self.version = next(_BOARD_VERSIONS)
 
 
 # ---------------------------------------------------------------- reach
@@ -929,7 +978,22 @@ class Reach:
 
 def reach(board: Board, company: str) -> Reach:
     """Walk the track from every token of `company` (1800 §11.1-§11.2,
-    18CO 5.7.3, 1880 VII.3.1/VII.3.4)."""
+    18CO 5.7.3, 1880 VII.3.1/VII.3.4). Kept per board version: asked again
+    of an unchanged board, the walk is not repeated."""
+    key = (company, board.version)
+    found = board.reaches.get(key)
+    if found is None:
+        if len(board.reaches) >= _REACHES_KEPT:
+            board.reaches.clear()
+        found = board.reaches[key] = _walk(board, company)
+    return found
+
+
+# how many walks a board keeps
+_REACHES_KEPT = 512
+
+
+def _walk(board: Board, company: str) -> Reach:
     nodes: set[NodeRef] = set()
     expanded: set[NodeRef] = set()
     entries: set[tuple[str, int]] = set()
@@ -1477,59 +1541,9 @@ EVERY_STOP = frozenset({"city", "town", "offboard", "port"})
 
 @lru_cache(maxsize=1 << 16)
 def _evaluate(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None:
-    """`TrainSpec.revenue` on stops given as sorted (-revenue, kind) pairs."""
-    if spec.own_station:
-        return _evaluate_own(spec, stops)
-    parts = spec.parts
-    # states: counts per part -> best paid revenue; stops come best first, so
-    # each part is paid for the first `pay` stops it takes.
-    states: dict[tuple[int, ...], int] = {(0,) * len(parts): 0}
-    for negative, kind in stops:
-        revenue = -negative
-        nxt: dict[tuple[int, ...], int] = {}
-        for counts, value in states.items():
-            for k, part in enumerate(parts):
-                if kind in part.kinds and counts[k] < part.visit:
-                    grown = counts[:k] + (counts[k] + 1,) + counts[k + 1 :]
-                    paid = value + (revenue * part.multiplier if counts[k] < part.pay else 0)
-                    if nxt.get(grown, -1) < paid:
-                        nxt[grown] = paid
-        if not nxt:
-            return None
-        states = nxt
-    return max(states.values()) * spec.multiplier
-
-
-def _evaluate_own(spec: TrainSpec, stops: tuple[tuple[int, str], ...]) -> int | None:
-    """`_evaluate` for a train with `own_station`: a stop may also go unpaid while paid places are
-    left, to keep one for a city with the company's station (kind OWN_CITY); only paid sets with
-    such a city count. None if the train may not visit the stops or pay such a city."""
-    parts = spec.parts
-    n = len(parts)
-    # states: visits per part, paid per part, own city paid -> best paid revenue
-    states: dict[tuple[int, ...], int] = {(0,) * (2 * n + 1): 0}
-    for negative, kind in stops:
-        revenue = -negative
-        nxt: dict[tuple[int, ...], int] = {}
-        for key, value in states.items():
-            visits, paid, own = key[:n], key[n : 2 * n], key[2 * n]
-            for k, part in enumerate(parts):
-                if not _takes(part, kind) or visits[k] >= part.visit:
-                    continue
-                grown = visits[:k] + (visits[k] + 1,) + visits[k + 1 :]
-                options = [(paid, own, value)]
-                if paid[k] < part.pay:
-                    options.append((paid[:k] + (paid[k] + 1,) + paid[k + 1 :],
-                                    own or int(kind == OWN_CITY), value + revenue * part.multiplier))
-                for paid2, own2, worth in options:
-                    state = grown + paid2 + (own2,)
-                    if nxt.get(state, -1) < worth:
-                        nxt[state] = worth
-        if not nxt:
-            return None
-        states = nxt
-    best = [v for key, v in states.items() if key[-1]]
-    return max(best) * spec.multiplier if best else None
+    """`TrainSpec.revenue` on stops given as sorted (-revenue, kind) pairs:
+    `_evaluate_forced` with every stop free to go unpaid."""
+    return _evaluate_forced(spec, tuple((1, negative, kind) for negative, kind in stops))
 
 
 # ---------------------------------------------------------------- route bonuses
@@ -1619,9 +1633,15 @@ def _breaks_limit(extras: Bonuses, hexes: Sequence[str]) -> StopLimit | None:
 
 @lru_cache(maxsize=1 << 16)
 def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -> int | None:
-    """`_evaluate` where stops given as (0, -revenue, kind) must be paid and
-    those given as (1, -revenue, kind) may be: sorted, the forced come first,
-    so each part pays them before the rest; None if they cannot all be paid."""
+    """The best revenue of a train (`spec`) on `stops`, sorted, given as
+    (0, -revenue, kind) for a stop that must be paid and (1, -revenue, kind)
+    for one that may go unpaid: the forced come first, then the best, so each
+    part pays for the first `pay` stops it takes. None if the train may not
+    visit them all or cannot pay all the forced ones.
+
+    A dynamic programme over the stops: states are visits per part (with
+    `own_station`, also paid per part and whether a city with the company's
+    station is paid) -> best paid revenue."""
     if spec.own_station:
         return _evaluate_forced_own(spec, stops)
     parts = spec.parts
@@ -1647,7 +1667,8 @@ def _evaluate_forced(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -
 
 def _evaluate_forced_own(spec: TrainSpec, stops: tuple[tuple[int, int, str], ...]) -> int | None:
     """`_evaluate_forced` for a train with `own_station`: the forced stops are paid, the others may
-    be, and the paid ones include a city with the company's station (as `_evaluate_own`)."""
+    be, keeping paid places for a city with the company's station (kind OWN_CITY); only paid sets
+    with such a city count (1880 VII.3.5.1)."""
     parts = spec.parts
     n = len(parts)
     states: dict[tuple[int, ...], int] = {(0,) * (2 * n + 1): 0}
@@ -2283,6 +2304,10 @@ def _enumerate(
     return sorted(found.values(), key=lambda c: -c.revenue)
 
 
+# how many sets of track in use one route index remembers the clashes of
+_FREE_MEMO = 200_000
+
+
 class _FreeIndex:
     """For a list of candidate routes: which of them avoid some track.
 
@@ -2299,26 +2324,30 @@ class _FreeIndex:
                     row = rows[seg] = bytearray(size)
                 row[i >> 3] |= 1 << (i & 7)
         self.rows = {seg: int.from_bytes(row, "little") for seg, row in rows.items()}
-        # per piece of track: the segments (of these routes) that use it
-        self.segs_on: dict[int, list[int]] = {}
-        for seg in self.rows:
+        # per piece of track: the routes that use it (the union of the rows
+        # of the segments on it), so a clash is one OR per piece in use
+        self.clash_on: dict[int, int] = {}
+        for seg, row in self.rows.items():
             mask = g.seg_mask[seg]
             while mask:
                 low = mask & -mask
                 mask ^= low
-                self.segs_on.setdefault(low, []).append(seg)
+                self.clash_on[low] = self.clash_on.get(low, 0) | row
         self.all = (1 << len(cands)) - 1
+        # the search asks again and again about the same track in use
+        self._clashes: dict[int, int] = {}
 
     def free(self, used: int, start: int = 0) -> int:
         """Bitset of the routes from index `start` on that share no track with `used`."""
-        clash, seen = 0, set()
-        while used:
-            low = used & -used
-            used ^= low
-            for seg in self.segs_on.get(low, ()):
-                if seg not in seen:
-                    seen.add(seg)
-                    clash |= self.rows[seg]
+        clash = self._clashes.get(used)
+        if clash is None:
+            clash, rest = 0, used
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                clash |= self.clash_on.get(low, 0)
+            if len(self._clashes) < _FREE_MEMO:
+                self._clashes[used] = clash
         return self.all & ~clash & ~((1 << start) - 1)
 
 
