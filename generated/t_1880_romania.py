@@ -99,9 +99,7 @@ DATA = TitleData(
         "seating_after_auction": "cash_ascending",
         "free_pick": "investor",
         "auction_bid_limit": "a bid is at most the bidder's cash",
-        "orient_express_grant": Gap(
-            "the buyer of P8 also gets the TR's 20% president's certificate (VI.6, the reference's P8), but its par price is given nowhere; the certificate is not handed over yet"
-        ),
+        "orient_express_grant": "the buyer of P8 founds the TR at once, in the Starting Round: he sets its par price and takes its row on the round track like any founder, pays nothing more for its 20% president's certificate, and chooses its three building rights",
         "picks_operate": True,
         "minor_operating_steps": ["lay_tile", "run_routes", "dividend"],
         "minor_train": "lease_top",
@@ -2019,7 +2017,7 @@ DATA = TitleData(
                         "key": "tr_presidency",
                         "title": None,
                         "summary": "the buyer also receives the 20% president's certificate of the Transylvanian Railway (TR)",
-                        "grants": "TR president's certificate",
+                        "president_of": "TR",
                         "percent": 20,
                         "counts_as_first_founding": True,
                         "kind": "ability",
@@ -8340,6 +8338,7 @@ DATA = TitleData(
         "property operating_order": "VII.1, VI.6",
         "property operating_rounds_per_set": "VII.1, II.4",
         "property operating_steps": "VII.1",
+        "property orient_express_grant": "VI.6, VI.5",
         "property par_prices": "VI.6, II.2",
         "property phase_trigger": "VII.3.11, VII.3.5.2, II.4",
         "property picks_operate": "II.3.2, VII.1",
@@ -8921,6 +8920,11 @@ def a_bid(g, v_player, v_company, v_price):
         if not (v_price == 0):
             raise IllegalAction("a foreign investor is selected for free", rule="V.2")
         g.b_pick(v_player, v_company)
+        for v_c in g.name("corporations"):
+            if (g.b_president(v_c) == v_player) and all(
+                (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
+            ):
+                g.move(g.b_next_certificate(v_c, "treasury"), v_c, v_company)
     else:
         if not (g.b_in_round("auction")):
             raise IllegalAction(
@@ -8943,10 +8947,19 @@ def a_bid(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price, v_president_percent):
-    """Found a company: buy its president's certificate, of 20, 30 or 40% (VI.5, VI.6)"""
-    if not (g.b_in_round("stock")):
+    """Found a company: buy its president's certificate, of 20, 30 or 40%; or found the TR with P8's (VI.5, VI.6)"""
+    v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
+        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        for v_x in g.name("privates")
+    )
+    if not (g.b_pending_decision(v_player, "par") == v_granted):
+        raise IllegalAction(
+            "the buyer of the Orient Express founds the TR at once; no one else founds it",
+            rule="VI.6",
+        )
+    if not (g.b_in_round("stock") or v_granted):
         raise IllegalAction("a company is founded in a stock round", rule="VI.6")
-    if not (g.b_may_buy_now(v_player)):
+    if not (g.b_may_buy_now(v_player) or v_granted):
         raise IllegalAction("sell first, then buy one share", rule="VI.1")
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
@@ -8958,26 +8971,35 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
         raise IllegalAction("the par prices are 70, 80, 90 and 100", rule="VI.6")
     if not (v_president_percent in g.param("president_share_sizes")):
         raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
+    if not ((not v_granted) or (v_president_percent == 20)):
+        raise IllegalAction(
+            "the Orient Express gives the TR's 20% president's certificate", rule="VI.6"
+        )
     if not (g.b_round_track_row_free(v_price)):
         raise IllegalAction(
             "all four rows of that par price on the round track are taken", rule="VI.6"
         )
     g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
+    v_cost = 0 if v_granted else (v_price * g.attr(v_cert, "shares"))
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+    if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5")
     g.b_set_par(v_corporation, v_price)
     g.b_take_round_track_row(v_corporation)
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.name("bank"))
+    g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     for v_investor in g.name("minors"):
         if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
             g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
-    g.b_bought(v_player, v_corporation)
+    if v_granted:
+        g.b_resolve_decision(v_player, "par")
+        g.b_check_float(v_corporation)
+    else:
+        g.b_bought(v_player, v_corporation)
     g.b_require_decision(v_corporation, "choose")
 
 
@@ -8993,10 +9015,10 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction("the company is not founded", rule="VI.5")
-    if not (v_source != g.name("pool")):
+    if not (v_source == "treasury"):
         raise IllegalAction(
-            "there is no bank pool: shares come from the company's stack in the bank",
-            rule="VI.4, VI.5",
+            "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
+            rule="VI.1, VI.4, VI.5",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction("no buying back a company sold this round", rule="VI.5")

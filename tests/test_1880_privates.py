@@ -1,8 +1,8 @@
 """1880 Romania's private companies' abilities (II.3.1), on the real map.
 
 The rulebook's private table stops after No. 4; P5 to P7 have no ability in
-either source and stay declared gaps, P8's grant of the TR certificate waits
-for its par price (a gap too). Games skip the Starting Round (V) by a direct
+either source and stay declared gaps; P8's founding of the TR is tested with
+the Starting Round (test_1880_starting_round.py, VI.6). Games skip the Starting Round (V) by a direct
 state edit and hand out privates directly; each test says so. Refused actions
 go through `assert_refused` (IllegalAction naming the section, the game
 unchanged).

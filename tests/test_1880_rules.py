@@ -253,6 +253,27 @@ def test_vi_1_only_half_of_a_company_until_phase_b():
     assert_refused(g, buy_action(g, "Ann", "GWR"), "VI.1")
 
 
+def test_vi_1_no_share_bought_from_another_player():
+    """VI.1: shares are bought from the bank, never from another player; the share named in the action
+    is Bob's."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    turn(g, "Bob", buy_action(g, "Bob", "GWR"))
+    to_turn(g, "Cid")
+    bobs = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("player", "Bob"))
+    assert_refused(g, P("Cid", "buy_shares", shares=[bobs.id], percent=10), "VI.1", "never trade")
+
+
+def test_vi_4_no_share_bought_from_a_bank_pool():
+    """VI.4: there is no bank pool. A direct state edit puts a GWR share in the pool all the same."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    to_turn(g, "Bob")
+    cert = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("corporation", "GWR"))
+    g.owner[cert.id] = POOL
+    assert_refused(g, P("Bob", "buy_shares", shares=[cert.id], percent=10), "VI.4", "no bank pool")
+
+
 def test_vi_4_no_selling_in_the_first_stock_round():
     g = new_game()
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
