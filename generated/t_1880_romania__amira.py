@@ -1398,7 +1398,7 @@ DATA = TitleData(
                     {"kind": "city", "revenue": 0, "slots": 1},
                 ],
                 "paths": [],
-                "homes": [{"corporation": "VRL", "node": 0}],
+                "homes": [{"corporation": "VRL", "node": 0, "blocks_hex": True}],
             },
             {"key": "H18", "title": None, "color": "white", "nodes": [], "paths": []},
             {
@@ -8214,7 +8214,7 @@ DATA = TitleData(
         "hex H10": 'supplement from "18xx-games-1880Romania.json"',
         "hex H12": 'supplement from "18xx-games-1880Romania.json"',
         "hex H14": 'supplement from "18xx-games-1880Romania.json"',
-        "hex H16": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H16": "VII.3.4",
         "hex H18": 'supplement from "18xx-games-1880Romania.json"',
         "hex H2": 'supplement from "18xx-games-1880Romania.json"',
         "hex H20": 'supplement from "18xx-games-1880Romania.json"',

@@ -343,3 +343,21 @@ def test_vii_3_5_1_an_express_trains_own_city_holds_with_a_harbour_token():
     stops = [(f"X{i}", "city", 60) for i in range(5)] + [("G25", "city", 55), ("I17", OWN_CITY, 10)]
     token = Bonuses((RouteBonus("P4 marker", (("G25", 10),)),))
     assert run_value(six_e, stops, ("X0", "I17"), token) == 4 * 60 + 55 + 10 + 10   # not 5 * 60 + 55 + 10
+
+
+def test_vii_3_4_no_station_on_h16_before_the_vrls_home_station():
+    """VII.3.4: on H16, with two cities, no station goes down before the VRL's home station. A direct
+    edit lays Bucharest's B tile and a green OO tile on H16 whose second city (not the VRL's) the CFR
+    reaches from Bucharest; then the VRL's home station."""
+    g = new_game()
+    found(g, "Ann", "CFR", "ABC")
+    lay_direct(g, "I17", "L148", 0)
+    lay_direct(g, "H16", "L141", 4)
+    to_operating(g)
+    act(g, C("CFR", "pass"))                                       # no track this turn
+    assert g.board.reservations(("H16", 1)) == []                   # the circle itself is nobody's home
+    assert_refused(g, C("CFR", "place_token", city="H16-1"), "VII.3.4")
+    g.board.place_token("VRL", ("H16", 0))
+    act(g, C("CFR", "place_token", city="H16-1"))
+    assert ("H16", 1) in g.board.tokens_of("CFR")
+
