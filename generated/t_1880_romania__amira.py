@@ -2000,6 +2000,7 @@ DATA = TitleData(
                 "number": 8,
                 "cost": 160,
                 "income": 0,
+                "income_stops_on": "B2",
                 "closes": "never",
                 "children": [
                     {
@@ -8108,7 +8109,6 @@ DATA = TitleData(
         "cite action dividend": "VII.3.6, VIII.2",
         "cite action run_routes": "VII.3.5.2",
         "cite procedure dividend_price_move": "VIII.2",
-        "cite trigger private_income": "VII.1, II.3.1",
         "clash bonus_zones": "§VIII",
         "clash count_4p4": "II.4",
         "clash count_6": "II.4",
@@ -8902,6 +8902,7 @@ DATA = TitleData(
         "trigger capitalise": "VI.7",
         "trigger dotted_border_opens": "II.3.1, VII.3.11",
         "trigger loan_interest": "VII.3.9",
+        "trigger private_income": "VII.1, II.3.1",
         "trigger second_capital_in_b": "VI.7, VII.3.11",
         "zone par": "II.2",
     },
@@ -9494,9 +9495,10 @@ def t_privates_close(g, *_rest):
 
 
 def t_private_income(g, *_rest):
-    """Privates pay their income"""
+    """Privates pay their income until the communist phase"""
     for v_company in g.b_open_privates():
-        g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+        if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
+            g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_dotted_border_opens(g, *_rest):

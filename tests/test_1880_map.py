@@ -361,3 +361,20 @@ def test_vii_3_4_no_station_on_h16_before_the_vrls_home_station():
     act(g, C("CFR", "place_token", city="H16-1"))
     assert ("H16", 1) in g.board.tokens_of("CFR")
 
+
+
+def test_vii_3_3_an_upgrade_pays_no_terrain_cost():
+    """Sibiu (F12) costs Ł20 of mountain for its first tile; the TR's upgrade there costs nothing. Direct
+    edits: phase B1 and the yellow city tile on F12."""
+    g = new_game()
+    found(g, "Ann", "TR", "ABC")
+    g.g["phase"] = "B1"
+    lay_direct(g, "F12", "57", 0)
+    to_operating(g)
+    assert acting(g) == "TR"
+    upgrades = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "F12"]
+    assert upgrades, "a green upgrade of Sibiu is open to the TR"
+    before = g.cash[g.find("TR")]
+    act(g, upgrades[0])
+    assert g.board.tile_at("F12").color == "green"
+    assert g.cash[g.find("TR")] == before

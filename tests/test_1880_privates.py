@@ -192,3 +192,16 @@ def test_ii_3_1_p2_pays_for_every_crossing_until_the_communist_phase(phase, bonu
     cash = g.cash[g.find("Bob")]
     act(g, C("LCR", "lay_tile", hex="A17", tile="447", rotation=0))
     assert g.cash[g.find("Bob")] == cash + bonus
+
+
+@pytest.mark.parametrize("phase, income", [("A1", 10), ("B1", 10), ("B2", 0), ("C1", 0)])
+def test_vii_1_privates_pay_their_income_until_the_communist_phase(phase, income):
+    """VII.1, II.3.1: the privates pay their owners at the start of an operating round; from phase B2 on
+    (VIII.4, the communist phase) they pay nothing. P2 (Ł10) handed to Bob; the phase set by a direct edit."""
+    g = new_game(P2="Bob")
+    found(g, "Ann", "GWR")
+    g.g["phase"] = phase
+    before = g.cash[g.find("Bob")]
+    to_operating(g)
+    assert g.g["round"] == "operating"
+    assert g.cash[g.find("Bob")] == before + income
