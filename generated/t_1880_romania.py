@@ -111,6 +111,9 @@ DATA = TitleData(
         "sell_buy_order": "sell_then_buy",
         "first_round_selling": "forbidden",
         "president_certificate_saleable": False,
+        "voluntary_presidency_handover": Gap(
+            "VI.8 lets a president give up his certificate by selling shares when another player holds at least as much (the most; ties to the next in turn order), the certificate first exchanged (VI.4); not built: the engine never sells a president's certificate, so a president leaves office only when another player comes to hold more (VI.8's first paragraph)"
+        ),
         "sell_price_drop": "per_share",
         "sold_out_rise": True,
         "cert_limit_counts": ["shares"],
@@ -8378,6 +8381,7 @@ DATA = TitleData(
         "property treasury_shares_pay": "VII.3.6",
         "property upgrade_chart": 'VII.3.3, §"Tile Overview and Tile Upgrade Table"',
         "property upgrade_terrain_cost": "VII.3.3",
+        "property voluntary_presidency_handover": "VI.8, VI.4",
         "round operating": "§VII",
         "round starting": "§V",
         "round stock": "§VI",
