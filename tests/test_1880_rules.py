@@ -705,3 +705,20 @@ def test_vii_3_9_an_emergency_sale_may_not_change_a_presidency():
     assert_refused(g, sell_action(g, "Ann", "VRL", 2), "VII.3.9", "president")
     act(g, sell_action(g, "Ann", "VRL", 1))                 # 30% against 30%: no change
     assert g.b_president(g.entity("corporation", "VRL")) == g.find("Ann")
+
+
+@pytest.mark.parametrize("phase, needed", [("A1", 20), ("B1", 30), ("C1", 40), ("D1", 60)])
+def test_vi_6_float_thresholds_by_phase(phase, needed):
+    """VI.6, VII.3.11: a company starts to operate once 20/30/40/60% is sold in phase A/B/C/D, not before.
+    The phase is set by a direct edit."""
+    g = new_game()
+    set_phase(g, phase)
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 70))
+    sold = 20
+    buyers = iter(["Bob", "Cid", "Dee", "Bob"])
+    while sold < needed:
+        assert not g.corp["GWR"]["floated"], f"floated at {sold}%"
+        name = next(buyers)
+        turn(g, name, buy_action(g, name, "GWR"))
+        sold += 10
+    assert g.corp["GWR"]["floated"]
