@@ -83,9 +83,7 @@ DATA = TitleData(
         "seating_after_auction": "cash_ascending",
         "free_pick": "investor",
         "auction_bid_limit": "a bid is at most the bidder's cash",
-        "orient_express_grant": Gap(
-            "the buyer of P8 also gets the TR's 20% president's certificate (VI.6, the reference's P8), but its par price is given nowhere; the certificate is not handed over yet"
-        ),
+        "orient_express_grant": "the buyer of P8 founds the TR at once, in the Starting Round: he sets its par price and takes its row on the round track like any founder, pays nothing more for its 20% president's certificate, and chooses its three building rights",
         "picks_operate": True,
         "minor_operating_steps": ["lay_tile", "run_routes", "dividend"],
         "minor_train": "lease_top",
@@ -97,6 +95,9 @@ DATA = TitleData(
         "sell_buy_order": "sell_then_buy",
         "first_round_selling": "forbidden",
         "president_certificate_saleable": False,
+        "voluntary_presidency_handover": Gap(
+            "VI.8 lets a president give up his certificate by selling shares when another player holds at least as much (the most; ties to the next in turn order), the certificate first exchanged (VI.4); not built: the engine never sells a president's certificate, so a president leaves office only when another player comes to hold more (VI.8's first paragraph)"
+        ),
         "sell_price_drop": "per_share",
         "sold_out_rise": True,
         "cert_limit_counts": ["shares"],
@@ -1357,7 +1358,7 @@ DATA = TitleData(
                     {"kind": "city", "revenue": 0, "slots": 1},
                 ],
                 "paths": [],
-                "homes": [{"corporation": "VRL", "node": 0}],
+                "homes": [{"corporation": "VRL", "node": 0, "blocks_hex": True}],
             },
             {"key": "H18", "title": None, "color": "white", "nodes": [], "paths": []},
             {
@@ -1888,13 +1889,14 @@ DATA = TitleData(
                 "number": 8,
                 "cost": 160,
                 "income": 0,
+                "income_stops_on": "B2",
                 "closes": "never",
                 "children": [
                     {
                         "key": "tr_presidency",
                         "title": None,
                         "summary": "the buyer also receives the 20% president's certificate of the Transylvanian Railway (TR)",
-                        "grants": "TR president's certificate",
+                        "president_of": "TR",
                         "percent": 20,
                         "counts_as_first_founding": True,
                         "kind": "ability",
@@ -7995,7 +7997,6 @@ DATA = TitleData(
         "cite action dividend": "VII.3.6, VIII.2",
         "cite action run_routes": "VII.3.5.2",
         "cite procedure dividend_price_move": "VIII.2",
-        "cite trigger private_income": "VII.1, II.3.1",
         "clash bonus_zones": "§VIII",
         "clash count_4p4": "II.4",
         "clash count_6": "II.4",
@@ -8101,7 +8102,7 @@ DATA = TitleData(
         "hex H10": 'supplement from "18xx-games-1880Romania.json"',
         "hex H12": 'supplement from "18xx-games-1880Romania.json"',
         "hex H14": 'supplement from "18xx-games-1880Romania.json"',
-        "hex H16": 'supplement from "18xx-games-1880Romania.json"',
+        "hex H16": "VII.3.4",
         "hex H18": 'supplement from "18xx-games-1880Romania.json"',
         "hex H2": 'supplement from "18xx-games-1880Romania.json"',
         "hex H20": 'supplement from "18xx-games-1880Romania.json"',
@@ -8216,6 +8217,7 @@ DATA = TitleData(
         "property operating_order": "VII.1, VI.6",
         "property operating_rounds_per_set": "VII.1, II.4",
         "property operating_steps": "VII.1",
+        "property orient_express_grant": "VI.6, VI.5",
         "property par_prices": "VI.6, II.2",
         "property phase_trigger": "VII.3.11, VII.3.5.2, II.4",
         "property picks_operate": "II.3.2, VII.1",
@@ -8256,6 +8258,7 @@ DATA = TitleData(
         "property treasury_shares_pay": "VII.3.6",
         "property upgrade_chart": 'VII.3.3, §"Tile Overview and Tile Upgrade Table"',
         "property upgrade_terrain_cost": "VII.3.3",
+        "property voluntary_presidency_handover": "VI.8, VI.4",
         "round operating": "§VII",
         "round starting": "§V",
         "round stock": "§VI",
@@ -8782,6 +8785,7 @@ DATA = TitleData(
         "trigger capitalise": "VI.7",
         "trigger dotted_border_opens": "II.3.1, VII.3.11",
         "trigger loan_interest": "VII.3.9",
+        "trigger private_income": "VII.1, II.3.1",
         "trigger second_capital_in_b": "VI.7, VII.3.11",
         "zone par": "II.2",
     },
@@ -8798,6 +8802,11 @@ def a_bid(g, v_player, v_company, v_price):
         if not (v_price == 0):
             raise IllegalAction("a foreign investor is selected for free", rule="V.2")
         g.b_pick(v_player, v_company)
+        for v_c in g.name("corporations"):
+            if (g.b_president(v_c) == v_player) and all(
+                (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
+            ):
+                g.move(g.b_next_certificate(v_c, "treasury"), v_c, v_company)
     else:
         if not (g.b_in_round("auction")):
             raise IllegalAction(
@@ -8820,10 +8829,19 @@ def a_bid(g, v_player, v_company, v_price):
 
 
 def a_par(g, v_player, v_corporation, v_price, v_president_percent):
-    """Found a company: buy its president's certificate, of 20, 30 or 40% (VI.5, VI.6)"""
-    if not (g.b_in_round("stock")):
+    """Found a company: buy its president's certificate, of 20, 30 or 40%; or found the TR with P8's (VI.5, VI.6)"""
+    v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
+        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        for v_x in g.name("privates")
+    )
+    if not (g.b_pending_decision(v_player, "par") == v_granted):
+        raise IllegalAction(
+            "the buyer of the Orient Express founds the TR at once; no one else founds it",
+            rule="VI.6",
+        )
+    if not (g.b_in_round("stock") or v_granted):
         raise IllegalAction("a company is founded in a stock round", rule="VI.6")
-    if not (g.b_may_buy_now(v_player)):
+    if not (g.b_may_buy_now(v_player) or v_granted):
         raise IllegalAction("sell first, then buy one share", rule="VI.1")
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
@@ -8835,26 +8853,35 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
         raise IllegalAction("the par prices are 70, 80, 90 and 100", rule="VI.6")
     if not (v_president_percent in g.param("president_share_sizes")):
         raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
+    if not ((not v_granted) or (v_president_percent == 20)):
+        raise IllegalAction(
+            "the Orient Express gives the TR's 20% president's certificate", rule="VI.6"
+        )
     if not (g.b_round_track_row_free(v_price)):
         raise IllegalAction(
             "all four rows of that par price on the round track are taken", rule="VI.6"
         )
     g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
+    v_cost = 0 if v_granted else (v_price * g.attr(v_cert, "shares"))
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+    if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5")
     g.b_set_par(v_corporation, v_price)
     g.b_take_round_track_row(v_corporation)
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.name("bank"))
+    g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     for v_investor in g.name("minors"):
         if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
             g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
-    g.b_bought(v_player, v_corporation)
+    if v_granted:
+        g.b_resolve_decision(v_player, "par")
+        g.b_check_float(v_corporation)
+    else:
+        g.b_bought(v_player, v_corporation)
     g.b_require_decision(v_corporation, "choose")
 
 
@@ -8870,10 +8897,10 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction("the company is not founded", rule="VI.5")
-    if not (v_source != g.name("pool")):
+    if not (v_source == "treasury"):
         raise IllegalAction(
-            "there is no bank pool: shares come from the company's stack in the bank",
-            rule="VI.4, VI.5",
+            "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
+            rule="VI.1, VI.4, VI.5",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction("no buying back a company sold this round", rule="VI.5")
@@ -9351,9 +9378,10 @@ def t_privates_close(g, *_rest):
 
 
 def t_private_income(g, *_rest):
-    """Privates pay their income"""
+    """Privates pay their income until the communist phase"""
     for v_company in g.b_open_privates():
-        g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+        if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
+            g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_dotted_border_opens(g, *_rest):

@@ -42,16 +42,22 @@ def assert_refused(g, action, rule_contains):
 
 
 def game_with_investors(picks=("6", "5", "1", "3")):
-    """Every private sold at face value in the Starting Round; then the players, in their new
-    seating, select `picks`. Returns the game at the first stock round and the seating."""
+    """Every private sold at face value in the Starting Round but P7, sold for Ł185 so that its buyer
+    (Ł255 left) and not P8's (Ł260) sits first; P8's buyer founds the TR at 70 (VI.6), and his first
+    founding is done. Then the players, in their new seating, select `picks`. Returns the game at the
+    first stock round and the seating."""
     g = Game(players=list(NAMES), seed=1)
     g._test_monitor = Monitor(g)
     while g.g["round"] == "auction" and not g.b_picking():
         company = g.b_auction_company()
-        act(g, P(acting(g), "bid", company=company.id, price=company.get("cost")))
+        price = 185 if company.id == "P7" else company.get("cost")
+        act(g, P(acting(g), "bid", company=company.id, price=price))
         while g.g["round"] == "auction" and g.b_auction_company() == company and not g.b_picking():
             act(g, P(acting(g), "pass"))
+    act(g, P(acting(g), "par", corporation="TR", share_price="70,7,3", president_percent=20))
+    act(g, E("TR", "choose", choice="ABC"))
     seating = [p.id for p in g.players]
+    assert g.b_president(g.entity("corporation", "TR")).id == seating[1]
     for name, investor in zip(seating, picks):
         act(g, P(name, "bid", minor=investor, price=0))
     assert g.g["round"] == "stock"

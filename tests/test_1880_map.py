@@ -345,3 +345,38 @@ def test_vii_3_5_1_an_express_trains_own_city_holds_with_a_harbour_token():
     stops = [(f"X{i}", "city", 60) for i in range(5)] + [("G25", "city", 55), ("I17", OWN_CITY, 10)]
     token = Bonuses((RouteBonus("P4 marker", (("G25", 10),)),))
     assert run_value(six_e, stops, ("X0", "I17"), token) == 4 * 60 + 55 + 10 + 10   # not 5 * 60 + 55 + 10
+
+
+def test_vii_3_4_no_station_on_h16_before_the_vrls_home_station():
+    """VII.3.4: on H16, with two cities, no station goes down before the VRL's home station. A direct
+    edit lays Bucharest's B tile and a green OO tile on H16 whose second city (not the VRL's) the CFR
+    reaches from Bucharest; then the VRL's home station."""
+    g = new_game()
+    found(g, "Ann", "CFR", "ABC")
+    lay_direct(g, "I17", "L148", 0)
+    lay_direct(g, "H16", "L141", 4)
+    to_operating(g)
+    act(g, C("CFR", "pass"))                                       # no track this turn
+    assert g.board.reservations(("H16", 1)) == []                   # the circle itself is nobody's home
+    assert_refused(g, C("CFR", "place_token", city="H16-1"), "VII.3.4")
+    g.board.place_token("VRL", ("H16", 0))
+    act(g, C("CFR", "place_token", city="H16-1"))
+    assert ("H16", 1) in g.board.tokens_of("CFR")
+
+
+
+def test_vii_3_3_an_upgrade_pays_no_terrain_cost():
+    """Sibiu (F12) costs Ł20 of mountain for its first tile; the TR's upgrade there costs nothing. Direct
+    edits: phase B1 and the yellow city tile on F12."""
+    g = new_game()
+    found(g, "Ann", "TR", "ABC")
+    g.g["phase"] = "B1"
+    lay_direct(g, "F12", "57", 0)
+    to_operating(g)
+    assert acting(g) == "TR"
+    upgrades = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["hex"] == "F12"]
+    assert upgrades, "a green upgrade of Sibiu is open to the TR"
+    before = g.cash[g.find("TR")]
+    act(g, upgrades[0])
+    assert g.board.tile_at("F12").color == "green"
+    assert g.cash[g.find("TR")] == before

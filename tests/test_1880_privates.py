@@ -1,8 +1,8 @@
 """1880 Romania's private companies' abilities (II.3.1), on the real map.
 
 The rulebook's private table stops after No. 4; P5 to P7 have no ability in
-either source and stay declared gaps, P8's grant of the TR certificate waits
-for its par price (a gap too). Games skip the Starting Round (V) by a direct
+either source and stay declared gaps; P8's founding of the TR is tested with
+the Starting Round (test_1880_starting_round.py, VI.6). Games skip the Starting Round (V) by a direct
 state edit and hand out privates directly; each test says so. Refused actions
 go through `assert_refused` (IllegalAction naming the section, the game
 unchanged).
@@ -192,3 +192,16 @@ def test_ii_3_1_p2_pays_for_every_crossing_until_the_communist_phase(phase, bonu
     cash = g.cash[g.find("Bob")]
     act(g, C("LCR", "lay_tile", hex="A17", tile="447", rotation=0))
     assert g.cash[g.find("Bob")] == cash + bonus
+
+
+@pytest.mark.parametrize("phase, income", [("A1", 10), ("B1", 10), ("B2", 0), ("C1", 0)])
+def test_vii_1_privates_pay_their_income_until_the_communist_phase(phase, income):
+    """VII.1, II.3.1: the privates pay their owners at the start of an operating round; from phase B2 on
+    (VIII.4, the communist phase) they pay nothing. P2 (Ł10) handed to Bob; the phase set by a direct edit."""
+    g = new_game(P2="Bob")
+    found(g, "Ann", "GWR")
+    g.g["phase"] = phase
+    before = g.cash[g.find("Bob")]
+    to_operating(g)
+    assert g.g["round"] == "operating"
+    assert g.cash[g.find("Bob")] == before + income

@@ -253,6 +253,27 @@ def test_vi_1_only_half_of_a_company_until_phase_b():
     assert_refused(g, buy_action(g, "Ann", "GWR"), "VI.1")
 
 
+def test_vi_1_no_share_bought_from_another_player():
+    """VI.1: shares are bought from the bank, never from another player; the share named in the action
+    is Bob's."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    turn(g, "Bob", buy_action(g, "Bob", "GWR"))
+    to_turn(g, "Cid")
+    bobs = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("player", "Bob"))
+    assert_refused(g, P("Cid", "buy_shares", shares=[bobs.id], percent=10), "VI.1", "never trade")
+
+
+def test_vi_4_no_share_bought_from_a_bank_pool():
+    """VI.4: there is no bank pool. A direct state edit puts a GWR share in the pool all the same."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    to_turn(g, "Bob")
+    cert = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("corporation", "GWR"))
+    g.owner[cert.id] = POOL
+    assert_refused(g, P("Bob", "buy_shares", shares=[cert.id], percent=10), "VI.4", "no bank pool")
+
+
 def test_vi_4_no_selling_in_the_first_stock_round():
     g = new_game()
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
@@ -611,3 +632,93 @@ def test_vii_1_after_an_interruption_the_topmost_waiting_company_goes_on():
     act(g, C("MR", "buy_train", train=train_id(g, "2+2"), price=180))
     pass_(g, "MR")
     assert acting(g) == "VRL"
+
+
+# ---------------------------------------------------------------- rules easy to miss
+
+
+def test_ii_4_an_export_triggers_the_first_and_last_train_effects_together():
+    """No 2+2 was ever bought: their export is both the first of the type (phase A2 begins) and the last
+    (a stock round breaks in), at once."""
+    g = new_game()
+    first_sr_gwr(g)
+    act(g, C("GWR", "buy_train", train=train_id(g, "2"), price=100))
+    pass_(g, "GWR")
+    finish_turn(g, "GWR")                         # 2s exported
+    end_stock_round(g)
+    pass_(g, "GWR")                               # declines the 2+2 after the stock round
+    assert g.g["phase"] == "A1" and g.g["round"] == "operating"
+    finish_turn(g, "GWR")                         # its next turn: the 2+2s leave without a purchase
+    assert not any(g.trains[t].name == "2+2" and g.owner[t] is DEPOT for t in g.train_order)
+    assert g.g["phase"] == "A2"                   # first-train effect
+    assert g.g["round"] == "stock"                # last-train effect
+
+
+def test_vii_3_6_shares_in_the_bank_earn_no_dividend():
+    """A payout of Ł100 pays Ł10 per 10% to players only: the GWR's 80% in the bank's stack earns nothing."""
+    g = new_game()
+    first_sr_gwr(g)
+    gwr = g.entity("corporation", "GWR")
+    before_ann, before_gwr = cash(g, "Ann"), cash(g, "GWR")
+    g.ROUTINES["pay_dividends"](g, gwr, 100)
+    assert cash(g, "Ann") == before_ann + 20
+    assert cash(g, "GWR") == before_gwr
+
+
+def test_vi_8_more_shares_take_the_presidency_a_tie_does_not():
+    """Phase B1 by a direct edit, so that more than half of the GWR can be sold."""
+    g = new_game()
+    set_phase(g, "B1")
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    turn(g, "Bob", buy_action(g, "Bob", "GWR"))
+    turn(g, "Bob", buy_action(g, "Bob", "GWR"))
+    gwr = g.entity("corporation", "GWR")
+    assert pct(g, "Bob", "GWR") == 20 and g.b_president(gwr) == g.find("Ann")      # a tie: no change
+    turn(g, "Bob", buy_action(g, "Bob", "GWR"))
+    assert g.b_president(gwr) == g.find("Bob")                                      # more: Bob presides
+    assert pct(g, "Bob", "GWR") == 30 and pct(g, "Ann", "GWR") == 20
+    assert g.certs_of["GWR"][0].id in {c.id for c in g.certs_of["GWR"] if g.owner[c.id] == g.find("Bob")}
+
+
+def test_vii_3_9_an_emergency_sale_may_not_change_a_presidency():
+    """Ann presides the GWR (no train, no cash) and the VRL (40% against Cid's 30%); selling two VRL shares
+    would give Cid the VRL, so she may sell only one. Direct edits: phase B1 after the GWR floats,
+    the 2 and 2+2 trains gone, the GWR's cash nil."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    set_phase(g, "B1")
+    turn(g, "Ann", par_action(g, "Ann", "VRL", 70))
+    for _ in range(2):
+        turn(g, "Cid", buy_action(g, "Cid", "VRL"))
+        turn(g, "Ann", buy_action(g, "Ann", "VRL"))
+    turn(g, "Cid", buy_action(g, "Cid", "VRL"))
+    assert pct(g, "Ann", "VRL") == 40 and pct(g, "Cid", "VRL") == 30
+    end_stock_round(g)
+    gwr = g.entity("corporation", "GWR")
+    for tid in g.train_order:
+        if g.trains[tid].name in ("2", "2+2") and g.owner[tid] is DEPOT:
+            g.owner[tid] = SCRAP
+    g.flow["received"] += cash(g, "GWR")
+    g.cash[gwr] = 0
+    skip_track(g, "GWR")
+    assert acting(g) == "GWR" and g.g["step"] == "buy_train"
+    assert_refused(g, sell_action(g, "Ann", "VRL", 2), "VII.3.9", "president")
+    act(g, sell_action(g, "Ann", "VRL", 1))                 # 30% against 30%: no change
+    assert g.b_president(g.entity("corporation", "VRL")) == g.find("Ann")
+
+
+@pytest.mark.parametrize("phase, needed", [("A1", 20), ("B1", 30), ("C1", 40), ("D1", 60)])
+def test_vi_6_float_thresholds_by_phase(phase, needed):
+    """VI.6, VII.3.11: a company starts to operate once 20/30/40/60% is sold in phase A/B/C/D, not before.
+    The phase is set by a direct edit."""
+    g = new_game()
+    set_phase(g, phase)
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 70))
+    sold = 20
+    buyers = iter(["Bob", "Cid", "Dee", "Bob"])
+    while sold < needed:
+        assert not g.corp["GWR"]["floated"], f"floated at {sold}%"
+        name = next(buyers)
+        turn(g, name, buy_action(g, name, "GWR"))
+        sold += 10
+    assert g.corp["GWR"]["floated"]

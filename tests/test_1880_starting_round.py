@@ -247,6 +247,7 @@ def test_v_1_final_seating_by_cash_ascending_ties_keep_the_earlier_order():
     spent = {p0: 100, p1: 100, p2: 140, p3: 220}
     assert {n: cash(g, n) for n in NAMES} == {n: 480 - spent[n] for n in NAMES}
     assert seats(g) == [p3, p2, p0, p1]                           # 260, 340, then the tie 380/380 as before
+    found_tr(g)                                                   # VI.6: P8's buyer founds the TR first
     assert g.g["priority"] == 0 and acting(g) == p3               # the poorest holds the bat and selects first
     assert [p["name"] for p in g.state()["players"]] == [p3, p2, p0, p1]
 
@@ -254,10 +255,20 @@ def test_v_1_final_seating_by_cash_ascending_ties_keep_the_earlier_order():
 # ---------------------------------------------------------------- V.2
 
 
+def found_tr(g, price=90):
+    """The buyer of P8 founds the TR at once (VI.6) with its three building rights (VII.3.2)."""
+    share_price = {70: "70,7,3", 80: "80,5,3", 90: "90,3,3", 100: "100,1,3"}[price]
+    act(g, P(owner(g, "P8"), "par", corporation="TR", share_price=share_price, president_percent=20))
+    act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
+
+
 def auction_done(seed=1):
+    """Every private sold at face value and the TR founded with P8's certificate: the selection of
+    investors (V.2) is next."""
     g = new_game(seed=seed)
     for _ in range(8):
         sell_at_face(g)
+    found_tr(g)
     return g
 
 
@@ -309,7 +320,75 @@ def auction_done_n(players):
     g = new_game(players=players)
     for _ in range(8):
         sell_at_face(g)
+    found_tr(g)
     return g
+
+
+# ---------------------------------------------------------------- VI.6 the Orient Express (P8) founds the TR
+
+
+def _sell_all_privates(g):
+    for _ in range(8):
+        sell_at_face(g)
+    return owner(g, "P8")
+
+
+def _tr_par(name, price=90, percent=20):
+    share_price = {70: "70,7,3", 80: "80,5,3", 90: "90,3,3", 100: "100,1,3"}[price]
+    return P(name, "par", corporation="TR", share_price=share_price, president_percent=percent)
+
+
+def test_vi_6_the_buyer_of_p8_founds_the_tr_at_once():
+    g = new_game()
+    buyer = _sell_all_privates(g)
+    assert g.g["round"] == "auction" and acting(g) == buyer
+    assert {a["corporation"] for a in g.legal_actions()} == {"TR"}
+    before = cash(g, buyer)
+    gwr = P(buyer, "par", corporation="GWR", share_price="90,3,3", president_percent=20)
+    assert_refused(g, gwr, "VI.6", "Orient Express")                     # the TR, no other company
+    assert_refused(g, _tr_par(buyer, percent=30), "VI.6", "20%")        # P8's certificate is the 20%
+    assert_refused(g, pick(buyer, "1"), "VI.6", "must first par")        # the par comes first
+    act(g, _tr_par(buyer, 90))
+    assert cash(g, buyer) == before                                       # the auction paid for it
+    tr = g.entity("corporation", "TR")
+    assert g.b_percent(g.find(buyer), tr) == 20 and g.b_president(tr) == g.find(buyer)
+    assert g.corp["TR"]["floated"] and g.cash[tr] == 5 * 90               # VI.6 20% sold; VI.7 5 x par
+    assert g.corp["TR"]["track_row"] == 4                                 # the top row of the 90 group
+    assert g.g["pending"] == (("corporation", "TR", "choose"),)          # VI.6 three building rights
+    act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
+    assert g.corp["TR"]["building_rights"] == "ABC"
+    assert g.b_picking() and acting(g) == g.players[0].id                 # V.2 goes on
+
+
+def test_vi_6_no_one_else_founds_the_tr():
+    g = new_game()
+    buyer = _sell_all_privates(g)
+    other = next(n for n in NAMES if n != buyer)
+    assert_refused(g, _tr_par(other), "VI.", "turn")                     # the buyer owes the par
+    act(g, _tr_par(buyer))
+    act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
+    assert g.b_president(g.entity("corporation", "TR")) == g.find(buyer)
+
+
+def test_vi_6_p8s_certificate_reserves_a_share_for_the_investor_selected_after_the_auction():
+    g = new_game()
+    buyer = _sell_all_privates(g)
+    act(g, _tr_par(buyer, 100))
+    act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
+    investors = {}
+    while g.b_picking():
+        name, choice = acting(g), g.g["starting"]["picks"][0]
+        act(g, pick(name, choice))
+        investors[name] = g.entity("minor", choice)
+    tr = g.entity("corporation", "TR")
+    assert g.b_percent(investors[buyer], tr) == 10
+    assert all(g.b_percent(m, tr) == 0 for n, m in investors.items() if n != buyer)
+    assert g.g["round"] == "stock"
+    # his next founding is not his first (VI.6): no second reserved share
+    while acting(g) != buyer:
+        act(g, P(acting(g), "pass"))
+    act(g, P(buyer, "par", corporation="GWR", share_price="70,7,3", president_percent=20))
+    assert g.b_percent(investors[buyer], g.entity("corporation", "GWR")) == 0
 
 
 # ---------------------------------------------------------------- a real log
@@ -319,9 +398,18 @@ def auction_done_n(players):
 def test_v_starting_round_of_a_real_game_replays():
     """The Starting Round of a 3-player game from 18xx.games: eight auctions at face value, then the
     selection of investors in the new seating order. Its 25th action founds the TR with P8's
-    president's certificate, a declared gap (orient_express_grant), and is left out."""
+    president's certificate at once (VI.6): 18xx.games neither names the certificate's size (P8's is
+    20%) nor asks for the TR's building rights; the replay adds both (VI.6, VII.3.2)."""
     log = json.loads(FIXTURE.read_text())
-    actions = [a for a in log["actions"] if a["id"] <= 28 and a["id"] != 25]
+    actions = []
+    for a in log["actions"]:
+        if a["id"] > 28:
+            break
+        if a["id"] == 25:
+            actions.append({**a, "president_percent": 20})
+            actions.append({"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
+            continue
+        actions.append(a)
     g = Game.from_log({**log, "actions": actions})
     state = g.state()
     names = {p["id"]: p["name"] for p in log["players"]}
@@ -333,6 +421,10 @@ def test_v_starting_round_of_a_real_game_replays():
     owners = {x["sym"]: x["owner"] for x in state["investors"]}
     assert owners["1"] == names[1] and owners["6"] == names[0] and owners["2"] == names[2]
     assert state["round"] == {"type": "stock", "number": 1} and state["acting"] == names[1]
+    tr = next(c for c in state["corporations"] if c["sym"] == "TR")
+    assert tr["president"] == names[1] and tr["share_price"] == 100 and tr["floated"]
+    assert tr["treasury"] == 500                                     # VI.7: five times par
+    assert g.b_percent(g.entity("minor", "1"), g.entity("corporation", "TR")) == 10   # VI.6: reserved share
 
 
 # ---------------------------------------------------------------- random play

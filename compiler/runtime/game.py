@@ -3331,6 +3331,12 @@ class GameBase:
         self._next_turn()
 
     def _grant(self, player: Entity, item: Entity) -> None:
+        """A private bought: its `grants` record (`corporation`, `percent`) gives the buyer a certificate of
+        that size from the corporation's mat; an ability with `president_of: C` makes the buyer owe the
+        decision to found C (a pending `par`: the title's `par` hands over the president's certificate)."""
+        for child in item.get("children", []) or []:
+            if child.get("president_of") is not None:
+                self.b_require_decision(player, "par")
         grant = item.get("grants")
         for child in item.get("children", []) or []:
             grant = grant or child.get("grants")

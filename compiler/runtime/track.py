@@ -458,7 +458,10 @@ class MapHex:
     tile) and `borders`. `stops_as`: the kind its revenue locations count as
     for a train's distance, where it differs from the node's kind for track
     and stations (1880's blue ports: a city or off-board on the map, a port
-    for a plus train's small number, VII.3.5.1)."""
+    for a plus train's small number, VII.3.5.1). `hex_blocking_homes`: the
+    companies of `homes` marked `blocks_hex: true`, before whose home station
+    no other company places a station anywhere in the hex (1880 VII.3.4: H16
+    and the VRL)."""
 
     id: str
     tile: Tile
@@ -470,14 +473,18 @@ class MapHex:
     reserved_for: str | None = None
     borders: tuple[Border, ...] = ()
     stops_as: str | None = None
+    hex_blocking_homes: tuple[str, ...] = ()
 
     @classmethod
     def from_dict(cls, hex_id: str, data: Mapping[str, Any]) -> MapHex:
         tile = Tile.from_dict(hex_id, data)
         homes = []
+        blocking = []
         for home in data.get("homes") or ():
             if isinstance(home, Mapping):
                 homes.append((str(home["corporation"]), int(home.get("node", 0))))
+                if home.get("blocks_hex") is True:
+                    blocking.append(str(home["corporation"]))
             else:
                 homes.append((str(home), 0))
         borders = tuple(
@@ -495,6 +502,7 @@ class MapHex:
             data.get("reserved_for"),
             borders,
             data.get("stops_as"),
+            tuple(blocking),
         )
 
 
@@ -1404,6 +1412,9 @@ def _token_verdict(board: Board, company: str, ref: NodeRef, reachable: bool) ->
         return f"{where} is not a city; tokens go on city circles"
     if any(company in held for (hh, _), held in board.tokens.items() if hh == h):
         return f"{company} already has a token on {h}; one per hex"
+    for blocker in board.hexes[h].hex_blocking_homes:
+        if blocker != company and not any(blocker in held for (hh, _), held in board.tokens.items() if hh == h):
+            return Refusal(f"no station on {h} before {blocker}'s home station is placed", ("hex", h))
     slot = board.free_slot(ref, company)
     if slot is None:
         if None in board.holders(ref):
