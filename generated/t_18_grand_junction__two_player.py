@@ -128,6 +128,7 @@ DATA = TitleData(
         "receivership_steps": ["run_routes", "dividend", "buy_train"],
         "receivership_selling": "forbidden",
         "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
+        "declinable_decisions": ["assign"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "components_own": [
             "game board",
@@ -6950,6 +6951,7 @@ DATA = TitleData(
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
         "action lay_tile": '§"Track Building Costs", §"Upgrading Track", §"The Tile Set", §"Government Subsidies"',
         "action par": '§"Initial Stock Round", §"Public Railroad Companies"',
+        "action pass": '§"Stock Round", §"Operating Round"',
         "action place_token": '§"San Luis Valley Southern Railway", §"GMT 1846 Components Used"',
         "action select_president": '§"Company Presidents", §"New Presidents in Phase 3"',
         "action top_up_revenue": '§"Abraham Donaldson"',
@@ -6959,7 +6961,6 @@ DATA = TitleData(
         "cite action buy_shares": '§"Stock Round"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
-        "cite action pass": '§"Stock Round", §"Operating Round"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
         "cite procedure pay_dividends": '§"Paying Dividends"',
@@ -7031,6 +7032,7 @@ DATA = TitleData(
         "property components_own": '§"18 Grand Junction Game Parts"',
         "property currency": 'supplement from "18xx-games-1846.json"',
         "property dead_end_colors": '§"Laying Track"',
+        "property declinable_decisions": '§"Private Companies"',
         "property dividend_kinds": '§"Paying Dividends"',
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',
@@ -7609,6 +7611,7 @@ DATA = TitleData(
         "trigger minor_income": '§"Minor Income Centers"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "trigger new_presidents": '§"New Presidents in Phase 3"',
+        "trigger port_marker_assignment": '§"Private Companies"',
         "trigger president_capital": '§"Homer Cropper"',
         "trigger president_income": '§"Walton Purcell"',
         "trigger president_on_start": '§"Company Presidents"',
@@ -7839,10 +7842,15 @@ def a_pass(g, v_entity):
     ):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
-            rule='§"Stock Ownership"',
+            rule='§"Certificate Limits"',
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction("a corporation without a train must buy one", rule='§"Buying Trains"')
+    if not (not g.b_in_step(v_entity, "dividend")):
+        raise IllegalAction(
+            "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
+            rule='§"Paying Dividends"',
+        )
     g.b_pass_turn(v_entity)
 
 
@@ -8348,6 +8356,13 @@ def t_private_income(g, *_rest):
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
+def t_port_marker_assignment(g, *_rest):
+    """A player owning the Steamboat Company assigns its marker"""
+    for v_company in g.name("privates"):
+        if g.b_marker_assigned_by_player(v_company):
+            g.b_require_decision(v_company, "assign")
+
+
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
     g.b_remove_reservations()
@@ -8559,6 +8574,7 @@ class Game(GameBase):
             (None, t_minor_income),
             (None, t_president_income),
         ],
+        "operating_order_set": [(None, t_port_marker_assignment), (None, t_thompson_asked)],
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
@@ -8567,5 +8583,4 @@ class Game(GameBase):
         "phase_start": [(w_presidents_removed, t_presidents_removed)],
         "operating_round_end": [(None, t_new_presidents)],
         "card_picked": [(w_president_capital, t_president_capital)],
-        "operating_order_set": [(None, t_thompson_asked)],
     }

@@ -143,6 +143,78 @@ def test_phases_phase_four_removes_the_markers():
     assert g.b_markers() == []
 
 
+# ---------------------------------------------------------------- the Steamboat Company held by a player
+
+
+def steamboat_held_by_p1():
+    """GT (P1) and NYC (P2) started; P1 holds the Steamboat Company as the first operating round begins."""
+    g = new_game(4)
+    take_passes(g)
+    for corp, player, price in (("GT", "P1", 90), ("NYC", "P2", 100)):
+        while acting(g) != player:
+            act(g, {"type": "pass", "entity": acting(g), "entity_type": "player"})
+        par(g, player, corp, price)
+    # test setup: P1 owns the Steamboat Company, open (it may have been removed at setup or drafted)
+    g.j.set(g.closed, "SC", False)
+    g.j.set(g.owner, "SC", g.entity("player", "P1"))
+    all_pass(g)
+    return g
+
+
+def assign_corp(sym, corp):
+    return {"type": "assign", "entity": sym, "entity_type": "company", "target": corp, "target_type": "corporation"}
+
+
+def test_private_companies_steamboat_held_by_a_player_is_assigned_as_each_operating_round_begins():
+    g = steamboat_held_by_p1()
+    assert g.g["round"] == "operating" and g.g["pending"][0] == ("private", "SC", "assign")
+    assert acting(g) == "SC" and g.g["operating"] is None  # nobody operates before the assignment
+    legal = g.legal_actions()
+    assert {a["target"] for a in legal if a["type"] == "assign"} == {"B8", "C5", "D14", "I1", "G19"}
+    assert {"type": "pass", "entity": "SC", "entity_type": "company"} in legal
+    # the hex first, then the corporation
+    assert_refused(g, assign_corp("SC", "GT"), "Private Companies", "goes on a hex before")
+    act(g, assign("SC", "B8"))
+    assert g.b_markers() == [("SC", "B8", "", 40)]
+    assert_refused(g, assign("SC", "C5"), "Private Companies", "once in an operating round")
+    assert {a["target"] for a in g.legal_actions() if a["type"] == "assign"} == {"GT", "NYC"}
+    # any floated corporation, not only those P1 directs
+    act(g, assign_corp("SC", "NYC"))
+    assert g.b_markers() == [("SC", "B8", "NYC", 40)]
+    assert not g.g.get("pending") and g.g["operating"] is not None  # the round begins
+    nyc, gt = g.entity("corporation", "NYC"), g.entity("corporation", "GT")
+    assert "SC marker" in {b.name for b in g._route_extras(nyc).bonuses}
+    assert "SC marker" not in {b.name for b in g._route_extras(gt).bonuses}
+    # out of the round's start the player assigns nothing
+    assert_refused(g, assign("SC", "C5"), "Private Companies", "as an operating round begins")
+
+
+def test_private_companies_steamboat_held_by_a_player_may_be_left_as_it_is():
+    g = steamboat_held_by_p1()
+    act(g, {"type": "pass", "entity": "SC", "entity_type": "company"})
+    assert not g.g.get("pending") and g.b_markers() == []
+    # the marker of a player-owned Steamboat leaves the map when the privates close
+    g2 = steamboat_held_by_p1()
+    act(g2, assign("SC", "C5"))
+    act(g2, assign_corp("SC", "GT"))
+    g2.b_close_privates()
+    assert g2.b_markers() == []
+
+
+def test_private_companies_steamboat_sold_to_a_corporation_serves_the_buyer():
+    g = steamboat_held_by_p1()
+    act(g, assign("SC", "D14"))
+    act(g, assign_corp("SC", "NYC"))
+    corporation_to_step(g, "GT", "track_and_token")
+    act(g, C("GT", "buy_company", company="SC", price=40))
+    assert g.b_markers() == [("SC", "D14", "GT", 20)]
+    # owned by a corporation, the marker moves in that corporation's turn, once, and stays when privates close
+    act(g, assign("SC", "I1"))
+    assert g.b_markers() == [("SC", "I1", "GT", 20)]
+    g.b_close_privates()
+    assert g.b_markers() == [("SC", "I1", "GT", 20)]
+
+
 # ---------------------------------------------------------------- Mail Contract
 
 

@@ -361,6 +361,22 @@ def test_paying_dividends_half_pay_rounding():
     assert g.cash[gt] - treasury == 70 + 64
 
 
+def test_paying_dividends_the_dividend_step_cannot_be_passed():
+    g = _dividend_position(100, 60)
+    assert "pass" not in {a["type"] for a in g.legal_actions() if a["entity"] == "GT"}
+    assert_refused(g, C("GT", "pass"), "Paying Dividends", "cannot be passed")
+    act(g, C("GT", "dividend", kind="withhold"))
+    assert g.g["operating"] != "GT" or g.g["step"] != "dividend"
+
+
+def test_paying_dividends_no_run_still_withholds_and_moves_left():
+    g = _dividend_position(100, 0)
+    col = g.corp["GT"]["cell"][1]
+    assert_refused(g, C("GT", "pass"), "Paying Dividends")
+    act(g, C("GT", "dividend", kind="withhold"))
+    assert g.corp["GT"]["cell"][1] == col - 1
+
+
 def test_paying_dividends_price_zero_closes_the_corporation():
     g = _dividend_position(100, 0)
     gt = g.entity("corporation", "GT")

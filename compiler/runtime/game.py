@@ -703,6 +703,12 @@ class GameBase:
         if isinstance(item, Entity) and item.kind == "private" and target.kind == "corporation" and any(
                 str(a.get("ends")) == "sold" for a in self._abilities(item, "reserved_slot")):
             self._drop_reservations(item)
+        if isinstance(item, Entity) and item.kind == "private" and target.kind == "corporation" and any(
+                a.get("assigned_on_sale") for a in self._abilities(item, "hex_marker")):
+            # a marker on the map comes to serve the corporation that buys the private
+            markers = tuple((m[0], m[1], target.id, m[3]) if m[0] == item.id else m for m in self.g.get("markers", ()))
+            if markers != tuple(self.g.get("markers", ())):
+                self.j.set(self.g, "markers", markers)
 
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":
@@ -1132,22 +1138,35 @@ class GameBase:
             return int(self._value(ability["bonus"], f"{ability['key']} bonus"))
         return None
 
-    def b_place_marker(self, company: Entity, hex_id: str) -> None:
-        """place_marker(X, hex): the owning corporation puts private X's revenue marker (an ability with
-        `effect: hex_marker`) in `hex`, during its operating turn before its trains have run; from then on
-        its routes through that hex earn the marker's bonus until the markers are removed. `count` limits
-        the placements over the game, `count_per_or` per operating round (the marker then moves).
-        An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
-        goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token).
-        Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
-        operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
-        are spent."""
+    def _marker_ability(self, company: Entity) -> dict:
+        """The revenue-marker ability (`effect: hex_marker`) of private `company` that serves its owner
+        now: the one whose `owner` is the owner's kind (player or corporation), else the first."""
         abilities = self._abilities(company, "hex_marker")
         if not abilities:
             raise IllegalAction(f"{company} has no revenue marker to place")
-        ability = abilities[0]
+        kind = self.owner[company.id].kind
+        return next((a for a in abilities if str(a.get("owner", "corporation")) == kind), abilities[0])
+
+    def b_place_marker(self, company: Entity, hex_id: str) -> None:
+        """place_marker(X, target): the owning corporation puts private X's revenue marker (an ability with
+        `effect: hex_marker`) in hex `target`, during its operating turn before its trains have run; from
+        then on its routes through that hex earn the marker's bonus until the markers are removed. `count`
+        limits the placements over the game, `count_per_or` per operating round (the marker then moves).
+        An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
+        goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token); with
+        `assigned_to: corporation` the player instead names the one corporation that earns it: `target` is
+        then a hex or a floated corporation, each named at most once in an operating round (1846's
+        Steamboat Company held by a player); a pending `assign` decision of X is taken once both are
+        named this round. Where X owns several marker abilities, the one for its owner's kind applies.
+        Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
+        operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
+        are spent."""
+        ability = self._marker_ability(company)
         if str(ability.get("owner", "corporation")) == "player":
             owner = self._player_ability_user(company)
+            if str(ability.get("assigned_to", "")) == "corporation":
+                self._assign_player_marker(company, ability, str(hex_id))
+                return
         else:
             owner = self._ability_user(company, "places its marker")
         bonus = self._marker_bonus(ability, str(hex_id))
@@ -1165,6 +1184,51 @@ class GameBase:
         self.j.set(self.g, "ability_uses", uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def _assign_player_marker(self, company: Entity, ability: dict, target: str) -> None:
+        """A player owner names the hex of X's marker or the corporation it serves (`assigned_to:
+        corporation`): each at most once in an operating round, the hex first; the marker keeps the other
+        part. The marker's owner field is the corporation, or "" while none is named. With `when:
+        operating_round_start` only while X owes its `assign` decision (asked as the round begins)."""
+        if not self.g["round"] == "operating":
+            raise IllegalAction(f"{company}'s marker is assigned in an operating round")
+        if str(ability.get("when", "")) == "operating_round_start" and not self.b_pending_decision(company, "assign"):
+            raise IllegalAction(f"{company}'s marker is assigned as an operating round begins, before anyone operates")
+        current = next((m for m in self.g.get("markers", ()) if m[0] == company.id), None)
+        stamp = f"{self.g['set']}.{self.g['or']}"
+        marks = dict(self.g.get("assigned_markers", {}))
+        done = marks.get(company.id, ("", frozenset()))
+        done = done[1] if done[0] == stamp else frozenset()
+        if ("corporation", target) in self.by_id:
+            corp = self.entity("corporation", target)
+            if not self.corp[corp.id]["floated"] or self.corp[corp.id]["closed"]:
+                raise IllegalAction(f"{company}'s marker serves a floated corporation; {corp} is not one")
+            if current is None:
+                raise IllegalAction(f"{company}'s marker goes on a hex before it serves a corporation")
+            part, marker = "corporation", (company.id, current[1], corp.id, current[3])
+        else:
+            bonus = self._marker_bonus(ability, target)
+            if bonus is None:
+                raise IllegalAction(f"{company}'s marker may not go in {target}")
+            kept = current[2] if current is not None and ("corporation", str(current[2])) in self.by_id else ""
+            part, marker = "hex", (company.id, target, kept, bonus)
+        if part in done:
+            raise IllegalAction(f"{company}'s marker {part} is named once in an operating round")
+        done = done | {part}
+        marks[company.id] = (stamp, done)
+        self.j.set(self.g, "assigned_markers", marks)
+        markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
+        self.j.set(self.g, "markers", tuple(markers) + (marker,))
+        if done == {"hex", "corporation"} and self.b_pending_decision(company, "assign"):
+            self.b_resolve_decision(company, "assign")
+
+    def b_marker_assigned_by_player(self, company: Entity) -> bool:
+        """marker_assigned_by_player(X): X is open, a player owns it, and its marker ability for a player
+        owner names the corporation it serves (`owner: player`, `assigned_to: corporation`)."""
+        if self.closed[company.id] or self.owner[company.id].kind != "player":
+            return False
+        return any(str(a.get("owner", "")) == "player" and str(a.get("assigned_to", "")) == "corporation"
+                   for a in self._abilities(company, "hex_marker"))
 
     def _player_ability_user(self, company: Entity) -> Entity:
         """The player who may use open private `company`'s player ability: its owner; refused (IllegalAction)
@@ -2637,6 +2701,12 @@ class GameBase:
 
     # pending decisions: an entity out of turn must act before play goes on
 
+    def _declinable_pending(self) -> bool:
+        """Whether the first pending decision is of an action the title lists in `declinable_decisions`:
+        its owner may then `pass` instead, which takes the decision without doing it."""
+        pending = self.g.get("pending")
+        return bool(pending) and pending[0][2] in [str(a) for a in self.DATA.properties.get("declinable_decisions") or ()]
+
     def b_require_decision(self, entity: Entity, action: str) -> None:
         """require_decision(E, a): E must take action a (e.g. discard_train) before play goes on."""
         pending = tuple(self.g.get("pending", ()))
@@ -2663,9 +2733,15 @@ class GameBase:
             self._next_corporation()
 
     def b_close_privates(self) -> None:
-        """close_privates(): every private closes, but one whose ability keeps it open (stays_open)."""
+        """close_privates(): every private closes, but one whose ability keeps it open (stays_open); the
+        marker of a private a player owns leaves the map with it where its marker ability for a player
+        owner says `removed_on_close: true`."""
         for p in self.privates:
             if not self.b_stays_open(p):
+                if self.owner[p.id].kind == "player" and not self.closed[p.id] and any(
+                        str(a.get("owner", "")) == "player" and a.get("removed_on_close")
+                        for a in self._abilities(p, "hex_marker")):
+                    self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != p.id))
                 self.j.set(self.closed, p.id, True)
                 self._drop_reservations(p)
 
@@ -3388,6 +3464,12 @@ class GameBase:
         pass; all players passing in a row ends the round); in an operating
         round, skip the current step."""
         if self._decline_station_swap(entity):
+            return
+        if self._declinable_pending():
+            kind, key, owed = self.g["pending"][0]
+            if (kind, key) != (entity.kind, entity.id):
+                raise IllegalAction(f"{key} must first {owed.replace('_', ' ')}")
+            self.b_resolve_decision(entity, owed)  # declined: what was owed is not done
             return
         if self.g["round"] == "draft":
             self._draft_pass(entity)
@@ -4130,7 +4212,8 @@ class GameBase:
         # a takeover's station choice (a pending `place_token`) may be declined with `pass`
         declinable = (kind == "pass" and bool(pending) and pending[0][0] == "corporation"
                       and pending[0][2] == "place_token"
-                      and self._station_swap(self.entity("corporation", pending[0][1])) is not None)
+                      and self._station_swap(self.entity("corporation", pending[0][1])) is not None) \
+            or (kind == "pass" and self._declinable_pending())
         if pending and kind != pending[0][2] and not declinable:
             owed = pending[0][2]
             raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
@@ -4322,6 +4405,8 @@ class GameBase:
         if pending and entity.kind == "corporation" and self._station_swap(entity) is not None \
                 and pending[0][2] == "place_token" and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a takeover's station choice may be declined
+        if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
+            names.append("pass")  # a decision the title lets its owner decline
         out: list[Action] = []
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
@@ -4616,7 +4701,11 @@ class GameBase:
             hexes = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
             for hex_id in dict.fromkeys(hexes):
                 out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
-        return out
+        if self.b_marker_assigned_by_player(entity):
+            # the corporation a player owner's marker serves (the guards decide)
+            out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
+                       for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
+        return list({(a["target"], a["target_type"]): a for a in out}.values())
 
     def _cand_ability_lays(self, company, who):
         """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
