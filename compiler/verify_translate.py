@@ -2306,6 +2306,13 @@ class Builtins:
         ctx.shared.axioms.append(v >= 0)
         return v
 
+    def b_ability_lay_cost(self, ctx: Ctx, company: Any, lay: Any) -> Any:
+        """As GameBase.b_ability_lay_cost: the map is outside the model; an oracle says, at least 0."""
+        v = ctx.fresh("ability_lay_cost")
+        ctx.shared.oracles.append(("ability_lay_cost", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
     def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
         self.tile_closes_private(ctx)
         # `_collect_on_lay`: which hex the tile goes to is outside the model; the laying corporation may

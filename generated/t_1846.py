@@ -1257,10 +1257,14 @@ DATA = TitleData(
                             "295",
                             "296",
                         ],
+                        "effect": "free_lay",
                         "count": 2,
                         "discount": 20,
                         "together": True,
-                        "must_connect": True,
+                        "reachable": False,
+                        "once_per_hex": True,
+                        "joins_hexes": True,
+                        "cost_reading": "the lay costs what the corporation would pay ($20, or the hex's terrain) less $20 off the tile's part; a river side crossed is paid in full",
                         "kind": "ability",
                     }
                 ],
@@ -8531,6 +8535,10 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     if not (g.b_in_round("operating")):
         raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    v_cost = g.b_ability_lay_cost(v_company, v_lay)
+    if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
+        raise IllegalAction("the corporation cannot pay for the tile", rule='§"Laying Track"')
+    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 

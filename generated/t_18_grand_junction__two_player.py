@@ -222,6 +222,7 @@ DATA = TitleData(
         "use_ability_options": [1, 2, 3],
         "top_up_revenue_options": [10, 20, 50, 100, 200],
         "choose_turn_options": [0, 1, 2, 3, 4, 5, 6, 7],
+        "held_shares_on_close": "pool",
         "mandatory": True,
         "privates_removed": True,
     },
@@ -512,7 +513,8 @@ DATA = TitleData(
                         "key": "hold_other_shares",
                         "title": None,
                         "effect": "hold_other_shares",
-                        "engine_note": "not played by the engine yet: companies holding other companies' shares (buying from the open market, dividends to the treasury, issuing them, players buying them from the treasury, closing, the issue count) are not in the runtime",
+                        "engine_note": "played by the title's corporation_buy_shares, corporation_sell_shares and buy_shares and the property held_shares_on_close",
+                        "after_removal_reading": "the shares stay with the company when its Company President leaves the game at phase 3: they still pay it, it may still issue them and players may still buy them; only buying more needs Cleveland Graham",
                         "summary": "The company may buy other companies' shares from the open market under the normal rules. Their dividends go to its treasury; it may issue them (even in emergency financing, with no price change for either company) and players may buy them from its treasury. If it closes they go to the open market. It can never be another company's president, and these shares do not count as player-held when the issuer works out how many shares it may issue.",
                         "source": "open_market",
                         "dividends_to": "treasury",
@@ -6941,14 +6943,15 @@ DATA = TitleData(
     rules={
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
+        "action buy_shares": '§"Stock Round", §"Cleveland Graham"',
         "action buy_train": '§"Train Ownership", §"GMT 1846 Components Used"',
         "action choose_turn": '§"Corbett Thompson"',
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_assign": '§"Lemuel Morrissey"',
-        "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
-        "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
+        "action corporation_buy_shares": '§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+        "action corporation_sell_shares": '§"Issuing and Redeeming Shares", §"Cleveland Graham"',
         "action lay_tile": '§"Track Building Costs", §"Upgrading Track", §"The Tile Set", §"Government Subsidies"',
         "action par": '§"Initial Stock Round", §"Public Railroad Companies"',
         "action pass": '§"Stock Round", §"Operating Round"',
@@ -6958,7 +6961,6 @@ DATA = TitleData(
         "action use_ability": '§"Using the Company Presidents"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
-        "cite action buy_shares": '§"Stock Round"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
         "cite action run_routes": '§"Running Trains"',
@@ -7041,6 +7043,7 @@ DATA = TitleData(
         "property float": '§"Corporations"',
         "property game_end": '§"Game End"',
         "property half_pay_rounding": '§"Paying Dividends"',
+        "property held_shares_on_close": '§"Cleveland Graham"',
         "property holding_cap": '§"Stock Ownership"',
         "property home_token_at": '§"Placing Station Tokens"',
         "property home_token_at_note": '§"Placing Station Tokens"',
@@ -7752,40 +7755,74 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_bought(v_player, v_corporation)
 
 
-def a_buy_shares(g, v_player, v_corporation, v_source):
-    """Buy one certificate (§\"Stock Round\")"""
+def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
+    """Buy one certificate, from a company's treasury, the open market or the treasury of a company holding it (§\"Stock Round\", §\"Cleveland Graham\")"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("shares are bought in a stock round", rule='§"Stock Round"')
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule='§"Stock Round"'
-        )
+        raise IllegalAction("one purchase per turn", rule='§"Stock Round"')
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not started", rule='§"Stock Round"')
+        raise IllegalAction("the company is not started", rule='§"Stock Round"')
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a corporation sold this round", rule='§"Stock Round"')
-    v_cert = g.b_next_certificate(v_corporation, v_source)
-    if not (v_cert != None):
-        raise IllegalAction("no certificate of the corporation there", rule='§"Stock Round"')
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
+        raise IllegalAction("no buying back a company sold this round", rule='§"Stock Round"')
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction("one certificate at a time", rule='§"Stock Round"')
+    v_seller = g.b_holder_of(v_shares[0])
+    if ((v_seller != v_corporation) and (v_seller != g.name("pool"))) and (
+        v_seller not in g.name("players")
     ):
-        raise IllegalAction("the certificate limit would be exceeded", rule='§"Stock Ownership"')
-    if not (
-        (
-            (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
-            <= g.param("holding_cap")
-        )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Ownership"')
-    v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Stock Round"')
-    g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
-    g.move(v_cert, v_source, v_player)
-    g.b_bought(v_player, v_corporation)
+        v_cert = v_shares[0]
+        if not (not g.attr(v_cert, "president")):
+            raise IllegalAction(
+                "a president's certificate is never held by another company",
+                rule='§"Cleveland Graham"',
+            )
+        if not (
+            ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+            or ("no_cert_limit" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction(
+                "the certificate limit would be exceeded", rule='§"Certificate Limit"'
+            )
+        if not (
+            (
+                (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
+                <= g.param("holding_cap")
+            )
+            or ("unlimited_holding" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
+        v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule='§"Stock Round"')
+        g.transfer(v_cost, v_player, v_seller)
+        g.move(v_cert, v_seller, v_player)
+        g.b_bought(v_player, v_corporation)
+    else:
+        v_cert = g.b_next_certificate(v_corporation, v_source)
+        if not (v_cert != None):
+            raise IllegalAction("no certificate of the company there", rule='§"Stock Round"')
+        if not (
+            ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+            or ("no_cert_limit" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction(
+                "the certificate limit would be exceeded", rule='§"Certificate Limit"'
+            )
+        if not (
+            (
+                (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
+                <= g.param("holding_cap")
+            )
+            or ("unlimited_holding" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
+        v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule='§"Stock Round"')
+        g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+        g.move(v_cert, v_source, v_player)
+        g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
@@ -8107,7 +8144,7 @@ def r_redeem_price(g, v_corporation):
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
-    """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
+    """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
@@ -8117,29 +8154,58 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         or v_emergency
     ):
         raise IllegalAction(
-            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
-            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
+            "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
+            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
         )
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation issues only shares from its treasury",
-            rule='§"Issuing and Redeeming Shares"',
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule='§"Issuing and Redeeming Shares"')
+    v_target = g.attr(v_shares[0], "corporation")
+    if v_target == v_corporation:
+        if not (all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)):
+            raise IllegalAction(
+                "a corporation issues only shares from its treasury",
+                rule='§"Issuing and Redeeming Shares"',
+            )
+        if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
+            raise IllegalAction(
+                "no more shares than players hold, less those in the market, and the market holds at most 50%",
+                rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+            )
+        g.transfer(
+            (
+                (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
+                // 10
+            ),
+            g.name("bank"),
+            v_corporation,
         )
-    if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
-        raise IllegalAction(
-            "no more shares than players hold, less those in the market, and the market holds at most 50%",
-            rule='§"Issuing and Redeeming Shares"',
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
+    else:
+        if not (
+            all(
+                ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
+                for v_c in v_shares
+            )
+        ):
+            raise IllegalAction(
+                "a company issues only other companies' shares it holds, of one company at a time",
+                rule='§"Cleveland Graham"',
+            )
+        if not (
+            (g.b_pool_percent(v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
+            <= g.param("pool_cap")
+        ):
+            raise IllegalAction(
+                "the open market holds at most 50% of a company", rule='§"Stock Market"'
+            )
+        g.transfer(
+            ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
+            g.name("bank"),
+            v_corporation,
         )
-    g.transfer(
-        ((r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
-        g.name("bank"),
-        v_corporation,
-    )
-    for v_c in v_shares:
-        g.move(v_c, v_corporation, g.name("pool"))
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
     if v_emergency:
         g.b_mark_done_this_turn("emergency_issue")
     else:
@@ -8147,28 +8213,57 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
-    """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
+    """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
-            rule='§"Issuing and Redeeming Shares"',
+            rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
         )
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation redeems only its shares in the market",
-            rule='§"Issuing and Redeeming Shares"',
-        )
-    v_cost = (
-        r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
-    ) // 10
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    for v_c in v_shares:
-        g.move(v_c, g.name("pool"), v_corporation)
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule='§"Issuing and Redeeming Shares"')
+    v_target = g.attr(v_shares[0], "corporation")
+    if v_target == v_corporation:
+        if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
+            raise IllegalAction(
+                "a corporation redeems only its shares in the market",
+                rule='§"Issuing and Redeeming Shares"',
+            )
+        v_cost = (
+            r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
+        ) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        for v_c in v_shares:
+            g.move(v_c, g.name("pool"), v_corporation)
+    else:
+        if not (g.b_has_power(v_corporation, "hold_other_shares")):
+            raise IllegalAction(
+                "only a company with Cleveland Graham buys other companies' shares",
+                rule='§"Cleveland Graham"',
+            )
+        if not (all((v_c in g.b_pool_certificates(v_target)) for v_c in v_shares)):
+            raise IllegalAction(
+                "another company's shares are bought from the open market, all of one company",
+                rule='§"Cleveland Graham"',
+            )
+        if not (
+            (
+                (
+                    g.b_percent(v_corporation, v_target)
+                    + sum(g.attr(v_c, "percent") for v_c in v_shares)
+                )
+                <= g.param("holding_cap")
+            )
+            or ("unlimited_holding" in g.b_zones(v_target))
+        ):
+            raise IllegalAction("the holding cap would be exceeded", rule='§"Cleveland Graham"')
+        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule='§"Cleveland Graham"')
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        for v_c in v_shares:
+            g.move(v_c, g.name("pool"), v_corporation)
     g.b_mark_done_this_turn("issued_or_redeemed")
 
 
@@ -8247,6 +8342,10 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     if not (g.b_in_round("operating")):
         raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    v_cost = g.b_ability_lay_cost(v_company, v_lay)
+    if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
+        raise IllegalAction("the corporation cannot pay for the tile", rule='§"Laying Track"')
+    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
@@ -8468,6 +8567,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("source", ("source",)),
+            ("shares", ("list[certificate]",)),
         ],
         "sell_shares": [
             ("player", ("player",)),

@@ -329,6 +329,58 @@ def test_private_companies_ohio_and_indiana_lays_in_its_hexes_without_a_route():
     assert g.board.tile_at("F16").name in {"7", "8", "9"}
 
 
+def _side(g, hex_id, other):
+    return g.board.geometry.edge_between(hex_id, other)
+
+
+def test_private_companies_little_miami_lays_in_cincinnati_and_dayton_with_20_off():
+    g = gt_at_track_step()
+    # test setup: GT (home B16, far from both cities) owns the Little Miami
+    give_private(g, "LM", "GT")
+    lays = ability_lays(g, "LM")
+    assert {a["hex"] for a in lays} == {"H12", "G13"}
+    # every offered tile adds track on the side the two cities share
+    for a in lays:
+        other = "G13" if a["hex"] == "H12" else "H12"
+        lay = g.b_check_ability_lay(g._company("LM"), a["hex"], a["tile"], a["rotation"])
+        assert _side(g, a["hex"], other) in lay.new_exits
+    gt = g.entity("corporation", "GT")
+    cash, own_lays = g.cash[gt], g.g.get("lays", 0)
+    # Dayton: $20 for the tile, less $20
+    act(g, ability_lays(g, "LM", "G13")[0])
+    assert g.cash[gt] == cash and g.g.get("lays", 0) == own_lays
+    assert g.g["operating"] == "GT" and g.g["step"] == "track_and_token"
+    # one tile in each city: Dayton is done
+    assert not ability_lays(g, "LM", "G13")
+    # Cincinnati: the tile's $20 off; a river side crossed is paid
+    lay = ability_lays(g, "LM", "H12")[0]
+    checked = g.b_check_ability_lay(g._company("LM"), "H12", lay["tile"], lay["rotation"])
+    expected = g.b_lay_cost(checked) - 20
+    assert g.b_ability_lay_cost(g._company("LM"), checked) == max(0, expected)
+    act(g, lay)
+    assert g.cash[gt] == cash - max(0, expected)
+    assert not ability_lays(g, "LM")
+
+
+def test_private_companies_little_miami_refusals():
+    g = gt_at_track_step()
+    give_private(g, "LM", "GT")
+    side = _side(g, "G13", "H12")
+    # a straight city tile (57) in Dayton turned away from Cincinnati adds no track towards it
+    away = [r for r in range(6) if side not in {(e + r) % 6 for e in (0, 3)}]
+    assert away
+    assert_refused(g, company_lay("LM", "G13", "57-0", away[0]), "Private Companies", "towards H12")
+    assert_refused(g, company_lay("LM", "B12", "57-0", 0), "Private Companies", "not for B12")
+    # a player owner cannot use it
+    g.j.set(g.owner, "LM", g.entity("player", "P1"))
+    assert_refused(g, company_lay("LM", "G13", "57-0", (side + 3) % 6), "Private Companies", "only the corporation")
+    give_private(g, "LM", "GT")
+    act(g, ability_lays(g, "LM", "G13")[0])
+    # test setup: a later turn of GT: the Cincinnati lay has lapsed (both in one turn)
+    g.j.set(g.g, "turn_marks", frozenset())
+    assert not ability_lays(g, "LM")
+
+
 def test_private_companies_lake_shore_line_upgrades_toledo_free_once():
     g = gt_at_track_step()
     give_private(g, "LSL", "GT")

@@ -1039,9 +1039,22 @@ class GameBase:
                     return item
         return None
 
+    def b_ability_lay_cost(self, company: Entity, lay: "track.Lay") -> int:
+        """ability_lay_cost(X, lay): what the owning corporation pays for a lay of private X's tile-lay
+        ability (`effect: free_lay`), in currency units: nothing, or where the ability gives a `discount`
+        (1846's Little Miami: $20 off) the lay's cost less that discount off the tile's part, at least 0."""
+        abilities = self._abilities(company, "free_lay")
+        if not abilities or abilities[0].get("discount") is None:
+            return 0
+        return self._lay_cost(lay, int(self._value(abilities[0]["discount"], f"{company} discount")))
+
     def b_lay_cost(self, lay: "track.Lay") -> int:
         """lay_cost(lay): the terrain and border costs of a lay, in currency units (at least the
         title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
+        return self._lay_cost(lay, 0)
+
+    def _lay_cost(self, lay: "track.Lay", extra_discount: int) -> int:
+        """A lay's cost with `extra_discount` more off the tile's part (see b_lay_cost)."""
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
         printed = mh.upgrade_cost if lay.upgrade else mh.cost
@@ -1054,7 +1067,7 @@ class GameBase:
             # terrain ignored with the card's ability: the lay costs what a hex without terrain costs
             return 0 if least is None else int(self._value(least, "tile_lay_cost"))
         tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
-        tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
+        tile_cost = max(0, tile_cost - self._lay_discount(lay, mh) - extra_discount)
         return tile_cost + max(0, borders - self._border_discount(lay))
 
     def _terrain_every_lay(self) -> bool:
@@ -1255,8 +1268,10 @@ class GameBase:
     def b_check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
         """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
         free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
-        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex.
-        The lay uses none of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex;
+        `once_per_hex`: one lay in each hex; `joins_hexes`: each lay adds track on the side its hex shares
+        with the ability's other hexes (1846's Little Miami joins Cincinnati and Dayton). The lay uses none
+        of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
@@ -1272,8 +1287,18 @@ class GameBase:
             raise IllegalAction(f"{company}'s tile lays are used up")
         if used and ability.get("together") and not self.b_done_this_turn(f"lay {company.id}"):
             raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
-        return track.check_lay(self._need_board(), corp.id, str(hex_id), name, rotation, self._phase_colors(),
-                               reachable=bool(ability.get("reachable", True)))
+        if ability.get("once_per_hex") and f"lay {company.id} {hex_id}" in self.g.get("turn_marks", frozenset()):
+            raise IllegalAction(f"{company} lays one tile in {hex_id}")
+        board = self._need_board()
+        lay = track.check_lay(board, corp.id, str(hex_id), name, rotation, self._phase_colors(),
+                              reachable=bool(ability.get("reachable", True)))
+        if ability.get("joins_hexes"):
+            # new track on the side this hex shares with each other hex of the ability
+            for other in [str(h) for h in ability.get("hexes") or ()]:
+                side = board.geometry.edge_between(str(hex_id), other) if other != str(hex_id) else None
+                if side is not None and side not in lay.new_exits:
+                    raise IllegalAction(f"{company}'s tile in {hex_id} must add track towards {other}")
+        return lay
 
     def b_check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
         """check_ability_token(X, city): the spot if private X's token ability (`effect: free_token`: its
@@ -1316,6 +1341,7 @@ class GameBase:
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
         self.b_mark_done_this_turn(f"lay {company.id}")
+        self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
 
     def b_close_minor(self, minor: Entity) -> None:
@@ -2798,6 +2824,12 @@ class GameBase:
         if self.corp[corp.id]["closed"]:
             return
         self.j.set(self.corp[corp.id], "closed", True)
+        if self.DATA.properties.get("held_shares_on_close") == "pool":
+            # the title's `held_shares_on_close: pool`: other corporations' certificates it holds go to the
+            # market (18 Grand Junction, Cleveland Graham)
+            for cert in self.certificates.values():
+                if self.owner[cert.id] == corp and cert.corporation != corp.id:
+                    self.j.set(self.owner, cert.id, POOL)
         for cert in self.certs_of[corp.id]:
             self.j.set(self.owner, cert.id, SCRAP)
         self.transfer(self.cash[corp], corp, BANK)
@@ -4583,6 +4615,14 @@ class GameBase:
                         out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
             holders = sources or (corp, POOL)
+            if entity.kind == "player":
+                # a certificate another corporation holds (where the title lets players buy it, its guards say)
+                for cert in self.certs_of[corp.id]:
+                    holder = self.owner[cert.id]
+                    if isinstance(holder, Entity) and holder.kind == "corporation" and holder != corp \
+                            and not cert.president:
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+                        break
             for holder in holders:
                 certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder and not c.president]
                 limit = len(certs) if entity.kind == "corporation" else min(1, len(certs))
