@@ -306,17 +306,15 @@ DATA = TitleData(
             {
                 "key": "private_draft",
                 "title": "Private Company Draft (two players)",
-                "summary": "The two-player draft has no Pass cards and alternates with operating rounds until every private is owned; only then does the first stock round begin.",
+                "summary": "The two players take turns, the second seat first, each keeping one company of those left, all face up; there are no Pass cards. When a single company remains a player may decline it, lowering its price by $10, until its floor, when the player on turn must take it. Once every company is owned the first stock round begins.",
                 "pass_cards_per_player": 0,
                 "order": "reverse",
                 "hand_size_over_players": 6,
                 "last_company_discount": 10,
                 "last_company_floor": "treasury",
-                "engine_reading": "the engine plays one draft of every company before the first stock round, as the base draft with no Pass cards; the alternation with operating rounds is not built",
-                "alternates_with_operating_rounds": True,
-                "draft_procedure": Gap(
-                    "how the two-player draft offers and prices the companies is in neither reference file"
-                ),
+                "alternation": "the players alternate one pick each, the second seat first, until every company is owned; a pass is allowed only on the last company; the first stock round follows the draft",
+                "operating_rounds_reading": "no operating round comes between draft turns: both logs go from the last pick to the first stock round",
+                "price_note": "the logs record each minor's pick at its face value ($60 for the Michigan Southern, $40 for the Big 4) where the base draft prices it at face value plus its treasury; the engine prices both drafts alike",
             },
         ],
         "game_end": [

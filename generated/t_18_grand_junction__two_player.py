@@ -7782,7 +7782,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("no_cert_limit" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "the certificate limit would be exceeded", rule='§"Certificate Limit"'
+                "the certificate limit would be exceeded", rule='§"Stock Ownership"'
             )
         if not (
             (
@@ -7791,7 +7791,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             )
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
-            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
+            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Ownership"')
         v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
         if not (g.b_cash(v_player) >= v_cost):
             raise IllegalAction("not enough cash", rule='§"Stock Round"')
@@ -7807,7 +7807,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("no_cert_limit" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "the certificate limit would be exceeded", rule='§"Certificate Limit"'
+                "the certificate limit would be exceeded", rule='§"Stock Ownership"'
             )
         if not (
             (
@@ -7816,7 +7816,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             )
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
-            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
+            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Ownership"')
         v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
         if not (g.b_cash(v_player) >= v_cost):
             raise IllegalAction("not enough cash", rule='§"Stock Round"')
