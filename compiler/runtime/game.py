@@ -4615,8 +4615,9 @@ class GameBase:
                         out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
             holders = sources or (corp, POOL)
-            if entity.kind == "player":
-                # a certificate another corporation holds (where the title lets players buy it, its guards say)
+            if entity.kind == "player" and "shares" in [n for n, _ in self.ACTION_PARAMS.get("buy_shares", ())]:
+                # a certificate another corporation holds, where the title's buy_shares names the certificate
+                # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
                 for cert in self.certs_of[corp.id]:
                     holder = self.owner[cert.id]
                     if isinstance(holder, Entity) and holder.kind == "corporation" and holder != corp \
