@@ -630,7 +630,7 @@ DATA = TitleData(
                         "key": "hold_other_shares",
                         "title": None,
                         "effect": "hold_other_shares",
-                        "engine_note": "played by the title's corporation_buy_shares, corporation_sell_shares and buy_shares and the property held_shares_on_close",
+                        "engine_note": "played by the title's corporation_buy_shares and corporation_sell_shares and the property held_shares_on_close; players buying these shares from the company's treasury is not built yet: the library's buy_shares names no certificate, so it buys only from a company's own treasury or the market, and a replacement naming the certificate left the verifier's buy_shares checks at its resource limit",
                         "after_removal_reading": "the shares stay with the company when its Company President leaves the game at phase 3: they still pay it, it may still issue them and players may still buy them; only buying more needs Cleveland Graham",
                         "summary": "The company may buy other companies' shares from the open market under the normal rules. Their dividends go to its treasury; it may issue them (even in emergency financing, with no price change for either company) and players may buy them from its treasury. If it closes they go to the open market. It can never be another company's president, and these shares do not count as player-held when the issuer works out how many shares it may issue.",
                         "source": "open_market",
@@ -7051,7 +7051,6 @@ DATA = TitleData(
     rules={
         "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
-        "action buy_shares": '§"Stock Round", §"Cleveland Graham"',
         "action buy_train": '§"Buying Trains", §"Adolphus Meyer"',
         "action choose_turn": '§"Corbett Thompson"',
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
@@ -7069,6 +7068,7 @@ DATA = TitleData(
         "action use_ability": '§"Using the Company Presidents"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
+        "cite action buy_shares": '§"Stock Round"',
         "cite action buy_train": '§"Buying Trains"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
@@ -7861,74 +7861,40 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_bought(v_player, v_corporation)
 
 
-def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
-    """Buy one certificate, from a company's treasury, the open market or the treasury of a company holding it (§\"Stock Round\", §\"Cleveland Graham\")"""
+def a_buy_shares(g, v_player, v_corporation, v_source):
+    """Buy one certificate (§\"Stock Round\")"""
     if not (g.b_in_round("stock")):
         raise IllegalAction("shares are bought in a stock round", rule='§"Stock Round"')
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("one purchase per turn", rule='§"Stock Round"')
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold", rule='§"Stock Round"'
+        )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the company is not started", rule='§"Stock Round"')
+        raise IllegalAction("the corporation is not started", rule='§"Stock Round"')
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a company sold this round", rule='§"Stock Round"')
-    if not (g.b_len(v_shares) == 1):
-        raise IllegalAction("one certificate at a time", rule='§"Stock Round"')
-    v_seller = g.b_holder_of(v_shares[0])
-    if ((v_seller != v_corporation) and (v_seller != g.name("pool"))) and (
-        v_seller not in g.name("players")
+        raise IllegalAction("no buying back a corporation sold this round", rule='§"Stock Round"')
+    v_cert = g.b_next_certificate(v_corporation, v_source)
+    if not (v_cert != None):
+        raise IllegalAction("no certificate of the corporation there", rule='§"Stock Round"')
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or ("no_cert_limit" in g.b_zones(v_corporation))
     ):
-        v_cert = v_shares[0]
-        if not (not g.attr(v_cert, "president")):
-            raise IllegalAction(
-                "a president's certificate is never held by another company",
-                rule='§"Cleveland Graham"',
-            )
-        if not (
-            ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-            or ("no_cert_limit" in g.b_zones(v_corporation))
-        ):
-            raise IllegalAction(
-                "the certificate limit would be exceeded", rule='§"Certificate Limit"'
-            )
-        if not (
-            (
-                (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
-                <= g.param("holding_cap")
-            )
-            or ("unlimited_holding" in g.b_zones(v_corporation))
-        ):
-            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
-        v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule='§"Stock Round"')
-        g.transfer(v_cost, v_player, v_seller)
-        g.move(v_cert, v_seller, v_player)
-        g.b_bought(v_player, v_corporation)
-    else:
-        v_cert = g.b_next_certificate(v_corporation, v_source)
-        if not (v_cert != None):
-            raise IllegalAction("no certificate of the company there", rule='§"Stock Round"')
-        if not (
-            ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-            or ("no_cert_limit" in g.b_zones(v_corporation))
-        ):
-            raise IllegalAction(
-                "the certificate limit would be exceeded", rule='§"Certificate Limit"'
-            )
-        if not (
-            (
-                (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
-                <= g.param("holding_cap")
-            )
-            or ("unlimited_holding" in g.b_zones(v_corporation))
-        ):
-            raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
-        v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule='§"Stock Round"')
-        g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
-        g.move(v_cert, v_source, v_player)
-        g.b_bought(v_player, v_corporation)
+        raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limit"')
+    if not (
+        (
+            (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
+            <= g.param("holding_cap")
+        )
+        or ("unlimited_holding" in g.b_zones(v_corporation))
+    ):
+        raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
+    v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule='§"Stock Round"')
+    g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+    g.move(v_cert, v_source, v_player)
+    g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
@@ -8265,7 +8231,13 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     else:
         if not (
             all(
-                ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
+                (
+                    (
+                        (g.b_holder_of(v_c) == v_corporation)
+                        and (g.attr(v_c, "corporation") == v_target)
+                    )
+                    and (not g.attr(v_c, "president"))
+                )
                 for v_c in v_shares
             )
         ):
@@ -8321,6 +8293,11 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         if not (g.b_has_power(v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
+                rule='§"Cleveland Graham"',
+            )
+        if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
+            raise IllegalAction(
+                "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
             )
         if not (all((v_c in g.b_pool_certificates(v_target)) for v_c in v_shares)):
@@ -8648,7 +8625,6 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("source", ("source",)),
-            ("shares", ("list[certificate]",)),
         ],
         "sell_shares": [
             ("player", ("player",)),

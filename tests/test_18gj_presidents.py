@@ -712,6 +712,15 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     in_treasury = g.b_treasury_certificates(dspp)[0]
     assert_refused(g, C("DRG", "buy_shares", shares=[in_treasury.id], percent=10), "Cleveland Graham",
                    "from the open market")
+    # never another company's president's certificate (test setup: DSPP's lies in the open market)
+    from compiler.runtime.entities import POOL
+
+    pres = g.b_president_certificate(dspp)
+    holder = g.owner[pres.id]
+    g.j.set(g.owner, pres.id, POOL)
+    assert_refused(g, C("DRG", "buy_shares", shares=[pres.id], percent=20), "Cleveland Graham",
+                   "president's certificate")
+    g.j.set(g.owner, pres.id, holder)
     cash, price = g.cash[drg], g.b_price(dspp)
     act(g, C("DRG", "buy_shares", shares=[pooled[0].id, pooled[1].id], percent=20))
     assert g.cash[drg] == cash - 2 * price and g.b_percent(drg, dspp) == 20
@@ -730,7 +739,7 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     assert g.cash[drg] == cash + 20
 
 
-def test_cleveland_graham_issues_held_shares_and_players_buy_them_from_its_treasury():
+def test_cleveland_graham_issues_held_shares_at_the_market_price_with_no_price_move():
     from compiler.runtime.entities import POOL
 
     g = new_game()
@@ -748,17 +757,6 @@ def test_cleveland_graham_issues_held_shares_and_players_buy_them_from_its_treas
     assert g.cash[drg] == cash + price and g.owner[pooled[0].id] is POOL
     assert g.b_percent(drg, dspp) == 10
     assert (g.corp["DRG"]["cell"], g.corp["DSPP"]["cell"]) == cells
-    # in the stock round a player buys the other from DRG's treasury, paying DRG
-    all_pass(g)
-    while g.g["round"] != "stock":
-        all_pass(g)
-    buyer = acting(g)
-    buy = P(buyer, "buy_shares", shares=[pooled[1].id], percent=10)
-    assert buy in g.legal_actions()
-    cash, price = g.cash[drg], g.b_price(dspp)
-    act(g, buy)
-    assert g.cash[drg] == cash + price and g.owner[pooled[1].id] == g.entity("player", buyer)
-    assert g.b_percent(drg, dspp) == 0
 
 
 def test_cleveland_graham_held_shares_go_to_the_open_market_when_the_company_closes():
