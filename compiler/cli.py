@@ -296,10 +296,14 @@ def title_for_log(loaded: Loaded, log: dict) -> Title | None:
             return title
         names = [title.name]
         prop = title.prop("log_names")
+        own = []
         if prop is not None and isinstance(prop.value, s.ListLit):
-            names += [v.value for v in prop.value.items if isinstance(v, s.Str)]
+            own = [v.value for v in prop.value.items if isinstance(v, s.Str)]
+            names += own
         if wanted not in {_compact(n) for n in names}:
             continue
+        if title.variant is not None and variant is None and wanted in {_compact(n) for n in own}:
+            return title  # the variant's own name on 18xx.games ("1846 2p Variant")
         if variant is None and title.variant is None:
             return title
         if variant is not None and title.variant is not None and slug(title.variant) == slug(str(variant)):

@@ -2306,6 +2306,13 @@ class Builtins:
         ctx.shared.axioms.append(v >= 0)
         return v
 
+    def b_ability_lay_cost(self, ctx: Ctx, company: Any, lay: Any) -> Any:
+        """As GameBase.b_ability_lay_cost: the map is outside the model; an oracle says, at least 0."""
+        v = ctx.fresh("ability_lay_cost")
+        ctx.shared.oracles.append(("ability_lay_cost", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
     def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
         self.tile_closes_private(ctx)
         # `_collect_on_lay`: which hex the tile goes to is outside the model; the laying corporation may
@@ -2414,6 +2421,13 @@ class Builtins:
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
+
+    def b_marker_assigned_by_player(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_marker_assigned_by_player: who owns a private's marker ability is outside the
+        model; an oracle says, so every answer is checked."""
+        v = ctx.fresh("marker_assigned_by_player", "bool")
+        ctx.shared.oracles.append(("marker_assigned_by_player", (company,), v))
+        return v
 
     def b_would_export(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_would_export: whether an export is due (the train purchase marker) is outside

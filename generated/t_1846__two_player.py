@@ -136,6 +136,7 @@ DATA = TitleData(
         "receivership_steps": ["run_routes", "dividend", "buy_train"],
         "receivership_selling": "forbidden",
         "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
+        "declinable_decisions": ["assign"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "log_names": ["1846 2p Variant"],
     },
@@ -305,17 +306,15 @@ DATA = TitleData(
             {
                 "key": "private_draft",
                 "title": "Private Company Draft (two players)",
-                "summary": "The two-player draft has no Pass cards and alternates with operating rounds until every private is owned; only then does the first stock round begin.",
+                "summary": "The two players take turns, the second seat first, each keeping one company of those left, all face up; there are no Pass cards. When a single company remains a player may decline it, lowering its price by $10, until its floor, when the player on turn must take it. Once every company is owned the first stock round begins.",
                 "pass_cards_per_player": 0,
                 "order": "reverse",
                 "hand_size_over_players": 6,
                 "last_company_discount": 10,
                 "last_company_floor": "treasury",
-                "engine_reading": "the engine plays one draft of every company before the first stock round, as the base draft with no Pass cards; the alternation with operating rounds is not built",
-                "alternates_with_operating_rounds": True,
-                "draft_procedure": Gap(
-                    "how the two-player draft offers and prices the companies is in neither reference file"
-                ),
+                "alternation": "the players alternate one pick each, the second seat first, until every company is owned; a pass is allowed only on the last company; the first stock round follows the draft",
+                "operating_rounds_reading": "no operating round comes between draft turns: both logs go from the last pick to the first stock round",
+                "price_note": "the logs record each minor's pick at its face value ($60 for the Michigan Southern, $40 for the Big 4) where the base draft prices it at face value plus its treasury; the engine prices both drafts alike",
             },
         ],
         "game_end": [
@@ -1030,9 +1029,31 @@ DATA = TitleData(
                             {"hex": "G19", "bonus": 40},
                         ],
                         "count_per_or": 1,
-                        "player_owner_reading": "a player owning the Steamboat Company assigns nothing in this engine yet; its marker is placed and moved by an owning corporation only",
+                        "assigned_on_sale": True,
                         "kind": "ability",
-                    }
+                    },
+                    {
+                        "key": "port_marker_player",
+                        "title": None,
+                        "summary": "While a player owns the Steamboat Company, he may at the start of each operating round, before any company operates, move the port marker to one of the five port hexes and name the floated corporation whose routes earn its bonus (each once in the round), or leave both as they are. The marker leaves the map when the privates close.",
+                        "effect": "hex_marker",
+                        "owner": "player",
+                        "assigned_to": "corporation",
+                        "hexes": ["B8", "C5", "D14", "I1", "G19"],
+                        "bonuses": [
+                            {"hex": "B8", "bonus": 40},
+                            {"hex": "C5", "bonus": 20},
+                            {"hex": "D14", "bonus": 20},
+                            {"hex": "I1", "bonus": 20},
+                            {"hex": "G19", "bonus": 40},
+                        ],
+                        "count_per_or": 1,
+                        "when": "operating_round_start",
+                        "when_reading": "asked as a decision of the private once the operating round's order is known, before anyone operates; the player names the hex and then the corporation, or passes to keep the marker as it is",
+                        "corporation_reading": "any floated corporation, whoever directs it",
+                        "removed_on_close": True,
+                        "kind": "ability",
+                    },
                 ],
             },
             {
@@ -1176,10 +1197,14 @@ DATA = TitleData(
                             "295",
                             "296",
                         ],
+                        "effect": "free_lay",
                         "count": 2,
                         "discount": 20,
                         "together": True,
-                        "must_connect": True,
+                        "reachable": False,
+                        "once_per_hex": True,
+                        "joins_hexes": True,
+                        "cost_reading": "the lay costs what the corporation would pay ($20, or the hex's terrain) less $20 off the tile's part; a river side crossed is paid in full",
                         "kind": "ability",
                     }
                 ],
@@ -7185,6 +7210,7 @@ DATA = TitleData(
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
+        "action pass": '§"Stock Round", §"Operating Round"',
         "action place_token": '§"Placing Station Tokens"',
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
@@ -7194,7 +7220,6 @@ DATA = TitleData(
         "cite action dividend": '§"Paying Dividends"',
         "cite action lay_tile": '§"Laying Track"',
         "cite action par": '§"Stock Round", §"Corporations"',
-        "cite action pass": '§"Stock Round", §"Operating Round"',
         "cite action place_token": '§"Placing Station Tokens"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
@@ -7326,6 +7351,7 @@ DATA = TitleData(
         "property cert_limit_reading": 'assumed "the reference table stops at four corporations; a later closure could leave fewer, for which no row exists"',
         "property currency": 'supplement from "18xx-games-1846.json"',
         "property dead_end_colors": '§"Laying Track"',
+        "property declinable_decisions": '§"Private Companies"',
         "property dividend_kinds": '§"Paying Dividends"',
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',
@@ -7877,6 +7903,7 @@ DATA = TitleData(
         "trigger ic_subsidy": '§"Corporations"',
         "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
+        "trigger port_marker_assignment": '§"Private Companies"',
         "trigger reservations_removed": '§"Phases"',
         "zone close": 'supplement from "18xx-games-1846.json"',
         "zone par": 'supplement from "18xx-games-1846.json"',
@@ -8103,10 +8130,15 @@ def a_pass(g, v_entity):
     ):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
-            rule='§"Two-Player Variant"',
+            rule='§"Certificate Limits"',
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction("a corporation without a train must buy one", rule='§"Buying Trains"')
+    if not (not g.b_in_step(v_entity, "dividend")):
+        raise IllegalAction(
+            "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
+            rule='§"Paying Dividends"',
+        )
     g.b_pass_turn(v_entity)
 
 
@@ -8457,6 +8489,10 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     if not (g.b_in_round("operating")):
         raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    v_cost = g.b_ability_lay_cost(v_company, v_lay)
+    if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
+        raise IllegalAction("the corporation cannot pay for the tile", rule='§"Laying Track"')
+    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
@@ -8495,6 +8531,13 @@ def w_ic_subsidy(g, *_args):
     v_corporation = _args[0] if len(_args) > 0 else None
     v_price = _args[1] if len(_args) > 1 else None
     return v_corporation == g.entity("corporation", "IC")
+
+
+def t_port_marker_assignment(g, *_rest):
+    """A player owning the Steamboat Company assigns its marker"""
+    for v_company in g.name("privates"):
+        if g.b_marker_assigned_by_player(v_company):
+            g.b_require_decision(v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
@@ -8609,6 +8652,7 @@ class Game(GameBase):
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "corporation_started": [(w_ic_subsidy, t_ic_subsidy)],
+        "operating_order_set": [(None, t_port_marker_assignment)],
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],

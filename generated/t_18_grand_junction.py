@@ -247,6 +247,7 @@ DATA = TitleData(
         "receivership_steps": ["run_routes", "dividend", "buy_train"],
         "receivership_selling": "forbidden",
         "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
+        "declinable_decisions": ["assign"],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "components_own": [
             "game board",
@@ -340,6 +341,7 @@ DATA = TitleData(
         "use_ability_options": [1, 2, 3],
         "top_up_revenue_options": [10, 20, 50, 100, 200],
         "choose_turn_options": [0, 1, 2, 3, 4, 5, 6, 7],
+        "held_shares_on_close": "pool",
     },
     components={
         "bankruptcy": [
@@ -628,7 +630,8 @@ DATA = TitleData(
                         "key": "hold_other_shares",
                         "title": None,
                         "effect": "hold_other_shares",
-                        "engine_note": "not played by the engine yet: companies holding other companies' shares (buying from the open market, dividends to the treasury, issuing them, players buying them from the treasury, closing, the issue count) are not in the runtime",
+                        "engine_note": "played by the title's corporation_buy_shares and corporation_sell_shares and the property held_shares_on_close; players buying these shares from the company's treasury is not built yet: the library's buy_shares names no certificate, so it buys only from a company's own treasury or the market, and a replacement naming the certificate left the verifier's buy_shares checks at its resource limit",
+                        "after_removal_reading": "the shares stay with the company when its Company President leaves the game at phase 3: they still pay it, it may still issue them and players may still buy them; only buying more needs Cleveland Graham",
                         "summary": "The company may buy other companies' shares from the open market under the normal rules. Their dividends go to its treasury; it may issue them (even in emergency financing, with no price change for either company) and players may buy them from its treasury. If it closes they go to the open market. It can never be another company's president, and these shares do not count as player-held when the issuer works out how many shares it may issue.",
                         "source": "open_market",
                         "dividends_to": "treasury",
@@ -7054,10 +7057,11 @@ DATA = TitleData(
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_assign": '§"Lemuel Morrissey"',
-        "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
-        "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
+        "action corporation_buy_shares": '§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+        "action corporation_sell_shares": '§"Issuing and Redeeming Shares", §"Cleveland Graham"',
         "action lay_tile": '§"Track Building Costs", §"Upgrading Track", §"The Tile Set", §"Government Subsidies"',
         "action par": '§"Initial Stock Round", §"Public Railroad Companies"',
+        "action pass": '§"Stock Round", §"Operating Round"',
         "action place_token": '§"San Luis Valley Southern Railway", §"GMT 1846 Components Used"',
         "action select_president": '§"Company Presidents", §"New Presidents in Phase 3"',
         "action top_up_revenue": '§"Abraham Donaldson"',
@@ -7068,7 +7072,6 @@ DATA = TitleData(
         "cite action buy_train": '§"Buying Trains"',
         "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
-        "cite action pass": '§"Stock Round", §"Operating Round"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
         "cite procedure pay_dividends": '§"Paying Dividends"',
@@ -7140,6 +7143,7 @@ DATA = TitleData(
         "property components_own": '§"18 Grand Junction Game Parts"',
         "property currency": 'supplement from "18xx-games-1846.json"',
         "property dead_end_colors": '§"Laying Track"',
+        "property declinable_decisions": '§"Private Companies"',
         "property dividend_kinds": '§"Paying Dividends"',
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',
@@ -7148,6 +7152,7 @@ DATA = TitleData(
         "property float": '§"Corporations"',
         "property game_end": '§"Game End"',
         "property half_pay_rounding": '§"Paying Dividends"',
+        "property held_shares_on_close": '§"Cleveland Graham"',
         "property holding_cap": '§"Stock Round"',
         "property home_token_at": '§"Placing Station Tokens"',
         "property home_token_at_note": '§"Placing Station Tokens"',
@@ -7715,6 +7720,7 @@ DATA = TitleData(
         "trigger minor_income": '§"Minor Income Centers"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "trigger new_presidents": '§"New Presidents in Phase 3"',
+        "trigger port_marker_assignment": '§"Private Companies"',
         "trigger president_capital": '§"Homer Cropper"',
         "trigger president_income": '§"Walton Purcell"',
         "trigger president_on_start": '§"Company Presidents"',
@@ -7945,10 +7951,15 @@ def a_pass(g, v_entity):
     ):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
-            rule='§"Certificate Limit"',
+            rule='§"Certificate Limits"',
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction("a corporation without a train must buy one", rule='§"Buying Trains"')
+    if not (not g.b_in_step(v_entity, "dividend")):
+        raise IllegalAction(
+            "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
+            rule='§"Paying Dividends"',
+        )
     g.b_pass_turn(v_entity)
 
 
@@ -8180,7 +8191,7 @@ def r_redeem_price(g, v_corporation):
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
-    """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
+    """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
@@ -8190,29 +8201,64 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         or v_emergency
     ):
         raise IllegalAction(
-            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
-            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
+            "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
+            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
         )
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation issues only shares from its treasury",
-            rule='§"Issuing and Redeeming Shares"',
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule='§"Issuing and Redeeming Shares"')
+    v_target = g.attr(v_shares[0], "corporation")
+    if v_target == v_corporation:
+        if not (all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)):
+            raise IllegalAction(
+                "a corporation issues only shares from its treasury",
+                rule='§"Issuing and Redeeming Shares"',
+            )
+        if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
+            raise IllegalAction(
+                "no more shares than players hold, less those in the market, and the market holds at most 50%",
+                rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+            )
+        g.transfer(
+            (
+                (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
+                // 10
+            ),
+            g.name("bank"),
+            v_corporation,
         )
-    if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
-        raise IllegalAction(
-            "no more shares than players hold, less those in the market, and the market holds at most 50%",
-            rule='§"Issuing and Redeeming Shares"',
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
+    else:
+        if not (
+            all(
+                (
+                    (
+                        (g.b_holder_of(v_c) == v_corporation)
+                        and (g.attr(v_c, "corporation") == v_target)
+                    )
+                    and (not g.attr(v_c, "president"))
+                )
+                for v_c in v_shares
+            )
+        ):
+            raise IllegalAction(
+                "a company issues only other companies' shares it holds, of one company at a time",
+                rule='§"Cleveland Graham"',
+            )
+        if not (
+            (g.b_pool_percent(v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
+            <= g.param("pool_cap")
+        ):
+            raise IllegalAction(
+                "the open market holds at most 50% of a company", rule='§"Stock Market"'
+            )
+        g.transfer(
+            ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
+            g.name("bank"),
+            v_corporation,
         )
-    g.transfer(
-        ((r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
-        g.name("bank"),
-        v_corporation,
-    )
-    for v_c in v_shares:
-        g.move(v_c, v_corporation, g.name("pool"))
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
     if v_emergency:
         g.b_mark_done_this_turn("emergency_issue")
     else:
@@ -8220,28 +8266,62 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
-    """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
+    """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
-            rule='§"Issuing and Redeeming Shares"',
+            rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
         )
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation redeems only its shares in the market",
-            rule='§"Issuing and Redeeming Shares"',
-        )
-    v_cost = (
-        r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
-    ) // 10
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    for v_c in v_shares:
-        g.move(v_c, g.name("pool"), v_corporation)
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule='§"Issuing and Redeeming Shares"')
+    v_target = g.attr(v_shares[0], "corporation")
+    if v_target == v_corporation:
+        if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
+            raise IllegalAction(
+                "a corporation redeems only its shares in the market",
+                rule='§"Issuing and Redeeming Shares"',
+            )
+        v_cost = (
+            r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
+        ) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        for v_c in v_shares:
+            g.move(v_c, g.name("pool"), v_corporation)
+    else:
+        if not (g.b_has_power(v_corporation, "hold_other_shares")):
+            raise IllegalAction(
+                "only a company with Cleveland Graham buys other companies' shares",
+                rule='§"Cleveland Graham"',
+            )
+        if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
+            raise IllegalAction(
+                "a company never holds another company's president's certificate",
+                rule='§"Cleveland Graham"',
+            )
+        if not (all((v_c in g.b_pool_certificates(v_target)) for v_c in v_shares)):
+            raise IllegalAction(
+                "another company's shares are bought from the open market, all of one company",
+                rule='§"Cleveland Graham"',
+            )
+        if not (
+            (
+                (
+                    g.b_percent(v_corporation, v_target)
+                    + sum(g.attr(v_c, "percent") for v_c in v_shares)
+                )
+                <= g.param("holding_cap")
+            )
+            or ("unlimited_holding" in g.b_zones(v_target))
+        ):
+            raise IllegalAction("the holding cap would be exceeded", rule='§"Cleveland Graham"')
+        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        if not (g.b_cash(v_corporation) >= v_cost):
+            raise IllegalAction("not enough cash", rule='§"Cleveland Graham"')
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        for v_c in v_shares:
+            g.move(v_c, g.name("pool"), v_corporation)
     g.b_mark_done_this_turn("issued_or_redeemed")
 
 
@@ -8320,6 +8400,10 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     if not (g.b_in_round("operating")):
         raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    v_cost = g.b_ability_lay_cost(v_company, v_lay)
+    if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
+        raise IllegalAction("the corporation cannot pay for the tile", rule='§"Laying Track"')
+    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
@@ -8427,6 +8511,13 @@ def t_private_income(g, *_rest):
     """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+
+
+def t_port_marker_assignment(g, *_rest):
+    """A player owning the Steamboat Company assigns its marker"""
+    for v_company in g.name("privates"):
+        if g.b_marker_assigned_by_player(v_company):
+            g.b_require_decision(v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
@@ -8640,6 +8731,7 @@ class Game(GameBase):
             (None, t_minor_income),
             (None, t_president_income),
         ],
+        "operating_order_set": [(None, t_port_marker_assignment), (None, t_thompson_asked)],
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
@@ -8648,5 +8740,4 @@ class Game(GameBase):
         "phase_start": [(w_presidents_removed, t_presidents_removed)],
         "operating_round_end": [(None, t_new_presidents)],
         "card_picked": [(w_president_capital, t_president_capital)],
-        "operating_order_set": [(None, t_thompson_asked)],
     }

@@ -143,6 +143,78 @@ def test_phases_phase_four_removes_the_markers():
     assert g.b_markers() == []
 
 
+# ---------------------------------------------------------------- the Steamboat Company held by a player
+
+
+def steamboat_held_by_p1():
+    """GT (P1) and NYC (P2) started; P1 holds the Steamboat Company as the first operating round begins."""
+    g = new_game(4)
+    take_passes(g)
+    for corp, player, price in (("GT", "P1", 90), ("NYC", "P2", 100)):
+        while acting(g) != player:
+            act(g, {"type": "pass", "entity": acting(g), "entity_type": "player"})
+        par(g, player, corp, price)
+    # test setup: P1 owns the Steamboat Company, open (it may have been removed at setup or drafted)
+    g.j.set(g.closed, "SC", False)
+    g.j.set(g.owner, "SC", g.entity("player", "P1"))
+    all_pass(g)
+    return g
+
+
+def assign_corp(sym, corp):
+    return {"type": "assign", "entity": sym, "entity_type": "company", "target": corp, "target_type": "corporation"}
+
+
+def test_private_companies_steamboat_held_by_a_player_is_assigned_as_each_operating_round_begins():
+    g = steamboat_held_by_p1()
+    assert g.g["round"] == "operating" and g.g["pending"][0] == ("private", "SC", "assign")
+    assert acting(g) == "SC" and g.g["operating"] is None  # nobody operates before the assignment
+    legal = g.legal_actions()
+    assert {a["target"] for a in legal if a["type"] == "assign"} == {"B8", "C5", "D14", "I1", "G19"}
+    assert {"type": "pass", "entity": "SC", "entity_type": "company"} in legal
+    # the hex first, then the corporation
+    assert_refused(g, assign_corp("SC", "GT"), "Private Companies", "goes on a hex before")
+    act(g, assign("SC", "B8"))
+    assert g.b_markers() == [("SC", "B8", "", 40)]
+    assert_refused(g, assign("SC", "C5"), "Private Companies", "once in an operating round")
+    assert {a["target"] for a in g.legal_actions() if a["type"] == "assign"} == {"GT", "NYC"}
+    # any floated corporation, not only those P1 directs
+    act(g, assign_corp("SC", "NYC"))
+    assert g.b_markers() == [("SC", "B8", "NYC", 40)]
+    assert not g.g.get("pending") and g.g["operating"] is not None  # the round begins
+    nyc, gt = g.entity("corporation", "NYC"), g.entity("corporation", "GT")
+    assert "SC marker" in {b.name for b in g._route_extras(nyc).bonuses}
+    assert "SC marker" not in {b.name for b in g._route_extras(gt).bonuses}
+    # out of the round's start the player assigns nothing
+    assert_refused(g, assign("SC", "C5"), "Private Companies", "as an operating round begins")
+
+
+def test_private_companies_steamboat_held_by_a_player_may_be_left_as_it_is():
+    g = steamboat_held_by_p1()
+    act(g, {"type": "pass", "entity": "SC", "entity_type": "company"})
+    assert not g.g.get("pending") and g.b_markers() == []
+    # the marker of a player-owned Steamboat leaves the map when the privates close
+    g2 = steamboat_held_by_p1()
+    act(g2, assign("SC", "C5"))
+    act(g2, assign_corp("SC", "GT"))
+    g2.b_close_privates()
+    assert g2.b_markers() == []
+
+
+def test_private_companies_steamboat_sold_to_a_corporation_serves_the_buyer():
+    g = steamboat_held_by_p1()
+    act(g, assign("SC", "D14"))
+    act(g, assign_corp("SC", "NYC"))
+    corporation_to_step(g, "GT", "track_and_token")
+    act(g, C("GT", "buy_company", company="SC", price=40))
+    assert g.b_markers() == [("SC", "D14", "GT", 20)]
+    # owned by a corporation, the marker moves in that corporation's turn, once, and stays when privates close
+    act(g, assign("SC", "I1"))
+    assert g.b_markers() == [("SC", "I1", "GT", 20)]
+    g.b_close_privates()
+    assert g.b_markers() == [("SC", "I1", "GT", 20)]
+
+
 # ---------------------------------------------------------------- Mail Contract
 
 
@@ -255,6 +327,58 @@ def test_private_companies_ohio_and_indiana_lays_in_its_hexes_without_a_route():
                 and a["hex"] in ("F14", "F16")]
     act(g, ability_lays(g, "OI", "F16")[0])
     assert g.board.tile_at("F16").name in {"7", "8", "9"}
+
+
+def _side(g, hex_id, other):
+    return g.board.geometry.edge_between(hex_id, other)
+
+
+def test_private_companies_little_miami_lays_in_cincinnati_and_dayton_with_20_off():
+    g = gt_at_track_step()
+    # test setup: GT (home B16, far from both cities) owns the Little Miami
+    give_private(g, "LM", "GT")
+    lays = ability_lays(g, "LM")
+    assert {a["hex"] for a in lays} == {"H12", "G13"}
+    # every offered tile adds track on the side the two cities share
+    for a in lays:
+        other = "G13" if a["hex"] == "H12" else "H12"
+        lay = g.b_check_ability_lay(g._company("LM"), a["hex"], a["tile"], a["rotation"])
+        assert _side(g, a["hex"], other) in lay.new_exits
+    gt = g.entity("corporation", "GT")
+    cash, own_lays = g.cash[gt], g.g.get("lays", 0)
+    # Dayton: $20 for the tile, less $20
+    act(g, ability_lays(g, "LM", "G13")[0])
+    assert g.cash[gt] == cash and g.g.get("lays", 0) == own_lays
+    assert g.g["operating"] == "GT" and g.g["step"] == "track_and_token"
+    # one tile in each city: Dayton is done
+    assert not ability_lays(g, "LM", "G13")
+    # Cincinnati: the tile's $20 off; a river side crossed is paid
+    lay = ability_lays(g, "LM", "H12")[0]
+    checked = g.b_check_ability_lay(g._company("LM"), "H12", lay["tile"], lay["rotation"])
+    expected = g.b_lay_cost(checked) - 20
+    assert g.b_ability_lay_cost(g._company("LM"), checked) == max(0, expected)
+    act(g, lay)
+    assert g.cash[gt] == cash - max(0, expected)
+    assert not ability_lays(g, "LM")
+
+
+def test_private_companies_little_miami_refusals():
+    g = gt_at_track_step()
+    give_private(g, "LM", "GT")
+    side = _side(g, "G13", "H12")
+    # a straight city tile (57) in Dayton turned away from Cincinnati adds no track towards it
+    away = [r for r in range(6) if side not in {(e + r) % 6 for e in (0, 3)}]
+    assert away
+    assert_refused(g, company_lay("LM", "G13", "57-0", away[0]), "Private Companies", "towards H12")
+    assert_refused(g, company_lay("LM", "B12", "57-0", 0), "Private Companies", "not for B12")
+    # a player owner cannot use it
+    g.j.set(g.owner, "LM", g.entity("player", "P1"))
+    assert_refused(g, company_lay("LM", "G13", "57-0", (side + 3) % 6), "Private Companies", "only the corporation")
+    give_private(g, "LM", "GT")
+    act(g, ability_lays(g, "LM", "G13")[0])
+    # test setup: a later turn of GT: the Cincinnati lay has lapsed (both in one turn)
+    g.j.set(g.g, "turn_marks", frozenset())
+    assert not ability_lays(g, "LM")
 
 
 def test_private_companies_lake_shore_line_upgrades_toledo_free_once():

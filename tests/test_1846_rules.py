@@ -361,6 +361,22 @@ def test_paying_dividends_half_pay_rounding():
     assert g.cash[gt] - treasury == 70 + 64
 
 
+def test_paying_dividends_the_dividend_step_cannot_be_passed():
+    g = _dividend_position(100, 60)
+    assert "pass" not in {a["type"] for a in g.legal_actions() if a["entity"] == "GT"}
+    assert_refused(g, C("GT", "pass"), "Paying Dividends", "cannot be passed")
+    act(g, C("GT", "dividend", kind="withhold"))
+    assert g.g["operating"] != "GT" or g.g["step"] != "dividend"
+
+
+def test_paying_dividends_no_run_still_withholds_and_moves_left():
+    g = _dividend_position(100, 0)
+    col = g.corp["GT"]["cell"][1]
+    assert_refused(g, C("GT", "pass"), "Paying Dividends")
+    act(g, C("GT", "dividend", kind="withhold"))
+    assert g.corp["GT"]["cell"][1] == col - 1
+
+
 def test_paying_dividends_price_zero_closes_the_corporation():
     g = _dividend_position(100, 0)
     gt = g.entity("corporation", "GT")
@@ -739,12 +755,63 @@ def test_replay_18xx_games_logs_get_through_the_draft_and_first_stock_round(fixt
         assert played > drafted, (path.name, played, stopped)
 
 
+def test_two_player_variant_draft_alternates_from_the_second_seat_until_every_company_is_owned():
+    g = new_game(2, seed=4, cls=TwoPlayer)
+    companies = [c for c in g.g["draft"]["deck"]]
+    assert not [c for c in companies if c.startswith("Pass")]  # no Pass cards
+    seen = []
+    while g.g["round"] == "draft":
+        player = acting(g)
+        hand = g.b_draft_hand()
+        left = [c for c in g.g["draft"]["deck"]]
+        assert sorted(hand) == sorted(left)  # every company left is offered, face up
+        if len(left) > 1:
+            assert_refused(g, P(player, "pass"), "Two-Player Variant", "only the last company")
+        seen.append(player)
+        act(g, P(player, "bid", company=hand[0], price=g.b_draft_price(g._company(hand[0]))))
+    assert seen == ["P2", "P1"] * (len(seen) // 2) + ["P2"] * (len(seen) % 2)
+    assert len(seen) == len(companies)
+    assert all(g.owner[c].kind == "player" for c in companies)
+    assert g.g["round"] == "stock"  # no operating round between draft turns
+
+
+def test_two_player_variant_replays_18xx_games_logs_through_the_draft(fixtures_dir):
+    """Both two-player logs (first edition) play their draft through: the second seat picks first, the two
+    alternate, and the first stock round follows the last pick."""
+    import json
+
+    from compiler.cli import title_for_log
+    from compiler.pipeline import load
+
+    logs = sorted((fixtures_dir / "18462pVariant").glob("*.json"))
+    if not logs:
+        pytest.skip("no 1846 two-player fixtures")
+    loaded = load(check=False)
+    for path in logs:
+        log = json.loads(path.read_text(encoding="utf-8"))
+        assert title_for_log(loaded, log).variant == "Two-Player"
+        actions = [a for a in log["actions"] if not a.get("skip")]
+        g = TwoPlayer.from_log({**log, "actions": []}, actions_ahead=actions)
+        ids = {p["id"]: p.get("name", p["id"]) for p in log["players"]}
+        for action in actions:
+            if g.g["round"] != "draft":
+                break
+            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
+            clean["entity"] = ids[clean["entity"]]
+            g.process(clean)
+        assert g.g["round"] == "stock", path.name  # the draft is over: the first stock round, no operating round
+        picks = [a for a in actions[:len(g.g["draft"]["choices"]) + 10] if a["type"] == "bid"]
+        assert [ids[a["entity"]] for a in picks[:6]] == [ids[log["players"][1]["id"]], ids[log["players"][0]["id"]]] * 3
+
+
 def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
-    g = new_game(2, seed=10, cls=TwoPlayer)
-    rng = random.Random(10)
+    g = new_game(3, seed=11)
+    rng = random.Random(11)
     while not g.finished:
-        # random play that leaves the privates' abilities unused
-        act(g, rng.choice([a for a in g.legal_actions() if a.get("entity_type") != "company"]))
+        # random play that leaves the privates' abilities unused (a Steamboat owner passes on assigning)
+        legal = g.legal_actions()
+        act(g, rng.choice([a for a in legal if a.get("entity_type") != "company"]
+                          or [a for a in legal if a["type"] == "pass"]))
     # this seed's random play closes every corporation but one nobody can afford to start
     state = g.state()
     assert state["round"]["type"] == "finished"

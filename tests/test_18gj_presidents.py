@@ -678,3 +678,105 @@ def test_adolphus_meyer_discount_in_the_two_player_game_too():
     assert cubes(g, "DRG") == 0
     act(g, C("DRG", "buy_train", train=train.id, price=train.price * 70 // 100))
     assert train in g.b_trains(g.entity("corporation", "DRG"))
+
+
+# ---------------------------------------------------------------- Cleveland Graham
+
+
+def _to_pool(g, corp, n):
+    """Test setup: `n` of `corp`'s treasury shares go to the open market (no money moves)."""
+    from compiler.runtime.entities import POOL
+
+    c = g.entity("corporation", corp)
+    certs = g.b_treasury_certificates(c)[:n]
+    for cert in certs:
+        g.j.set(g.owner, cert.id, POOL)
+    return certs
+
+
+def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
+    g = new_game()
+    first_or(g, {"DRG": (100, "GRAHAM"), "DSPP": (90, "DELANEY")})
+    assert len(g.b_deck()) == 16 and "GRAHAM" not in g.b_deck()
+    drg, dspp = g.entity("corporation", "DRG"), g.entity("corporation", "DSPP")
+    pooled = _to_pool(g, "DSPP", 3) + _to_pool(g, "DRG", 1)
+    # DSPP (Delaney) operates first, at the lower price: without Graham it buys no other company's share
+    to_step(g, "DSPP", "track_and_token")
+    drg_share = g.b_pool_certificates(drg)[0]
+    assert_refused(g, C("DSPP", "buy_shares", shares=[drg_share.id], percent=10), "Cleveland Graham",
+                   "only a company with Cleveland Graham")
+    to_step(g, "DRG", "track_and_token")
+    offered = {tuple(a["shares"]) for a in g.legal_actions() if a["type"] == "buy_shares"}
+    assert (pooled[0].id,) in offered
+    # only from the open market: a share in DSPP's treasury is not for sale to DRG
+    in_treasury = g.b_treasury_certificates(dspp)[0]
+    assert_refused(g, C("DRG", "buy_shares", shares=[in_treasury.id], percent=10), "Cleveland Graham",
+                   "from the open market")
+    # never another company's president's certificate (test setup: DSPP's lies in the open market)
+    from compiler.runtime.entities import POOL
+
+    pres = g.b_president_certificate(dspp)
+    holder = g.owner[pres.id]
+    g.j.set(g.owner, pres.id, POOL)
+    assert_refused(g, C("DRG", "buy_shares", shares=[pres.id], percent=20), "Cleveland Graham",
+                   "president's certificate")
+    g.j.set(g.owner, pres.id, holder)
+    cash, price = g.cash[drg], g.b_price(dspp)
+    act(g, C("DRG", "buy_shares", shares=[pooled[0].id, pooled[1].id], percent=20))
+    assert g.cash[drg] == cash - 2 * price and g.b_percent(drg, dspp) == 20
+    assert g.state()["corporations"][[c["sym"] for c in g.state()["corporations"]].index("DRG")]["shares"] == {"DSPP": 20}
+    # once in a turn, by the redemption's rules
+    assert_refused(g, C("DRG", "buy_shares", shares=[pooled[2].id], percent=10), "Issuing and Redeeming Shares",
+                   "once in a turn")
+    # never the president of another company, however much it holds
+    assert g.b_president(dspp).kind == "player"
+    # the shares it holds are not players' shares for DSPP's issue limit
+    players = sum(g.b_percent(p, dspp) for p in g.players) // 10
+    assert g.call("player_shares", dspp) == players
+    # DSPP's dividends on them go to DRG's treasury
+    cash = g.cash[drg]
+    g.call("pay_dividends", dspp, 100)
+    assert g.cash[drg] == cash + 20
+
+
+def test_cleveland_graham_issues_held_shares_at_the_market_price_with_no_price_move():
+    from compiler.runtime.entities import POOL
+
+    g = new_game()
+    first_or(g, {"DRG": (100, "GRAHAM"), "DSPP": (90, "DELANEY")})
+    drg, dspp = g.entity("corporation", "DRG"), g.entity("corporation", "DSPP")
+    pooled = _to_pool(g, "DSPP", 3)
+    g.transfer(200, BANK, drg)  # test setup: DRG can pay for the shares and still for a train
+    to_step(g, "DRG", "track_and_token")
+    act(g, C("DRG", "buy_shares", shares=[pooled[0].id, pooled[1].id], percent=20))
+    # next turn: DRG issues one of them to the open market at DSPP's price; neither price moves
+    next_turn(g, "DRG")
+    cells = (g.corp["DRG"]["cell"], g.corp["DSPP"]["cell"])
+    cash, price = g.cash[drg], g.b_price(dspp)
+    act(g, C("DRG", "sell_shares", shares=[pooled[0].id], percent=10))
+    assert g.cash[drg] == cash + price and g.owner[pooled[0].id] is POOL
+    assert g.b_percent(drg, dspp) == 10
+    assert (g.corp["DRG"]["cell"], g.corp["DSPP"]["cell"]) == cells
+
+
+def test_cleveland_graham_held_shares_go_to_the_open_market_when_the_company_closes():
+    from compiler.runtime.entities import POOL
+
+    g = new_game()
+    first_or(g, {"DRG": (100, "GRAHAM"), "DSPP": (90, "DELANEY")})
+    pooled = _to_pool(g, "DSPP", 1)
+    to_step(g, "DRG", "track_and_token")
+    act(g, C("DRG", "buy_shares", shares=[pooled[0].id], percent=10))
+    g._close_corporation(g.entity("corporation", "DRG"))  # test setup: DRG's price reaches the closing cell
+    assert g.owner[pooled[0].id] is POOL
+    assert g.b_percent(g.entity("corporation", "DRG"), g.entity("corporation", "DSPP")) == 0
+
+
+def test_company_presidents_the_deck_has_all_eighteen_with_their_abilities():
+    g = new_game()
+    cards = g.DATA.components_of("company_president")
+    assert len(cards) == 18
+    for card_ in cards:
+        abilities = [a for a in card_.get("children") or () if a.get("kind") == "ability"]
+        assert len(abilities) == 1 and abilities[0].get("effect"), card_["key"]
+        assert "not played by the engine" not in str(abilities[0].get("engine_note", "")), card_["key"]

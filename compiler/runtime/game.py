@@ -707,6 +707,12 @@ class GameBase:
         if isinstance(item, Entity) and item.kind == "private" and target.kind == "corporation" and any(
                 str(a.get("ends")) == "sold" for a in self._abilities(item, "reserved_slot")):
             self._drop_reservations(item)
+        if isinstance(item, Entity) and item.kind == "private" and target.kind == "corporation" and any(
+                a.get("assigned_on_sale") for a in self._abilities(item, "hex_marker")):
+            # a marker on the map comes to serve the corporation that buys the private
+            markers = tuple((m[0], m[1], target.id, m[3]) if m[0] == item.id else m for m in self.g.get("markers", ()))
+            if markers != tuple(self.g.get("markers", ())):
+                self.j.set(self.g, "markers", markers)
 
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":
@@ -1036,9 +1042,22 @@ class GameBase:
                     return item
         return None
 
+    def b_ability_lay_cost(self, company: Entity, lay: "track.Lay") -> int:
+        """ability_lay_cost(X, lay): what the owning corporation pays for a lay of private X's tile-lay
+        ability (`effect: free_lay`), in currency units: nothing, or where the ability gives a `discount`
+        (1846's Little Miami: $20 off) the lay's cost less that discount off the tile's part, at least 0."""
+        abilities = self._abilities(company, "free_lay")
+        if not abilities or abilities[0].get("discount") is None:
+            return 0
+        return self._lay_cost(lay, int(self._value(abilities[0]["discount"], f"{company} discount")))
+
     def b_lay_cost(self, lay: "track.Lay") -> int:
         """lay_cost(lay): the terrain and border costs of a lay, in currency units (at least the
         title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
+        return self._lay_cost(lay, 0)
+
+    def _lay_cost(self, lay: "track.Lay", extra_discount: int) -> int:
+        """A lay's cost with `extra_discount` more off the tile's part (see b_lay_cost)."""
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
         printed = mh.upgrade_cost if lay.upgrade else mh.cost
@@ -1051,7 +1070,7 @@ class GameBase:
             # terrain ignored with the card's ability: the lay costs what a hex without terrain costs
             return 0 if least is None else int(self._value(least, "tile_lay_cost"))
         tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
-        tile_cost = max(0, tile_cost - self._lay_discount(lay, mh))
+        tile_cost = max(0, tile_cost - self._lay_discount(lay, mh) - extra_discount)
         return tile_cost + max(0, borders - self._border_discount(lay))
 
     def _terrain_every_lay(self) -> bool:
@@ -1135,22 +1154,35 @@ class GameBase:
             return int(self._value(ability["bonus"], f"{ability['key']} bonus"))
         return None
 
-    def b_place_marker(self, company: Entity, hex_id: str) -> None:
-        """place_marker(X, hex): the owning corporation puts private X's revenue marker (an ability with
-        `effect: hex_marker`) in `hex`, during its operating turn before its trains have run; from then on
-        its routes through that hex earn the marker's bonus until the markers are removed. `count` limits
-        the placements over the game, `count_per_or` per operating round (the marker then moves).
-        An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
-        goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token).
-        Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
-        operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
-        are spent."""
+    def _marker_ability(self, company: Entity) -> dict:
+        """The revenue-marker ability (`effect: hex_marker`) of private `company` that serves its owner
+        now: the one whose `owner` is the owner's kind (player or corporation), else the first."""
         abilities = self._abilities(company, "hex_marker")
         if not abilities:
             raise IllegalAction(f"{company} has no revenue marker to place")
-        ability = abilities[0]
+        kind = self.owner[company.id].kind
+        return next((a for a in abilities if str(a.get("owner", "corporation")) == kind), abilities[0])
+
+    def b_place_marker(self, company: Entity, hex_id: str) -> None:
+        """place_marker(X, target): the owning corporation puts private X's revenue marker (an ability with
+        `effect: hex_marker`) in hex `target`, during its operating turn before its trains have run; from
+        then on its routes through that hex earn the marker's bonus until the markers are removed. `count`
+        limits the placements over the game, `count_per_or` per operating round (the marker then moves).
+        An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
+        goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token); with
+        `assigned_to: corporation` the player instead names the one corporation that earns it: `target` is
+        then a hex or a floated corporation, each named at most once in an operating round (1846's
+        Steamboat Company held by a player); a pending `assign` decision of X is taken once both are
+        named this round. Where X owns several marker abilities, the one for its owner's kind applies.
+        Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
+        operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
+        are spent."""
+        ability = self._marker_ability(company)
         if str(ability.get("owner", "corporation")) == "player":
             owner = self._player_ability_user(company)
+            if str(ability.get("assigned_to", "")) == "corporation":
+                self._assign_player_marker(company, ability, str(hex_id))
+                return
         else:
             owner = self._ability_user(company, "places its marker")
         bonus = self._marker_bonus(ability, str(hex_id))
@@ -1168,6 +1200,51 @@ class GameBase:
         self.j.set(self.g, "ability_uses", uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def _assign_player_marker(self, company: Entity, ability: dict, target: str) -> None:
+        """A player owner names the hex of X's marker or the corporation it serves (`assigned_to:
+        corporation`): each at most once in an operating round, the hex first; the marker keeps the other
+        part. The marker's owner field is the corporation, or "" while none is named. With `when:
+        operating_round_start` only while X owes its `assign` decision (asked as the round begins)."""
+        if not self.g["round"] == "operating":
+            raise IllegalAction(f"{company}'s marker is assigned in an operating round")
+        if str(ability.get("when", "")) == "operating_round_start" and not self.b_pending_decision(company, "assign"):
+            raise IllegalAction(f"{company}'s marker is assigned as an operating round begins, before anyone operates")
+        current = next((m for m in self.g.get("markers", ()) if m[0] == company.id), None)
+        stamp = f"{self.g['set']}.{self.g['or']}"
+        marks = dict(self.g.get("assigned_markers", {}))
+        done = marks.get(company.id, ("", frozenset()))
+        done = done[1] if done[0] == stamp else frozenset()
+        if ("corporation", target) in self.by_id:
+            corp = self.entity("corporation", target)
+            if not self.corp[corp.id]["floated"] or self.corp[corp.id]["closed"]:
+                raise IllegalAction(f"{company}'s marker serves a floated corporation; {corp} is not one")
+            if current is None:
+                raise IllegalAction(f"{company}'s marker goes on a hex before it serves a corporation")
+            part, marker = "corporation", (company.id, current[1], corp.id, current[3])
+        else:
+            bonus = self._marker_bonus(ability, target)
+            if bonus is None:
+                raise IllegalAction(f"{company}'s marker may not go in {target}")
+            kept = current[2] if current is not None and ("corporation", str(current[2])) in self.by_id else ""
+            part, marker = "hex", (company.id, target, kept, bonus)
+        if part in done:
+            raise IllegalAction(f"{company}'s marker {part} is named once in an operating round")
+        done = done | {part}
+        marks[company.id] = (stamp, done)
+        self.j.set(self.g, "assigned_markers", marks)
+        markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
+        self.j.set(self.g, "markers", tuple(markers) + (marker,))
+        if done == {"hex", "corporation"} and self.b_pending_decision(company, "assign"):
+            self.b_resolve_decision(company, "assign")
+
+    def b_marker_assigned_by_player(self, company: Entity) -> bool:
+        """marker_assigned_by_player(X): X is open, a player owns it, and its marker ability for a player
+        owner names the corporation it serves (`owner: player`, `assigned_to: corporation`)."""
+        if self.closed[company.id] or self.owner[company.id].kind != "player":
+            return False
+        return any(str(a.get("owner", "")) == "player" and str(a.get("assigned_to", "")) == "corporation"
+                   for a in self._abilities(company, "hex_marker"))
 
     def _player_ability_user(self, company: Entity) -> Entity:
         """The player who may use open private `company`'s player ability: its owner; refused (IllegalAction)
@@ -1194,8 +1271,10 @@ class GameBase:
     def b_check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
         """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
         free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
-        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex.
-        The lay uses none of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex;
+        `once_per_hex`: one lay in each hex; `joins_hexes`: each lay adds track on the side its hex shares
+        with the ability's other hexes (1846's Little Miami joins Cincinnati and Dayton). The lay uses none
+        of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
@@ -1211,8 +1290,18 @@ class GameBase:
             raise IllegalAction(f"{company}'s tile lays are used up")
         if used and ability.get("together") and not self.b_done_this_turn(f"lay {company.id}"):
             raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
-        return track.check_lay(self._need_board(), corp.id, str(hex_id), name, rotation, self._phase_colors(),
-                               reachable=bool(ability.get("reachable", True)))
+        if ability.get("once_per_hex") and f"lay {company.id} {hex_id}" in self.g.get("turn_marks", frozenset()):
+            raise IllegalAction(f"{company} lays one tile in {hex_id}")
+        board = self._need_board()
+        lay = track.check_lay(board, corp.id, str(hex_id), name, rotation, self._phase_colors(),
+                              reachable=bool(ability.get("reachable", True)))
+        if ability.get("joins_hexes"):
+            # new track on the side this hex shares with each other hex of the ability
+            for other in [str(h) for h in ability.get("hexes") or ()]:
+                side = board.geometry.edge_between(str(hex_id), other) if other != str(hex_id) else None
+                if side is not None and side not in lay.new_exits:
+                    raise IllegalAction(f"{company}'s tile in {hex_id} must add track towards {other}")
+        return lay
 
     def b_check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
         """check_ability_token(X, city): the spot if private X's token ability (`effect: free_token`: its
@@ -1255,6 +1344,7 @@ class GameBase:
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
         self.b_mark_done_this_turn(f"lay {company.id}")
+        self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
 
     def b_close_minor(self, minor: Entity) -> None:
@@ -2640,6 +2730,12 @@ class GameBase:
 
     # pending decisions: an entity out of turn must act before play goes on
 
+    def _declinable_pending(self) -> bool:
+        """Whether the first pending decision is of an action the title lists in `declinable_decisions`:
+        its owner may then `pass` instead, which takes the decision without doing it."""
+        pending = self.g.get("pending")
+        return bool(pending) and pending[0][2] in [str(a) for a in self.DATA.properties.get("declinable_decisions") or ()]
+
     def b_require_decision(self, entity: Entity, action: str) -> None:
         """require_decision(E, a): E must take action a (e.g. discard_train) before play goes on."""
         pending = tuple(self.g.get("pending", ()))
@@ -2666,9 +2762,15 @@ class GameBase:
             self._next_corporation()
 
     def b_close_privates(self) -> None:
-        """close_privates(): every private closes, but one whose ability keeps it open (stays_open)."""
+        """close_privates(): every private closes, but one whose ability keeps it open (stays_open); the
+        marker of a private a player owns leaves the map with it where its marker ability for a player
+        owner says `removed_on_close: true`."""
         for p in self.privates:
             if not self.b_stays_open(p):
+                if self.owner[p.id].kind == "player" and not self.closed[p.id] and any(
+                        str(a.get("owner", "")) == "player" and a.get("removed_on_close")
+                        for a in self._abilities(p, "hex_marker")):
+                    self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != p.id))
                 self.j.set(self.closed, p.id, True)
                 self._drop_reservations(p)
 
@@ -2725,6 +2827,12 @@ class GameBase:
         if self.corp[corp.id]["closed"]:
             return
         self.j.set(self.corp[corp.id], "closed", True)
+        if self.DATA.properties.get("held_shares_on_close") == "pool":
+            # the title's `held_shares_on_close: pool`: other corporations' certificates it holds go to the
+            # market (18 Grand Junction, Cleveland Graham)
+            for cert in self.certificates.values():
+                if self.owner[cert.id] == corp and cert.corporation != corp.id:
+                    self.j.set(self.owner, cert.id, POOL)
         for cert in self.certs_of[corp.id]:
             self.j.set(self.owner, cert.id, SCRAP)
         self.transfer(self.cash[corp], corp, BANK)
@@ -3397,6 +3505,12 @@ class GameBase:
         pass; all players passing in a row ends the round); in an operating
         round, skip the current step."""
         if self._decline_station_swap(entity):
+            return
+        if self._declinable_pending():
+            kind, key, owed = self.g["pending"][0]
+            if (kind, key) != (entity.kind, entity.id):
+                raise IllegalAction(f"{key} must first {owed.replace('_', ' ')}")
+            self.b_resolve_decision(entity, owed)  # declined: what was owed is not done
             return
         if self.g["round"] == "draft":
             self._draft_pass(entity)
@@ -4139,7 +4253,8 @@ class GameBase:
         # a takeover's station choice (a pending `place_token`) may be declined with `pass`
         declinable = (kind == "pass" and bool(pending) and pending[0][0] == "corporation"
                       and pending[0][2] == "place_token"
-                      and self._station_swap(self.entity("corporation", pending[0][1])) is not None)
+                      and self._station_swap(self.entity("corporation", pending[0][1])) is not None) \
+            or (kind == "pass" and self._declinable_pending())
         if pending and kind != pending[0][2] and not declinable:
             owed = pending[0][2]
             raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
@@ -4363,6 +4478,8 @@ class GameBase:
         if pending and entity.kind == "corporation" and self._station_swap(entity) is not None \
                 and pending[0][2] == "place_token" and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a takeover's station choice may be declined
+        if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
+            names.append("pass")  # a decision the title lets its owner decline
         out: list[Action] = []
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
@@ -4539,6 +4656,15 @@ class GameBase:
                         out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
             holders = sources or (corp, POOL)
+            if entity.kind == "player" and "shares" in [n for n, _ in self.ACTION_PARAMS.get("buy_shares", ())]:
+                # a certificate another corporation holds, where the title's buy_shares names the certificate
+                # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
+                for cert in self.certs_of[corp.id]:
+                    holder = self.owner[cert.id]
+                    if isinstance(holder, Entity) and holder.kind == "corporation" and holder != corp \
+                            and not cert.president:
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+                        break
             for holder in holders:
                 certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder and not c.president]
                 limit = len(certs) if entity.kind == "corporation" else min(1, len(certs))
@@ -4657,7 +4783,11 @@ class GameBase:
             hexes = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
             for hex_id in dict.fromkeys(hexes):
                 out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
-        return out
+        if self.b_marker_assigned_by_player(entity):
+            # the corporation a player owner's marker serves (the guards decide)
+            out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
+                       for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
+        return list({(a["target"], a["target_type"]): a for a in out}.values())
 
     def _cand_ability_lays(self, company, who):
         """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
