@@ -283,18 +283,6 @@ DATA = TitleData(
         "corporate_share_purchase_seller_consent": "the President decides for both sides",
     },
     components={
-        "bonus": [
-            {
-                "key": "east_west",
-                "title": "East–West bonus",
-                "summary": "a route from an eastern off-board to Salt Lake City earns an extra $100",
-                "amount": 100,
-                "origins": ["B26", "E27", "G27", "J26"],
-                "destinations": ["E1"],
-                "origin_names": ["Lincoln NE", "Kansas City KS", "Wichita KS"],
-                "direction": "the route must start at the eastern off-board and end in Salt Lake City",
-            },
-        ],
         "clash": [
             {
                 "key": "acquisition_round_order",
@@ -1935,6 +1923,20 @@ DATA = TitleData(
                         "kind": "ability",
                     }
                 ],
+            },
+        ],
+        "revenue_bonus": [
+            {
+                "key": "east_west",
+                "title": "East–West bonus",
+                "summary": "a run that starts at an eastern off-board (Lincoln NE, Kansas City KS, Wichita KS) and ends in Salt Lake City earns an extra $100",
+                "amount": 100,
+                "stops_a": ["B26", "E27", "G27", "J26"],
+                "stops_b": ["E1"],
+                "at_ends": True,
+                "direction_reading": "a run has no direction in the engine: one end in an eastern off-board and the other in Salt Lake City earns it",
+                "paid_stops_only": True,
+                "origin_names": ["Lincoln NE", "Kansas City KS", "Wichita KS"],
             },
         ],
         "term": [
@@ -8056,7 +8058,6 @@ DATA = TitleData(
         "action place_token": "§5.7, §6.1.3",
         "action sell_shares": "§4.1",
         "action special_buy_shares": "§8.2",
-        "bonus east_west": "§5.8.8.5",
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
         "cite action buy_train": "§5.10, §5.2.8",
         "cite action corporation_buy_company": "§5.3, §5.2.1",
@@ -8436,6 +8437,7 @@ DATA = TitleData(
         "property upgrade_preserves_track": "§5.6.9",
         "property voluntary_train_discard": "§5.10.5.1",
         "property withhold_to": "§5.9.2.1",
+        "revenue_bonus east_west": "§5.8.8.5",
         "sanction cert_limit/take_over": "§4.4.2",
         "sanction pool_cap/take_over": "§6.1.1",
         "table cert_limit": "§4.4.1",
