@@ -278,6 +278,7 @@ DATA = TitleData(
                 (("co7",), 1),
             ),
         ),
+        "any_time_actions": ["company_lay_tile"],
         "collect_on_lay": ["mine"],
         "presidency_contenders": ["players", "corporations"],
         "corporate_share_purchase_seller_consent": "the President decides for both sides",
@@ -1845,11 +1846,10 @@ DATA = TitleData(
                     {
                         "key": "tile_discount",
                         "title": "Track-laying discount",
-                        "summary": "tile lays of the owner cost $20 less",
+                        "summary": "the owning corporation pays $20 less for the hex cost of each tile it lays (never below nothing); hexside costs are paid in full",
+                        "owner": "corporation",
                         "discount": 20,
-                        "terrain": Gap(
-                            "the reference gives the amount but not which costs it applies to"
-                        ),
+                        "terrain": "any",
                         "kind": "ability",
                     }
                 ],
@@ -1869,6 +1869,9 @@ DATA = TitleData(
                     {
                         "key": "extra_yellow",
                         "title": "One free extra yellow tile",
+                        "effect": "free_lay",
+                        "tiles": ["co1", "co5", "3a", "4a", "5", "6", "7", "8", "9", "57", "58a"],
+                        "count": 1,
                         "owner": "corporation",
                         "summary": "once, during its track step, the owning corporation lays one extra yellow tile free of cost in a hex its routes can reach",
                         "times": 1,
@@ -8046,7 +8049,9 @@ DATA = TitleData(
     rules={
         "action bankrupt": "§10",
         "action bid": "§2.1.1, §2.1.2",
+        "action buy_shares": "§4.2, §4.2.1, §4.2.2, §4.2.4",
         "action buy_train": "§5.10, §5.2.8",
+        "action company_lay_tile": "Table B, §5.6",
         "action contribute": "§5.10.6.1",
         "action corporation_bid": "§7.1.1",
         "action corporation_buy_company": "§5.3, §5.2.1",
@@ -8268,6 +8273,7 @@ DATA = TitleData(
         "property acquisition_no_bids": "§7.1.4",
         "property acquisition_round_when": "§3.3",
         "property acquisition_winner": "§7.1.2, §7.1.3",
+        "property any_time_actions": "Table B",
         "property auction_bid_may_move": "§2.1.2",
         "property auction_bid_step": "§2.2",
         "property auction_bids_reserved": "§2.4, §2.5",
@@ -9066,42 +9072,73 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_bought(v_player, v_corporation)
 
 
-def a_buy_shares(g, v_player, v_corporation, v_source):
-    """Buy one certificate (§4.2, §4.2.1, §4.2.4)"""
+def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
+    """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule="§4.2, §4.2.1, §4.2.4")
+        raise IllegalAction("shares are bought in a stock round", rule="§4.2, §3.1.1")
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule="§4.2, §4.2.1, §4.2.4"
-        )
+        raise IllegalAction("one purchase per turn, after any sales", rule="§4.2.1, §3.1.1")
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not started", rule="§4.2, §4.2.1, §4.2.4")
+        raise IllegalAction("the corporation is not launched", rule="§4.3")
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round", rule="§4.2, §4.2.1, §4.2.4"
-        )
-    v_cert = g.b_next_certificate(v_corporation, v_source)
-    if not (v_cert != None):
-        raise IllegalAction("no certificate of the corporation there", rule="§4.2, §4.2.1, §4.2.4")
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
-    if not (
-        (
+        raise IllegalAction("no buying back a corporation sold this round", rule="§4.2.6")
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction("one certificate at a time", rule="§4.2.1")
+    v_seller = g.b_holder_of(v_shares[0])
+    if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
+        v_cert = v_shares[0]
+        if not (g.attr(v_cert, "corporation") == v_corporation):
+            raise IllegalAction("the certificate is one of the corporation named", rule="§4.2.2")
+        if not (not g.attr(v_cert, "president")):
+            raise IllegalAction("a President's certificate is never sold", rule="§4.1.5, §6.1")
+        if not (
+            (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
+        ):
+            raise IllegalAction(
+                "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
+                rule="§4.2.2, §8.4",
+            )
+        if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+            raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+        if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
-        )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction("the holding cap would be exceeded", rule="§4.2.5, §11.7")
-    v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§4.2, §4.2.1, §4.2.4")
-    g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
-    g.move(v_cert, v_source, v_player)
-    g.b_bought(v_player, v_corporation)
+        ):
+            raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4")
+        g.transfer(v_cost, v_player, v_seller)
+        g.move(v_cert, v_seller, v_player)
+        g.b_bought(v_player, v_corporation)
+    else:
+        if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
+            raise IllegalAction(
+                "certificates are bought from the Market, from a treasury, or from a corporation holding them",
+                rule="§4.2.2",
+            )
+        v_cert = g.b_next_certificate(v_corporation, v_source)
+        if not (v_cert != None):
+            raise IllegalAction("no certificate of the corporation there", rule="§4.2.2")
+        if not (
+            ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+            or ("no_cert_limit" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+        if not (
+            (
+                (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
+                <= g.param("holding_cap")
+            )
+            or ("unlimited_holding" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+        v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4")
+        g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+        g.move(v_cert, v_source, v_player)
+        g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
@@ -9425,6 +9462,16 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     g.b_move_bid(v_player, v_from_company, v_company, v_price)
 
 
+def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
+    """A corporation lays track with its private's ability (Table B, §5.6)"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4")
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("tiles are laid in operating rounds", rule="§5.2.4")
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    g.b_ability_lay(v_company, v_lay, v_tile)
+
+
 def r_before_dividend(g, v_corporation):
     """the corporation's turn has not reached its revenue (§5.2)"""
     return (
@@ -9654,6 +9701,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("source", ("source",)),
+            ("shares", ("list[certificate]",)),
         ],
         "sell_shares": [
             ("player", ("player",)),
@@ -9697,6 +9745,12 @@ class Game(GameBase):
             ("company", ("private",)),
             ("price", ("money",)),
         ],
+        "company_lay_tile": [
+            ("company", ("private",)),
+            ("hex", ("name",)),
+            ("tile", ("name",)),
+            ("rotation", ("int",)),
+        ],
         "corporation_sell_shares": [
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
@@ -9732,6 +9786,7 @@ class Game(GameBase):
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
+        "action:company_lay_tile": a_company_lay_tile,
         "before_dividend": r_before_dividend,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,

@@ -61,3 +61,108 @@ def test_5_8_8_5_no_bonus_unless_the_run_ends_at_both():
                            ("E15", "G27"), extras) == 130
     assert track.run_value(spec, [("L2", "offboard", 20), ("E15", "city", 30), ("E1", "offboard", 50)],
                            ("L2", "E1"), extras) == 100
+
+
+# ---------------------------------------------------------------- §4.2.2 corporate certificates in stock rounds
+
+
+def _kpac_holds_a_cm_share():
+    """Stock round 2 of the takeover tests' game (Dee presides KPAC and CS, Ann CM); test setup: KPAC
+    holds one of CM's certificates (moved from CM's treasury, as a §5.5 purchase would have)."""
+    from tests.test_18co_takeovers import _game
+    g = _game()
+    cm, km = g.find("CM"), g.find("KPAC")
+    cert = g.b_treasury_certificates(cm)[0]
+    g.move(cert, cm, km)
+    return g, cert
+
+
+def test_4_2_2_a_president_buys_a_corporate_certificate_his_corporation_holds():
+    from tests.test_18co_rules import cash, corp_state, turn_to
+    g, cert = _kpac_holds_a_cm_share()
+    turn_to(g, "Dee")
+    buy = P("Dee", "buy_shares", shares=[cert.id], percent=10)
+    assert buy in g.legal_actions()
+    price = corp_state(g, "CM")["share_price"]
+    dee, kpac = cash(g, "Dee"), g.cash[g.find("KPAC")]
+    act(g, buy)
+    assert g.owner[cert.id] == g.find("Dee")
+    assert cash(g, "Dee") == dee - price and g.cash[g.find("KPAC")] == kpac + price   # §4.2.4.2
+    assert corp_state(g, "KPAC")["shares"] == {}
+
+
+def test_4_2_2_other_players_wait_until_the_presidents_choice_round_8_4():
+    from tests.test_18co_rules import turn_to
+    g, cert = _kpac_holds_a_cm_share()
+    turn_to(g, "Ann")                                             # Ann presides CM, not KPAC
+    buy = P("Ann", "buy_shares", shares=[cert.id], percent=10)
+    assert buy not in g.legal_actions()
+    assert_refused(g, buy, "§4.2.2")
+    # test setup: the President's Choice Round has been held (§8.4): the certificate is open to all
+    g.j.set(g.g, "rounds_held", g.g.get("rounds_held", frozenset()) | {"presidents_choice"})
+    assert buy in g.legal_actions()
+    act(g, buy)
+    assert g.owner[cert.id] == g.find("Ann")
+
+
+def test_4_2_2_no_certificate_from_another_player():
+    from tests.test_18co_rules import turn_to
+    from tests.test_18co_takeovers import _cert
+    g, _ = _kpac_holds_a_cm_share()
+    turn_to(g, "Dee")
+    bobs = _cert(g, "CM", "Bob")
+    assert_refused(g, P("Dee", "buy_shares", shares=[bobs.id], percent=10), "§4.2.2")
+
+
+# ---------------------------------------------------------------- Table B: the privates' abilities
+
+
+def _kpac_owns(private):
+    """KPAC in its operating turn, before it lays track (the takeover tests' game, $200 more in its
+    treasury); test setup: KPAC owns `private` (the auction had no bids, so it was in the Market)."""
+    from tests.test_18co_takeovers import _game, _kpac_operating
+    from compiler.runtime.entities import POOL
+    g = _game()
+    _kpac_operating(g)
+    item, km = g.entity("private", private), g.find("KPAC")
+    assert g.owner[private] == POOL
+    g.move(item, POOL, km)
+    return g, km
+
+
+def test_table_b_lnpw_lays_one_free_extra_yellow_tile():
+    g, km = _kpac_owns("LNPW")
+    lays = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "LNPW"]
+    assert lays and all(a["tile"].split("-")[0] in {"7", "8", "9", "57", "58a", "3a", "4a", "5", "6", "co1", "co5"}
+                        for a in lays)
+    treasury = g.cash[km]
+    act(g, lays[0])
+    assert g.board.tile_at(lays[0]["hex"]).name == lays[0]["tile"].split("-")[0]
+    assert g.cash[km] == treasury                                  # free
+    assert g.b_in_step(km, "lay_tile")                             # KPAC's own lays are still to come
+    assert not [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "LNPW"]
+    second = next(a for a in lays if a["hex"] != lays[0]["hex"])
+    assert_refused(g, second, "Table B")                           # once only
+
+
+def test_table_b_lnpw_is_used_only_by_its_owning_corporation_in_its_turn():
+    g, km = _kpac_owns("LNPW")
+    lay = next(a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "LNPW")
+    from compiler.runtime.entities import POOL
+    g.move(g.entity("private", "LNPW"), km, POOL)                  # test setup: back to the Market
+    assert_refused(g, lay, "Table B")
+
+
+def test_table_b_toll_road_takes_20_off_a_hex_cost():
+    import dataclasses
+    from compiler.runtime import track as tr
+    g, km = _kpac_owns("Toll")
+    base = tr.legal_lays(g.board, "KPAC", g._phase_colors())[0]
+    mountain = dataclasses.replace(base, hex="K15", cost=40, upgrade=False, borders=())   # a $40 mountain hex
+    assert g.board.hexes["K15"].cost == 40
+    assert g.b_lay_cost(mountain) == 20
+    crossing = dataclasses.replace(mountain, cost=80, borders=(("K15", 1),))            # and a $40 hexside
+    assert g.b_lay_cost(crossing) == 60
+    from compiler.runtime.entities import POOL
+    g.move(g.entity("private", "Toll"), km, POOL)                  # in the Market it serves nobody
+    assert g.b_lay_cost(mountain) == 40

@@ -1100,15 +1100,15 @@ class GameBase:
 
     def _lay_discount(self, lay: "track.Lay", mh) -> int:
         """Standing discounts on a tile lay for the operating company: an ability (its own, or of an open
-        private it owns) with a `discount` and no use `count`, for hexes of its `terrain` or in its
-        `hexes` (and, where it lists them, for its `tiles`)."""
+        private it owns) with a `discount` and no use `count`, for hexes of its `terrain` (`terrain: any`:
+        every hex with a cost) or in its `hexes` (and, where it lists them, for its `tiles`)."""
         holders = self._discount_holders()
         total = 0
         for holder in holders:
             for ability in holder.get("children") or ():
                 if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
                     continue
-                where = (ability.get("terrain") is not None and ability.get("terrain") == mh.terrain) or \
+                where = (ability.get("terrain") is not None and ability.get("terrain") in (mh.terrain, "any")) or \
                     lay.hex in (ability.get("hexes") or ())
                 tiles = ability.get("tiles")
                 if where and (not tiles or lay.tile in [str(t) for t in tiles]):
@@ -1192,14 +1192,15 @@ class GameBase:
         """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
         free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
         its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex.
-        The lay uses none of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        An ability without `hexes` lays in any hex (18CO's LNPW: one extra yellow tile). The lay uses none of
+        the corporation's own tile lays. Refused (IllegalAction) otherwise."""
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
         corp = self._ability_user(company, "lays its track")
         ability = abilities[0]
         name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
-        if str(hex_id) not in [str(h) for h in ability.get("hexes") or ()]:
+        if ability.get("hexes") and str(hex_id) not in [str(h) for h in ability["hexes"]]:
             raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
         if ability.get("tiles") and name not in [str(t) for t in ability["tiles"]]:
             raise IllegalAction(f"{company}'s tile lay is not for tile {name}")
@@ -4486,6 +4487,7 @@ class GameBase:
     def _cand_buy_shares(self, entity, who):
         out = []
         sources = (POOL,) if entity.kind == "corporation" else None
+        corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
@@ -4505,6 +4507,14 @@ class GameBase:
                     chosen = certs[:k]
                     out.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
                                 "percent": sum(c.percent for c in chosen)})
+            if entity.kind == "player" and corporate_certificates:
+                # a certificate another corporation holds of this one (18CO §4.2.2), where the title's buy_shares
+                # names the certificate bought; its guards say who may buy it and when
+                for cert in self.certs_of[corp.id]:
+                    holder = self.owner[cert.id]
+                    if not cert.president and isinstance(holder, Entity) and holder.kind == "corporation" \
+                            and holder != corp:
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
         return out
 
     def _cand_special_buy_shares(self, entity, who):
@@ -4626,7 +4636,13 @@ class GameBase:
                 or self.g.get("operating") != self.owner[company.id].id:
             return out
         for ability in self._abilities(company, "free_lay"):
-            for hex_id in ability.get("hexes") or ():
+            hexes = ability.get("hexes")
+            if not hexes:
+                # any hex: where the owner could lay one of the ability's tiles (cost aside: the lay is free)
+                tiles = {str(t) for t in ability.get("tiles") or ()}
+                hexes = sorted({lay.hex for lay in track.legal_lays(self.board, self.owner[company.id].id,
+                                                                    self._phase_colors()) if lay.tile in tiles})
+            for hex_id in hexes:
                 for name in ability.get("tiles") or ():
                     if str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
                         continue
