@@ -1900,6 +1900,7 @@ DATA = TitleData(
                         "summary": "its buyer also receives one share of a corporation drawn at random from CS, DPAC, KPAC and CM",
                         "corporations": ["CS", "DPAC", "KPAC", "CM"],
                         "share": 10,
+                        "grants": {"corporations": ["CS", "DPAC", "KPAC", "CM"], "percent": 10},
                         "kind": "ability",
                     }
                 ],
@@ -1921,10 +1922,19 @@ DATA = TitleData(
                     {
                         "key": "dsng_presidency",
                         "title": "DSNG President's certificate",
-                        "summary": "its buyer also receives the DSNG President's certificate",
+                        "summary": "its buyer also receives the DSNG President's certificate, the DSNG starting at 75",
                         "certificate": "DSNG president",
+                        "grants": {"corporation": "DSNG", "president": True, "par": 75},
                         "kind": "ability",
-                    }
+                    },
+                    {
+                        "key": "closes_on_run",
+                        "title": "Closes when the DSNG first runs",
+                        "summary": "the Silverton Branch closes once the DSNG has run a train",
+                        "corporation": "DSNG",
+                        "when": "run_train",
+                        "kind": "ability",
+                    },
                 ],
             },
         ],
@@ -9161,6 +9171,10 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         )
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction("no shares are sold in the first Stock Round", rule="§4.1.1")
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "a corporation not yet launched has no market value to sell at", rule="§4.1.3, §4.3.1"
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
@@ -9283,6 +9297,11 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
+    if (
+        ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
+        and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
+    ) and (not g.b_closed(g.entity("private", "DRGR"))):
+        g.b_close_private(g.entity("private", "DRGR"))
     v_paid = v_revenue if (v_kind == "payout") else 0
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)

@@ -166,3 +166,44 @@ def test_table_b_toll_road_takes_20_off_a_hex_cost():
     from compiler.runtime.entities import POOL
     g.move(g.entity("private", "Toll"), km, POOL)                  # in the Market it serves nobody
     assert g.b_lay_cost(mountain) == 40
+
+
+def _auction_won(private, price, seed=1):
+    """The auction: Ann bids `price` on `private`, everyone then passes (test helper)."""
+    from tests.test_18co_rules import bid
+    g = new_game(seed=seed)
+    while acting(g) != "Ann":
+        act(g, P(acting(g), "pass"))
+    act(g, bid("Ann", private, price))
+    end_auction(g)
+    assert g.owner[private] == g.find("Ann")
+    return g
+
+
+def test_table_b_dprt_gives_a_random_share_of_cs_dpac_kpac_or_cm():
+    drawn = set()
+    for seed in range(1, 9):
+        g = _auction_won("DPRT", 100, seed=seed)
+        held = {sym: pct for sym, pct in next(p for p in g.state()["players"] if p["name"] == "Ann")["shares"].items()
+                if pct}
+        assert len(held) == 1 and list(held.values()) == [10], held
+        (sym,) = held
+        assert sym in {"CS", "DPAC", "KPAC", "CM"}
+        drawn.add(sym)
+    assert len(drawn) > 1                                          # drawn, not fixed
+
+
+def test_table_b_drgr_gives_the_dsng_presidents_certificate_started_at_75():
+    from tests.test_18co_rules import corp_state
+    g = _auction_won("DRGR", 120)
+    dsng = corp_state(g, "DSNG")
+    assert dsng["president"] == "Ann" and dsng["share_price"] == 75          # §4.3.1.1
+    assert dsng["treasury"] == 0 and not dsng["floated"]                     # no money came with it
+    from tests.test_18co_rules import turn_to
+    turn_to(g, "Ann")
+    assert_refused(g, P("Ann", "par", corporation="DSNG", share_price="75,3,2"), "§4.3")
+
+
+def test_10_drgr_is_worth_nothing_at_the_end():
+    g = _auction_won("DRGR", 120)
+    assert g.DATA.component("private", "DRGR")["end_value"] == 0

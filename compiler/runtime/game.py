@@ -3329,17 +3329,46 @@ class GameBase:
         self._next_turn()
 
     def _grant(self, player: Entity, item: Entity) -> None:
+        """The certificate private `item` gives its buyer `player` (its or an ability's `grants` record):
+        - `(corporation: C, percent: 10%)`: one of C's ordinary certificates of that size from its treasury;
+        - `(corporations: [C, D, ...], percent: 10%)`: the same from one of them drawn at random (among those
+          that still hold such a certificate), with the game's seeded random draws;
+        - `(corporation: C, president: true, par: $75)`: C's president's certificate; an unstarted C is
+          started at that par price (no money moves: the certificate comes with the private)."""
         grant = item.get("grants")
         for child in item.get("children", []) or []:
             grant = grant or child.get("grants")
-        if isinstance(grant, dict):
+        if not isinstance(grant, dict):
+            return
+        if grant.get("president"):
             corp = self.entity("corporation", grant["corporation"])
-            want = int(grant["percent"])
-            for cert in reversed(self.certs_of[corp.id]):
-                if not cert.president and cert.percent == want and self.owner[cert.id] == corp:
-                    self.move(cert, corp, player)
-                    self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
-                    break
+            cert = self.certs_of[corp.id][0]
+            if not cert.president or self.owner[cert.id] != corp:
+                return
+            if not self.b_started(corp) and grant.get("par") is not None:
+                self.b_set_par(corp, int(self._value(grant["par"], f"{item} grants par")))
+            self.move(cert, corp, player)
+            self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
+            self._check_president(corp)
+            return
+        want = int(grant["percent"])
+
+        def ordinary(corp: Entity) -> Certificate | None:
+            return next((c for c in reversed(self.certs_of[corp.id])
+                         if not c.president and c.percent == want and self.owner[c.id] == corp), None)
+
+        if grant.get("corporations"):
+            pool = [self.entity("corporation", str(k)) for k in grant["corporations"]]
+            pool = [c for c in pool if not self.corp[c.id]["closed"] and ordinary(c) is not None]
+            if not pool:
+                return
+            corp = pool[self.rng.randrange(len(pool))]
+        else:
+            corp = self.entity("corporation", grant["corporation"])
+        cert = ordinary(corp)
+        if cert is not None:
+            self.move(cert, corp, player)
+            self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
 
     # ------------------------------------------------------------ rounds: stock
 
