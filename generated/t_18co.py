@@ -278,7 +278,7 @@ DATA = TitleData(
                 (("co7",), 1),
             ),
         ),
-        "any_time_actions": ["company_lay_tile"],
+        "any_time_actions": ["company_lay_tile", "remove_token"],
         "collect_on_lay": ["mine"],
         "presidency_contenders": ["players", "corporations"],
         "corporate_share_purchase_seller_consent": "the President decides for both sides",
@@ -1827,6 +1827,10 @@ DATA = TitleData(
                         "times": 1,
                         "refund": "token_cost",
                         "closes_private": True,
+                        "effect": "return_token",
+                        "count": 1,
+                        "refund_reading": "the token goes back to the last place it left on the charter, so the refund is that place's printed cost and the next token costs it again",
+                        "when_reading": "in the owning corporation's operating turn, before its trains run",
                         "kind": "ability",
                     }
                 ],
@@ -8071,6 +8075,7 @@ DATA = TitleData(
         "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
         "action place_token": "§5.7, §6.1.3",
+        "action remove_token": "Table B",
         "action sell_shares": "§4.1",
         "action special_buy_shares": "§8.2",
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
@@ -9491,6 +9496,18 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
+def a_remove_token(g, v_company, v_city):
+    """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4")
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("stations are taken back in operating rounds", rule="Table B")
+    v_station = g.b_check_return_token(v_company, v_city)
+    v_corporation = g.b_holder_of(v_company)
+    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    g.b_return_token(v_company, v_station)
+
+
 def r_before_dividend(g, v_corporation):
     """the corporation's turn has not reached its revenue (§5.2)"""
     return (
@@ -9770,6 +9787,7 @@ class Game(GameBase):
             ("tile", ("name",)),
             ("rotation", ("int",)),
         ],
+        "remove_token": [("company", ("private",)), ("city", ("name",))],
         "corporation_sell_shares": [
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
@@ -9806,6 +9824,7 @@ class Game(GameBase):
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
         "action:company_lay_tile": a_company_lay_tile,
+        "action:remove_token": a_remove_token,
         "before_dividend": r_before_dividend,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,

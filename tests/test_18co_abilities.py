@@ -207,3 +207,27 @@ def test_table_b_drgr_gives_the_dsng_presidents_certificate_started_at_75():
 def test_10_drgr_is_worth_nothing_at_the_end():
     g = _auction_won("DRGR", 120)
     assert g.DATA.component("private", "DRGR")["end_value"] == 0
+
+
+def test_table_b_dnp_takes_a_station_back_for_its_cost_and_closes():
+    g, km = _kpac_owns("DNP")
+    assert not [a for a in g.legal_actions() if a["type"] == "remove_token"]   # one station: it stays
+    # test setup: KPAC's second station, in Fort Collins (C15), as if placed for its $40
+    g.board.place_token("KPAC", ("C15", 0))
+    g.j.set(g.corp["KPAC"], "tokens", g.corp["KPAC"]["tokens"] + 1)
+    home = next(r for r in g.board.tokens_of("KPAC") if r[0] != "C15")
+    offered = {a["city"] for a in g.legal_actions() if a["type"] == "remove_token"}
+    assert offered == {"C15-0", f"{home[0]}-{home[1]}"}
+    treasury, left = g.cash[km], g.b_tokens_left(km)
+    act(g, {"type": "remove_token", "entity": "DNP", "entity_type": "company", "city": "C15-0"})
+    assert ("C15", 0) not in g.board.tokens_of("KPAC")
+    assert g.cash[km] == treasury + 40 and g.b_tokens_left(km) == left + 1
+    assert g.b_next_token_cost(km) == 40                           # the token is back in its place
+    assert g.closed["DNP"]                                         # the action closes the company
+
+
+def test_table_b_dnp_never_takes_the_last_station():
+    g, km = _kpac_owns("DNP")
+    (home,) = g.board.tokens_of("KPAC")
+    assert_refused(g, {"type": "remove_token", "entity": "DNP", "entity_type": "company",
+                       "city": f"{home[0]}-{home[1]}"}, "Table B")

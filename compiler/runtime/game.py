@@ -1247,6 +1247,50 @@ class GameBase:
         self.j.set(self.g, "ability_uses", uses)
         self.b_place_station(corp, spot)
 
+    def b_check_return_token(self, company: Entity, city: str) -> str:
+        """check_return_token(X, city): the station (a city id) that private X's ability (`effect:
+        return_token`, `count` uses) lets its owning corporation take back to its charter now: one of its
+        stations, in its operating turn, never its last one on the map; refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "return_token")
+        if not abilities:
+            raise IllegalAction(f"{company} has no station token to take back")
+        corp = self._ability_user(company, "takes a station back")
+        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(abilities[0].get("count", 1)):
+            raise IllegalAction(f"{company}'s ability has been used")
+        board = self._need_board()
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        stations = list(board.tokens_of(corp.id))
+        if ref not in stations:
+            raise IllegalAction(f"{corp} has no station in {city}")
+        if len(stations) <= 1:
+            raise IllegalAction(f"{corp} keeps at least one station on the map")
+        return track.node_id(ref)
+
+    def b_last_token_cost(self, corp: Entity) -> int:
+        """last_token_cost(C): the printed price of the last station token C placed (what a token taken
+        back to the charter refunds: it returns to that place on the charter), in currency units."""
+        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
+        placed = self.corp[corp.id]["tokens"]
+        return int(costs[placed - 1]) if 0 < placed <= len(costs) else 0
+
+    def b_return_token(self, company: Entity, city: str) -> None:
+        """return_token(X, city): the owning corporation's station in `city` leaves the map for its charter
+        (its next token costs the returned one's price again); the ability is used once more, and X closes
+        where the ability says `closes_private: true`."""
+        corp = self.owner[company.id]
+        board = self._need_board()
+        ref = track.parse_node_id(str(city))
+        self._board_change(lambda: board.remove_token(corp.id, ref))
+        self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] - 1)
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        if any(a.get("closes_private") for a in self._abilities(company, "return_token")):
+            self.b_close_private(company)
+
     def b_ability_lay(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
         """ability_lay(X, lay, tile): put the tile of private X's ability on the map for its owner, free."""
         uses = dict(self.g.get("ability_uses", {}))
@@ -4684,6 +4728,20 @@ class GameBase:
                         copy = next(i for i in range(len(used) + 1) if i not in used)
                         out.append({**lay.action(company.id, copy), **who})
         return out
+
+    def _cand_remove_token(self, entity, who):
+        """A private's ability to take a station back (effect: return_token): each station of its owning
+        corporation while it has more than one on the map (the guards decide when)."""
+        if entity.kind != "private" or self.board is None or self.closed[entity.id] \
+                or not self._abilities(entity, "return_token"):
+            return []
+        owner = self.owner[entity.id]
+        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
+            return []
+        stations = list(self.board.tokens_of(owner.id))
+        if len(stations) <= 1:
+            return []
+        return [{"type": "remove_token", **who, "city": track.node_id(ref)} for ref in stations]
 
     def _cand_place_token(self, entity, who):
         if entity.kind == "private":
