@@ -1805,6 +1805,10 @@ DATA = TitleData(
                         "tiles": ["14", "15"],
                         "hexes": ["C9", "C17", "C21", "D14", "E7", "H8", "H14", "K13"],
                         "closes_private": True,
+                        "effect": "free_lay",
+                        "count": 1,
+                        "upgrades_from": "yellow",
+                        "reachable": False,
                         "kind": "ability",
                     }
                 ],

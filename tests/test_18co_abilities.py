@@ -231,3 +231,25 @@ def test_table_b_dnp_never_takes_the_last_station():
     (home,) = g.board.tokens_of("KPAC")
     assert_refused(g, {"type": "remove_token", "entity": "DNP", "entity_type": "company",
                        "city": f"{home[0]}-{home[1]}"}, "Table B")
+
+
+def test_table_b_gjgr_upgrades_a_yellow_town_to_a_green_city_and_closes():
+    g, km = _kpac_owns("GJGR")
+    assert not [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "GJGR"]
+    g.board.lay("C17", "4a", 0)                                   # test setup: a yellow town in Greeley
+    lays = [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "GJGR"]
+    assert lays and {a["hex"] for a in lays} == {"C17"} and {a["tile"].split("-")[0] for a in lays} <= {"14", "15"}
+    assert g.g["phase"] == "2"                                    # a green tile in phase 2: the ability allows it
+    treasury = g.cash[km]
+    act(g, lays[0])
+    tile = g.board.tile_at("C17")
+    assert tile.name in ("14", "15") and tile.color == "green" and tile.cities
+    assert g.cash[km] == treasury and g.closed["GJGR"]             # free; the action closes the company
+
+
+def test_table_b_gjgr_only_on_its_towns():
+    g, km = _kpac_owns("GJGR")
+    g.board.lay("C17", "4a", 0)
+    g.board.lay("F20", "4a", 0)                                   # Limon has no upgrade icon
+    lay = next(a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "GJGR")
+    assert_refused(g, {**lay, "hex": "F20"}, "Table B")

@@ -1191,7 +1191,9 @@ class GameBase:
     def b_check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
         """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
         free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
-        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex.
+        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex;
+        `upgrades_from: yellow`: its tiles replace a tile of that colour whatever the phase and the chart say,
+        towns becoming cities (18CO's GJGR); `closes_private: true`: the lay closes the private.
         An ability without `hexes` lays in any hex (18CO's LNPW: one extra yellow tile). The lay uses none of
         the corporation's own tile lays. Refused (IllegalAction) otherwise."""
         abilities = self._abilities(company, "free_lay")
@@ -1209,8 +1211,10 @@ class GameBase:
             raise IllegalAction(f"{company}'s tile lays are used up")
         if used and ability.get("together") and not self.b_done_this_turn(f"lay {company.id}"):
             raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
+        special = frozenset(str(t) for t in ability.get("tiles") or ()) if ability.get("upgrades_from") else frozenset()
         return track.check_lay(self._need_board(), corp.id, str(hex_id), name, rotation, self._phase_colors(),
-                               reachable=bool(ability.get("reachable", True)))
+                               reachable=bool(ability.get("reachable", True)), special=special,
+                               special_from=str(ability["upgrades_from"]) if ability.get("upgrades_from") else None)
 
     def b_check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
         """check_ability_token(X, city): the spot if private X's token ability (`effect: free_token`: its
@@ -1298,6 +1302,8 @@ class GameBase:
         self.j.set(self.g, "ability_uses", uses)
         self.b_mark_done_this_turn(f"lay {company.id}")
         self._put_tile(lay, tile_id)
+        if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
+            self.b_close_private(company)  # the ability's use closes the private
 
     def b_close_minor(self, minor: Entity) -> None:
         """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map."""
@@ -4717,7 +4723,8 @@ class GameBase:
                                                                     self._phase_colors()) if lay.tile in tiles})
             for hex_id in hexes:
                 for name in ability.get("tiles") or ():
-                    if str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
+                    if not ability.get("upgrades_from") \
+                            and str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
                         continue
                     for rotation in range(6):
                         try:

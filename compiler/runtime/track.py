@@ -1079,17 +1079,22 @@ def check_lay(
     cash: int | None = None,
     reachable: bool = True,
     crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
 ) -> Lay:
     """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
     `company`; raises IllegalAction saying why not. `reachable=False` (a
     private's tile-lay ability) waives the need for new track the company
     can reach from its tokens. `crossable`: border types this company may
     run track across (1880 P2's dotted border, II.3.1); the lay lists the
-    borders it crosses in `crossed`."""
+    borders it crosses in `crossed`. `special` (with `special_from`, a
+    colour): tiles that may replace a tile of that colour whatever the
+    phase and the upgrade chart say, its towns becoming cities (18CO's
+    GJGR: a yellow town upgraded to a green city); old track still stays."""
     tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
     verdict = _judge(
         board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
-        reachable=reachable, crossable=crossable,
+        reachable=reachable, crossable=crossable, special=special, special_from=special_from,
     )
     if isinstance(verdict, str):
         raise IllegalAction(verdict, source=getattr(verdict, "source", None))
@@ -1108,6 +1113,8 @@ def _judge(
     *,
     reachable: bool = True,
     crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
 ) -> Lay | str:
     if h not in board.hexes:
         return f"{h} is not on the map"
@@ -1121,10 +1128,15 @@ def _judge(
     if tile is None:
         return f"there is no tile #{name}"
     label = f"#{name} at rotation {rotation}"
+    special_lay = name in special and special_from is not None and old.tile.color == special_from
+    if special_lay:
+        colors = colors | {tile.color}
     if tile.color not in colors:
         allowed = ", ".join(c for c in COLORS if c in colors)
         return f"#{name} is a {tile.color} tile; this phase allows {allowed} tiles"
     targets = board.upgrade_targets(old.tile)
+    if special_lay:
+        targets = tuple(targets) + (name,)
     if name not in targets:
         what = "the printed hex" if old.copy is None else f"#{old.tile.name}"
         chart = ("table", "upgrades") if board.upgrades is not None else None
@@ -1144,7 +1156,7 @@ def _judge(
     if first and mh.reserved_for and mh.reserved_for != company:
         return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
     mapping = node_map(old.tile, old.rotation, tile, rotation)
-    if mapping is None and name in (board.upgrades or {}).get(old.tile.name, ()):
+    if mapping is None and (special_lay or name in (board.upgrades or {}).get(old.tile.name, ())):
         mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
     if mapping is None or board._drops_station(h, mapping):
         return f"{label} does not keep the existing track and stations on {h}"
