@@ -8464,6 +8464,7 @@ DATA = TitleData(
         "property withhold_to": "§5.9.2.1",
         "revenue_bonus east_west": "§5.8.8.5",
         "sanction cert_limit/take_over": "§4.4.2",
+        "sanction pool_cap/acquisition_round": "§7.1.4",
         "sanction pool_cap/take_over": "§6.1.1",
         "table cert_limit": "§4.4.1",
         "table starting_cash": "§1.3",

@@ -253,3 +253,24 @@ def test_table_b_gjgr_only_on_its_towns():
     g.board.lay("F20", "4a", 0)                                   # Limon has no upgrade icon
     lay = next(a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "GJGR")
     assert_refused(g, {**lay, "hex": "F20"}, "Table B")
+
+
+# ---------------------------------------------------------------- §7.1.4 certificates of a liquidated corporation
+
+
+def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_five_shares():
+    """Found by `rulec play 18CO --players 6 --seed 1`: a corporation liquidated without bids held a share
+    of a corporation whose five shares were already in the Market; the monitor saw 60% there."""
+    from compiler.runtime.entities import POOL
+    from tests.test_18co_takeovers import _game, _to_acquisition_round, _to_zone
+    g = _game()
+    cm, km = g.find("CM"), g.find("KPAC")
+    certs = g.b_treasury_certificates(cm)
+    for cert in certs[:5]:
+        g.move(cert, cm, POOL)                                     # test setup: five CM shares in the Market
+    g.move(certs[5], cm, km)                                       # and one held by KPAC
+    _to_zone(g, "KPAC")
+    _to_acquisition_round(g)
+    assert g.g["acquisition"]["target"] == "KPAC"
+    act(g, C("CM", "pass"))                                        # no bid: KPAC is liquidated (monitor checks)
+    assert g.owner[certs[5].id] is POOL and g.b_pool_percent(cm) == 60

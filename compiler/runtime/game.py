@@ -4108,7 +4108,8 @@ class GameBase:
         """The auction of one corporation ends: the highest bidder pays its bid to the bank and takes the
         corporation over (18CO §7.1.2, §7.1.3); with no bid, the corporation's trains go to the market and
         it closes (its cash to the bank, the rest out of the game; the certificates it holds of other
-        corporations go to the market, a reading the title states) (§7.1.4)."""
+        corporations go to the market, a reading the title states, past the pool cap where the title has a
+        `sanction pool_cap for acquisition_round`) (§7.1.4)."""
         state = self.g["acquisition"]
         target = self.entity("corporation", state["target"])
         best = None
@@ -4125,6 +4126,10 @@ class GameBase:
             for cert in list(self.certificates.values()):
                 if self.owner[cert.id] == target and cert.corporation != target.id:
                     self.move(cert, target, POOL)
+                    corp = self.entity("corporation", cert.corporation)
+                    if self.b_pool_percent(corp) > self.param("pool_cap") \
+                            and self._sanctioned("pool_cap", "acquisition_round"):
+                        self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
             self._close_corporation(target)
         self.j.set(self.g, "acquisition", {**self.g["acquisition"],
                                            "queue": tuple(c for c in state["queue"] if c != target.id)})
