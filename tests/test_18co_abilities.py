@@ -274,3 +274,20 @@ def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_
     assert g.g["acquisition"]["target"] == "KPAC"
     act(g, C("CM", "pass"))                                        # no bid: KPAC is liquidated (monitor checks)
     assert g.owner[certs[5].id] is POOL and g.b_pool_percent(cm) == 60
+
+
+# ---------------------------------------------------------------- the rules easy to miss
+
+
+def test_5_6_10_a_lay_that_raises_a_citys_value_needs_no_route():
+    """KPAC (home in Kansas City) cannot reach Pueblo (I17) or the empty hex beside it; a city tile in
+    Pueblo raises its value from nothing, so it may be laid there; plain track beside it may not."""
+    from compiler.runtime.errors import IllegalAction
+    g, km = _kpac_owns("IMC")
+    reach = track.reach(g.board, "KPAC")
+    assert "I17" not in reach.hexes and "I19" not in reach.hexes
+    city = track.check_lay(g.board, "KPAC", "I17", "57", 0, g._phase_colors())
+    assert city.hex == "I17"
+    assert any(a["hex"] == "I17" for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "KPAC")
+    with pytest.raises(IllegalAction, match="can reach"):
+        track.check_lay(g.board, "KPAC", "I19", "7", 0, g._phase_colors())

@@ -196,6 +196,7 @@ class GameBase:
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
+            city_value_lays=bool(d.properties.get("city_value_lays", False)),
         )
         return track.Board(
             {c["key"]: c for c in hexes},

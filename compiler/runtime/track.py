@@ -504,11 +504,15 @@ class TrackRules:
     `same_track_upgrades`: an upgrade whose tile keeps exactly the old track
     (the chart's revenue-only upgrades, 1800's #12 to #804 and the Denver
     tiles) may be laid where the company can run on the hex's track; without
-    it every upgrade must add track the company reaches."""
+    it every upgrade must add track the company reaches.
+    `city_value_lays`: a lay that raises the value of a city on the hex needs
+    no track the company can reach (18CO 5.6.10: "either the value of a City
+    must be increased, or" the new track must be reachable)."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
     same_track_upgrades: bool = False
+    city_value_lays: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -1055,7 +1059,11 @@ def legal_lays(
     hexes. Ordered by hex, tile, rotation."""
     colors = frozenset(colors)
     seen = reach(board, company)
-    candidates = seen.hexes if hexes is None else frozenset(hexes) & seen.hexes
+    near = seen.hexes
+    if board.rules.city_value_lays:
+        # a lay raising a city's value needs no route (18CO 5.6.10): every hex with a city is a candidate
+        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+    candidates = near if hexes is None else frozenset(hexes) & near
     out = []
     for h in sorted(candidates):
         if h not in board.hexes:
@@ -1186,6 +1194,8 @@ def _judge(
             cost += border.cost
             paid.append(board._border_key(h, f))
     if reachable and not _connects(board, company, h, tile, rotation, mapping, seen) and not (
+        board.rules.city_value_lays and _raises_a_city(old.tile, tile, mapping)
+    ) and not (
         board.rules.same_track_upgrades
         and not first
         and _same_track(old_lay, new_lay, mapping)
@@ -1196,6 +1206,19 @@ def _judge(
         return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
                tuple(sorted(new_exits)), tuple(crossed))
+
+
+def _raises_a_city(old: Tile, new: Tile, mapping: Sequence[int]) -> bool:
+    """Some city of `old` becomes a city of `new` with a higher fixed value
+    (a printed city with no value counts as 0)."""
+    for i, node in enumerate(old.nodes):
+        j = mapping[i] if i < len(mapping) else -1
+        if node.kind != "city" or j < 0 or new.nodes[j].kind != "city":
+            continue
+        before, after = node.revenue, new.nodes[j].revenue
+        if isinstance(before, int) and isinstance(after, int) and after > before:
+            return True
+    return False
 
 
 def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> bool:
