@@ -1639,6 +1639,26 @@ DATA = TitleData(
             {"key": "J10", "title": "Mine at J10", "home": "J10", "income": 10},
             {"key": "K15", "title": "Mine at K15", "home": "K15", "income": 10},
         ],
+        "option": [
+            {
+                "key": "priority_order_pass",
+                "title": "Priority Order Pass",
+                "summary": "the priority is awarded in the order in which players pass, in the auction and in stock rounds: the next stock round's order follows the order of passing",
+                "log_names": ["priority_order_pass"],
+                "engine": Gap(
+                    "a seating order rebuilt from the order of passing is not built: the runtime keeps one seating order and a priority deal"
+                ),
+            },
+            {
+                "key": "pay_per_trash",
+                "title": "Pay Per Trash",
+                "summary": "several shares of a corporation sold before its first operating round are paid one at a time at each price the sale moves the market through, starting at the current share price",
+                "log_names": ["pay_per_trash"],
+                "engine": Gap(
+                    "not built: selling at a falling price per share is not in the title's sell_shares yet"
+                ),
+            },
+        ],
         "phase": [
             {
                 "key": "2",
@@ -8269,6 +8289,8 @@ DATA = TitleData(
         "mine J6": 'supplement from "18xx-games-18CO.json"',
         "mine J8": 'supplement from "18xx-games-18CO.json"',
         "mine K15": 'supplement from "18xx-games-18CO.json"',
+        "option pay_per_trash": 'supplement from "18xx.games 18CO implementation (g_18_co/meta.rb, OPTIONAL_RULES)"',
+        "option priority_order_pass": 'supplement from "18xx.games 18CO implementation (g_18_co/meta.rb, OPTIONAL_RULES)"',
         "phase 2": "§9.2, Table A",
         "phase 3": "§9.3, Table A",
         "phase 4": "§9.4, Table A",

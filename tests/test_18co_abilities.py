@@ -291,3 +291,61 @@ def test_5_6_10_a_lay_that_raises_a_citys_value_needs_no_route():
     assert any(a["hex"] == "I17" for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "KPAC")
     with pytest.raises(IllegalAction, match="can reach"):
         track.check_lay(g.board, "KPAC", "I19", "7", 0, g._phase_colors())
+
+
+def test_16_1_1_no_emergency_money_for_a_corporation_holding_the_permanent_2():
+    from compiler.runtime.entities import BANK
+    from tests.test_18co_rules import _at_buy_train
+    g = _at_buy_train()
+    km = g.find("KPAC")
+    g.transfer(g.cash[km], km, BANK)                               # test setup: an empty treasury
+    assert g.b_must_buy_train(km)                                  # without a train KPAC must buy one
+    president = g.b_president(km)
+    permanent = next(t for t in g.trains if g.trains[t].name == "2P")
+    g.move(g.trains[permanent], g.owner[permanent], km)            # test setup: KPAC holds the DSNG's 2P
+    assert not g.b_must_buy_train(km) and not g.b_emergency_seller(president)
+    assert_refused(g, C("KPAC", "contribute", player=president.id, amount=10), "§5.10.6")
+    assert_refused(g, C("KPAC", "bankrupt"), "§5.10.6")
+
+
+def test_9_5_4_phase_5_closes_the_privates_but_not_the_idarado_in_a_corporations_hands():
+    g, km = _kpac_owns("IMC")
+    from compiler.runtime.entities import POOL
+    g.move(g.entity("private", "LNPW"), POOL, g.find("Ann"))      # test setup: a player's private
+    g.emit("close_privates")                                       # Phase 5's event
+    assert not g.closed["IMC"] and g.closed["LNPW"] and g.closed["DNP"]
+    g.emit("close_IMC")                                            # Phase 6 removes it (§9.7.3)
+    assert g.closed["IMC"]
+
+
+def test_9_5_4_a_player_owned_idarado_closes_in_phase_5():
+    g, km = _kpac_owns("IMC")
+    g.move(g.entity("private", "IMC"), km, g.find("Ann"))         # test setup: Ann owns it
+    g.emit("close_privates")
+    assert g.closed["IMC"]
+
+
+def test_options_of_the_real_log_are_declared_and_refused_clearly():
+    from compiler.engines import game_class
+    from compiler.runtime.errors import RuleGap
+    Game = game_class("18CO")
+    for option in ("priority_order_pass", "pay_per_trash"):
+        with pytest.raises(RuleGap, match=f"option {option}"):
+            Game(players=["Ann", "Bob", "Cid"], seed=1, options=[option])
+
+
+def test_4_4_2_a_player_over_the_certificate_limit_sells_at_the_first_legal_opportunity():
+    from tests.test_18co_rules import turn_to
+    from tests.test_18co_takeovers import _game
+    g = _game()
+    turn_to(g, "Cid")
+    cid = g.find("Cid")
+    for sym in ("CM", "CS", "KPAC"):                               # test setup: Cid is handed certificates
+        for cert in g.b_treasury_certificates(g.find(sym)):
+            if g.b_certificates(cid) > g.param("cert_limit"):
+                break
+            g.move(cert, g.find(sym), cid)
+    assert g.b_certificates(cid) > g.param("cert_limit")
+    assert_refused(g, P("Cid", "pass"), "§4.4")
+    assert not [a for a in g.legal_actions() if a["type"] in ("pass", "buy_shares", "par")]
+    assert [a for a in g.legal_actions() if a["type"] == "sell_shares"]

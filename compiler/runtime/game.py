@@ -67,6 +67,12 @@ class GameBase:
         unknown = [o for o in self.options if o not in known]
         if unknown:
             raise ValueError(f"{self.DATA.title} has no option {unknown[0]!r}; options: {sorted(known) or 'none'}")
+        # an option the title declares but whose rules the engine does not have (a property that is a gap)
+        gaps = [(comp["key"], next(v for v in comp.values() if isinstance(v, Gap)))
+                for comp in self.DATA.components_of("option")
+                if comp["key"] in self.options and any(isinstance(v, Gap) for v in comp.values())]
+        if gaps:
+            raise RuleGap("option " + ", option ".join(k for k, _ in gaps), "; ".join(g.reason for _, g in gaps))
         #: properties the chosen options set (an option's `sets` record)
         self.option_sets: dict[str, Any] = {}
         for comp in self.DATA.components_of("option"):
