@@ -3404,9 +3404,7 @@ class GameBase:
                 return
             if not self.b_started(corp) and grant.get("par") is not None:
                 self.b_set_par(corp, int(self._value(grant["par"], f"{item} grants par")))
-            self.move(cert, corp, player)
-            self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
-            self._check_president(corp)
+            self.move(cert, corp, player)  # its holder presides: nobody else holds any of it yet
             return
         want = int(grant["percent"])
 
