@@ -2904,15 +2904,37 @@ class Builtins:
                 self.grant_president(ctx, x, grant, player, on)
                 continue
             names = [str(k) for k in grant["corporations"]] if grant.get("corporations") else [str(grant.get("corporation"))]
-            corps = [m.corp(k) for k in names]
-            if any(c is None for c in corps):
+            every = [m.corp(k) for k in names]
+            if any(c is None for c in every) and not (grant.get("corporations") and m.truncated):
                 raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
+            # a draw among several: one outside a truncated model's scope counts among the player's other
+            # certificates (the model keeps only their number)
+            corps = [c for c in every if c is not None]
+            outside = len(every) - len(corps)
             want = grant.get("percent")
 
             def ordinary(corp: Ent) -> list:
                 return [cert for cert in reversed(m.certs_for(corp.id)) if not cert.president and cert.percent == want]
 
             has = [OR(*[ctx.state[hold_name(cert, c)] >= 1 for cert in ordinary(c)]) for c in corps]
+            if outside:
+                k = ctx.fresh(f"grant_draw:{x.id}", "int")
+                ctx.shared.oracles.append(("grant_draw", (x.id,), k))
+                ctx.shared.axioms.append(AND(k >= 0, k < len(every)))
+                pick = [AND(k == i, has[i]) for i in range(len(corps))]
+                other = AND(on, k >= len(corps))
+                for p in m.players:
+                    name = f"other_certs:{p.id}"
+                    ctx.state[name] = IF(AND(other, player == m.z(p)), ctx.state[name] + 1, ctx.state[name])
+                for i, corp in enumerate(corps):
+                    taken: Any = False
+                    for cert in ordinary(corp):
+                        here = ctx.state[hold_name(cert, corp)] >= 1
+                        go = AND(on, pick[i], here, NOT(taken))
+                        self._move_one(ctx, cert, m.z(corp), player, go)
+                        ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                        taken = OR(taken, here)
+                continue
             if len(corps) > 1:
                 # a random draw among those with such a certificate left (the runtime's seeded draw): any of them
                 k = ctx.fresh(f"grant_draw:{x.id}", "int")

@@ -9128,6 +9128,8 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
         raise IllegalAction("no buying back a corporation sold this round", rule="§4.2.6")
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction("one certificate at a time", rule="§4.2.1")
+    if not (g.attr(v_shares[0], "corporation") == v_corporation):
+        raise IllegalAction("the certificate is one of the corporation named", rule="§4.2.2")
     v_seller = g.b_holder_of(v_shares[0])
     if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
         v_cert = v_shares[0]
