@@ -343,8 +343,10 @@ def _granting(m: Model) -> dict[str, list[str]]:
         grant = data.get("grants")
         for child in data.get("children", []) or []:
             grant = grant or child.get("grants")
-        if isinstance(grant, dict):
-            out.setdefault(str(grant.get("corporation")), []).append(x.id)
+        if isinstance(grant, dict) and not grant.get("president"):
+            names = grant.get("corporations") or [grant.get("corporation")]
+            for name in names:
+                out.setdefault(str(name), []).append(x.id)
     return out
 
 

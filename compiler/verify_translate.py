@@ -2385,8 +2385,52 @@ class Builtins:
 
     def b_ability_lay(self, ctx: Ctx, company: Any, lay: Any, tile: Any) -> None:
         """As GameBase.b_ability_lay: the tile goes on the map (outside the
-        model); a tile tied to a private closes it, as with `lay`."""
+        model); a tile tied to a private closes it, as with `lay`; a private
+        whose tile-lay ability says `closes_private: true` closes."""
         self.tile_closes_private(ctx)
+        self.ability_closes_private(ctx, company, "free_lay")
+
+    def ability_closes_private(self, ctx: Ctx, company: Any, effect: str) -> None:
+        """The private `company` closes where an ability of it with `effect` says `closes_private: true`."""
+        m = self.m
+        e = self.ent(company)
+        for x in m.privates:
+            if any(a.get("kind") == "ability" and a.get("effect") == effect and a.get("closes_private")
+                   for a in self.m.data.get(x, {}).get("children") or ()):
+                name = f"closed:{x.id}"
+                ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
+
+    def owning_corporation(self, ctx: Ctx, company: Any, c: Ent) -> Any:
+        """Whether corporation `c` holds the private `company`."""
+        item = self.tr.as_sel(company)
+        return OR(*[AND(cond, self.held(ctx, it, self.m.z(c))) for it, cond in item.alts])
+
+    def b_check_return_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
+        """As GameBase.b_check_return_token: which station is outside the model; the owning
+        corporation keeps one on the map, so it has placed two or more."""
+        for c in self.m.corporations:
+            ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), ctx.state[f"tokens:{c.id}"] >= 2))
+        return Opaque("a station")
+
+    def b_last_token_cost(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_last_token_cost: the printed price of the last token placed."""
+        def cost(c: Ent) -> Any:
+            costs = self.token_costs(ctx, c)
+            out: Any = 0
+            for i in reversed(range(len(costs))):
+                out = IF(ctx.state[f"tokens:{c.id}"] == i + 1, costs[i], out)
+            return out
+
+        return self.per_corp(ctx, corp, cost)
+
+    def b_return_token(self, ctx: Ctx, company: Any, city: Any) -> None:
+        """As GameBase.b_return_token: the owning corporation has one token fewer on the map; the
+        private closes where its ability says so."""
+        for c in self.m.corporations:
+            name = f"tokens:{c.id}"
+            owns = self.owning_corporation(ctx, company, c)
+            ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] - 1, ctx.state[name])
+        self.ability_closes_private(ctx, company, "return_token")
 
     def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
         """As GameBase.b_check_ability_token: the map is outside the model; the
@@ -2869,20 +2913,83 @@ class Builtins:
             if not isinstance(grant, dict):
                 continue
             ctx.shared.reads.add("private", f"{x.id}.grants", grant)
-            corp = m.corp(str(grant.get("corporation")))
-            if corp is None:
-                raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
-            want = grant.get("percent")
             on = AND(ctx.path, when, item == m.z(x))
-            taken: Any = False
-            for cert in reversed(m.certs_for(corp.id)):
-                if cert.president or cert.percent != want:
-                    continue
-                here = ctx.state[hold_name(cert, corp)] >= 1
-                go = AND(on, here, NOT(taken))
-                self._move_one(ctx, cert, m.z(corp), player, go)
-                ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
-                taken = OR(taken, here)
+            if grant.get("president"):
+                self.grant_president(ctx, x, grant, player, on)
+                continue
+            names = [str(k) for k in grant["corporations"]] if grant.get("corporations") else [str(grant.get("corporation"))]
+            every = [m.corp(k) for k in names]
+            if any(c is None for c in every) and not (grant.get("corporations") and m.truncated):
+                raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
+            # a draw among several: one outside a truncated model's scope counts among the player's other
+            # certificates (the model keeps only their number)
+            corps = [c for c in every if c is not None]
+            outside = len(every) - len(corps)
+            want = grant.get("percent")
+
+            def ordinary(corp: Ent) -> list:
+                return [cert for cert in reversed(m.certs_for(corp.id)) if not cert.president and cert.percent == want]
+
+            has = [OR(*[ctx.state[hold_name(cert, c)] >= 1 for cert in ordinary(c)]) for c in corps]
+            if outside:
+                k = ctx.fresh(f"grant_draw:{x.id}", "int")
+                ctx.shared.oracles.append(("grant_draw", (x.id,), k))
+                ctx.shared.axioms.append(AND(k >= 0, k < len(every)))
+                pick = [AND(k == i, has[i]) for i in range(len(corps))]
+                other = AND(on, k >= len(corps))
+                for p in m.players:
+                    name = f"other_certs:{p.id}"
+                    ctx.state[name] = IF(AND(other, player == m.z(p)), ctx.state[name] + 1, ctx.state[name])
+                for i, corp in enumerate(corps):
+                    taken: Any = False
+                    for cert in ordinary(corp):
+                        here = ctx.state[hold_name(cert, corp)] >= 1
+                        go = AND(on, pick[i], here, NOT(taken))
+                        self._move_one(ctx, cert, m.z(corp), player, go)
+                        ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                        taken = OR(taken, here)
+                continue
+            if len(corps) > 1:
+                # a random draw among those with such a certificate left (the runtime's seeded draw): any of them
+                k = ctx.fresh(f"grant_draw:{x.id}", "int")
+                ctx.shared.oracles.append(("grant_draw", (x.id,), k))
+                ctx.shared.axioms.append(AND(k >= 0, k < len(corps)))
+                pick = [AND(k == i, has[i]) for i in range(len(corps))]
+                ctx.require(IMPLIES(AND(on, OR(*has)), OR(*pick)))
+            else:
+                pick = [True]
+            for i, corp in enumerate(corps):
+                taken: Any = False
+                for cert in ordinary(corp):
+                    here = ctx.state[hold_name(cert, corp)] >= 1
+                    go = AND(on, pick[i], here, NOT(taken))
+                    self._move_one(ctx, cert, m.z(corp), player, go)
+                    ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                    taken = OR(taken, here)
+
+    def grant_president(self, ctx: Ctx, x: Ent, grant: dict, player: z3.ExprRef, on: Any) -> None:
+        """`_grant` of a president's certificate: it goes to the buyer (who presides: nobody else holds the
+        corporation); an unstarted corporation starts at the grant's par price."""
+        m = self.m
+        corp = m.corp(str(grant.get("corporation")))
+        if corp is None:
+            raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
+        cert = m.certs_for(corp.id)[0]
+        go = AND(on, ctx.state[hold_name(cert, corp)] >= 1)
+        par = grant.get("par")
+        if par is not None:
+            market = m.require_market()
+            cell = market.par_cell(int(par))
+            if cell is None:
+                raise Unsupported(f"private {x.id} grants a par price that is not a par cell")
+            st = ctx.state
+            start = AND(go, NOT(st[f"has_par:{corp.id}"]))
+            st[f"par:{corp.id}"] = IF(start, int(par), st[f"par:{corp.id}"])
+            st[f"row:{corp.id}"] = IF(start, cell[0], st[f"row:{corp.id}"])
+            st[f"col:{corp.id}"] = IF(start, cell[1], st[f"col:{corp.id}"])
+            st[f"has_par:{corp.id}"] = IF(start, True, st[f"has_par:{corp.id}"])
+            st[f"has_cell:{corp.id}"] = IF(start, True, st[f"has_cell:{corp.id}"])
+        self._move_one(ctx, cert, m.z(corp), player, go)
 
     def b_reset_corporation(self, ctx: Ctx, corp: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):

@@ -155,6 +155,7 @@ DATA = TitleData(
         "no_track_off_map": True,
         "no_tiles_on": ["grey", "red"],
         "upgrade_preserves_track": True,
+        "city_value_lays": True,
         "tile_lay_connection": "the new track must be reachable from one of the corporation's tokens, through cities with a free token space, unless the lay raises a city's value",
         "non_revenue_upgrade_connection": "an upgrade away from revenue locations must make a new junction from track the corporation could already reach",
         "tokens_per_turn": 1,
@@ -278,23 +279,12 @@ DATA = TitleData(
                 (("co7",), 1),
             ),
         ),
+        "any_time_actions": ["company_lay_tile", "remove_token"],
         "collect_on_lay": ["mine"],
         "presidency_contenders": ["players", "corporations"],
         "corporate_share_purchase_seller_consent": "the President decides for both sides",
     },
     components={
-        "bonus": [
-            {
-                "key": "east_west",
-                "title": "East–West bonus",
-                "summary": "a route from an eastern off-board to Salt Lake City earns an extra $100",
-                "amount": 100,
-                "origins": ["B26", "E27", "G27", "J26"],
-                "destinations": ["E1"],
-                "origin_names": ["Lincoln NE", "Kansas City KS", "Wichita KS"],
-                "direction": "the route must start at the eastern off-board and end in Salt Lake City",
-            },
-        ],
         "clash": [
             {
                 "key": "acquisition_round_order",
@@ -1649,6 +1639,26 @@ DATA = TitleData(
             {"key": "J10", "title": "Mine at J10", "home": "J10", "income": 10},
             {"key": "K15", "title": "Mine at K15", "home": "K15", "income": 10},
         ],
+        "option": [
+            {
+                "key": "priority_order_pass",
+                "title": "Priority Order Pass",
+                "summary": "the priority is awarded in the order in which players pass, in the auction and in stock rounds: the next stock round's order follows the order of passing",
+                "log_names": ["priority_order_pass"],
+                "engine": Gap(
+                    "a seating order rebuilt from the order of passing is not built: the runtime keeps one seating order and a priority deal"
+                ),
+            },
+            {
+                "key": "pay_per_trash",
+                "title": "Pay Per Trash",
+                "summary": "several shares of a corporation sold before its first operating round are paid one at a time at each price the sale moves the market through, starting at the current share price",
+                "log_names": ["pay_per_trash"],
+                "engine": Gap(
+                    "not built: selling at a falling price per share is not in the title's sell_shares yet"
+                ),
+            },
+        ],
         "phase": [
             {
                 "key": "2",
@@ -1816,6 +1826,10 @@ DATA = TitleData(
                         "tiles": ["14", "15"],
                         "hexes": ["C9", "C17", "C21", "D14", "E7", "H8", "H14", "K13"],
                         "closes_private": True,
+                        "effect": "free_lay",
+                        "count": 1,
+                        "upgrades_from": "yellow",
+                        "reachable": False,
                         "kind": "ability",
                     }
                 ],
@@ -1838,6 +1852,10 @@ DATA = TitleData(
                         "times": 1,
                         "refund": "token_cost",
                         "closes_private": True,
+                        "effect": "return_token",
+                        "count": 1,
+                        "refund_reading": "the token goes back to the last place it left on the charter, so the refund is that place's printed cost and the next token costs it again",
+                        "when_reading": "in the owning corporation's operating turn, before its trains run",
                         "kind": "ability",
                     }
                 ],
@@ -1857,11 +1875,10 @@ DATA = TitleData(
                     {
                         "key": "tile_discount",
                         "title": "Track-laying discount",
-                        "summary": "tile lays of the owner cost $20 less",
+                        "summary": "the owning corporation pays $20 less for the hex cost of each tile it lays (never below nothing); hexside costs are paid in full",
+                        "owner": "corporation",
                         "discount": 20,
-                        "terrain": Gap(
-                            "the reference gives the amount but not which costs it applies to"
-                        ),
+                        "terrain": "any",
                         "kind": "ability",
                     }
                 ],
@@ -1881,6 +1898,9 @@ DATA = TitleData(
                     {
                         "key": "extra_yellow",
                         "title": "One free extra yellow tile",
+                        "effect": "free_lay",
+                        "tiles": ["co1", "co5", "3a", "4a", "5", "6", "7", "8", "9", "57", "58a"],
+                        "count": 1,
                         "owner": "corporation",
                         "summary": "once, during its track step, the owning corporation lays one extra yellow tile free of cost in a hex its routes can reach",
                         "times": 1,
@@ -1909,6 +1929,7 @@ DATA = TitleData(
                         "summary": "its buyer also receives one share of a corporation drawn at random from CS, DPAC, KPAC and CM",
                         "corporations": ["CS", "DPAC", "KPAC", "CM"],
                         "share": 10,
+                        "grants": {"corporations": ["CS", "DPAC", "KPAC", "CM"], "percent": 10},
                         "kind": "ability",
                     }
                 ],
@@ -1930,11 +1951,34 @@ DATA = TitleData(
                     {
                         "key": "dsng_presidency",
                         "title": "DSNG President's certificate",
-                        "summary": "its buyer also receives the DSNG President's certificate",
+                        "summary": "its buyer also receives the DSNG President's certificate, the DSNG starting at 75",
                         "certificate": "DSNG president",
+                        "grants": {"corporation": "DSNG", "president": True, "par": 75},
                         "kind": "ability",
-                    }
+                    },
+                    {
+                        "key": "closes_on_run",
+                        "title": "Closes when the DSNG first runs",
+                        "summary": "the Silverton Branch closes once the DSNG has run a train",
+                        "corporation": "DSNG",
+                        "when": "run_train",
+                        "kind": "ability",
+                    },
                 ],
+            },
+        ],
+        "revenue_bonus": [
+            {
+                "key": "east_west",
+                "title": "East–West bonus",
+                "summary": "a run that starts at an eastern off-board (Lincoln NE, Kansas City KS, Wichita KS) and ends in Salt Lake City earns an extra $100",
+                "amount": 100,
+                "stops_a": ["B26", "E27", "G27", "J26"],
+                "stops_b": ["E1"],
+                "at_ends": True,
+                "direction_reading": "a run has no direction in the engine: one end in an eastern off-board and the other in Salt Lake City earns it",
+                "paid_stops_only": True,
+                "origin_names": ["Lincoln NE", "Kansas City KS", "Wichita KS"],
             },
         ],
         "term": [
@@ -8044,7 +8088,9 @@ DATA = TitleData(
     rules={
         "action bankrupt": "§10",
         "action bid": "§2.1.1, §2.1.2",
+        "action buy_shares": "§4.2, §4.2.1, §4.2.2, §4.2.4",
         "action buy_train": "§5.10, §5.2.8",
+        "action company_lay_tile": "Table B, §5.6",
         "action contribute": "§5.10.6.1",
         "action corporation_bid": "§7.1.1",
         "action corporation_buy_company": "§5.3, §5.2.1",
@@ -8054,9 +8100,9 @@ DATA = TitleData(
         "action dividend": "§5.9",
         "action move_bid": "§2.1.2",
         "action place_token": "§5.7, §6.1.3",
+        "action remove_token": "Table B",
         "action sell_shares": "§4.1",
         "action special_buy_shares": "§8.2",
-        "bonus east_west": "§5.8.8.5",
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
         "cite action buy_train": "§5.10, §5.2.8",
         "cite action corporation_buy_company": "§5.3, §5.2.1",
@@ -8243,6 +8289,8 @@ DATA = TitleData(
         "mine J6": 'supplement from "18xx-games-18CO.json"',
         "mine J8": 'supplement from "18xx-games-18CO.json"',
         "mine K15": 'supplement from "18xx-games-18CO.json"',
+        "option pay_per_trash": 'supplement from "18xx.games 18CO implementation (g_18_co/meta.rb, OPTIONAL_RULES)"',
+        "option priority_order_pass": 'supplement from "18xx.games 18CO implementation (g_18_co/meta.rb, OPTIONAL_RULES)"',
         "phase 2": "§9.2, Table A",
         "phase 3": "§9.3, Table A",
         "phase 4": "§9.4, Table A",
@@ -8267,6 +8315,7 @@ DATA = TitleData(
         "property acquisition_no_bids": "§7.1.4",
         "property acquisition_round_when": "§3.3",
         "property acquisition_winner": "§7.1.2, §7.1.3",
+        "property any_time_actions": "Table B",
         "property auction_bid_may_move": "§2.1.2",
         "property auction_bid_step": "§2.2",
         "property auction_bids_reserved": "§2.4, §2.5",
@@ -8292,6 +8341,7 @@ DATA = TitleData(
         "property cert_limit_counts": "§4.4.1, §11.10",
         "property cert_limit_excess": "§4.4.2",
         "property certificate_price": "§4.2.4",
+        "property city_value_lays": "§5.6.10",
         "property collect_on_lay": "§5.9.1, §9.7.2",
         "property corporate_certificates_open_after": "§4.2.2, §8.4",
         "property corporate_share_purchase": "§5.5.1, §5.5.2, §5.5.3",
@@ -8436,7 +8486,9 @@ DATA = TitleData(
         "property upgrade_preserves_track": "§5.6.9",
         "property voluntary_train_discard": "§5.10.5.1",
         "property withhold_to": "§5.9.2.1",
+        "revenue_bonus east_west": "§5.8.8.5",
         "sanction cert_limit/take_over": "§4.4.2",
+        "sanction pool_cap/acquisition_round": "§7.1.4",
         "sanction pool_cap/take_over": "§6.1.1",
         "table cert_limit": "§4.4.1",
         "table starting_cash": "§1.3",
@@ -9064,42 +9116,75 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_bought(v_player, v_corporation)
 
 
-def a_buy_shares(g, v_player, v_corporation, v_source):
-    """Buy one certificate (§4.2, §4.2.1, §4.2.4)"""
+def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
+    """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule="§4.2, §4.2.1, §4.2.4")
+        raise IllegalAction("shares are bought in a stock round", rule="§4.2, §3.1.1")
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule="§4.2, §4.2.1, §4.2.4"
-        )
+        raise IllegalAction("one purchase per turn, after any sales", rule="§4.2.1, §3.1.1")
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not started", rule="§4.2, §4.2.1, §4.2.4")
+        raise IllegalAction("the corporation is not launched", rule="§4.3")
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round", rule="§4.2, §4.2.1, §4.2.4"
-        )
-    v_cert = g.b_next_certificate(v_corporation, v_source)
-    if not (v_cert != None):
-        raise IllegalAction("no certificate of the corporation there", rule="§4.2, §4.2.1, §4.2.4")
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
-    if not (
-        (
+        raise IllegalAction("no buying back a corporation sold this round", rule="§4.2.6")
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction("one certificate at a time", rule="§4.2.1")
+    if not (g.attr(v_shares[0], "corporation") == v_corporation):
+        raise IllegalAction("the certificate is one of the corporation named", rule="§4.2.2")
+    v_seller = g.b_holder_of(v_shares[0])
+    if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
+        v_cert = v_shares[0]
+        if not (g.attr(v_cert, "corporation") == v_corporation):
+            raise IllegalAction("the certificate is one of the corporation named", rule="§4.2.2")
+        if not (not g.attr(v_cert, "president")):
+            raise IllegalAction("a President's certificate is never sold", rule="§4.1.5, §6.1")
+        if not (
+            (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
+        ):
+            raise IllegalAction(
+                "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
+                rule="§4.2.2, §8.4",
+            )
+        if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+            raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+        if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
-        )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction("the holding cap would be exceeded", rule="§4.2.5, §11.7")
-    v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§4.2, §4.2.1, §4.2.4")
-    g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
-    g.move(v_cert, v_source, v_player)
-    g.b_bought(v_player, v_corporation)
+        ):
+            raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4")
+        g.transfer(v_cost, v_player, v_seller)
+        g.move(v_cert, v_seller, v_player)
+        g.b_bought(v_player, v_corporation)
+    else:
+        if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
+            raise IllegalAction(
+                "certificates are bought from the Market, from a treasury, or from a corporation holding them",
+                rule="§4.2.2",
+            )
+        v_cert = g.b_next_certificate(v_corporation, v_source)
+        if not (v_cert != None):
+            raise IllegalAction("no certificate of the corporation there", rule="§4.2.2")
+        if not (
+            ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+            or ("no_cert_limit" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+        if not (
+            (
+                (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
+                <= g.param("holding_cap")
+            )
+            or ("unlimited_holding" in g.b_zones(v_corporation))
+        ):
+            raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+        v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4")
+        g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+        g.move(v_cert, v_source, v_player)
+        g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
@@ -9122,6 +9207,10 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         )
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction("no shares are sold in the first Stock Round", rule="§4.1.1")
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "a corporation not yet launched has no market value to sell at", rule="§4.1.3, §4.3.1"
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
@@ -9244,6 +9333,11 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
+    if (
+        ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
+        and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
+    ) and (not g.b_closed(g.entity("private", "DRGR"))):
+        g.b_close_private(g.entity("private", "DRGR"))
     v_paid = v_revenue if (v_kind == "payout") else 0
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
@@ -9421,6 +9515,28 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     ):
         raise IllegalAction("a player's bids together may not exceed his cash", rule="§2.4, §2.5")
     g.b_move_bid(v_player, v_from_company, v_company, v_price)
+
+
+def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
+    """A corporation lays track with its private's ability (Table B, §5.6)"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4")
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("tiles are laid in operating rounds", rule="§5.2.4")
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    g.b_ability_lay(v_company, v_lay, v_tile)
+
+
+def a_remove_token(g, v_company, v_city):
+    """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4")
+    if not (g.b_in_round("operating")):
+        raise IllegalAction("stations are taken back in operating rounds", rule="Table B")
+    v_station = g.b_check_return_token(v_company, v_city)
+    v_corporation = g.b_holder_of(v_company)
+    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    g.b_return_token(v_company, v_station)
 
 
 def r_before_dividend(g, v_corporation):
@@ -9652,6 +9768,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("source", ("source",)),
+            ("shares", ("list[certificate]",)),
         ],
         "sell_shares": [
             ("player", ("player",)),
@@ -9695,6 +9812,13 @@ class Game(GameBase):
             ("company", ("private",)),
             ("price", ("money",)),
         ],
+        "company_lay_tile": [
+            ("company", ("private",)),
+            ("hex", ("name",)),
+            ("tile", ("name",)),
+            ("rotation", ("int",)),
+        ],
+        "remove_token": [("company", ("private",)), ("city", ("name",))],
         "corporation_sell_shares": [
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
@@ -9730,6 +9854,8 @@ class Game(GameBase):
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
+        "action:company_lay_tile": a_company_lay_tile,
+        "action:remove_token": a_remove_token,
         "before_dividend": r_before_dividend,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,

@@ -67,6 +67,12 @@ class GameBase:
         unknown = [o for o in self.options if o not in known]
         if unknown:
             raise ValueError(f"{self.DATA.title} has no option {unknown[0]!r}; options: {sorted(known) or 'none'}")
+        # an option the title declares but whose rules the engine does not have (a property that is a gap)
+        gaps = [(comp["key"], next(v for v in comp.values() if isinstance(v, Gap)))
+                for comp in self.DATA.components_of("option")
+                if comp["key"] in self.options and any(isinstance(v, Gap) for v in comp.values())]
+        if gaps:
+            raise RuleGap("option " + ", option ".join(k for k, _ in gaps), "; ".join(g.reason for _, g in gaps))
         #: properties the chosen options set (an option's `sets` record)
         self.option_sets: dict[str, Any] = {}
         for comp in self.DATA.components_of("option"):
@@ -196,6 +202,7 @@ class GameBase:
             off_board=bool(self.param("track_off_board")),
             dead_end_colors=frozenset(self.param("dead_end_colors")),
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
+            city_value_lays=bool(d.properties.get("city_value_lays", False)),
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -1122,15 +1129,15 @@ class GameBase:
 
     def _lay_discount(self, lay: "track.Lay", mh) -> int:
         """Standing discounts on a tile lay for the operating company: an ability (its own, or of an open
-        private it owns) with a `discount` and no use `count`, for hexes of its `terrain` or in its
-        `hexes` (and, where it lists them, for its `tiles`)."""
+        private it owns) with a `discount` and no use `count`, for hexes of its `terrain` (`terrain: any`:
+        every hex with a cost) or in its `hexes` (and, where it lists them, for its `tiles`)."""
         holders = self._discount_holders()
         total = 0
         for holder in holders:
             for ability in holder.get("children") or ():
                 if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
                     continue
-                where = (ability.get("terrain") is not None and ability.get("terrain") == mh.terrain) or \
+                where = (ability.get("terrain") is not None and ability.get("terrain") in (mh.terrain, "any")) or \
                     lay.hex in (ability.get("hexes") or ())
                 tiles = ability.get("tiles")
                 if where and (not tiles or lay.tile in [str(t) for t in tiles]):
@@ -1273,15 +1280,18 @@ class GameBase:
         free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
         its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex;
         `once_per_hex`: one lay in each hex; `joins_hexes`: each lay adds track on the side its hex shares
-        with the ability's other hexes (1846's Little Miami joins Cincinnati and Dayton). The lay uses none
-        of the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        with the ability's other hexes (1846's Little Miami joins Cincinnati and Dayton);
+        `upgrades_from: yellow`: its tiles replace a tile of that colour whatever the phase and the chart say,
+        towns becoming cities (18CO's GJGR); `closes_private: true`: the lay closes the private.
+        An ability without `hexes` lays in any hex (18CO's LNPW: one extra yellow tile). The lay uses none of
+        the corporation's own tile lays. Refused (IllegalAction) otherwise."""
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
         corp = self._ability_user(company, "lays its track")
         ability = abilities[0]
         name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
-        if str(hex_id) not in [str(h) for h in ability.get("hexes") or ()]:
+        if ability.get("hexes") and str(hex_id) not in [str(h) for h in ability["hexes"]]:
             raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
         if ability.get("tiles") and name not in [str(t) for t in ability["tiles"]]:
             raise IllegalAction(f"{company}'s tile lay is not for tile {name}")
@@ -1293,8 +1303,10 @@ class GameBase:
         if ability.get("once_per_hex") and f"lay {company.id} {hex_id}" in self.g.get("turn_marks", frozenset()):
             raise IllegalAction(f"{company} lays one tile in {hex_id}")
         board = self._need_board()
+        special = frozenset(str(t) for t in ability.get("tiles") or ()) if ability.get("upgrades_from") else frozenset()
         lay = track.check_lay(board, corp.id, str(hex_id), name, rotation, self._phase_colors(),
-                              reachable=bool(ability.get("reachable", True)))
+                              reachable=bool(ability.get("reachable", True)), special=special,
+                              special_from=str(ability["upgrades_from"]) if ability.get("upgrades_from") else None)
         if ability.get("joins_hexes"):
             # new track on the side this hex shares with each other hex of the ability
             for other in [str(h) for h in ability.get("hexes") or ()]:
@@ -1338,6 +1350,50 @@ class GameBase:
         self.j.set(self.g, "ability_uses", uses)
         self.b_place_station(corp, spot)
 
+    def b_check_return_token(self, company: Entity, city: str) -> str:
+        """check_return_token(X, city): the station (a city id) that private X's ability (`effect:
+        return_token`, `count` uses) lets its owning corporation take back to its charter now: one of its
+        stations, in its operating turn, never its last one on the map; refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "return_token")
+        if not abilities:
+            raise IllegalAction(f"{company} has no station token to take back")
+        corp = self._ability_user(company, "takes a station back")
+        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(abilities[0].get("count", 1)):
+            raise IllegalAction(f"{company}'s ability has been used")
+        board = self._need_board()
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        stations = list(board.tokens_of(corp.id))
+        if ref not in stations:
+            raise IllegalAction(f"{corp} has no station in {city}")
+        if len(stations) <= 1:
+            raise IllegalAction(f"{corp} keeps at least one station on the map")
+        return track.node_id(ref)
+
+    def b_last_token_cost(self, corp: Entity) -> int:
+        """last_token_cost(C): the printed price of the last station token C placed (what a token taken
+        back to the charter refunds: it returns to that place on the charter), in currency units."""
+        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
+        placed = self.corp[corp.id]["tokens"]
+        return int(costs[placed - 1]) if 0 < placed <= len(costs) else 0
+
+    def b_return_token(self, company: Entity, city: str) -> None:
+        """return_token(X, city): the owning corporation's station in `city` leaves the map for its charter
+        (its next token costs the returned one's price again); the ability is used once more, and X closes
+        where the ability says `closes_private: true`."""
+        corp = self.owner[company.id]
+        board = self._need_board()
+        ref = track.parse_node_id(str(city))
+        self._board_change(lambda: board.remove_token(corp.id, ref))
+        self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] - 1)
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        if any(a.get("closes_private") for a in self._abilities(company, "return_token")):
+            self.b_close_private(company)
+
     def b_ability_lay(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
         """ability_lay(X, lay, tile): put the tile of private X's ability on the map for its owner, free."""
         uses = dict(self.g.get("ability_uses", {}))
@@ -1346,6 +1402,8 @@ class GameBase:
         self.b_mark_done_this_turn(f"lay {company.id}")
         self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
+        if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
+            self.b_close_private(company)  # the ability's use closes the private
 
     def b_close_minor(self, minor: Entity) -> None:
         """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map."""
@@ -3439,23 +3497,49 @@ class GameBase:
         self._next_turn()
 
     def _grant(self, player: Entity, item: Entity) -> None:
-        """A private bought: its `grants` record (`corporation`, `percent`) gives the buyer a certificate of
-        that size from the corporation's mat; an ability with `president_of: C` makes the buyer owe the
-        decision to found C (a pending `par`: the title's `par` hands over the president's certificate)."""
+        """The certificate private `item` gives its buyer `player` (its or an ability's `grants` record):
+        - `(corporation: C, percent: 10%)`: one of C's ordinary certificates of that size from its treasury;
+        - `(corporations: [C, D, ...], percent: 10%)`: the same from one of them drawn at random (among those
+          that still hold such a certificate), with the game's seeded random draws;
+        - `(corporation: C, president: true, par: $75)`: C's president's certificate; an unstarted C is
+          started at that par price (no money moves: the certificate comes with the private).
+        An ability with `president_of: C` makes the buyer owe the decision to found C (a pending `par`: the
+        title's `par` hands over the president's certificate)."""
         for child in item.get("children", []) or []:
             if child.get("president_of") is not None:
                 self.b_require_decision(player, "par")
         grant = item.get("grants")
         for child in item.get("children", []) or []:
             grant = grant or child.get("grants")
-        if isinstance(grant, dict):
+        if not isinstance(grant, dict):
+            return
+        if grant.get("president"):
             corp = self.entity("corporation", grant["corporation"])
-            want = int(grant["percent"])
-            for cert in reversed(self.certs_of[corp.id]):
-                if not cert.president and cert.percent == want and self.owner[cert.id] == corp:
-                    self.move(cert, corp, player)
-                    self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
-                    break
+            cert = self.certs_of[corp.id][0]
+            if not cert.president or self.owner[cert.id] != corp:
+                return
+            if not self.b_started(corp) and grant.get("par") is not None:
+                self.b_set_par(corp, int(self._value(grant["par"], f"{item} grants par")))
+            self.move(cert, corp, player)  # its holder presides: nobody else holds any of it yet
+            return
+        want = int(grant["percent"])
+
+        def ordinary(corp: Entity) -> Certificate | None:
+            return next((c for c in reversed(self.certs_of[corp.id])
+                         if not c.president and c.percent == want and self.owner[c.id] == corp), None)
+
+        if grant.get("corporations"):
+            pool = [self.entity("corporation", str(k)) for k in grant["corporations"]]
+            pool = [c for c in pool if not self.corp[c.id]["closed"] and ordinary(c) is not None]
+            if not pool:
+                return
+            corp = pool[self.rng.randrange(len(pool))]
+        else:
+            corp = self.entity("corporation", grant["corporation"])
+        cert = ordinary(corp)
+        if cert is not None:
+            self.move(cert, corp, player)
+            self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
 
     # ------------------------------------------------------------ rounds: stock
 
@@ -4151,7 +4235,8 @@ class GameBase:
         """The auction of one corporation ends: the highest bidder pays its bid to the bank and takes the
         corporation over (18CO §7.1.2, §7.1.3); with no bid, the corporation's trains go to the market and
         it closes (its cash to the bank, the rest out of the game; the certificates it holds of other
-        corporations go to the market, a reading the title states) (§7.1.4)."""
+        corporations go to the market, a reading the title states, past the pool cap where the title has a
+        `sanction pool_cap for acquisition_round`) (§7.1.4)."""
         state = self.g["acquisition"]
         target = self.entity("corporation", state["target"])
         best = None
@@ -4168,6 +4253,10 @@ class GameBase:
             for cert in list(self.certificates.values()):
                 if self.owner[cert.id] == target and cert.corporation != target.id:
                     self.move(cert, target, POOL)
+                    corp = self.entity("corporation", cert.corporation)
+                    if self.b_pool_percent(corp) > self.param("pool_cap") \
+                            and self._sanctioned("pool_cap", "acquisition_round"):
+                        self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
             self._close_corporation(target)
         self.j.set(self.g, "acquisition", {**self.g["acquisition"],
                                            "queue": tuple(c for c in state["queue"] if c != target.id)})
@@ -4644,6 +4733,7 @@ class GameBase:
     def _cand_buy_shares(self, entity, who):
         out = []
         sources = (POOL,) if entity.kind == "corporation" else None
+        corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
@@ -4672,6 +4762,14 @@ class GameBase:
                     chosen = certs[:k]
                     out.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
                                 "percent": sum(c.percent for c in chosen)})
+            if entity.kind == "player" and corporate_certificates:
+                # a certificate another corporation holds of this one (18CO §4.2.2), where the title's buy_shares
+                # names the certificate bought; its guards say who may buy it and when
+                for cert in self.certs_of[corp.id]:
+                    holder = self.owner[cert.id]
+                    if not cert.president and isinstance(holder, Entity) and holder.kind == "corporation" \
+                            and holder != corp:
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
         return out
 
     def _cand_special_buy_shares(self, entity, who):
@@ -4797,9 +4895,16 @@ class GameBase:
                 or self.g.get("operating") != self.owner[company.id].id:
             return out
         for ability in self._abilities(company, "free_lay"):
-            for hex_id in ability.get("hexes") or ():
+            hexes = ability.get("hexes")
+            if not hexes:
+                # any hex: where the owner could lay one of the ability's tiles (cost aside: the lay is free)
+                tiles = {str(t) for t in ability.get("tiles") or ()}
+                hexes = sorted({lay.hex for lay in track.legal_lays(self.board, self.owner[company.id].id,
+                                                                    self._phase_colors()) if lay.tile in tiles})
+            for hex_id in hexes:
                 for name in ability.get("tiles") or ():
-                    if str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
+                    if not ability.get("upgrades_from") \
+                            and str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
                         continue
                     for rotation in range(6):
                         try:
@@ -4810,6 +4915,20 @@ class GameBase:
                         copy = next(i for i in range(len(used) + 1) if i not in used)
                         out.append({**lay.action(company.id, copy), **who})
         return out
+
+    def _cand_remove_token(self, entity, who):
+        """A private's ability to take a station back (effect: return_token): each station of its owning
+        corporation while it has more than one on the map (the guards decide when)."""
+        if entity.kind != "private" or self.board is None or self.closed[entity.id] \
+                or not self._abilities(entity, "return_token"):
+            return []
+        owner = self.owner[entity.id]
+        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
+            return []
+        stations = list(self.board.tokens_of(owner.id))
+        if len(stations) <= 1:
+            return []
+        return [{"type": "remove_token", **who, "city": track.node_id(ref)} for ref in stations]
 
     def _cand_place_token(self, entity, who):
         if entity.kind == "private":

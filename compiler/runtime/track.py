@@ -518,11 +518,15 @@ class TrackRules:
     `same_track_upgrades`: an upgrade whose tile keeps exactly the old track
     (the chart's revenue-only upgrades, 1800's #12 to #804 and the Denver
     tiles) may be laid where the company can run on the hex's track; without
-    it every upgrade must add track the company reaches."""
+    it every upgrade must add track the company reaches.
+    `city_value_lays`: a lay that raises the value of a city on the hex needs
+    no track the company can reach (18CO 5.6.10: "either the value of a City
+    must be increased, or" the new track must be reachable)."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
     same_track_upgrades: bool = False
+    city_value_lays: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -1127,7 +1131,11 @@ def legal_lays(
     hexes. Ordered by hex, tile, rotation."""
     colors = frozenset(colors)
     seen = reach(board, company)
-    candidates = seen.hexes if hexes is None else frozenset(hexes) & seen.hexes
+    near = seen.hexes
+    if board.rules.city_value_lays:
+        # a lay raising a city's value needs no route (18CO 5.6.10): every hex with a city is a candidate
+        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+    candidates = near if hexes is None else frozenset(hexes) & near
     out = []
     for h in sorted(candidates):
         if h not in board.hexes:
@@ -1151,17 +1159,22 @@ def check_lay(
     cash: int | None = None,
     reachable: bool = True,
     crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
 ) -> Lay:
     """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
     `company`; raises IllegalAction saying why not. `reachable=False` (a
     private's tile-lay ability) waives the need for new track the company
     can reach from its tokens. `crossable`: border types this company may
     run track across (1880 P2's dotted border, II.3.1); the lay lists the
-    borders it crosses in `crossed`."""
+    borders it crosses in `crossed`. `special` (with `special_from`, a
+    colour): tiles that may replace a tile of that colour whatever the
+    phase and the upgrade chart say, its towns becoming cities (18CO's
+    GJGR: a yellow town upgraded to a green city); old track still stays."""
     tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
     verdict = _judge(
         board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
-        reachable=reachable, crossable=crossable,
+        reachable=reachable, crossable=crossable, special=special, special_from=special_from,
     )
     if isinstance(verdict, str):
         raise IllegalAction(verdict, source=getattr(verdict, "source", None))
@@ -1180,6 +1193,8 @@ def _judge(
     *,
     reachable: bool = True,
     crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
 ) -> Lay | str:
     if h not in board.hexes:
         return f"{h} is not on the map"
@@ -1193,10 +1208,15 @@ def _judge(
     if tile is None:
         return f"there is no tile #{name}"
     label = f"#{name} at rotation {rotation}"
+    special_lay = name in special and special_from is not None and old.tile.color == special_from
+    if special_lay:
+        colors = colors | {tile.color}
     if tile.color not in colors:
         allowed = ", ".join(c for c in COLORS if c in colors)
         return f"#{name} is a {tile.color} tile; this phase allows {allowed} tiles"
     targets = board.upgrade_targets(old.tile)
+    if special_lay:
+        targets = tuple(targets) + (name,)
     if name not in targets:
         what = "the printed hex" if old.copy is None else f"#{old.tile.name}"
         chart = ("table", "upgrades") if board.upgrades is not None else None
@@ -1216,7 +1236,7 @@ def _judge(
     if first and mh.reserved_for and mh.reserved_for != company:
         return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
     mapping = node_map(old.tile, old.rotation, tile, rotation)
-    if mapping is None and name in (board.upgrades or {}).get(old.tile.name, ()):
+    if mapping is None and (special_lay or name in (board.upgrades or {}).get(old.tile.name, ())):
         mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
     if mapping is None or board._drops_station(h, mapping):
         return f"{label} does not keep the existing track and stations on {h}"
@@ -1246,6 +1266,8 @@ def _judge(
             cost += border.cost
             paid.append(board._border_key(h, f))
     if reachable and not _connects(board, company, h, tile, rotation, mapping, seen) and not (
+        board.rules.city_value_lays and _raises_a_city(old.tile, tile, mapping)
+    ) and not (
         board.rules.same_track_upgrades
         and not first
         and _same_track(old_lay, new_lay, mapping)
@@ -1256,6 +1278,19 @@ def _judge(
         return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
                tuple(sorted(new_exits)), tuple(crossed))
+
+
+def _raises_a_city(old: Tile, new: Tile, mapping: Sequence[int]) -> bool:
+    """Some city of `old` becomes a city of `new` with a higher fixed value
+    (a printed city with no value counts as 0)."""
+    for i, node in enumerate(old.nodes):
+        j = mapping[i] if i < len(mapping) else -1
+        if node.kind != "city" or j < 0 or new.nodes[j].kind != "city":
+            continue
+        before, after = node.revenue, new.nodes[j].revenue
+        if isinstance(before, int) and isinstance(after, int) and after > before:
+            return True
+    return False
 
 
 def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> bool:
