@@ -1097,6 +1097,10 @@ class Translator:
                 unless = self.truthy(self.expr(st.unless, ctx.fork(NOT(cond))))
                 cond = OR(cond, unless)
             ctx.require(cond)
+            if truth(cond) is False:
+                # the engine refuses here on every state: nothing after it runs on this path (a binding of
+                # 1880's dividend with `kind: half` stops at `kind in dividend_kinds`, before `half()`)
+                ctx.path = False
         elif isinstance(st, s.Transfer):
             amount = self.expr(st.amount, ctx)
             source = self.as_ent(self.expr(st.source, ctx))
@@ -1805,6 +1809,10 @@ class Builtins:
         if not isinstance(kind, str):
             raise Unsupported("in_round of a non-name")
         if kind not in ROUNDS:
+            if kind == "draft" and self.m.prop_value("first_round") == "draft":
+                # the runtime's draft (GameBase._start_draft ... _end_draft) opens the game; its picks,
+                # hidden hands and the purchases at its end are not modelled: not false, not checkable
+                raise Unsupported("the draft round (draft_pick and the purchases at the draft's end)")
             return False
         return ctx.state["round"] == ROUNDS.index(kind)
 
