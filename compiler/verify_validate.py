@@ -495,7 +495,7 @@ MAP_CHECKS = frozenset({"check_lay", "check_token", "check_station", "check_abil
                         "route_revenue"})
 
 CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
-            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder")
+            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round")
 
 
 #: `Validator.check`'s answer for an action the model cannot bind.
