@@ -2770,9 +2770,15 @@ class Builtins:
 
     def b_train_bought(self, ctx: Ctx, corp: Any, train: Any, from_bank: Any) -> None:
         st = ctx.state
+        alts = self.sel(train).alts
+        # as GameBase: a train sold beside the stack (`moves_train_purchase_marker: false`, 1880's rebuilt
+        # 2-train) counts as no bank purchase and starts nothing
+        marked = [(t, cond) for t, cond in alts
+                  if self.m.train_data.get(t.name or "", {}).get("moves_train_purchase_marker") is not False]
         when = AND(ctx.path, self.tr.truthy(from_bank))
-        st["bank_buys"] = IF(when, zi(st["bank_buys"]) + 1, st["bank_buys"])
-        for t, cond in self.sel(train).alts:
+        counts = when if len(marked) == len(alts) else AND(when, OR(*[cond for _, cond in marked]))
+        st["bank_buys"] = IF(counts, zi(st["bank_buys"]) + 1, st["bank_buys"])
+        for t, cond in marked:
             name = f"first_bought:{t.name}"
             st[name] = IF(AND(when, cond), True, st[name])
 
