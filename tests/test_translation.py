@@ -295,7 +295,10 @@ def test_the_model_of_1880_romania_agrees_with_the_engine_but_for_its_known_gaps
                if not any(m.kind == kind and m.what.startswith(what) for kind, what, _ in KNOWN_1880_MODEL_GAPS)]
     assert not unknown, summary
     assert report.compared_vars > 100_000, summary
-    for kind in ("pass", "close_for_cash", "take_over (exchange)"):
+    # 250 actions keep the test short: the initial stock round and the
+    # closing of privates for cash; a 400-action game reaches the operating
+    # rounds (buy_train, lay_tile, discard_train, dividend, the take-over)
+    for kind in ("pass", "close_for_cash"):
         assert report.accepted.get(kind, 0) >= 100, (kind, summary)
     missing = _never_compared(title, report)
     assert "par" in missing and "bid" in missing, summary
