@@ -862,8 +862,11 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                     legal.append(extra)
             # actions outside the model (a draft, a corporation the scope
             # leaves out, an action the model does not support) are played
-            # too, to reach the states after them
-            legal = legal + validator.unbound_legal
+            # too in a cut-down scope, to reach the states after them (1880's
+            # unbound par); a whole scope plays them only when nothing else is
+            # legal
+            if model.truncated or not legal:
+                legal = legal + validator.unbound_legal
             if not legal:
                 break
             if construct:
