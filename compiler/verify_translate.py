@@ -2130,6 +2130,11 @@ class Builtins:
         # a card's `no_train_needed` ability lifts the obligation (GameBase.b_must_buy_train)
         exempt = (self.b_has_power(ctx, e, "no_train_needed")
                   if m.prop_value("ability_cards") is not None and self.powers(ctx, "no_train_needed") else False)
+        if m.prop_value("receivership_steps"):
+            # as GameBase.b_in_receivership: a started corporation whose president's certificate lies in the
+            # market is operated by the runtime, and owes no train (1846's receivership)
+            exempt = OR(exempt, *[AND(cond, ctx.state[f"has_par:{c.id}"], self.held(ctx, m.certs_for(c.id)[0], m.z(POOL)))
+                                  for c, cond in self.corp_of(ctx, e)])
         return AND(self.b_in_step(ctx, e, "buy_train"),
                    NOT(OR(*[self.held(ctx, t, e) for t in m.trains])),
                    OR(*[c for _, c in self.avail(ctx)]), NOT(exempt))
@@ -2757,12 +2762,21 @@ class Builtins:
         challenger, the challenger's certificates given and when). The
         challenger is the first player from the president's left holding the
         most, more than the president; he must give ordinary certificates
-        worth exactly the president's certificate."""
+        worth exactly the president's certificate. Where corporations contend
+        too (`presidency_contenders`), a started corporation holding more comes
+        after the players (their operating order is outside the model: with
+        more than one in the scope the step is not supported)."""
         m = self.m
         st = ctx.state
         certs = m.certs_for(corp.id)
         pres = certs[0]
         held = {p: self.percent_of(ctx, m.z(p), corp) for p in m.players}
+        rivals: list[Ent] = []
+        if "corporations" in (m.prop_value("presidency_contenders") or ()):
+            rivals = [c for c in m.corporations if c != corp]
+            if len(rivals) > 1:
+                raise Unsupported("presidency contenders among corporations: their operating order")
+            held.update({c: self.percent_of(ctx, m.z(c), corp) for c in rivals})
         any_exchange: Any = False
         effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
         for i, p0 in enumerate(m.players):
@@ -2776,6 +2790,12 @@ class Builtins:
                     challenger[q] = AND(challenger[q], NOT(better))
                 challenger[p] = better
                 best = IF(better, held[p], best)
+            for c in rivals:
+                better = AND(st[f"has_cell:{c.id}"], self.tr.cmp(">", held[c], best))
+                for q in list(challenger):
+                    challenger[q] = AND(challenger[q], NOT(better))
+                challenger[c] = better
+                best = IF(better, held[c], best)
             for p1, is_ch in challenger.items():
                 need: Any = pres.percent
                 given = []
@@ -2816,9 +2836,15 @@ class Builtins:
 
     def b_train_bought(self, ctx: Ctx, corp: Any, train: Any, from_bank: Any) -> None:
         st = ctx.state
+        alts = self.sel(train).alts
+        # as GameBase: a train sold beside the stack (`moves_train_purchase_marker: false`, 1880's rebuilt
+        # 2-train) counts as no bank purchase and starts nothing
+        marked = [(t, cond) for t, cond in alts
+                  if self.m.train_data.get(t.name or "", {}).get("moves_train_purchase_marker") is not False]
         when = AND(ctx.path, self.tr.truthy(from_bank))
-        st["bank_buys"] = IF(when, zi(st["bank_buys"]) + 1, st["bank_buys"])
-        for t, cond in self.sel(train).alts:
+        counts = when if len(marked) == len(alts) else AND(when, OR(*[cond for _, cond in marked]))
+        st["bank_buys"] = IF(counts, zi(st["bank_buys"]) + 1, st["bank_buys"])
+        for t, cond in marked:
             name = f"first_bought:{t.name}"
             st[name] = IF(AND(when, cond), True, st[name])
 

@@ -284,6 +284,16 @@ def scope_exact(game: Any, model: Model) -> bool:
     for corp in model.corporations:
         if game.corp[corp.id].get("closed"):
             return False  # the model has no closed corporations (see `check`)
+    if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
+        # a corporation outside the scope holding certificates of one inside
+        # contends for its presidency (`_check_president`); the model reads
+        # those certificates as elsewhere
+        scoped = {c.id for c in model.corporations}
+        for corp in model.corporations:
+            for cert in game.certs_of[corp.id]:
+                holder = game.owner[cert.id]
+                if isinstance(holder, Entity) and holder.kind == "corporation" and holder.id not in scoped:
+                    return False
     for train_id in game.trains:
         if train_id in items:
             continue
@@ -291,6 +301,19 @@ def scope_exact(game: Any, model: Model) -> bool:
         if holder is not None and holder not in (DEPOT, SCRAP):
             return False
     return True
+
+
+def depot_exact(game: Any, model: Model) -> bool:
+    """Whether the trains the depot sells now are all copies in the scope:
+    the model holds a few copies of each train type, so once the engine's
+    next copy of a type is one it leaves out, the model reads the type as
+    sold out (a wrong cheapest train, a wrong forced purchase). Actions that
+    read the depot are played, not compared, in such a state."""
+    items = getattr(model, "_item_ids", None)
+    if items is None:
+        items = {item.id for item in model.items}
+        model._item_ids = items  # type: ignore[attr-defined]
+    return all(t in items for t in game._available_train_ids())
 
 
 def _holding_plan(model: Model) -> list[tuple[str, dict[Ent, str], str]]:
@@ -430,6 +453,14 @@ class ValidationReport:
     #: accepted actions not compared because they closed a corporation (a
     #: price reaching a close cell), which the model leaves out
     closings: dict[str, int] = field(default_factory=dict)
+    #: of `skipped`: candidates reading the depot in a state whose next train
+    #: is a copy outside the scope (`depot_exact`)
+    depot_skipped: dict[str, int] = field(default_factory=dict)
+    #: kind -> reason -> count, for `skipped`
+    skip_reasons: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: seeds not played because their setup left the scope at once (a
+    #: corporation of the scope removed)
+    setups_out_of_scope: int = 0
 
     def summary(self) -> str:
         lines = [f"translation validation of {self.title}: {sum(self.accepted.values())} accepted actions, "
@@ -438,6 +469,13 @@ class ValidationReport:
             lines.append(f"  {kind:<26} accepted {self.accepted.get(kind, 0):>5}  refused {self.refused.get(kind, 0):>5}"
                          f"  (not modelled {self.unmodelled.get(kind, 0)}"
                          + (f", closings {self.closings[kind]})" if self.closings.get(kind) else ")"))
+        if self.skipped:
+            lines.append("  played, not compared (outside the scope or unsupported): "
+                         + ", ".join(f"{k} {n}" for k, n in sorted(self.skipped.items())))
+        for kind, reasons in sorted(self.skip_reasons.items()):
+            if not self.accepted.get(kind):
+                why, n = max(reasons.items(), key=lambda kv: kv[1])
+                lines.append(f"  never compared: {kind} ({why}: {n})")
         for m in self.mismatches[:20]:
             lines.append(f"  MISMATCH {m.kind}: {m.what} in {m.action}")
         return "\n".join(lines)
@@ -457,7 +495,7 @@ MAP_CHECKS = frozenset({"check_lay", "check_token", "check_station", "check_abil
                         "route_revenue"})
 
 CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
-            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder")
+            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round")
 
 
 #: `Validator.check`'s answer for an action the model cannot bind.
@@ -475,8 +513,12 @@ class Validator:
         self.report = report
         self.limit = limit
         self.steps: dict[tuple[str, Binding], Step | Exception] = {}
+        #: whether an action's guard or post-state reads what the depot holds
+        self.reads_depot: dict[tuple[str, Binding], bool] = {}
         self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
         self.actions = {c.name: c for c in title.of_kind("action")}
+        self.cert_ids = {c.id for c in self.model.certs}
+        self.model_item_ids = {item.id for item in self.model.items}
         self.snapshot: dict[str, Any] | None = None
         self.capture = False
         #: the legal actions of the last `try_all` the model cannot bind (the
@@ -584,6 +626,8 @@ class Validator:
                     return None
                 if len(chosen) != len(arg):
                     return None
+                if not chosen <= self.cert_ids:
+                    return None  # a certificate of a corporation the scope leaves out
                 for cert in self.model.certs:
                     env[f"param:{p.name}:{cert.id}"] = cert.id in chosen
             elif inner is not None and "route" in inner:
@@ -614,11 +658,21 @@ class Validator:
                 post = {name: compiled.add(term) for name, term in step.post.items() if name not in step.havocked}
                 oracles = {name: const.decl().name() for name, _, const in step.oracles}
                 self.compiled[key] = (compiled, guard, post, oracles)
+                self.reads_depot[key] = any(op == "var" and payload.endswith("@depot")
+                                            for op, payload, _ in compiled.nodes)
             except (GapError, Unsupported) as exc:
                 self.steps[key] = exc
         return self.steps[key]
 
     # -- one candidate
+    def skip(self, kind: str, why: str) -> Any:
+        """Count a candidate played, not compared, with its reason; `UNBOUND`."""
+        report = self.report
+        report.skipped[kind] = report.skipped.get(kind, 0) + 1
+        reasons = report.skip_reasons.setdefault(kind, {})
+        reasons[why] = reasons.get(why, 0) + 1
+        return UNBOUND
+
     def wants(self, kind: str) -> bool:
         return (self.report.accepted.get(kind, 0) < self.limit
                 or self.report.refused.get(kind, 0) < self.refused_limit)
@@ -642,13 +696,16 @@ class Validator:
             return None
         bound = self.bind(kind, action)
         if bound is None:
-            self.report.skipped[kind] = self.report.skipped.get(kind, 0) + 1
-            return UNBOUND
+            return self.skip(kind, "not bound (an entity or certificate outside the scope)")
         binding, params = bound
         step = self.step(kind, binding)
-        if isinstance(step, Exception) or not scope_exact(game, self.model):
-            self.report.skipped[kind] = self.report.skipped.get(kind, 0) + 1
-            return UNBOUND
+        if isinstance(step, Exception):
+            return self.skip(kind, f"{type(step).__name__}: {step}")
+        if not scope_exact(game, self.model):
+            return self.skip(kind, "a state outside the scope")
+        if self.reads_depot[(kind, binding)] and not depot_exact(game, self.model):
+            self.report.depot_skipped[kind] = self.report.depot_skipped.get(kind, 0) + 1
+            return self.skip(kind, "the depot's next train outside the scope")
         if pre is None:
             pre = abstract_state(game, self.model)
         self.snapshot = None
@@ -766,22 +823,30 @@ def _routes(game: Any, corp: Entity, rng: random.Random) -> list[dict]:
 
 
 def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, limit: int = 400,
-             max_actions: int = 3000, construct: bool = True, max_games: int | None = None) -> ValidationReport:
+             max_actions: int = 3000, construct: bool = True, max_games: int | None = None,
+             engine: Any = None) -> ValidationReport:
     """Play `games` random games of `title` (more, up to `max_games`, while an
     action that occurs has fewer than `want` accepted samples), compare every
     candidate at every state, and construct states for rare actions. See the
-    module docstring."""
+    module docstring. `engine`: the `Game` class to play (by default the
+    title's generated one; a map overlay's for a title whose map is a gap,
+    `compiler.engines.overlay_game_class`)."""
     from compiler.engines import game_class
 
     report = ValidationReport(title.display_name)
-    cls = game_class(title.name, title.variant)
+    cls = engine if engine is not None else game_class(title.name, title.variant)
     model = Model(title)
     names = [p.id for p in model.players]
     rng = random.Random(seed)
     played = 0
     cap = max_games if max_games is not None else 4 * games
     while played < games or (played < cap and _short(report, want)):
-        game = cls(players=names, seed=seed + played)
+        game = cls(players=names, seed=seed + played + report.setups_out_of_scope)
+        if not scope_exact(game, model) and report.setups_out_of_scope < 20:
+            # the setup removed a corporation of the scope (1846's removals
+            # by player count): the next seed is played instead
+            report.setups_out_of_scope += 1
+            continue
         validator = Validator(title, game, report, limit)
         count = 0
         # extra games alternate: the opening only (private sale, first stock
@@ -795,10 +860,13 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                          "routes": _routes(game, corp, rng)}
                 if validator.check(extra) is True:
                     legal.append(extra)
-            if not legal:
-                # only actions outside the model (a draft, a corporation the
-                # scope leaves out): play one to reach the states after it
-                legal = validator.unbound_legal
+            # actions outside the model (a draft, a corporation the scope
+            # leaves out, an action the model does not support) are played
+            # too in a cut-down scope, to reach the states after them (1880's
+            # unbound par); a whole scope plays them only when nothing else is
+            # legal
+            if model.truncated or not legal:
+                legal = legal + validator.unbound_legal
             if not legal:
                 break
             if construct:
@@ -874,6 +942,15 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                 j.set(game.cash, corp, rng.choice((0, 5, 20, 50, 100)))
                 for t in game.b_trains(corp):
                     j.set(game.owner, t.id, game.name("pool") if rng.random() < 0.5 else SCRAP_RT)
+                # the depot's next copies outside the scope are scrapped (as
+                # if sold and rusted), so that the depot the model reads is
+                # the engine's (`depot_exact`)
+                for _ in range(len(game.trains)):
+                    outside = [t for t in game._available_train_ids() if t not in validator.model_item_ids]
+                    if not outside:
+                        break
+                    for t in outside:
+                        j.set(game.owner, t, SCRAP_RT)
                 if game._available_train_ids():
                     validator.try_all(forced | {"buy_train", "corporation_sell_shares", "pass"})
             finally:

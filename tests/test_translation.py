@@ -1,0 +1,305 @@
+"""Translation validation of 18CO, 1880 Romania, 18 Grand Junction and 1846
+(issue #9): the z3 model of each action, evaluated on concrete pre-states
+from random playouts and constructed states, against the generated engine's
+post-state (`compiler.verify_validate`). 1800 and its Three-Player variant
+are in tests/test_verify.py.
+
+These titles' models are cut down (two corporations, three copies of each
+train, three players): what the scope cannot describe is played, not
+compared, and counted apart (`ValidationReport.skipped`,
+`depot_skipped`, `setups_out_of_scope`). Each test states which declared
+actions are never compared and why. 18 Grand Junction, whose map is a gap,
+is played on the marked test map tests/fixtures/18gj_test_map.rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler import paths
+from compiler.engines import game_class, overlay_game_class
+from compiler.pipeline import load
+from compiler.runtime.entities import SCRAP
+from compiler.verify_model import Model
+from compiler.verify_validate import ValidationReport, Validator, depot_exact, scope_exact, validate
+
+MAP = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load().program
+
+
+def _validator(title, players=None):
+    model = Model(title)
+    game = game_class(title.name, title.variant)(players=players or [p.id for p in model.players], seed=1)
+    return Validator(title, game, ValidationReport(title.display_name)), game
+
+
+def _start(game, corp_id: str, president: str, price: int = 100) -> None:
+    """Corporation `corp_id` started (in the journal) with `president` holding its president's certificate."""
+    j = game.j
+    cell = game.market.par_cell(price)
+    j.set(game.corp[corp_id], "par", price)
+    game._place_token(game.entity("corporation", corp_id), cell)
+    j.set(game.owner, game.certs_of[corp_id][0].id, game.entity("player", president))
+
+
+# ---------------------------------------------------------------- the fixes, one by one
+
+
+def test_4_5_1_a_corporation_holding_more_than_the_president_takes_the_presidency(program):
+    """18CO §4.5.1, §4.5.2: an entity holding more shares than the president
+    becomes president, corporations after players. The model's take-over step
+    now knows the corporation contenders (`presidency_contenders`); before,
+    it kept the player president where the engine handed the certificate to
+    the corporation."""
+    title = program.titles["18CO"]
+    validator, game = _validator(title)
+    j = game.j
+    j.begin()
+    try:
+        _start(game, "KPAC", "Player 1")
+        _start(game, "CM", "Player 2")
+        kpac = game.entity("corporation", "KPAC")
+        for cert in game.certs_of["CM"][1:4]:
+            j.set(game.owner, cert.id, kpac)
+        assert scope_exact(game, validator.model)
+        validator.capture = True
+        game._check_president(game.entity("corporation", "CM"))
+        validator.capture = False
+        assert game.owner[game.certs_of["CM"][0].id] == kpac
+    finally:
+        j.rollback()
+    report = validator.report
+    assert report.accepted == {"take_over (exchange)": 1}
+    assert not report.mismatches, report.summary()
+
+
+def test_4_5_1_certificates_held_by_a_corporation_outside_the_scope_leave_it(program):
+    """18CO §4.5.1: a corporation outside the scope holding a certificate of one
+    inside contends for its presidency, which the model (reading the
+    certificate as elsewhere) cannot follow: the state is outside the scope."""
+    title = program.titles["18CO"]
+    validator, game = _validator(title)
+    outside = next(c for c in game.corporations if validator.model.entity("corporation", c.id) is None)
+    j = game.j
+    j.begin()
+    try:
+        assert scope_exact(game, validator.model)
+        j.set(game.owner, game.certs_of["CM"][3].id, outside)
+        assert not scope_exact(game, validator.model)
+    finally:
+        j.rollback()
+
+
+def test_a_certificate_of_a_corporation_outside_the_scope_is_not_bound(program):
+    """A corporation buying a certificate of a corporation the scope leaves out
+    was bound with an empty list (the model's guard false, no money moved):
+    such an action is now played, not compared."""
+    title = program.titles["18CO"]
+    validator, game = _validator(title)
+    outside = next(c for c in game.corporations if validator.model.entity("corporation", c.id) is None)
+    cert = game.certs_of[outside.id][1]
+    action = {"type": "buy_shares", "entity": "KPAC", "entity_type": "corporation", "shares": [cert.id],
+              "percent": cert.percent}
+    kind = game.action_name(action)
+    assert kind == "corporation_buy_shares"
+    assert validator.bind(kind, action) is None
+    inside = {**action, "shares": [game.certs_of["CM"][1].id]}
+    assert validator.bind(kind, inside) is not None
+
+
+def test_5_10_6_a_depot_selling_a_copy_outside_the_scope_is_counted_apart(program):
+    """18CO §5.10.6: the cheapest train a corporation must buy is the depot's.
+    The model holds three copies of each train; once the engine's next copy is
+    one it leaves out, the model reads the type as sold out (a dearer cheapest
+    train). Actions reading the depot are then counted apart (`depot_skipped`),
+    the others still compared."""
+    title = program.titles["18CO"]
+    validator, game = _validator(title)
+    model = validator.model
+    items = {item.id for item in model.items}
+    assert depot_exact(game, model)
+    j = game.j
+    j.begin()
+    try:
+        first = game._available_train_ids()[0]
+        name = game.trains[first].name
+        for t in [t for t in game.trains if game.trains[t].name == name and t in items]:
+            j.set(game.owner, t, SCRAP)
+        assert any(t not in items for t in game._available_train_ids())
+        assert not depot_exact(game, model)
+    finally:
+        j.rollback()
+
+
+# ---------------------------------------------------------------- per title
+
+
+def _never_compared(title, report) -> dict[str, str]:
+    """Declared actions never compared -> the commonest reason they were played, not compared
+    ("never offered" for one the playouts never generated)."""
+    declared = {c.name for c in title.of_kind("action")}
+    out = {}
+    for kind in sorted(declared - {k for k, n in report.accepted.items() if n}):
+        reasons = report.skip_reasons.get(kind)
+        out[kind] = max(reasons.items(), key=lambda kv: kv[1])[0] if reasons else "never offered"
+    return out
+
+
+def _run(title, engine=None):
+    # one game of at most 400 actions with the constructed states: about two
+    # minutes on a loaded machine
+    return validate(title, games=1, max_games=1, max_actions=400, want=200, engine=engine)
+
+
+#: Why an action of a cut-down scope is played, not compared.
+UNBOUND = "not bound"
+NEVER_OFFERED = "never offered"
+
+
+def _check_title(title, report, *, floors: dict[str, int], never: dict[str, str], take_overs: int = 200) -> None:
+    """No mismatch; each listed action compared at least `floors[kind]` times;
+    the runtime's take-over exchange compared in `take_overs` states; every
+    declared action not compared is listed in `never` with the reason it is
+    not."""
+    summary = report.summary()
+    assert not report.mismatches, summary
+    assert report.compared_vars > 100_000, summary
+    assert report.accepted.get("take_over (exchange)", 0) >= take_overs, summary
+    for kind, floor in floors.items():
+        assert report.accepted.get(kind, 0) >= floor, (kind, summary)
+    missing = _never_compared(title, report)
+    assert set(missing) <= set(never), (sorted(set(missing) - set(never)), summary)
+    for kind, why in missing.items():
+        assert never[kind] in why, (kind, why, summary)
+
+
+def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
+    """18CO (KPAC and CM in the scope): no mismatch. Found and fixed on the way:
+    the model's take-over left corporations out of the presidency (§4.5.1,
+    §4.5.2); a corporation buying a certificate of a corporation outside the
+    scope was bound with an empty list; the depot's next copy outside the
+    scope made the model's cheapest train dearer (§5.10.6)."""
+    title = program.titles["18CO"]
+    report = _run(title)
+    _check_title(title, report, floors={
+        "bid": 200, "move_bid": 200, "par": 200, "pass": 150, "buy_shares": 50, "sell_shares": 5,
+        "lay_tile": 20, "corporation_buy_shares": 5, "corporation_sell_shares": 10, "buy_train": 1,
+    }, never={
+        # the playout's operating corporation is one the scope leaves out (the
+        # model holds two of the seven): its forced purchase, bankruptcy (§10),
+        # routes, dividends and discards are played, not compared
+        "bankrupt": UNBOUND, "contribute": UNBOUND, "discard_train": UNBOUND, "dividend": UNBOUND,
+        "run_routes": UNBOUND, "place_token": UNBOUND,
+        # privates bought by a corporation: all held by players outside... the
+        # privates the scope keeps are bound only once a corporation of it runs
+        "corporation_buy_company": UNBOUND,
+        # the open auction's privates go in the private auction round; the
+        # corporations' bids and the DSNG's special purchase are not offered in
+        # one 400-action game
+        "buy_company": NEVER_OFFERED, "corporation_bid": NEVER_OFFERED, "special_buy_shares": NEVER_OFFERED,
+    })
+
+
+def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
+    """18 Grand Junction (DRG and DSPP in the scope) on the marked test map:
+    no mismatch. The model is built from the title with the map overlay (with
+    the map a home station is placed at the float, which the bare title's
+    model leaves out: 132 `tokens` mismatches on `par` before)."""
+    title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
+    report = _run(title, overlay_game_class("18 Grand Junction", None, MAP))
+    _check_title(title, report, floors={
+        "par": 200, "take_over (no exchange)": 200, "corporation_sell_shares": 100, "pass": 60,
+        "buy_shares": 40, "lay_tile": 40, "buy_train": 30, "contribute": 20, "discard_train": 20,
+        "place_token": 5, "use_ability": 5, "corporation_buy_shares": 3, "run_routes": 1,
+    }, never={
+        # what the scope leaves out operates or acts: a Company President card
+        # offered to a company outside it, a turn chosen by one, a sale of a
+        # company outside it, its top-up, dividend or bankruptcy
+        "bankrupt": UNBOUND, "choose_turn": UNBOUND, "dividend": UNBOUND, "select_president": UNBOUND,
+        "sell_shares": UNBOUND, "top_up_revenue": UNBOUND,
+        # the privates' actions (bids, purchases, their abilities' lays and
+        # tokens) are not offered in this three-player game
+        "assign": NEVER_OFFERED, "bid": NEVER_OFFERED, "buy_company": NEVER_OFFERED,
+        "company_lay_tile": NEVER_OFFERED, "company_place_token": NEVER_OFFERED,
+        "corporation_assign": NEVER_OFFERED, "corporation_buy_company": NEVER_OFFERED,
+    })
+
+
+def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
+    """1846 (PRR and IC in the scope, three players): no mismatch, refusals
+    included. Found and fixed: a corporation in receivership (its president's
+    certificate in the market after a bankruptcy) owes no train in the engine
+    but did in the model, so its `pass` at the train step was a mismatch; a
+    setup that removes PRR or IC (three players remove corporations) leaves
+    the scope and is replaced by the next seed. tests/test_verify.py plays two
+    games for the take-over's 200 states."""
+    title = program.titles["1846"]
+    report = _run(title)
+    assert report.setups_out_of_scope >= 1  # seed 1 removes PRR
+    _check_title(title, report, take_overs=100, floors={
+        "par": 100, "pass": 80, "lay_tile": 20, "buy_shares": 20, "corporation_sell_shares": 20,
+        "corporation_buy_company": 10, "buy_train": 10, "place_token": 5, "take_over (no exchange)": 100,
+    }, never={
+        # the draft (bids, the private companies' purchases) is the runtime's
+        # round with minors and privates the scope leaves out
+        "bid": UNBOUND, "buy_company": UNBOUND,
+        # the privates' abilities act for companies the scope leaves out, or
+        # where their minors stand
+        "assign": "outside the scope", "company_lay_tile": "outside the scope",
+        "company_place_token": "outside the scope",
+        # operating corporations outside the scope: their forced purchase,
+        # bankruptcy, discards, routes, purchases of shares
+        "bankrupt": UNBOUND, "contribute": UNBOUND, "corporation_buy_shares": UNBOUND, "discard_train": UNBOUND,
+        "run_routes": UNBOUND, "sell_shares": UNBOUND,
+        # a dividend of PRR or IC is not reached in one 400-action game
+        "dividend": NEVER_OFFERED,
+    })
+
+
+#: 1880 Romania's mismatches still open, each a model bug (the engine follows
+#: the rulebook): (action, what the mismatch says begins with, why).
+KNOWN_1880_MODEL_GAPS = (
+    ("pass", "the engine refuses it (each player selects one investor",
+     "V.2, II.3.2: the model's pass lacks the investor selection's duty"),
+    ("pass", "the engine refuses it (a company without a train must buy one",
+     "VII.3.8, VII.3.10: the model's train duty misses a case of the engine's"),
+    ("buy_train", "the engine accepts it; the model's guard is false",
+     "VII.3.5.1, VII.3.9: the rebuilt 2-train sold beside the stack, and a purchase the president "
+     "finances with a loan, are not in the model's guard"),
+    ("buy_train", "flow:", "VII.3.9: the president's loan (money from the bank) is not in the model"),
+    ("buy_train", "cash:", "VII.3.9: the president's loan is not in the model"),
+    ("buy_train", "debt:", "VII.3.9: the president's loan is not in the model"),
+    ("dividend", "flow:", "the payout's bank flow differs from the engine's by a few tens (not yet explained)"),
+)
+
+
+def test_the_model_of_1880_romania_agrees_with_the_engine_but_for_its_known_gaps(program):
+    """1880 Romania (GWR and VRL in the scope): every mismatch is one of the
+    model gaps listed in KNOWN_1880_MODEL_GAPS (open; each names its rule).
+    Fixed on the way: a train purchase that breaks off the operating round for
+    a stock round (VII.3.8, `_call_stock_round`) was compared after the new
+    round had begun (117 mismatches); the rebuilt 2-train (VII.3.5.1) counted
+    as a bank purchase and a first train in the model. `par` is not bound
+    (choose_share_layout is not modelled yet) and `bid` is unsupported
+    (auction_bid): both are played, not compared."""
+    title = program.titles["1880 Romania"]
+    report = validate(title, games=1, max_games=1, max_actions=250, want=200)
+    summary = report.summary()
+    unknown = [m for m in report.mismatches
+               if not any(m.kind == kind and m.what.startswith(what) for kind, what, _ in KNOWN_1880_MODEL_GAPS)]
+    assert not unknown, summary
+    assert report.compared_vars > 100_000, summary
+    # 250 actions keep the test short: the initial stock round and the
+    # closing of privates for cash; a 400-action game reaches the operating
+    # rounds (buy_train, lay_tile, discard_train, dividend, the take-over)
+    for kind in ("pass", "close_for_cash"):
+        assert report.accepted.get(kind, 0) >= 100, (kind, summary)
+    missing = _never_compared(title, report)
+    assert "par" in missing and "bid" in missing, summary
+    assert "auction_bid" in missing["bid"] or "not bound" in missing["bid"], summary
