@@ -43,6 +43,7 @@ import z3
 from compiler import syntax as s
 from compiler.builtins import VALUES
 from compiler.ir import Clause, Title
+from compiler.runtime.entities import exchange_sets
 from compiler.runtime.game import COMBINED_STEPS, GameBase
 from compiler.verify_model import (
     BANK,
@@ -2761,8 +2762,9 @@ class Builtins:
         of `corp` happens, and its alternatives (condition, president,
         challenger, the challenger's certificates given and when). The
         challenger is the first player from the president's left holding the
-        most, more than the president; he must give ordinary certificates
-        worth exactly the president's certificate. Where corporations contend
+        most, more than the president; he gives the first set of ordinary
+        certificates worth exactly the president's certificate that he holds
+        (`exchange_sets`: the fewest, then the highest-numbered). Where corporations contend
         too (`presidency_contenders`), a started corporation holding more comes
         after the players (their operating order is outside the model: with
         more than one in the scope the step is not supported)."""
@@ -2779,6 +2781,7 @@ class Builtins:
             held.update({c: self.percent_of(ctx, m.z(c), corp) for c in rivals})
         any_exchange: Any = False
         effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
+        sets = exchange_sets(certs)
         for i, p0 in enumerate(m.players):
             is_pres = st[hold_name(pres, p0)] >= 1
             order = m.players[i + 1:] + m.players[:i]
@@ -2797,16 +2800,17 @@ class Builtins:
                 challenger[c] = better
                 best = IF(better, held[c], best)
             for p1, is_ch in challenger.items():
-                need: Any = pres.percent
-                given = []
-                for cert in sorted(certs, key=lambda c: -c.index):
-                    if cert.president:
-                        continue
-                    take = AND(st[hold_name(cert, p1)] >= 1, self.tr.cmp("<=", cert.percent, need),
-                               self.tr.cmp(">", need, 0))
-                    given.append((cert, take))
-                    need = IF(take, SUM([need, -cert.percent]), need)
-                cond = AND(is_pres, is_ch, self.tr.eq(need, 0))
+                # the first of the sets worth the president's certificate that the challenger holds
+                takes: dict[Item, Any] = {}
+                found: Any = False
+                for group in sets:
+                    holds = AND(*[st[hold_name(cert, p1)] >= 1 for cert in group])
+                    first = AND(holds, NOT(found))
+                    for cert in group:
+                        takes[cert] = OR(takes.get(cert, False), first)
+                    found = OR(found, holds)
+                given = [(cert, takes[cert]) for cert in sorted(takes, key=lambda c: -c.index)]
+                cond = AND(is_pres, is_ch, found)
                 effects.append((cond, p0, p1, given))
                 any_exchange = OR(any_exchange, cond)
         return any_exchange, effects

@@ -8,7 +8,8 @@ changes during play (cash, owners, share prices, flags) lives in the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import combinations
+from typing import Any, Sequence, TypeVar
 
 
 @dataclass(frozen=True, order=True)
@@ -89,3 +90,32 @@ class Train:
 
     def __str__(self) -> str:
         return self.id
+
+
+_Cert = TypeVar("_Cert")
+
+
+def exchange_sets(certificates: Sequence[_Cert]) -> list[tuple[_Cert, ...]]:
+    """The sets of a corporation's ordinary certificates worth exactly its
+    president's certificate, in the order a challenger taking the presidency
+    gives them (1800 §9.2, 18CO §4.5, 1880 VI.8: he trades shares worth the
+    president's certificate for it): the fewest certificates first, then the
+    highest-numbered. `certificates`: the corporation's layout, each with
+    `percent`, `index` and `president` (runtime certificates or the
+    verifier's). With equal shares this is the highest-numbered shares the
+    challenger holds; with mixed sizes (18CO's DSNG: 20% and 10% shares) a
+    single 20% share is given where he has one, not a 10% that leaves no way
+    to make up the rest."""
+    president = next((c for c in certificates if getattr(c, "president")), None)
+    if president is None:
+        return []
+    ordinary = sorted((c for c in certificates if not getattr(c, "president")), key=lambda c: -getattr(c, "index"))
+    need = getattr(president, "percent")
+    smallest = min((getattr(c, "percent") for c in ordinary), default=0)
+    most = need // smallest if smallest > 0 else 0
+    out: list[tuple[_Cert, ...]] = []
+    for size in range(1, min(most, len(ordinary)) + 1):
+        # combinations keep the order given: highest-numbered sets first
+        out.extend(group for group in combinations(ordinary, size)
+                   if sum(getattr(c, "percent") for c in group) == need)
+    return out

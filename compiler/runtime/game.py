@@ -24,7 +24,7 @@ import random
 from typing import Any, Callable, Iterable
 
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
-from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train
+from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train, exchange_sets
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.journal import Journal
 from compiler.runtime.market import Market
@@ -2530,16 +2530,10 @@ class GameBase:
         if challenger is None:
             return
         # exchange: the challenger gives ordinary certificates worth the
-        # president's certificate, and receives it
-        need = pres_cert.percent
-        given = []
-        for cert in sorted(self.certs_of[corp.id], key=lambda c: -c.index):
-            if need <= 0:
-                break
-            if self.owner[cert.id] == challenger and not cert.president and cert.percent <= need:
-                given.append(cert)
-                need -= cert.percent
-        if need != 0:
+        # president's certificate (the first such set he holds), and receives it
+        given = next((group for group in exchange_sets(self.certs_of[corp.id])
+                      if all(self.owner[cert.id] == challenger for cert in group)), None)
+        if given is None:
             return
         for cert in given:
             self.move(cert, challenger, president)
