@@ -477,9 +477,9 @@ def test_run_prints_json_and_exits_by_the_results(tmp_path, monkeypatch):
     out = io.StringIO()
     code = run(["1846"], True, out)
     data = json.loads(out.getvalue())
-    assert code == 1  # not checkable for gaps: not everything is proved
+    assert code == 1  # checks not checkable (the draft, sell_out, close_minors): not everything is proved
     assert [t["title"] for t in data["titles"]] == ["1846", "1846 (Two-Player)"]
-    assert data["counts"]["gap"] > 0 and data["slowest"]["seconds"] >= 0
+    assert data["counts"]["unsupported"] > 0 and data["slowest"]["seconds"] >= 0
     assert (tmp_path / "verify.json").exists()
     text = io.StringIO()
     assert run(["1846/two-player"], False, text) == 1
