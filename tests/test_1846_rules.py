@@ -804,19 +804,37 @@ def test_two_player_variant_replays_18xx_games_logs_through_the_draft(fixtures_d
         assert [ids[a["entity"]] for a in picks[:6]] == [ids[log["players"][1]["id"]], ids[log["players"][0]["id"]]] * 3
 
 
-def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
-    g = new_game(3, seed=11)
-    rng = random.Random(11)
+def _play_to_the_stalemate(g, rng):
+    """Random play that leaves the privates' abilities unused (a Steamboat owner passes on assigning),
+    until the game ends or nothing is legal."""
     while not g.finished:
-        # random play that leaves the privates' abilities unused (a Steamboat owner passes on assigning)
         legal = g.legal_actions()
+        if not legal:
+            return
         act(g, rng.choice([a for a in legal if a.get("entity_type") != "company"]
                           or [a for a in legal if a["type"] == "pass"]))
+
+
+def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
+    """The stalemate is an assumption of the rulespec (`stalemate_ends_game`), not an 1846 end."""
+    g = new_game(3, seed=11)
+    _play_to_the_stalemate(g, random.Random(11))
     # this seed's random play closes every corporation but one nobody can afford to start
     state = g.state()
     assert state["round"]["type"] == "finished"
     assert state["end_reason"] == "stalemate"
     assert all(c["closed"] or c["share_price"] is None for c in state["corporations"])
+    assert "property stalemate_ends_game" in _assumed_clauses("1846")
+
+
+def test_game_end_without_the_stalemate_reading_the_game_stops_at_a_gap(monkeypatch):
+    """Without `stalemate_ends_game` the same play stops where it can no longer change, and what is
+    refused names the missing reading: the runtime never ends a game the rulespec does not end."""
+    g = new_game(3, seed=11)
+    monkeypatch.delitem(g.DATA.properties, "stalemate_ends_game")
+    _play_to_the_stalemate(g, random.Random(11))
+    assert not g.finished and g.legal_actions() == []
+    assert any("stalemate_ends_game" in gap for gap in g.refused_by_gaps())
 
 
 def test_receivership_no_player_sells_its_shares():
@@ -827,3 +845,12 @@ def test_receivership_no_player_sells_its_shares():
     while g.g["round"] != "stock" or acting(g) != "P3":
         act(g, {"type": "pass", "entity": acting(g), "entity_type": g.current_entity().kind})
     assert_refused(g, P("P3", "sell_shares", shares=["GT_7"], percent=10), "Stock Round", "cannot be sold")
+
+
+def _assumed_clauses(title: str) -> set[str]:
+    """The clauses `rulec coverage` lists as assumptions for `title`."""
+    from compiler.cli import find_title
+    from compiler.coverage import coverage_report
+    from compiler.pipeline import load
+
+    return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}

@@ -448,11 +448,18 @@ def test_5_9_3_2_dividends_to_shareholders_only():
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_10_random_games_end_by_a_rulebook_end(players):
-    """Seed 1 at 3 and 6 players ends by the bank breaking or a bankruptcy. Not every random game
-    does: some stop in the runtime's stalemate (no end condition can ever be met; at 3 players 4 of
-    seeds 1-7), an open finding of issue #6, not a rulebook end."""
+    """Seed 1 at 3 and 6 players ends by the bank breaking or a bankruptcy."""
     record = play_one(Game, [f"P{i}" for i in range(players)], seed=1)
     assert record["end_reason"] in {"bank_broken", "bankruptcy"}
+
+
+def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate():
+    """§10 has no end for play that can no longer change: every corporation taken over (§6.2) or
+    liquidated (§7.1.4) and the privates closed. The rulespec declares the reading
+    (`stalemate_ends_game`, an assumption); seed 2 at 3 players reaches it."""
+    record = play_one(Game, ["P0", "P1", "P2"], seed=2)
+    assert record["end_reason"] == "stalemate"
+    assert "property stalemate_ends_game" in _assumed_clauses("18CO")
 
 
 # ---------------------------------------------------------------- §5.9.1 mines
@@ -646,3 +653,12 @@ def test_5_3_1_no_private_purchases_before_phase_3():
         pass_(g)
     assert_refused(g, C("KPAC", "buy_company", company="IMC", price=30), "§5.3.1")
     assert owner(g, "IMC") == holder
+
+
+def _assumed_clauses(title: str) -> set[str]:
+    """The clauses `rulec coverage` lists as assumptions for `title`."""
+    from compiler.cli import find_title
+    from compiler.coverage import coverage_report
+    from compiler.pipeline import load
+
+    return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}

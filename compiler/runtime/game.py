@@ -3678,12 +3678,17 @@ class GameBase:
     def _end_stock_round(self) -> None:
         self.j.set(self.g, "current_action", "end_stock_round")
         # play that can no longer change: a stock round where nobody acted, after a whole set of rounds
-        # that moved no money since the last such round, would repeat for ever; the game ends there. No
-        # title's end condition covers it (e.g. 1846 with every corporation closed but one that no player
-        # can afford to start: nobody operates, nobody can buy); bankruptcy and receivership do not reach it
+        # that moved no money since the last such round, would repeat for ever. No rulebook end condition
+        # covers it (e.g. 1846 with every corporation closed but one that no player can afford to start:
+        # nobody operates, nobody can buy); the game ends there only where the rulespec says so
+        # (`stalemate_ends_game`, an assumption of the title), else it is a gap
         holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
         if not self.g.get("round_acted"):
             if self.g.get("idle_holdings") == holdings:
+                if not self.DATA.properties.get("stalemate_ends_game"):
+                    raise RuleGap("stalemate_ends_game", "play can no longer change (a stock round where nobody "
+                                  "acted, after a set of rounds that moved no money) and no end condition of "
+                                  "the title applies: the rulespec must say whether the game ends here")
                 self.b_end_game_now("stalemate")
                 return
             self.j.set(self.g, "idle_holdings", holdings)
@@ -4400,8 +4405,8 @@ class GameBase:
                 return  # a player holding shares he could sell (now or later in the round's rules) passes himself
             legal = self.legal_actions()
             idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
-            if len(idle) != len(legal):
-                return
+            if not legal or len(idle) != len(legal):
+                return  # something to decide (or nothing legal at all, which the caller reports)
             self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
 
     def _from_log_ids(self, action: Action) -> Action:
