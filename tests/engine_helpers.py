@@ -44,3 +44,12 @@ def snapshot(g: Any) -> Any:
     board = g.board.snapshot() if g.board is not None else None
     return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.closed,
                           {k: list(v) for k, v in g.stacks.items()}, g.debts, dict(g.flow), seats(g), board))
+
+
+def assumed_clauses(title: str) -> set[str]:
+    """The clauses `rulec coverage` lists as assumptions for `title` ("property stalemate_ends_game", …)."""
+    from compiler.cli import find_title
+    from compiler.coverage import coverage_report
+    from compiler.pipeline import load
+
+    return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}

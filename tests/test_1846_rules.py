@@ -26,7 +26,7 @@ from compiler.runtime.entities import BANK, POOL
 from compiler.runtime import track
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, C, P, snapshot
+from tests.engine_helpers import assumed_clauses, act, acting, C, P, snapshot
 
 Game = game_class("1846")
 TwoPlayer = game_class("1846", "Two-Player")
@@ -824,7 +824,7 @@ def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
     assert state["round"]["type"] == "finished"
     assert state["end_reason"] == "stalemate"
     assert all(c["closed"] or c["share_price"] is None for c in state["corporations"])
-    assert "property stalemate_ends_game" in _assumed_clauses("1846")
+    assert "property stalemate_ends_game" in assumed_clauses("1846")
 
 
 def test_game_end_without_the_stalemate_reading_the_game_stops_at_a_gap(monkeypatch):
@@ -846,11 +846,3 @@ def test_receivership_no_player_sells_its_shares():
         act(g, {"type": "pass", "entity": acting(g), "entity_type": g.current_entity().kind})
     assert_refused(g, P("P3", "sell_shares", shares=["GT_7"], percent=10), "Stock Round", "cannot be sold")
 
-
-def _assumed_clauses(title: str) -> set[str]:
-    """The clauses `rulec coverage` lists as assumptions for `title`."""
-    from compiler.cli import find_title
-    from compiler.coverage import coverage_report
-    from compiler.pipeline import load
-
-    return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}

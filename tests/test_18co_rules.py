@@ -23,7 +23,7 @@ from compiler.playout import play_one
 from compiler.runtime.entities import BANK
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, C, P, seats, snapshot
+from tests.engine_helpers import assumed_clauses, act, acting, C, P, seats, snapshot
 
 Game = game_class("18CO")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -459,7 +459,7 @@ def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate():
     (`stalemate_ends_game`, an assumption); seed 2 at 3 players reaches it."""
     record = play_one(Game, ["P0", "P1", "P2"], seed=2)
     assert record["end_reason"] == "stalemate"
-    assert "property stalemate_ends_game" in _assumed_clauses("18CO")
+    assert "property stalemate_ends_game" in assumed_clauses("18CO")
 
 
 # ---------------------------------------------------------------- §5.9.1 mines
@@ -654,11 +654,3 @@ def test_5_3_1_no_private_purchases_before_phase_3():
     assert_refused(g, C("KPAC", "buy_company", company="IMC", price=30), "§5.3.1")
     assert owner(g, "IMC") == holder
 
-
-def _assumed_clauses(title: str) -> set[str]:
-    """The clauses `rulec coverage` lists as assumptions for `title`."""
-    from compiler.cli import find_title
-    from compiler.coverage import coverage_report
-    from compiler.pipeline import load
-
-    return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}
