@@ -18,6 +18,7 @@ from compiler.diagnostics import CODES
 from compiler.docs_answers import Answer, answer
 from compiler.docs_map import board_of, map_svg, tile_set, upgrades_svg
 from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT, by_transition, counts, short_reason, status_summary
+from compiler.verify import FOR_ANY_VALUE
 from compiler.docs_model import (
     Book,
     Entry,
@@ -890,6 +891,24 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 rows.append([esc(short(reason, 300)), str(len(results)),
                              ", ".join(code(w) for w in where[:8]) + (f", … ({len(where)} in all)" if len(where) > 8 else "")])
             out.append(table(["reason", "checks", "after"], rows))
+        out.append("## Proved for any value of a gap {#any-value}\n")
+        any_value: dict[str, list] = {}
+        for r in report.results:
+            if r.status == "proved" and (r.reason or "").startswith(FOR_ANY_VALUE):
+                for gap in (r.reason or "")[len(FOR_ANY_VALUE):].split(", "):
+                    any_value.setdefault(gap, []).append(r)
+        if not any_value:
+            out.append("None: no proof reads a value the title leaves as a gap.\n")
+        else:
+            out.append("A count the title leaves as a declared gap is read as a symbolic constant: these "
+                       "proofs hold whatever value the gap takes once it is filled.\n")
+            rows = []
+            for gap in sorted(any_value):
+                results = any_value[gap]
+                where = sorted({r.transition for r in results})
+                rows.append([esc(gap), str(len(results)),
+                             ", ".join(code(w) for w in where[:8]) + (f", … ({len(where)} in all)" if len(where) > 8 else "")])
+            out.append(table(["gap", "checks", "after"], rows))
         out.append("## Table checks {#tables}\n")
         out.append(table(["check", "status", "what it checks", "findings"],
                          [[code(t.name), esc(t.status), esc(t.summary),

@@ -369,6 +369,8 @@ class Verifier:
         self._inv_keys: dict[str, str] = {}
         self._inv_gap: dict[str, str] = {}
         self._inv_unsupported: dict[str, str] = {}
+        #: the declared gaps each invariant reads as any value (`Model.gap_constant`)
+        self._inv_any: dict[str, set[str]] = {}
         for inv in self.invariants:
             reads = Reads()
             try:
@@ -381,6 +383,7 @@ class Verifier:
                 self._inv_unsupported[inv.name] = exc.what
             self._inv_keys[inv.name] = stable_hash(inv.key_text, reads.key(),
                                                    [(x.action, x.prov) for x in inv.sanctions])
+            self._inv_any[inv.name] = _any_values(reads)
         self._support: dict[str, set[str]] = {}
         for inv in self.invariants:
             if inv.name in self._pre_atoms:
@@ -449,7 +452,7 @@ class Verifier:
                 what = init_error.what if init_error is not None else "?"
                 o = _Outcome(status, reason=f"gap {what}" if status == "gap" else what)
             else:
-                o = self._check_init_one(inv, init)
+                o = _for_any_value(self._check_init_one(inv, init), _any_values(reads) | self._inv_any[inv.name])
             o.seconds = time.perf_counter() - t0
             res = CheckResult(inv.name, "init", o.status, o.seconds, False, o.binding, o.detail, o.reason)
             if res.status != "unknown":  # a timeout may pass with more time: try it again
@@ -517,6 +520,7 @@ class Verifier:
                 o = outcomes[inv.name]
                 o.seconds += share
                 o = self._apply_sanction(inv, tn, calls, o)
+                o = _for_any_value(o, _any_values(reads) | self._inv_any[inv.name])
                 res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, o.binding, o.detail, o.reason)
                 if res.status != "unknown":  # a timeout may pass with more time: try it again
                     self.cache.put(keys[inv.name], _cache_value(res))
@@ -788,6 +792,22 @@ def _lift(v: Any) -> z3.ExprRef:
 
 def _exc_text(e: Exception) -> str:
     return f"gap {e.what}" if isinstance(e, GapError) else f"unsupported {getattr(e, 'what', e)}"
+
+
+def _any_values(reads: Reads) -> set[str]:
+    """The declared gaps a translation read as any value (`any_value` reads)."""
+    return {name for kind, name in reads.items if kind == "any_value"}
+
+
+#: The lead of a proved check's reason when it holds for every value of declared gaps.
+FOR_ANY_VALUE = "for any value of the gap: "
+
+
+def _for_any_value(o: "_Outcome", gaps: set[str]) -> "_Outcome":
+    """A proof that read declared gaps as any value says so in its reason."""
+    if o.status == "proved" and gaps:
+        o.reason = FOR_ANY_VALUE + ", ".join(sorted(gaps))
+    return o
 
 
 def _cache_value(res: CheckResult) -> dict[str, Any]:

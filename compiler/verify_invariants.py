@@ -383,7 +383,8 @@ def bids_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     bidding = m.prop_value("private_sale_bidding")
     ctx.shared.reads.add("property", "private_sale_bidding", bidding)
     # an open auction (first_round: open_auction) keeps standing bids like the 1830 procedure
-    open_auction = m.prop_value("first_round") == "open_auction"
+    # (first_round: auction) the Starting Round's high bid is its bidder's bid on the private on auction
+    open_auction = m.prop_value("first_round") in ("open_auction", "auction")
     ctx.shared.reads.add("property", "first_round", m.prop_value("first_round"))
     out = []
     for x in m.privates:
@@ -399,13 +400,13 @@ def tokens_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     out = []
     for c in m.corporations:
-        costs = tr.builtins.token_costs(ctx, c)
+        count = tr.builtins.token_count(ctx, c)
         placed = ctx.state[f"tokens:{c.id}"]
         unstarted = NOT(ctx.state[f"has_par:{c.id}"])
         if tr.model.prop_value("home_token_at") == "float":
             # the first token is the home station, placed when it floats
             unstarted = NOT(ctx.state[f"floated:{c.id}"])
-        out.append(Atom(c.id, AND(placed >= 0, placed <= len(costs), IMPLIES(unstarted, placed == 0))))
+        out.append(Atom(c.id, AND(placed >= 0, placed <= count, IMPLIES(unstarted, placed == 0))))
     return out
 
 

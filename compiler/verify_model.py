@@ -378,6 +378,13 @@ class Model:
             price = price if isinstance(price, int) else None
             for i in range(copies):
                 self.trains.append(Item("train", f"{name}-{i}", index=i, name=name, price=price))
+        #: a train card's other sides (trains `variant_of` it): base name -> their prices (None: a gap)
+        self.side_prices: dict[str, list[int | None]] = {}
+        for name, data in self.train_data.items():
+            base = data.get("variant_of")
+            if base is not None:
+                price = data.get("price")
+                self.side_prices.setdefault(str(base), []).append(price if isinstance(price, int) else None)
         if any(isinstance(self.train_data[t].get("count"), int) and self.train_data[t]["count"] > TRAIN_COPIES
                for t in self.train_types):
             self.note.lines.append(f"trains: at most {TRAIN_COPIES} copies of each type")
@@ -573,6 +580,21 @@ class Model:
             self.note.lines.append(
                 f"{name}: a table keyed by {', '.join(decl.dims)}; one of {values} at {self.n_players} players"
             )
+        return self._param_consts[name][0]
+
+    def gap_constant(self, what: str, reason: str, least: int = 0, why: str = "") -> z3.ArithRef:
+        """A count the title leaves as a declared gap (18 Grand Junction's token counts), read as a
+        symbolic constant of at least `least` (`why` says where that bound comes from): a check that
+        reads it holds for every value the gap could take. Noted in the scope; each check's `reason`
+        names the gaps it was proved for."""
+        name = f"gap:{what}"
+        if name not in self._param_consts:
+            const = z3.Int(name)
+            self._param_consts[name] = (const, [])
+            self.param_axioms.append(const >= least)
+            bound = f"any count of at least {least}" + (f" ({why})" if why else "")
+            self.note.lines.append(f"{what}: a declared gap ({reason}), read as {bound}; "
+                                   f"the checks that read it hold for every such value")
         return self._param_consts[name][0]
 
     def phase_index(self, name: str) -> int:

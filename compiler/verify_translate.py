@@ -911,7 +911,17 @@ class Translator:
             if name == "price":
                 if item.price is None:
                     raise GapError(f"train {item.name} price")
-                return item.price
+                sides = m.side_prices.get(item.name or "")
+                if not sides:
+                    return item.price
+                if any(p is None for p in sides):
+                    raise GapError(f"a side of train {item.name}: price")
+                # a card with other sides (a 4-train sold as a 3/5): its price is the chosen side's,
+                # which the buyer chooses (the runtime's `_train_side`); an oracle says which
+                v = ctx.fresh(f"train_price:{item.id}", "int")
+                ctx.shared.oracles.append(("train_side_price", (item.id,), v))
+                ctx.shared.axioms.append(OR(*[v == p for p in [item.price, *sides]]))
+                return v
             if name == "name":
                 return item.name
             data = m.train_data.get(item.name or "", {})
@@ -1339,6 +1349,12 @@ class Translator:
                     if decl.name == "sell_shares":
                         turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.builtins.b_president(ctx, m.z(c)) == first)
                                           for c in m.corporations])
+                        if m.truncated:
+                            # the acting corporation may be one the cut-down scope leaves out (`acting` is
+                            # then NONE): whether the seller presides it is outside the model, an oracle says
+                            outside = ctx.fresh("presides_acting_outside_scope", "bool")
+                            ctx.shared.oracles.append(("presides_acting_outside_scope", (), outside))
+                            turn = OR(turn, AND(pre["acting"] == m.z(NONE), outside))
                     ctx.require(turn)
                 code = m.vars.action_code(decl.name)
                 ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code))
@@ -2070,10 +2086,11 @@ class Builtins:
         return ctx.state["phase"] >= self.m.phase_index(str(name))
 
     def avail(self, ctx: Ctx) -> list[tuple[Item, Any]]:
-        """`_available_train_ids`: which trains the depot sells now."""
+        """`_available_train_ids`: which trains the depot sells now (never a train a corporation owns
+        from the start, `owner`)."""
         m = self.m
         st = ctx.state
-        order = m.train_order
+        order = [t for t in m.train_order if m.train_data.get(t.name or "", {}).get("owner") is None]
         in_depot = {t.id: st[hold_name(t, DEPOT)] >= 1 for t in order}
         first: dict[str, Any] = {}
         none_before: Any = True
@@ -2143,7 +2160,10 @@ class Builtins:
     def b_emergency_seller(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_emergency_seller: in an operating round, the player
         presides the operating corporation, which must buy a train that it and
-        he together cannot pay for."""
+        he together cannot pay for. In a cut-down scope the operating
+        corporation may be one the model leaves out (`operating` is then
+        NONE): whether it must buy a train its president cannot pay for is
+        outside the model, an oracle says, so both answers are checked."""
         m = self.m
         st = ctx.state
         p = self.ent(player)
@@ -2153,6 +2173,10 @@ class Builtins:
             z = m.z(c)
             parts.append(AND(st["operating"] == z, self.b_president(ctx, z) == p, self.b_must_buy_train(ctx, z),
                              self.tr.cmp("<", self.cash_of(ctx, z) + self.cash_of(ctx, p), price)))
+        if m.truncated:
+            outside = ctx.fresh("emergency_seller_outside_scope", "bool")
+            ctx.shared.oracles.append(("emergency_seller_outside_scope", (), outside))
+            parts.append(AND(st["operating"] == m.z(NONE), outside))
         return AND(st["round"] == ROUNDS.index("operating"), OR(*parts))
 
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
@@ -2250,7 +2274,40 @@ class Builtins:
         return ctx.state["auction"]
 
     def b_auction_company(self, ctx: Ctx) -> Any:
-        return IF(ctx.state["auction"], ctx.state["auction_company"], self.m.z(NONE))
+        st = ctx.state
+        out = IF(st["auction"], st["auction_company"], self.m.z(NONE))
+        first_round = self.m.prop_value("first_round")
+        ctx.shared.reads.add("property", "first_round", first_round)
+        if first_round == "auction":
+            # as GameBase.b_auction_company: the Starting Round's private on auction
+            out = IF(st["round"] == ROUNDS.index("auction"), self.starting_head(ctx), out)
+        return out
+
+    def starting_head(self, ctx: Ctx) -> Any:
+        """The head of the opening auction's queue (`first_round: auction`): the first private, in the
+        order the title lists them, still with the bank and open (the runtime's queue starts as every
+        open private and loses its head at each sale); NONE when all are sold."""
+        m = self.m
+        out: Any = m.z(NONE)
+        for x in reversed(m.privates):
+            item = m.item_of_ent(x)
+            assert item is not None
+            out = IF(AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{x.id}"])), m.z(x), out)
+        return out
+
+    def b_auction_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        """As GameBase.b_auction_bid: the player's bid becomes the high bid on the private on auction
+        (kept as that player's bid on it; the bid it beats is gone). Whether every other player has
+        passed, so that the private is sold now, is the runtime's (`_next_bidder_in_auction`): the sale
+        is the runtime step `private_sold_to_bidder`."""
+        m = self.m
+        p, x = self.ent(player), self.starting_head(ctx)
+        st = ctx.state
+        for y in m.privates:
+            for q in m.players:
+                name = f"bid:{y.id}@{q.id}"
+                st[name] = IF(AND(ctx.path, x == m.z(y)), IF(p == m.z(q), zi(amount), 0), st[name])
+        self.turn_over(ctx)
 
     def b_offered_later(self, ctx: Ctx, item: Any) -> Any:
         e = self.ent(item)
@@ -2369,18 +2426,47 @@ class Builtins:
             raise GapError(f"corporation {corp.id} tokens", getattr(values, "reason", "not a list of amounts"))
         return values
 
+    def _token_gap(self, ctx: Ctx, corp: Ent) -> Any:
+        """The corporation's `tokens` when the title declares them a gap (its GapValue), else None; a
+        check that reads such a gap is proved for any value of it (`any_value` in its reads)."""
+        from compiler.verify_model import GapValue
+
+        values = self.m.data[corp].get("tokens")
+        if isinstance(values, GapValue):
+            ctx.shared.reads.add("corporation", f"{corp.id}.tokens", values)
+            ctx.shared.reads.add("any_value", f"corporation {corp.id} tokens", values.reason)
+            return values
+        return None
+
+    def token_count(self, ctx: Ctx, corp: Ent) -> Any:
+        """How many station tokens the corporation has: the length of its `tokens` data, or, where
+        the title declares them a gap, a constant standing for any count (`Model.gap_constant`)."""
+        gap = self._token_gap(ctx, corp)
+        if gap is not None:
+            return self.m.gap_constant(f"corporation {corp.id} tokens", gap.reason, least=1,
+                                       why="its home station is a token of its own")
+        return len(self.token_costs(ctx, corp))
+
+    def token_cost(self, ctx: Ctx, corp: Ent, placed_before: int) -> Any:
+        """The printed price of the token placed after `placed_before` more than the corporation's
+        count now (0: the next one; -1: the last one placed). Where its tokens are a gap, any amount
+        not below zero (an oracle)."""
+        if self._token_gap(ctx, corp) is not None:
+            v = ctx.fresh(f"gap_token_cost:{corp.id}")
+            ctx.shared.oracles.append(("gap_token_cost", (corp.id,), v))
+            ctx.shared.axioms.append(v >= 0)
+            return v
+        costs = self.token_costs(ctx, corp)
+        out: Any = 0
+        for i in reversed(range(len(costs))):
+            out = IF(ctx.state[f"tokens:{corp.id}"] + placed_before == i, costs[i], out)
+        return out
+
     def b_tokens_left(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: len(self.token_costs(ctx, c)) - ctx.state[f"tokens:{c.id}"])
+        return self.per_corp(ctx, corp, lambda c: SUM([self.token_count(ctx, c), NEG(ctx.state[f"tokens:{c.id}"])]))
 
     def b_next_token_cost(self, ctx: Ctx, corp: Any) -> Any:
-        def cost(c: Ent) -> Any:
-            costs = self.token_costs(ctx, c)
-            out: Any = 0
-            for i in reversed(range(len(costs))):
-                out = IF(ctx.state[f"tokens:{c.id}"] == i, costs[i], out)
-            return out
-
-        return self.per_corp(ctx, corp, cost)
+        return self.per_corp(ctx, corp, lambda c: self.token_cost(ctx, c, 0))
 
     def b_check_station(self, ctx: Ctx, corp: Any, city: Any) -> Any:
         """As GameBase.b_check_station: a spot on the map (outside the model)."""
@@ -2428,14 +2514,7 @@ class Builtins:
 
     def b_last_token_cost(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_last_token_cost: the printed price of the last token placed."""
-        def cost(c: Ent) -> Any:
-            costs = self.token_costs(ctx, c)
-            out: Any = 0
-            for i in reversed(range(len(costs))):
-                out = IF(ctx.state[f"tokens:{c.id}"] == i + 1, costs[i], out)
-            return out
-
-        return self.per_corp(ctx, corp, cost)
+        return self.per_corp(ctx, corp, lambda c: self.token_cost(ctx, c, -1))
 
     def b_return_token(self, ctx: Ctx, company: Any, city: Any) -> None:
         """As GameBase.b_return_token: the owning corporation has one token fewer on the map; the
@@ -2453,8 +2532,8 @@ class Builtins:
         item = self.tr.as_sel(company)
         for c in m.corporations:
             owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
-            left = len(self.token_costs(ctx, c)) - ctx.state[f"tokens:{c.id}"]
-            ctx.require(IMPLIES(owns, left > 0))
+            left = SUM([self.token_count(ctx, c), NEG(ctx.state[f"tokens:{c.id}"])])
+            ctx.require(IMPLIES(owns, zi(left) > 0))
         return Opaque("a station spot")
 
     def b_ability_token(self, ctx: Ctx, company: Any, spot: Any) -> None:
@@ -2469,7 +2548,16 @@ class Builtins:
 
     def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
         """As GameBase.b_place_marker: a revenue marker on the map (outside the
-        model: only route revenue, an oracle here, reads it)."""
+        model: only route revenue, an oracle here, reads it). The marker's
+        pending `assign` decision (a player's Steamboat) is taken once both its
+        hex and its corporation are named, which the markers outside the model
+        decide: as `resolve_decision`, whoever is pending and acts next is then
+        the runtime's to say."""
+        sub = ctx.fork(self.b_pending_decision(ctx, company, "assign"))
+        names = ["pending", "pending_entity", "pending_action", "acting"]
+        sub.havoc(names)
+        for name in names:
+            ctx.state[name] = sub.state[name]
 
     def b_remove_markers(self, ctx: Ctx) -> None:
         """As GameBase.b_remove_markers: markers are outside the model."""
@@ -2509,7 +2597,15 @@ class Builtins:
         return v
 
     def b_check_home_choice(self, ctx: Ctx, corp: Any, city: Any) -> Any:
-        """As GameBase.b_check_home_choice: a city spot on the map (outside the model)."""
+        """As GameBase.b_check_home_choice: refused unless the corporation owes the choice of its home
+        (`pending_decision`) and its home is one chosen when it floats (`home: chosen_on_float`, as
+        18 Grand Junction's SLVS); the city spot is on the map (outside the model)."""
+        chooses = []
+        for c, cond in self.corp_of(ctx, corp):
+            home = self.m.data[c].get("home")
+            ctx.shared.reads.add("corporation", f"{c.id}.home", home)
+            chooses.append(AND(cond, home == "chosen_on_float"))
+        ctx.require(AND(self.b_pending_decision(ctx, corp, "place_token"), OR(*chooses)))
         return Opaque("a chosen home station")
 
     def b_subsidise_track(self, ctx: Ctx, corp: Any, cost: Any) -> None:
@@ -2597,6 +2693,13 @@ class Builtins:
         name = f"floated:{corp.id}"
         floats = AND(cond, NOT(st[name]), self.tr.cmp(">=", held, needed))
         st[name] = IF(AND(ctx.path, cond), OR(st[name], self.tr.cmp(">=", held, needed)), st[name])
+        for t in m.trains:
+            # as GameBase._deliver_own_trains: a train the corporation owns from its float (`owner` and
+            # `delivered: float`, 18CO's DSNG 2P) leaves the depot for it
+            data = m.train_data.get(t.name or "", {})
+            if str(data.get("owner")) == corp.id and data.get("delivered") == "float":
+                self._move_one(ctx, t, m.z(DEPOT), m.z(corp),
+                               AND(ctx.path, floats, ctx.state[hold_name(t, DEPOT)] >= 1))
         if self.param(ctx, "home_token_at") == "float":
             # as GameBase._check_float: the home station is placed when the corporation floats
             sub = ctx.fork(floats)
@@ -2836,6 +2939,9 @@ class Builtins:
         self.turn_over(ctx)
 
     def b_pass_turn(self, ctx: Ctx, entity: Any) -> None:
+        if self.m.prop_value("first_round") == "auction":
+            # as GameBase._starting_pass: while the players pick (`free_pick`), nobody may pass
+            ctx.require(NOT(self.b_picking(ctx)))
         self.turn_over(ctx)
 
     def b_train_bought(self, ctx: Ctx, corp: Any, train: Any, from_bank: Any) -> None:
@@ -2969,6 +3075,17 @@ class Builtins:
                 return [cert for cert in reversed(m.certs_for(corp.id)) if not cert.president and cert.percent == want]
 
             has = [OR(*[ctx.state[hold_name(cert, c)] >= 1 for cert in ordinary(c)]) for c in corps]
+            def grant_first(picked: list) -> None:
+                # the first ordinary certificate the corporation still holds, of the picked corporation
+                for corp, chosen in zip(corps, picked):
+                    taken: Any = False
+                    for cert in ordinary(corp):
+                        here = ctx.state[hold_name(cert, corp)] >= 1
+                        go = AND(on, chosen, here, NOT(taken))
+                        self._move_one(ctx, cert, m.z(corp), player, go)
+                        ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                        taken = OR(taken, here)
+
             if outside:
                 k = ctx.fresh(f"grant_draw:{x.id}", "int")
                 ctx.shared.oracles.append(("grant_draw", (x.id,), k))
@@ -2978,14 +3095,7 @@ class Builtins:
                 for p in m.players:
                     name = f"other_certs:{p.id}"
                     ctx.state[name] = IF(AND(other, player == m.z(p)), ctx.state[name] + 1, ctx.state[name])
-                for i, corp in enumerate(corps):
-                    taken: Any = False
-                    for cert in ordinary(corp):
-                        here = ctx.state[hold_name(cert, corp)] >= 1
-                        go = AND(on, pick[i], here, NOT(taken))
-                        self._move_one(ctx, cert, m.z(corp), player, go)
-                        ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
-                        taken = OR(taken, here)
+                grant_first(pick)
                 continue
             if len(corps) > 1:
                 # a random draw among those with such a certificate left (the runtime's seeded draw): any of them
@@ -2996,14 +3106,7 @@ class Builtins:
                 ctx.require(IMPLIES(AND(on, OR(*has)), OR(*pick)))
             else:
                 pick = [True]
-            for i, corp in enumerate(corps):
-                taken: Any = False
-                for cert in ordinary(corp):
-                    here = ctx.state[hold_name(cert, corp)] >= 1
-                    go = AND(on, pick[i], here, NOT(taken))
-                    self._move_one(ctx, cert, m.z(corp), player, go)
-                    ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
-                    taken = OR(taken, here)
+            grant_first(pick)
 
     def grant_president(self, ctx: Ctx, x: Ent, grant: dict, player: z3.ExprRef, on: Any) -> None:
         """`_grant` of a president's certificate: it goes to the buyer (who presides: nobody else holds the
@@ -3071,8 +3174,19 @@ class Builtins:
         return Opaque("the phase's group")
 
     def b_picking(self, ctx: Ctx) -> Any:
-        """As GameBase.b_picking: in the auction round, while picks are on offer
-        (which are is outside the model)."""
+        """As GameBase.b_picking: in the auction round, while picks are on offer.
+        After an opening auction (`first_round: auction`) the picks follow the
+        sale of the last private: the round is still the auction's and no
+        private is left with the bank (with no `free_pick`, never). Otherwise
+        an oracle says."""
+        first_round = self.m.prop_value("first_round")
+        ctx.shared.reads.add("property", "first_round", first_round)
+        if first_round == "auction":
+            kind = self.m.prop_value("free_pick")
+            ctx.shared.reads.add("property", "free_pick", kind)
+            if kind in (None, "none"):
+                return False
+            return AND(self.b_in_round(ctx, "auction"), self.starting_head(ctx) == self.m.z(NONE))
         return AND(self.b_in_round(ctx, "auction"), self.oracle(ctx, "picking", ()))
 
     def b_pickable(self, ctx: Ctx, item: Any) -> Any:
@@ -3510,15 +3624,29 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         amount = z3.Int("param:amount")
         ctx.shared.params["amount"] = amount
         bid = pre[f"bid:{x.id}@{p.id}"]
-        ctx.require(on_sale == m.z(x))
-        ctx.require(OR(AND(bid > 0, amount == bid),
-                       AND(pre["auction"], pre["auction_company"] == m.z(x), amount == pre["auction_high"])))
+        sold = [AND(on_sale == m.z(x), OR(AND(bid > 0, amount == bid),
+                                            AND(pre["auction"], pre["auction_company"] == m.z(x),
+                                                amount == pre["auction_high"])))]
+        ctx.shared.reads.add("property", "first_round", m.prop_value("first_round"))
+        if m.prop_value("first_round") == "auction":
+            # the Starting Round (`_auction_sold`): the private on auction goes to its high bidder once
+            # every other player has passed; the first private, when all pass on it, to a player
+            # drawn at random for nothing (`auction_all_pass_first: random_free`)
+            on_auction = AND(pre["round"] == ROUNDS.index("auction"), b.starting_head(ctx) == m.z(x))
+            sold.append(AND(on_auction, bid > 0, amount == bid))
+            ctx.shared.reads.add("property", "auction_all_pass_first", m.prop_value("auction_all_pass_first"))
+            if m.prop_value("auction_all_pass_first") == "random_free" and x == m.privates[0]:
+                sold.append(AND(on_auction, amount == 0))
+        ctx.require(OR(*sold))
         b.transfer(ctx, amount, m.z(p), m.z(BANK))
         b.move(ctx, m.z(x), m.z(BANK), m.z(p))
         b.grant(ctx, m.z(p), m.z(x))
         for q in m.players:
             ctx.state[f"bid:{x.id}@{q.id}"] = 0
-        ctx.havoc(["auction", "auction_company", "auction_high"])
+        ctx.shared.reads.add("property", "private_sale_bidding", m.prop_value("private_sale_bidding"))
+        if m.prop_value("private_sale_bidding") is True:
+            # the auction among the private's bidders (`_auction_won`) ends; another may begin
+            ctx.havoc(["auction", "auction_company", "auction_high"])
         b.turn_over(ctx)
         return tr.finish(binding.label("private_sold_to_bidder"), ctx, pre)
 

@@ -284,6 +284,9 @@ def scope_exact(game: Any, model: Model) -> bool:
     for corp in model.corporations:
         if game.corp[corp.id].get("closed"):
             return False  # the model has no closed corporations (see `check`)
+        layout = [(c.id, c.percent, bool(c.president)) for c in model.certs_for(corp.id)]
+        if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] != layout:
+            return False  # another share layout (choose_share_layout, 1880 VI.5): not the model's certificates
     if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
         # a corporation outside the scope holding certificates of one inside
         # contends for its presidency (`_check_president`); the model reads
@@ -368,6 +371,10 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for cert in model.certs:
         out[f"granted:{cert.id}"] = cert.id in granted
     bids = {(x, pid): amount for x, pid, amount in g.get("bids", ())}
+    starting = g.get("starting")
+    if g["round"] == "auction" and starting and starting.get("queue") and starting.get("high") is not None:
+        # the Starting Round's high bid (first_round: auction): its bidder's bid on the private on auction
+        bids[(starting["queue"][0], starting["high"][0])] = starting["high"][1]
     for x in model.privates:
         for p in model.players:
             out[f"bid:{x.id}@{p.id}"] = bids.get((x.id, p.id), 0)
@@ -495,7 +502,8 @@ MAP_CHECKS = frozenset({"check_lay", "check_token", "check_station", "check_abil
                         "route_revenue"})
 
 CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
-            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round")
+            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round",
+            "_next_bidder_in_auction")
 
 
 #: `Validator.check`'s answer for an action the model cannot bind.
@@ -556,7 +564,7 @@ class Validator:
     def _compare_take_over(self, corp: Entity, before: dict[str, Any], after: dict[str, Any]) -> None:
         """The runtime's take-over check against the `take_over` transition."""
         ent = self.model.entity("corporation", corp.id)
-        if ent is None:
+        if ent is None or not scope_exact(self.game, self.model):
             return
         key = ("take_over", Binding((("corporation", ent),)))
         if key not in self.compiled:
@@ -743,6 +751,24 @@ class Validator:
                 env[cname] = params["oracle:route_revenue"]
             elif name == "lay_cost" and lay_cost is not None:
                 env[cname] = lay_cost
+            elif name == "emergency_seller_outside_scope":
+                # the operating corporation is outside the scope: the engine's answer for the acting player
+                env[cname] = (action.get("entity_type") == "player"
+                              and game.b_emergency_seller(game.entity("player", action["entity"])))
+            elif name == "presides_acting_outside_scope":
+                # the acting corporation is outside the scope: whether the acting player presides it
+                acting = game.current_entity()
+                env[cname] = (acting is not None and acting.kind == "corporation"
+                              and action.get("entity_type") == "player"
+                              and game.b_president(acting) == game.entity("player", action["entity"]))
+            elif name == "train_side_price" and _args[0] in game.trains:
+                # the side the action chooses (its `variant`) for the train it names, else the side in play
+                train = game.trains[_args[0]]
+                side = action.get("variant") if action.get("train") == train.id else None
+                try:
+                    env[cname] = game._train_side(train, side).price
+                except IllegalAction:
+                    pass  # a side the card does not have: the engine refuses; the guard stays unknown
             elif name == "lay_closes":
                 x = _args[0]
                 env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
@@ -869,6 +895,9 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                 legal = legal + validator.unbound_legal
             if not legal:
                 break
+            # a par choosing a share layout other than the model's certificates (1880 VI.5) would take
+            # the rest of the game outside the scope: played only when nothing else is legal
+            legal = [a for a in legal if not _leaves_layout(model, a)] or legal
             if construct:
                 _construct(validator, rng, want)
             preferred = [a for a in legal if a["type"] != "pass"]
@@ -880,6 +909,14 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
             count += 1
         played += 1
     return report
+
+
+def _leaves_layout(model: Model, action: dict) -> bool:
+    """Whether `action` founds a corporation of the scope with a president's certificate
+    (`president_percent`, choose_share_layout) other than the model's."""
+    percent = action.get("president_percent")
+    corp = model.corp(str(action.get("corporation")))
+    return percent is not None and corp is not None and int(percent) != model.certs_for(corp.id)[0].percent
 
 
 def _short(report: ValidationReport, want: int) -> bool:

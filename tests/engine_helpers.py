@@ -46,6 +46,32 @@ def snapshot(g: Any) -> Any:
                           {k: list(v) for k, v in g.stacks.items()}, g.debts, dict(g.flow), seats(g), board))
 
 
+def assert_refused(g: Any, action: dict, rule_contains: str | tuple[str, ...] | None,
+                   message_contains: str | None = None) -> Any:
+    """`action` raises IllegalAction whose rule cites `rule_contains` (a string,
+    a tuple of acceptable ones, or None only where the engine is known to cite
+    nothing), its message holds `message_contains` if given, and the game is
+    exactly as it was (`snapshot`). Returns the IllegalAction."""
+    import pytest
+
+    from compiler.runtime.errors import IllegalAction
+
+    before = snapshot(g)
+    with pytest.raises(IllegalAction) as info:
+        g.process(action)
+    if rule_contains is not None:
+        wanted = (rule_contains,) if isinstance(rule_contains, str) else tuple(rule_contains)
+        rule = info.value.rule or ""
+        assert any(w in rule for w in wanted), f"refused citing {rule!r}, expected one of {wanted}: {info.value}"
+    if message_contains is not None:
+        assert message_contains in info.value.message, info.value.message
+    assert snapshot(g) == before, "a refused action changed the game"
+    monitor = getattr(g, "_test_monitor", None)
+    if monitor is not None:
+        monitor.check(g, action)
+    return info.value
+
+
 def assumed_clauses(title: str) -> set[str]:
     """The clauses `rulec coverage` lists as assumptions for `title` ("property stalemate_ends_game", …)."""
     from compiler.cli import find_title

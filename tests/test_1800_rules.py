@@ -26,9 +26,8 @@ import pytest
 
 from compiler.engines import game_class
 from compiler.runtime.entities import BANK, POOL, SCRAP
-from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, C, P, snapshot
+from tests.engine_helpers import act, acting, assert_refused, C, P
 
 Game = game_class("1800")
 
@@ -47,24 +46,6 @@ def new_game(players=("Ann", "Bob"), seed=1, track=False):
         g.board = None
     g._test_monitor = Monitor(g)
     return g
-
-
-def assert_refused(g, action, rule_contains, message_contains=None):
-    """`action` raises IllegalAction citing a section in `rule_contains` (a
-    string or a tuple of acceptable ones; None only where the engine is known
-    to cite nothing, see test_citations_missing), and the game is unchanged."""
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    if rule_contains is not None:
-        wanted = (rule_contains,) if isinstance(rule_contains, str) else tuple(rule_contains)
-        rule = info.value.rule or ""
-        assert any(w in rule for w in wanted), f"refused citing {rule!r}, expected one of {wanted}: {info.value}"
-    if message_contains is not None:
-        assert message_contains in info.value.message, info.value.message
-    assert snapshot(g) == before, "a refused action changed the game"
-    g._test_monitor.check(g, action)
-    return info.value
 
 
 def player(g, name):

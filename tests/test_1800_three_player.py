@@ -23,9 +23,8 @@ import pytest
 from compiler.engines import game_class
 from compiler.runtime import track
 from compiler.runtime.entities import BANK, POOL
-from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, C, P, snapshot
+from tests.engine_helpers import act, acting, assert_refused, C, P
 
 Game = game_class("1800", "Three-Player")
 TwoPlayer = game_class("1800")
@@ -42,21 +41,6 @@ def new_game(seed=1, track_=False, cls=Game, players=PLAYERS):
         g.board = None
     g._test_monitor = Monitor(g)
     return g
-
-
-def assert_refused(g, action, rule_contains, message_contains=None):
-    """`action` raises IllegalAction citing one of `rule_contains`, and the game is unchanged."""
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    wanted = (rule_contains,) if isinstance(rule_contains, str) else tuple(rule_contains)
-    rule = info.value.rule or ""
-    assert any(w in rule for w in wanted), f"refused citing {rule!r}, expected one of {wanted}: {info.value}"
-    if message_contains is not None:
-        assert message_contains in info.value.message, info.value.message
-    assert snapshot(g) == before, "a refused action changed the game"
-    g._test_monitor.check(g, action)
-    return info.value
 
 
 def player(g, name):

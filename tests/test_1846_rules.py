@@ -26,7 +26,7 @@ from compiler.runtime.entities import BANK, POOL
 from compiler.runtime import track
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import assumed_clauses, act, acting, C, P, snapshot
+from tests.engine_helpers import act, acting, assert_refused, assumed_clauses, C, P
 
 Game = game_class("1846")
 TwoPlayer = game_class("1846", "Two-Player")
@@ -39,18 +39,6 @@ def new_game(players=4, seed=1, cls=Game, options=()):
     g = cls(players=[f"P{i + 1}" for i in range(players)], seed=seed, options=options)
     g._test_monitor = Monitor(g)
     return g
-
-
-def assert_refused(g, action, rule_contains, message_contains=None):
-    """`action` raises IllegalAction citing `rule_contains`, and the game is unchanged."""
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    assert info.value.rule is not None and rule_contains in info.value.rule, (info.value.rule, str(info.value))
-    if message_contains is not None:
-        assert message_contains in str(info.value)
-    assert snapshot(g) == before
-    return info.value
 
 
 def take_passes(g):

@@ -11,13 +11,11 @@ directly and says so.
 from __future__ import annotations
 
 
-import pytest
 
 from compiler.engines import game_class
 from compiler.runtime.entities import DEPOT
-from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, P, snapshot
+from tests.engine_helpers import act, acting, assert_refused, P
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -29,16 +27,6 @@ NAMES = ("Ann", "Bob", "Cid", "Dee")
 def E(entity, type_, **fields):
     kind = "minor" if str(entity).isdigit() else "corporation"
     return {"type": type_, "entity": entity, "entity_type": kind, **fields}
-
-
-def assert_refused(g, action, rule_contains):
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    rule = info.value.rule or ""
-    assert rule_contains in rule, f"refused citing {rule!r}, expected {rule_contains!r}: {info.value}"
-    assert snapshot(g) == before, "a refused action changed the game"
-    return info.value
 
 
 def game_with_investors(picks=("6", "5", "1", "3")):

@@ -14,9 +14,8 @@ from __future__ import annotations
 import pytest
 
 from compiler.engines import game_class
-from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, C, P, snapshot
+from tests.engine_helpers import act, acting, assert_refused, C, P
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -34,16 +33,6 @@ def new_game():
     g._end_starting_round()
     g._test_monitor = Monitor(g)
     return g
-
-
-def assert_refused(g, action, rule_contains):
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    rule = info.value.rule or ""
-    assert rule_contains in rule, f"refused citing {rule!r}, expected {rule_contains!r}: {info.value}"
-    assert snapshot(g) == before, "a refused action changed the game"
-    return info.value
 
 
 def par(g, name, sym, price=100, percent=20):

@@ -24,9 +24,8 @@ import pytest
 
 from compiler.engines import game_class
 from compiler.playout import play_one
-from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, P, seats, snapshot
+from tests.engine_helpers import act, acting, assert_refused, P, seats
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -51,18 +50,6 @@ def bid(name, company, price):
 
 def pick(name, investor):
     return P(name, "bid", minor=investor, price=0)
-
-
-def assert_refused(g, action, rule_contains, message_contains=None):
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    rule = info.value.rule or ""
-    assert rule_contains in rule, f"refused citing {rule!r}, expected {rule_contains!r}: {info.value}"
-    if message_contains is not None:
-        assert message_contains in info.value.message, info.value.message
-    assert snapshot(g) == before, "a refused action changed the game"
-    return info.value
 
 
 def cash(g, name):

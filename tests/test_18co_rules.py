@@ -21,9 +21,8 @@ import pytest
 from compiler.engines import game_class
 from compiler.playout import play_one
 from compiler.runtime.entities import BANK
-from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import assumed_clauses, act, acting, C, P, seats, snapshot
+from tests.engine_helpers import act, acting, assert_refused, assumed_clauses, C, P, seats
 
 Game = game_class("18CO")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -37,18 +36,6 @@ def new_game(players=NAMES, seed=1):
     g = Game(players=list(players), seed=seed)
     g._test_monitor = Monitor(g)
     return g
-
-
-def assert_refused(g, action, rule_contains, message_contains=None):
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    rule = info.value.rule or ""
-    assert rule_contains in rule, f"refused citing {rule!r}, expected {rule_contains!r}: {info.value}"
-    if message_contains is not None:
-        assert message_contains in info.value.message, info.value.message
-    assert snapshot(g) == before, "a refused action changed the game"
-    return info.value
 
 
 def cash(g, name):

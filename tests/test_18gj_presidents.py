@@ -22,11 +22,10 @@ from pathlib import Path
 import pytest
 
 from compiler.engines import overlay_game_class
-from compiler.runtime import track
 from compiler.runtime.entities import BANK
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import C, P, act, acting, snapshot
+from tests.engine_helpers import act, acting, assert_refused, C, P
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 Game = overlay_game_class("18 Grand Junction", None, FIXTURE)
@@ -40,18 +39,6 @@ def new_game(players=4, seed=1):
     g = (TwoPlayer if players == 2 else Game)(players=[f"P{i + 1}" for i in range(players)], seed=seed)
     g._test_monitor = Monitor(g)
     return g
-
-
-def assert_refused(g, action, rule_contains, message_contains=None):
-    """`action` raises IllegalAction citing `rule_contains`, and the game is unchanged."""
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    assert info.value.rule is not None and rule_contains in info.value.rule, (info.value.rule, str(info.value))
-    if message_contains is not None:
-        assert message_contains in str(info.value), str(info.value)
-    assert snapshot(g) == before
-    return info.value
 
 
 def select(corp, card, player):

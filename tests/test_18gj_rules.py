@@ -26,7 +26,7 @@ from compiler.runtime import track
 from compiler.runtime.entities import BANK, DEPOT, SCRAP, SUBSIDY
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import C, P, acting, seats, snapshot
+from tests.engine_helpers import acting, assert_refused, C, P, seats
 from tests.engine_helpers import act as act_watched
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
@@ -60,18 +60,6 @@ def new_game(players=4, seed=1):
     g = cls(players=[f"P{i + 1}" for i in range(players)], seed=seed)
     g._test_monitor = Monitor(g)
     return g
-
-
-def assert_refused(g, action, rule_contains, message_contains=None):
-    """`action` raises IllegalAction citing `rule_contains`, and the game is unchanged."""
-    before = snapshot(g)
-    with pytest.raises(IllegalAction) as info:
-        g.process(action)
-    assert info.value.rule is not None and rule_contains in info.value.rule, (info.value.rule, str(info.value))
-    if message_contains is not None:
-        assert message_contains in str(info.value), str(info.value)
-    assert snapshot(g) == before
-    return info.value
 
 
 def par_action(g, player, corp, price):
@@ -319,8 +307,9 @@ def test_certificate_limit_refuses_a_certificate_over_it():
     buyer = seats(g)[2]
     act(g, par_action(g, acting(g), "DRG", 50))
     act(g, par_action(g, acting(g), "DSPP", 50))
-    # test setup: the buyer holds eleven certificates (shares of DSPP and DRG bought earlier)
-    held = [f"DSPP_{i}" for i in range(1, 9)] + ["DRG_5", "DRG_6", "DRG_7"]
+    # test setup: the buyer holds eleven certificates (shares of DSPP and DRG bought earlier, none
+    # over the 60% holding cap, so that only the certificate limit refuses the twelfth)
+    held = [f"DSPP_{i}" for i in range(1, 7)] + [f"DRG_{i}" for i in range(2, 7)]
     for cert in held:
         g.j.set(g.owner, cert, g.entity("player", buyer))
     g.j.set(g.g, "turn", 2)

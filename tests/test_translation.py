@@ -166,10 +166,11 @@ def _run(title, engine=None):
 #: Why an action of a cut-down scope is played, not compared.
 UNBOUND = "not bound"
 NEVER_OFFERED = "never offered"
+DEPOT_OUTSIDE = "the depot's next train outside the scope"
 
 
-def _check_title(title, report, *, floors: dict[str, int], never: dict[str, str], take_overs: int = 200,
-                 known: tuple[tuple[str, str, str], ...] = ()) -> None:
+def _check_title(title, report, *, floors: dict[str, int], never: dict[str, str | tuple[str, ...]],
+                 take_overs: int = 200, known: tuple[tuple[str, str, str], ...] = ()) -> None:
     """No mismatch but the `known` open ones ((action, what the mismatch says
     begins with, why)); each listed action compared at least `floors[kind]`
     times; the runtime's take-over exchange compared in `take_overs` states;
@@ -186,30 +187,17 @@ def _check_title(title, report, *, floors: dict[str, int], never: dict[str, str]
     missing = _never_compared(title, report)
     assert set(missing) <= set(never), (sorted(set(missing) - set(never)), summary)
     for kind, why in missing.items():
-        assert never[kind] in why, (kind, why, summary)
-
-
-#: 18CO's open mismatches (model gaps; the engine follows the rulespec).
-KNOWN_18CO_MODEL_GAPS = (
-    ("buy_shares", "hold:2P-0@", "§9.4.1 (an assumption of the rulespec): the DSNG's permanent 2-train comes "
-     "with its float in the engine; the model's float does not deliver `trains_at_start` (seen since the "
-     "DSNG, granted by the DRGR, is in the cut-down scope)"),
-)
-
-#: 18 Grand Junction's open mismatches.
-KNOWN_18GJ_MODEL_GAPS = (
-    ("sell_shares", "the engine accepts it; the model's guard is false",
-     "believed to be an emergency sale (a president raising money for a train, §\"Emergency Money "
-     "Raising\"), which the model's guard leaves out; one state in this run, not yet confirmed"),
-)
+        reasons = (never[kind],) if isinstance(never[kind], str) else never[kind]
+        assert any(r in why for r in reasons), (kind, why, summary)
 
 
 def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
-    """18CO (KPAC and the DSNG in the scope): no mismatch but KNOWN_18CO_MODEL_GAPS. Found and fixed on the way:
+    """18CO (KPAC and the DSNG in the scope): no mismatch. Found and fixed on the way:
     the model's take-over left corporations out of the presidency (§4.5.1,
     §4.5.2); a corporation buying a certificate of a corporation outside the
     scope was bound with an empty list; the depot's next copy outside the
-    scope made the model's cheapest train dearer (§5.10.6)."""
+    scope made the model's cheapest train dearer (§5.10.6); the DSNG's permanent 2-train, which comes
+    with its float (§9.4.1, an assumption of the rulespec), stayed in the model's depot."""
     title = program.titles["18CO"]
     report = _run(title)
     _check_title(title, report, floors={
@@ -221,8 +209,9 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
         # routes, dividends and discards are played, not compared
         "bankrupt": UNBOUND, "contribute": UNBOUND, "discard_train": UNBOUND, "dividend": UNBOUND,
         "run_routes": UNBOUND,
-        # a station of KPAC or the DSNG beyond the home: not offered in one 400-action game
-        "place_token": NEVER_OFFERED,
+        # a station of KPAC or the DSNG beyond the home: offered a few times in one 400-action game,
+        # each in a state where the depot's next train is a copy the scope leaves out
+        "place_token": DEPOT_OUTSIDE,
         # privates bought by a corporation: all held by players outside... the
         # privates the scope keeps are bound only once a corporation of it runs
         "corporation_buy_company": UNBOUND,
@@ -233,14 +222,16 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
         # the privates' abilities (Table B: LNPW's and GJGR's lays, DNP's station returned) act for a
         # corporation that owns the private, from phase 3: not reached in one 400-action game
         "company_lay_tile": NEVER_OFFERED, "remove_token": NEVER_OFFERED,
-    }, known=KNOWN_18CO_MODEL_GAPS)
+    })
 
 
 def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
     """18 Grand Junction (DRG and DSPP in the scope) on the marked test map:
-    no mismatch but KNOWN_18GJ_MODEL_GAPS. The model is built from the title with the map overlay (with
+    no mismatch. The model is built from the title with the map overlay (with
     the map a home station is placed at the float, which the bare title's
-    model leaves out: 132 `tokens` mismatches on `par` before)."""
+    model leaves out: 132 `tokens` mismatches on `par` before). A president's emergency sale for a
+    company outside the scope was refused by the model's turn and guard until an oracle said what the
+    scope leaves out."""
     title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
     report = _run(title, overlay_game_class("18 Grand Junction", None, MAP))
     _check_title(title, report, floors={
@@ -251,17 +242,20 @@ def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
         # what the scope leaves out operates or acts: a Company President card
         # offered to a company outside it, a turn chosen by one, a sale of a
         # company outside it, its top-up, dividend or bankruptcy
-        "bankrupt": UNBOUND, "choose_turn": UNBOUND, "dividend": UNBOUND, "select_president": UNBOUND,
+        # (which of them the one playout reaches moves with the game's random path: a dividend of a
+        # company outside the scope, or none offered at all)
+        "bankrupt": UNBOUND, "choose_turn": UNBOUND, "dividend": (UNBOUND, NEVER_OFFERED),
+        "select_president": UNBOUND,
         "sell_shares": UNBOUND, "top_up_revenue": UNBOUND,
-        # the one run of this game is of a company outside the scope (seed-dependent: it was
-        # compared once before the Company Presidents' changes moved the random choices)
-        "run_routes": UNBOUND,
+        # the one run of this game is of a company outside the scope, or none is offered (seed- and
+        # path-dependent: which actions the model compares moves the playout's random choices)
+        "run_routes": (UNBOUND, NEVER_OFFERED),
         # the privates' actions (bids, purchases, their abilities' lays and
         # tokens) are not offered in this three-player game
         "assign": NEVER_OFFERED, "bid": NEVER_OFFERED, "buy_company": NEVER_OFFERED,
         "company_lay_tile": NEVER_OFFERED, "company_place_token": NEVER_OFFERED,
         "corporation_assign": NEVER_OFFERED, "corporation_buy_company": NEVER_OFFERED,
-    }, known=KNOWN_18GJ_MODEL_GAPS)
+    })
 
 
 def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
@@ -271,11 +265,13 @@ def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
     but did in the model, so its `pass` at the train step was a mismatch; a
     setup that removes PRR or IC (three players remove corporations) leaves
     the scope and is replaced by the next seed. tests/test_verify.py plays two
-    games for the take-over's 200 states."""
+    games for the take-over's 200 states; this one game reaches about fifty
+    (the path moves with what the model compares: since the emergency sales of
+    a corporation outside the scope are compared, fewer than before)."""
     title = program.titles["1846"]
     report = _run(title)
     assert report.setups_out_of_scope >= 1  # seed 1 removes PRR
-    _check_title(title, report, take_overs=100, floors={
+    _check_title(title, report, take_overs=50, floors={
         "par": 100, "pass": 80, "lay_tile": 20, "buy_shares": 20, "corporation_sell_shares": 20,
         "corporation_buy_company": 10, "buy_train": 10, "place_token": 5, "take_over (no exchange)": 100,
     }, never={
@@ -298,8 +294,6 @@ def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
 #: 1880 Romania's mismatches still open, each a model bug (the engine follows
 #: the rulebook): (action, what the mismatch says begins with, why).
 KNOWN_1880_MODEL_GAPS = (
-    ("pass", "the engine refuses it (each player selects one investor",
-     "V.2, II.3.2: the model's pass lacks the investor selection's duty"),
     ("pass", "the engine refuses it (a company without a train must buy one",
      "VII.3.8, VII.3.10: the model's train duty misses a case of the engine's"),
     ("buy_train", "the engine accepts it; the model's guard is false",
@@ -313,26 +307,30 @@ KNOWN_1880_MODEL_GAPS = (
 
 
 def test_the_model_of_1880_romania_agrees_with_the_engine_but_for_its_known_gaps(program):
-    """1880 Romania (GWR and VRL in the scope): every mismatch is one of the
+    """1880 Romania (GWR and TR in the scope): every mismatch is one of the
     model gaps listed in KNOWN_1880_MODEL_GAPS (open; each names its rule).
     Fixed on the way: a train purchase that breaks off the operating round for
     a stock round (VII.3.8, `_call_stock_round`) was compared after the new
     round had begun (117 mismatches); the rebuilt 2-train (VII.3.5.1) counted
-    as a bank purchase and a first train in the model. `par` is not bound
-    (choose_share_layout is not modelled yet) and `bid` is unsupported
-    (auction_bid): both are played, not compared."""
+    as a bank purchase and a first train in the model; the model's pass lacked
+    the investor selection's duty (V.2, II.3.2: nobody passes while the
+    investors are picked). The Starting Round's bids (V.1, auction_bid) are
+    compared; `par` is not bound (choose_share_layout is not modelled yet): it
+    is played, not compared, and a par choosing a layout other than the
+    model's certificates is played only when nothing else is legal (it would
+    take the rest of the game outside the scope)."""
     title = program.titles["1880 Romania"]
-    report = validate(title, games=1, max_games=1, max_actions=250, want=200)
+    report = validate(title, games=2, max_games=2, max_actions=250, want=200)
     summary = report.summary()
     unknown = [m for m in report.mismatches
                if not any(m.kind == kind and m.what.startswith(what) for kind, what, _ in KNOWN_1880_MODEL_GAPS)]
     assert not unknown, summary
     assert report.compared_vars > 100_000, summary
-    # 250 actions keep the test short: the initial stock round and the
-    # closing of privates for cash; a 400-action game reaches the operating
-    # rounds (buy_train, lay_tile, discard_train, dividend, the take-over)
-    for kind in ("pass", "close_for_cash"):
-        assert report.accepted.get(kind, 0) >= 100, (kind, summary)
+    # two games of 250 actions keep the test short: the Starting Round, the
+    # first stock rounds and the closing of privates for cash; a 400-action
+    # game reaches more of the operating rounds (buy_train, lay_tile,
+    # discard_train, dividend, the take-over)
+    for kind in ("bid", "pass", "close_for_cash"):
+        assert report.accepted.get(kind, 0) >= 200, (kind, summary)
     missing = _never_compared(title, report)
-    assert "par" in missing and "bid" in missing, summary
-    assert "auction_bid" in missing["bid"] or "not bound" in missing["bid"], summary
+    assert "par" in missing and "bid" not in missing, summary

@@ -1479,7 +1479,7 @@ class GameBase:
         return self.DATA.rules.get(f"{self._card_kind()} {key}")
 
     def _deck_rule(self) -> str | None:
-        return self.DATA.rules.get(f"property ability_cards")
+        return self.DATA.rules.get("property ability_cards")
 
     def b_card_of(self, corp: Entity) -> str | None:
         """card_of(C): the key of the ability card C holds now (18GJ: its Company President), or none."""
