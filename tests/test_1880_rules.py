@@ -477,6 +477,15 @@ def test_ix_random_games_end_by_the_last_6e(players):
         assert record["finished"] and record["end_reason"] == "last_train"
 
 
+def test_ix_1_an_end_set_in_motion_is_played_out_even_when_play_stalls():
+    """IX.1: once the last 6E is bought, one final stock round and three more turns end the game. Seed 6
+    at four players reaches, after that trigger, a stock round in which nobody acts after rounds that
+    moved no money (no company earns, nobody can pay for anything): that is no stalemate, the final
+    turns are played and the game ends by the last 6E (it stopped at the stalemate gap before)."""
+    record = play_one(Game, [f"Player {i + 1}" for i in range(4)], 6)
+    assert record["finished"] and record["end_reason"] == "last_train"
+
+
 def test_vii_3_9_an_emergency_purchase_takes_the_cheapest_train():
     """A direct state edit: phase B1, a 2-train (Ł100) in the train pool, the 2+2s bought up, the GWR
     without cash or trains; the bank's cheapest is then a 3 (Ł180)."""

@@ -3683,7 +3683,10 @@ class GameBase:
         # nobody operates, nobody can buy); the game ends there only where the rulespec says so
         # (`stalemate_ends_game`, an assumption of the title), else it is a gap
         holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
-        if not self.g.get("round_acted"):
+        # an end the title's conditions have already set in motion (the last train bought, the bank
+        # broken) comes at its own time: play that can no longer change is no stalemate then
+        ending = self.g["end_reason"] not in (None, "final_train")
+        if not self.g.get("round_acted") and not ending:
             if self.g.get("idle_holdings") == holdings:
                 if not self.DATA.properties.get("stalemate_ends_game"):
                     raise RuleGap("stalemate_ends_game", "play can no longer change (a stock round where nobody "
