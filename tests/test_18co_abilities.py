@@ -350,3 +350,51 @@ def test_4_4_2_a_player_over_the_certificate_limit_sells_at_the_first_legal_oppo
     assert_refused(g, P("Cid", "pass"), "§4.4")
     assert not [a for a in g.legal_actions() if a["type"] in ("pass", "buy_shares", "par")]
     assert [a for a in g.legal_actions() if a["type"] == "sell_shares"]
+
+
+# ---------------------------------------------------------------- Denver's and Colorado Springs' own tiles
+
+
+def _lay_legal(board, company, hex_id, tile, colors):
+    """Lay `tile` on `hex_id` at the first rotation the lay rules accept (test helper); the `Lay`."""
+    for rotation in range(6):
+        try:
+            lay = track.check_lay(board, company, hex_id, tile, rotation, colors)
+        except Exception:  # noqa: BLE001 - a refused rotation; the next is tried
+            continue
+        board.lay(hex_id, tile, rotation, mapping=lay.mapping)
+        return lay
+    raise AssertionError(f"no rotation of #{tile} may be laid on {hex_id}")
+
+
+def test_5_8_4_denvers_tiles_upgrade_yellow_to_green_to_brown_keeping_every_station():
+    """§5.8.4 names "the yellow and green Denver tiles" and §4.3.4 brown ones: Table D is cut off, so the
+    upgrades are derived. Denver's tiles carry the label D and have three cities, then two, then one:
+    the cities merge and every station stays. (Before the derivation allowed it, no Denver tile could
+    replace another, and a 5-player playout stalled for ever in phase 3.)"""
+    g = new_game()
+    board = g.board
+    for corp, node in (("DRG", 0), ("DSL", 1), ("DPAC", 2)):
+        board.place_token(corp, ("E15", node))                     # test setup: the three home stations
+    assert board.upgrade_targets(board.tile_at("E15")) == ("co1",)
+    _lay_legal(board, "DRG", "E15", "co1", ["yellow"])
+    assert board.upgrade_targets(board.tile_at("E15")) == ("co2",)
+    green = _lay_legal(board, "DRG", "E15", "co2", ["yellow", "green"])
+    assert len(set(green.mapping)) == 2                            # three cities became two
+    assert board.upgrade_targets(board.tile_at("E15")) == ("co3",)
+    _lay_legal(board, "DRG", "E15", "co3", ["yellow", "green", "brown"])
+    stations = [c for (h, _), held in board.tokens.items() if h == "E15" for c in held if c]
+    assert sorted(stations) == ["DPAC", "DRG", "DSL"]
+    assert board.tile_at("E15").cities == 1
+
+
+def test_5_6_8_colorado_springs_takes_its_own_c_tiles():
+    """Colorado Springs (G17, label C, CM's home) becomes #co5 (two cities), then #co6 and #co7 (one)."""
+    g = new_game()
+    board = g.board
+    board.place_token("CM", ("G17", 0))                             # test setup: CM's home station
+    _lay_legal(board, "CM", "G17", "co5", ["yellow"])
+    assert board.upgrade_targets(board.tile_at("G17")) == ("co6",)
+    _lay_legal(board, "CM", "G17", "co6", ["yellow", "green"])
+    _lay_legal(board, "CM", "G17", "co7", ["yellow", "green", "brown"])
+    assert [c for c in board.tokens[("G17", 0)] if c] == ["CM"]

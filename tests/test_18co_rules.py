@@ -435,9 +435,17 @@ def test_5_9_3_2_dividends_to_shareholders_only():
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_10_random_games_end_by_a_rulebook_end(players):
-    """Seed 1 at 3 and 6 players ends by the bank breaking or a bankruptcy."""
-    record = play_one(Game, [f"P{i}" for i in range(players)], seed=1)
-    assert record["end_reason"] in {"bank_broken", "bankruptcy"}
+    """Seed 1 at 3 and 6 players ends by the bank breaking, a bankruptcy, or the declared stalemate
+    (`stalemate_ends_game`), and then only when no corporation still operates."""
+    log: list = []
+    record = play_one(Game, [f"P{i}" for i in range(players)], seed=1, log_to=log)
+    assert record["end_reason"] in {"bank_broken", "bankruptcy", "stalemate"}
+    if record["end_reason"] == "stalemate":
+        g = Game(players=[f"P{i}" for i in range(players)], seed=1)
+        for action in log[0]["actions"]:
+            g.process({k: v for k, v in action.items() if k != "id"})
+        assert g.finished
+        assert not [c["sym"] for c in g.state()["corporations"] if c["floated"] and not c["closed"]]
 
 
 def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate():

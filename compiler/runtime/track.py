@@ -371,7 +371,8 @@ def _other(ends: tuple[int, int], end: int) -> int:
 
 @lru_cache(maxsize=1 << 16)
 def node_map(
-    old: Tile, old_rotation: int, new: Tile, new_rotation: int, strict_kinds: bool = True
+    old: Tile, old_rotation: int, new: Tile, new_rotation: int, strict_kinds: bool = True,
+    merge: bool = False,
 ) -> tuple[int, ...] | None:
     """How `new` (at its rotation) keeps the track of `old` (at its): a tuple
     giving, for each node of `old`, the node of `new` that takes its place,
@@ -384,7 +385,9 @@ def node_map(
     track may be dropped (-1), as on 1880 VII.3.1's hexes "showing a black
     dot and a circle" that take a town tile or a city tile; and where the
     new tile has fewer nodes than the old, old nodes may merge into one (18CO's
-    Denver tiles: three cities, then two, then one)."""
+    Denver tiles: three cities, then two, then one). `merge` allows that
+    merging while kinds stay strict (a derived upgrade between tiles of one
+    label, see `Board.upgrade_targets`)."""
     old_lay, new_lay = _layout(old, old_rotation), _layout(new, new_rotation)
     have = {frozenset(pair) for pair in new_lay.ends}
     count = len(old.nodes)
@@ -416,6 +419,8 @@ def node_map(
         return None
 
     found = assign(0, frozenset(), True, False, False)
+    if found is None and merge and len(new.nodes) < len(old.nodes):
+        found = assign(0, frozenset(), True, False, True)
     if found is None and not strict_kinds:
         found = assign(0, frozenset(), False, True, False)
         if found is None and len(new.nodes) < len(old.nodes):
@@ -818,7 +823,10 @@ class Board:
         """Tile names that may replace `old`: the chart's entry when the chart
         has one; otherwise (no chart, or a white hex) the derived upgrades:
         the next colour, the same label, the same numbers of cities and towns
-        and all of the old track kept under some rotation."""
+        and all of the old track kept under some rotation. Between tiles that
+        carry one label (a named city's own tiles: 18CO's Denver "D", three
+        cities, then two, then one) the number of cities may change: cities
+        may merge or split, as long as all old track is kept."""
         if self.upgrades is not None and old.name in self.upgrades:
             return self.upgrades[old.name]
         if self.upgrades is not None and old.color != "white":
@@ -830,12 +838,18 @@ class Board:
                 for t in self.tiles.values()
                 if t.color == nxt
                 and t.label == old.label
-                and t.cities == old.cities
+                and (t.cities == old.cities or self.merges(old, t))
                 and t.towns == old.towns
                 and t.count("offboard") == old.count("offboard")
-                and any(node_map(old, 0, t, r) is not None for r in range(6))
+                and any(node_map(old, 0, t, r, merge=self.merges(old, t)) is not None for r in range(6))
             )
         return self._derived[old]
+
+    def merges(self, old: Tile, new: Tile) -> bool:
+        """Whether a derived upgrade of `old` to `new` may change the number
+        of cities (merging or splitting them): both carry the same label, so
+        they are one named city's tiles (see `upgrade_targets`)."""
+        return bool(old.label) and old.label == new.label
 
     @_mutates
     def lay(
@@ -1235,7 +1249,7 @@ def _judge(
             return f"#{name} ({tile.label or 'no label'}) cannot replace a tile labelled {held or 'nothing'} on {h}"
     if first and mh.reserved_for and mh.reserved_for != company:
         return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
-    mapping = node_map(old.tile, old.rotation, tile, rotation)
+    mapping = node_map(old.tile, old.rotation, tile, rotation, merge=board.merges(old.tile, tile))
     if mapping is None and (special_lay or name in (board.upgrades or {}).get(old.tile.name, ())):
         mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
     if mapping is None or board._drops_station(h, mapping):
