@@ -2300,14 +2300,18 @@ class Builtins:
         (kept as that player's bid on it; the bid it beats is gone). Whether every other player has
         passed, so that the private is sold now, is the runtime's (`_next_bidder_in_auction`): the sale
         is the runtime step `private_sold_to_bidder`."""
+        p = self.ent(player)
+        self.rewrite_bids(ctx, self.starting_head(ctx), lambda q, old: IF(p == self.m.z(q), zi(amount), 0))
+        self.turn_over(ctx)
+
+    def rewrite_bids(self, ctx: Ctx, item: Any, new: Any) -> None:
+        """Where the path holds, each player q's bid on the private `item` (a z3 term) becomes
+        `new(q, old)`, `old` being that bid now (the `bid:<private>@<player>` variables)."""
         m = self.m
-        p, x = self.ent(player), self.starting_head(ctx)
-        st = ctx.state
         for y in m.privates:
             for q in m.players:
                 name = f"bid:{y.id}@{q.id}"
-                st[name] = IF(AND(ctx.path, x == m.z(y)), IF(p == m.z(q), zi(amount), 0), st[name])
-        self.turn_over(ctx)
+                ctx.state[name] = IF(AND(ctx.path, item == m.z(y)), new(q, ctx.state[name]), ctx.state[name])
 
     def b_offered_later(self, ctx: Ctx, item: Any) -> Any:
         e = self.ent(item)
@@ -2989,13 +2993,8 @@ class Builtins:
         ctx.state[name] = IF(ctx.path, True, ctx.state[name])
 
     def b_place_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
-        m = self.m
-        p, x = self.ent(player), self.ent(item)
-        st = ctx.state
-        for y in m.privates:
-            for q in m.players:
-                name = f"bid:{y.id}@{q.id}"
-                st[name] = IF(AND(ctx.path, p == m.z(q), x == m.z(y)), zi(amount), st[name])
+        p = self.ent(player)
+        self.rewrite_bids(ctx, self.ent(item), lambda q, old: IF(p == self.m.z(q), zi(amount), old))
         self.turn_over(ctx)
 
     def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:
@@ -3028,13 +3027,8 @@ class Builtins:
 
     def b_move_bid(self, ctx: Ctx, player: Any, old: Any, item: Any, amount: Any) -> None:
         """As GameBase.b_move_bid: the bid on `old` is withdrawn, the bid on `item` becomes `amount`."""
-        m = self.m
-        p, y0 = self.ent(player), self.ent(old)
-        st = ctx.state
-        for y in m.privates:
-            for q in m.players:
-                name = f"bid:{y.id}@{q.id}"
-                st[name] = IF(AND(ctx.path, p == m.z(q), y0 == m.z(y)), 0, st[name])
+        p = self.ent(player)
+        self.rewrite_bids(ctx, self.ent(old), lambda q, bid: IF(p == self.m.z(q), 0, bid))
         self.b_place_bid(ctx, player, item, amount)
 
     def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:

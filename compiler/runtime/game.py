@@ -2868,9 +2868,14 @@ class GameBase:
 
     def b_end_game_now(self, reason: str) -> None:
         """end_game_now(reason): the game ends at once (a bankruptcy where the title says so)."""
-        if self.g["end_reason"] is None or self.g["end_reason"] == "final_train":
+        if not self._end_in_motion():
             self.j.set(self.g, "end_reason", str(reason))
         self._end_game()
+
+    def _end_in_motion(self) -> bool:
+        """Whether an end condition has been met and the game ends at its time (the last train
+        bought, the bank broken). `final_train` is not one: it only counts the sets still to play."""
+        return self.g["end_reason"] not in (None, "final_train")
 
     def _close_corporation(self, corp: Entity, keep_stations: bool = False) -> None:
         """A corporation closes (its price reached a `close` cell): its certificates are void, its cash
@@ -3685,8 +3690,7 @@ class GameBase:
         holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
         # an end the title's conditions have already set in motion (the last train bought, the bank
         # broken) comes at its own time: play that can no longer change is no stalemate then
-        ending = self.g["end_reason"] not in (None, "final_train")
-        if not self.g.get("round_acted") and not ending:
+        if not self.g.get("round_acted") and not self._end_in_motion():
             if self.g.get("idle_holdings") == holdings:
                 if not self.DATA.properties.get("stalemate_ends_game"):
                     raise RuleGap("stalemate_ends_game", "play can no longer change (a stock round where nobody "
@@ -3713,7 +3717,7 @@ class GameBase:
         if self.g.get("resume"):
             self._resume_operating_round()
             return
-        if self.g["end_reason"] is not None and self.g["end_reason"] != "final_train":
+        if self._end_in_motion():
             self._end_game()
             return
         self.j.set(self.g, "ors_in_set", self._phase_ors(self._phase()))
