@@ -463,6 +463,47 @@ def cmd_play(args) -> int:
     return EXIT_OK if not summary.failures else EXIT_FAIL
 
 
+def cmd_validate(args) -> int:
+    """`rulec validate TITLE`: translation validation. Random playouts of the title's engine; at
+    every state each legal candidate is run through the z3 model of its action and the model's
+    post-state compared with the engine's (`compiler.verify_validate`). Prints, per action, how
+    many states were compared; exit 1 on a mismatch or an unknown title."""
+    from compiler import paths
+    from compiler.engines import OverlayError
+    from compiler.runtime.errors import RuleGap
+    from compiler.verify_model import GapError, Unsupported
+    from compiler.verify_validate import validate
+
+    targets = [paths.RULESPECS, Path(args.map)] if args.map else None
+    loaded = load(targets, check=False)
+    title = find_title(loaded, args.title, args.variant)
+    if title is None:
+        what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
+        print(f"rulec validate: no title {what}; `rulec titles` lists them", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        engine = _engine(title, args.map)
+        report = validate(title, games=args.games, seed=args.seed, want=args.want,
+                          max_games=args.games * 4, max_actions=args.actions, engine=engine)
+    except (OverlayError, RuleGap, GapError, Unsupported) as exc:
+        hint = "" if args.map else "; a map overlay may fill what the map leaves out (`--map FILE`)"
+        print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)
+        return EXIT_FAIL
+    declared = sorted(c.name for c in title.of_kind("action"))
+    short = {kind: report.accepted.get(kind, 0) for kind in declared if report.accepted.get(kind, 0) < args.want}
+    if args.json:
+        print(json.dumps({"title": title.display_name, "accepted": dict(sorted(report.accepted.items())),
+                          "compared_variables": report.compared_vars,
+                          "mismatches": [{"action": m.kind, "what": m.what} for m in report.mismatches],
+                          "below_want": short}, indent=2))
+    else:
+        print(report.summary())
+        if short:
+            print(f"  compared in fewer than {args.want} states: "
+                  + ", ".join(f"{kind} {n}" for kind, n in short.items()))
+    return EXIT_FAIL if report.mismatches else EXIT_OK
+
+
 def cmd_docs(args) -> int:
     from compiler.docs import build
 
@@ -504,6 +545,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("titles", nargs="*", metavar="TITLE")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("validate", help="translation validation: the z3 model against the engine",
+                       description="Play random games of TITLE and, at every state, compare the z3 model's "
+                                   "post-state of each legal action with the engine's. Exit 1 on a mismatch.")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--variant")
+    p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
+    p.add_argument("--games", type=int, default=3, help="games to play (more, up to 4 times as many, "
+                                                          "while an action has fewer than --want states)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--want", type=int, default=200, help="states wanted per action (default 200)")
+    p.add_argument("--actions", type=int, default=3000, help="actions per game at most (default 3000)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("docs", help="write the reference site and build it with mkdocs")
     p.add_argument("--serve", action="store_true")

@@ -10,7 +10,7 @@ import pytest
 
 from compiler.cli import build_parser, main, slug
 
-COMMANDS = ["build", "check", "compile", "verify", "docs", "play", "replay", "titles", "coverage"]
+COMMANDS = ["build", "check", "compile", "verify", "validate", "docs", "play", "replay", "titles", "coverage"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -33,6 +33,22 @@ def test_verify_proves_1800_and_names_an_unknown_title(capsys):
     assert "== 1800\n" in out and "== 1800 (Three-Player)" in out and "0 counterexample" not in out
     assert "slowest check: 1800" in out
     assert main(["verify", "no-such-title"]) == 2
+
+
+def test_validate_compares_the_model_with_the_engine(capsys):
+    """A short translation validation of 1800: the counts per action, no mismatch, exit 0."""
+    assert main(["validate", "1800", "--games", "1", "--actions", "60", "--want", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mismatches"] == [] and report["compared_variables"] > 0
+    assert report["accepted"]["par"] > 0 and report["accepted"]["pass"] > 0
+
+
+def test_validate_names_an_unknown_title_and_a_map_gap(capsys):
+    assert main(["validate", "no-such-title"]) == 2
+    assert "no title 'no-such-title'" in capsys.readouterr().err
+    assert main(["validate", "18 Grand Junction", "--actions", "10"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot be validated" in err and "--map FILE" in err and "Traceback" not in err
 
 
 def test_slugs():
