@@ -593,6 +593,13 @@ class Validator:
                     {"take_over": corp.id}, kind, f"{name}: model {value}, engine {after.get(name)}"))
 
     # -- binding an engine action to the model
+    def _held_outside(self, item_id: str) -> bool:
+        """Whether the train or private `item_id` is held by an entity the scope leaves out (a
+        corporation or a minor outside it; not the bank, the pool, the depot or the scrap)."""
+        holder = self.game.owner.get(item_id)
+        return isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "depot", "scrap") \
+            and _scoped(self.model, holder) is None
+
     def bind(self, kind: str, action: dict) -> tuple[Binding, dict[str, Any]] | None:
         game = self.game
         clause = self.actions.get(kind)
@@ -617,11 +624,11 @@ class Validator:
             if options is not None:
                 if isinstance(arg, Entity):
                     value = self.model.entity(arg.kind, arg.id)
+                    if arg.kind == "private" and self._held_outside(arg.id):
+                        return None  # its ability acts for its holder, which the scope leaves out
                 elif isinstance(arg, Train):
                     value = self.model.item(arg.id)
-                    holder = game.owner.get(arg.id)
-                    if isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "depot", "scrap") \
-                            and _scoped(self.model, holder) is None:
+                    if self._held_outside(arg.id):
                         return None  # held by an entity the scope leaves out: "elsewhere" in the model
                 else:
                     value = arg
