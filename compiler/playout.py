@@ -68,7 +68,11 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
     while not game.finished:
         if count >= ACTION_CAP:
             raise PlayoutError(seed, count, None, f"not finished after {ACTION_CAP} actions")
-        action = game.random_legal_action(rng)
+        try:
+            action = game.random_legal_action(rng)
+        except Exception as exc:  # an engine bug while listing the legal actions: report the game
+            raise PlayoutError(seed, count, None, f"{type(exc).__name__} while listing the legal actions: "
+                                                  f"{exc}") from exc
         if action is None:
             raise PlayoutError(seed, count, None, f"no legal action in {game.state()['round']}"
                                + _gaps_in_the_way(game))

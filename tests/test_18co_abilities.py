@@ -398,3 +398,22 @@ def test_5_6_8_colorado_springs_takes_its_own_c_tiles():
     _lay_legal(board, "CM", "G17", "co6", ["yellow", "green"])
     _lay_legal(board, "CM", "G17", "co7", ["yellow", "green", "brown"])
     assert [c for c in board.tokens[("G17", 0)] if c] == ["CM"]
+
+
+def test_4_3_4_a_home_in_denver_follows_its_city_through_the_upgrades():
+    """DPAC's home is the third of yellow Denver's cities; green Denver merges it into the first and
+    brown Denver has one city. A corporation launched after the upgrades (its reservation gone,
+    §4.3.4) finds its home in the city that took its place, not in a city the tile no longer has.
+    (Found by a 6-player playout that crashed placing such a home.)"""
+    g = new_game()
+    board = g.board
+    for corp in ("DRG", "DSL", "DPAC"):
+        board.unreserve(corp)                                        # test setup: §4.3.4's brown phase
+    board.place_token("DRG", ("E15", 0))                             # test setup: a station to build from
+    _lay_legal(board, "DRG", "E15", "co1", ["yellow"])
+    _lay_legal(board, "DRG", "E15", "co2", ["yellow", "green"])
+    home = g._home_node(g.entity("corporation", "DPAC"))
+    assert home[0] == "E15" and home[1] < len(board.tile_at("E15").nodes)
+    _lay_legal(board, "DRG", "E15", "co3", ["yellow", "green", "brown"])
+    assert g._home_node(g.entity("corporation", "DPAC")) == ("E15", 0)
+    assert board.free_slot(g._home_node(g.entity("corporation", "DPAC")), "DPAC") is not None

@@ -1853,16 +1853,10 @@ class GameBase:
 
     def _home_node(self, corp: Entity) -> "track.NodeRef":
         """The city of `corp`'s home station: (hex, node); node 0 unless the hex's
-        `homes` or a reservation moved by an upgrade names another."""
+        `homes` names another, as upgrades have moved it since (two cities merged into one)."""
         home = str(self._value(corp.get("home"), f"corporation {corp} home"))
-        node = 0
-        for company, index in self.board.hexes[home].homes:
-            if company == corp.id:
-                node = index
-        for (hex_id, index), kept in self.board.reserved.items():
-            if hex_id == home and corp.id in kept:
-                node = index  # the reservation moved with an upgrade (two cities merged into one)
-        return (home, node)
+        ref = self.board.home_nodes.get(corp.id)
+        return ref if ref is not None and ref[0] == home else (home, 0)
 
     def b_can_take_station(self, corp: Entity, other: Entity) -> bool:
         """can_take_station(C, M): whether C may put one of its station markers in place of M's station:

@@ -641,9 +641,13 @@ class Board:
         self.in_use: dict[str, set[int]] = {}
         self.tokens: dict[NodeRef, list[str | None]] = {}
         self.reserved: dict[NodeRef, list[str]] = {}
+        #: each company's home city as the tiles now on the map number it: the printed `homes`,
+        #: moved with every upgrade (two cities merged into one), reserved or not
+        self.home_nodes: dict[str, NodeRef] = {}
         for h, mh in self.hexes.items():
             for company, node in mh.homes:
                 self.reserved.setdefault((h, node), []).append(company)
+                self.home_nodes[company] = (h, node)
         self.paid_borders: set[tuple[str, int]] = set()
         self._derived: dict[Tile, tuple[str, ...]] = {}
 
@@ -923,6 +927,9 @@ class Board:
         for i, held in reserved.items():
             if mapping[i] >= 0:
                 self.reserved.setdefault((hex_id, mapping[i]), []).extend(held)
+        for company, (h, i) in list(self.home_nodes.items()):
+            if h == hex_id and i < len(mapping) and mapping[i] >= 0:
+                self.home_nodes[company] = (h, mapping[i])
 
     def _border_key(self, hex_id: str, edge: int) -> tuple[str, int]:
         nb = self.nbr[hex_id][edge]
@@ -938,6 +945,7 @@ class Board:
             self.placed[hex_id],
             dict(self.tokens),
             {k: list(v) for k, v in self.reserved.items()},
+            dict(self.home_nodes),
             self.version,
         )
         self.touch()
@@ -947,7 +955,7 @@ class Board:
         try:
             yield
         finally:
-            self.placed[hex_id], self.tokens, self.reserved, self.version = saved
+            self.placed[hex_id], self.tokens, self.reserved, self.home_nodes, self.version = saved
 
     # ------------------------------------------------------------ state
 
@@ -958,6 +966,7 @@ class Board:
             "in_use": {k: set(v) for k, v in self.in_use.items()},
             "tokens": {k: list(v) for k, v in self.tokens.items()},
             "reserved": {k: list(v) for k, v in self.reserved.items()},
+            "home_nodes": dict(self.home_nodes),
             "paid_borders": set(self.paid_borders),
             "borders": dict(self.borders),
             "version": self.version,
@@ -969,6 +978,7 @@ class Board:
         self.in_use = {k: set(v) for k, v in snap["in_use"].items()}
         self.tokens = {k: list(v) for k, v in snap["tokens"].items()}
         self.reserved = {k: list(v) for k, v in snap["reserved"].items()}
+        self.home_nodes = dict(snap["home_nodes"])
         self.paid_borders = set(snap["paid_borders"])
         self.borders = dict(snap["borders"])
         self.version = snap["version"]
