@@ -1547,6 +1547,11 @@ class Builtins:
             out_ = AND(ctx.path, ent_is(m, source, h) if ks is None else ks == h)
             in_ = AND(ctx.path, ent_is(m, target, h) if kt is None else kt == h)
             if h == BANK and unlimited:
+                # as the runtime, a payment from the bank to itself moves nothing (1880's dividend on
+                # shares in the bank, VII.3.6, whose payee is the bank): neither flow counts it
+                if truth(out_) is not False or truth(in_) is not False:
+                    moves = NOT(self.tr.eq(source, target))
+                    out_, in_ = AND(out_, moves), AND(in_, moves)
                 if truth(out_) is not False:
                     new["flow:paid"] = SUM([new["flow:paid"], IF(out_, amt, 0)])
                 if truth(in_) is not False:
@@ -2154,8 +2159,15 @@ class Builtins:
             exempt = OR(exempt, *[AND(cond, ctx.state[f"has_par:{c.id}"], self.held(ctx, m.certs_for(c.id)[0], m.z(POOL)))
                                   for c, cond in self.corp_of(ctx, e)])
         return AND(self.b_in_step(ctx, e, "buy_train"),
-                   NOT(OR(*[self.held(ctx, t, e) for t in m.trains])),
+                   NOT(OR(*[self.held(ctx, t, e) for t in m.trains if self.meets_obligation(ctx, t)])),
                    OR(*[c for _, c in self.avail(ctx)]), NOT(exempt))
+
+    def meets_obligation(self, ctx: Ctx, train: Item) -> bool:
+        """As GameBase._meets_obligation: whether the train counts for a corporation's duty to own one
+        (not one with `satisfies_train_obligation: false`, 1880's rebuilt 2-train, VII.3.5.1)."""
+        value = self.m.train_data.get(train.name or "", {}).get("satisfies_train_obligation", True)
+        ctx.shared.reads.add("train", f"{train.name}.satisfies_train_obligation", value)
+        return value is not False
 
     def b_emergency_seller(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_emergency_seller: in an operating round, the player

@@ -9046,8 +9046,8 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction("not enough cash", rule="VI.5")
     g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
-    g.b_bought(v_player, v_corporation)
     r_second_capitalisation(g, v_corporation)
+    g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
