@@ -2091,8 +2091,10 @@ class Builtins:
         return ctx.state["phase"] >= self.m.phase_index(str(name))
 
     def avail(self, ctx: Ctx) -> list[tuple[Item, Any]]:
-        """`_available_train_ids`: which trains the depot sells now (never a train a corporation owns
-        from the start, `owner`)."""
+        """`_available_train_ids`: which trains the depot sells now: the next in supply order, a train
+        whose `available_after` types (one or a list) are all sold out, a train whose `available_from`
+        phase has come (1880's rebuilt 2-trains, sold beside the stack, VII.3.5.1); never a train a
+        corporation owns from the start (`owner`)."""
         m = self.m
         st = ctx.state
         order = [t for t in m.train_order if m.train_data.get(t.name or "", {}).get("owner") is None]
@@ -2106,10 +2108,15 @@ class Builtins:
         out = []
         seen: dict[str, Any] = {}
         for t in order:
-            after = m.train_data.get(t.name or "", {}).get("available_after")
+            data = m.train_data.get(t.name or "", {})
+            after, since = data.get("available_after"), data.get("available_from")
+            ctx.shared.reads.add("train", f"{t.name}.available_from", since)
             ok = first[t.id]
             if after is not None:
-                ok = OR(ok, AND(in_depot[t.id], sold_out.get(str(after), False)))
+                after_all = [str(a) for a in after] if isinstance(after, (list, tuple)) else [str(after)]
+                ok = OR(ok, AND(in_depot[t.id], *[sold_out.get(a, False) for a in after_all]))
+            if isinstance(since, str):
+                ok = OR(ok, AND(in_depot[t.id], self.b_phase_at_least(ctx, since)))
             earlier = seen.get(t.name or "", False)
             out.append((t, AND(ok, NOT(earlier))))
             seen[t.name or ""] = OR(earlier, ok)
@@ -2192,7 +2199,8 @@ class Builtins:
         return AND(st["round"] == ROUNDS.index("operating"), OR(*parts))
 
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
-        avail = self.avail(ctx)
+        # as GameBase.b_cheapest_train_price: only a train that meets the duty to own one counts
+        avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
         for t, _ in avail:
             if t.price is None:
                 raise GapError(f"train {t.name} price")
