@@ -93,3 +93,24 @@ def test_tables_by_players_and_gaps():
         data.param("home")
     with pytest.raises(RuleGap):
         data.param("missing")
+
+
+def test_an_engine_error_while_listing_actions_is_that_games_failure_not_the_runs():
+    """`rulec play` reports an engine that raises while listing its legal actions (a bug) as the
+    failure of that game, with its seed; the other games of the run are still played."""
+    from compiler.engines import game_class
+    from compiler.playout import play_many
+
+    base = game_class("1800")
+
+    class Broken(base):  # test stand-in: seed 2's engine fails on its fifth listing
+        def random_legal_action(self, rng):
+            self._listed = getattr(self, "_listed", 0) + 1
+            if self.seed == 2 and self._listed == 5:
+                raise IndexError("tuple index out of range")
+            return super().random_legal_action(rng)
+
+    summary = play_many(Broken, "1800", None, 2, seed=1, games=2)
+    assert [f.seed for f in summary.failures] == [2]
+    assert "IndexError while listing the legal actions" in summary.failures[0].error
+    assert [g["seed"] for g in summary.games] == [1]
