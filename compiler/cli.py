@@ -484,7 +484,7 @@ def cmd_validate(args) -> int:
     try:
         engine = _engine(title, args.map)
         report = validate(title, games=args.games, seed=args.seed, want=args.want,
-                          max_games=args.games * 4, max_actions=args.actions, engine=engine)
+                          max_actions=args.actions, engine=engine)
     except (OverlayError, RuleGap, GapError, Unsupported) as exc:
         hint = "" if args.map else "; a map overlay may fill what the map leaves out (`--map FILE`)"
         print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)

@@ -2110,6 +2110,7 @@ class Builtins:
         for t in order:
             data = m.train_data.get(t.name or "", {})
             after, since = data.get("available_after"), data.get("available_from")
+            ctx.shared.reads.add("train", f"{t.name}.available_after", after)
             ctx.shared.reads.add("train", f"{t.name}.available_from", since)
             ok = first[t.id]
             if after is not None:

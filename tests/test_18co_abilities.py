@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from compiler.runtime import track
+from compiler.runtime.errors import IllegalAction
 from tests.engine_helpers import C, P, act, acting
 from tests.test_1846_routes import chain, lay_chain
 from tests.test_18co_rules import assert_refused, end_auction, new_game
@@ -282,7 +283,6 @@ def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_
 def test_5_6_10_a_lay_that_raises_a_citys_value_needs_no_route():
     """KPAC (home in Kansas City) cannot reach Pueblo (I17) or the empty hex beside it; a city tile in
     Pueblo raises its value from nothing, so it may be laid there; plain track beside it may not."""
-    from compiler.runtime.errors import IllegalAction
     g, km = _kpac_owns("IMC")
     reach = track.reach(g.board, "KPAC")
     assert "I17" not in reach.hexes and "I19" not in reach.hexes
@@ -360,7 +360,7 @@ def _lay_legal(board, company, hex_id, tile, colors):
     for rotation in range(6):
         try:
             lay = track.check_lay(board, company, hex_id, tile, rotation, colors)
-        except Exception:  # noqa: BLE001 - a refused rotation; the next is tried
+        except IllegalAction:  # a refused rotation; the next is tried
             continue
         board.lay(hex_id, tile, rotation, mapping=lay.mapping)
         return lay

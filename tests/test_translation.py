@@ -292,21 +292,15 @@ def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
     })
 
 
-#: Open mismatch classes of 1880 Romania ((action, what the mismatch says begins with, why)): none.
-#: Explained and fixed: the model's train duty counted the rebuilt 2-train (VII.3.5.1: it does not
-#: meet the duty), so it let a company holding only that train pass and skipped the president's loan
-#: (VII.3.9); the model's depot did not sell the rebuilt 2-train beside the stack from phase C2
-#: (`available_from`), nor did its cheapest train leave it out; a dividend on shares in the bank
-#: (VII.3.6: nobody is paid) was a payment from the bank to itself that the model counted in both
-#: flows; the second capital (VI.7) came after `bought` ended the turn, past the point where the
-#: engine's post-state is taken. `rulec validate "1880 Romania" --games 2 --actions 700` finds none.
-KNOWN_1880_MODEL_GAPS: tuple[tuple[str, str, str], ...] = ()
-
-
-def test_the_model_of_1880_romania_agrees_with_the_engine_but_for_its_known_gaps(program):
-    """1880 Romania (GWR and TR in the scope): every mismatch is one of the
-    model gaps listed in KNOWN_1880_MODEL_GAPS (open; each names its rule).
-    Fixed on the way: a train purchase that breaks off the operating round for
+def test_the_model_of_1880_romania_agrees_with_the_engine(program):
+    """1880 Romania (GWR and TR in the scope): no mismatch. Fixed on the way: the model's train duty
+    counted the rebuilt 2-train (VII.3.5.1: it does not meet the duty), so it let a company holding
+    only that train pass and skipped the president's loan (VII.3.9); the model's depot did not sell
+    the rebuilt 2-train beside the stack from phase C2 (`available_from`), nor did its cheapest train
+    leave it out; a dividend on shares in the bank (VII.3.6: nobody is paid) was a payment from the
+    bank to itself that the model counted in both flows; the second capital (VI.7) came after
+    `bought` ended the turn, past the point where the engine's post-state is taken (found by
+    `rulec validate "1880 Romania" --games 2 --actions 700`, which now finds no mismatch); a train purchase that breaks off the operating round for
     a stock round (VII.3.8, `_call_stock_round`) was compared after the new
     round had begun (117 mismatches); the rebuilt 2-train (VII.3.5.1) counted
     as a bank purchase and a first train in the model; the model's pass lacked
@@ -319,9 +313,7 @@ def test_the_model_of_1880_romania_agrees_with_the_engine_but_for_its_known_gaps
     title = program.titles["1880 Romania"]
     report = validate(title, games=2, max_games=2, max_actions=250, want=200)
     summary = report.summary()
-    unknown = [m for m in report.mismatches
-               if not any(m.kind == kind and m.what.startswith(what) for kind, what, _ in KNOWN_1880_MODEL_GAPS)]
-    assert not unknown, summary
+    assert report.mismatches == [], summary
     assert report.compared_vars > 100_000, summary
     # two games of 250 actions keep the test short: the Starting Round, the
     # first stock rounds and the closing of privates for cash; a 400-action

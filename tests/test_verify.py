@@ -556,15 +556,6 @@ def test_the_model_of_each_1800_action_agrees_with_the_engine(real, variant):
     assert report.compared_vars > 100_000
 
 
-#: 1846's open mismatch class (a model gap, the engine follows the rulespec): (action, what the mismatch
-#: says begins with, why). Seen once the fixes of stop 18 moved the playout's path.
-#: Open mismatch classes of 1846 ((action, what the mismatch says begins with, why)): none. The last
-#: one, a private's free tile lay (MC, OI) accepted by the engine and refused by the model's guard,
-#: was a private held by a corporation outside the cut-down scope: the validator now leaves such a
-#: binding out (played, not compared), as it does a train held outside the scope.
-KNOWN_1846_MODEL_GAPS: tuple[tuple[str, str, str], ...] = ()
-
-
 def test_the_model_of_1846_agrees_with_the_engine_where_it_reaches(real):
     """1846's scope is cut down (two of seven corporations, three copies of a
     train, no minors, no draft): the states outside it are played, not
@@ -579,12 +570,12 @@ def test_the_model_of_1846_agrees_with_the_engine_where_it_reaches(real):
     priced every card at its own side; a president's emergency sale for a
     corporation outside the cut-down scope was refused by the model's turn
     and guard (an oracle now says what the scope leaves out); the Steamboat's
-    marker assigned by its player left the model's decision pending."""
+    marker assigned by its player left the model's decision pending; a private's free tile lay (MC,
+    OI) for a corporation outside the scope was bound, and refused by the model's guard (the
+    validator now leaves a private held outside the scope out, as it does a train)."""
     title = real.program.titles["1846"]
     report = validate(title, games=2, want=200)
-    open_ = [m for m in report.mismatches
-             if any(m.kind == kind and m.what.startswith(what) for kind, what, _ in KNOWN_1846_MODEL_GAPS)]
-    assert [m for m in report.mismatches if m not in open_] == [], report.summary()
+    assert report.mismatches == [], report.summary()
     for kind in ("lay_tile", "place_token", "buy_shares", "par", "pass", "corporation_sell_shares"):
         assert report.accepted.get(kind, 0) >= 45, report.summary()
     assert report.accepted.get("take_over (exchange)", 0) >= 200, report.summary()
