@@ -149,7 +149,7 @@ def _src_key(fn: Callable) -> str:
 def money_conserved(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     st = ctx.state
-    held = SUM([st[f"cash:{h.id}"] for h in m.players + m.corporations])
+    held = SUM([st[f"cash:{h.id}"] for h in m.players + m.corporations + m.minors])
     if m.vars.unlimited_bank:
         return [Atom("money", zi(held) == st["flow:paid"] - st["flow:received"])]
     total = m.param("bank", ctx.shared.reads)
@@ -276,7 +276,7 @@ def pool_cap(tr: Translator, ctx: Ctx) -> list[Atom]:
 def no_negative_cash(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     out = []
-    for h in m.players + m.corporations:
+    for h in m.players + m.corporations + m.minors:
         cash = ctx.state[f"cash:{h.id}"]
         out.append(Atom(h.id, cash >= 0, -cash, 0))
     return out

@@ -10,6 +10,9 @@ that the z3 proofs range over:
   one frame variable per player (`other_certs:P`), which actions never change;
 - **privates** and **bonds**: all of them (bonds of corporations outside the
   scope are left out);
+- **minors**: their cash (an account, counted in the money) and their owner;
+  what they hold, operate and earn is outside the model (their trains are
+  "elsewhere");
 - **trains**: each train type with at most three copies (fewer when the title
   prints fewer); a count that is unlimited or a gap is modelled by three copies,
   and the scope note says so;
@@ -304,6 +307,11 @@ class Model:
         self.privates = [Ent("private", c.key or "") for c in title.components("private")]
         for comp, ent in zip(title.components("private"), self.privates):
             self.data[ent] = component_data(comp)
+        # the minors: their cash is an account and their owner a variable; what they hold, operate and
+        # earn is outside the model (their trains are "elsewhere")
+        self.minors = [Ent("minor", c.key or "") for c in title.components("minor")]
+        for comp, ent in zip(title.components("minor"), self.minors):
+            self.data[ent] = component_data(comp)
         corp_ids = {c.id for c in self.corporations}
         self.bonds = []
         for comp in title.components("bond"):
@@ -404,7 +412,8 @@ class Model:
         return value
 
     def _build_universe(self) -> None:
-        ents = [NONE, ELSEWHERE, BANK, POOL, DEPOT, SCRAP] + self.players + self.corporations + self.privates + self.bonds
+        ents = ([NONE, ELSEWHERE, BANK, POOL, DEPOT, SCRAP] + self.players + self.corporations + self.privates
+                + self.bonds + self.minors)
         self.ents = ents
         names = [f"{e.kind}:{e.id}" for e in ents]
         tag = stable_hash(self.title.display_name, names)[:8]
@@ -419,7 +428,7 @@ class Model:
             "private": [BANK] + self.players + self.corporations + [POOL],
             "bond": self.corporations + self.players,
         }
-        self.money_holders = [BANK] + self.players + self.corporations
+        self.money_holders = [BANK] + self.players + self.corporations + self.minors
         self.items = self.certs + self.trains + self.private_items + self.bond_items
         self._ent_index = {(e.kind, e.id): e for e in ents}
         self._item_index = {it.id: it for it in self.items}
@@ -651,8 +660,10 @@ class StateVars:
             add("flow:received", "int", "money")
         else:
             add("cash:bank", "int", "money")
-        for e in model.players + model.corporations:
+        for e in model.players + model.corporations + model.minors:
             add(f"cash:{e.id}", "int", "money")
+        for e in model.minors:
+            add(f"owner:{e.id}", "ent", "minor")
         for it in model.items:
             for b in model.buckets[it.kind]:
                 add(hold_name(it, b), "int", "holding")
@@ -680,6 +691,7 @@ class StateVars:
         add("phase", "int", "game")
         for p in model.players:
             add(f"debt:{p.id}", "int", "player")
+            add(f"out:{p.id}", "bool", "player")
         for kind in model.collect_kinds():
             for c in model.corporations:
                 add(f"collected:{kind}@{c.id}", "int", "corp")
@@ -783,6 +795,12 @@ class StateVars:
         for p in m.players:
             if want(f"debt:{p.id}"):
                 out.append(state[f"debt:{p.id}"] >= 0)
+        for x in m.minors:
+            # a minor is the bank's until drafted, then its owner's (a player's or a corporation's; one
+            # outside the scope is elsewhere)
+            if want(f"owner:{x.id}"):
+                owners = [BANK, ELSEWHERE] + m.players + m.corporations
+                out.append(z3.Or([state[f"owner:{x.id}"] == m.z(e) for e in owners]))
         for kind in m.collect_kinds():
             for c in m.corporations:
                 if want(f"collected:{kind}@{c.id}"):

@@ -232,20 +232,25 @@ def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
     the map a home station is placed at the float, which the bare title's
     model leaves out: 132 `tokens` mismatches on `par` before). A president's emergency sale for a
     company outside the scope was refused by the model's turn and guard until an oracle said what the
-    scope leaves out."""
+    scope leaves out. Bankruptcy (§"Bankruptcy", the runtime's sell_out) is compared on constructed
+    states; three mismatch classes were fixed on the way: the take-over checks inside the sell-out
+    made the engine's post-state early (they now run after the action's effects, as the model's
+    `take_over` step does), the president's certificates of companies outside the scope could be
+    sold (an oracle says so) and were paid for (an oracle says how much), and the last choice of
+    Corbett Thompson started the operating round in the engine's post-state."""
     title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
     report = _run(title, overlay_game_class("18 Grand Junction", None, MAP))
     _check_title(title, report, floors={
         "par": 200, "take_over (no exchange)": 200, "corporation_sell_shares": 100, "pass": 60,
-        "buy_shares": 40, "lay_tile": 40, "buy_train": 30, "contribute": 20, "discard_train": 20,
-        "place_token": 5, "use_ability": 5, "corporation_buy_shares": 3,
+        "buy_shares": 40, "lay_tile": 40, "buy_train": 20, "contribute": 10, "discard_train": 5,
+        "place_token": 5, "use_ability": 5, "corporation_buy_shares": 3, "bankrupt": 10,
     }, never={
         # what the scope leaves out operates or acts: a Company President card
         # offered to a company outside it, a turn chosen by one, a sale of a
-        # company outside it, its top-up, dividend or bankruptcy
+        # company outside it, its top-up or dividend
         # (which of them the one playout reaches moves with the game's random path: a dividend of a
         # company outside the scope, or none offered at all)
-        "bankrupt": UNBOUND, "choose_turn": UNBOUND, "dividend": (UNBOUND, NEVER_OFFERED),
+        "choose_turn": UNBOUND, "dividend": (UNBOUND, NEVER_OFFERED),
         "select_president": UNBOUND,
         "sell_shares": UNBOUND, "top_up_revenue": UNBOUND,
         # the one run of this game is of a company outside the scope, or none is offered (seed- and
@@ -276,6 +281,8 @@ def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
         "par": 100, "pass": 80, "lay_tile": 20, "buy_shares": 20, "corporation_sell_shares": 20,
         "corporation_buy_company": 10, "buy_train": 10, "place_token": 5, "take_over (no exchange)": 100,
     }, never={
+        # a bankruptcy's sell-out is not checkable in 1846 (its certificate-limit proof does not finish)
+        "bankrupt": (UNBOUND, "does not finish"),
         # the draft (bids, the private companies' purchases) is the runtime's
         # round with minors and privates the scope leaves out
         "bid": UNBOUND, "buy_company": UNBOUND,
@@ -285,7 +292,7 @@ def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
         "company_place_token": "outside the scope",
         # operating corporations outside the scope: their forced purchase,
         # bankruptcy, discards, routes, purchases of shares
-        "bankrupt": UNBOUND, "contribute": UNBOUND, "corporation_buy_shares": UNBOUND, "discard_train": UNBOUND,
+        "contribute": UNBOUND, "corporation_buy_shares": UNBOUND, "discard_train": UNBOUND,
         "run_routes": UNBOUND, "sell_shares": UNBOUND,
         # a dividend of PRR or IC is not reached in one 400-action game
         "dividend": NEVER_OFFERED,
