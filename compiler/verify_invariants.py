@@ -458,8 +458,9 @@ def title_invariant(decl: s.Invariant) -> Callable[[Translator, Ctx], list[Atom]
 
 
 STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[str, ...]]] = [
-    ("money_conserved", "the bank, the players and the corporations together hold the money the game began with "
-     "(with an unlimited bank: what it paid out less what it took in)", money_conserved, ("bank",)),
+    ("money_conserved", "the bank, the players and the corporations (and the minors, where a title has "
+     "them) together hold the money the game began with (with an unlimited bank: what it paid out less "
+     "what it took in)", money_conserved, ("bank",)),
     ("shares_sum_to_100", "each certificate of each corporation is held exactly once, by a player, a corporation "
      "or the bank pool, so each corporation's shares add up to 100%", shares_sum_to_100, ()),
     ("cert_limit", "no player holds more certificates than the limit (certificates in exempt zones not counted)",
