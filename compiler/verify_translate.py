@@ -2867,7 +2867,7 @@ class Builtins:
             # (the price drop reads the holdings after the sale: the president, for a drop by his sale)
             self.b_price_drop_on_sale(sale, m.z(c), SUM([IF(t, 1, 0) for t in taken.values()]))
             # the rest, at the price the sale left; every certificate he held ends in the pool, written
-            # in one move from the holdings before (the same state, in terms the solver reads faster)
+            # as one move from the holdings before (the end state of the runtime's two moves)
             holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}
             sub.state = {name: (sub.state[name] if name in holdings else value) for name, value in sale.state.items()}
             percent = SUM([IF(AND(held[x.id], NOT(taken.get(x.id, False))), x.percent, 0) for x in certs])

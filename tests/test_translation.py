@@ -307,8 +307,9 @@ def test_the_model_of_1880_romania_agrees_with_the_engine(program):
     leave it out; a dividend on shares in the bank (VII.3.6: nobody is paid) was a payment from the
     bank to itself that the model counted in both flows; the second capital (VI.7) came after
     `bought` ended the turn, past the point where the engine's post-state is taken (found by
-    `rulec validate "1880 Romania" --games 2 --actions 700`, which now finds no mismatch); a train purchase that breaks off the operating round for
-    a stock round (VII.3.8, `_call_stock_round`) was compared after the new
+    `rulec validate "1880 Romania" --games 2 --actions 700`, which now finds no mismatch); a train
+    purchase that breaks off the operating round for a stock round (VII.3.8, `_call_stock_round`)
+    was compared after the new
     round had begun (117 mismatches); the rebuilt 2-train (VII.3.5.1) counted
     as a bank purchase and a first train in the model; the model's pass lacked
     the investor selection's duty (V.2, II.3.2: nobody passes while the
