@@ -38,7 +38,7 @@ import z3
 
 from compiler import syntax as s
 from compiler.verify_model import BANK, DEPOT, POOL, SCRAP, GapError, Model, Reads, hold_name, stable_hash
-from compiler.verify_translate import AND, IF, IMPLIES, NOT, OR, SUM, Ctx, Translator, truth, zi
+from compiler.verify_translate import AND, IF, IMPLIES, MUL, NOT, OR, SUM, Ctx, Translator, truth, zi
 
 HERE = "compiler/verify_invariants.py"
 
@@ -219,17 +219,19 @@ def presidency_settled(tr: Translator, step: Any) -> Any:
 
 def shares_sum_to_100(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
+    b = tr.builtins
     st = ctx.state
     out = []
     for c in m.corporations:
         certs = m.certs_for(c.id)
         legal = m.buckets["certificate"]
         parts = []
-        total = SUM([SUM([c2.percent * st[hold_name(c2, b)] for b in legal]) for c2 in certs])
+        total = SUM([SUM([MUL(b.cert_percent(ctx, c2), st[hold_name(c2, h)]) for h in legal]) for c2 in certs])
         for cert in certs:
             parts.append(st[hold_name(cert, None)] == 0)
-            parts.extend(st[hold_name(cert, b)] >= 0 for b in legal)
-            parts.append(SUM([st[hold_name(cert, b)] for b in legal]) == 1)
+            parts.extend(st[hold_name(cert, h)] >= 0 for h in legal)
+            # (held by nobody where the share layout chosen has no such certificate)
+            parts.append(SUM([st[hold_name(cert, h)] for h in legal]) == IF(b.cert_exists(ctx, cert), 1, 0))
         out.append(Atom(c.id, AND(zi(total) == 100, *parts)))
     return out
 
@@ -331,7 +333,8 @@ def unstarted_on_mat(tr: Translator, ctx: Ctx) -> list[Atom]:
     for c in m.corporations:
         parts = []
         for cert in m.certs_for(c.id):
-            parts.append(OR(st[f"granted:{cert.id}"], st[hold_name(cert, c)] >= 1))
+            parts.append(IMPLIES(tr.builtins.cert_exists(ctx, cert),
+                                 OR(st[f"granted:{cert.id}"], st[hold_name(cert, c)] >= 1)))
         out.append(Atom(c.id, IMPLIES(NOT(st[f"has_par:{c.id}"]), AND(*parts))))
     return out
 
@@ -461,8 +464,9 @@ STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[st
     ("money_conserved", "the bank, the players and the corporations (and the minors, where a title has "
      "them) together hold the money the game began with (with an unlimited bank: what it paid out less "
      "what it took in)", money_conserved, ("bank",)),
-    ("shares_sum_to_100", "each certificate of each corporation is held exactly once, by a player, a corporation "
-     "or the bank pool, so each corporation's shares add up to 100%", shares_sum_to_100, ()),
+    ("shares_sum_to_100", "each certificate of each corporation is held exactly once, by a player, a corporation, "
+     "the bank pool or a minor (where a title's minors hold shares), so each corporation's shares add up to "
+     "100% (of the share layout chosen, where a title has several)", shares_sum_to_100, ()),
     ("cert_limit", "no player holds more certificates than the limit (certificates in exempt zones not counted)",
      cert_limit, ("cert_limit", "cert_limit_counts")),
     ("holding_cap", "no player holds more of a corporation than the holding cap, outside exempt zones",

@@ -118,7 +118,10 @@ class Item:
     four-share certificate); `president` whether it is the president's;
     `index` its place in the corporation's layout (a train's copy number).
     `name` is a train's type ("2E"). `price` a train's printed price (None when
-    a gap).
+    a gap). `layouts`: for a certificate of a corporation with `share_layouts`
+    (1880 II.3.3), its percent under each layout, keyed by the layout's
+    president's percent (0 where that layout has no such certificate);
+    `percent` is then its percent under the layout the game starts with.
     """
 
     kind: str
@@ -129,6 +132,7 @@ class Item:
     president: bool = False
     name: str | None = None
     price: int | None = None
+    layouts: tuple[tuple[int, int], ...] = ()
 
     @property
     def shares(self) -> int:
@@ -307,11 +311,20 @@ class Model:
         self.privates = [Ent("private", c.key or "") for c in title.components("private")]
         for comp, ent in zip(title.components("private"), self.privates):
             self.data[ent] = component_data(comp)
-        # the minors: their cash is an account and their owner a variable; what they hold, operate and
-        # earn is outside the model (their trains are "elsewhere")
-        self.minors = [Ent("minor", c.key or "") for c in title.components("minor")]
-        for comp, ent in zip(title.components("minor"), self.minors):
+        # the minors: their cash is an account, their owner and whether they have closed are variables,
+        # and the certificates they hold are followed where the rules move certificates to them; the
+        # trains they hold, their operating and their earnings are outside the model (the trains are
+        # "elsewhere")
+        minors = list(title.components("minor"))
+        if self.prop_value("picks_operate") is True and self.prop_value("free_pick") not in (None, "none"):
+            # picks that operate once a player has one are minors (as the runtime's: 1880's investors)
+            minors += list(title.components(str(self.prop_value("free_pick"))))
+        self.minors = [Ent("minor", c.key or "") for c in minors]
+        for comp, ent in zip(minors, self.minors):
             self.data[ent] = component_data(comp)
+        #: whether the rules move certificates to minors (1880's reserved share, VI.6): then a minor
+        #: is one of a certificate's holders
+        self.minors_hold_certificates = bool(self.minors) and _moves_to_minors(title)
         corp_ids = {c.id for c in self.corporations}
         self.bonds = []
         for comp in title.components("bond"):
@@ -324,6 +337,7 @@ class Model:
         self.certs: list[Item] = []
         self.certs_of: dict[str, list[Item]] = {}
         self.corp_gaps: dict[str, str] = {}
+        self.layout_errors: set[str] = set()
         for ent in self.corporations:
             shares = self.data[ent].get("shares")
             if not isinstance(shares, list) or not all(isinstance(p, int) for p in shares):
@@ -331,14 +345,47 @@ class Model:
                 self.corp_gaps[ent.id] = reason
                 self.certs_of[ent.id] = []
                 continue
-            items = [
-                Item("certificate", f"{ent.id}_{i}", corp=ent.id, index=i, percent=pct, president=(i == 0))
-                for i, pct in enumerate(shares)
-            ]
+            layouts = self._share_layouts(ent, shares)
+            if layouts:
+                # every certificate any layout has, in layout order; one a layout lacks is held by
+                # nobody while that layout is chosen (`layout:<corporation>`)
+                size = max(len(v) for v in layouts.values())
+                items = [
+                    Item("certificate", f"{ent.id}_{i}", corp=ent.id, index=i,
+                         percent=shares[i] if i < len(shares) else 0, president=(i == 0),
+                         layouts=tuple((k, v[i] if i < len(v) else 0) for k, v in sorted(layouts.items())))
+                    for i in range(size)
+                ]
+            else:
+                items = [
+                    Item("certificate", f"{ent.id}_{i}", corp=ent.id, index=i, percent=pct, president=(i == 0))
+                    for i, pct in enumerate(shares)
+                ]
             self.certs_of[ent.id] = items
             self.certs.extend(items)
+        self.layout_corps = [c for c in self.corporations if any(x.layouts for x in self.certs_of[c.id])]
+        self.layout_cert_ids = {x.id for x in self.certs if x.layouts}
         self.private_items = [Item("private", p.id) for p in self.privates]
         self.bond_items = [Item("bond", b.id) for b in self.bonds]
+
+    def _share_layouts(self, ent: Ent, shares: list[int]) -> dict[int, list[int]]:
+        """A corporation's `share_layouts` (president's percent -> its certificates, 1880 II.3.3),
+        when it has them; {} without. Layouts the model cannot follow (not keyed by the president's
+        percent, not adding up to 100%, or none of them the layout it starts with, `shares`) are
+        {} too, and the corporation is one of `layout_errors` (its `choose_share_layout` is then
+        not supported)."""
+        layouts = self.data[ent].get("share_layouts")
+        if layouts is None:
+            return {}
+        out = {}
+        for key, layout in (layouts.items() if isinstance(layouts, dict) else ()):
+            if isinstance(key, int) and isinstance(layout, list) and all(isinstance(p, int) for p in layout) \
+                    and layout and layout[0] == key and sum(layout) == 100:
+                out[key] = layout
+        if not out or len(out) != len(layouts) or shares not in out.values():
+            self.layout_errors.add(ent.id)
+            return {}
+        return out
 
     def _build_market(self) -> None:
         self.market: Market | None = None
@@ -423,7 +470,8 @@ class Model:
         self._by_id = {c.get_id(): e for e, c in zip(ents, consts)}
         # the holders each kind of item may have
         self.buckets: dict[str, list[Ent]] = {
-            "certificate": self.players + self.corporations + [POOL],
+            "certificate": self.players + self.corporations + [POOL]
+            + (self.minors if self.minors_hold_certificates else []),
             "train": [DEPOT] + self.corporations + [POOL, SCRAP],
             "private": [BANK] + self.players + self.corporations + [POOL],
             "bond": self.corporations + self.players,
@@ -664,6 +712,7 @@ class StateVars:
             add(f"cash:{e.id}", "int", "money")
         for e in model.minors:
             add(f"owner:{e.id}", "ent", "minor")
+            add(f"closed:{e.id}", "bool", "minor")
         for it in model.items:
             for b in model.buckets[it.kind]:
                 add(hold_name(it, b), "int", "holding")
@@ -682,6 +731,8 @@ class StateVars:
                 add(f"field:{c.id}.{name}", sort, "corp")
         for cert in model.certs:
             add(f"granted:{cert.id}", "bool", "corp")
+        for c in model.layout_corps:
+            add(f"layout:{c.id}", "int", "corp")
         for x in model.privates:
             for p in model.players:
                 add(f"bid:{x.id}@{p.id}", "int", "private")
@@ -840,6 +891,11 @@ class StateVars:
             out.append(z3.Or([state["auction_company"] == m.z(x) for x in m.privates] + [state["auction_company"] == m.z(NONE)]))
         if want("auction_high"):
             out.append(state["auction_high"] >= 0)
+        for c in m.layout_corps:
+            # the president's percent of one of its share layouts
+            if want(f"layout:{c.id}"):
+                keys = [k for k, _ in m.certs_of[c.id][0].layouts]
+                out.append(z3.Or([state[f"layout:{c.id}"] == k for k in keys]))
         if m.truncated:
             for p in m.players:
                 name = f"other_certs:{p.id}"
@@ -856,6 +912,19 @@ def _named_in_rules(title: Title, keys: set[str]) -> set[str]:
     name (`corporation == IC`)."""
     return {n.name for clause in title.clauses if clause.kind in ("action", "procedure", "function", "trigger")
             for n in s.walk(clause.decl) if isinstance(n, s.Name) and n.name in keys}
+
+
+def _moves_to_minors(title: Title) -> bool:
+    """Whether a rule moves something to a minor: a `move ... to x` inside `for x in minors`."""
+    for clause in title.clauses:
+        if clause.kind not in ("action", "procedure", "trigger"):
+            continue
+        for n in s.walk(clause.decl):
+            if isinstance(n, s.For) and isinstance(n.domain, s.Name) and n.domain.name == "minors":
+                if any(isinstance(mv, s.Move) and isinstance(mv.target, s.Name) and mv.target.name == n.var
+                       for stmt in n.body for mv in s.walk(stmt)):
+                    return True
+    return False
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

@@ -34,6 +34,7 @@ invariants allow; an action's turn bookkeeping is havocked within its domain.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -85,8 +86,9 @@ class DeadPath(Exception):
         self.what = what
 
 
-#: Groups of the DSL's `VALUES` with no member in the model (`x in minors` is
-#: false for every entity the model has; iterating one is unsupported).
+#: Groups of the DSL's `VALUES` with no member in a model without minors (`x in
+#: minors` is false for every entity the model has; a quantifier over one is
+#: the engine's answer). A model with minors has them as entities.
 OUT_OF_SCOPE_GROUPS = frozenset({"minors"})
 
 # The arguments the runtime passes with an event (`GameBase.emit`), by kind;
@@ -525,9 +527,10 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name not in ("players", "corporations", "privates"):
+                if name not in ("players", "corporations", "privates") and not (name == "minors" and m.minors):
                     raise Unsupported(f"the {name} are outside the verified scope")
-                group = {"players": m.players, "corporations": m.corporations, "privates": m.privates}[name]
+                group = {"players": m.players, "corporations": m.corporations, "privates": m.privates,
+                         "minors": m.minors}[name]
                 return SymList([(m.z(x), True) for x in group])
             if name in self.params:
                 return self.param_value(name, ctx)
@@ -809,7 +812,7 @@ class Translator:
             right = self.truthy(self.expr(e.right, ctx.fork(NOT(left))))
             return OR(left, right)
         if op in ("in", "not in") and isinstance(e.right, s.Name) and e.right.name in OUT_OF_SCOPE_GROUPS \
-                and e.right.name not in ctx.locals:
+                and e.right.name not in ctx.locals and not self.model.minors:
             # every entity of the model is a player, a corporation in scope, a private,
             # a bond or a holder of the bank's: none is one of a group left out of it
             a = self.expr(e.left, ctx)
@@ -899,9 +902,9 @@ class Translator:
         m = self.model
         if item.kind == "certificate":
             if name == "percent":
-                return item.percent
+                return self.builtins.cert_percent(ctx, item)
             if name == "shares":
-                return item.shares
+                return self.builtins.cert_shares(ctx, item)
             if name == "president":
                 return item.president
             if name == "corporation":
@@ -1021,7 +1024,8 @@ class Translator:
         raise Unsupported(f"len of {coll!r}")
 
     def quantifier(self, e: s.Quantifier, ctx: Ctx) -> Any:
-        if isinstance(e.domain, s.Name) and e.domain.name in OUT_OF_SCOPE_GROUPS and e.domain.name not in ctx.locals:
+        if isinstance(e.domain, s.Name) and e.domain.name in OUT_OF_SCOPE_GROUPS and e.domain.name not in ctx.locals \
+                and not self.model.minors:
             # over a group the model leaves out (the minors' holdings): any value the engine
             # could find (a count is not negative)
             sort = "bool" if e.kind in ("all", "any") else "int"
@@ -1043,6 +1047,16 @@ class Translator:
             sub.locals[e.var] = value
             body = self.expr(e.body, sub)
             parts.append((cond, body))
+        if self.model.truncated and isinstance(e.domain, s.Name) and e.domain.name == "corporations" \
+                and e.domain.name not in ctx.locals:
+            # the corporations the scope leaves out: the engine's answer over them (1880 VI.6: an investor
+            # holding nothing of any company, its reserved share perhaps of one outside the scope)
+            sort = "bool" if e.kind in ("all", "any") else "int"
+            outside = ctx.fresh(f"{e.kind}_outside_scope", sort)
+            ctx.shared.oracles.append((f"{e.kind}({e.var} in corporations outside the scope)", (), outside))
+            if e.kind == "count":
+                ctx.shared.axioms.append(outside >= 0)
+            parts.append((True, outside))
         if e.kind == "all":
             return AND(*[IMPLIES(c, self.truthy(b)) for c, b in parts])
         if e.kind == "any":
@@ -1691,7 +1705,43 @@ class Builtins:
 
     # -- money, shares and certificates
     def percent_of(self, ctx: Ctx, holder: Any, corp: Ent) -> Any:
-        return SUM([IF(self.held(ctx, c, holder), c.percent, 0) for c in self.m.certs_for(corp.id)])
+        return SUM([IF(self.held(ctx, c, holder), self.cert_percent(ctx, c), 0) for c in self.m.certs_for(corp.id)])
+
+    def cert_percent(self, ctx: Ctx, cert: Item) -> Any:
+        """A certificate's percent; for a corporation with share layouts, under the layout chosen
+        (`layout:<corporation>`; 0 where it has no such certificate)."""
+        return self._by_layout(ctx, cert, lambda percent: percent)
+
+    def cert_shares(self, ctx: Ctx, cert: Item) -> Any:
+        """A certificate's shares (its percent / 10), as `cert_percent`."""
+        return self._by_layout(ctx, cert, lambda percent: percent // 10)
+
+    def _by_layout(self, ctx: Ctx, cert: Item, f: Callable[[int], int]) -> Any:
+        if not cert.layouts:
+            return f(cert.percent)
+        chosen = ctx.state[f"layout:{cert.corp}"]
+        out: Any = f(cert.layouts[-1][1])
+        for key, percent in reversed(cert.layouts[:-1]):
+            out = IF(chosen == key, f(percent), out)
+        return out
+
+    def cert_exists(self, ctx: Ctx, cert: Item) -> Any:
+        """Whether the layout chosen has the certificate (always, without share layouts)."""
+        if all(percent > 0 for _, percent in cert.layouts):
+            return True
+        chosen = ctx.state[f"layout:{cert.corp}"]
+        return OR(*[chosen == key for key, percent in cert.layouts if percent > 0])
+
+    def layout_cases(self, ctx: Ctx, corp: Ent) -> list[tuple[Any, list[Item]]]:
+        """The corporation's certificates under each layout it may have, with its condition: the
+        certificates that layout has, each with its percent there (the model's items otherwise)."""
+        certs = self.m.certs_for(corp.id)
+        if corp not in self.m.layout_corps:
+            return [(True, certs)]
+        chosen = ctx.state[f"layout:{corp.id}"]
+        return [(chosen == key, [dataclasses.replace(x, percent=x.layouts[j][1], layouts=())
+                                 for x in certs if x.layouts[j][1] > 0])
+                for j, (key, _) in enumerate(certs[0].layouts)]
 
     def no_cert_limit(self, ctx: Ctx, corp: Ent) -> Any:
         if self.m.market is None:
@@ -1703,8 +1753,10 @@ class Builtins:
         m = self.m
         counts = self.param(ctx, "cert_limit_counts")
         if not isinstance(counts, SymList):
-            raise Unsupported(f"cert_limit_counts is {counts!r}, not a list of shares/privates/bonds")
+            raise Unsupported(f"cert_limit_counts is {counts!r}, not a list of shares/privates/bonds/minors")
         names = {e for e, c in counts.elems}
+        if names - {"shares", "privates", "bonds", "minors"}:
+            raise Unsupported(f"cert_limit_counts names {sorted(map(str, names))}, not only shares/privates/bonds/minors")
         parts: list[Any] = []
         if "shares" in names:
             for corp in m.corporations:
@@ -1722,6 +1774,10 @@ class Builtins:
         if "bonds" in names:
             for b in m.bond_items:
                 parts.append(IF(self.held(ctx, b, holder), 1, 0))
+        if "minors" in names:
+            h = self.ent(holder)
+            for x in m.minors:
+                parts.append(IF(AND(ctx.state[f"owner:{x.id}"] == h, NOT(ctx.state[f"closed:{x.id}"])), 1, 0))
         return SUM(parts)
 
     # ---------------------------------------------------------------- queries
@@ -1740,7 +1796,12 @@ class Builtins:
             out = IF(cond, self.holder(ctx, it), out)
         return out
 
-    b_owner = b_holder_of
+    def b_owner(self, ctx: Ctx, item: Any) -> Any:
+        """As GameBase.b_owner: a minor's owner (`owner:<minor>`), else the holder of the item."""
+        k = self.known(item) if is_z3(item) else None
+        if k is not None and k.kind == "minor":
+            return ctx.state[f"owner:{k.id}"]
+        return self.b_holder_of(ctx, item)
 
     def b_president(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
@@ -1959,12 +2020,21 @@ class Builtins:
             started = ctx.state[f"has_par:{c.id}"]
             taken: Any = False
             for cert in m.certs_for(c.id):
+                # (a president's certificate in receivership passes only by exchange, in the take-over)
                 ok = AND(self.held(ctx, cert, m.z(holder)),
                          NOT(AND(cert.president, source != "pool", NOT(started))),
-                         NOT(AND(cert.president, holder != POOL)))
+                         NOT(AND(cert.president, holder != POOL)),
+                         NOT(AND(cert.president, self.in_receivership(ctx, c))))
                 alts.append((cert, AND(ccond, ok, NOT(taken))))
                 taken = OR(taken, ok)
         return Sel(alts)
+
+    def in_receivership(self, ctx: Ctx, corp: Ent) -> Any:
+        """As GameBase.b_in_receivership: where the title has `receivership_steps`, a started corporation
+        whose president's certificate lies in the market (the model has no closed corporations)."""
+        if not self.m.prop_value("receivership_steps"):
+            return False
+        return AND(ctx.state[f"has_par:{corp.id}"], self.held(ctx, self.m.certs_for(corp.id)[0], self.m.z(POOL)))
 
     def b_share_cost(self, ctx: Ctx, corp: Any, source: Any) -> Any:
         if source in ("ipo", "treasury") and self.param(ctx, "treasury_shares_at") == "par":
@@ -2161,11 +2231,8 @@ class Builtins:
         # a card's `no_train_needed` ability lifts the obligation (GameBase.b_must_buy_train)
         exempt = (self.b_has_power(ctx, e, "no_train_needed")
                   if m.prop_value("ability_cards") is not None and self.powers(ctx, "no_train_needed") else False)
-        if m.prop_value("receivership_steps"):
-            # as GameBase.b_in_receivership: a started corporation whose president's certificate lies in the
-            # market is operated by the runtime, and owes no train (1846's receivership)
-            exempt = OR(exempt, *[AND(cond, ctx.state[f"has_par:{c.id}"], self.held(ctx, m.certs_for(c.id)[0], m.z(POOL)))
-                                  for c, cond in self.corp_of(ctx, e)])
+        # a corporation in receivership is operated by the runtime, and owes no train (1846's receivership)
+        exempt = OR(exempt, *[AND(cond, self.in_receivership(ctx, c)) for c, cond in self.corp_of(ctx, e)])
         return AND(self.b_in_step(ctx, e, "buy_train"),
                    NOT(OR(*[self.held(ctx, t, e) for t in m.trains if self.meets_obligation(ctx, t)])),
                    OR(*[c for _, c in self.avail(ctx)]), NOT(exempt))
@@ -2241,7 +2308,7 @@ class Builtins:
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m
         e = self.ent(item)
-        return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates])
+        return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates + m.minors])
 
     def b_bank_funded_shares(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
@@ -2252,7 +2319,7 @@ class Builtins:
             if not flag:
                 return 0
             return SUM([IF(AND(ctx.state[f"granted:{x.id}"], OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
-                           x.shares, 0) for x in m.certs_for(c.id)])
+                           self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)
 
@@ -2812,7 +2879,7 @@ class Builtins:
                 if cert.president and saleable is not True:
                     continue
                 parts.append(AND(ctx.state[f"has_cell:{c.id}"], self.held(ctx, cert, player),
-                                 self.tr.cmp("<=", pool + cert.percent, cap)))
+                                 self.tr.cmp("<=", pool + self.cert_percent(ctx, cert), cap)))
         if m.truncated:
             # a certificate of a corporation outside the scope: the engine's answer (any value)
             outside = ctx.fresh("emergency_sellable_outside_scope", "bool")
@@ -2852,14 +2919,15 @@ class Builtins:
             held = {x.id: self.held(ctx, x, p) for x in certs}
             sub = ctx.fork(AND(ctx.state[f"has_cell:{c.id}"], OR(*held.values())))
             # the usual sale: none of a corporation in receivership where the title forbids it
-            barred = (AND(sub.state[f"has_par:{c.id}"], self.held(sub, certs[0], m.z(POOL))) if forbidden else False)
+            barred = self.in_receivership(sub, c) if forbidden else False
             room: Any = SUM([cap, NEG(self.percent_of(sub, m.z(POOL), c))])
             taken: dict[str, Any] = {}
             for x in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
-                taken[x.id] = AND(held[x.id], NOT(barred), self.tr.cmp("<=", x.percent, room))
-                room = SUM([room, NEG(IF(taken[x.id], x.percent, 0))])
+                size = self.cert_percent(sub, x)
+                taken[x.id] = AND(held[x.id], NOT(barred), self.tr.cmp("<=", size, room))
+                room = SUM([room, NEG(IF(taken[x.id], size, 0))])
             sale = sub.fork(OR(*taken.values()))
-            percent = SUM([IF(taken.get(x.id, False), x.percent, 0) for x in certs])
+            percent = SUM([IF(taken.get(x.id, False), self.cert_percent(sub, x), 0) for x in certs])
             self.transfer(sale, DIV(MUL(self.price_of(sale, c), percent), 10), m.z(BANK), p)
             for x in certs:
                 self._move_one(sale, x, p, m.z(POOL), AND(sale.path, taken.get(x.id, False)))
@@ -2870,7 +2938,8 @@ class Builtins:
             # as one move from the holdings before (the end state of the runtime's two moves)
             holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}
             sub.state = {name: (sub.state[name] if name in holdings else value) for name, value in sale.state.items()}
-            percent = SUM([IF(AND(held[x.id], NOT(taken.get(x.id, False))), x.percent, 0) for x in certs])
+            percent = SUM([IF(AND(held[x.id], NOT(taken.get(x.id, False))), self.cert_percent(sub, x), 0)
+                           for x in certs])
             self.transfer(sub, DIV(MUL(self.price_of(sub, c), percent), 10), m.z(BANK), p)
             for x in certs:
                 self._move_one(sub, x, p, m.z(POOL), AND(sub.path, held[x.id]))
@@ -3001,7 +3070,11 @@ class Builtins:
             held.update({c: self.percent_of(ctx, m.z(c), corp) for c in rivals})
         any_exchange: Any = False
         effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
-        sets = exchange_sets(certs)
+        # the sets under each share layout the corporation may have (one, without share layouts)
+        sets: list[tuple[Any, list[Item]]] = []
+        for chosen, layout in self.layout_cases(ctx, corp):
+            original = {x.index: x for x in certs}
+            sets.extend((chosen, [original[x.index] for x in group]) for group in exchange_sets(layout))
         for i, p0 in enumerate(m.players):
             is_pres = st[hold_name(pres, p0)] >= 1
             order = m.players[i + 1:] + m.players[:i]
@@ -3023,8 +3096,8 @@ class Builtins:
                 # the first of the sets worth the president's certificate that the challenger holds
                 takes: dict[Item, Any] = {}
                 found: Any = False
-                for group in sets:
-                    holds = AND(*[st[hold_name(cert, p1)] >= 1 for cert in group])
+                for chosen, group in sets:
+                    holds = AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
                     first = AND(holds, NOT(found))
                     for cert in group:
                         takes[cert] = OR(takes.get(cert, False), first)
@@ -3179,6 +3252,8 @@ class Builtins:
             want = grant.get("percent")
 
             def ordinary(corp: Ent) -> list:
+                if corp in m.layout_corps:
+                    raise Unsupported(f"private {x.id} grants a certificate of a corporation with share layouts")
                 return [cert for cert in reversed(m.certs_for(corp.id)) if not cert.president and cert.percent == want]
 
             has = [OR(*[ctx.state[hold_name(cert, c)] >= 1 for cert in ordinary(c)]) for c in corps]
@@ -3239,11 +3314,38 @@ class Builtins:
             st[f"has_cell:{corp.id}"] = IF(start, True, st[f"has_cell:{corp.id}"])
         self._move_one(ctx, cert, m.z(corp), player, go)
 
+    def b_choose_share_layout(self, ctx: Ctx, corp: Any, president_percent: Any) -> None:
+        """As GameBase.b_choose_share_layout: refused unless the corporation has a share layout whose
+        president's certificate is that percent and holds every certificate of its layout now; then
+        its certificates are those of that layout, all on its mat (1880 VI.6, II.3.3)."""
+        m = self.m
+        for c, cond in self.corp_of(ctx, corp):
+            if c.id in m.layout_errors:
+                raise Unsupported(f"{c.id}'s share layouts (not keyed by the president's percent, not adding "
+                                  "up to 100%, or without the layout it starts with)")
+            if c not in m.layout_corps:
+                ctx.require(NOT(cond))  # the engine refuses a corporation without share layouts
+                continue
+            keys = [key for key, _ in m.certs_for(c.id)[0].layouts]
+            ctx.require(IMPLIES(cond, OR(*[zi(president_percent) == key for key in keys])))
+            certs = m.certs_for(c.id)
+            ctx.require(IMPLIES(cond, AND(*[IMPLIES(self.cert_exists(ctx, x), self.held(ctx, x, m.z(c)))
+                                            for x in certs])))
+            when = AND(ctx.path, cond)
+            st = ctx.state
+            st[f"layout:{c.id}"] = IF(when, zi(president_percent), st[f"layout:{c.id}"])
+            for x in certs:
+                # on the mat where the new layout has it, out of the game where it has none
+                self.set_holder(ctx, x, c, AND(when, self.cert_exists(ctx, x)))
+                name = hold_name(x, c)
+                ctx.state[name] = IF(AND(when, NOT(self.cert_exists(ctx, x))), 0, ctx.state[name])
+
     def b_reset_corporation(self, ctx: Ctx, corp: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
             when = AND(ctx.path, cond)
             for cert in self.m.certs_for(c.id):
-                self.set_holder(ctx, cert, c, when)
+                # (a certificate the chosen share layout lacks stays out of the game)
+                self.set_holder(ctx, cert, c, AND(when, self.cert_exists(ctx, cert)))
             st = ctx.state
             st[f"has_par:{c.id}"] = IF(when, False, st[f"has_par:{c.id}"])
             st[f"has_cell:{c.id}"] = IF(when, False, st[f"has_cell:{c.id}"])
@@ -3613,13 +3715,20 @@ class Builtins:
         for x in self.m.minors:
             self.close_minor(ctx, x, True)
 
+    def b_close_minor(self, ctx: Ctx, minor: Any) -> None:
+        """As GameBase.b_close_minor: that minor closes."""
+        e = self.ent(minor)
+        for x in self.m.minors:
+            self.close_minor(ctx, x, AND(ctx.path, e == self.m.z(x)))
+
     def close_minor(self, ctx: Ctx, minor: Ent, when: Any) -> None:
         """As GameBase._close_minor, when `when`: the minor's cash goes to the bank and its trains to the
         scrap heap (which of the model's trains it holds is the engine's to say: an oracle per train
-        held elsewhere); its stations leave the map (not modelled). A closed minor holds nothing, so
-        closing it again moves nothing."""
+        held elsewhere); its stations leave the map (not modelled). A minor closed already is left
+        as it is."""
         m = self.m
-        sub = ctx.fork(when)
+        sub = ctx.fork(AND(when, NOT(ctx.state[f"closed:{minor.id}"])))
+        sub.state[f"closed:{minor.id}"] = IF(sub.path, True, sub.state[f"closed:{minor.id}"])
         self.transfer(sub, sub.state[f"cash:{minor.id}"], m.z(minor), m.z(BANK))
         for t in m.trains:
             held = self.card_oracle(sub, "minor_holds", (minor.id, t.id))
@@ -3655,7 +3764,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
         certs = m.certs_for(corp.id)
-        ctx.shared.reads.add("runtime", "take_over", [(c.id, c.percent) for c in certs])
+        ctx.shared.reads.add("runtime", "take_over", [(c.id, c.percent, c.layouts) for c in certs])
         pres = certs[0]
         any_exchange, effects = b.presidency_exchange(ctx, corp)
         ctx.require(any_exchange)
@@ -3813,6 +3922,7 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
         state[f"cash:{c.id}"] = z3.IntVal(0)
     for x in m.minors:
         state[f"owner:{x.id}"] = m.z(BANK)
+        state[f"closed:{x.id}"] = z3.BoolVal(False)
     home = {}
     for c in m.corporations:
         for cert in m.certs_of.get(c.id, []):
@@ -3824,9 +3934,12 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
         home[bond.id] = m.corp(str(m.data[ent].get("corporation")))  # type: ignore[index]
     for t in m.trains:
         home[t.id] = DEPOT
+    for c in m.layout_corps:
+        state[f"layout:{c.id}"] = z3.IntVal(m.certs_of[c.id][0].percent)
     for it in m.items:
+        absent = it.kind == "certificate" and it.percent == 0  # not in the share layout the game starts with
         for b in m.buckets[it.kind] + [None]:
-            state[hold_name(it, b)] = z3.IntVal(1 if b == home[it.id] else 0)
+            state[hold_name(it, b)] = z3.IntVal(1 if b == home[it.id] and not absent else 0)
     for x in m.privates:
         state[f"closed:{x.id}"] = z3.BoolVal(False)
     for c in m.corporations:

@@ -13,7 +13,10 @@ generates is tried (in a journal transaction that is rolled back):
   moment the action's own effects end (the first step of the round machinery
   the action sets off: `end_step`, a first train, the next company, ...); a
   take-over check inside the action's own effects (a bankrupt's sell-out)
-  runs after them and is compared as the model's `take_over` step;
+  runs after them and is compared as the model's `take_over` step; where the
+  model leaves a truth value to the engine over the corporations outside a
+  cut-down scope (`all(c in corporations: ...)`), the engine's step must be
+  the model's for one of its values;
 - an action the engine refuses should have a false guard; refusals the model
   leaves out on purpose (a negative payment, a move from a non-holder, the
   map's legality, a route's validity) are counted apart.
@@ -29,6 +32,7 @@ bankruptcy).
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -273,6 +277,9 @@ def _other_certificates(game: Any, model: Model, player: Entity) -> int:
         total -= sum(1 for x in model.private_items if game.owner[x.id] == player and not game.closed[x.id])
     if "bonds" in counts:
         total -= sum(1 for b in model.bond_items if game.owner[b.id] == player)
+    if "minors" in counts:
+        total -= sum(1 for x in model.minors
+                     if game.owner[x.id] == player and not game.corp[x.id]["closed"])
     return total
 
 
@@ -288,9 +295,8 @@ def scope_exact(game: Any, model: Model) -> bool:
     for corp in model.corporations:
         if game.corp[corp.id].get("closed"):
             return False  # the model has no closed corporations (see `check`)
-        layout = [(c.id, c.percent, bool(c.president)) for c in model.certs_for(corp.id)]
-        if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] != layout:
-            return False  # another share layout (choose_share_layout, 1880 VI.5): not the model's certificates
+        if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] not in _layouts(model, corp):
+            return False  # a share layout the model does not know
     if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
         # a corporation outside the scope holding certificates of one inside
         # contends for its presidency (`_check_president`); the model reads
@@ -308,6 +314,16 @@ def scope_exact(game: Any, model: Model) -> bool:
         if holder is not None and holder not in (DEPOT, SCRAP):
             return False
     return True
+
+
+def _layouts(model: Model, corp: Ent) -> list[list[tuple[str, int, bool]]]:
+    """The certificates (id, percent, president's) of each share layout the model gives the
+    corporation: its only layout, without `share_layouts`."""
+    certs = model.certs_for(corp.id)
+    if corp not in model.layout_corps:
+        return [[(c.id, c.percent, bool(c.president)) for c in certs]]
+    return [[(c.id, c.layouts[j][1], bool(c.president)) for c in certs if c.layouts[j][1] > 0]
+            for j in range(len(certs[0].layouts))]
 
 
 def depot_exact(game: Any, model: Model) -> bool:
@@ -345,12 +361,14 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"cash:{p.id}"] = game.cash[game.by_id[(p.kind, p.id)]]
     for x in model.minors:
         out[f"owner:{x.id}"] = _scoped(model, game.owner[x.id]) or ELSEWHERE
+        out[f"closed:{x.id}"] = bool(game.corp[x.id]["closed"])
     owner = game.owner
     for item_id, buckets, other in _holding_plan(model):
         # an item the engine lacks (a train side the model counts as cards of
         # its own) is elsewhere
         holder = _scoped(model, owner[item_id]) if item_id in owner else None
-        found = False
+        # a certificate the share layout chosen lacks is held by nobody, not elsewhere
+        found = item_id not in owner and item_id in model.layout_cert_ids
         for b, name in buckets.items():
             if holder == b:
                 out[name] = 1
@@ -373,6 +391,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         for name in model.corp_fields:
             out[f"field:{c.id}.{name}"] = st.get(name, model.data[c].get(name))
         out[f"revenue:{c.id}"] = st["revenue"]
+    for c in model.layout_corps:
+        out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
     granted = g.get("granted", frozenset())
     for cert in model.certs:
         out[f"granted:{cert.id}"] = cert.id in granted
@@ -874,11 +894,19 @@ class Validator:
             elif name == "lay_closes":
                 x = _args[0]
                 env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
-        ev = Evaluator(compiled, env)
-        try:
-            guard = bool(ev(guard_node))
-        except Unknown:
-            guard = None
+        # a quantifier over the corporations the scope leaves out is the engine's answer, which the
+        # model leaves open: the engine's step is the model's for one of its answers (the closest taken)
+        free = [const.decl().name() for name, _args, const in step.oracles
+                if name.endswith(" in corporations outside the scope)") and z3.is_bool(const)
+                and const.decl().name() not in env][:4]
+        envs = ([{**env, **dict(zip(free, values))} for values in itertools.product((False, True), repeat=len(free))]
+                if free else [env])
+        compare = refusal is None and not closed and self.report.accepted.get(kind, 0) < self.limit
+        results = [self._evaluate(compiled, guard_node, post_nodes, e, post, compare) for e in envs]
+        if refusal is None:
+            guard, diffs, compared = min(results, key=lambda r: (r[0] is False, len(r[1])))
+        else:
+            guard, diffs, compared = min(results, key=lambda r: r[0] is not False)
         if closed:
             self.report.closings[kind] = self.report.closings.get(kind, 0) + 1
             return True
@@ -888,19 +916,10 @@ class Validator:
             self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
             if guard is False:
                 self.report.mismatches.append(Mismatch(action, kind, "the engine accepts it; the model's guard is false"))
-            for name, term in post_nodes.items():
-                if name.startswith("par:") and not post.get("has_par:" + name[4:]):
-                    continue
-                if (name.startswith("row:") or name.startswith("col:")) and not post.get("has_cell:" + name[4:]):
-                    continue
-                try:
-                    value = ev(term)
-                except Unknown:
-                    continue
-                self.report.compared_vars += 1
-                if value != post.get(name):
-                    self.report.mismatches.append(Mismatch(
-                        action, kind, f"{name}: model {value}, engine {post.get(name)} (before {pre.get(name)})"))
+            self.report.compared_vars += compared
+            for name, value in diffs:
+                self.report.mismatches.append(Mismatch(
+                    action, kind, f"{name}: model {value}, engine {post.get(name)} (before {pre.get(name)})"))
             return True
         if self.report.refused.get(kind, 0) >= self.refused_limit:
             return False
@@ -914,6 +933,35 @@ class Validator:
             else:
                 self.report.mismatches.append(Mismatch(action, kind, f"the engine refuses it ({refusal}); the model's guard is true"))
         return False
+
+    @staticmethod
+    def _evaluate(compiled: Any, guard_node: Any, post_nodes: dict[str, Any], env: dict[str, Any],
+                  post: dict[str, Any], compare: bool) -> tuple[bool | None, list[tuple[str, Any]], int]:
+        """The model's guard on `env` (None when unknown) and, when `compare` (an action the engine
+        accepted, compared), the post-state variables that differ from the engine's `post` (name,
+        the model's value) and how many were compared (one the oracles leave unknown is not)."""
+        ev = Evaluator(compiled, env)
+        try:
+            guard: bool | None = bool(ev(guard_node))
+        except Unknown:
+            guard = None
+        diffs: list[tuple[str, Any]] = []
+        compared = 0
+        if not compare:
+            return guard, diffs, compared
+        for name, term in post_nodes.items():
+            if name.startswith("par:") and not post.get("has_par:" + name[4:]):
+                continue
+            if (name.startswith("row:") or name.startswith("col:")) and not post.get("has_cell:" + name[4:]):
+                continue
+            try:
+                value = ev(term)
+            except Unknown:
+                continue
+            compared += 1
+            if value != post.get(name):
+                diffs.append((name, value))
+        return guard, diffs, compared
 
     def try_all(self, kinds: set[str] | None = None) -> list[dict]:
         """Every candidate now (of `kinds`, when given); the legal ones."""
@@ -997,9 +1045,6 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                 legal = legal + validator.unbound_legal
             if not legal:
                 break
-            # a par choosing a share layout other than the model's certificates (1880 VI.5) would take
-            # the rest of the game outside the scope: played only when nothing else is legal
-            legal = [a for a in legal if not _leaves_layout(model, a)] or legal
             if construct:
                 _construct(validator, rng, want)
             preferred = [a for a in legal if a["type"] != "pass"]
@@ -1011,14 +1056,6 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
             count += 1
         played += 1
     return report
-
-
-def _leaves_layout(model: Model, action: dict) -> bool:
-    """Whether `action` founds a corporation of the scope with a president's certificate
-    (`president_percent`, choose_share_layout) other than the model's."""
-    percent = action.get("president_percent")
-    corp = model.corp(str(action.get("corporation")))
-    return percent is not None and corp is not None and int(percent) != model.certs_for(corp.id)[0].percent
 
 
 def _short(report: ValidationReport, want: int) -> bool:

@@ -8952,9 +8952,10 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     if v_granted:
         g.b_resolve_decision(v_player, "par")
         g.b_check_float(v_corporation)
+        g.b_require_decision(v_corporation, "choose")
     else:
+        g.b_require_decision(v_corporation, "choose")
         g.b_bought(v_player, v_corporation)
-    g.b_require_decision(v_corporation, "choose")
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):

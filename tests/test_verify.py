@@ -338,6 +338,23 @@ def test_1880_V_1_starting_round_bids_and_sales_are_proved(real):
                                                         for r in results if r.status != "proved"]
 
 
+def test_1880_VI_6_founding_with_each_share_layout_is_proved(real):
+    """VI.6, II.3.3: the founder of a company chooses its president's certificate, of 20, 30 or 40%,
+    and with it the company's share layout; his first founding also puts a 10% share on his foreign
+    investor's mat. The model follows the layout chosen (`layout:<corporation>`: a certificate the
+    layout lacks is held by nobody) and the investors as minors holding certificates, so every check
+    of par is proved, none unsupported (before, choose_share_layout was not modelled)."""
+    title = real.program.titles["1880 Romania"]
+    model = Model(title)
+    assert model.layout_corps and model.minors_hold_certificates
+    assert {key for key, _ in model.certs_of[model.layout_corps[0].id][0].layouts} == {20, 30, 40}
+    report = verify_title(title, cache=CACHE, only=["par"])
+    results = [r for r in report.results if r.transition == "par"]
+    assert len(results) == len(report.invariants)
+    assert all(r.status == "proved" for r in results), [(r.invariant, r.status, r.reason)
+                                                        for r in results if r.status != "proved"]
+
+
 def test_1880_dividend_with_half_pay_in_play_needs_its_rounding():
     """The same check with half pay allowed (an erratum adding it to dividend_kinds) reaches `half()` and
     so needs `half_pay_rounding`, which 1880 leaves unset: a gap, not a proof."""
