@@ -34,6 +34,7 @@ model) are raised by the translation and reported per check, never as a crash.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
@@ -530,6 +531,15 @@ class Model:
         if ent.kind in ("private", "bond"):
             return self.item(ent.id)
         return None
+
+    def layout_certificates(self, corp: Ent) -> list[tuple[int | None, list[Item]]]:
+        """The corporation's certificates under each share layout it may have, keyed by the layout's
+        president's percent, each with its percent there ([(None, its certificates)] without layouts)."""
+        certs = self.certs_for(corp.id)
+        if corp not in self.layout_corps:
+            return [(None, certs)]
+        return [(key, [dataclasses.replace(x, percent=x.layouts[j][1], layouts=()) for x in certs if x.layouts[j][1] > 0])
+                for j, (key, _) in enumerate(certs[0].layouts)]
 
     def certs_for(self, cid: str) -> list[Item]:
         """A corporation's certificates; `GapError` when its layout is a gap."""

@@ -34,7 +34,6 @@ invariants allow; an action's turn bookkeeping is havocked within its domain.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -1023,17 +1022,20 @@ class Translator:
             return v
         raise Unsupported(f"len of {coll!r}")
 
+    def engines_answer(self, e: s.Quantifier, ctx: Ctx, prefix: str, domain: str) -> Any:
+        """A quantifier's value over a group the model leaves out: any value the engine could find
+        (an oracle named `kind(var in domain)`; a count is not negative)."""
+        v = ctx.fresh(prefix, "bool" if e.kind in ("all", "any") else "int")
+        ctx.shared.oracles.append((f"{e.kind}({e.var} in {domain})", (), v))
+        if e.kind == "count":
+            ctx.shared.axioms.append(v >= 0)
+        return v
+
     def quantifier(self, e: s.Quantifier, ctx: Ctx) -> Any:
         if isinstance(e.domain, s.Name) and e.domain.name in OUT_OF_SCOPE_GROUPS and e.domain.name not in ctx.locals \
                 and not self.model.minors:
-            # over a group the model leaves out (the minors' holdings): any value the engine
-            # could find (a count is not negative)
-            sort = "bool" if e.kind in ("all", "any") else "int"
-            v = ctx.fresh(f"{e.kind}_over_{e.domain.name}", sort)
-            ctx.shared.oracles.append((f"{e.kind}({e.var} in {e.domain.name})", (), v))
-            if e.kind == "count":
-                ctx.shared.axioms.append(v >= 0)
-            return v
+            # over a group the model leaves out (the minors' holdings)
+            return self.engines_answer(e, ctx, f"{e.kind}_over_{e.domain.name}", e.domain.name)
         domain = self.expr(e.domain, ctx)
         if isinstance(domain, list):
             domain = SymList([(x, True) for x in domain])
@@ -1049,14 +1051,10 @@ class Translator:
             parts.append((cond, body))
         if self.model.truncated and isinstance(e.domain, s.Name) and e.domain.name == "corporations" \
                 and e.domain.name not in ctx.locals:
-            # the corporations the scope leaves out: the engine's answer over them (1880 VI.6: an investor
-            # holding nothing of any company, its reserved share perhaps of one outside the scope)
-            sort = "bool" if e.kind in ("all", "any") else "int"
-            outside = ctx.fresh(f"{e.kind}_outside_scope", sort)
-            ctx.shared.oracles.append((f"{e.kind}({e.var} in corporations outside the scope)", (), outside))
-            if e.kind == "count":
-                ctx.shared.axioms.append(outside >= 0)
-            parts.append((True, outside))
+            # the corporations the scope leaves out (1880 VI.6: an investor holding nothing of any company,
+            # its reserved share perhaps of one outside the scope)
+            parts.append((True, self.engines_answer(e, ctx, f"{e.kind}_outside_scope",
+                                                    "corporations outside the scope")))
         if e.kind == "all":
             return AND(*[IMPLIES(c, self.truthy(b)) for c, b in parts])
         if e.kind == "any":
@@ -1734,14 +1732,9 @@ class Builtins:
 
     def layout_cases(self, ctx: Ctx, corp: Ent) -> list[tuple[Any, list[Item]]]:
         """The corporation's certificates under each layout it may have, with its condition: the
-        certificates that layout has, each with its percent there (the model's items otherwise)."""
-        certs = self.m.certs_for(corp.id)
-        if corp not in self.m.layout_corps:
-            return [(True, certs)]
-        chosen = ctx.state[f"layout:{corp.id}"]
-        return [(chosen == key, [dataclasses.replace(x, percent=x.layouts[j][1], layouts=())
-                                 for x in certs if x.layouts[j][1] > 0])
-                for j, (key, _) in enumerate(certs[0].layouts)]
+        certificates that layout has, each with its percent there (`Model.layout_certificates`)."""
+        return [(True if key is None else ctx.state[f"layout:{corp.id}"] == key, certs)
+                for key, certs in self.m.layout_certificates(corp)]
 
     def no_cert_limit(self, ctx: Ctx, corp: Ent) -> Any:
         if self.m.market is None:
@@ -3072,8 +3065,8 @@ class Builtins:
         effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
         # the sets under each share layout the corporation may have (one, without share layouts)
         sets: list[tuple[Any, list[Item]]] = []
+        original = {x.index: x for x in certs}
         for chosen, layout in self.layout_cases(ctx, corp):
-            original = {x.index: x for x in certs}
             sets.extend((chosen, [original[x.index] for x in group]) for group in exchange_sets(layout))
         for i, p0 in enumerate(m.players):
             is_pres = st[hold_name(pres, p0)] >= 1

@@ -319,11 +319,7 @@ def scope_exact(game: Any, model: Model) -> bool:
 def _layouts(model: Model, corp: Ent) -> list[list[tuple[str, int, bool]]]:
     """The certificates (id, percent, president's) of each share layout the model gives the
     corporation: its only layout, without `share_layouts`."""
-    certs = model.certs_for(corp.id)
-    if corp not in model.layout_corps:
-        return [[(c.id, c.percent, bool(c.president)) for c in certs]]
-    return [[(c.id, c.layouts[j][1], bool(c.president)) for c in certs if c.layouts[j][1] > 0]
-            for j in range(len(certs[0].layouts))]
+    return [[(c.id, c.percent, bool(c.president)) for c in certs] for _, certs in model.layout_certificates(corp)]
 
 
 def depot_exact(game: Any, model: Model) -> bool:
