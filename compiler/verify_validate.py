@@ -23,9 +23,9 @@ generates is tried (in a journal transaction that is rolled back):
 
 Routes are chosen by the engine's own search where the title has a map, and
 declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
-constructed states: a pending discard, a corporation short of cash for a
-forced train, its president short of cash with nothing he may sell (a
-bankruptcy).
+constructed states: each floated corporation of the scope at each step of its
+operating turn, a pending discard, a corporation short of cash for a forced
+train, its president short of cash with nothing he may sell (a bankruptcy).
 
 `validate(title, ...)` returns a `ValidationReport`.
 """
@@ -41,10 +41,12 @@ import z3
 
 from compiler.ir import Title
 from compiler.runtime.entities import BANK as RT_BANK
+from compiler.runtime.entities import DEPOT as RT_DEPOT
 from compiler.runtime.entities import POOL as RT_POOL
 from compiler.runtime.entities import SCRAP as SCRAP_RT
 from compiler.runtime.entities import Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.game import COMBINED_STEPS, MAP_STEPS
 from compiler.verify_model import (
     BANK,
     DEPOT,
@@ -561,6 +563,10 @@ class Validator:
         #: the legal actions of the last `try_all` the model cannot bind (the
         #: runtime's own, such as a draft; entities outside the scope)
         self.unbound_legal: list[dict] = []
+        #: the action names among the candidates of the last `try_all`
+        self.offered: set[str] = set()
+        #: the action names offered at each operating step so far (`_construct_steps`)
+        self.step_kinds: dict[str, set[str]] = {}
         self._patch()
 
     def _patch(self) -> None:
@@ -965,8 +971,11 @@ class Validator:
         pre = abstract_state(game, self.model)
         legal = []
         self.unbound_legal = []
+        self.offered = set()
         for action in game._candidates():
-            if kinds is not None and game.action_name(action) not in kinds:
+            name = game.action_name(action)
+            self.offered.add(name)
+            if kinds is not None and name not in kinds:
                 continue
             accepted = self.check(action, pre)
             if accepted is UNBOUND:
@@ -1042,7 +1051,9 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
             if not legal:
                 break
             if construct:
-                _construct(validator, rng, want)
+                # a generator of its own for each state, so that the playout's choices do not depend
+                # on what the constructions draw (nor on when an action has its samples)
+                _construct(validator, random.Random(f"{seed}:{played}:{count}"), want)
             preferred = [a for a in legal if a["type"] != "pass"]
             action = rng.choice(preferred if preferred and rng.random() < 0.7 else legal)
             try:
@@ -1069,8 +1080,9 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
       buy_bond, trade_company, buy_company, ...);
     - a floated corporation at its train purchase without a train and short
       of cash (contribute, bankrupt, forced purchases);
-    - a corporation owing a discard (discard_train);
-    - a floated corporation at its token step (place_token).
+    - each floated corporation of the scope at each step of its operating
+      turn (`_construct_steps`: track, tokens, routes, dividends, ...);
+    - a corporation owing a discard (discard_train).
     """
     game = validator.game
     report = validator.report
@@ -1095,10 +1107,26 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                     validator.try_all(short)
                 finally:
                     j.rollback()
+            if "sell_shares" in short:
+                # the same player holding, besides, up to two certificates of each started corporation of
+                # the scope from its mat (sales are rare in random play: few hold what they may sell)
+                j.begin()
+                try:
+                    j.set(game.g, "turn", i)
+                    for corp in game.corporations:
+                        if game.corp[corp.id]["cell"] is None or validator.model.entity("corporation", corp.id) is None:
+                            continue
+                        mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
+                        for cert in mat[:2]:
+                            j.set(game.owner, cert.id, game.players[i])
+                    validator.try_all({"sell_shares"})
+                finally:
+                    j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
         _construct_take_overs(validator, rng)
     _construct_any_time(validator, rng, want)
-    operating_kinds = ("contribute", "bankrupt", "discard_train", "place_token")
+    _construct_steps(validator, want)
+    operating_kinds = ("contribute", "bankrupt", "discard_train")
     if game.g["round"] != "operating" or all(report.accepted.get(k, 0) >= want for k in operating_kinds):
         return
     forced = {"contribute", "bankrupt"}
@@ -1132,22 +1160,72 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                     validator.try_all(forced | {"buy_train", "corporation_sell_shares", "pass"})
             finally:
                 j.rollback()
-        if game.b_trains(corp) and report.accepted.get("discard_train", 0) < want:
+        if report.accepted.get("discard_train", 0) < want:
             j.begin()
             try:
+                if not game.b_trains(corp) and not _give_train(validator, corp):
+                    continue
                 j.set(game.g, "pending", (("corporation", corp.id, "discard_train"),))
                 validator.try_all({"discard_train"})
             finally:
                 j.rollback()
-        if game.board is not None and report.accepted.get("place_token", 0) < want:
+
+
+def _construct_steps(validator: Validator, want: int) -> None:
+    """States for the operating turn's actions: in an operating round, each
+    floated corporation of the scope put at each step of its turn (given the
+    depot's next train for `run_routes` when it has none, and a revenue for
+    `dividend`, as the engine skips those steps otherwise); then every
+    candidate of the actions still short of `want` samples. A step is visited
+    again while an action it names or has offered is short."""
+    game = validator.game
+    report = validator.report
+    if game.g["round"] != "operating" or game.g.get("pending") or game.g["finished"]:
+        return
+    short = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
+    if not short:
+        return
+    # a generator of its own, seeded from the samples so far: the playouts' choices stay as they were
+    rng = random.Random(sum(report.accepted.values()))
+    steps = [s for s in game.param("operating_steps") if game.board is not None or s not in MAP_STEPS]
+    j = game.j
+    for corp in game.corporations:
+        state = game.corp[corp.id]
+        if not state["floated"] or state["closed"] or validator.model.entity("corporation", corp.id) is None:
+            continue
+        for step in steps:
+            # a step is visited while an action named by it (or by a step it combines) is short, or an
+            # action offered at it before is
+            named = {step, *COMBINED_STEPS.get(step, ())}
+            offered = validator.step_kinds.get(step)
+            if offered is not None and not (offered | named) & short:
+                continue
             j.begin()
             try:
+                if step == "run_routes" and not game.b_trains(corp) and not _give_train(validator, corp):
+                    continue
                 j.set(game.g, "operating", corp.id)
-                j.set(game.g, "step", "place_token")
+                j.set(game.g, "step", step)
                 j.set(game.g, "pending", ())
-                validator.try_all({"place_token", "pass"})
+                if step == "dividend":
+                    j.set(state, "revenue", rng.choice((10, 40, 80, 150, 260)))
+                validator.try_all(short)
+                validator.step_kinds[step] = (offered or set()) | validator.offered
             finally:
                 j.rollback()
+
+
+def _give_train(validator: Validator, corp: Entity) -> bool:
+    """`corp` given the depot's next train of the scope, inside the caller's transaction; whether
+    there was one. Only a train of a type already sold is given: the first of a type may start a
+    phase, which a gift would skip (1800's 2-train, before which no node has a revenue)."""
+    game = validator.game
+    sold = {game.trains[t].name for t in game.trains if game.owner[t] is not RT_DEPOT}
+    offered = [t for t in game._available_train_ids()
+               if t in validator.model_item_ids and game.trains[t].name in sold]
+    if offered:
+        game.j.set(game.owner, offered[0], corp)
+    return bool(offered)
 
 
 def _leave_nothing_to_sell(game: Any, corp: Entity, rng: random.Random) -> None:
