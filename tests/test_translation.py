@@ -200,7 +200,8 @@ def _run(title, engine=None):
 UNBOUND = "not bound"
 NEVER_OFFERED = "never offered"
 DEPOT_OUTSIDE = "the depot's next train outside the scope"
-#: an entity of the scope holds a train copy the scope leaves out (`scope_exact`)
+#: the engine's state is one the model cannot describe (`scope_exact`): here, an entity of the scope
+#: holding a train copy the scope leaves out
 STATE_OUTSIDE = "a state outside the scope"
 
 
