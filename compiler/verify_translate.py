@@ -1462,6 +1462,12 @@ class Builtins:
         if k is not None:
             if k in buckets:
                 return st[hold_name(item, k)] >= 1
+            if k == ELSEWHERE:
+                # a holder outside the scope (a corporation left out holding a share, as
+                # `b_shareholders` lists it): what it holds earns a dividend the bank pays
+                # out of the scope. The shares invariant keeps this empty in the proofs;
+                # the states validation draws from real games need it.
+                return st[hold_name(item, None)] >= 1
             return False
         return OR(*[AND(ent_is(m, h, b), st[hold_name(item, b)] >= 1) for b in buckets])
 

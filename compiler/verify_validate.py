@@ -25,7 +25,11 @@ Routes are chosen by the engine's own search where the title has a map, and
 declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
 constructed states: each floated corporation of the scope at each step of its
 operating turn, a pending discard, a corporation short of cash for a forced
-train, its president short of cash with nothing he may sell (a bankruptcy).
+train (with and without certificates of its own to issue), its president
+short of cash with nothing he may sell (a bankruptcy). A state the model
+cannot describe (`scope_exact`: a train copy beyond the scope's held by an
+entity of the scope) is first brought into the scope (`_into_scope`: alike
+copies exchanged).
 
 `validate(title, ...)` returns a `ValidationReport`.
 """
@@ -569,6 +573,10 @@ class Validator:
         self.step_kinds: dict[str, set[str]] = {}
         self._patch()
 
+    def in_scope(self, corp: Entity) -> bool:
+        """Whether the engine's corporation is one of the model's."""
+        return self.model.entity("corporation", corp.id) is not None
+
     def _patch(self) -> None:
         game = self.game
         for name in CASCADES:
@@ -1076,6 +1084,9 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     """States for rare actions, made from the current one inside a
     transaction that is rolled back:
 
+    - a state the model cannot describe (`scope_exact`) brought into the
+      scope (`_into_scope`), its short actions tried, and the constructions
+      below made from it;
     - in a stock round, the same state with each other player to act (par,
       buy_bond, trade_company, buy_company, ...);
     - a floated corporation at its train purchase without a train and short
@@ -1084,6 +1095,69 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
       turn (`_construct_steps`: track, tokens, routes, dividends, ...);
     - a corporation owing a discard (discard_train).
     """
+    game = validator.game
+    if scope_exact(game, validator.model):
+        _construct_from(validator, rng, want)
+        return
+    game.j.begin()
+    try:
+        if _into_scope(validator, rng):
+            report = validator.report
+            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want})
+            _construct_from(validator, rng, want)
+    finally:
+        game.j.rollback()
+
+
+def _into_scope(validator: Validator, rng: random.Random) -> bool:
+    """Make the state one the model describes, where `scope_exact` refuses it
+    for what a game reaches that the scope leaves out: a train copy beyond
+    the scope's held by an entity of the scope changes places with a copy of
+    the same card the scope has that the depot, the scrap heap or an entity
+    outside the scope holds (copies of a card are alike; the side chosen
+    goes with the card); a certificate of a corporation of the scope held by
+    a corporation outside it goes to the pool where the pool has room, else
+    (and always a president's) to a random player. Whether the state is now
+    one the model describes."""
+    game, model = validator.game, validator.model
+    j = game.j
+    items = validator.model_item_ids
+    if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
+        cap = game.param("pool_cap")
+        for corp in model.corporations:
+            engine_corp = game.entity("corporation", corp.id)
+            for cert in game.certs_of[corp.id]:
+                holder = game.owner[cert.id]
+                if not (isinstance(holder, Entity) and holder.kind == "corporation"
+                        and _scoped(model, holder) is None):
+                    continue
+                if not cert.president and game.b_pool_percent(engine_corp) + cert.percent <= cap:
+                    j.set(game.owner, cert.id, RT_POOL)
+                else:
+                    j.set(game.owner, cert.id, rng.choice(game.players))
+    for train_id, train in game.trains.items():
+        holder = game.owner.get(train_id)
+        if train_id in items or _scoped(model, holder) in (None, DEPOT, SCRAP):
+            continue
+        swap = next((t for t, other in game.trains.items() if other.name == train.name and t in items
+                     and _scoped(model, game.owner.get(t)) in (None, DEPOT, SCRAP)), None)
+        if swap is None:
+            return False
+        j.set(game.owner, train_id, game.owner[swap])
+        j.set(game.owner, swap, holder)
+        sides = game.g.get("sides", {})
+        if train_id in sides or swap in sides:
+            swapped = {k: v for k, v in sides.items() if k not in (train_id, swap)}
+            if train_id in sides:
+                swapped[swap] = sides[train_id]
+            if swap in sides:
+                swapped[train_id] = sides[swap]
+            j.set(game.g, "sides", swapped)
+    return scope_exact(game, model)
+
+
+def _construct_from(validator: Validator, rng: random.Random, want: int) -> None:
+    """`_construct`'s constructions, from a state the model describes."""
     game = validator.game
     report = validator.report
     j = game.j
@@ -1114,7 +1188,7 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                 try:
                     j.set(game.g, "turn", i)
                     for corp in game.corporations:
-                        if game.corp[corp.id]["cell"] is None or validator.model.entity("corporation", corp.id) is None:
+                        if game.corp[corp.id]["cell"] is None or not validator.in_scope(corp):
                             continue
                         mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
                         for cert in mat[:2]:
@@ -1125,13 +1199,13 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     if report.accepted.get("take_over (exchange)", 0) < want:
         _construct_take_overs(validator, rng)
     _construct_any_time(validator, rng, want)
-    _construct_steps(validator, want)
+    _construct_steps(validator, rng, want)
     operating_kinds = ("contribute", "bankrupt", "discard_train")
     if game.g["round"] != "operating" or all(report.accepted.get(k, 0) >= want for k in operating_kinds):
         return
     forced = {"contribute", "bankrupt"}
     for corp in game.corporations:
-        if not game.corp[corp.id]["floated"] or game.corp[corp.id]["cell"] is None:
+        if not game.corp[corp.id]["floated"] or game.corp[corp.id]["cell"] is None or not validator.in_scope(corp):
             continue
         if any(report.accepted.get(k, 0) < want for k in forced):
             j.begin()
@@ -1151,13 +1225,20 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                         break
                     for t in outside:
                         j.set(game.owner, t, SCRAP_RT)
-                if report.accepted.get("bankrupt", 0) < want:
-                    # a generator of its own, seeded from the samples so far: the playouts' choices stay
-                    bankrupt_rng = random.Random(sum(report.accepted.values()))
-                    if bankrupt_rng.random() < 0.5:
-                        _leave_nothing_to_sell(game, corp, bankrupt_rng)
+                if report.accepted.get("bankrupt", 0) < want and rng.random() < 0.5:
+                    _leave_nothing_to_sell(game, corp, rng)
                 if game._available_train_ids():
-                    validator.try_all(forced | {"buy_train", "corporation_sell_shares", "pass"})
+                    kinds = forced | {"buy_train", "corporation_sell_shares", "pass"}
+                    validator.try_all(kinds)
+                    # again with nothing left to issue (where a title lets a corporation raise a
+                    # train's price by issuing its own certificates, that comes before the president
+                    # pays): its certificates given to the other players
+                    own = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp]
+                    others = [p for p in game.players if p != game.b_president(corp)] or game.players
+                    if own:
+                        for cert in own:
+                            j.set(game.owner, cert.id, rng.choice(others))
+                        validator.try_all(kinds)
             finally:
                 j.rollback()
         if report.accepted.get("discard_train", 0) < want:
@@ -1171,7 +1252,7 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
                 j.rollback()
 
 
-def _construct_steps(validator: Validator, want: int) -> None:
+def _construct_steps(validator: Validator, rng: random.Random, want: int) -> None:
     """States for the operating turn's actions: in an operating round, each
     floated corporation of the scope put at each step of its turn (given the
     depot's next train for `run_routes` when it has none, and a revenue for
@@ -1185,13 +1266,11 @@ def _construct_steps(validator: Validator, want: int) -> None:
     short = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
     if not short:
         return
-    # a generator of its own, seeded from the samples so far: the playouts' choices stay as they were
-    rng = random.Random(sum(report.accepted.values()))
     steps = [s for s in game.param("operating_steps") if game.board is not None or s not in MAP_STEPS]
     j = game.j
     for corp in game.corporations:
         state = game.corp[corp.id]
-        if not state["floated"] or state["closed"] or validator.model.entity("corporation", corp.id) is None:
+        if not state["floated"] or state["closed"] or not validator.in_scope(corp):
             continue
         for step in steps:
             # a step is visited while an action named by it (or by a step it combines) is short, or an
@@ -1261,8 +1340,6 @@ def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> 
     names = [n for n in game._any_time_actions() if validator.report.accepted.get(n, 0) < want]
     if not names or game.g.get("pending") or game.g["finished"]:
         return
-    # a generator of its own, seeded from the samples so far: the playouts' choices stay as they were
-    rng = random.Random(sum(validator.report.accepted.values()))
     j = game.j
     j.begin()
     try:
