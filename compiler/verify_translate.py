@@ -1749,6 +1749,10 @@ class Builtins:
 
     def cert_count(self, ctx: Ctx, holder: Any) -> Any:
         """`b_certificates`: what counts against the certificate limit."""
+        return SUM(self.cert_count_terms(ctx, holder))
+
+    def cert_count_terms(self, ctx: Ctx, holder: Any) -> list[Any]:
+        """`cert_count`'s terms, one per item (or frame count) that may count: their sum is the count."""
         m = self.m
         counts = self.param(ctx, "cert_limit_counts")
         if not isinstance(counts, SymList):
@@ -1777,7 +1781,7 @@ class Builtins:
             h = self.ent(holder)
             for x in m.minors:
                 parts.append(IF(AND(ctx.state[f"owner:{x.id}"] == h, NOT(ctx.state[f"closed:{x.id}"])), 1, 0))
-        return SUM(parts)
+        return parts
 
     # ---------------------------------------------------------------- queries
 
@@ -2892,16 +2896,9 @@ class Builtins:
         certificate last, as one sale paid at the price and moving it as his sale does; then the rest at
         the price then, which does not move. Each corporation's presidency is then settled (the
         `take_over` step); his privates and minors close. A corporation closed by the price drop (a
-        close cell) is outside the model, as for every sale."""
+        close cell) is outside the model, as for every sale. (1846's certificate-limit check after it,
+        a sum over every share, private and minor, is proved by `Invariant.monotone`.)"""
         m = self.m
-        if m.minors:
-            # 1846: the translation below agrees with the engine (207 constructed bankruptcies compared,
-            # none differing), and without this guard 17 of its 20 checks are proved and 2 sanctioned; but
-            # the certificate-limit check finds no answer within 600 s of the solver, nor within 60 s per
-            # player's count with the bankrupt player fixed, unless he is the first player (each count a
-            # sum of 0/1 terms over the ten privates' and two minors' closings with the sale); not claimed
-            raise Unsupported("sell_out where the bankrupt player's privates and minors close (1846): "
-                              "the certificate-limit check does not finish within the solver's limit")
         p = self.ent(player)
         if self.known(p) is None:
             # one player at a time: the holdings read are then plain variables, not terms over a
