@@ -26,10 +26,12 @@ declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
 constructed states: each floated corporation of the scope at each step of its
 operating turn, a pending discard, a corporation short of cash for a forced
 train (with and without certificates of its own to issue), its president
-short of cash with nothing he may sell (a bankruptcy). A state the model
-cannot describe (`scope_exact`: a train copy beyond the scope's held by an
-entity of the scope) is first brought into the scope (`_into_scope`: alike
-copies exchanged).
+short of cash with nothing he may sell (a bankruptcy), a player owing the
+bank a debt in a stock round. A state the model cannot describe
+(`scope_exact`: a train copy beyond the scope's held by an entity of the
+scope), or whose depot sells such a copy (`depot_exact`), is first brought
+into the scope (`_into_scope`: alike copies exchanged, the depot's copies
+beyond the scope's scrapped).
 
 `validate(title, ...)` returns a `ValidationReport`.
 """
@@ -1084,7 +1086,8 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     """States for rare actions, made from the current one inside a
     transaction that is rolled back:
 
-    - a state the model cannot describe (`scope_exact`) brought into the
+    - a state the model cannot describe (`scope_exact`), or whose depot
+      sells a copy the scope leaves out (`depot_exact`), brought into the
       scope (`_into_scope`), its short actions tried, and the constructions
       below made from it;
     - in a stock round, the same state with each other player to act (par,
@@ -1096,7 +1099,7 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     - a corporation owing a discard (discard_train).
     """
     game = validator.game
-    if scope_exact(game, validator.model):
+    if scope_exact(game, validator.model) and depot_exact(game, validator.model):
         _construct_from(validator, rng, want)
         return
     game.j.begin()
@@ -1115,10 +1118,12 @@ def _into_scope(validator: Validator, rng: random.Random) -> bool:
     the scope's held by an entity of the scope changes places with a copy of
     the same card the scope has that the depot, the scrap heap or an entity
     outside the scope holds (copies of a card are alike; the side chosen
-    goes with the card); a certificate of a corporation of the scope held by
+    goes with the card), or, where the scope's copies are all held within
+    it, goes to the scrap heap; a certificate of a corporation of the scope held by
     a corporation outside it goes to the pool where the pool has room, else
-    (and always a president's) to a random player. Whether the state is now
-    one the model describes."""
+    (and always a president's) to a random player; the depot's next copies
+    outside the scope are scrapped. Whether the state is now one the model
+    describes."""
     game, model = validator.game, validator.model
     j = game.j
     items = validator.model_item_ids
@@ -1142,7 +1147,9 @@ def _into_scope(validator: Validator, rng: random.Random) -> bool:
         swap = next((t for t, other in game.trains.items() if other.name == train.name and t in items
                      and _scoped(model, game.owner.get(t)) in (None, DEPOT, SCRAP)), None)
         if swap is None:
-            return False
+            # every copy the scope has is held within it: this one is scrapped (as if rusted)
+            j.set(game.owner, train_id, SCRAP_RT)
+            continue
         j.set(game.owner, train_id, game.owner[swap])
         j.set(game.owner, swap, holder)
         sides = game.g.get("sides", {})
@@ -1153,7 +1160,20 @@ def _into_scope(validator: Validator, rng: random.Random) -> bool:
             if swap in sides:
                 swapped[train_id] = sides[swap]
             j.set(game.g, "sides", swapped)
+    _scrap_outside_depot(validator)
     return scope_exact(game, model)
+
+
+def _scrap_outside_depot(validator: Validator) -> None:
+    """The depot's next copies outside the scope scrapped (as if sold and rusted), so that the depot
+    the model reads is the engine's (`depot_exact`)."""
+    game = validator.game
+    for _ in range(len(game.trains)):
+        outside = [t for t in game._available_train_ids() if t not in validator.model_item_ids]
+        if not outside:
+            break
+        for t in outside:
+            game.j.set(game.owner, t, SCRAP_RT)
 
 
 def _construct_from(validator: Validator, rng: random.Random, want: int) -> None:
@@ -1196,6 +1216,18 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     validator.try_all({"sell_shares"})
                 finally:
                     j.rollback()
+    others = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
+    if others and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
+        # each player to act owing the bank a debt (a personal loan: what the runtime's `debts` hold,
+        # which random play rarely reaches), for the stock round's other actions (its repayment)
+        for i in range(len(game.players)):
+            j.begin()
+            try:
+                j.set(game.g, "turn", i)
+                j.set(game.debts, game.players[i].id, game.debts.get(game.players[i].id, 0) + rng.choice((20, 150)))
+                validator.try_all(others)
+            finally:
+                j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
         _construct_take_overs(validator, rng)
     _construct_any_time(validator, rng, want)
@@ -1216,15 +1248,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 j.set(game.cash, corp, rng.choice((0, 5, 20, 50, 100)))
                 for t in game.b_trains(corp):
                     j.set(game.owner, t.id, game.name("pool") if rng.random() < 0.5 else SCRAP_RT)
-                # the depot's next copies outside the scope are scrapped (as
-                # if sold and rusted), so that the depot the model reads is
-                # the engine's (`depot_exact`)
-                for _ in range(len(game.trains)):
-                    outside = [t for t in game._available_train_ids() if t not in validator.model_item_ids]
-                    if not outside:
-                        break
-                    for t in outside:
-                        j.set(game.owner, t, SCRAP_RT)
+                _scrap_outside_depot(validator)
                 if report.accepted.get("bankrupt", 0) < want and rng.random() < 0.5:
                     _leave_nothing_to_sell(game, corp, rng)
                 if game._available_train_ids():
