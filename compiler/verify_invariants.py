@@ -97,18 +97,15 @@ class Invariant:
         term of a measure grows and no bound shrinks, so a measure within its bound before is
         within it after (and a breach is not deepened: `relaxed`). Each conjunct compares two
         small terms, where the invariant itself sums many (a bankruptcy's sale and closings
-        under the certificate limit, 1846). None when no atom is a sum."""
+        under the certificate limit, 1846). None unless every atom is a sum."""
         before, _ = self.atoms(tr, pre)
         after, defined = self.atoms(tr, post)
-        if not any(b.terms is not None for b in after):
+        if any(a.terms is None for a in before + after):
             return None
         parts = list(defined)
         for a, b in zip(before, after):
-            if b.terms is None or a.terms is None or len(a.terms) != len(b.terms):
-                parts.append(OR(b.holds, tr.cmp("<=", b.measure, a.measure))
-                             if self.sanctions and b.measure is not None else IMPLIES(a.holds, b.holds))
-                continue
-            parts.extend(tr.cmp("<=", t1, t0) for t0, t1 in zip(a.terms, b.terms))
+            assert a.terms is not None and b.terms is not None
+            parts.extend(tr.cmp("<=", t1, t0) for t0, t1 in zip(a.terms, b.terms, strict=True))
             parts.append(tr.cmp(">=", b.bound, a.bound))
         return AND(*parts)
 

@@ -1216,8 +1216,8 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     validator.try_all({"sell_shares"})
                 finally:
                     j.rollback()
-    others = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
-    if others and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
+    short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
+    if short_other and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
         # each player to act owing the bank a debt (a personal loan: what the runtime's `debts` hold,
         # which random play rarely reaches), for the stock round's other actions (its repayment)
         for i in range(len(game.players)):
@@ -1225,7 +1225,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
             try:
                 j.set(game.g, "turn", i)
                 j.set(game.debts, game.players[i].id, game.debts.get(game.players[i].id, 0) + rng.choice((20, 150)))
-                validator.try_all(others)
+                validator.try_all(short_other)
             finally:
                 j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
