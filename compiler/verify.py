@@ -431,8 +431,9 @@ class Verifier:
     def check_init(self) -> list[CheckResult]:
         out = []
         reads = Reads()
+        self._init_axioms: list[Any] = []
         try:
-            init = initial_state(self.tr, reads)
+            init = initial_state(self.tr, reads, self._init_axioms)
             init_error = None
         except (GapError, Unsupported) as exc:
             init, init_error = None, exc
@@ -472,6 +473,7 @@ class Verifier:
         solver = z3.Solver()
         solver.add(*self.model.vars.domain(init))
         solver.add(*self.model.param_axioms)
+        solver.add(*[zb(a) for a in self._init_axioms])
         solver.add(z3.Not(zb(holds)))
         r, _ = _check(solver, self.budget)
         if r == z3.unsat:

@@ -37,7 +37,19 @@ from typing import Any, Callable
 import z3
 
 from compiler import syntax as s
-from compiler.verify_model import BANK, DEPOT, POOL, SCRAP, GapError, Model, Reads, hold_name, stable_hash
+from compiler.verify_model import (
+    BANK,
+    DEPOT,
+    NONE,
+    POOL,
+    ROUNDS,
+    SCRAP,
+    GapError,
+    Model,
+    Reads,
+    hold_name,
+    stable_hash,
+)
 from compiler.verify_translate import AND, IF, IMPLIES, MUL, NOT, OR, SUM, Ctx, Translator, truth, zi
 
 HERE = "compiler/verify_invariants.py"
@@ -420,6 +432,40 @@ def bids_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     return out
 
 
+def draft_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
+    m = tr.model
+    st = ctx.state
+    if not m.draft_items:
+        return []
+    drafting = st["round"] == ROUNDS.index("draft")
+    out = []
+    for x in m.draft_items:
+        picked = st[f"drafter:{x.id}"] != m.z(NONE)
+        out.append(Atom(x.id, IMPLIES(picked, AND(drafting, st[f"draft_price:{x.id}"] >= 0, _draft_dealt(tr, ctx, x)))))
+    for p in m.players:
+        parts = [st[hold_name(cert, p)] == 0 for cert in m.certs]
+        parts += [st[hold_name(it, p)] == 0 for it in m.private_items]
+        parts += [st[f"owner:{x.id}"] != m.z(p) for x in m.minors]
+        if m.truncated:
+            parts.append(st[f"other_certs:{p.id}"] == 0)
+        out.append(Atom(p.id, IMPLIES(drafting, AND(*parts))))
+    limit = m.param("cert_limit", ctx.shared.reads)
+    if isinstance(limit, (int, z3.ArithRef)) and not isinstance(limit, bool):
+        in_play = SUM([IF(st[f"closed:{x.id}"], 0, 1) for x in m.draft_items])
+        out.append(Atom("in_play", IMPLIES(drafting, tr.cmp("<=", in_play, limit))))
+    return out
+
+
+def _draft_dealt(tr: Translator, ctx: Ctx, x: Any) -> Any:
+    """A picked company is still the bank's and open until the draft ends."""
+    st = ctx.state
+    m = tr.model
+    if x.kind == "minor":
+        return AND(st[f"owner:{x.id}"] == m.z(BANK), NOT(st[f"closed:{x.id}"]))
+    item = m.item_of_ent(x)
+    return AND(st[hold_name(item, BANK)] >= 1, NOT(st[f"closed:{x.id}"]))
+
+
 def tokens_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     out = []
@@ -517,6 +563,9 @@ LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
     ("par_valid", "a started corporation's par is one of its par prices", par_valid),
     ("president_not_in_pool", "the bank pool never holds a president's certificate", president_not_in_pool),
     ("phase_valid", "the phase is one of the title's phases", phase_valid),
+    ("draft_valid", "in the draft (which opens the game) players hold no certificates, privates or minors, no more "
+     "companies are in play than the certificate limit, and a company picked stays the bank's, open, until the "
+     "draft ends", draft_valid),
     ("tokens_valid", "a corporation has placed no more station tokens than it has, and none before it is started "
      "(floated, where the home station comes with the float)", tokens_valid),
 ]
@@ -553,6 +602,8 @@ def invariants_for(model: Model) -> list[Invariant]:
             inv.key_text = stable_hash(inv.key_text, _src_key(presidency_settled), _src_key(_president_holds_most))
         out.append(inv)
     for name, summary, fn in LEMMAS:
+        if fn is draft_valid and not model.draft_items:
+            continue  # a title without a draft
         out.append(Invariant(name, "lemma", summary, _line(fn), "runtime", fn, stable_hash(name, _src_key(fn))))
     for name, clause in own.items():
         decl: s.Invariant = clause.decl  # type: ignore[no-redef]

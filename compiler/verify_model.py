@@ -60,7 +60,7 @@ CORPORATIONS_CUT_TO = 2
 TRAIN_COPIES = 3
 
 #: The runtime's round kinds, and the steps of an operating turn (`game.STEPS`).
-ROUNDS = ("setup", "stock", "operating", "finished", "auction", "acquisition", "special")
+ROUNDS = ("setup", "stock", "operating", "finished", "auction", "acquisition", "special", "draft")
 STEPS = tuple(_RUNTIME_STEPS)
 
 #: The name of the holding bucket for any holder outside an item's legal holders.
@@ -323,6 +323,9 @@ class Model:
         self.minors = [Ent("minor", c.key or "") for c in minors]
         for comp, ent in zip(minors, self.minors):
             self.data[ent] = component_data(comp)
+        #: the companies a draft deals (`first_round: draft`): every private and minor (the runtime's
+        #: `_start_draft`); none without a draft
+        self.draft_items: list[Ent] = self.privates + self.minors if self.prop_value("first_round") == "draft" else []
         #: whether the rules move certificates to minors (1880's reserved share, VI.6): then a minor
         #: is one of a certificate's holders
         self.minors_hold_certificates = bool(self.minors) and _moves_to_minors(title)
@@ -586,6 +589,11 @@ class Model:
         prop = self.title.prop(name)
         return None if prop is None else data_value(prop.value)
 
+    def draft_component(self) -> dict[str, Any]:
+        """The title's `draft` component's data (empty without one)."""
+        comps = list(self.title.components("draft"))
+        return component_data(comps[0]) if comps else {}
+
     def has_param(self, name: str) -> bool:
         return (self.title.get("property", name) is not None or self.title.get("table", name) is not None
                 or self.title.get("param", name) is not None)
@@ -747,6 +755,10 @@ class StateVars:
             for p in model.players:
                 add(f"bid:{x.id}@{p.id}", "int", "private")
         add("auction", "bool", "private")
+        for x in model.draft_items:
+            # who has picked the company in the draft so far (NONE: nobody), and the price he will pay
+            add(f"drafter:{x.id}", "ent", "draft")
+            add(f"draft_price:{x.id}", "int", "draft")
         add("auction_company", "ent", "private")
         add("auction_high", "int", "private")
         add("phase", "int", "game")
@@ -901,6 +913,9 @@ class StateVars:
             out.append(z3.Or([state["auction_company"] == m.z(x) for x in m.privates] + [state["auction_company"] == m.z(NONE)]))
         if want("auction_high"):
             out.append(state["auction_high"] >= 0)
+        for x in m.draft_items:
+            if want(f"drafter:{x.id}"):
+                out.append(z3.Or([state[f"drafter:{x.id}"] == m.z(e) for e in m.players + [NONE]]))
         for c in m.layout_corps:
             # the president's percent of one of its share layouts
             if want(f"layout:{c.id}"):

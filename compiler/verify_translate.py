@@ -61,6 +61,7 @@ from compiler.verify_model import (
     Model,
     Reads,
     Unsupported,
+    component_data,
     hold_name,
 )
 
@@ -1257,6 +1258,8 @@ class Translator:
                 out.extend(m.corporations)
             elif alt == "private":
                 out.extend(m.privates)
+            elif alt == "minor":
+                out.extend(m.minors)
             elif alt == "bond":
                 out.extend(m.bonds)
             elif alt == "company":
@@ -1430,6 +1433,9 @@ class Translator:
                 ctx.require(pre[f"floated:{corp.id}"])
         if decl.event.when is not None:
             ctx.require(self.truthy(self.expr(decl.event.when, ctx)))
+        if self.model.draft_items:
+            # the runtime's draft (its picks, passes and end) emits no event
+            ctx.require(pre["round"] != ROUNDS.index("draft"))
         self.stmts(decl.body, ctx)
         return self.finish(binding.label(decl.name) if binding.values else decl.name, ctx, pre)
 
@@ -1894,13 +1900,120 @@ class Builtins:
     def b_in_round(self, ctx: Ctx, kind: Any) -> Any:
         if not isinstance(kind, str):
             raise Unsupported("in_round of a non-name")
-        if kind not in ROUNDS:
-            if kind == "draft" and self.m.prop_value("first_round") == "draft":
-                # the runtime's draft (GameBase._start_draft ... _end_draft) opens the game; its picks,
-                # hidden hands and the purchases at its end are not modelled: not false, not checkable
-                raise Unsupported("the draft round (draft_pick and the purchases at the draft's end)")
+        first_round = self.m.prop_value("first_round")
+        ctx.shared.reads.add("property", "first_round", first_round)
+        if kind == "draft" and first_round == "draft" and not self.m.draft_items:
+            raise Unsupported("a draft with no private or minor to deal")
+        if kind not in ROUNDS or (kind == "draft" and not self.m.draft_items):
             return False
         return ctx.state["round"] == ROUNDS.index(kind)
+
+    # -- the draft (`first_round: draft`, GameBase._start_draft ... _end_draft). The model keeps each
+    # company's drafter and price (`drafter:`, `draft_price:`); the deck, the hands and the Pass cards
+    # are the runtime's (oracles). The purchases at the draft's end are the runtime step `draft_ends`.
+    def draft_item(self, company: Any) -> Ent:
+        """The draft's company a bound term names (Unsupported for any other)."""
+        x = self.known(self.ent(company))
+        if x is None or x not in self.m.draft_items:
+            raise Unsupported(f"a draft pick of {company!r}, not a company of the draft")
+        return x
+
+    def draft_oracle(self, ctx: Ctx, name: str, x: Ent | None, sort: str) -> z3.ExprRef:
+        """The runtime's answer `name` (about company `x`, if given) in this step's pre-state (one
+        constant per step, so a guard and an effect read the same answer)."""
+        key = (x.id,) if x is not None else ()
+        for known, args, const in ctx.shared.oracles:
+            if known == name and args == key:
+                return const
+        value = ctx.fresh(f"{name}:{x.id}" if x is not None else name, sort)
+        ctx.shared.oracles.append((name, key, value))
+        return value
+
+    def draft_open(self, ctx: Ctx, x: Ent) -> Any:
+        """Whether company `x` can still be dealt: the bank's, open, picked by nobody."""
+        st = ctx.state
+        if x.kind == "minor":
+            with_bank = AND(st[f"owner:{x.id}"] == self.m.z(BANK), NOT(st[f"closed:{x.id}"]))
+        else:
+            item = self.m.item_of_ent(x)
+            assert item is not None
+            with_bank = AND(st[hold_name(item, BANK)] >= 1, NOT(st[f"closed:{x.id}"]))
+        return AND(with_bank, st[f"drafter:{x.id}"] == self.m.z(NONE))
+
+    def draft_amount(self, x: Ent, key: str, reads: Reads) -> int:
+        """A company's amount (`cost`, `draft_price`, `treasury`) in currency units."""
+        value = self.m.data[x].get(key)
+        reads.add(x.kind, f"{x.id}.{key}", value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Unsupported(f"{x.kind} {x.id} {key}: not an amount")
+        return value
+
+    def draft_floor(self, ctx: Ctx, x: Ent) -> int:
+        """As GameBase._draft_floor: a minor's treasury where `last_company_floor: treasury`, else 0."""
+        floor = self.m.draft_component().get("last_company_floor")
+        ctx.shared.reads.add("draft", "last_company_floor", floor)
+        return self.draft_amount(x, "treasury", ctx.shared.reads) if floor == "treasury" and x.kind == "minor" else 0
+
+    def b_in_draft_hand(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_in_draft_hand: whether the card is among those drawn for this pick (the
+        runtime's deck: an oracle); a card dealt is a company still open and picked by nobody."""
+        x = self.draft_item(company)
+        drawn = self.draft_oracle(ctx, "in_draft_hand", x, "bool")
+        return AND(ctx.state["round"] == ROUNDS.index("draft"), drawn, self.draft_open(ctx, x))
+
+    def b_draft_price(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_draft_price: the company's price now, which passes on a last company lower
+        (an oracle) from its price (a minor's `draft_price`, else its `cost`) down to its floor."""
+        x = self.draft_item(company)
+        price = self.draft_oracle(ctx, "draft_price", x, "int")
+        full = self.draft_amount(x, "draft_price" if x.kind == "minor" else "cost", ctx.shared.reads)
+        ctx.shared.axioms.append(AND(price >= self.draft_floor(ctx, x), price <= max(full, self.draft_floor(ctx, x))))
+        return price
+
+    def draft_committed(self, ctx: Ctx, player: Any) -> Any:
+        """As GameBase.b_draft_committed: what the player's picks so far will cost when the draft ends."""
+        m = self.m
+        p = self.ent(player)
+        st = ctx.state
+        return SUM([IF(st[f"drafter:{x.id}"] == p, st[f"draft_price:{x.id}"], 0) for x in m.draft_items])
+
+    def b_draft_committed(self, ctx: Ctx, player: Any) -> Any:
+        return self.draft_committed(ctx, player)
+
+    def b_replaying(self, ctx: Ctx) -> Any:
+        """As GameBase.b_replaying: the model is of games the engine plays itself, not of a replayed
+        log of another engine (whose hidden draws let a pick take any card at its logged price)."""
+        return False
+
+    def b_draft_pick(self, ctx: Ctx, player: Any, company: Any) -> None:
+        """As GameBase.b_draft_pick: the player keeps the company, at its draft price now; the draft
+        goes on (its deck and turn are the runtime's; its end is the step `draft_ends`)."""
+        x = self.draft_item(company)
+        self.pick(ctx, self.ent(player), x, self.b_draft_price(ctx, company), ctx.path)
+        self.draft_turn_over(ctx)
+
+    def pick(self, ctx: Ctx, player: Any, x: Ent, price: Any, when: Any) -> None:
+        st = ctx.state
+        st[f"drafter:{x.id}"] = IF(when, player, st[f"drafter:{x.id}"])
+        st[f"draft_price:{x.id}"] = IF(when, price, st[f"draft_price:{x.id}"])
+
+    def draft_turn_over(self, ctx: Ctx) -> None:
+        """The draft's turn moves on: the round machinery is havocked, the round stays the draft."""
+        ctx.havoc([name for name in self.m.vars.turn_names() if name != "round"])
+
+    def draft_pass(self, ctx: Ctx) -> None:
+        """As GameBase._draft_pass: a pass is allowed only when a single company is left in the deck
+        (the runtime's deck: an oracle); it lowers the company's price, and at its floor the player
+        then on turn takes it at that price (which company, and whether its price has reached the
+        floor, are the runtime's: oracles, with the pick only of a company still dealt)."""
+        m = self.m
+        ctx.require(self.draft_oracle(ctx, "draft_last_company", None, "bool"))
+        taker = ctx.fresh("draft_taker", "ent")
+        ctx.shared.axioms.append(OR(*[taker == m.z(p) for p in m.players]))
+        for x in m.draft_items:
+            forced = self.draft_oracle(ctx, "draft_forced", x, "bool")
+            self.pick(ctx, taker, x, self.draft_floor(ctx, x), AND(ctx.path, forced, self.draft_open(ctx, x)))
+        self.draft_turn_over(ctx)
 
     def b_in_special_round(self, ctx: Ctx, name: Any) -> Any:
         """As GameBase.b_in_special_round: a special round is on (which one the model does not follow)."""
@@ -2348,6 +2461,10 @@ class Builtins:
         m = self.m
         p = self.ent(player)
         locked = SUM([IF(p == m.z(q), ctx.state[f"bid:{x.id}@{q.id}"], 0) for x in m.privates for q in m.players])
+        if m.draft_items:
+            # in the draft, what the player's picks will cost is set aside too
+            drafting = ctx.state["round"] == ROUNDS.index("draft")
+            locked = SUM([locked, IF(drafting, self.draft_committed(ctx, player), 0)])
         return SUM([self.cash_of(ctx, p), NEG(locked)])
 
     def b_highest_bid(self, ctx: Ctx, item: Any) -> Any:
@@ -3117,8 +3234,12 @@ class Builtins:
             ctx.state[name] = IF(AND(ctx.path, cond), zi(amount), ctx.state[name])
 
     def turn_over(self, ctx: Ctx) -> None:
-        """The round machinery moves on: its bookkeeping is havocked."""
+        """The round machinery moves on: its bookkeeping is havocked (the draft, which only opens
+        the game, never comes back)."""
+        drafting = ctx.state["round"] == ROUNDS.index("draft")
         ctx.havoc(self.m.vars.turn_names())
+        if self.m.draft_items:
+            ctx.shared.axioms.append(IMPLIES(AND(ctx.path, NOT(drafting)), ctx.state["round"] != ROUNDS.index("draft")))
 
     def b_end_step(self, ctx: Ctx, corp: Any) -> None:
         self.turn_over(ctx)
@@ -3130,6 +3251,16 @@ class Builtins:
         if self.m.prop_value("first_round") == "auction":
             # as GameBase._starting_pass: while the players pick (`free_pick`), nobody may pass
             ctx.require(NOT(self.b_picking(ctx)))
+        if self.m.draft_items:
+            # (each branch changes the state only on its own path)
+            drafting = ctx.state["round"] == ROUNDS.index("draft")
+            draft = ctx.fork(drafting)
+            self.draft_pass(draft)
+            ctx.state = draft.state
+            other = ctx.fork(NOT(drafting))
+            self.turn_over(other)
+            ctx.state = other.state
+            return
         self.turn_over(ctx)
 
     def b_train_bought(self, ctx: Ctx, corp: Any, train: Any, from_bank: Any) -> None:
@@ -3881,7 +4012,48 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         _prop_cite(m, "private_sale_bidding") or "runtime",
         "a private on sale goes to its only bidder, or to the auction's winner, for the bid",
         "private_sold_to_bidder/1", sale_bindings, sold_to_bidder))
+
+    def draft_ends(binding: Binding) -> Step:
+        # as GameBase._end_draft: each player pays the bank for the companies he picked and takes
+        # them; a minor receives its starting treasury from the bank (and starts); the first stock
+        # round begins. When the deck holds only Pass cards is the runtime's to say.
+        pre = m.vars.fresh_state("pre")
+        ctx = tr.new_ctx(pre)
+        ctx.require(pre["round"] == ROUNDS.index("draft"))
+        for x in m.draft_items:
+            for p in m.players:
+                sub = ctx.fork(pre[f"drafter:{x.id}"] == m.z(p))
+                b.transfer(sub, pre[f"draft_price:{x.id}"], m.z(p), m.z(BANK))
+                if x.kind == "minor":
+                    name = f"owner:{x.id}"
+                    sub.state[name] = IF(sub.path, m.z(p), sub.state[name])
+                    b.transfer(sub, b.draft_amount(x, "treasury", ctx.shared.reads), m.z(BANK), m.z(x))
+                else:
+                    b.move(sub, m.z(x), m.z(BANK), m.z(p))
+                ctx.state = sub.state
+            ctx.state[f"drafter:{x.id}"] = m.z(NONE)
+            ctx.state[f"draft_price:{x.id}"] = z3.IntVal(0)
+        ctx.shared.reads.add("runtime", "draft_ends", [(x.id, m.data[x].get("treasury")) for x in m.draft_items])
+        b.turn_over(ctx)
+        ctx.state["round"] = z3.IntVal(ROUNDS.index("stock"))
+        return tr.finish("draft_ends()", ctx, pre)
+
+    if m.draft_items:
+        out.append(Transition(
+            "draft_ends", "runtime", None, f"{game} GameBase._end_draft",
+            _component_cite_of(m, "draft") or "runtime",
+            "only Pass cards are left: each player pays for the companies he picked and takes them; a minor "
+            "receives its treasury; the first stock round begins",
+            "draft_ends/1", single, draft_ends))
     return out
+
+
+def _component_cite_of(m: Model, kind: str) -> str | None:
+    """The rulebook citations of the title's first component of `kind`."""
+    for comp in m.title.components(kind):
+        cites = [str(c) for c in comp.prov.citations if c.is_rulebook] or [str(c) for c in comp.prov.citations]
+        return ", ".join(cites) or None
+    return None
 
 
 def _prop_cite(m: Model, name: str) -> str | None:
@@ -3894,11 +4066,13 @@ def _prop_cite(m: Model, name: str) -> str | None:
 # ---------------------------------------------------------------- the initial state
 
 
-def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
+def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None) -> dict[str, Any]:
     """The state `GameBase.__init__` builds, before the first action: starting
     cash paid out of the bank, every certificate on its corporation's mat,
-    privates with the bank, bonds with their corporations, trains in the depot.
+    privates with the bank (those setup's removals draw, closed: `axioms` gets
+    how many of each group), bonds with their corporations, trains in the depot.
     Turn bookkeeping is left free. Raises `GapError` (bank, starting cash)."""
+    axioms = axioms if axioms is not None else []
     m = tr.model
     vars_ = m.vars
     state: dict[str, Any] = vars_.fresh_state("init")
@@ -3959,6 +4133,10 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
         for p in m.players:
             state[f"bid:{x.id}@{p.id}"] = z3.IntVal(0)
     state["auction"] = z3.BoolVal(False)
+    for x in m.draft_items:
+        state[f"drafter:{x.id}"] = m.z(NONE)
+        state[f"draft_price:{x.id}"] = z3.IntVal(0)
+    _removals(tr, state, reads, axioms)
     state["phase"] = z3.IntVal(0)
     for t in m.train_types:
         state[f"first_bought:{t}"] = z3.BoolVal(False)
@@ -3972,3 +4150,35 @@ def initial_state(tr: Translator, reads: Reads) -> dict[str, Any]:
         for p in m.players:
             state[f"other_certs:{p.id}"] = z3.IntVal(0)
     return state
+
+
+def _removals(tr: Translator, state: dict[str, Any], reads: Reads, axioms: list[Any]) -> None:
+    """As GameBase._setup_removals, for groups of privates: `removed_per_group` (at the scope's
+    player count) of each `group` / `*_group` list close at setup, which ones the runtime draws
+    (any of them). A group naming anything but the scope's privates is left open (the model's
+    privates stay in play). The title is the one played without options (an option's
+    `removes_privates` or `removal` is not the model's); a count the model cannot read at the
+    scope's player count raises Unsupported."""
+    m = tr.model
+    n = len(m.players)
+    for comp in m.title.components("removal"):
+        data = component_data(comp)
+        groups = []
+        for name, group in data.items():
+            if not (name == "group" or name.endswith("_group")) or not isinstance(group, list):
+                continue
+            members = [m.entity("private", str(k)) for k in group]
+            if members and all(x is not None for x in members):
+                groups.append(members)
+        if not groups:
+            continue
+        counts = data.get("removed_per_group")
+        reads.add("removal", comp.key or "", counts)
+        count = counts.get(n) if isinstance(counts, dict) else counts
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise Unsupported(f"removal {comp.key}: removed_per_group is not a count at {n} players")
+        for members in groups:
+            drawn = [z3.Bool(f"init.removed:{x.id}") for x in members]  # type: ignore[union-attr]
+            for x, removed in zip(members, drawn):
+                state[f"closed:{x.id}"] = removed  # type: ignore[union-attr]
+            axioms.append(SUM([IF(r, 1, 0) for r in drawn]) == min(count, len(members)))

@@ -412,6 +412,13 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     out["auction"] = bool(auction)
     out["auction_company"] = model.entity("private", auction["company"]) if auction else NONE
     out["auction_high"] = auction["high"][1] if auction else 0
+    # the draft's picks so far (the runtime keeps them after the draft; the model only during it)
+    choices = {cid: (pid, price) for pid, cid, price in (g.get("draft") or {}).get("choices", ())} \
+        if g["round"] == "draft" else {}
+    for x in model.draft_items:
+        pid, price = choices.get(x.id, (None, 0))
+        out[f"drafter:{x.id}"] = model.entity("player", pid) if pid is not None else NONE
+        out[f"draft_price:{x.id}"] = price
     out["phase"] = model.phase_keys.index(g["phase"])
     for t in model.train_types:
         out[f"first_bought:{t}"] = t in g["first_bought"]
@@ -535,7 +542,8 @@ MAP_CHECKS = frozenset({"check_lay", "check_token", "check_station", "check_abil
 
 CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
             "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round",
-            "_next_bidder_in_auction", "_next_corporation", "_after_operating_round")
+            "_next_bidder_in_auction", "_next_corporation", "_after_operating_round", "_draft_next",
+            "_end_draft")
 
 
 #: `Validator.check`'s answer for an action the model cannot bind.
@@ -566,8 +574,8 @@ class Validator:
         #: whether an action under comparison is being played (`check`)
         self.in_action = False
         self._originals: dict[str, Callable] = {}
-        #: the legal actions of the last `try_all` the model cannot bind (the
-        #: runtime's own, such as a draft; entities outside the scope)
+        #: the legal actions of the last `try_all` the model cannot bind (a
+        #: draft's Pass card; entities outside the scope)
         self.unbound_legal: list[dict] = []
         #: the action names among the candidates of the last `try_all`
         self.offered: set[str] = set()
@@ -604,6 +612,12 @@ class Validator:
                 if self.capture and self.snapshot is None:
                     self.snapshot = abstract_state(game, self.model)
                     self._run_deferred()
+                if _name == "_end_draft" and self.capture:
+                    # the draft's end: compared with the runtime step `draft_ends`
+                    before = abstract_state(game, self.model)
+                    result = _original(*args, **kwargs)
+                    self._compare_draft_end(before, abstract_state(game, self.model))
+                    return result
                 if _name != "_check_president" or not self.capture:
                     return _original(*args, **kwargs)
                 # the take-over: compared with the runtime step `take_over`
@@ -632,16 +646,7 @@ class Validator:
             # receivership, which the model's take-over step leaves out; counted apart
             self.report.skipped["take_over (receivership)"] = self.report.skipped.get("take_over (receivership)", 0) + 1
             return
-        key = ("take_over", Binding((("corporation", ent),)))
-        if key not in self.compiled:
-            from compiler.verify_translate import runtime_transitions
-
-            tn = next(t for t in runtime_transitions(self.tr) if t.name == "take_over")
-            step = tn.translate(key[1])
-            compiled = Compiled(self.model)
-            self.compiled[key] = (compiled, compiled.add(step.guard),
-                                  {n: compiled.add(t) for n, t in step.post.items() if n not in step.havocked}, {})
-        compiled, guard_node, post_nodes, _ = self.compiled[key]
+        compiled, guard_node, post_nodes = self._runtime_step("take_over", Binding((("corporation", ent),)))
         ev = Evaluator(compiled, {f"pre.{name}": value for name, value in before.items()})
         exchanged = bool(ev(guard_node))
         kind = "take_over (exchange)" if exchanged else "take_over (no exchange)"
@@ -657,6 +662,42 @@ class Validator:
             if value != after.get(name):
                 self.report.mismatches.append(Mismatch(
                     {"take_over": corp.id}, kind, f"{name}: model {value}, engine {after.get(name)}"))
+
+    def _runtime_step(self, name: str, binding: Binding) -> tuple[Compiled, int, dict[str, int]]:
+        """The runtime transition `name`'s step for `binding`, compiled: its guard and the post-state
+        variables it does not havoc."""
+        key = (name, binding)
+        if key not in self.compiled:
+            from compiler.verify_translate import runtime_transitions
+
+            tn = next(t for t in runtime_transitions(self.tr) if t.name == name)
+            step = tn.translate(binding)
+            compiled = Compiled(self.model)
+            self.compiled[key] = (compiled, compiled.add(step.guard),
+                                  {n: compiled.add(t) for n, t in step.post.items() if n not in step.havocked}, {})
+        compiled, guard_node, post_nodes, _ = self.compiled[key]
+        return compiled, guard_node, post_nodes
+
+    def _compare_draft_end(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """The runtime's end of the draft (`_end_draft`) against the `draft_ends` transition."""
+        kind = "draft_ends"
+        if not scope_exact(self.game, self.model) or self.report.accepted.get(kind, 0) >= self.limit:
+            return
+        compiled, guard_node, post_nodes = self._runtime_step(kind, Binding(()))
+        ev = Evaluator(compiled, {f"pre.{name}": value for name, value in before.items()})
+        self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
+        if not ev(guard_node):
+            self.report.mismatches.append(Mismatch({"draft_ends": True}, kind, "the draft ends; the model's guard is false"))
+            return
+        for name, node in post_nodes.items():
+            try:
+                value = ev(node)
+            except Unknown:
+                continue
+            self.report.compared_vars += 1
+            if value != after.get(name):
+                self.report.mismatches.append(Mismatch(
+                    {"draft_ends": True}, kind, f"{name}: model {value}, engine {after.get(name)} (before {before.get(name)})"))
 
     def _outside_sellable(self, action: dict) -> bool | None:
         """Whether the president of the action's corporation (or the acting player) holds a certificate
@@ -903,6 +944,14 @@ class Validator:
                     env[cname] = game._train_side(train, side).price
                 except IllegalAction:
                     pass  # a side the card does not have: the engine refuses; the guard stays unknown
+            elif name == "in_draft_hand":
+                env[cname] = game.b_in_draft_hand(game._company(_args[0]))
+            elif name == "draft_price":
+                env[cname] = game.b_draft_price(game._company(_args[0]))
+            elif name == "draft_last_company":
+                # a pass in the draft: whether a single company is left (the pass's other effects,
+                # a forced pick, are compared with the step `draft_ends` or not at all)
+                env[cname] = game.g["round"] == "draft" and game._only_one_left()
             elif name == "lay_closes":
                 x = _args[0]
                 env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
@@ -938,7 +987,7 @@ class Validator:
         self.report.refused[kind] = self.report.refused.get(kind, 0) + 1
         if guard is True:
             # (round -1: a round of the runtime's own the model does not
-            # know, such as a draft, whose rules refuse for themselves)
+            # know, whose rules refuse for themselves)
             if (any(text in refusal for text in UNMODELLED_REFUSALS) or kind in ORACLE_KINDS
                     or step.calls & MAP_CHECKS or pre.get("round") == -1):
                 self.report.unmodelled[kind] = self.report.unmodelled.get(kind, 0) + 1
@@ -1051,8 +1100,8 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                          "routes": _routes(game, corp, rng)}
                 if validator.check(extra) is True:
                     legal.append(extra)
-            # actions outside the model (a draft, a corporation the scope
-            # leaves out, an action the model does not support) are played
+            # actions outside the model (a draft's Pass card, a corporation the
+            # scope leaves out, an action the model does not support) are played
             # too in a cut-down scope, to reach the states after them (1880's
             # unbound par); a whole scope plays them only when nothing else is
             # legal
@@ -1092,6 +1141,7 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
       below made from it;
     - in a stock round, the same state with each other player to act (par,
       buy_bond, trade_company, buy_company, ...);
+    - in a draft, each player on turn with the deck dealt again (bid);
     - a floated corporation at its train purchase without a train and short
       of cash (contribute, bankrupt, forced purchases);
     - each floated corporation of the scope at each step of its operating
@@ -1214,6 +1264,20 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                         for cert in mat[:2]:
                             j.set(game.owner, cert.id, game.players[i])
                     validator.try_all({"sell_shares"})
+                finally:
+                    j.rollback()
+    draft = game.g.get("draft") or {}
+    if "bid" in short and game.g["round"] == "draft" and draft.get("deck") and not game.g.get("pending"):
+        # each player on turn, with the deck dealt again (three times): other hands, the same picks so far
+        for i in range(len(game.players)):
+            for _ in range(3):
+                j.begin()
+                try:
+                    deck = list(draft["deck"])
+                    rng.shuffle(deck)
+                    j.set(game.g, "draft", {**draft, "deck": tuple(deck)})
+                    j.set(game.g, "turn", i)
+                    validator.try_all({"bid"})
                 finally:
                     j.rollback()
     short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS

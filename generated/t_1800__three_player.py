@@ -7277,7 +7277,7 @@ def a_buy_company(g, v_player, v_company, v_price):
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private, or pick a card in a draft (§7)"""
+    """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
     if g.b_in_round("draft"):
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction("the card is not among those drawn for this pick", rule="§7")
@@ -7816,7 +7816,7 @@ class Game(GameBase):
     DATA = DATA
     ACTION_PARAMS = {
         "buy_company": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
-        "bid": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
+        "bid": [("player", ("player",)), ("company", ("private", "minor")), ("price", ("money",))],
         "par": [("player", ("player",)), ("corporation", ("corporation",)), ("price", ("money",))],
         "buy_shares": [
             ("player", ("player",)),

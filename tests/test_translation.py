@@ -326,10 +326,12 @@ def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
         # and at each step of their operating turns: 210 bankruptcies (§"Bankruptcy"), 200
         # contributions, 207 dividends, 89 runs, 88 discards when written
         "bankrupt": 100, "contribute": 100, "dividend": 100, "run_routes": 40, "discard_train": 40,
+        # the draft's picks, each player on turn with the deck dealt again (a Pass card is not bound),
+        # and its end (the runtime's `_end_draft` against the step `draft_ends`): 232 and 13 when written
+        "bid": 200, "draft_ends": 5,
     }, never={
-        # the draft (bids, the private companies' purchases) is the runtime's
-        # round with minors and privates the scope leaves out
-        "bid": UNBOUND, "buy_company": UNBOUND,
+        # a private on sale to a player: 1846 drafts its privates instead
+        "buy_company": UNBOUND,
         # the privates' abilities act for companies the scope leaves out, or
         # where their minors stand
         "assign": "outside the scope", "company_lay_tile": "outside the scope",
