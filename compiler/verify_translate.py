@@ -1970,15 +1970,12 @@ class Builtins:
         ctx.shared.axioms.append(AND(price >= self.draft_floor(ctx, x), price <= max(full, self.draft_floor(ctx, x))))
         return price
 
-    def draft_committed(self, ctx: Ctx, player: Any) -> Any:
+    def b_draft_committed(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_draft_committed: what the player's picks so far will cost when the draft ends."""
         m = self.m
         p = self.ent(player)
         st = ctx.state
         return SUM([IF(st[f"drafter:{x.id}"] == p, st[f"draft_price:{x.id}"], 0) for x in m.draft_items])
-
-    def b_draft_committed(self, ctx: Ctx, player: Any) -> Any:
-        return self.draft_committed(ctx, player)
 
     def b_replaying(self, ctx: Ctx) -> Any:
         """As GameBase.b_replaying: the model is of games the engine plays itself, not of a replayed
@@ -1993,6 +1990,7 @@ class Builtins:
         self.draft_turn_over(ctx)
 
     def pick(self, ctx: Ctx, player: Any, x: Ent, price: Any, when: Any) -> None:
+        """Where `when` holds, `player` has picked company `x` in the draft, to pay `price` at its end."""
         st = ctx.state
         st[f"drafter:{x.id}"] = IF(when, player, st[f"drafter:{x.id}"])
         st[f"draft_price:{x.id}"] = IF(when, price, st[f"draft_price:{x.id}"])
@@ -2464,7 +2462,7 @@ class Builtins:
         if m.draft_items:
             # in the draft, what the player's picks will cost is set aside too
             drafting = ctx.state["round"] == ROUNDS.index("draft")
-            locked = SUM([locked, IF(drafting, self.draft_committed(ctx, player), 0)])
+            locked = SUM([locked, IF(drafting, self.b_draft_committed(ctx, player), 0)])
         return SUM([self.cash_of(ctx, p), NEG(locked)])
 
     def b_highest_bid(self, ctx: Ctx, item: Any) -> Any:
@@ -4015,8 +4013,9 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
 
     def draft_ends(binding: Binding) -> Step:
         # as GameBase._end_draft: each player pays the bank for the companies he picked and takes
-        # them; a minor receives its starting treasury from the bank (and starts); the first stock
-        # round begins. When the deck holds only Pass cards is the runtime's to say.
+        # them; a minor receives its starting treasury from the bank (its float, `_start_minor`, is
+        # not the model's); the first stock round begins. When the deck holds only Pass cards is the
+        # runtime's to say.
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
         ctx.require(pre["round"] == ROUNDS.index("draft"))

@@ -413,8 +413,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     out["auction_company"] = model.entity("private", auction["company"]) if auction else NONE
     out["auction_high"] = auction["high"][1] if auction else 0
     # the draft's picks so far (the runtime keeps them after the draft; the model only during it)
-    choices = {cid: (pid, price) for pid, cid, price in (g.get("draft") or {}).get("choices", ())} \
-        if g["round"] == "draft" else {}
+    drafted = (g.get("draft") or {}).get("choices", ()) if g["round"] == "draft" else ()
+    choices = {cid: (pid, price) for pid, cid, price in drafted}
     for x in model.draft_items:
         pid, price = choices.get(x.id, (None, 0))
         out[f"drafter:{x.id}"] = model.entity("player", pid) if pid is not None else NONE
