@@ -579,6 +579,9 @@ class Validator:
         self.unbound_legal: list[dict] = []
         #: the action names among the candidates of the last `try_all`
         self.offered: set[str] = set()
+        #: the actions a private takes (its first parameter is a private: its abilities)
+        self.company_kinds = {name for name, clause in self.actions.items()
+                              if clause.decl.params and "private" in [str(a) for a in clause.decl.params[0].type.alternatives]}
         #: the action names offered at each operating step so far (`_construct_steps`)
         self.step_kinds: dict[str, set[str]] = {}
         self._patch()
@@ -1145,7 +1148,8 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     - a floated corporation at its train purchase without a train and short
       of cash (contribute, bankrupt, forced purchases);
     - each floated corporation of the scope at each step of its operating
-      turn (`_construct_steps`: track, tokens, routes, dividends, ...);
+      turn (`_construct_steps`: track, tokens, routes, dividends, ...), holding
+      the privates held outside the scope (their abilities);
     - a corporation owing a discard (discard_train).
     """
     game = validator.game
@@ -1374,6 +1378,12 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                 j.set(game.g, "operating", corp.id)
                 j.set(game.g, "step", step)
                 j.set(game.g, "pending", ())
+                if short & validator.company_kinds:
+                    # the privates held outside the scope (their abilities act for their holders) are
+                    # corp's, as if it had bought them
+                    for item in game.privates:
+                        if not game.closed[item.id] and validator._held_outside(item.id):
+                            j.set(game.owner, item.id, corp)
                 if step == "dividend":
                     j.set(state, "revenue", rng.choice((10, 40, 80, 150, 260)))
                 validator.try_all(short)

@@ -108,6 +108,24 @@ def test_setup_removals_by_player_count(players, removed_corps, removed_privates
     assert g.param("cert_limit") == {3: 14, 4: 12, 5: 11}[players]
 
 
+def test_a_short_removal_group_caps_only_itself(monkeypatch):
+    """§"Setup" (removal privates): each group loses `removed_per_group` of its members, or all of a
+    group with fewer. A group of two (a patched orange group) loses both; the blue group after it still
+    loses three at three players (the count once carried over from the short group: two)."""
+    original = Game.DATA.components_of
+
+    def patched(kind):
+        comps = original(kind)
+        if kind != "removal":
+            return comps
+        return [dict(c, orange_group=["LSL", "MC"]) if c["key"] == "privates" else c for c in comps]
+
+    monkeypatch.setattr(Game.DATA, "components_of", patched)
+    removed = set(new_game(3).g["removed"])
+    assert {"LSL", "MC"} <= removed
+    assert len(removed & {"SC", "MPC", "TBC", "BT"}) == 3
+
+
 def test_setup_removed_corporation_cannot_be_started():
     g = new_game(4)
     take_passes(g)

@@ -401,12 +401,12 @@ class GameBase:
                 if not (name == "group" or name.endswith("_group")) or not isinstance(group, list):
                     continue
                 members = [str(k) for k in group if self._in_play(str(k))]
-                count = min(int(count), len(members))
+                removed = min(int(count), len(members))  # (each group its own: a short group caps only itself)
                 unnamed = [m for m in members if m not in self.log_hints]
-                if len(unnamed) >= count:
-                    drawn = self.rng.sample(unnamed, count)
+                if len(unnamed) >= removed:
+                    drawn = self.rng.sample(unnamed, removed)
                 else:
-                    drawn = unnamed + self.rng.sample([m for m in members if m in self.log_hints], count - len(unnamed))
+                    drawn = unnamed + self.rng.sample([m for m in members if m in self.log_hints], removed - len(unnamed))
                 for key in drawn:
                     self._remove_from_play(key, removal)
         self.j.set(self.g, "corporations_in_game", sum(1 for c in self.corporations if not self.corp[c.id]["closed"]))
