@@ -147,20 +147,6 @@ def _cite_of(model: Model, *names: str) -> str:
     return ", ".join(out)
 
 
-def _component_cite(model: Model, kind: str, prop: str) -> str:
-    """The rulebook citations of a property of the title's components of a kind."""
-    out: list[str] = []
-    for comp in model.title.components(kind):
-        found = comp.get(prop)
-        if found is None:
-            continue
-        for c in found.prov.citations:
-            text = str(c)
-            if c.is_rulebook and text not in out:
-                out.append(text)
-    return ", ".join(out)
-
-
 def _line(fn: Callable) -> str:
     try:
         return f"{HERE}:{inspect.getsourcelines(fn)[1]}"
@@ -441,7 +427,7 @@ def draft_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     out = []
     for x in m.draft_items:
         picked = st[f"drafter:{x.id}"] != m.z(NONE)
-        out.append(Atom(x.id, IMPLIES(picked, AND(drafting, st[f"draft_price:{x.id}"] >= 0, _draft_dealt(tr, ctx, x)))))
+        out.append(Atom(x.id, IMPLIES(picked, AND(drafting, st[f"draft_price:{x.id}"] >= 0, tr.builtins.draft_with_bank(ctx, x)))))
     for p in m.players:
         parts = [st[hold_name(cert, p)] == 0 for cert in m.certs]
         parts += [st[hold_name(it, p)] == 0 for it in m.private_items]
@@ -454,16 +440,6 @@ def draft_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
         in_play = SUM([IF(st[f"closed:{x.id}"], 0, 1) for x in m.draft_items])
         out.append(Atom("in_play", IMPLIES(drafting, tr.cmp("<=", in_play, limit))))
     return out
-
-
-def _draft_dealt(tr: Translator, ctx: Ctx, x: Any) -> Any:
-    """A picked company is still the bank's and open until the draft ends."""
-    st = ctx.state
-    m = tr.model
-    if x.kind == "minor":
-        return AND(st[f"owner:{x.id}"] == m.z(BANK), NOT(st[f"closed:{x.id}"]))
-    item = m.item_of_ent(x)
-    return AND(st[hold_name(item, BANK)] >= 1, NOT(st[f"closed:{x.id}"]))
 
 
 def tokens_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
@@ -586,12 +562,11 @@ def invariants_for(model: Model) -> list[Invariant]:
             continue
         cite = _cite_of(model, *params)
         if name == "shares_sum_to_100":
-            cite = _component_cite(model, "corporation", "shares")
+            cite = model.component_cites("corporation", "shares")
         elif name == "trains_conserved":
-            cite = _component_cite(model, "train", "count") or cite
+            cite = model.component_cites("train", "count") or cite
         elif name == "market_on_grid":
-            cite = _component_cite(model, "market", "rows") or ", ".join(
-                str(c) for m in model.title.components("market") for c in m.prov.citations if c.is_rulebook)
+            cite = model.component_cites("market", "rows") or model.component_cites("market")
         inv = Invariant(name, "standard", summary, _line(fn), cite, fn, stable_hash(name, _src_key(fn)))
         if name == "money_conserved":
             inv.step_property = money_moves_by_transfer

@@ -677,6 +677,20 @@ class Model:
             raise Unsupported(f"phase {name!r} is not a phase of the title")
         return self.phase_keys.index(str(name))
 
+    def component_cites(self, kind: str, prop: str | None = None) -> str:
+        """The rulebook citations ("§9.2, §9.3") of the title's components of `kind`, or, given `prop`,
+        of that property of each; "" where there are none."""
+        out: list[str] = []
+        for comp in self.title.components(kind):
+            found = comp if prop is None else comp.get(prop)
+            if found is None:
+                continue
+            for c in found.prov.citations:
+                text = str(c)
+                if c.is_rulebook and text not in out:
+                    out.append(text)
+        return ", ".join(out)
+
     def scope_text(self) -> str:
         """One line: what the proofs range over."""
         parts = [

@@ -1929,16 +1929,18 @@ class Builtins:
         ctx.shared.oracles.append((name, key, value))
         return value
 
-    def draft_open(self, ctx: Ctx, x: Ent) -> Any:
-        """Whether company `x` can still be dealt: the bank's, open, picked by nobody."""
+    def draft_with_bank(self, ctx: Ctx, x: Ent) -> Any:
+        """Whether company `x` (a private or a minor of the draft) is the bank's and open."""
         st = ctx.state
         if x.kind == "minor":
-            with_bank = AND(st[f"owner:{x.id}"] == self.m.z(BANK), NOT(st[f"closed:{x.id}"]))
-        else:
-            item = self.m.item_of_ent(x)
-            assert item is not None
-            with_bank = AND(st[hold_name(item, BANK)] >= 1, NOT(st[f"closed:{x.id}"]))
-        return AND(with_bank, st[f"drafter:{x.id}"] == self.m.z(NONE))
+            return AND(st[f"owner:{x.id}"] == self.m.z(BANK), NOT(st[f"closed:{x.id}"]))
+        item = self.m.item_of_ent(x)
+        assert item is not None
+        return AND(st[hold_name(item, BANK)] >= 1, NOT(st[f"closed:{x.id}"]))
+
+    def draft_open(self, ctx: Ctx, x: Ent) -> Any:
+        """Whether company `x` can still be dealt: the bank's, open, picked by nobody."""
+        return AND(self.draft_with_bank(ctx, x), ctx.state[f"drafter:{x.id}"] == self.m.z(NONE))
 
     def draft_amount(self, x: Ent, key: str, reads: Reads) -> int:
         """A company's amount (`cost`, `draft_price`, `treasury`) in currency units."""
@@ -2596,6 +2598,7 @@ class Builtins:
 
     def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
         self.tile_closes_private(ctx)
+        self.border_bonus(ctx)
         # `_collect_on_lay`: which hex the tile goes to is outside the model; the laying corporation may
         # collect components there (an oracle says how many), nobody else's count changes
         for kind in self.m.collect_kinds():
@@ -2607,6 +2610,35 @@ class Builtins:
                 ctx.state[name] = IF(cond, ctx.state[name], before)
         self.param(ctx, "tile_lays")
         self.turn_over(ctx)
+
+    def border_bonus(self, ctx: Ctx) -> None:
+        """The runtime's `_border_crossings` (1880 II.3.1, P2): which printed hex sides a lay's new track
+        reaches for the first time is outside the model (an oracle counts those of each private's
+        `border_type`, at least 0); each open private held by a player with a `border_crossing`
+        ability pays its owner `bonus_per_crossing` (currency units) per crossing from the bank,
+        before phase `bonus_until`."""
+        m = self.m
+        for x in m.privates:
+            for a in m.data.get(x, {}).get("children") or ():
+                if a.get("kind") != "ability" or a.get("effect") != "border_crossing":
+                    continue
+                bonus, until = a.get("bonus_per_crossing"), a.get("bonus_until")
+                ctx.shared.reads.add("private", f"{x.id}.border_crossing", [bonus, until, a.get("border_type")])
+                if isinstance(bonus, bool) or not isinstance(bonus, int):
+                    raise Unsupported(f"private {x.id} bonus_per_crossing: not an amount")
+                crossings = ctx.fresh(f"crossings:{x.id}", "int")
+                ctx.shared.oracles.append(("border_crossings", (x.id, str(a.get("border_type"))), crossings))
+                ctx.require(crossings >= 0)
+                item = m.item_of_ent(x)
+                assert item is not None
+                pays: Any = NOT(ctx.state[f"closed:{x.id}"])
+                if until is not None:
+                    pays = AND(pays, ctx.state["phase"] < m.phase_index(str(until)))
+                for p in m.players:
+                    sub = Ctx(self.tr, ctx.state, ctx.shared, AND(ctx.path, pays, ctx.state[hold_name(item, p)] >= 1),
+                              ctx.locals)
+                    self.transfer(sub, bonus * crossings, m.z(BANK), m.z(p))
+                    ctx.state = sub.state
 
     def tile_closes_private(self, ctx: Ctx) -> None:
         """The runtime's `_put_tile`: a tile tied to a private closes it (which
@@ -4040,19 +4072,11 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
     if m.draft_items:
         out.append(Transition(
             "draft_ends", "runtime", None, f"{game} GameBase._end_draft",
-            _component_cite_of(m, "draft") or "runtime",
+            m.component_cites("draft") or "runtime",
             "only Pass cards are left: each player pays for the companies he picked and takes them; a minor "
             "receives its treasury; the first stock round begins",
             "draft_ends/1", single, draft_ends))
     return out
-
-
-def _component_cite_of(m: Model, kind: str) -> str | None:
-    """The rulebook citations of the title's first component of `kind`."""
-    for comp in m.title.components(kind):
-        cites = [str(c) for c in comp.prov.citations if c.is_rulebook] or [str(c) for c in comp.prov.citations]
-        return ", ".join(cites) or None
-    return None
 
 
 def _prop_cite(m: Model, name: str) -> str | None:

@@ -1,7 +1,9 @@
 """Translation validation: the z3 model of each action against the engine.
 
 Random playouts of a title's generated engine (`compiler.engines.game_class`)
-give concrete states. At each state every candidate action the engine
+give concrete states (in the games played beyond the first `games` while an
+action is short, where the scope is cut down, half of the picks are among the
+actions that name the scope's corporations: `_playout_choices`). At each state every candidate action the engine
 generates is tried (in a journal transaction that is rolled back):
 
 - the engine's state before the action is abstracted to the model's state
@@ -24,7 +26,8 @@ generates is tried (in a journal transaction that is rolled back):
 Routes are chosen by the engine's own search where the title has a map, and
 declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
 constructed states: each floated corporation of the scope at each step of its
-operating turn, a pending discard, a corporation short of cash for a forced
+operating turn (its track extended by a few legal lays where stations are
+short), the decision an action of the scope leaves pending, a pending discard, a corporation short of cash for a forced
 train (with and without certificates of its own to issue), its president
 short of cash with nothing he may sell (a bankruptcy), a player owing the
 bank a debt in a stock round. A state the model cannot describe
@@ -590,6 +593,15 @@ class Validator:
         """Whether the engine's corporation is one of the model's."""
         return self.model.entity("corporation", corp.id) is not None
 
+    def names_scope(self, action: dict) -> bool:
+        """Whether an engine action names a corporation of the scope: as its entity, as its
+        `corporation`, or by one of its `shares`."""
+        if action.get("entity_type") == "corporation" and self.model.corp(str(action.get("entity"))) is not None:
+            return True
+        if self.model.corp(str(action.get("corporation"))) is not None:
+            return True
+        return any(s in self.cert_ids for s in action.get("shares") or ())
+
     def _patch(self) -> None:
         game = self.game
         for name in CASCADES:
@@ -887,6 +899,8 @@ class Validator:
         game.j.begin()
         refusal: str | None = None
         lay_cost = None
+        pre_crossed = game.g.get("crossed_borders", ())
+        crossed: frozenset = frozenset()
         try:
             if kind == "lay_tile":
                 try:
@@ -901,6 +915,7 @@ class Validator:
                 refusal = str(exc) or type(exc).__name__
             finally:
                 self.in_action = False
+            crossed = frozenset(game.g.get("crossed_borders", ())) - frozenset(pre_crossed)
             post: dict[str, Any] = {}
             if refusal is None and self.capture:
                 post = self.snapshot if self.snapshot is not None else abstract_state(game, self.model)
@@ -955,6 +970,10 @@ class Validator:
                 # a pass in the draft: whether a single company is left (the pass's other effects,
                 # a forced pick, are compared with the step `draft_ends` or not at all)
                 env[cname] = game.g["round"] == "draft" and game._only_one_left()
+            elif name == "border_crossings" and game.board is not None:
+                # the printed sides of the private's border type that the engine's lay crossed first
+                env[cname] = sum(1 for hex_id, edge in crossed
+                                 if getattr(game.board.printed_border(hex_id, edge), "type", None) == _args[1])
             elif name == "lay_closes":
                 x = _args[0]
                 env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
@@ -1116,8 +1135,9 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                 # a generator of its own for each state, so that the playout's choices do not depend
                 # on what the constructions draw (nor on when an action has its samples)
                 _construct(validator, random.Random(f"{seed}:{played}:{count}"), want)
-            preferred = [a for a in legal if a["type"] != "pass"]
-            action = rng.choice(preferred if preferred and rng.random() < 0.7 else legal)
+                _construct_decisions(validator, legal, random.Random(f"{seed}:{played}:{count}:d"), want)
+            # the games beyond `games` (played while an action is short) favour the scope's corporations
+            action = rng.choice(_playout_choices(validator, legal, rng, favour_scope=played >= games))
             try:
                 game.process(action)
             except (IllegalAction, RuleGap):
@@ -1125,6 +1145,20 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
             count += 1
         played += 1
     return report
+
+
+def _playout_choices(validator: Validator, legal: list[dict], rng: random.Random,
+                     favour_scope: bool = True) -> list[dict]:
+    """The legal actions a playout picks its next action from: with `favour_scope`, where the scope is
+    cut down, half of the time those that name a corporation of the scope (its par, its certificates, its own actions),
+    so that its corporations start and operate in most games (18CO: 2 of 11), sales left out (they
+    drive its price down to a close: 18CO's liquidation); else, most of the time, those other than a
+    pass; else all of them."""
+    scoped = [a for a in legal if a["type"] != "pass" and "sell" not in a["type"] and validator.names_scope(a)]
+    if favour_scope and validator.model.truncated and scoped and rng.random() < 0.5:
+        return scoped
+    preferred = [a for a in legal if a["type"] != "pass"]
+    return preferred if preferred and rng.random() < 0.7 else legal
 
 
 def _short(report: ValidationReport, want: int) -> bool:
@@ -1149,8 +1183,11 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
       of cash (contribute, bankrupt, forced purchases);
     - each floated corporation of the scope at each step of its operating
       turn (`_construct_steps`: track, tokens, routes, dividends, ...), holding
-      the privates held outside the scope (their abilities);
-    - a corporation owing a discard (discard_train).
+      the privates held outside the scope and some of the players' (their
+      abilities);
+    - a corporation owing a discard (discard_train);
+    - an action of the scope played, for the decision it leaves pending
+      (`_construct_decisions`, called by the playout with the legal actions).
     """
     game = validator.game
     if scope_exact(game, validator.model) and depot_exact(game, validator.model):
@@ -1317,7 +1354,9 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 for t in game.b_trains(corp):
                     j.set(game.owner, t.id, game.name("pool") if rng.random() < 0.5 else SCRAP_RT)
                 _scrap_outside_depot(validator)
-                if report.accepted.get("bankrupt", 0) < want and rng.random() < 0.5:
+                # (always once contributions have their samples: a bankruptcy needs the president short)
+                if report.accepted.get("bankrupt", 0) < want and (
+                        report.accepted.get("contribute", 0) >= want or rng.random() < 0.5):
                     _leave_nothing_to_sell(game, corp, rng)
                 if game._available_train_ids():
                     kinds = forced | {"buy_train", "corporation_sell_shares", "pass"}
@@ -1347,8 +1386,9 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
 def _construct_steps(validator: Validator, rng: random.Random, want: int) -> None:
     """States for the operating turn's actions: in an operating round, each
     floated corporation of the scope put at each step of its turn (given the
-    depot's next train for `run_routes` when it has none, and a revenue for
-    `dividend`, as the engine skips those steps otherwise); then every
+    depot's next train for `run_routes` when it has none, a revenue for
+    `dividend`, as the engine skips those steps otherwise, and, at a station
+    step while stations are short, its track extended by `_extend_track`); then every
     candidate of the actions still short of `want` samples. A step is visited
     again while an action it names or has offered is short."""
     game = validator.game
@@ -1379,17 +1419,44 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                 j.set(game.g, "step", step)
                 j.set(game.g, "pending", ())
                 if short & validator.company_kinds:
-                    # the privates held outside the scope (their abilities act for their holders) are
-                    # corp's, as if it had bought them
+                    # the privates held outside the scope (their abilities act for their holders), and
+                    # half of the players' (whose abilities a corporation uses: 18CO's track and
+                    # station privates), are corp's, as if it had bought them
                     for item in game.privates:
-                        if not game.closed[item.id] and validator._held_outside(item.id):
+                        if not game.closed[item.id] and (validator._held_outside(item.id) or (
+                                game.owner[item.id].kind == "player" and rng.random() < 0.5)):
                             j.set(game.owner, item.id, corp)
                 if step == "dividend":
                     j.set(state, "revenue", rng.choice((10, 40, 80, 150, 260)))
+                if "place_token" in named and short & {"place_token", "remove_token"}:
+                    _extend_track(game, corp, rng)
                 validator.try_all(short)
                 validator.step_kinds[step] = (offered or set()) | validator.offered
             finally:
                 j.rollback()
+
+
+def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 6) -> None:
+    """`corp`'s track extended, inside the caller's transaction, by up to `lays` of its legal lays
+    (the engine's `legal_lays` at the phase's colours, cost aside) on the hexes its track reaches, a
+    lay of a city's tile outside its stations' hexes first where there is one, so that it reaches cities to place stations in (random play seldom joins a home
+    station to another city: 18CO's KPAC at Kansas City)."""
+    if game.board is None:
+        return
+    from compiler.runtime import track
+
+    board = game.board
+    for _ in range(lays):
+        options = track.legal_lays(board, corp.id, game._phase_colors())
+        if not options:
+            return
+        home = {hex_id for hex_id, _ in board.tokens_of(corp.id)}
+        near = [lay for lay in options if lay.hex in track.reach(board, corp.id).hexes]
+        cities = [lay for lay in near if lay.hex not in home and any(n.kind == "city" for n in board.tiles[lay.tile].nodes)]
+        if not near:
+            return
+        lay = rng.choice(cities or near)
+        game._board_change(lambda lay=lay: board.lay(lay.hex, lay.tile, lay.rotation, None, lay.mapping or None))
 
 
 def _give_train(validator: Validator, corp: Entity) -> bool:
@@ -1454,6 +1521,49 @@ def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> 
         validator.try_all(set(names))
     finally:
         j.rollback()
+
+
+def _construct_decisions(validator: Validator, legal: list[dict], rng: random.Random, want: int) -> None:
+    """States for the decisions an action leaves pending (1880's choice of building rights after a
+    founding, VII.3.2; 18 Grand Junction's Corbett Thompson choice as an operating round begins): one
+    legal action of each type that names a corporation of the scope, and a pass, played, in a
+    transaction rolled back, and the candidates of the decision then pending tried where its action
+    is short of `want` samples; where one did, up to a dozen more of its type (other prices, other
+    certificate layouts: the states such a decision follows are few, as a corporation is founded once)."""
+    game = validator.game
+    report = validator.report
+    if game.g.get("pending") or all(report.accepted.get(k, 0) >= want for k in validator.actions):
+        return
+    by_type: dict[str, list[dict]] = {}
+    for a in legal:
+        if validator.names_scope(a) or a["type"] == "pass":
+            by_type.setdefault(a["type"], []).append(a)
+    for actions in by_type.values():
+        rng.shuffle(actions)
+        for action in actions[:12]:
+            if not _decide_after(validator, action, want):
+                break
+
+
+def _decide_after(validator: Validator, action: dict, want: int) -> bool:
+    """`action` played in a transaction rolled back, and the candidates of the decision it leaves pending
+    tried; whether that decision's action was short of `want` samples."""
+    game = validator.game
+    logged = len(game.actions)
+    game.j.begin()
+    try:
+        try:
+            game.process(action)
+        except (IllegalAction, RuleGap):
+            return False
+        pending = game.g.get("pending")
+        if not pending or validator.report.accepted.get(pending[0][2], 0) >= want:
+            return False
+        validator.try_all({pending[0][2]})
+        return True
+    finally:
+        game.j.rollback()
+        del game.actions[logged:]  # the log is not journalled
 
 
 def _construct_take_overs(validator: Validator, rng: random.Random) -> None:

@@ -175,6 +175,49 @@ def test_a_presidents_certificate_in_receivership_is_not_bought_from_the_pool(pr
     assert not report.mismatches, report.summary()
 
 
+@pytest.mark.parametrize("phase,pays", [("B1", True), ("B2", False)])
+def test_ii_3_1_a_lay_across_the_dotted_border_pays_p2s_owner_in_the_model_too(program, phase, pays):
+    """1880 II.3.1 (P2): a tile whose new track first reaches the dotted border pays Ł20 to P2's owner
+    until the communist phase (B2). The model's lay paid nothing, so each such lay of the TR from
+    Sibiu (F12) was a mismatch (found once playouts favoured the scope's corporations: 36). The
+    Starting Round is skipped and P2 handed to Player 1 by direct edits; the phase is a direct edit
+    with the border's opening event."""
+    title = program.titles["1880 Romania"]
+    validator, game = _validator(title)
+    game.g["priority"] = 0
+    game._end_starting_round()
+    game.owner["P2"] = game.find("Player 1")
+
+    def play(kind: str, **fields) -> None:
+        entity = game.current_entity()
+        game.process({"type": kind, "entity": entity.id, "entity_type": game.entity_type(entity), **fields})
+
+    while game.current_entity().id != "Player 1":
+        play("pass")
+    share_price = next(a["share_price"] for a in game._cand_par(game.find("Player 1"), {})
+                       if a["corporation"] == "TR" and a["share_price"].startswith("100,"))
+    play("par", corporation="TR", share_price=share_price, president_percent=20)
+    play("choose", choice="ABC")
+    while game.current_entity().id != "TR":
+        play("pass")
+    game.g["phase"] = phase
+    game.emit("dotted_border_opens")
+    legal = validator.try_all({"lay_tile"})
+    report = validator.report
+    assert legal and report.accepted["lay_tile"] == len(legal), report.summary()
+    assert not report.mismatches, report.summary()
+    owner, cash = game.find("Player 1"), game.cash[game.find("Player 1")]
+    paid = []
+    for action in legal:
+        game.j.begin()
+        try:
+            game.process(action)
+            paid.append(game.cash[owner] - cash)
+        finally:
+            game.j.rollback()
+    assert any(paid) is pays and all(p % 20 == 0 for p in paid), paid  # Ł20 per side crossed
+
+
 # ---------------------------------------------------------------- per title
 
 
@@ -244,9 +287,11 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
         "buy_train": 100,
     }, never={
         # a station of KPAC or the DSNG beyond the home: offered at most a few times in two 400-action
-        # games (whether at all depends on the playout's path), in a state where the depot's next
-        # train is a copy the scope leaves out, or for a corporation outside the scope
-        "place_token": (DEPOT_OUTSIDE, NEVER_OFFERED, UNBOUND),
+        # games (whether at all depends on the playout's path; the extended track of the constructed
+        # station steps reaches towns, seldom a city), in a state where the depot's next train is a
+        # copy the scope leaves out, in a state the scope cannot describe, or for a corporation
+        # outside the scope
+        "place_token": (DEPOT_OUTSIDE, NEVER_OFFERED, UNBOUND, STATE_OUTSIDE),
         # privates bought by a corporation: all held by players outside... the
         # privates the scope keeps are bound only once a corporation of it runs, and then it may hold
         # a train copy the scope leaves out
