@@ -48,6 +48,7 @@ from compiler.verify_model import (
     Model,
     Reads,
     hold_name,
+    rulebook_cites,
     stable_hash,
 )
 from compiler.verify_translate import AND, IF, IMPLIES, MUL, NOT, OR, SUM, Ctx, Translator, truth, zi
@@ -135,16 +136,8 @@ class Invariant:
 
 
 def _cite_of(model: Model, *names: str) -> str:
-    out: list[str] = []
-    for name in names:
-        clause = model.title.get("property", name) or model.title.get("table", name)
-        if clause is None:
-            continue
-        for c in clause.prov.citations:
-            text = str(c)
-            if c.is_rulebook and text not in out:
-                out.append(text)
-    return ", ".join(out)
+    clauses = (model.title.get("property", name) or model.title.get("table", name) for name in names)
+    return rulebook_cites(c for c in clauses if c is not None)
 
 
 def _line(fn: Callable) -> str:

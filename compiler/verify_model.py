@@ -241,6 +241,18 @@ class ScopeNote:
     lines: list[str] = field(default_factory=list)
 
 
+def rulebook_cites(clauses: Iterable[Any]) -> str:
+    """The rulebook citations of clauses (anything with a `prov`), each once, in order: "§9.2, §9.3";
+    "" where there are none."""
+    out: list[str] = []
+    for clause in clauses:
+        for c in clause.prov.citations:
+            text = str(c)
+            if c.is_rulebook and text not in out:
+                out.append(text)
+    return ", ".join(out)
+
+
 class Model:
     """A title's finite universe, its parameters and its state variables.
 
@@ -680,16 +692,8 @@ class Model:
     def component_cites(self, kind: str, prop: str | None = None) -> str:
         """The rulebook citations ("§9.2, §9.3") of the title's components of `kind`, or, given `prop`,
         of that property of each; "" where there are none."""
-        out: list[str] = []
-        for comp in self.title.components(kind):
-            found = comp if prop is None else comp.get(prop)
-            if found is None:
-                continue
-            for c in found.prov.citations:
-                text = str(c)
-                if c.is_rulebook and text not in out:
-                    out.append(text)
-        return ", ".join(out)
+        found = (comp if prop is None else comp.get(prop) for comp in self.title.components(kind))
+        return rulebook_cites(f for f in found if f is not None)
 
     def scope_text(self) -> str:
         """One line: what the proofs range over."""

@@ -3,8 +3,9 @@
 Random playouts of a title's generated engine (`compiler.engines.game_class`)
 give concrete states (in the games played beyond the first `games` while an
 action is short, where the scope is cut down, half of the picks are among the
-actions that name the scope's corporations: `_playout_choices`). At each state every candidate action the engine
-generates is tried (in a journal transaction that is rolled back):
+actions that name the scope's corporations: `_playout_choices`). At each state
+every candidate action the engine generates is tried (in a journal
+transaction that is rolled back):
 
 - the engine's state before the action is abstracted to the model's state
   variables (`abstract_state`), the action dict to a binding and parameter
@@ -27,8 +28,8 @@ Routes are chosen by the engine's own search where the title has a map, and
 declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
 constructed states: each floated corporation of the scope at each step of its
 operating turn (its track extended by a few legal lays where stations are
-short), the decision an action of the scope leaves pending, a pending discard, a corporation short of cash for a forced
-train (with and without certificates of its own to issue), its president
+short), the decision an action of the scope leaves pending, a pending
+discard, a corporation short of cash for a forced train (with and without certificates of its own to issue), its president
 short of cash with nothing he may sell (a bankruptcy), a player owing the
 bank a debt in a stock round. A state the model cannot describe
 (`scope_exact`: a train copy beyond the scope's held by an entity of the
@@ -900,7 +901,6 @@ class Validator:
         refusal: str | None = None
         lay_cost = None
         pre_crossed = game.g.get("crossed_borders", ())
-        crossed: frozenset = frozenset()
         try:
             if kind == "lay_tile":
                 try:
@@ -1150,10 +1150,10 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
 def _playout_choices(validator: Validator, legal: list[dict], rng: random.Random,
                      favour_scope: bool = True) -> list[dict]:
     """The legal actions a playout picks its next action from: with `favour_scope`, where the scope is
-    cut down, half of the time those that name a corporation of the scope (its par, its certificates, its own actions),
-    so that its corporations start and operate in most games (18CO: 2 of 11), sales left out (they
-    drive its price down to a close: 18CO's liquidation); else, most of the time, those other than a
-    pass; else all of them."""
+    cut down, half of the time those that name a corporation of the scope (its par, its certificates,
+    its own actions), so that its corporations start and operate (18CO: 2 of 11), sales left out
+    (they drive its price down to a close: 18CO's liquidation); else, most of the time, those other
+    than a pass; else all of them."""
     scoped = [a for a in legal if a["type"] != "pass" and "sell" not in a["type"] and validator.names_scope(a)]
     if favour_scope and validator.model.truncated and scoped and rng.random() < 0.5:
         return scoped
@@ -1439,22 +1439,21 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
 def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 6) -> None:
     """`corp`'s track extended, inside the caller's transaction, by up to `lays` of its legal lays
     (the engine's `legal_lays` at the phase's colours, cost aside) on the hexes its track reaches, a
-    lay of a city's tile outside its stations' hexes first where there is one, so that it reaches cities to place stations in (random play seldom joins a home
-    station to another city: 18CO's KPAC at Kansas City)."""
+    lay of a city's tile outside its stations' hexes first where there is one, so that it reaches
+    cities to place stations in (random play seldom joins a home station to another city)."""
     if game.board is None:
         return
     from compiler.runtime import track
 
     board = game.board
     for _ in range(lays):
-        options = track.legal_lays(board, corp.id, game._phase_colors())
-        if not options:
-            return
-        home = {hex_id for hex_id, _ in board.tokens_of(corp.id)}
-        near = [lay for lay in options if lay.hex in track.reach(board, corp.id).hexes]
-        cities = [lay for lay in near if lay.hex not in home and any(n.kind == "city" for n in board.tiles[lay.tile].nodes)]
+        reached = track.reach(board, corp.id).hexes
+        near = [lay for lay in track.legal_lays(board, corp.id, game._phase_colors()) if lay.hex in reached]
         if not near:
             return
+        home = {hex_id for hex_id, _ in board.tokens_of(corp.id)}
+        cities = [lay for lay in near
+                  if lay.hex not in home and any(n.kind == "city" for n in board.tiles[lay.tile].nodes)]
         lay = rng.choice(cities or near)
         game._board_change(lambda lay=lay: board.lay(lay.hex, lay.tile, lay.rotation, None, lay.mapping or None))
 
