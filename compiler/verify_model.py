@@ -587,6 +587,14 @@ class Model:
                                        else [component_data(c) for c in self.title.components(str(kind))])
         return self.__dict__["_cards"]
 
+    def card_index(self, key: Any) -> int | None:
+        """A card's key (a string; None or "none" for no card) as its index: from 1 in the title's
+        order, 0 for none; None for a key the title does not have."""
+        if key is None or str(key) == "none":
+            return 0
+        keys = [card.get("key") for card in self.cards or ()]
+        return keys.index(str(key)) + 1 if str(key) in keys else None
+
     def card_uses(self, index: Any) -> Any:
         """The cubes a card gets when it is picked (its `uses`; 0 without), for a card index term."""
         out: Any = z3.IntVal(0)
@@ -668,6 +676,11 @@ class Model:
                 f"{name}: a table keyed by {', '.join(decl.dims)}; one of {values} at {self.n_players} players"
             )
         return self._param_consts[name][0]
+
+    def table_constants(self) -> list[str]:
+        """The tables read so far as symbolic constants (`param`): their names (the constant is
+        `param:NAME`)."""
+        return [name for name in self._param_consts if not name.startswith("gap:")]
 
     def gap_constant(self, what: str, reason: str, least: int = 0, why: str = "") -> z3.ArithRef:
         """A count the title leaves as a declared gap (18 Grand Junction's token counts), read as a

@@ -747,12 +747,9 @@ class Translator:
         """A card as its index (see `CardRef`): a card, none, or a card's key."""
         if isinstance(v, CardRef):
             return v.index
-        if v is None:
-            return 0
-        if isinstance(v, str):
-            keys = [card["key"] for card in self.model.cards or ()]
-            if v in keys:
-                return keys.index(v) + 1
+        index = self.model.card_index(v) if v is None or isinstance(v, str) else None
+        if index is not None:
+            return index
         raise Unsupported(f"comparing an ability card with {v!r}")
 
     def opaque_test(self, op: str, a: Any, b: Any, ctx: Ctx | None) -> Any:
@@ -2037,8 +2034,11 @@ class Builtins:
         ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
 
     def b_corporate_purchase_this_turn(self, ctx: Ctx) -> Any:
-        """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity)."""
-        return ctx.fresh("corporate_purchase", "ent")
+        """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity;
+        an oracle, read by the translation validator)."""
+        v = ctx.fresh("corporate_purchase", "ent")
+        ctx.shared.oracles.append(("corporate_purchase", (), v))
+        return v
 
     def b_note_corporate_purchase(self, ctx: Ctx, corp: Any) -> None:
         """As GameBase.b_note_corporate_purchase: the runtime's record of the turn; nothing modelled."""
@@ -2749,9 +2749,14 @@ class Builtins:
 
     def b_check_return_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
         """As GameBase.b_check_return_token: which station is outside the model; the owning
-        corporation keeps one on the map, so it has placed two or more."""
+        corporation keeps one on the map, so it has two or more there. Its stations on the map are an
+        oracle: those it placed from its charter (`tokens`) and those a take-over gave it (18CO §6.1.3:
+        a station swapped, which the model does not follow); one placed is the one taken back."""
         for c in self.m.corporations:
-            ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), ctx.state[f"tokens:{c.id}"] >= 2))
+            placed = ctx.state[f"tokens:{c.id}"]
+            stations = self.card_oracle(ctx, "stations_on_map", (c.id,), "int")
+            ctx.shared.axioms.append(stations >= placed)
+            ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), AND(stations >= 2, placed >= 1)))
         return Opaque("a station")
 
     def b_last_token_cost(self, ctx: Ctx, corp: Any) -> Any:
@@ -2828,14 +2833,14 @@ class Builtins:
         """As GameBase.b_available: whether the company's tier may be started. Which companies setup
         relegated and the tiers' phases are outside the model; an oracle says, so every answer is checked."""
         v = ctx.fresh("available", "bool")
-        ctx.shared.oracles.append(("available", (), v))
+        ctx.shared.oracles.append(("available", self.ids(corp), v))
         return v
 
     def b_home_open(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
         the model; an oracle says)."""
         v = ctx.fresh("home_open", "bool")
-        ctx.shared.oracles.append(("home_open", (), v))
+        ctx.shared.oracles.append(("home_open", self.ids(corp), v))
         return v
 
     def b_check_home_choice(self, ctx: Ctx, corp: Any, city: Any) -> Any:
@@ -2907,12 +2912,18 @@ class Builtins:
             st[f"has_cell:{c.id}"] = IF(when, True, st[f"has_cell:{c.id}"])
 
     def b_bought(self, ctx: Ctx, player: Any, corp: Any) -> None:
+        """As GameBase.b_bought: the buyer's turn marks; the float and presidency checked; in a special
+        round (18CO §8.2: one certificate a turn) the turn moves on, which the round machinery says
+        (havocked, as a pass's)."""
         st = ctx.state
         st["bought"] = IF(ctx.path, True, st["bought"])
         st["acted"] = IF(ctx.path, True, st["acted"])
         for c, cond in self.corp_of(ctx, corp):
             self.check_float(ctx, c, cond)
         self.b_check_president(ctx, corp)
+        special = ctx.fork(ctx.state["round"] == ROUNDS.index("special"))
+        self.turn_over(special)
+        ctx.state = special.state
 
     def check_float(self, ctx: Ctx, corp: Ent, cond: Any) -> None:
         m = self.m
@@ -3668,9 +3679,19 @@ class Builtins:
         index = self.card_index(ctx, corp)
         return OR(*[index == i for i, _, _ in self.powers(ctx, effect)])
 
+    def ids(self, *terms: Any) -> tuple[str | None, ...]:
+        """The ids of entity terms (None for one not known here): an oracle's arguments, which the
+        translation validator reads the engine's answer with."""
+        out = []
+        for t in terms:
+            k = self.known(self.ent(t))
+            out.append(k.id if k is not None else None)
+        return tuple(out)
+
     def card_oracle(self, ctx: Ctx, name: str, args: tuple, sort: str = "bool") -> Any:
         """A fact about the cards the model does not follow (the deck is empty, an offer waits, a
-        declaration is armed): any value."""
+        declaration is armed): any value. `args`: what the fact is about (ids, a parameter's name),
+        for the translation validator."""
         v = ctx.fresh(name, sort)
         ctx.shared.oracles.append((name, args, v))
         return v
@@ -3813,9 +3834,8 @@ class Builtins:
 
     def b_offered(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         """As GameBase.b_offered: an offer of a card for C waits on P first (an oracle)."""
-        self.ent(player)
         self.corp_of(ctx, corp)
-        return self.card_oracle(ctx, "offered", ())
+        return self.card_oracle(ctx, "offered", self.ids(player, corp))
 
     def b_offer_card(self, ctx: Ctx, corp: Any, action: Any, required: Any) -> None:
         """As GameBase.b_offer_card: C's president (in a stock round, without one, the player acting)
@@ -3841,16 +3861,17 @@ class Builtins:
             raise Unsupported(f"pick_card of {card!r}")
         index = card.index
         declined = self.tr.eq(index, 0)
-        ctx.require(self.card_oracle(ctx, "offer_waits", ()))
-        ctx.require(IMPLIES(declined, NOT(self.card_oracle(ctx, "offer_required", ()))))
-        ctx.require(IMPLIES(NOT(declined), self.card_oracle(ctx, "in_deck", ())))
+        offer = self.ids(player, corp)
+        ctx.require(self.card_oracle(ctx, "offer_waits", offer))
+        ctx.require(IMPLIES(declined, NOT(self.card_oracle(ctx, "offer_required", offer))))
+        ctx.require(IMPLIES(NOT(declined), self.card_oracle(ctx, "in_deck", (str(index),))))
         options = self.corp_of(ctx, corp)
         ctx.require(OR(*[cond for _, cond in options]))
         for c, cond in options:
             when = AND(ctx.path, cond, NOT(declined))
             ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
             ctx.state[f"cubes:{c.id}"] = IF(when, self.card_uses(ctx, index), self.cubes_of(ctx, c))
-        last = ctx.fork(NOT(self.card_oracle(ctx, "more_offers", ())))
+        last = ctx.fork(NOT(self.card_oracle(ctx, "more_offers", offer)))
         self.b_resolve_decision(last, player, action)
         ctx.state = last.state
         ctx.shared.calls.add("emit:card_picked")
@@ -3867,7 +3888,8 @@ class Builtins:
         in it, or outside 1 to the number operating (the order is the runtime's: an oracle says
         whether the rest holds); the model keeps no order."""
         self.corp_of(ctx, corp)
-        ctx.require(AND(self.tr.cmp(">=", position, 1), self.card_oracle(ctx, "position_open", ())))
+        ctx.require(AND(self.tr.cmp(">=", position, 1),
+                        self.card_oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
 
     def b_close_minors(self, ctx: Ctx) -> None:
         """As GameBase.b_close_minors: every minor closes."""

@@ -49,6 +49,7 @@ from typing import Any, Callable
 
 import z3
 
+from compiler import syntax
 from compiler.ir import Title
 from compiler.runtime.entities import BANK as RT_BANK
 from compiler.runtime.entities import DEPOT as RT_DEPOT
@@ -56,7 +57,7 @@ from compiler.runtime.entities import POOL as RT_POOL
 from compiler.runtime.entities import SCRAP as SCRAP_RT
 from compiler.runtime.entities import Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
-from compiler.runtime.game import COMBINED_STEPS, MAP_STEPS
+from compiler.runtime.game import COMBINED_STEPS, MAP_STEPS, GameBase
 from compiler.verify_model import (
     BANK,
     DEPOT,
@@ -464,10 +465,9 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for c in model.corporations:
         out[f"sold_corps:{c.id}"] = c.id in g["sold_corps"]
     if model.cards is not None:
-        keys = [card["key"] for card in model.cards]
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)
-            out[f"card:{c.id}"] = keys.index(key) + 1 if key in keys else 0
+            out[f"card:{c.id}"] = model.card_index(key) or 0
             out[f"cubes:{c.id}"] = g.get("cubes", {}).get(key, 0) if key is not None else 0
     marks = g.get("turn_marks", frozenset())
     for mark in model.vars.marks():
@@ -550,6 +550,36 @@ CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "
             "_end_draft")
 
 
+#: The builtins that read or spend the power of the ability card a corporation holds -> the effects
+#: they act on without naming one (has_power and power_value name theirs: `has_power(C, "choose_turn")`).
+CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
+    "has_power": frozenset(), "power_value": frozenset(), "cubes": frozenset(), "spend_cubes": frozenset(),
+    "use_power": GameBase.DECLARED_EFFECTS, "place_card_marker": frozenset({"bonus_token"}),
+}
+
+#: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
+#: reads from the engine (`Validator._engine_fact`).
+ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
+                          "position_open", "armed", "hold_price", "train_discount", "available", "home_open",
+                          "stations_on_map"})
+
+
+def _builtin_calls(decl: Any) -> list[tuple[str, tuple]]:
+    """The calls of builtins (and functions) in a clause: (name, argument nodes)."""
+    return [(node.func.name, node.args) for node in syntax.walk(decl)
+            if isinstance(node, syntax.Call) and isinstance(node.func, syntax.Name)]
+
+
+def _arg_value(arg: Any, env: dict[str, Any]) -> Any:
+    """An oracle argument naming a parameter (`param:NAME`, read from `env`) or an integer literal."""
+    if isinstance(arg, str) and arg in env:
+        return env[arg]
+    try:
+        return int(arg)
+    except (TypeError, ValueError):
+        return None
+
+
 #: `Validator.check`'s answer for an action the model cannot bind.
 UNBOUND = object()
 
@@ -586,9 +616,37 @@ class Validator:
         #: the actions a private takes (its first parameter is a private: its abilities)
         self.company_kinds = {name for name, clause in self.actions.items()
                               if clause.decl.params and "private" in [str(a) for a in clause.decl.params[0].type.alternatives]}
+        #: the actions that read the power of a corporation's ability card (18GJ's Company Presidents)
+        #: -> the effects they name (`has_power(C, "choose_turn")`)
+        self.card_kinds: dict[str, set[str]] = {}
+        #: the actions that may wait for a later phase: those whose rule reads the phase, and the
+        #: privates' (an ability's phases are its data)
+        self.phase_kinds = set(self.company_kinds)
+        #: the actions of a round the runtime calls for itself, by round: a special round's
+        #: (`in_special_round(R)`: ("special", R)) and the acquisition round's (`in_round(acquisition)`)
+        self.round_kinds: dict[tuple[str, str], set[str]] = {}
+        for name, clause in self.actions.items():
+            for call, args in _builtin_calls(clause.decl):
+                first = args[0].name if args and isinstance(args[0], syntax.Name) else None
+                if call in CARD_POWER_BUILTINS:
+                    effects = self.card_kinds.setdefault(name, set())
+                    effects.update(CARD_POWER_BUILTINS[call], (a.value for a in args if isinstance(a, syntax.Str)))
+                elif call == "phase_at_least":
+                    self.phase_kinds.add(name)
+                elif call == "in_special_round" and first is not None:
+                    self.round_kinds.setdefault(("special", first), set()).add(name)
+                elif call == "in_round" and first == "acquisition":
+                    self.round_kinds.setdefault(("acquisition", first), set()).add(name)
         #: the action names offered at each operating step so far (`_construct_steps`)
         self.step_kinds: dict[str, set[str]] = {}
         self._patch()
+
+    def short_effects(self, want: int, rng: random.Random) -> set[str] | None:
+        """The card effects one of the actions reading a card's power names (drawn among those short
+        of `want` samples); None when none is short."""
+        short = [effects for kind, effects in sorted(self.card_kinds.items())
+                 if self.report.accepted.get(kind, 0) < want]
+        return set(rng.choice(short)) if short else None
 
     def in_scope(self, corp: Entity) -> bool:
         """Whether the engine's corporation is one of the model's."""
@@ -824,6 +882,13 @@ class Validator:
                 alts = [str(a) for a in p.type.alternatives]
                 if alts and alts[0] == "name":
                     continue
+                if alts and alts[0] == self.model.prop_value("ability_cards"):
+                    # an ability card by its index among the title's cards (see verify_translate.CardRef)
+                    index = self.model.card_index(arg)
+                    if index is None:
+                        return None
+                    env[f"param:{p.name}"] = index
+                    continue
                 if isinstance(arg, bool) or isinstance(arg, int):
                     env[f"param:{p.name}"] = arg
                 else:
@@ -921,8 +986,9 @@ class Validator:
                 post = self.snapshot if self.snapshot is not None else abstract_state(game, self.model)
                 self._run_deferred()
             # a price reaching a close cell closes the corporation inside the
-            # action (`_close_corporation`), which the model leaves out
-            closed = refusal is None and any(game.corp[c.id].get("closed") for c in self.model.corporations)
+            # action (`_close_corporation`), which the model leaves out (one closed before is no closing)
+            closed = refusal is None and any(game.corp[c.id].get("closed") and not pre.get(f"closed:{c.id}")
+                                             for c in self.model.corporations)
         finally:
             game.j.rollback()
         self.snapshot = None
@@ -930,6 +996,10 @@ class Validator:
         self.deferred = []
         compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
         env = {f"pre.{name}": value for name, value in pre.items()}
+        for name in self.model.table_constants():
+            # a table keyed by more than the player count (1846's certificate limit by the
+            # corporations left): the engine's value now
+            env[f"param:{name}"] = game.param(name)
         env.update(params)
         for name, _args, const in step.oracles:
             cname = const.decl().name()
@@ -974,6 +1044,18 @@ class Validator:
                 # the printed sides of the private's border type that the engine's lay crossed first
                 env[cname] = sum(1 for hex_id, edge in crossed
                                  if getattr(game.board.printed_border(hex_id, edge), "type", None) == _args[1])
+            elif name == "corporate_purchase":
+                # the corporation whose certificates the operating one bought this turn: none, one of
+                # the scope, or one outside it
+                bought = game.b_corporate_purchase_this_turn()
+                env[cname] = NONE if bought is None else (_scoped(self.model, bought) or ELSEWHERE)
+            elif name in ENGINE_FACTS:
+                try:
+                    value = self._engine_fact(name, _args, env)
+                except (IllegalAction, RuleGap):
+                    value = None  # the engine has no answer here (a gap): the model's stays open
+                if value is not None:
+                    env[cname] = value
             elif name == "lay_closes":
                 x = _args[0]
                 env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
@@ -1016,6 +1098,56 @@ class Validator:
             else:
                 self.report.mismatches.append(Mismatch(action, kind, f"the engine refuses it ({refusal}); the model's guard is true"))
         return False
+
+    def _engine_fact(self, name: str, args: tuple, env: dict[str, Any]) -> Any:
+        """The engine's answer, in the state before the action, to one of the model's oracles in
+        `ENGINE_FACTS` (verify_translate's `card_oracle`, `b_available`, `b_home_open`): None where its
+        arguments are not known (an entity the model left symbolic)."""
+        game = self.game
+        if name == "deck_empty":
+            return not game.b_deck()
+        if None in args:
+            return None
+        offers = tuple(game.g.get("card_offers", ()))
+        if name in ("offered", "offer_waits", "offer_required", "more_offers"):
+            player, corp = args
+            mine = [offer for offer in offers if offer[1] == player]
+            if name == "offered":
+                return bool(mine) and mine[0][0] == corp
+            this = [offer for offer in mine if offer[0] == corp]
+            if name == "offer_waits":
+                return bool(this)
+            if name == "offer_required":
+                return bool(this) and bool(this[0][2])
+            return len(mine) > 1
+        if name == "in_deck":
+            index = _arg_value(args[0], env)
+            cards = self.model.cards or ()
+            if not isinstance(index, int) or not 1 <= index <= len(cards):
+                return None
+            return cards[index - 1]["key"] in game.b_deck()
+        if name == "position_open":
+            corp, position = args
+            position = _arg_value(position, env)
+            order = tuple(game.g.get("order", ()))
+            if not isinstance(position, int):
+                return None
+            return game.g.get("operating") is None and corp in order and position <= len(order)
+        if name == "stations_on_map":
+            return len(game.board.tokens_of(args[0])) if game.board is not None else None
+        corp_entity = game.entity("corporation", args[0])
+        if name == "available":
+            return bool(game.b_available(corp_entity))
+        if name == "home_open":
+            return bool(game.b_home_open(corp_entity))
+        if name == "armed":
+            return bool(game.g.get("armed", {}).get(args[0]))
+        if name == "hold_price":
+            return bool(game._armed(corp_entity, "hold_price"))
+        if name == "train_discount":
+            n = game._armed(corp_entity, "train_discount")
+            return int(game.b_power_value(corp_entity, "train_discount", "discount_per_use")) * n if n else 0
+        return None
 
     @staticmethod
     def _evaluate(compiled: Any, guard_node: Any, post_nodes: dict[str, Any], env: dict[str, Any],
@@ -1336,6 +1468,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
     if report.accepted.get("take_over (exchange)", 0) < want:
         _construct_take_overs(validator, rng)
     _construct_any_time(validator, rng, want)
+    _construct_called_rounds(validator, rng, want)
     _construct_steps(validator, rng, want)
     operating_kinds = ("contribute", "bankrupt", "discard_train")
     if game.g["round"] != "operating" or all(report.accepted.get(k, 0) >= want for k in operating_kinds):
@@ -1383,6 +1516,57 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 j.rollback()
 
 
+def _construct_called_rounds(validator: Validator, rng: random.Random, want: int) -> None:
+    """States for the rounds the runtime calls for itself, once in a game or when the market says
+    (18CO's President's Choice Round, §8, and Acquisition Round, §7), while their actions are short:
+    from a state between rounds' actions, with up to two certificates of each started corporation of
+    the scope held, half the time, by another corporation of the scope (what a President buys from
+    his corporations), the round started by the runtime, and its actions tried with each player (each
+    bidder) on turn. For the acquisition round, a corporation of the scope is first moved to a cell of
+    the market's `acquisition` zone (the red zone)."""
+    game = validator.game
+    report = validator.report
+    if game.g.get("pending") or game.g["finished"] or game.g["round"] not in ("stock", "operating"):
+        return
+    j = game.j
+    for (kind, name), kinds in sorted(validator.round_kinds.items()):
+        short = {k for k in kinds if report.accepted.get(k, 0) < want}
+        if not short or (kind == "special" and name in game.g.get("rounds_held", frozenset())):
+            continue
+        scope = [c for c in game.corporations if validator.in_scope(c) and game.corp[c.id]["cell"] is not None
+                 and not game.corp[c.id]["closed"]]
+        j.begin()
+        try:
+            for corp in scope:
+                others = [o for o in scope if o != corp]
+                held = [c for c in game.certs_of[corp.id] if not c.president and game.owner[c.id] in (corp, RT_POOL)]
+                for cert in held[:2]:
+                    if others and rng.random() < 0.5:
+                        j.set(game.owner, cert.id, rng.choice(others))
+            if kind == "special":
+                j.set(game.g, "round_due", name)
+                game._start_special_round()
+                turns = range(len(game.players))
+            else:
+                cells = [cell for cell in game.market.cells() if "acquisition" in game.market.zones_of(cell)]
+                if not scope or not cells:
+                    continue
+                game._place_token(rng.choice(scope), rng.choice(cells))
+                if not game._start_acquisition_round() or game.g["round"] != "acquisition":
+                    continue
+                turns = range(len(game.g["acquisition"]["bidders"]))
+            for turn in turns:
+                if kind == "special":
+                    j.set(game.g, "special", {**game.g["special"], "turn": turn})
+                else:
+                    j.set(game.g, "acquisition", {**game.g["acquisition"], "turn": turn})
+                validator.try_all(short)
+        except (IllegalAction, RuleGap):
+            pass  # a round the state cannot start: nothing to try
+        finally:
+            j.rollback()
+
+
 def _construct_steps(validator: Validator, rng: random.Random, want: int) -> None:
     """States for the operating turn's actions: in an operating round, each
     floated corporation of the scope put at each step of its turn (given the
@@ -1406,10 +1590,10 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
             continue
         for step in steps:
             # a step is visited while an action named by it (or by a step it combines) is short, or an
-            # action offered at it before is
+            # action offered at it before is, or one a dealt card may offer (`_deal_card`)
             named = {step, *COMBINED_STEPS.get(step, ())}
             offered = validator.step_kinds.get(step)
-            if offered is not None and not (offered | named) & short:
+            if offered is not None and not (offered | named | set(validator.card_kinds)) & short:
                 continue
             j.begin()
             try:
@@ -1420,20 +1604,84 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                 j.set(game.g, "pending", ())
                 if short & validator.company_kinds:
                     # the privates held outside the scope (their abilities act for their holders), and
-                    # half of the players' (whose abilities a corporation uses: 18CO's track and
-                    # station privates), are corp's, as if it had bought them
+                    # half of the players' and the market's (whose abilities a corporation uses: 18CO's
+                    # track and station privates, often left unsold), are corp's, as if it had bought them
                     for item in game.privates:
                         if not game.closed[item.id] and (validator._held_outside(item.id) or (
-                                game.owner[item.id].kind == "player" and rng.random() < 0.5)):
+                                game.owner[item.id].kind in ("player", "pool") and rng.random() < 0.5)):
                             j.set(game.owner, item.id, corp)
+                if short & set(validator.card_kinds):
+                    _deal_card(game, corp, rng, validator.short_effects(want, rng))
+                stations = "place_token" in named and short & {"place_token", "remove_token"}
+                # a later phase: what it allows, and the track of its colours (18CO's Durango, a
+                # yellow city without track, is left only by its green upgrade)
+                if (short & validator.phase_kinds or stations) and rng.random() < 0.5:
+                    _later_phase(game, rng)
                 if step == "dividend":
                     j.set(state, "revenue", rng.choice((10, 40, 80, 150, 260)))
-                if "place_token" in named and short & {"place_token", "remove_token"}:
+                if stations:
+                    if rng.random() < 0.5:
+                        _add_station(game, corp, rng)
                     _extend_track(game, corp, rng)
                 validator.try_all(short)
                 validator.step_kinds[step] = (offered or set()) | validator.offered
             finally:
                 j.rollback()
+
+
+def _later_phase(game: Any, rng: random.Random) -> None:
+    """The phase marker moved on one or two phases, without the new phase's events or the train
+    purchase that would bring it (the actions a later phase allows, for a corporation of the scope
+    that random play has seldom kept alive until then)."""
+    keys = [phase["key"] for phase in game.phases]
+    at = keys.index(game.g["phase"])
+    later = keys[at + 1:at + 3]
+    if later:
+        game.j.set(game.g, "phase", rng.choice(later))
+
+
+def _deal_card(game: Any, corp: Entity, rng: random.Random, effects: set[str], chance: float = 0.5) -> None:
+    """With probability `chance`, a corporation holds an ability card still in play (in the deck or another
+    corporation's: it changes hands) instead of its own (which goes back to the deck), with the cubes
+    of its `uses`, as if it had been picked for it: the actions of a card's power, in a scope whose
+    corporations seldom draw that card. `effects`: the card is one with an ability of these effects,
+    where one is in play."""
+    held = dict(game.g.get("cards", {}))
+    removed = set(game.g.get("cards_removed", ()))
+    cards = [card["key"] for card in game._cards() if card["key"] not in removed and held.get(corp.id) != card["key"]]
+    if not cards or rng.random() >= chance:
+        return
+    wanted = [key for key in cards if any(ability.get("kind") == "ability" and ability.get("effect") in effects
+                                          for ability in game._card(key).get("children") or ())]
+    key = rng.choice(wanted or cards)
+    uses = game._card(key).get("uses")
+    # (a use declared on the card each holder had is gone with it)
+    losing = {holder for holder, card in held.items() if card == key} | {corp.id}
+    game.j.set(game.g, "cards", {**{holder: card for holder, card in held.items() if card != key}, corp.id: key})
+    game.j.set(game.g, "armed", {c: what for c, what in game.g.get("armed", {}).items() if c not in losing})
+    game.j.set(game.g, "cubes", {**game.g.get("cubes", {}), key: int(uses) if uses else 0})
+
+
+def _add_station(game: Any, corp: Entity, rng: random.Random) -> None:
+    """`corp` given, inside the caller's transaction, a station in a city anywhere on the map where
+    the engine would let it stand (`check_token` as for a home: no route needed), as if placed in an
+    earlier turn, when it has a token left: its track then reaches beyond its home, and it has a
+    station to take back (18CO's DNP), where its home is far from any other city."""
+    from compiler.runtime import track
+
+    board = game.board
+    if board is None or game.b_tokens_left(corp) < 1:
+        return
+    cities = [(hex_id, i) for hex_id in sorted(board.hexes)
+              for i, node in enumerate(board.tile_at(hex_id).nodes) if node.kind == "city"]
+    rng.shuffle(cities)
+    for ref in cities[:20]:
+        try:
+            spot = track.check_token(board, corp.id, ref, home=True)
+        except IllegalAction:
+            continue
+        game.b_place_station(corp, spot)
+        return
 
 
 def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 6) -> None:
@@ -1540,17 +1788,24 @@ def _construct_decisions(validator: Validator, legal: list[dict], rng: random.Ra
     for actions in by_type.values():
         rng.shuffle(actions)
         for action in actions[:12]:
-            if not _decide_after(validator, action, want):
+            if not _decide_after(validator, action, want, rng):
                 break
 
 
-def _decide_after(validator: Validator, action: dict, want: int) -> bool:
+def _decide_after(validator: Validator, action: dict, want: int, rng: random.Random) -> bool:
     """`action` played in a transaction rolled back, and the candidates of the decision it leaves pending
-    tried; whether that decision's action was short of `want` samples."""
+    tried; whether that decision's action was short of `want` samples. While an action reading a card's
+    power is short, the corporations of the scope are first dealt a card (`_deal_card`: a decision
+    such a power asks for, 18GJ's Corbett Thompson choice)."""
     game = validator.game
     logged = len(game.actions)
     game.j.begin()
     try:
+        effects = validator.short_effects(want, rng)
+        if effects is not None:
+            for corp in game.corporations:
+                if validator.in_scope(corp) and not game.corp[corp.id]["closed"]:
+                    _deal_card(game, corp, rng, effects, chance=1.0)
         try:
             game.process(action)
         except (IllegalAction, RuleGap):

@@ -7964,40 +7964,6 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
-def a_buy_company(g, v_player, v_company, v_price):
-    """Buy the private on sale (library '18xx' action buy_company)"""
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "privates are sold in the stock round", rule="library '18xx' action buy_company"
-        )
-    if not (not g.b_in_auction()):
-        raise IllegalAction(
-            "the private is being auctioned among its bidders",
-            rule="library '18xx' action buy_company",
-        )
-    if not (g.b_private_on_sale() == v_company):
-        raise IllegalAction(
-            "privates are sold one at a time, in order", rule="library '18xx' action buy_company"
-        )
-    if not (v_price == g.b_sale_price()):
-        raise IllegalAction(
-            "the private is sold at its current price", rule="library '18xx' action buy_company"
-        )
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or (not ("privates" in g.param("cert_limit_counts")))
-    ):
-        raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limits"')
-    if not (g.b_free_cash(v_player) >= v_price):
-        raise IllegalAction(
-            "not enough cash (money set aside for bids cannot be used)",
-            rule="library '18xx' action buy_company",
-        )
-    g.transfer(v_price, v_player, g.name("bank"))
-    g.move(v_company, g.name("bank"), v_player)
-    g.b_private_sold(v_player, v_company)
-
-
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
     if g.b_in_round("draft"):
@@ -8608,7 +8574,6 @@ class Game(GameBase):
 
     DATA = DATA
     ACTION_PARAMS = {
-        "buy_company": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
         "bid": [("player", ("player",)), ("company", ("private", "minor")), ("price", ("money",))],
         "par": [("player", ("player",)), ("corporation", ("corporation",)), ("price", ("money",))],
         "buy_shares": [
@@ -8666,7 +8631,6 @@ class Game(GameBase):
         "company_place_token": [("company", ("private",)), ("city", ("name",))],
     }
     ROUTINES = {
-        "action:buy_company": a_buy_company,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

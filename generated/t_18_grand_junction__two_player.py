@@ -129,7 +129,7 @@ DATA = TitleData(
         "receivership_steps": ["run_routes", "dividend", "buy_train"],
         "receivership_selling": "forbidden",
         "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
-        "declinable_decisions": ["assign"],
+        "declinable_decisions": [],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
         "components_own": [
             "game board",
@@ -6942,12 +6942,9 @@ DATA = TitleData(
         ],
     },
     rules={
-        "action assign": '§"Private Companies"',
         "action bankrupt": '§"Bankruptcy"',
         "action buy_train": '§"Train Ownership", §"GMT 1846 Components Used"',
         "action choose_turn": '§"Corbett Thompson"',
-        "action company_lay_tile": '§"Private Companies", §"Laying Track"',
-        "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
         "action corporation_assign": '§"Lemuel Morrissey"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares", §"Cleveland Graham"',
@@ -7035,7 +7032,7 @@ DATA = TitleData(
         "property components_own": '§"18 Grand Junction Game Parts"',
         "property currency": 'supplement from "18xx-games-1846.json"',
         "property dead_end_colors": '§"Laying Track"',
-        "property declinable_decisions": '§"Private Companies"',
+        "property declinable_decisions": 'assumed "its one decision, the Steamboat Company\'s assign, is not in play"',
         "property dividend_kinds": '§"Paying Dividends"',
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',
@@ -7616,7 +7613,6 @@ DATA = TitleData(
         "trigger minor_income": '§"Minor Income Centers"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
         "trigger new_presidents": '§"New Presidents in Phase 3"',
-        "trigger port_marker_assignment": '§"Private Companies"',
         "trigger president_capital": '§"Homer Cropper"',
         "trigger president_income": '§"Walton Purcell"',
         "trigger president_on_start": '§"Company Presidents"',
@@ -7630,98 +7626,6 @@ DATA = TitleData(
 )
 
 # ------------------------------------------------------------ actions, procedures, functions
-
-
-def a_buy_company(g, v_player, v_company, v_price):
-    """Buy the private on sale (library '18xx' action buy_company)"""
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "privates are sold in the stock round", rule="library '18xx' action buy_company"
-        )
-    if not (not g.b_in_auction()):
-        raise IllegalAction(
-            "the private is being auctioned among its bidders",
-            rule="library '18xx' action buy_company",
-        )
-    if not (g.b_private_on_sale() == v_company):
-        raise IllegalAction(
-            "privates are sold one at a time, in order", rule="library '18xx' action buy_company"
-        )
-    if not (v_price == g.b_sale_price()):
-        raise IllegalAction(
-            "the private is sold at its current price", rule="library '18xx' action buy_company"
-        )
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or (not ("privates" in g.param("cert_limit_counts")))
-    ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Stock Ownership", §"Certificate Limits"',
-        )
-    if not (g.b_free_cash(v_player) >= v_price):
-        raise IllegalAction(
-            "not enough cash (money set aside for bids cannot be used)",
-            rule="library '18xx' action buy_company",
-        )
-    g.transfer(v_price, v_player, g.name("bank"))
-    g.move(v_company, g.name("bank"), v_player)
-    g.b_private_sold(v_player, v_company)
-
-
-def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    if g.b_in_round("draft"):
-        if not (g.b_in_draft_hand(v_company)):
-            raise IllegalAction(
-                "the card is not among those drawn for this pick", rule='§"Private Company Draft"'
-            )
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
-            raise IllegalAction(
-                "a drafted company costs its current draft price", rule='§"Private Company Draft"'
-            )
-        if not (g.b_free_cash(v_player) >= v_price):
-            raise IllegalAction(
-                "not enough cash for this and the companies already picked",
-                rule='§"Private Company Draft"',
-            )
-        g.b_draft_pick(v_player, v_company)
-    else:
-        if not (g.param("private_sale_bidding")):
-            raise IllegalAction(
-                "privates are sold at a fixed price; bidding is not in play",
-                rule='§"Private Company Draft"',
-            )
-        if g.b_in_auction():
-            if not (v_company == g.b_auction_company()):
-                raise IllegalAction(
-                    "the auction is for another private", rule='§"Private Company Draft"'
-                )
-            if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-                raise IllegalAction(
-                    "a raise is at least the minimum raise", rule='§"Private Company Draft"'
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule='§"Private Company Draft"')
-            g.b_raise_bid(v_player, v_price)
-        else:
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-                raise IllegalAction(
-                    "bids are for privates not yet offered", rule='§"Private Company Draft"'
-                )
-            if not (
-                (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
-                and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
-            ):
-                raise IllegalAction(
-                    "a bid exceeds the face value and every other bid by at least the minimum raise",
-                    rule='§"Private Company Draft"',
-                )
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction(
-                    "not enough cash to set the bid aside", rule='§"Private Company Draft"'
-                )
-            g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
@@ -7857,34 +7761,6 @@ def a_pass(g, v_entity):
             rule='§"Paying Dividends"',
         )
     g.b_pass_turn(v_entity)
-
-
-def a_corporation_buy_company(g, v_corporation, v_company, v_price):
-    """A corporation buys a private (§\"Purchasing Private Companies\")"""
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns",
-            rule='§"Purchasing Private Companies"',
-        )
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("not yet in this phase", rule='§"Purchasing Private Companies"')
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Purchasing Private Companies"')
-    v_seller = g.b_holder_of(v_company)
-    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction("the private is not for sale", rule='§"Set Up"')
-    if not (
-        (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
-    ):
-        raise IllegalAction(
-            "outside the private's price range", rule='§"Purchasing Private Companies"'
-        )
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule='§"Purchasing Private Companies"')
-    g.transfer(
-        v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
-    )
-    g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
@@ -8305,41 +8181,6 @@ def r_minor_dividend(g, v_minor):
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
-def a_assign(g, v_company, v_target):
-    """A corporation places its private's revenue marker (§\"Private Companies\")"""
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Private Companies"')
-    if not (g.b_in_round("operating")):
-        raise IllegalAction("markers are placed in operating rounds", rule='§"Private Companies"')
-    g.b_place_marker(v_company, v_target)
-
-
-def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
-    """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Private Companies"')
-    if not (g.b_in_round("operating")):
-        raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
-    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
-    v_cost = g.b_ability_lay_cost(v_company, v_lay)
-    if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
-        raise IllegalAction("the corporation cannot pay for the tile", rule='§"Laying Track"')
-    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    g.b_ability_lay(v_company, v_lay, v_tile)
-
-
-def a_company_place_token(g, v_company, v_city):
-    """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Private Companies"')
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "tokens are placed in operating rounds", rule='§"Placing Station Tokens"'
-        )
-    v_spot = g.b_check_ability_token(v_company, v_city)
-    g.b_ability_token(v_company, v_spot)
-
-
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
     if not (g.b_offered(v_player, v_corporation)):
@@ -8432,13 +8273,6 @@ def t_private_income(g, *_rest):
     """Privates pay their income"""
     for v_company in g.b_open_privates():
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
-
-
-def t_port_marker_assignment(g, *_rest):
-    """A player owning the Steamboat Company assigns its marker"""
-    for v_company in g.name("privates"):
-        if g.b_marker_assigned_by_player(v_company):
-            g.b_require_decision(v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
@@ -8539,8 +8373,6 @@ class Game(GameBase):
 
     DATA = DATA
     ACTION_PARAMS = {
-        "buy_company": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
-        "bid": [("player", ("player",)), ("company", ("private", "minor")), ("price", ("money",))],
         "par": [("player", ("player",)), ("corporation", ("corporation",)), ("price", ("money",))],
         "buy_shares": [
             ("player", ("player",)),
@@ -8553,11 +8385,6 @@ class Game(GameBase):
             ("shares", ("list[certificate]",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
-        "corporation_buy_company": [
-            ("corporation", ("corporation",)),
-            ("company", ("private",)),
-            ("price", ("money",)),
-        ],
         "lay_tile": [
             ("corporation", ("corporation",)),
             ("hex", ("name",)),
@@ -8587,14 +8414,6 @@ class Game(GameBase):
             ("amount", ("money",)),
         ],
         "bankrupt": [("corporation", ("corporation",))],
-        "assign": [("company", ("private",)), ("target", ("name",))],
-        "company_lay_tile": [
-            ("company", ("private",)),
-            ("hex", ("name",)),
-            ("tile", ("name",)),
-            ("rotation", ("int",)),
-        ],
-        "company_place_token": [("company", ("private",)), ("city", ("name",))],
         "select_president": [
             ("player", ("player",)),
             ("corporation", ("corporation",)),
@@ -8610,13 +8429,10 @@ class Game(GameBase):
         "corporation_assign": [("corporation", ("corporation",)), ("target", ("name",))],
     }
     ROUTINES = {
-        "action:buy_company": a_buy_company,
-        "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,
         "action:pass": a_pass,
-        "action:corporation_buy_company": a_corporation_buy_company,
         "action:lay_tile": a_lay_tile,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
@@ -8636,9 +8452,6 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
-        "action:assign": a_assign,
-        "action:company_lay_tile": a_company_lay_tile,
-        "action:company_place_token": a_company_place_token,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
         "action:top_up_revenue": a_top_up_revenue,
@@ -8652,7 +8465,6 @@ class Game(GameBase):
             (None, t_minor_income),
             (None, t_president_income),
         ],
-        "operating_order_set": [(None, t_port_marker_assignment), (None, t_thompson_asked)],
         "remove_reservations": [(None, t_reservations_removed)],
         "remove_markers": [(None, t_markers_removed)],
         "close_minors": [(None, t_minors_close)],
@@ -8661,4 +8473,5 @@ class Game(GameBase):
         "phase_start": [(w_presidents_removed, t_presidents_removed)],
         "operating_round_end": [(None, t_new_presidents)],
         "card_picked": [(w_president_capital, t_president_capital)],
+        "operating_order_set": [(None, t_thompson_asked)],
     }

@@ -22,7 +22,9 @@ import pytest
 from compiler import paths
 from compiler.engines import game_class, overlay_game_class
 from compiler.pipeline import load
+from compiler.runtime import track
 from compiler.runtime.entities import POOL, SCRAP
+from compiler.runtime.errors import IllegalAction
 from compiler.verify_model import Model
 from compiler.verify_validate import ValidationReport, Validator, depot_exact, scope_exact, validate
 
@@ -285,6 +287,11 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
         # certificates to issue (§5.10.6.1.1): 74 bankruptcies, 60 contributions, 182 purchases
         "dividend": 100, "run_routes": 30, "bankrupt": 40, "contribute": 30, "discard_train": 20,
         "buy_train": 100,
+        # the privates' abilities and purchases, at those steps with half the players' and the
+        # market's privates given to the corporation and, half the time, the phase moved on one or
+        # two (corporations buy privates from phase 3, §5.3.1): 203 purchases, 255 lays when written;
+        # DNP's station returned, with a station added elsewhere on the map: 48
+        "corporation_buy_company": 100, "company_lay_tile": 100, "remove_token": 10,
     }, never={
         # a station of KPAC or the DSNG beyond the home: offered at most a few times in two 400-action
         # games (whether at all depends on the playout's path; the extended track of the constructed
@@ -292,20 +299,12 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
         # copy the scope leaves out, in a state the scope cannot describe, or for a corporation
         # outside the scope
         "place_token": (DEPOT_OUTSIDE, NEVER_OFFERED, UNBOUND, STATE_OUTSIDE),
-        # privates bought by a corporation: all held by players outside... the
-        # privates the scope keeps are bound only once a corporation of it runs, and then it may hold
-        # a train copy the scope leaves out
-        "corporation_buy_company": (UNBOUND, STATE_OUTSIDE),
-        # the open auction's privates go in the private auction round; the
-        # corporations' bids and the DSNG's special purchase are not offered in
-        # two 400-action games, or (the bids) only while a corporation of the scope holds a train
-        # copy the scope leaves out, or (in such a state brought into the scope) by a corporation
-        # outside it
-        "buy_company": NEVER_OFFERED, "corporation_bid": (NEVER_OFFERED, STATE_OUTSIDE, UNBOUND),
+        # the corporations' bids for a corporation up for liquidation (§7.1) and the President's
+        # Choice Round's purchases (§8.2) are not offered in two 400-action games, or (the bids) only
+        # while a corporation of the scope holds a train copy the scope leaves out, or (in such a
+        # state brought into the scope) by a corporation outside it
+        "corporation_bid": (NEVER_OFFERED, STATE_OUTSIDE, UNBOUND),
         "special_buy_shares": NEVER_OFFERED,
-        # the privates' abilities (Table B: LNPW's and GJGR's lays, DNP's station returned) act for a
-        # corporation that owns the private, from phase 3: not reached in two 400-action games
-        "company_lay_tile": NEVER_OFFERED, "remove_token": NEVER_OFFERED,
     })
 
 
@@ -329,27 +328,25 @@ def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
     _check_title(title, report, floors={
         "par": 200, "take_over (no exchange)": 200, "corporation_sell_shares": 100, "pass": 60,
         "buy_shares": 40, "lay_tile": 40, "buy_train": 20, "contribute": 10, "discard_train": 5,
-        "place_token": 5, "use_ability": 5, "corporation_buy_shares": 3, "bankrupt": 10,
+        "place_token": 5, "corporation_buy_shares": 3, "bankrupt": 10,
         # DRG and DSPP put at each step of their operating turns (`_construct_steps`): 204 dividends,
-        # 103 runs, 96 top-ups when written
-        "dividend": 100, "run_routes": 50, "top_up_revenue": 30,
+        # 103 runs when written
+        "dividend": 100, "run_routes": 50,
+        # the Company Presidents: the pick compared with the card's index and the engine's offers
+        # (255 when written); DRG and DSPP dealt a card whose power a short action reads, at their
+        # steps and before an action that may start an operating round: 179 to 202 top-ups, 200
+        # uses, 207 Morrissey markers, 10 to 22 Corbett Thompson choices (an operating round's start
+        # is rare in two games)
+        "select_president": 150, "top_up_revenue": 100, "use_ability": 100, "corporation_assign": 100,
+        "choose_turn": 5,
     }, never={
-        # what the scope leaves out operates or acts: a Company President card
-        # offered to a company outside it, a turn chosen by one, a sale of a
-        # company outside it, its top-up
-        "choose_turn": UNBOUND,
-        "select_president": UNBOUND,
+        # what the scope leaves out operates or acts: a sale of a company outside it, its top-up
         # (a top-up offered to a company of the scope at its constructed dividend step while it holds
         # a train copy the scope leaves out)
         "sell_shares": UNBOUND, "top_up_revenue": (UNBOUND, STATE_OUTSIDE),
         # the one run of this game is of a company outside the scope, or none is offered (seed- and
         # path-dependent: which actions the model compares moves the playout's random choices)
         "run_routes": (UNBOUND, NEVER_OFFERED),
-        # the privates' actions (bids, purchases, their abilities' lays and
-        # tokens) are not offered in this three-player game
-        "assign": NEVER_OFFERED, "bid": NEVER_OFFERED, "buy_company": NEVER_OFFERED,
-        "company_lay_tile": NEVER_OFFERED, "company_place_token": NEVER_OFFERED,
-        "corporation_assign": (NEVER_OFFERED, UNBOUND), "corporation_buy_company": NEVER_OFFERED,
     })
 
 
@@ -375,8 +372,6 @@ def test_the_model_of_each_1846_action_agrees_with_the_engine(program):
         # and its end (the runtime's `_end_draft` against the step `draft_ends`): 232 and 13 when written
         "bid": 200, "draft_ends": 5,
     }, never={
-        # a private on sale to a player: 1846 drafts its privates instead
-        "buy_company": UNBOUND,
         # the privates' abilities act for companies the scope leaves out, or
         # where their minors stand
         "assign": "outside the scope", "company_lay_tile": "outside the scope",
@@ -430,3 +425,116 @@ def test_the_model_of_1880_romania_agrees_with_the_engine(program):
     missing = _never_compared(title, report)
     assert "par" not in missing and "bid" not in missing, summary
     assert report.accepted["par"] >= PAR_1880_FLOOR, summary
+
+
+def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer():
+    """18 Grand Junction §"Company Presidents": whoever starts a company picks its Company President
+    from the deck; he may not decline. The model names the card by its index; what it does not
+    follow (the card is in the deck, the offer waits, it may not be declined) are oracles, which the
+    validator reads from the engine (`Validator._engine_fact`). Before, the pick was never bound.
+    With the oracles' answers inverted, the model disagrees with the engine: the answers are read."""
+    title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
+    model = Model(title)
+    game = overlay_game_class("18 Grand Junction", None, MAP)(players=[p.id for p in model.players], seed=1)
+    scope = {c.id for c in model.corporations}
+    par = next(a for a in game.legal_actions() if a["type"] == "par" and a["corporation"] in scope)
+    game.process(par)
+    # (the candidates name every company of the scope: the guards decide)
+    picks = [a for a in game._candidates() if a["type"] == "select_president" and a["corporation"] in scope]
+    deck = [a for a in picks if a["corporation"] == par["corporation"] and a["company_president"] != "none"]
+    assert deck and len(picks) > len(deck) + 1
+
+    def compare(validator):
+        for action in picks:
+            validator.check(action)
+        return validator.report
+
+    report = compare(Validator(title, game, ValidationReport(title.display_name)))
+    assert not report.mismatches, report.summary()
+    # every card left in the deck is a legal pick for the company started; declining ("none") is
+    # refused at a company's start, and so is a pick for the other company, which is offered none
+    assert report.accepted["select_president"] == len(deck)
+    assert report.refused["select_president"] == len(picks) - len(deck)
+
+    inverted = Validator(title, game, ValidationReport(title.display_name))
+    answer = inverted._engine_fact
+    inverted._engine_fact = lambda name, args, env: (not answer(name, args, env)
+                                                     if name in ("in_deck", "offer_required") else answer(name, args, env))
+    kinds = {m.kind for m in compare(inverted).mismatches}
+    assert kinds == {"select_president"}
+
+
+def test_8_2_a_purchase_in_the_presidents_choice_round_passes_the_turn_in_the_model_too(program):
+    """18CO §8.2-§8.3: in the President's Choice Round a President buys one certificate that a
+    corporation he presides holds of another; the turn then passes on (he comes round again until he
+    passes). The model's purchase kept him on turn: 152 `acting` mismatches in two games once the
+    validator started the round itself (`_construct_called_rounds`). Now the round machinery moves
+    on in the model as after a pass."""
+    title = program.titles["18CO"]
+    validator, game = _validator(title)
+    other = _other_in_scope(validator)
+    j = game.j
+    j.begin()
+    try:
+        _start(game, "KPAC", "Player 1")
+        _start(game, other, "Player 2")
+        cert = next(c for c in game.certs_of["KPAC"] if not c.president)
+        j.set(game.owner, cert.id, game.entity("corporation", other))
+        j.set(game.g, "round_due", "presidents_choice")
+        game._start_special_round()
+        # Player 2, who presides `other`, on turn (the seating is dealt, §1.2)
+        turn = [p.id for p in game.players].index("Player 2")
+        j.set(game.g, "special", {**game.g["special"], "turn": turn})
+        buys = [a for a in game._candidates() if game.action_name(a) == "special_buy_shares"]
+        for action in buys:
+            validator.check(action)
+    finally:
+        j.rollback()
+    report = validator.report
+    assert report.accepted.get("special_buy_shares", 0) >= 1, report.summary()
+    assert not report.mismatches, report.summary()
+
+
+def test_dnp_takes_back_a_station_a_take_over_gave_in_the_model_too(program):
+    """18CO Table B: DNP lets its owning corporation take a station back, never its last one on the
+    map. A station swapped in a take-over (§6.1.3) is on the map without being placed from the
+    charter; the model counted only those placed, so it refused what the engine allowed (66
+    mismatches in `rulec validate 18co`). The stations on the map are now an oracle the validator
+    reads from the engine."""
+    title = program.titles["18CO"]
+    validator, game = _validator(title)
+    j = game.j
+    kpac = game.entity("corporation", "KPAC")
+    j.begin()
+    try:
+        _start(game, "KPAC", "Player 1")
+        j.set(game.corp["KPAC"], "floated", True)
+        game.b_place_home_token(kpac)
+        # a station taken over: on the map, counted off the far end of the charter
+        spot = _open_city(game, "KPAC")
+        game._board_change(lambda: game.board.place_token("KPAC", (spot.hex, spot.node), spot.slot))
+        j.set(game.corp["KPAC"], "tokens_right", 1)
+        assert game.corp["KPAC"]["tokens"] == 1 and len(game.board.tokens_of("KPAC")) == 2
+        j.set(game.owner, "DNP", kpac)
+        j.set(game.g, "round", "operating")
+        j.set(game.g, "operating", "KPAC")
+        j.set(game.g, "step", "lay_tile")
+        returns = [a for a in game._candidates() if game.action_name(a) == "remove_token"]
+        assert returns
+        for action in returns:
+            validator.check(action)
+    finally:
+        j.rollback()
+    report = validator.report
+    assert report.accepted.get("remove_token", 0) == len(returns), report.summary()
+    assert not report.mismatches, report.summary()
+
+
+def _open_city(game, corp_id: str):
+    """The first city (in hex order) where `corp_id` could stand a station, route aside."""
+    for hex_id in sorted(game.board.hexes):
+        try:
+            return track.check_token(game.board, corp_id, (hex_id, 0), home=True)
+        except IllegalAction:
+            continue
+    raise AssertionError("no open city")
