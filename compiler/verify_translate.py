@@ -1420,7 +1420,7 @@ class Translator:
                     ctx.require(self.truthy(card))
                     ctx.locals[name] = card
                 elif kind == "bool":
-                    ctx.locals[name] = self.builtins.card_oracle(ctx, f"event:{name}", ())
+                    ctx.locals[name] = self.builtins.oracle(ctx, f"event:{name}", ())
             if decl.event.name == "corporation_started":
                 assert corp is not None
                 ctx.require(pre[f"has_par:{corp.id}"])
@@ -2036,9 +2036,7 @@ class Builtins:
     def b_corporate_purchase_this_turn(self, ctx: Ctx) -> Any:
         """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity;
         an oracle, read by the translation validator)."""
-        v = ctx.fresh("corporate_purchase", "ent")
-        ctx.shared.oracles.append(("corporate_purchase", (), v))
-        return v
+        return self.oracle(ctx, "corporate_purchase", (), "ent")
 
     def b_note_corporate_purchase(self, ctx: Ctx, corp: Any) -> None:
         """As GameBase.b_note_corporate_purchase: the runtime's record of the turn; nothing modelled."""
@@ -2754,7 +2752,7 @@ class Builtins:
         a station swapped, which the model does not follow); one placed is the one taken back."""
         for c in self.m.corporations:
             placed = ctx.state[f"tokens:{c.id}"]
-            stations = self.card_oracle(ctx, "stations_on_map", (c.id,), "int")
+            stations = self.oracle(ctx, "stations_on_map", (c.id,), "int")
             ctx.shared.axioms.append(stations >= placed)
             ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), AND(stations >= 2, placed >= 1)))
         return Opaque("a station")
@@ -2832,16 +2830,12 @@ class Builtins:
     def b_available(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_available: whether the company's tier may be started. Which companies setup
         relegated and the tiers' phases are outside the model; an oracle says, so every answer is checked."""
-        v = ctx.fresh("available", "bool")
-        ctx.shared.oracles.append(("available", self.ids(corp), v))
-        return v
+        return self.oracle(ctx, "available", self.ids(corp))
 
     def b_home_open(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
         the model; an oracle says)."""
-        v = ctx.fresh("home_open", "bool")
-        ctx.shared.oracles.append(("home_open", self.ids(corp), v))
-        return v
+        return self.oracle(ctx, "home_open", self.ids(corp))
 
     def b_check_home_choice(self, ctx: Ctx, corp: Any, city: Any) -> Any:
         """As GameBase.b_check_home_choice: refused unless the corporation owes the choice of its home
@@ -3527,6 +3521,9 @@ class Builtins:
     #    phase's group, the players' free picks (oracles, constrained only by
     #    what is certain), and the privates' abilities (static data)
     def oracle(self, ctx: Ctx, name: str, args: tuple, sort: str = "bool") -> Any:
+        """A fact the model does not follow (a row of the round track, the deck is empty, an offer
+        waits, a declaration is armed): any value of `sort`. `args`: what the fact is about (ids, a
+        parameter's name), which the translation validator reads the engine's answer with."""
         v = ctx.fresh(name, sort)
         ctx.shared.oracles.append((name, args, v))
         return v
@@ -3688,14 +3685,6 @@ class Builtins:
             out.append(k.id if k is not None else None)
         return tuple(out)
 
-    def card_oracle(self, ctx: Ctx, name: str, args: tuple, sort: str = "bool") -> Any:
-        """A fact about the cards the model does not follow (the deck is empty, an offer waits, a
-        declaration is armed): any value. `args`: what the fact is about (ids, a parameter's name),
-        for the translation validator."""
-        v = ctx.fresh(name, sort)
-        ctx.shared.oracles.append((name, args, v))
-        return v
-
     def b_card_of(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_card_of: the card C holds, or none (a `CardRef`; none for a non-corporation)."""
         e = self.ent(corp)
@@ -3770,7 +3759,7 @@ class Builtins:
         declared = [p for effect in sorted(GameBase.DECLARED_EFFECTS) for p in self.powers(ctx, effect)]
         for c, cond in options:
             index = self.card_index(ctx, c)
-            armed = self.card_oracle(ctx, "armed", (c.id,))
+            armed = self.oracle(ctx, "armed", (c.id,))
             stackable = OR(*[index == i for i, _, a in declared if a.get("stackable") is True])
             ctx.require(IMPLIES(cond, AND(OR(*[index == i for i, _, _ in declared]), NOT(armed),
                                           OR(self.tr.cmp("<=", n, 1), stackable))))
@@ -3782,7 +3771,7 @@ class Builtins:
         itself only changes route revenue (an oracle)."""
         options = self.corp_of(ctx, corp)
         ctx.require(OR(*[cond for _, cond in options]))
-        city = self.card_oracle(ctx, "marker_city", ())
+        city = self.oracle(ctx, "marker_city", ())
         for c, cond in options:
             ctx.require(IMPLIES(cond, AND(self.has_power_of(ctx, c, "bonus_token"), city)))
             self.spend(ctx, c, 1, cond)
@@ -3790,7 +3779,7 @@ class Builtins:
     def declared_discount(self, ctx: Ctx, c: Ent) -> Any:
         """The percent C's declared `train_discount` takes off a train from the bank now (an oracle:
         0, or up to `discount_per_use` times the cubes its card can spend at once)."""
-        d = self.card_oracle(ctx, "train_discount", (c.id,), "int")
+        d = self.oracle(ctx, "train_discount", (c.id,), "int")
         index = self.card_index(ctx, c)
         most: Any = 0
         for i, card, ability in self.powers(ctx, "train_discount"):
@@ -3824,10 +3813,10 @@ class Builtins:
         elems = []
         ents = []
         for i in range(len(m.corporations)):
-            e = self.card_oracle(ctx, "operating_order", (i,), "ent")
+            e = self.oracle(ctx, "operating_order", (i,), "ent")
             ctx.shared.axioms.append(OR(*[e == m.z(c) for c in m.corporations]))
             ents.append(e)
-            elems.append((e, self.card_oracle(ctx, "operates", (i,))))
+            elems.append((e, self.oracle(ctx, "operates", (i,))))
         if len(ents) > 1:
             ctx.shared.axioms.append(z3.Distinct(ents))
         return SymList(elems)
@@ -3835,7 +3824,7 @@ class Builtins:
     def b_offered(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         """As GameBase.b_offered: an offer of a card for C waits on P first (an oracle)."""
         self.corp_of(ctx, corp)
-        return self.card_oracle(ctx, "offered", self.ids(player, corp))
+        return self.oracle(ctx, "offered", self.ids(player, corp))
 
     def b_offer_card(self, ctx: Ctx, corp: Any, action: Any, required: Any) -> None:
         """As GameBase.b_offer_card: C's president (in a stock round, without one, the player acting)
@@ -3845,7 +3834,7 @@ class Builtins:
         pres = self.b_president(ctx, corp)
         stock = st["round"] == ROUNDS.index("stock")
         decider = IF(AND(self.tr.eq(pres, None), stock), st["acting"], pres)
-        asked = AND(OR(*[ent_is(m, decider, p) for p in m.players]), NOT(self.card_oracle(ctx, "deck_empty", ())))
+        asked = AND(OR(*[ent_is(m, decider, p) for p in m.players]), NOT(self.oracle(ctx, "deck_empty", ())))
         sub = ctx.fork(asked)
         self.b_require_decision(sub, decider, action)
         ctx.state = sub.state
@@ -3862,16 +3851,16 @@ class Builtins:
         index = card.index
         declined = self.tr.eq(index, 0)
         offer = self.ids(player, corp)
-        ctx.require(self.card_oracle(ctx, "offer_waits", offer))
-        ctx.require(IMPLIES(declined, NOT(self.card_oracle(ctx, "offer_required", offer))))
-        ctx.require(IMPLIES(NOT(declined), self.card_oracle(ctx, "in_deck", (str(index),))))
+        ctx.require(self.oracle(ctx, "offer_waits", offer))
+        ctx.require(IMPLIES(declined, NOT(self.oracle(ctx, "offer_required", offer))))
+        ctx.require(IMPLIES(NOT(declined), self.oracle(ctx, "in_deck", (str(index),))))
         options = self.corp_of(ctx, corp)
         ctx.require(OR(*[cond for _, cond in options]))
         for c, cond in options:
             when = AND(ctx.path, cond, NOT(declined))
             ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
             ctx.state[f"cubes:{c.id}"] = IF(when, self.card_uses(ctx, index), self.cubes_of(ctx, c))
-        last = ctx.fork(NOT(self.card_oracle(ctx, "more_offers", offer)))
+        last = ctx.fork(NOT(self.oracle(ctx, "more_offers", offer)))
         self.b_resolve_decision(last, player, action)
         ctx.state = last.state
         ctx.shared.calls.add("emit:card_picked")
@@ -3889,7 +3878,7 @@ class Builtins:
         whether the rest holds); the model keeps no order."""
         self.corp_of(ctx, corp)
         ctx.require(AND(self.tr.cmp(">=", position, 1),
-                        self.card_oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
+                        self.oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
 
     def b_close_minors(self, ctx: Ctx) -> None:
         """As GameBase.b_close_minors: every minor closes."""
@@ -3912,7 +3901,7 @@ class Builtins:
         sub.state[f"closed:{minor.id}"] = IF(sub.path, True, sub.state[f"closed:{minor.id}"])
         self.transfer(sub, sub.state[f"cash:{minor.id}"], m.z(minor), m.z(BANK))
         for t in m.trains:
-            held = self.card_oracle(sub, "minor_holds", (minor.id, t.id))
+            held = self.oracle(sub, "minor_holds", (minor.id, t.id))
             self._move_one(sub, t, m.z(minor), m.z(SCRAP), AND(sub.path, held, sub.state[hold_name(t, None)] >= 1))
         ctx.state = sub.state
 
@@ -3921,7 +3910,7 @@ class Builtins:
         runtime's market_move in an operating round): an oracle, possible only with such a card."""
         if self.m.prop_value("ability_cards") is None or not self.powers(ctx, "hold_price"):
             return False
-        armed = self.card_oracle(ctx, "hold_price", (corp.id,))
+        armed = self.oracle(ctx, "hold_price", (corp.id,))
         return AND(armed, self.has_power_of(ctx, corp, "hold_price"),
                    ctx.state["round"] == ROUNDS.index("operating"))
 

@@ -1101,7 +1101,7 @@ class Validator:
 
     def _engine_fact(self, name: str, args: tuple, env: dict[str, Any]) -> Any:
         """The engine's answer, in the state before the action, to one of the model's oracles in
-        `ENGINE_FACTS` (verify_translate's `card_oracle`, `b_available`, `b_home_open`): None where its
+        `ENGINE_FACTS` (verify_translate's `Builtins.oracle`): None where its
         arguments are not known (an entity the model left symbolic)."""
         game = self.game
         if name == "deck_empty":
