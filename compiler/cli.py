@@ -481,10 +481,16 @@ def cmd_validate(args) -> int:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec validate: no title {what}; `rulec titles` lists them", file=sys.stderr)
         return EXIT_USAGE
+    declared_options = sorted(c.key for c in title.components("option"))
+    unknown = [o for o in args.option if o not in declared_options]
+    if unknown:
+        print(f"rulec validate: {title.display_name} has no option {unknown[0]!r}; "
+              f"its options: {', '.join(declared_options) or 'none'}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         engine = _engine(title, args.map)
         report = validate(title, games=args.games, seed=args.seed, want=args.want,
-                          max_actions=args.actions, engine=engine)
+                          max_actions=args.actions, engine=engine, options=tuple(args.option))
     except (OverlayError, RuleGap, GapError, Unsupported) as exc:
         hint = "" if args.map else "; a map overlay may fill what the map leaves out (`--map FILE`)"
         print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)
@@ -513,7 +519,7 @@ def cmd_docs(args) -> int:
 def cmd_verify(args) -> int:
     from compiler.verify import run
 
-    return run(args.titles or None, args.json, sys.stdout)
+    return run(args.titles or None, args.json, sys.stdout, tuple(args.option))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -543,6 +549,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="z3 proofs of the rule invariants")
     p.add_argument("titles", nargs="*", metavar="TITLE")
+    p.add_argument("--option", action="append", default=[], metavar="KEY",
+                   help="with one of the titles' optional rules in play (its option's key; may be repeated)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
 
@@ -552,6 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("title", metavar="TITLE")
     p.add_argument("--variant")
     p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
+    p.add_argument("--option", action="append", default=[], metavar="KEY",
+                   help="play with one of the title's optional rules (its option's key; may be repeated)")
     p.add_argument("--games", type=int, default=3, help="games to play (more, up to 4 times as many, "
                                                           "while an action has fewer than --want states)")
     p.add_argument("--seed", type=int, default=1)

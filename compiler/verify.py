@@ -355,13 +355,13 @@ class Verifier:
     """Runs every check of one title. See `verify_title`."""
 
     def __init__(self, title: Title, timeout: float = TIMEOUT_SECONDS, cache: Cache | None = None,
-                 progress: Callable[[str], None] | None = None):
+                 progress: Callable[[str], None] | None = None, options: tuple[str, ...] = ()):
         self.title = title
         self.timeout = timeout
         self.budget = max(1, int(timeout * RLIMIT_PER_SECOND))
         self.cache = cache or Cache(None)
         self.progress = progress or (lambda text: None)
-        self.model = Model(title)
+        self.model = Model(title, options)
         self.tr = Translator(self.model)
         self.invariants = invariants_for(self.model)
         self.transitions = transitions_for(self.tr)
@@ -968,7 +968,8 @@ def _group_rows(model: Model, rows: list[tuple[str, str, str, bool]]) -> list[tu
 
 
 def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache | None = None,
-                 progress: Callable[[str], None] | None = None, only: Iterable[str] | None = None) -> TitleReport:
+                 progress: Callable[[str], None] | None = None, only: Iterable[str] | None = None,
+                 options: tuple[str, ...] = ()) -> TitleReport:
     """Every proof and table check of one resolved title (or title + variant).
 
     `timeout`: the budget of each (invariant, transition) pair over all its
@@ -976,15 +977,20 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
     second, so the outcome does not depend on the machine); `cache`: where results
     are kept (none by default); `progress`: called with a short text as each
     transition starts; `only`: the transitions to check (names; "init" for the
-    initial state), all when None. Never raises for a title's content: gaps and
+    initial state), all when None; `options`: the keys of the title's optional
+    rules in play (the model reads the properties they set; the report's title
+    names them; ValueError for one the title does not declare). Never raises for a title's content: gaps and
     unsupported constructs become results; a model that cannot be built
     becomes `report.error`.
     """
     try:
-        verifier = Verifier(title, timeout, cache, progress)
+        verifier = Verifier(title, timeout, cache, progress, tuple(options))
     except (GapError, Unsupported) as exc:
         return TitleReport(title.display_name, "", [], [], [], error=str(exc))
-    return verifier.run(only)
+    report = verifier.run(only)
+    if options:
+        report.title += " with option " + ", ".join(options)
+    return report
 
 
 def select_titles(loaded, names: list[str] | None) -> list[Title]:
@@ -1096,14 +1102,15 @@ def _ms(ms: int) -> str:
     return str(ms) if ms < 10000 else f"{ms // 1000}s"
 
 
-def run(titles: list[str] | None, as_json: bool, out: TextIO) -> int:
-    """`rulec verify [TITLE...] [--json]`: verify the named titles (all when
-    None), print the table (or one JSON object) to `out`.
+def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str, ...] = ()) -> int:
+    """`rulec verify [TITLE...] [--option KEY...] [--json]`: verify the named titles (all when
+    None), with the optional rules `options` in play, print the table (or one JSON object) to `out`.
 
     Returns 0 when every proof is proved or sanctioned and no table check
     failed, 1 otherwise (a counterexample, an unknown, a check not checkable
     for a gap or an unsupported construct, a failed table check, or rulespecs
-    that do not load), 2 when a title named matches nothing.
+    that do not load), 2 when a title named matches nothing or does not
+    declare an option named.
     """
     from compiler.diagnostics import render
     from compiler.pipeline import load
@@ -1118,6 +1125,13 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO) -> int:
     except KeyError as exc:
         print(f"rulec verify: no title or variant {exc.args[0]!r}", file=out)
         return 2
+    for title in selected:
+        declared = sorted(c.key for c in title.components("option"))
+        missing = [o for o in options if o not in declared]
+        if missing:
+            print(f"rulec verify: {title.display_name} has no option {missing[0]!r}; "
+                  f"its options: {', '.join(declared) or 'none'}", file=out)
+            return 2
     cache = Cache.default()
     interactive = hasattr(sys.stderr, "isatty") and sys.stderr.isatty() and not as_json
 
@@ -1128,7 +1142,7 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO) -> int:
     reports = []
     start = time.perf_counter()
     for title in selected:
-        reports.append(verify_title(title, cache=cache, progress=progress))
+        reports.append(verify_title(title, cache=cache, progress=progress, options=tuple(options)))
     if interactive:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start

@@ -261,8 +261,12 @@ class Model:
     raise `GapError` when a translation reaches them.
     """
 
-    def __init__(self, title: Title):
+    def __init__(self, title: Title, options: tuple[str, ...] = ()):
         self.title = title
+        #: the title's optional rules in play (the keys of its `option` components) and the
+        #: properties they set (each option's `sets` record), read before the title's own values
+        self.options = tuple(options)
+        self.option_sets = self._option_sets()
         self.note = ScopeNote()
         self._param_consts: dict[str, tuple[z3.ExprRef, list[Any]]] = {}
         self.param_axioms: list[z3.BoolRef] = []
@@ -274,8 +278,48 @@ class Model:
         self.corp_fields = self._corp_fields()
         self.vars = StateVars(self)
         self.revenue_step = self._revenue_step()
+        self.note.lines.extend(self._steps_not_followed())
 
     # -- building
+    def _option_sets(self) -> dict[str, Any]:
+        """The properties the chosen options set, as the runtime's `GameBase.option_sets`. Raises
+        ValueError for an option the title does not declare."""
+        comps = {c.key: component_data(c) for c in self.title.components("option")}
+        unknown = [o for o in self.options if o not in comps]
+        if unknown:
+            raise ValueError(f"{self.title.display_name} has no option {unknown[0]!r}; options: {sorted(comps) or 'none'}")
+        out: dict[str, Any] = {}
+        for key in self.options:
+            sets = comps[key].get("sets")
+            if isinstance(sets, dict):
+                out.update(sets)
+        return out
+
+    def _steps_not_followed(self) -> list[str]:
+        """The runtime's steps that close or absorb a corporation, which the model does not follow: no
+        invariant is checked across them (the engine alone does them; `rulec validate` counts an action
+        that sets one off inside its own effects as a closing, not compared). One note each, with the
+        rulebook sections of the rules that call it."""
+        def cites(*clauses: Any) -> str:
+            found = rulebook_cites(c for c in clauses if c is not None)
+            return f" ({found})" if found else ""
+
+        out = []
+        markets = self.title.components("market")
+        if self.market is not None and any("close" in zones for zones in self.market.zones.values()):
+            out.append("not followed: a corporation whose share price reaches a close cell closes (its "
+                       "certificates leave the game, its cash goes to the bank, its trains and stations leave)"
+                       + cites(*markets[:1]) + "; no invariant is checked across the closing")
+        if self.prop_value("takeover_when") == "president_certificate_held":
+            out.append("not followed: a corporation holding another's president's certificate takes it over "
+                       "(its treasury paid out, its trains, stations and certificates passed on, then closed)"
+                       + cites(self.title.prop("takeover_when")) + "; no invariant is checked across the take-over")
+        if "acquisition_round" in (self.prop_value("round_order") or ()):
+            out.append("not followed: the end of each auction of the Acquisition Round (the winner pays its bid "
+                       "and takes the corporation over; with no bid, it is liquidated)"
+                       + cites(self.title.prop("round_order")) + "; its bids are checked, its resolution is not")
+        return out
+
     def _corp_fields(self) -> dict[str, str]:
         """The title's own corporation fields that its rules `set`
         (`set corporation.second_capital = true`): name -> "bool" or "int",
@@ -406,6 +450,7 @@ class Model:
     def _build_market(self) -> None:
         self.market: Market | None = None
         self.market_error: str | None = None
+        self.zone_names: list[str] = []
         self.frozen_in: list[str] = []
         markets = self.title.components("market")
         if not markets:
@@ -605,7 +650,10 @@ class Model:
         return out
 
     def prop_value(self, name: str) -> Any:
-        """A title property's plain value (None when the title has no such property)."""
+        """A title property's plain value, as a chosen option sets it (None when the title has no
+        such property)."""
+        if name in self.option_sets:
+            return self.option_sets[name]
         prop = self.title.prop(name)
         return None if prop is None else data_value(prop.value)
 
@@ -627,6 +675,11 @@ class Model:
         parameter, or a table with no row for the count; KeyError when the name is
         no parameter at all.
         """
+        if name in self.option_sets:
+            value = self.option_sets[name]
+            if reads is not None:
+                reads.add("param", name, value)
+            return value
         clause = self.title.get("property", name) or self.title.get("table", name)
         if clause is None:
             if self.title.get("param", name) is not None:
@@ -720,7 +773,7 @@ class Model:
         return ", ".join(parts)
 
     def scope_key(self) -> str:
-        return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines)
+        return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines, self.options)
 
 
 # ---------------------------------------------------------------- state variables

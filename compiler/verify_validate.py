@@ -14,7 +14,11 @@ transaction that is rolled back):
 - an action the engine accepts must have a true guard, and each modelled
   variable that the model determines must equal the engine's, read at the
   moment the action's own effects end (the first step of the round machinery
-  the action sets off: `end_step`, a first train, the next company, ...); a
+  the action sets off: `end_step`, a first train, the next company, the end
+  of an auction of 18CO's Acquisition Round, ...); an action that closes a
+  corporation of the scope inside its own effects (a price reaching a close
+  cell) is counted as a closing, not compared (the model does not follow
+  closings: `Model._steps_not_followed`); a
   take-over check inside the action's own effects (a bankrupt's sell-out)
   runs after them and is compared as the model's `take_over` step; where the
   model leaves a truth value to the engine over the corporations outside a
@@ -27,8 +31,8 @@ transaction that is rolled back):
 Routes are chosen by the engine's own search where the title has a map, and
 declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
 constructed states: each floated corporation of the scope at each step of its
-operating turn (its track extended by a few legal lays where stations are
-short), the decision an action of the scope leaves pending, a pending
+operating turn (its track extended, where stations are short, by a few
+legal lays toward the nearest city with a slot for it), the decision an action of the scope leaves pending, a pending
 discard, a corporation short of cash for a forced train (with and without certificates of its own to issue), its president
 short of cash with nothing he may sell (a bankruptcy), a player owing the
 bank a debt in a stock round. A state the model cannot describe
@@ -547,7 +551,7 @@ MAP_CHECKS = frozenset({"check_lay", "check_token", "check_station", "check_abil
 CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
             "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round",
             "_next_bidder_in_auction", "_next_corporation", "_after_operating_round", "_draft_next",
-            "_end_draft")
+            "_end_draft", "_acquisition_turn_over")
 
 
 #: The builtins that read or spend the power of the ability card a corporation holds -> the effects
@@ -562,6 +566,11 @@ CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
 ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
                           "position_open", "armed", "hold_price", "train_discount", "available", "home_open",
                           "stations_on_map"})
+
+
+def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
+    """The corporations of the scope that the engine has closed (the model has no such variable)."""
+    return frozenset(c.id for c in model.corporations if game.corp[c.id].get("closed"))
 
 
 def _builtin_calls(decl: Any) -> list[tuple[str, tuple]]:
@@ -588,7 +597,8 @@ class Validator:
     """Compares the model with one engine instance (see the module docstring)."""
 
     def __init__(self, title: Title, game: Any, report: ValidationReport, limit: int = 400):
-        self.model = Model(title)
+        # the model with the options the game is played with
+        self.model = Model(title, tuple(game.options))
         self.tr = Translator(self.model)
         self.title = title
         self.game = game
@@ -602,6 +612,8 @@ class Validator:
         self.cert_ids = {c.id for c in self.model.certs}
         self.model_item_ids = {item.id for item in self.model.items}
         self.snapshot: dict[str, Any] | None = None
+        #: the corporations of the scope closed when the snapshot was taken
+        self.snapshot_closed: frozenset[str] = frozenset()
         self.capture = False
         #: take-over checks the action under comparison asked for, run after its own effects
         self.deferred: list[tuple] = []
@@ -685,6 +697,7 @@ class Validator:
                     return None
                 if self.capture and self.snapshot is None:
                     self.snapshot = abstract_state(game, self.model)
+                    self.snapshot_closed = _closed_corporations(game, self.model)
                     self._run_deferred()
                 if _name == "_end_draft" and self.capture:
                     # the draft's end: compared with the runtime step `draft_ends`
@@ -962,6 +975,7 @@ class Validator:
                             if any(o[0] == "sell_out_outside_scope" for o in step.oracles) else None)
         self.snapshot = None
         self.capture = self.report.accepted.get(kind, 0) < self.limit
+        closed_before = _closed_corporations(game, self.model)
         game.j.begin()
         refusal: str | None = None
         lay_cost = None
@@ -986,9 +1000,11 @@ class Validator:
                 post = self.snapshot if self.snapshot is not None else abstract_state(game, self.model)
                 self._run_deferred()
             # a price reaching a close cell closes the corporation inside the
-            # action (`_close_corporation`), which the model leaves out (one closed before is no closing)
-            closed = refusal is None and any(game.corp[c.id].get("closed") and not pre.get(f"closed:{c.id}")
-                                             for c in self.model.corporations)
+            # action's own effects (`_close_corporation`), which the model leaves out (one closed before
+            # is no closing; one the round machinery closes after them, 18CO's Acquisition Round
+            # resolved after its last bid, is no closing of the action's)
+            closed_after = self.snapshot_closed if self.snapshot is not None else _closed_corporations(game, self.model)
+            closed = refusal is None and bool(closed_after - closed_before)
         finally:
             game.j.rollback()
         self.snapshot = None
@@ -1218,24 +1234,26 @@ def _routes(game: Any, corp: Entity, rng: random.Random) -> list[dict]:
 
 def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, limit: int = 400,
              max_actions: int = 3000, construct: bool = True, max_games: int | None = None,
-             engine: Any = None) -> ValidationReport:
+             engine: Any = None, options: tuple[str, ...] = ()) -> ValidationReport:
     """Play `games` random games of `title` (more, up to `max_games`, while an
     action that occurs has fewer than `want` accepted samples), compare every
     candidate at every state, and construct states for rare actions. See the
     module docstring. `engine`: the `Game` class to play (by default the
     title's generated one; a map overlay's for a title whose map is a gap,
-    `compiler.engines.overlay_game_class`)."""
+    `compiler.engines.overlay_game_class`). `options`: the keys of the title's optional rules
+    to play with, in the engine and the model alike (ValueError for one the title does not
+    declare)."""
     from compiler.engines import game_class
 
     report = ValidationReport(title.display_name)
     cls = engine if engine is not None else game_class(title.name, title.variant)
-    model = Model(title)
+    model = Model(title, options)
     names = [p.id for p in model.players]
     rng = random.Random(seed)
     played = 0
     cap = max_games if max_games is not None else 4 * games
     while played < games or (played < cap and _short(report, want)):
-        game = cls(players=names, seed=seed + played + report.setups_out_of_scope)
+        game = cls(players=names, seed=seed + played + report.setups_out_of_scope, options=options)
         if not scope_exact(game, model) and report.setups_out_of_scope < 20:
             # the setup removed a corporation of the scope (1846's removals
             # by player count): the next seed is played instead
@@ -1619,12 +1637,22 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                     _later_phase(game, rng)
                 if step == "dividend":
                     j.set(state, "revenue", rng.choice((10, 40, 80, 150, 260)))
-                if stations:
-                    if rng.random() < 0.5:
-                        _add_station(game, corp, rng)
-                    _extend_track(game, corp, rng)
-                validator.try_all(short)
-                validator.step_kinds[step] = (offered or set()) | validator.offered
+                seen = set(offered or ())
+                # while stations are short, two states: the track extended toward a city, with the
+                # tokens left for place_token, and a station added elsewhere first (a station to take
+                # back, remove_token; it uses a token 18CO's DSNG, with two, cannot spare)
+                for add in ((False, True) if stations else (None,)):
+                    j.begin()
+                    try:
+                        if add:
+                            _add_station(game, corp, rng)
+                        if stations:
+                            _extend_track(game, corp, rng)
+                        validator.try_all(short)
+                        seen |= validator.offered
+                    finally:
+                        j.rollback()
+                validator.step_kinds[step] = seen
             finally:
                 j.rollback()
 
@@ -1684,11 +1712,12 @@ def _add_station(game: Any, corp: Entity, rng: random.Random) -> None:
         return
 
 
-def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 6) -> None:
+def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) -> None:
     """`corp`'s track extended, inside the caller's transaction, by up to `lays` of its legal lays
-    (the engine's `legal_lays` at the phase's colours, cost aside) on the hexes its track reaches, a
-    lay of a city's tile outside its stations' hexes first where there is one, so that it reaches
-    cities to place stations in (random play seldom joins a home station to another city)."""
+    (the engine's `legal_lays` at the phase's colours, cost aside) on the hexes its track reaches,
+    each a lay that brings its track nearest to a city where it could place a station
+    (`_city_distances`; ties drawn at random), so that it reaches one (random play seldom joins a
+    home station to another city; 18CO's KPAC and DSNG start far from any)."""
     if game.board is None:
         return
     from compiler.runtime import track
@@ -1699,11 +1728,39 @@ def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 6) ->
         near = [lay for lay in track.legal_lays(board, corp.id, game._phase_colors()) if lay.hex in reached]
         if not near:
             return
-        home = {hex_id for hex_id, _ in board.tokens_of(corp.id)}
-        cities = [lay for lay in near
-                  if lay.hex not in home and any(n.kind == "city" for n in board.tiles[lay.tile].nodes)]
-        lay = rng.choice(cities or near)
+        distance = _city_distances(board, corp.id)
+        far = len(board.hexes) + 1
+
+        def score(lay: Any) -> int:
+            if distance.get(lay.hex) == 0:
+                return 0
+            # the new track's exits: how near the hexes they lead to are to such a city
+            old = board.tile_at(lay.hex).exits(board.rotation(lay.hex))
+            new = board.tiles[lay.tile].exits(lay.rotation) - old
+            return 1 + min((distance.get(board.nbr[lay.hex][e] or "", far) for e in new), default=far)
+
+        best = min(score(lay) for lay in near)
+        lay = rng.choice([lay for lay in near if score(lay) == best])
         game._board_change(lambda lay=lay: board.lay(lay.hex, lay.tile, lay.rotation, None, lay.mapping or None))
+
+
+def _city_distances(board: Any, company: str) -> dict[str, int]:
+    """Hex id -> the number of hexes from it to the nearest city, outside `company`'s stations'
+    hexes, with a slot `company` could take (0 in such a city's hex), over the map's hexes."""
+    home = {hex_id for hex_id, _ in board.tokens_of(company)}
+    frontier = [hex_id for hex_id in sorted(board.hexes) if hex_id not in home
+                and any(node.kind == "city" and board.free_slot((hex_id, i), company) is not None
+                        for i, node in enumerate(board.tile_at(hex_id).nodes))]
+    distance = dict.fromkeys(frontier, 0)
+    while frontier:
+        following = []
+        for hex_id in frontier:
+            for other in board.nbr[hex_id]:
+                if other is not None and other not in distance:
+                    distance[other] = distance[hex_id] + 1
+                    following.append(other)
+        frontier = following
+    return distance
 
 
 def _give_train(validator: Validator, corp: Entity) -> bool:

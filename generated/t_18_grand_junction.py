@@ -7141,7 +7141,7 @@ DATA = TitleData(
         "property components_own": '§"18 Grand Junction Game Parts"',
         "property currency": 'supplement from "18xx-games-1846.json"',
         "property dead_end_colors": '§"Laying Track"',
-        "property declinable_decisions": 'assumed "its one decision, the Steamboat Company\'s assign, is not in play"',
+        "property declinable_decisions": '§"GMT 1846 Components Used"',
         "property dividend_kinds": '§"Paying Dividends"',
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',

@@ -43,6 +43,19 @@ def test_validate_compares_the_model_with_the_engine(capsys):
     assert report["accepted"]["par"] > 0 and report["accepted"]["pass"] > 0
 
 
+def test_validate_plays_an_option_and_names_an_unknown_one(capsys):
+    """1800's optional bidding rule (§7): with `--option private_bidding` bids are compared."""
+    assert main(["validate", "1800", "--option", "private_bidding", "--games", "1", "--actions", "60",
+                 "--want", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mismatches"] == [] and report["accepted"]["bid"] > 0
+    assert main(["validate", "1800", "--option", "no_such_rule"]) == 2
+    err = capsys.readouterr().err
+    assert "no option 'no_such_rule'" in err and "private_bidding" in err and "Traceback" not in err
+    assert main(["verify", "1880-romania", "--option", "private_bidding"]) == 2
+    assert "1880 Romania has no option 'private_bidding'" in capsys.readouterr().out
+
+
 def test_validate_names_an_unknown_title_and_a_map_gap(capsys):
     assert main(["validate", "no-such-title"]) == 2
     assert "no title 'no-such-title'" in capsys.readouterr().err
