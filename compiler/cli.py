@@ -437,7 +437,7 @@ def cmd_play(args) -> int:
                             options=tuple(args.option), logs=logs if args.log else None,
                             progress=sys.stderr.isatty() and not args.json)
     except RuleGap as exc:
-        hint = "" if args.map else "; a map overlay may fill what the map leaves out (`--map FILE`, see README)"
+        hint = _map_hint(exc, args.map, "`--map FILE`, see README")
         print(f"rulec play: {title.display_name} cannot be played: {exc}{hint}", file=sys.stderr)
         return EXIT_FAIL
     except ValueError as exc:  # an unknown --option, or players the title does not take
@@ -461,6 +461,13 @@ def cmd_play(args) -> int:
         for failure in summary.failures[:10]:
             print(f"seed {failure.seed}: action {failure.action_number} {json.dumps(failure.action)}: {failure.error}")
     return EXIT_OK if not summary.failures else EXIT_FAIL
+
+
+def _map_hint(exc: Exception, overlay: str | None, how: str) -> str:
+    """The hint after a gap that stops play: a map overlay, where the gap is the map and none was given."""
+    if overlay or "map" not in str(getattr(exc, "what", "")):
+        return ""
+    return f"; a map overlay may fill what the map leaves out ({how})"
 
 
 def cmd_validate(args) -> int:
@@ -492,7 +499,7 @@ def cmd_validate(args) -> int:
         report = validate(title, games=args.games, seed=args.seed, want=args.want,
                           max_actions=args.actions, engine=engine, options=tuple(args.option))
     except (OverlayError, RuleGap, GapError, Unsupported) as exc:
-        hint = "" if args.map else "; a map overlay may fill what the map leaves out (`--map FILE`)"
+        hint = _map_hint(exc, args.map, "`--map FILE`")
         print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)
         return EXIT_FAIL
     declared = sorted(c.name for c in title.of_kind("action"))

@@ -628,6 +628,9 @@ class Validator:
         #: the actions a private takes (its first parameter is a private: its abilities)
         self.company_kinds = {name for name, clause in self.actions.items()
                               if clause.decl.params and "private" in [str(a) for a in clause.decl.params[0].type.alternatives]}
+        #: the actions with a private among their parameters (a private's purchase or trade)
+        self.private_kinds = {name for name, clause in self.actions.items()
+                              if any("private" in [str(a) for a in p.type.alternatives] for p in clause.decl.params)}
         #: the actions that read the power of a corporation's ability card (18GJ's Company Presidents)
         #: -> the effects they name (`has_power(C, "choose_turn")`)
         self.card_kinds: dict[str, set[str]] = {}
@@ -1442,6 +1445,22 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     validator.try_all(short)
                 finally:
                     j.rollback()
+            if short & validator.private_kinds:
+                # the same player, the open privates that no player holds given to the others, half the
+                # time a phase or two later: players trade privates from a phase on (1800 §12.3), when
+                # random play has mostly sold them to corporations
+                j.begin()
+                try:
+                    j.set(game.g, "turn", i)
+                    others = [p for k, p in enumerate(game.players) if k != i]
+                    for item in game.privates:
+                        if not game.closed[item.id] and game.owner[item.id].kind != "player":
+                            j.set(game.owner, item.id, rng.choice(others))
+                    if rng.random() < 0.5:
+                        _later_phase(game, rng)
+                    validator.try_all(short & validator.private_kinds)
+                finally:
+                    j.rollback()
             if "sell_shares" in short:
                 # the same player holding, besides, up to two certificates of each started corporation of
                 # the scope from its mat (sales are rare in random play: few hold what they may sell)
@@ -1739,8 +1758,9 @@ def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) -
             new = board.tiles[lay.tile].exits(lay.rotation) - old
             return 1 + min((distance.get(board.nbr[lay.hex][e] or "", far) for e in new), default=far)
 
-        best = min(score(lay) for lay in near)
-        lay = rng.choice([lay for lay in near if score(lay) == best])
+        scored = [(score(lay), lay) for lay in near]
+        best = min(value for value, _ in scored)
+        lay = rng.choice([lay for value, lay in scored if value == best])
         game._board_change(lambda lay=lay: board.lay(lay.hex, lay.tile, lay.rotation, None, lay.mapping or None))
 
 

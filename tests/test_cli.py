@@ -62,6 +62,10 @@ def test_validate_names_an_unknown_title_and_a_map_gap(capsys):
     assert main(["validate", "18 Grand Junction", "--actions", "10"]) == 1
     err = capsys.readouterr().err
     assert "cannot be validated" in err and "--map FILE" in err and "Traceback" not in err
+    # a gap that is not the map gets no map hint (1880's variants: the 8-train count)
+    assert main(["validate", "1880-romania", "--variant", "Amira"]) == 1
+    err = capsys.readouterr().err
+    assert "train 8 count is a gap" in err and "--map" not in err
 
 
 def test_slugs():
