@@ -1,16 +1,22 @@
 """`rulec verify`: the z3 proofs of the titles' invariants (compiler/verify*.py).
 
-- the real 1800 and its Three-Player variant: every check proved or
-  sanctioned; the sanctioned breaches are the §9.2 take-over and a share
-  price leaving an exempt area (§8.2.2, §8.2.3, on which the rulebook is
-  silent), and without their clauses each is a counterexample;
+- every title and variant: every check proved or sanctioned, in the results
+  of `rulec build`'s full run recorded in site/proofs.json (checked fresh
+  there: each title's fingerprint is the verifier's version and the text of
+  its files, tests/test_docs.py), and the cheap checks of each run again here
+  and found the same;
+- the real 1800 and its Three-Player variant: the sanctioned breaches are the
+  §9.2 take-over and a share price leaving an exempt area (§8.2.2, §8.2.3, on
+  which the rulebook is silent), and without their clauses each is a
+  counterexample;
 - §9.2: a take-over that leaves the former Director above the certificate
   limit fails the proof without the title's `sanction` clause, and is
   sanctioned with it;
 - mutation tests: for each standard invariant, an erratum that breaks it is
   found, naming the action and its citation;
 - the other titles: gaps are reported as "not checkable", nothing crashes;
-- the cache: after a one-clause erratum only that clause's checks run again;
+- the cache: after a one-clause erratum only that clause's checks run again
+  (on the toy title of tests/fixtures/toy, whose every check runs in seconds);
 - translation validation: the z3 model of each 1800 action (and of the
   take-over step) agrees with the engine on states from random playouts and
   constructed ones (at least 200 per action that occurs);
@@ -27,9 +33,20 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler import paths
+from compiler.docs_proofs import recorded
 from compiler.paths import ROOT
 from compiler.pipeline import load, load_texts
-from compiler.verify import FOR_ANY_VALUE, Cache, TitleReport, render_report, run, transitions_for, verify_title
+from compiler.verify import (
+    FAILING,
+    FOR_ANY_VALUE,
+    Cache,
+    TitleReport,
+    render_report,
+    run,
+    transitions_for,
+    verify_title,
+)
 from compiler.verify_model import Model
 from compiler.verify_translate import Translator
 from compiler.verify_validate import Compiled, Evaluator, validate
@@ -56,6 +73,18 @@ def sanction_lines(keep: str | None = None) -> list[str]:
     """1800's `sanction` lines (but the one for `keep`)."""
     return [line for line in RULESPECS["rulespecs/1800.rules"].splitlines()
             if line.strip().startswith("sanction ") and not (keep and f" for {keep} " in line)]
+
+
+def load_toy_with(*overlays: str):
+    """The toy title (tests/fixtures/toy) with overlays."""
+    from tests.conftest import LIBRARIES, TOY
+
+    texts = {**LIBRARIES, "toy.rules": (TOY / "toy.rules").read_text(encoding="utf-8")}
+    for i, text in enumerate(overlays):
+        texts[f"overlay{i}.rules"] = text
+    loaded = load_texts(texts)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    return loaded
 
 
 def load_with(*overlays: str, drop: list[str] | None = None):
@@ -87,13 +116,76 @@ def real():
     return load_with()
 
 
+@pytest.fixture(scope="module")
+def full_runs():
+    """The reports of every title's and variant's full verification, as `rulec build` last ran it
+    and recorded it in site/proofs.json, each checked fresh: its fingerprint is the title's now
+    (the verifier's version and the text of the title's files), so it is what a run gives now."""
+    loaded = load()
+    record = recorded(loaded, paths.SITE)
+    assert not record.stale, f"site/proofs.json is stale for {record.stale}: run `rulec docs` (or `rulec build`)"
+    return record.reports
+
+
+def full_run(full_runs, title) -> TitleReport:
+    return full_runs[title.display_name]
+
+
+def agrees_with_the_full_run(full_runs, title, transitions: list[str]) -> TitleReport:
+    """`transitions` of `title` verified now; each result is the full run's (status and reason),
+    and the full run checked nothing more after them."""
+    report = verify_title(title, cache=CACHE, only=transitions)
+    full = full_run(full_runs, title)
+    now = [(r.invariant, r.transition, r.status, r.reason) for r in report.results]
+    recorded_ = [(r.invariant, r.transition, r.status, r.reason) for r in full.results if r.transition in transitions]
+    assert {r.transition for r in report.results} == set(transitions)
+    assert now == recorded_, [(a, b) for a, b in zip(now, recorded_) if a != b][:5]
+    return report
+
+
+#: The cheap checks of each title and variant: run again in `test_the_cheap_checks_of_every_title_
+#: agree_with_its_full_run` (a few seconds each; the full runs take minutes, `rulec build`).
+CHEAP = {
+    "1800": ["init", "pass", "place_token", "collect_bond", "private_income"],
+    "1800 (Three-Player)": ["init", "pass", "place_token", "collect_bond", "first_train"],
+    "18CO": ["init", "pass", "place_token", "lay_tile", "private_income", "imc_closes"],
+    "1846": ["init", "pass", "place_token", "lay_tile", "minors_close", "ic_subsidy"],
+    "1846 (Two-Player)": ["init", "place_token", "lay_tile", "ic_subsidy", "privates_close"],
+    "18 Grand Junction": ["init", "place_token", "thompson_asked", "minors_close", "private_income"],
+    "18 Grand Junction (Two-Player)": ["init", "place_token", "thompson_asked", "private_income"],
+    "1880 Romania": ["init", "pass", "place_token", "capitalise", "choose"],
+    "1880 Romania (Transylvania)": ["init", "pass", "place_token", "capitalise", "payoff_player_debt"],
+    "1880 Romania (Regatul României)": ["init", "pass", "place_token", "second_capital_in_b", "choose"],
+    "1880 Romania (Amira)": ["init", "pass", "place_token", "lay_tile", "payoff_player_debt"],
+}
+
+
+def test_every_title_and_variant_is_proved_or_sanctioned(real, full_runs):
+    """`rulec build`'s verify stage: no title's full run has a counterexample, an unknown, an error
+    or a failed table check; and every title and variant is fully proved or sanctioned, nothing
+    left not checkable (a gap or a construct the model lacks)."""
+    every = {t.display_name for t in real.every_title()}
+    assert set(full_runs) == every and set(CHEAP) == every
+    for name, report in full_runs.items():
+        assert report.error is None, (name, report.error)
+        assert not [r for r in report.results if r.status in FAILING], name
+        assert not [t.name for t in report.tables if t.status == "failed"], name
+        assert report.ok, (name, failures(report))
+
+
+@pytest.mark.parametrize("name", sorted(CHEAP))
+def test_the_cheap_checks_of_every_title_agree_with_its_full_run(real, full_runs, name):
+    title = next(t for t in real.every_title() if t.display_name == name)
+    agrees_with_the_full_run(full_runs, title, CHEAP[name])
+
+
 # ---------------------------------------------------------------- 1800
 
 
 @pytest.mark.parametrize("variant", [None, "Three-Player"])
-def test_1800_verifies_with_everything_proved_or_sanctioned(real, variant):
+def test_1800_verifies_with_everything_proved_or_sanctioned(real, full_runs, variant):
     title = real.program.variants[("1800", variant)] if variant else real.program.titles["1800"]
-    report = verify_title(title, cache=CACHE)
+    report = full_run(full_runs, title)
     assert report.error is None
     assert report.ok, failures(report)
     assert all(r.status == "proved" for r in report.results if r.transition == "init")
@@ -104,6 +196,9 @@ def test_1800_verifies_with_everything_proved_or_sanctioned(real, variant):
     text = text_of(report)
     assert "SANCTIONED: cert_limit after take_over" in text
     assert "reading" in text
+    # the sanctioned checks, run again now
+    now = agrees_with_the_full_run(full_runs, title, ["init", "take_over", "dividend", "end_stock_round"])
+    assert "SANCTIONED: cert_limit after take_over" in text_of(now)
 
 
 def test_9_2_take_over_needs_its_sanction(real):
@@ -147,9 +242,11 @@ def test_the_steps_the_model_does_not_follow_are_noted_with_their_sections(real)
 
 
 def test_a_sanction_no_check_needs_is_noted():
-    loaded = load_with('errata "Spare" of "1800" {\n  sanction holding_cap for pass §8.1 reading "never needed"\n}\n')
-    report = verify_title(loaded.program.titles["1800"], cache=CACHE)
-    assert report.ok
+    """A whole title's run (the toy's, in seconds): a sanction no check used is noted; the title's
+    own two sanctions, which its checks need, are not."""
+    loaded = load_toy_with('errata "Spare" of "Toy" {\n  sanction holding_cap for pass §2 reading "never needed"\n}\n')
+    report = verify_title(loaded.program.titles["Toy"], cache=CACHE)
+    assert report.ok and report.counts()["sanctioned"] == 2
     assert [text.split(" (")[0] for text in report.unused_sanctions] == ["sanction holding_cap for pass"]
     assert "note: sanction holding_cap for pass" in text_of(report)
 
@@ -299,21 +396,31 @@ errata "Own invariants" of "1800" {
 # ---------------------------------------------------------------- other titles
 
 
-def test_18co_verifies_with_everything_proved_or_sanctioned(real):
+def test_18co_verifies_with_everything_proved_or_sanctioned(real, full_runs):
     """18CO's rules in play (the open auction, the stock and operating rounds, mines) are all checkable."""
-    report = verify_title(real.program.titles["18CO"], cache=CACHE)
+    title = real.program.titles["18CO"]
+    report = full_run(full_runs, title)
     assert report.error is None
     bad = [r for r in report.results if r.status not in ("proved", "sanctioned")]
     assert not bad, bad
     assert {"bid", "move_bid", "dividend", "sell_shares"} <= {r.transition for r in report.results}
+    agrees_with_the_full_run(full_runs, title, ["bid", "dividend"])
+
+
+#: A few checks of each title run again beside the full run's: those proved for any value of
+#: 18 Grand Junction's token counts (a gap) among them.
+AGAIN = {"1846": ["init", "draft_ends", "dividend"], "18 Grand Junction": ["init", "place_token", "dividend"],
+         "1880 Romania": ["init", "capitalise", "dividend"]}
 
 
 @pytest.mark.parametrize("name", ["1846", "18 Grand Junction", "1880 Romania"])
-def test_other_titles_report_gaps_instead_of_crashing(real, name):
+def test_other_titles_report_gaps_instead_of_crashing(real, full_runs, name):
     """What a title's checks cannot reach is reported, with its reason: a declared gap as a gap, a
     construct the model lacks as unsupported; never an unknown, never a crash."""
     title = real.program.titles[name]
-    report = verify_title(title, cache=CACHE)
+    report = full_run(full_runs, title)
+    again = agrees_with_the_full_run(full_runs, title, AGAIN[name])
+    assert again.error is None and again.results
     assert report.error is None
     assert report.results
     assert not [r for r in report.results if r.status in ("unknown", "counterexample")]
@@ -617,63 +724,62 @@ def test_the_real_tables_of_1800_hold(real):
     assert checks["upgrades_consistent"] in ("ok", "gap")  # the #29 row is a declared gap
 
 
-def test_run_prints_json_and_exits_by_the_results(tmp_path, monkeypatch):
+def test_run_prints_json_and_exits_by_the_results(toy, tmp_path, monkeypatch):
+    """`rulec verify`'s entry point on the toy title and its variant (every check in seconds): exit
+    0 when everything is proved or sanctioned, the JSON and the table, the cache written; exit 1
+    for a check not proved (a mutant purchase without the certificate limit's guard), 2 for a title
+    that is none. That 1846 (its draft included) is all proved or sanctioned is its full run's,
+    `test_every_title_and_variant_is_proved_or_sanctioned`."""
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("compiler.pipeline.load", lambda: toy)
     out = io.StringIO()
-    code = run(["1846"], True, out)
+    code = run(["toy"], True, out)
     data = json.loads(out.getvalue())
-    assert code == 0  # everything proved or sanctioned, the draft included
-    assert [t["title"] for t in data["titles"]] == ["1846", "1846 (Two-Player)"]
+    assert code == 0  # everything proved or sanctioned
+    assert [t["title"] for t in data["titles"]] == ["Toy", "Toy (Rich)"]
     assert data["counts"].get("unsupported", 0) == 0 and data["counts"]["sanctioned"] > 0
     assert data["slowest"]["seconds"] >= 0
     assert (tmp_path / "verify.json").exists()
     text = io.StringIO()
-    assert run(["1846/two-player"], False, text) == 0
-    assert "== 1846 (Two-Player)" in text.getvalue() and "slowest check:" in text.getvalue()
+    assert run(["toy/rich"], False, text) == 0
+    assert "== Toy (Rich)" in text.getvalue() and "slowest check:" in text.getvalue()
     assert run(["no-such-title"], False, io.StringIO()) == 2
-    # a check that is not proved makes the exit 1 (a mutant draft pick: a counterexample)
-    mutant = load_with("""errata "mutant" of "1846" {
-  replace action bid(player: player, company: private | minor, price: money) "A draft pick" §"Private Company Draft" {
-    require in_round(draft) else "only the draft"
-    do draft_pick(player, company) §"Private Company Draft", assumed "a mutation for the test"
-  }
-}
-""")
+    # a check that is not proved makes the exit 1 (a counterexample)
+    mutant = load_toy_with('errata "mutant" of "Toy" {\n' + BUY_SHARES % HOLDING_CAP_GUARD + "\n}\n")
     monkeypatch.setattr("compiler.pipeline.load", lambda: mutant)
-    assert run(["1846"], False, io.StringIO()) == 1
+    assert run(["toy"], False, io.StringIO()) == 1
 
 
 # ---------------------------------------------------------------- the cache
 
 
-def test_after_a_one_clause_erratum_only_its_checks_run_again(real, tmp_path):
+def test_after_a_one_clause_erratum_only_its_checks_run_again(toy, tmp_path):
+    """Whole runs of the toy title (in seconds): the second all from the cache, the third, after an
+    erratum rewording one action, runs that action's checks only."""
     cache = Cache(tmp_path / "verify.json")
-    title = real.program.titles["1800"]
+    title = toy.program.titles["Toy"]
     first = verify_title(title, cache=cache)
     assert cache.misses == len(first.results) and cache.hits == 0
     again = Cache(tmp_path / "verify.json")
     second = verify_title(title, cache=again)
     assert again.misses == 0 and all(r.cached for r in second.results)
     assert [r.status for r in second.results] == [r.status for r in first.results]
-    erratum = load_with("""
-errata "Bond wording" of "1800" {
-  replace action collect_bond(corporation: corporation, to_company: money) "Collect the bond dividend" §11.10 {
-    require in_round(operating) else "bond dividends are collected in an Operational Turn" §11.10
-    require len(bonds_of(corporation)) > 0 else "the company has no bond" §11.10
-    let bond = bonds_of(corporation)[0]
-    require holder_of(bond) in players else "nobody holds the bond" §11.10
-    require not done_this_turn(bond_dividend) else "once during each Operational Turn" §11.10
-    require to_company >= 0 and to_company <= bond.dividend else "the dividend is split, not added to" §11.10
-    transfer bond.dividend - to_company from bank to holder_of(bond) §11.10
-    transfer to_company from bank to corporation §11.10
-    do mark_done_this_turn(bond_dividend)
+    erratum = load_toy_with("""
+errata "Discard wording" of "Toy" {
+  replace action discard_train(corporation: corporation, train: train) "Discard a train over the train limit" §3 {
+    require pending_decision(corporation, discard_train) else "only a company over the train limit discards" §3
+    require holder_of(train) == corporation else "the corporation does not own that train" §3
+    move train from corporation to pool §3
+    if len(trains(corporation)) <= train_limit(corporation) {
+      do resolve_decision(corporation, discard_train)
+    }
   }
 }
-""").program.titles["1800"]
+""").program.titles["Toy"]
     third_cache = Cache(tmp_path / "verify.json")
     third = verify_title(erratum, cache=third_cache)
     rechecked = {r.transition for r in third.results if not r.cached}
-    assert rechecked == {"collect_bond"}
+    assert rechecked == {"discard_train"}
     assert third_cache.misses == len(first.invariants)
 
 
