@@ -609,6 +609,10 @@ class Validator:
         self.reads_depot: dict[tuple[str, Binding], bool] = {}
         self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
         self.actions = {c.name: c for c in title.of_kind("action")}
+        #: each action's list parameters its body indexes (`indexed_lists`)
+        self.heads: dict[str, set[str]] = {}
+        #: the last pre-state's variables named as the compiled terms name them ("pre.X")
+        self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
         self.cert_ids = {c.id for c in self.model.certs}
         self.model_item_ids = {item.id for item in self.model.items}
         self.snapshot: dict[str, Any] | None = None
@@ -855,7 +859,9 @@ class Validator:
             return None
         values: list[tuple[str, Any]] = []
         env: dict[str, Any] = {}
-        heads = indexed_lists(decl)
+        heads = self.heads.get(kind)
+        if heads is None:
+            heads = self.heads[kind] = indexed_lists(decl)
         for p, arg in zip(decl.params, args):
             options = self.tr.param_options(p)
             inner = _list_inner(p.type)
@@ -1014,7 +1020,9 @@ class Validator:
         self.capture = False
         self.deferred = []
         compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
-        env = {f"pre.{name}": value for name, value in pre.items()}
+        if self._pre_env[0] is not pre:  # (`try_all` checks every candidate on one pre-state)
+            self._pre_env = (pre, {f"pre.{name}": value for name, value in pre.items()})
+        env = dict(self._pre_env[1])
         for name in self.model.table_constants():
             # a table keyed by more than the player count (1846's certificate limit by the
             # corporations left): the engine's value now
