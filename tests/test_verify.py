@@ -4,7 +4,9 @@
   of `rulec build`'s full run recorded in site/proofs.json (checked fresh
   there: each title's fingerprint is the verifier's version and the text of
   its files, tests/test_docs.py), and the cheap checks of each run again here
-  and found the same;
+  and found the same; the tests of the real titles' checks read that record,
+  those of a title an erratum changes (mutants, sanctions dropped, options)
+  run the verifier;
 - the real 1800 and its Three-Player variant: the sanctioned breaches are the
   §9.2 take-over and a share price leaving an exempt area (§8.2.2, §8.2.3, on
   which the rulebook is silent), and without their clauses each is a
@@ -25,6 +27,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 
@@ -143,6 +146,16 @@ def agrees_with_the_full_run(full_runs, title, transitions: list[str]) -> TitleR
     return report
 
 
+def recorded_only(full_runs, title, transitions: list[str]) -> TitleReport:
+    """The full run's report of `title` cut down to the checks after `transitions`, as
+    `verify_title(title, only=transitions)` gives them (the keys of a check do not depend on the
+    others run beside it); the full runs are `rulec build`'s, the cheap checks run again in
+    `test_the_cheap_checks_of_every_title_agree_with_its_full_run`."""
+    full = full_run(full_runs, title)
+    return dataclasses.replace(full, results=[r for r in full.results if r.transition in transitions],
+                               unused_sanctions=[])
+
+
 #: The cheap checks of each title and variant: run again in `test_the_cheap_checks_of_every_title_
 #: agree_with_its_full_run` (a few seconds each; the full runs take minutes, `rulec build`).
 CHEAP = {
@@ -201,7 +214,7 @@ def test_1800_verifies_with_everything_proved_or_sanctioned(real, full_runs, var
     assert "SANCTIONED: cert_limit after take_over" in text_of(now)
 
 
-def test_9_2_take_over_needs_its_sanction(real):
+def test_9_2_take_over_needs_its_sanction(real, full_runs):
     """§9.2: the take-over exchange can leave the former Director above seven
     certificates. With the title's sanction it is sanctioned; without, the
     proof fails with the exchange as the counterexample."""
@@ -211,7 +224,7 @@ def test_9_2_take_over_needs_its_sanction(real):
     assert result.status == "counterexample"
     assert "take_over(corporation=" in (result.detail or "")
     assert "holder of" in (result.detail or "")
-    with_it = verify_title(real.program.titles["1800"], cache=CACHE, only=["take_over"])
+    with_it = recorded_only(full_runs, real.program.titles["1800"], ["take_over"])
     assert with_it.result("cert_limit", "take_over").status == "sanctioned"
 
 
@@ -438,27 +451,27 @@ def test_other_titles_report_gaps_instead_of_crashing(real, full_runs, name):
         assert {"place_token", "init"} <= {r.transition for r in any_value}
 
 
-def test_1880_VII_3_6_dividend_needs_no_half_pay_rounding(real):
+def test_1880_VII_3_6_dividend_needs_no_half_pay_rounding(real, full_runs):
     """VII.3.6: 1880's companies pay out or withhold, never half. The binding of the library's dividend
     with `kind: half` is refused at `kind in dividend_kinds` on every state, so nothing after it (the
     half-pay split, whose rounding 1880 leaves unset) is reached: every check of dividend is proved."""
-    report = verify_title(real.program.titles["1880 Romania"], cache=CACHE, only=["dividend"])
+    report = recorded_only(full_runs, real.program.titles["1880 Romania"], ["dividend"])
     statuses = {r.status for r in report.results if r.transition == "dividend"}
     assert statuses == {"proved"}, [(r.invariant, r.status, r.reason) for r in report.results]
 
 
-def test_1880_V_1_starting_round_bids_and_sales_are_proved(real):
+def test_1880_V_1_starting_round_bids_and_sales_are_proved(real, full_runs):
     """V.1: the Starting Round's bids (the library's auction_bid: the high bid on the private on
     auction, the first in the listed order still with the bank) and the sale to the high bidder, or of
     the first private for nothing when all pass on it, keep every invariant: proved, none unsupported."""
-    report = verify_title(real.program.titles["1880 Romania"], cache=CACHE, only=["bid", "private_sold_to_bidder"])
+    report = recorded_only(full_runs, real.program.titles["1880 Romania"], ["bid", "private_sold_to_bidder"])
     results = [r for r in report.results if r.transition in ("bid", "private_sold_to_bidder")]
     assert {r.transition for r in results} == {"bid", "private_sold_to_bidder"}
     assert all(r.status == "proved" for r in results), [(r.transition, r.invariant, r.status, r.reason)
                                                         for r in results if r.status != "proved"]
 
 
-def test_1880_VI_6_founding_with_each_share_layout_is_proved(real):
+def test_1880_VI_6_founding_with_each_share_layout_is_proved(real, full_runs):
     """VI.6, II.3.3: the founder of a company chooses its president's certificate, of 20, 30 or 40%,
     and with it the company's share layout; his first founding also puts a 10% share on his foreign
     investor's mat. The model follows the layout chosen (`layout:<corporation>`: a certificate the
@@ -468,7 +481,7 @@ def test_1880_VI_6_founding_with_each_share_layout_is_proved(real):
     model = Model(title)
     assert model.layout_corps and model.minors_hold_certificates
     assert {key for key, _ in model.certs_of[model.layout_corps[0].id][0].layouts} == {20, 30, 40}
-    report = verify_title(title, cache=CACHE, only=["par"])
+    report = recorded_only(full_runs, title, ["par"])
     results = [r for r in report.results if r.transition == "par"]
     assert len(results) == len(report.invariants)
     assert all(r.status == "proved" for r in results), [(r.invariant, r.status, r.reason)
@@ -487,7 +500,7 @@ def test_1880_dividend_with_half_pay_in_play_needs_its_rounding():
 
 
 @pytest.mark.parametrize("variant", [None, "Two-Player"])
-def test_1846_private_company_draft_is_proved(real, variant):
+def test_1846_private_company_draft_is_proved(real, full_runs, variant):
     """§"Private Company Draft": 1846 opens with a draft of the privates and minors. The model keeps
     each company's drafter and price; the hands, the deck and the Pass cards are the runtime's
     (oracles). A pick (`bid` in the draft), a pass (which may force the last company on the player
@@ -497,7 +510,7 @@ def test_1846_private_company_draft_is_proved(real, variant):
     companies are in play than the limit; with three players six of the eight grouped privates
     close, leaving six companies against a limit of 11 or 14)."""
     title = real.program.variants[("1846", variant)] if variant else real.program.titles["1846"]
-    report = verify_title(title, cache=CACHE, only=["init", "bid", "pass", "draft_ends"])
+    report = recorded_only(full_runs, title, ["init", "bid", "pass", "draft_ends"])
     for name in ("bid", "pass", "draft_ends"):
         results = [r for r in report.results if r.transition == name]
         assert results and {r.status for r in results} == {"proved"}, \
@@ -528,11 +541,11 @@ def test_a_draft_pick_without_its_hand_is_caught():
     ("1846", ["ic_subsidy", "corporation_sell_shares", "corporation_buy_shares", "sell_shares", "company_place_token"]),
     ("1880 Romania", ["payoff_player_debt", "loan_interest", "capitalise", "sell_shares"]),
 ])
-def test_loans_frozen_prices_event_arguments_and_abilities_are_proved(real, name, transitions):
+def test_loans_frozen_prices_event_arguments_and_abilities_are_proved(real, full_runs, name, transitions):
     """Constructs the model grew for 1846 and 1880: a trigger's event arguments
     (the IC's subsidy), prices after a move and sales by the president, debts,
     frozen prices, phase values, a corporation's own fields, ability tokens."""
-    report = verify_title(real.program.titles[name], cache=CACHE, only=transitions)
+    report = recorded_only(full_runs, real.program.titles[name], transitions)
     checked = {r.transition for r in report.results}
     assert set(transitions) <= checked
     bad = [r for r in report.results if r.transition in transitions and r.status not in ("proved", "sanctioned")]
@@ -544,13 +557,13 @@ PRESIDENT_TRANSITIONS = ["use_ability", "president_income", "president_capital",
                          "top_up_revenue", "president_on_start", "buy_shares"]
 
 
-def test_company_presidents_are_checkable(real):
+def test_company_presidents_are_checkable(real, full_runs):
     """18 Grand Junction's Company Presidents: the ability-card builtins (has_power, power_value, cubes,
     spend_cubes, use_power, bank_price, place_card_marker, operating_order, offer_card), the card and
     cubes a company holds as state, the events phase_start and card_picked, the turn mark topped_up.
     Langhorne's unlimited holding is a zone of the card (a purchase past the cap is proved), and his
     removal in phase III needs the title's sanction of holding_cap for discard_cards."""
-    report = verify_title(real.program.titles["18 Grand Junction"], cache=CACHE, only=PRESIDENT_TRANSITIONS)
+    report = recorded_only(full_runs, real.program.titles["18 Grand Junction"], PRESIDENT_TRANSITIONS)
     assert report.error is None
     checked = {r.transition for r in report.results}
     assert set(PRESIDENT_TRANSITIONS) <= checked
@@ -564,14 +577,14 @@ def test_company_presidents_are_checkable(real):
     assert status[("money_conserved", "buy_train")] == "proved"
 
 
-def test_1880_actions_on_values_the_model_leaves_to_the_engine_are_proved(real):
+def test_1880_actions_on_values_the_model_leaves_to_the_engine_are_proved(real, full_runs):
     """1880 Romania's buy from the company's stack (VI.5), its tile lay under
     building rights of a phase group (VII.3.2), a new company's building rights
     (VII.3.2), P1's close for cash from the bank (II.3.1) and P4's harbour token
     read the round track, the phase group, a chosen name and the privates'
     abilities: each is an oracle or static data, and every check is proved."""
     transitions = ["buy_shares", "lay_tile", "choose", "close_for_cash", "assign"]
-    report = verify_title(real.program.titles["1880 Romania"], cache=CACHE, only=transitions)
+    report = recorded_only(full_runs, real.program.titles["1880 Romania"], transitions)
     assert {r.transition for r in report.results} == set(transitions)
     bad = [(r.invariant, r.transition, r.status, r.reason) for r in report.results
            if r.status not in ("proved", "sanctioned")]
@@ -643,26 +656,26 @@ errata "Broken tables" of "1800" {
     assert not report.ok
 
 
-def test_bankruptcy_keeps_every_invariant_but_the_two_18_grand_junction_sanctions(real):
+def test_bankruptcy_keeps_every_invariant_but_the_two_18_grand_junction_sanctions(real, full_runs):
     """§"Bankruptcy" (1846's bankrupt action, which 18 Grand Junction plays): the runtime's sell_out sells
     the bankrupt president's certificates to the market, corporation by corporation, and the cash raised
     goes to the corporation. Every check is proved but the two the title sanctions, which the
     sell-out does break: the market past its 50% and a president's certificate in it (receivership)."""
-    report = verify_title(real.program.titles["18 Grand Junction"], cache=CACHE, only=["bankrupt"])
+    report = recorded_only(full_runs, real.program.titles["18 Grand Junction"], ["bankrupt"])
     results = [r for r in report.results if r.transition == "bankrupt"]
     assert results and {r.status for r in results} <= {"proved", "sanctioned"}, \
         [(r.invariant, r.status, r.reason) for r in results if r.status not in ("proved", "sanctioned")]
     assert {r.invariant for r in results if r.status == "sanctioned"} == {"pool_cap", "president_not_in_pool"}
 
 
-def test_1846_minors_closing_and_bankruptcy_keep_every_invariant(real):
+def test_1846_minors_closing_and_bankruptcy_keep_every_invariant(real, full_runs):
     """§"Minor Companies": a minor's cash is an account of the model. When the minors close (phase III)
     their cash goes to the bank and their trains to the scrap heap: money is conserved and no train is
     lost. A bankruptcy in 1846 (§"Bankruptcy": the sell-out also closes the player's privates and
     minors) keeps every invariant but its two sanctions. Its certificate-limit check, a sum over every
     share, private and minor, found no answer within 600 s of the solver; it is proved by
     `Invariant.monotone` (no player's count gains a term, the limit stays) in about a second."""
-    report = verify_title(real.program.titles["1846"], cache=CACHE, only=["minors_close", "bankrupt"])
+    report = recorded_only(full_runs, real.program.titles["1846"], ["minors_close", "bankrupt"])
     closing = [r for r in report.results if r.transition == "minors_close"]
     assert closing and all(r.status == "proved" for r in closing), [(r.invariant, r.status, r.reason) for r in closing]
     bankrupt = [r for r in report.results if r.transition == "bankrupt"]
