@@ -38,6 +38,9 @@ from compiler.docs_svg import market_cells
 from compiler.lexer import RulespecLexer, ensure_registered
 from compiler.pipeline import load
 
+#: the tests share one rendered and built site (module fixtures): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("site")
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CHROMIUM_FLAGS = (
