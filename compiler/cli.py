@@ -154,20 +154,22 @@ def cmd_coverage(args) -> int:
     return EXIT_OK if loaded.ok else EXIT_FAIL
 
 
-def _compile(loaded: Loaded, check_only: bool, out: Output) -> tuple[bool, list[str]]:
-    """Emit every title and variant. Returns (ok, changed paths)."""
+def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None = None) -> tuple[bool, list[str]]:
+    """Emit every title and variant (into `folder`, generated/ unless told). Returns (ok, changed paths)."""
     from compiler import paths
     from compiler.emit import EmitError, outputs
 
+    folder = folder or paths.GENERATED
     try:
         files = outputs(loaded.every_title())
     except EmitError as exc:
         where = f"{exc.span}: " if exc.span else ""
         out.line(f"{where}error: cannot compile: {exc}")
         return False, []
+    files = {folder / path.relative_to(paths.GENERATED): text for path, text in files.items()}
     changed = []
     expected = set(files)
-    stale_extra = [p for p in paths.GENERATED.glob("*.py") if p not in expected]
+    stale_extra = [p for p in folder.glob("*.py") if p not in expected]
     for path, text in sorted(files.items()):
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current != text:
@@ -206,7 +208,15 @@ def cmd_compile(args) -> int:
 
 
 def cmd_build(args) -> int:
-    loaded = load()
+    from compiler import paths
+
+    if args.paths and not args.out:
+        print("rulec build: rulespecs of your own need --out DIR (generated/ and site/ hold rulespecs/' titles)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    loaded = load([Path(p) for p in args.paths] or None)
+    generated = Path(args.out) / "generated" if args.out else paths.GENERATED
+    site = Path(args.out) / "site" if args.out else paths.SITE
     out = Output()
     _print_diagnostics(loaded, out, {Severity.ERROR})
     counts = _counts(loaded)
@@ -221,31 +231,31 @@ def cmd_build(args) -> int:
         for stage in STAGES[1:]:
             out.line(f"  {stage:<8} skipped: the check failed")
         return EXIT_FAIL
-    ok, changed = _compile(loaded, False, out)
+    ok, changed = _compile(loaded, False, out, generated)
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
-    for stage in STAGES[2:]:
-        if stage == "verify":
-            if not _build_verify(out):
-                return EXIT_FAIL
-        if stage == "docs":
-            import io
+    reports = _build_verify(loaded, out)
+    if reports is None:
+        return EXIT_FAIL
+    import io
 
-            from compiler.docs import build
+    from compiler.docs import build
 
-            log = io.StringIO()
-            code = build(out=log)
-            pages = sum(1 for _ in (Path(__file__).resolve().parent.parent / "site" / "docs").rglob("*.md"))
-            out.line(f"  docs     {'ok' if code == 0 else 'FAILED'}: {pages} pages, mkdocs build --strict")
-            if code != 0:
-                out.line(log.getvalue())
-                return EXIT_FAIL
+    log = io.StringIO()
+    code = build(out=log, loaded=loaded, root=site, generated=generated, reports=reports)
+    pages = sum(1 for _ in (site / "docs").rglob("*.md"))
+    out.line(f"  docs     {'ok' if code == 0 else 'FAILED'}: {pages} pages, mkdocs build --strict")
+    if code != 0:
+        out.line(log.getvalue())
+        return EXIT_FAIL
     return EXIT_OK
 
 
-def _build_verify(out: "Output") -> bool:
-    """The verify stage of `rulec build`: every title and variant.
+def _build_verify(loaded: Loaded, out: "Output") -> dict | None:
+    """The verify stage of `rulec build`: every title and variant, through the
+    verify cache. Returns the reports by display name (the docs stage shows
+    them), None when the stage failed.
 
     A counterexample, an unknown or a failed table check fails the build. A
     check that cannot be made because the title still declares a gap (or uses
@@ -257,7 +267,6 @@ def _build_verify(out: "Output") -> bool:
 
     from compiler import verify
 
-    loaded = load()
     cache = verify.Cache.default()
     reports = [verify.verify_title(title, cache=cache) for title in verify.select_titles(loaded, None)]
     totals: dict[str, int] = {}
@@ -275,7 +284,7 @@ def _build_verify(out: "Output") -> bool:
         log = io.StringIO()
         verify.render_report(report, log)
         out.line(log.getvalue())
-    return not wrong
+    return None if wrong else {r.title: r for r in reports}
 
 
 def _compact(text: str) -> str:
@@ -563,7 +572,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("build", help="check, compile, verify and document every title",
-                       description="The main job: check, compile, verify and document every title in rulespecs/; prints one summary.")
+                       description="The main job: check, compile, verify and document every title in rulespecs/; "
+                                   "prints one summary.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="rulespec files or folders of your own (default: rulespecs/); needs --out")
+    p.add_argument("--out", metavar="DIR",
+                   help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("check", help="parse and check rulespecs; diagnostics; exit 1 on error",

@@ -142,6 +142,10 @@ class SourceMap:
     def add(self, path: str, text: str) -> None:
         self._texts[path] = text
 
+    def text(self, path: str) -> str | None:
+        """The whole text of `path`, None when it was not read."""
+        return self._texts.get(path)
+
     def line(self, path: str, line: int) -> str | None:
         text = self._texts.get(path)
         if text is None:

@@ -46,7 +46,7 @@ from compiler import paths
 from compiler.diagnostics import render as render_diagnostic
 from compiler.docs_model import Site
 from compiler.docs_pages import Writer, nav_yaml
-from compiler.docs_proofs import prove
+from compiler.docs_proofs import RECORD, prove, record_text, recorded
 from compiler.pipeline import Loaded, load
 
 EXIT_OK, EXIT_FAIL = 0, 1
@@ -138,30 +138,39 @@ nav:
 """
 
 
-def render_pages(loaded: Loaded, proofs: dict | None = None) -> tuple[dict[str, str], list]:
+def render_pages(loaded: Loaded, proofs: dict | None = None,
+                 generated: Path | None = None) -> tuple[dict[str, str], list]:
     """The site's pages, pictures and style sheet (`{path under docs/: text}`)
     and its navigation. `proofs`: `docs_proofs.prove(loaded)`, run here when
-    not given."""
+    not given (`docs_proofs.recorded(...).reports` renders from a record);
+    `generated`: the folder of the engines the engine pages show (generated/)."""
     if proofs is None:
         proofs = prove(loaded)
-    writer = Writer(Site(loaded, proofs))
+    writer = Writer(Site(loaded, proofs, generated))
     pages = writer.pages()
     pages["stylesheets/rulec.css"] = STYLESHEET
     return dict(sorted(pages.items())), writer.nav()
 
 
-def site_files(pages: dict[str, str], nav: list, root: Path) -> dict[str, str]:
-    """The files of a site rooted at `root`: `mkdocs.yml` and `docs/...`."""
+def site_files(pages: dict[str, str], nav: list, root: Path, record: str | None = None) -> dict[str, str]:
+    """The files of a site rooted at `root`: `mkdocs.yml`, `docs/...` and, when
+    given, the verification results' record (`proofs.json`, `docs_proofs`)."""
     files = {f"docs/{page}": text for page, text in pages.items()}
     files["mkdocs.yml"] = mkdocs_yml(nav, root)
+    if record is not None:
+        files[RECORD] = record
     return dict(sorted(files.items()))
 
 
-def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None) -> dict[str, str]:
+def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None,
+           generated: Path | None = None) -> dict[str, str]:
     """Every file of the site's source, relative to the site root (`site/`
-    unless told): `mkdocs.yml`, `docs/...`. Same rulespecs, same files."""
-    pages, nav = render_pages(loaded, proofs)
-    return site_files(pages, nav, root or paths.SITE)
+    unless told): `mkdocs.yml`, `docs/...`, `proofs.json`. Same rulespecs,
+    same files."""
+    if proofs is None:
+        proofs = prove(loaded)
+    pages, nav = render_pages(loaded, proofs, generated)
+    return site_files(pages, nav, root or paths.SITE, record_text(loaded, proofs))
 
 
 def write(root: Path, files: dict[str, str]) -> list[str]:
@@ -200,44 +209,53 @@ def mkdocs(root: Path, command: str = "build", *extra: str) -> subprocess.Comple
     return subprocess.run(args, env=env, capture_output=True, text=True, check=False)
 
 
-def build(serve: bool = False, out=sys.stdout) -> int:
+def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, root: Path | None = None,
+          generated: Path | None = None, reports: dict | None = None) -> int:
     """`rulec docs [--serve]`: write the pages under site/ and build the site
     with `mkdocs build --strict` (or serve it on 127.0.0.1:8000). Exit code 0
     when the site built; 1 when the rulespecs have errors or mkdocs failed
-    (a broken link or anchor included)."""
+    (a broken link or anchor included).
+
+    The verification results are the record's (`site/proofs.json`) where it
+    is fresh, `reports` where given (`rulec build` passes its verify stage's),
+    else `rulec verify`'s through its cache; the record is written again with
+    the pages. `loaded`, `root` and `generated`: other rulespecs, a site root
+    other than site/ and the folder of their engines (`rulec build --out`)."""
     tty = hasattr(out, "isatty") and out.isatty()
     started = time.monotonic()
+    root = root or paths.SITE
 
     def progress(text: str) -> None:
         if tty:
             print(text, file=out, flush=True)
 
-    progress("rulec docs: loading the rulespecs…")
-    loaded = load()
+    if loaded is None:
+        progress("rulec docs: loading the rulespecs…")
+        loaded = load()
     if not loaded.ok:
         for diagnostic in loaded.errors:
             print(render_diagnostic(diagnostic, loaded.sources), file=out)
         print(f"rulec docs: {len(loaded.errors)} errors in the rulespecs; no pages written", file=out)
         return EXIT_FAIL
-    progress("rulec docs: verifying (rulec verify, cached)…")
-    proofs = prove(loaded)
+    proofs = prove(loaded, recorded(loaded, root), reports,
+                   progress=lambda name: progress(f"rulec docs: verifying {name} (rulec verify, cached)…"))
     progress("rulec docs: writing the pages…")
-    files = render(loaded, paths.SITE, proofs)
-    changed = write(paths.SITE, files)
+    files = render(loaded, root, proofs, generated)
+    changed = write(root, files)
     pages = sum(1 for rel in files if rel.endswith(".md"))
-    print(f"rulec docs: {pages} pages in site/docs, {len(changed)} files changed", file=out)
+    print(f"rulec docs: {pages} pages in {paths.display(root / 'docs')}, {len(changed)} files changed", file=out)
     if serve:
         progress("rulec docs: serving on http://127.0.0.1:8000/ (Ctrl-C stops)")
-        done = mkdocs(paths.SITE, "serve", "--dev-addr", "127.0.0.1:8000")
+        done = mkdocs(root, "serve", "--dev-addr", "127.0.0.1:8000")
         return EXIT_OK if done.returncode == 0 else EXIT_FAIL
     progress("rulec docs: mkdocs build --strict…")
-    done = mkdocs(paths.SITE)
+    done = mkdocs(root)
     elapsed = time.monotonic() - started
     if done.returncode != 0:
         print(_mkdocs_problems(done), file=out)
         print(f"rulec docs: mkdocs build --strict failed ({elapsed:.1f} s)", file=out)
         return EXIT_FAIL
-    print(f"rulec docs: site built in site/site ({elapsed:.1f} s)", file=out)
+    print(f"rulec docs: site built in {paths.display(root / 'site')} ({elapsed:.1f} s)", file=out)
     return EXIT_OK
 
 

@@ -225,13 +225,14 @@ class EngineFunction:
     source: str
 
 
-def read_engine(module: str) -> tuple[str, dict[str, EngineFunction], int | None]:
-    """The generated module's text, its top-level functions by name, and the
-    line where its `Game` class starts. Missing file: empty.
+def read_engine(module: str, folder: Path | None = None) -> tuple[str, dict[str, EngineFunction], int | None]:
+    """The generated module's text (in `folder`, generated/ unless told), its
+    top-level functions by name, and the line where its `Game` class starts.
+    Missing file: empty.
 
     Only the code after the `DATA` table is parsed (the table is most of the
     module and holds no function)."""
-    path = paths.GENERATED / f"{module}.py"
+    path = (folder or paths.GENERATED) / f"{module}.py"
     if not path.exists():
         return "", {}, None
     text = path.read_text(encoding="utf-8")
@@ -264,7 +265,7 @@ def engine_function(clause: Clause) -> str | None:
 class Site:
     """Everything the page writers need to place and link clauses."""
 
-    def __init__(self, loaded: Loaded, proofs: dict | None = None):
+    def __init__(self, loaded: Loaded, proofs: dict | None = None, generated: Path | None = None):
         self.loaded = loaded
         #: `rulec verify`'s report per title display name (`docs_proofs.prove`)
         self.proofs = proofs or {}
@@ -281,7 +282,8 @@ class Site:
             for variant in sorted(self.program.variant_names(name), key=slug):
                 self._book(self.program.variants[(name, variant)], book)
         self.libraries = self._libraries()
-        self.engines = {book.module: read_engine(book.module) for book in self.books}
+        #: the engines' folder (generated/ unless told)
+        self.engines = {book.module: read_engine(book.module, generated) for book in self.books}
 
     # -- books
     def title_books(self) -> list[Book]:

@@ -13,6 +13,7 @@ gap (see `Title.gaps`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -101,10 +102,15 @@ class Title:
 
     # -- lookups
     def get(self, kind: str, name: str) -> Clause | None:
+        return self._by_key.get((kind, name))
+
+    @functools.cached_property
+    def _by_key(self) -> dict[tuple[str, str], Clause]:
+        """Each clause by (kind, name), the first where several share one."""
+        out: dict[tuple[str, str], Clause] = {}
         for clause in self.clauses:
-            if clause.kind == kind and clause.name == name:
-                return clause
-        return None
+            out.setdefault(clause.key, clause)
+        return out
 
     def of_kind(self, kind: str) -> tuple[Clause, ...]:
         return tuple(c for c in self.clauses if c.kind == kind)

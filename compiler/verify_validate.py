@@ -93,6 +93,25 @@ _OPS = {
 }
 
 
+class _RawZ3:
+    """z3's C functions that `Compiled.add` calls, without the Python API's wrappers (each wrapper
+    checks z3's error state after the call; these calls only read terms)."""
+
+    def __init__(self) -> None:
+        for name in ("Z3_get_ast_id", "Z3_get_ast_kind", "Z3_get_sort", "Z3_get_sort_kind", "Z3_get_numeral_string",
+                     "Z3_get_app_decl", "Z3_get_decl_kind", "Z3_get_app_num_args", "Z3_get_app_arg"):
+            wrapper = getattr(z3.z3core, name)
+            setattr(self, name, wrapper.__defaults__[-1].f)  # (its `Elementaries`: the C function)
+
+
+_Z3 = _RawZ3()
+
+
+def _decl_name(ctx: z3.Context, decl: Any) -> str:
+    """A declaration's name, as `z3.FuncDeclRef.name` gives it."""
+    return z3.z3._symbol2py(ctx, z3.z3core.Z3_get_decl_name(ctx.ref(), decl))
+
+
 class Compiled:
     """z3 terms turned into a table of plain nodes once, so that evaluating
     them on many states needs no calls into z3: (op, payload, children)."""
@@ -103,49 +122,57 @@ class Compiled:
         self.index: dict[int, int] = {}
 
     def add(self, e: Any) -> int:
-        """The node of a term (a Python int or bool is a constant)."""
+        """The node of a term (a Python int or bool is a constant).
+
+        The walk calls z3's C functions directly (the Python API's objects and
+        error checks made most of a validation's time); `e` is kept alive by
+        the caller while the table is in use, as the keys are z3's term ids."""
         if not isinstance(e, z3.ExprRef):
             self.nodes.append(("const", e, ()))
             return len(self.nodes) - 1
-        key = e.get_id()
-        found = self.index.get(key)
+        lib, c = _Z3, e.ctx.ref()
+        index, by_id = self.index, self.model._by_id
+        key = lib.Z3_get_ast_id(c, e.as_ast())
+        found = index.get(key)
         if found is not None:
             return found
         # iterative post-order walk (terms can be deep)
-        stack = [(e, False)]
+        stack = [(e.as_ast(), False)]
         while stack:
             term, ready = stack.pop()
-            k = term.get_id()
-            if k in self.index:
+            k = lib.Z3_get_ast_id(c, term)
+            if k in index:
                 continue
-            if z3.is_int_value(term):
-                self._put(k, ("const", term.as_long(), ()))
+            numeral = lib.Z3_get_ast_kind(c, term) == z3.Z3_NUMERAL_AST
+            if numeral and lib.Z3_get_sort_kind(c, lib.Z3_get_sort(c, term)) == z3.Z3_INT_SORT:
+                self._put(k, ("const", int(lib.Z3_get_numeral_string(c, term)), ()))
                 continue
-            if z3.is_true(term) or z3.is_false(term):
-                self._put(k, ("const", z3.is_true(term), ()))
+            decl = lib.Z3_get_app_decl(c, term)
+            kind = lib.Z3_get_decl_kind(c, decl)
+            if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
+                self._put(k, ("const", kind == z3.Z3_OP_TRUE, ()))
                 continue
-            ent = self.model.ent_of(term)
+            ent = by_id.get(k)
             if ent is not None:
                 self._put(k, ("const", ent, ()))
                 continue
-            decl = term.decl()
-            kind = decl.kind()
-            if kind == z3.Z3_OP_UNINTERPRETED and term.num_args() == 0:
-                self._put(k, ("var", decl.name(), ()))
+            count = lib.Z3_get_app_num_args(c, term)
+            if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
+                self._put(k, ("var", _decl_name(e.ctx, decl), ()))
                 continue
-            children = term.children()
+            children = [lib.Z3_get_app_arg(c, term, i) for i in range(count)]
             if not ready:
                 stack.append((term, True))
-                for c in children:
-                    if c.get_id() not in self.index:
-                        stack.append((c, False))
+                for child in children:
+                    if lib.Z3_get_ast_id(c, child) not in index:
+                        stack.append((child, False))
                 continue
             op = _OPS.get(kind)
             if op is None:
-                self._put(k, ("unknown", decl.name(), ()))
+                self._put(k, ("unknown", _decl_name(e.ctx, decl), ()))
                 continue
-            self._put(k, (op, None, tuple(self.index[c.get_id()] for c in children)))
-        return self.index[key]
+            self._put(k, (op, None, tuple(index[lib.Z3_get_ast_id(c, child)] for child in children)))
+        return index[key]
 
     def _put(self, key: int, node: tuple[str, Any, tuple[int, ...]]) -> None:
         self.nodes.append(node)
@@ -609,6 +636,10 @@ class Validator:
         self.reads_depot: dict[tuple[str, Binding], bool] = {}
         self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
         self.actions = {c.name: c for c in title.of_kind("action")}
+        #: each action's list parameters its body indexes (`indexed_lists`)
+        self.heads: dict[str, set[str]] = {}
+        #: the last pre-state's variables named as the compiled terms name them ("pre.X")
+        self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
         self.cert_ids = {c.id for c in self.model.certs}
         self.model_item_ids = {item.id for item in self.model.items}
         self.snapshot: dict[str, Any] | None = None
@@ -855,7 +886,9 @@ class Validator:
             return None
         values: list[tuple[str, Any]] = []
         env: dict[str, Any] = {}
-        heads = indexed_lists(decl)
+        heads = self.heads.get(kind)
+        if heads is None:
+            heads = self.heads[kind] = indexed_lists(decl)
         for p, arg in zip(decl.params, args):
             options = self.tr.param_options(p)
             inner = _list_inner(p.type)
@@ -1014,7 +1047,9 @@ class Validator:
         self.capture = False
         self.deferred = []
         compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
-        env = {f"pre.{name}": value for name, value in pre.items()}
+        if self._pre_env[0] is not pre:  # (`try_all` checks every candidate on one pre-state)
+            self._pre_env = (pre, {f"pre.{name}": value for name, value in pre.items()})
+        env = dict(self._pre_env[1])
         for name in self.model.table_constants():
             # a table keyed by more than the player count (1846's certificate limit by the
             # corporations left): the engine's value now

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from compiler.parse import parse_text
 from compiler.pipeline import load_texts
 
 SHARED = ROOT.parent / "shared"
+#: Toy, a made-up title with a variant, small enough to verify and build in seconds
+TOY = Path(__file__).parent / "fixtures" / "toy"
 FIXTURES = SHARED / "fixtures"
 LIBRARY = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
 #: every library file, as {display path: text}: a title using "18xx" needs them all
@@ -54,3 +57,27 @@ def fixtures_dir() -> Path:
 PARSED_LIBRARIES = tuple(
     module for module in (parse_text(text, path)[0] for path, text in LIBRARIES.items()) if module is not None
 )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def verify_cache_of_its_own(tmp_path_factory):
+    """`rulec verify`'s cache (`verify.Cache.default`) in a folder of the session's (each xdist
+    worker has its own): the tests neither read a cache the checkout happens to hold nor write
+    into it, so a second run is the first one again and parallel workers share no file."""
+    before = os.environ.get("RULEC_CACHE_DIR")
+    os.environ["RULEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("rulec-cache"))
+    yield
+    if before is None:
+        os.environ.pop("RULEC_CACHE_DIR", None)
+    else:
+        os.environ["RULEC_CACHE_DIR"] = before
+
+
+@pytest.fixture(scope="session")
+def toy():
+    """The toy title's rulespecs (tests/fixtures/toy) loaded with the libraries."""
+    from compiler.pipeline import load
+
+    loaded = load([TOY])
+    assert loaded.ok, [d.message for d in loaded.errors]
+    return loaded

@@ -27,11 +27,15 @@ def test_usage_error_exits_2(capsys):
     assert exit_info.value.code == 2
 
 
-def test_verify_proves_1800_and_names_an_unknown_title(capsys):
-    assert main(["verify", "1800"]) == 0
+def test_verify_proves_a_title_with_its_variants_and_names_an_unknown_title(toy, monkeypatch, capsys):
+    """`rulec verify TITLE` verifies the title and its variants, prints each table and the slowest
+    check, exit 0. On the toy title (tests/fixtures/toy), which verifies in seconds; every real
+    title's full run is `rulec build`'s, whose recorded results tests/test_verify.py checks."""
+    monkeypatch.setattr("compiler.pipeline.load", lambda *args, **kwargs: toy)
+    assert main(["verify", "toy"]) == 0
     out = capsys.readouterr().out
-    assert "== 1800\n" in out and "== 1800 (Three-Player)" in out and "0 counterexample" not in out
-    assert "slowest check: 1800" in out
+    assert "== Toy\n" in out and "== Toy (Rich)" in out and "0 counterexample" not in out
+    assert "slowest check: Toy" in out
     assert main(["verify", "no-such-title"]) == 2
 
 
@@ -110,11 +114,34 @@ def test_coverage_of_an_unknown_title(capsys):
     assert "E090" in capsys.readouterr().err
 
 
-def test_build_runs_every_stage(capsys):
-    assert main(["build"]) == 0
+def test_build_runs_every_stage(tmp_path, capsys):
+    """`rulec build` end to end on a rulespec tree of its own (the toy title and its variant, with
+    `--out`): check, compile into OUT/generated, verify (every check proved or sanctioned), and
+    the site with the verification record written into OUT/site and built with mkdocs --strict.
+    The real titles' stages are tested one by one: `rulec check` and `rulec compile --check`
+    (here and tests/test_emit.py), the recorded results of their full verification
+    (tests/test_verify.py) and the committed site built from them (tests/test_docs.py)."""
+    from compiler import paths
+    from tests.conftest import TOY
+
+    engines = {p.name: p.read_bytes() for p in paths.GENERATED.glob("*.py")}
+    assert main(["build", str(TOY), "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "check    ok" in out and "compile  ok" in out and "verify   ok" in out
+    assert "check    ok: 1 titles, 1 variants" in out and "compile  ok: 2 engines" in out
+    assert "verify   ok: 2 of 2 titles and variants fully proved" in out and "sanctioned" in out
     assert "docs     ok" in out
+    assert {p.name for p in (tmp_path / "generated").glob("t_*.py")} == {"t_toy.py", "t_toy__rich.py"}
+    site = tmp_path / "site"
+    assert (site / "site" / "titles" / "toy--rich" / "verification" / "index.html").is_file()
+    assert set(json.loads((site / "proofs.json").read_text())["titles"]) == {"Toy", "Toy (Rich)"}
+    # the checkout's engines are left alone
+    assert {p.name: p.read_bytes() for p in paths.GENERATED.glob("*.py")} == engines
+    # built again with nothing changed: nothing to write
+    assert main(["build", str(TOY), "--out", str(tmp_path)]) == 0
+    assert "2 engines, 0 files changed" in capsys.readouterr().out
+    # a tree of one's own needs --out
+    assert main(["build", str(TOY)]) == 2
+    assert "--out DIR" in capsys.readouterr().err
 
 
 def test_console_script_entry_point():

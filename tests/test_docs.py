@@ -7,6 +7,12 @@ and anchor resolves; a rebuild gives identical files; the pages committed under
 site/docs are the ones the rulespecs give; and a headless Chromium (Debian's
 `chromium` and `chromium-driver`, driven by Selenium) searches the site and
 follows a rule to its cross-title page.
+
+The verification results on the pages are the record's (site/proofs.json,
+`compiler.docs_proofs`), not a new run of every proof: the record is checked
+fresh (each title's fingerprint: the verifier's version and the text of the
+title's files), and a record gives the pages a run gives (on the toy title,
+verified here).
 """
 
 from __future__ import annotations
@@ -25,11 +31,15 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from pygments.token import Error
 
-from compiler import docs, paths
+from compiler import docs, paths, verify
 from compiler.docs_model import Site
+from compiler.docs_proofs import RECORD, prove, record_text, recorded
 from compiler.docs_svg import market_cells
 from compiler.lexer import RulespecLexer, ensure_registered
 from compiler.pipeline import load
+
+#: the tests share one rendered and built site (module fixtures): one xdist worker runs them all
+pytestmark = pytest.mark.xdist_group("site")
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -50,9 +60,15 @@ def loaded():
 
 
 @pytest.fixture(scope="module")
-def rendered(loaded):
+def proofs(loaded):
+    """The verification results the committed site was made from (site/proofs.json)."""
+    return recorded(loaded, paths.SITE).reports
+
+
+@pytest.fixture(scope="module")
+def rendered(loaded, proofs):
     """The site's pages and navigation, rendered once."""
-    return docs.render_pages(loaded)
+    return docs.render_pages(loaded, proofs)
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +172,8 @@ def test_every_internal_link_and_anchor_in_the_built_html_resolves(built):
 
 def test_rebuilding_gives_identical_pages_and_html(built, rendered, loaded):
     root, files = built
-    pages, nav = docs.render_pages(load())  # a fresh load, a fresh render
+    again = load()
+    pages, nav = docs.render_pages(again, recorded(again, paths.SITE).reports)  # a fresh load, a fresh render
     assert pages == rendered[0] and nav == rendered[1]
     assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
     first = _tree(root / "site")
@@ -172,14 +189,50 @@ def test_rebuilding_gives_identical_pages_and_html(built, rendered, loaded):
     assert not differing, differing[:10]
 
 
-def test_the_committed_pages_are_the_ones_the_rulespecs_give(rendered):
+def test_the_committed_pages_are_the_ones_the_rulespecs_give(rendered, loaded, proofs):
     pages, nav = rendered
-    expected = docs.site_files(pages, nav, paths.SITE)
+    expected = docs.site_files(pages, nav, paths.SITE, record_text(loaded, proofs))
     on_disk = {p.relative_to(paths.SITE).as_posix() for p in (paths.SITE / "docs").rglob("*") if p.is_file()}
     stale = [rel for rel, text in expected.items()
              if not (paths.SITE / rel).is_file() or (paths.SITE / rel).read_text(encoding="utf-8") != text]
     extra = sorted(on_disk - set(expected))
     assert not stale and not extra, f"site/ is stale, run `rulec docs`: {(stale + extra)[:10]}"
+
+
+def test_the_recorded_verification_results_are_fresh(loaded):
+    """site/proofs.json holds a record of every title and variant, each with the fingerprint the
+    title has now (`docs_proofs.fingerprint`): the results are the ones `rulec verify` gives."""
+    record = recorded(loaded, paths.SITE)
+    assert set(record.reports) == {t.display_name for t in loaded.every_title()} and not record.extra, \
+        f"site/{RECORD} does not record every title: run `rulec docs`"
+    assert not record.stale, f"site/{RECORD} is stale for {record.stale}: run `rulec docs` (or `rulec build`)"
+
+
+def test_a_record_gives_the_pages_a_run_gives_and_goes_stale_with_its_title(toy, tmp_path):
+    """The toy title verified (both its variants): the pages made from the run and from its
+    record read back are the same, the record reads back to itself, and it is fresh; an edit of
+    the title's file (a comment) makes it stale, and `prove` then verifies the title again."""
+    reports = {t.display_name: verify.verify_title(t) for t in toy.every_title()}
+    run = prove(toy, reports=reports)
+    text = record_text(toy, run)
+    (tmp_path / RECORD).write_text(text, encoding="utf-8")
+    record = recorded(toy, tmp_path)
+    assert not record.stale and not record.extra and set(record.reports) == {"Toy", "Toy (Rich)"}
+    assert docs.render_pages(toy, record.reports) == docs.render_pages(toy, run)
+    assert record_text(toy, record.reports) == text
+    assert prove(toy, record)["Toy"] is record.reports["Toy"]  # fresh: taken as recorded
+    for name, report in reports.items():
+        assert [(r.invariant, r.transition, r.status, r.reason) for r in record.reports[name].results] \
+            == [(r.invariant, r.transition, r.status, r.reason) for r in report.results]
+        assert record.reports[name].ok and record.reports[name].counts() == report.counts()
+    from compiler.pipeline import load_texts
+    from tests.conftest import LIBRARIES, TOY
+
+    toy_file = TOY / "toy.rules"
+    edited = load_texts({**LIBRARIES, paths.display(toy_file): toy_file.read_text(encoding="utf-8") + "// edited\n"})
+    stale = recorded(edited, tmp_path)
+    assert sorted(stale.stale) == ["Toy", "Toy (Rich)"]
+    assert prove(edited, stale)["Toy"].counts() == reports["Toy"].counts()
 
 
 # ---------------------------------------------------------------- the pages

@@ -1,16 +1,24 @@
 """`rulec verify`: the z3 proofs of the titles' invariants (compiler/verify*.py).
 
-- the real 1800 and its Three-Player variant: every check proved or
-  sanctioned; the sanctioned breaches are the §9.2 take-over and a share
-  price leaving an exempt area (§8.2.2, §8.2.3, on which the rulebook is
-  silent), and without their clauses each is a counterexample;
+- every title and variant: every check proved or sanctioned, in the results
+  of `rulec build`'s full run recorded in site/proofs.json (checked fresh
+  there: each title's fingerprint is the verifier's version and the text of
+  its files, tests/test_docs.py), and the cheap checks of each run again here
+  and found the same; the tests of the real titles' checks read that record,
+  those of a title an erratum changes (mutants, sanctions dropped, options)
+  run the verifier;
+- the real 1800 and its Three-Player variant: the sanctioned breaches are the
+  §9.2 take-over and a share price leaving an exempt area (§8.2.2, §8.2.3, on
+  which the rulebook is silent), and without their clauses each is a
+  counterexample;
 - §9.2: a take-over that leaves the former Director above the certificate
   limit fails the proof without the title's `sanction` clause, and is
   sanctioned with it;
 - mutation tests: for each standard invariant, an erratum that breaks it is
   found, naming the action and its citation;
 - the other titles: gaps are reported as "not checkable", nothing crashes;
-- the cache: after a one-clause erratum only that clause's checks run again;
+- the cache: after a one-clause erratum only that clause's checks run again
+  (on the toy title of tests/fixtures/toy, whose every check runs in seconds);
 - translation validation: the z3 model of each 1800 action (and of the
   take-over step) agrees with the engine on states from random playouts and
   constructed ones (at least 200 per action that occurs);
@@ -19,6 +27,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 
@@ -27,9 +36,20 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler import paths
+from compiler.docs_proofs import recorded
 from compiler.paths import ROOT
 from compiler.pipeline import load, load_texts
-from compiler.verify import FOR_ANY_VALUE, Cache, TitleReport, render_report, run, transitions_for, verify_title
+from compiler.verify import (
+    FAILING,
+    FOR_ANY_VALUE,
+    Cache,
+    TitleReport,
+    render_report,
+    run,
+    transitions_for,
+    verify_title,
+)
 from compiler.verify_model import Model
 from compiler.verify_translate import Translator
 from compiler.verify_validate import Compiled, Evaluator, validate
@@ -56,6 +76,18 @@ def sanction_lines(keep: str | None = None) -> list[str]:
     """1800's `sanction` lines (but the one for `keep`)."""
     return [line for line in RULESPECS["rulespecs/1800.rules"].splitlines()
             if line.strip().startswith("sanction ") and not (keep and f" for {keep} " in line)]
+
+
+def load_toy_with(*overlays: str):
+    """The toy title (tests/fixtures/toy) with overlays."""
+    from tests.conftest import LIBRARIES, TOY
+
+    texts = {**LIBRARIES, "toy.rules": (TOY / "toy.rules").read_text(encoding="utf-8")}
+    for i, text in enumerate(overlays):
+        texts[f"overlay{i}.rules"] = text
+    loaded = load_texts(texts)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    return loaded
 
 
 def load_with(*overlays: str, drop: list[str] | None = None):
@@ -87,13 +119,86 @@ def real():
     return load_with()
 
 
+@pytest.fixture(scope="module")
+def full_runs():
+    """The reports of every title's and variant's full verification, as `rulec build` last ran it
+    and recorded it in site/proofs.json, each checked fresh: its fingerprint is the title's now
+    (the verifier's version and the text of the title's files), so it is what a run gives now."""
+    loaded = load()
+    record = recorded(loaded, paths.SITE)
+    assert not record.stale, f"site/proofs.json is stale for {record.stale}: run `rulec docs` (or `rulec build`)"
+    return record.reports
+
+
+def full_run(full_runs, title) -> TitleReport:
+    return full_runs[title.display_name]
+
+
+def agrees_with_the_full_run(full_runs, title, transitions: list[str]) -> TitleReport:
+    """`transitions` of `title` verified now; each result is the full run's (status and reason),
+    and the full run checked nothing more after them."""
+    report = verify_title(title, cache=CACHE, only=transitions)
+    full = full_run(full_runs, title)
+    now = [(r.invariant, r.transition, r.status, r.reason) for r in report.results]
+    recorded_ = [(r.invariant, r.transition, r.status, r.reason) for r in full.results if r.transition in transitions]
+    assert {r.transition for r in report.results} == set(transitions)
+    assert now == recorded_, [(a, b) for a, b in zip(now, recorded_) if a != b][:5]
+    return report
+
+
+def recorded_only(full_runs, title, transitions: list[str]) -> TitleReport:
+    """The full run's report of `title` cut down to the checks after `transitions`, as
+    `verify_title(title, only=transitions)` gives them (the keys of a check do not depend on the
+    others run beside it); the full runs are `rulec build`'s, the cheap checks run again in
+    `test_the_cheap_checks_of_every_title_agree_with_its_full_run`."""
+    full = full_run(full_runs, title)
+    return dataclasses.replace(full, results=[r for r in full.results if r.transition in transitions],
+                               unused_sanctions=[])
+
+
+#: The cheap checks of each title and variant: run again in `test_the_cheap_checks_of_every_title_
+#: agree_with_its_full_run` (a few seconds each; the full runs take minutes, `rulec build`).
+CHEAP = {
+    "1800": ["init", "pass", "place_token", "collect_bond", "private_income"],
+    "1800 (Three-Player)": ["init", "pass", "place_token", "collect_bond", "first_train"],
+    "18CO": ["init", "pass", "place_token", "lay_tile", "private_income", "imc_closes"],
+    "1846": ["init", "pass", "place_token", "lay_tile", "minors_close", "ic_subsidy"],
+    "1846 (Two-Player)": ["init", "place_token", "lay_tile", "ic_subsidy", "privates_close"],
+    "18 Grand Junction": ["init", "place_token", "thompson_asked", "minors_close", "private_income"],
+    "18 Grand Junction (Two-Player)": ["init", "place_token", "thompson_asked", "private_income"],
+    "1880 Romania": ["init", "pass", "place_token", "capitalise", "choose"],
+    "1880 Romania (Transylvania)": ["init", "pass", "place_token", "capitalise", "payoff_player_debt"],
+    "1880 Romania (Regatul României)": ["init", "pass", "place_token", "second_capital_in_b", "choose"],
+    "1880 Romania (Amira)": ["init", "pass", "place_token", "lay_tile", "payoff_player_debt"],
+}
+
+
+def test_every_title_and_variant_is_proved_or_sanctioned(real, full_runs):
+    """`rulec build`'s verify stage: no title's full run has a counterexample, an unknown, an error
+    or a failed table check; and every title and variant is fully proved or sanctioned, nothing
+    left not checkable (a gap or a construct the model lacks)."""
+    every = {t.display_name for t in real.every_title()}
+    assert set(full_runs) == every and set(CHEAP) == every
+    for name, report in full_runs.items():
+        assert report.error is None, (name, report.error)
+        assert not [r for r in report.results if r.status in FAILING], name
+        assert not [t.name for t in report.tables if t.status == "failed"], name
+        assert report.ok, (name, failures(report))
+
+
+@pytest.mark.parametrize("name", sorted(CHEAP))
+def test_the_cheap_checks_of_every_title_agree_with_its_full_run(real, full_runs, name):
+    title = next(t for t in real.every_title() if t.display_name == name)
+    agrees_with_the_full_run(full_runs, title, CHEAP[name])
+
+
 # ---------------------------------------------------------------- 1800
 
 
 @pytest.mark.parametrize("variant", [None, "Three-Player"])
-def test_1800_verifies_with_everything_proved_or_sanctioned(real, variant):
+def test_1800_verifies_with_everything_proved_or_sanctioned(real, full_runs, variant):
     title = real.program.variants[("1800", variant)] if variant else real.program.titles["1800"]
-    report = verify_title(title, cache=CACHE)
+    report = full_run(full_runs, title)
     assert report.error is None
     assert report.ok, failures(report)
     assert all(r.status == "proved" for r in report.results if r.transition == "init")
@@ -104,9 +209,12 @@ def test_1800_verifies_with_everything_proved_or_sanctioned(real, variant):
     text = text_of(report)
     assert "SANCTIONED: cert_limit after take_over" in text
     assert "reading" in text
+    # the sanctioned checks, run again now
+    now = agrees_with_the_full_run(full_runs, title, ["init", "take_over", "dividend", "end_stock_round"])
+    assert "SANCTIONED: cert_limit after take_over" in text_of(now)
 
 
-def test_9_2_take_over_needs_its_sanction(real):
+def test_9_2_take_over_needs_its_sanction(real, full_runs):
     """§9.2: the take-over exchange can leave the former Director above seven
     certificates. With the title's sanction it is sanctioned; without, the
     proof fails with the exchange as the counterexample."""
@@ -116,7 +224,7 @@ def test_9_2_take_over_needs_its_sanction(real):
     assert result.status == "counterexample"
     assert "take_over(corporation=" in (result.detail or "")
     assert "holder of" in (result.detail or "")
-    with_it = verify_title(real.program.titles["1800"], cache=CACHE, only=["take_over"])
+    with_it = recorded_only(full_runs, real.program.titles["1800"], ["take_over"])
     assert with_it.result("cert_limit", "take_over").status == "sanctioned"
 
 
@@ -147,9 +255,11 @@ def test_the_steps_the_model_does_not_follow_are_noted_with_their_sections(real)
 
 
 def test_a_sanction_no_check_needs_is_noted():
-    loaded = load_with('errata "Spare" of "1800" {\n  sanction holding_cap for pass §8.1 reading "never needed"\n}\n')
-    report = verify_title(loaded.program.titles["1800"], cache=CACHE)
-    assert report.ok
+    """A whole title's run (the toy's, in seconds): a sanction no check used is noted; the title's
+    own two sanctions, which its checks need, are not."""
+    loaded = load_toy_with('errata "Spare" of "Toy" {\n  sanction holding_cap for pass §2 reading "never needed"\n}\n')
+    report = verify_title(loaded.program.titles["Toy"], cache=CACHE)
+    assert report.ok and report.counts()["sanctioned"] == 2
     assert [text.split(" (")[0] for text in report.unused_sanctions] == ["sanction holding_cap for pass"]
     assert "note: sanction holding_cap for pass" in text_of(report)
 
@@ -299,21 +409,31 @@ errata "Own invariants" of "1800" {
 # ---------------------------------------------------------------- other titles
 
 
-def test_18co_verifies_with_everything_proved_or_sanctioned(real):
+def test_18co_verifies_with_everything_proved_or_sanctioned(real, full_runs):
     """18CO's rules in play (the open auction, the stock and operating rounds, mines) are all checkable."""
-    report = verify_title(real.program.titles["18CO"], cache=CACHE)
+    title = real.program.titles["18CO"]
+    report = full_run(full_runs, title)
     assert report.error is None
     bad = [r for r in report.results if r.status not in ("proved", "sanctioned")]
     assert not bad, bad
     assert {"bid", "move_bid", "dividend", "sell_shares"} <= {r.transition for r in report.results}
+    agrees_with_the_full_run(full_runs, title, ["bid", "dividend"])
+
+
+#: A few checks of each title run again beside the full run's: those proved for any value of
+#: 18 Grand Junction's token counts (a gap) among them.
+AGAIN = {"1846": ["init", "draft_ends", "dividend"], "18 Grand Junction": ["init", "place_token", "dividend"],
+         "1880 Romania": ["init", "capitalise", "dividend"]}
 
 
 @pytest.mark.parametrize("name", ["1846", "18 Grand Junction", "1880 Romania"])
-def test_other_titles_report_gaps_instead_of_crashing(real, name):
+def test_other_titles_report_gaps_instead_of_crashing(real, full_runs, name):
     """What a title's checks cannot reach is reported, with its reason: a declared gap as a gap, a
     construct the model lacks as unsupported; never an unknown, never a crash."""
     title = real.program.titles[name]
-    report = verify_title(title, cache=CACHE)
+    report = full_run(full_runs, title)
+    again = agrees_with_the_full_run(full_runs, title, AGAIN[name])
+    assert again.error is None and again.results
     assert report.error is None
     assert report.results
     assert not [r for r in report.results if r.status in ("unknown", "counterexample")]
@@ -331,27 +451,27 @@ def test_other_titles_report_gaps_instead_of_crashing(real, name):
         assert {"place_token", "init"} <= {r.transition for r in any_value}
 
 
-def test_1880_VII_3_6_dividend_needs_no_half_pay_rounding(real):
+def test_1880_VII_3_6_dividend_needs_no_half_pay_rounding(real, full_runs):
     """VII.3.6: 1880's companies pay out or withhold, never half. The binding of the library's dividend
     with `kind: half` is refused at `kind in dividend_kinds` on every state, so nothing after it (the
     half-pay split, whose rounding 1880 leaves unset) is reached: every check of dividend is proved."""
-    report = verify_title(real.program.titles["1880 Romania"], cache=CACHE, only=["dividend"])
+    report = recorded_only(full_runs, real.program.titles["1880 Romania"], ["dividend"])
     statuses = {r.status for r in report.results if r.transition == "dividend"}
     assert statuses == {"proved"}, [(r.invariant, r.status, r.reason) for r in report.results]
 
 
-def test_1880_V_1_starting_round_bids_and_sales_are_proved(real):
+def test_1880_V_1_starting_round_bids_and_sales_are_proved(real, full_runs):
     """V.1: the Starting Round's bids (the library's auction_bid: the high bid on the private on
     auction, the first in the listed order still with the bank) and the sale to the high bidder, or of
     the first private for nothing when all pass on it, keep every invariant: proved, none unsupported."""
-    report = verify_title(real.program.titles["1880 Romania"], cache=CACHE, only=["bid", "private_sold_to_bidder"])
+    report = recorded_only(full_runs, real.program.titles["1880 Romania"], ["bid", "private_sold_to_bidder"])
     results = [r for r in report.results if r.transition in ("bid", "private_sold_to_bidder")]
     assert {r.transition for r in results} == {"bid", "private_sold_to_bidder"}
     assert all(r.status == "proved" for r in results), [(r.transition, r.invariant, r.status, r.reason)
                                                         for r in results if r.status != "proved"]
 
 
-def test_1880_VI_6_founding_with_each_share_layout_is_proved(real):
+def test_1880_VI_6_founding_with_each_share_layout_is_proved(real, full_runs):
     """VI.6, II.3.3: the founder of a company chooses its president's certificate, of 20, 30 or 40%,
     and with it the company's share layout; his first founding also puts a 10% share on his foreign
     investor's mat. The model follows the layout chosen (`layout:<corporation>`: a certificate the
@@ -361,7 +481,7 @@ def test_1880_VI_6_founding_with_each_share_layout_is_proved(real):
     model = Model(title)
     assert model.layout_corps and model.minors_hold_certificates
     assert {key for key, _ in model.certs_of[model.layout_corps[0].id][0].layouts} == {20, 30, 40}
-    report = verify_title(title, cache=CACHE, only=["par"])
+    report = recorded_only(full_runs, title, ["par"])
     results = [r for r in report.results if r.transition == "par"]
     assert len(results) == len(report.invariants)
     assert all(r.status == "proved" for r in results), [(r.invariant, r.status, r.reason)
@@ -380,7 +500,7 @@ def test_1880_dividend_with_half_pay_in_play_needs_its_rounding():
 
 
 @pytest.mark.parametrize("variant", [None, "Two-Player"])
-def test_1846_private_company_draft_is_proved(real, variant):
+def test_1846_private_company_draft_is_proved(real, full_runs, variant):
     """§"Private Company Draft": 1846 opens with a draft of the privates and minors. The model keeps
     each company's drafter and price; the hands, the deck and the Pass cards are the runtime's
     (oracles). A pick (`bid` in the draft), a pass (which may force the last company on the player
@@ -390,7 +510,7 @@ def test_1846_private_company_draft_is_proved(real, variant):
     companies are in play than the limit; with three players six of the eight grouped privates
     close, leaving six companies against a limit of 11 or 14)."""
     title = real.program.variants[("1846", variant)] if variant else real.program.titles["1846"]
-    report = verify_title(title, cache=CACHE, only=["init", "bid", "pass", "draft_ends"])
+    report = recorded_only(full_runs, title, ["init", "bid", "pass", "draft_ends"])
     for name in ("bid", "pass", "draft_ends"):
         results = [r for r in report.results if r.transition == name]
         assert results and {r.status for r in results} == {"proved"}, \
@@ -421,11 +541,11 @@ def test_a_draft_pick_without_its_hand_is_caught():
     ("1846", ["ic_subsidy", "corporation_sell_shares", "corporation_buy_shares", "sell_shares", "company_place_token"]),
     ("1880 Romania", ["payoff_player_debt", "loan_interest", "capitalise", "sell_shares"]),
 ])
-def test_loans_frozen_prices_event_arguments_and_abilities_are_proved(real, name, transitions):
+def test_loans_frozen_prices_event_arguments_and_abilities_are_proved(real, full_runs, name, transitions):
     """Constructs the model grew for 1846 and 1880: a trigger's event arguments
     (the IC's subsidy), prices after a move and sales by the president, debts,
     frozen prices, phase values, a corporation's own fields, ability tokens."""
-    report = verify_title(real.program.titles[name], cache=CACHE, only=transitions)
+    report = recorded_only(full_runs, real.program.titles[name], transitions)
     checked = {r.transition for r in report.results}
     assert set(transitions) <= checked
     bad = [r for r in report.results if r.transition in transitions and r.status not in ("proved", "sanctioned")]
@@ -437,13 +557,13 @@ PRESIDENT_TRANSITIONS = ["use_ability", "president_income", "president_capital",
                          "top_up_revenue", "president_on_start", "buy_shares"]
 
 
-def test_company_presidents_are_checkable(real):
+def test_company_presidents_are_checkable(real, full_runs):
     """18 Grand Junction's Company Presidents: the ability-card builtins (has_power, power_value, cubes,
     spend_cubes, use_power, bank_price, place_card_marker, operating_order, offer_card), the card and
     cubes a company holds as state, the events phase_start and card_picked, the turn mark topped_up.
     Langhorne's unlimited holding is a zone of the card (a purchase past the cap is proved), and his
     removal in phase III needs the title's sanction of holding_cap for discard_cards."""
-    report = verify_title(real.program.titles["18 Grand Junction"], cache=CACHE, only=PRESIDENT_TRANSITIONS)
+    report = recorded_only(full_runs, real.program.titles["18 Grand Junction"], PRESIDENT_TRANSITIONS)
     assert report.error is None
     checked = {r.transition for r in report.results}
     assert set(PRESIDENT_TRANSITIONS) <= checked
@@ -457,14 +577,14 @@ def test_company_presidents_are_checkable(real):
     assert status[("money_conserved", "buy_train")] == "proved"
 
 
-def test_1880_actions_on_values_the_model_leaves_to_the_engine_are_proved(real):
+def test_1880_actions_on_values_the_model_leaves_to_the_engine_are_proved(real, full_runs):
     """1880 Romania's buy from the company's stack (VI.5), its tile lay under
     building rights of a phase group (VII.3.2), a new company's building rights
     (VII.3.2), P1's close for cash from the bank (II.3.1) and P4's harbour token
     read the round track, the phase group, a chosen name and the privates'
     abilities: each is an oracle or static data, and every check is proved."""
     transitions = ["buy_shares", "lay_tile", "choose", "close_for_cash", "assign"]
-    report = verify_title(real.program.titles["1880 Romania"], cache=CACHE, only=transitions)
+    report = recorded_only(full_runs, real.program.titles["1880 Romania"], transitions)
     assert {r.transition for r in report.results} == set(transitions)
     bad = [(r.invariant, r.transition, r.status, r.reason) for r in report.results
            if r.status not in ("proved", "sanctioned")]
@@ -536,26 +656,26 @@ errata "Broken tables" of "1800" {
     assert not report.ok
 
 
-def test_bankruptcy_keeps_every_invariant_but_the_two_18_grand_junction_sanctions(real):
+def test_bankruptcy_keeps_every_invariant_but_the_two_18_grand_junction_sanctions(real, full_runs):
     """§"Bankruptcy" (1846's bankrupt action, which 18 Grand Junction plays): the runtime's sell_out sells
     the bankrupt president's certificates to the market, corporation by corporation, and the cash raised
     goes to the corporation. Every check is proved but the two the title sanctions, which the
     sell-out does break: the market past its 50% and a president's certificate in it (receivership)."""
-    report = verify_title(real.program.titles["18 Grand Junction"], cache=CACHE, only=["bankrupt"])
+    report = recorded_only(full_runs, real.program.titles["18 Grand Junction"], ["bankrupt"])
     results = [r for r in report.results if r.transition == "bankrupt"]
     assert results and {r.status for r in results} <= {"proved", "sanctioned"}, \
         [(r.invariant, r.status, r.reason) for r in results if r.status not in ("proved", "sanctioned")]
     assert {r.invariant for r in results if r.status == "sanctioned"} == {"pool_cap", "president_not_in_pool"}
 
 
-def test_1846_minors_closing_and_bankruptcy_keep_every_invariant(real):
+def test_1846_minors_closing_and_bankruptcy_keep_every_invariant(real, full_runs):
     """§"Minor Companies": a minor's cash is an account of the model. When the minors close (phase III)
     their cash goes to the bank and their trains to the scrap heap: money is conserved and no train is
     lost. A bankruptcy in 1846 (§"Bankruptcy": the sell-out also closes the player's privates and
     minors) keeps every invariant but its two sanctions. Its certificate-limit check, a sum over every
     share, private and minor, found no answer within 600 s of the solver; it is proved by
     `Invariant.monotone` (no player's count gains a term, the limit stays) in about a second."""
-    report = verify_title(real.program.titles["1846"], cache=CACHE, only=["minors_close", "bankrupt"])
+    report = recorded_only(full_runs, real.program.titles["1846"], ["minors_close", "bankrupt"])
     closing = [r for r in report.results if r.transition == "minors_close"]
     assert closing and all(r.status == "proved" for r in closing), [(r.invariant, r.status, r.reason) for r in closing]
     bankrupt = [r for r in report.results if r.transition == "bankrupt"]
@@ -617,63 +737,62 @@ def test_the_real_tables_of_1800_hold(real):
     assert checks["upgrades_consistent"] in ("ok", "gap")  # the #29 row is a declared gap
 
 
-def test_run_prints_json_and_exits_by_the_results(tmp_path, monkeypatch):
+def test_run_prints_json_and_exits_by_the_results(toy, tmp_path, monkeypatch):
+    """`rulec verify`'s entry point on the toy title and its variant (every check in seconds): exit
+    0 when everything is proved or sanctioned, the JSON and the table, the cache written; exit 1
+    for a check not proved (a mutant purchase without the certificate limit's guard), 2 for a title
+    that is none. That 1846 (its draft included) is all proved or sanctioned is its full run's,
+    `test_every_title_and_variant_is_proved_or_sanctioned`."""
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("compiler.pipeline.load", lambda: toy)
     out = io.StringIO()
-    code = run(["1846"], True, out)
+    code = run(["toy"], True, out)
     data = json.loads(out.getvalue())
-    assert code == 0  # everything proved or sanctioned, the draft included
-    assert [t["title"] for t in data["titles"]] == ["1846", "1846 (Two-Player)"]
+    assert code == 0  # everything proved or sanctioned
+    assert [t["title"] for t in data["titles"]] == ["Toy", "Toy (Rich)"]
     assert data["counts"].get("unsupported", 0) == 0 and data["counts"]["sanctioned"] > 0
     assert data["slowest"]["seconds"] >= 0
     assert (tmp_path / "verify.json").exists()
     text = io.StringIO()
-    assert run(["1846/two-player"], False, text) == 0
-    assert "== 1846 (Two-Player)" in text.getvalue() and "slowest check:" in text.getvalue()
+    assert run(["toy/rich"], False, text) == 0
+    assert "== Toy (Rich)" in text.getvalue() and "slowest check:" in text.getvalue()
     assert run(["no-such-title"], False, io.StringIO()) == 2
-    # a check that is not proved makes the exit 1 (a mutant draft pick: a counterexample)
-    mutant = load_with("""errata "mutant" of "1846" {
-  replace action bid(player: player, company: private | minor, price: money) "A draft pick" §"Private Company Draft" {
-    require in_round(draft) else "only the draft"
-    do draft_pick(player, company) §"Private Company Draft", assumed "a mutation for the test"
-  }
-}
-""")
+    # a check that is not proved makes the exit 1 (a counterexample)
+    mutant = load_toy_with('errata "mutant" of "Toy" {\n' + BUY_SHARES % HOLDING_CAP_GUARD + "\n}\n")
     monkeypatch.setattr("compiler.pipeline.load", lambda: mutant)
-    assert run(["1846"], False, io.StringIO()) == 1
+    assert run(["toy"], False, io.StringIO()) == 1
 
 
 # ---------------------------------------------------------------- the cache
 
 
-def test_after_a_one_clause_erratum_only_its_checks_run_again(real, tmp_path):
+def test_after_a_one_clause_erratum_only_its_checks_run_again(toy, tmp_path):
+    """Whole runs of the toy title (in seconds): the second all from the cache, the third, after an
+    erratum rewording one action, runs that action's checks only."""
     cache = Cache(tmp_path / "verify.json")
-    title = real.program.titles["1800"]
+    title = toy.program.titles["Toy"]
     first = verify_title(title, cache=cache)
     assert cache.misses == len(first.results) and cache.hits == 0
     again = Cache(tmp_path / "verify.json")
     second = verify_title(title, cache=again)
     assert again.misses == 0 and all(r.cached for r in second.results)
     assert [r.status for r in second.results] == [r.status for r in first.results]
-    erratum = load_with("""
-errata "Bond wording" of "1800" {
-  replace action collect_bond(corporation: corporation, to_company: money) "Collect the bond dividend" §11.10 {
-    require in_round(operating) else "bond dividends are collected in an Operational Turn" §11.10
-    require len(bonds_of(corporation)) > 0 else "the company has no bond" §11.10
-    let bond = bonds_of(corporation)[0]
-    require holder_of(bond) in players else "nobody holds the bond" §11.10
-    require not done_this_turn(bond_dividend) else "once during each Operational Turn" §11.10
-    require to_company >= 0 and to_company <= bond.dividend else "the dividend is split, not added to" §11.10
-    transfer bond.dividend - to_company from bank to holder_of(bond) §11.10
-    transfer to_company from bank to corporation §11.10
-    do mark_done_this_turn(bond_dividend)
+    erratum = load_toy_with("""
+errata "Discard wording" of "Toy" {
+  replace action discard_train(corporation: corporation, train: train) "Discard a train over the train limit" §3 {
+    require pending_decision(corporation, discard_train) else "only a company over the train limit discards" §3
+    require holder_of(train) == corporation else "the corporation does not own that train" §3
+    move train from corporation to pool §3
+    if len(trains(corporation)) <= train_limit(corporation) {
+      do resolve_decision(corporation, discard_train)
+    }
   }
 }
-""").program.titles["1800"]
+""").program.titles["Toy"]
     third_cache = Cache(tmp_path / "verify.json")
     third = verify_title(erratum, cache=third_cache)
     rechecked = {r.transition for r in third.results if not r.cached}
-    assert rechecked == {"collect_bond"}
+    assert rechecked == {"discard_train"}
     assert third_cache.misses == len(first.invariants)
 
 
