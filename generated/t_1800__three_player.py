@@ -7395,21 +7395,41 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         raise IllegalAction("those certificates cannot be sold", rule="§5, §8.1")
     if not (
         (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
+            (
+                (
+                    (
+                        (g.b_stock_round_number() > 1)
+                        and (g.param("first_round_selling") != "president_or_operated")
+                    )
+                    or v_emergency
+                )
+                or (g.param("first_round_selling") == "any")
+            )
+            or (
+                (
+                    (g.param("first_round_selling") == "granted_shares")
+                    and g.b_started(v_corporation)
+                )
+                and all(g.b_granted(v_c) for v_c in v_shares)
+            )
         )
         or (
-            ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
-            and all(g.b_granted(v_c) for v_c in v_shares)
+            (g.param("first_round_selling") == "president_or_operated")
+            and (g.b_operated(v_corporation) or (g.b_president(v_corporation) == v_player))
         )
     ):
-        raise IllegalAction("no selling in the first stock round", rule="§8.1, §8.2.4")
+        raise IllegalAction(
+            "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
+            rule="§8.1, §8.2.4",
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
         )
+    if v_emergency and (not g.b_in_round("stock")):
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
@@ -7578,6 +7598,10 @@ def a_discard_train(g, v_corporation, v_train):
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
+
+
+def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
+    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -7896,6 +7920,7 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:buy_bond": a_buy_bond,

@@ -9322,6 +9322,10 @@ def a_discard_train(g, v_corporation, v_train):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
+def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
+    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
+
+
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
@@ -9600,6 +9604,7 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:choose": a_choose,

@@ -172,14 +172,13 @@ def test_private_companies_steamboat_held_by_a_player_is_assigned_as_each_operat
     legal = g.legal_actions()
     assert {a["target"] for a in legal if a["type"] == "assign"} == {"B8", "C5", "D14", "I1", "G19"}
     assert {"type": "pass", "entity": "SC", "entity_type": "company"} in legal
-    # the hex first, then the corporation
-    assert_refused(g, assign_corp("SC", "GT"), "Private Companies", "goes on a hex before")
-    act(g, assign("SC", "B8"))
-    assert g.b_markers() == [("SC", "B8", "", 40)]
-    assert_refused(g, assign("SC", "C5"), "Private Companies", "once in an operating round")
-    assert {a["target"] for a in g.legal_actions() if a["type"] == "assign"} == {"GT", "NYC"}
-    # any floated corporation, not only those P1 directs
+    # the hex and the corporation, in either order (18xx.games Assign#steamboat_assignable_to_hex?): the
+    # corporation first, here; any floated corporation, not only those P1 directs
+    assert {a["target"] for a in legal if a["type"] == "assign" and a["target_type"] == "corporation"} == {"GT", "NYC"}
     act(g, assign_corp("SC", "NYC"))
+    assert g.b_markers() == [("SC", "", "NYC", 0)]
+    assert_refused(g, assign_corp("SC", "GT"), "Private Companies", "once in an operating round")
+    act(g, assign("SC", "B8"))
     assert g.b_markers() == [("SC", "B8", "NYC", 40)]
     assert not g.g.get("pending") and g.g["operating"] is not None  # the round begins
     nyc, gt = g.entity("corporation", "NYC"), g.entity("corporation", "GT")
