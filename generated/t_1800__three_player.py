@@ -12,6 +12,17 @@ DATA = TitleData(
     title="1800",
     variant="Three-Player",
     properties={
+        "log_end_reasons": Table(
+            ("end_reason",),
+            (
+                (("bank_broken",), "bank"),
+                (("bankruptcy",), "bankrupt"),
+                (("share_price",), "stock_market"),
+                (("final_train",), "final_train"),
+                (("all_closed",), "all_closed"),
+                (("agreement",), "manually_ended"),
+            ),
+        ),
         "players": 3,
         "game_length": "about 90 minutes",
         "winner": "highest_net_worth",
@@ -6741,6 +6752,7 @@ DATA = TitleData(
         "sanction cert_limit/take_over": "§9.2",
         "sanction holding_cap/dividend": "§8.2.3",
         "sanction holding_cap/end_stock_round": "§8.2.3, §8.3",
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
         "table starting_cash": "§3, Appendix C",
         "table tile_counts": "§C.1",
         "table upgrades": "Appendix A, §C.3",
@@ -7580,6 +7592,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation", rule="§11.7"
             )
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now", rule="§11.7"
+            )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction("below the least price for a train", rule="§11.7")
         if not (g.b_cash(v_corporation) >= v_price):
@@ -7598,6 +7614,11 @@ def a_discard_train(g, v_corporation, v_train):
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
+
+
+def r_may_buy_train_from(g, v_corporation, v_seller):
+    """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
@@ -7920,6 +7941,7 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,

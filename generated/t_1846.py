@@ -12,6 +12,17 @@ DATA = TitleData(
     title="1846",
     variant=None,
     properties={
+        "log_end_reasons": Table(
+            ("end_reason",),
+            (
+                (("bank_broken",), "bank"),
+                (("bankruptcy",), "bankrupt"),
+                (("share_price",), "stock_market"),
+                (("final_train",), "final_train"),
+                (("all_closed",), "all_closed"),
+                (("agreement",), "manually_ended"),
+            ),
+        ),
         "players": (3, 5),
         "currency": "$",
         "bank": Table(
@@ -7317,6 +7328,7 @@ DATA = TitleData(
         "function emergency_seller": '§"Emergency Money Raising"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function issue_price": '§"Issuing and Redeeming Shares"',
+        "function may_buy_train_from": '§"Emergency Money Raising"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
         "function redeem_price": '§"Issuing and Redeeming Shares"',
         "game_end end_conditions": '§"Game End"',
@@ -7483,6 +7495,7 @@ DATA = TitleData(
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
         "table bank": '§"Setup"',
         "table cert_limit": '§"Certificate Limits"',
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
         "table starting_cash": '§"Setup"',
         "table tile_counts": 'supplement from "18xx-games-1846.json"',
         "term half_dividend": 'supplement from "18xx-maker-1846.json"',
@@ -8231,6 +8244,13 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule='§"Purchasing Private Companies"')
+    if not (
+        (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
+    ):
+        raise IllegalAction(
+            "after issuing shares for a train it must buy, the corporation buys the train before anything else",
+            rule='§"Emergency Money Raising"',
+        )
     if v_company in g.name("minors"):
         if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
             raise IllegalAction(
@@ -8360,6 +8380,11 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation", rule='§"Buying Trains"'
             )
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+            )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction("below the least price for a train", rule='§"Buying Trains"')
         if not (g.b_cash(v_corporation) >= v_price):
@@ -8383,6 +8408,13 @@ def a_discard_train(g, v_corporation, v_train):
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
+
+
+def r_may_buy_train_from(g, v_corporation, v_seller):
+    """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
+    return (
+        (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
+    ) and (g.b_cash(v_corporation) > 0)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
@@ -8417,6 +8449,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
         )
+    g.b_mark_done_this_turn("emergency_sale")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -8865,6 +8898,7 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,

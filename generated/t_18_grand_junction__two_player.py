@@ -12,6 +12,17 @@ DATA = TitleData(
     title="18 Grand Junction",
     variant="Two-Player",
     properties={
+        "log_end_reasons": Table(
+            ("end_reason",),
+            (
+                (("bank_broken",), "bank"),
+                (("bankruptcy",), "bankrupt"),
+                (("share_price",), "stock_market"),
+                (("final_train",), "final_train"),
+                (("all_closed",), "all_closed"),
+                (("agreement",), "manually_ended"),
+            ),
+        ),
         "players": 2,
         "currency": "$",
         "bank": Table(("players",), (((2,), 7000),)),
@@ -7014,6 +7025,7 @@ DATA = TitleData(
         "function emergency_seller": '§"Emergency Money Raising"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function issue_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
+        "function may_buy_train_from": '§"Emergency Money Raising"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
         "function redeem_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         "game_end end_conditions": '§"Game End", §"Additional End Game Conditions"',
@@ -7113,6 +7125,7 @@ DATA = TitleData(
         "subsidy government": '§"Government Subsidies"',
         "table bank": '§"Set Up"',
         "table cert_limit": '§"Stock Ownership"',
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
         "table starting_cash": '§"Set Up"',
         "table subsidy_pool": '§"Government Subsidies"',
         "table tile_counts": 'supplement from "18xx-games-1846.json"',
@@ -7980,6 +7993,13 @@ def a_discard_train(g, v_corporation, v_train):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
+def r_may_buy_train_from(g, v_corporation, v_seller):
+    """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
+    return (
+        (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
+    ) and (g.b_cash(v_corporation) > 0)
+
+
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """A president's emergency sale keeps his presidency of the corporation buying the train, and raises no more than needed (§\"Emergency Money Raising\")"""
     if not (
@@ -8012,6 +8032,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
         )
+    g.b_mark_done_this_turn("emergency_sale")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -8627,6 +8648,7 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,

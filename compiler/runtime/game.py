@@ -213,6 +213,7 @@ class GameBase:
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
             city_value_lays=bool(d.properties.get("city_value_lays", False)),
             border_cost_on_connection=d.properties.get("border_cost_paid") == "on_connection",
+            any_exit_reach=d.properties.get("lay_reach") == "any_exit",
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -2293,7 +2294,9 @@ class GameBase:
         self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
 
     def b_route_revenue(self, corp: Entity, routes: list[dict]) -> int:
-        """Revenue of declared routes: each {"train", "stops": [values]}.
+        """Revenue of declared routes: each {"train", "stops": [values]}, or on a map {"train",
+        "connections" | "nodes"}, checked and counted by the rules; where the routes each state a
+        `revenue` (as 18xx.games logs do), their sum must be the rules' count (IllegalAction otherwise).
 
         Until a title has a map, a route is declared as its revenue stops;
         each train runs once, visits at most its distance, and its
@@ -2306,6 +2309,12 @@ class GameBase:
                     raise IllegalAction(f"{corp} does not own train {route.get('train')}")
             found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned,
                                         extras=self._route_extras(corp))
+            # a route may say what it earns (18xx.games logs do): the rules' count is checked against it
+            stated = [route.get("revenue") for route in routes]
+            if routes and all(isinstance(v, int) and not isinstance(v, bool) for v in stated) \
+                    and sum(stated) != found.revenue:
+                raise IllegalAction(f"the routes are said to earn {self.money(sum(stated))}; by the rules they earn "
+                                    f"{self.money(found.revenue)} ({', '.join(self.money(r.revenue) for r in found.runs)})")
             return found.revenue
         total = 0
         seen = set()
@@ -4604,11 +4613,13 @@ class GameBase:
 
     def _step_held(self, operator: Entity) -> bool:
         """Whether `operator`'s current step waits for its decision: the title's function `step_held(C,
-        step)` where it has one (18xx.games offers a step on tests of its own), else whether an action
-        of the step other than a pass is legal (`step_actions_legal`)."""
+        step)` where it has one (18xx.games offers a step on tests of its own, `step_actions_legal` among
+        them), else whether any action but a pass is legal."""
         if "step_held" in self.ROUTINES:
             return bool(self.call("step_held", operator, self.g["step"]))
-        return self.b_step_actions_legal(operator)
+        # any legal action but a pass (or an empty run) holds it, what may be done at any step included
+        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes")))
+                   for a in self.legal_actions())
 
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an

@@ -231,12 +231,26 @@ class Replay:
             return None
         return {str(k): v for k, v in self.expected.items()} == {str(k): v for k, v in self.result_by_id().items()}
 
+    @property
+    def end_matches(self) -> bool | None:
+        """None when the log names no end or the game did not finish; else whether the replay ended as the
+        log did: its `game_end_reason` is the name the library's `log_end_reasons` gives the replay's end."""
+        if not self.expected_end or not self.game.finished:
+            return None
+        return self.end_name() == self.expected_end
+
+    def end_name(self) -> str | None:
+        """The replay's end as 18xx.games names it (the library's `log_end_reasons`), or rulec's own name."""
+        reason = self.game.g.get("end_reason")
+        return (self.game._table_dict("log_end_reasons") or {}).get(reason, reason)
+
     def result_by_id(self) -> dict:
         """The engine's result keyed as the log keys its own (by player id where the log gives ids)."""
         ids = {p.get("name", p.get("id")): p.get("id", p.get("name")) for p in self.log_players}
         return {ids.get(k, k): v for k, v in self.game.result().items()}
 
     log_players: list = field(default_factory=list)
+    expected_end: str | None = None
 
 
 def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = True,
@@ -270,4 +284,5 @@ def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = T
         processed += 1
         if on_step is not None:
             on_step(step, game)
-    return Replay(game, processed, divergence, log.get("result"), list(log.get("players", [])))
+    return Replay(game, processed, divergence, log.get("result"), list(log.get("players", [])),
+                  log.get("game_end_reason"))

@@ -528,13 +528,16 @@ class TrackRules:
     no track the company can reach (18CO 5.6.10: "either the value of a City
     must be increased, or" the new track must be reachable).
     `border_cost_on_connection`: a hexside's printed cost is paid by the lay that joins track on both
-    sides of it (18xx.games), not by the first lay whose track points across it."""
+    sides of it (18xx.games), not by the first lay whose track points across it.
+    `any_exit_reach`: a lay needs the company to reach the hex through one of the new tile's sides, or
+    a city of the hex (18xx.games' Tracker#legal_tile_rotation?), not new track of its own."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
     same_track_upgrades: bool = False
     city_value_lays: bool = False
     border_cost_on_connection: bool = False
+    any_exit_reach: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -1308,6 +1311,9 @@ def _judge(
         and not first
         and _same_track(old_lay, new_lay, mapping)
         and any(hh == h for hh, _ in seen.paths)
+    ) and not (
+        board.rules.any_exit_reach
+        and (any(hh == h and e in new_lay.exits for hh, e in seen.entries) or any(hh == h for hh, _ in seen.nodes))
     ):
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
@@ -2472,7 +2478,8 @@ def best_routes(
     cache: dict[TrainSpec, list[_Cand]] = {}
     cands, kinds = [], []
     for spec in specs:
-        cache.setdefault(TrainSpec("", spec.parts, spec.multiplier), [])
+        # (a train that must be paid for a city with a station is its own kind: its routes count otherwise)
+        cache.setdefault(TrainSpec("", spec.parts, spec.multiplier, spec.own_station), [])
     # each kind of train gets an equal share of 80% of the bound to list its
     # routes; the choice among them gets the rest (and at least a greedy pick)
     share = 0.8 / len(cache) if cache else 0.0
@@ -2484,7 +2491,7 @@ def best_routes(
         steps += part.steps
         complete = complete and not part.cut
     for spec in specs:
-        key = TrainSpec("", spec.parts, spec.multiplier)
+        key = TrainSpec("", spec.parts, spec.multiplier, spec.own_station)
         cands.append(cache[key])
         kinds.append(list(cache).index(key))
     holders: list[int | None] = [None]
