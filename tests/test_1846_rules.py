@@ -729,7 +729,7 @@ def test_private_companies_tunnel_blasting_takes_20_off_mountains():
     bo = g.entity("corporation", "BO")
     mountain = next(h for h, mh in g.board.hexes.items() if mh.terrain == "mountain" and mh.cost == 40)
     # test setup: price a plain lay on a $40 mountain hex for BO, without and with the TBC
-    fake = track.Lay(mountain, "7", 0, 40, False, terrain=40)
+    fake = track.Lay(mountain, "7", 0, 40, False)
     assert g.b_lay_cost(fake) == 40
     g.j.set(g.closed, "TBC", False)
     g.j.set(g.owner, "TBC", bo)

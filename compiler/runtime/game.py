@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
 from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train, exchange_sets
@@ -95,6 +95,8 @@ class GameBase:
         #: pick may come from anywhere in the deck (`replaying()`)
         self.log_hints = frozenset(str(h) for h in log_hints)
         self._named_shares: tuple[str, ...] = ()
+        #: a route search that only asks whether a paying run exists (`_some_legal`)
+        self._quick_routes = False
         try:
             self._build_entities(names)
             self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
@@ -1112,7 +1114,9 @@ class GameBase:
         """A lay's cost with `extra_discount` more off the tile's part (see b_lay_cost)."""
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
-        printed = lay.terrain
+        # the terrain of the hex: its cost for a first tile, its upgrade cost for the tile replacing the
+        # pre-printed one (named after the hex), nothing for the upgrade of a laid tile
+        printed = (mh.upgrade_cost if lay.replaces == lay.hex else 0) if lay.upgrade else mh.cost
         borders = lay.cost - printed
         terrain = printed
         if lay.upgrade and self._terrain_every_lay():
@@ -4605,10 +4609,11 @@ class GameBase:
                     return  # nothing the company may do (the caller reports it)
                 self._dispatch(skip)
                 continue
-            legal = self.legal_actions()
-            idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
-            if not legal or len(idle) != len(legal):
-                return  # something to decide (or nothing legal at all, which the caller reports)
+            if self._some_legal(self._iter_candidates(cheap_first=True)):
+                return  # something to decide
+            idle = [a for a in self._candidates() if self._idle(a) and self.is_legal(a)]
+            if not idle:
+                return  # nothing legal at all, which the caller reports
             self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
 
     def _step_held(self, operator: Entity) -> bool:
@@ -4618,14 +4623,36 @@ class GameBase:
         if "step_held" in self.ROUTINES:
             return bool(self.call("step_held", operator, self.g["step"]))
         # any legal action but a pass (or an empty run) holds it, what may be done at any step included
-        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes")))
-                   for a in self.legal_actions())
+        return self._some_legal(self._iter_candidates(cheap_first=True))
 
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an
         empty run) is legal now; at a holding step (`buy_company`), also an action of a private C holds."""
-        own = self._step_own(operator, self.legal_actions())
-        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))) for a in own)
+        step = self.g.get("step")
+        own = set(STEP_ACTIONS.get(step, (step,)))
+        holding = set(HOLDING_STEPS.get(step, ()))
+
+        def vtype(name: str) -> str:
+            for kind in ("player", "corporation", "company"):
+                if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
+                    return name[len(kind) + 1:]
+            return name
+
+        names = [n for n in self.ACTION_PARAMS if (n in own or vtype(n) in holding) and n not in OUT_OF_TURN]
+        names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+
+        def candidates() -> Iterator[Action]:
+            yield from self._iter_candidates_for(operator, names)
+            if holding:
+                # at the holding step, what the privates the operator holds may do
+                for name in self._any_time_actions():
+                    if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
+                        continue
+                    for other in self._possible_actors(name):
+                        if other.kind == "private" and self.owner.get(other.id) == operator:
+                            yield from self._iter_candidates_for(other, [name])
+
+        return self._some_legal(candidates())
 
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,
@@ -4639,25 +4666,6 @@ class GameBase:
     def b_lays_left(self) -> int:
         """lays_left(): the tile lays the operating company has left in this turn."""
         return max(0, len(self._lay_slots()) - self.g.get("lays", 0))
-
-    def _step_own(self, operator: Entity, legal: list[Action]) -> list[Action]:
-        """Of the legal actions, those that hold `operator` at its current step: a pass, the step's own
-        actions (`STEP_ACTIONS`), and at a holding step (`HOLDING_STEPS`) its vocabulary types and the
-        actions of the privates the operator holds. What may be done at any step (a corporation issuing
-        shares, buying a private) does not hold a step up."""
-        step = self.g.get("step")
-        own = set(STEP_ACTIONS.get(step, (step,)))
-        holding = HOLDING_STEPS.get(step)
-        out = []
-        for action in legal:
-            if str(action.get("entity")) != operator.id:
-                if holding is not None and action.get("entity_type") == "company" \
-                        and self.owner.get(self._company(action["entity"]).id) == operator:
-                    out.append(action)
-                continue
-            if action["type"] == "pass" or self.action_name(action) in own or (holding and action["type"] in holding):
-                out.append(action)
-        return out
 
     def _from_log_ids(self, action: Action) -> Action:
         """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""
@@ -4808,9 +4816,18 @@ class GameBase:
         """Candidate actions for the acting entity, from each DSL action's
         vocabulary type (generators below), and the title's any-time actions
         for every other entity that could take them; the DSL's guards decide."""
+        return list(self._iter_candidates())
+
+    #: the vocabulary types whose candidates cost the most to list (a route search, every lay): tried last
+    #: where only the existence of a legal action is asked
+    COSTLY = ("run_routes", "lay_tile")
+
+    def _iter_candidates(self, cheap_first: bool = False) -> Iterator[Action]:
+        """The candidates of `_candidates`, generated one action type at a time (the costly types last
+        with `cheap_first`)."""
         entity = self.current_entity()
         if entity is None:
-            return []
+            return
         pending = self.g.get("pending")
         # the end by agreement is no move of the game: never a candidate
         names = [name for name in self.ACTION_PARAMS
@@ -4820,21 +4837,35 @@ class GameBase:
             names.append("pass")  # a takeover's station choice may be declined
         if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a decision the title lets its owner decline
-        out: list[Action] = []
+        if cheap_first:
+            names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
             if president is not None and self.b_must_buy_train(entity):
                 # the president's emergency sales (the title's guards decide which)
-                out.extend(self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"}))
-        out.extend(self._candidates_for(entity, names))
+                yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
+        yield from self._iter_candidates_for(entity, names)
         if not pending:
             for name in self._any_time_actions():
                 if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
                     continue
                 for other in self._possible_actors(name):
                     if other != entity:
-                        out.extend(self._candidates_for(other, [name]))
-        return out
+                        yield from self._iter_candidates_for(other, [name])
+
+    @staticmethod
+    def _idle(action: Action) -> bool:
+        """A pass, or a run of no train: what skipping a step does."""
+        return action["type"] == "pass" or (action["type"] == "run_routes" and not action.get("routes"))
+
+    def _some_legal(self, candidates: Iterable[Action]) -> bool:
+        """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
+        search stops at its first paying run (`_quick_routes`)."""
+        self._quick_routes = True
+        try:
+            return any(not self._idle(c) and self.is_legal(c) for c in candidates)
+        finally:
+            self._quick_routes = False
 
     def _possible_actors(self, name: str) -> list[Entity]:
         """Entities of the kind an action's first parameter names (open privates only)."""
@@ -4849,9 +4880,11 @@ class GameBase:
         return out
 
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
+        return list(self._iter_candidates_for(entity, names))
+
+    def _iter_candidates_for(self, entity: Entity, names: Iterable[str]) -> Iterator[Action]:
         etype_of = self.entity_type(entity)
         who = {"entity": entity.id, "entity_type": etype_of}
-        out: list[Action] = []
         for name in names:
             params = self.ACTION_PARAMS[name]
             vtype, etype = name, None
@@ -4873,10 +4906,9 @@ class GameBase:
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
-                out.extend(generator(entity, who))
+                yield from generator(entity, who)
             else:
-                out.extend(self._title_action_candidates(vtype, params, who))
-        return out
+                yield from self._title_action_candidates(vtype, params, who)
 
     def _cand_pass(self, entity, who):
         return [{"type": "pass", **who}]
@@ -5106,21 +5138,25 @@ class GameBase:
         if self.board is None:
             return [{"type": "run_routes", **who, "routes": []}]
         trains = list(self._train_dicts(corp).values())
-        best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
-                                 extras=self._route_extras(corp))
+        if self._quick_routes:
+            # only whether a paying run exists is asked: the search stops at its first one
+            best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                     max_routes=1, extras=self._route_extras(corp))
+        else:
+            best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                     extras=self._route_extras(corp))
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
         if entity.kind == "private":
-            return self._cand_ability_lays(entity, who)
-        if not self.b_in_step(entity, "lay_tile") or self.board is None:
-            return []
-        out = []
-        for lay in track.legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
+            yield from self._cand_ability_lays(entity, who)
+            return
+        if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
+            return
+        for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
             used = self.board.in_use.get(lay.tile, set())
             copy = next(i for i in range(len(used) + 1) if i not in used)
-            out.append({**lay.action(entity.id, copy), "entity_type": entity.kind})
-        return out
+            yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
 
     def _cand_assign(self, entity, who):
         """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a

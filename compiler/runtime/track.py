@@ -1133,9 +1133,6 @@ class Lay:
     borders: tuple[tuple[str, int], ...] = ()
     new_exits: tuple[int, ...] = ()
     crossed: tuple[tuple[str, int], ...] = ()
-    #: the terrain part of `cost`: the hex's `cost` for its first tile, its `upgrade_cost` for the
-    #: upgrade of its pre-printed tile, nothing for the upgrade of a laid tile
-    terrain: int = 0
 
     def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
         """The lay as an 18xx.games `lay_tile` action."""
@@ -1171,7 +1168,26 @@ def legal_lays(
         # a lay raising a city's value needs no route (18CO 5.6.10): every hex with a city is a candidate
         near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
     candidates = near if hexes is None else frozenset(hexes) & near
-    out = []
+    return list(_iter_lays(board, company, colors, seen, cash, candidates))
+
+
+def iter_legal_lays(
+    board: Board,
+    company: str,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+) -> Iterator[Lay]:
+    """`legal_lays`, one at a time (to stop at the first where only its existence matters)."""
+    seen = reach(board, company)
+    near = seen.hexes
+    if board.rules.city_value_lays:
+        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+    return _iter_lays(board, company, frozenset(colors), seen, cash, near)
+
+
+def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
+               candidates: Iterable[str]) -> Iterator[Lay]:
     for h in sorted(candidates):
         if h not in board.hexes:
             continue
@@ -1179,8 +1195,7 @@ def legal_lays(
             for rotation in range(6):
                 verdict = _judge(board, company, h, name, rotation, colors, seen, cash)
                 if isinstance(verdict, Lay):
-                    out.append(verdict)
-    return out
+                    yield verdict
 
 
 def check_lay(
@@ -1280,7 +1295,6 @@ def _judge(
     # terrain is paid once: a first tile pays the hex's cost, the tile replacing a pre-printed one
     # its upgrade cost (Detroit's river, 1846), the upgrade of a laid tile nothing
     cost = mh.cost if first else (mh.upgrade_cost if old.copy is None else 0)
-    terrain = cost
     paid: list[tuple[str, int]] = []
     crossed: list[tuple[str, int]] = []
     for f in sorted(new_exits):
@@ -1319,7 +1333,7 @@ def _judge(
     if cash is not None and cost > cash:
         return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
-               tuple(sorted(new_exits)), tuple(crossed), terrain)
+               tuple(sorted(new_exits)), tuple(crossed))
 
 
 def _raises_a_city(old: Tile, new: Tile, mapping: Sequence[int]) -> bool:
