@@ -7276,6 +7276,7 @@ DATA = TitleData(
         "function emergency_raise": '§"Emergency Money Raising"',
         "function emergency_reaches": '§"Emergency Money Raising"',
         "function emergency_sale_for": '§"Emergency Money Raising"',
+        "function emergency_sale_left": '§"Emergency Money Raising", §"Bankruptcy"',
         "function emergency_seller": '§"Emergency Money Raising"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function issue_price": '§"Issuing and Redeeming Shares"',
@@ -7445,6 +7446,7 @@ DATA = TitleData(
         "sanction cert_limit/take_over": '§"Certificate Limits"',
         "sanction pool_cap/bankrupt": '§"Bankruptcy"',
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
+        "sanction president_not_in_pool/sell_shares": '§"Stock Round"',
         "table bank": '§"Two-Player Variant"',
         "table cert_limit": '§"Two-Player Variant"',
         "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
@@ -8420,6 +8422,37 @@ def r_emergency_seller(g, v_player):
     )
 
 
+def r_emergency_sale_left(g, v_player, v_buyer):
+    """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
+    return any(
+        (
+            (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
+            and any(
+                (
+                    ((g.b_pool_percent(v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                    and (
+                        not (
+                            (v_c == v_buyer)
+                            and any(
+                                (
+                                    (v_p != v_player)
+                                    and (
+                                        g.b_percent(v_p, v_c)
+                                        > (g.b_percent(v_player, v_c) - g.attr(v_x, "percent"))
+                                    )
+                                )
+                                for v_p in g.name("players")
+                            )
+                        )
+                    )
+                )
+                for v_x in g.b_sellable(v_player, v_c)
+            )
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
     return (
@@ -8672,7 +8705,7 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train", rule='§"Emergency Money Raising"'
         )
-    if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
+    if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares", rule='§"Emergency Money Raising"'
         )
@@ -8855,6 +8888,7 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "emergency_seller": r_emergency_seller,
+        "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
         "before_dividend": r_before_dividend,

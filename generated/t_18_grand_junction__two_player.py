@@ -7022,6 +7022,7 @@ DATA = TitleData(
         "function emergency_raise": '§"Emergency Money Raising"',
         "function emergency_reaches": '§"Emergency Money Raising"',
         "function emergency_sale_for": '§"Emergency Money Raising"',
+        "function emergency_sale_left": '§"Emergency Money Raising", §"Bankruptcy"',
         "function emergency_seller": '§"Emergency Money Raising"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function issue_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
@@ -7120,6 +7121,7 @@ DATA = TitleData(
         "sanction holding_cap/discard_cards": '§"Orrin Langhorne"',
         "sanction pool_cap/bankrupt": '§"Bankruptcy"',
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
+        "sanction president_not_in_pool/sell_shares": '§"Stock Round"',
         "setup player_order": '§"Setting Up the Game"',
         "stock_round initial": '§"Initial Stock Round"',
         "subsidy government": '§"Government Subsidies"',
@@ -8051,6 +8053,37 @@ def r_emergency_seller(g, v_player):
     )
 
 
+def r_emergency_sale_left(g, v_player, v_buyer):
+    """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
+    return any(
+        (
+            (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
+            and any(
+                (
+                    ((g.b_pool_percent(v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                    and (
+                        not (
+                            (v_c == v_buyer)
+                            and any(
+                                (
+                                    (v_p != v_player)
+                                    and (
+                                        g.b_percent(v_p, v_c)
+                                        > (g.b_percent(v_player, v_c) - g.attr(v_x, "percent"))
+                                    )
+                                )
+                                for v_p in g.name("players")
+                            )
+                        )
+                    )
+                )
+                for v_x in g.b_sellable(v_player, v_c)
+            )
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
     return (
@@ -8368,7 +8401,7 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train", rule='§"Emergency Money Raising"'
         )
-    if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
+    if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares", rule='§"Emergency Money Raising"'
         )
@@ -8653,6 +8686,7 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "emergency_seller": r_emergency_seller,
+        "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
         "before_dividend": r_before_dividend,
