@@ -25,8 +25,19 @@ What this module makes of the action list, in the site's own meaning:
 - A player is named in ``entity`` (and ``target``, where ``target_type`` is ``player``) by the numeric id
   of the log's ``players`` list, or by name in older logs; both are read as the player's name.
 
-The random outcomes the site drew from its seed (which companies setup removed, a draft's hands)
-are not in a log; the engine reads them from what the log's actions name (`hints`).
+The random outcomes the site drew from its seed are not in a log (some logs carry no seed at all); they
+are read from what the log shows, here and nowhere else:
+
+- the seating: the log's `players` list, in order (`game_from_log`);
+- setup's removals: a company or corporation the log's actions name was not removed (`hints`): the
+  engine draws its removals first among those the log never names;
+- a draft's hands: a card the log's pick names was in the hand it was picked from: replaying a log
+  (`log_hints`, the runtime's `replaying()`), a pick may take any card still in the deck. Prices and
+  every other rule are checked as in a game the engine deals itself.
+
+Which title, variant and options a log is played with comes from the rulespecs: the title's and
+variants' `log_names`, the options' `log_names`, and, for a log the site wrote (`reading_for`), the
+title's reading by the site: an erratum whose `implementation` is "18xx.games".
 """
 
 from __future__ import annotations
