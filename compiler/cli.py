@@ -384,7 +384,7 @@ def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
     game = done.game
     record = {"log": name, "title": title.name, "variant": title.variant, **game.record(),
               "processed": done.processed, "expected_result": done.expected,
-              "expected_end": log.get("game_end_reason"),
+              "expected_end": log.get("game_end_reason"), "end_name": done.end_name(),
               "divergence": done.divergence.as_dict() if done.divergence else None}
     if done.divergence is not None:
         print(f"rulec replay: {title.display_name} {name}: {done.divergence}", file=sys.stderr)
@@ -400,9 +400,11 @@ def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
               f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
               f"{record['rounds']} rounds, revenue {record['revenue']}")
         if record["result"]:
-            print("result:     " + ", ".join(f"{k} {v}" for k, v in done.result_by_id().items()))
+            print("result:     " + ", ".join(f"{k} {v}" for k, v in done.result_by_id().items())
+                  + f" (end: {done.end_name()})")
             if done.expected is not None:
-                print("log result: " + ", ".join(f"{k} {v}" for k, v in done.expected.items()))
+                print("log result: " + ", ".join(f"{k} {v}" for k, v in done.expected.items())
+                      + (f" (end: {log.get('game_end_reason')})" if log.get("game_end_reason") else ""))
     if done.expected is not None and not game.finished:
         print(f"rulec replay: {title.display_name} {name}: the log ends finished "
               f"({log.get('game_end_reason')}), the replay does not", file=sys.stderr)
@@ -410,6 +412,10 @@ def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
     if done.result_matches is False:
         print(f"rulec replay: {title.display_name} {name}: the result differs from the log's: "
               f"{done.result_by_id()} against {done.expected}", file=sys.stderr)
+        return EXIT_FAIL, record
+    if done.end_matches is False:
+        print(f"rulec replay: {title.display_name} {name}: the game ends by {done.end_name()}, the log by "
+              f"{log.get('game_end_reason')}", file=sys.stderr)
         return EXIT_FAIL, record
     return EXIT_OK, record
 

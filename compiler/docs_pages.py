@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 
 from compiler import paths
 from compiler import syntax as s
+from compiler.cli import slug as slug_of
 from compiler.builtins import BUILTINS, VALUES
 from compiler.coverage import coverage_report
 from compiler.diagnostics import CODES
@@ -109,6 +110,8 @@ class Writer:
                 out[book.file("market.svg")] = svg
             if self.overlays(book):
                 out[book.changes] = self.changes_page(book)
+            for reading in self.readings_of(book):
+                out[self.side_by_side_file(book, reading)] = self.side_by_side_page(book, reading)
             out[book.reports] = self.book_reports(book)
             if book.name in self.site.proofs:
                 out[book.verification] = self.verification_page(book)
@@ -321,8 +324,90 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                             + esc(status_summary(report.results) or "no checks"))
         if self.overlays(book):
             more.insert(0, f"- {self.link(page, Place(book.changes), 'What this overlay changes')}")
+        for reading in self.readings_of(book):
+            name = reading.title.reading
+            more.insert(0, f"- {self.link(page, Place(self.side_by_side_file(book, reading)), f'The rulebook and {name} side by side')}"
+                           f": every difference of {esc(name)}'s reading, with both readings")
         out.append("\n".join(more) + "\n")
         return "\n".join(out)
+
+    # ------------------------------------------------------------ an implementation's reading, side by side
+
+    def readings_of(self, book: Book) -> list[Book]:
+        """The books of a title with an implementation's reading applied (`errata "18xx.games" of ...`
+        holding `implementation`), for a title's own book; a variant's book gets none (its title's page
+        shows the differences, the same on every variant)."""
+        if book.parent is not None:
+            return []
+        return [v for v in self.site.variants_of(book) if v.title.reading is not None and v.title.base_variant is None]
+
+    @staticmethod
+    def side_by_side_file(book: Book, reading: Book) -> str:
+        return book.file(f"reading-{slug_of(reading.title.reading)}.md")
+
+    def side_by_side_page(self, book: Book, reading: Book) -> str:
+        """The rulebook and an implementation side by side: each clause of the implementation's reading,
+        the rules' reading beside it (the clause it replaces or amends, or none where the rules leave the
+        matter open), each with its citations."""
+        page = self.side_by_side_file(book, reading)
+        name = reading.title.reading
+        origin = next(o for o in reading.title.chain if o.kind == "errata" and o.name == name)
+        clauses = [c for c in reading.title.clauses if c.origin == origin and c.kind != "cite"]
+        removed = [r for r in reading.title.removals if r.origin == origin]
+        implementation = reading.title.prop("implementation")
+        out = [f"# The rulebook and {esc(name)} side by side {{#reading}}\n"]
+        out.append(
+            f"{esc(book.name)} as the rules read is {self.link(page, Place(book.index), esc(book.name))}. "
+            f"Where {esc(name)} decides what the rules leave open, or implements a rule otherwise, rulec writes its "
+            f"reading in `errata \"{esc(name)}\" of \"{esc(book.title.name)}\"`"
+            + (f" (`{esc(clauses[0].span.path)}`)" if clauses else "")
+            + f", each clause cited to the implementation's source. The reading is not applied to the title: "
+            f"`rulec replay` applies it to a log {esc(name)} wrote, and `rulec play \"{esc(book.title.name)}\" "
+            f"--variant \"{esc(name)}\"` plays it ({self.link(page, Place(reading.index), esc(reading.name))}).\n")
+        if implementation is not None:
+            out.append(f"{len(clauses)} clauses of the reading, {len(removed)} removed; "
+                       f"{sum(1 for c in clauses if c.previous is None)} decide what the rules' reading has no clause for.\n")
+        rows = []
+        for clause in clauses:
+            if clause.key == ("property", "implementation"):
+                continue
+            here = self.link(page, self.site.place(reading, clause.key), code(f"{clause.kind} {clause.name}"))
+            if clause.previous is None:
+                rules = "*no clause: the rules' reading leaves it open*"
+            else:
+                base_place = self.site.clause_place(clause.previous, book)
+                cited = book.title.get("cite", f"{clause.kind} {clause.name}") or clause.previous
+                rules = (self.link(page, base_place, esc(short(self.reading_text(clause.previous), 120)))
+                         + "<br>" + esc(self.cites_text(cited)))
+            theirs = esc(short(self.reading_text(clause), 120)) + "<br>" + esc(self.cites_text(clause))
+            rows.append([here, rules, theirs])
+        for r in removed:
+            base_place = self.site.clause_place(r.clause, book)
+            cited = book.title.get("cite", f"{r.clause.kind} {r.clause.name}") or r.clause
+            rows.append([code(f"{r.clause.kind} {r.clause.name}"),
+                         self.link(page, base_place, esc(short(self.reading_text(r.clause), 120)))
+                         + "<br>" + esc(self.cites_text(cited)),
+                         "*removed*<br>" + esc("; ".join(self.citation_text(c) for c in r.prov.citations))])
+        out.append("## Every difference {#differences}\n")
+        out.append(table(["clause", f"as the rules read ({esc(book.name)})", f"as {esc(name)} reads"], rows))
+        return "\n".join(out)
+
+    @staticmethod
+    def reading_text(clause: Clause) -> str:
+        """A clause in a line: a property's value, else its title or summary."""
+        decl = clause.decl
+        if isinstance(decl, s.Property):
+            return unparse(decl.value)
+        return clause_label(clause)
+
+    def cites_text(self, clause: Clause) -> str:
+        return "; ".join(dict.fromkeys(self.citation_text(c) for c in clause.prov.citations)) or "uncited"
+
+    @staticmethod
+    def citation_text(citation) -> str:
+        if citation.is_rulebook:
+            return citation_label(citation)
+        return f"{citation.kind}: {short(citation.ref, 160)}"
 
     def precis(self, book: Book, page: str) -> str:
         rows = []
@@ -1408,6 +1493,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         out: list = [book.index]
         if self.overlays(book):
             out.append({"What it changes": book.changes})
+        for reading in self.readings_of(book):
+            out.append({f"The rulebook and {reading.title.reading}": self.side_by_side_file(book, reading)})
         out.append({"Rules": own} if own else {"Rules": [{"(no sections)": book.other}]})
         for owner, items in inherited.items():
             out.append({f"Rules of {owner}": items})

@@ -1035,6 +1035,8 @@ class Translator:
             # over a group the model leaves out (the minors' holdings)
             return self.engines_answer(e, ctx, f"{e.kind}_over_{e.domain.name}", e.domain.name)
         domain = self.expr(e.domain, ctx)
+        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+            domain = self.range_list(domain[1], domain[2])
         if isinstance(domain, list):
             domain = SymList([(x, True) for x in domain])
         if not isinstance(domain, SymList):
@@ -1062,6 +1064,18 @@ class Translator:
         if e.kind == "count":
             return SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
         raise Unsupported(f"quantifier {e.kind}")
+
+    def range_list(self, low: Any, high: Any) -> "SymList":
+        """The numbers low..high (both included) as a list: each with the condition that it is within
+        the range where `high` is a term. A range's end that is a term counts certificates (the shares
+        a corporation issues): it is bounded by the most certificates a corporation has in the model,
+        beyond which the range is refused (Unsupported), not cut."""
+        if is_z3(low) or not isinstance(low, int):
+            raise Unsupported("a range whose start is not a number")
+        if not is_z3(high):
+            return SymList([(k, True) for k in range(low, int(high) + 1)])
+        most = max((len(self.model.certs_for(c.id)) for c in self.model.corporations), default=0)
+        return SymList([(k, high >= k) for k in range(low, most + 1)])
 
     def call(self, name: str, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
         ctx.shared.calls.add(name)
@@ -2788,8 +2802,11 @@ class Builtins:
         owns the private."""
         m = self.m
         item = self.tr.as_sel(company)
+        extra = [it for it, _ in item.alts if any(
+            a.get("extra_token") for a in (m.data.get(it) or {}).get("children") or () if a.get("effect") == "free_token")]
         for c in m.corporations:
-            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
+            # a token beyond the charter (`extra_token`) leaves its tokens left and next price as they were
+            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts if it not in extra])
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] + 1, ctx.state[name])
 
@@ -3022,6 +3039,89 @@ class Builtins:
             return self.cell_chain(ctx, c, lambda cell: market.price(market.move(cell, str(direction))))
 
         return self.per_corp(ctx, corp, after)
+
+    def b_price_after_moves(self, ctx: Ctx, corp: Any, direction: Any, n: Any) -> Any:
+        """As GameBase.b_price_after_moves: the price `n` market moves would give. A number of moves that
+        is a term (a count of certificates and one more) is read up to the most certificates a corporation
+        has in the model, and one more; beyond it the market's edge holds the price."""
+        market = self.m.require_market()
+        if str(direction) not in ("up", "down", "left", "right"):
+            raise Unsupported(f"market move {direction!r}")
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
+
+        def moved(cell, k):
+            for _ in range(int(k)):
+                cell = market.move(cell, str(direction))
+            return market.price(cell)
+
+        if not is_z3(n):
+            counts = [int(n)]
+        else:
+            most = max((len(self.m.certs_for(c.id)) for c in self.m.corporations), default=0) + 1
+            counts = list(range(0, most + 1))
+
+        def after(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_cell:{c.id}"])
+            out = self.cell_chain(ctx, c, lambda cell: moved(cell, counts[-1]))
+            for k in reversed(counts[:-1]):
+                out = IF(n == k, self.cell_chain(ctx, c, lambda cell, k=k: moved(cell, k)), out)
+            return out
+
+        return self.per_corp(ctx, corp, after)
+
+    def side_prices_of(self, t: Item) -> list[int]:
+        """The prices of a train card's sides (its own and its `variant_of` sides)."""
+        sides = self.m.side_prices.get(t.name or "") or []
+        if t.price is None or any(p is None for p in sides):
+            raise GapError(f"train {t.name} price")
+        return [t.price, *sides]
+
+    def b_dearest_side_price(self, ctx: Ctx) -> Any:
+        """As GameBase.b_dearest_side_price: the dearest side of the bank's cheapest card."""
+        avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
+        out: Any = 0
+        for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
+            out = IF(cond, max(self.side_prices_of(t)), out)
+        return out
+
+    def b_dearest_train_price(self, ctx: Ctx) -> Any:
+        """As GameBase.b_dearest_train_price: the dearest side of any card the bank sells, the pool's too."""
+        m = self.m
+        cards = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
+        cards += [(t, ctx.state[hold_name(t, POOL)] >= 1) for t in m.trains
+                  if self.meets_obligation(ctx, t) and hold_name(t, POOL) in ctx.state]
+        out: Any = 0
+        for t, cond in sorted(cards, key=lambda tc: max(self.side_prices_of(tc[0]))):
+            out = IF(cond, max(self.side_prices_of(t)), out)
+        return out
+
+    def b_operated(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_operated: whether the corporation has finished an operating turn (outside the
+        model: an oracle per corporation)."""
+        return self.per_corp(ctx, corp, lambda c: self.oracle(ctx, "operated", (c.id,)))
+
+    def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_limit_trains: the trains counted against the train limit; where phased-out ones are
+        not (`obsolete_trains_count_for_limit: false`), which types are phased out is an oracle."""
+        m = self.m
+        e = self.ent(corp)
+        if m.prop_value("obsolete_trains_count_for_limit") is not False:
+            return SUM([IF(self.held(ctx, t, e), 1, 0) for t in m.trains])
+        obsolete = {name: self.oracle(ctx, "obsolete", (name,)) for name in m.train_types
+                    if m.train_data.get(name, {}).get("obsolete_on") is not None}
+        return SUM([IF(AND(self.held(ctx, t, e), NOT(obsolete.get(t.name or "", False))), 1, 0) for t in m.trains])
+
+    def b_face_value(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_face_value: the printed value of a company of the draft ($0 for a Pass card)."""
+        x = self.draft_item(company)
+        if x.kind not in ("private", "minor"):
+            return 0
+        return self.draft_amount(x, "cost", ctx.shared.reads)
+
+    def b_absorb_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
+        """As GameBase.b_absorb_station: the minor's station becomes the corporation's, a token beyond its
+        charter (stations are outside the model; the corporation's tokens left and its next token's
+        price are as before)."""
 
     def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_can_emergency_sell: the player holds a certificate of a

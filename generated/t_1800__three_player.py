@@ -12,6 +12,17 @@ DATA = TitleData(
     title="1800",
     variant="Three-Player",
     properties={
+        "log_end_reasons": Table(
+            ("end_reason",),
+            (
+                (("bank_broken",), "bank"),
+                (("bankruptcy",), "bankrupt"),
+                (("share_price",), "stock_market"),
+                (("final_train",), "final_train"),
+                (("all_closed",), "all_closed"),
+                (("agreement",), "manually_ended"),
+            ),
+        ),
         "players": 3,
         "game_length": "about 90 minutes",
         "winner": "highest_net_worth",
@@ -6741,6 +6752,7 @@ DATA = TitleData(
         "sanction cert_limit/take_over": "§9.2",
         "sanction holding_cap/dividend": "§8.2.3",
         "sanction holding_cap/end_stock_round": "§8.2.3, §8.3",
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
         "table starting_cash": "§3, Appendix C",
         "table tile_counts": "§C.1",
         "table upgrades": "Appendix A, §C.3",
@@ -7395,21 +7407,41 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         raise IllegalAction("those certificates cannot be sold", rule="§5, §8.1")
     if not (
         (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
+            (
+                (
+                    (
+                        (g.b_stock_round_number() > 1)
+                        and (g.param("first_round_selling") != "president_or_operated")
+                    )
+                    or v_emergency
+                )
+                or (g.param("first_round_selling") == "any")
+            )
+            or (
+                (
+                    (g.param("first_round_selling") == "granted_shares")
+                    and g.b_started(v_corporation)
+                )
+                and all(g.b_granted(v_c) for v_c in v_shares)
+            )
         )
         or (
-            ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
-            and all(g.b_granted(v_c) for v_c in v_shares)
+            (g.param("first_round_selling") == "president_or_operated")
+            and (g.b_operated(v_corporation) or (g.b_president(v_corporation) == v_player))
         )
     ):
-        raise IllegalAction("no selling in the first stock round", rule="§8.1, §8.2.4")
+        raise IllegalAction(
+            "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
+            rule="§8.1, §8.2.4",
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
         )
+    if v_emergency and (not g.b_in_round("stock")):
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
@@ -7560,6 +7592,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation", rule="§11.7"
             )
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now", rule="§11.7"
+            )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction("below the least price for a train", rule="§11.7")
         if not (g.b_cash(v_corporation) >= v_price):
@@ -7578,6 +7614,15 @@ def a_discard_train(g, v_corporation, v_train):
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
+
+
+def r_may_buy_train_from(g, v_corporation, v_seller):
+    """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    return True
+
+
+def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
+    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -7896,6 +7941,8 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "may_buy_train_from": r_may_buy_train_from,
+        "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:buy_bond": a_buy_bond,

@@ -12,6 +12,17 @@ DATA = TitleData(
     title="1846",
     variant=None,
     properties={
+        "log_end_reasons": Table(
+            ("end_reason",),
+            (
+                (("bank_broken",), "bank"),
+                (("bankruptcy",), "bankrupt"),
+                (("share_price",), "stock_market"),
+                (("final_train",), "final_train"),
+                (("all_closed",), "all_closed"),
+                (("agreement",), "manually_ended"),
+            ),
+        ),
         "players": (3, 5),
         "currency": "$",
         "bank": Table(
@@ -115,8 +126,9 @@ DATA = TitleData(
         "private_sale_order": [],
         "private_sale_bidding": False,
         "float": 20,
-        "first_round_selling": "forbidden",
-        "president_certificate_saleable": False,
+        "first_round_selling": "president_or_operated",
+        "president_certificate_saleable": True,
+        "sell_in_blocks": True,
         "sell_price_drop": "per_sale_by_president",
         "pool_drop_at_round_end": True,
         "sold_out_rise": True,
@@ -238,12 +250,13 @@ DATA = TitleData(
                     {
                         "key": "reserved_token",
                         "title": None,
-                        "summary": "A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it.",
+                        "summary": "A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it, in phase IV too.",
                         "effect": "reserved_slot",
                         "hex": "E11",
                         "price": 40,
                         "teleport_price": 60,
                         "reservation_ends": "IV",
+                        "lasting": True,
                         "kind": "ability",
                     }
                 ],
@@ -270,12 +283,13 @@ DATA = TitleData(
                     {
                         "key": "reserved_token",
                         "title": None,
-                        "summary": "A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it.",
+                        "summary": "A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it, in phase IV too.",
                         "effect": "reserved_slot",
                         "hex": "H12",
                         "price": 40,
                         "teleport_price": 100,
                         "reservation_ends": "IV",
+                        "lasting": True,
                         "kind": "ability",
                     }
                 ],
@@ -308,6 +322,7 @@ DATA = TitleData(
                         "slot": 1,
                         "price": 40,
                         "reservation_ends": "IV",
+                        "lasting": True,
                         "kind": "ability",
                     }
                 ],
@@ -353,6 +368,7 @@ DATA = TitleData(
                         "hex": "I5",
                         "price": 40,
                         "reservation_ends": "IV",
+                        "lasting": True,
                         "kind": "ability",
                     },
                 ],
@@ -989,7 +1005,7 @@ DATA = TitleData(
                     {
                         "key": "free_chicago_token",
                         "title": None,
-                        "summary": "The owning corporation may place a token in the reserved Chicago slot for free, as an extra action, once.",
+                        "summary": "The owning corporation may place an extra token, beyond its charter's, in the reserved Chicago slot for free, as an extra action, once.",
                         "effect": "free_token",
                         "owner": "corporation",
                         "hex": "D6",
@@ -997,6 +1013,7 @@ DATA = TitleData(
                         "price": 0,
                         "count": 1,
                         "extra_action": True,
+                        "extra_token": True,
                         "kind": "ability",
                     },
                 ],
@@ -1097,6 +1114,7 @@ DATA = TitleData(
                             {"hex": "G19", "bonus": 40},
                         ],
                         "count_per_or": 1,
+                        "window": "before_run",
                         "assigned_on_sale": True,
                         "kind": "ability",
                     },
@@ -1106,7 +1124,7 @@ DATA = TitleData(
                         "summary": "While a player owns the Steamboat Company, he may at the start of each operating round, before any company operates, move the port marker to one of the five port hexes and name the floated corporation whose routes earn its bonus (each once in the round), or leave both as they are. The marker leaves the map when the privates close.",
                         "effect": "hex_marker",
                         "owner": "player",
-                        "assigned_to": "corporation",
+                        "assigned_to": "corporation_or_minor",
                         "hexes": ["B8", "C5", "D14", "I1", "G19"],
                         "bonuses": [
                             {"hex": "B8", "bonus": 40},
@@ -1118,7 +1136,7 @@ DATA = TitleData(
                         "count_per_or": 1,
                         "when": "operating_round_start",
                         "when_reading": "asked as a decision of the private once the operating round's order is known, before anyone operates; the player names the hex and then the corporation, or passes to keep the marker as it is",
-                        "corporation_reading": "any floated corporation, whoever directs it",
+                        "corporation_reading": "any floated corporation or minor, whoever directs it",
                         "removed_on_close": True,
                         "kind": "ability",
                     },
@@ -7306,8 +7324,12 @@ DATA = TitleData(
         "function emergency_issue_possible": '§"Emergency Money Raising"',
         "function emergency_raise": '§"Emergency Money Raising"',
         "function emergency_reaches": '§"Emergency Money Raising"',
+        "function emergency_sale_for": '§"Emergency Money Raising"',
+        "function emergency_sale_left": '§"Emergency Money Raising", §"Bankruptcy"',
+        "function emergency_seller": '§"Emergency Money Raising"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function issue_price": '§"Issuing and Redeeming Shares"',
+        "function may_buy_train_from": '§"Emergency Money Raising"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
         "function redeem_price": '§"Issuing and Redeeming Shares"',
         "game_end end_conditions": '§"Game End"',
@@ -7409,6 +7431,7 @@ DATA = TitleData(
         "private_purchase up_to_face": '§"Purchasing Private Companies"',
         "procedure acquire_minor": '§"Minor Companies"',
         "procedure dividend_price_move": '§"Paying Dividends"',
+        "procedure emergency_sale_limits": '§"Emergency Money Raising"',
         "procedure minor_dividend": '§"Minor Companies"',
         "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
@@ -7454,6 +7477,7 @@ DATA = TitleData(
         "property reserved_token_note": 'supplement from "18xx-maker-1846.json"',
         "property same_track_upgrades": '§"Laying Track"',
         "property sell_buy_order": '§"Stock Round"',
+        "property sell_in_blocks": '§"Stock Round"',
         "property sell_price_drop": '§"Stock Market"',
         "property shares_per_buy": '§"Stock Round"',
         "property sold_out_rise": '§"Stock Market"',
@@ -7470,8 +7494,10 @@ DATA = TitleData(
         "sanction cert_limit/take_over": '§"Certificate Limits"',
         "sanction pool_cap/bankrupt": '§"Bankruptcy"',
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
+        "sanction president_not_in_pool/sell_shares": '§"Stock Round"',
         "table bank": '§"Setup"',
         "table cert_limit": '§"Certificate Limits"',
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
         "table starting_cash": '§"Setup"',
         "table tile_counts": 'supplement from "18xx-games-1846.json"',
         "term half_dividend": 'supplement from "18xx-maker-1846.json"',
@@ -8111,7 +8137,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
@@ -8131,20 +8157,40 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         )
     if not (
         (
-            ((g.b_stock_round_number() > 1) or v_emergency)
-            or (g.param("first_round_selling") == "any")
+            (
+                (
+                    (
+                        (g.b_stock_round_number() > 1)
+                        and (g.param("first_round_selling") != "president_or_operated")
+                    )
+                    or v_emergency
+                )
+                or (g.param("first_round_selling") == "any")
+            )
+            or (
+                (
+                    (g.param("first_round_selling") == "granted_shares")
+                    and g.b_started(v_corporation)
+                )
+                and all(g.b_granted(v_c) for v_c in v_shares)
+            )
         )
         or (
-            ((g.param("first_round_selling") == "granted_shares") and g.b_started(v_corporation))
-            and all(g.b_granted(v_c) for v_c in v_shares)
+            (g.param("first_round_selling") == "president_or_operated")
+            and (g.b_operated(v_corporation) or (g.b_president(v_corporation) == v_player))
         )
     ):
-        raise IllegalAction("no selling in the first stock round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
+            rule='§"Stock Round"',
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation", rule='§"Stock Market"'
         )
+    if v_emergency and (not g.b_in_round("stock")):
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
@@ -8200,6 +8246,13 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule='§"Purchasing Private Companies"')
+    if not (
+        (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
+    ):
+        raise IllegalAction(
+            "after issuing shares for a train it must buy, the corporation buys the train before anything else",
+            rule='§"Emergency Money Raising"',
+        )
     if v_company in g.name("minors"):
         if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
             raise IllegalAction(
@@ -8329,6 +8382,11 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation", rule='§"Buying Trains"'
             )
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+            )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction("below the least price for a train", rule='§"Buying Trains"')
         if not (g.b_cash(v_corporation) >= v_price):
@@ -8354,6 +8412,48 @@ def a_discard_train(g, v_corporation, v_train):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
+def r_may_buy_train_from(g, v_corporation, v_seller):
+    """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
+    return (
+        (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
+    ) and (g.b_cash(v_corporation) > 0)
+
+
+def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
+    """A president's emergency sale keeps his presidency of the corporation buying the train, and raises no more than needed (§\"Emergency Money Raising\")"""
+    if not (
+        not (
+            g.b_acting(v_corporation)
+            and any(
+                (
+                    (v_p != v_player)
+                    and (
+                        g.b_percent(v_p, v_corporation)
+                        > (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                    )
+                )
+                for v_p in g.name("players")
+            )
+        )
+    ):
+        raise IllegalAction(
+            "an emergency sale does not change the presidency of the corporation buying the train",
+            rule='§"Emergency Money Raising"',
+        )
+    if not (
+        ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
+        < (
+            (g.b_dearest_train_price() - g.b_cash(v_player))
+            - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+        )
+    ):
+        raise IllegalAction(
+            "the president sells no more than he needs: the sale less one share would not be enough",
+            rule='§"Emergency Money Raising"',
+        )
+    g.b_mark_done_this_turn("emergency_sale")
+
+
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
@@ -8361,6 +8461,55 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
     g.b_end_game_now("agreement")
+
+
+def r_emergency_seller(g, v_player):
+    """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
+    return g.b_in_round("operating") and any(
+        r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_sale_left(g, v_player, v_buyer):
+    """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
+    return any(
+        (
+            (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
+            and any(
+                (
+                    ((g.b_pool_percent(v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                    and (
+                        not (
+                            (v_c == v_buyer)
+                            and any(
+                                (
+                                    (v_p != v_player)
+                                    and (
+                                        g.b_percent(v_p, v_c)
+                                        > (g.b_percent(v_player, v_c) - g.attr(v_x, "percent"))
+                                    )
+                                )
+                                for v_p in g.name("players")
+                            )
+                        )
+                    )
+                )
+                for v_x in g.b_sellable(v_player, v_c)
+            )
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_sale_for(g, v_player, v_corporation):
+    """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
+    return (
+        (
+            (g.b_acting(v_corporation) and (g.b_president(v_corporation) == v_player))
+            and g.b_must_buy_train(v_corporation)
+        )
+        and (not r_emergency_issue_possible(g, v_corporation))
+    ) and ((g.b_cash(v_corporation) + g.b_cash(v_player)) < g.b_dearest_train_price())
 
 
 def r_acquire_minor(g, v_corporation, v_minor):
@@ -8373,8 +8522,10 @@ def r_acquire_minor(g, v_corporation, v_minor):
 
 
 def r_before_dividend(g, v_corporation):
-    """the corporation's turn has not reached its dividend (§\"Issuing and Redeeming Shares\")"""
-    return g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
+    """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
+    return (
+        g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
+    ) or g.b_in_step(v_corporation, "dividend")
 
 
 def r_player_shares(g, v_corporation):
@@ -8602,7 +8753,7 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train", rule='§"Emergency Money Raising"'
         )
-    if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
+    if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares", rule='§"Emergency Money Raising"'
         )
@@ -8780,8 +8931,13 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "may_buy_train_from": r_may_buy_train_from,
+        "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "emergency_seller": r_emergency_seller,
+        "emergency_sale_left": r_emergency_sale_left,
+        "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,

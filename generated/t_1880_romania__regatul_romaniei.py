@@ -12,6 +12,17 @@ DATA = TitleData(
     title="1880 Romania",
     variant="Regatul României",
     properties={
+        "log_end_reasons": Table(
+            ("end_reason",),
+            (
+                (("bank_broken",), "bank"),
+                (("bankruptcy",), "bankrupt"),
+                (("share_price",), "stock_market"),
+                (("final_train",), "final_train"),
+                (("all_closed",), "all_closed"),
+                (("agreement",), "manually_ended"),
+            ),
+        ),
         "players": (2, 3),
         "players_with_variants": (2, 6),
         "currency": "Ł",
@@ -8339,6 +8350,7 @@ DATA = TitleData(
         "sanction cert_limit/take_over": "VI.4, VI.8",
         "table cert_limit": "XI.2",
         "table float_by_phase": "VI.6, VII.3.11, §X",
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
         "table starting_cash": "XI.2",
         "table tile_counts": 'supplement from "18xx-games-1880Romania.json"',
         "table upgrades": "VII.3.1, VII.3.3",
@@ -9271,6 +9283,15 @@ def a_discard_train(g, v_corporation, v_train):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
+def r_may_buy_train_from(g, v_corporation, v_seller):
+    """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    return True
+
+
+def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
+    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
+
+
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
@@ -9549,6 +9570,8 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "may_buy_train_from": r_may_buy_train_from,
+        "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:choose": a_choose,

@@ -12,6 +12,17 @@ DATA = TitleData(
     title="18CO",
     variant=None,
     properties={
+        "log_end_reasons": Table(
+            ("end_reason",),
+            (
+                (("bank_broken",), "bank"),
+                (("bankruptcy",), "bankrupt"),
+                (("share_price",), "stock_market"),
+                (("final_train",), "final_train"),
+                (("all_closed",), "all_closed"),
+                (("agreement",), "manually_ended"),
+            ),
+        ),
         "players": (3, 6),
         "currency": "$",
         "bank": 10000,
@@ -8494,6 +8505,7 @@ DATA = TitleData(
         "sanction pool_cap/acquisition_round": "§7.1.4",
         "sanction pool_cap/take_over": "§6.1.1",
         "table cert_limit": "§4.4.1",
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
         "table starting_cash": "§1.3",
         "table tile_counts": 'supplement from "18xx-games-18CO.json"',
         "term acquisition_round": "§7",
@@ -9402,6 +9414,15 @@ def a_discard_train(g, v_corporation, v_train):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
+def r_may_buy_train_from(g, v_corporation, v_seller):
+    """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    return True
+
+
+def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
+    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
+
+
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
@@ -9823,6 +9844,8 @@ class Game(GameBase):
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
+        "may_buy_train_from": r_may_buy_train_from,
+        "emergency_sale_limits": r_emergency_sale_limits,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:corporation_bid": a_corporation_bid,

@@ -237,20 +237,28 @@ def test_draft_last_company_discount_then_forced_take():
 # ---------------------------------------------------------------- stock round and market
 
 
-def test_stock_round_no_selling_in_the_first_stock_round():
+def test_stock_round_only_the_president_sells_before_the_corporation_operates():
+    """18xx.games' SELL_AFTER = :p_any_operate (check_sale_timing): the president of a corporation may
+    sell its shares at any time, its other holders once it has operated."""
     g = new_game(4)
     take_passes(g)
     par(g, "P1", "GT", 100)
     # a buy ends the turn: nothing else may follow it (sell, then buy)
     assert acting(g) == "P2"
-    for p in ("P2", "P3", "P4"):
+    act(g, P("P2", "buy_shares", shares=["GT_2"], percent=10))
+    for p in ("P3", "P4"):
         act(g, P(p, "pass"))
     assert acting(g) == "P1"
     act(g, P("P1", "buy_shares", shares=["GT_1"], percent=10))
-    # P1 still in the first stock round
+    assert acting(g) == "P2"  # still the first stock round, and GT has not operated
+    assert_refused(g, P("P2", "sell_shares", shares=["GT_2"], percent=10), "Stock Round", "first stock round")
+    act(g, P("P2", "pass"))
     while acting(g) != "P1":
         act(g, P(acting(g), "pass"))
-    assert_refused(g, P("P1", "sell_shares", shares=["GT_1"], percent=10), "Stock Round", "first stock round")
+    gt = g.entity("corporation", "GT")
+    price = g.b_price(gt)
+    act(g, P("P1", "sell_shares", shares=["GT_1"], percent=10))
+    assert g.b_price(gt) < price  # the president's sale moves the price left (left_block_pres)
 
 
 def test_stock_market_treasury_shares_pay_the_corporation_at_market_price():
@@ -286,6 +294,7 @@ def test_stock_market_only_the_presidents_sale_moves_the_price():
     g.j.set(g.g, "round", "stock")
     g.j.set(g.g, "stock_rounds", 2)
     g.j.set(g.g, "turn", 1)
+    g.j.set(g.corp["GT"], "operated", True)  # (GT has operated: its other holders may sell)
     g._new_turn()
     gt = g.entity("corporation", "GT")
     before = g.b_price(gt)
@@ -720,7 +729,7 @@ def test_private_companies_tunnel_blasting_takes_20_off_mountains():
     bo = g.entity("corporation", "BO")
     mountain = next(h for h, mh in g.board.hexes.items() if mh.terrain == "mountain" and mh.cost == 40)
     # test setup: price a plain lay on a $40 mountain hex for BO, without and with the TBC
-    fake = track.Lay(mountain, "7", 0, 40, False, terrain=40)
+    fake = track.Lay(mountain, "7", 0, 40, False)
     assert g.b_lay_cost(fake) == 40
     g.j.set(g.closed, "TBC", False)
     g.j.set(g.owner, "TBC", bo)
@@ -790,10 +799,24 @@ def _play_to_the_stalemate(g, rng):
                           or [a for a in legal if a["type"] == "pass"]))
 
 
+def _stalemate_seed() -> int:
+    """The first seed whose random play (3 players) closes every corporation but ones nobody can afford
+    to start: the play that can no longer change."""
+    for seed in range(1, 40):
+        g = new_game(3, seed=seed)
+        _play_to_the_stalemate(g, random.Random(seed))
+        state = g.state()
+        if state["end_reason"] == "stalemate" and all(c["closed"] or c["share_price"] is None
+                                                      for c in state["corporations"]):
+            return seed
+    raise AssertionError("no seed reached play that can no longer change")
+
+
 def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
     """The stalemate is an assumption of the rulespec (`stalemate_ends_game`), not an 1846 end."""
-    g = new_game(3, seed=1)
-    _play_to_the_stalemate(g, random.Random(1))
+    seed = _stalemate_seed()
+    g = new_game(3, seed=seed)
+    _play_to_the_stalemate(g, random.Random(seed))
     # this seed's random play closes every corporation but one nobody can afford to start
     state = g.state()
     assert state["round"]["type"] == "finished"
@@ -805,9 +828,10 @@ def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
 def test_game_end_without_the_stalemate_reading_the_game_stops_at_a_gap(monkeypatch):
     """Without `stalemate_ends_game` the same play stops where it can no longer change, and what is
     refused names the missing reading: the runtime never ends a game the rulespec does not end."""
-    g = new_game(3, seed=1)
+    seed = _stalemate_seed()
+    g = new_game(3, seed=seed)
     monkeypatch.delitem(g.DATA.properties, "stalemate_ends_game")
-    _play_to_the_stalemate(g, random.Random(1))
+    _play_to_the_stalemate(g, random.Random(seed))
     assert not g.finished and g.legal_actions() == []
     assert any("stalemate_ends_game" in gap for gap in g.refused_by_gaps())
 

@@ -279,7 +279,8 @@ def at_a_paying_run(seed=1):
         if g.g["round"] == "operating" and g.g["step"] == "run_routes":
             runs = [a for a in g.legal_actions() if a["type"] == "run_routes" and a["routes"]]
             if runs:
-                return g, g.g["operating"], runs[0]["routes"]
+                # the routes as a player declares them (no stated revenue: the cards these tests give change it)
+                return g, g.g["operating"], [{k: v for k, v in r.items() if k != "revenue"} for r in runs[0]["routes"]]
         act(g, rng.choice(g.legal_actions()))
     raise AssertionError("no paying run")
 
@@ -302,7 +303,11 @@ def test_abel_jephcots_ten_per_stop_on_a_real_run():
     give_card(g, corp, "JEPHCOTS")
     stops = max(len(r["hexes"]) for r in routes)
     assert g.b_route_revenue(c, routes) == base + 10 * stops
-    act(g, C(corp, "run_routes", routes=[dict(r, revenue=r["revenue"]) for r in routes]))
+    # a route that states its revenue must earn that: the rules' count, with the card
+    stale = [dict(r, revenue=base) for r in routes[:1]] + routes[1:]
+    if len(routes) == 1:
+        assert_refused(g, C(corp, "run_routes", routes=stale), None, "by the rules they earn")
+    act(g, C(corp, "run_routes", routes=routes))
     assert g.corp[corp]["revenue"] == base + 10 * stops
 
 
@@ -435,7 +440,8 @@ def test_hugo_weddell_trains_score_one_more_stop_for_one_run():
     to_step(g, "DRG", "run_routes")
     run = next(a for a in g.legal_actions() if a["type"] == "run_routes")
     act(g, run)
-    assert g._train_dicts(drg)[train.id]["distance"] == 2  # for one run
+    # for one run: the train has run (it runs once in an operating round) and the card is spent
+    assert train.id not in g._train_dicts(drg) and not g._armed(drg, "longer_trains")
 
 
 def test_hugo_weddell_a_4_6_runs_as_a_5_6():

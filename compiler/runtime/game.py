@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
 from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train, exchange_sets
@@ -95,6 +95,8 @@ class GameBase:
         #: pick may come from anywhere in the deck (`replaying()`)
         self.log_hints = frozenset(str(h) for h in log_hints)
         self._named_shares: tuple[str, ...] = ()
+        #: a route search that only asks whether a paying run exists (`_some_legal`)
+        self._quick_routes = False
         try:
             self._build_entities(names)
             self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
@@ -213,6 +215,7 @@ class GameBase:
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
             city_value_lays=bool(d.properties.get("city_value_lays", False)),
             border_cost_on_connection=d.properties.get("border_cost_paid") == "on_connection",
+            any_exit_reach=d.properties.get("lay_reach") == "any_exit",
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -327,6 +330,9 @@ class GameBase:
             self.cash[m] = 0
             self.owner[m.id] = BANK
         self.closed: dict[str, bool] = {p.id: False for p in self.privates}
+        #: certificate id -> the number of the move that gave it to its holder (the order in which a holder
+        #: came by his certificates, which `presidency_exchange: first_acquired` reads)
+        self.acquired: dict[str, int] = {}
         #: players' debts to the bank (loans), where a title has them
         self.debts: dict[str, int] = {}
         self.stacks: dict[tuple[int, int], list[str]] = {}
@@ -595,10 +601,19 @@ class GameBase:
         self._board_change(drop)
 
     def _kept_for(self, corp: Entity, ref) -> dict | None:
-        """The ability (effect reserved_slot) of `corp` that keeps the station `ref` for it still, if any."""
-        if self.board is None or corp.id not in self.board.reservations(ref):
+        """The ability (effect reserved_slot) of `corp` that keeps the station `ref` for it still, if any;
+        one with `lasting: true` keeps its price (and its teleport) after the reservation ends, while `corp`
+        has no station in that hex."""
+        if self.board is None:
             return None
-        return next((a for a in self._abilities(corp, "reserved_slot") if str(a["hex"]) == ref[0]), None)
+        ability = next((a for a in self._abilities(corp, "reserved_slot") if str(a["hex"]) == ref[0]), None)
+        if ability is None:
+            return None
+        if corp.id in self.board.reservations(ref):
+            return ability
+        if ability.get("lasting") and ref[0] not in {h for h, _ in self.board.tokens_of(corp.id)}:
+            return ability
+        return None
 
     def b_check_station(self, corp: Entity, city: str) -> "track.TokenSpot":
         """check_station(C, city): the spot if C may place a station token there now: as check_token, and
@@ -721,6 +736,9 @@ class GameBase:
         if holder != source:
             raise IllegalAction(f"{key} is held by {holder}, not {source}")
         self.j.set(self.owner, key, target)
+        if isinstance(item, Certificate):
+            self.j.set(self.g, "moves", self.g.get("moves", 0) + 1)
+            self.j.set(self.acquired, key, self.g["moves"])
         if isinstance(item, Entity) and item.kind == "private" and target.kind == "corporation" and any(
                 str(a.get("ends")) == "sold" for a in self._abilities(item, "reserved_slot")):
             self._drop_reservations(item)
@@ -808,6 +826,10 @@ class GameBase:
         return self.g["round"] == "operating" and self.g["operating"] == corp.id and (
             current == step or step in COMBINED_STEPS.get(current, ()))
 
+    def b_operated(self, corp: Entity) -> bool:
+        """operated(C): C has finished an operating turn in this game."""
+        return bool(self.corp[corp.id].get("operated"))
+
     def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
         return (player.id, corp.id) in self.g["sold_this_round"]
 
@@ -885,12 +907,21 @@ class GameBase:
         return self.param("pool_cap")
 
     def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
-        """The certificates `player` may sell of `corp`, president's last."""
+        """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
+        which he sold some already, where the title says `sell_in_blocks: true`)."""
         certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
         if self.b_in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
             return []
         if not self.param("president_certificate_saleable"):
             certs = [c for c in certs if not c.president]
+        elif any(c.president for c in certs) and not any(
+                self.b_percent(p, corp) >= self.certs_of[corp.id][0].percent
+                for p in self.players if p != player and p.id not in self.g["out"]):
+            # the president's certificate is sold only where another player holds as much, who then presides
+            certs = [c for c in certs if not c.president]
+        if (self.DATA.properties.get("sell_in_blocks") and self.g["round"] == "stock"
+                and corp.id in self.g.get("turn_sales", frozenset())):
+            return []  # a corporation's shares are sold in one block in a turn
         return sorted(certs, key=lambda c: (c.president, -c.index))
 
     def b_granted(self, cert: Certificate) -> bool:
@@ -1083,7 +1114,9 @@ class GameBase:
         """A lay's cost with `extra_discount` more off the tile's part (see b_lay_cost)."""
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
-        printed = lay.terrain
+        # the terrain of the hex: its cost for a first tile, its upgrade cost for the tile replacing the
+        # pre-printed one (named after the hex), nothing for the upgrade of a laid tile
+        printed = (mh.upgrade_cost if lay.replaces == lay.hex else 0) if lay.upgrade else mh.cost
         borders = lay.cost - printed
         terrain = printed
         if lay.upgrade and self._terrain_every_lay():
@@ -1193,7 +1226,8 @@ class GameBase:
         limits the placements over the game, `count_per_or` per operating round (the marker then moves).
         An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
         goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token); with
-        `assigned_to: corporation` the player instead names the one corporation that earns it: `target` is
+        `assigned_to: corporation` the player instead names the one corporation that earns it (with
+        `corporation_or_minor`, a corporation or a minor): `target` is
         then a hex or a floated corporation, each named at most once in an operating round (1846's
         Steamboat Company held by a player); a pending `assign` decision of X is taken once both are
         named this round. Where X owns several marker abilities, the one for its owner's kind applies.
@@ -1203,11 +1237,11 @@ class GameBase:
         ability = self._marker_ability(company)
         if str(ability.get("owner", "corporation")) == "player":
             owner = self._player_ability_user(company)
-            if str(ability.get("assigned_to", "")) == "corporation":
+            if str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
                 self._assign_player_marker(company, ability, str(hex_id))
                 return
         else:
-            owner = self._ability_user(company, "places its marker")
+            owner = self._ability_user(company, "places its marker", ability)
         bonus = self._marker_bonus(ability, str(hex_id))
         if bonus is None:
             raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
@@ -1226,7 +1260,7 @@ class GameBase:
 
     def _assign_player_marker(self, company: Entity, ability: dict, target: str) -> None:
         """A player owner names the hex of X's marker or the corporation it serves (`assigned_to:
-        corporation`): each at most once in an operating round, the hex first; the marker keeps the other
+        corporation`): each at most once in an operating round, in either order; the marker keeps the other
         part. The marker's owner field is the corporation, or "" while none is named. With `when:
         operating_round_start` only while X owes its `assign` decision (asked as the round begins)."""
         if not self.g["round"] == "operating":
@@ -1238,18 +1272,20 @@ class GameBase:
         marks = dict(self.g.get("assigned_markers", {}))
         done = marks.get(company.id, ("", frozenset()))
         done = done[1] if done[0] == stamp else frozenset()
-        if ("corporation", target) in self.by_id:
-            corp = self.entity("corporation", target)
+        minors_too = str(ability.get("assigned_to", "")) == "corporation_or_minor"
+        if ("corporation", target) in self.by_id or (minors_too and ("minor", target) in self.by_id):
+            corp = self._operator(target)
             if not self.corp[corp.id]["floated"] or self.corp[corp.id]["closed"]:
-                raise IllegalAction(f"{company}'s marker serves a floated corporation; {corp} is not one")
-            if current is None:
-                raise IllegalAction(f"{company}'s marker goes on a hex before it serves a corporation")
-            part, marker = "corporation", (company.id, current[1], corp.id, current[3])
+                raise IllegalAction(f"{company}'s marker serves a floated {'company' if minors_too else 'corporation'}; "
+                                    f"{corp} is not one")
+            # named before any hex: the marker serves it once it is on one
+            part, marker = "corporation", (company.id, current[1] if current else "", corp.id, current[3] if current else 0)
         else:
             bonus = self._marker_bonus(ability, target)
             if bonus is None:
                 raise IllegalAction(f"{company}'s marker may not go in {target}")
-            kept = current[2] if current is not None and ("corporation", str(current[2])) in self.by_id else ""
+            kept = current[2] if current is not None and (("corporation", str(current[2])) in self.by_id
+                                                          or ("minor", str(current[2])) in self.by_id) else ""
             part, marker = "hex", (company.id, target, kept, bonus)
         if part in done:
             raise IllegalAction(f"{company}'s marker {part} is named once in an operating round")
@@ -1266,7 +1302,7 @@ class GameBase:
         owner names the corporation it serves (`owner: player`, `assigned_to: corporation`)."""
         if self.closed[company.id] or self.owner[company.id].kind != "player":
             return False
-        return any(str(a.get("owner", "")) == "player" and str(a.get("assigned_to", "")) == "corporation"
+        return any(str(a.get("owner", "")) == "player" and str(a.get("assigned_to", "")) in ("corporation", "corporation_or_minor")
                    for a in self._abilities(company, "hex_marker"))
 
     def _player_ability_user(self, company: Entity) -> Entity:
@@ -1279,16 +1315,17 @@ class GameBase:
             raise IllegalAction(f"{company} is not owned by a player")
         return owner
 
-    def _ability_user(self, company: Entity, what: str) -> Entity:
+    def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
         turn, before its trains have run (at any step of it where the title says `private_ability_window:
-        turn`); refused (IllegalAction) otherwise."""
+        turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise."""
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
         if owner.kind != "corporation" or self.g.get("operating") != owner.id:
             raise IllegalAction(f"only the corporation that owns {company} {what}, in its operating turn")
-        if self.DATA.properties.get("private_ability_window") != "turn" and not any(
+        window = (ability or {}).get("window") or self.DATA.properties.get("private_ability_window")
+        if window != "turn" and not any(
                 self.b_in_step(owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
             raise IllegalAction(f"{company}'s ability is used before the corporation's trains run")
         return owner
@@ -1361,11 +1398,14 @@ class GameBase:
 
     def b_ability_token(self, company: Entity, spot: "track.TokenSpot") -> None:
         """ability_token(X, spot): the owning corporation's station token in the spot, for free, as an
-        extra action (it does not end the corporation's token step)."""
+        extra action (it does not end the corporation's token step); where the ability says `extra_token:
+        true`, a token beyond those of the corporation's charter."""
         corp = self.owner[company.id]
         uses = dict(self.g.get("ability_uses", {}))
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
+        if any(a.get("extra_token") for a in self._abilities(company, "free_token")):
+            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
         self.b_place_station(corp, spot)
 
     def b_check_return_token(self, company: Entity, city: str) -> str:
@@ -1933,13 +1973,17 @@ class GameBase:
                                    price=int(self._value(comp.get("price"), f"train {side} price")), side=side)
 
     def _train_dicts(self, corp: Entity) -> dict[str, dict]:
-        """The trains `corp` runs: its own; a minor of a title with `minor_train: lease_top` runs the
-        bank's top train instead, which stays in the bank (1880 VII.3.5.2)."""
+        """The trains `corp` runs: its own, but for those that have run in this operating round already
+        (for a company that operated before it bought them); a minor of a title with `minor_train:
+        lease_top` runs the bank's top train instead, which stays in the bank (1880 VII.3.5.2)."""
         out = {}
         trains = self.b_trains(corp)
         if corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top":
             top = self._available_train_ids()[:1]
             trains = [self.trains[tid] for tid in top]
+        else:
+            # a train runs once in an operating round: not one that came from a company that has run already
+            trains = [t for t in trains if t.id not in self.g.get("ran", frozenset())]
         longer = corp.kind == "corporation" and self._armed(corp, "longer_trains")
         for t in trains:
             comp = dict(self.DATA.component("train", self._side_name(t)))
@@ -2012,15 +2056,23 @@ class GameBase:
         return (corp.kind == "corporation" and self.b_president(corp) == player and self.b_must_buy_train(corp)
                 and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
 
+    def _side_prices(self, train: Train) -> list[int]:
+        return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
+
     def b_dearest_side_price(self) -> int:
         """dearest_side_price(): the highest price of a side of the bank's cheapest train card (1846's 4 and
         its 3/5 side: 180), in currency units; 0 when the bank has none."""
         cards = [self.trains[t] for t in self._available_train_ids() if self._meets_obligation(self.trains[t])]
         if not cards:
             return 0
-        def sides(train):
-            return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
-        return max(sides(min(cards, key=lambda c: min(sides(c)))))
+        return max(self._side_prices(min(cards, key=lambda c: min(self._side_prices(c)))))
+
+    def b_dearest_train_price(self) -> int:
+        """dearest_train_price(): the highest price of a side of any train card the bank sells now, from
+        the depot or the pool, in currency units; 0 when there is none."""
+        cards = [self.trains[t] for t in self._available_train_ids() if self._meets_obligation(self.trains[t])]
+        cards += [t for t in self.b_trains(POOL) if self._meets_obligation(t)]
+        return max((p for card in cards for p in self._side_prices(card)), default=0)
 
     def b_price_after_moves(self, corp: Entity, direction: str, n: int) -> int:
         """price_after_moves(C, d, n): the price n market moves of C in direction d would give."""
@@ -2137,6 +2189,7 @@ class GameBase:
         self.j.set(self.g, "last_seller", player.id)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
+        self.j.set(self.g, "turn_sales", self.g.get("turn_sales", frozenset()) | {corp.id})
         self.j.set(self.g, "acted", True)
         self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
 
@@ -2157,13 +2210,19 @@ class GameBase:
             if certificates > 1:
                 for _ in range(certificates):
                     self.b_market_move(corp, "down")
-            elif self.g.get("last_seller") == getattr(self.b_president(corp), "id", None):
+            elif self._seller_presided(corp):
                 self.b_market_move(corp, "down")
         elif rule == "per_sale_by_president":
-            if self.g.get("last_seller") == getattr(self.b_president(corp), "id", None):
+            if self._seller_presided(corp):
                 self.b_market_move(corp, "down")
         elif rule != "none":
             raise RuleGap("sell_price_drop", f"unknown rule {rule!r}")
+
+    def _seller_presided(self, corp: Entity) -> bool:
+        """The player who sold last presided `corp` when he sold: he presides it, or the sale was of its
+        president's certificate (which he held; the presidency then passes to another holder)."""
+        return (self.g.get("last_seller") == getattr(self.b_president(corp), "id", None)
+                or self.certs_of[corp.id][0].id in self._named_shares)
 
     def b_market_move(self, corp: Entity, direction: str) -> None:
         """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
@@ -2239,7 +2298,9 @@ class GameBase:
         self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
 
     def b_route_revenue(self, corp: Entity, routes: list[dict]) -> int:
-        """Revenue of declared routes: each {"train", "stops": [values]}.
+        """Revenue of declared routes: each {"train", "stops": [values]}, or on a map {"train",
+        "connections" | "nodes"}, checked and counted by the rules; where the routes each state a
+        `revenue` (as 18xx.games logs do), their sum must be the rules' count (IllegalAction otherwise).
 
         Until a title has a map, a route is declared as its revenue stops;
         each train runs once, visits at most its distance, and its
@@ -2252,6 +2313,12 @@ class GameBase:
                     raise IllegalAction(f"{corp} does not own train {route.get('train')}")
             found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned,
                                         extras=self._route_extras(corp))
+            # a route may say what it earns (18xx.games logs do): the rules' count is checked against it
+            stated = [route.get("revenue") for route in routes]
+            if routes and all(isinstance(v, int) and not isinstance(v, bool) for v in stated) \
+                    and sum(stated) != found.revenue:
+                raise IllegalAction(f"the routes are said to earn {self.money(sum(stated))}; by the rules they earn "
+                                    f"{self.money(found.revenue)} ({', '.join(self.money(r.revenue) for r in found.runs)})")
             return found.revenue
         total = 0
         seen = set()
@@ -2577,8 +2644,7 @@ class GameBase:
             return
         # exchange: the challenger gives ordinary certificates worth the
         # president's certificate (the first such set he holds), and receives it
-        given = next((group for group in exchange_sets(self.certs_of[corp.id])
-                      if all(self.owner[cert.id] == challenger for cert in group)), None)
+        given = self._exchange_given(corp, challenger)
         if given is None:
             return
         for cert in given:
@@ -2588,6 +2654,25 @@ class GameBase:
         if (self.b_certificates(president) > self.param("cert_limit")
                 and self._sanctioned("cert_limit", "take_over")):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
+
+    def _exchange_given(self, corp: Entity, challenger: Entity) -> tuple[Certificate, ...] | None:
+        """The ordinary certificates a challenger gives for the president's certificate: the first set of
+        `exchange_sets` he holds (the fewest, then the highest-numbered); where the title says
+        `presidency_exchange: first_acquired`, the shares he came by first, where they make up its value."""
+        if self.DATA.properties.get("presidency_exchange") == "first_acquired":
+            pres = self.certs_of[corp.id][0]
+            mine = sorted((c for c in self.certs_of[corp.id] if not c.president and self.owner[c.id] == challenger),
+                          key=lambda c: (self.acquired.get(c.id, 0), c.index))
+            group, total = [], 0
+            for cert in mine:
+                if total >= pres.percent:
+                    break
+                group.append(cert)
+                total += cert.percent
+            if total == pres.percent:
+                return tuple(group)
+        return next((group for group in exchange_sets(self.certs_of[corp.id])
+                     if all(self.owner[cert.id] == challenger for cert in group)), None)
 
     # -- bankruptcy and receivership (generic: the title's `receivership_steps` and its bankrupt action say how)
 
@@ -2628,6 +2713,8 @@ class GameBase:
                 need -= cert.percent
         if need != 0:
             return
+        if self.DATA.properties.get("presidency_exchange") == "first_acquired":
+            given = list(self._exchange_given(corp, taker) or given)
         for cert in given:
             self.move(cert, taker, POOL)
         self.move(pres_cert, POOL, taker)
@@ -3083,6 +3170,10 @@ class GameBase:
         draft = dict(self.g["draft"])
         hand = self.b_draft_hand()
         price = self.b_draft_price(company)
+        if self._draft().get("paid_at") == "pick" and not self._blank(company.id):
+            # paid for and owned at once (the choice then owes nothing at the draft's end)
+            self._take_drafted(player, company, price)
+            price = 0
         draft["choices"] = draft["choices"] + ((player.id, company.id, price),)
         if self._only_one_left():
             draft["deck"] = ()
@@ -3118,17 +3209,19 @@ class GameBase:
     def _end_draft(self) -> None:
         """The draft ends: each player pays for the companies he kept; a minor gets its treasury."""
         for pid, cid, price in self.g["draft"]["choices"]:
-            if self._blank(cid):
-                continue
-            player = self.entity("player", pid)
-            item = self._company(cid)
-            self.transfer(price, player, BANK)
-            self.move(item, BANK, player)
-            if item.kind == "minor":
-                self.transfer(int(self._value(item.get("treasury"), f"minor {item} treasury")), BANK, item)
-                self._start_minor(item)
+            if self._blank(cid) or self.owner[self._company(cid).id] is not BANK:
+                continue  # a Pass card; a company paid for when picked
+            self._take_drafted(self.entity("player", pid), self._company(cid), price)
         self.j.set(self.g, "draft", {"deck": (), "choices": self.g["draft"]["choices"], "discount": 0})
         self._start_stock_round(0)
+
+    def _take_drafted(self, player: Entity, item: Entity, price: int) -> None:
+        """The drafter pays for a company he keeps and owns it; a minor gets its treasury and starts."""
+        self.transfer(price, player, BANK)
+        self.move(item, BANK, player)
+        if item.kind == "minor":
+            self.transfer(int(self._value(item.get("treasury"), f"minor {item} treasury")), BANK, item)
+            self._start_minor(item)
 
     def _company(self, key: Any) -> Entity:
         """A private, a minor, or (in a draft) a Pass card, by id."""
@@ -3613,6 +3706,8 @@ class GameBase:
         self.j.set(self.g, "acted", False)
         self.j.set(self.g, "bought", False)
         self.j.set(self.g, "sold", False)
+        if self.g.get("turn_sales"):
+            self.j.set(self.g, "turn_sales", frozenset())
 
     def current_entity(self) -> Entity | None:
         if self.g["finished"]:
@@ -3755,18 +3850,16 @@ class GameBase:
             self.j.set(self.g, "idle_holdings", holdings)
         else:
             self.j.set(self.g, "idle_holdings", None)
-        if self.param("sold_out_rise"):
-            for corp in self.corporations:
-                if self.corp[corp.id]["cell"] is None:
-                    continue
-                held = sum(self.b_percent(p, corp) for p in self.players)
-                if held == 100:
-                    self.b_market_move(corp, "up")
-        if self.DATA.properties.get("pool_drop_at_round_end"):
-            for corp in self.corporations:
-                if self.corp[corp.id]["cell"] is not None and not self.corp[corp.id]["closed"] \
-                        and self.b_percent(POOL, corp) > 0:
-                    self.b_market_move(corp, "down")
+        # the prices move corporation by corporation, in operating order (where two share a cell, which
+        # moves first decides their order in the next): a sold-out corporation rises, one with shares in
+        # the market falls
+        priced = [c for c in self.corporations if self.corp[c.id]["cell"] is not None and not self.corp[c.id]["closed"]]
+        for corp in sorted(priced, key=self._operating_key):
+            if self.param("sold_out_rise") and sum(self.b_percent(p, corp) for p in self.players) == 100:
+                self.b_market_move(corp, "up")
+            if self.DATA.properties.get("pool_drop_at_round_end") and not self.corp[corp.id]["closed"] \
+                    and self.b_percent(POOL, corp) > 0:
+                self.b_market_move(corp, "down")
         self.emit("stock_round_end")
         if self.g.get("resume"):
             self._resume_operating_round()
@@ -3789,6 +3882,7 @@ class GameBase:
         floated = [c for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"]]
         first = self.g["set"] == 1 and self.g["or"] == 1
         self.j.set(self.g, "moved", frozenset())  # a round track's markers all wait on the current circle
+        self.j.set(self.g, "ran", frozenset())  # no train has run in this round yet
         if self._round_track() is not None:
             order = sorted(floated, key=self._round_track_key)
         elif first and self.DATA.properties.get("first_operating_order") == "lowest_price_first":
@@ -3929,7 +4023,9 @@ class GameBase:
         return steps
 
     def _scrap_obsolete(self, corp: Entity) -> None:
-        """An obsolete (phased-out) train runs once more: it leaves once its owner's revenue is disposed of."""
+        """Once a company's revenue is disposed of, its trains have run in this operating round; an
+        obsolete (phased-out) train runs once more: it leaves then."""
+        self.j.set(self.g, "ran", self.g.get("ran", frozenset()) | {t.id for t in self.b_trains(corp)})
         for t in self.b_trains(corp):
             if t.name in self.g.get("obsolete", frozenset()):
                 self.j.set(self.owner, t.id, SCRAP)
@@ -4497,9 +4593,12 @@ class GameBase:
                 continue
             if not self.DATA.properties.get("auto_pass"):
                 return
-            if entity is None or (entity.kind == "player" and any(
-                    self.b_sellable(entity, c) for c in self.corporations if self.corp[c.id]["par"] is not None)):
-                return  # a player holding shares he could sell (now or later in the round's rules) passes himself
+            if entity is None or (entity.kind == "player" and self.DATA.properties.get("auto_pass") != "nothing_but_pass"
+                                  and any(self.b_sellable(entity, c) for c in self.corporations
+                                          if self.corp[c.id]["par"] is not None)):
+                # a player holding shares he could sell (now or later in the round's rules) passes himself,
+                # unless the title says `auto_pass: nothing_but_pass` (skipped whenever only a pass is legal)
+                return
             if (self.g["round"] == "operating" and entity.kind in ("corporation", "minor")
                     and not self.g.get("pending") and self.g.get("step") is not None):
                 if self._step_held(entity):
@@ -4510,25 +4609,50 @@ class GameBase:
                     return  # nothing the company may do (the caller reports it)
                 self._dispatch(skip)
                 continue
-            legal = self.legal_actions()
-            idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
-            if not legal or len(idle) != len(legal):
-                return  # something to decide (or nothing legal at all, which the caller reports)
+            if self._some_legal(self._iter_candidates(cheap_first=True)):
+                return  # something to decide
+            idle = [a for a in self._candidates() if self._idle(a) and self.is_legal(a)]
+            if not idle:
+                return  # nothing legal at all, which the caller reports
             self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
 
     def _step_held(self, operator: Entity) -> bool:
         """Whether `operator`'s current step waits for its decision: the title's function `step_held(C,
-        step)` where it has one (18xx.games offers a step on tests of its own), else whether an action
-        of the step other than a pass is legal (`step_actions_legal`)."""
+        step)` where it has one (18xx.games offers a step on tests of its own, `step_actions_legal` among
+        them), else whether any action but a pass is legal."""
         if "step_held" in self.ROUTINES:
             return bool(self.call("step_held", operator, self.g["step"]))
-        return self.b_step_actions_legal(operator)
+        # any legal action but a pass (or an empty run) holds it, what may be done at any step included
+        return self._some_legal(self._iter_candidates(cheap_first=True))
 
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an
         empty run) is legal now; at a holding step (`buy_company`), also an action of a private C holds."""
-        own = self._step_own(operator, self.legal_actions())
-        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))) for a in own)
+        step = self.g.get("step")
+        own = set(STEP_ACTIONS.get(step, (step,)))
+        holding = set(HOLDING_STEPS.get(step, ()))
+
+        def vtype(name: str) -> str:
+            for kind in ("player", "corporation", "company"):
+                if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
+                    return name[len(kind) + 1:]
+            return name
+
+        names = [n for n in self.ACTION_PARAMS if (n in own or vtype(n) in holding) and n not in OUT_OF_TURN]
+        names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+
+        def candidates() -> Iterator[Action]:
+            yield from self._iter_candidates_for(operator, names)
+            if holding:
+                # at the holding step, what the privates the operator holds may do
+                for name in self._any_time_actions():
+                    if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
+                        continue
+                    for other in self._possible_actors(name):
+                        if other.kind == "private" and self.owner.get(other.id) == operator:
+                            yield from self._iter_candidates_for(other, [name])
+
+        return self._some_legal(candidates())
 
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,
@@ -4542,25 +4666,6 @@ class GameBase:
     def b_lays_left(self) -> int:
         """lays_left(): the tile lays the operating company has left in this turn."""
         return max(0, len(self._lay_slots()) - self.g.get("lays", 0))
-
-    def _step_own(self, operator: Entity, legal: list[Action]) -> list[Action]:
-        """Of the legal actions, those that hold `operator` at its current step: a pass, the step's own
-        actions (`STEP_ACTIONS`), and at a holding step (`HOLDING_STEPS`) its vocabulary types and the
-        actions of the privates the operator holds. What may be done at any step (a corporation issuing
-        shares, buying a private) does not hold a step up."""
-        step = self.g.get("step")
-        own = set(STEP_ACTIONS.get(step, (step,)))
-        holding = HOLDING_STEPS.get(step)
-        out = []
-        for action in legal:
-            if str(action.get("entity")) != operator.id:
-                if holding is not None and action.get("entity_type") == "company" \
-                        and self.owner.get(self._company(action["entity"]).id) == operator:
-                    out.append(action)
-                continue
-            if action["type"] == "pass" or self.action_name(action) in own or (holding and action["type"] in holding):
-                out.append(action)
-        return out
 
     def _from_log_ids(self, action: Action) -> Action:
         """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""
@@ -4711,9 +4816,18 @@ class GameBase:
         """Candidate actions for the acting entity, from each DSL action's
         vocabulary type (generators below), and the title's any-time actions
         for every other entity that could take them; the DSL's guards decide."""
+        return list(self._iter_candidates())
+
+    #: the vocabulary types whose candidates cost the most to list (a route search, every lay): tried last
+    #: where only the existence of a legal action is asked
+    COSTLY = ("run_routes", "lay_tile")
+
+    def _iter_candidates(self, cheap_first: bool = False) -> Iterator[Action]:
+        """The candidates of `_candidates`, generated one action type at a time (the costly types last
+        with `cheap_first`)."""
         entity = self.current_entity()
         if entity is None:
-            return []
+            return
         pending = self.g.get("pending")
         # the end by agreement is no move of the game: never a candidate
         names = [name for name in self.ACTION_PARAMS
@@ -4723,20 +4837,35 @@ class GameBase:
             names.append("pass")  # a takeover's station choice may be declined
         if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a decision the title lets its owner decline
-        out: list[Action] = []
+        if cheap_first:
+            names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
-            if president is not None and self.b_emergency_seller(president):
-                out.extend(self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"}))
-        out.extend(self._candidates_for(entity, names))
+            if president is not None and self.b_must_buy_train(entity):
+                # the president's emergency sales (the title's guards decide which)
+                yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
+        yield from self._iter_candidates_for(entity, names)
         if not pending:
             for name in self._any_time_actions():
                 if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
                     continue
                 for other in self._possible_actors(name):
                     if other != entity:
-                        out.extend(self._candidates_for(other, [name]))
-        return out
+                        yield from self._iter_candidates_for(other, [name])
+
+    @staticmethod
+    def _idle(action: Action) -> bool:
+        """A pass, or a run of no train: what skipping a step does."""
+        return action["type"] == "pass" or (action["type"] == "run_routes" and not action.get("routes"))
+
+    def _some_legal(self, candidates: Iterable[Action]) -> bool:
+        """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
+        search stops at its first paying run (`_quick_routes`)."""
+        self._quick_routes = True
+        try:
+            return any(not self._idle(c) and self.is_legal(c) for c in candidates)
+        finally:
+            self._quick_routes = False
 
     def _possible_actors(self, name: str) -> list[Entity]:
         """Entities of the kind an action's first parameter names (open privates only)."""
@@ -4751,9 +4880,11 @@ class GameBase:
         return out
 
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
+        return list(self._iter_candidates_for(entity, names))
+
+    def _iter_candidates_for(self, entity: Entity, names: Iterable[str]) -> Iterator[Action]:
         etype_of = self.entity_type(entity)
         who = {"entity": entity.id, "entity_type": etype_of}
-        out: list[Action] = []
         for name in names:
             params = self.ACTION_PARAMS[name]
             vtype, etype = name, None
@@ -4775,10 +4906,9 @@ class GameBase:
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
-                out.extend(generator(entity, who))
+                yield from generator(entity, who)
             else:
-                out.extend(self._title_action_candidates(vtype, params, who))
-        return out
+                yield from self._title_action_candidates(vtype, params, who)
 
     def _cand_pass(self, entity, who):
         return [{"type": "pass", **who}]
@@ -4790,8 +4920,9 @@ class GameBase:
             if item is not None:
                 out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
             return out
-        for item in self.privates:
-            if self.closed[item.id] or self.owner[item.id] in (BANK, entity):
+        for item in self.privates + self.minors:
+            if (self.closed[item.id] if item.kind == "private" else self.corp[item.id]["closed"]) \
+                    or self.owner[item.id] in (BANK, entity):
                 continue
             prices = {item.get("min_price"), item.get("cost"), item.get("max_price")}
             for price in sorted(p for p in prices if isinstance(p, int)):
@@ -4810,9 +4941,11 @@ class GameBase:
             prices = sorted({least, max(least, self.cash[entity] // 2), max(least, self.cash[entity])})
             return [{"type": "bid", **who, "corporation": target.id, "price": p} for p in prices]
         if self.g["round"] == "draft":
+            # the price paid, or the card's face value (a title may record that in a pick); the guards decide
             for card in self.b_draft_hand():
                 item = self._company(card)
-                out.append({"type": "bid", **who, "company": card, "price": self.b_draft_price(item)})
+                for price in sorted({self.b_draft_price(item), self.b_face_value(item)}):
+                    out.append({"type": "bid", **who, "company": card, "price": price})
             return out
         auction = self.g.get("auction")
         step = int(self.DATA.properties.get("min_bid_raise", 5))
@@ -5005,21 +5138,25 @@ class GameBase:
         if self.board is None:
             return [{"type": "run_routes", **who, "routes": []}]
         trains = list(self._train_dicts(corp).values())
-        best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
-                                 extras=self._route_extras(corp))
+        if self._quick_routes:
+            # only whether a paying run exists is asked: the search stops at its first one
+            best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                     max_routes=1, extras=self._route_extras(corp))
+        else:
+            best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                     extras=self._route_extras(corp))
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
         if entity.kind == "private":
-            return self._cand_ability_lays(entity, who)
-        if not self.b_in_step(entity, "lay_tile") or self.board is None:
-            return []
-        out = []
-        for lay in track.legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
+            yield from self._cand_ability_lays(entity, who)
+            return
+        if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
+            return
+        for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
             used = self.board.in_use.get(lay.tile, set())
             copy = next(i for i in range(len(used) + 1) if i not in used)
-            out.append({**lay.action(entity.id, copy), "entity_type": entity.kind})
-        return out
+            yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
 
     def _cand_assign(self, entity, who):
         """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a
@@ -5037,8 +5174,9 @@ class GameBase:
                 out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
         if self.b_marker_assigned_by_player(entity):
             # the corporation a player owner's marker serves (the guards decide)
-            out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
-                       for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
+            out.extend({"type": "assign", **who, "target": c.id, "target_type": c.kind}
+                       for c in self.corporations + self.minors
+                       if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
         return list({(a["target"], a["target_type"]): a for a in out}.values())
 
     def _cand_ability_lays(self, company, who):

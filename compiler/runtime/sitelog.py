@@ -25,8 +25,19 @@ What this module makes of the action list, in the site's own meaning:
 - A player is named in ``entity`` (and ``target``, where ``target_type`` is ``player``) by the numeric id
   of the log's ``players`` list, or by name in older logs; both are read as the player's name.
 
-The random outcomes the site drew from its seed (which companies setup removed, a draft's hands)
-are not in a log; the engine reads them from what the log's actions name (`hints`).
+The random outcomes the site drew from its seed are not in a log (some logs carry no seed at all); they
+are read from what the log shows, here and nowhere else:
+
+- the seating: the log's `players` list, in order (`game_from_log`);
+- setup's removals: a company or corporation the log's actions name was not removed (`hints`): the
+  engine draws its removals first among those the log never names;
+- a draft's hands: a card the log's pick names was in the hand it was picked from: replaying a log
+  (`log_hints`, the runtime's `replaying()`), a pick may take any card still in the deck. Prices and
+  every other rule are checked as in a game the engine deals itself.
+
+Which title, variant and options a log is played with comes from the rulespecs: the title's and
+variants' `log_names`, the options' `log_names`, and, for a log the site wrote (`reading_for`), the
+title's reading by the site: an erratum whose `implementation` is "18xx.games".
 """
 
 from __future__ import annotations
@@ -231,12 +242,26 @@ class Replay:
             return None
         return {str(k): v for k, v in self.expected.items()} == {str(k): v for k, v in self.result_by_id().items()}
 
+    @property
+    def end_matches(self) -> bool | None:
+        """None when the log names no end or the game did not finish; else whether the replay ended as the
+        log did: its `game_end_reason` is the name the library's `log_end_reasons` gives the replay's end."""
+        if not self.expected_end or not self.game.finished:
+            return None
+        return self.end_name() == self.expected_end
+
+    def end_name(self) -> str | None:
+        """The replay's end as 18xx.games names it (the library's `log_end_reasons`), or rulec's own name."""
+        reason = self.game.g.get("end_reason")
+        return (self.game._table_dict("log_end_reasons") or {}).get(reason, reason)
+
     def result_by_id(self) -> dict:
         """The engine's result keyed as the log keys its own (by player id where the log gives ids)."""
         ids = {p.get("name", p.get("id")): p.get("id", p.get("name")) for p in self.log_players}
         return {ids.get(k, k): v for k, v in self.game.result().items()}
 
     log_players: list = field(default_factory=list)
+    expected_end: str | None = None
 
 
 def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = True,
@@ -270,4 +295,5 @@ def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = T
         processed += 1
         if on_step is not None:
             on_step(step, game)
-    return Replay(game, processed, divergence, log.get("result"), list(log.get("players", [])))
+    return Replay(game, processed, divergence, log.get("result"), list(log.get("players", [])),
+                  log.get("game_end_reason"))

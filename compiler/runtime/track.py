@@ -528,13 +528,16 @@ class TrackRules:
     no track the company can reach (18CO 5.6.10: "either the value of a City
     must be increased, or" the new track must be reachable).
     `border_cost_on_connection`: a hexside's printed cost is paid by the lay that joins track on both
-    sides of it (18xx.games), not by the first lay whose track points across it."""
+    sides of it (18xx.games), not by the first lay whose track points across it.
+    `any_exit_reach`: a lay needs the company to reach the hex through one of the new tile's sides, or
+    a city of the hex (18xx.games' Tracker#legal_tile_rotation?), not new track of its own."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
     same_track_upgrades: bool = False
     city_value_lays: bool = False
     border_cost_on_connection: bool = False
+    any_exit_reach: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -1130,9 +1133,6 @@ class Lay:
     borders: tuple[tuple[str, int], ...] = ()
     new_exits: tuple[int, ...] = ()
     crossed: tuple[tuple[str, int], ...] = ()
-    #: the terrain part of `cost`: the hex's `cost` for its first tile, its `upgrade_cost` for the
-    #: upgrade of its pre-printed tile, nothing for the upgrade of a laid tile
-    terrain: int = 0
 
     def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
         """The lay as an 18xx.games `lay_tile` action."""
@@ -1168,7 +1168,26 @@ def legal_lays(
         # a lay raising a city's value needs no route (18CO 5.6.10): every hex with a city is a candidate
         near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
     candidates = near if hexes is None else frozenset(hexes) & near
-    out = []
+    return list(_iter_lays(board, company, colors, seen, cash, candidates))
+
+
+def iter_legal_lays(
+    board: Board,
+    company: str,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+) -> Iterator[Lay]:
+    """`legal_lays`, one at a time (to stop at the first where only its existence matters)."""
+    seen = reach(board, company)
+    near = seen.hexes
+    if board.rules.city_value_lays:
+        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+    return _iter_lays(board, company, frozenset(colors), seen, cash, near)
+
+
+def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
+               candidates: Iterable[str]) -> Iterator[Lay]:
     for h in sorted(candidates):
         if h not in board.hexes:
             continue
@@ -1176,8 +1195,7 @@ def legal_lays(
             for rotation in range(6):
                 verdict = _judge(board, company, h, name, rotation, colors, seen, cash)
                 if isinstance(verdict, Lay):
-                    out.append(verdict)
-    return out
+                    yield verdict
 
 
 def check_lay(
@@ -1277,7 +1295,6 @@ def _judge(
     # terrain is paid once: a first tile pays the hex's cost, the tile replacing a pre-printed one
     # its upgrade cost (Detroit's river, 1846), the upgrade of a laid tile nothing
     cost = mh.cost if first else (mh.upgrade_cost if old.copy is None else 0)
-    terrain = cost
     paid: list[tuple[str, int]] = []
     crossed: list[tuple[str, int]] = []
     for f in sorted(new_exits):
@@ -1308,12 +1325,15 @@ def _judge(
         and not first
         and _same_track(old_lay, new_lay, mapping)
         and any(hh == h for hh, _ in seen.paths)
+    ) and not (
+        board.rules.any_exit_reach
+        and (any(hh == h and e in new_lay.exits for hh, e in seen.entries) or any(hh == h for hh, _ in seen.nodes))
     ):
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
         return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
-               tuple(sorted(new_exits)), tuple(crossed), terrain)
+               tuple(sorted(new_exits)), tuple(crossed))
 
 
 def _raises_a_city(old: Tile, new: Tile, mapping: Sequence[int]) -> bool:
@@ -2472,7 +2492,8 @@ def best_routes(
     cache: dict[TrainSpec, list[_Cand]] = {}
     cands, kinds = [], []
     for spec in specs:
-        cache.setdefault(TrainSpec("", spec.parts, spec.multiplier), [])
+        # (a train that must be paid for a city with a station is its own kind: its routes count otherwise)
+        cache.setdefault(TrainSpec("", spec.parts, spec.multiplier, spec.own_station), [])
     # each kind of train gets an equal share of 80% of the bound to list its
     # routes; the choice among them gets the rest (and at least a greedy pick)
     share = 0.8 / len(cache) if cache else 0.0
@@ -2484,7 +2505,7 @@ def best_routes(
         steps += part.steps
         complete = complete and not part.cut
     for spec in specs:
-        key = TrainSpec("", spec.parts, spec.multiplier)
+        key = TrainSpec("", spec.parts, spec.multiplier, spec.own_station)
         cands.append(cache[key])
         kinds.append(list(cache).index(key))
     holders: list[int | None] = [None]
