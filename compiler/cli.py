@@ -289,7 +289,9 @@ def title_for_log(loaded: Loaded, log: dict) -> Title | None:
 
     wanted = _compact(str(log.get("title", "")))
     variant = log.get("variant")
-    for title in loaded.every_title():
+    # an overlay naming the log's title among its own `log_names` (a site's reading of the title, a variant
+    # by its name on the site) before the title it overlays
+    for title in sorted(loaded.every_title(), key=lambda t: t.variant is None):
         # a log names a variant in its own field ("1800" + "Three-Player", as `to_log` writes
         # it), or in its title ("1800 Three-Player")
         if title.variant is not None and variant is None and wanted == _compact(f"{title.name} {title.variant}"):
@@ -302,8 +304,9 @@ def title_for_log(loaded: Loaded, log: dict) -> Title | None:
             names += own
         if wanted not in {_compact(n) for n in names}:
             continue
-        if title.variant is not None and variant is None and wanted in {_compact(n) for n in own}:
-            return title  # the variant's own name on 18xx.games ("1846 2p Variant")
+        if title.variant is not None and variant is None and wanted in {_compact(n) for n in own} \
+                and log.get("engine") != "rulec":
+            return title  # the variant's own name on 18xx.games ("1846 2p Variant"), or the site's reading
         if variant is None and title.variant is None:
             return title
         if variant is not None and title.variant is not None and slug(title.variant) == slug(str(variant)):

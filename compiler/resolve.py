@@ -2,7 +2,10 @@
 
 Applies, for each title: the libraries it uses, the title it `extends`, its
 own clauses, then its errata; each variant is that title with the variant
-applied on top. Reports:
+applied on top. An erratum that names the logs it reads (a `log_names`
+property: a game site's reading of the title, `errata "18xx.games" of "18CO"`)
+is not applied to the title: like a variant, it is the title with that
+overlay on top, chosen for a log from that site. Reports:
 
 - E010 an unknown library, title or variant base;
 - E011 a clause defined twice (a note points at the first definition; a clause
@@ -41,6 +44,13 @@ class _Scope:
             dict(self.clauses), dict(self.sections), list(self.removals),
             list(self.libraries), list(self.chain), self.rulebook,
         )
+
+
+def site_overlay(unit: s.Unit) -> bool:
+    """An erratum holding a game site's reading of its title, chosen for that site's logs: it says which
+    logs with `log_names`."""
+    return unit.kind == "errata" and any(
+        isinstance(item, s.Property) and item.name == "log_names" for item in unit.items)
 
 
 def _decl_key(decl: s.Decl) -> tuple[str, str]:
@@ -136,6 +146,13 @@ class Resolver:
                 vtitle = self._freeze(unit, vscope, variant.name)
                 self._check_names(vtitle)
                 variants[(name, variant.name)] = vtitle
+            for overlay in self.errata.get(name, []):
+                if site_overlay(overlay) and (name, overlay.name) not in variants:
+                    oscope = scope.copy()
+                    self._apply_unit(oscope, overlay)
+                    otitle = self._freeze(unit, oscope, overlay.name)
+                    self._check_names(otitle)
+                    variants[(name, overlay.name)] = otitle
         for library in self.libraries.values():
             self._library_scope(library, [])
         return Program(titles, variants)
@@ -171,7 +188,8 @@ class Resolver:
                 scope = _Scope()
             self._apply_unit(scope, unit)
             for erratum in self.errata.get(name, []):
-                self._apply_unit(scope, erratum)
+                if not site_overlay(erratum):
+                    self._apply_unit(scope, erratum)
         finally:
             self._resolving.pop()
         self._title_scopes[name] = scope

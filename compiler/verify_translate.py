@@ -2729,6 +2729,15 @@ class Builtins:
         whose tile-lay ability says `closes_private: true` closes."""
         self.tile_closes_private(ctx)
         self.ability_closes_private(ctx, company, "free_lay")
+        # `_collect_on_lay` for the owning corporation: as with `lay`, it may collect there (an oracle)
+        for kind in self.m.collect_kinds():
+            for c in self.m.corporations:
+                cond = self.owning_corporation(ctx, company, c)
+                name = f"collected:{kind}@{c.id}"
+                before = ctx.state[name]
+                ctx.havoc([name])
+                ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
+                ctx.state[name] = IF(cond, ctx.state[name], before)
 
     def ability_closes_private(self, ctx: Ctx, company: Any, effect: str) -> None:
         """The private `company` closes where an ability of it with `effect` says `closes_private: true`."""
@@ -2809,6 +2818,9 @@ class Builtins:
 
     def b_remove_reservations(self, ctx: Ctx) -> None:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
+
+    def b_unreserve_home(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_unreserve_home: station slots are outside the model."""
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
@@ -2935,7 +2947,13 @@ class Builtins:
             needed = self.b_phase_value(ctx.fork(cond), needed)
         if not isinstance(needed, int) and not is_z3(needed):
             raise Unsupported(f"corporation {corp.id} float {needed!r}")
-        held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
+        counts = m.prop_value("float_counts")
+        ctx.shared.reads.add("property", "float_counts", counts)
+        if counts == "sold_from_treasury":
+            # as GameBase._check_float: every certificate out of the treasury counts, wherever it is now
+            held = SUM([100, NEG(self.percent_of(ctx, m.z(corp), corp))])
+        else:
+            held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
         st = ctx.state
         name = f"floated:{corp.id}"
         floats = AND(cond, NOT(st[name]), self.tr.cmp(">=", held, needed))
@@ -3020,6 +3038,31 @@ class Builtins:
             return self.cell_chain(ctx, c, lambda cell: market.price(market.move(cell, str(direction))))
 
         return self.per_corp(ctx, corp, after)
+
+    def b_falling_sale_value(self, ctx: Ctx, corp: Any, shares: Any) -> Any:
+        """As GameBase.b_falling_sale_value: for each number of shares a sale may hold (at most every share
+        of the corporation), the sum of that many prices on the token's way down from its cell (refused
+        when the corporation has no price yet)."""
+        market = self.m.require_market()
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
+
+        def value(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_cell:{c.id}"])
+            most = sum(cert.percent for cert in self.m.certs_for(c.id)) // 10
+
+            def at(cell: tuple[int, int]) -> Any:
+                out: Any = 0
+                prices, here = [], cell
+                for _ in range(most):
+                    prices.append(market.price(here))
+                    here = market.move(here, "down")
+                for n in range(1, most + 1):
+                    out = IF(self.tr.eq(shares, n), sum(prices[:n]), out)
+                return out
+
+            return self.cell_chain(ctx, c, at)
+
+        return self.per_corp(ctx, corp, value)
 
     def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_can_emergency_sell: the player holds a certificate of a
@@ -3418,7 +3461,7 @@ class Builtins:
             def ordinary(corp: Ent) -> list:
                 if corp in m.layout_corps:
                     raise Unsupported(f"private {x.id} grants a certificate of a corporation with share layouts")
-                return [cert for cert in reversed(m.certs_for(corp.id)) if not cert.president and cert.percent == want]
+                return [cert for cert in m.certs_for(corp.id) if not cert.president and cert.percent == want]
 
             has = [OR(*[ctx.state[hold_name(cert, c)] >= 1 for cert in ordinary(c)]) for c in corps]
             def grant_first(picked: list) -> None:
@@ -3959,9 +4002,14 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         ctx = tr.new_ctx(pre)
         ctx.require(pre["round"] == ROUNDS.index("stock"))
         rise = tr.param_value("sold_out_rise", ctx)
-        if rise is True:
+        holders = m.prop_value("sold_out_holders") or ()
+        ctx.shared.reads.add("property", "sold_out_holders", holders)
+        if rise is True or (isinstance(rise, str) and rise != "none"):
             for c in m.corporations:
-                held = SUM([b.percent_of(ctx, m.z(p), c) for p in m.players])
+                # as GameBase._end_stock_round: players' holdings, and other corporations' where the title says
+                owners = [m.z(p) for p in m.players] + (
+                    [m.z(o) for o in m.corporations if o != c] if "corporations" in holders else [])
+                held = SUM([b.percent_of(ctx, e, c) for e in owners])
                 b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], tr.eq(held, 100)))
         ctx.shared.calls.update({"market_move", "emit:operating_round_start"})
         b.turn_over(ctx)

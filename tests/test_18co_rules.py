@@ -451,8 +451,8 @@ def test_10_random_games_end_by_a_rulebook_end(players):
 def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate():
     """§10 has no end for play that can no longer change: every corporation taken over (§6.2) or
     liquidated (§7.1.4) and the privates closed. The rulespec declares the reading
-    (`stalemate_ends_game`, an assumption); seed 2 at 3 players reaches it."""
-    record = play_one(Game, ["P0", "P1", "P2"], seed=2)
+    (`stalemate_ends_game`, an assumption); seed 8 at 3 players reaches it."""
+    record = play_one(Game, ["P0", "P1", "P2"], seed=8)
     assert record["end_reason"] == "stalemate"
     assert "property stalemate_ends_game" in assumed_clauses("18CO")
 
@@ -605,8 +605,15 @@ def _at_buy_train():
     raise AssertionError("KPAC never reached its train purchase")
 
 
-def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
+def _after_buy_train():
+    """KPAC at its train purchase with a 2-train bought: what follows is its issue step (§5.2.9)."""
     g = _at_buy_train()
+    act(g, C("KPAC", "buy_train", train=g.state()["trains_available"][0], price=100))
+    return g
+
+
+def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
+    g = _after_buy_train()
     treasury_certs = [c.id for c in g.b_treasury_certificates(g.find("KPAC"))]
     assert_refused(g, C("KPAC", "sell_shares", shares=treasury_certs[:2], percent=20), "§5.11.1")
     row, col = _cell(g, "KPAC")
@@ -618,7 +625,7 @@ def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
 
 
 def test_5_4_redeeming_comes_before_the_trains_run():
-    g = _at_buy_train()
+    g = _after_buy_train()
     cert = g.b_treasury_certificates(g.find("KPAC"))[0].id
     act(g, C("KPAC", "sell_shares", shares=[cert], percent=10))
     assert_refused(g, C("KPAC", "buy_shares", shares=[cert], percent=10), "§5.2")

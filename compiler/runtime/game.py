@@ -35,12 +35,18 @@ Action = dict[str, Any]
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
-STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train")
+STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train",
+         "redeem_shares", "corporate_buy_shares", "issue_shares", "corporate_sell_shares", "turn_end")
 MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
-#: the actions each operating step takes, where they are not just the step's own name
+#: the actions each operating step takes, where they are not just the step's own name: a corporation
+#: redeeming its own certificates is the vocabulary's `buy_shares` by a corporation, issuing them its
+#: `sell_shares`; `turn_end` takes none of its own (the last moment of the turn for what is open throughout
+#: it, such as buying privates; passing it ends the turn)
 STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("lay_tile",),
                 "place_token": ("place_token",), "run_routes": ("run_routes",), "dividend": ("dividend",),
-                "buy_train": ("buy_train",)}
+                "buy_train": ("buy_train",), "redeem_shares": ("corporation_buy_shares",),
+                "corporate_buy_shares": ("corporate_buy_shares",), "issue_shares": ("corporation_sell_shares",),
+                "corporate_sell_shares": ("corporate_sell_shares",), "turn_end": ()}
 #: a combined step: tiles and a station token in any order, one pass ends both
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
 
@@ -207,6 +213,7 @@ class GameBase:
             dead_end_colors=frozenset(self.param("dead_end_colors")),
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
             city_value_lays=bool(d.properties.get("city_value_lays", False)),
+            border_cost_on_meeting=d.properties.get("border_cost_paid") == "on_meeting",
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -647,6 +654,12 @@ class GameBase:
         if ability.get("teleport_price") is not None and ref not in track.reach(self._need_board(), corp.id).nodes:
             return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
         return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
+
+    def b_unreserve_home(self, corp: Entity) -> None:
+        """unreserve_home(C): C's home station circle is no longer kept for it (other companies may take it)."""
+        if self.board is not None:
+            board = self.board
+            self._board_change(lambda: board.unreserve(corp.id))
 
     def b_remove_reservations(self) -> None:
         """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
@@ -1389,7 +1402,7 @@ class GameBase:
         where the ability says `closes_private: true`."""
         corp = self.owner[company.id]
         board = self._need_board()
-        ref = track.parse_node_id(str(city))
+        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
         self._board_change(lambda: board.remove_token(corp.id, ref))
         self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] - 1)
         uses = dict(self.g.get("ability_uses", {}))
@@ -1406,6 +1419,8 @@ class GameBase:
         self.b_mark_done_this_turn(f"lay {company.id}")
         self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
+        if self.owner[company.id].kind == "corporation":
+            self._collect_on_lay(self.owner[company.id], lay.hex)  # the owner lays it: it collects there
         if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
             self.b_close_private(company)  # the ability's use closes the private
 
@@ -1748,7 +1763,25 @@ class GameBase:
         if self.g["lays"] >= len(self._lay_slots()):
             if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
                 return  # the station token may still be placed
+            if self._lay_step_held(corp):
+                return  # the step waits: a private's tile may still be laid in it
             self._next_step()
+
+    def _lay_step_held(self, corp: Entity) -> bool:
+        """Where the title says `lay_step_held_by: tile_lay_privates`: whether `corp`, at its lay step, could
+        now lay a tile with a private's ability (`effect: free_lay`) it owns, or buy a private with such an
+        ability. The step then does not end with its last own lay, but when passed."""
+        if self.DATA.properties.get("lay_step_held_by") != "tile_lay_privates" or self.g.get("step") != "lay_tile":
+            return False
+        for item in self.privates:
+            if self.owner[item.id] == corp and not self.closed[item.id] and self._abilities(item, "free_lay") \
+                    and "company_lay_tile" in self.ACTION_PARAMS \
+                    and any(self.is_legal(a) for a in self._candidates_for(item, ["company_lay_tile"])):
+                return True
+        buy = next((n for n in ("corporation_buy_company", "buy_company") if n in self.ACTION_PARAMS), None)
+        return buy is not None and any(
+            self._abilities(self._company(a["company"]), "free_lay") and self.is_legal(a)
+            for a in self._candidates_for(corp, [buy]))
 
     # components a corporation collects by laying a tile in their hex (the title's `collect_on_lay`: 18CO's mines)
 
@@ -1803,6 +1836,17 @@ class GameBase:
         if operating is not None and self._armed(operating, "extra_lay"):
             slots.append({"lay": True, "upgrade": True})  # one more lay or upgrade, declared with the card
         return slots
+
+    def _lay_slot_left(self) -> bool:
+        """Whether the turn has a tile lay slot left that allows a lay or an upgrade now."""
+        slots = self._lay_slots()
+        used = self.g.get("lays", 0)
+        if used >= len(slots):
+            return False
+        slot = slots[used]
+        upgrade = slot.get("upgrade", True)
+        return slot.get("lay", True) is not False or (upgrade is True or (
+            upgrade == "not_if_upgraded" and not self.g.get("upgraded")))
 
     def _check_lay_slot(self, lay: "track.Lay") -> None:
         slots = self._lay_slots()
@@ -1964,6 +2008,19 @@ class GameBase:
             raise IllegalAction(f"{corp} has no share price yet")
         return self.market.price(self.market.move(cell, str(direction)))
 
+    def b_falling_sale_value(self, corp: Entity, shares: int) -> int:
+        """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of
+        the token's way down the market, from its price now: the first at the price now, the next at the
+        price one step down, and so on (n prices added up; 0 shares: 0)."""
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            raise IllegalAction(f"{corp} has no share price yet")
+        total = 0
+        for _ in range(max(0, int(shares))):
+            total += self.market.price(cell)
+            cell = self.market.move(cell, "down")
+        return total
+
     def b_can_emergency_sell(self, player: Entity) -> bool:
         """can_emergency_sell(P): whether P holds a certificate he could sell to the market now."""
         for corp in self.corporations:
@@ -2002,6 +2059,8 @@ class GameBase:
             before = self.cash[corp]
             self.call("forced_purchase_help", corp, price)
             help_ = self.cash[corp] - before
+        except IllegalAction:
+            help_ = 0  # help the title refuses now (the corporation must first issue) is none
         finally:
             self.j.rollback()
         return max(0, price - self.cash[corp] - help_)
@@ -2459,7 +2518,11 @@ class GameBase:
         needed = corp.get("float") or self.DATA.properties.get("float")
         needed = self._by_par_zone(corp, self._value(needed, f"corporation {corp} float"))
         needed = self._by_phase(needed, f"corporation {corp} float")
-        held = sum(self.b_percent(p, corp) for p in self.players)
+        if self.DATA.properties.get("float_counts") == "sold_from_treasury":
+            # every certificate that has left the corporation's treasury counts, wherever it is now
+            held = 100 - self.b_percent(corp, corp)
+        else:
+            held = sum(self.b_percent(p, corp) for p in self.players)
         if held >= needed:
             self.j.set(state, "floated", True)
             self._deliver_own_trains(corp)
@@ -3153,13 +3216,17 @@ class GameBase:
         bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] in drop and b[1] == player.id))
         self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
         st = dict(self.g["starting"])
-        st.update(passes=0, last_bidder=self.players.index(player))
+        st.update(passes=0, last_bidder=self.players.index(player),
+                  pass_order=tuple(p for p in st.get("pass_order", ()) if p != player.id))
         self.j.set(self.g, "starting", st)
         self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
 
     def _open_auction_pass(self, player: Entity) -> None:
         st = dict(self.g["starting"])
         st["passes"] += 1
+        if player.id not in st.get("pass_order", ()):
+            # the order in which players began passing (a bid takes a player out of it)
+            st["pass_order"] = st.get("pass_order", ()) + (player.id,)
         self.j.set(self.g, "starting", st)
         if st["passes"] >= self.n:
             self._end_open_auction()
@@ -3185,7 +3252,12 @@ class GameBase:
                 self.move(item, BANK, POOL)
         self.j.set(self.g, "bids", ())
         last = self.g["starting"]["last_bidder"]
-        if last is not None:
+        if self._param_or("seating_after_auction", "unchanged") == "passing_order":
+            # the players take their seats in the order they began passing, the first with the priority deal
+            order = [self.entity("player", pid) for pid in self.g["starting"].get("pass_order", ())]
+            self._reseat(order + [p for p in self.players if p not in order])
+            self.j.set(self.g, "priority", 0)
+        elif last is not None:
             self.j.set(self.g, "priority", (last + 1) % self.n)
         self._end_starting_round()
 
@@ -3497,7 +3569,9 @@ class GameBase:
         """The certificate private `item` gives its buyer `player` (its or an ability's `grants` record):
         - `(corporation: C, percent: 10%)`: one of C's ordinary certificates of that size from its treasury;
         - `(corporations: [C, D, ...], percent: 10%)`: the same from one of them drawn at random (among those
-          that still hold such a certificate), with the game's seeded random draws;
+          that still hold such a certificate), with the game's seeded random draws; replaying another
+          engine's log, the draw is among those whose certificate the log shows gone from the start
+          (`sitelog.hints`), where it shows any;
         - `(corporation: C, president: true, par: $75)`: C's president's certificate; an unstarted C is
           started at that par price (no money moves: the certificate comes with the private).
         An ability with `president_of: C` makes the buyer owe the decision to found C (a pending `par`: the
@@ -3522,7 +3596,8 @@ class GameBase:
         want = int(grant["percent"])
 
         def ordinary(corp: Entity) -> Certificate | None:
-            return next((c for c in reversed(self.certs_of[corp.id])
+            # the first of its kind in the treasury, as a purchase from the treasury would take it
+            return next((c for c in self.certs_of[corp.id]
                          if not c.president and c.percent == want and self.owner[c.id] == corp), None)
 
         if grant.get("corporations"):
@@ -3530,6 +3605,8 @@ class GameBase:
             pool = [c for c in pool if not self.corp[c.id]["closed"] and ordinary(c) is not None]
             if not pool:
                 return
+            shown = [c for c in pool if ordinary(c).id in self.log_hints]
+            pool = shown or pool
             corp = pool[self.rng.randrange(len(pool))]
         else:
             corp = self.entity("corporation", grant["corporation"])
@@ -3629,7 +3706,7 @@ class GameBase:
     # -- priority by passing order (the title's `next_sr_order: passing_order_cards`)
 
     def _passing_order_cards(self) -> bool:
-        return self.DATA.properties.get("next_sr_order") == "passing_order_cards"
+        return self._param_or("next_sr_order", None) == "passing_order_cards"
 
     def _take_pass_card(self, player: Entity) -> None:
         """A player passing in a stock round takes the next passing-order card, unless he holds one."""
@@ -3700,10 +3777,15 @@ class GameBase:
         else:
             self.j.set(self.g, "idle_holdings", None)
         if self.param("sold_out_rise"):
+            # owned entirely by players, or (`sold_out_holders: [players, corporations]`) by players and other
+            # corporations
+            holders = list(self.players)
+            if "corporations" in (self.DATA.properties.get("sold_out_holders") or ()):
+                holders += self.corporations
             for corp in self.corporations:
                 if self.corp[corp.id]["cell"] is None:
                     continue
-                held = sum(self.b_percent(p, corp) for p in self.players)
+                held = sum(self.b_percent(h, corp) for h in holders if h != corp)
                 if held == 100:
                     self.b_market_move(corp, "up")
         if self.DATA.properties.get("pool_drop_at_round_end"):
@@ -4101,7 +4183,7 @@ class GameBase:
         if swap is None or self.board is None:
             return False
         try:
-            ref = track.parse_node_id(str(city))
+            ref = self.board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
         except ValueError:
             return False
         return ref in self.board.tokens_of(swap[1])
@@ -4112,7 +4194,7 @@ class GameBase:
         token left) the taken-over corporation's other stations leave the map and the choice is over."""
         board = self._need_board()
         _, owned, left = self._station_swap(owner)
-        ref = track.parse_node_id(str(city))
+        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
 
         def swap() -> None:
             held = list(board.holders(ref))
@@ -4402,7 +4484,15 @@ class GameBase:
                 return
             if self.current_entity() != operator:
                 return
-            self._dispatch({"type": "pass", "entity": action["entity"], "entity_type": action.get("entity_type")})
+            self.j.begin()
+            try:
+                self._dispatch({"type": "pass", "entity": action["entity"], "entity_type": action.get("entity_type")})
+            except IllegalAction:
+                # the step may not be passed (a train the corporation must buy): the action itself, taken
+                # here, is for the title's guards to judge (an emergency issue during the train purchase)
+                self.j.rollback()
+                return
+            self.j.commit()
 
     def _end_turn_if_closed(self) -> None:
         """A corporation that closed during its own turn (its price reached a closing cell) stops operating."""
@@ -4414,7 +4504,12 @@ class GameBase:
     def _auto_pass(self) -> None:
         """Where the title says `auto_pass: true`, a company whose only legal action is to pass (or to
         run no train), or a player who can only pass and holds no share he could sell, does so without
-        acting, as the 18xx.games implementation skips them."""
+        acting, as the 18xx.games implementation skips them. With `auto_pass: empty_steps`, a player whose
+        only legal action is to pass, whatever he holds, and an operating company at a step where it has
+        no legal action of that step's own (`STEP_ACTIONS`; at a step without actions of its own, none
+        at all), pass: what other entities could do then (a private's ability) does not hold it. A lay
+        step holds while the turn has a lay slot left, whether or not a tile fits anywhere (as the site's
+        track step offers a lay by its slots alone)."""
         for _ in range(10_000):
             if self.g["finished"]:
                 return
@@ -4424,8 +4519,15 @@ class GameBase:
                 self._dispatch(self._receivership_action(entity))  # no president decides: the rules do
                 self._end_turn_if_closed()
                 continue
-            if not self.DATA.properties.get("auto_pass"):
+            mode = self.DATA.properties.get("auto_pass")
+            if not mode:
                 return
+            if mode == "empty_steps":
+                if entity is None or not self._nothing_to_do(entity):
+                    return
+                self._dispatch({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)})
+                self._end_turn_if_closed()
+                continue
             if entity is None or (entity.kind == "player" and any(
                     self.b_sellable(entity, c) for c in self.corporations if self.corp[c.id]["par"] is not None)):
                 return  # a player holding shares he could sell (now or later in the round's rules) passes himself
@@ -4434,6 +4536,28 @@ class GameBase:
             if not legal or len(idle) != len(legal):
                 return  # something to decide (or nothing legal at all, which the caller reports)
             self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
+
+    def _nothing_to_do(self, entity: Entity) -> bool:
+        """Whether `entity`, on turn, may only pass (`auto_pass: empty_steps`): no legal action of its own
+        but a pass; for a company operating, none of its current step's own actions (at a step that has
+        none, no action at all). A pass that is refused (a train the company must buy) is something to do."""
+        step = self.g.get("step") if self.g["round"] == "operating" else None
+        own = STEP_ACTIONS.get(step, (step,)) if step is not None and not self.g.get("pending") else None
+        passes = False
+        if step == "lay_tile" and entity.kind == "corporation" and (
+                self._lay_slot_left() or self._lay_step_held(entity)):
+            return False  # a lay step offers a lay while a slot is left, whatever the map allows
+        for candidate in self._candidates():
+            if str(candidate.get("entity")) != entity.id:
+                continue
+            kind = candidate["type"] == "pass" and "pass" or self.action_name(candidate)
+            if kind != "pass" and own and kind not in own:
+                continue
+            if self.is_legal(candidate):
+                if kind != "pass":
+                    return False
+                passes = True
+        return passes
 
     def _from_log_ids(self, action: Action) -> Action:
         """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""
@@ -4765,6 +4889,8 @@ class GameBase:
             if self.corp[corp.id]["par"] is None:
                 continue
             if entity.kind == "corporation" and corp != entity:
+                if "corporate_buy_shares" in self.ACTION_PARAMS:
+                    continue  # the vocabulary's corporate_buy_shares names these
                 # another corporation's certificates, one at a time, from the market or the buyer's president
                 # (where the title lets corporations buy them, its guards say)
                 president = self.b_president(entity)
@@ -4808,9 +4934,38 @@ class GameBase:
                 out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
         return out
 
+    def _cand_corporate_buy_shares(self, entity, who):
+        """A corporation buying another corporation's certificates (the vocabulary's corporate_buy_shares):
+        each ordinary certificate of another started corporation in the market or held by the buyer's
+        president (the title's guards say which may be bought)."""
+        if entity.kind != "corporation":
+            return []
+        president = self.b_president(entity)
+        return [{"type": "corporate_buy_shares", **who, "shares": [cert.id], "percent": cert.percent}
+                for corp in self.corporations if corp != entity and self.corp[corp.id]["par"] is not None
+                for cert in self.certs_of[corp.id]
+                if not cert.president and self.owner[cert.id] in (POOL, president)]
+
+    def _cand_corporate_sell_shares(self, entity, who):
+        """A corporation selling certificates it holds of another corporation (the vocabulary's
+        corporate_sell_shares): the first k of them, for each k."""
+        if entity.kind != "corporation":
+            return []
+        out = []
+        for corp in self.corporations:
+            if corp == entity:
+                continue
+            certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
+            for k in range(1, len(certs) + 1):
+                out.append({"type": "corporate_sell_shares", **who, "shares": [c.id for c in certs[:k]],
+                            "percent": sum(c.percent for c in certs[:k])})
+        return out
+
     def _cand_sell_shares(self, entity, who):
         out = []
         for corp in self.corporations:
+            if entity.kind == "corporation" and corp != entity and "corporate_sell_shares" in self.ACTION_PARAMS:
+                continue  # the vocabulary's corporate_sell_shares names these
             if entity.kind == "corporation":
                 # its own certificates (issuing), or those it holds of another corporation (where the title
                 # lets it sell them, its guards say)
@@ -5173,4 +5328,4 @@ ROUND_ACTION_PREFIXES = ("special", "acquisition")
 
 VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
                         "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
-                        "lay_tile", "place_token", "assign"})
+                        "lay_tile", "place_token", "assign", "corporate_buy_shares", "corporate_sell_shares"})

@@ -526,12 +526,17 @@ class TrackRules:
     it every upgrade must add track the company reaches.
     `city_value_lays`: a lay that raises the value of a city on the hex needs
     no track the company can reach (18CO 5.6.10: "either the value of a City
-    must be increased, or" the new track must be reachable)."""
+    must be increased, or" the new track must be reachable).
+    `border_cost_on_meeting`: a hex side's border cost is paid by the lay whose
+    track meets track already pointing at that side from the other hex (the
+    crossing completed); without it, by the first lay whose track points at
+    the side."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
     same_track_upgrades: bool = False
     city_value_lays: bool = False
+    border_cost_on_meeting: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -886,9 +891,19 @@ class Board:
         self._move_stations(hex_id, mapping, new)
         self.placed[hex_id] = _Placed(new, rotation % 6, copy)
         for f in _layout(new, rotation % 6).exits:
-            if (hex_id, f) in self.borders:
+            if (hex_id, f) in self.borders and self._border_met(hex_id, f):
                 self.paid_borders.add(self._border_key(hex_id, f))
         return copy
+
+    def _border_met(self, hex_id: str, edge: int) -> bool:
+        """Whether track pointing at side `edge` of `hex_id` would pay that side's border now: always, unless
+        the title pays a border when track meets across it (`border_cost_on_meeting`); then only where the
+        neighbour's track points back at the side."""
+        if not self.rules.border_cost_on_meeting:
+            return True
+        nb = self.nbr[hex_id][edge]
+        return nb is not None and opposite(edge) in self.layout_at(nb).exits
+
 
     def _drops_station(self, hex_id: str, mapping: Sequence[int]) -> bool:
         return any(
@@ -1286,7 +1301,8 @@ def _judge(
             and opposite(f) not in board.layout_at(nb).exits
         ):
             return f"{label} runs track into a side of {nb} that has no track"
-        if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders:
+        if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders \
+                and board._border_met(h, f):
             cost += border.cost
             paid.append(board._border_key(h, f))
     if reachable and not _connects(board, company, h, tile, rotation, mapping, seen) and not (
