@@ -2072,6 +2072,10 @@ class Builtins:
         return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp),
                    OR(*[st["step"] == code for code in codes]))
 
+    def b_sold_this_turn(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
+        return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
+
     def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         m = self.m
         p = self.ent(player)
@@ -2998,6 +3002,8 @@ class Builtins:
             for q in m.players:
                 name = f"sold_this_round:{q.id}@{c.id}"
                 st[name] = IF(AND(ctx.path, cond, p == m.z(q)), True, st[name])
+            name = f"sold_this_turn:{c.id}"
+            st[name] = IF(AND(ctx.path, cond), True, st[name])
 
     def b_price_drop_on_sale(self, ctx: Ctx, corp: Any, certificates: Any) -> None:
         rule = self.param(ctx, "sell_price_drop")
@@ -3063,6 +3069,14 @@ class Builtins:
             return self.cell_chain(ctx, c, at)
 
         return self.per_corp(ctx, corp, value)
+
+    def b_emergency_shortfall(self, ctx: Ctx) -> Any:
+        """As GameBase.b_emergency_shortfall: what the operating corporation's president still has to raise
+        for the train it must buy (an oracle, at least 0: the train's price is the depot's; the validator
+        reads the engine's answer)."""
+        v = self.oracle(ctx, "emergency_shortfall", (), "int")
+        ctx.shared.axioms.append(v >= 0)
+        return v
 
     def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_can_emergency_sell: the player holds a certificate of a
@@ -3239,7 +3253,37 @@ class Builtins:
             when = AND(ctx.path, cond)
             ctx.shared.checked[c.id] = OR(ctx.shared.checked.get(c.id, False), when)
 
-    def presidency_exchange(self, ctx: Ctx, corp: Ent) -> tuple[Any, list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]]]:
+    def b_can_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> Any:
+        """As GameBase.b_can_hand_over_presidency: the player presides and `presidency_exchange`, his holding
+        counted less `sold`, finds a taker."""
+        p = self.ent(player)
+        parts = []
+        for c, cond in self.corp_of(ctx, corp):
+            pres = self.m.certs_for(c.id)[0]
+            holds = OR(*[AND(p == self.m.z(q), ctx.state[hold_name(pres, q)] >= 1) for q in self.m.players])
+            any_exchange, _ = self.presidency_exchange(ctx, c, seller=p, sold=sold)
+            parts.append(AND(cond, holds, any_exchange))
+        return OR(*parts)
+
+    def b_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> None:
+        """As GameBase.b_hand_over_presidency: the exchange of `presidency_exchange` with the seller's
+        holding counted less the percent he sells; refused unless he presides and a holder takes it."""
+        p = self.ent(player)
+        for c, cond in self.corp_of(ctx, corp):
+            sub = ctx.fork(cond)
+            pres = self.m.certs_for(c.id)[0]
+            sub.require(OR(*[AND(p == self.m.z(q), sub.state[hold_name(pres, q)] >= 1) for q in self.m.players]))
+            any_exchange, effects = self.presidency_exchange(sub, c, seller=p, sold=sold)
+            sub.require(any_exchange)
+            for when, p0, p1, given in effects:
+                for cert, take in given:
+                    self._move_one(sub, cert, self.m.z(p1), self.m.z(p0), AND(sub.path, when, take))
+                self._move_one(sub, pres, self.m.z(p0), self.m.z(p1), AND(sub.path, when))
+            sub.shared.calls.add("emit:president_changed")
+            ctx.state = sub.state
+
+    def presidency_exchange(self, ctx: Ctx, corp: Ent, seller: Any = None,
+                            sold: Any = 0) -> tuple[Any, list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]]]:
         """As `GameBase._check_president` on `ctx.state`: whether a take-over
         of `corp` happens, and its alternatives (condition, president,
         challenger, the challenger's certificates given and when). The
@@ -3255,6 +3299,9 @@ class Builtins:
         certs = m.certs_for(corp.id)
         pres = certs[0]
         held = {p: self.percent_of(ctx, m.z(p), corp) for p in m.players}
+        if seller is not None:
+            # a president selling shares of his certificate: his holding counts less what he sells
+            held = {p: SUM([v, NEG(IF(seller == m.z(p), sold, 0))]) for p, v in held.items()}
         rivals: list[Ent] = []
         if "corporations" in (m.prop_value("presidency_contenders") or ()):
             rivals = [c for c in m.corporations if c != corp]

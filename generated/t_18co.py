@@ -293,6 +293,9 @@ DATA = TitleData(
                 (("co7",), 1),
             ),
         ),
+        "sale_set": "turn",
+        "emergency_sale_guard": "train_buyer",
+        "president_certificate_sale": "by_presidency_exchange",
         "any_time_actions": ["company_lay_tile", "remove_token"],
         "collect_on_lay": ["mine"],
         "presidency_contenders": ["players", "corporations"],
@@ -8165,8 +8168,10 @@ DATA = TitleData(
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
         "enum discard_rule": "§5.10.5.3",
+        "enum emergency_sale_guards": "§5.10.6.1",
         "enum presidency_guard": "§5.5.4",
         "enum sale_pricing": "§4.1.3",
+        "enum sale_sets": "§4.1.3",
         "enum special_round": "§8",
         "enum train_trade": "§5.10.1.3",
         "function can_issue": "§5.11.1, §4.1.6",
@@ -8391,6 +8396,7 @@ DATA = TitleData(
         "property emergency_money": "§5.10.6.1.1",
         "property emergency_money_rest": "§5.10.6.1",
         "property emergency_purchase": "§5.10.6.1",
+        "property emergency_sale_guard": "§5.10.6.1",
         "property end_on_bank_broken": "§10, §3.1.3, §3.2.3",
         "property end_on_bankruptcy": "§10",
         "property excess_trains_to": "§5.10.5.3, §6.1.7.1",
@@ -8438,6 +8444,7 @@ DATA = TitleData(
         "property presidency_contenders": "§4.5.1, §4.5.2",
         "property presidency_swap": "§4.5.3",
         "property presidency_tie_break": "§4.5.2",
+        "property president_certificate_sale": "§4.1.5",
         "property president_certificate_saleable": "§4.1.5",
         "property presidents_certificate_first": "§4.2.3",
         "property presidents_certificate_sellable": "§4.1.5",
@@ -8471,6 +8478,7 @@ DATA = TitleData(
         "property sale_drop_stops_at_column_bottom": "§4.1.4.2",
         "property sale_price": "§4.1.3",
         "property sale_quantity": "§4.1.2",
+        "property sale_set": "§4.1.3, §4.1.4",
         "property score": "§10",
         "property score_excludes": "§10",
         "property seating": "§1.2",
@@ -9194,8 +9202,8 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
         g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
-    """Sell shares to the Market (§4.1)"""
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
+    """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
@@ -9204,39 +9212,129 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction("a player sells, then buys", rule="§3.1.1")
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "those certificates cannot be sold; the President's certificate never is",
-            rule="§4.1.2, §4.1.5",
-        )
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction("no shares are sold in the first Stock Round", rule="§4.1.1")
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at", rule="§4.1.3, §4.3.1"
         )
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    v_pres = g.b_president_certificate(v_corporation)
+    v_exchange = v_pres in v_shares
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all(
+            (
+                (v_c in g.b_sellable(v_player, v_corporation))
+                or ((v_c == v_pres) and (g.b_holder_of(v_c) == v_player))
+            )
+            for v_c in v_shares
+        )
+    ):
+        raise IllegalAction("those certificates cannot be sold", rule="§4.1.2, §4.1.5")
+    v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (
+        (v_percent == v_named)
+        or (
+            (v_exchange and (v_percent > (v_named - g.attr(v_pres, "percent"))))
+            and (v_percent < v_named)
+        )
+    ):
+        raise IllegalAction(
+            "the shares sold are those of the certificates named (only a sale of the President's certificate may keep one of its shares): a sale is never read as another",
+            rule="§4.1.2, §4.1.5",
+        )
+    if not ((g.b_pool_percent(v_corporation) + v_percent) <= g.param("pool_cap")):
         raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+    if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
+        raise IllegalAction(
+            "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
+            rule="§4.1.5, §4.5.1",
+        )
+    if not (
+        (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
+    ):
+        raise IllegalAction(
+            "a turn's sale of a corporation's shares is one set: all its shares in one sale",
+            rule="§4.1.3, §4.1.4",
+        )
+    v_stays = (g.b_president(v_corporation) != v_player) or (
+        all(
+            (
+                (v_q == v_player)
+                or (
+                    g.b_percent(v_q, v_corporation)
+                    <= (g.b_percent(v_player, v_corporation) - v_percent)
+                )
+            )
+            for v_q in g.name("players")
+        )
+        and all(
+            (
+                (v_o == v_corporation)
+                or (
+                    g.b_percent(v_o, v_corporation)
+                    <= (g.b_percent(v_player, v_corporation) - v_percent)
+                )
+            )
+            for v_o in g.name("corporations")
+        )
+    )
+    if not (
+        ((not v_emergency) or v_stays)
+        or (
+            (g.param("emergency_sale_guard") == "train_buyer")
+            and (not g.b_in_step(v_corporation, "buy_train"))
+        )
+    ):
+        raise IllegalAction(
+            "raising money for a train, the president may not sell so that the presidency changes hands",
+            rule="§5.10.6.1",
+        )
+    if not (
+        (not v_emergency)
+        or (((g.b_price(v_corporation) * (v_percent - 10)) // 10) < g.b_emergency_shortfall())
+    ):
+        raise IllegalAction(
+            "raising money for a train, the president sells no more than he needs", rule="§5.10.6.1"
+        )
     v_falling = (
-        (g.param("sale_price") == "falling_before_first_operation") and (v_percent_sold > 10)
+        (g.param("sale_price") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
     g.transfer(
         (
-            g.b_falling_sale_value(v_corporation, (v_percent_sold // 10))
+            g.b_falling_sale_value(v_corporation, (v_percent // 10))
             if v_falling
-            else ((g.b_price(v_corporation) * v_percent_sold) // 10)
+            else ((g.b_price(v_corporation) * v_percent) // 10)
         ),
         g.name("bank"),
         v_player,
     )
-    for v_c in v_shares:
-        g.move(v_c, v_player, g.name("pool"))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, (v_percent_sold // 10))
+    g.b_price_drop_on_sale(v_corporation, (v_percent // 10))
+    if v_exchange:
+        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        for v_c in v_shares:
+            if v_c != v_pres:
+                g.move(v_c, v_player, g.name("pool"))
+        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
+        for v_c in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+            if not (g.attr(v_c, "percent") <= v_owed):
+                raise IllegalAction(
+                    "a certificate given in the exchange is sold whole, or kept",
+                    rule="§4.1.5, §4.5.3",
+                )
+            g.move(v_c, v_player, g.name("pool"))
+            if g.attr(v_c, "percent") < v_owed:
+                for v_d in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+                    if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
+                        raise IllegalAction(
+                            "a certificate given in the exchange is sold whole, or kept",
+                            rule="§4.1.5, §4.5.3",
+                        )
+                    g.move(v_d, v_player, g.name("pool"))
+    else:
+        for v_c in v_shares:
+            g.move(v_c, v_player, g.name("pool"))
     g.b_check_president(v_corporation)
 
 
@@ -9692,6 +9790,24 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
     v_earlier = g.b_corporate_purchase_this_turn()
     if not ((v_earlier == None) or (v_earlier == v_target)):
         raise IllegalAction("certificates of only one other corporation a turn", rule="§5.5.1")
+    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    if not (
+        (
+            (g.param("corporate_purchase_presidency") == "any_holder")
+            or ((g.b_percent(v_corporation, v_target) + g.attr(v_cert, "percent")) > v_mine)
+        )
+        or all(
+            (
+                ((v_q == g.b_president(v_corporation)) or (g.b_percent(v_q, v_target) == 0))
+                or ((g.b_percent(v_q, v_target) + g.attr(v_cert, "percent")) <= v_mine)
+            )
+            for v_q in g.name("players")
+        )
+    ):
+        raise IllegalAction(
+            "with Major Investors, a corporation's purchase may not pass the presidency to another player",
+            rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
+        )
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule="§5.5.2")
@@ -9798,6 +9914,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [

@@ -2040,6 +2040,17 @@ class GameBase:
         return (corp.kind == "corporation" and self.b_president(corp) == player and self.b_must_buy_train(corp)
                 and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
 
+    def b_emergency_shortfall(self) -> int:
+        """emergency_shortfall(): what the president of the corporation operating now must still raise for the
+        cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed)."""
+        if self.g["round"] != "operating" or self.g["operating"] is None:
+            return 0
+        corp = self._operator(self.g["operating"])
+        president = self.b_president(corp) if corp.kind == "corporation" else None
+        if president is None or president.kind != "player" or not self.b_must_buy_train(corp):
+            return 0
+        return max(0, self.b_cheapest_train_price() - self.cash[corp] - self.cash[president])
+
     def b_cheapest_train_price(self) -> int:
         """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)
         that meets a corporation's duty to own one."""
@@ -2150,6 +2161,12 @@ class GameBase:
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
         self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
+        self.j.set(self.g, "turn_sold", self.g.get("turn_sold", frozenset()) | {corp.id})
+
+    def b_sold_this_turn(self, player: Entity, corp: Entity) -> bool:
+        """sold_this_turn(P, C): P, on turn, has already sold certificates of C in this turn (a stock
+        round turn, or the operating turn whose train he is raising money for)."""
+        return corp.id in self.g.get("turn_sold", frozenset())
 
     def b_price_drop_on_sale(self, corp: Entity, certificates: int) -> None:
         rule = self.param("sell_price_drop")
@@ -2571,9 +2588,18 @@ class GameBase:
             return
         if president.kind != "player":
             return
+        found = self._presidency_challenger(corp, president, self.b_percent(president, corp))
+        if found is None:
+            return
+        self._exchange_presidency(corp, president, *found)
+
+    def _presidency_challenger(self, corp: Entity, president: Entity, best: int):
+        """Who takes `corp`'s presidency from `president`, whose holding counts as `best` percent: the
+        first player from his left holding more (ties go to the nearest), then corporations holding more
+        where the title's `presidency_contenders` names them, in operating order (a corporation's own
+        unsold shares never count); with the first set of his ordinary certificates worth the president's
+        certificate that he gives for it. None when nobody does."""
         held = {p: self.b_percent(p, corp) for p in self.players}
-        best = held[president]
-        # the next player in seating order after the president wins ties against others
         order = self._seating_from(president)
         challenger = None
         for p in order:
@@ -2581,21 +2607,41 @@ class GameBase:
                 best = held[p]
                 challenger = p
         if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()):
-            # corporations holding shares of another contend after the players, in operating order; a
-            # corporation's own unsold shares never count
             for corp_holder in sorted((c for c in self.corporations if c != corp and not self.corp[c.id]["closed"]
                                        and self.corp[c.id]["cell"] is not None), key=self._operating_key):
                 pct = self.b_percent(corp_holder, corp)
                 if pct > best:
                     best, challenger = pct, corp_holder
         if challenger is None:
-            return
-        # exchange: the challenger gives ordinary certificates worth the
-        # president's certificate (the first such set he holds), and receives it
+            return None
         given = next((group for group in exchange_sets(self.certs_of[corp.id])
                       if all(self.owner[cert.id] == challenger for cert in group)), None)
-        if given is None:
-            return
+        return None if given is None else (challenger, given)
+
+    def b_can_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> bool:
+        """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent
+        less, a holder would take it from him (hand_over_presidency)."""
+        if self.owner[self.certs_of[corp.id][0].id] != player:
+            return False
+        return self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold)) is not None
+
+    def b_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> None:
+        """hand_over_presidency(C, P, n): P, C's president, sells n percent of C, his president's certificate
+        among it: the holder who then holds the most, more than P's n percent less (§4.5.2's order), takes
+        the president's certificate and gives P certificates worth it (§4.5.3), which P may then sell.
+        Refused when nobody would take it (the president's certificate is sold only so)."""
+        pres_cert = self.certs_of[corp.id][0]
+        if self.owner[pres_cert.id] != player:
+            raise IllegalAction(f"{player} does not hold the president's certificate of {corp}")
+        found = self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold))
+        if found is None:
+            raise IllegalAction(f"selling {sold}% of {corp} would hand the presidency to nobody: no other holder "
+                                "would hold more, with certificates worth the president's certificate")
+        self._exchange_presidency(corp, player, *found)
+
+    def _exchange_presidency(self, corp: Entity, president: Entity, challenger: Entity, given) -> None:
+        """The challenger gives `given` (certificates worth the president's certificate) and takes it."""
+        pres_cert = self.certs_of[corp.id][0]
         for cert in given:
             self.move(cert, challenger, president)
         self.move(pres_cert, president, challenger)
@@ -3634,6 +3680,7 @@ class GameBase:
         self.j.set(self.g, "acted", False)
         self.j.set(self.g, "bought", False)
         self.j.set(self.g, "sold", False)
+        self.j.set(self.g, "turn_sold", frozenset())
 
     def current_entity(self) -> Entity | None:
         if self.g["finished"]:
@@ -3914,6 +3961,7 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        self.j.set(self.g, "turn_sold", frozenset())
         self.j.set(self.g, "corporate_purchase", None)
         if self.g.get("armed"):
             self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
@@ -4976,6 +5024,15 @@ class GameBase:
                 chosen = certs[:k]
                 out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
                             "percent": sum(c.percent for c in chosen)})
+            pres = self.certs_of[corp.id][0]
+            if entity.kind == "player" and "percent" in dict(self.ACTION_PARAMS.get("sell_shares", ())) \
+                    and self.owner[pres.id] == entity and pres not in certs and self.corp[corp.id]["cell"] is not None:
+                # the president's certificate, alone or with the rest, sold whole or but one share of it (where
+                # the title's sale names the percent sold: a presidency exchange, its guards say when)
+                for chosen in ([pres], [*certs, pres]) if certs else ([pres],):
+                    whole = sum(c.percent for c in chosen)
+                    for pct in sorted({whole, whole - 10}):
+                        out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen], "percent": pct})
         return out
 
     def _cand_run_routes(self, entity, who):
