@@ -68,9 +68,7 @@ DATA = TitleData(
         "private_value_at_end": "face",
         "seating": "random",
         "auction_lot_order": "ascending_base_cost",
-        "private_draw": Gap(
-            "§1.4 has one B-group private drawn at random and the rest of group B removed; with ten privates in the box and seven in play (§2) the group must hold four privates. Table B is cut off after the three group-A privates and the reference lists only seven privates with no group letters, so which privates form group B is unknown"
-        ),
+        "private_draw": None,
         "auction_style": "open_simultaneous_bids",
         "auction_turn_options": ["new_bid", "raise_or_move_bid", "pass"],
         "auction_bid_may_move": True,
@@ -129,7 +127,7 @@ DATA = TitleData(
             "buy_train",
             "corporate_sell_shares",
             "issue_shares",
-            "turn_end",
+            "buy_company",
         ],
         "operating_steps_printed": [
             "buy_privates",
@@ -243,7 +241,7 @@ DATA = TitleData(
         "mine_acquisition": "a corporation takes a hex's mine token when it lays a tile there (collect_on_lay)",
         "mines_removed_on": "6",
         "layout": "pointy",
-        "border_cost_paid": "on_meeting",
+        "border_cost_paid": "on_connection",
         "tile_counts": Table(
             ("tile",),
             (
@@ -302,9 +300,8 @@ DATA = TitleData(
         "presidency_contenders": ["players", "corporations"],
         "corporate_share_purchase_seller_consent": "the President decides for both sides",
         "corporate_purchase_presidency": "any_holder",
-        "log_names": ["18CO"],
+        "implementation": "18xx.games",
         "auto_pass": "empty_steps",
-        "lay_step_held_by": "tile_lay_privates",
     },
     components={
         "clash": [
@@ -8180,6 +8177,7 @@ DATA = TitleData(
         "enum train_trade": "§5.10.1.3",
         "enum turn_marks": 'supplement from "18xx.games: lib/engine/step/train.rb (Train#must_issue_before_ebuy?)"',
         "function can_issue": "§5.11.1, §4.1.6",
+        "function step_held": "§5.2",
         "hex A11": "§9.2.2, §9.5.1",
         "hex A17": "§9.2.2, §9.5.1",
         "hex B10": 'supplement from "18xx-games-18CO.json"',
@@ -8416,14 +8414,13 @@ DATA = TitleData(
         "property home_token_at": "§5",
         "property home_token_timing": "§5",
         "property home_unavailable": "§5",
+        "property implementation": 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (G18CO::Game)"',
         "property issue_drop": "§5.11.1",
         "property issue_proceeds_to": "§5.11.2",
         "property launch_order_free": "§16.5.1",
         "property launch_requires_home": "§4.3.4",
         "property launch_token_placement": "§4.3.1",
-        "property lay_step_held_by": 'supplement from "18xx.games: lib/engine/step/tracker.rb (Tracker#can_lay_tile?: tile_lay_abilities_should_block?, can_buy_tile_laying_company?)"',
         "property layout": 'supplement from "18xx-games-18CO.json"',
-        "property log_names": 'supplement from "18xx.games game logs (the title\'s name there)"',
         "property market_purchase_paid_to": "§4.2.4.1",
         "property min_bid_raise": "§2.3",
         "property min_train_price": "§5.10.1.3",
@@ -8442,7 +8439,7 @@ DATA = TitleData(
         "property one_token_per_hex": "§5.7.2",
         "property operating_rounds": "§3.2",
         "property operating_step_kinds": "§5.2.1, §5.2.2, §5.2.3, §5.2.4, §5.2.5, §5.2.6, §5.2.7, §5.2.8, §5.2.9, §5.2.10",
-        "property operating_steps": 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (Game#operating_round)"',
+        "property operating_steps": 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (Game#operating_round: a blocking BuyCompany step at the end)"',
         "property operating_steps_printed": "§5.2",
         "property phase_change_immediate": "§5.10.4, §9.1",
         "property player_order": "§1.2",
@@ -8466,7 +8463,7 @@ DATA = TitleData(
         "property priority_after_stock_round": "§4.6.1",
         "property private_companies_in_box": "§2",
         "property private_companies_in_play": "§2",
-        "property private_draw": "§1.4, §2, Table B",
+        "property private_draw": 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (COMPANIES: seven privates, no group draw in Game#setup)"',
         "property private_income_timing": "§3.2.1, §5.1",
         "property private_price_from_market": "§5.3.3",
         "property private_price_from_player": "§5.3.2",
@@ -9905,6 +9902,15 @@ def a_bankrupt(g, v_corporation):
     g.b_end_game_now("bankruptcy")
 
 
+def r_step_held(g, v_corporation, v_step):
+    """whether 18xx.games offers the operating corporation this step of its turn (§5.2)"""
+    return (
+        ((g.b_lays_left() > 0) or g.b_tile_private_open(v_corporation))
+        if (v_step == "lay_tile")
+        else g.b_step_actions_legal(v_corporation)
+    )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -10057,6 +10063,7 @@ class Game(GameBase):
         "action:corporate_buy_shares": a_corporate_buy_shares,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
+        "step_held": r_step_held,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
