@@ -4637,11 +4637,22 @@ class GameBase:
                     return  # nothing the company may do (the caller reports it)
                 self._dispatch(skip)
                 continue
-            legal = self.legal_actions()
+            legal = self._legal_until_decision()
             idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
             if not legal or len(idle) != len(legal):
                 return  # something to decide (or nothing legal at all, which the caller reports)
             self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
+
+    def _legal_until_decision(self) -> list[Action]:
+        """The legal actions now, as `legal_actions`, but cut short at the first one that is not a pass (or
+        an empty run): enough to tell whether there is anything to decide."""
+        out = []
+        for candidate in self._candidates():
+            if self.is_legal(candidate):
+                out.append(candidate)
+                if not (candidate["type"] == "pass" or (candidate["type"] == "run_routes" and not candidate.get("routes"))):
+                    break
+        return out
 
     def _step_held(self, operator: Entity) -> bool:
         """Whether `operator`'s current step waits for its decision: the title's function `step_held(C,
@@ -4654,8 +4665,20 @@ class GameBase:
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an
         empty run) is legal now; at a holding step (`buy_company`), also an action of a private C holds."""
-        own = self._step_own(operator, self.legal_actions())
-        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))) for a in own)
+        if self.g["finished"]:
+            return False
+        # only the step's own candidates (as `_step_own` would keep them), each tried until one is legal
+        step = self.g.get("step")
+        if HOLDING_STEPS.get(step) is not None or self.g.get("pending"):
+            candidates = self._candidates()
+        else:
+            kinds = set(STEP_ACTIONS.get(step, (step,)))
+            names = [n for n in self.ACTION_PARAMS if n in kinds or (n.split("_", 1)[-1] in kinds and
+                                                                     n.split("_", 1)[0] in ("corporation", "minor"))]
+            candidates = self._candidates_for(operator, names)
+        own = [a for a in self._step_own(operator, candidates)
+               if not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes")))]
+        return any(self.is_legal(a) for a in own)
 
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,
