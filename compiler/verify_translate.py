@@ -2181,6 +2181,14 @@ class Builtins:
                 elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, player))))
         return SymList(elems)
 
+    def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        """As GameBase.b_held_certificates: the certificates of the corporation the holder holds, in order."""
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, holder))))
+        return SymList(elems)
+
     def b_granted(self, ctx: Ctx, cert: Any) -> Any:
         sel = self.sel(cert)
         return OR(*[AND(c, ctx.state[f"granted:{it.id}"]) for it, c in sel.alts if it.kind == "certificate"])

@@ -94,7 +94,7 @@ DATA = TitleData(
         "treasury_purchase_paid_to": "corporation",
         "float_counts": "sold_from_treasury",
         "presidency_swap": "the new President hands over certificates worth the same number of shares, in any equal-valued mix",
-        "sale_price": "market_value",
+        "sale_pricing": "market_value",
         "sale_drop": "one row down per share if more than one share is sold; one row down if the President sells a single share; no drop when anyone else sells a single share",
         "sale_drop_stops_at_column_bottom": True,
         "seller_orders_sales": True,
@@ -1681,7 +1681,7 @@ DATA = TitleData(
                 "summary": "Selling several shares of a corporation before its first Operating Round pays the price of each step the sale moves the token down the market, starting at the current share price, instead of the current price for every share",
                 "log_names": ["pay_per_trash"],
                 "price_reading": "n shares fetch the current price plus the prices one, two, ... n-1 steps down the market: the average the site's client computes (a fraction of a dollar kept) times n",
-                "sets": {"sale_price": "falling_before_first_operation"},
+                "sets": {"sale_pricing": "falling_before_first_operation"},
             },
             {
                 "key": "major_investors",
@@ -8171,7 +8171,7 @@ DATA = TitleData(
         "enum discard_rule": "§5.10.5.3",
         "enum emergency_sale_guards": "§5.10.6.1",
         "enum presidency_guard": "§5.5.4",
-        "enum sale_pricing": "§4.1.3",
+        "enum sale_pricings": "§4.1.3",
         "enum sale_sets": "§4.1.3",
         "enum special_round": "§8",
         "enum train_trade": "§5.10.1.3",
@@ -8482,7 +8482,7 @@ DATA = TitleData(
         "property route_track_exclusive": "§5.8.6",
         "property sale_drop": "§4.1.4.1, §4.1.4.2",
         "property sale_drop_stops_at_column_bottom": "§4.1.4.2",
-        "property sale_price": "§4.1.3",
+        "property sale_pricing": "§4.1.3",
         "property sale_quantity": "§4.1.2",
         "property sale_set": 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (Game#sell_shares_and_change_price, per sale action)"',
         "property score": "§10",
@@ -9304,7 +9304,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             "raising money for a train, the president sells no more than he needs", rule="§5.10.6.1"
         )
     v_falling = (
-        (g.param("sale_price") == "falling_before_first_operation") and (v_percent > 10)
+        (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
     g.transfer(
         (
