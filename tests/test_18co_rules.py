@@ -32,8 +32,8 @@ FACE = {"IMC": 30, "GJGR": 40, "DNP": 50, "Toll": 60, "LNPW": 70, "DPRT": 100, "
 # ---------------------------------------------------------------- helpers
 
 
-def new_game(players=NAMES, seed=1):
-    g = Game(players=list(players), seed=seed)
+def new_game(players=NAMES, seed=1, variant=None):
+    g = (Game if variant is None else game_class("18CO", variant))(players=list(players), seed=seed)
     g._test_monitor = Monitor(g)
     return g
 
@@ -373,10 +373,10 @@ def test_4_2_6_no_buying_back_after_selling():
 # ---------------------------------------------------------------- §5.9 revenue
 
 
-def _at_dividend(revenue):
+def _at_dividend(revenue, variant=None):
     """The first operating round with KPAC (started at 60, floated) at its dividend step, its revenue set
     to `revenue` (test setup: the route search is tested in test_track.py)."""
-    g = new_game()
+    g = new_game(variant=variant)
     end_auction(g)
     a = acting(g)
     par(g, a, "KPAC", 60)
@@ -482,6 +482,19 @@ def test_5_9_no_mine_income_without_revenue():
     act(g, C("KPAC", "dividend", kind="withhold"))
     assert corp_state(g, "KPAC")["treasury"] == treasury
     assert _cell(g, "KPAC") == cell                        # nothing to distribute: the price stays
+
+
+def test_5_9_the_site_withholds_a_turn_without_revenue_and_moves_the_price_left():
+    """The site's reading (rulespecs/18co-18xx-games.rules): a turn without revenue is a withhold, which
+    moves the price one space left, where §5.9 distributes nothing and moves nothing."""
+    for variant, moved in ((None, 0), ("18xx.games", -1)):
+        g = new_game(variant=variant)
+        end_auction(g)
+        par(g, acting(g), "KPAC", 60)
+        km = g.find("KPAC")
+        row, col = _cell(g, "KPAC")
+        g.call("dividend_price_move", km, "withhold", 0)          # KPAC's revenue is 0
+        assert _cell(g, "KPAC") == (row, col + moved)
 
 
 def test_table_b_idarado_doubles_mine_income():
