@@ -9188,6 +9188,14 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
                 rule="§4.2.3, §4.3",
             )
         if not (
+            (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
+            or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
+        ):
+            raise IllegalAction(
+                "the certificate is bought where it lies, at that place's price",
+                rule="§4.2.2, §4.2.4",
+            )
+        if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
         ):
@@ -9204,7 +9212,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
         if not (g.b_cash(v_player) >= v_cost):
             raise IllegalAction("not enough cash", rule="§4.2.4")
         g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
-        g.move(v_cert, v_source, v_player)
+        g.move(v_cert, v_seller, v_player)
         g.b_bought(v_player, v_corporation)
 
 

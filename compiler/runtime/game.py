@@ -4900,11 +4900,30 @@ class GameBase:
             out.extend(p for p in self.privates if not self.closed[p.id])
         return out
 
+    def _later_step_actions(self, entity: Entity) -> frozenset[str]:
+        """The actions of the steps after the operating company's current one, while it may pass that step:
+        no candidates (taken now they would pass the steps between, as a log's action does, see
+        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
+        train owed), its guards judge them as they stand."""
+        if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
+            return frozenset()
+        steps, current = self._steps(), self.g.get("step")
+        if current not in steps:
+            return frozenset()
+        later = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
+        later -= set(STEP_ACTIONS.get(current, (current,)))
+        if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
+            return frozenset()
+        return frozenset(later)
+
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
         etype_of = self.entity_type(entity)
         who = {"entity": entity.id, "entity_type": etype_of}
         out: list[Action] = []
+        later = self._later_step_actions(entity)
         for name in names:
+            if name in later:
+                continue
             params = self.ACTION_PARAMS[name]
             vtype, etype = name, None
             for kind in ("player", "corporation", "company"):
