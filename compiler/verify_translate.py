@@ -2088,6 +2088,10 @@ class Builtins:
         return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp),
                    OR(*[st["step"] == code for code in codes]))
 
+    def b_sold_this_turn(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
+        return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
+
     def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         m = self.m
         p = self.ent(player)
@@ -2189,6 +2193,14 @@ class Builtins:
                 if cert.president and saleable is not True:
                     continue
                 elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, player))))
+        return SymList(elems)
+
+    def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        """As GameBase.b_held_certificates: the certificates of the corporation the holder holds, in order."""
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, holder))))
         return SymList(elems)
 
     def b_granted(self, ctx: Ctx, cert: Any) -> Any:
@@ -2745,6 +2757,15 @@ class Builtins:
         whose tile-lay ability says `closes_private: true` closes."""
         self.tile_closes_private(ctx)
         self.ability_closes_private(ctx, company, "free_lay")
+        # `_collect_on_lay` for the owning corporation: as with `lay`, it may collect there (an oracle)
+        for kind in self.m.collect_kinds():
+            for c in self.m.corporations:
+                cond = self.owning_corporation(ctx, company, c)
+                name = f"collected:{kind}@{c.id}"
+                before = ctx.state[name]
+                ctx.havoc([name])
+                ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
+                ctx.state[name] = IF(cond, ctx.state[name], before)
 
     def ability_closes_private(self, ctx: Ctx, company: Any, effect: str) -> None:
         """The private `company` closes where an ability of it with `effect` says `closes_private: true`."""
@@ -2828,6 +2849,9 @@ class Builtins:
 
     def b_remove_reservations(self, ctx: Ctx) -> None:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
+
+    def b_unreserve_home(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_unreserve_home: station slots are outside the model."""
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
@@ -2954,7 +2978,13 @@ class Builtins:
             needed = self.b_phase_value(ctx.fork(cond), needed)
         if not isinstance(needed, int) and not is_z3(needed):
             raise Unsupported(f"corporation {corp.id} float {needed!r}")
-        held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
+        counts = m.prop_value("float_counts")
+        ctx.shared.reads.add("property", "float_counts", counts)
+        if counts == "sold_from_treasury":
+            # as GameBase._check_float: every certificate out of the treasury counts, wherever it is now
+            held = SUM([100, NEG(self.percent_of(ctx, m.z(corp), corp))])
+        else:
+            held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
         st = ctx.state
         name = f"floated:{corp.id}"
         floats = AND(cond, NOT(st[name]), self.tr.cmp(">=", held, needed))
@@ -2999,6 +3029,8 @@ class Builtins:
             for q in m.players:
                 name = f"sold_this_round:{q.id}@{c.id}"
                 st[name] = IF(AND(ctx.path, cond, p == m.z(q)), True, st[name])
+            name = f"sold_this_turn:{c.id}"
+            st[name] = IF(AND(ctx.path, cond), True, st[name])
 
     def b_price_drop_on_sale(self, ctx: Ctx, corp: Any, certificates: Any) -> None:
         rule = self.param(ctx, "sell_price_drop")
@@ -3122,6 +3154,39 @@ class Builtins:
         """As GameBase.b_absorb_station: the minor's station becomes the corporation's, a token beyond its
         charter (stations are outside the model; the corporation's tokens left and its next token's
         price are as before)."""
+
+    def b_falling_sale_value(self, ctx: Ctx, corp: Any, shares: Any) -> Any:
+        """As GameBase.b_falling_sale_value: for each number of shares a sale may hold (at most every share
+        of the corporation), the sum of that many prices on the token's way down from its cell (refused
+        when the corporation has no price yet)."""
+        market = self.m.require_market()
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
+
+        def value(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_cell:{c.id}"])
+            most = sum(cert.percent for cert in self.m.certs_for(c.id)) // 10
+
+            def at(cell: tuple[int, int]) -> Any:
+                out: Any = 0
+                prices, here = [], cell
+                for _ in range(most):
+                    prices.append(market.price(here))
+                    here = market.move(here, "down")
+                for n in range(1, most + 1):
+                    out = IF(self.tr.eq(shares, n), sum(prices[:n]), out)
+                return out
+
+            return self.cell_chain(ctx, c, at)
+
+        return self.per_corp(ctx, corp, value)
+
+    def b_emergency_shortfall(self, ctx: Ctx) -> Any:
+        """As GameBase.b_emergency_shortfall: what the operating corporation's president still has to raise
+        for the train it must buy (an oracle, at least 0: the train's price is the depot's; the validator
+        reads the engine's answer)."""
+        v = self.oracle(ctx, "emergency_shortfall", (), "int")
+        ctx.shared.axioms.append(v >= 0)
+        return v
 
     def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_can_emergency_sell: the player holds a certificate of a
@@ -3298,7 +3363,37 @@ class Builtins:
             when = AND(ctx.path, cond)
             ctx.shared.checked[c.id] = OR(ctx.shared.checked.get(c.id, False), when)
 
-    def presidency_exchange(self, ctx: Ctx, corp: Ent) -> tuple[Any, list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]]]:
+    def b_can_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> Any:
+        """As GameBase.b_can_hand_over_presidency: the player presides and `presidency_exchange`, his holding
+        counted less `sold`, finds a taker."""
+        p = self.ent(player)
+        parts = []
+        for c, cond in self.corp_of(ctx, corp):
+            pres = self.m.certs_for(c.id)[0]
+            holds = OR(*[AND(p == self.m.z(q), ctx.state[hold_name(pres, q)] >= 1) for q in self.m.players])
+            any_exchange, _ = self.presidency_exchange(ctx, c, seller=p, sold=sold)
+            parts.append(AND(cond, holds, any_exchange))
+        return OR(*parts)
+
+    def b_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> None:
+        """As GameBase.b_hand_over_presidency: the exchange of `presidency_exchange` with the seller's
+        holding counted less the percent he sells; refused unless he presides and a holder takes it."""
+        p = self.ent(player)
+        for c, cond in self.corp_of(ctx, corp):
+            sub = ctx.fork(cond)
+            pres = self.m.certs_for(c.id)[0]
+            sub.require(OR(*[AND(p == self.m.z(q), sub.state[hold_name(pres, q)] >= 1) for q in self.m.players]))
+            any_exchange, effects = self.presidency_exchange(sub, c, seller=p, sold=sold)
+            sub.require(any_exchange)
+            for when, p0, p1, given in effects:
+                for cert, take in given:
+                    self._move_one(sub, cert, self.m.z(p1), self.m.z(p0), AND(sub.path, when, take))
+                self._move_one(sub, pres, self.m.z(p0), self.m.z(p1), AND(sub.path, when))
+            sub.shared.calls.add("emit:president_changed")
+            ctx.state = sub.state
+
+    def presidency_exchange(self, ctx: Ctx, corp: Ent, seller: Any = None,
+                            sold: Any = 0) -> tuple[Any, list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]]]:
         """As `GameBase._check_president` on `ctx.state`: whether a take-over
         of `corp` happens, and its alternatives (condition, president,
         challenger, the challenger's certificates given and when). The
@@ -3314,6 +3409,9 @@ class Builtins:
         certs = m.certs_for(corp.id)
         pres = certs[0]
         held = {p: self.percent_of(ctx, m.z(p), corp) for p in m.players}
+        if seller is not None:
+            # a president selling shares of his certificate: his holding counts less what he sells
+            held = {p: SUM([v, NEG(IF(seller == m.z(p), sold, 0))]) for p, v in held.items()}
         rivals: list[Ent] = []
         if "corporations" in (m.prop_value("presidency_contenders") or ()):
             rivals = [c for c in m.corporations if c != corp]
@@ -3520,7 +3618,7 @@ class Builtins:
             def ordinary(corp: Ent) -> list:
                 if corp in m.layout_corps:
                     raise Unsupported(f"private {x.id} grants a certificate of a corporation with share layouts")
-                return [cert for cert in reversed(m.certs_for(corp.id)) if not cert.president and cert.percent == want]
+                return [cert for cert in m.certs_for(corp.id) if not cert.president and cert.percent == want]
 
             has = [OR(*[ctx.state[hold_name(cert, c)] >= 1 for cert in ordinary(c)]) for c in corps]
             def grant_first(picked: list) -> None:
@@ -4061,9 +4159,14 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         ctx = tr.new_ctx(pre)
         ctx.require(pre["round"] == ROUNDS.index("stock"))
         rise = tr.param_value("sold_out_rise", ctx)
-        if rise is True:
+        holders = m.prop_value("sold_out_holders") or ()
+        ctx.shared.reads.add("property", "sold_out_holders", holders)
+        if rise is True or (isinstance(rise, str) and rise != "none"):
             for c in m.corporations:
-                held = SUM([b.percent_of(ctx, m.z(p), c) for p in m.players])
+                # as GameBase._end_stock_round: players' holdings, and other corporations' where the title says
+                owners = [m.z(p) for p in m.players] + (
+                    [m.z(o) for o in m.corporations if o != c] if "corporations" in holders else [])
+                held = SUM([b.percent_of(ctx, e, c) for e in owners])
                 b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], tr.eq(held, 100)))
         ctx.shared.calls.update({"market_move", "emit:operating_round_start"})
         b.turn_over(ctx)

@@ -495,6 +495,7 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
             out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
     for c in model.corporations:
         out[f"sold_corps:{c.id}"] = c.id in g["sold_corps"]
+        out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
     if model.cards is not None:
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)
@@ -592,7 +593,7 @@ CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
 #: reads from the engine (`Validator._engine_fact`).
 ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
                           "position_open", "armed", "hold_price", "train_discount", "available", "home_open",
-                          "stations_on_map"})
+                          "stations_on_map", "emergency_shortfall"})
 
 
 def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
@@ -1160,6 +1161,8 @@ class Validator:
         game = self.game
         if name == "deck_empty":
             return not game.b_deck()
+        if name == "emergency_shortfall":
+            return game.b_emergency_shortfall()
         if None in args:
             return None
         offers = tuple(game.g.get("card_offers", ()))

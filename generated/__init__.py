@@ -14,4 +14,5 @@ ENGINES = {
     ('1880 Romania', 'Regatul României'): 't_1880_romania__regatul_romaniei',
     ('1880 Romania', 'Amira'): 't_1880_romania__amira',
     ('18CO', None): 't_18co',
+    ('18CO', '18xx.games'): 't_18co__18xx_games',
 }

@@ -105,9 +105,9 @@ DATA = TitleData(
         "sale_quantity": "any_owned",
         "market_purchase_paid_to": "bank",
         "treasury_purchase_paid_to": "corporation",
-        "float_counts": "shares bought out of the corporation's treasury",
+        "float_counts": "sold_from_treasury",
         "presidency_swap": "the new President hands over certificates worth the same number of shares, in any equal-valued mix",
-        "sale_price": "market_value",
+        "sale_pricing": "market_value",
         "sale_drop": "one row down per share if more than one share is sold; one row down if the President sells a single share; no drop when anyone else sells a single share",
         "sale_drop_stops_at_column_bottom": True,
         "seller_orders_sales": True,
@@ -126,10 +126,21 @@ DATA = TitleData(
         "presidency_tie_break": "nearest player clockwise from the current President, then corporations in operating order",
         "treasury_shares_count_for_presidency": False,
         "sold_out_rise": "up_else_right",
+        "sold_out_holders": ["players", "corporations"],
         "priority_after_stock_round": "left_of_last_actor",
         "home_token_timing": "first_operation",
         "home_unavailable": "the first tile lay must upgrade the home tile so that the token fits",
-        "operating_steps": ["lay_tile", "place_token", "run_routes", "dividend", "buy_train"],
+        "operating_steps": [
+            "redeem_shares",
+            "corporate_buy_shares",
+            "lay_tile",
+            "place_token",
+            "run_routes",
+            "dividend",
+            "buy_train",
+            "issue_shares",
+            "corporate_sell_shares",
+        ],
         "operating_steps_printed": [
             "buy_privates",
             "redeem_shares",
@@ -190,6 +201,7 @@ DATA = TitleData(
         "phase_change_immediate": True,
         "voluntary_train_discard": False,
         "train_price_between_corporations": "any agreed price of at least $1",
+        "train_trades": "same_president",
         "train_limit_blocks_purchase": True,
         "excess_trains_to": "market",
         "must_buy_train": "when the corporation owns no train and has a legal route",
@@ -241,6 +253,7 @@ DATA = TitleData(
         "mine_acquisition": "a corporation takes a hex's mine token when it lays a tile there (collect_on_lay)",
         "mines_removed_on": "6",
         "layout": "pointy",
+        "border_cost_paid": "first_track",
         "tile_counts": Table(
             ("tile",),
             (
@@ -291,10 +304,14 @@ DATA = TitleData(
                 (("co7",), 1),
             ),
         ),
+        "sale_set": "turn",
+        "emergency_sale_guard": "train_buyer",
+        "president_certificate_sale": "by_presidency_exchange",
         "any_time_actions": ["company_lay_tile", "remove_token"],
         "collect_on_lay": ["mine"],
         "presidency_contenders": ["players", "corporations"],
         "corporate_share_purchase_seller_consent": "the President decides for both sides",
+        "corporate_purchase_presidency": "any_holder",
     },
     components={
         "clash": [
@@ -374,6 +391,7 @@ DATA = TitleData(
                 "par_zones": ["blue", "purple", "brown"],
                 "par": [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160],
                 "float": {"blue": 40, "purple": 50, "brown": 60},
+                "bank_funds_on_par": 1,
                 "tokens": [0, 40, 100],
                 "home_location": "Kansas City, KS (South)",
                 "home": "E27",
@@ -388,6 +406,7 @@ DATA = TitleData(
                 "par_zones": ["blue", "purple", "brown"],
                 "par": [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160],
                 "float": {"blue": 40, "purple": 50, "brown": 60},
+                "bank_funds_on_par": 1,
                 "tokens": [0, 40, 100, 100],
                 "home_location": "Colorado Springs, CO",
                 "home": "G17",
@@ -402,6 +421,7 @@ DATA = TitleData(
                 "par_zones": ["blue", "purple", "brown"],
                 "par": [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160],
                 "float": {"blue": 40, "purple": 50, "brown": 60},
+                "bank_funds_on_par": 1,
                 "tokens": [0, 40, 100, 100],
                 "home_location": "Trinidad, CO",
                 "home": "K17",
@@ -416,6 +436,7 @@ DATA = TitleData(
                 "par_zones": ["blue", "purple", "brown"],
                 "par": [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160],
                 "float": {"blue": 40, "purple": 50, "brown": 60},
+                "bank_funds_on_par": 1,
                 "tokens": [0, 40],
                 "home": "E15",
                 "home_city": 2,
@@ -1655,20 +1676,29 @@ DATA = TitleData(
             {
                 "key": "priority_order_pass",
                 "title": "Priority Order Pass",
-                "summary": "the priority is awarded in the order in which players pass, in the auction and in stock rounds: the next stock round's order follows the order of passing",
+                "summary": "Priority is awarded in the order in which players pass, in the Private Company Auction and in Stock Rounds: the players take their seats in the order in which each began passing (a player who bids or deals again leaves that order and joins it again when he next passes), the first with the priority deal",
                 "log_names": ["priority_order_pass"],
-                "engine": Gap(
-                    "a seating order rebuilt from the order of passing is not built: the runtime keeps one seating order and a priority deal"
-                ),
+                "auction_order": "a pass joins the order unless the player is in it; a bid or a moved bid takes him out",
+                "stock_round_order": "a player who passes without having bought or sold in his turn joins the order; one who buys or sells leaves it",
+                "sets": {
+                    "next_sr_order": "passing_order_cards",
+                    "seating_after_auction": "passing_order",
+                },
             },
             {
                 "key": "pay_per_trash",
                 "title": "Pay Per Trash",
-                "summary": "several shares of a corporation sold before its first operating round are paid one at a time at each price the sale moves the market through, starting at the current share price",
+                "summary": "Selling several shares of a corporation before its first Operating Round pays the price of each step the sale moves the token down the market, starting at the current share price, instead of the current price for every share",
                 "log_names": ["pay_per_trash"],
-                "engine": Gap(
-                    "not built: selling at a falling price per share is not in the title's sell_shares yet"
-                ),
+                "price_reading": "n shares fetch the current price plus the prices one, two, ... n-1 steps down the market: the average the site's client computes (a fraction of a dollar kept) times n",
+                "sets": {"sale_pricing": "falling_before_first_operation"},
+            },
+            {
+                "key": "major_investors",
+                "title": "Major Investors",
+                "summary": "The presidency cannot pass to another player by a corporation buying shares: in its operating turn a corporation may buy another corporation's certificate only if that leaves its own president at least as many shares of that corporation as any other player, unless the purchase gives the buyer the President's certificate (a takeover)",
+                "log_names": ["major_investors"],
+                "sets": {"corporate_purchase_presidency": "president_keeps"},
             },
         ],
         "phase": [
@@ -1919,6 +1949,7 @@ DATA = TitleData(
                         "free": True,
                         "reachable": True,
                         "tile_colour": "yellow",
+                        "closes_private": True,
                         "kind": "ability",
                     }
                 ],
@@ -7993,7 +8024,6 @@ DATA = TitleData(
                     {"nodes": ["city", "offboard"], "pay": 4, "visit": 4, "multiplier": 2},
                     {"nodes": ["town", "village"], "pay": 0, "visit": "unlimited"},
                 ],
-                "multiplier": 2,
                 "price": 650,
                 "count": 3,
                 "available_on": "5",
@@ -8020,7 +8050,6 @@ DATA = TitleData(
                     {"nodes": ["city", "offboard"], "pay": 5, "visit": 5, "multiplier": 2},
                     {"nodes": ["town", "village"], "pay": 0, "visit": "unlimited"},
                 ],
-                "multiplier": 2,
                 "price": 850,
                 "count": 2,
                 "available_on": "6",
@@ -8104,10 +8133,12 @@ DATA = TitleData(
         "action buy_train": "§5.10, §5.2.8",
         "action company_lay_tile": "Table B, §5.6",
         "action contribute": "§5.10.6.1",
+        "action corporate_buy_shares": "§5.5, §5.2.3",
+        "action corporate_sell_shares": "§5.12, §5.2.10",
         "action corporation_bid": "§7.1.1",
         "action corporation_buy_company": "§5.3, §5.2.1",
-        "action corporation_buy_shares": "§5.4, §5.5, §5.2.2, §5.2.3",
-        "action corporation_sell_shares": "§5.11, §5.12, §5.2.9, §5.2.10, §5.10.6.1.1",
+        "action corporation_buy_shares": "§5.4, §5.2.2",
+        "action corporation_sell_shares": "§5.11, §5.2.9, §5.10.6.1.1",
         "action discard_train": "§5.10.5.3, §6.1.7.1",
         "action dividend": "§5.9",
         "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
@@ -8148,9 +8179,12 @@ DATA = TitleData(
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
         "enum discard_rule": "§5.10.5.3",
+        "enum emergency_sale_guards": "§5.10.6.1",
+        "enum presidency_guard": "§5.5.4",
+        "enum sale_pricings": "§4.1.3",
+        "enum sale_sets": "§4.1.3",
         "enum special_round": "§8",
-        "enum turn_marks": "§5.2",
-        "function before_dividend": "§5.2",
+        "enum train_trade": "§5.10.1.3",
         "function can_issue": "§5.11.1, §4.1.6",
         "hex A11": "§9.2.2, §9.5.1",
         "hex A17": "§9.2.2, §9.5.1",
@@ -8302,8 +8336,9 @@ DATA = TitleData(
         "mine J6": 'supplement from "18xx-games-18CO.json"',
         "mine J8": 'supplement from "18xx-games-18CO.json"',
         "mine K15": 'supplement from "18xx-games-18CO.json"',
-        "option pay_per_trash": 'supplement from "18xx.games 18CO implementation (g_18_co/meta.rb, OPTIONAL_RULES)"',
-        "option priority_order_pass": 'supplement from "18xx.games 18CO implementation (g_18_co/meta.rb, OPTIONAL_RULES)"',
+        "option major_investors": 'supplement from "18xx.games: lib/engine/game/g_18_co/meta.rb (OPTIONAL_RULES)"',
+        "option pay_per_trash": 'supplement from "18xx.games: lib/engine/game/g_18_co/meta.rb (OPTIONAL_RULES)"',
+        "option priority_order_pass": 'supplement from "18xx.games: lib/engine/game/g_18_co/meta.rb (OPTIONAL_RULES)"',
         "phase 2": "§9.2, Table A",
         "phase 3": "§9.3, Table A",
         "phase 4": "§9.4, Table A",
@@ -8347,6 +8382,7 @@ DATA = TitleData(
         "property bank_trains_per_turn": "§5.10.2",
         "property bankruptcy_procedure": "§10",
         "property bid_step": "§2.2",
+        "property border_cost_paid": 'assumed "the mountain hex sides and their $40 come from the reference, which does not say when they are paid: read as paid once, by the first lay whose track points at the side, as building track across it"',
         "property buy_sources": "§4.2.2",
         "property buys_per_turn": "§4.2.1",
         "property capitalisation": "§4.2.4.2, §4.3.2",
@@ -8357,6 +8393,7 @@ DATA = TitleData(
         "property city_value_lays": "§5.6.10",
         "property collect_on_lay": "§5.9.1, §9.7.2",
         "property corporate_certificates_open_after": "§4.2.2, §8.4",
+        "property corporate_purchase_presidency": "§5.5, §5.5.4",
         "property corporate_share_purchase": "§5.5.1, §5.5.2, §5.5.3",
         "property corporate_share_purchase_check": "§5.5.4",
         "property corporate_share_purchase_seller_consent": "§5.5.1",
@@ -8370,6 +8407,7 @@ DATA = TitleData(
         "property emergency_money": "§5.10.6.1.1",
         "property emergency_money_rest": "§5.10.6.1",
         "property emergency_purchase": "§5.10.6.1",
+        "property emergency_sale_guard": "§5.10.6.1",
         "property end_on_bank_broken": "§10, §3.1.3, §3.2.3",
         "property end_on_bankruptcy": "§10",
         "property excess_trains_to": "§5.10.5.3, §6.1.7.1",
@@ -8406,7 +8444,7 @@ DATA = TitleData(
         "property one_token_per_hex": "§5.7.2",
         "property operating_rounds": "§3.2",
         "property operating_step_kinds": "§5.2.1, §5.2.2, §5.2.3, §5.2.4, §5.2.5, §5.2.6, §5.2.7, §5.2.8, §5.2.9, §5.2.10",
-        "property operating_steps": "§5.2.4, §5.2.5, §5.2.6, §5.2.7, §5.2.8",
+        "property operating_steps": "§5.2.2, §5.2.3, §5.2.4, §5.2.5, §5.2.6, §5.2.7, §5.2.8, §5.2.9, §5.2.10",
         "property operating_steps_printed": "§5.2",
         "property phase_change_immediate": "§5.10.4, §9.1",
         "property player_order": "§1.2",
@@ -8417,6 +8455,7 @@ DATA = TitleData(
         "property presidency_contenders": "§4.5.1, §4.5.2",
         "property presidency_swap": "§4.5.3",
         "property presidency_tie_break": "§4.5.2",
+        "property president_certificate_sale": "§4.1.5",
         "property president_certificate_saleable": "§4.1.5",
         "property presidents_certificate_first": "§4.2.3",
         "property presidents_certificate_sellable": "§4.1.5",
@@ -8448,8 +8487,9 @@ DATA = TitleData(
         "property route_track_exclusive": "§5.8.6",
         "property sale_drop": "§4.1.4.1, §4.1.4.2",
         "property sale_drop_stops_at_column_bottom": "§4.1.4.2",
-        "property sale_price": "§4.1.3",
+        "property sale_pricing": "§4.1.3",
         "property sale_quantity": "§4.1.2",
+        "property sale_set": "§4.1.3, §4.1.4",
         "property score": "§10",
         "property score_excludes": "§10",
         "property seating": "§1.2",
@@ -8459,6 +8499,7 @@ DATA = TitleData(
         "property sell_price_drop": "§4.1.4.1, §4.1.4.2",
         "property seller_orders_sales": "§4.1.4.3",
         "property share_size": "§11.7, §5.9.3.1",
+        "property sold_out_holders": "§4.6.2",
         "property sold_out_rise": "§4.6.2, §4.6.2.1",
         "property stalemate_ends_game": "§10",
         "property stock_round_ends": "§3.1.2",
@@ -8491,6 +8532,7 @@ DATA = TitleData(
         "property train_price_from_bank": "§5.10.1.1",
         "property train_price_from_market": "§5.10.1.2",
         "property train_supply_order": "Table A, §5.10.3, §9.5.5, §9.7, §9.7.4",
+        "property train_trades": "§5.10.1.3",
         "property trains_bought_one_at_a_time": "§5.10.2",
         "property treasury_purchase_paid_to": "§4.2.4.2",
         "property treasury_shares_at": "§4.2.4, §4.2.4.2",
@@ -9033,6 +9075,7 @@ DATA = TitleData(
         "train 5D": "§9.7.4, §5.8.8.3",
         "train 6": "§9.7",
         "train E": "§9.7.4, §5.8.8.4",
+        "trigger homes_unreserved": "§4.3.4, §9.5.2",
         "trigger imc_closes": "§9.7.3",
         "trigger mines_removed": "§9.7.2",
         "trigger presidents_choice_called": "§9.8.1, §9.9.3, §8.1",
@@ -9144,9 +9187,20 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
             )
-        v_cert = g.b_next_certificate(v_corporation, v_source)
-        if not (v_cert != None):
-            raise IllegalAction("no certificate of the corporation there", rule="§4.2.2")
+        v_cert = v_shares[0]
+        if not (not g.attr(v_cert, "president")):
+            raise IllegalAction(
+                "a President's certificate is bought only to launch the corporation",
+                rule="§4.2.3, §4.3",
+            )
+        if not (
+            (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
+            or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
+        ):
+            raise IllegalAction(
+                "the certificate is bought where it lies, at that place's price",
+                rule="§4.2.2, §4.2.4",
+            )
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -9164,12 +9218,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
         if not (g.b_cash(v_player) >= v_cost):
             raise IllegalAction("not enough cash", rule="§4.2.4")
         g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
-        g.move(v_cert, v_source, v_player)
+        g.move(v_cert, v_seller, v_player)
         g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
-    """Sell shares to the Market (§4.1)"""
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
+    """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
@@ -9178,28 +9232,129 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction("a player sells, then buys", rule="§3.1.1")
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "those certificates cannot be sold; the President's certificate never is",
-            rule="§4.1.2, §4.1.5",
-        )
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction("no shares are sold in the first Stock Round", rule="§4.1.1")
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at", rule="§4.1.3, §4.3.1"
         )
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    v_pres = g.b_president_certificate(v_corporation)
+    v_exchange = v_pres in v_shares
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all(
+            (
+                (v_c in g.b_sellable(v_player, v_corporation))
+                or ((v_c == v_pres) and (g.b_holder_of(v_c) == v_player))
+            )
+            for v_c in v_shares
+        )
+    ):
+        raise IllegalAction("those certificates cannot be sold", rule="§4.1.2, §4.1.5")
+    v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (
+        (v_percent == v_named)
+        or (
+            (v_exchange and (v_percent > (v_named - g.attr(v_pres, "percent"))))
+            and (v_percent < v_named)
+        )
+    ):
+        raise IllegalAction(
+            "the shares sold are those of the certificates named (only a sale of the President's certificate may keep one of its shares): a sale is never read as another",
+            rule="§4.1.2, §4.1.5",
+        )
+    if not ((g.b_pool_percent(v_corporation) + v_percent) <= g.param("pool_cap")):
         raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    for v_c in v_shares:
-        g.move(v_c, v_player, g.name("pool"))
+    if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
+        raise IllegalAction(
+            "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
+            rule="§4.1.5, §4.5.1",
+        )
+    if not (
+        (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
+    ):
+        raise IllegalAction(
+            "a turn's sale of a corporation's shares is one set: all its shares in one sale",
+            rule="§4.1.3, §4.1.4",
+        )
+    v_stays = (g.b_president(v_corporation) != v_player) or (
+        all(
+            (
+                (v_q == v_player)
+                or (
+                    g.b_percent(v_q, v_corporation)
+                    <= (g.b_percent(v_player, v_corporation) - v_percent)
+                )
+            )
+            for v_q in g.name("players")
+        )
+        and all(
+            (
+                (v_o == v_corporation)
+                or (
+                    g.b_percent(v_o, v_corporation)
+                    <= (g.b_percent(v_player, v_corporation) - v_percent)
+                )
+            )
+            for v_o in g.name("corporations")
+        )
+    )
+    if not (
+        ((not v_emergency) or v_stays)
+        or (
+            (g.param("emergency_sale_guard") == "train_buyer")
+            and (not g.b_in_step(v_corporation, "buy_train"))
+        )
+    ):
+        raise IllegalAction(
+            "raising money for a train, the president may not sell so that the presidency changes hands",
+            rule="§5.10.6.1",
+        )
+    if not (
+        (not v_emergency)
+        or (((g.b_price(v_corporation) * (v_percent - 10)) // 10) < g.b_emergency_shortfall())
+    ):
+        raise IllegalAction(
+            "raising money for a train, the president sells no more than he needs", rule="§5.10.6.1"
+        )
+    v_falling = (
+        (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
+    ) and (not g.attr(v_corporation, "operated"))
+    g.transfer(
+        (
+            g.b_falling_sale_value(v_corporation, (v_percent // 10))
+            if v_falling
+            else ((g.b_price(v_corporation) * v_percent) // 10)
+        ),
+        g.name("bank"),
+        v_player,
+    )
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, (v_percent_sold // 10))
+    g.b_price_drop_on_sale(v_corporation, (v_percent // 10))
+    if v_exchange:
+        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        for v_c in v_shares:
+            if v_c != v_pres:
+                g.move(v_c, v_player, g.name("pool"))
+        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
+        for v_c in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+            if not (g.attr(v_c, "percent") <= v_owed):
+                raise IllegalAction(
+                    "a certificate given in the exchange is sold whole, or kept",
+                    rule="§4.1.5, §4.5.3",
+                )
+            g.move(v_c, v_player, g.name("pool"))
+            if g.attr(v_c, "percent") < v_owed:
+                for v_d in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+                    if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
+                        raise IllegalAction(
+                            "a certificate given in the exchange is sold whole, or kept",
+                            rule="§4.1.5, §4.5.3",
+                        )
+                    g.move(v_d, v_player, g.name("pool"))
+    else:
+        for v_c in v_shares:
+            g.move(v_c, v_player, g.name("pool"))
     g.b_check_president(v_corporation)
 
 
@@ -9366,6 +9521,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction("no more trains from the bank this turn", rule="§5.10.2")
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction("the bank sells at list price", rule="§5.10.1.1")
+        r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, g.name("bank"))
@@ -9374,6 +9530,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     elif v_seller == g.name("pool"):
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction("the Market sells trains at half list price", rule="§5.10.1.2")
+        r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
         g.transfer(v_price, v_corporation, g.name("bank"))
@@ -9384,7 +9541,10 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation", rule="§5.10.1"
             )
-        if not (g.b_president(v_seller) == g.b_president(v_corporation)):
+        if not (
+            (g.param("train_trades") == "any_corporation")
+            or (g.b_president(v_seller) == g.b_president(v_corporation))
+        ):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
@@ -9534,13 +9694,6 @@ def a_remove_token(g, v_company, v_city):
     g.b_return_token(v_company, v_station)
 
 
-def r_before_dividend(g, v_corporation):
-    """the corporation's turn has not reached its revenue (§5.2)"""
-    return (
-        g.b_in_step(v_corporation, "lay_tile") or g.b_in_step(v_corporation, "place_token")
-    ) or g.b_in_step(v_corporation, "run_routes")
-
-
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
     return (g.b_len(g.b_treasury_certificates(v_corporation)) > 0) and (
@@ -9549,135 +9702,150 @@ def r_can_issue(g, v_corporation):
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
-    """Issue one of the corporation's own certificates, or sell certificates it holds of another corporation, to the Market (§5.11, §5.12, §5.2.9, §5.2.10, §5.10.6.1.1)"""
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.11.1, §5.12")
-    if g.attr(v_shares[0], "corporation") == v_corporation:
-        v_emergency = (
-            g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
-        ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-        if not (g.b_in_step(v_corporation, "buy_train") or v_emergency):
-            raise IllegalAction(
-                "shares are issued after the train purchase step begins", rule="§5.2.9"
-            )
-        if not ((not g.b_done_this_turn("redeemed")) or v_emergency):
-            raise IllegalAction(
-                "a corporation that redeemed shares this turn issues none", rule="§5.2"
-            )
-        if not (
-            (g.b_len(v_shares) == 1)
-            and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
-        ):
-            raise IllegalAction(
-                "certificates are issued one at a time from the treasury", rule="§5.11.1"
-            )
-        v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-        if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-            raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
-        g.transfer(
-            ((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation
+    """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
+    v_emergency = (
+        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
+        raise IllegalAction(
+            "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
+            rule="§5.2.9, §5.10.6.1.1",
         )
-        for v_c in v_shares:
-            g.move(v_c, v_corporation, g.name("pool"))
+    if not (
+        (g.b_len(v_shares) == 1)
+        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "certificates are issued one at a time from the treasury", rule="§5.11.1"
+        )
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    for v_c in v_shares:
+        g.move(v_c, v_corporation, g.name("pool"))
         g.b_market_move(v_corporation, "down")
-        g.b_mark_done_this_turn("issued")
-    else:
-        v_target = g.attr(v_shares[0], "corporation")
-        if not (g.b_in_step(v_corporation, "buy_train")):
-            raise IllegalAction(
-                "certificates of other corporations are sold at the end of the turn", rule="§5.2.10"
-            )
-        if not (
-            not (
-                g.b_must_buy_train(v_corporation)
-                and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-            )
-        ):
-            raise IllegalAction(
-                "Corporate Certificates cannot be sold to raise money for a train",
-                rule="§5.10.6.1.1",
-            )
-        if not (
-            all(
-                ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
-                for v_c in v_shares
-            )
-        ):
-            raise IllegalAction(
-                "a corporation sells certificates it holds of one other corporation",
-                rule="§5.12, §11.4",
-            )
-        if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
-            raise IllegalAction(
-                "a President's certificate is never sold (a corporation holding one takes that corporation over)",
-                rule="§4.1.5, §6.1",
-            )
-        if not (g.b_corporate_purchase_this_turn() != v_target):
-            raise IllegalAction(
-                "not after buying that corporation's certificates this turn", rule="§5.12.1"
-            )
-        v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-        if not ((g.b_pool_percent(v_target) + v_percent_sold) <= g.param("pool_cap")):
-            raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
-        g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-        for v_c in v_shares:
-            g.move(v_c, v_corporation, g.name("pool"))
-        if v_percent_sold > 10:
-            g.b_price_drop_on_sale(v_target, (v_percent_sold // 10))
-        g.b_check_president(v_target)
+        if g.attr(v_c, "percent") > 10:
+            g.b_market_move(v_corporation, "down")
+
+
+def a_corporate_sell_shares(g, v_corporation, v_shares):
+    """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.12")
+    v_target = g.attr(v_shares[0], "corporation")
+    if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
+        raise IllegalAction(
+            "certificates of other corporations are sold at the end of the turn", rule="§5.2.10"
+        )
+    if not (v_target != v_corporation):
+        raise IllegalAction(
+            "a corporation's own certificates are issued, not sold", rule="§5.11, §5.12"
+        )
+    if not (
+        all(
+            ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
+            for v_c in v_shares
+        )
+    ):
+        raise IllegalAction(
+            "a corporation sells certificates it holds of one other corporation",
+            rule="§5.12, §11.4",
+        )
+    if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
+        raise IllegalAction(
+            "a President's certificate is never sold (a corporation holding one takes that corporation over)",
+            rule="§4.1.5, §6.1",
+        )
+    if not (g.b_corporate_purchase_this_turn() != v_target):
+        raise IllegalAction(
+            "not after buying that corporation's certificates this turn", rule="§5.12.1"
+        )
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not ((g.b_pool_percent(v_target) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    for v_c in v_shares:
+        g.move(v_c, v_corporation, g.name("pool"))
+    if v_percent_sold > 10:
+        g.b_price_drop_on_sale(v_target, (v_percent_sold // 10))
+    g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
-    """Redeem the corporation's own certificates from the Market, or buy one certificate of another corporation (§5.4, §5.5, §5.2.2, §5.2.3)"""
-    if not (r_before_dividend(g, v_corporation)):
+    """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
+    if not (g.b_in_step(v_corporation, "redeem_shares")):
+        raise IllegalAction("shares are redeemed at the start of the turn", rule="§5.2, §5.2.2")
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
+    ):
         raise IllegalAction(
-            "shares are redeemed or bought before the trains run", rule="§5.2, §5.2.2, §5.2.3"
+            "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
         )
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.4.1, §5.5.1")
-    if g.attr(v_shares[0], "corporation") == v_corporation:
-        if not (not g.b_done_this_turn("issued")):
-            raise IllegalAction(
-                "a corporation that issued shares this turn redeems none", rule="§5.2"
-            )
-        if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
-            raise IllegalAction(
-                "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
-            )
-        v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        if not (g.b_cash(v_corporation) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§5.4.2")
-        g.transfer(v_cost, v_corporation, g.name("bank"))
-        for v_c in v_shares:
-            g.move(v_c, g.name("pool"), v_corporation)
-        g.b_mark_done_this_turn("redeemed")
-    else:
-        if not (g.b_len(v_shares) == 1):
-            raise IllegalAction(
-                "certificates of another corporation are bought one at a time", rule="§5.5.4"
-            )
-        v_cert = v_shares[0]
-        v_target = g.attr(v_cert, "corporation")
-        if not (not g.attr(v_cert, "president")):
-            raise IllegalAction("a corporation never buys a President's certificate", rule="§5.5.3")
-        v_seller = g.b_holder_of(v_cert)
-        if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
-            raise IllegalAction(
-                "certificates are bought from the Market or from the corporation's President",
-                rule="§5.5.1",
-            )
-        v_earlier = g.b_corporate_purchase_this_turn()
-        if not ((v_earlier == None) or (v_earlier == v_target)):
-            raise IllegalAction("certificates of only one other corporation a turn", rule="§5.5.1")
-        v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-        if not (g.b_cash(v_corporation) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§5.5.2")
-        g.transfer(
-            v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.4.2")
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    for v_c in v_shares:
+        g.move(v_c, g.name("pool"), v_corporation)
+
+
+def a_corporate_buy_shares(g, v_corporation, v_shares):
+    """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
+    if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
+        raise IllegalAction(
+            "certificates of other corporations are bought before track is laid",
+            rule="§5.2, §5.2.3",
         )
-        g.move(v_cert, v_seller, v_corporation)
-        g.b_note_corporate_purchase(v_target)
-        g.b_check_president(v_target)
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction(
+            "certificates of another corporation are bought one at a time", rule="§5.5.4"
+        )
+    v_cert = v_shares[0]
+    v_target = g.attr(v_cert, "corporation")
+    if not (v_target != v_corporation):
+        raise IllegalAction(
+            "a corporation's own certificates are redeemed, not bought", rule="§5.4, §5.5.1"
+        )
+    if not (not g.attr(v_cert, "president")):
+        raise IllegalAction("a corporation never buys a President's certificate", rule="§5.5.3")
+    v_seller = g.b_holder_of(v_cert)
+    if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
+        raise IllegalAction(
+            "certificates are bought from the Market or from the corporation's President",
+            rule="§5.5.1",
+        )
+    v_earlier = g.b_corporate_purchase_this_turn()
+    if not ((v_earlier == None) or (v_earlier == v_target)):
+        raise IllegalAction("certificates of only one other corporation a turn", rule="§5.5.1")
+    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    if not (
+        (
+            (g.param("corporate_purchase_presidency") == "any_holder")
+            or ((g.b_percent(v_corporation, v_target) + g.attr(v_cert, "percent")) > v_mine)
+        )
+        or all(
+            (
+                ((v_q == g.b_president(v_corporation)) or (g.b_percent(v_q, v_target) == 0))
+                or ((g.b_percent(v_q, v_target) + g.attr(v_cert, "percent")) <= v_mine)
+            )
+            for v_q in g.name("players")
+        )
+    ):
+        raise IllegalAction(
+            "with Major Investors, a corporation's purchase may not pass the presidency to another player",
+            rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
+        )
+    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.5.2")
+    g.transfer(
+        v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
+    )
+    g.move(v_cert, v_seller, v_corporation)
+    g.b_note_corporate_purchase(v_target)
+    g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
@@ -9741,6 +9909,13 @@ def t_presidents_choice_called(g, *_rest):
     g.b_call_round("presidents_choice")
 
 
+def t_homes_unreserved(g, *_rest):
+    """Brown tiles end the home reservations of corporations not yet launched"""
+    for v_c in g.name("corporations"):
+        if not g.b_started(v_c):
+            g.b_unreserve_home(v_c)
+
+
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
     g.b_discard_collected("mine")
@@ -9768,6 +9943,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [
@@ -9818,7 +9994,15 @@ class Game(GameBase):
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
         ],
+        "corporate_sell_shares": [
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
         "corporation_buy_shares": [
+            ("corporation", ("corporation",)),
+            ("shares", ("list[certificate]",)),
+        ],
+        "corporate_buy_shares": [
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
         ],
@@ -9853,10 +10037,11 @@ class Game(GameBase):
         "action:move_bid": a_move_bid,
         "action:company_lay_tile": a_company_lay_tile,
         "action:remove_token": a_remove_token,
-        "before_dividend": r_before_dividend,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,
+        "action:corporate_sell_shares": a_corporate_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
+        "action:corporate_buy_shares": a_corporate_buy_shares,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
     }
@@ -9864,6 +10049,7 @@ class Game(GameBase):
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "presidents_choice": [(None, t_presidents_choice_called)],
+        "unreserve_homes": [(None, t_homes_unreserved)],
         "remove_mines": [(None, t_mines_removed)],
         "close_IMC": [(None, t_imc_closes)],
     }

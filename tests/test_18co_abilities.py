@@ -119,12 +119,14 @@ def test_4_2_2_no_certificate_from_another_player():
 
 
 def _kpac_owns(private):
-    """KPAC in its operating turn, before it lays track (the takeover tests' game, $200 more in its
+    """KPAC in its operating turn, at its track step (the takeover tests' game, $200 more in its
     treasury); test setup: KPAC owns `private` (the auction had no bids, so it was in the Market)."""
     from tests.test_18co_takeovers import _game, _kpac_operating
     from compiler.runtime.entities import POOL
     g = _game()
     _kpac_operating(g)
+    while g.g["step"] != "lay_tile":                              # its share steps (§5.2.2, §5.2.3) passed
+        act(g, C("KPAC", "pass"))
     item, km = g.entity("private", private), g.find("KPAC")
     assert g.owner[private] == POOL
     g.move(item, POOL, km)
@@ -141,9 +143,11 @@ def test_table_b_lnpw_lays_one_free_extra_yellow_tile():
     assert g.board.tile_at(lays[0]["hex"]).name == lays[0]["tile"].split("-")[0]
     assert g.cash[km] == treasury                                  # free
     assert g.b_in_step(km, "lay_tile")                             # KPAC's own lays are still to come
+    # its use closes it (the site's description of the private: "Action closes the company")
+    assert g.closed["LNPW"]
     assert not [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "LNPW"]
     second = next(a for a in lays if a["hex"] != lays[0]["hex"])
-    assert_refused(g, second, "Table B")                           # once only
+    assert_refused(g, second, ("Table B", "§9.5.4"))               # once only
 
 
 def test_table_b_lnpw_is_used_only_by_its_owning_corporation_in_its_turn():
@@ -325,13 +329,13 @@ def test_9_5_4_a_player_owned_idarado_closes_in_phase_5():
     assert g.closed["IMC"]
 
 
-def test_options_of_the_real_log_are_declared_and_refused_clearly():
+def test_the_sites_optional_rules_are_options_named_as_its_logs_name_them():
+    """The optional rules 18xx.games offers for 18CO are options of the title, read from a log's
+    `settings.optional_rules` by their `log_names` (tests/test_18co_options.py plays each)."""
     from compiler.engines import game_class
-    from compiler.runtime.errors import RuleGap
     Game = game_class("18CO")
-    for option in ("priority_order_pass", "pay_per_trash"):
-        with pytest.raises(RuleGap, match=f"option {option}"):
-            Game(players=["Ann", "Bob", "Cid"], seed=1, options=[option])
+    for name in ("priority_order_pass", "pay_per_trash", "major_investors"):
+        assert Game(players=["Ann", "Bob", "Cid"], seed=1, options=[name]).options == (name,)
 
 
 def test_4_4_2_a_player_over_the_certificate_limit_sells_at_the_first_legal_opportunity():

@@ -20,7 +20,7 @@ import pytest
 
 from compiler.engines import game_class
 from compiler.playout import play_one
-from compiler.runtime.entities import BANK
+from compiler.runtime.entities import BANK, POOL
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import act, acting, assert_refused, assumed_clauses, C, P, seats
 
@@ -32,8 +32,8 @@ FACE = {"IMC": 30, "GJGR": 40, "DNP": 50, "Toll": 60, "LNPW": 70, "DPRT": 100, "
 # ---------------------------------------------------------------- helpers
 
 
-def new_game(players=NAMES, seed=1):
-    g = Game(players=list(players), seed=seed)
+def new_game(players=NAMES, seed=1, variant=None):
+    g = (Game if variant is None else game_class("18CO", variant))(players=list(players), seed=seed)
     g._test_monitor = Monitor(g)
     return g
 
@@ -373,10 +373,10 @@ def test_4_2_6_no_buying_back_after_selling():
 # ---------------------------------------------------------------- §5.9 revenue
 
 
-def _at_dividend(revenue):
+def _at_dividend(revenue, variant=None):
     """The first operating round with KPAC (started at 60, floated) at its dividend step, its revenue set
     to `revenue` (test setup: the route search is tested in test_track.py)."""
-    g = new_game()
+    g = new_game(variant=variant)
     end_auction(g)
     a = acting(g)
     par(g, a, "KPAC", 60)
@@ -482,6 +482,19 @@ def test_5_9_no_mine_income_without_revenue():
     act(g, C("KPAC", "dividend", kind="withhold"))
     assert corp_state(g, "KPAC")["treasury"] == treasury
     assert _cell(g, "KPAC") == cell                        # nothing to distribute: the price stays
+
+
+def test_5_9_the_site_withholds_a_turn_without_revenue_and_moves_the_price_left():
+    """The site's reading (rulespecs/18co-18xx-games.rules): a turn without revenue is a withhold, which
+    moves the price one space left, where §5.9 distributes nothing and moves nothing."""
+    for variant, moved in ((None, 0), ("18xx.games", -1)):
+        g = new_game(variant=variant)
+        end_auction(g)
+        par(g, acting(g), "KPAC", 60)
+        km = g.find("KPAC")
+        row, col = _cell(g, "KPAC")
+        g.call("dividend_price_move", km, "withhold", 0)          # KPAC's revenue is 0
+        assert _cell(g, "KPAC") == (row, col + moved)
 
 
 def test_table_b_idarado_doubles_mine_income():
@@ -605,8 +618,15 @@ def _at_buy_train():
     raise AssertionError("KPAC never reached its train purchase")
 
 
-def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
+def _after_buy_train():
+    """KPAC at its train purchase with a 2-train bought: what follows is its issue step (§5.2.9)."""
     g = _at_buy_train()
+    act(g, C("KPAC", "buy_train", train=g.state()["trains_available"][0], price=100))
+    return g
+
+
+def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
+    g = _after_buy_train()
     treasury_certs = [c.id for c in g.b_treasury_certificates(g.find("KPAC"))]
     assert_refused(g, C("KPAC", "sell_shares", shares=treasury_certs[:2], percent=20), "§5.11.1")
     row, col = _cell(g, "KPAC")
@@ -618,7 +638,7 @@ def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
 
 
 def test_5_4_redeeming_comes_before_the_trains_run():
-    g = _at_buy_train()
+    g = _after_buy_train()
     cert = g.b_treasury_certificates(g.find("KPAC"))[0].id
     act(g, C("KPAC", "sell_shares", shares=[cert], percent=10))
     assert_refused(g, C("KPAC", "buy_shares", shares=[cert], percent=10), "§5.2")
@@ -649,3 +669,92 @@ def test_5_3_1_no_private_purchases_before_phase_3():
     assert_refused(g, C("KPAC", "buy_company", company="IMC", price=30), "§5.3.1")
     assert owner(g, "IMC") == holder
 
+
+
+# ---------------------------------------------------------------- readings the real logs showed wrong
+
+
+def test_4_3_3_a_share_bought_from_the_treasury_counts_for_the_float_once_sold_to_the_market():
+    """§4.3.3: a corporation floats "once the required percentage of shares have been purchased from the
+    Treasury": a share bought and later sold to the Market was purchased from the Treasury all the same."""
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", 80)                                         # purple: 50% to float (§4.3.1.2)
+    km = g.find("KPAC")
+    b = next(p for p in g.players if p.id != a)
+    for cert in g.b_treasury_certificates(km)[:2]:                # test setup: two shares bought and sold again
+        g.move(cert, km, POOL)
+    cert = g.b_treasury_certificates(km)[0]
+    g.move(cert, km, b)
+    assert not corp_state(g, "KPAC")["floated"]
+    g.b_check_float(km)                                           # 20% + 10% held, 20% in the Market: 50% sold
+    assert corp_state(g, "KPAC")["floated"]
+
+
+def test_4_6_2_a_corporation_owned_by_players_and_other_corporations_rises():
+    """§4.6.2: "entirely owned by Players and other Corporations"."""
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", 60)
+    km, cm = g.find("KPAC"), g.find("CM")
+    for cert in g.b_treasury_certificates(km):                    # test setup: every other share held by CM
+        g.move(cert, km, cm)
+    row, col = corp_state(g, "KPAC")["market_cell"]
+    while g.g["stock_rounds"] == 1:
+        pass_(g)                                                  # the first stock round ends
+    assert tuple(corp_state(g, "KPAC")["market_cell"]) == (row - 1, col)
+
+
+def test_5_8_8_3_a_d_train_doubles_its_cities_once():
+    """§5.8.8.3: "nD" trains "double the value of the cities and Off-Board locations" (the 4D's run of
+    three cities worth 180 earns 360, not 720); the East-West bonus is not doubled."""
+    from compiler.runtime import track
+    g = new_game()
+    spec = track.TrainSpec.from_dict(g.DATA.component("train", "4D")["distance"])
+    assert track.run_value(spec, [("I17", "city", 50), ("G17", "city", 60), ("E15", "city", 70)],
+                           ("I17", "E15"), g._route_extras(g.find("DRG"))) == 360
+    assert g.DATA.component("train", "4D").get("multiplier") is None
+
+
+def test_4_3_4_brown_tiles_end_the_home_reservations_of_corporations_not_launched():
+    """§4.3.4's example: when brown tiles come (Phase 5, §9.5.2) a corporation not yet launched has its
+    station location no longer reserved."""
+    g = new_game()
+    assert "ATSF" in g.board.reservations(("J26", 0))
+    g.emit("unreserve_homes")
+    assert "ATSF" not in g.board.reservations(("J26", 0))
+
+
+def test_5_11_1_a_two_share_certificate_issued_moves_the_token_down_twice():
+    """§5.11.1: "moved down for each share sold": the DSNG's 20% certificates are two shares."""
+    from compiler.runtime.entities import Certificate
+    g = _after_buy_train()
+    km = g.find("KPAC")
+    # test setup: two of KPAC's single-share certificates in its treasury become one two-share certificate
+    # (as the DSNG's are), the other of the two out of the game
+    one, other = g.b_treasury_certificates(km)[:2]
+    two = Certificate("KPAC", one.index, 20)
+    g.certs_of["KPAC"][g.certs_of["KPAC"].index(one)] = two
+    g.certificates[two.id] = two
+    g.certs_of["KPAC"].remove(other)
+    del g.owner[other.id]
+    g._test_monitor = Monitor(g)
+    row, col = _cell(g, "KPAC")
+    price = corp_state(g, "KPAC")["share_price"]
+    treasury = corp_state(g, "KPAC")["treasury"]
+    act(g, C("KPAC", "sell_shares", shares=[two.id], percent=20))
+    assert _cell(g, "KPAC") == (row + 2, col)                       # two shares: two steps down
+    assert corp_state(g, "KPAC")["treasury"] == treasury + 2 * price
+
+
+def test_4_2_2_the_certificate_named_is_the_one_bought():
+    g = new_game()
+    end_auction(g)
+    a = acting(g)
+    par(g, a, "KPAC", 60)
+    b = acting(g)
+    last = g.b_treasury_certificates(g.find("KPAC"))[-1]
+    act(g, P(b, "buy_shares", shares=[last.id], percent=10))
+    assert g.owner[last.id] == g.find(b)

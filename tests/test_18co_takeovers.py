@@ -449,7 +449,7 @@ def test_5_5_1_a_corporation_buys_a_share_of_another_from_the_market():
     km = _corp(g, "KPAC")
     cert = g.b_pool_certificates(_corp(g, "CM"))[0]
     treasury, bank = g.cash[km], g.cash[BANK]
-    act(g, C("KPAC", "buy_shares", shares=[cert.id], percent=10))
+    act(g, C("KPAC", "corporate_buy_shares", shares=[cert.id], percent=10))
     assert g.owner[cert.id] == km
     assert g.cash[km] == treasury - 60 and g.cash[BANK] == bank + 60   # §5.5.2 market value
     assert corp_state(g, "KPAC")["shares"] == {"CM": 10}
@@ -460,10 +460,10 @@ def test_5_5_1_from_the_president_but_not_from_other_players():
     _kpac_operating(g)
     km = _corp(g, "KPAC")
     bob = _cert(g, "CS", "Bob")                                  # Bob is not KPAC's president
-    assert_refused(g, C("KPAC", "buy_shares", shares=[bob.id], percent=10), "§5.5.1")
+    assert_refused(g, C("KPAC", "corporate_buy_shares", shares=[bob.id], percent=10), "§5.5.1")
     g.move(bob, g.find("Bob"), g.find("Dee"))                    # test setup: Dee (KPAC's president) holds it
     dee = cash(g, "Dee")
-    act(g, C("KPAC", "buy_shares", shares=[bob.id], percent=10))
+    act(g, C("KPAC", "corporate_buy_shares", shares=[bob.id], percent=10))
     assert g.owner[bob.id] == km and cash(g, "Dee") == dee + 60
 
 
@@ -471,7 +471,7 @@ def test_5_5_3_never_a_presidents_certificate():
     g = _game()
     _kpac_operating(g)
     pres = g.certs_of["CS"][0]                                   # Dee's CS president's certificate
-    assert_refused(g, C("KPAC", "buy_shares", shares=[pres.id], percent=20), "§5.5.3")
+    assert_refused(g, C("KPAC", "corporate_buy_shares", shares=[pres.id], percent=20), "§5.5.3")
 
 
 def test_5_5_1_certificates_of_one_other_corporation_a_turn():
@@ -480,9 +480,9 @@ def test_5_5_1_certificates_of_one_other_corporation_a_turn():
     cs = _corp(g, "CS")
     g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market too
     _kpac_operating(g)
-    act(g, C("KPAC", "buy_shares", shares=[g.b_pool_certificates(_corp(g, "CM"))[0].id], percent=10))
+    act(g, C("KPAC", "corporate_buy_shares", shares=[g.b_pool_certificates(_corp(g, "CM"))[0].id], percent=10))
     cs_cert = g.b_pool_certificates(cs)[0]
-    assert_refused(g, C("KPAC", "buy_shares", shares=[cs_cert.id], percent=10), "§5.5.1")
+    assert_refused(g, C("KPAC", "corporate_buy_shares", shares=[cs_cert.id], percent=10), "§5.5.1")
 
 
 def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_president():
@@ -491,11 +491,11 @@ def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_preside
     _kpac_operating(g)
     km, cm = _corp(g, "KPAC"), _corp(g, "CM")
     certs = [c.id for c in g.b_pool_certificates(cm)]
-    assert_refused(g, C("KPAC", "buy_shares", shares=certs[:2], percent=20), "§5.5.4")
-    act(g, C("KPAC", "buy_shares", shares=[certs[0]], percent=10))
-    act(g, C("KPAC", "buy_shares", shares=[certs[1]], percent=10))
+    assert_refused(g, C("KPAC", "corporate_buy_shares", shares=certs[:2], percent=20), "§5.5.4")
+    act(g, C("KPAC", "corporate_buy_shares", shares=[certs[0]], percent=10))
+    act(g, C("KPAC", "corporate_buy_shares", shares=[certs[1]], percent=10))
     assert not corp_state(g, "CM")["closed"]                     # 20% is not more than Ann's 20%
-    act(g, C("KPAC", "buy_shares", shares=[certs[2]], percent=10))
+    act(g, C("KPAC", "corporate_buy_shares", shares=[certs[2]], percent=10))
     # §4.5.1: KPAC's 30% beats Ann's 20%: it takes the President's certificate, giving Ann two shares
     # (§4.5.3), and so takes CM over at once (§6.1)
     assert corp_state(g, "CM")["closed"]
@@ -524,7 +524,7 @@ def test_5_12_3_a_single_corporate_share_sold_to_the_market_pays_the_treasury_wi
     km = _corp(g, "KPAC")
     cert = next(c for c in g.certs_of["CS"] if g.owner[c.id] == km)
     cell, treasury = corp_state(g, "CS")["market_cell"], g.cash[km]
-    act(g, C("KPAC", "sell_shares", shares=[cert.id], percent=10))
+    act(g, C("KPAC", "corporate_sell_shares", shares=[cert.id], percent=10))
     assert g.owner[cert.id] is POOL
     assert g.cash[km] == treasury + 60                           # §5.12.3
     assert corp_state(g, "CS")["market_cell"] == cell            # §5.12.2: one share, no drop
@@ -536,7 +536,7 @@ def test_5_12_2_several_corporate_shares_drop_one_space_each():
     km = _corp(g, "KPAC")
     certs = [c.id for c in g.certs_of["CS"] if g.owner[c.id] == km]
     row, col = corp_state(g, "CS")["market_cell"]
-    act(g, C("KPAC", "sell_shares", shares=certs, percent=20))
+    act(g, C("KPAC", "corporate_sell_shares", shares=certs, percent=20))
     assert corp_state(g, "CS")["market_cell"] == [row + 2, col]
 
 
@@ -546,17 +546,24 @@ def test_5_12_1_no_sale_after_buying_the_same_corporation_this_turn():
     g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market
     _kpac_operating(g)
     cert = g.b_pool_certificates(cs)[0]
-    act(g, C("KPAC", "buy_shares", shares=[cert.id], percent=10))   # §5.5 at the start of the turn
+    act(g, C("KPAC", "corporate_buy_shares", shares=[cert.id], percent=10))   # §5.5 at the start of the turn
     while g.g["step"] != "buy_train":
         pass_(g)
     assert g.g["operating"] == "KPAC"
-    assert_refused(g, C("KPAC", "sell_shares", shares=[cert.id], percent=10), "§5.12.1")
+    assert_refused(g, C("KPAC", "corporate_sell_shares", shares=[cert.id], percent=10), "§5.12.1")
 
 
-def test_5_2_10_corporate_shares_are_not_sold_before_the_train_step():
+def test_5_2_10_corporate_shares_are_sold_after_the_train_step():
+    """§5.2: selling other corporations' shares (§5.2.10) is the turn's last step. A sale sent at the start
+    of the turn is taken at that step, the steps before it passed (as a log's later action passes them):
+    after it no track is laid (§5.2.4) and no train bought (§5.2.8) in the turn."""
     g = _game()
     cs, km = _corp(g, "CS"), _corp(g, "KPAC")
     cert = g.b_treasury_certificates(cs)[0]
     g.move(cert, cs, km)
     _kpac_operating(g)
-    assert_refused(g, C("KPAC", "sell_shares", shares=[cert.id], percent=10), "§5.2.10")
+    assert g.g["step"] == "redeem_shares"
+    act(g, C("KPAC", "corporate_sell_shares", shares=[cert.id], percent=10))
+    assert g.g["operating"] == "KPAC" and g.g["step"] == "corporate_sell_shares"
+    assert_refused(g, C("KPAC", "lay_tile", hex="K27", tile="7", rotation=0), ("§5.2.4", "§5.6"))
+    assert_refused(g, C("KPAC", "buy_train", train=g.state()["trains_available"][0], price=100), ("§5.2.8", "§5.10"))

@@ -120,6 +120,18 @@ def test_a_programs_auto_actions_follow_its_carrier_in_order():
     assert _replayed(log) == _state_of(a[:5])
 
 
+def test_a_programs_own_bookkeeping_among_auto_actions_is_recorded_only():
+    """18xx.games ends a program with a `program_disable` auto action (its reason "KPAC is floated"):
+    the interface's bookkeeping, never processed, as the program actions themselves."""
+    a = _actions(6)
+    disable = {"type": "program_disable", "entity": "Ann", "entity_type": "player", "reason": "a corporation floated"}
+    carrier = {**a[2], "auto_actions": [disable, a[3]]}
+    log = _log(a[:2] + [carrier, a[4]])
+    steps = sitelog.processed_actions(log)
+    assert [(s.number, s.auto, s.action["type"]) for s in steps][2:4] == [(3, 0, a[2]["type"]), (3, 2, a[3]["type"])]
+    assert _replayed(log) == _state_of(a[:5])
+
+
 def test_players_by_numeric_id_and_the_result_by_the_logs_keys():
     log = _log(_actions(3))
     done = sitelog.replay(Game, log)
@@ -177,3 +189,17 @@ def _legal_after_passing(g) -> list[dict]:
     while clone.g.get("step") not in ("buy_train", None):
         clone.process({"type": "pass", "entity": clone.current_entity().id, "entity_type": "corporation"})
     return clone.legal_actions()
+
+
+def test_hints_name_the_certificates_gone_before_play_touched_a_corporation():
+    """Certificates leave a treasury in id order: a corporation's first certificate named by a purchase
+    tells which had gone before (a private's random share); one named first by a sale, its seller held."""
+    log = {"players": [{"id": 1, "name": "Ann"}], "actions": [
+        {"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["KPAC_3"], "id": 1},
+        {"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["KPAC_1"], "id": 2},
+        {"type": "sell_shares", "entity": 1, "entity_type": "player", "shares": ["CM_2"], "id": 3},
+        {"type": "par", "entity": 1, "entity_type": "player", "corporation": "CS", "id": 4},
+        {"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["CS_1"], "id": 5}]}
+    found = sitelog.hints(log)
+    assert {"KPAC_1", "KPAC_2", "CM_2"} <= found
+    assert not {"KPAC_3", "CM_1", "CS_1"} & found

@@ -35,12 +35,17 @@ Action = dict[str, Any]
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
-STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train", "buy_company")
+STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train", "buy_company",
+         "redeem_shares", "corporate_buy_shares", "issue_shares", "corporate_sell_shares")
 MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
-#: the actions each operating step takes, where they are not just the step's own name
+#: the actions each operating step takes, where they are not just the step's own name: a corporation
+#: redeeming its own certificates is the vocabulary's `buy_shares` by a corporation, issuing them its
+#: `sell_shares`
 STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("lay_tile",),
                 "place_token": ("place_token",), "run_routes": ("run_routes",), "dividend": ("dividend",),
-                "buy_train": ("buy_train",), "buy_company": ()}
+                "buy_train": ("buy_train",), "buy_company": (), "redeem_shares": ("corporation_buy_shares",),
+                "corporate_buy_shares": ("corporate_buy_shares",), "issue_shares": ("corporation_sell_shares",),
+                "corporate_sell_shares": ("corporate_sell_shares",)}
 #: a final step (`buy_company`) in which the corporation buys privates or uses its privates' abilities
 #: (the vocabulary's `buy_company`, and any action a private of its takes); it holds the turn while
 #: one of them is legal, and one pass ends it. No action of another step leads to it.
@@ -669,6 +674,12 @@ class GameBase:
             return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
         return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
 
+    def b_unreserve_home(self, corp: Entity) -> None:
+        """unreserve_home(C): C's home station circle is no longer kept for it (other companies may take it)."""
+        if self.board is not None:
+            board = self.board
+            self._board_change(lambda: board.unreserve(corp.id))
+
     def b_remove_reservations(self) -> None:
         """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
         for holder in [*self.privates, *self.corporations]:
@@ -920,7 +931,7 @@ class GameBase:
             # the president's certificate is sold only where another player holds as much, who then presides
             certs = [c for c in certs if not c.president]
         if (self.DATA.properties.get("sell_in_blocks") and self.g["round"] == "stock"
-                and corp.id in self.g.get("turn_sales", frozenset())):
+                and corp.id in self.g.get("turn_sold", frozenset())):
             return []  # a corporation's shares are sold in one block in a turn
         return sorted(certs, key=lambda c: (c.president, -c.index))
 
@@ -1443,7 +1454,7 @@ class GameBase:
         where the ability says `closes_private: true`."""
         corp = self.owner[company.id]
         board = self._need_board()
-        ref = track.parse_node_id(str(city))
+        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
         self._board_change(lambda: board.remove_token(corp.id, ref))
         self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] - 1)
         uses = dict(self.g.get("ability_uses", {}))
@@ -1460,6 +1471,8 @@ class GameBase:
         self.b_mark_done_this_turn(f"lay {company.id}")
         self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
+        if self.owner[company.id].kind == "corporation":
+            self._collect_on_lay(self.owner[company.id], lay.hex)  # the owner lays it: it collects there
         if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
             self.b_close_private(company)  # the ability's use closes the private
 
@@ -1802,7 +1815,24 @@ class GameBase:
         if self.g["lays"] >= len(self._lay_slots()):
             if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
                 return  # the station token may still be placed
+            if self.g["step"] == "lay_tile" and "step_held" in self.ROUTINES and self.call("step_held", corp, "lay_tile"):
+                return  # a lay step the title holds does not end by itself: it is passed
             self._next_step()
+
+    def b_tile_private_open(self, corp: Entity) -> bool:
+        """tile_private_open(C): C, at its lay step, could now lay a tile with the ability of a private it owns
+        (`effect: free_lay`), or buy a private with such an ability."""
+        if self.g.get("step") != "lay_tile":
+            return False
+        for item in self.privates:
+            if self.owner[item.id] == corp and not self.closed[item.id] and self._abilities(item, "free_lay") \
+                    and "company_lay_tile" in self.ACTION_PARAMS \
+                    and any(self.is_legal(a) for a in self._candidates_for(item, ["company_lay_tile"])):
+                return True
+        buy = next((n for n in ("corporation_buy_company", "buy_company") if n in self.ACTION_PARAMS), None)
+        return buy is not None and any(
+            self._abilities(self._company(a["company"]), "free_lay") and self.is_legal(a)
+            for a in self._candidates_for(corp, [buy]))
 
     # components a corporation collects by laying a tile in their hex (the title's `collect_on_lay`: 18CO's mines)
 
@@ -2037,6 +2067,19 @@ class GameBase:
             raise IllegalAction(f"{corp} has no share price yet")
         return self.market.price(self.market.move(cell, str(direction)))
 
+    def b_falling_sale_value(self, corp: Entity, shares: int) -> int:
+        """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of
+        the token's way down the market, from its price now: the first at the price now, the next at the
+        price one step down, and so on (n prices added up; 0 shares: 0)."""
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            raise IllegalAction(f"{corp} has no share price yet")
+        total = 0
+        for _ in range(max(0, int(shares))):
+            total += self.market.price(cell)
+            cell = self.market.move(cell, "down")
+        return total
+
     def b_can_emergency_sell(self, player: Entity) -> bool:
         """can_emergency_sell(P): whether P holds a certificate he could sell to the market now."""
         for corp in self.corporations:
@@ -2058,6 +2101,17 @@ class GameBase:
 
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
+
+    def b_emergency_shortfall(self) -> int:
+        """emergency_shortfall(): what the president of the corporation operating now must still raise for the
+        cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed)."""
+        if self.g["round"] != "operating" or self.g["operating"] is None:
+            return 0
+        corp = self._operator(self.g["operating"])
+        president = self.b_president(corp) if corp.kind == "corporation" else None
+        if president is None or president.kind != "player" or not self.b_must_buy_train(corp):
+            return 0
+        return max(0, self.b_cheapest_train_price() - self.cash[corp] - self.cash[president])
 
     def b_dearest_side_price(self) -> int:
         """dearest_side_price(): the highest price of a side of the bank's cheapest train card (1846's 4 and
@@ -2102,6 +2156,8 @@ class GameBase:
             before = self.cash[corp]
             self.call("forced_purchase_help", corp, price)
             help_ = self.cash[corp] - before
+        except IllegalAction:
+            help_ = 0  # help the title refuses now (the corporation must first issue) is none
         finally:
             self.j.rollback()
         return max(0, price - self.cash[corp] - help_)
@@ -2189,9 +2245,14 @@ class GameBase:
         self.j.set(self.g, "last_seller", player.id)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
-        self.j.set(self.g, "turn_sales", self.g.get("turn_sales", frozenset()) | {corp.id})
         self.j.set(self.g, "acted", True)
         self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
+        self.j.set(self.g, "turn_sold", self.g.get("turn_sold", frozenset()) | {corp.id})
+
+    def b_sold_this_turn(self, player: Entity, corp: Entity) -> bool:
+        """sold_this_turn(P, C): P, on turn, has already sold certificates of C in this turn (a stock
+        round turn, or the operating turn whose train he is raising money for)."""
+        return corp.id in self.g.get("turn_sold", frozenset())
 
     def b_price_drop_on_sale(self, corp: Entity, certificates: int) -> None:
         rule = self.param("sell_price_drop")
@@ -2574,7 +2635,11 @@ class GameBase:
         needed = corp.get("float") or self.DATA.properties.get("float")
         needed = self._by_par_zone(corp, self._value(needed, f"corporation {corp} float"))
         needed = self._by_phase(needed, f"corporation {corp} float")
-        held = sum(self.b_percent(p, corp) for p in self.players)
+        if self.DATA.properties.get("float_counts") == "sold_from_treasury":
+            # every certificate that has left the corporation's treasury counts, wherever it is now
+            held = 100 - self.b_percent(corp, corp)
+        else:
+            held = sum(self.b_percent(p, corp) for p in self.players)
         if held >= needed:
             self.j.set(state, "floated", True)
             self._deliver_own_trains(corp)
@@ -2623,9 +2688,18 @@ class GameBase:
             return
         if president.kind != "player":
             return
+        found = self._presidency_challenger(corp, president, self.b_percent(president, corp))
+        if found is None:
+            return
+        self._exchange_presidency(corp, president, *found)
+
+    def _presidency_challenger(self, corp: Entity, president: Entity, best: int):
+        """Who takes `corp`'s presidency from `president`, whose holding counts as `best` percent: the
+        first player from his left holding more (ties go to the nearest), then corporations holding more
+        where the title's `presidency_contenders` names them, in operating order (a corporation's own
+        unsold shares never count); with the first set of his ordinary certificates worth the president's
+        certificate that he gives for it. None when nobody does."""
         held = {p: self.b_percent(p, corp) for p in self.players}
-        best = held[president]
-        # the next player in seating order after the president wins ties against others
         order = self._seating_from(president)
         challenger = None
         for p in order:
@@ -2633,20 +2707,40 @@ class GameBase:
                 best = held[p]
                 challenger = p
         if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()):
-            # corporations holding shares of another contend after the players, in operating order; a
-            # corporation's own unsold shares never count
             for corp_holder in sorted((c for c in self.corporations if c != corp and not self.corp[c.id]["closed"]
                                        and self.corp[c.id]["cell"] is not None), key=self._operating_key):
                 pct = self.b_percent(corp_holder, corp)
                 if pct > best:
                     best, challenger = pct, corp_holder
         if challenger is None:
-            return
-        # exchange: the challenger gives ordinary certificates worth the
-        # president's certificate (the first such set he holds), and receives it
+            return None
         given = self._exchange_given(corp, challenger)
-        if given is None:
-            return
+        return None if given is None else (challenger, given)
+
+    def b_can_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> bool:
+        """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent
+        less, a holder would take it from him (hand_over_presidency)."""
+        if self.owner[self.certs_of[corp.id][0].id] != player:
+            return False
+        return self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold)) is not None
+
+    def b_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> None:
+        """hand_over_presidency(C, P, n): P, C's president, sells n percent of C, his president's certificate
+        among it: the holder who then holds the most, more than P's n percent less (§4.5.2's order), takes
+        the president's certificate and gives P certificates worth it (§4.5.3), which P may then sell.
+        Refused when nobody would take it (the president's certificate is sold only so)."""
+        pres_cert = self.certs_of[corp.id][0]
+        if self.owner[pres_cert.id] != player:
+            raise IllegalAction(f"{player} does not hold the president's certificate of {corp}")
+        found = self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold))
+        if found is None:
+            raise IllegalAction(f"selling {sold}% of {corp} would hand the presidency to nobody: no other holder "
+                                "would hold more, with certificates worth the president's certificate")
+        self._exchange_presidency(corp, player, *found)
+
+    def _exchange_presidency(self, corp: Entity, president: Entity, challenger: Entity, given) -> None:
+        """The challenger gives `given` (certificates worth the president's certificate) and takes it."""
+        pres_cert = self.certs_of[corp.id][0]
         for cert in given:
             self.move(cert, challenger, president)
         self.move(pres_cert, president, challenger)
@@ -3302,13 +3396,17 @@ class GameBase:
         bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] in drop and b[1] == player.id))
         self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
         st = dict(self.g["starting"])
-        st.update(passes=0, last_bidder=self.players.index(player))
+        st.update(passes=0, last_bidder=self.players.index(player),
+                  pass_order=tuple(p for p in st.get("pass_order", ()) if p != player.id))
         self.j.set(self.g, "starting", st)
         self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
 
     def _open_auction_pass(self, player: Entity) -> None:
         st = dict(self.g["starting"])
         st["passes"] += 1
+        if player.id not in st.get("pass_order", ()):
+            # the order in which players began passing (a bid takes a player out of it)
+            st["pass_order"] = st.get("pass_order", ()) + (player.id,)
         self.j.set(self.g, "starting", st)
         if st["passes"] >= self.n:
             self._end_open_auction()
@@ -3334,7 +3432,12 @@ class GameBase:
                 self.move(item, BANK, POOL)
         self.j.set(self.g, "bids", ())
         last = self.g["starting"]["last_bidder"]
-        if last is not None:
+        if self._param_or("seating_after_auction", "unchanged") == "passing_order":
+            # the players take their seats in the order they began passing, the first with the priority deal
+            order = [self.entity("player", pid) for pid in self.g["starting"].get("pass_order", ())]
+            self._reseat(order + [p for p in self.players if p not in order])
+            self.j.set(self.g, "priority", 0)
+        elif last is not None:
             self.j.set(self.g, "priority", (last + 1) % self.n)
         self._end_starting_round()
 
@@ -3646,7 +3749,9 @@ class GameBase:
         """The certificate private `item` gives its buyer `player` (its or an ability's `grants` record):
         - `(corporation: C, percent: 10%)`: one of C's ordinary certificates of that size from its treasury;
         - `(corporations: [C, D, ...], percent: 10%)`: the same from one of them drawn at random (among those
-          that still hold such a certificate), with the game's seeded random draws;
+          that still hold such a certificate), with the game's seeded random draws; replaying another
+          engine's log, the draw is among those whose certificate the log shows gone from the start
+          (`sitelog.hints`), where it shows any;
         - `(corporation: C, president: true, par: $75)`: C's president's certificate; an unstarted C is
           started at that par price (no money moves: the certificate comes with the private).
         An ability with `president_of: C` makes the buyer owe the decision to found C (a pending `par`: the
@@ -3671,7 +3776,8 @@ class GameBase:
         want = int(grant["percent"])
 
         def ordinary(corp: Entity) -> Certificate | None:
-            return next((c for c in reversed(self.certs_of[corp.id])
+            # the first of its kind in the treasury, as a purchase from the treasury would take it
+            return next((c for c in self.certs_of[corp.id]
                          if not c.president and c.percent == want and self.owner[c.id] == corp), None)
 
         if grant.get("corporations"):
@@ -3679,6 +3785,8 @@ class GameBase:
             pool = [c for c in pool if not self.corp[c.id]["closed"] and ordinary(c) is not None]
             if not pool:
                 return
+            shown = [c for c in pool if ordinary(c).id in self.log_hints]
+            pool = shown or pool
             corp = pool[self.rng.randrange(len(pool))]
         else:
             corp = self.entity("corporation", grant["corporation"])
@@ -3706,8 +3814,8 @@ class GameBase:
         self.j.set(self.g, "acted", False)
         self.j.set(self.g, "bought", False)
         self.j.set(self.g, "sold", False)
-        if self.g.get("turn_sales"):
-            self.j.set(self.g, "turn_sales", frozenset())
+        if self.g.get("turn_sold"):
+            self.j.set(self.g, "turn_sold", frozenset())
 
     def current_entity(self) -> Entity | None:
         if self.g["finished"]:
@@ -3780,7 +3888,7 @@ class GameBase:
     # -- priority by passing order (the title's `next_sr_order: passing_order_cards`)
 
     def _passing_order_cards(self) -> bool:
-        return self.DATA.properties.get("next_sr_order") == "passing_order_cards"
+        return self._param_or("next_sr_order", None) == "passing_order_cards"
 
     def _take_pass_card(self, player: Entity) -> None:
         """A player passing in a stock round takes the next passing-order card, unless he holds one."""
@@ -3851,11 +3959,15 @@ class GameBase:
         else:
             self.j.set(self.g, "idle_holdings", None)
         # the prices move corporation by corporation, in operating order (where two share a cell, which
-        # moves first decides their order in the next): a sold-out corporation rises, one with shares in
-        # the market falls
+        # moves first decides their order in the next): a sold-out corporation rises (owned entirely by
+        # players, or, with `sold_out_holders: [players, corporations]`, by players and other corporations),
+        # one with shares in the market falls
+        holders = list(self.players)
+        if "corporations" in (self.DATA.properties.get("sold_out_holders") or ()):
+            holders += self.corporations
         priced = [c for c in self.corporations if self.corp[c.id]["cell"] is not None and not self.corp[c.id]["closed"]]
         for corp in sorted(priced, key=self._operating_key):
-            if self.param("sold_out_rise") and sum(self.b_percent(p, corp) for p in self.players) == 100:
+            if self.param("sold_out_rise") and sum(self.b_percent(h, corp) for h in holders if h != corp) == 100:
                 self.b_market_move(corp, "up")
             if self.DATA.properties.get("pool_drop_at_round_end") and not self.corp[corp.id]["closed"] \
                     and self.b_percent(POOL, corp) > 0:
@@ -3982,6 +4094,8 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        if self.g.get("turn_sold"):
+            self.j.set(self.g, "turn_sold", frozenset())
         self.j.set(self.g, "corporate_purchase", None)
         if self.g.get("armed"):
             self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
@@ -4228,8 +4342,13 @@ class GameBase:
                 self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
                            + ((owner.id, owned.id, swaps),))
                 self.b_require_decision(owner, "place_token")
-        for train in self.b_trains(owned):
+        moved = self.b_trains(owned)
+        for train in moved:
             self.move(train, owned, owner)
+        if props.get("takeover_assets_usable_at_once") and self.g.get("ran"):
+            # the trains taken over may run for their new owner in this operating round, whether or not
+            # they ran for the corporation taken over (18CO §16.4.1)
+            self.j.set(self.g, "ran", self.g["ran"] - {t.id for t in moved})
         for cert in self.certs_of[owner.id]:
             if self.owner[cert.id] == owned:
                 self.move(cert, owned, owner)
@@ -4266,7 +4385,7 @@ class GameBase:
         if swap is None or self.board is None:
             return False
         try:
-            ref = track.parse_node_id(str(city))
+            ref = self.board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
         except ValueError:
             return False
         return ref in self.board.tokens_of(swap[1])
@@ -4277,7 +4396,7 @@ class GameBase:
         token left) the taken-over corporation's other stations leave the map and the choice is over."""
         board = self._need_board()
         _, owned, left = self._station_swap(owner)
-        ref = track.parse_node_id(str(city))
+        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
 
         def swap() -> None:
             held = list(board.holders(ref))
@@ -4569,7 +4688,15 @@ class GameBase:
                 return
             if self.current_entity() != operator:
                 return
-            self._dispatch({"type": "pass", "entity": action["entity"], "entity_type": action.get("entity_type")})
+            self.j.begin()
+            try:
+                self._dispatch({"type": "pass", "entity": action["entity"], "entity_type": action.get("entity_type")})
+            except IllegalAction:
+                # the step may not be passed (a train the corporation must buy): the action itself, taken
+                # here, is for the title's guards to judge (an emergency issue during the train purchase)
+                self.j.rollback()
+                return
+            self.j.commit()
 
     def _end_turn_if_closed(self) -> None:
         """A corporation that closed during its own turn (its price reached a closing cell) stops operating."""
@@ -4581,7 +4708,9 @@ class GameBase:
     def _auto_pass(self) -> None:
         """Where the title says `auto_pass: true`, a company whose step does not hold it (see
         `_step_held`) passes it (or runs no train), and a player who can only pass and holds no share
-        he could sell passes, without acting, as the 18xx.games implementation skips them."""
+        he could sell passes, without acting, as the 18xx.games implementation skips them. With
+        `auto_pass: nothing_but_pass`, the same, and a player whose only legal action is to pass passes
+        whatever he holds (the site skips a player its step offers nothing)."""
         for _ in range(10_000):
             if self.g["finished"]:
                 return
@@ -4591,9 +4720,10 @@ class GameBase:
                 self._dispatch(self._receivership_action(entity))  # no president decides: the rules do
                 self._end_turn_if_closed()
                 continue
-            if not self.DATA.properties.get("auto_pass"):
+            mode = self.DATA.properties.get("auto_pass")
+            if not mode:
                 return
-            if entity is None or (entity.kind == "player" and self.DATA.properties.get("auto_pass") != "nothing_but_pass"
+            if entity is None or (entity.kind == "player" and mode != "nothing_but_pass"
                                   and any(self.b_sellable(entity, c) for c in self.corporations
                                           if self.corp[c.id]["par"] is not None)):
                 # a player holding shares he could sell (now or later in the round's rules) passes himself,
@@ -4628,6 +4758,8 @@ class GameBase:
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an
         empty run) is legal now; at a holding step (`buy_company`), also an action of a private C holds."""
+        if self.g["finished"]:
+            return False
         step = self.g.get("step")
         own = set(STEP_ACTIONS.get(step, (step,)))
         holding = set(HOLDING_STEPS.get(step, ()))
@@ -4879,13 +5011,32 @@ class GameBase:
             out.extend(p for p in self.privates if not self.closed[p.id])
         return out
 
+    def _later_step_actions(self, entity: Entity) -> frozenset[str]:
+        """The actions of the steps after the operating company's current one, while it may pass that step:
+        no candidates (taken now they would pass the steps between, as a log's action does, see
+        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
+        train owed), its guards judge them as they stand."""
+        if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
+            return frozenset()
+        steps, current = self._steps(), self.g.get("step")
+        if current not in steps:
+            return frozenset()
+        later = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
+        later -= set(STEP_ACTIONS.get(current, (current,)))
+        if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
+            return frozenset()
+        return frozenset(later)
+
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
         return list(self._iter_candidates_for(entity, names))
 
     def _iter_candidates_for(self, entity: Entity, names: Iterable[str]) -> Iterator[Action]:
         etype_of = self.entity_type(entity)
         who = {"entity": entity.id, "entity_type": etype_of}
+        later = self._later_step_actions(entity)
         for name in names:
+            if name in later:
+                continue
             params = self.ACTION_PARAMS[name]
             vtype, etype = name, None
             for kind in ("player", "corporation", "company"):
@@ -5025,6 +5176,8 @@ class GameBase:
             if self.corp[corp.id]["par"] is None:
                 continue
             if entity.kind == "corporation" and corp != entity:
+                if "corporate_buy_shares" in self.ACTION_PARAMS:
+                    continue  # the vocabulary's corporate_buy_shares names these
                 # another corporation's certificates, one at a time, from the market or the buyer's president
                 # (where the title lets corporations buy them, its guards say)
                 president = self.b_president(entity)
@@ -5068,9 +5221,38 @@ class GameBase:
                 out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
         return out
 
+    def _cand_corporate_buy_shares(self, entity, who):
+        """A corporation buying another corporation's certificates (the vocabulary's corporate_buy_shares):
+        each ordinary certificate of another started corporation in the market or held by the buyer's
+        president (the title's guards say which may be bought)."""
+        if entity.kind != "corporation":
+            return []
+        president = self.b_president(entity)
+        return [{"type": "corporate_buy_shares", **who, "shares": [cert.id], "percent": cert.percent}
+                for corp in self.corporations if corp != entity and self.corp[corp.id]["par"] is not None
+                for cert in self.certs_of[corp.id]
+                if not cert.president and self.owner[cert.id] in (POOL, president)]
+
+    def _cand_corporate_sell_shares(self, entity, who):
+        """A corporation selling certificates it holds of another corporation (the vocabulary's
+        corporate_sell_shares): the first k of them, for each k."""
+        if entity.kind != "corporation":
+            return []
+        out = []
+        for corp in self.corporations:
+            if corp == entity:
+                continue
+            certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
+            for k in range(1, len(certs) + 1):
+                out.append({"type": "corporate_sell_shares", **who, "shares": [c.id for c in certs[:k]],
+                            "percent": sum(c.percent for c in certs[:k])})
+        return out
+
     def _cand_sell_shares(self, entity, who):
         out = []
         for corp in self.corporations:
+            if entity.kind == "corporation" and corp != entity and "corporate_sell_shares" in self.ACTION_PARAMS:
+                continue  # the vocabulary's corporate_sell_shares names these
             if entity.kind == "corporation":
                 # its own certificates (issuing), or those it holds of another corporation (where the title
                 # lets it sell them, its guards say)
@@ -5081,6 +5263,15 @@ class GameBase:
                 chosen = certs[:k]
                 out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
                             "percent": sum(c.percent for c in chosen)})
+            pres = self.certs_of[corp.id][0]
+            if entity.kind == "player" and "percent" in dict(self.ACTION_PARAMS.get("sell_shares", ())) \
+                    and self.owner[pres.id] == entity and pres not in certs and self.corp[corp.id]["cell"] is not None:
+                # the president's certificate, alone or with the rest, sold whole or but one share of it (where
+                # the title's sale names the percent sold: a presidency exchange, its guards say when)
+                for chosen in ([pres], [*certs, pres]) if certs else ([pres],):
+                    whole = sum(c.percent for c in chosen)
+                    for pct in sorted({whole, whole - 10}):
+                        out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen], "percent": pct})
         return out
 
     def _cand_run_routes(self, entity, who):
@@ -5438,4 +5629,4 @@ ROUND_ACTION_PREFIXES = ("special", "acquisition")
 
 VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
                         "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
-                        "lay_tile", "place_token", "assign"})
+                        "lay_tile", "place_token", "assign", "corporate_buy_shares", "corporate_sell_shares"})

@@ -152,14 +152,25 @@ def processed_actions(log: dict) -> list[LogAction]:
         if kind != "message" and not kind.startswith(RECORDED_ONLY_PREFIX):
             out.append(LogAction(number, raw.get("id"), engine_action(raw, names), raw))
         for i, auto in enumerate(raw.get("auto_actions") or (), 1):
-            out.append(LogAction(number, raw.get("id"), engine_action(auto, names), auto, auto=i))
+            # a program's own bookkeeping among them (`program_disable`: the site ended a program) is recorded only
+            if not str(auto.get("type")).startswith(RECORDED_ONLY_PREFIX):
+                out.append(LogAction(number, raw.get("id"), engine_action(auto, names), auto, auto=i))
     return out
 
 
 def hints(log: dict) -> set[str]:
-    """The companies and corporations a log's actions name: what setup's hidden draws must have left in
-    play (a company the log acts with was not removed), and the cards a draft's hands must have held."""
+    """What a log's actions reveal of setup's hidden draws, as names:
+
+    - the companies and corporations its actions name: a company the log acts with was not removed, and a
+      draft's hands must have held the cards picked;
+    - the certificates setup gave away (a private's random share): certificates of a corporation are
+      named in id order as they leave its treasury, so the first action naming one of a corporation's
+      ordinary certificates tells which were gone before play touched them. A purchase naming `X_3`
+      first means `X_1` and `X_2` had already left; a sale naming `X_2` first means its seller held
+      `X_2` from setup. (The president's certificate, `X_0`, is never drawn so.)
+    """
     found: set[str] = set()
+    first_named: set[str] = set()
     for step in processed_actions(log):
         action = step.action
         for key in ("company", "corporation", "minor"):
@@ -167,6 +178,15 @@ def hints(log: dict) -> set[str]:
                 found.add(action[key])
         if action.get("entity_type") in ("corporation", "company", "minor"):
             found.add(str(action.get("entity")))
+        for cid in action.get("shares") or ():
+            corp, _, index = str(cid).rpartition("_")
+            if not index.isdigit() or int(index) == 0 or corp in first_named:
+                continue
+            first_named.add(corp)
+            if "sell" in str(action.get("type")):
+                found.add(str(cid))
+            else:
+                found.update(f"{corp}_{i}" for i in range(1, int(index)))
     return found
 
 
