@@ -1966,7 +1966,7 @@ DATA = TitleData(
                 "par_groups": [100, 90, 80, 70],
                 "rows_per_par_price": 4,
                 "circles_per_row": 2,
-                "row_choice": "the founder puts the company's marker on the current space of an empty row under its par price; a par price with all rows taken cannot be chosen",
+                "row_choice": "the founder puts the company's marker on the current space of an empty row of his choice under its par price (the row is the `slot` of the founding, 0 to 3 from the top of the price's four); a par price with all rows taken cannot be chosen",
                 "current_space": "the circle of the companies still to act in the current pass: a company founded in an interrupting stock round acts in that pass when the topmost-waiting rule reaches it",
                 "order": "top to bottom, then round again",
                 "train_purchase_marker": "placed beside the marker of the company that last bought a train from the bank; not moved for rebuilt 2-trains, pool or company purchases",
@@ -8829,8 +8829,8 @@ def a_bid(g, v_player, v_company, v_price):
         g.b_auction_bid(v_player, v_price)
 
 
-def a_par(g, v_player, v_corporation, v_price, v_president_percent):
-    """Found a company: buy its president's certificate, of 20, 30 or 40%; or found the TR with P8's (VI.5, VI.6)"""
+def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
+    """Found a company: buy its president's certificate, of 20, 30 or 40%, and put its marker on an empty row of its par price; or found the TR with P8's (VI.5, VI.6)"""
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
@@ -8858,9 +8858,10 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
         raise IllegalAction(
             "the Orient Express gives the TR's 20% president's certificate", rule="VI.6"
         )
-    if not (g.b_round_track_row_free(v_price)):
+    if not (g.b_round_track_row_free(v_price, v_slot)):
         raise IllegalAction(
-            "all four rows of that par price on the round track are taken", rule="VI.6"
+            "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
+            rule="VI.6, §X",
         )
     g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
@@ -8870,7 +8871,7 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5")
     g.b_set_par(v_corporation, v_price)
-    g.b_take_round_track_row(v_corporation)
+    g.b_take_round_track_row(v_corporation, v_slot)
     g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     for v_investor in g.name("minors"):
@@ -9429,6 +9430,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("price", ("money",)),
+            ("slot", ("int",)),
             ("president_percent", ("int",)),
         ],
         "buy_shares": [

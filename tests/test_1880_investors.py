@@ -42,7 +42,7 @@ def game_with_investors(picks=("6", "5", "1", "3")):
         act(g, P(acting(g), "bid", company=company.id, price=price))
         while g.g["round"] == "auction" and g.b_auction_company() == company and not g.b_picking():
             act(g, P(acting(g), "pass"))
-    act(g, P(acting(g), "par", corporation="TR", share_price="70,7,3", president_percent=20))
+    act(g, P(acting(g), "par", corporation="TR", share_price="70,7,3", slot=0, president_percent=20))
     act(g, E("TR", "choose", choice="ABC"))
     seating = [p.id for p in g.players]
     assert g.b_president(g.entity("corporation", "TR")).id == seating[1]
@@ -55,9 +55,9 @@ def game_with_investors(picks=("6", "5", "1", "3")):
 def found(g, name, sym, rights="ABC", percent=20, price=100):
     while acting(g) != name:
         act(g, P(acting(g), "pass"))
-    share_price = next(a["share_price"] for a in g._cand_par(g.find(name), {})
-                       if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
-    act(g, P(name, "par", corporation=sym, share_price=share_price, president_percent=percent))
+    share_price, slot = next((a["share_price"], a["slot"]) for a in g._cand_par(g.find(name), {})
+                             if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
+    act(g, P(name, "par", corporation=sym, share_price=share_price, slot=slot, president_percent=percent))
     act(g, E(sym, "choose", choice=rights))
 
 

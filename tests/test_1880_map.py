@@ -36,9 +36,9 @@ def new_game():
 
 
 def par(g, name, sym, price=100, percent=20):
-    share_price = next(a["share_price"] for a in g._cand_par(g.find(name), {})
-                       if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
-    return P(name, "par", corporation=sym, share_price=share_price, president_percent=percent)
+    share_price, slot = next((a["share_price"], a["slot"]) for a in g._cand_par(g.find(name), {})
+                             if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
+    return P(name, "par", corporation=sym, share_price=share_price, slot=slot, president_percent=percent)
 
 
 def found(g, name, sym, rights, percent=20, price=100):

@@ -3776,24 +3776,32 @@ class GameBase:
         return {self.corp[c.id]["track_row"] for c in self.corporations
                 if self.corp[c.id].get("track_row") is not None}
 
-    def b_round_track_row_free(self, price: int) -> bool:
-        """round_track_row_free(price): whether a row under par price `price` (currency units) is empty
-        on the round track (1880 VI.6: a par price whose rows are all taken may not be chosen); true
-        where the title has no round track."""
+    def b_round_track_row_free(self, price: int, slot: int) -> bool:
+        """round_track_row_free(price, slot): whether row `slot` (0 at the top) of the rows under par price
+        `price` (currency units) is empty on the round track (1880 VI.6: the founder puts the marker on an
+        empty row of his par price; a par price whose rows are all taken may not be chosen); true where
+        the title has no round track."""
         if self._round_track() is None:
             return True
-        return any(r not in self._round_track_taken() for r in self._round_track_rows(price))
+        rows = self._round_track_rows(price)
+        return 0 <= slot < len(rows) and rows[slot] not in self._round_track_taken()
 
-    def b_take_round_track_row(self, corp: Entity) -> None:
-        """take_round_track_row(C): C's round marker goes on the topmost empty row under its par price,
-        on the circle of the companies still to act in the current pass (1880 VI.6, VII.1).
-        RuleGap if no row is free (the par guard must refuse first)."""
+    def b_take_round_track_row(self, corp: Entity, slot: int) -> None:
+        """take_round_track_row(C, slot): C's round marker goes on row `slot` (0 at the top) of the rows
+        under its par price, on the circle of the companies still to act in the current pass (1880 VI.6,
+        VII.1). RuleGap if that row is not free (the par guard must refuse first)."""
         if self._round_track() is None:
             return
-        free = [r for r in self._round_track_rows(self.b_par_price(corp)) if r not in self._round_track_taken()]
-        if not free:
-            raise RuleGap("round_track", f"no free row under par {self.b_par_price(corp)} for {corp}")
-        self.j.set(self.corp[corp.id], "track_row", free[0])
+        if not self.b_round_track_row_free(self.b_par_price(corp), slot):
+            raise RuleGap("round_track", f"row {slot} under par {self.b_par_price(corp)} is not free for {corp}")
+        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(self.b_par_price(corp))[slot])
+
+    def _round_track_slots(self, price: int) -> list[int | None]:
+        """The rows (0 at the top of the par price's rows) a founder may choose at par `price`: the empty
+        ones; [None] where the title has no round track (the action names no row)."""
+        if self._round_track() is None:
+            return [None]
+        return [i for i in range(len(self._round_track_rows(price))) if self.b_round_track_row_free(price, i)]
 
     def _round_track_key(self, corp: Entity):
         """Operating order on the round track: top row first."""
@@ -4741,6 +4749,8 @@ class GameBase:
 
     def _cand_par(self, entity, who):
         out = []
+        params = [n for n, _ in self.ACTION_PARAMS.get("par", ())]
+        named_slot, named_percent = "slot" in params, "president_percent" in params
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 for price in self.b_par_prices(corp):
@@ -4749,12 +4759,15 @@ class GameBase:
                         continue
                     action = {"type": "par", **who, "corporation": corp.id,
                               "share_price": f"{price},{cell[0]},{cell[1]}"}
+                    # the founder picks the row on a round track (1880 VI.6), where the action names one
+                    rows = self._round_track_slots(price) if named_slot else [None]
+                    actions = [{**action, "slot": r} if r is not None else action for r in rows]
                     layouts = corp.get("share_layouts")
-                    if isinstance(layouts, dict):
+                    if isinstance(layouts, dict) and named_percent:
                         # the founder picks the size of the president's certificate
-                        out.extend({**action, "president_percent": p} for p in sorted(layouts))
+                        out.extend({**a, "president_percent": p} for a in actions for p in sorted(layouts))
                     else:
-                        out.append(action)
+                        out.extend(actions)
         return out
 
     def _cand_buy_shares(self, entity, who):
