@@ -5,7 +5,7 @@ own clauses, then its errata; each variant is that title with the variant
 applied on top. An erratum holding an `implementation` property is an implementation's reading
 (18xx.games' decisions where the rulebook is silent or where the site differs): it is not applied to
 the title, nor to a title extending it; it is resolved as a variant of its own, on the title and on
-top of each of the title's variants (`ir.Program`). Reports:
+top of each of the title's variants (`ir.Program`), or of those it lists in `reading_variants`. Reports:
 
 - E010 an unknown library, title or variant base;
 - E011 a clause defined twice (a note points at the first definition; a clause
@@ -55,6 +55,17 @@ def is_reading(unit: s.Unit) -> bool:
     `implementation` property (`errata "18xx.games" of "1846" { implementation: "18xx.games" ... }`)."""
     return unit.kind == "errata" and any(isinstance(item, s.Property) and item.name == "implementation"
                                          for item in unit.items)
+
+
+def _reads_variant(reading: s.Unit, variant: str) -> bool:
+    """Whether an implementation's reading also covers the title's variant `variant`: every variant,
+    unless the reading lists the ones it covers (`reading_variants: [...]`; [] where the implementation
+    plays none of them)."""
+    prop = next((item for item in reading.items if isinstance(item, s.Property) and item.name == "reading_variants"),
+                None)
+    if prop is None or not isinstance(prop.value, s.ListLit):
+        return True
+    return variant in [item.value for item in prop.value.items if isinstance(item, s.Str)]
 
 
 def _unit_label(unit: s.Unit) -> str:
@@ -150,7 +161,7 @@ class Resolver:
                 variants[(name, variant.name)] = vtitle
             plain = [v.name for v in self.variants.get(name, [])]
             for reading in self.readings.get(name, []):
-                for base_variant in [None] + list(dict.fromkeys(plain)):
+                for base_variant in [None] + [v for v in dict.fromkeys(plain) if _reads_variant(reading, v)]:
                     rscope = scope.copy()
                     if base_variant is not None:
                         self._apply_unit(rscope, next(v for v in self.variants[name] if v.name == base_variant))

@@ -2851,6 +2851,32 @@ class Builtins:
         ctx.require(AND(self.b_pending_decision(ctx, corp, "place_token"), OR(*chooses)))
         return Opaque("a chosen home station")
 
+    def b_part(self, ctx: Ctx, name: Any, sep: Any, index: Any) -> Any:
+        """As GameBase.b_part: a piece of a name, which the model does not follow."""
+        return Opaque(f"part {index} of a name")
+
+    def b_letters_union(self, ctx: Ctx, a: Any, b: Any) -> Any:
+        """As GameBase.b_letters_union: letters of names, which the model does not follow."""
+        return Opaque("the letters of two names")
+
+    def b_corporation_named(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_corporation_named: the name is opaque to the model, so one of its corporations
+        or none, as the engine answers."""
+        m = self.m
+        v = self.oracle(ctx, "corporation_named", (name,), sort="ent")
+        ctx.shared.axioms.append(z3.Or([v == m.z(c) for c in m.corporations] + [v == m.z(NONE)]))
+        return v
+
+    def b_extend_run(self, ctx: Ctx, corp: Any, position: Any, kind: Any) -> None:
+        """As GameBase.b_extend_run: a train's stops for this turn's run; routes and their revenue are
+        outside the model (an oracle), so nothing it follows changes."""
+
+    def b_check_retoken(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        """As GameBase.b_check_retoken: refused unless the corporation owes the placing again of a token
+        (`pending_decision`); which hex and city is the map's, outside the model."""
+        ctx.require(self.b_pending_decision(ctx, corp, "place_token"))
+        return Opaque("a token placed again")
+
     def b_subsidise_track(self, ctx: Ctx, corp: Any, cost: Any) -> None:
         """As GameBase.b_subsidise_track: the subsidy pool refunds part of a track cost. The pool is money
         the bank sets aside each phase; the model counts it with the bank, so the refund is a payment from
@@ -3962,9 +3988,13 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         ctx.require(pre["round"] == ROUNDS.index("stock"))
         rise = tr.param_value("sold_out_rise", ctx)
         if rise is True:
+            own = tr.title.get("function", "sold_out")  # the title's reading of "sold out" (as GameBase._sold_out)
             for c in m.corporations:
-                held = SUM([b.percent_of(ctx, m.z(p), c) for p in m.players])
-                b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], tr.eq(held, 100)))
+                if own is not None:
+                    out = tr.truthy(tr.call_routine(own, [m.z(c)], {}, ctx))
+                else:
+                    out = tr.eq(SUM([b.percent_of(ctx, m.z(p), c) for p in m.players]), 100)
+                b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], out))
         ctx.shared.calls.update({"market_move", "emit:operating_round_start"})
         b.turn_over(ctx)
         return tr.finish("end_stock_round()", ctx, pre)

@@ -72,7 +72,7 @@ DATA = TitleData(
         ),
         "shares_available_in_phase_a": 50,
         "reserved_share_in_phase_a": "a share reserved for a foreign investor is one of the 50% available in phase A: players may buy only what is left of it",
-        "capitalization": "in phases A to C, five times par on starting to operate and five times par again once 50% is sold and phase B has begun; in phase D, ten times par at once",
+        "capitalization": "in phases A to C, five times par on starting to operate and five times par again once 50% is out of the company's stack (the '100% operating capital' card visible: the president's certificate of any size and the shares above the card, a share reserved for an investor included) and phase B has begun; in phase D, ten times par at once",
         "station_costs": [0, 40, 100],
         "station_cost_multiplier_phase_d": 2,
         "stations_per_company": 3,
@@ -136,6 +136,7 @@ DATA = TitleData(
         "layout": "pointy",
         "track_off_board": False,
         "dead_end_colors": ["blue"],
+        "reached_upgrades": True,
         "upgrade_chart": "partial",
         "odessa_coordinate": "the rulebook calls Odessa Y8; the reference's map (used here) calls it H26",
         "ports_on_plus_trains": "the blue ports (H26, J26) are an off-board area and a city for track and stations, but count as ports for a train's distance: a plus train's small number pays for them",
@@ -2000,7 +2001,7 @@ DATA = TitleData(
                 "president_share_never_sold_to_bank": True,
                 "no_buy_after_sale_same_company": True,
                 "sale_price": "market price less Ł5 per share",
-                "sold_out_rise": "a company whose available shares are all held by players rises one space at the end of the round",
+                "sold_out_rise": "a company all of whose available shares are in circulation (not in the bank: with players or reserved for an investor) rises one space at the end of the round; in phase A only 50% is available",
             },
             {
                 "key": "operating",
@@ -8097,6 +8098,7 @@ DATA = TitleData(
         "corporation TR": "VI.6",
         "corporation VRL": "II.3.3",
         "enum turn_marks": "VII.3.1, VII.3.3",
+        "function sold_out": "VIII.3, VI.1, VI.6",
         "hex A11": 'supplement from "18xx-games-1880Romania.json"',
         "hex A17": 'supplement from "18xx-games-1880Romania.json"',
         "hex A19": 'supplement from "18xx-games-1880Romania.json"',
@@ -8252,7 +8254,7 @@ DATA = TitleData(
         "property building_rights_rules": "VII.3.2, VII.3.4, II.6",
         "property capital_on_start": "VI.7, VII.3.11",
         "property capitalisation": "VI.7",
-        "property capitalization": "VI.7, VII.3.11, §X",
+        "property capitalization": 'VI.7, VII.3.11, §X, §IV("Game Setup")',
         "property cert_limit_counts": "VI.3",
         "property certificates_counted": "VI.3, II.3.1, II.3.2",
         "property choose_options": "VII.3.2, VII.3.7",
@@ -8306,6 +8308,7 @@ DATA = TitleData(
         "property private_purchase_from_phase": "II.3.1",
         "property private_rules": "II.3.1, §X",
         "property private_value_at_end": "IX.2",
+        "property reached_upgrades": "VII.3.3",
         "property reserved_share_in_phase_a": 'VI.6, VI.1, §IV("Game Setup")',
         "property seating_after_auction": "V.1",
         "property section_numbering": '§IV("Game Setup"), §IV("Sequence of Play")',
@@ -9101,6 +9104,8 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile", rule="VII.3.3"
             )
+        if not (not g.b_done_this_turn("upgrade")):
+            raise IllegalAction("at most one tile is upgraded in a turn", rule="VII.3.3")
         g.b_mark_done_this_turn("upgrade")
     else:
         if not (not g.b_done_this_turn("upgrade")):
@@ -9420,6 +9425,14 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
     g.b_close_minor(v_investor)
 
 
+def r_sold_out(g, v_corporation):
+    """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
+    return (
+        g.b_sold_percent(v_corporation)
+        + sum(g.b_percent(v_m, v_corporation) for v_m in g.name("minors"))
+    ) >= (100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a"))
+
+
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
     if (
@@ -9428,9 +9441,9 @@ def r_second_capitalisation(g, v_corporation):
     ) and (
         (
             g.b_sold_percent(v_corporation)
-            - g.attr(g.b_president_certificate(v_corporation), "percent")
+            + sum(g.b_percent(v_m, v_corporation) for v_m in g.name("minors"))
         )
-        >= 30
+        >= g.param("shares_available_in_phase_a")
     ):
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
         g.set_attr(v_corporation, "second_capital", True)
@@ -9559,6 +9572,7 @@ class Game(GameBase):
         "minor_dividend": r_minor_dividend,
         "minor_turn_end": r_minor_turn_end,
         "close_investor": r_close_investor,
+        "sold_out": r_sold_out,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
     }

@@ -100,6 +100,26 @@ def test_vi_6_first_founding_reserves_a_share_for_the_investor():
     assert g.b_percent(investor, g.entity("corporation", "GWR")) == 0
 
 
+def test_vi_7_a_share_reserved_for_an_investor_uncovers_the_card_too():
+    """VI.7 with VI.6: the share reserved for an investor is taken from the company's stack, so it is one
+    of the 50% above the "100% operating capital" card: a 20% president's certificate, the reserved share
+    and two shares bought make 50%, and the second five times par comes (a direct edit puts the game in
+    phase B1, its events not fired). The reserved share is not sold: the 30% to float in phase B are the
+    players' (VI.6)."""
+    g, seating = game_with_investors()
+    owner = seating[0]
+    g.g["phase"] = "B1"
+    found(g, owner, "CFR", price=70, percent=20, rights="ABC")
+    cfr = g.entity("corporation", "CFR")
+    assert g.b_percent(g.find("6"), cfr) == 10 and not g.corp["CFR"]["floated"]
+    for expected in (5 * 70, 10 * 70):
+        name = acting(g)
+        cert = next(c for c in g.certs_of["CFR"] if g.owner[c.id] == cfr and not c.president)
+        act(g, P(name, "buy_shares", shares=[cert.id], percent=10))
+        assert g.corp["CFR"]["floated"] and g.cash[cfr] == expected
+    assert sum(g.b_percent(g.find(n), cfr) for n in seating) == 40
+
+
 # ---------------------------------------------------------------- VII.1 / VII.3.5.2 the investor's turn
 
 

@@ -233,6 +233,26 @@ def test_vi_7_second_capitalisation_in_phase_b_once_the_card_shows():
     assert cash(g, "GWR") == 1000                 # paid once
 
 
+@pytest.mark.parametrize("size,buyers", [(30, ("Bob", "Cid")), (40, ("Bob",))])
+def test_vi_7_second_capitalisation_when_half_is_sold_whatever_the_presidents_certificate(size, buyers):
+    """VI.7: the second five times par comes once the "100% operating capital" card shows, and that card
+    lies under the president's certificate and the shares that make 50% with it (§IV Game Setup): with a
+    30% certificate two 10% shares uncover it, with a 40% one a single share (issue 39, case 6: the
+    engine counted the president's certificate plus three shares, 50% only for the 20% certificate)."""
+    g = new_game()
+    set_phase(g, "B1")
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 70, president_percent=size))
+    *before, last = buyers
+    for name in before:
+        turn(g, name, buy_action(g, name, "GWR"))
+    assert g.corp["GWR"]["floated"] and cash(g, "GWR") == 5 * 70
+    turn(g, last, buy_action(g, last, "GWR"))     # 50% out of the stack: the card shows
+    assert sum(pct(g, n, "GWR") for n in NAMES) == 50
+    assert cash(g, "GWR") == 10 * 70
+    turn(g, "Dee", buy_action(g, "Dee", "GWR"))
+    assert cash(g, "GWR") == 10 * 70              # paid once
+
+
 def test_vi_1_only_half_of_a_company_until_phase_b():
     g = new_game()
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))

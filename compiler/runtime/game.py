@@ -35,7 +35,8 @@ Action = dict[str, Any]
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
-STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train", "buy_company")
+STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train", "buy_company",
+         "destination_connection")
 MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
 #: the actions each operating step takes, where they are not just the step's own name
 STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("lay_tile",),
@@ -212,6 +213,7 @@ class GameBase:
             dead_end_colors=frozenset(self.param("dead_end_colors")),
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
             city_value_lays=bool(d.properties.get("city_value_lays", False)),
+            reached_upgrades=bool(d.properties.get("reached_upgrades", False)),
             border_cost_on_connection=d.properties.get("border_cost_paid") == "on_connection",
         )
         return track.Board(
@@ -1046,9 +1048,16 @@ class GameBase:
             side = min((lay.hex, edge), (nb, track.opposite(edge))) if nb is not None else (lay.hex, edge)
             if printed is None or side in done:
                 continue
+            # an ability that pays for a connection (`paid_when: connected`) waits for track on both sides
+            joined = nb is not None and track.opposite(edge) in board.layout_at(nb).exits
+            paying = [(private, ability) for private, ability in abilities
+                      if str(ability.get("border_type")) == printed.type
+                      and (ability.get("paid_when") != "connected" or joined)]
+            if not paying and any(a.get("paid_when") == "connected" for _, a in abilities):
+                continue  # not yet a connection: the side pays when the other side's track meets it
             done.add(side)
-            for private, ability in abilities:
-                if str(ability.get("border_type")) == printed.type and self._before_phase(ability, "bonus_until"):
+            for private, ability in paying:
+                if self._before_phase(ability, "bonus_until"):
                     bonus = int(self._value(ability["bonus_per_crossing"], f"{private} bonus_per_crossing"))
                     self.transfer(bonus, BANK, self.owner[private.id])
         if done != set(self.g.get("crossed_borders", ())):
@@ -1803,10 +1812,48 @@ class GameBase:
         board = self._need_board()
         name, _, copy = str(tile_id).rpartition("-")
         copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
+        before = board.tile_at(lay.hex)
         self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
         owner_private = self._tile_private(lay.tile)
         if owner_private is not None:
             self.j.set(self.closed, owner_private, True)
+        self._retoken_after_first_lay(lay.hex, before)
+
+    def _retoken_after_first_lay(self, hex_id: str, before: "track.Tile") -> None:
+        """`token_city_on_first_lay: owner_chooses`: the first tile with track on a hex of several cities
+        takes up the tokens standing there, and each token's company places it again, free, in the city
+        of the hex it chooses (a pending `place_token`, see `check_retoken`), as 18xx.games'
+        Tracker#update_token! does. Otherwise each token stays in the city the new tile puts in its place."""
+        if self.DATA.properties.get("token_city_on_first_lay") != "owner_chooses":
+            return
+        board = self._need_board()
+        tile = board.tile_at(hex_id)
+        if before.paths or not tile.paths or sum(1 for n in tile.nodes if n.kind == "city") < 2:
+            return
+        waiting = dict(self.g.get("retoken") or {})
+        for ref in [r for r in board.nodes() if r[0] == hex_id]:
+            for company in [c for c in board.holders(ref) if c is not None]:
+                self._board_change(lambda c=company, r=ref: board.remove_token(c, r))
+                holder = self.find(company)
+                self.j.set(self.corp[holder.id], "tokens", self.corp[holder.id]["tokens"] - 1)
+                waiting[company] = hex_id
+                self.b_require_decision(holder, "place_token")
+        self.j.set(self.g, "retoken", waiting)
+
+    def b_check_retoken(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_retoken(C, city): the spot if C owes the placing again of a token a tile lay took up
+        (`token_city_on_first_lay: owner_chooses`) and `city` is a city of that hex with a free circle
+        for it. Refused (IllegalAction) otherwise."""
+        hex_id = (self.g.get("retoken") or {}).get(corp.id)
+        if hex_id is None or not self.b_pending_decision(corp, "place_token"):
+            raise IllegalAction(f"{corp} has no token to place again")
+        spot = track.check_token(self._need_board(), corp.id, str(city), home=True)
+        if spot.hex != hex_id:
+            raise IllegalAction(f"{corp}'s token goes back into a city of {hex_id}")
+        waiting = dict(self.g["retoken"])
+        del waiting[corp.id]
+        self.j.set(self.g, "retoken", waiting)
+        return spot
 
     def _lay_slots(self) -> list[dict]:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
@@ -1941,13 +1988,65 @@ class GameBase:
             top = self._available_train_ids()[:1]
             trains = [self.trains[tid] for tid in top]
         longer = corp.kind == "corporation" and self._armed(corp, "longer_trains")
+        extended = self.g.get("extended")
         for t in trains:
             comp = dict(self.DATA.component("train", self._side_name(t)))
             comp["id"] = t.id
             if longer:
                 comp["distance"] = self._one_more_stop(comp.get("distance"))
+            if extended is not None and extended[0] == corp.id and extended[1] == t.id:
+                comp["distance"] = self._one_more_stop_of(comp.get("distance"), extended[2])
             out[t.id] = comp
         return out
+
+    @staticmethod
+    def b_part(name: Any, sep: str, index: int) -> str | None:
+        """part(x, sep, i): the i-th part (0 first) of the name x cut at each `sep`, or none where it has no
+        such part ("LCR|BC" cut at "|": "LCR", "BC"; 18xx.games writes some choices so)."""
+        parts = str(name).split(str(sep))
+        return parts[int(index)] if 0 <= int(index) < len(parts) else None
+
+    @staticmethod
+    def b_letters_union(a: Any, b: Any) -> str:
+        """letters_union(a, b): the letters of names a and b, each once, in alphabetical order ("AB" and
+        "BC": "ABC"; building rights as letters)."""
+        return "".join(sorted(set(str(a or "")) | set(str(b or ""))))
+
+    def b_corporation_named(self, name: Any) -> Entity | None:
+        """corporation_named(x): the corporation whose id is x (as the title or 18xx.games spells it), or
+        none: an action's target given by name (18xx.games' `assign` names a hex or a corporation)."""
+        key = str(name)
+        return self.by_id.get(("corporation", self.log_ids.get(key, key)))
+
+    def b_extend_run(self, corp: Entity, position: Any, kind: str) -> None:
+        """extend_run(C, i, kind): C's train at position i (0 first, in the order C holds them; a number or a
+        numeral) runs this turn with one more stop of node kind `kind` (a town: 1880 Romania's REMAR tender
+        as 18xx.games builds it). Refused (IllegalAction) if C has no train there."""
+        trains = self.b_trains(corp)
+        try:
+            index = int(position)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"{position!r} names no train of {corp}") from None
+        if not 0 <= index < len(trains):
+            raise IllegalAction(f"{corp} has no train at position {index}")
+        self.j.set(self.g, "extended", (corp.id, trains[index].id, str(kind)))
+
+    @staticmethod
+    def _one_more_stop_of(distance, kind: str):
+        """A train's distance with one more stop of node kind `kind`: the part of an N+M train that counts
+        that kind alone (and no city) pays and visits one more; otherwise a part for one such stop is
+        added, the train's own stops kept (a 2 becomes 2 of any kind and 1 of `kind`)."""
+        if isinstance(distance, int):
+            parts = [{"nodes": ["city", "offboard", "town", "port"], "pay": distance, "visit": distance}]
+        else:
+            parts = [dict(p) for p in distance or ()]
+        for part in parts:
+            nodes = [str(n) for n in part.get("nodes") or ()]
+            if kind in nodes and "city" not in nodes:
+                pay, visit = int(part.get("pay", 0)), int(part.get("visit", part.get("pay", 0)))
+                part["pay"], part["visit"] = pay + 1, visit + 1
+                return parts
+        return parts + [{"nodes": [kind], "pay": 1, "visit": 1}]
 
     @staticmethod
     def _one_more_stop(distance):
@@ -3759,8 +3858,7 @@ class GameBase:
             for corp in self.corporations:
                 if self.corp[corp.id]["cell"] is None:
                     continue
-                held = sum(self.b_percent(p, corp) for p in self.players)
-                if held == 100:
+                if self._sold_out(corp):
                     self.b_market_move(corp, "up")
         if self.DATA.properties.get("pool_drop_at_round_end"):
             for corp in self.corporations:
@@ -3778,6 +3876,14 @@ class GameBase:
         self.j.set(self.g, "set", self.g["set"] + 1)
         self.j.set(self.g, "or", 0)
         self._start_operating_round()
+
+    def _sold_out(self, corp: Entity) -> bool:
+        """Whether `corp` is sold out at the end of a stock round: the title's `sold_out` function where it
+        has one (1880 Romania VIII.3: every share then available is out of the bank), else every share is
+        with the players."""
+        if "sold_out" in self.ROUTINES:
+            return bool(self.call("sold_out", corp))
+        return sum(self.b_percent(p, corp) for p in self.players) == 100
 
     # ------------------------------------------------------------ rounds: operating
 
@@ -3799,6 +3905,7 @@ class GameBase:
         minors = [m for m in self.minors if self.corp[m.id]["floated"] and not self.corp[m.id]["closed"]]
         self.j.set(self.g, "order", tuple(c.id for c in minors + order))
         self.j.set(self.g, "operating", None)
+        self._round_start_homes(order)
         # the order is known: its triggers may ask the players for decisions, taken before anyone operates
         self.emit("operating_order_set")
         if self.g.get("pending"):
@@ -3900,15 +4007,29 @@ class GameBase:
         if self.g.get("armed"):
             self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
         self.j.set(self.g, "lays", 0)
+        if self.g.get("extended") is not None:
+            self.j.set(self.g, "extended", None)  # a run extended for one turn
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
         operator = self._operator(corp)
-        if (self.DATA.properties.get("home_token_at") == "first_operation" and operator.kind == "corporation"
+        if (self.DATA.properties.get("home_token_at") in ("first_operation", "operating_round_start")
+                and operator.kind == "corporation"
                 and self.corp[corp]["tokens"] == 0):
             # the home station goes down as the first step of the company's first turn
             self._first_operation_home(operator)
         self._next_step()
+
+    def _round_start_homes(self, corps: list[Entity]) -> None:
+        """`home_token_at: operating_round_start`: the home stations of the operating companies that have
+        none yet go down as the operating round begins or resumes after a stock round, before anyone
+        operates (18xx.games' HOME_TOKEN_TIMING :operating_round); one that finds no free circle is tried
+        again at the start of its turn, as for `first_operation`."""
+        if self.DATA.properties.get("home_token_at") != "operating_round_start":
+            return
+        for corp in corps:
+            if corp.kind == "corporation" and self.corp[corp.id]["tokens"] == 0:
+                self._first_operation_home(corp)
 
     def _first_operation_home(self, corp: Entity) -> None:
         """`home_token_at: first_operation` (18CO §5, 1880 Romania VII.1): a corporation's home station
@@ -3929,7 +4050,9 @@ class GameBase:
             steps = list(self.param("minor_operating_steps"))
             until = self.DATA.properties.get("minor_operating_until")
             if until is not None and self._phase_index(self.g["phase"]) > self._phase_index(str(until)):
-                steps = []  # past its last phase a minor's turn is only its turn-end check
+                # past its last phase a minor's turn is only its turn-end check, and the steps the title
+                # keeps for it then (`minor_steps_after_until`)
+                steps = [str(s) for s in self.DATA.properties.get("minor_steps_after_until") or ()]
         else:
             steps = list(self.param("operating_steps"))
         if self.board is None:
@@ -4034,6 +4157,7 @@ class GameBase:
             self.j.set(self.g, "order", tuple(minors + [c.id for c in sorted(corps, key=self._round_track_key)]))
         else:
             self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+        self._round_start_homes(new)
         corp = self.g.get("resume_with")
         self.j.set(self.g, "resume_with", None)
         if corp is not None and "buy_train" in self._steps():
@@ -4505,9 +4629,14 @@ class GameBase:
                 continue
             if not self.DATA.properties.get("auto_pass"):
                 return
-            if entity is None or (entity.kind == "player" and any(
+            # `auto_pass_test: own_actions`: the acting entity is passed when passing is all it may do itself
+            # (another entity's any-time action does not hold it up), a player as a company (18xx.games skips
+            # a step that offers its entity no action); otherwise a player holding shares he could sell (now
+            # or later in the round's rules) passes himself
+            own = self.DATA.properties.get("auto_pass_test") == "own_actions"
+            if entity is None or (entity.kind == "player" and not own and any(
                     self.b_sellable(entity, c) for c in self.corporations if self.corp[c.id]["par"] is not None)):
-                return  # a player holding shares he could sell (now or later in the round's rules) passes himself
+                return
             if (self.g["round"] == "operating" and entity.kind in ("corporation", "minor")
                     and not self.g.get("pending") and self.g.get("step") is not None):
                 if self._step_held(entity):
@@ -4519,6 +4648,8 @@ class GameBase:
                 self._dispatch(skip)
                 continue
             legal = self.legal_actions()
+            if own:
+                legal = [a for a in legal if str(a.get("entity")) == entity.id]
             idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
             if not legal or len(idle) != len(legal):
                 return  # something to decide (or nothing legal at all, which the caller reports)
