@@ -2546,6 +2546,11 @@ class Builtins:
             ctx.shared.axioms.append(v % self.m.revenue_step == 0)
         return v
 
+    def b_recorded_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
+        """As GameBase.b_recorded_revenue: a run's revenue as its record gives it, any amount the
+        routes could earn (an oracle, as route_revenue)."""
+        return self.b_route_revenue(ctx, corp, routes)
+
     def b_pay_per_share(self, ctx: Ctx, corp: Any, holder: Any, amount: Any) -> Any:
         pct = self.b_percent(ctx, holder, corp)
         return DIV(MUL(amount, pct), 100)

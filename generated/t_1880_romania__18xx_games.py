@@ -237,6 +237,7 @@ DATA = TitleData(
         "reading_variants": [],
         "auto_pass": True,
         "auto_pass_test": "own_actions",
+        "joining_operators": "below_only",
         "building_rights_choices": {
             20: ["ABC", "BCD"],
             30: ["AB", "BC", "CD"],
@@ -8078,8 +8079,8 @@ DATA = TitleData(
                 "key": "2+2",
                 "title": None,
                 "distance": [
-                    {"nodes": ["city", "offboard"], "pay": 2, "visit": 2},
                     {"nodes": ["town", "port"], "pay": 2, "visit": 2},
+                    {"nodes": ["city", "offboard", "town", "port"], "pay": 2, "visit": 2},
                 ],
                 "price": 180,
                 "count": 5,
@@ -8090,8 +8091,8 @@ DATA = TitleData(
                 "key": "3+3",
                 "title": None,
                 "distance": [
-                    {"nodes": ["city", "offboard"], "pay": 3, "visit": 3},
                     {"nodes": ["town", "port"], "pay": 3, "visit": 3},
+                    {"nodes": ["city", "offboard", "town", "port"], "pay": 3, "visit": 3},
                 ],
                 "price": 300,
                 "count": 5,
@@ -8102,13 +8103,13 @@ DATA = TitleData(
                 "key": "4+4",
                 "title": None,
                 "distance": [
-                    {"nodes": ["city", "offboard"], "pay": 4, "visit": 4},
                     {"nodes": ["town", "port"], "pay": 4, "visit": 4},
+                    {"nodes": ["city", "offboard", "town", "port"], "pay": 4, "visit": 4},
                 ],
                 "price": 600,
-                "count": 3,
+                "count": 5,
             },
-            {"key": "6", "title": None, "distance": 6, "price": 600, "count": 2},
+            {"key": "6", "title": None, "distance": 6, "price": 600, "count": 3},
             {
                 "key": "6E",
                 "title": None,
@@ -8473,6 +8474,7 @@ DATA = TitleData(
         "property investor_connection_bonus": "VII.3.7",
         "property investor_owner_capital": "VII.3.7, IX.2",
         "property investor_station_swap": "VII.3.7, §X",
+        "property joining_operators": "VII.1, VI.6",
         "property layout": 'supplement from "18xx-games-1880Romania.json"',
         "property min_bid_raise": "V.1",
         "property min_train_price": "VII.3.8",
@@ -9045,13 +9047,13 @@ DATA = TitleData(
         "tile L153": 'supplement from "18xx-games-1880Romania.json"',
         "tile L154": 'supplement from "18xx-games-1880Romania.json"',
         "train 2": "II.4",
-        "train 2+2": "II.4",
+        "train 2+2": "II.4, II.4",
         "train 2R": "VII.3.5.1",
         "train 3": "II.4",
-        "train 3+3": "II.4",
+        "train 3+3": "II.4, II.4",
         "train 4": "II.4",
-        "train 4+4": "II.4",
-        "train 6": "II.4",
+        "train 4+4": "II.4, II.4, II.4",
+        "train 6": "II.4, II.4",
         "train 6E": "II.4",
         "train 8": "II.4",
         "train 8E": '§IV("Game Setup"), VII.3.5.1',
@@ -9341,7 +9343,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction("trains run after track and stations", rule="VII.1")
     g.b_set_revenue(
         v_corporation,
-        (g.b_route_revenue(v_corporation, v_routes) + r_market_bonus(g, v_corporation)),
+        (g.b_recorded_revenue(v_corporation, v_routes) + r_market_bonus(g, v_corporation)),
     )
     g.b_end_step(v_corporation)
 

@@ -2372,6 +2372,25 @@ class GameBase:
             total += sum(stops) * int(comp.get("multiplier", 1))
         return total
 
+    def b_recorded_revenue(self, corp: Entity, routes: list[dict]) -> int:
+        """recorded_revenue(C, routes): what the routes' records say they earn (each route's `revenue`, as
+        18xx.games writes it: its engine takes the number its client sent), once the routes are checked as
+        route_revenue checks them; the rules' count where a route has no record. A record that differs from
+        the rules' count stands, and the difference is kept (`revenue_notes`, which a replay reports)."""
+        counted = self.b_route_revenue(corp, routes)
+        if not routes or not all(isinstance(r.get("revenue"), int) and not isinstance(r.get("revenue"), bool)
+                                 for r in routes):
+            return counted
+        recorded = sum(int(r["revenue"]) for r in routes)
+        if recorded != counted:
+            notes = list(self.g.get("revenue_notes", ()))
+            for r in routes:
+                own = self.b_route_revenue(corp, [r])
+                if own != r["revenue"]:
+                    notes.append((corp.id, str(r.get("train")), int(r["revenue"]), own))
+            self.j.set(self.g, "revenue_notes", tuple(notes))
+        return recorded
+
     def _distance(self, train: Train) -> int:
         d = train.distance
         if isinstance(d, int):
@@ -4155,6 +4174,15 @@ class GameBase:
             minors = [c for c in order if ("minor", c) in self.by_id]
             corps = [self.entity("corporation", c) for c in order if c not in minors] + new
             self.j.set(self.g, "order", tuple(minors + [c.id for c in sorted(corps, key=self._round_track_key)]))
+            interrupted = self.g.get("resume_with")
+            if self.DATA.properties.get("joining_operators") == "below_only" and interrupted is not None \
+                    and interrupted in self.g["order"]:
+                # `joining_operators: below_only` (18xx.games' Operating#setup of the saved round): a company
+                # that began operating meanwhile joins this pass only below the interrupted company; one
+                # above it waits for the next pass, as if its marker had moved
+                at = self.g["order"].index(interrupted)
+                above = {c.id for c in new if self.g["order"].index(c.id) < at}
+                self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | above)
         else:
             self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
         self._round_start_homes(new)
@@ -4703,6 +4731,7 @@ class GameBase:
 
     def _from_log_ids(self, action: Action) -> Action:
         """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""
+        action = self._equivalent_shares(action)
         if not self.log_ids:
             return action
         out = dict(action)
@@ -4716,6 +4745,37 @@ class GameBase:
                 shares.append(f"{self.log_ids[prefix]}_{index}" if prefix in self.log_ids else cid)
             out["shares"] = shares
         return out
+
+    def _equivalent_shares(self, action: Action) -> Action:
+        """A share an action names by a number no certificate of the engine has, of a corporation whose
+        certificates follow a chosen share layout (`share_layouts`): 18xx.games keeps numbering the shares
+        as they were before the founder's layout took some out (1880 Romania's 30% and 40% president's
+        certificates), so its "LCR_7" is one of the engine's equal shares. Read as an equivalent
+        certificate: same corporation and size, not a president's, held where the action takes it from
+        (the seller's for a sale, the corporation's own for a purchase). Other actions pass unchanged."""
+        shares = action.get("shares")
+        if action.get("type") not in ("buy_shares", "sell_shares") or not isinstance(shares, list) \
+                or all(str(c) in self.certificates for c in shares):
+            return action
+        out, taken = [], set(str(c) for c in shares if str(c) in self.certificates)
+        size = action.get("percent")
+        for cid in shares:
+            cid = str(cid)
+            prefix, _, _index = cid.rpartition("_")
+            corp = self.by_id.get(("corporation", prefix))
+            if cid in self.certificates or corp is None or not isinstance(corp.get("share_layouts"), dict):
+                out.append(cid)
+                continue
+            holder = corp if action["type"] == "buy_shares" else self.by_id.get(("player", str(action.get("entity"))))
+            each = int(size) // len(shares) if isinstance(size, int) and shares else None
+            same = next((c for c in self.certs_of[corp.id] if not c.president and c.id not in taken
+                         and self.owner.get(c.id) == holder and (each is None or c.percent == each)), None)
+            if same is None:
+                out.append(cid)  # nothing equivalent: the action is refused as it stands
+                continue
+            taken.add(same.id)
+            out.append(same.id)
+        return {**action, "shares": out}
 
     def _any_time_actions(self) -> tuple[str, ...]:
         """The title's `any_time_actions`: DSL actions that may be taken at any
