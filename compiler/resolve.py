@@ -489,4 +489,32 @@ def resolve(modules: Iterable[s.Module]) -> tuple[Program, list[Diagnostic]]:
     return program, resolver.diagnostics
 
 
-__all__ = ["resolve", "Resolver", "statements"]
+def resolve_overlaid(modules: Iterable[s.Module], overlay: Iterable[s.Unit], title: str,
+                     variant: str | None) -> tuple[Title | None, list[Diagnostic]]:
+    """`title` (and `variant`) resolved from `modules`, with the errata units of `overlay` applied last:
+    after the variant, so that an overlay fills what the variant leaves open (a map overlay,
+    `rulec play --map`: 1880 Romania's variants declare their own gaps). None if the title or the
+    variant is unknown. Never raises for bad input."""
+    resolver = Resolver(modules)
+    program = resolver.run()
+    if title not in resolver.titles:
+        return None, resolver.diagnostics
+    unit = resolver.titles[title]
+    base = resolver._title_scope(title)
+    if base is None:
+        return None, resolver.diagnostics
+    scope = base.copy()
+    if variant is not None:
+        found = next((v for v in resolver.variants.get(title, []) if v.name == variant and v.kind == "variant"), None)
+        if found is None:
+            return None, resolver.diagnostics
+        resolver._apply_unit(scope, found)
+    for erratum in overlay:
+        resolver._apply_unit(scope, erratum)
+    resolved = resolver._freeze(unit, scope, variant)
+    resolver._check_names(resolved)
+    del program
+    return resolved, resolver.diagnostics
+
+
+__all__ = ["resolve", "resolve_overlaid", "Resolver", "statements"]

@@ -109,7 +109,7 @@ DATA = TitleData(
         "bank_trains_per_turn": 10,
         "tile_lays": {"A": 1, "B": 2, "C": 2, "D": 2},
         "home_token_at": "operating_round_start",
-        "private_purchase_from_phase": "D4",
+        "private_purchase_from_phase": "D3",
         "game_end": ["last_train"],
         "final_turns": 3,
         "after_the_last_6e": "the train purchase marker stays put: no more exports, and no stock round after the final one",
@@ -291,7 +291,7 @@ DATA = TitleData(
                 "key": "D",
                 "title": "Building right D",
                 "summary": "track-building permission for the D phases",
-                "phases": ["D1", "D2", "D3", "D4"],
+                "phases": ["D1", "D2", "D3"],
                 "supply": "unlimited",
             },
         ],
@@ -1934,17 +1934,6 @@ DATA = TitleData(
                 "train_limit": 2,
                 "offboard": "gray",
                 "events": ["scrap_4_trains"],
-            },
-            {
-                "key": "D4",
-                "title": None,
-                "group": "D",
-                "on_train": "8E",
-                "opened_by": "purchase of the first 8E (8E trains are never exported)",
-                "tiles": ["yellow", "green", "brown", "gray"],
-                "train_limit": 2,
-                "offboard": "gray",
-                "events": [],
             },
         ],
         "private": [
@@ -8241,7 +8230,7 @@ DATA = TitleData(
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
         "building_right C": "VII.3.2",
-        "building_right D": "VII.3.2",
+        "building_right D": "VII.3.2, VII.3.2",
         "cite action discard_train": "VII.3.8",
         "cite action dividend": "VII.3.6, VIII.2",
         "cite action run_routes": "VII.3.5.2",
@@ -8413,7 +8402,6 @@ DATA = TitleData(
         "phase D1": "VII.3.11",
         "phase D2": "VII.3.11",
         "phase D3": "VII.3.11",
-        "phase D4": "VII.3.11",
         "private P1": "II.3.1",
         "private P2": "II.3.1, II.3.1",
         "private P3": "II.3.1",
@@ -9480,7 +9468,7 @@ def a_discard_train(g, v_corporation, v_train):
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
-    """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
+    """Emergency funding: the president pays the shortfall, or borrows it at 50% rounded up (VII.3.9)"""
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
         v_owner = g.b_president(v_corporation)
         v_short = v_price - g.b_cash(v_corporation)
@@ -9488,7 +9476,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
         g.transfer(v_paid, v_owner, v_corporation)
         if v_short > v_paid:
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
+            g.b_add_debt(v_owner, ((v_short - v_paid) + (((v_short - v_paid) + 1) // 2)))
 
 
 def a_end_game(g, v_player):
@@ -9968,9 +9956,10 @@ def t_second_capital_in_b(g, *_rest):
 
 
 def t_loan_interest(g, *_rest):
-    """Interest on loans still unpaid"""
+    """Interest on loans still unpaid: 50% rounded up, twice"""
     for v_p in g.name("players"):
-        g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
+        g.b_add_debt(v_p, ((g.b_debt(v_p) + 1) // 2))
+        g.b_add_debt(v_p, ((g.b_debt(v_p) + 1) // 2))
 
 
 def t_communist_privates(g, *_rest):

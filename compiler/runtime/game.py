@@ -96,6 +96,12 @@ class GameBase:
         #: pick may come from anywhere in the deck (`replaying()`)
         self.log_hints = frozenset(str(h) for h in log_hints)
         self._named_shares: tuple[str, ...] = ()
+        if isinstance(self.DATA.properties.get("map"), Gap):
+            # a title (or variant) whose map is a gap plays on no map, whatever hexes it inherits; its
+            # other gaps are named with it, for the overlay that would fill them (`--map`)
+            others = [g for g in self._declared_gaps() if g != "map"]
+            raise RuleGap("the map", self.DATA.properties["map"].reason
+                          + (f"; the title's other gaps: {', '.join(others)}" if others else ""))
         try:
             self._build_entities(names)
             self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
@@ -106,6 +112,17 @@ class GameBase:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
             # data the runtime cannot read yet (a title whose rules are still being written)
             raise RuleGap(f"{self.DATA.title} data", f"cannot be read for play ({type(exc).__name__}: {exc})") from exc
+
+    def _declared_gaps(self) -> list[str]:
+        """The values the title declares gaps: its properties, then its components' properties (`train 8
+        count`), in the order the title gives them."""
+        out = [name for name, value in self.DATA.properties.items() if isinstance(value, Gap)]
+        for kind, comps in self.DATA.components.items():
+            for comp in comps:
+                for name, value in comp.items():
+                    if isinstance(value, Gap):
+                        out.append(f"{kind} {comp.get('key')} {name}")
+        return out
 
     def _build_entities(self, names: list[str]) -> None:
         d = self.DATA
@@ -185,8 +202,6 @@ class GameBase:
         """The map, when the title has one (its `hex` components)."""
         d = self.DATA
         hexes = d.components_of("hex")
-        if isinstance(d.properties.get("map"), Gap) and not hexes:
-            raise RuleGap("the map", d.properties["map"].reason)
         if not hexes:
             return None
         tiles = {c["key"]: c for c in d.components_of("tile")}
@@ -2387,7 +2402,7 @@ class GameBase:
             for r in routes:
                 own = self.b_route_revenue(corp, [r])
                 if own != r["revenue"]:
-                    notes.append((corp.id, str(r.get("train")), int(r["revenue"]), own))
+                    notes.append((corp.id, str(r.get("train")), int(r["revenue"]), own, self.g["rounds_played"]))
             self.j.set(self.g, "revenue_notes", tuple(notes))
         return recorded
 
@@ -5243,6 +5258,14 @@ class GameBase:
             # the corporation a player owner's marker serves (the guards decide)
             out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
                        for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
+        holder = self.owner.get(entity.id)
+        if not self.closed[entity.id] and isinstance(holder, Entity) and holder.kind == "player" and any(
+                a.get("kind") == "ability" and a.get("effect") not in (None, "hex_marker")
+                for a in entity.get("children") or ()):
+            # a private whose ability a player owner gives to one of his corporations (1880 Romania's REMAR
+            # and Electroputere as 18xx.games has them): each corporation he directs (the guards decide)
+            out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
+                       for c in self.corporations if self._director(c) == holder and not self.corp[c.id]["closed"])
         return list({(a["target"], a["target_type"]): a for a in out}.values())
 
     def _cand_ability_lays(self, company, who):
@@ -5301,6 +5324,11 @@ class GameBase:
             return [{"type": "place_token", **who, "city": track.node_id(ref)} for ref in self.board.tokens_of(swap[1])]
         if self.board is not None and self.b_pending_decision(entity, "place_token") and self._home_chosen(entity):
             return [spot.action(entity.id) for spot in self._open_cities(entity)]
+        again = (self.g.get("retoken") or {}).get(entity.id)
+        if again is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+            # a token a first tile took up goes back into a city of its hex (`token_city_on_first_lay`)
+            return [{"type": "place_token", **who, "city": self.board.city_id(ref)}
+                    for ref in self.board.nodes() if ref[0] == again and self.board.node(ref).kind == "city"]
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         spots = track.legal_tokens(self.board, entity.id)
@@ -5360,12 +5388,18 @@ class GameBase:
             elif t == "money":
                 values = sorted({0, *[int(v) for v in self._money_candidates()]})
             elif t == "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
-                # a choice among the title's `<action>_options` (1880's building rights)
-                values = [str(v) for v in self.DATA.properties[f"{kind}_options"]]
+                # a choice among the title's `<action>_options` (1880's building rights; a number stays one)
+                values = [v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+                          for v in self.DATA.properties[f"{kind}_options"]]
             else:
                 return []
             combos = [{**c, name: v} for c in combos for v in values]
-        return [{"type": kind, **who, **c} for c in combos]
+        # an entity kind's own action (`player_choose`) is the vocabulary's type (`choose`) for that kind
+        vocab = kind
+        prefix = f"{who.get('entity_type')}_"
+        if kind.startswith(prefix) and kind[len(prefix):]:
+            vocab = kind[len(prefix):]
+        return [{"type": vocab, **who, **c} for c in combos]
 
     def _money_candidates(self) -> list[int]:
         values = []
