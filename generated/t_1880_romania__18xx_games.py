@@ -9764,52 +9764,82 @@ def r_step_held(g, v_corporation, v_step):
     return (
         (
             (
-                (v_step == "destination_connection")
+                (
+                    (v_step == "destination_connection")
+                    or (
+                        (
+                            (v_step == "lay_tile")
+                            and (g.b_phase_group() in g.attr(v_corporation, "building_rights"))
+                        )
+                        and (not g.b_done_this_turn("upgrade"))
+                    )
+                )
                 or (
                     (
                         (v_step == "lay_tile")
-                        and (g.b_phase_group() in g.attr(v_corporation, "building_rights"))
+                        and (not (g.b_phase_group() in g.attr(v_corporation, "building_rights")))
                     )
-                    and (not g.b_done_this_turn("upgrade"))
+                    and any(
+                        (
+                            (g.b_has_ability(v_x, "permit_exchange") and (not g.b_closed(v_x)))
+                            and (g.b_holder_of(v_x) == g.b_director(v_corporation))
+                        )
+                        for v_x in g.name("privates")
+                    )
                 )
             )
             or (
-                (
-                    (v_step == "lay_tile")
-                    and (not (g.b_phase_group() in g.attr(v_corporation, "building_rights")))
-                )
-                and any(
+                (v_step == "buy_train")
+                and (
                     (
-                        (g.b_has_ability(v_x, "permit_exchange") and (not g.b_closed(v_x)))
-                        and (g.b_holder_of(v_x) == g.b_director(v_corporation))
+                        g.b_must_buy_train(v_corporation)
+                        or (
+                            (g.b_len(g.b_trains(v_corporation)) < g.b_train_limit(v_corporation))
+                            and (
+                                (g.b_cash(v_corporation) >= g.b_cheapest_train_price())
+                                or (
+                                    (g.b_cash(v_corporation) >= 1)
+                                    and any(
+                                        (
+                                            (
+                                                (v_c != v_corporation)
+                                                and (
+                                                    g.b_director(v_c) == g.b_director(v_corporation)
+                                                )
+                                            )
+                                            and (g.b_len(g.b_trains(v_c)) > 0)
+                                        )
+                                        for v_c in g.name("corporations")
+                                    )
+                                )
+                            )
+                        )
                     )
-                    for v_x in g.name("privates")
+                    or g.b_step_actions_legal(v_corporation)
                 )
             )
         )
         or (
             (
-                (v_step == "buy_train")
-                and (g.b_len(g.b_trains(v_corporation)) < g.b_train_limit(v_corporation))
+                ((v_step == "place_token") and (g.b_tokens_left(v_corporation) > 0))
+                and g.b_station_possible(v_corporation)
             )
             and (
-                (g.b_cash(v_corporation) >= g.b_cheapest_train_price())
-                or (
-                    (g.b_cash(v_corporation) >= 1)
-                    and any(
-                        (
-                            (
-                                (v_c != v_corporation)
-                                and (g.b_director(v_c) == g.b_director(v_corporation))
-                            )
-                            and (g.b_len(g.b_trains(v_c)) > 0)
-                        )
-                        for v_c in g.name("corporations")
+                g.b_cash(v_corporation)
+                >= (
+                    g.b_next_token_cost(v_corporation)
+                    * (
+                        g.param("station_cost_multiplier_phase_d")
+                        if g.b_phase_at_least("D1")
+                        else 1
                     )
                 )
             )
         )
-    ) or g.b_step_actions_legal(v_corporation)
+    ) or (
+        ((v_step == "run_routes") or (v_step == "dividend"))
+        and g.b_step_actions_legal(v_corporation)
+    )
 
 
 def r_in_owners_turn(g, v_company):

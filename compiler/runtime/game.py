@@ -4690,9 +4690,15 @@ class GameBase:
                     return  # nothing the company may do (the caller reports it)
                 self._dispatch(skip)
                 continue
-            legal = self.legal_actions()
             if own:
-                legal = [a for a in legal if str(a.get("entity")) == entity.id]
+                # only the entity's own actions count, each tried only until one that is not a pass is legal
+                mine = [a for a in self._candidates() if str(a.get("entity")) == entity.id]
+                busy = lambda a: not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes")))
+                if any(busy(a) and self.is_legal(a) for a in mine):
+                    return
+                legal = [a for a in mine if not busy(a) and self.is_legal(a)]
+            else:
+                legal = self.legal_actions()
             idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
             if not legal or len(idle) != len(legal):
                 return  # something to decide (or nothing legal at all, which the caller reports)
@@ -4709,8 +4715,10 @@ class GameBase:
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an
         empty run) is legal now; at a holding step (`buy_company`), also an action of a private C holds."""
-        own = self._step_own(operator, self.legal_actions())
-        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))) for a in own)
+        # the step's own candidates first, each tried only until one is legal
+        own = self._step_own(operator, self._candidates() if not self.g["finished"] else [])
+        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes")))
+                   and self.is_legal(a) for a in own)
 
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,
@@ -4986,6 +4994,9 @@ class GameBase:
                 continue
             if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
                 continue  # the entity-specific action answers for this type
+            first = {str(k) for k in params[0][1]} if params else set()
+            if first and first <= set(ACTOR_KINDS) and entity.kind not in set().union(*(ACTOR_KINDS[k] for k in first)):
+                continue  # an action another kind of entity takes (a player's par, never a corporation's)
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
@@ -5530,6 +5541,11 @@ class GameBase:
 
 #: Vocabulary actions any player may send at any moment: the end of a game by the players' agreement.
 OUT_OF_TURN = ("end_game",)
+
+#: The entity kinds that may take an action whose first parameter is of a type (a minor binds as a
+#: corporation); an action whose first parameter is of another type is offered to every entity.
+ACTOR_KINDS = {"player": ("player",), "corporation": ("corporation", "minor"), "minor": ("minor",),
+               "private": ("private",), "company": ("private", "corporation", "minor")}
 
 #: Action types whose candidates the runtime generates from the vocabulary.
 #: Round kinds whose own actions a title may name `<round>_<type>` (`special_buy_shares`): in that round
