@@ -2856,6 +2856,27 @@ class Builtins:
         ctx.require(AND(self.b_pending_decision(ctx, corp, "place_token"), OR(*chooses)))
         return Opaque("a chosen home station")
 
+    def b_row_after_marker(self, ctx: Ctx) -> Any:
+        """As GameBase.b_row_after_marker: the round track is outside the model."""
+        return self.oracle(ctx, "row_after_marker", (), sort="int")
+
+    def b_row_price(self, ctx: Ctx, row: Any) -> Any:
+        """As GameBase.b_row_price: the round track is outside the model."""
+        return self.oracle(ctx, "row_price", (row,), sort="int")
+
+    def b_row_slot(self, ctx: Ctx, row: Any) -> Any:
+        """As GameBase.b_row_slot: the round track is outside the model."""
+        return self.oracle(ctx, "row_slot", (row,), sort="int")
+
+    def b_draw_unstarted(self, ctx: Ctx, excluded: Any = ()) -> Any:
+        """As GameBase.b_draw_unstarted: a random draw, so any corporation of the model that has not
+        started, or none."""
+        m = self.m
+        v = self.oracle(ctx, "draw_unstarted", (), sort="ent")
+        ctx.shared.axioms.append(z3.Or([AND(v == m.z(c), NOT(ctx.state[f"has_par:{c.id}"])) for c in m.corporations]
+                                       + [v == m.z(NONE)]))
+        return v
+
     def b_part(self, ctx: Ctx, name: Any, sep: Any, index: Any) -> Any:
         """As GameBase.b_part: a piece of a name, which the model does not follow."""
         return Opaque(f"part {index} of a name")

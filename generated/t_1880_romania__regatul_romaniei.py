@@ -8098,6 +8098,10 @@ DATA = TitleData(
         "corporation TR": "VI.6",
         "corporation VRL": "II.3.3",
         "enum turn_marks": "VII.3.1, VII.3.3",
+        "function buys_trains": "VII.3.8",
+        "function issued_percent": "VI.1, VI.6, VI.7",
+        "function lays_one_tile": "VII.1",
+        "function pays_for_track": "VII.3.1, VII.3.4",
         "function sold_out": "VIII.3, VI.1, VI.6",
         "hex A11": 'supplement from "18xx-games-1880Romania.json"',
         "hex A17": 'supplement from "18xx-games-1880Romania.json"',
@@ -8985,11 +8989,11 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     v_cert = g.b_next_certificate(v_corporation, "treasury")
     if not (v_cert != None):
         raise IllegalAction("no share of the company is left in the bank", rule="VI.5")
-    v_issued = g.b_sold_percent(v_corporation) + sum(
-        g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
-    )
     if not (
-        ((v_issued + g.attr(v_cert, "percent")) <= g.param("shares_available_in_phase_a"))
+        (
+            (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
+            <= g.param("shares_available_in_phase_a")
+        )
         or g.b_phase_at_least("B1")
     ):
         raise IllegalAction(
@@ -9061,7 +9065,12 @@ def a_pass(g, v_entity):
             "a player over the certificate limit must sell down to it first", rule="VI.3"
         )
     if not (
-        (not (g.param("must_own_train") and g.b_must_buy_train(v_entity)))
+        (
+            not (
+                (g.param("must_own_train") and g.b_must_buy_train(v_entity))
+                and r_buys_trains(g, v_entity)
+            )
+        )
         or g.b_would_export(v_entity)
     ):
         raise IllegalAction("a company without a train must buy one", rule="VII.3.8, VII.3.10")
@@ -9080,7 +9089,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         )
     if not (
         not (
-            (g.attr(v_corporation, "kind") == "investor")
+            r_lays_one_tile(g, v_corporation)
             and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
         )
     ):
@@ -9111,9 +9120,10 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction("no yellow tile in the turn of an upgrade", rule="VII.3.3")
         g.b_mark_done_this_turn("yellow")
-    if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
+    v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
+    if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction("the company cannot pay the terrain cost", rule="VII.3.1")
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    g.transfer(v_terrain, v_corporation, g.name("bank"))
     if g.attr(v_corporation, "kind") != "investor":
         g.set_attr(v_corporation, "laid_track", True)
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9128,8 +9138,13 @@ def a_place_token(g, v_corporation, v_city):
             "the company has no station marker left", rule='VII.3.4, §IV("Game Setup")'
         )
     v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation) * (
-        g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1
+    v_cost = (
+        (
+            g.b_next_token_cost(v_corporation)
+            * (g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1)
+        )
+        if r_pays_for_track(g, v_corporation)
+        else 0
     )
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("the company cannot pay for the station", rule="VII.3.4")
@@ -9185,6 +9200,8 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction("trains are bought as the last step of a turn", rule="VII.3.8")
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction("this company never buys trains", rule="VII.3.8")
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction("the train limit would be exceeded", rule="VII.3.8")
     v_seller = g.b_holder_of(v_train)
@@ -9425,12 +9442,33 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
     g.b_close_minor(v_investor)
 
 
+def r_lays_one_tile(g, v_corporation):
+    """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
+    return g.attr(v_corporation, "kind") == "investor"
+
+
+def r_pays_for_track(g, v_corporation):
+    """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
+    return True
+
+
+def r_buys_trains(g, v_corporation):
+    """The operator buys its trains and must own one: every company (VII.3.8)"""
+    return True
+
+
+def r_issued_percent(g, v_corporation):
+    """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
+    return g.b_sold_percent(v_corporation) + sum(
+        g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
+    )
+
+
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    return (
-        g.b_sold_percent(v_corporation)
-        + sum(g.b_percent(v_m, v_corporation) for v_m in g.name("minors"))
-    ) >= (100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a"))
+    return r_issued_percent(g, v_corporation) >= (
+        100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
+    )
 
 
 def r_second_capitalisation(g, v_corporation):
@@ -9438,13 +9476,7 @@ def r_second_capitalisation(g, v_corporation):
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
-    ) and (
-        (
-            g.b_sold_percent(v_corporation)
-            + sum(g.b_percent(v_m, v_corporation) for v_m in g.name("minors"))
-        )
-        >= g.param("shares_available_in_phase_a")
-    ):
+    ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
         g.set_attr(v_corporation, "second_capital", True)
 
@@ -9572,6 +9604,10 @@ class Game(GameBase):
         "minor_dividend": r_minor_dividend,
         "minor_turn_end": r_minor_turn_end,
         "close_investor": r_close_investor,
+        "lays_one_tile": r_lays_one_tile,
+        "pays_for_track": r_pays_for_track,
+        "buys_trains": r_buys_trains,
+        "issued_percent": r_issued_percent,
         "sold_out": r_sold_out,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,

@@ -71,11 +71,13 @@ def test_xi_rulec_play_on_a_variant_reports_what_is_missing(variant, capsys):
 TEST_MAPS = {
     "Transylvania": Path(__file__).parent / "fixtures" / "1880_transylvania_test_map.rules",
     "Regatul României": Path(__file__).parent / "fixtures" / "1880_regatul_test_map.rules",
+    "Amira": Path(__file__).parent / "fixtures" / "1880_amira_test_map.rules",
 }
 
 
 @pytest.mark.parametrize("variant,players,seed", [("Transylvania", 2, 1), ("Transylvania", 2, 2),
-                                                   ("Regatul României", 2, 1), ("Regatul României", 3, 1)])
+                                                   ("Regatul României", 2, 1), ("Regatul României", 3, 1),
+                                                   ("Amira", 2, 1), ("Amira", 2, 2)])
 def test_xi_a_variant_plays_to_the_end_on_its_test_overlay(variant, players, seed):
     """A random game of the variant, the invariant monitor after every action, ends (by the last 6E:
     one final stock round and three more turns, IX.1); the overlay's companies and investors only."""
@@ -86,3 +88,31 @@ def test_xi_a_variant_plays_to_the_end_on_its_test_overlay(variant, players, see
     listed = [str(c) for c in data.properties["corporations_in_play"]]
     assert [c["key"] for c in data.components_of("corporation")] == \
         [c for c in ("GWR", "VRL", "MR", "LCR", "CR", "DR", "LWR", "BR", "Bess", "CFR", "SZ", "TR") if c in listed]
+
+
+def _amira_game(seed=3):
+    Game = overlay_game_class(TITLE, "Amira", TEST_MAPS["Amira"])
+    return Game(players=["Ann", "Bob"], seed=seed)
+
+
+def test_xi_3_amira_founds_her_first_company_at_the_start():
+    """XI.3: Amira's first company is drawn at random at the start, never the TR; she holds its 30%
+    president's certificate (no player presides it); par 70 on the third row of the 70s; it operates at
+    once, with no capital of its own."""
+    g = _amira_game()
+    ours = [c for c in g.corporations if g.attr(c, "amira")]
+    assert len(ours) == 1 and ours[0].id != "TR"
+    corp = ours[0]
+    assert g.b_par_price(corp) == 70 and g.corp[corp.id]["track_row"] == 12 + 2
+    assert g.b_president_certificate(corp).percent == 30 and g.b_president(corp) is None
+    assert g.corp[corp.id]["floated"] and g.cash[corp] == 0
+    assert g.call("issued_percent", corp) == 30      # her certificate is out of the stack: 20% left in phase A
+
+
+def test_xi_3_an_amira_company_leases_its_train_never_buys_and_pays_out():
+    """XI.3: Amira's companies lease a train of the current type from the bank, never buy one (passing
+    the train step without one), pay no terrain or station costs and always pay out."""
+    g = _amira_game()
+    corp = next(c for c in g.corporations if g.attr(c, "amira"))
+    assert g.call("leases_train", corp) and not g.call("buys_trains", corp)
+    assert not g.call("pays_for_track", corp) and g.call("lays_one_tile", corp)

@@ -392,6 +392,7 @@ class GameBase:
         self._setup_reservations()
         self._setup_minors()
         self._new_subsidy_pool()
+        self.emit("game_start")  # setup done, before the first round (1880 Amira's first company is drawn)
         first = self.param("first_round")
         if first == "private_sale":
             self._start_private_sale()
@@ -1999,7 +2000,11 @@ class GameBase:
         bank's top train instead, which stays in the bank (1880 VII.3.5.2)."""
         out = {}
         trains = self.b_trains(corp)
-        if corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top":
+        leases = corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top"
+        if corp.kind == "corporation" and "leases_train" in self.ROUTINES:
+            # the title's `leases_train(C)`: a corporation that runs the bank's top train as an investor does
+            leases = leases or bool(self.call("leases_train", corp))
+        if leases:
             top = self._available_train_ids()[:1]
             trains = [self.trains[tid] for tid in top]
         longer = corp.kind == "corporation" and self._armed(corp, "longer_trains")
@@ -3999,6 +4004,40 @@ class GameBase:
         if self._round_track() is None:
             return [None]
         return [i for i in range(len(self._round_track_rows(price))) if self.b_round_track_row_free(price, i)]
+
+    def b_row_after_marker(self) -> int | None:
+        """row_after_marker(): the round track's first empty row below the row of the company holding the
+        train purchase marker, going round to the top (a row's number, 0 at the top); none where nobody
+        holds the marker or no row is empty (1880 XI.3: "the next free space after the train purchase
+        marker")."""
+        track_ = self._round_track()
+        holder = self.g.get("train_marker")
+        if track_ is None or holder is None or self.corp.get(holder, {}).get("track_row") is None:
+            return None
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        rows = len(groups) * int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        start, taken = self.corp[holder]["track_row"], self._round_track_taken()
+        return next((r % rows for r in range(start + 1, start + 1 + rows) if r % rows not in taken), None)
+
+    def b_row_price(self, row: int) -> int:
+        """row_price(r): the par price of round-track row r (its group's)."""
+        track_ = self._round_track()
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        per = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        return groups[int(row) // per]
+
+    def b_row_slot(self, row: int) -> int:
+        """row_slot(r): round-track row r's place among its par price's rows (0 at the top)."""
+        track_ = self._round_track()
+        return int(row) % int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+
+    def b_draw_unstarted(self, excluded: Any = ()) -> Entity | None:
+        """draw_unstarted(xs): one of the corporations not yet started and not in xs, drawn at random (the
+        game's seed); none if there is none (1880 XI.3: Amira's companies)."""
+        out = {str(getattr(x, "id", x)) for x in (excluded or ())}
+        pool = [c for c in self.corporations if not self.b_started(c) and not self.corp[c.id]["closed"]
+                and c.id not in out]
+        return self.rng.choice(pool) if pool else None
 
     def _round_track_key(self, corp: Entity):
         """Operating order on the round track: top row first."""
