@@ -2226,6 +2226,15 @@ class Builtins:
     def b_trains(self, ctx: Ctx, holder: Any) -> Any:
         return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
 
+    def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_limit_trains: where phased-out trains count against the limit (the default),
+        all the corporation's trains; which trains are phased out is outside the model."""
+        counts = self.m.prop_value("obsolete_trains_count_for_limit")
+        ctx.shared.reads.add("property", "obsolete_trains_count_for_limit", counts)
+        if counts is False:
+            raise Unsupported("trains phased out but outside the train limit (obsolete_trains_count_for_limit)")
+        return self.tr.length(self.b_trains(ctx, corp))
+
     def b_revenue(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: ctx.state[f"revenue:{c.id}"])
 
@@ -2923,6 +2932,21 @@ class Builtins:
         for c, cond in self.corp_of(ctx, corp):
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
+
+    def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        """As GameBase.b_held_certificates: the certificates of the corporation the holder holds."""
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, holder))))
+        return SymList(elems)
+
+    def b_take_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
+        """As GameBase.b_take_station: one of the corporation's station markers goes, free, where the
+        other's station was (which circle is the map's, outside the model); refused without a marker
+        left."""
+        ctx.require(self.tr.cmp(">", self.b_tokens_left(ctx, corp), 0))
+        self.b_place_station(ctx, corp, Opaque("the station taken over"))
 
     def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:
         if not self.m.title.components("hex"):

@@ -473,6 +473,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "VRL",
@@ -495,6 +496,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "MR",
@@ -517,6 +519,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "LCR",
@@ -539,6 +542,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "CR",
@@ -561,6 +565,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "DR",
@@ -583,6 +588,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "LWR",
@@ -605,6 +611,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "BR",
@@ -627,6 +634,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "Bess",
@@ -649,6 +657,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "CFR",
@@ -672,6 +681,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "SZ",
@@ -694,6 +704,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
             },
             {
                 "key": "TR",
@@ -717,6 +728,7 @@ DATA = TitleData(
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
                 "tender": False,
+                "investor_closing": "",
                 "children": [
                     {
                         "key": "mountain_discount",
@@ -8415,10 +8427,10 @@ DATA = TitleData(
         "private P7": 'supplement from "18xx-games-1880Romania.json"',
         "private P8": 'supplement from "18xx-games-1880Romania.json"',
         "procedure close_investor": "VII.3.7",
+        "procedure close_investor_station": "VII.3.7",
         "procedure forced_purchase_help": "VII.3.9",
         "procedure found_rights": "VII.3.2",
         "procedure found_with": "VI.6",
-        "procedure merge_investor": "VII.3.7",
         "procedure minor_dividend": "VII.1",
         "procedure pay_dividends": "VII.3.6",
         "procedure second_capitalisation": "VI.7",
@@ -9314,6 +9326,8 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station; or place again, free, a token the first tile on its hex took up (VII.3.4)"""
     if g.b_pending_decision(v_corporation, "place_token"):
+        if not (g.b_tokens_left(v_corporation) > 0):
+            raise IllegalAction("the company has no station marker left", rule="VII.3.4")
         v_again = g.b_check_retoken(v_corporation, v_city)
         g.b_place_station(v_corporation, v_again)
         g.b_resolve_decision(v_corporation, "place_token")
@@ -9501,10 +9515,8 @@ def a_choose(g, v_corporation, v_choice):
     if g.b_pending_decision(v_corporation, "choose"):
         if not ((v_choice == "Replace") or (v_choice == "Discard")):
             raise IllegalAction("the investor's station is replaced or discarded", rule="VII.3.7")
-        for v_m in g.name("minors"):
-            if g.b_percent(v_m, v_corporation) > 0:
-                r_merge_investor(g, v_m, v_corporation, (v_choice == "Replace"))
         g.b_resolve_decision(v_corporation, "choose")
+        r_close_investor_station(g, v_corporation, (v_choice == "Replace"))
     else:
         if not (
             (g.attr(v_corporation, "tender") and g.b_in_step(v_corporation, "run_routes"))
@@ -9672,26 +9684,22 @@ def a_player_choose(g, v_player, v_choice):
         if g.b_started(v_c) and (g.b_president(v_c) == None):
             if not (v_choice in g.param("president_share_sizes")):
                 raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
-            if not (((v_choice * g.b_par_price(v_c)) // 10) <= g.b_cash(v_player)):
+            v_size = 20 if (v_choice == 20) else (30 if (v_choice == 30) else 40)
+            if not (((v_size * g.b_par_price(v_c)) // 10) <= g.b_cash(v_player)):
                 raise IllegalAction(
                     "the founder cannot pay a certificate of that size", rule="VI.5"
                 )
-            for v_size in g.param("president_share_sizes"):
-                if v_choice == v_size:
-                    r_found_with(g, v_player, v_c, v_size)
+            r_found_with(g, v_player, v_c, v_size)
         elif (g.b_started(v_c) and (g.b_president(v_c) == v_player)) and (
             g.attr(v_c, "building_rights") == ""
         ):
-            if not (
-                v_choice
-                in g.param("building_rights_choices")[
-                    g.attr(g.b_president_certificate(v_c), "percent")
-                ]
-            ):
-                raise IllegalAction(
-                    "the building rights are three, two or one consecutive phases (ABC or BCD, AB, BC or CD, one of A to D)",
-                    rule="VII.3.2",
-                )
+            for v_size in g.param("president_share_sizes"):
+                if g.attr(g.b_president_certificate(v_c), "percent") == v_size:
+                    if not (v_choice in g.param("building_rights_choices")[v_size]):
+                        raise IllegalAction(
+                            "the building rights are three, two or one consecutive phases (ABC or BCD, AB, BC or CD, one of A to D)",
+                            rule="VII.3.2",
+                        )
             r_found_rights(g, v_player, v_c, v_choice)
 
 
@@ -9699,6 +9707,8 @@ def r_found_with(g, v_player, v_corporation, v_percent):
     """The president's certificate of the chosen size (VI.6)"""
     v_granted = v_corporation == g.entity("corporation", "TR")
     g.b_choose_share_layout(v_corporation, v_percent)
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
     v_cert = g.b_president_certificate(v_corporation)
     v_cost = 0 if v_granted else (g.b_par_price(v_corporation) * g.attr(v_cert, "shares"))
     if not (g.b_cash(v_player) >= v_cost):
@@ -9726,6 +9736,8 @@ def r_found_rights(g, v_player, v_corporation, v_rights):
 
 def a_destination_connection(g, v_minor):
     """The investor's station is connected to its reserved company (VII.3.7)"""
+    if not (g.attr(v_minor, "kind") == "investor"):
+        raise IllegalAction("only a foreign investor checks its connection", rule="VII.3.7")
     if not (g.b_in_step(v_minor, "destination_connection")):
         raise IllegalAction(
             "the connection is checked at the end of the investor's turn", rule="VII.3.7"
@@ -9740,18 +9752,28 @@ def a_destination_connection(g, v_minor):
             "the investor's station is not connected to a station of its reserved company",
             rule="VII.3.7",
         )
-    if g.b_cash(v_minor) > 0:
-        g.b_require_decision(v_minor, "minor_choose")
-    else:
-        r_station_choice(g, v_minor)
+    for v_c in g.name("corporations"):
+        if g.b_percent(v_minor, v_c) > 0:
+            for v_cert in g.b_held_certificates(v_minor, v_c):
+                g.move(v_cert, v_minor, g.b_owner(v_minor))
+            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), g.b_owner(v_minor))
+            g.b_check_president(v_c)
+            g.set_attr(v_c, "investor_closing", v_minor)
+            if g.b_cash(v_minor) > 0:
+                g.b_require_decision(v_minor, "minor_choose")
+            else:
+                r_station_choice(g, v_c)
 
 
 def a_minor_choose(g, v_minor, v_choice):
     """The investor's capital: to the company, or 20% to its owner (VII.3.7)"""
+    if not (g.attr(v_minor, "kind") == "investor"):
+        raise IllegalAction("only a closing foreign investor's capital is decided", rule="VII.3.7")
     if not (g.b_pending_decision(v_minor, "minor_choose")):
         raise IllegalAction("the capital is decided when the investor closes", rule="VII.3.7")
+    g.b_resolve_decision(v_minor, "minor_choose")
     for v_c in g.name("corporations"):
-        if g.b_percent(v_minor, v_c) > 0:
+        if g.attr(v_c, "investor_closing") == v_minor:
             if "treasury" in v_choice:
                 g.transfer(g.b_cash(v_minor), v_minor, v_c)
             else:
@@ -9760,30 +9782,25 @@ def a_minor_choose(g, v_minor, v_choice):
                     v_minor,
                     g.b_owner(v_minor),
                 )
-    g.b_resolve_decision(v_minor, "minor_choose")
-    r_station_choice(g, v_minor)
+            r_station_choice(g, v_c)
 
 
-def r_station_choice(g, v_minor):
-    """The company decides on the investor's station, if it has a marker left (VII.3.7)"""
-    for v_c in g.name("corporations"):
-        if g.b_percent(v_minor, v_c) > 0:
-            if g.b_tokens_left(v_c) > 0:
-                g.b_require_decision(v_c, "choose")
-            else:
-                r_merge_investor(g, v_minor, v_c, False)
+def r_station_choice(g, v_corporation):
+    """The company decides on the closing investor's station, if it has a marker left (VII.3.7)"""
+    if g.b_tokens_left(v_corporation) > 0:
+        g.b_require_decision(v_corporation, "choose")
+    else:
+        r_close_investor_station(g, v_corporation, False)
 
 
-def r_merge_investor(g, v_minor, v_corporation, v_take):
-    """The investor closes: its owner receives the reserved share and Ł50; the company's marker replaces its station, or the station leaves the map (VII.3.7)"""
-    v_holder = g.b_owner(v_minor)
-    if v_take:
-        g.b_take_station(v_corporation, v_minor)
-    for v_cert in g.b_held_certificates(v_minor, v_corporation):
-        g.move(v_cert, v_minor, v_holder)
-    g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
-    g.b_check_president(v_corporation)
-    g.b_close_minor(v_minor)
+def r_close_investor_station(g, v_corporation, v_take):
+    """The investor closes: the company's marker replaces its station, or the station leaves the map (VII.3.7)"""
+    for v_m in g.name("minors"):
+        if (g.attr(v_corporation, "investor_closing") == v_m) and (not g.b_closed(v_m)):
+            if v_take:
+                g.b_take_station(v_corporation, v_m)
+            g.b_close_minor(v_m)
+    g.set_attr(v_corporation, "investor_closing", "")
 
 
 def r_step_held(g, v_corporation, v_step):
@@ -9946,11 +9963,13 @@ def a_choose_ability(g, v_company, v_choice):
             raise IllegalAction(
                 "the Malaxa gives building rights for two consecutive phases", rule="II.3.1"
             )
-        g.set_attr(
-            v_target,
-            "building_rights",
-            g.b_letters_union(g.attr(v_target, "building_rights"), v_rights),
-        )
+        for v_c in g.name("corporations"):
+            if v_c == v_target:
+                g.set_attr(
+                    v_c,
+                    "building_rights",
+                    g.b_letters_union(g.attr(v_c, "building_rights"), v_rights),
+                )
         g.b_close_private(v_company)
 
 
@@ -10114,7 +10133,7 @@ class Game(GameBase):
         "action:destination_connection": a_destination_connection,
         "action:minor_choose": a_minor_choose,
         "station_choice": r_station_choice,
-        "merge_investor": r_merge_investor,
+        "close_investor_station": r_close_investor_station,
         "step_held": r_step_held,
         "in_owners_turn": r_in_owners_turn,
         "in_owners_operating_turn": r_in_owners_operating_turn,
