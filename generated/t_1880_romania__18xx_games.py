@@ -75,7 +75,7 @@ DATA = TitleData(
         "auction_opener": "rotating",
         "auction_pass_final": True,
         "min_bid_raise": 5,
-        "auction_all_pass_first": "random_free",
+        "auction_all_pass_first": "discount",
         "auction_all_pass": "private_income",
         "seating_after_auction": "cash_ascending",
         "free_pick": "investor",
@@ -9081,7 +9081,7 @@ DATA = TitleData(
 
 
 def a_bid(g, v_player, v_company, v_price):
-    """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
+    """Bid for a private in the Starting Round, or select a foreign investor; the first private's opening bid falls while all pass on it (V.1, V.2)"""
     if g.b_picking():
         if not (g.b_pickable(v_company)):
             raise IllegalAction("select one of the foreign investors still on offer", rule="V.2")
@@ -9102,8 +9102,11 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order", rule="V.1"
             )
-        if not (v_price >= g.attr(v_company, "cost")):
-            raise IllegalAction("the opening bid is at least the printed face value", rule="V.1")
+        if not (v_price >= (g.attr(v_company, "cost") - g.b_auction_discount(v_company))):
+            raise IllegalAction(
+                "the opening bid is at least the printed face value, less Ł5 each time everyone passed on the first private",
+                rule="V.1",
+            )
         if not (
             (g.b_highest_bid(v_company) == 0)
             or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))

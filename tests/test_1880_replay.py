@@ -126,3 +126,32 @@ def test_viii_3_a_bonus_cell_adds_to_the_run():
     assert g.call("market_bonus", tr) == 50
     g.corp["TR"]["cell"] = (0, 13)                                        # 200Z
     assert g.call("market_bonus", tr) == 400
+
+
+def test_v_1_all_passing_on_the_first_private_lowers_it_until_the_opener_takes_it():
+    """18xx.games' SelectionAuction#all_passed! (the rulebook gives the first private away at random,
+    V.1): each time everyone passes on P1 its opening bid falls by Ł5, the same player opening it again;
+    at nothing the opener takes it for free. The next auction then opens two seats on, and the one after
+    it with the same player again, as the site's engine moves its turns (checked against it action by
+    action on this sequence)."""
+    g = Site(players=["Ann", "Bob", "Cid"], seed=1)
+    seats = [p.id for p in g.players]
+    first = seats.index(acting(g))
+    a, b, c = (seats[(first + i) % 3] for i in range(3))                 # the opener and the next two
+    for round_ in range(3):
+        for name in (a, b, c):
+            act_plain(g, P(name, "pass"))
+        assert g.b_auction_discount(g.entity("private", "P1")) == 5 * (round_ + 1) and acting(g) == a
+    assert_refused(g, P(a, "bid", company="P1", price=0), "V.1")          # Ł5 is the least now
+    for name in (a, b, c):
+        act_plain(g, P(name, "pass"))
+    assert g.owner["P1"] == g.find(a) and g.cash[g.find(a)] == 600
+    assert acting(g) == c                                                 # P2: two seats on
+    act_plain(g, P(c, "bid", company="P2", price=30))
+    act_plain(g, P(a, "pass"))
+    act_plain(g, P(b, "pass"))
+    assert acting(g) == c                                                 # P3: the same opener
+
+
+def act_plain(g, action):
+    g.process(action)

@@ -3304,6 +3304,9 @@ class GameBase:
     def _open_auction(self) -> None:
         """A new auction of the first private in the queue, opened by the next opener."""
         st = dict(self.g["starting"])
+        if st.get("repeat_at") is not None and st["repeat_at"] == st["auctions"]:
+            st["auctions"] -= 1  # the previous opener opens again (auction_all_pass_first: discount)
+            del st["repeat_at"]
         opener = (self.g["priority"] + st["auctions"]) % self.n
         st.update(auctions=st["auctions"] + 1, high=None, passed=frozenset())
         self.j.set(self.g, "starting", st)
@@ -3393,6 +3396,13 @@ class GameBase:
         self.j.set(self.g, "starting", st)
         self._next_bidder_in_auction()
 
+    def b_auction_discount(self, item: Entity) -> int:
+        """auction_discount(X): how far the opening bid on X has fallen because everyone passed on it
+        (`auction_all_pass_first: discount`); 0 otherwise."""
+        st = self.g.get("starting") or {}
+        queue = st.get("queue") or ()
+        return int(st.get("discount", 0)) if queue and queue[0] == item.id else 0
+
     def b_auction_passed(self, player: Entity) -> bool:
         """auction_passed(P): P has passed in the opening auction under way and may not bid in it again."""
         st = self.g.get("starting")
@@ -3431,8 +3441,28 @@ class GameBase:
         first = next((p.id for p in self.privates if not self.closed[p.id]), None)
         if st["queue"][0] == first:
             effect = self.param("auction_all_pass_first")
+            if effect == "discount":
+                # its opening bid falls by the minimum raise and the same opener offers it again; at nothing,
+                # the opener takes it for free and the next auction is opened two seats on (18xx.games'
+                # G1880 SelectionAuction#all_passed!, then its process_pass moves on once more)
+                item = self.entity("private", st["queue"][0])
+                st = dict(st)
+                st["discount"] = st.get("discount", 0) + int(self.DATA.properties.get("min_bid_raise", 5))
+                st.update(high=None, passed=frozenset())
+                self.j.set(self.g, "starting", st)
+                if int(self._value(item.get("cost"), f"private {item} cost")) - st["discount"] <= 0:
+                    opener = self.players[(self.g["priority"] + st["auctions"] - 1) % self.n]
+                    st = dict(st)
+                    st["auctions"] += 1                    # the next auction two seats on ...
+                    st["repeat_at"] = st["auctions"] + 1   # ... and the one after it by the same player
+                    st["discount"] = 0
+                    self.j.set(self.g, "starting", st)
+                    self._auction_sold(opener, 0)
+                    return
+                self.j.set(self.g, "turn", (self.g["priority"] + st["auctions"] - 1) % self.n)
+                return
             if effect != "random_free":
-                raise RuleGap("auction_all_pass_first", f"{effect!r} is not built; only random_free is")
+                raise RuleGap("auction_all_pass_first", f"{effect!r} is not built; only random_free and discount are")
             self._auction_sold(self.rng.choice(self.players), 0)
             return
         effect = self.param("auction_all_pass")
