@@ -399,6 +399,10 @@ def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
         print(f"replayed {done.processed} actions of {title.display_name} {name}: "
               f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
               f"{record['rounds']} rounds, revenue {record['revenue']}")
+        for corp, train, recorded, counted, round_ in game.g.get("revenue_notes", ()):
+            # a run whose record the title's reading takes as it stands (recorded_revenue)
+            print(f"note: in round {round_}, {corp}'s {train} ran for {recorded} as the log records it; "
+                  f"its stops count {counted}")
         if record["result"]:
             print("result:     " + ", ".join(f"{k} {v}" for k, v in done.result_by_id().items())
                   + f" (end: {done.end_name()})")

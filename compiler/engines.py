@@ -56,8 +56,9 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
     `overlay`: a `.rules` file outside `rulespecs/` holding one or more
     `errata "NAME" of "TITLE" { ... }` units that fill what the title leaves as
     gaps (hexes, homes, token counts, off-board groups...). The overlay is
-    resolved with every rulespec and applied like an erratum, before the
-    variant; its engine is emitted in memory and never written to
+    resolved with every rulespec and applied like an erratum, after the
+    variant (whose own gaps it may fill: 1880 Romania's variants); its
+    engine is emitted in memory and never written to
     `generated/`, so a private or test map never lands in the committed
     engines. `title` and `variant` are printed names.
 
@@ -69,19 +70,24 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
     from compiler import paths
     from compiler.cli import slug
     from compiler.diagnostics import error, render_all
+    from compiler.check import check_title
     from compiler.emit import emit_title
+    from compiler.parse import parse_file
     from compiler.pipeline import load
+    from compiler.resolve import resolve_overlaid
 
     if not overlay.is_file():
         raise OverlayError(f"cannot read the map overlay {overlay}: no such file")
     if overlay.resolve().is_relative_to(paths.RULESPECS.resolve()):
         raise OverlayError(f"{overlay} lies inside rulespecs/, where it would apply to every build; "
                            "keep map overlays elsewhere")
-    loaded = load([paths.RULESPECS, overlay])
+    loaded = load([paths.RULESPECS], check=False)
     shown = paths.display(overlay)
-    if loaded.errors:
-        raise OverlayError(render_all(loaded.errors, loaded.sources))
-    units = [u for m in loaded.modules if m.path == shown for u in m.units]
+    module, found, text = parse_file(overlay, shown)
+    loaded.sources.add(shown, text)
+    if module is None or any(d.is_error for d in found):
+        raise OverlayError(render_all([d for d in found if d.is_error], loaded.sources))
+    units = list(module.units)
     if not units:
         raise OverlayError(f"{shown} holds no unit: write `errata \"NAME\" of \"{title}\" {{ ... }}`")
     wrong = [
@@ -96,13 +102,20 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
     name = next((t for t in program.titles if slug(t) == slug(title)), None)
     if name is None:
         raise OverlayError(f"no title {title!r}")
-    if variant is None:
-        resolved = program.titles[name]
-    else:
-        found = [v for (base, v) in program.variants if base == name and slug(v) == slug(variant)]
-        if not found:
+    vname = None
+    if variant is not None:
+        found_variants = [v for (base, v) in program.variants
+                          if base == name and slug(v) == slug(variant) and program.variants[(base, v)].reading is None]
+        if not found_variants:
             raise OverlayError(f"{title!r} has no variant {variant!r}")
-        resolved = program.variants[(name, found[0])]
+        vname = found_variants[0]
+    # the overlay goes on last, after the variant, whose own gaps it may fill
+    resolved, diagnostics = resolve_overlaid(loaded.modules, units, name, vname)
+    errors = [d for d in diagnostics if d.is_error]
+    if resolved is not None and not errors:
+        errors = [d for d in check_title(resolved) if d.is_error]
+    if resolved is None or errors:
+        raise OverlayError(render_all(errors, loaded.sources) if errors else f"cannot resolve {title!r}")
     source = emit_title(resolved)
     digest = hashlib.sha256(source.encode()).hexdigest()[:12]
     qualified = f"generated.{engine_name(title, variant)}__overlay_{digest}"

@@ -5,7 +5,7 @@ own clauses, then its errata; each variant is that title with the variant
 applied on top. An erratum holding an `implementation` property is an implementation's reading
 (18xx.games' decisions where the rulebook is silent or where the site differs): it is not applied to
 the title, nor to a title extending it; it is resolved as a variant of its own, on the title and on
-top of each of the title's variants (`ir.Program`). Reports:
+top of each of the title's variants (`ir.Program`), or of those it lists in `reading_variants`. Reports:
 
 - E010 an unknown library, title or variant base;
 - E011 a clause defined twice (a note points at the first definition; a clause
@@ -55,6 +55,17 @@ def is_reading(unit: s.Unit) -> bool:
     `implementation` property (`errata "18xx.games" of "1846" { implementation: "18xx.games" ... }`)."""
     return unit.kind == "errata" and any(isinstance(item, s.Property) and item.name == "implementation"
                                          for item in unit.items)
+
+
+def _reads_variant(reading: s.Unit, variant: str) -> bool:
+    """Whether an implementation's reading also covers the title's variant `variant`: every variant,
+    unless the reading lists the ones it covers (`reading_variants: [...]`; [] where the implementation
+    plays none of them)."""
+    prop = next((item for item in reading.items if isinstance(item, s.Property) and item.name == "reading_variants"),
+                None)
+    if prop is None or not isinstance(prop.value, s.ListLit):
+        return True
+    return variant in [item.value for item in prop.value.items if isinstance(item, s.Str)]
 
 
 def _unit_label(unit: s.Unit) -> str:
@@ -150,7 +161,7 @@ class Resolver:
                 variants[(name, variant.name)] = vtitle
             plain = [v.name for v in self.variants.get(name, [])]
             for reading in self.readings.get(name, []):
-                for base_variant in [None] + list(dict.fromkeys(plain)):
+                for base_variant in [None] + [v for v in dict.fromkeys(plain) if _reads_variant(reading, v)]:
                     rscope = scope.copy()
                     if base_variant is not None:
                         self._apply_unit(rscope, next(v for v in self.variants[name] if v.name == base_variant))
@@ -478,4 +489,32 @@ def resolve(modules: Iterable[s.Module]) -> tuple[Program, list[Diagnostic]]:
     return program, resolver.diagnostics
 
 
-__all__ = ["resolve", "Resolver", "statements"]
+def resolve_overlaid(modules: Iterable[s.Module], overlay: Iterable[s.Unit], title: str,
+                     variant: str | None) -> tuple[Title | None, list[Diagnostic]]:
+    """`title` (and `variant`) resolved from `modules`, with the errata units of `overlay` applied last:
+    after the variant, so that an overlay fills what the variant leaves open (a map overlay,
+    `rulec play --map`: 1880 Romania's variants declare their own gaps). None if the title or the
+    variant is unknown. Never raises for bad input."""
+    resolver = Resolver(modules)
+    program = resolver.run()
+    if title not in resolver.titles:
+        return None, resolver.diagnostics
+    unit = resolver.titles[title]
+    base = resolver._title_scope(title)
+    if base is None:
+        return None, resolver.diagnostics
+    scope = base.copy()
+    if variant is not None:
+        found = next((v for v in resolver.variants.get(title, []) if v.name == variant and v.kind == "variant"), None)
+        if found is None:
+            return None, resolver.diagnostics
+        resolver._apply_unit(scope, found)
+    for erratum in overlay:
+        resolver._apply_unit(scope, erratum)
+    resolved = resolver._freeze(unit, scope, variant)
+    resolver._check_names(resolved)
+    del program
+    return resolved, resolver.diagnostics
+
+
+__all__ = ["resolve", "resolve_overlaid", "Resolver", "statements"]

@@ -2252,6 +2252,15 @@ class Builtins:
     def b_trains(self, ctx: Ctx, holder: Any) -> Any:
         return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
 
+    def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_limit_trains: where phased-out trains count against the limit (the default),
+        all the corporation's trains; which trains are phased out is outside the model."""
+        counts = self.m.prop_value("obsolete_trains_count_for_limit")
+        ctx.shared.reads.add("property", "obsolete_trains_count_for_limit", counts)
+        if counts is False:
+            raise Unsupported("trains phased out but outside the train limit (obsolete_trains_count_for_limit)")
+        return self.tr.length(self.b_trains(ctx, corp))
+
     def b_revenue(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: ctx.state[f"revenue:{c.id}"])
 
@@ -2571,6 +2580,11 @@ class Builtins:
         if self.m.revenue_step > 1:
             ctx.shared.axioms.append(v % self.m.revenue_step == 0)
         return v
+
+    def b_recorded_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
+        """As GameBase.b_recorded_revenue: a run's revenue as its record gives it, any amount the
+        routes could earn (an oracle, as route_revenue)."""
+        return self.b_route_revenue(ctx, corp, routes)
 
     def b_pay_per_share(self, ctx: Ctx, corp: Any, holder: Any, amount: Any) -> Any:
         pct = self.b_percent(ctx, holder, corp)
@@ -2892,6 +2906,60 @@ class Builtins:
         ctx.require(AND(self.b_pending_decision(ctx, corp, "place_token"), OR(*chooses)))
         return Opaque("a chosen home station")
 
+    def b_auction_discount(self, ctx: Ctx, item: Any) -> Any:
+        """As GameBase.b_auction_discount: how often everyone passed on the first private is outside the
+        model: any amount not below zero."""
+        v = self.oracle(ctx, "auction_discount", (item,), sort="int")
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def b_row_after_marker(self, ctx: Ctx) -> Any:
+        """As GameBase.b_row_after_marker: the round track is outside the model."""
+        return self.oracle(ctx, "row_after_marker", (), sort="int")
+
+    def b_row_price(self, ctx: Ctx, row: Any) -> Any:
+        """As GameBase.b_row_price: the round track is outside the model."""
+        return self.oracle(ctx, "row_price", (row,), sort="int")
+
+    def b_row_slot(self, ctx: Ctx, row: Any) -> Any:
+        """As GameBase.b_row_slot: the round track is outside the model."""
+        return self.oracle(ctx, "row_slot", (row,), sort="int")
+
+    def b_draw_unstarted(self, ctx: Ctx, excluded: Any = ()) -> Any:
+        """As GameBase.b_draw_unstarted: a random draw, so any corporation of the model that has not
+        started, or none."""
+        m = self.m
+        v = self.oracle(ctx, "draw_unstarted", (), sort="ent")
+        ctx.shared.axioms.append(z3.Or([AND(v == m.z(c), NOT(ctx.state[f"has_par:{c.id}"])) for c in m.corporations]
+                                       + [v == m.z(NONE)]))
+        return v
+
+    def b_part(self, ctx: Ctx, name: Any, sep: Any, index: Any) -> Any:
+        """As GameBase.b_part: a piece of a name, which the model does not follow."""
+        return Opaque(f"part {index} of a name")
+
+    def b_letters_union(self, ctx: Ctx, a: Any, b: Any) -> Any:
+        """As GameBase.b_letters_union: letters of names, which the model does not follow."""
+        return Opaque("the letters of two names")
+
+    def b_corporation_named(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_corporation_named: the name is opaque to the model, so one of its corporations
+        or none, as the engine answers."""
+        m = self.m
+        v = self.oracle(ctx, "corporation_named", (name,), sort="ent")
+        ctx.shared.axioms.append(z3.Or([v == m.z(c) for c in m.corporations] + [v == m.z(NONE)]))
+        return v
+
+    def b_extend_run(self, ctx: Ctx, corp: Any, position: Any, kind: Any) -> None:
+        """As GameBase.b_extend_run: a train's stops for this turn's run; routes and their revenue are
+        outside the model (an oracle), so nothing it follows changes."""
+
+    def b_check_retoken(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        """As GameBase.b_check_retoken: refused unless the corporation owes the placing again of a token
+        (`pending_decision`); which hex and city is the map's, outside the model."""
+        ctx.require(self.b_pending_decision(ctx, corp, "place_token"))
+        return Opaque("a token placed again")
+
     def b_subsidise_track(self, ctx: Ctx, corp: Any, cost: Any) -> None:
         """As GameBase.b_subsidise_track: the subsidy pool refunds part of a track cost. The pool is money
         the bank sets aside each phase; the model counts it with the bank, so the refund is a payment from
@@ -2912,6 +2980,21 @@ class Builtins:
         for c, cond in self.corp_of(ctx, corp):
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
+
+    def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        """As GameBase.b_held_certificates: the certificates of the corporation the holder holds."""
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, holder))))
+        return SymList(elems)
+
+    def b_take_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
+        """As GameBase.b_take_station: one of the corporation's station markers goes, free, where the
+        other's station was (which circle is the map's, outside the model); refused without a marker
+        left."""
+        ctx.require(self.tr.cmp(">", self.b_tokens_left(ctx, corp), 0))
+        self.b_place_station(ctx, corp, Opaque("the station taken over"))
 
     def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:
         if not self.m.title.components("hex"):
@@ -3728,10 +3811,10 @@ class Builtins:
         ctx.shared.oracles.append((name, args, v))
         return v
 
-    def b_round_track_row_free(self, ctx: Ctx, price: Any) -> Any:
+    def b_round_track_row_free(self, ctx: Ctx, price: Any, slot: Any) -> Any:
         """As GameBase.b_round_track_row_free: which rows of the round track are
         taken is outside the model, so any answer."""
-        return self.oracle(ctx, "round_track_row_free", (price,))
+        return self.oracle(ctx, "round_track_row_free", (price, slot))
 
     def b_tile_color(self, ctx: Ctx, hex_id: Any) -> Any:
         """As GameBase.b_tile_color: the map is outside the model."""
@@ -3742,7 +3825,7 @@ class Builtins:
         `free_pick` kind (`b_pickable` is false), so it is never picked here."""
         ctx.require(self.b_pickable(ctx, item))
 
-    def b_take_round_track_row(self, ctx: Ctx, corp: Any) -> None:
+    def b_take_round_track_row(self, ctx: Ctx, corp: Any, slot: Any) -> None:
         """As GameBase.b_take_round_track_row: the round track is outside the model."""
 
     def b_phase_group(self, ctx: Ctx) -> Any:
@@ -4162,12 +4245,16 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         holders = m.prop_value("sold_out_holders") or ()
         ctx.shared.reads.add("property", "sold_out_holders", holders)
         if rise is True or (isinstance(rise, str) and rise != "none"):
+            own = tr.title.get("function", "sold_out")  # the title's reading of "sold out" (as GameBase._sold_out)
             for c in m.corporations:
-                # as GameBase._end_stock_round: players' holdings, and other corporations' where the title says
-                owners = [m.z(p) for p in m.players] + (
-                    [m.z(o) for o in m.corporations if o != c] if "corporations" in holders else [])
-                held = SUM([b.percent_of(ctx, e, c) for e in owners])
-                b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], tr.eq(held, 100)))
+                if own is not None:
+                    out = tr.truthy(tr.call_routine(own, [m.z(c)], {}, ctx))
+                else:
+                    # as GameBase._end_stock_round: players' holdings, and other corporations' where the title says
+                    owners = [m.z(p) for p in m.players] + (
+                        [m.z(o) for o in m.corporations if o != c] if "corporations" in holders else [])
+                    out = tr.eq(SUM([b.percent_of(ctx, e, c) for e in owners]), 100)
+                b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], out))
         ctx.shared.calls.update({"market_move", "emit:operating_round_start"})
         b.turn_over(ctx)
         return tr.finish("end_stock_round()", ctx, pre)

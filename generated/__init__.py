@@ -13,6 +13,7 @@ ENGINES = {
     ('1880 Romania', 'Transylvania'): 't_1880_romania__transylvania',
     ('1880 Romania', 'Regatul României'): 't_1880_romania__regatul_romaniei',
     ('1880 Romania', 'Amira'): 't_1880_romania__amira',
+    ('1880 Romania', '18xx.games'): 't_1880_romania__18xx_games',
     ('18CO', None): 't_18co',
     ('18CO', '18xx.games'): 't_18co__18xx_games',
 }

@@ -19,6 +19,7 @@ DATA = TitleData(
                 (("bankruptcy",), "bankrupt"),
                 (("share_price",), "stock_market"),
                 (("final_train",), "final_train"),
+                (("last_train",), "final_train"),
                 (("all_closed",), "all_closed"),
                 (("agreement",), "manually_ended"),
             ),

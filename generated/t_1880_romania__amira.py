@@ -19,6 +19,7 @@ DATA = TitleData(
                 (("bankruptcy",), "bankrupt"),
                 (("share_price",), "stock_market"),
                 (("final_train",), "final_train"),
+                (("last_train",), "final_train"),
                 (("all_closed",), "all_closed"),
                 (("agreement",), "manually_ended"),
             ),
@@ -71,7 +72,7 @@ DATA = TitleData(
         ),
         "shares_available_in_phase_a": 50,
         "reserved_share_in_phase_a": "a share reserved for a foreign investor is one of the 50% available in phase A: players may buy only what is left of it",
-        "capitalization": "in phases A to C, five times par on starting to operate and five times par again once 50% is sold and phase B has begun; in phase D, ten times par at once",
+        "capitalization": "in phases A to C, five times par on starting to operate and five times par again once 50% is out of the company's stack (the '100% operating capital' card visible: the president's certificate of any size and the shares above the card, a share reserved for an investor included) and phase B has begun; in phase D, ten times par at once",
         "station_costs": [0, 40, 100],
         "station_cost_multiplier_phase_d": 2,
         "stations_per_company": 3,
@@ -135,6 +136,7 @@ DATA = TitleData(
         "layout": "pointy",
         "track_off_board": False,
         "dead_end_colors": ["blue"],
+        "reached_upgrades": True,
         "upgrade_chart": "partial",
         "odessa_coordinate": "the rulebook calls Odessa Y8; the reference's map (used here) calls it H26",
         "ports_on_plus_trains": "the blue ports (H26, J26) are an off-board area and a city for track and stations, but count as ports for a train's distance: a plus train's small number pays for them",
@@ -505,6 +507,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "VRL",
@@ -526,6 +530,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "MR",
@@ -547,6 +553,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "LCR",
@@ -568,6 +576,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "CR",
@@ -589,6 +599,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "DR",
@@ -610,6 +622,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "LWR",
@@ -631,6 +645,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "BR",
@@ -652,6 +668,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "Bess",
@@ -673,6 +691,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "CFR",
@@ -695,6 +715,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "SZ",
@@ -716,6 +738,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
             },
             {
                 "key": "TR",
@@ -738,6 +762,8 @@ DATA = TitleData(
                 "tokens": [0, 40, 100],
                 "par": [70, 80, 90, 100],
                 "float": {"A": 20, "B": 30, "C": 40, "D": 60},
+                "amira": False,
+                "amira_draw": 0,
                 "children": [
                     {
                         "key": "mountain_discount",
@@ -2058,7 +2084,7 @@ DATA = TitleData(
                 "president_share_never_sold_to_bank": True,
                 "no_buy_after_sale_same_company": True,
                 "sale_price": "market price less Ł5 per share",
-                "sold_out_rise": "a company whose available shares are all held by players rises one space at the end of the round",
+                "sold_out_rise": "a company all of whose available shares are in circulation (not in the bank: with players or reserved for an investor) rises one space at the end of the round; in phase A only 50% is available",
             },
             {
                 "key": "operating",
@@ -2091,7 +2117,7 @@ DATA = TitleData(
                 "par_groups": [100, 90, 80, 70],
                 "rows_per_par_price": 4,
                 "circles_per_row": 2,
-                "row_choice": "the founder puts the company's marker on the current space of an empty row under its par price; a par price with all rows taken cannot be chosen",
+                "row_choice": "the founder puts the company's marker on the current space of an empty row of his choice under its par price (the row is the `slot` of the founding, 0 to 3 from the top of the price's four); a par price with all rows taken cannot be chosen",
                 "current_space": "the circle of the companies still to act in the current pass: a company founded in an interrupting stock round acts in that pass when the topmost-waiting rule reaches it",
                 "order": "top to bottom, then round again",
                 "train_purchase_marker": "placed beside the marker of the company that last bought a train from the bank; not moved for rebuilt 2-trains, pool or company purchases",
@@ -8108,6 +8134,7 @@ DATA = TitleData(
         "action buy_train": "VII.3.8",
         "action choose": "VI.6, VII.3.2, VII.3.7",
         "action close_for_cash": "II.3.1",
+        "action dividend": "VII.3.6, VIII.2, XI.3",
         "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action lay_tile": "VII.3.1, VII.3.3",
         "action par": "VI.5, VI.6",
@@ -8143,19 +8170,25 @@ DATA = TitleData(
         "contradiction xref_exporting": "VII.3.11, VII.3.10",
         "contradiction xref_exporting_vi1": "VI.1, VII.3.10",
         "contradiction xref_sr_turn_order": "V.1, VI.2",
-        "corporation BR": "VI.6",
-        "corporation Bess": 'supplement from "18xx-games-1880Romania.json"',
-        "corporation CFR": "VII.3.6",
-        "corporation CR": "II.3.3",
-        "corporation DR": "II.3.3",
-        "corporation GWR": "II.3.3",
-        "corporation LCR": "II.3.3",
-        "corporation LWR": "II.3.3",
-        "corporation MR": "II.3.3",
-        "corporation SZ": 'supplement from "18xx-games-1880Romania.json"',
-        "corporation TR": "VI.6",
-        "corporation VRL": "II.3.3",
+        "corporation BR": "VI.6, XI.3",
+        "corporation Bess": "XI.3",
+        "corporation CFR": "VII.3.6, XI.3",
+        "corporation CR": "II.3.3, XI.3",
+        "corporation DR": "II.3.3, XI.3",
+        "corporation GWR": "II.3.3, XI.3",
+        "corporation LCR": "II.3.3, XI.3",
+        "corporation LWR": "II.3.3, XI.3",
+        "corporation MR": "II.3.3, XI.3",
+        "corporation SZ": "XI.3",
+        "corporation TR": "VI.6, XI.3",
+        "corporation VRL": "II.3.3, XI.3",
         "enum turn_marks": "VII.3.1, VII.3.3",
+        "function buys_trains": "VII.3.8, XI.3",
+        "function issued_percent": "VI.1, VI.6, VI.7, XI.3",
+        "function lays_one_tile": "VII.1, XI.3",
+        "function leases_train": "XI.3, VII.3.5.2",
+        "function pays_for_track": "VII.3.1, VII.3.4, XI.3",
+        "function sold_out": "VIII.3, VI.1, VI.6",
         "hex A11": 'supplement from "18xx-games-1880Romania.json"',
         "hex A17": 'supplement from "18xx-games-1880Romania.json"',
         "hex A19": 'supplement from "18xx-games-1880Romania.json"',
@@ -8293,12 +8326,13 @@ DATA = TitleData(
         "private P6": 'supplement from "18xx-games-1880Romania.json"',
         "private P7": 'supplement from "18xx-games-1880Romania.json"',
         "private P8": 'supplement from "18xx-games-1880Romania.json"',
+        "procedure amira_founds": "XI.3",
         "procedure close_investor": "VII.3.7",
         "procedure forced_purchase_help": "VII.3.9",
         "procedure minor_dividend": "VII.1",
         "procedure minor_turn_end": "VII.3.7",
         "procedure pay_dividends": "VII.3.6",
-        "procedure second_capitalisation": "VI.7",
+        "procedure second_capitalisation": "VI.7, XI.3",
         "property after_the_last_6e": "VII.3.8, IX.1",
         "property any_time_actions": "II.3.1",
         "property auction_all_pass": "V.1",
@@ -8312,7 +8346,7 @@ DATA = TitleData(
         "property building_rights_rules": "VII.3.2, VII.3.4, II.6",
         "property capital_on_start": "VI.7, VII.3.11",
         "property capitalisation": "VI.7",
-        "property capitalization": "VI.7, VII.3.11, §X",
+        "property capitalization": 'VI.7, VII.3.11, §X, §IV("Game Setup")',
         "property cert_limit_counts": "VI.3",
         "property certificates_counted": "VI.3, II.3.1, II.3.2",
         "property choose_options": "VII.3.2, VII.3.7",
@@ -8366,6 +8400,7 @@ DATA = TitleData(
         "property private_purchase_from_phase": "II.3.1",
         "property private_rules": "II.3.1, §X",
         "property private_value_at_end": "IX.2",
+        "property reached_upgrades": "VII.3.3",
         "property reserved_share_in_phase_a": 'VI.6, VI.1, §IV("Game Setup")',
         "property seating_after_auction": "V.1",
         "property section_numbering": '§IV("Game Setup"), §IV("Sequence of Play")',
@@ -8916,6 +8951,8 @@ DATA = TitleData(
         "train 8": "II.4, XI.3",
         "train 8E": '§IV("Game Setup"), VII.3.5.1, XI.3',
         "train_rules How trains are bought, run, exported and scrapped": "VII.3.8",
+        "trigger amira_first_company": "XI.3",
+        "trigger amira_later_companies": "XI.3",
         "trigger capitalise": "VI.7",
         "trigger dotted_border_opens": "II.3.1, VII.3.11",
         "trigger loan_interest": "VII.3.9",
@@ -8962,8 +8999,8 @@ def a_bid(g, v_player, v_company, v_price):
         g.b_auction_bid(v_player, v_price)
 
 
-def a_par(g, v_player, v_corporation, v_price, v_president_percent):
-    """Found a company: buy its president's certificate, of 20, 30 or 40%; or found the TR with P8's (VI.5, VI.6)"""
+def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
+    """Found a company: buy its president's certificate, of 20, 30 or 40%, and put its marker on an empty row of its par price; or found the TR with P8's (VI.5, VI.6)"""
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
@@ -8991,9 +9028,10 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
         raise IllegalAction(
             "the Orient Express gives the TR's 20% president's certificate", rule="VI.6"
         )
-    if not (g.b_round_track_row_free(v_price)):
+    if not (g.b_round_track_row_free(v_price, v_slot)):
         raise IllegalAction(
-            "all four rows of that par price on the round track are taken", rule="VI.6"
+            "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
+            rule="VI.6, §X",
         )
     g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
@@ -9003,7 +9041,7 @@ def a_par(g, v_player, v_corporation, v_price, v_president_percent):
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5")
     g.b_set_par(v_corporation, v_price)
-    g.b_take_round_track_row(v_corporation)
+    g.b_take_round_track_row(v_corporation, v_slot)
     g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     for v_investor in g.name("minors"):
@@ -9042,11 +9080,11 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     v_cert = g.b_next_certificate(v_corporation, "treasury")
     if not (v_cert != None):
         raise IllegalAction("no share of the company is left in the bank", rule="VI.5")
-    v_issued = g.b_sold_percent(v_corporation) + sum(
-        g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
-    )
     if not (
-        ((v_issued + g.attr(v_cert, "percent")) <= g.param("shares_available_in_phase_a"))
+        (
+            (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
+            <= g.param("shares_available_in_phase_a")
+        )
         or g.b_phase_at_least("B1")
     ):
         raise IllegalAction(
@@ -9118,7 +9156,12 @@ def a_pass(g, v_entity):
             "a player over the certificate limit must sell down to it first", rule="VI.3"
         )
     if not (
-        (not (g.param("must_own_train") and g.b_must_buy_train(v_entity)))
+        (
+            not (
+                (g.param("must_own_train") and g.b_must_buy_train(v_entity))
+                and r_buys_trains(g, v_entity)
+            )
+        )
         or g.b_would_export(v_entity)
     ):
         raise IllegalAction("a company without a train must buy one", rule="VII.3.8, VII.3.10")
@@ -9137,7 +9180,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         )
     if not (
         not (
-            (g.attr(v_corporation, "kind") == "investor")
+            r_lays_one_tile(g, v_corporation)
             and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
         )
     ):
@@ -9161,14 +9204,17 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile", rule="VII.3.3"
             )
+        if not (not g.b_done_this_turn("upgrade")):
+            raise IllegalAction("at most one tile is upgraded in a turn", rule="VII.3.3")
         g.b_mark_done_this_turn("upgrade")
     else:
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction("no yellow tile in the turn of an upgrade", rule="VII.3.3")
         g.b_mark_done_this_turn("yellow")
-    if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
+    v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
+    if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction("the company cannot pay the terrain cost", rule="VII.3.1")
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    g.transfer(v_terrain, v_corporation, g.name("bank"))
     if g.attr(v_corporation, "kind") != "investor":
         g.set_attr(v_corporation, "laid_track", True)
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9183,8 +9229,13 @@ def a_place_token(g, v_corporation, v_city):
             "the company has no station marker left", rule='VII.3.4, §IV("Game Setup")'
         )
     v_spot = g.b_check_token(v_corporation, v_city)
-    v_cost = g.b_next_token_cost(v_corporation) * (
-        g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1
+    v_cost = (
+        (
+            g.b_next_token_cost(v_corporation)
+            * (g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1)
+        )
+        if r_pays_for_track(g, v_corporation)
+        else 0
     )
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("the company cannot pay for the station", rule="VII.3.4")
@@ -9202,15 +9253,18 @@ def a_run_routes(g, v_corporation, v_routes):
 
 
 def a_dividend(g, v_corporation, v_kind):
-    """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
+    """Pay out or withhold; Amira's companies always pay out in full (VII.3.6, VIII.2)"""
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction("revenue is disposed of after the trains run", rule="VII.3.6, VIII.2")
+        raise IllegalAction("revenue is managed after the trains run", rule="VII.1")
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule="VII.3.6")
+        raise IllegalAction("a company pays out or withholds", rule="VII.3.6")
+    if not (
+        ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
+        or (g.b_revenue(v_corporation) == 0)
+    ):
+        raise IllegalAction("Amira's companies always pay out their revenue in full", rule="XI.3")
     v_revenue = g.b_revenue(v_corporation)
-    v_paid = (
-        v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
-    )
+    v_paid = v_revenue if (v_kind == "payout") else 0
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
@@ -9240,6 +9294,8 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction("trains are bought as the last step of a turn", rule="VII.3.8")
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction("this company never buys trains", rule="VII.3.8")
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction("the train limit would be exceeded", rule="VII.3.8")
     v_seller = g.b_holder_of(v_train)
@@ -9489,18 +9545,49 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
     g.b_close_minor(v_investor)
 
 
+def r_lays_one_tile(g, v_corporation):
+    """A foreign investor, or a company of Amira's, lays or upgrades one tile a turn (VII.1, XI.3)"""
+    return (g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "amira")
+
+
+def r_pays_for_track(g, v_corporation):
+    """Amira's companies pay no terrain or station costs (VII.3.1, VII.3.4, XI.3)"""
+    return not g.attr(v_corporation, "amira")
+
+
+def r_buys_trains(g, v_corporation):
+    """Amira's companies never buy trains; they lease one (VII.3.8, XI.3)"""
+    return not g.attr(v_corporation, "amira")
+
+
+def r_issued_percent(g, v_corporation):
+    """How much of the company is out of its stack: the players' shares, a share reserved for an investor, and Amira's certificate (VI.1, VI.6, VI.7, XI.3)"""
+    return (
+        g.b_sold_percent(v_corporation)
+        + sum(g.b_percent(v_m, v_corporation) for v_m in g.name("minors"))
+    ) + (
+        g.attr(g.b_president_certificate(v_corporation), "percent")
+        if g.attr(v_corporation, "amira")
+        else 0
+    )
+
+
+def r_sold_out(g, v_corporation):
+    """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
+    return r_issued_percent(g, v_corporation) >= (
+        100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
+    )
+
+
 def r_second_capitalisation(g, v_corporation):
-    """The second five times par (VI.7)"""
+    """The second five times par; Amira's companies have no capital (VI.7, XI.3)"""
     if (
-        (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
-        and (not g.attr(v_corporation, "second_capital"))
-    ) and (
         (
-            g.b_sold_percent(v_corporation)
-            - g.attr(g.b_president_certificate(v_corporation), "percent")
+            (g.b_floated(v_corporation) and (not g.attr(v_corporation, "amira")))
+            and g.b_phase_at_least("B1")
         )
-        >= 30
-    ):
+        and (not g.attr(v_corporation, "second_capital"))
+    ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
         g.set_attr(v_corporation, "second_capital", True)
 
@@ -9516,6 +9603,23 @@ def a_payoff_player_debt(g, v_player):
         raise IllegalAction("no cash to repay with", rule="VII.3.9")
     g.transfer(v_amount, v_player, g.name("bank"))
     g.b_reduce_debt(v_player, v_amount)
+
+
+def r_amira_founds(g, v_corporation, v_price, v_slot, v_order):
+    """Amira founds a company: the 30% president's certificate, which is hers, and building rights to the gray phase; it operates at once, with no capital of its own (XI.3)"""
+    if v_corporation != None:
+        g.b_choose_share_layout(v_corporation, 30)
+        g.b_set_par(v_corporation, v_price)
+        g.b_take_round_track_row(v_corporation, v_slot)
+        g.set_attr(v_corporation, "amira", True)
+        g.set_attr(v_corporation, "amira_draw", v_order)
+        g.set_attr(v_corporation, "building_rights", "ABC")
+        g.set_attr(v_corporation, "floated", True)
+
+
+def r_leases_train(g, v_corporation):
+    """A company of Amira's leases a train of the current type, as a foreign investor does (XI.3, VII.3.5.2)"""
+    return g.attr(v_corporation, "amira")
 
 
 # ------------------------------------------------------------ triggers
@@ -9561,6 +9665,42 @@ def t_loan_interest(g, *_rest):
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
 
 
+def t_amira_first_company(g, *_rest):
+    """Amira's first company: drawn at random from those available, never the TR, at par 70 on the third row of its price"""
+    r_amira_founds(g, g.b_draw_unstarted([g.entity("corporation", "TR")]), 70, 2, 1)
+
+
+def t_amira_later_companies(g, *_rest):
+    """Amira's second and third companies: drawn at random from those not yet founded at the end of the stock rounds that the last 2+2 and the last 3+3 begin, on the next free row after the train purchase marker"""
+    if (
+        not any(
+            ((g.attr(v_t, "name") == "2") or (g.attr(v_t, "name") == "2+2"))
+            for v_t in g.b_available_trains()
+        )
+    ) and all((g.attr(v_c, "amira_draw") != 2) for v_c in g.name("corporations")):
+        v_row = g.b_row_after_marker()
+        if v_row != None:
+            r_amira_founds(g, g.b_draw_unstarted([]), g.b_row_price(v_row), g.b_row_slot(v_row), 2)
+    if (
+        (
+            not any(
+                (
+                    (
+                        ((g.attr(v_t, "name") == "2") or (g.attr(v_t, "name") == "2+2"))
+                        or (g.attr(v_t, "name") == "3")
+                    )
+                    or (g.attr(v_t, "name") == "3+3")
+                )
+                for v_t in g.b_available_trains()
+            )
+        )
+        and all((g.attr(v_c, "amira_draw") != 3) for v_c in g.name("corporations"))
+    ) and any((g.attr(v_c, "amira_draw") == 2) for v_c in g.name("corporations")):
+        v_row = g.b_row_after_marker()
+        if v_row != None:
+            r_amira_founds(g, g.b_draw_unstarted([]), g.b_row_price(v_row), g.b_row_slot(v_row), 3)
+
+
 class Game(GameBase):
     """1880 Romania (Amira): the engine contract of ARCHITECTURE.md."""
 
@@ -9571,6 +9711,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("price", ("money",)),
+            ("slot", ("int",)),
             ("president_percent", ("int",)),
         ],
         "buy_shares": [
@@ -9629,8 +9770,15 @@ class Game(GameBase):
         "minor_dividend": r_minor_dividend,
         "minor_turn_end": r_minor_turn_end,
         "close_investor": r_close_investor,
+        "lays_one_tile": r_lays_one_tile,
+        "pays_for_track": r_pays_for_track,
+        "buys_trains": r_buys_trains,
+        "issued_percent": r_issued_percent,
+        "sold_out": r_sold_out,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
+        "amira_founds": r_amira_founds,
+        "leases_train": r_leases_train,
     }
     TRIGGERS = {
         "close_privates": [(None, t_privates_close)],
@@ -9638,5 +9786,6 @@ class Game(GameBase):
         "dotted_border_opens": [(None, t_dotted_border_opens)],
         "floated": [(None, t_capitalise)],
         "second_capitalization": [(None, t_second_capital_in_b)],
-        "stock_round_end": [(None, t_loan_interest)],
+        "stock_round_end": [(None, t_loan_interest), (None, t_amira_later_companies)],
+        "game_start": [(None, t_amira_first_company)],
     }

@@ -42,7 +42,7 @@ def game_with_investors(picks=("6", "5", "1", "3")):
         act(g, P(acting(g), "bid", company=company.id, price=price))
         while g.g["round"] == "auction" and g.b_auction_company() == company and not g.b_picking():
             act(g, P(acting(g), "pass"))
-    act(g, P(acting(g), "par", corporation="TR", share_price="70,7,3", president_percent=20))
+    act(g, P(acting(g), "par", corporation="TR", share_price="70,7,3", slot=0, president_percent=20))
     act(g, E("TR", "choose", choice="ABC"))
     seating = [p.id for p in g.players]
     assert g.b_president(g.entity("corporation", "TR")).id == seating[1]
@@ -55,9 +55,9 @@ def game_with_investors(picks=("6", "5", "1", "3")):
 def found(g, name, sym, rights="ABC", percent=20, price=100):
     while acting(g) != name:
         act(g, P(acting(g), "pass"))
-    share_price = next(a["share_price"] for a in g._cand_par(g.find(name), {})
-                       if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
-    act(g, P(name, "par", corporation=sym, share_price=share_price, president_percent=percent))
+    share_price, slot = next((a["share_price"], a["slot"]) for a in g._cand_par(g.find(name), {})
+                             if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
+    act(g, P(name, "par", corporation=sym, share_price=share_price, slot=slot, president_percent=percent))
     act(g, E(sym, "choose", choice=rights))
 
 
@@ -98,6 +98,26 @@ def test_vi_6_first_founding_reserves_a_share_for_the_investor():
     g.flow["paid"] += 200
     found(g, owner, "GWR", price=70)                    # his second founding reserves nothing
     assert g.b_percent(investor, g.entity("corporation", "GWR")) == 0
+
+
+def test_vi_7_a_share_reserved_for_an_investor_uncovers_the_card_too():
+    """VI.7 with VI.6: the share reserved for an investor is taken from the company's stack, so it is one
+    of the 50% above the "100% operating capital" card: a 20% president's certificate, the reserved share
+    and two shares bought make 50%, and the second five times par comes (a direct edit puts the game in
+    phase B1, its events not fired). The reserved share is not sold: the 30% to float in phase B are the
+    players' (VI.6)."""
+    g, seating = game_with_investors()
+    owner = seating[0]
+    g.g["phase"] = "B1"
+    found(g, owner, "CFR", price=70, percent=20, rights="ABC")
+    cfr = g.entity("corporation", "CFR")
+    assert g.b_percent(g.find("6"), cfr) == 10 and not g.corp["CFR"]["floated"]
+    for expected in (5 * 70, 10 * 70):
+        name = acting(g)
+        cert = next(c for c in g.certs_of["CFR"] if g.owner[c.id] == cfr and not c.president)
+        act(g, P(name, "buy_shares", shares=[cert.id], percent=10))
+        assert g.corp["CFR"]["floated"] and g.cash[cfr] == expected
+    assert sum(g.b_percent(g.find(n), cfr) for n in seating) == 40
 
 
 # ---------------------------------------------------------------- VII.1 / VII.3.5.2 the investor's turn

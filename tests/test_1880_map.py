@@ -36,9 +36,9 @@ def new_game():
 
 
 def par(g, name, sym, price=100, percent=20):
-    share_price = next(a["share_price"] for a in g._cand_par(g.find(name), {})
-                       if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
-    return P(name, "par", corporation=sym, share_price=share_price, president_percent=percent)
+    share_price, slot = next((a["share_price"], a["slot"]) for a in g._cand_par(g.find(name), {})
+                             if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
+    return P(name, "par", corporation=sym, share_price=share_price, slot=slot, president_percent=percent)
 
 
 def found(g, name, sym, rights, percent=20, price=100):
@@ -208,6 +208,43 @@ def test_vii_3_3_upgrade_is_the_only_tile():
     to_operating(g)
     act(g, lay("GWR", "I17", "L149", 0))
     assert_refused(g, lay("GWR", "I19", "9", 1), "VII.3.3")
+
+
+def test_vii_3_3_at_most_one_tile_is_upgraded_in_a_turn():
+    """VII.3.3: "at most one tile may be upgraded": after an upgrade a second upgrade is refused, as is
+    a yellow tile (phase B1 with two lays; a direct edit lays the yellow tiles upgraded)."""
+    g = new_game()
+    found(g, "Ann", "GWR", "ABC")
+    g.g["phase"] = "B1"
+    lay_direct(g, "I17", "L148", 0)
+    lay_direct(g, "I19", "9", 1)
+    to_operating(g)
+    act(g, lay("GWR", "I17", "L149", 0))
+    upgrades = [a for a in g.legal_actions() if a["type"] == "lay_tile"]
+    assert upgrades == []
+    assert_refused(g, lay("GWR", "I19", "16", 1), "VII.3.3")
+
+
+def test_vii_3_3_an_upgraded_tile_needs_only_to_be_reachable():
+    """VII.3.3: a company may upgrade a tile that "after the upgrade, is reachable from one of its own
+    station markers": the upgrade's new track need not be the part it reaches. The TR reaches the
+    yellow OO tile at H16 (Târgoviște / Ploiești) from Sibiu through F14 and G15, up to the VRL's full
+    circle; the green 8862 adds track beyond that circle, which the TR does not reach, yet the tile is
+    reachable (the position of an 18xx.games game, whose engine accepts the upgrade). A direct edit
+    lays the tiles and the VRL's station and puts the game in phase B1, whose event opens the dotted
+    border between F14 and G15."""
+    g = new_game()
+    found(g, "Ann", "TR", "ABC")
+    g.g["phase"] = "B1"
+    g.emit("dotted_border_opens")
+    lay_direct(g, "F12", "15", 1)
+    lay_direct(g, "F14", "8851", 1)
+    lay_direct(g, "G15", "8852", 2)
+    lay_direct(g, "H16", "235", 2)
+    g.board.place_token("VRL", ("H16", 0))
+    to_operating(g)
+    act(g, lay("TR", "H16", "8862", 2))
+    assert g.board.tile_at("H16").name == "8862"
 
 
 # ---------------------------------------------------------------- VII.3.4 stations, VII.3.5 trains

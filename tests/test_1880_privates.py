@@ -41,9 +41,9 @@ def X(sym, type_, **fields):
 def found(g, name, sym, rights="ABC", price=100):
     while acting(g) != name:
         act(g, P(acting(g), "pass"))
-    share_price = next(a["share_price"] for a in g._cand_par(g.find(name), {})
-                       if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
-    act(g, P(name, "par", corporation=sym, share_price=share_price, president_percent=20))
+    share_price, slot = next((a["share_price"], a["slot"]) for a in g._cand_par(g.find(name), {})
+                             if a["corporation"] == sym and a["share_price"].startswith(f"{price},"))
+    act(g, P(name, "par", corporation=sym, share_price=share_price, slot=slot, president_percent=20))
     act(g, C(sym, "choose", choice=rights))
 
 

@@ -93,10 +93,13 @@ def to_turn(g, name):
     assert acting(g) == name
 
 
-def par_action(g, name, sym, par, president_percent=20):
-    return P(name, "par", corporation=sym, president_percent=president_percent, share_price=next(
-        a["share_price"] for a in g._cand_par(g.find(name), {}) if a["corporation"] == sym
-        and a["share_price"].startswith(f"{par},")))
+def par_action(g, name, sym, par, president_percent=20, slot=None):
+    """`name` founds `sym` at `par` on row `slot` of the price's four (the topmost empty one by default; 0
+    where all four are taken, which the engine refuses)."""
+    cell = {70: "70,7,3", 80: "80,5,3", 90: "90,3,3", 100: "100,1,3"}.get(par, f"{par},0,0")
+    if slot is None:
+        slot = next(iter(g._round_track_slots(par)), 0)
+    return P(name, "par", corporation=sym, president_percent=president_percent, share_price=cell, slot=slot)
 
 
 def buy_action(g, name, sym):
@@ -186,7 +189,7 @@ def test_vi_6_no_president_certificate_of_another_size():
 
 def test_vi_6_par_prices_are_70_to_100():
     g = new_game()
-    assert_refused(g, P("Ann", "par", corporation="GWR", share_price="95,1,2", president_percent=20), "VI.6")
+    assert_refused(g, P("Ann", "par", corporation="GWR", share_price="95,1,2", slot=0, president_percent=20), "VI.6")
 
 
 def test_vi_6_float_at_20_percent_in_phase_a_and_vi_7_five_times_par():
@@ -228,6 +231,26 @@ def test_vi_7_second_capitalisation_in_phase_b_once_the_card_shows():
     assert cash(g, "GWR") == 1000
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
     assert cash(g, "GWR") == 1000                 # paid once
+
+
+@pytest.mark.parametrize("size,buyers", [(30, ("Bob", "Cid")), (40, ("Bob",))])
+def test_vi_7_second_capitalisation_when_half_is_sold_whatever_the_presidents_certificate(size, buyers):
+    """VI.7: the second five times par comes once the "100% operating capital" card shows, and that card
+    lies under the president's certificate and the shares that make 50% with it (§IV Game Setup): with a
+    30% certificate two 10% shares uncover it, with a 40% one a single share (issue 39, case 6: the
+    engine counted the president's certificate plus three shares, 50% only for the 20% certificate)."""
+    g = new_game()
+    set_phase(g, "B1")
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 70, president_percent=size))
+    *before, last = buyers
+    for name in before:
+        turn(g, name, buy_action(g, name, "GWR"))
+    assert g.corp["GWR"]["floated"] and cash(g, "GWR") == 5 * 70
+    turn(g, last, buy_action(g, last, "GWR"))     # 50% out of the stack: the card shows
+    assert sum(pct(g, n, "GWR") for n in NAMES) == 50
+    assert cash(g, "GWR") == 10 * 70
+    turn(g, "Dee", buy_action(g, "Dee", "GWR"))
+    assert cash(g, "GWR") == 10 * 70              # paid once
 
 
 def test_vi_1_only_half_of_a_company_until_phase_b():
@@ -571,15 +594,21 @@ def test_vii_3_10_a_company_without_a_train_may_decline_to_export():
 # ---------------------------------------------------------------- VI.6 / VII.1 the round track
 
 
-def test_vi_6_the_founder_takes_the_topmost_empty_row_under_the_par_price():
-    """Four rows per par price (VI.6), the 100 group on top (assumed: see round_track main)."""
+def test_vi_6_the_founder_puts_the_marker_on_an_empty_row_of_his_choice():
+    """Four rows per par price (VI.6), the 100 group on top (assumed: see round_track main); the founder
+    places the round marker "on the current space of an empty row" (VI.6; §X "a free row"): any empty
+    row of his price, not only the topmost."""
     g = new_game()
-    turn(g, "Ann", par_action(g, "Ann", "GWR", 70))
-    turn(g, "Bob", par_action(g, "Bob", "VRL", 100))
-    turn(g, "Cid", par_action(g, "Cid", "MR", 70))
-    turn(g, "Dee", par_action(g, "Dee", "CR", 90))
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 70, slot=2))
+    turn(g, "Bob", par_action(g, "Bob", "VRL", 100, slot=3))
+    assert {a["slot"] for a in g.legal_actions() if a["type"] == "par" and a["share_price"].startswith("70,")} \
+        == {0, 1, 3}                                                 # row 2 of the 70s is GWR's
+    assert_refused(g, par_action(g, "Cid", "MR", 70, slot=2), "VI.6", "empty row")
+    assert_refused(g, par_action(g, "Cid", "MR", 70, slot=4), "VI.6")   # a price has four rows
+    turn(g, "Cid", par_action(g, "Cid", "MR", 70, slot=0))
+    turn(g, "Dee", par_action(g, "Dee", "CR", 90, slot=1))
     assert {s: g.corp[s]["track_row"] for s in ("VRL", "CR", "GWR", "MR")} == \
-        {"VRL": 0, "CR": 4, "GWR": 12, "MR": 13}
+        {"VRL": 3, "CR": 5, "GWR": 14, "MR": 12}
 
 
 def test_vi_6_a_par_price_whose_four_rows_are_taken_cannot_be_chosen():
@@ -587,7 +616,7 @@ def test_vi_6_a_par_price_whose_four_rows_are_taken_cannot_be_chosen():
     for name, sym in zip(NAMES, ("GWR", "VRL", "MR", "CR")):
         turn(g, name, par_action(g, name, sym, 100))
     to_turn(g, "Ann")
-    assert_refused(g, par_action(g, "Ann", "DR", 100), "VI.6", "rows")
+    assert_refused(g, par_action(g, "Ann", "DR", 100), "VI.6", "all four taken")
     act(g, par_action(g, "Ann", "DR", 90))            # another par price still has rows
     assert g.corp["DR"]["track_row"] == 4
 

@@ -245,7 +245,7 @@ def test_v_1_final_seating_by_cash_ascending_ties_keep_the_earlier_order():
 def found_tr(g, price=90):
     """The buyer of P8 founds the TR at once (VI.6) with its three building rights (VII.3.2)."""
     share_price = {70: "70,7,3", 80: "80,5,3", 90: "90,3,3", 100: "100,1,3"}[price]
-    act(g, P(owner(g, "P8"), "par", corporation="TR", share_price=share_price, president_percent=20))
+    act(g, P(owner(g, "P8"), "par", corporation="TR", share_price=share_price, slot=0, president_percent=20))
     act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
 
 
@@ -322,7 +322,7 @@ def _sell_all_privates(g):
 
 def _tr_par(name, price=90, percent=20):
     share_price = {70: "70,7,3", 80: "80,5,3", 90: "90,3,3", 100: "100,1,3"}[price]
-    return P(name, "par", corporation="TR", share_price=share_price, president_percent=percent)
+    return P(name, "par", corporation="TR", share_price=share_price, slot=0, president_percent=percent)
 
 
 def test_vi_6_the_buyer_of_p8_founds_the_tr_at_once():
@@ -331,7 +331,7 @@ def test_vi_6_the_buyer_of_p8_founds_the_tr_at_once():
     assert g.g["round"] == "auction" and acting(g) == buyer
     assert {a["corporation"] for a in g.legal_actions()} == {"TR"}
     before = cash(g, buyer)
-    gwr = P(buyer, "par", corporation="GWR", share_price="90,3,3", president_percent=20)
+    gwr = P(buyer, "par", corporation="GWR", share_price="90,3,3", slot=0, president_percent=20)
     assert_refused(g, gwr, "VI.6", "Orient Express")                     # the TR, no other company
     assert_refused(g, _tr_par(buyer, percent=30), "VI.6", "20%")        # P8's certificate is the 20%
     assert_refused(g, pick(buyer, "1"), "VI.6", "must first par")        # the par comes first
@@ -374,7 +374,7 @@ def test_vi_6_p8s_certificate_reserves_a_share_for_the_investor_selected_after_t
     # his next founding is not his first (VI.6): no second reserved share
     while acting(g) != buyer:
         act(g, P(acting(g), "pass"))
-    act(g, P(buyer, "par", corporation="GWR", share_price="70,7,3", president_percent=20))
+    act(g, P(buyer, "par", corporation="GWR", share_price="70,7,3", slot=0, president_percent=20))
     assert g.b_percent(investors[buyer], g.entity("corporation", "GWR")) == 0
 
 

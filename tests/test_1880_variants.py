@@ -1,13 +1,19 @@
 """1880 Romania's variants (XI.1 Transylvania, XI.2 Regatul României, XI.3 Amira): each compiles
 as an overlay of the base game with its own setup; their maps (and more) are declared gaps, so a
-game cannot start, and `rulec play` says which gap stops it instead of playing a made-up game."""
+game cannot start, and `rulec play` says which gaps stop it (and that a map overlay may fill them)
+instead of playing a made-up game. With a marked test overlay of tests/fixtures (a cut of the base
+map, its companies and investors, an 8-train count; none of it the variant's own board) a variant
+plays random games to the end."""
 
 from __future__ import annotations
 
 import pytest
 
+from pathlib import Path
+
 from compiler.cli import main
-from compiler.engines import game_class
+from compiler.engines import game_class, overlay_game_class
+from compiler.playout import play_one
 from compiler.runtime.errors import RuleGap
 
 TITLE = "1880 Romania"
@@ -56,4 +62,57 @@ def test_xi_rulec_play_on_a_variant_reports_what_is_missing(variant, capsys):
     players = SETUPS[variant][0][0]
     assert main(["play", TITLE, "--variant", variant, "--players", str(players), "--games", "1"]) == 1
     err = capsys.readouterr().err
-    assert "cannot be played" in err and "is a gap in the rulespec" in err
+    assert "cannot be played" in err and "the map is a gap in the rulespec" in err
+    assert "train 8 count" in err and "corporations_in_play" in err    # the other gaps, named with it
+    assert "--map FILE" in err
+
+
+#: variant -> its marked test overlay in tests/fixtures
+TEST_MAPS = {
+    "Transylvania": Path(__file__).parent / "fixtures" / "1880_transylvania_test_map.rules",
+    "Regatul României": Path(__file__).parent / "fixtures" / "1880_regatul_test_map.rules",
+    "Amira": Path(__file__).parent / "fixtures" / "1880_amira_test_map.rules",
+}
+
+
+@pytest.mark.parametrize("variant,players,seed", [("Transylvania", 2, 1), ("Transylvania", 2, 2),
+                                                   ("Regatul României", 2, 1), ("Regatul României", 3, 1),
+                                                   ("Amira", 2, 1), ("Amira", 2, 2)])
+def test_xi_a_variant_plays_to_the_end_on_its_test_overlay(variant, players, seed):
+    """A random game of the variant, the invariant monitor after every action, ends (by the last 6E:
+    one final stock round and three more turns, IX.1); the overlay's companies and investors only."""
+    Game = overlay_game_class(TITLE, variant, TEST_MAPS[variant])
+    record = play_one(Game, [f"Player {i + 1}" for i in range(players)], seed)
+    assert record["finished"] and record["end_reason"] == "last_train"
+    data = Game.DATA
+    listed = [str(c) for c in data.properties["corporations_in_play"]]
+    assert [c["key"] for c in data.components_of("corporation")] == \
+        [c for c in ("GWR", "VRL", "MR", "LCR", "CR", "DR", "LWR", "BR", "Bess", "CFR", "SZ", "TR") if c in listed]
+
+
+def _amira_game(seed=3):
+    Game = overlay_game_class(TITLE, "Amira", TEST_MAPS["Amira"])
+    return Game(players=["Ann", "Bob"], seed=seed)
+
+
+def test_xi_3_amira_founds_her_first_company_at_the_start():
+    """XI.3: Amira's first company is drawn at random at the start, never the TR; she holds its 30%
+    president's certificate (no player presides it); par 70 on the third row of the 70s; it operates at
+    once, with no capital of its own."""
+    g = _amira_game()
+    ours = [c for c in g.corporations if g.attr(c, "amira")]
+    assert len(ours) == 1 and ours[0].id != "TR"
+    corp = ours[0]
+    assert g.b_par_price(corp) == 70 and g.corp[corp.id]["track_row"] == 12 + 2
+    assert g.b_president_certificate(corp).percent == 30 and g.b_president(corp) is None
+    assert g.corp[corp.id]["floated"] and g.cash[corp] == 0
+    assert g.call("issued_percent", corp) == 30      # her certificate is out of the stack: 20% left in phase A
+
+
+def test_xi_3_an_amira_company_leases_its_train_never_buys_and_pays_out():
+    """XI.3: Amira's companies lease a train of the current type from the bank, never buy one (passing
+    the train step without one), pay no terrain or station costs and always pay out."""
+    g = _amira_game()
+    corp = next(c for c in g.corporations if g.attr(c, "amira"))
+    assert g.call("leases_train", corp) and not g.call("buys_trains", corp)
+    assert not g.call("pays_for_track", corp) and g.call("lays_one_tile", corp)

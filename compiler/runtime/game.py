@@ -36,7 +36,8 @@ Action = dict[str, Any]
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
 STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train", "buy_company",
-         "redeem_shares", "corporate_buy_shares", "issue_shares", "corporate_sell_shares")
+         "redeem_shares", "corporate_buy_shares", "issue_shares", "corporate_sell_shares",
+         "destination_connection")
 MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
 #: the actions each operating step takes, where they are not just the step's own name: a corporation
 #: redeeming its own certificates is the vocabulary's `buy_shares` by a corporation, issuing them its
@@ -102,6 +103,12 @@ class GameBase:
         self._named_shares: tuple[str, ...] = ()
         #: a route search that only asks whether a paying run exists (`_some_legal`)
         self._quick_routes = False
+        if isinstance(self.DATA.properties.get("map"), Gap):
+            # a title (or variant) whose map is a gap plays on no map, whatever hexes it inherits; its
+            # other gaps are named with it, for the overlay that would fill them (`--map`)
+            others = [g for g in self._declared_gaps() if g != "map"]
+            raise RuleGap("the map", self.DATA.properties["map"].reason
+                          + (f"; the title's other gaps: {', '.join(others)}" if others else ""))
         try:
             self._build_entities(names)
             self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
@@ -112,6 +119,17 @@ class GameBase:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
             # data the runtime cannot read yet (a title whose rules are still being written)
             raise RuleGap(f"{self.DATA.title} data", f"cannot be read for play ({type(exc).__name__}: {exc})") from exc
+
+    def _declared_gaps(self) -> list[str]:
+        """The values the title declares gaps: its properties, then its components' properties (`train 8
+        count`), in the order the title gives them."""
+        out = [name for name, value in self.DATA.properties.items() if isinstance(value, Gap)]
+        for kind, comps in self.DATA.components.items():
+            for comp in comps:
+                for name, value in comp.items():
+                    if isinstance(value, Gap):
+                        out.append(f"{kind} {comp.get('key')} {name}")
+        return out
 
     def _build_entities(self, names: list[str]) -> None:
         d = self.DATA
@@ -191,8 +209,6 @@ class GameBase:
         """The map, when the title has one (its `hex` components)."""
         d = self.DATA
         hexes = d.components_of("hex")
-        if isinstance(d.properties.get("map"), Gap) and not hexes:
-            raise RuleGap("the map", d.properties["map"].reason)
         if not hexes:
             return None
         tiles = {c["key"]: c for c in d.components_of("tile")}
@@ -219,6 +235,7 @@ class GameBase:
             dead_end_colors=frozenset(self.param("dead_end_colors")),
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
             city_value_lays=bool(d.properties.get("city_value_lays", False)),
+            reached_upgrades=bool(d.properties.get("reached_upgrades", False)),
             border_cost_on_connection=d.properties.get("border_cost_paid") == "on_connection",
             any_exit_reach=d.properties.get("lay_reach") == "any_exit",
         )
@@ -386,6 +403,7 @@ class GameBase:
         self._setup_reservations()
         self._setup_minors()
         self._new_subsidy_pool()
+        self.emit("game_start")  # setup done, before the first round (1880 Amira's first company is drawn)
         first = self.param("first_round")
         if first == "private_sale":
             self._start_private_sale()
@@ -1088,9 +1106,16 @@ class GameBase:
             side = min((lay.hex, edge), (nb, track.opposite(edge))) if nb is not None else (lay.hex, edge)
             if printed is None or side in done:
                 continue
+            # an ability that pays for a connection (`paid_when: connected`) waits for track on both sides
+            joined = nb is not None and track.opposite(edge) in board.layout_at(nb).exits
+            paying = [(private, ability) for private, ability in abilities
+                      if str(ability.get("border_type")) == printed.type
+                      and (ability.get("paid_when") != "connected" or joined)]
+            if not paying and any(a.get("paid_when") == "connected" for _, a in abilities):
+                continue  # not yet a connection: the side pays when the other side's track meets it
             done.add(side)
-            for private, ability in abilities:
-                if str(ability.get("border_type")) == printed.type and self._before_phase(ability, "bonus_until"):
+            for private, ability in paying:
+                if self._before_phase(ability, "bonus_until"):
                     bonus = int(self._value(ability["bonus_per_crossing"], f"{private} bonus_per_crossing"))
                     self.transfer(bonus, BANK, self.owner[private.id])
         if done != set(self.g.get("crossed_borders", ())):
@@ -1873,10 +1898,48 @@ class GameBase:
         board = self._need_board()
         name, _, copy = str(tile_id).rpartition("-")
         copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
+        before = board.tile_at(lay.hex)
         self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
         owner_private = self._tile_private(lay.tile)
         if owner_private is not None:
             self.j.set(self.closed, owner_private, True)
+        self._retoken_after_first_lay(lay.hex, before)
+
+    def _retoken_after_first_lay(self, hex_id: str, before: "track.Tile") -> None:
+        """`token_city_on_first_lay: owner_chooses`: the first tile with track on a hex of several cities
+        takes up the tokens standing there, and each token's company places it again, free, in the city
+        of the hex it chooses (a pending `place_token`, see `check_retoken`), as 18xx.games'
+        Tracker#update_token! does. Otherwise each token stays in the city the new tile puts in its place."""
+        if self.DATA.properties.get("token_city_on_first_lay") != "owner_chooses":
+            return
+        board = self._need_board()
+        tile = board.tile_at(hex_id)
+        if before.paths or not tile.paths or sum(1 for n in tile.nodes if n.kind == "city") < 2:
+            return
+        waiting = dict(self.g.get("retoken") or {})
+        for ref in [r for r in board.nodes() if r[0] == hex_id]:
+            for company in [c for c in board.holders(ref) if c is not None]:
+                self._board_change(lambda c=company, r=ref: board.remove_token(c, r))
+                holder = self.find(company)
+                self.j.set(self.corp[holder.id], "tokens", self.corp[holder.id]["tokens"] - 1)
+                waiting[company] = hex_id
+                self.b_require_decision(holder, "place_token")
+        self.j.set(self.g, "retoken", waiting)
+
+    def b_check_retoken(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_retoken(C, city): the spot if C owes the placing again of a token a tile lay took up
+        (`token_city_on_first_lay: owner_chooses`) and `city` is a city of that hex with a free circle
+        for it. Refused (IllegalAction) otherwise."""
+        hex_id = (self.g.get("retoken") or {}).get(corp.id)
+        if hex_id is None or not self.b_pending_decision(corp, "place_token"):
+            raise IllegalAction(f"{corp} has no token to place again")
+        spot = track.check_token(self._need_board(), corp.id, str(city), home=True)
+        if spot.hex != hex_id:
+            raise IllegalAction(f"{corp}'s token goes back into a city of {hex_id}")
+        waiting = dict(self.g["retoken"])
+        del waiting[corp.id]
+        self.j.set(self.g, "retoken", waiting)
+        return spot
 
     def _lay_slots(self) -> list[dict]:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
@@ -2008,20 +2071,76 @@ class GameBase:
         lease_top` runs the bank's top train instead, which stays in the bank (1880 VII.3.5.2)."""
         out = {}
         trains = self.b_trains(corp)
-        if corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top":
+        leases = corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top"
+        if corp.kind == "corporation" and "leases_train" in self.ROUTINES:
+            # the title's `leases_train(C)`: a corporation that runs the bank's top train as an investor does
+            leases = leases or bool(self.call("leases_train", corp))
+        if leases:
             top = self._available_train_ids()[:1]
             trains = [self.trains[tid] for tid in top]
         else:
             # a train runs once in an operating round: not one that came from a company that has run already
             trains = [t for t in trains if t.id not in self.g.get("ran", frozenset())]
         longer = corp.kind == "corporation" and self._armed(corp, "longer_trains")
+        extended = self.g.get("extended")
         for t in trains:
             comp = dict(self.DATA.component("train", self._side_name(t)))
             comp["id"] = t.id
             if longer:
                 comp["distance"] = self._one_more_stop(comp.get("distance"))
+            if extended is not None and extended[0] == corp.id and extended[1] == t.id:
+                comp["distance"] = self._one_more_stop_of(comp.get("distance"), extended[2])
             out[t.id] = comp
         return out
+
+    @staticmethod
+    def b_part(name: Any, sep: str, index: int) -> str | None:
+        """part(x, sep, i): the i-th part (0 first) of the name x cut at each `sep`, or none where it has no
+        such part ("LCR|BC" cut at "|": "LCR", "BC"; 18xx.games writes some choices so)."""
+        parts = str(name).split(str(sep))
+        return parts[int(index)] if 0 <= int(index) < len(parts) else None
+
+    @staticmethod
+    def b_letters_union(a: Any, b: Any) -> str:
+        """letters_union(a, b): the letters of names a and b, each once, in alphabetical order ("AB" and
+        "BC": "ABC"; building rights as letters)."""
+        return "".join(sorted(set(str(a or "")) | set(str(b or ""))))
+
+    def b_corporation_named(self, name: Any) -> Entity | None:
+        """corporation_named(x): the corporation whose id is x (as the title or 18xx.games spells it), or
+        none: an action's target given by name (18xx.games' `assign` names a hex or a corporation)."""
+        key = str(name)
+        return self.by_id.get(("corporation", self.log_ids.get(key, key)))
+
+    def b_extend_run(self, corp: Entity, position: Any, kind: str) -> None:
+        """extend_run(C, i, kind): C's train at position i (0 first, in the order C holds them; a number or a
+        numeral) runs this turn with one more stop of node kind `kind` (a town: 1880 Romania's REMAR tender
+        as 18xx.games builds it). Refused (IllegalAction) if C has no train there."""
+        trains = self.b_trains(corp)
+        try:
+            index = int(position)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"{position!r} names no train of {corp}") from None
+        if not 0 <= index < len(trains):
+            raise IllegalAction(f"{corp} has no train at position {index}")
+        self.j.set(self.g, "extended", (corp.id, trains[index].id, str(kind)))
+
+    @staticmethod
+    def _one_more_stop_of(distance, kind: str):
+        """A train's distance with one more stop of node kind `kind`: the part of an N+M train that counts
+        that kind alone (and no city) pays and visits one more; otherwise a part for one such stop is
+        added, the train's own stops kept (a 2 becomes 2 of any kind and 1 of `kind`)."""
+        if isinstance(distance, int):
+            parts = [{"nodes": ["city", "offboard", "town", "port"], "pay": distance, "visit": distance}]
+        else:
+            parts = [dict(p) for p in distance or ()]
+        for part in parts:
+            nodes = [str(n) for n in part.get("nodes") or ()]
+            if kind in nodes and "city" not in nodes:
+                pay, visit = int(part.get("pay", 0)), int(part.get("visit", part.get("pay", 0)))
+                part["pay"], part["visit"] = pay + 1, visit + 1
+                return parts
+        return parts + [{"nodes": [kind], "pay": 1, "visit": 1}]
 
     @staticmethod
     def _one_more_stop(distance):
@@ -2358,7 +2477,7 @@ class GameBase:
         self.j.set(self.corp[corp.id], "revenue", amount)
         self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
 
-    def b_route_revenue(self, corp: Entity, routes: list[dict]) -> int:
+    def b_route_revenue(self, corp: Entity, routes: list[dict], check_stated: bool = True) -> int:
         """Revenue of declared routes: each {"train", "stops": [values]}, or on a map {"train",
         "connections" | "nodes"}, checked and counted by the rules; where the routes each state a
         `revenue` (as 18xx.games logs do), their sum must be the rules' count (IllegalAction otherwise).
@@ -2376,7 +2495,7 @@ class GameBase:
                                         extras=self._route_extras(corp))
             # a route may say what it earns (18xx.games logs do): the rules' count is checked against it
             stated = [route.get("revenue") for route in routes]
-            if routes and all(isinstance(v, int) and not isinstance(v, bool) for v in stated) \
+            if check_stated and routes and all(isinstance(v, int) and not isinstance(v, bool) for v in stated) \
                     and sum(stated) != found.revenue:
                 raise IllegalAction(f"the routes are said to earn {self.money(sum(stated))}; by the rules they earn "
                                     f"{self.money(found.revenue)} ({', '.join(self.money(r.revenue) for r in found.runs)})")
@@ -2400,6 +2519,25 @@ class GameBase:
             comp = self.DATA.component("train", train.name)
             total += sum(stops) * int(comp.get("multiplier", 1))
         return total
+
+    def b_recorded_revenue(self, corp: Entity, routes: list[dict]) -> int:
+        """recorded_revenue(C, routes): what the routes' records say they earn (each route's `revenue`, as
+        18xx.games writes it: its engine takes the number its client sent), once the routes are checked as
+        route_revenue checks them; the rules' count where a route has no record. A record that differs from
+        the rules' count stands, and the difference is kept (`revenue_notes`, which a replay reports)."""
+        counted = self.b_route_revenue(corp, routes, check_stated=False)
+        if not routes or not all(isinstance(r.get("revenue"), int) and not isinstance(r.get("revenue"), bool)
+                                 for r in routes):
+            return counted
+        recorded = sum(int(r["revenue"]) for r in routes)
+        if recorded != counted:
+            notes = list(self.g.get("revenue_notes", ()))
+            for r in routes:
+                own = self.b_route_revenue(corp, [r], check_stated=False)
+                if own != r["revenue"]:
+                    notes.append((corp.id, str(r.get("train")), int(r["revenue"]), own, self.g["rounds_played"]))
+            self.j.set(self.g, "revenue_notes", tuple(notes))
+        return recorded
 
     def _distance(self, train: Train) -> int:
         d = train.distance
@@ -3353,6 +3491,9 @@ class GameBase:
     def _open_auction(self) -> None:
         """A new auction of the first private in the queue, opened by the next opener."""
         st = dict(self.g["starting"])
+        if st.get("repeat_at") is not None and st["repeat_at"] == st["auctions"]:
+            st["auctions"] -= 1  # the previous opener opens again (auction_all_pass_first: discount)
+            del st["repeat_at"]
         opener = (self.g["priority"] + st["auctions"]) % self.n
         st.update(auctions=st["auctions"] + 1, high=None, passed=frozenset())
         self.j.set(self.g, "starting", st)
@@ -3451,6 +3592,13 @@ class GameBase:
         self.j.set(self.g, "starting", st)
         self._next_bidder_in_auction()
 
+    def b_auction_discount(self, item: Entity) -> int:
+        """auction_discount(X): how far the opening bid on X has fallen because everyone passed on it
+        (`auction_all_pass_first: discount`); 0 otherwise."""
+        st = self.g.get("starting") or {}
+        queue = st.get("queue") or ()
+        return int(st.get("discount", 0)) if queue and queue[0] == item.id else 0
+
     def b_auction_passed(self, player: Entity) -> bool:
         """auction_passed(P): P has passed in the opening auction under way and may not bid in it again."""
         st = self.g.get("starting")
@@ -3489,8 +3637,28 @@ class GameBase:
         first = next((p.id for p in self.privates if not self.closed[p.id]), None)
         if st["queue"][0] == first:
             effect = self.param("auction_all_pass_first")
+            if effect == "discount":
+                # its opening bid falls by the minimum raise and the same opener offers it again; at nothing,
+                # the opener takes it for free and the next auction is opened two seats on (18xx.games'
+                # G1880 SelectionAuction#all_passed!, then its process_pass moves on once more)
+                item = self.entity("private", st["queue"][0])
+                st = dict(st)
+                st["discount"] = st.get("discount", 0) + int(self.DATA.properties.get("min_bid_raise", 5))
+                st.update(high=None, passed=frozenset())
+                self.j.set(self.g, "starting", st)
+                if int(self._value(item.get("cost"), f"private {item} cost")) - st["discount"] <= 0:
+                    opener = self.players[(self.g["priority"] + st["auctions"] - 1) % self.n]
+                    st = dict(st)
+                    st["auctions"] += 1                    # the next auction two seats on ...
+                    st["repeat_at"] = st["auctions"] + 1   # ... and the one after it by the same player
+                    st["discount"] = 0
+                    self.j.set(self.g, "starting", st)
+                    self._auction_sold(opener, 0)
+                    return
+                self.j.set(self.g, "turn", (self.g["priority"] + st["auctions"] - 1) % self.n)
+                return
             if effect != "random_free":
-                raise RuleGap("auction_all_pass_first", f"{effect!r} is not built; only random_free is")
+                raise RuleGap("auction_all_pass_first", f"{effect!r} is not built; only random_free and discount are")
             self._auction_sold(self.rng.choice(self.players), 0)
             return
         effect = self.param("auction_all_pass")
@@ -3962,12 +4130,9 @@ class GameBase:
         # moves first decides their order in the next): a sold-out corporation rises (owned entirely by
         # players, or, with `sold_out_holders: [players, corporations]`, by players and other corporations),
         # one with shares in the market falls
-        holders = list(self.players)
-        if "corporations" in (self.DATA.properties.get("sold_out_holders") or ()):
-            holders += self.corporations
         priced = [c for c in self.corporations if self.corp[c.id]["cell"] is not None and not self.corp[c.id]["closed"]]
         for corp in sorted(priced, key=self._operating_key):
-            if self.param("sold_out_rise") and sum(self.b_percent(h, corp) for h in holders if h != corp) == 100:
+            if self.param("sold_out_rise") and self._sold_out(corp):
                 self.b_market_move(corp, "up")
             if self.DATA.properties.get("pool_drop_at_round_end") and not self.corp[corp.id]["closed"] \
                     and self.b_percent(POOL, corp) > 0:
@@ -3983,6 +4148,18 @@ class GameBase:
         self.j.set(self.g, "set", self.g["set"] + 1)
         self.j.set(self.g, "or", 0)
         self._start_operating_round()
+
+    def _sold_out(self, corp: Entity) -> bool:
+        """Whether `corp` is sold out at the end of a stock round: the title's `sold_out` function where it
+        has one (1880 Romania VIII.3: every share then available is out of the bank), else every share is
+        with the players (with `sold_out_holders: [players, corporations]`, with players and other
+        corporations)."""
+        if "sold_out" in self.ROUTINES:
+            return bool(self.call("sold_out", corp))
+        holders = list(self.players)
+        if "corporations" in (self.DATA.properties.get("sold_out_holders") or ()):
+            holders += [c for c in self.corporations if c != corp]
+        return sum(self.b_percent(h, corp) for h in holders) == 100
 
     # ------------------------------------------------------------ rounds: operating
 
@@ -4005,6 +4182,7 @@ class GameBase:
         minors = [m for m in self.minors if self.corp[m.id]["floated"] and not self.corp[m.id]["closed"]]
         self.j.set(self.g, "order", tuple(c.id for c in minors + order))
         self.j.set(self.g, "operating", None)
+        self._round_start_homes(order)
         # the order is known: its triggers may ask the players for decisions, taken before anyone operates
         self.emit("operating_order_set")
         if self.g.get("pending"):
@@ -4038,24 +4216,66 @@ class GameBase:
         return {self.corp[c.id]["track_row"] for c in self.corporations
                 if self.corp[c.id].get("track_row") is not None}
 
-    def b_round_track_row_free(self, price: int) -> bool:
-        """round_track_row_free(price): whether a row under par price `price` (currency units) is empty
-        on the round track (1880 VI.6: a par price whose rows are all taken may not be chosen); true
-        where the title has no round track."""
+    def b_round_track_row_free(self, price: int, slot: int) -> bool:
+        """round_track_row_free(price, slot): whether row `slot` (0 at the top) of the rows under par price
+        `price` (currency units) is empty on the round track (1880 VI.6: the founder puts the marker on an
+        empty row of his par price; a par price whose rows are all taken may not be chosen); true where
+        the title has no round track."""
         if self._round_track() is None:
             return True
-        return any(r not in self._round_track_taken() for r in self._round_track_rows(price))
+        rows = self._round_track_rows(price)
+        return 0 <= slot < len(rows) and rows[slot] not in self._round_track_taken()
 
-    def b_take_round_track_row(self, corp: Entity) -> None:
-        """take_round_track_row(C): C's round marker goes on the topmost empty row under its par price,
-        on the circle of the companies still to act in the current pass (1880 VI.6, VII.1).
-        RuleGap if no row is free (the par guard must refuse first)."""
+    def b_take_round_track_row(self, corp: Entity, slot: int) -> None:
+        """take_round_track_row(C, slot): C's round marker goes on row `slot` (0 at the top) of the rows
+        under its par price, on the circle of the companies still to act in the current pass (1880 VI.6,
+        VII.1). RuleGap if that row is not free (the par guard must refuse first)."""
         if self._round_track() is None:
             return
-        free = [r for r in self._round_track_rows(self.b_par_price(corp)) if r not in self._round_track_taken()]
-        if not free:
-            raise RuleGap("round_track", f"no free row under par {self.b_par_price(corp)} for {corp}")
-        self.j.set(self.corp[corp.id], "track_row", free[0])
+        if not self.b_round_track_row_free(self.b_par_price(corp), slot):
+            raise RuleGap("round_track", f"row {slot} under par {self.b_par_price(corp)} is not free for {corp}")
+        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(self.b_par_price(corp))[slot])
+
+    def _round_track_slots(self, price: int) -> list[int | None]:
+        """The rows (0 at the top of the par price's rows) a founder may choose at par `price`: the empty
+        ones; [None] where the title has no round track (the action names no row)."""
+        if self._round_track() is None:
+            return [None]
+        return [i for i in range(len(self._round_track_rows(price))) if self.b_round_track_row_free(price, i)]
+
+    def b_row_after_marker(self) -> int | None:
+        """row_after_marker(): the round track's first empty row below the row of the company holding the
+        train purchase marker, going round to the top (a row's number, 0 at the top); none where nobody
+        holds the marker or no row is empty (1880 XI.3: "the next free space after the train purchase
+        marker")."""
+        track_ = self._round_track()
+        holder = self.g.get("train_marker")
+        if track_ is None or holder is None or self.corp.get(holder, {}).get("track_row") is None:
+            return None
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        rows = len(groups) * int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        start, taken = self.corp[holder]["track_row"], self._round_track_taken()
+        return next((r % rows for r in range(start + 1, start + 1 + rows) if r % rows not in taken), None)
+
+    def b_row_price(self, row: int) -> int:
+        """row_price(r): the par price of round-track row r (its group's)."""
+        track_ = self._round_track()
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        per = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        return groups[int(row) // per]
+
+    def b_row_slot(self, row: int) -> int:
+        """row_slot(r): round-track row r's place among its par price's rows (0 at the top)."""
+        track_ = self._round_track()
+        return int(row) % int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+
+    def b_draw_unstarted(self, excluded: Any = ()) -> Entity | None:
+        """draw_unstarted(xs): one of the corporations not yet started and not in xs, drawn at random (the
+        game's seed); none if there is none (1880 XI.3: Amira's companies)."""
+        out = {str(getattr(x, "id", x)) for x in (excluded or ())}
+        pool = [c for c in self.corporations if not self.b_started(c) and not self.corp[c.id]["closed"]
+                and c.id not in out]
+        return self.rng.choice(pool) if pool else None
 
     def _round_track_key(self, corp: Entity):
         """Operating order on the round track: top row first."""
@@ -4100,15 +4320,29 @@ class GameBase:
         if self.g.get("armed"):
             self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
         self.j.set(self.g, "lays", 0)
+        if self.g.get("extended") is not None:
+            self.j.set(self.g, "extended", None)  # a run extended for one turn
         self.j.set(self.g, "upgraded", False)
         self.j.set(self.corp[corp], "revenue", 0)
         self.j.set(self.g, "step", None)
         operator = self._operator(corp)
-        if (self.DATA.properties.get("home_token_at") == "first_operation" and operator.kind == "corporation"
+        if (self.DATA.properties.get("home_token_at") in ("first_operation", "operating_round_start")
+                and operator.kind == "corporation"
                 and self.corp[corp]["tokens"] == 0):
             # the home station goes down as the first step of the company's first turn
             self._first_operation_home(operator)
         self._next_step()
+
+    def _round_start_homes(self, corps: list[Entity]) -> None:
+        """`home_token_at: operating_round_start`: the home stations of the operating companies that have
+        none yet go down as the operating round begins or resumes after a stock round, before anyone
+        operates (18xx.games' HOME_TOKEN_TIMING :operating_round); one that finds no free circle is tried
+        again at the start of its turn, as for `first_operation`."""
+        if self.DATA.properties.get("home_token_at") != "operating_round_start":
+            return
+        for corp in corps:
+            if corp.kind == "corporation" and self.corp[corp.id]["tokens"] == 0:
+                self._first_operation_home(corp)
 
     def _first_operation_home(self, corp: Entity) -> None:
         """`home_token_at: first_operation` (18CO §5, 1880 Romania VII.1): a corporation's home station
@@ -4129,7 +4363,9 @@ class GameBase:
             steps = list(self.param("minor_operating_steps"))
             until = self.DATA.properties.get("minor_operating_until")
             if until is not None and self._phase_index(self.g["phase"]) > self._phase_index(str(until)):
-                steps = []  # past its last phase a minor's turn is only its turn-end check
+                # past its last phase a minor's turn is only its turn-end check, and the steps the title
+                # keeps for it then (`minor_steps_after_until`)
+                steps = [str(s) for s in self.DATA.properties.get("minor_steps_after_until") or ()]
         else:
             steps = list(self.param("operating_steps"))
         if self.board is None:
@@ -4234,8 +4470,18 @@ class GameBase:
             minors = [c for c in order if ("minor", c) in self.by_id]
             corps = [self.entity("corporation", c) for c in order if c not in minors] + new
             self.j.set(self.g, "order", tuple(minors + [c.id for c in sorted(corps, key=self._round_track_key)]))
+            interrupted = self.g.get("resume_with")
+            if self.DATA.properties.get("joining_operators") == "below_only" and interrupted is not None \
+                    and interrupted in self.g["order"]:
+                # `joining_operators: below_only` (18xx.games' Operating#setup of the saved round): a company
+                # that began operating meanwhile joins this pass only below the interrupted company; one
+                # above it waits for the next pass, as if its marker had moved
+                at = self.g["order"].index(interrupted)
+                above = {c.id for c in new if self.g["order"].index(c.id) < at}
+                self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | above)
         else:
             self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+        self._round_start_homes(new)
         corp = self.g.get("resume_with")
         self.j.set(self.g, "resume_with", None)
         if corp is not None and "buy_train" in self._steps():
@@ -4723,11 +4969,15 @@ class GameBase:
             mode = self.DATA.properties.get("auto_pass")
             if not mode:
                 return
-            if entity is None or (entity.kind == "player" and mode != "nothing_but_pass"
+            # `auto_pass_test: own_actions`: the acting entity is passed when passing is all it may do itself
+            # (another entity's any-time action does not hold it up), a player as a company (18xx.games skips
+            # a step that offers its entity no action); otherwise a player holding shares he could sell (now
+            # or later in the round's rules) passes himself, unless the title says `auto_pass:
+            # nothing_but_pass` (skipped whenever only a pass is legal)
+            own = self.DATA.properties.get("auto_pass_test") == "own_actions"
+            if entity is None or (entity.kind == "player" and mode != "nothing_but_pass" and not own
                                   and any(self.b_sellable(entity, c) for c in self.corporations
                                           if self.corp[c.id]["par"] is not None)):
-                # a player holding shares he could sell (now or later in the round's rules) passes himself,
-                # unless the title says `auto_pass: nothing_but_pass` (skipped whenever only a pass is legal)
                 return
             if (self.g["round"] == "operating" and entity.kind in ("corporation", "minor")
                     and not self.g.get("pending") and self.g.get("step") is not None):
@@ -4739,9 +4989,15 @@ class GameBase:
                     return  # nothing the company may do (the caller reports it)
                 self._dispatch(skip)
                 continue
-            if self._some_legal(self._iter_candidates(cheap_first=True)):
-                return  # something to decide
-            idle = [a for a in self._candidates() if self._idle(a) and self.is_legal(a)]
+            if own:
+                # only the entity's own actions count, each tried only until one that is not a pass is legal
+                if self._some_legal(a for a in self._iter_candidates(cheap_first=True) if str(a.get("entity")) == entity.id):
+                    return  # something to decide
+                idle = [a for a in self._candidates() if str(a.get("entity")) == entity.id and self._idle(a) and self.is_legal(a)]
+            else:
+                if self._some_legal(self._iter_candidates(cheap_first=True)):
+                    return  # something to decide
+                idle = [a for a in self._candidates() if self._idle(a) and self.is_legal(a)]
             if not idle:
                 return  # nothing legal at all, which the caller reports
             self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
@@ -4752,6 +5008,8 @@ class GameBase:
         them), else whether any action but a pass is legal."""
         if "step_held" in self.ROUTINES:
             return bool(self.call("step_held", operator, self.g["step"]))
+        if self.DATA.properties.get("auto_pass_test") == "own_actions":
+            return self.b_step_actions_legal(operator)  # only the step's own actions hold it
         # any legal action but a pass (or an empty run) holds it, what may be done at any step included
         return self._some_legal(self._iter_candidates(cheap_first=True))
 
@@ -4801,6 +5059,7 @@ class GameBase:
 
     def _from_log_ids(self, action: Action) -> Action:
         """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""
+        action = self._equivalent_shares(action)
         if not self.log_ids:
             return action
         out = dict(action)
@@ -4814,6 +5073,37 @@ class GameBase:
                 shares.append(f"{self.log_ids[prefix]}_{index}" if prefix in self.log_ids else cid)
             out["shares"] = shares
         return out
+
+    def _equivalent_shares(self, action: Action) -> Action:
+        """A share an action names by a number no certificate of the engine has, of a corporation whose
+        certificates follow a chosen share layout (`share_layouts`): 18xx.games keeps numbering the shares
+        as they were before the founder's layout took some out (1880 Romania's 30% and 40% president's
+        certificates), so its "LCR_7" is one of the engine's equal shares. Read as an equivalent
+        certificate: same corporation and size, not a president's, held where the action takes it from
+        (the seller's for a sale, the corporation's own for a purchase). Other actions pass unchanged."""
+        shares = action.get("shares")
+        if action.get("type") not in ("buy_shares", "sell_shares") or not isinstance(shares, list) \
+                or all(str(c) in self.certificates for c in shares):
+            return action
+        out, taken = [], set(str(c) for c in shares if str(c) in self.certificates)
+        size = action.get("percent")
+        for cid in shares:
+            cid = str(cid)
+            prefix, _, _index = cid.rpartition("_")
+            corp = self.by_id.get(("corporation", prefix))
+            if cid in self.certificates or corp is None or not isinstance(corp.get("share_layouts"), dict):
+                out.append(cid)
+                continue
+            holder = corp if action["type"] == "buy_shares" else self.by_id.get(("player", str(action.get("entity"))))
+            each = int(size) // len(shares) if isinstance(size, int) and shares else None
+            same = next((c for c in self.certs_of[corp.id] if not c.president and c.id not in taken
+                         and self.owner.get(c.id) == holder and (each is None or c.percent == each)), None)
+            if same is None:
+                out.append(cid)  # nothing equivalent: the action is refused as it stands
+                continue
+            taken.add(same.id)
+            out.append(same.id)
+        return {**action, "shares": out}
 
     def _any_time_actions(self) -> tuple[str, ...]:
         """The title's `any_time_actions`: DSL actions that may be taken at any
@@ -5054,6 +5344,9 @@ class GameBase:
                 continue
             if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
                 continue  # the entity-specific action answers for this type
+            first = {str(k) for k in params[0][1]} if params else set()
+            if first and first <= set(ACTOR_KINDS) and entity.kind not in set().union(*(ACTOR_KINDS[k] for k in first)):
+                continue  # an action another kind of entity takes (a player's par, never a corporation's)
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
@@ -5152,6 +5445,8 @@ class GameBase:
 
     def _cand_par(self, entity, who):
         out = []
+        params = [n for n, _ in self.ACTION_PARAMS.get("par", ())]
+        named_slot, named_percent = "slot" in params, "president_percent" in params
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 for price in self.b_par_prices(corp):
@@ -5160,12 +5455,15 @@ class GameBase:
                         continue
                     action = {"type": "par", **who, "corporation": corp.id,
                               "share_price": f"{price},{cell[0]},{cell[1]}"}
+                    # the founder picks the row on a round track (1880 VI.6), where the action names one
+                    rows = self._round_track_slots(price) if named_slot else [None]
+                    actions = [{**action, "slot": r} if r is not None else action for r in rows]
                     layouts = corp.get("share_layouts")
-                    if isinstance(layouts, dict):
+                    if isinstance(layouts, dict) and named_percent:
                         # the founder picks the size of the president's certificate
-                        out.extend({**action, "president_percent": p} for p in sorted(layouts))
+                        out.extend({**a, "president_percent": p} for a in actions for p in sorted(layouts))
                     else:
-                        out.append(action)
+                        out.extend(actions)
         return out
 
     def _cand_buy_shares(self, entity, who):
@@ -5368,6 +5666,14 @@ class GameBase:
             out.extend({"type": "assign", **who, "target": c.id, "target_type": c.kind}
                        for c in self.corporations + self.minors
                        if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
+        holder = self.owner.get(entity.id)
+        if not self.closed[entity.id] and isinstance(holder, Entity) and holder.kind == "player" and any(
+                a.get("kind") == "ability" and a.get("effect") not in (None, "hex_marker")
+                for a in entity.get("children") or ()):
+            # a private whose ability a player owner gives to one of his corporations (1880 Romania's REMAR
+            # and Electroputere as 18xx.games has them): each corporation he directs (the guards decide)
+            out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
+                       for c in self.corporations if self._director(c) == holder and not self.corp[c.id]["closed"])
         return list({(a["target"], a["target_type"]): a for a in out}.values())
 
     def _cand_ability_lays(self, company, who):
@@ -5426,6 +5732,11 @@ class GameBase:
             return [{"type": "place_token", **who, "city": track.node_id(ref)} for ref in self.board.tokens_of(swap[1])]
         if self.board is not None and self.b_pending_decision(entity, "place_token") and self._home_chosen(entity):
             return [spot.action(entity.id) for spot in self._open_cities(entity)]
+        again = (self.g.get("retoken") or {}).get(entity.id)
+        if again is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+            # a token a first tile took up goes back into a city of its hex (`token_city_on_first_lay`)
+            return [{"type": "place_token", **who, "city": self.board.city_id(ref)}
+                    for ref in self.board.nodes() if ref[0] == again and self.board.node(ref).kind == "city"]
         if not self.b_in_step(entity, "place_token") or self.board is None:
             return []
         spots = track.legal_tokens(self.board, entity.id)
@@ -5485,12 +5796,18 @@ class GameBase:
             elif t == "money":
                 values = sorted({0, *[int(v) for v in self._money_candidates()]})
             elif t == "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
-                # a choice among the title's `<action>_options` (1880's building rights)
-                values = [str(v) for v in self.DATA.properties[f"{kind}_options"]]
+                # a choice among the title's `<action>_options` (1880's building rights; a number stays one)
+                values = [v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+                          for v in self.DATA.properties[f"{kind}_options"]]
             else:
                 return []
             combos = [{**c, name: v} for c in combos for v in values]
-        return [{"type": kind, **who, **c} for c in combos]
+        # an entity kind's own action (`player_choose`) is the vocabulary's type (`choose`) for that kind
+        vocab = kind
+        prefix = f"{who.get('entity_type')}_"
+        if kind.startswith(prefix) and kind[len(prefix):]:
+            vocab = kind[len(prefix):]
+        return [{"type": vocab, **who, **c} for c in combos]
 
     def _money_candidates(self) -> list[int]:
         values = []
@@ -5621,6 +5938,11 @@ class GameBase:
 
 #: Vocabulary actions any player may send at any moment: the end of a game by the players' agreement.
 OUT_OF_TURN = ("end_game",)
+
+#: The entity kinds that may take an action whose first parameter is of a type (a minor binds as a
+#: corporation); an action whose first parameter is of another type is offered to every entity.
+ACTOR_KINDS = {"player": ("player",), "corporation": ("corporation", "minor"), "minor": ("minor",),
+               "private": ("private",), "company": ("private", "corporation", "minor")}
 
 #: Action types whose candidates the runtime generates from the vocabulary.
 #: Round kinds whose own actions a title may name `<round>_<type>` (`special_buy_shares`): in that round

@@ -530,7 +530,10 @@ class TrackRules:
     `border_cost_on_connection`: a hexside's printed cost is paid by the lay that joins track on both
     sides of it (18xx.games), not by the first lay whose track points across it.
     `any_exit_reach`: a lay needs the company to reach the hex through one of the new tile's sides, or
-    a city of the hex (18xx.games' Tracker#legal_tile_rotation?), not new track of its own."""
+    a city of the hex (18xx.games' Tracker#legal_tile_rotation?), not new track of its own.
+    `reached_upgrades`: an upgrade needs the upgraded tile reachable from a station, some of its track
+    old or new (1880 Romania VII.3.3: "tiles that, after the upgrade, are reachable from one of its own
+    station markers"), not new track the company reaches."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
@@ -538,6 +541,7 @@ class TrackRules:
     city_value_lays: bool = False
     border_cost_on_connection: bool = False
     any_exit_reach: bool = False
+    reached_upgrades: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -1318,7 +1322,8 @@ def _judge(
                 board.rules.border_cost_on_connection and opposite(f) not in board.layout_at(nb).exits):
             cost += border.cost
             paid.append(board._border_key(h, f))
-    if reachable and not _connects(board, company, h, tile, rotation, mapping, seen) and not (
+    if reachable and not _connects(board, company, h, tile, rotation, mapping, seen,
+                                   any_path=board.rules.reached_upgrades and not first) and not (
         board.rules.city_value_lays and _raises_a_city(old.tile, tile, mapping)
     ) and not (
         board.rules.same_track_upgrades
@@ -1367,10 +1372,13 @@ def _connects(
     rotation: int,
     mapping: tuple[int, ...],
     seen: Reach,
+    *,
+    any_path: bool = False,
 ) -> bool:
     """Some path of `tile` that the old tile lacked is reachable by the
     company once the tile is laid (1800 §11.1: "at least one track on the
-    tile must continue a path, unblocked ..., back to a token")."""
+    tile must continue a path, unblocked ..., back to a token"); with
+    `any_path`, some path of `tile`, old or new (`TrackRules.reached_upgrades`)."""
     old = board.placed[h]
     old_lay, lay = _layout(old.tile, old.rotation), _layout(tile, rotation)
 
@@ -1378,7 +1386,8 @@ def _connects(
         return end if end < NODE else NODE + mapping[end - NODE]
 
     kept = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
-    new_paths = {p for p, (a, b) in enumerate(lay.ends) if frozenset((a, b)) not in kept}
+    new_paths = {p for p, (a, b) in enumerate(lay.ends)
+                 if any_path or frozenset((a, b)) not in kept}
     if not new_paths:
         return False
     holders: dict[int, list[str | None]] = {}
