@@ -19,6 +19,7 @@ from collections import defaultdict
 from compiler import syntax as s
 from compiler.diagnostics import Diagnostic, Severity, error, warning
 from compiler.ir import Clause, Title
+from compiler.typecheck import check_types
 
 
 def check_title(title: Title) -> list[Diagnostic]:
@@ -28,7 +29,7 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(_gaps(title))
     out.extend(_contradictions_and_clashes(title))
     out.extend(_citations(title))
-    out.extend(_unset_params(title))
+    out.extend(check_types(title))
     return out
 
 
@@ -62,6 +63,8 @@ def _uncited(title: Title) -> list[Diagnostic]:
         if not _own(clause):
             continue
         decl = clause.decl
+        if isinstance(decl, (s.Param, s.KindDecl, s.Enum)):
+            continue  # the schema: declarations of what may be said, not rules
         if _has_any_provenance(decl):
             continue
         if isinstance(decl, s.Property) and isinstance(decl.value, s.Gap):

@@ -46,8 +46,14 @@ CODES: dict[str, str] = {
     # checks
     "E020": "A value is out of its allowed range or of the wrong kind.",
     "E021": "A table is incomplete: a key of its dimension has no row.",
-    "E022": "A reference names a component that does not exist (a train, phase, tile or corporation).",
+    "E022": "A reference names a component that does not exist (a corporation, private, train, phase, hex, tile, ...), or a table is keyed by no known dimension.",
     "E023": "A section is cited twice with different headings, or a duplicate section number is cited without its heading.",
+    "E024": "Unknown property: the title, the kind or the record declares no property of that name.",
+    "E025": "A value of the wrong type: the property's declared type does not take it.",
+    "E026": "A name that is not one of the values the property allows (an enum).",
+    "E027": "A required property is missing (write `gap \"why\"` where the rules do not give it).",
+    "E028": "A component of a kind that no `kind` declares.",
+    "E029": "A wrong schema declaration: a type that names no type, enum or kind, or a default of the wrong type.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading.",
@@ -93,6 +99,8 @@ class Diagnostic:
     notes: tuple[tuple[Span | None, str], ...] = ()
     help: str | None = None
     expected: tuple[str, ...] = field(default=())
+    #: the nearest known names, for "did you mean" (the language server offers them as fixes)
+    suggestions: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -122,6 +130,7 @@ class Diagnostic:
             "notes": [{"span": span_json(s), "message": m} for s, m in self.notes],
             "help": self.help,
             "expected": list(self.expected),
+            "suggestions": list(self.suggestions),
         }
 
 
