@@ -15,6 +15,7 @@ Rendering (the rustc/ruff shape)::
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -56,10 +57,9 @@ CODES: dict[str, str] = {
     "E029": "A wrong schema declaration: a type that names no type, enum or kind, or a default of the wrong type.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
-    "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading.",
-    "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins.",
+    "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
+    "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins (a note: the reading is recorded).",
     "W005": "A citation names a section that the title does not declare.",
-    "W006": "A library parameter the title does not set: a gap until it does.",
     # tool
     "E090": "rulec was asked for something that does not exist (a title, variant or path).",
 }
@@ -150,6 +150,14 @@ class SourceMap:
 
     def add(self, path: str, text: str) -> None:
         self._texts[path] = text
+
+    def digest(self, path: str) -> str | None:
+        """A digest of the file's text as read (what a generated engine records
+        of the rulespecs it was built from), or None for a file not read."""
+        text = self._texts.get(path)
+        if text is None:
+            return None
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def line(self, path: str, line: int) -> str | None:
         text = self._texts.get(path)

@@ -993,7 +993,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append(f"## {heading} {{#{heading.lower().replace(' ', '-')}}}\n")
             for code_ in sorted(c for c in CODES if c.startswith(prefix)):
                 severity = "error" if code_.startswith("E") else "warning"
-                if code_ in ("W002", "W006"):
+                if code_ in ("W002", "W003", "W004"):
                     severity = "note"
                 out.append(f"### {code_} {{#{code_.lower()}}}\n\n*{severity}* · {counts.get(code_, 0)} now\n\n"
                            f"{esc(CODES[code_])}\n")

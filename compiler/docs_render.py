@@ -341,9 +341,10 @@ class Cards:
             if setter is not None:
                 out.append(f"{esc(self.book.name)} sets it: "
                            + self.clause_link(page, setter.key, code(f"{decl.name}: {_value_of(setter)}")) + ".")
+            elif decl.default is not None:
+                out.append(f"{esc(self.book.name)} does not set it: the default {code(unparse(decl.default))} applies.")
             else:
-                out.append(f"**Gap:** {esc(self.book.name)} does not set it "
-                           f"({link('W006', self.site.link(page, Place('reference/diagnostics.md', 'w006')))}).")
+                out.append(f"{esc(self.book.name)} does not set it.")
         elif isinstance(decl, s.Enum):
             out.append(f"{esc(decl.title or humanize(decl.name))}: " + ", ".join(code(v) for v in decl.values) + ".")
         elif isinstance(decl, s.Routine):

@@ -50,6 +50,7 @@ REFERENCES: dict[str, str] = {
     "action": "an action the title declares",
     "kind_name": "the name of a declared kind",
     "phase_group": "a phase group (the `group` of a phase)",
+    "parameter": "a parameter of the title",
 }
 
 #: The dimensions a table may be keyed by besides a kind: numbers.
@@ -108,6 +109,7 @@ def schema_of(title: Title) -> Schema:
         elif isinstance(decl, s.Routine) and decl.kind == "action":
             keys.setdefault("action", set()).add(decl.name)
     keys["kind_name"] = set(kinds)
+    keys["parameter"] = set(params)
     keys["phase_group"] = {
         _key_text(prop.value) for phase in title.components("phase")
         for prop in phase.properties if prop.name == "group" and _key_text(prop.value) is not None

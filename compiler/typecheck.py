@@ -445,7 +445,7 @@ class Checker:
             return []
         suggestions = nearest(key or "", keys)
         elsewhere = [k for k in self.schema.kinds_with_key(key or "") if k != kind]
-        label = {"action": "action", "kind_name": "kind", "phase_group": "phase group"}.get(kind, kind)
+        label = {"action": "action", "kind_name": "kind", "phase_group": "phase group", "parameter": "parameter"}.get(kind, kind)
         found = [error(
             "E022", f"no {label} `{key}`" + did_you_mean(suggestions)
             + (f" (`{key}` is a {' and a '.join(elsewhere)})" if elsewhere else ""), span,

@@ -8,6 +8,14 @@ from compiler.runtime.data import Gap, Table, TitleData
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.game import GameBase
 
+#: the rulespecs this engine was built from, each with a digest of its text:
+#: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
+SOURCES = {
+    "rulespecs/18co.rules": "12155c2f9f5c2390",
+    "rulespecs/lib/18xx.rules": "97eeeb2fc1301c46",
+    "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
+}
+
 DATA = TitleData(
     title="18CO",
     variant=None,
