@@ -323,7 +323,7 @@ def cmd_replay(args) -> int:
     records = []
     status = EXIT_OK
     for log in logs:
-        code, record = _replay_one(loaded, log, args.json, args.map)
+        code, record = _replay_one(loaded, log, args)
         status = max(status, code)
         if record is not None:
             records.append(record)
@@ -332,53 +332,61 @@ def cmd_replay(args) -> int:
     return status
 
 
-def _replay_one(loaded: Loaded, log: dict, quiet: bool, overlay: str | None = None) -> tuple[int, dict | None]:
+def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
+    """Replay one log: on a divergence, say where (the action's number and id, the action, the rule that
+    refused it, the acting entity's legal actions) and exit 1; at the end, the result beside the log's
+    (exit 1 when they differ); with `--until N`, stop after action N and print the state."""
     from compiler.engines import OverlayError
-    from compiler.runtime.errors import IllegalAction, RuleGap
-    from compiler.runtime.monitor import Monitor
+    from compiler.runtime.errors import RuleGap
+    from compiler.runtime.sitelog import replay
 
+    quiet = args.json
+    name = log.get("id", log.get("title"))
     title = title_for_log(loaded, log)
     if title is None:
         print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
-        return EXIT_FAIL, None
+        return EXIT_FAIL, {"log": name, "error": f"no title matches {log.get('title')!r}"}
     if _refused(loaded, title, "replay"):
-        return EXIT_FAIL, None
+        return EXIT_FAIL, {"log": name, "error": f"{title.display_name} does not check"}
     try:
-        Game = _engine(loaded, title, overlay, "replay")
+        Game = _engine(loaded, title, args.map, "replay")
     except OverlayError as exc:
         print(f"rulec replay: {exc}", file=sys.stderr)
-        return EXIT_FAIL, None
+        return EXIT_FAIL, {"log": name, "error": str(exc)}
     try:
-        game = Game.from_log({**log, "actions": []}, actions_ahead=log.get("actions", []))
-        monitor = Monitor(game)
-        ids = {p.get("id"): p.get("name", p.get("id")) for p in log.get("players", [])}
-        for number, action in enumerate(log.get("actions", []), 1):
-            if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
-                continue
-            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
-            if clean.get("entity_type") == "player" and clean.get("entity") in ids:
-                clean["entity"] = ids[clean["entity"]]
-            try:
-                game.process(clean)
-            except IllegalAction as exc:
-                print(f"rulec replay: diverged at action {number} {json.dumps(action)}: {exc}", file=sys.stderr)
-                return EXIT_FAIL, None
-            monitor.check(game, clean)
+        done = replay(Game, log, until=args.until)
     except (RuleGap, ValueError) as exc:
         print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
-        return EXIT_FAIL, None
-    record = {"title": title.name, "variant": title.variant, **game.record()}
+        return EXIT_FAIL, {"log": name, "error": str(exc)}
+    game = done.game
+    record = {"log": name, "title": title.name, "variant": title.variant, **game.record(),
+              "processed": done.processed, "expected_result": done.expected,
+              "expected_end": log.get("game_end_reason"),
+              "divergence": done.divergence.as_dict() if done.divergence else None}
+    if done.divergence is not None:
+        print(f"rulec replay: {title.display_name} {name}: {done.divergence}", file=sys.stderr)
+        if done.divergence.legal and not quiet:
+            print("  legal now: " + "; ".join(json.dumps(a) for a in done.divergence.legal[:6]), file=sys.stderr)
+        return EXIT_FAIL, record
+    if args.until is not None:
+        if not quiet:
+            print(json.dumps(game.state(), indent=2))
+        return EXIT_OK, record
     if not quiet:
-        print(f"replayed {record['actions']} actions of {title.display_name}: "
+        print(f"replayed {done.processed} actions of {title.display_name} {name}: "
               f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
               f"{record['rounds']} rounds, revenue {record['revenue']}")
         if record["result"]:
-            print("result: " + ", ".join(f"{k} {v}" for k, v in record["result"].items()))
-    expected = log.get("result")
-    if expected is not None and game.finished and {str(k): v for k, v in expected.items()} != {
-        str(k): v for k, v in record["result"].items()
-    }:
-        print(f"rulec replay: the result differs from the log's: {expected}", file=sys.stderr)
+            print("result:     " + ", ".join(f"{k} {v}" for k, v in done.result_by_id().items()))
+            if done.expected is not None:
+                print("log result: " + ", ".join(f"{k} {v}" for k, v in done.expected.items()))
+    if done.expected is not None and not game.finished:
+        print(f"rulec replay: {title.display_name} {name}: the log ends finished "
+              f"({log.get('game_end_reason')}), the replay does not", file=sys.stderr)
+        return EXIT_FAIL, record
+    if done.result_matches is False:
+        print(f"rulec replay: {title.display_name} {name}: the result differs from the log's: "
+              f"{done.result_by_id()} against {done.expected}", file=sys.stderr)
         return EXIT_FAIL, record
     return EXIT_OK, record
 
@@ -621,6 +629,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")
     p.add_argument("--map", metavar="FILE", help="the map overlay the game was played with")
+    p.add_argument("--until", metavar="N", type=int,
+                   help="stop after the log's action N (its 1-based position) and print the state")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "d3e6d069aea1385f",
-    "rulespecs/lib/18xx.rules": "97eeeb2fc1301c46",
+    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
     "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
 }
 
@@ -6559,6 +6559,7 @@ DATA = TitleData(
         "action contribute": "§11.11",
         "action corporation_buy_shares": "§11.9",
         "action corporation_sell_shares": "§11.9",
+        "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action trade_company": "§12.3",
         "bond CS_bond": "§2",
         "bond CW_bond": "§C.1",
@@ -7598,6 +7599,11 @@ def r_forced_purchase_help(g, v_corporation, v_price):
         )
 
 
+def a_end_game(g, v_player):
+    """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    g.b_end_game_now("agreement")
+
+
 def a_buy_bond(g, v_player, v_bond):
     """Buy the Corporate Bond (§5, §11.10)"""
     if not (g.b_in_round("stock")):
@@ -7858,6 +7864,7 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "end_game": [("player", ("player",))],
         "buy_bond": [("player", ("player",)), ("bond", ("bond",))],
         "collect_bond": [("corporation", ("corporation",)), ("to_company", ("money",))],
         "trade_company": [
@@ -7899,6 +7906,7 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:end_game": a_end_game,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,
         "action:trade_company": a_trade_company,

@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "180ee77c471cc4e6",
-    "rulespecs/lib/18xx.rules": "97eeeb2fc1301c46",
+    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
     "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
 }
 
@@ -8108,6 +8108,7 @@ DATA = TitleData(
         "action buy_train": "VII.3.8",
         "action choose": "VI.6, VII.3.2, VII.3.7",
         "action close_for_cash": "II.3.1",
+        "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action lay_tile": "VII.3.1, VII.3.3",
         "action par": "VI.5, VI.6",
         "action pass": "V.1, V.2, VI.1, VI.2, VII.3.8",
@@ -9341,6 +9342,11 @@ def r_forced_purchase_help(g, v_corporation, v_price):
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
+def a_end_game(g, v_player):
+    """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    g.b_end_game_now("agreement")
+
+
 def a_choose(g, v_corporation, v_choice):
     """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
     if not (g.b_pending_decision(v_corporation, "choose")):
@@ -9582,6 +9588,7 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "end_game": [("player", ("player",))],
         "choose": [("corporation", ("corporation",)), ("choice", ("name",))],
         "close_for_cash": [("company", ("private",)), ("target", ("player", "corporation"))],
         "assign": [("company", ("private",)), ("target", ("name",))],
@@ -9602,6 +9609,7 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:end_game": a_end_game,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
         "action:assign": a_assign,

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "a8efbffd3b927767",
     "rulespecs/1846.rules": "b5d86f02dfa78f05",
-    "rulespecs/lib/18xx.rules": "97eeeb2fc1301c46",
+    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
     "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
 }
 
@@ -7066,6 +7066,7 @@ DATA = TitleData(
         "action corporation_assign": '§"Lemuel Morrissey"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares", §"Cleveland Graham"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+        "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action lay_tile": '§"Track Building Costs", §"Upgrading Track", §"The Tile Set", §"Government Subsidies"',
         "action par": '§"Initial Stock Round", §"Public Railroad Companies"',
         "action pass": '§"Stock Round", §"Operating Round"',
@@ -8037,6 +8038,11 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
 
+def a_end_game(g, v_player):
+    """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    g.b_end_game_now("agreement")
+
+
 def r_before_dividend(g, v_corporation):
     """the corporation's turn has not reached its dividend (§\"Issuing and Redeeming Shares\")"""
     return g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
@@ -8490,6 +8496,7 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "end_game": [("player", ("player",))],
         "corporation_sell_shares": [
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
@@ -8532,6 +8539,7 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:end_game": a_end_game,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,

@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "12155c2f9f5c2390",
-    "rulespecs/lib/18xx.rules": "97eeeb2fc1301c46",
+    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
     "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
 }
 
@@ -8107,6 +8107,7 @@ DATA = TitleData(
         "action corporation_sell_shares": "§5.11, §5.12, §5.2.9, §5.2.10, §5.10.6.1.1",
         "action discard_train": "§5.10.5.3, §6.1.7.1",
         "action dividend": "§5.9",
+        "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action move_bid": "§2.1.2",
         "action place_token": "§5.7, §6.1.3",
         "action remove_token": "Table B",
@@ -9413,6 +9414,11 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
 
 
+def a_end_game(g, v_player):
+    """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    g.b_end_game_now("agreement")
+
+
 def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     """A corporation's one bid for a corporation up for liquidation (§7.1.1)"""
     if not (g.b_in_round("acquisition")):
@@ -9771,6 +9777,7 @@ class Game(GameBase):
             ("price", ("money",)),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
+        "end_game": [("player", ("player",))],
         "corporation_bid": [
             ("bidder", ("corporation",)),
             ("corporation", ("corporation",)),
@@ -9825,6 +9832,7 @@ class Game(GameBase):
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
+        "action:end_game": a_end_game,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,

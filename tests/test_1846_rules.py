@@ -723,26 +723,13 @@ def test_private_companies_tunnel_blasting_takes_20_off_mountains():
 
 
 def _replay_until_divergence(path):
-    """Replay an 18xx.games log; returns (actions played, the refusal that stopped it or None)."""
+    """Replay an 18xx.games log; returns (actions played, the divergence that stopped it or None)."""
     import json
 
-    log = json.loads(path.read_text(encoding="utf-8"))
-    actions = log["actions"]
-    g = Game.from_log({**log, "actions": []}, actions_ahead=actions)
-    ids = {p.get("id"): p.get("name", p.get("id")) for p in log["players"]}
-    played = 0
-    for action in actions:
-        if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
-            continue
-        clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
-        if clean.get("entity_type") == "player" and clean.get("entity") in ids:
-            clean["entity"] = ids[clean["entity"]]
-        try:
-            g.process(clean)
-        except IllegalAction as exc:
-            return played, exc
-        played += 1
-    return played, None
+    from compiler.runtime.sitelog import replay
+
+    done = replay(Game, json.loads(path.read_text(encoding="utf-8")), monitor=False)
+    return done.processed, done.divergence
 
 
 def test_replay_18xx_games_logs_get_through_the_draft_and_first_stock_round(fixtures_dir):
@@ -788,6 +775,7 @@ def test_two_player_variant_replays_18xx_games_logs_through_the_draft(fixtures_d
 
     from compiler.cli import title_for_log
     from compiler.pipeline import load
+    from compiler.runtime import sitelog
 
     logs = sorted((fixtures_dir / "18462pVariant").glob("*.json"))
     if not logs:
@@ -796,18 +784,16 @@ def test_two_player_variant_replays_18xx_games_logs_through_the_draft(fixtures_d
     for path in logs:
         log = json.loads(path.read_text(encoding="utf-8"))
         assert title_for_log(loaded, log).variant == "Two-Player"
-        actions = [a for a in log["actions"] if not a.get("skip")]
-        g = TwoPlayer.from_log({**log, "actions": []}, actions_ahead=actions)
-        ids = {p["id"]: p.get("name", p["id"]) for p in log["players"]}
-        for action in actions:
+        g = sitelog.game_from_log(TwoPlayer, log)
+        steps = sitelog.processed_actions(log)
+        for step in steps:
             if g.g["round"] != "draft":
                 break
-            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
-            clean["entity"] = ids[clean["entity"]]
-            g.process(clean)
+            g.process(step.action)
         assert g.g["round"] == "stock", path.name  # the draft is over: the first stock round, no operating round
-        picks = [a for a in actions[:len(g.g["draft"]["choices"]) + 10] if a["type"] == "bid"]
-        assert [ids[a["entity"]] for a in picks[:6]] == [ids[log["players"][1]["id"]], ids[log["players"][0]["id"]]] * 3
+        ids = {p["id"]: p.get("name", p["id"]) for p in log["players"]}
+        picks = [s.action for s in steps if s.action["type"] == "bid"]
+        assert [a["entity"] for a in picks[:6]] == [ids[log["players"][1]["id"]], ids[log["players"][0]["id"]]] * 3
 
 
 def _play_to_the_stalemate(g, rng):

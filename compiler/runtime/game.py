@@ -37,6 +37,10 @@ Action = dict[str, Any]
 #: while the title has none).
 STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train")
 MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
+#: the actions each operating step takes, where they are not just the step's own name
+STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("lay_tile",),
+                "place_token": ("place_token",), "run_routes": ("run_routes",), "dividend": ("dividend",),
+                "buy_train": ("buy_train",)}
 #: a combined step: tiles and a station token in any order, one pass ends both
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
 
@@ -4352,6 +4356,7 @@ class GameBase:
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
+        self._pass_steps_before(kind, action)
         self.j.set(self.g, "current_action", kind)
         rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
         try:
@@ -4379,6 +4384,26 @@ class GameBase:
             if exc.rule is None:
                 exc.rule = rule
             raise
+
+    def _pass_steps_before(self, kind: str, action: Action) -> None:
+        """An operating company's action of a later step of its turn passes the steps before it, as a
+        `pass` in each would (the title's guards on `pass` apply): a `run_routes` with no `lay_tile`
+        before it means the company laid no track. The caller's transaction undoes the passes if the
+        action is then refused."""
+        if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("step") is None:
+            return
+        operator = self.current_entity()
+        if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
+            return
+        for _ in range(len(STEP_ACTIONS)):
+            steps = self._steps()
+            current = self.g.get("step")
+            target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
+            if current not in steps or target is None or steps.index(current) >= target:
+                return
+            if self.current_entity() != operator:
+                return
+            self._dispatch({"type": "pass", "entity": action["entity"], "entity_type": action.get("entity_type")})
 
     def _end_turn_if_closed(self) -> None:
         """A corporation that closed during its own turn (its price reached a closing cell) stops operating."""
@@ -4429,9 +4454,9 @@ class GameBase:
 
     def _any_time_actions(self) -> tuple[str, ...]:
         """The title's `any_time_actions`: DSL actions that may be taken at any
-        moment, in or out of turn (none unless the title names them: play
-        otherwise goes turn by turn)."""
-        return tuple(str(a) for a in self.DATA.properties.get("any_time_actions") or ())
+        moment, in or out of turn (play otherwise goes turn by turn), and the
+        vocabulary's `end_game`, which any player sends when the players agree."""
+        return tuple(str(a) for a in self.DATA.properties.get("any_time_actions") or ()) + OUT_OF_TURN
 
     @staticmethod
     def entity_type(entity: Entity) -> str:
@@ -4564,7 +4589,9 @@ class GameBase:
         if entity is None:
             return []
         pending = self.g.get("pending")
-        names = [name for name in self.ACTION_PARAMS if not (pending and name != pending[0][2])]
+        # the end by agreement is no move of the game: never a candidate
+        names = [name for name in self.ACTION_PARAMS
+                 if not (pending and name != pending[0][2]) and name not in OUT_OF_TURN]
         if pending and entity.kind == "corporation" and self._station_swap(entity) is not None \
                 and pending[0][2] == "place_token" and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a takeover's station choice may be declined
@@ -4578,7 +4605,7 @@ class GameBase:
         out.extend(self._candidates_for(entity, names))
         if not pending:
             for name in self._any_time_actions():
-                if name not in self.ACTION_PARAMS:
+                if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
                     continue
                 for other in self._possible_actors(name):
                     if other != entity:
@@ -5125,31 +5152,20 @@ class GameBase:
         }
 
     @classmethod
-    def from_log(cls, log: dict, actions_ahead: list | None = None) -> "GameBase":
-        """Replay `log`. A log from another engine (one without `"engine": "rulec"`) gives hints for the
-        random draws it hides: the ids its actions (or `actions_ahead`) name."""
-        players = [p.get("name", p.get("id")) for p in log["players"]]
-        ids = {p.get("id"): p.get("name", p.get("id")) for p in log["players"]}
-        settings = log.get("settings", {})
-        hints: set[str] = set()
-        if log.get("engine") != "rulec":
-            for action in list(log.get("actions", [])) + list(actions_ahead or []):
-                for key in ("company", "corporation"):
-                    if isinstance(action.get(key), str):
-                        hints.add(action[key])
-                if action.get("entity_type") in ("corporation", "company", "minor"):
-                    hints.add(str(action.get("entity")))
-        game = cls(players=players, seed=settings.get("seed", 0), variant=log.get("variant"),
-                   options=settings.get("optional_rules", ()), log_hints=hints)
-        for action in log["actions"]:
-            if action.get("skip") or action.get("type") in ("undo", "redo", "message"):
-                continue
-            clean = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "original_id")}
-            if clean.get("entity") in ids and clean.get("entity_type") == "player":
-                clean["entity"] = ids[clean["entity"]]
-            game.process(clean)
-        return game
+    def from_log(cls, log: dict) -> "GameBase":
+        """Replay `log` (rulec's own, or one as 18xx.games writes it: `compiler.runtime.sitelog` reads it,
+        undos, redos and auto actions included). Raises `IllegalAction` at the first action the engine
+        refuses, naming the action and the rule."""
+        from compiler.runtime.sitelog import replay
 
+        done = replay(cls, log, monitor=False)
+        if done.divergence is not None:
+            raise IllegalAction(str(done.divergence), rule=done.divergence.rule)
+        return done.game
+
+
+#: Vocabulary actions any player may send at any moment: the end of a game by the players' agreement.
+OUT_OF_TURN = ("end_game",)
 
 #: Action types whose candidates the runtime generates from the vocabulary.
 #: Round kinds whose own actions a title may name `<round>_<type>` (`special_buy_shares`): in that round

@@ -1,0 +1,264 @@
+"""Game logs as 18xx.games writes them: the one place that reads one.
+
+A log is a JSON object::
+
+    {"title": "1846", "players": [{"id": 82, "name": "Player 1"}, ...],
+     "settings": {"seed": 3099, "optional_rules": ["first_ed"]},
+     "actions": [{"type": "bid", "entity": 82, "entity_type": "player", "id": 1, ...}, ...],
+     "result": {"82": 6550, ...}, "game_end_reason": "bank"}
+
+What this module makes of the action list, in the site's own meaning:
+
+- ``skip: true`` marks an action (an undo among them) that an older version of the site had already
+  resolved away: it is not read at all.
+- ``undo`` takes back the last action still standing (a ``message`` is never taken back); with
+  ``action_id`` it takes back every action after the one with that id (``0``: all of them). ``redo``
+  restores the actions the last undo took back. Any other action except a message ends the chance to
+  redo: the undos before it stand for good.
+- ``message`` is chat: kept in the record, never processed. ``program_*`` actions set up a player's
+  automatic passes or purchases in the site's interface: recorded, not processed; what a program did is
+  in ``auto_actions``.
+- ``auto_actions`` of an action are processed in order right after it, as the site did when it
+  recorded them.
+- ``id``, ``original_id``, ``created_at``, ``user`` and the fields above are the log's bookkeeping, not
+  part of the action.
+- A player is named in ``entity`` (and ``target``, where ``target_type`` is ``player``) by the numeric id
+  of the log's ``players`` list, or by name in older logs; both are read as the player's name.
+
+The random outcomes the site drew from its seed (which companies setup removed, a draft's hands)
+are not in a log; the engine reads them from what the log's actions name (`hints`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler.runtime.errors import IllegalAction, InvariantViolation, RuleGap
+
+#: the log's bookkeeping fields, dropped before an action reaches the engine
+BOOKKEEPING = frozenset({"id", "original_id", "created_at", "user", "auto_actions", "skip"})
+#: action types that never reach the engine: chat, and the interface's automatic-action programs
+RECORDED_ONLY_PREFIX = "program_"
+
+
+@dataclass(frozen=True)
+class LogAction:
+    """One action to process: `number` is its 1-based position in the log's action list (an auto
+    action has its carrier's number and `auto` its 1-based place among the carrier's auto actions);
+    `id` the log's own id; `action` as the engine takes it; `raw` as the log has it."""
+
+    number: int
+    id: Any
+    action: dict
+    raw: dict
+    auto: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.number}" + (f".{self.auto}" if self.auto else "")
+
+
+def standing_actions(actions: list[dict]) -> list[tuple[int, dict]]:
+    """The actions that stand once the undos and redos are applied, with their 1-based positions,
+    in order. Messages stand; undo and redo entries themselves are not returned.
+
+    >>> acts = [{"type": "pass", "id": 1}, {"type": "pass", "id": 2}, {"type": "undo", "id": 3}]
+    >>> [p for p, _ in standing_actions(acts)]
+    [1]
+    """
+    slots: list[dict | None] = [None] * len(actions)
+    undone: list[list[tuple[int, dict]]] = []  # groups of (position, action) the undos took back
+    position_of_id = {}
+    for index, action in enumerate(actions):
+        if action.get("id") is not None and action["id"] not in position_of_id:
+            position_of_id[action["id"]] = index
+    for index, action in enumerate(actions):
+        if action.get("skip"):
+            continue
+        kind = action.get("type")
+        if kind == "undo":
+            target = action.get("action_id")
+            if target is None:
+                live = [i for i in range(index) if slots[i] is not None and slots[i].get("type") != "message"]
+                start = live[-1] if live else 0
+            elif target == 0:
+                start = 0
+            else:
+                if target not in position_of_id:
+                    raise IllegalAction(f"the undo at position {index + 1} names action id {target}, "
+                                        "which the log does not have", rule="18xx.games log format")
+                start = position_of_id[target] + 1
+            group = [(i, slots[i]) for i in range(start, index)
+                     if slots[i] is not None and slots[i].get("type") != "message"]
+            for i, _ in group:
+                slots[i] = None
+            undone.append(group)
+        elif kind == "redo":
+            if not undone:
+                raise IllegalAction(f"the redo at position {index + 1} has no undo to take back",
+                                    rule="18xx.games log format")
+            for i, act in undone.pop():
+                slots[i] = act
+        elif kind == "message":
+            slots[index] = action
+        else:
+            undone.clear()
+            slots[index] = action
+    return [(i + 1, a) for i, a in enumerate(slots) if a is not None]
+
+
+def player_names(log: dict) -> dict:
+    """Each player's id and name, as the log lists them, to the name the engine uses."""
+    names = {}
+    for p in log.get("players", []):
+        name = p.get("name", p.get("id"))
+        names[p.get("id", name)] = name
+        names[name] = name
+    return names
+
+
+def engine_action(action: dict, names: dict) -> dict:
+    """`action` as the engine takes it: bookkeeping dropped, players named by name."""
+    out = {k: v for k, v in action.items() if k not in BOOKKEEPING}
+    if out.get("entity_type") == "player" and out.get("entity") in names:
+        out["entity"] = names[out["entity"]]
+    if out.get("target_type") == "player" and out.get("target") in names:
+        out["target"] = names[out["target"]]
+    return out
+
+
+def processed_actions(log: dict) -> list[LogAction]:
+    """The actions the engine processes for `log`, in order: the standing actions (see
+    `standing_actions`) other than messages and programs, each followed by its auto actions."""
+    names = player_names(log)
+    out: list[LogAction] = []
+    for number, raw in standing_actions(list(log.get("actions", []))):
+        kind = str(raw.get("type"))
+        if kind != "message" and not kind.startswith(RECORDED_ONLY_PREFIX):
+            out.append(LogAction(number, raw.get("id"), engine_action(raw, names), raw))
+        for i, auto in enumerate(raw.get("auto_actions") or (), 1):
+            out.append(LogAction(number, raw.get("id"), engine_action(auto, names), auto, auto=i))
+    return out
+
+
+def hints(log: dict) -> set[str]:
+    """The companies and corporations a log's actions name: what setup's hidden draws must have left in
+    play (a company the log acts with was not removed), and the cards a draft's hands must have held."""
+    found: set[str] = set()
+    for step in processed_actions(log):
+        action = step.action
+        for key in ("company", "corporation", "minor"):
+            if isinstance(action.get(key), str):
+                found.add(action[key])
+        if action.get("entity_type") in ("corporation", "company", "minor"):
+            found.add(str(action.get("entity")))
+    return found
+
+
+def game_from_log(game_class, log: dict, **extra):
+    """A new game of `game_class` set up as the log's: its players in the log's order, its seed, its
+    optional rules (by the names the title's options list in `log_names`), and the draws the log's
+    actions reveal."""
+    names = player_names(log)
+    players = [names[p.get("id", p.get("name"))] for p in log.get("players", [])]
+    settings = log.get("settings") or {}
+    own = log.get("engine") == "rulec"
+    return game_class(players=players, seed=settings.get("seed", 0) or 0, variant=log.get("variant") if own else None,
+                      options=settings.get("optional_rules") or (), log_hints=() if own else hints(log), **extra)
+
+
+@dataclass
+class Divergence:
+    """Where a replay stopped: the action the engine refused (`rule`, `message`) or whose effects broke an
+    invariant, with the acting entity's legal actions at that point (short)."""
+
+    step: LogAction
+    message: str
+    rule: str | None = None
+    legal: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"action_number": self.step.number, "auto_action": self.step.auto or None,
+                "action_id": self.step.id, "action": self.step.raw, "rule": self.rule,
+                "message": self.message, "legal": self.legal}
+
+    def __str__(self) -> str:
+        rule = f" ({self.rule})" if self.rule else ""
+        return (f"diverged at action {self.step.label} (id {self.step.id}) {_short(self.step.raw)}: "
+                f"{self.message}{rule}")
+
+
+def _short(action: dict) -> str:
+    import json
+
+    return json.dumps({k: v for k, v in action.items() if k not in ("created_at", "user", "original_id")})
+
+
+def legal_for(game, entity: Any, limit: int = 12) -> list[dict]:
+    """The legal actions of `entity` now (all, when it has none), at most `limit`, for a divergence report."""
+    try:
+        legal = game.legal_actions()
+    except Exception:  # noqa: BLE001 - the report must not fail on a second engine error
+        return []
+    own = [a for a in legal if str(a.get("entity")) == str(entity)] or legal
+    return own[:limit]
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a log: the game as far as it got, the actions processed, the divergence
+    (None when every action was taken), and the log's own result and end."""
+
+    game: Any
+    processed: int
+    divergence: Divergence | None
+    expected: dict | None
+
+    @property
+    def result_matches(self) -> bool | None:
+        """None when the log has no result or the game did not finish; else whether the results agree."""
+        if self.expected is None or not self.game.finished:
+            return None
+        return {str(k): v for k, v in self.expected.items()} == {str(k): v for k, v in self.result_by_id().items()}
+
+    def result_by_id(self) -> dict:
+        """The engine's result keyed as the log keys its own (by player id where the log gives ids)."""
+        ids = {p.get("name", p.get("id")): p.get("id", p.get("name")) for p in self.log_players}
+        return {ids.get(k, k): v for k, v in self.game.result().items()}
+
+    log_players: list = field(default_factory=list)
+
+
+def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = True,
+           on_step=None, **extra) -> Replay:
+    """Replay `log` on a new game of `game_class`. Stops at the first action the engine refuses, whose
+    effects break an invariant (with `monitor`) or that needs a value the rulespec leaves open (a gap),
+    or after the action numbered `until`. `on_step(step, game)` is called after each processed action.
+    Raises `RuleGap` when the title cannot be set up as the log's (an option that is a gap)."""
+    from compiler.runtime.monitor import Monitor
+
+    game = game_from_log(game_class, log, **extra)
+    watch = Monitor(game) if monitor else None
+    processed = 0
+    divergence = None
+    for step in processed_actions(log):
+        if until is not None and step.number > until:
+            break
+        try:
+            game.process(step.action)
+            if watch is not None:
+                watch.check(game, step.action)
+        except IllegalAction as exc:
+            divergence = Divergence(step, exc.message, exc.rule, legal_for(game, step.action.get("entity")))
+            break
+        except InvariantViolation as exc:
+            divergence = Divergence(step, str(exc), exc.invariant)
+            break
+        except RuleGap as exc:  # the action needs a value the rulespec leaves open
+            divergence = Divergence(step, str(exc), "a gap in the rulespec")
+            break
+        processed += 1
+        if on_step is not None:
+            on_step(step, game)
+    return Replay(game, processed, divergence, log.get("result"), list(log.get("players", [])))

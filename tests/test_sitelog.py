@@ -1,0 +1,179 @@
+"""Reading game logs as 18xx.games writes them (compiler/runtime/sitelog.py): undo and redo with the
+site's meaning, skipped entries, messages, programs and their auto actions, players by id, the end of a
+game by agreement, and an operating company's later-step action passing the steps before it."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from compiler.engines import game_class
+from compiler.runtime import sitelog
+from compiler.runtime.errors import IllegalAction
+
+Game = game_class("1800")
+
+
+def _actions(n: int, seed: int = 3) -> list[dict]:
+    """The first `n` actions of a random legal 1800 game (two players)."""
+    rng = random.Random(seed)
+    g = Game(["Ann", "Bob"], seed=seed)
+    out = []
+    while len(out) < n:
+        action = g.random_legal_action(rng)
+        g.process(action)
+        out.append(action)
+    return out
+
+
+def _log(actions: list[dict]) -> dict:
+    """A site-style log: players by numeric id, actions numbered as the site numbers them."""
+    ids = {"Ann": 11, "Bob": 22}
+    numbered = []
+    for i, a in enumerate(actions, 1):
+        a = dict(a)
+        if a.get("entity_type") == "player" and a.get("entity") in ids:
+            a["entity"] = ids[a["entity"]]
+        numbered.append({**a, "id": i})
+    return {"title": "1800", "players": [{"id": 11, "name": "Ann"}, {"id": 22, "name": "Bob"}],
+            "settings": {"seed": 3}, "actions": numbered}
+
+
+def _state_of(actions: list[dict]) -> dict:
+    g = Game(["Ann", "Bob"], seed=3)
+    for a in actions:
+        g.process(a)
+    return g.state()
+
+
+def _replayed(log: dict) -> dict:
+    done = sitelog.replay(Game, copy.deepcopy(log))
+    assert done.divergence is None, done.divergence
+    return done.game.state()
+
+
+def test_undo_takes_back_the_last_action_and_redo_restores_it():
+    a = _actions(8)
+    u = {"type": "undo", "entity": "Ann", "entity_type": "player"}
+    r = {"type": "redo", "entity": "Ann", "entity_type": "player"}
+    log = _log(a[:6] + [u])
+    assert _replayed(log) == _state_of(a[:5])
+    log = _log(a[:6] + [u, u])
+    assert _replayed(log) == _state_of(a[:4])
+    log = _log(a[:6] + [u, u, r])
+    assert _replayed(log) == _state_of(a[:5])  # a redo restores what the last undo took back
+    log = _log(a[:6] + [u, u, r, r])
+    assert _replayed(log) == _state_of(a[:6])
+
+
+def test_undo_to_an_action_id_takes_back_every_action_after_it():
+    a = _actions(8)
+    log = _log(a[:7])
+    log["actions"].append({"type": "undo", "entity": 11, "entity_type": "player", "action_id": 3, "id": 8})
+    assert _replayed(log) == _state_of(a[:3])
+    log["actions"].append({"type": "redo", "entity": 11, "entity_type": "player", "id": 9})
+    assert _replayed(log) == _state_of(a[:7])
+    zero = _log(a[:4])
+    zero["actions"].append({"type": "undo", "entity": 11, "entity_type": "player", "action_id": 0, "id": 5})
+    assert _replayed(zero) == _state_of([])
+
+
+def test_an_action_after_undos_drops_the_redo_stack():
+    a = _actions(8)
+    u = {"type": "undo", "entity": "Ann", "entity_type": "player"}
+    r = {"type": "redo", "entity": "Ann", "entity_type": "player"}
+    log = _log(a[:5] + [u, a[4], r])
+    with pytest.raises(IllegalAction, match="no undo to take back"):
+        sitelog.replay(Game, log)
+    log = _log(a[:5] + [u, a[4], a[5]])
+    assert _replayed(log) == _state_of(a[:6])
+
+
+def test_messages_are_kept_never_undone_and_never_processed():
+    a = _actions(6)
+    m = {"type": "message", "entity": "Bob", "entity_type": "player", "message": "gl"}
+    u = {"type": "undo", "entity": "Ann", "entity_type": "player"}
+    log = _log(a[:4] + [m, u])
+    # the undo skips the message and takes back the action before it
+    assert _replayed(log) == _state_of(a[:3])
+    standing = sitelog.standing_actions(log["actions"])
+    assert [x.get("type") for _, x in standing][-1] == "message"
+
+
+def test_skipped_entries_are_not_read():
+    a = _actions(6)
+    log = _log(a[:4])
+    log["actions"].insert(2, {**log["actions"][2], "skip": True, "id": 99})
+    log["actions"].insert(3, {"type": "undo", "entity": 11, "entity_type": "player", "skip": True, "id": 100})
+    assert _replayed(log) == _state_of(a[:4])
+
+
+def test_a_programs_auto_actions_follow_its_carrier_in_order():
+    a = _actions(6)
+    carrier = {"type": "program_share_pass", "entity": "Ann", "entity_type": "player",
+               "auto_actions": [a[2], a[3]]}
+    log = _log(a[:2] + [carrier, a[4]])
+    steps = sitelog.processed_actions(log)
+    assert [(s.number, s.auto) for s in steps] == [(1, 0), (2, 0), (3, 1), (3, 2), (4, 0)]
+    assert _replayed(log) == _state_of(a[:5])
+
+
+def test_players_by_numeric_id_and_the_result_by_the_logs_keys():
+    log = _log(_actions(3))
+    done = sitelog.replay(Game, log)
+    assert [p.id for p in done.game.players] == ["Ann", "Bob"]
+    assert set(done.result_by_id()) == {11, 22}
+
+
+def test_end_game_by_agreement_ends_at_once_scoring_holdings_as_they_stand():
+    a = _actions(10)
+    log = _log(a + [{"type": "end_game", "entity": 22, "entity_type": "player"}])
+    done = sitelog.replay(Game, log)
+    assert done.divergence is None and done.game.finished
+    assert done.game.record()["end_reason"] == "agreement"
+    g = Game(["Ann", "Bob"], seed=3)
+    for x in a:
+        g.process(x)
+    assert done.game.result() == {p.id: g.player_value(p) for p in g.players}
+
+
+def test_end_game_is_no_candidate_of_random_play():
+    g = Game(["Ann", "Bob"], seed=1)
+    assert all(x["type"] != "end_game" for x in g.legal_actions())
+
+
+def test_a_refused_action_is_reported_with_its_number_id_rule_and_the_legal_actions():
+    a = _actions(4)
+    log = _log(a + [{"type": "par", "entity": 11, "entity_type": "player", "corporation": "NOPE",
+                     "share_price": "100,0,0"}])
+    done = sitelog.replay(Game, log)
+    assert done.processed == 4
+    d = done.divergence
+    assert d is not None and d.step.number == 5 and d.step.id == 5
+    assert d.as_dict()["action"]["corporation"] == "NOPE"
+    assert d.legal  # what the entity could have done
+
+
+def test_a_later_steps_action_passes_the_steps_before_it():
+    """1800 §10.2: lay a tile, place a token, run trains... A `buy_train` sent while the company is still
+    at its tile step means it laid no tile, placed no token and ran no train (it owns none yet)."""
+    rng = random.Random(2)
+    g = Game(["Ann", "Bob"], seed=2)
+    while not (g.g["round"] == "operating" and g.g.get("step") in ("lay_tile", "place_token")):
+        g.process(g.random_legal_action(rng))
+    corp = g.current_entity()
+    buys = [x for x in _legal_after_passing(g) if x["type"] == "buy_train"]
+    assert buys, "the company can buy a train once its earlier steps are passed"
+    before = g.state()
+    g.process(buys[0])
+    assert g.state() != before and g.g["round"] in ("operating", "stock")
+    assert any(g.owner[t.id] == corp for t in g.b_trains(corp))
+
+
+def _legal_after_passing(g) -> list[dict]:
+    clone = Game.from_log(copy.deepcopy(g.to_log()))
+    while clone.g.get("step") not in ("buy_train", None):
+        clone.process({"type": "pass", "entity": clone.current_entity().id, "entity_type": "corporation"})
+    return clone.legal_actions()
