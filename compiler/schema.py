@@ -40,6 +40,7 @@ SCALARS: dict[str, str] = {
     "string": 'a string ("...")',
     "name": "a name",
     "range": "a range (2..5)",
+    "colour_code": 'a colour written "#rrggbb"',
     "none": "none",
     "table": "a table (`table NAME by ...`)",
     "parameters": "a record of the title's parameters",

@@ -17,6 +17,8 @@ Each finding is at the value's own span:
 
 from __future__ import annotations
 
+import re
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from compiler import syntax as s
@@ -130,12 +132,14 @@ def _fits(expr, atom: Atom) -> bool:
             return isinstance(expr, s.Int) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Int))
         if name == "money":
             return isinstance(expr, s.Money) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Money))
+        if name == "colour_code":
+            return isinstance(expr, s.Str) and re.fullmatch(r"#[0-9A-Fa-f]{6}", expr.value) is not None
         return isinstance(expr, {
             "percent": s.Percent, "bool": s.Bool, "string": s.Str, "name": s.Name, "range": s.Range,
             "none": s.NoneLit, "parameters": s.Record,
         }.get(name, ()))
     if atom.form == "enum":
-        return isinstance(expr, s.Name)
+        return isinstance(expr, (s.Name, s.Str))
     if atom.form == "kind":
         if isinstance(expr, s.Call):
             return isinstance(expr.func, s.Name) and expr.func.name == atom.name
@@ -164,6 +168,14 @@ def _name_span(span: Span, name: str) -> Span:
     return Span(span.path, span.line, span.column, span.line, span.column + len(name))
 
 
+#: the findings of components already checked: (id(component), schema fingerprint) ->
+#: (the component, the schema objects of the fingerprint, its diagnostics)
+_COMPONENTS: OrderedDict[tuple, tuple] = OrderedDict()
+_COMPONENTS_KEPT = 60_000
+#: schema fingerprint -> (its serial number, the objects it names, kept alive)
+_FINGERPRINTS: dict[tuple, tuple[int, tuple]] = {}
+
+
 class Checker:
     """Checks one resolved title's values against its schema."""
 
@@ -172,6 +184,9 @@ class Checker:
         self.schema = schema or schema_of(title)
         self.out: list[Diagnostic] = []
         self._atoms: dict[int, tuple[Atom, ...]] = {}
+        self._fp: tuple | None = None
+        self._fp_serial: int | None = None
+        self._kept: tuple = ()
 
     # -- entry
     def run(self) -> list[Diagnostic]:
@@ -183,9 +198,60 @@ class Checker:
             elif isinstance(decl, s.Table):
                 self._table(decl)
             elif isinstance(decl, s.Component):
-                self._component(decl)
+                self._cached_component(decl)
         self._required_params()
         return self.out
+
+    def _cached_component(self, comp: s.Component) -> None:
+        """`_component`, remembered: a component's findings depend only on it and on
+        the schema (the same library tile is checked once for every title that has
+        the same schema, and once for all the edits of a title's other clauses)."""
+        key = (id(comp), self._serial())
+        found = _COMPONENTS.get(key)
+        if found is not None and found[0] is comp:
+            _COMPONENTS.move_to_end(key)
+            self.out.extend(found[2])
+            return
+        start = len(self.out)
+        self._component(comp)
+        _COMPONENTS[key] = (comp, self._kept, tuple(self.out[start:]))
+        if len(_COMPONENTS) > _COMPONENTS_KEPT:
+            _COMPONENTS.popitem(last=False)
+
+    def _serial(self) -> int:
+        """The fingerprint's serial number (a big tuple is hashed once per title, not per component)."""
+        if self._fp_serial is None:
+            fp = self._fingerprint()
+            entry = _FINGERPRINTS.get(fp)
+            if entry is None and len(_FINGERPRINTS) >= 10_000:
+                _FINGERPRINTS.clear()
+                _COMPONENTS.clear()
+            if entry is None:
+                entry = _FINGERPRINTS[fp] = (len(_FINGERPRINTS), self._kept)
+            self._fp_serial = entry[0]
+        return self._fp_serial
+
+    def _fingerprint(self) -> tuple:
+        """What a component's check reads of the schema, by identity (the objects are
+        kept alive with the cached result, so an identity is never reused for another)."""
+        if self._fp is None:
+            schema = self.schema
+            params = tuple(schema.params.values())
+            kinds = tuple((k.name, tuple(k.params.values())) for k in schema.kinds.values())
+            conditions = tuple(
+                (name, schema.values.get(name))
+                for kind in schema.kinds.values() for p in kind.params.values() if p.required_when is not None
+                for name in sorted({n.name for n in s.walk(p.required_when) if isinstance(n, s.Name)})
+            )
+            self._kept = (params, kinds, conditions)
+            self._fp = (
+                tuple(map(id, params)),
+                tuple((name, tuple(map(id, ps))) for name, ps in kinds),
+                tuple(sorted(schema.enums.items())),
+                tuple(sorted((k, tuple(sorted(v))) for k, v in schema.keys.items())),
+                tuple((name, id(value)) for name, value in conditions),
+            )
+        return self._fp
 
     def type_of(self, param: s.Param) -> tuple[Atom, ...]:
         found = self._atoms.get(id(param))
@@ -381,13 +447,14 @@ class Checker:
                 return self._record(expr, None, where)
             return []
         if atom.form == "enum":
-            if expr.name in atom.values:
+            name = expr.name if isinstance(expr, s.Name) else expr.value
+            if name in atom.values:
                 return []
-            suggestions = nearest(expr.name, atom.values)
+            suggestions = nearest(name, atom.values)
             label = f" of {atom.name}" if atom.name else ""
             return [error(
                 "E026", f"{where} takes one of {', '.join(f'`{v}`' for v in atom.values)}{label}, "
-                f"not `{expr.name}`" + did_you_mean(suggestions), expr.span,
+                f"not `{name}`" + did_you_mean(suggestions), expr.span,
                 expected=atom.values, suggestions=tuple(suggestions),
             )]
         if atom.form == "kind":
