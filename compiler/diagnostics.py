@@ -65,6 +65,56 @@ CODES: dict[str, str] = {
 }
 
 
+#: A small wrong rulespec for the codes of the schema check: the site shows each with
+#: the diagnostic `rulec check` gives it (run when the page is made, so it cannot drift),
+#: and a test checks each gives its code.
+EXAMPLES: dict[str, str] = {
+    "E022": (
+        'title "t" {\n'
+        '  kind corporation "a share company" { }\n'
+        '  kind hex "a hex of the map" { param reserved_for: corporation "the only company that may lay here" }\n'
+        '  corporation PRR "Pennsylvania" §1 { }\n'
+        '  hex A1 §1 { reserved_for: PPR }\n'
+        '}\n'
+    ),
+    "E024": (
+        'title "t" {\n'
+        '  param cert_limit: int "certificates a player may hold"\n'
+        '  cert_limt: 7 §8.2\n'
+        '}\n'
+    ),
+    "E025": (
+        'title "t" {\n'
+        '  param bank: money | {unlimited} "the bank\'s cash at the start"\n'
+        '  bank: "lots" §2\n'
+        '}\n'
+    ),
+    "E026": (
+        'title "t" {\n'
+        '  param layout: {flat, pointy} "flat or pointy hexes"\n'
+        '  layout: flta §11\n'
+        '}\n'
+    ),
+    "E027": (
+        'title "t" {\n'
+        '  kind train "a train type" { param price: money required "what the bank sells it for" }\n'
+        '  train "2" §12 { }\n'
+        '}\n'
+    ),
+    "E028": (
+        'title "t" {\n'
+        '  kind private "a private company" { param cost: money "its face value" }\n'
+        '  privat MT "Midland Terminal" §4 { cost: $20 }\n'
+        '}\n'
+    ),
+    "E029": (
+        'title "t" {\n'
+        '  param bank: monye "the bank\'s cash at the start"\n'
+        '}\n'
+    ),
+}
+
+
 @dataclass(frozen=True, order=True)
 class Span:
     """A region of a source file; lines and columns count from 1.

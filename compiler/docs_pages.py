@@ -14,7 +14,7 @@ from compiler import paths
 from compiler import syntax as s
 from compiler.builtins import BUILTINS, VALUES
 from compiler.coverage import coverage_report
-from compiler.diagnostics import CODES
+from compiler.diagnostics import CODES, EXAMPLES
 from compiler.docs_answers import Answer, answer
 from compiler.docs_map import board_of, map_svg, tile_set, upgrades_svg
 from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT, by_transition, counts, short_reason, status_summary
@@ -997,7 +997,21 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                     severity = "note"
                 out.append(f"### {code_} {{#{code_.lower()}}}\n\n*{severity}* · {counts.get(code_, 0)} now\n\n"
                            f"{esc(CODES[code_])}\n")
+                if code_ in EXAMPLES:
+                    out.append(self._diagnostic_example(code_))
         return "\n".join(out)
+
+    @staticmethod
+    def _diagnostic_example(code_: str) -> str:
+        """A code's small wrong rulespec and what `rulec check` says of it, checked now."""
+        from compiler.diagnostics import render
+        from compiler.pipeline import load_texts
+
+        text = EXAMPLES[code_]
+        loaded = load_texts({"example.rules": text})
+        said = "\n\n".join(render(d, loaded.sources) for d in loaded.diagnostics if d.code == code_)
+        return (f"A wrong rulespec:\n\n```\n{text.rstrip()}\n```\n\n"
+                f"`rulec check` says:\n\n```\n{said}\n```\n")
 
     def builtins_page(self) -> str:
         page = "reference/builtins.md"

@@ -139,7 +139,8 @@ def _fits(expr, atom: Atom) -> bool:
             "none": s.NoneLit, "parameters": s.Record,
         }.get(name, ()))
     if atom.form == "enum":
-        return isinstance(expr, (s.Name, s.Str))
+        # a name, or a string that is one of the values ("brown" as a map's key)
+        return isinstance(expr, s.Name) or (isinstance(expr, s.Str) and expr.value in atom.values)
     if atom.form == "kind":
         if isinstance(expr, s.Call):
             return isinstance(expr.func, s.Name) and expr.func.name == atom.name
@@ -434,7 +435,6 @@ class Checker:
             return first
         return [error(
             "E025", f"{where} takes {describe(alts)}, not {shape(expr)}", expr.span,
-            expected=tuple(_expected(alts)),
         )]
 
     def _atom(self, expr, atom: Atom, where: str) -> list[Diagnostic]:
@@ -522,14 +522,6 @@ class Checker:
         if report:
             self.out.extend(found)
         return found
-
-
-def _expected(alts: tuple[Atom, ...]) -> list[str]:
-    out = []
-    for atom in alts:
-        if atom.form == "enum":
-            out.extend(atom.values)
-    return out
 
 
 def _python(expr, values: dict[str, s.Expr]):

@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "d3e6d069aea1385f",
     "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
-    "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 DATA = TitleData(

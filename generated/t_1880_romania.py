@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania.rules": "180ee77c471cc4e6",
     "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
-    "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 DATA = TitleData(

@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/1880-romania-variants.rules": "d7a61569615e0c81",
     "rulespecs/1880-romania.rules": "180ee77c471cc4e6",
     "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
-    "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 DATA = TitleData(

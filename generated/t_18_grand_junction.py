@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/18-grand-junction.rules": "a8efbffd3b927767",
     "rulespecs/1846.rules": "b5d86f02dfa78f05",
     "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
-    "rulespecs/lib/tiles.rules": "3e78bcf7c053c183",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 DATA = TitleData(
