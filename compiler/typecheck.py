@@ -268,12 +268,12 @@ class Checker:
         for param in params:
             unknown = self._unknown_atoms(self.type_of(param))
             for name in unknown:
-                known = list(SCALARS) + list(self.schema.enums) + list(self.schema.kinds)
+                known = list(SCALARS) + list(REFERENCES) + list(self.schema.enums) + list(self.schema.kinds)
                 self.out.append(error(
                     "E029", f"the type of `{param.name}` names `{name}`, which is no type, enum or kind"
                     + did_you_mean(nearest(name, known)), param.type.span or param.span,
-                    help="a type is a scalar (" + ", ".join(SCALARS) + "), an enum, a kind, "
-                         "`{a, b}`, `list[T]` or `map[K, V]`",
+                    help="a type is a scalar (" + ", ".join(SCALARS) + "), a name of "
+                         + ", ".join(REFERENCES) + ", an enum, a kind, `{a, b}`, `list[T]` or `map[K, V]`",
                 ))
             if param.default is not None and not unknown:
                 if self._value(param.default, self.type_of(param), report=False):
