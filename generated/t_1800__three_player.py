@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "d3e6d069aea1385f",
-    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
+    "rulespecs/lib/18xx.rules": "5a6e98fa4bcadbf9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

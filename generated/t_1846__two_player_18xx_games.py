@@ -8,6 +8,16 @@ from compiler.runtime.data import Gap, Table, TitleData
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.game import GameBase
 
+#: the rulespecs this engine was built from, each with a digest of its text:
+#: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
+SOURCES = {
+    "rulespecs/1846-18xx-games.rules": "95e0d3fb20cb0a68",
+    "rulespecs/1846-two-player.rules": "bec108c2fa82e071",
+    "rulespecs/1846.rules": "f37d2633d6467913",
+    "rulespecs/lib/18xx.rules": "5a6e98fa4bcadbf9",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+}
+
 DATA = TitleData(
     title="1846",
     variant="Two-Player, 18xx.games",

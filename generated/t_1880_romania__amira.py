@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "d7a61569615e0c81",
     "rulespecs/1880-romania.rules": "180ee77c471cc4e6",
-    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
+    "rulespecs/lib/18xx.rules": "5a6e98fa4bcadbf9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "a8efbffd3b927767",
-    "rulespecs/1846.rules": "b5d86f02dfa78f05",
-    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
+    "rulespecs/1846.rules": "f37d2633d6467913",
+    "rulespecs/lib/18xx.rules": "5a6e98fa4bcadbf9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

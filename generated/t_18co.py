@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "12155c2f9f5c2390",
-    "rulespecs/lib/18xx.rules": "7e9e0ba6770e6c42",
+    "rulespecs/lib/18xx.rules": "5a6e98fa4bcadbf9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -232,15 +232,16 @@ def test_each_engine_records_the_rulespecs_it_was_built_from():
 
 #: properties the runtime reads by a name it builds (compiler/runtime/game.py): the
 #: `<action>_options` a title action's parameter ranges over, a removal's `*_group`
-#: lists, `<kind>_value_at_end`, and a revenue bonus's `limit_a` / `limit_b`
-DYNAMIC_READS = ("_options", "_group", "_value_at_end", "limit_a", "limit_b")
+#: lists, `<kind>_value_at_end`, a revenue bonus's `limit_a` / `limit_b`, and the
+#: company property a draft's `last_company_floor` names (`draft_floor`)
+DYNAMIC_READS = ("_options", "_group", "_value_at_end", "limit_a", "limit_b", "draft_floor")
 
 
 def test_a_property_not_declared_documentation_is_read_by_the_engine_or_the_verifier():
     """The schema's `documentation` flag is honest one way: a property without it is
     named by the runtime, the emitter, the verifier, the check or a DSL clause."""
     readers = ("compiler/runtime", "compiler/verify", "compiler/emit", "compiler/cli", "compiler/playout",
-               "compiler/engines", "compiler/check", "compiler/coverage")
+               "compiler/engines", "compiler/check", "compiler/coverage", "compiler/resolve")
     literals: set[str] = set()
     for path in (ROOT / "compiler").rglob("*.py"):
         if str(path.relative_to(ROOT)).startswith(readers):
