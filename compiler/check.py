@@ -3,10 +3,12 @@
 - W001 a clause of the title with no provenance at all (no citation,
   supplement or assumption on it or on its parts);
 - W002 each declared gap (a note: the gap is declared, not silent);
-- W003 each recorded contradiction of the rulebook; E020 if it records no reading;
-- W004 each recorded clash between a supplement and the rulebook;
+- W003 each recorded contradiction of the rulebook (a note: the reading it takes is
+  recorded); E020 if it records no reading;
+- W004 each recorded clash between a supplement and the rulebook (a note, as W003);
 - W005 a citation of a section the title does not declare (when it declares any);
-- E023 a duplicate section number cited without the heading that tells it apart.
+- E023 a duplicate section number cited without the heading that tells it apart;
+- E022, E024-E029 every value against the title's schema (compiler.typecheck).
 
 Library clauses are generic and cited by the titles that use them, so W001
 and W005 look only at clauses written in the title and its overlays.
@@ -19,6 +21,7 @@ from collections import defaultdict
 from compiler import syntax as s
 from compiler.diagnostics import Diagnostic, Severity, error, warning
 from compiler.ir import Clause, Title
+from compiler.typecheck import check_types
 
 
 def check_title(title: Title) -> list[Diagnostic]:
@@ -28,21 +31,7 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(_gaps(title))
     out.extend(_contradictions_and_clashes(title))
     out.extend(_citations(title))
-    out.extend(_unset_params(title))
-    return out
-
-
-def _unset_params(title: Title) -> list[Diagnostic]:
-    """W006: each library parameter the title leaves unset (a note: a gap)."""
-    out = []
-    for clause in title.of_kind("param"):
-        if title.get("property", clause.name) is None and title.get("table", clause.name) is None:
-            out.append(Diagnostic(
-                Severity.NOTE, "W006",
-                f"{title.display_name} does not set library parameter {clause.name!r}: a gap",
-                clause.span,
-                help=f"set it in the title: `{clause.name}: ...` with its citation",
-            ))
+    out.extend(check_types(title))
     return out
 
 
@@ -62,6 +51,8 @@ def _uncited(title: Title) -> list[Diagnostic]:
         if not _own(clause):
             continue
         decl = clause.decl
+        if isinstance(decl, (s.Param, s.KindDecl, s.Enum)):
+            continue  # the schema: declarations of what may be said, not rules
         if _has_any_provenance(decl):
             continue
         if isinstance(decl, s.Property) and isinstance(decl.value, s.Gap):
@@ -103,8 +94,9 @@ def _contradictions_and_clashes(title: Title) -> list[Diagnostic]:
                     help="add `reading: \"...\"` saying which reading the rulespec takes and why",
                 ))
                 continue
-            out.append(warning(code, f"{label} {clause.name!r} ({cited}): {text}", decl.span,
-                               notes=((reading.span, "reading taken"),)))
+            # declared and acknowledged: the rulespec records the reading it takes, so a note
+            out.append(Diagnostic(Severity.NOTE, code, f"{label} {clause.name!r} ({cited}): {text}", decl.span,
+                                  notes=((reading.span, "reading taken"),)))
     return out
 
 

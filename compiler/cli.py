@@ -161,7 +161,7 @@ def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None 
 
     folder = folder or paths.GENERATED
     try:
-        files = outputs(loaded.every_title())
+        files = outputs(loaded.every_title(), loaded.sources)
     except EmitError as exc:
         where = f"{exc.span}: " if exc.span else ""
         out.line(f"{where}error: cannot compile: {exc}")
@@ -344,7 +344,7 @@ def cmd_replay(args) -> int:
         print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
         return EXIT_FAIL
     logs = data if isinstance(data, list) else [data]
-    loaded = load(check=False)
+    loaded = load()
     records = []
     status = EXIT_OK
     for log in logs:
@@ -371,8 +371,10 @@ def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
     if title is None:
         print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": f"no title matches {log.get('title')!r}"}
+    if _refused(loaded, title, "replay"):
+        return EXIT_FAIL, {"log": name, "error": f"{title.display_name} does not check"}
     try:
-        Game = _engine(title, args.map)
+        Game = _engine(loaded, title, args.map, "replay")
     except OverlayError as exc:
         print(f"rulec replay: {exc}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": str(exc)}
@@ -424,14 +426,32 @@ def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
     return EXIT_OK, record
 
 
-def _engine(title: Title, overlay: str | None):
-    """The engine's `Game` class; with `overlay`, emitted in memory with that
-    map overlay applied (raises `compiler.engines.OverlayError`)."""
-    from compiler.engines import game_class, overlay_game_class
+def _engine(loaded: Loaded, title: Title, overlay: str | None, command: str):
+    """The engine's `Game` class as the rulespecs are now: the committed one, or,
+    where `generated/` is stale, one built in memory (said on stderr); with
+    `overlay`, emitted in memory with that map overlay applied (raises
+    `compiler.engines.OverlayError`)."""
+    from compiler.engines import current_game_class, overlay_game_class
 
     if overlay:
         return overlay_game_class(title.name, title.variant, Path(overlay))
-    return game_class(title.name, title.variant)
+    game, note = current_game_class(title, loaded.sources)
+    if note:
+        print(f"rulec {command}: {note}", file=sys.stderr)
+    return game
+
+
+def _refused(loaded: Loaded, title: Title, command: str) -> bool:
+    """Whether the files `title` is built from have errors (printed on stderr, with
+    why the command stops): a rulespec that does not check is not played."""
+    paths = set(title.source_paths())
+    errors = [d for d in loaded.errors if d.span is None or d.span.path in paths]
+    for diagnostic in errors:
+        print(render(diagnostic, loaded.sources) + "\n", file=sys.stderr)
+    if errors:
+        print(f"rulec {command}: {title.display_name} does not check ({len(errors)} error{'s' if len(errors) != 1 else ''} above); "
+              "`rulec check` shows them", file=sys.stderr)
+    return bool(errors)
 
 
 def _mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | None:
@@ -454,7 +474,7 @@ def cmd_play(args) -> int:
     from compiler.playout import play_many
     from compiler.runtime.errors import RuleGap
 
-    loaded = load(check=False)
+    loaded = load()
     title = find_title(loaded, args.title, args.variant)
     if title is None:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
@@ -469,8 +489,10 @@ def cmd_play(args) -> int:
     if not low <= players <= high:
         print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
         return EXIT_USAGE
+    if _refused(loaded, title, "play"):
+        return EXIT_FAIL
     try:
-        Game = _engine(title, args.map)
+        Game = _engine(loaded, title, args.map, "play")
     except OverlayError as exc:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_FAIL
@@ -525,7 +547,7 @@ def cmd_validate(args) -> int:
     from compiler.verify_validate import validate
 
     targets = [paths.RULESPECS, Path(args.map)] if args.map else None
-    loaded = load(targets, check=False)
+    loaded = load(targets)
     title = find_title(loaded, args.title, args.variant)
     if title is None:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
@@ -537,8 +559,10 @@ def cmd_validate(args) -> int:
         print(f"rulec validate: {title.display_name} has no option {unknown[0]!r}; "
               f"its options: {', '.join(declared_options) or 'none'}", file=sys.stderr)
         return EXIT_USAGE
+    if _refused(loaded, title, "validate"):
+        return EXIT_FAIL
     try:
-        engine = _engine(title, args.map)
+        engine = _engine(loaded, title, args.map, "validate")
         report = validate(title, games=args.games, seed=args.seed, want=args.want,
                           max_actions=args.actions, engine=engine, options=tuple(args.option))
     except (OverlayError, RuleGap, GapError, Unsupported) as exc:

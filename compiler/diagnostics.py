@@ -15,6 +15,7 @@ Rendering (the rustc/ruff shape)::
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -46,16 +47,71 @@ CODES: dict[str, str] = {
     # checks
     "E020": "A value is out of its allowed range or of the wrong kind.",
     "E021": "A table is incomplete: a key of its dimension has no row.",
-    "E022": "A reference names a component that does not exist (a train, phase, tile or corporation).",
+    "E022": "A reference names a component that does not exist (a corporation, private, train, phase, hex, tile, ...), or a table is keyed by no known dimension.",
     "E023": "A section is cited twice with different headings, or a duplicate section number is cited without its heading.",
+    "E024": "Unknown property: the title, the kind or the record declares no property of that name.",
+    "E025": "A value of the wrong type: the property's declared type does not take it.",
+    "E026": "A name that is not one of the values the property allows (an enum).",
+    "E027": "A required property is missing (write `gap \"why\"` where the rules do not give it).",
+    "E028": "A component of a kind that no `kind` declares.",
+    "E029": "A wrong schema declaration: a type that names no type, enum or kind, or a default of the wrong type.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
-    "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading.",
-    "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins.",
+    "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
+    "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins (a note: the reading is recorded).",
     "W005": "A citation names a section that the title does not declare.",
-    "W006": "A library parameter the title does not set: a gap until it does.",
     # tool
     "E090": "rulec was asked for something that does not exist (a title, variant or path).",
+}
+
+
+#: A small wrong rulespec for the codes of the schema check: the site shows each with
+#: the diagnostic `rulec check` gives it (run when the page is made, so it cannot drift),
+#: and a test checks each gives its code.
+EXAMPLES: dict[str, str] = {
+    "E022": (
+        'title "t" {\n'
+        '  kind corporation "a share company" { }\n'
+        '  kind hex "a hex of the map" { param reserved_for: corporation "the only company that may lay here" }\n'
+        '  corporation PRR "Pennsylvania" §1 { }\n'
+        '  hex A1 §1 { reserved_for: PPR }\n'
+        '}\n'
+    ),
+    "E024": (
+        'title "t" {\n'
+        '  param cert_limit: int "certificates a player may hold"\n'
+        '  cert_limt: 7 §8.2\n'
+        '}\n'
+    ),
+    "E025": (
+        'title "t" {\n'
+        '  param bank: money | {unlimited} "the bank\'s cash at the start"\n'
+        '  bank: "lots" §2\n'
+        '}\n'
+    ),
+    "E026": (
+        'title "t" {\n'
+        '  param layout: {flat, pointy} "flat or pointy hexes"\n'
+        '  layout: flta §11\n'
+        '}\n'
+    ),
+    "E027": (
+        'title "t" {\n'
+        '  kind train "a train type" { param price: money required "what the bank sells it for" }\n'
+        '  train "2" §12 { }\n'
+        '}\n'
+    ),
+    "E028": (
+        'title "t" {\n'
+        '  kind private "a private company" { param cost: money "its face value" }\n'
+        '  privat MT "Midland Terminal" §4 { cost: $20 }\n'
+        '}\n'
+    ),
+    "E029": (
+        'title "t" {\n'
+        '  param bank: monye "the bank\'s cash at the start"\n'
+        '}\n'
+    ),
 }
 
 
@@ -93,6 +149,8 @@ class Diagnostic:
     notes: tuple[tuple[Span | None, str], ...] = ()
     help: str | None = None
     expected: tuple[str, ...] = field(default=())
+    #: the nearest known names, for "did you mean" (the language server offers them as fixes)
+    suggestions: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -122,6 +180,7 @@ class Diagnostic:
             "notes": [{"span": span_json(s), "message": m} for s, m in self.notes],
             "help": self.help,
             "expected": list(self.expected),
+            "suggestions": list(self.suggestions),
         }
 
 
@@ -145,6 +204,14 @@ class SourceMap:
     def text(self, path: str) -> str | None:
         """The whole text of `path`, None when it was not read."""
         return self._texts.get(path)
+
+    def digest(self, path: str) -> str | None:
+        """A digest of the file's text as read (what a generated engine records
+        of the rulespecs it was built from), or None for a file not read."""
+        text = self._texts.get(path)
+        if text is None:
+            return None
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def line(self, path: str, line: int) -> str | None:
         text = self._texts.get(path)

@@ -15,7 +15,7 @@ from compiler import syntax as s
 from compiler.cli import slug as slug_of
 from compiler.builtins import BUILTINS, VALUES
 from compiler.coverage import coverage_report
-from compiler.diagnostics import CODES
+from compiler.diagnostics import CODES, EXAMPLES
 from compiler.docs_answers import Answer, answer
 from compiler.docs_map import board_of, map_svg, tile_set, upgrades_svg
 from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT, by_transition, counts, short_reason, status_summary
@@ -40,7 +40,9 @@ from compiler.docs_render import (
     esc,
     fence,
     humanize,
+    kind_table,
     link,
+    param_flags,
     short,
     signature,
     str_prop,
@@ -1078,11 +1080,25 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append(f"## {heading} {{#{heading.lower().replace(' ', '-')}}}\n")
             for code_ in sorted(c for c in CODES if c.startswith(prefix)):
                 severity = "error" if code_.startswith("E") else "warning"
-                if code_ in ("W002", "W006"):
+                if code_ in ("W002", "W003", "W004"):
                     severity = "note"
                 out.append(f"### {code_} {{#{code_.lower()}}}\n\n*{severity}* · {counts.get(code_, 0)} now\n\n"
                            f"{esc(CODES[code_])}\n")
+                if code_ in EXAMPLES:
+                    out.append(self._diagnostic_example(code_))
         return "\n".join(out)
+
+    @staticmethod
+    def _diagnostic_example(code_: str) -> str:
+        """A code's small wrong rulespec and what `rulec check` says of it, checked now."""
+        from compiler.diagnostics import render
+        from compiler.pipeline import load_texts
+
+        text = EXAMPLES[code_]
+        loaded = load_texts({"example.rules": text})
+        said = "\n\n".join(render(d, loaded.sources) for d in loaded.diagnostics if d.code == code_)
+        return (f"A wrong rulespec:\n\n```\n{text.rstrip()}\n```\n\n"
+                f"`rulec check` says:\n\n```\n{said}\n```\n")
 
     def builtins_page(self) -> str:
         page = "reference/builtins.md"
@@ -1305,6 +1321,11 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                "cites the clauses its rulebook states, and replaces or amends what it changes.\n"]
         decls = [item for item in unit.items if hasattr(item, "clause_key") and not isinstance(item, s.Cite)]
         if name == "tiles":
+            schema = [d for d in decls if not isinstance(d, s.Component)]
+            if schema:
+                out.append("## The schema of tiles {#the-schema-of-tiles}\n")
+                out.extend(self.library_card(d, page) for d in schema)
+                out.append("## Tiles {#tiles}\n")
             out.append(self.tiles_table(unit, decls, page))
             return _NO_SEARCH + "\n".join(out)
         uses = [item for item in unit.items if isinstance(item, s.Uses)]
@@ -1314,7 +1335,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         by_kind: dict[str, list] = defaultdict(list)
         for decl in decls:
             by_kind[decl.clause_key[0]].append(decl)
-        order = ["param", "enum", "zone", "term", "action", "procedure", "function", "trigger", "invariant"]
+        order = ["param", "kind", "enum", "zone", "term", "action", "procedure", "function", "trigger", "invariant"]
         for kind in sorted(by_kind, key=lambda k: (order.index(k) if k in order else len(order), k)):
             out.append(f"## {esc(kind)} {{#{anchor_for(kind, '')}-clauses}}\n")
             for decl in by_kind[kind]:
@@ -1328,15 +1349,19 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         head = esc(f"{kind} {name}" + (f" — {title}" if title and kind != "param" else ""))
         out = [f"### {head} {{#{anchor}}}\n"]
         if isinstance(decl, s.Param):
-            out.append(f"{esc(decl.title or '')}. Type {code(decl.type)}.\n")
+            flags = param_flags(decl)
+            out.append(f"{esc(decl.title or '')}. Type {code(decl.type)}" + (f"; {flags}" if flags else "") + ".\n")
             rows = []
             for book in self.site.books:
                 setter = book.title.get("property", name) or book.title.get("table", name)
                 if setter is not None:
                     rows.append([esc(book.name), self.link(page, self.site.place(book, setter.key), code(short(_value(setter), 80)))])
                 else:
-                    rows.append([esc(book.name), "*gap*: " + self.link(page, self.site.place(book, ("param", name)), "not set")])
+                    rows.append([esc(book.name), self.link(page, self.site.place(book, ("param", name)), "not set")])
             out.append(table(["title", "value"], rows))
+        elif isinstance(decl, s.KindDecl):
+            out.append(f"{esc(decl.title or '')}. A title adds properties of its own with another `kind {name}`.\n")
+            out.append(kind_table(decl))
         elif isinstance(decl, s.Routine):
             out.append(f"{esc(decl.title or '')}. {code(signature(decl))}\n")
         elif isinstance(decl, s.Trigger):

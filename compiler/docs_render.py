@@ -178,6 +178,24 @@ def clause_heading(clause: Clause) -> str:
     return esc(head)
 
 
+def param_flags(param: s.Param) -> str:
+    """How a schema parameter is given: required (when ...), its default, documentation only."""
+    bits = []
+    if param.required:
+        bits.append("required" + (f" when {code(unparse(param.required_when))}" if param.required_when is not None else ""))
+    if param.default is not None:
+        bits.append(f"default {code(unparse(param.default))}")
+    if param.documentation:
+        bits.append("documentation")
+    return ", ".join(bits)
+
+
+def kind_table(decl: s.KindDecl) -> str:
+    """A kind's properties as a table: name, type, how given, meaning."""
+    rows = [[code(p.name), code(p.type), param_flags(p), esc(p.title or "")] for p in decl.params]
+    return table(["property", "type", "given", "meaning"], rows)
+
+
 def signature(decl: s.Routine) -> str:
     params = ", ".join(f"{p.name}: {p.type}" for p in decl.params)
     return f"{decl.name}({params})"
@@ -335,17 +353,23 @@ class Cards:
             if len(decl.rows) > 60:
                 out.append(f"… and {len(decl.rows) - 60} more rows (see the source below).")
         elif isinstance(decl, s.Param):
+            flags = param_flags(decl)
             out.append(f"{esc((decl.title or humanize(decl.name)))}. Type {code(decl.type)}"
-                       + (f", default {code(unparse(decl.default))}" if decl.default is not None else "") + ".")
+                       + (f"; {flags}" if flags else "") + ".")
             setter = self.book.title.get("property", decl.name) or self.book.title.get("table", decl.name)
             if setter is not None:
                 out.append(f"{esc(self.book.name)} sets it: "
                            + self.clause_link(page, setter.key, code(f"{decl.name}: {_value_of(setter)}")) + ".")
+            elif decl.default is not None:
+                out.append(f"{esc(self.book.name)} does not set it: the default {code(unparse(decl.default))} applies.")
             else:
-                out.append(f"**Gap:** {esc(self.book.name)} does not set it "
-                           f"({link('W006', self.site.link(page, Place('reference/diagnostics.md', 'w006')))}).")
+                out.append(f"{esc(self.book.name)} does not set it.")
         elif isinstance(decl, s.Enum):
             out.append(f"{esc(decl.title or humanize(decl.name))}: " + ", ".join(code(v) for v in decl.values) + ".")
+        elif isinstance(decl, s.KindDecl):
+            out.append(f"{esc(decl.title or humanize(decl.name))}: the properties of a {code(decl.name)} "
+                       "(the library's and the title's own).\n")
+            out.append(kind_table(decl))
         elif isinstance(decl, s.Routine):
             out.append(f"{self.prose(decl.title or humanize(decl.name), page)}. {code(signature(decl))}"
                        + (f" = {code(unparse(decl.result))}" if decl.result is not None else ""))

@@ -421,8 +421,12 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render_module(title: Title) -> str:
-    """The engine module's source for one title (or title + variant), unformatted."""
+def render_module(title: Title, sources=None) -> str:
+    """The engine module's source for one title (or title + variant), unformatted.
+
+    `sources`: the `SourceMap` the title was read from; the module records a
+    digest of each file the title is built from (`SOURCES`), so that a stale
+    engine is noticed (`compiler.engines.current_game_class`)."""
     compiler = Compiler(title)
     properties = []
     components: dict[str, list[str]] = {}
@@ -459,8 +463,15 @@ def render_module(title: Title) -> str:
         cite = _cite(clause.prov)
         if cite:
             rules[f"{clause.kind} {clause.name}"] = cite
+    digests = []
+    if sources is not None:
+        for path in title.source_paths():
+            digest = sources.digest(path)
+            if digest is not None:
+                digests.append((path, digest))
     template = _environment().get_template("engine.py.j2")
     return template.render(
+        sources=digests,
         title=title,
         title_name=repr(title.name),
         variant=repr(title.variant),
@@ -489,17 +500,18 @@ def format_source(source: str) -> str:
     return done.stdout
 
 
-def emit_title(title: Title) -> str:
-    return format_source(render_module(title))
+def emit_title(title: Title, sources=None) -> str:
+    return format_source(render_module(title, sources))
 
 
-def outputs(titles: list[Title]) -> dict[Path, str]:
-    """Every generated file: path -> text (the package's __init__ included)."""
+def outputs(titles: list[Title], sources=None) -> dict[Path, str]:
+    """Every generated file: path -> text (the package's __init__ included).
+    `sources`: the `SourceMap` the titles were read from (see `render_module`)."""
     files: dict[Path, str] = {}
     names = []
     for title in titles:
         name = module_name(title)
-        files[GENERATED / f"{name}.py"] = emit_title(title)
+        files[GENERATED / f"{name}.py"] = emit_title(title, sources)
         names.append((title, name))
     index = ['"""Generated engines, one module per title and variant. Do not edit: `rulec compile`."""', "", "ENGINES = {"]
     for title, name in names:

@@ -45,6 +45,51 @@ def game_class(title: str, variant: str | None = None):
     return engine_module(engine_name(title, variant)).Game
 
 
+def current_game_class(title, sources) -> tuple[type, str | None]:
+    """The `Game` class of a resolved title as its rulespecs are now, and a note when
+    `generated/` is stale.
+
+    `title` is a resolved `ir.Title`, `sources` the `SourceMap` it was read from.
+    The committed engine records a digest of each rulespec it was built from
+    (`SOURCES`); when they all match, it is the engine. When one differs (or
+    the engine is missing), the engine is emitted and built in memory from
+    `title`, and the note says so, naming `rulec compile`; `generated/` is
+    left as it is.
+    """
+    name = engine_name(title.name, title.variant)
+    current = {path: sources.digest(path) for path in title.source_paths()}
+    current = {path: digest for path, digest in current.items() if digest is not None}
+    try:
+        module = engine_module(name)
+    except FileNotFoundError:
+        module = None
+    recorded = getattr(module, "SOURCES", None) if module is not None else None
+    if module is not None and recorded == current:
+        return module.Game, None
+    changed = sorted(p for p in set(current) | set(recorded or {}) if (recorded or {}).get(p) != current.get(p))
+    why = (f"generated/{name}.py is missing" if module is None
+           else f"generated/{name}.py is stale ({', '.join(changed) or 'its rulespecs'} changed since it was compiled)")
+    return _in_memory(title, sources, f"<{title.display_name} as its rulespecs are now>"), (
+        f"{why}: playing an engine built in memory from the rulespecs; `rulec compile` updates generated/")
+
+
+def _in_memory(title, sources, shown: str) -> type:
+    """Emit a title's engine and build it in memory, once per process for the same source."""
+    import hashlib
+
+    from compiler.emit import emit_title
+
+    source = emit_title(title, sources)
+    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+    qualified = f"generated.{engine_name(title.name, title.variant)}__memory_{digest}"
+    if qualified not in sys.modules:
+        module = ModuleType(qualified)
+        module.__file__ = shown
+        sys.modules[qualified] = module
+        exec(compile(source, shown, "exec"), module.__dict__)
+    return sys.modules[qualified].Game
+
+
 class OverlayError(Exception):
     """A map overlay that cannot be applied; the message says why (with the
     rendered diagnostics, `file:line:col` and a caret, when it does not load)."""
@@ -116,7 +161,7 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
         errors = [d for d in check_title(resolved) if d.is_error]
     if resolved is None or errors:
         raise OverlayError(render_all(errors, loaded.sources) if errors else f"cannot resolve {title!r}")
-    source = emit_title(resolved)
+    source = emit_title(resolved, loaded.sources)
     digest = hashlib.sha256(source.encode()).hexdigest()[:12]
     qualified = f"generated.{engine_name(title, variant)}__overlay_{digest}"
     if qualified not in sys.modules:

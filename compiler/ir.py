@@ -122,6 +122,16 @@ class Title:
         clause = self.get("property", name)
         return clause.decl if clause else None  # type: ignore[return-value]
 
+    def source_paths(self) -> tuple[str, ...]:
+        """The files this title (with its variant) is built from: its own, its
+        libraries', its base titles', its variant's and errata's (each that
+        contributes a clause, a removal or a section)."""
+        paths = {self.path}
+        paths.update(clause.span.path for clause in self.clauses)
+        paths.update(removal.span.path for removal in self.removals)
+        paths.update(section.span.path for section in self.sections)
+        return tuple(sorted(p for p in paths if p and not p.startswith("<")))
+
     @property
     def display_name(self) -> str:
         return f"{self.name} ({self.variant})" if self.variant else self.name

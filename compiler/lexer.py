@@ -45,7 +45,7 @@ _UNIT = ("library", "title", "variant", "errata", "extends", "of")
 _ITEM = (
     "uses", "lib", "rulebook", "section", "note", "cite", "replace", "amend", "remove",
     "table", "by", "param", "enum", "action", "procedure", "function", "trigger", "on",
-    "invariant", "sanction", "for", "reading", "when",
+    "invariant", "sanction", "for", "reading", "when", "kind", "required", "documentation",
 )
 _STATEMENT = (
     "require", "unless", "else", "transfer", "from", "to", "move", "set", "let", "if",

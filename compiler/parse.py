@@ -321,11 +321,29 @@ class _Builder(Transformer):
     def param(self, meta, children):
         name = _key(children[0])
         type_ = self._pick(children, s.TypeRef)
-        rest = [c for c in children[2:] if not isinstance(c, (Token, s.Provenance))]
+        required = self._pick(children, _Required)
+        flags = (_Required, _Documentation)
+        rest = [c for c in children[2:] if not isinstance(c, (Token, s.Provenance) + flags)]
         strings = self._strings(children[2:])
         return s.Param(
             name, type_, rest[0] if rest else None, strings[0] if strings else None,
             self._prov(children), self._sp(meta),
+            required=required is not None,
+            required_when=required.when if required is not None else None,
+            documentation=self._pick(children, _Documentation) is not None,
+        )
+
+    def required(self, meta, children):
+        return _Required(children[0] if children else None)
+
+    def documentation(self, meta, children):
+        return _Documentation()
+
+    def kind_decl(self, meta, children):
+        strings = self._strings(children[1:])
+        return s.KindDecl(
+            str(children[0]), strings[0] if strings else None, self._prov(children),
+            tuple(c for c in children if isinstance(c, s.Param)), self._sp(meta),
         )
 
     def enum(self, meta, children):
@@ -342,6 +360,12 @@ class _Builder(Transformer):
 
     def list_type(self, meta, children):
         return s.TypeRef(children[0].alternatives, True, self._sp(meta))
+
+    def map_type(self, meta, children):
+        return s.TypeRef(children[1].alternatives, False, self._sp(meta), key=children[0])
+
+    def enum_type(self, meta, children):
+        return s.TypeRef((), False, self._sp(meta), values=tuple(str(c) for c in children))
 
     def params(self, meta, children):
         return _Params(tuple(children))
@@ -605,10 +629,14 @@ class _Builder(Transformer):
         return (children[0], children[1])
 
     def record(self, meta, children):
-        return s.Record(tuple(children), self._sp(meta))
+        fields = tuple((c.name, c.value) for c in children)
+        return s.Record(fields, self._sp(meta), tuple(c.span for c in children))
 
     def record_field(self, meta, children):
-        return (_key(children[0]), children[1])
+        token = children[0]
+        name = _key(token)
+        span = _span_of_token(self.path, token)
+        return _Field(name, children[1], Span(self.path, span.line, span.column, span.line, span.column + len(name)))
 
     def quantifier(self, meta, children):
         return s.Quantifier(str(children[0]), str(children[1]), children[2], children[3], self._sp(meta))
@@ -677,6 +705,20 @@ class _Args:
 class _Kwarg:
     def __init__(self, name, value):
         self.name, self.value = name, value
+
+
+class _Field:
+    def __init__(self, name, value, span):
+        self.name, self.value, self.span = name, value, span
+
+
+class _Required:
+    def __init__(self, when):
+        self.when = when
+
+
+class _Documentation:
+    pass
 
 
 # ---------------------------------------------------------------- errors

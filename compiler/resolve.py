@@ -284,6 +284,9 @@ class Resolver:
     def _define(self, scope, decl, origin, own, unit) -> None:
         key = _decl_key(decl)
         existing = scope.clauses.get(key)
+        if isinstance(decl, s.KindDecl) and existing is not None:
+            self._extend_kind(scope, decl, existing, origin)
+            return
         if key in own:
             self._report(error(
                 "E011", f"{_describe(key)} is defined twice in {origin}", decl.span,
@@ -299,6 +302,23 @@ class Resolver:
             return
         own[key] = decl.span
         scope.clauses[key] = Clause(key[0], key[1], decl, origin)
+
+    def _extend_kind(self, scope, decl: s.KindDecl, existing: Clause, origin) -> None:
+        """A kind declared again adds its properties to the kind (a title's own
+        properties of a library kind); a property declared twice is E011."""
+        base: s.KindDecl = existing.decl  # type: ignore[assignment]
+        params = list(base.params)
+        for param in decl.params:
+            first = base.get(param.name)
+            if first is not None:
+                self._report(error(
+                    "E011", f"property {param.name!r} of kind {decl.name!r} is declared twice", param.span,
+                    notes=((first.span, "first declared here"),),
+                ))
+                continue
+            params.append(param)
+        merged = dc_replace(base, params=tuple(params))
+        scope.clauses[existing.key] = Clause(existing.kind, existing.name, merged, existing.origin, "amended", existing)
 
     def _replace(self, scope, item: s.Replace, origin, own) -> None:
         key = _decl_key(item.decl)
@@ -373,6 +393,8 @@ class Resolver:
     def _check_names(self, title: Title) -> None:
         known: set[str] = set(BUILTINS)
         for clause in title.clauses:
+            if isinstance(clause.decl, s.KindDecl):
+                continue  # a kind's name is known where it has components
             known.add(clause.name)
             if isinstance(clause.decl, s.Enum):
                 known.update(clause.decl.values)

@@ -187,6 +187,8 @@ class MapLit:
 class Record:
     fields: tuple[tuple[str, "Expr"], ...]
     span: Span = _span()
+    #: where each field's name is written, in the order of `fields`
+    name_spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)
 
     def get(self, name: str) -> "Expr | None":
         for key, value in self.fields:
@@ -369,14 +371,24 @@ Stmt = Union[Require, Transfer, Move, Assign, Let, If, For, Do, Emit, Fail]
 
 @dataclass(frozen=True)
 class TypeRef:
-    """A parameter's type: one or more alternatives; `list[...]` nests."""
+    """A parameter's type: one or more alternatives; `list[...]` nests.
+
+    `map[K, V]` is a TypeRef with `key` (K) whose alternatives are V's; an
+    inline enum `{a, b}` has `values` and no alternatives.
+    """
 
     alternatives: tuple[str | "TypeRef", ...]
     is_list: bool = False
     span: Span = _span()
+    key: "TypeRef | None" = None
+    values: tuple[str, ...] = ()
 
     def __str__(self) -> str:
+        if self.values:
+            return "{" + ", ".join(self.values) + "}"
         inner = " | ".join(str(a) for a in self.alternatives)
+        if self.key is not None:
+            return f"map[{self.key}, {inner}]"
         return f"list[{inner}]" if self.is_list else inner
 
 
@@ -444,16 +456,50 @@ class Table:
 
 @dataclass(frozen=True)
 class Param:
+    """A parameter of a title, or (inside a `kind`) a property of a kind.
+
+    `title` is its one-line meaning; `required` says a value must be given
+    (a `gap` counts as given), `required_when` only when that condition on
+    the title's properties holds; `documentation`: only the site shows it
+    (the engine and the verifier do not read it).
+    """
+
     name: str
     type: TypeRef
     default: Expr | None
     title: str | None
     prov: Provenance
     span: Span = _span()
+    required: bool = False
+    required_when: Expr | None = None
+    documentation: bool = False
 
     @property
     def clause_key(self) -> tuple[str, str]:
         return ("param", self.name)
+
+
+@dataclass(frozen=True)
+class KindDecl:
+    """`kind private "a private company" { param ... }`: the properties of the
+    components of a kind (and of records of that shape). A kind declared in
+    several units has the properties of all of them."""
+
+    name: str
+    title: str | None
+    prov: Provenance
+    params: tuple[Param, ...]
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("kind", self.name)
+
+    def get(self, name: str) -> Param | None:
+        for param in self.params:
+            if param.name == name:
+                return param
+        return None
 
 
 @dataclass(frozen=True)
@@ -538,7 +584,7 @@ class Sanction:
         return ("sanction", f"{self.invariant}/{self.action}")
 
 
-Decl = Union[Property, Component, Table, Param, Enum, Routine, Trigger, Invariant, Sanction]
+Decl = Union[Property, Component, Table, Param, Enum, KindDecl, Routine, Trigger, Invariant, Sanction]
 
 
 @dataclass(frozen=True)

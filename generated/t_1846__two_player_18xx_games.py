@@ -8,6 +8,16 @@ from compiler.runtime.data import Gap, Table, TitleData
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.game import GameBase
 
+#: the rulespecs this engine was built from, each with a digest of its text:
+#: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
+SOURCES = {
+    "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
+    "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
+    "rulespecs/1846.rules": "0b33d79a61497380",
+    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+}
+
 DATA = TitleData(
     title="1846",
     variant="Two-Player, 18xx.games",

@@ -8,6 +8,15 @@ from compiler.runtime.data import Gap, Table, TitleData
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.game import GameBase
 
+#: the rulespecs this engine was built from, each with a digest of its text:
+#: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
+SOURCES = {
+    "rulespecs/1880-romania-variants.rules": "0d315f5e746a5a24",
+    "rulespecs/1880-romania.rules": "523ffb3764f88aab",
+    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+}
+
 DATA = TitleData(
     title="1880 Romania",
     variant="Amira",

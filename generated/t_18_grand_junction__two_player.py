@@ -8,6 +8,15 @@ from compiler.runtime.data import Gap, Table, TitleData
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.game import GameBase
 
+#: the rulespecs this engine was built from, each with a digest of its text:
+#: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
+SOURCES = {
+    "rulespecs/18-grand-junction.rules": "0635bb1a268d675d",
+    "rulespecs/1846.rules": "0b33d79a61497380",
+    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+}
+
 DATA = TitleData(
     title="18 Grand Junction",
     variant="Two-Player",
@@ -65,7 +74,7 @@ DATA = TitleData(
         "sold_out_rise": True,
         "cert_limit_counts": ["shares", "privates", "minors"],
         "operating_steps": ["track_and_token", "run_routes", "dividend", "buy_train"],
-        "any_time_actions": ["assign", "company_lay_tile", "company_place_token"],
+        "any_time_actions": [],
         "auto_pass": True,
         "first_operating_order": "lowest_price_first",
         "dividend_kinds": ["payout", "half", "withhold"],
@@ -859,7 +868,7 @@ DATA = TitleData(
                 "random_pool": ["CC", "CCP", "GSLP"],
                 "random_count": {2: 2},
                 "relegated_home_token": True,
-                "relegated_become": "tier_2",
+                "relegated_become": 2,
             },
         ],
         "revenue_bonus": [
@@ -7046,7 +7055,7 @@ DATA = TitleData(
         "procedure emergency_sale_limits": '§"Emergency Money Raising"',
         "procedure minor_dividend": '§"Minor Companies"',
         "property ability_cards": '§"Company Presidents", §"Using the Company Presidents"',
-        "property any_time_actions": '§"Private Companies"',
+        "property any_time_actions": '§"GMT 1846 Components Used"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
         "property bank_inherited": '§"GMT 1846 Components Used"',

@@ -8,6 +8,14 @@ from compiler.runtime.data import Gap, Table, TitleData
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.game import GameBase
 
+#: the rulespecs this engine was built from, each with a digest of its text:
+#: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
+SOURCES = {
+    "rulespecs/18co.rules": "e8d8b3dde3ab6323",
+    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+}
+
 DATA = TitleData(
     title="18CO",
     variant=None,

@@ -54,7 +54,9 @@ def test_rulespec_strings_never_become_code(tmp_path):
     value = '"""; import os; os.system("echo pwned") #\\'
     nasty = value.replace("\\", "\\\\").replace('"', '\\"')  # as a DSL string literal's body
     text = (
-        'title "Inject\\"\\"\\" x" {\n  uses lib "18xx"\n'
+        'title "Inject\\"\\"\\" x" {\n'
+        f'  param players: int "{nasty}"\n  param currency: string "{nasty}"\n'
+        f'  kind private "{nasty}" {{ param cost: money "{nasty}" param income: money param note: string }}\n'
         f'  players: 2 assumed "{nasty}"\n'
         f'  currency: "{nasty}" §1\n'
         f'  private MT "{nasty}" §1 {{ cost: $20 income: $5 note: "{nasty}" }}\n'

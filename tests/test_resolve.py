@@ -5,7 +5,11 @@ from __future__ import annotations
 from compiler import syntax as s
 from tests.conftest import check_source, codes
 
-LIB = 'library "lib" {\n  param cert_limit: int "the limit"\n  term president "President" { synonyms: ["Director"] }\n}\n'
+LIB = (
+    'library "lib" {\n  param cert_limit: int "the limit"\n  term president "President" { synonyms: ["Director"] }\n'
+    '  param players: range | int "players"\n  kind term "a term" { param synonyms: list[string] }\n'
+    '  kind private "a private" { param cost: money required param income: money param min_price: money }\n}\n'
+)
 BASE = (
     'title "Base" {\n  uses lib "lib"\n  rulebook "Base rules"\n  players: 2..4 §1\n  cert_limit: 12 §2\n'
     '  private MT "Midland" §3 { cost: $20 income: $5 }\n  private RGS "Rio Grande" §3 { cost: $150 }\n'
@@ -87,8 +91,9 @@ def test_variant_of_an_extended_title_sees_the_whole_chain():
 
 
 def test_gaps_are_collected_with_their_place():
-    title = resolved('title "G" {\n  home: gap "no map"\n  private X §1 { cost: gap "not printed" }\n}', "G")
+    title = resolved('title "G" {\n  uses lib "lib"\n  param home: name "a home"\n  home: gap "no map"\n'
+                     '  private X §1 { cost: gap "not printed" }\n}', "G")
     found = {(clause.name, where, gap.reason) for clause, where, gap in title.gaps()}
     assert found == {("home", "home", "no map"), ("X", "cost", "not printed")}
-    loaded = check_source('title "G" {\n  home: gap "no map"\n}')
+    loaded = check_source('title "G" {\n  param home: name "a home"\n  home: gap "no map"\n}')
     assert codes(loaded) == ["W002"]

@@ -118,7 +118,8 @@ class GameBase:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
             # data the runtime cannot read yet (a title whose rules are still being written)
-            raise RuleGap(f"{self.DATA.title} data", f"cannot be read for play ({type(exc).__name__}: {exc})") from exc
+            raise RuleGap(f"{self.DATA.title} data", "cannot be read for play, and `rulec check` did not say why: "
+                          "a rulec bug to report, with the rulespec") from exc
 
     def _declared_gaps(self) -> list[str]:
         """The values the title declares gaps: its properties, then its components' properties (`train 8

@@ -1,0 +1,275 @@
+"""`rulec check` against the schema: one test per diagnostic (code, span, message,
+did-you-mean), the quiet summary, the three mistakes of issue 38 on a copy of 1800,
+the schema's own consistency, and stale engines."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+
+from compiler import syntax as s
+from compiler.cli import main
+from compiler.diagnostics import EXAMPLES, Severity
+from compiler.paths import ROOT
+from compiler.pipeline import load, load_texts
+from compiler.schema import schema_of
+from tests.conftest import LIBRARIES, check_source, codes, only
+
+
+def at(diagnostic) -> tuple[int, int, int]:
+    span = diagnostic.span
+    return (span.line, span.column, span.end_column)
+
+
+# ---------------------------------------------------------------- one test per code
+
+
+def test_E024_unknown_title_property_with_did_you_mean_and_the_properties_in_help():
+    loaded = check_source('title "t" {\n  param cert_limit: int "the limit"\n  param bank: money "cash"\n'
+                          '  cert_limt: 7 §1\n}')
+    d = only(loaded, "E024")
+    assert at(d) == (4, 3, 12)  # the name, not the value
+    assert "`cert_limt`" in d.message and "did you mean `cert_limit`?" in d.message
+    assert d.suggestions == ("cert_limit",)
+    assert "bank, cert_limit" in d.help
+
+
+def test_E024_unknown_property_of_a_kind_and_of_a_record():
+    loaded = check_source(
+        'title "t" {\n  kind node "a node" { param kind: {city, town} required "what" param revenue: int "rev" }\n'
+        '  kind tile "a tile" { param nodes: list[node] "its nodes" param color: {yellow} "colour" }\n'
+        '  tile "5" §1 {\n    colour: yellow\n    nodes: [(kind: city, revnue: 20)]\n  }\n}')
+    found = sorted((d.span.line, d.span.column, d.message) for d in loaded.diagnostics if d.code == "E024")
+    assert found[0][:2] == (5, 5) and "did you mean `color`?" in found[0][2] and "kind `tile`" in found[0][2]
+    assert found[1][:2] == (6, 26) and "did you mean `revenue`?" in found[1][2]
+
+
+def test_E025_wrong_type_names_the_expected_type_and_the_value():
+    loaded = check_source('title "t" {\n  param bank: money | {unlimited} "cash"\n  bank: "lots" §2\n}')
+    d = only(loaded, "E025")
+    assert at(d) == (3, 9, 15)
+    assert d.message == "`bank` takes money ($20) or `unlimited`, not a string"
+
+
+def test_E025_a_table_for_a_parameter_that_is_no_table():
+    loaded = check_source('title "t" {\n  param bank: money "cash"\n  table bank by players §1 { 2 => $10 }\n}')
+    assert "is not a table" in only(loaded, "E025").message
+
+
+def test_E026_a_name_outside_the_enum_lists_the_values_allowed():
+    loaded = check_source('title "t" {\n  enum step "steps" { lay_tile, run_routes }\n'
+                          '  param operating_steps: list[step] "steps"\n  operating_steps: [lay_tile, run_route] §1\n}')
+    d = only(loaded, "E026")
+    assert at(d) == (4, 31, 40)
+    assert d.expected == ("lay_tile", "run_routes")
+    assert "did you mean `run_routes`?" in d.message and d.suggestions == ("run_routes",)
+
+
+def test_E022_unresolved_reference_names_the_nearest_and_the_kind_that_has_it():
+    loaded = check_source(
+        'title "t" {\n  kind corporation "a company" { }\n  kind private "a private" { }\n'
+        '  kind hex "a hex" { param reserved_for: corporation "who" }\n'
+        '  corporation PRR §1 { }\n  private MT §1 { }\n  hex A1 §1 { reserved_for: PPR }\n  hex A3 §1 { reserved_for: MT }\n}')
+    first, second = sorted((d for d in loaded.diagnostics if d.code == "E022"), key=lambda d: d.span.line)
+    assert at(first) == (7, 29, 32) and "no corporation `PPR`; did you mean `PRR`?" in first.message
+    assert first.suggestions == ("PRR",)
+    assert at(second) == (8, 29, 31) and "(`MT` is a private)" in second.message
+
+
+def test_E022_references_in_calls_maps_and_table_rows():
+    loaded = check_source(
+        'title "t" {\n  kind phase "a phase" { }\n  kind private "p" { param closes: phase "when" }\n'
+        '  param float: map[phase, percent] "float by phase"\n  param upgrades: table "the chart"\n'
+        '  param counts: int | table "counts"\n'
+        '  kind tile "a tile" { }\n  phase "2" §1 { }\n  tile "7" §1 { }\n'
+        '  private MT §1 { closes: phase("5") }\n  float: {"2" => 20%, "3" => 30%} §1\n'
+        '  table upgrades by tile §1 { "7" => 1  "9" => 2 }\n  table counts by colour §1 { x => 1 }\n}')
+    lines = sorted(d.span.line for d in loaded.diagnostics if d.code == "E022")
+    assert lines == [10, 11, 12, 13]
+
+
+def test_E027_required_missing_unless_a_gap_and_required_when():
+    loaded = check_source(
+        'title "t" {\n  param bank: money required "cash"\n'
+        '  param game_end: list[{bank_broken, share_price}] "ends"\n'
+        '  param end_share_price: money required when share_price in game_end "the price"\n'
+        '  game_end: [share_price] §1\n  kind train "a train" { param price: money required "price"\n'
+        '    param count: int required when variant_of == none "count" param variant_of: train "other side" }\n'
+        '  train "4" §1 { price: $300 count: 2 }\n  train "3/5" §1 { price: gap "not printed" variant_of: "4" }\n'
+        '  train "5" §1 { count: 1 }\n}')
+    found = sorted((d.span.line, d.message) for d in loaded.diagnostics if d.code == "E027")
+    assert [line for line, _ in found] == [1, 1, 10]
+    assert any("bank" in m for _, m in found) and any("end_share_price" in m for _, m in found)
+    assert "`price`" in found[2][1]
+
+
+def test_E028_component_of_an_undeclared_kind():
+    loaded = check_source('title "t" {\n  kind private "p" { }\n  privat MT §1 { }\n}')
+    d = only(loaded, "E028")
+    assert at(d) == (3, 3, 9) and "did you mean `private`?" in d.message
+
+
+def test_E029_a_type_naming_nothing_and_a_default_of_the_wrong_type():
+    loaded = check_source('title "t" {\n  param bank: monye "cash"\n  param rounds: int = "two" "rounds"\n}')
+    found = sorted((d.span.line, d.message) for d in loaded.diagnostics if d.code == "E029")
+    assert found[0][0] == 2 and "did you mean `money`" in found[0][1]
+    assert found[1][0] == 3 and "default" in found[1][1]
+
+
+def test_E011_a_kind_property_declared_twice():
+    loaded = check_source('title "t" {\n  kind private "p" { param cost: money "a" }\n  kind private { param cost: int "b" }\n}')
+    assert at(only(loaded, "E011"))[:2] == (3, 18)
+
+
+def test_a_kind_declared_again_adds_its_properties():
+    loaded = check_source('title "t" {\n  kind private "p" { param cost: money "a" }\n  kind private { param income: money "b" }\n'
+                          '  private MT §1 { cost: $20 income: $5 }\n}')
+    assert codes(loaded, "error") == []
+
+
+@pytest.mark.parametrize("code", sorted(EXAMPLES))
+def test_every_example_on_the_site_gives_its_code(code):
+    loaded = load_texts({"example.rules": EXAMPLES[code]})
+    assert [d.code for d in loaded.diagnostics if d.is_error] == [code]
+
+
+# ---------------------------------------------------------------- quiet when clean
+
+
+def test_declared_contradictions_and_clashes_are_notes():
+    loaded = check_source(
+        'title "t" {\n  contradiction c "ten vs twelve" §1, §2 { reading: "twelve" }\n'
+        '  clash k "cash" §3, supplement from "ref" { rulebook: 360 supplement: 340 reading: "360" }\n}',
+        with_library=True)
+    assert only(loaded, "W003").severity is Severity.NOTE
+    assert only(loaded, "W004").severity is Severity.NOTE
+
+
+def test_a_clean_check_of_todays_rulespecs_prints_one_summary_line(capsys):
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1
+    assert ": 0 errors, 0 warnings, " in out[0]
+
+
+# ---------------------------------------------------------------- issue 38's mistakes on a copy of 1800
+
+
+def _copy_of_1800(tmp_path, old: str, new: str) -> pathlib.Path:
+    text = (ROOT / "rulespecs" / "1800.rules").read_text(encoding="utf-8")
+    assert old in text
+    target = tmp_path / "1800.rules"
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return target
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("  cert_limit: 7 ", "  cert_limt: 7 ", "E024"),
+    ("  bank: $3720 §2", '  bank: "lots" §2', "E025"),
+    ("homes: [(corporation: DRGW, node: 0)]", "homes: [(corporation: DRGX, node: 0)]", "E022"),
+])
+def test_the_issues_three_mistakes_are_refused_by_check(tmp_path, capsys, old, new, code):
+    copy = _copy_of_1800(tmp_path, old, new)
+    assert main(["check", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert f"error[{code}]" in out
+    line = next(i for i, row in enumerate(copy.read_text().splitlines(), 1) if new.strip() in row)
+    assert f"1800.rules:{line}:" in out
+
+
+def test_play_refuses_a_title_that_does_not_check(tmp_path, monkeypatch, capsys):
+    import compiler.paths as paths
+
+    rulespecs = tmp_path / "rulespecs"
+    (rulespecs / "lib").mkdir(parents=True)
+    for path in (ROOT / "rulespecs").rglob("*.rules"):
+        target = rulespecs / path.relative_to(ROOT / "rulespecs")
+        target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = rulespecs / "1800.rules"
+    bad.write_text(bad.read_text(encoding="utf-8").replace("  bank: $3720 §2", '  bank: "lots" §2'), encoding="utf-8")
+    monkeypatch.setattr(paths, "RULESPECS", rulespecs)
+    assert main(["play", "1800", "--games", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "error[E025]" in err and "does not check" in err
+    assert "Traceback" not in err and "TypeError" not in err
+
+
+# ---------------------------------------------------------------- stale engines
+
+
+def test_an_engine_whose_rulespecs_changed_is_built_in_memory():
+    from compiler.engines import current_game_class, game_class
+
+    loaded = load()
+    title = loaded.program.titles["1800"]
+    Game, note = current_game_class(title, loaded.sources)
+    assert Game is game_class("1800") and note is None
+
+    texts = {path: loaded.sources._texts[path] for path in title.source_paths()}
+    texts["rulespecs/1800.rules"] = texts["rulespecs/1800.rules"].replace("  bank: $3720 §2", "  bank: $3700 §2")
+    edited = load_texts(texts)
+    Fresh, note = current_game_class(edited.program.titles["1800"], edited.sources)
+    assert Fresh is not game_class("1800")
+    assert "rulespecs/1800.rules" in note and "`rulec compile`" in note
+    assert Fresh.DATA.properties["bank"] == 3700
+
+
+def test_each_engine_records_the_rulespecs_it_was_built_from():
+    from compiler.engines import engine_module
+
+    loaded = load()
+    for title in loaded.every_title():
+        from compiler.emit import module_name
+
+        recorded = engine_module(module_name(title)).SOURCES
+        assert recorded == {p: loaded.sources.digest(p) for p in title.source_paths()}, title.display_name
+
+
+# ---------------------------------------------------------------- the schema itself
+
+
+#: properties the runtime reads by a name it builds (compiler/runtime/game.py): the
+#: `<action>_options` a title action's parameter ranges over, a removal's `*_group`
+#: lists, `<kind>_value_at_end`, a revenue bonus's `limit_a` / `limit_b`, and the
+#: company property a draft's `last_company_floor` names (`draft_floor`)
+DYNAMIC_READS = ("_options", "_group", "_value_at_end", "limit_a", "limit_b", "draft_floor")
+
+
+def test_a_property_not_declared_documentation_is_read_by_the_engine_or_the_verifier():
+    """The schema's `documentation` flag is honest one way: a property without it is
+    named by the runtime, the emitter, the verifier, the check or a DSL clause."""
+    readers = ("compiler/runtime", "compiler/verify", "compiler/emit", "compiler/cli", "compiler/playout",
+               "compiler/engines", "compiler/check", "compiler/coverage", "compiler/resolve")
+    literals: set[str] = set()
+    for path in (ROOT / "compiler").rglob("*.py"):
+        if str(path.relative_to(ROOT)).startswith(readers):
+            literals |= {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                         if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    loaded = load()
+    named: set[str] = set()
+    for title in loaded.every_title():
+        for clause in title.clauses:
+            if isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant)):
+                for node in s.walk(clause.decl):
+                    named |= {node.name} if isinstance(node, (s.Name, s.Member)) else set()
+                    named |= {node.value} if isinstance(node, s.Str) else set()
+    unread = set()
+    for title in loaded.every_title():
+        schema = schema_of(title)
+        for owner, params in [("title", schema.params)] + [(k.name, k.params) for k in schema.kinds.values()]:
+            for param in params.values():
+                if param.documentation or param.name in literals or param.name in named:
+                    continue
+                if any(param.name.endswith(suffix) for suffix in DYNAMIC_READS):
+                    continue
+                unread.add((owner, param.name))
+    assert not unread, sorted(unread)
+
+
+def test_no_library_parameter_is_a_bare_name_where_its_values_are_a_closed_set():
+    loaded = load()
+    title = loaded.program.titles["1800"]
+    bare = [c.name for c in title.of_kind("param") if c.origin.kind == "library" and str(c.decl.type) == "name"]
+    assert bare == []
