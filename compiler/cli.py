@@ -284,12 +284,28 @@ def _compact(text: str) -> str:
 
 def title_for_log(loaded: Loaded, log: dict) -> Title | None:
     """The title (or variant) a game log names: by its printed name, or by a
-    `log_names` property listing the names 18xx.games uses for it."""
+    `log_names` property listing the names 18xx.games uses for it; for a log that
+    18xx.games wrote, with the site's reading applied where the rulespecs give one
+    (an `errata` whose `implementation` is "18xx.games")."""
+
+    from compiler.runtime.sitelog import reading_for
+
+    found = _plain_title_for_log(loaded, log)
+    reading = reading_for(log)
+    if found is None or reading is None:
+        return found
+    return loaded.program.with_reading(found, reading) or found
+
+
+def _plain_title_for_log(loaded: Loaded, log: dict) -> Title | None:
+    """The title or plain variant a log names (no implementation's reading)."""
     from compiler import syntax as s
 
     wanted = _compact(str(log.get("title", "")))
     variant = log.get("variant")
     for title in loaded.every_title():
+        if title.reading is not None and variant != title.variant:
+            continue  # an implementation's reading is chosen by where the log comes from, below
         # a log names a variant in its own field ("1800" + "Three-Player", as `to_log` writes
         # it), or in its title ("1800 Three-Player")
         if title.variant is not None and variant is None and wanted == _compact(f"{title.name} {title.variant}"):

@@ -94,6 +94,10 @@ class Title:
     removals: tuple[Removal, ...]
     span: Span
     path: str
+    #: the implementation's reading applied on top (an `errata` holding `implementation: "..."`, e.g.
+    #: "18xx.games"), or None; `base_variant` the variant it is applied to, or None for the title itself
+    reading: str | None = None
+    base_variant: str | None = None
 
     # -- lookups
     def get(self, kind: str, name: str) -> Clause | None:
@@ -204,7 +208,10 @@ class Program:
     """Everything resolved from a rulespec tree.
 
     `titles`: each title with its errata applied (no variant), by name;
-    `variants`: (title name, variant name) -> the title with that variant.
+    `variants`: (title name, variant name) -> the title with that variant. An implementation's
+    reading of a title (an `errata` unit holding an `implementation` property) is not applied to
+    the title; it is listed here as a variant of its own name, and once more on top of each of the
+    title's variants, named "VARIANT, READING" (see `Title.reading`).
     """
 
     titles: dict[str, Title]
@@ -212,3 +219,13 @@ class Program:
 
     def variant_names(self, title: str) -> tuple[str, ...]:
         return tuple(v for (t, v) in self.variants if t == title)
+
+    def with_reading(self, title: "Title", reading: str) -> "Title | None":
+        """`title` (a title or one of its plain variants) with the implementation's reading
+        `reading` applied, if the rulespecs give one; `title` itself when it already has it."""
+        if title.reading == reading:
+            return title
+        for (name, _), other in self.variants.items():
+            if name == title.name and other.reading == reading and other.base_variant == title.variant:
+                return other
+        return None

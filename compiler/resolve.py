@@ -2,7 +2,10 @@
 
 Applies, for each title: the libraries it uses, the title it `extends`, its
 own clauses, then its errata; each variant is that title with the variant
-applied on top. Reports:
+applied on top. An erratum holding an `implementation` property is an implementation's reading
+(18xx.games' decisions where the rulebook is silent or where the site differs): it is not applied to
+the title, nor to a title extending it; it is resolved as a variant of its own, on the title and on
+top of each of the title's variants (`ir.Program`). Reports:
 
 - E010 an unknown library, title or variant base;
 - E011 a clause defined twice (a note points at the first definition; a clause
@@ -47,6 +50,13 @@ def _decl_key(decl: s.Decl) -> tuple[str, str]:
     return decl.clause_key
 
 
+def is_reading(unit: s.Unit) -> bool:
+    """Whether `unit` is an implementation's reading of its title: an erratum holding an
+    `implementation` property (`errata "18xx.games" of "1846" { implementation: "18xx.games" ... }`)."""
+    return unit.kind == "errata" and any(isinstance(item, s.Property) and item.name == "implementation"
+                                         for item in unit.items)
+
+
 def _unit_label(unit: s.Unit) -> str:
     return f"{unit.kind} {unit.name!r}" + (f" of {unit.base!r}" if unit.kind in ("variant", "errata") else "")
 
@@ -59,6 +69,7 @@ class Resolver:
         self.titles: dict[str, s.Unit] = {}
         self.variants: dict[str, list[s.Unit]] = {}
         self.errata: dict[str, list[s.Unit]] = {}
+        self.readings: dict[str, list[s.Unit]] = {}
         self._title_scopes: dict[str, _Scope | None] = {}
         self._resolving: list[str] = []
         self._reported: set[tuple[str, Span | None, str]] = set()
@@ -84,8 +95,9 @@ class Resolver:
                     self._check_unique(siblings, unit)
                     siblings.append(unit)
                 else:
-                    siblings = self.errata.setdefault(unit.base or "", [])
-                    self._check_unique(siblings, unit)
+                    table = self.readings if is_reading(unit) else self.errata
+                    siblings = table.setdefault(unit.base or "", [])
+                    self._check_unique(self.errata.get(unit.base or "", []) + self.readings.get(unit.base or "", []), unit)
                     siblings.append(unit)
 
     def _add_named(self, table: dict[str, s.Unit], unit: s.Unit) -> None:
@@ -113,7 +125,7 @@ class Resolver:
             if base not in self.titles:
                 for unit in variants:
                     self._report(self._unknown_title(unit, base))
-        for base, errata in self.errata.items():
+        for base, errata in list(self.errata.items()) + list(self.readings.items()):
             if base not in self.titles:
                 for unit in errata:
                     self._report(self._unknown_title(unit, base))
@@ -136,6 +148,18 @@ class Resolver:
                 vtitle = self._freeze(unit, vscope, variant.name)
                 self._check_names(vtitle)
                 variants[(name, variant.name)] = vtitle
+            plain = [v.name for v in self.variants.get(name, [])]
+            for reading in self.readings.get(name, []):
+                for base_variant in [None] + list(dict.fromkeys(plain)):
+                    rscope = scope.copy()
+                    if base_variant is not None:
+                        self._apply_unit(rscope, next(v for v in self.variants[name] if v.name == base_variant))
+                    self._apply_unit(rscope, reading)
+                    shown = reading.name if base_variant is None else f"{base_variant}, {reading.name}"
+                    rtitle = dc_replace(self._freeze(unit, rscope, shown), reading=reading.name,
+                                        base_variant=base_variant)
+                    self._check_names(rtitle)
+                    variants[(name, shown)] = rtitle
         for library in self.libraries.values():
             self._library_scope(library, [])
         return Program(titles, variants)

@@ -1948,10 +1948,12 @@ class Builtins:
         return value
 
     def draft_floor(self, ctx: Ctx, x: Ent) -> int:
-        """As GameBase._draft_floor: a minor's treasury where `last_company_floor: treasury`, else 0."""
+        """As GameBase._draft_floor: the company's property that `last_company_floor` names, else 0."""
         floor = self.m.draft_component().get("last_company_floor")
         ctx.shared.reads.add("draft", "last_company_floor", floor)
-        return self.draft_amount(x, "treasury", ctx.shared.reads) if floor == "treasury" and x.kind == "minor" else 0
+        if floor is None or self.m.data[x].get(str(floor)) is None:
+            return 0
+        return self.draft_amount(x, str(floor), ctx.shared.reads)
 
     def b_in_draft_hand(self, ctx: Ctx, company: Any) -> Any:
         """As GameBase.b_in_draft_hand: whether the card is among those drawn for this pick (the

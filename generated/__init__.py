@@ -7,6 +7,8 @@ ENGINES = {
     ('1800', 'Three-Player'): 't_1800__three_player',
     ('1846', None): 't_1846',
     ('1846', 'Two-Player'): 't_1846__two_player',
+    ('1846', '18xx.games'): 't_1846__18xx_games',
+    ('1846', 'Two-Player, 18xx.games'): 't_1846__two_player_18xx_games',
     ('1880 Romania', None): 't_1880_romania',
     ('1880 Romania', 'Transylvania'): 't_1880_romania__transylvania',
     ('1880 Romania', 'Regatul României'): 't_1880_romania__regatul_romaniei',

@@ -7191,7 +7191,7 @@ def a_bid(g, v_player, v_company, v_price):
     if g.b_in_round("draft"):
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction("the card is not among those drawn for this pick", rule="§7")
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
+        if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction("a drafted company costs its current draft price", rule="§7")
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
@@ -7440,7 +7440,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§11.7)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction("trains are bought at the end of the turn", rule="§11.7")
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction("the train limit would be exceeded", rule="§11.7")
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
@@ -7485,7 +7485,7 @@ def a_discard_train(g, v_corporation, v_train):
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction("the corporation does not own that train", rule="§12.2, §12.6")
     g.move(v_train, v_corporation, g.name("pool"))
-    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 

@@ -132,6 +132,7 @@ DATA = TitleData(
         "bank_trains_per_turn": 4,
         "min_train_price": 1,
         "train_supply_order": ["2", "4", "5", "6"],
+        "same_track_upgrades": True,
         "track_off_board": False,
         "dead_end_colors": [],
         "home_token_at_note": "a corporation's home station is placed when it floats (home_token_at: float)",
@@ -374,8 +375,8 @@ DATA = TitleData(
                 "hand_size_over_players": 2,
                 "pass_cards_per_player": 1,
                 "last_company_discount": 10,
-                "last_company_floor": "treasury",
-                "payment": "face value, paid to the bank when the draft ends; a drafted minor receives its starting treasury from the bank",
+                "last_company_floor": "draft_floor",
+                "payment": "face value (a minor's draft_price), paid to the bank when the draft ends; a drafted minor receives its starting treasury from the bank",
             },
         ],
         "game_end": [
@@ -861,7 +862,10 @@ DATA = TitleData(
                 "key": "MS",
                 "title": "Michigan Southern",
                 "cost": 60,
-                "treasury": 80,
+                "treasury": 60,
+                "draft_floor": 80,
+                "min_price": 1,
+                "max_price": 60,
                 "draft_price": 140,
                 "income": 0,
                 "home": "C15",
@@ -875,7 +879,10 @@ DATA = TitleData(
                 "key": "BIG4",
                 "title": "Big 4",
                 "cost": 40,
-                "treasury": 60,
+                "treasury": 40,
+                "draft_floor": 60,
+                "min_price": 1,
+                "max_price": 40,
                 "draft_price": 100,
                 "income": 0,
                 "home": "G9",
@@ -7185,6 +7192,7 @@ DATA = TitleData(
                 "title": None,
                 "variant_of": "4",
                 "distance": [{"nodes": ["city", "offboard"], "pay": 3, "visit": 5}],
+                "must_count_own_station_city": True,
                 "price": 160,
                 "obsolete_on": "6",
             },
@@ -7201,6 +7209,7 @@ DATA = TitleData(
                 "title": None,
                 "variant_of": "5",
                 "distance": [{"nodes": ["city", "offboard"], "pay": 4, "visit": 6}],
+                "must_count_own_station_city": True,
                 "price": 450,
             },
             {
@@ -7217,6 +7226,7 @@ DATA = TitleData(
                 "title": None,
                 "variant_of": "6",
                 "distance": [{"nodes": ["city", "offboard"], "pay": 7, "visit": 8}],
+                "must_count_own_station_city": True,
                 "price": 900,
             },
         ],
@@ -7259,6 +7269,7 @@ DATA = TitleData(
         "action company_lay_tile": '§"Private Companies", §"Laying Track"',
         "action company_place_token": '§"Private Companies", §"Placing Station Tokens"',
         "action contribute": '§"Emergency Money Raising"',
+        "action corporation_buy_company": '§"Purchasing Private Companies", §"Minor Companies"',
         "action corporation_buy_shares": '§"Issuing and Redeeming Shares"',
         "action corporation_sell_shares": '§"Issuing and Redeeming Shares"',
         "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
@@ -7268,7 +7279,6 @@ DATA = TitleData(
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
         "cite action buy_train": '§"Buying Trains"',
-        "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
         "cite action lay_tile": '§"Laying Track"',
         "cite action par": '§"Stock Round", §"Corporations"',
@@ -7290,6 +7300,12 @@ DATA = TitleData(
         "draft private_draft": '§"Private Company Draft"',
         "enum turn_marks": '§"Emergency Money Raising"',
         "function before_dividend": '§"Issuing and Redeeming Shares"',
+        "function emergency_bundle": '§"Emergency Money Raising"',
+        "function emergency_issue_limit": '§"Emergency Money Raising"',
+        "function emergency_issue_open": '§"Emergency Money Raising"',
+        "function emergency_issue_possible": '§"Emergency Money Raising"',
+        "function emergency_raise": '§"Emergency Money Raising"',
+        "function emergency_reaches": '§"Emergency Money Raising"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function issue_price": '§"Issuing and Redeeming Shares"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
@@ -7391,6 +7407,7 @@ DATA = TitleData(
         "private SC": '§"Private Companies"',
         "private TBC": '§"Private Companies"',
         "private_purchase up_to_face": '§"Purchasing Private Companies"',
+        "procedure acquire_minor": '§"Minor Companies"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure minor_dividend": '§"Minor Companies"',
         "property any_time_actions": '§"Private Companies"',
@@ -7435,6 +7452,7 @@ DATA = TitleData(
         "property receivership_selling": '§"Receivership"',
         "property receivership_steps": '§"Receivership"',
         "property reserved_token_note": 'supplement from "18xx-maker-1846.json"',
+        "property same_track_upgrades": '§"Laying Track"',
         "property sell_buy_order": '§"Stock Round"',
         "property sell_price_drop": '§"Stock Market"',
         "property shares_per_buy": '§"Stock Round"',
@@ -7972,7 +7990,7 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the card is not among those drawn for this pick", rule='§"Private Company Draft"'
             )
-        if not ((v_price == g.b_draft_price(v_company)) or g.b_replaying()):
+        if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price", rule='§"Private Company Draft"'
             )
@@ -8158,7 +8176,7 @@ def a_pass(g, v_entity):
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
-    """A corporation buys a private (§\"Purchasing Private Companies\")"""
+    """A corporation buys a private or a minor (§\"Purchasing Private Companies\", §\"Minor Companies\")"""
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
@@ -8167,22 +8185,31 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction("not yet in this phase", rule='§"Purchasing Private Companies"')
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Purchasing Private Companies"')
+        raise IllegalAction("the company is closed", rule='§"Purchasing Private Companies"')
     v_seller = g.b_holder_of(v_company)
-    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction("the private is not for sale", rule='§"Setup"')
+    if not (v_seller in g.name("players")):
+        raise IllegalAction(
+            "a corporation buys a company from the player who owns it",
+            rule='§"Purchasing Private Companies"',
+        )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule='§"Purchasing Private Companies"'
+            "outside the company's price range", rule='§"Purchasing Private Companies"'
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule='§"Purchasing Private Companies"')
-    g.transfer(
-        v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
-    )
-    g.move(v_company, v_seller, v_corporation)
+    if v_company in g.name("minors"):
+        if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
+            raise IllegalAction(
+                "the corporation has no room for the minor's train", rule='§"Minor Companies"'
+            )
+        g.transfer(v_price, v_corporation, v_seller)
+        r_acquire_minor(g, v_corporation, v_company)
+    else:
+        g.transfer(v_price, v_corporation, v_seller)
+        g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
@@ -8271,7 +8298,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction("trains are bought at the end of the turn", rule='§"Buying Trains"')
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction("the train limit would be exceeded", rule='§"Buying Trains"')
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
@@ -8323,7 +8350,7 @@ def a_discard_train(g, v_corporation, v_train):
             "the corporation does not own that train", rule="library '18xx' action discard_train"
         )
     g.move(v_train, v_corporation, g.name("pool"))
-    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -8334,6 +8361,15 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
     g.b_end_game_now("agreement")
+
+
+def r_acquire_minor(g, v_corporation, v_minor):
+    """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
+    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
+    for v_t in g.b_trains(v_minor):
+        g.move(v_t, v_minor, v_corporation)
+    g.b_absorb_station(v_corporation, v_minor)
+    g.b_close_minor(v_minor)
 
 
 def r_before_dividend(g, v_corporation):
@@ -8370,10 +8406,7 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
-    v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
-        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    ) and (not g.b_done_this_turn("emergency_issue"))
+    v_emergency = r_emergency_issue_open(g, v_corporation)
     if not (
         (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
         or v_emergency
@@ -8390,22 +8423,117 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             "a corporation issues only shares from its treasury",
             rule='§"Issuing and Redeeming Shares"',
         )
-    if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
-        raise IllegalAction(
-            "no more shares than players hold, less those in the market, and the market holds at most 50%",
-            rule='§"Issuing and Redeeming Shares"',
-        )
-    g.transfer(
-        ((r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
-        g.name("bank"),
-        v_corporation,
-    )
-    for v_c in v_shares:
-        g.move(v_c, v_corporation, g.name("pool"))
     if v_emergency:
+        if not (r_emergency_bundle(g, v_corporation, g.b_len(v_shares))):
+            raise IllegalAction(
+                "in an emergency a corporation issues no more shares than it needs for the cheaper side of the bank's train (all it may issue where that is not enough), and none that raise nothing",
+                rule='§"Emergency Money Raising"',
+            )
+        g.transfer(
+            r_emergency_raise(g, v_corporation, g.b_len(v_shares)), g.name("bank"), v_corporation
+        )
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
+        for v_c in v_shares:
+            g.b_market_move(v_corporation, "left")
         g.b_mark_done_this_turn("emergency_issue")
     else:
+        if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
+            raise IllegalAction(
+                "no more shares than players hold, less those in the market, and the market holds at most 50%",
+                rule='§"Issuing and Redeeming Shares"',
+            )
+        g.transfer(
+            (
+                (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
+                // 10
+            ),
+            g.name("bank"),
+            v_corporation,
+        )
+        for v_c in v_shares:
+            g.move(v_c, v_corporation, g.name("pool"))
         g.b_mark_done_this_turn("issued_or_redeemed")
+
+
+def r_emergency_issue_open(g, v_corporation):
+    """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
+    return (
+        (
+            (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
+            and (g.b_len(g.b_trains(v_corporation)) == 0)
+        )
+        and (g.b_cash(v_corporation) < g.b_dearest_side_price())
+    ) and (not g.b_done_this_turn("emergency_issue"))
+
+
+def r_emergency_issue_possible(g, v_corporation):
+    """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
+    return r_emergency_issue_open(g, v_corporation) and any(
+        r_emergency_bundle(g, v_corporation, v_n)
+        for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+    )
+
+
+def r_emergency_issue_limit(g, v_corporation):
+    """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
+    return g.b_max(
+        0,
+        g.b_min(
+            g.b_len(g.b_treasury_certificates(v_corporation)),
+            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
+        ),
+    )
+
+
+def r_emergency_raise(g, v_corporation, v_n):
+    """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
+    return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
+
+
+def r_emergency_reaches(g, v_corporation, v_n, v_target):
+    """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
+    return (
+        ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
+        and (r_emergency_raise(g, v_corporation, v_n) > 0)
+    ) and ((g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n)) >= v_target)
+
+
+def r_emergency_bundle(g, v_corporation, v_n):
+    """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
+    return (
+        ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
+        and (r_emergency_raise(g, v_corporation, v_n) > 0)
+    ) and (
+        (
+            (
+                (g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n))
+                >= g.b_cheapest_train_price()
+            )
+            and (
+                not any(
+                    (
+                        r_emergency_reaches(g, v_corporation, v_m, g.b_dearest_side_price())
+                        and (
+                            r_emergency_raise(g, v_corporation, v_m)
+                            < r_emergency_raise(g, v_corporation, v_n)
+                        )
+                    )
+                    for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+                )
+            )
+        )
+        if any(
+            r_emergency_reaches(g, v_corporation, v_m, g.b_cheapest_train_price())
+            for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+        )
+        else (
+            not any(
+                ((v_m > v_n) and (r_emergency_raise(g, v_corporation, v_m) > 0))
+                for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+            )
+        )
+    )
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
@@ -8443,7 +8571,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
         )
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction("only the president pays", rule='§"Emergency Money Raising"')
-    if not ((r_issuable(g, v_corporation) == 0) or g.b_done_this_turn("emergency_issue")):
+    if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares", rule='§"Emergency Money Raising"'
         )
@@ -8463,7 +8591,7 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy", rule='§"Bankruptcy"'
         )
-    if not ((r_issuable(g, v_corporation) == 0) or g.b_done_this_turn("emergency_issue")):
+    if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares", rule='§"Emergency Money Raising"'
         )
@@ -8595,7 +8723,7 @@ class Game(GameBase):
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [
             ("corporation", ("corporation",)),
-            ("company", ("private",)),
+            ("company", ("private", "minor")),
             ("price", ("money",)),
         ],
         "lay_tile": [
@@ -8654,12 +8782,19 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "acquire_minor": r_acquire_minor,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,
         "issue_price": r_issue_price,
         "redeem_price": r_redeem_price,
         "action:corporation_sell_shares": a_corporation_sell_shares,
+        "emergency_issue_open": r_emergency_issue_open,
+        "emergency_issue_possible": r_emergency_issue_possible,
+        "emergency_issue_limit": r_emergency_issue_limit,
+        "emergency_raise": r_emergency_raise,
+        "emergency_reaches": r_emergency_reaches,
+        "emergency_bundle": r_emergency_bundle,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,

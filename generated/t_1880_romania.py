@@ -9318,7 +9318,7 @@ def a_discard_train(g, v_corporation, v_train):
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction("the corporation does not own that train", rule="VII.3.8")
     g.move(v_train, v_corporation, g.name("pool"))
-    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 

@@ -181,6 +181,7 @@ DATA = TitleData(
         "bank_trains_per_turn": 4,
         "min_train_price": 1,
         "train_supply_order": ["2", "4", "5", "6"],
+        "same_track_upgrades": True,
         "track_off_board": False,
         "dead_end_colors": [],
         "home_token_at_note": "a corporation's home station is placed when it floats (home_token_at: float)",
@@ -6971,6 +6972,7 @@ DATA = TitleData(
                 "title": None,
                 "variant_of": "4",
                 "distance": [{"nodes": ["city", "offboard"], "pay": 3, "visit": 5}],
+                "must_count_own_station_city": True,
                 "price": 160,
                 "obsolete_on": "6",
             },
@@ -6987,6 +6989,7 @@ DATA = TitleData(
                 "title": None,
                 "variant_of": "5",
                 "distance": [{"nodes": ["city", "offboard"], "pay": 4, "visit": 6}],
+                "must_count_own_station_city": True,
                 "price": 450,
             },
             {
@@ -7003,6 +7006,7 @@ DATA = TitleData(
                 "title": None,
                 "variant_of": "6",
                 "distance": [{"nodes": ["city", "offboard"], "pay": 7, "visit": 8}],
+                "must_count_own_station_city": True,
                 "price": 900,
             },
         ],
@@ -7069,7 +7073,6 @@ DATA = TitleData(
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
         "cite action buy_train": '§"Buying Trains"',
-        "cite action corporation_buy_company": '§"Purchasing Private Companies"',
         "cite action dividend": '§"Paying Dividends"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
@@ -7109,6 +7112,12 @@ DATA = TitleData(
         "enum collected_kinds": '§"Minor Income Centers"',
         "enum turn_marks": '§"Abraham Donaldson"',
         "function before_dividend": '§"Issuing and Redeeming Shares"',
+        "function emergency_bundle": '§"Emergency Money Raising"',
+        "function emergency_issue_limit": '§"Emergency Money Raising"',
+        "function emergency_issue_open": '§"Emergency Money Raising"',
+        "function emergency_issue_possible": '§"Emergency Money Raising"',
+        "function emergency_raise": '§"Emergency Money Raising"',
+        "function emergency_reaches": '§"Emergency Money Raising"',
         "function issuable": '§"Issuing and Redeeming Shares"',
         "function issue_price": '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         "function player_shares": '§"Issuing and Redeeming Shares"',
@@ -7124,6 +7133,7 @@ DATA = TitleData(
         "phase III": '§"Phases"',
         "phase IV": '§"Phases", §"The Tile Set"',
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
+        "procedure acquire_minor": '§"Minor Companies"',
         "procedure dividend_price_move": '§"Paying Dividends", §"Abraham Donaldson"',
         "procedure minor_dividend": '§"Minor Companies"',
         "property ability_cards": '§"Company Presidents", §"Using the Company Presidents"',
@@ -7179,6 +7189,7 @@ DATA = TitleData(
         "property receivership_selling": '§"Receivership"',
         "property receivership_steps": '§"Receivership"',
         "property reserved_token_note": 'supplement from "18xx-maker-1846.json"',
+        "property same_track_upgrades": '§"Laying Track"',
         "property sell_buy_order": '§"Stock Round"',
         "property sell_price_drop": '§"Stock Market"',
         "property shares_per_buy": '§"Stock Round"',
@@ -8021,7 +8032,7 @@ def a_discard_train(g, v_corporation, v_train):
             "the corporation does not own that train", rule="library '18xx' action discard_train"
         )
     g.move(v_train, v_corporation, g.name("pool"))
-    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -8032,6 +8043,15 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
     g.b_end_game_now("agreement")
+
+
+def r_acquire_minor(g, v_corporation, v_minor):
+    """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
+    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
+    for v_t in g.b_trains(v_minor):
+        g.move(v_t, v_minor, v_corporation)
+    g.b_absorb_station(v_corporation, v_minor)
+    g.b_close_minor(v_minor)
 
 
 def r_before_dividend(g, v_corporation):
@@ -8149,6 +8169,86 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         g.b_mark_done_this_turn("issued_or_redeemed")
 
 
+def r_emergency_issue_open(g, v_corporation):
+    """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
+    return (
+        (
+            (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
+            and (g.b_len(g.b_trains(v_corporation)) == 0)
+        )
+        and (g.b_cash(v_corporation) < g.b_dearest_side_price())
+    ) and (not g.b_done_this_turn("emergency_issue"))
+
+
+def r_emergency_issue_possible(g, v_corporation):
+    """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
+    return r_emergency_issue_open(g, v_corporation) and any(
+        r_emergency_bundle(g, v_corporation, v_n)
+        for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+    )
+
+
+def r_emergency_issue_limit(g, v_corporation):
+    """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
+    return g.b_max(
+        0,
+        g.b_min(
+            g.b_len(g.b_treasury_certificates(v_corporation)),
+            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
+        ),
+    )
+
+
+def r_emergency_raise(g, v_corporation, v_n):
+    """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
+    return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
+
+
+def r_emergency_reaches(g, v_corporation, v_n, v_target):
+    """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
+    return (
+        ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
+        and (r_emergency_raise(g, v_corporation, v_n) > 0)
+    ) and ((g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n)) >= v_target)
+
+
+def r_emergency_bundle(g, v_corporation, v_n):
+    """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
+    return (
+        ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
+        and (r_emergency_raise(g, v_corporation, v_n) > 0)
+    ) and (
+        (
+            (
+                (g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n))
+                >= g.b_cheapest_train_price()
+            )
+            and (
+                not any(
+                    (
+                        r_emergency_reaches(g, v_corporation, v_m, g.b_dearest_side_price())
+                        and (
+                            r_emergency_raise(g, v_corporation, v_m)
+                            < r_emergency_raise(g, v_corporation, v_n)
+                        )
+                    )
+                    for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+                )
+            )
+        )
+        if any(
+            r_emergency_reaches(g, v_corporation, v_m, g.b_cheapest_train_price())
+            for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+        )
+        else (
+            not any(
+                ((v_m > v_n) and (r_emergency_raise(g, v_corporation, v_m) > 0))
+                for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
+            )
+        )
+    )
+
+
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
@@ -8218,7 +8318,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
         )
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction("only the president pays", rule='§"Emergency Money Raising"')
-    if not ((r_issuable(g, v_corporation) == 0) or g.b_done_this_turn("emergency_issue")):
+    if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares", rule='§"Emergency Money Raising"'
         )
@@ -8238,7 +8338,7 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy", rule='§"Bankruptcy"'
         )
-    if not ((r_issuable(g, v_corporation) == 0) or g.b_done_this_turn("emergency_issue")):
+    if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares", rule='§"Emergency Money Raising"'
         )
@@ -8531,12 +8631,19 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "acquire_minor": r_acquire_minor,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,
         "issue_price": r_issue_price,
         "redeem_price": r_redeem_price,
         "action:corporation_sell_shares": a_corporation_sell_shares,
+        "emergency_issue_open": r_emergency_issue_open,
+        "emergency_issue_possible": r_emergency_issue_possible,
+        "emergency_issue_limit": r_emergency_issue_limit,
+        "emergency_raise": r_emergency_raise,
+        "emergency_reaches": r_emergency_reaches,
+        "emergency_bundle": r_emergency_bundle,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,

@@ -35,12 +35,16 @@ Action = dict[str, Any]
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
-STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train")
+STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train", "buy_company")
 MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
 #: the actions each operating step takes, where they are not just the step's own name
 STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("lay_tile",),
                 "place_token": ("place_token",), "run_routes": ("run_routes",), "dividend": ("dividend",),
-                "buy_train": ("buy_train",)}
+                "buy_train": ("buy_train",), "buy_company": ()}
+#: a final step (`buy_company`) in which the corporation buys privates or uses its privates' abilities
+#: (the vocabulary's `buy_company`, and any action a private of its takes); it holds the turn while
+#: one of them is legal, and one pass ends it. No action of another step leads to it.
+HOLDING_STEPS = {"buy_company": ("buy_company",)}
 #: a combined step: tiles and a station token in any order, one pass ends both
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
 
@@ -90,6 +94,7 @@ class GameBase:
         #: hands) cannot be reproduced, so removals draw first from what the log never names, and a draft
         #: pick may come from anywhere in the deck (`replaying()`)
         self.log_hints = frozenset(str(h) for h in log_hints)
+        self._named_shares: tuple[str, ...] = ()
         try:
             self._build_entities(names)
             self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
@@ -207,6 +212,7 @@ class GameBase:
             dead_end_colors=frozenset(self.param("dead_end_colors")),
             same_track_upgrades=bool(d.properties.get("same_track_upgrades", False)),
             city_value_lays=bool(d.properties.get("city_value_lays", False)),
+            border_cost_on_connection=d.properties.get("border_cost_paid") == "on_connection",
         )
         return track.Board(
             {c["key"]: c for c in hexes},
@@ -842,8 +848,14 @@ class GameBase:
         return self.param("holding_cap")
 
     def b_next_certificate(self, corp: Entity, source: str) -> Certificate | None:
+        """next_certificate(C, source): the certificate of C to be bought from `source` (pool, or the
+        corporation's IPO/treasury): the one the action names (its `shares`), where it names one held
+        there, else the first there; a president's certificate only where the rules let it go."""
         holder = POOL if source == "pool" else corp
-        for cert in self.certs_of[corp.id]:
+        named = [self.certificates[cid] for cid in self._named_shares if cid in self.certificates]
+        for cert in named + [c for c in self.certs_of[corp.id] if c not in named]:
+            if cert.corporation != corp.id:
+                continue
             if self.owner[cert.id] == holder and not (cert.president and source != "pool" and not self.b_started(corp)):
                 if cert.president and holder != POOL:
                     continue
@@ -1071,7 +1083,7 @@ class GameBase:
         """A lay's cost with `extra_discount` more off the tile's part (see b_lay_cost)."""
         least = self.DATA.properties.get("tile_lay_cost")
         mh = self._need_board().hexes[lay.hex]
-        printed = mh.upgrade_cost if lay.upgrade else mh.cost
+        printed = lay.terrain
         borders = lay.cost - printed
         terrain = printed
         if lay.upgrade and self._terrain_every_lay():
@@ -1269,13 +1281,15 @@ class GameBase:
 
     def _ability_user(self, company: Entity, what: str) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
-        turn, before its trains have run; refused (IllegalAction) otherwise."""
+        turn, before its trains have run (at any step of it where the title says `private_ability_window:
+        turn`); refused (IllegalAction) otherwise."""
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
         if owner.kind != "corporation" or self.g.get("operating") != owner.id:
             raise IllegalAction(f"only the corporation that owns {company} {what}, in its operating turn")
-        if not any(self.b_in_step(owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
+        if self.DATA.properties.get("private_ability_window") != "turn" and not any(
+                self.b_in_step(owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
             raise IllegalAction(f"{company}'s ability is used before the corporation's trains run")
         return owner
 
@@ -1824,13 +1838,28 @@ class GameBase:
     def b_tokens_left(self, corp: Entity) -> int:
         """tokens_left(C): station tokens C has not placed."""
         costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
-        return len(costs) - self.corp[corp.id]["tokens"] - self.corp[corp.id].get("tokens_right", 0)
+        extra = self.corp[corp.id].get("extra_tokens", 0)
+        return len(costs) + extra - self.corp[corp.id]["tokens"] - self.corp[corp.id].get("tokens_right", 0)
 
     def b_next_token_cost(self, corp: Entity) -> int:
         """next_token_cost(C): the price of C's next station token."""
         costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
-        placed = self.corp[corp.id]["tokens"]
+        placed = self.corp[corp.id]["tokens"] - self.corp[corp.id].get("extra_tokens", 0)
         return costs[placed] if placed < len(costs) else 0
+
+    def b_absorb_station(self, corp: Entity, other: Entity) -> None:
+        """absorb_station(C, M): M's station on the map becomes C's, a token beyond those of C's charter
+        (C's next token still costs what its charter says); where C already has a station in that city,
+        M's station just leaves the map."""
+        if self.board is None:
+            return
+        board = self.board
+        for ref in list(board.tokens_of(other.id)):
+            self._board_change(lambda ref=ref: board.remove_token(other.id, ref))
+            if ref in board.tokens_of(corp.id):
+                continue
+            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
+            self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
 
     def b_place_station(self, corp: Entity, spot: "track.TokenSpot") -> None:
         """place_station(C, spot): put one of C's tokens in the spot."""
@@ -1982,6 +2011,25 @@ class GameBase:
         corp = self._operator(self.g["operating"])
         return (corp.kind == "corporation" and self.b_president(corp) == player and self.b_must_buy_train(corp)
                 and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
+
+    def b_dearest_side_price(self) -> int:
+        """dearest_side_price(): the highest price of a side of the bank's cheapest train card (1846's 4 and
+        its 3/5 side: 180), in currency units; 0 when the bank has none."""
+        cards = [self.trains[t] for t in self._available_train_ids() if self._meets_obligation(self.trains[t])]
+        if not cards:
+            return 0
+        def sides(train):
+            return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
+        return max(sides(min(cards, key=lambda c: min(sides(c)))))
+
+    def b_price_after_moves(self, corp: Entity, direction: str, n: int) -> int:
+        """price_after_moves(C, d, n): the price n market moves of C in direction d would give."""
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            raise IllegalAction(f"{corp} has no share price yet")
+        for _ in range(int(n)):
+            cell = self.market.move(cell, str(direction))
+        return self.market.price(cell)
 
     def b_cheapest_train_price(self) -> int:
         """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)
@@ -2775,7 +2823,7 @@ class GameBase:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
         for corp in self.corporations:
-            if len(self.b_trains(corp)) > self.b_train_limit(corp):
+            if self.b_limit_trains(corp) > self.b_train_limit(corp):
                 self.b_require_decision(corp, "discard_train")
 
     # pending decisions: an entity out of turn must act before play goes on
@@ -2989,6 +3037,11 @@ class GameBase:
         cards = self.g["draft"]["deck"] if self.b_replaying() else self.b_draft_hand()
         return self.g["round"] == "draft" and getattr(company, "id", str(company)) in cards
 
+    def b_face_value(self, item: Any) -> int:
+        """face_value(X): the value printed on private or minor X (its `cost`); $0 for a draft's Pass card."""
+        item = self._company(item)
+        return 0 if item.kind == "card" else int(self._value(item.get("cost"), f"{item.kind} {item} cost"))
+
     def b_replaying(self) -> bool:
         """replaying(): whether the game replays a log from another engine, whose hidden random draws it cannot reproduce."""
         return bool(self.log_hints)
@@ -3009,9 +3062,12 @@ class GameBase:
         return int(self._value(value, f"{item.kind} {item} price"))
 
     def _draft_floor(self, item: Entity) -> int:
-        if self._draft().get("last_company_floor") == "treasury" and item.kind == "minor":
-            return int(self._value(item.get("treasury"), f"minor {item} treasury"))
-        return 0
+        """The least a last company's draft price falls to: the company's property that the draft's
+        `last_company_floor` names (a minor's `treasury`, 1846's `draft_floor`), $0 where it has none."""
+        name = self._draft().get("last_company_floor")
+        if name is None or item.kind == "card" or item.get(str(name)) is None:
+            return 0
+        return int(self._value(item.get(str(name)), f"{item.kind} {item} {name}"))
 
     def b_draft_price(self, company: Entity) -> int:
         """draft_price(X): what company X costs in the draft now (less the discounts on a last company)."""
@@ -3872,9 +3928,25 @@ class GameBase:
             steps = [s for s in steps if s not in MAP_STEPS]
         return steps
 
+    def _scrap_obsolete(self, corp: Entity) -> None:
+        """An obsolete (phased-out) train runs once more: it leaves once its owner's revenue is disposed of."""
+        for t in self.b_trains(corp):
+            if t.name in self.g.get("obsolete", frozenset()):
+                self.j.set(self.owner, t.id, SCRAP)
+
+    def b_limit_trains(self, corp: Entity) -> int:
+        """limit_trains(C): the trains of C that count against its train limit: all of them, or, where the
+        title says `obsolete_trains_count_for_limit: false`, those not phased out."""
+        trains = self.b_trains(corp)
+        if self.DATA.properties.get("obsolete_trains_count_for_limit", True) is not False:
+            return len(trains)
+        return sum(1 for t in trains if t.name not in self.g.get("obsolete", frozenset()))
+
     def _next_step(self) -> None:
         steps = self._steps()
         current = self.g["step"]
+        if current == "dividend" and self.g["operating"] is not None:
+            self._scrap_obsolete(self._operator(self.g["operating"]))
         index = steps.index(current) + 1 if current in steps else 0
         corp = self._operator(self.g["operating"])
         if self.corp[corp.id]["closed"]:
@@ -3889,6 +3961,7 @@ class GameBase:
             if step == "dividend" and corp.kind == "minor":
                 # a minor's revenue is split by the title's `minor_dividend` procedure; nobody decides
                 self.call("minor_dividend", corp)
+                self._scrap_obsolete(corp)
                 index += 1
                 continue
             if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not (
@@ -3903,10 +3976,6 @@ class GameBase:
     def _end_corporation_turn(self, corp: Entity) -> None:
         if corp.kind == "minor" and "minor_turn_end" in self.ROUTINES and not self.corp[corp.id]["closed"]:
             self.call("minor_turn_end", corp)  # the title's check at the end of a minor's turn (1880 VII.3.7)
-        # an obsolete (phased-out) train runs once more, then leaves at the end of its owner's turn
-        for t in self.b_trains(corp):
-            if t.name in self.g.get("obsolete", frozenset()):
-                self.j.set(self.owner, t.id, SCRAP)
         self.j.set(self.corp[corp.id], "operated", True)
         self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | {corp.id})
         self.j.set(self.g, "step", None)
@@ -4357,6 +4426,8 @@ class GameBase:
             raise IllegalAction(f"no action {action['type']!r} in this title")
         self._pass_steps_before(kind, action)
         self.j.set(self.g, "current_action", kind)
+        #: the certificates the action names (a log's `shares`), which `next_certificate` takes first
+        self._named_shares = tuple(str(c) for c in action.get("shares") or ())
         rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
         try:
             args = self.bind(kind, action)
@@ -4412,9 +4483,9 @@ class GameBase:
             self._end_corporation_turn(self._operator(operating))
 
     def _auto_pass(self) -> None:
-        """Where the title says `auto_pass: true`, a company whose only legal action is to pass (or to
-        run no train), or a player who can only pass and holds no share he could sell, does so without
-        acting, as the 18xx.games implementation skips them."""
+        """Where the title says `auto_pass: true`, a company whose step does not hold it (see
+        `_step_held`) passes it (or runs no train), and a player who can only pass and holds no share
+        he could sell passes, without acting, as the 18xx.games implementation skips them."""
         for _ in range(10_000):
             if self.g["finished"]:
                 return
@@ -4429,11 +4500,67 @@ class GameBase:
             if entity is None or (entity.kind == "player" and any(
                     self.b_sellable(entity, c) for c in self.corporations if self.corp[c.id]["par"] is not None)):
                 return  # a player holding shares he could sell (now or later in the round's rules) passes himself
+            if (self.g["round"] == "operating" and entity.kind in ("corporation", "minor")
+                    and not self.g.get("pending") and self.g.get("step") is not None):
+                if self._step_held(entity):
+                    return
+                who = {"entity": entity.id, "entity_type": self.entity_type(entity)}
+                skip = {"type": "run_routes", **who, "routes": []} if self.g["step"] == "run_routes" else {"type": "pass", **who}
+                if not self.is_legal(skip):
+                    return  # nothing the company may do (the caller reports it)
+                self._dispatch(skip)
+                continue
             legal = self.legal_actions()
             idle = [a for a in legal if a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))]
             if not legal or len(idle) != len(legal):
                 return  # something to decide (or nothing legal at all, which the caller reports)
             self._dispatch(next((a for a in idle if a["type"] == "run_routes"), idle[0]))
+
+    def _step_held(self, operator: Entity) -> bool:
+        """Whether `operator`'s current step waits for its decision: the title's function `step_held(C,
+        step)` where it has one (18xx.games offers a step on tests of its own), else whether an action
+        of the step other than a pass is legal (`step_actions_legal`)."""
+        if "step_held" in self.ROUTINES:
+            return bool(self.call("step_held", operator, self.g["step"]))
+        return self.b_step_actions_legal(operator)
+
+    def b_step_actions_legal(self, operator: Entity) -> bool:
+        """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an
+        empty run) is legal now; at a holding step (`buy_company`), also an action of a private C holds."""
+        own = self._step_own(operator, self.legal_actions())
+        return any(not (a["type"] == "pass" or (a["type"] == "run_routes" and not a.get("routes"))) for a in own)
+
+    def b_station_possible(self, corp: Entity) -> bool:
+        """station_possible(C): C could place a station token now, money aside: it is at its station step,
+        has placed none this turn, has one left, and reaches a city with a slot it may take."""
+        if self.board is None or not self.b_in_step(corp, "place_token") or self.b_tokens_left(corp) <= 0:
+            return False
+        if self.g["step"] == "track_and_token" and self.b_done_this_turn("token"):
+            return False
+        return bool(track.legal_tokens(self.board, corp.id))
+
+    def b_lays_left(self) -> int:
+        """lays_left(): the tile lays the operating company has left in this turn."""
+        return max(0, len(self._lay_slots()) - self.g.get("lays", 0))
+
+    def _step_own(self, operator: Entity, legal: list[Action]) -> list[Action]:
+        """Of the legal actions, those that hold `operator` at its current step: a pass, the step's own
+        actions (`STEP_ACTIONS`), and at a holding step (`HOLDING_STEPS`) its vocabulary types and the
+        actions of the privates the operator holds. What may be done at any step (a corporation issuing
+        shares, buying a private) does not hold a step up."""
+        step = self.g.get("step")
+        own = set(STEP_ACTIONS.get(step, (step,)))
+        holding = HOLDING_STEPS.get(step)
+        out = []
+        for action in legal:
+            if str(action.get("entity")) != operator.id:
+                if holding is not None and action.get("entity_type") == "company" \
+                        and self.owner.get(self._company(action["entity"]).id) == operator:
+                    out.append(action)
+                continue
+            if action["type"] == "pass" or self.action_name(action) in own or (holding and action["type"] in holding):
+                out.append(action)
+        return out
 
     def _from_log_ids(self, action: Action) -> Action:
         """An action with the ids 18xx.games logs use ("B&O", "B&O_1") read as the title's ("BO", "BO_1")."""

@@ -36,6 +36,9 @@ from typing import Any
 
 from compiler.runtime.errors import IllegalAction, InvariantViolation, RuleGap
 
+#: where a log comes from when rulec did not write it: the title's reading by that implementation (an
+#: `errata` whose `implementation` names it) is the one its games were played by
+SITE = "18xx.games"
 #: the log's bookkeeping fields, dropped before an action reaches the engine
 BOOKKEEPING = frozenset({"id", "original_id", "created_at", "user", "auto_actions", "skip"})
 #: action types that never reach the engine: chat, and the interface's automatic-action programs
@@ -154,6 +157,12 @@ def hints(log: dict) -> set[str]:
         if action.get("entity_type") in ("corporation", "company", "minor"):
             found.add(str(action.get("entity")))
     return found
+
+
+def reading_for(log: dict) -> str | None:
+    """The implementation whose reading of the rules a log was played by: None for rulec's own logs
+    (their variant field names everything), else the site's (`SITE`)."""
+    return None if log.get("engine") == "rulec" else SITE
 
 
 def game_from_log(game_class, log: dict, **extra):

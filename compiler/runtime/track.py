@@ -458,7 +458,7 @@ class Border:
 class MapHex:
     """A hex of the map as printed: its pre-printed tile (named after the
     hex), location name, terrain and costs (`cost` for the first tile,
-    `upgrade_cost` for each upgrade), reserved home stations (`homes`:
+    `upgrade_cost` for the tile that replaces the pre-printed one), reserved home stations (`homes`:
     (company, node)), `reserved_for` (only that company may lay its first
     tile) and `borders`. `stops_as`: the kind its revenue locations count as
     for a train's distance, where it differs from the node's kind for track
@@ -526,12 +526,15 @@ class TrackRules:
     it every upgrade must add track the company reaches.
     `city_value_lays`: a lay that raises the value of a city on the hex needs
     no track the company can reach (18CO 5.6.10: "either the value of a City
-    must be increased, or" the new track must be reachable)."""
+    must be increased, or" the new track must be reachable).
+    `border_cost_on_connection`: a hexside's printed cost is paid by the lay that joins track on both
+    sides of it (18xx.games), not by the first lay whose track points across it."""
 
     off_board: bool = False
     dead_end_colors: frozenset[str] = frozenset()
     same_track_upgrades: bool = False
     city_value_lays: bool = False
+    border_cost_on_connection: bool = False
 
 
 def _items(data: Mapping[str, Any] | Iterable[Mapping[str, Any]] | None) -> list[tuple[str, Any]]:
@@ -886,7 +889,9 @@ class Board:
         self._move_stations(hex_id, mapping, new)
         self.placed[hex_id] = _Placed(new, rotation % 6, copy)
         for f in _layout(new, rotation % 6).exits:
-            if (hex_id, f) in self.borders:
+            if (hex_id, f) in self.borders and not (
+                    self.rules.border_cost_on_connection and (self.nbr[hex_id][f] is None
+                                                           or opposite(f) not in self.layout_at(self.nbr[hex_id][f]).exits)):
                 self.paid_borders.add(self._border_key(hex_id, f))
         return copy
 
@@ -1125,6 +1130,9 @@ class Lay:
     borders: tuple[tuple[str, int], ...] = ()
     new_exits: tuple[int, ...] = ()
     crossed: tuple[tuple[str, int], ...] = ()
+    #: the terrain part of `cost`: the hex's `cost` for its first tile, its `upgrade_cost` for the
+    #: upgrade of its pre-printed tile, nothing for the upgrade of a laid tile
+    terrain: int = 0
 
     def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
         """The lay as an 18xx.games `lay_tile` action."""
@@ -1266,7 +1274,10 @@ def _judge(
         return f"{label} does not keep the existing track and stations on {h}"
     old_lay, new_lay = _layout(old.tile, old.rotation), _layout(tile, rotation)
     new_exits = new_lay.exits - old_lay.exits
-    cost = mh.cost if first else mh.upgrade_cost
+    # terrain is paid once: a first tile pays the hex's cost, the tile replacing a pre-printed one
+    # its upgrade cost (Detroit's river, 1846), the upgrade of a laid tile nothing
+    cost = mh.cost if first else (mh.upgrade_cost if old.copy is None else 0)
+    terrain = cost
     paid: list[tuple[str, int]] = []
     crossed: list[tuple[str, int]] = []
     for f in sorted(new_exits):
@@ -1286,7 +1297,8 @@ def _judge(
             and opposite(f) not in board.layout_at(nb).exits
         ):
             return f"{label} runs track into a side of {nb} that has no track"
-        if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders:
+        if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders and not (
+                board.rules.border_cost_on_connection and opposite(f) not in board.layout_at(nb).exits):
             cost += border.cost
             paid.append(board._border_key(h, f))
     if reachable and not _connects(board, company, h, tile, rotation, mapping, seen) and not (
@@ -1301,7 +1313,7 @@ def _judge(
     if cash is not None and cost > cash:
         return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
-               tuple(sorted(new_exits)), tuple(crossed))
+               tuple(sorted(new_exits)), tuple(crossed), terrain)
 
 
 def _raises_a_city(old: Tile, new: Tile, mapping: Sequence[int]) -> bool:
