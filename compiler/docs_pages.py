@@ -359,8 +359,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 parts.append(f"*gap*: {self.link(page, place, code(pa.param))} not set")
                 continue
             place = self.site.place(book, pa.clause.key)
-            shown = code(short(pa.text, 90))
-            words = f" ({esc(pa.words)})" if pa.words and pa.words != pa.text else ""
+            shown, words = _answer_md(pa, 90)
+            words = f" ({esc(words)})" if words else ""
             label = "" if pa.param == ans.topic.params[0] else f"{esc(humanize(pa.param))}: "
             if pa.gap:
                 label += "*gap*: "
@@ -1149,7 +1149,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 for c in pa.clause.prov.citations:
                     cites.append(cards.cite_link(page, c) if c.is_rulebook else
                                  (f"supplement from {code(c.ref)}" if c.kind == "supplement" else f"assumed: {esc(c.ref)}"))
-                value = code(short(pa.text, 200)) + (f" — {esc(pa.words)}" if pa.words and pa.words != pa.text else "")
+                shown, words = _answer_md(pa, 200)
+                value = shown + (f" — {esc(words)}" if words else "")
                 rows.append([self.link(page, self.site.place(book, pa.clause.key), code(pa.param)),
                              ("*gap*: " if pa.gap else "") + value, "; ".join(cites)])
             out.append(table(["parameter", "value", "provenance"], rows))
@@ -1466,6 +1467,32 @@ _NO_SEARCH = "---\nsearch:\n  exclude: true\n---\n\n"
 
 
 _ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+
+def _answer_md(pa, limit: int) -> tuple[str, str]:
+    """A parameter's value as the précis and the cross-title pages show it:
+    (the value as a reader reads it, the topic's words for it where they say
+    more than the value does)."""
+    decl = pa.clause.decl
+    if isinstance(decl, s.Property) and not isinstance(decl.value, s.Gap):
+        shown = value_md(decl.value, limit)
+        plain = _plain_words(decl.value)
+    else:
+        shown, plain = code(short(pa.text, limit)), pa.text
+    return shown, (pa.words if pa.words and pa.words != plain else "")
+
+
+def _plain_words(value) -> str:
+    """The words a value gives with no topic to say more (as docs_answers spells it)."""
+    if isinstance(value, s.Name):
+        return humanize(value.name)
+    if isinstance(value, s.Bool):
+        return "yes" if value.value else "no"
+    if isinstance(value, s.ListLit) and all(isinstance(i, s.Name) for i in value.items):
+        return "; ".join(humanize(i.name) for i in value.items)
+    if isinstance(value, s.Range):
+        return f"{value_text(value.low)}–{value_text(value.high)}"
+    return value_text(value)
 
 
 def _related_md(r, topic: Topic) -> str:

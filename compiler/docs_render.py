@@ -192,6 +192,8 @@ def value_md(expr, limit: int = 160) -> str:
         return "yes" if expr.value else "no"
     if isinstance(expr, (s.Int, s.Money, s.Percent)):
         return esc(value_text(expr))
+    if isinstance(expr, s.Range) and isinstance(expr.low, _SCALARS) and isinstance(expr.high, _SCALARS):
+        return esc(f"{value_text(expr.low)}–{value_text(expr.high)}")
     if isinstance(expr, s.MapLit) and expr.entries and all(
             isinstance(x, _SCALARS) for entry in expr.entries for x in entry):
         return esc(short(", ".join(f"{value_text(k)} → {value_text(v)}" for k, v in expr.entries), limit))
@@ -208,8 +210,11 @@ def table_key(key) -> str:
 
 
 def table_summary(decl: s.Table, limit: int = 8) -> str:
-    """'2 → $520; 3 → $400' for a small table."""
-    parts = [", ".join(table_key(k) for k in row.keys) + " → " + value_text(row.value, 40) for row in decl.rows]
+    """'2 → $520; 3 → $400' for a small table; '3 players: $400; 4 players: $300'
+    for one by players."""
+    by_players = list(decl.dims) == ["players"]
+    parts = [(f"{table_key(row.keys[0])} players: " if by_players else
+              ", ".join(table_key(k) for k in row.keys) + " → ") + value_text(row.value, 40) for row in decl.rows]
     more = f"; … ({len(parts)} rows)" if len(parts) > limit else ""
     return "; ".join(parts[:limit]) + more
 

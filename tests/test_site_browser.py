@@ -18,7 +18,9 @@ On each page the browser measures what the Markdown cannot show:
 - a map or market picture drawn narrower than 600 px.
 
 It saves screenshots of the home page, a title, a map, a market and a
-proofs page, and prints the folder they are in.
+proofs page into one folder, `rulec-site-screenshots` under the system's
+temporary folder (`$TMPDIR`, else /tmp; emptied at each run, so it is
+known even where pytest-xdist hides a test's output), and prints it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from __future__ import annotations
 import functools
 import http.server
 import re
+import shutil
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -211,10 +215,12 @@ def _snippet(text: str, match: re.Match) -> str:
 # ---------------------------------------------------------------- the test
 
 
-def test_every_page_reads_without_python_and_fits_its_column(site_html, served, browser, tmp_path_factory, capsys):
+def test_every_page_reads_without_python_and_fits_its_column(site_html, served, browser, capsys):
     pages = _pages(site_html)
     assert len(pages) > 300 and "" in pages
-    shots = tmp_path_factory.mktemp("site-screenshots")
+    shots = Path(tempfile.gettempdir()) / "rulec-site-screenshots"
+    shutil.rmtree(shots, ignore_errors=True)
+    shots.mkdir()
     wanted = dict((page, name) for name, page in SCREENSHOTS)
     assert set(wanted) <= set(pages), sorted(set(wanted) - set(pages))
     problems: dict[str, list[str]] = {"python": [], "one_plural": [], "snake_case": [], "nav": [],
