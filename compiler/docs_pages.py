@@ -463,8 +463,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 if kind == "param":
                     setter = book.title.get("property", clause.name) or book.title.get("table", clause.name)
                     if setter is not None:
-                        status = "set: " + self.link(page, self.site.place(book, setter.key),
-                                                     code(short(_value(setter), 60)))
+                        status = "set: " + self.link(page, self.site.place(book, setter.key), _value_md(setter, 60))
                     else:
                         status = "*gap*: not set"
                 fn = engine_function(clause)
@@ -1287,7 +1286,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             for book in self.site.books:
                 setter = book.title.get("property", name) or book.title.get("table", name)
                 if setter is not None:
-                    rows.append([esc(book.name), self.link(page, self.site.place(book, setter.key), code(short(_value(setter), 80)))])
+                    rows.append([esc(book.name), self.link(page, self.site.place(book, setter.key), _value_md(setter, 80))])
                 else:
                     rows.append([esc(book.name), "*gap*: " + self.link(page, self.site.place(book, ("param", name)), "not set")])
             out.append(table(["title", "value"], rows))
@@ -1553,6 +1552,15 @@ _REPORT_LEADS = {
                                 f"{plural(k, 'section')} the title does not declare."
                                 if n else "Every citation names a section the title declares."),
 }
+
+
+def _value_md(clause: Clause, limit: int) -> str:
+    """What a property or a table sets, for a reader: a property's value as
+    `value_md` reads it, a table's rows in short."""
+    decl = clause.decl
+    if isinstance(decl, s.Property) and not isinstance(decl.value, s.Gap):
+        return value_md(decl.value, limit)
+    return code(short(_value(clause), limit))
 
 
 def _value(clause: Clause) -> str:

@@ -400,7 +400,7 @@ class Cards:
             if param is not None and param.decl.title:
                 out.append(f"{esc(param.decl.title[0].upper() + param.decl.title[1:])}: "
                            f"the library parameter {self.to(page, self.site.place(self.book, param.key), code(clause.name))}.")
-            out.append(f"**Value:** {code(unparse(decl.value))}")
+            out.append(f"**Value:** {value_md(decl.value, 2000) if not isinstance(decl.value, s.Gap) else code(unparse(decl.value))}")
         elif isinstance(decl, s.Table):
             if param is not None and param.decl.title:
                 out.append(f"{esc(param.decl.title[0].upper() + param.decl.title[1:])} "
