@@ -77,6 +77,27 @@ STYLESHEET = """\
   vertical-align: middle;
 }
 .md-typeset .admonition.abstract table:not([class]) { font-size: .72rem; }
+/* A wider page than the theme's 61rem: the rules' tables and the maps use it. */
+.md-grid { max-width: 80rem; }
+/* A map or a market at the size it is drawn, scrolling sideways in the column where wider. */
+.md-typeset .rulec-picture {
+  overflow-x: auto;
+  margin: 1em 0 .3em;
+}
+.md-typeset .rulec-picture p { margin: 0; }
+.md-typeset .rulec-picture img {
+  display: block;
+  max-width: none;
+  height: auto;
+}
+.md-typeset .rulec-full-size { font-size: .7rem; }
+/* A name in a table cell breaks at its spaces only, never inside a word. */
+.md-typeset table:not([class]) code { word-break: normal; overflow-wrap: normal; }
+/* The checks-by-action matrix: one narrow column per invariant. */
+.md-typeset .rulec-matrix table:not([class]) th,
+.md-typeset .rulec-matrix table:not([class]) td { padding: .4em .55em; text-align: center; min-width: 0; }
+.md-typeset .rulec-matrix table:not([class]) th:nth-child(-n+2),
+.md-typeset .rulec-matrix table:not([class]) td:nth-child(-n+2) { text-align: left; }
 """
 
 SEARCH_SEPARATOR = r"""[\s\-_,:!=\[\]()"/]+|\.(?!\d)"""

@@ -61,6 +61,8 @@ def _words(topic: Topic, expr) -> str:
         return topic.values.get("true" if expr.value else "false", "yes" if expr.value else "no")
     if isinstance(expr, s.ListLit) and all(isinstance(i, s.Name) for i in expr.items):
         return "; ".join(topic.values.get(i.name, humanize(i.name)) for i in expr.items)
+    if isinstance(expr, s.Range) and isinstance(expr.low, s.Int) and isinstance(expr.high, s.Int):
+        return f"{expr.low.value}–{expr.high.value}"
     return ""
 
 

@@ -23,8 +23,12 @@ from xml.sax.saxutils import escape
 
 from compiler.runtime import track
 
-R = 30.0  # hex radius (centre to corner), px
+R = 30.0  # hex radius (centre to corner), in the drawing's units
 MARGIN = 20.0
+#: The map is shown at least this much larger than drawn (a hex 90 px across), and at least
+#: MIN_WIDTH px wide: its revenues and hex names are then readable on a page.
+MAP_SCALE = 1.5
+MIN_WIDTH = 640.0
 SQ3 = math.sqrt(3)
 
 FILL = {
@@ -177,7 +181,8 @@ def map_svg(board: track.Board, title: str) -> str:
     ys = [c[1] for c in centres.values()]
     dx, dy = MARGIN + R - min(xs), MARGIN + R - min(ys)
     width, height = max(xs) - min(xs) + 2 * (R + MARGIN), max(ys) - min(ys) + 2 * (R + MARGIN)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+    scale = max(MAP_SCALE, MIN_WIDTH / width)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width * scale)}" height="{_f(height * scale)}" '
            f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="sans-serif" role="img">',
            f"<title>The map of {escape(title)}</title>"]
     for h, (x, y) in centres.items():

@@ -8,6 +8,7 @@ reads the clock or the environment: the same rulespecs give the same pages.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 
 from compiler import paths
@@ -43,6 +44,9 @@ from compiler.docs_render import (
     kind_table,
     link,
     param_flags,
+    origin_label,
+    picture,
+    plural,
     short,
     signature,
     str_prop,
@@ -155,10 +159,10 @@ class Writer:
                 self.link(page, Place(book.index), esc(book.name)),
                 esc(t.rulebook or ""),
                 f"{players[0]}–{players[1]}" if players and players[0] != players[1] else (str(players[0]) if players else "?"),
-                esc(f"extends {t.extends}") if t.extends else "",
+                self._extends(book, page),
                 variants,
             ])
-        titles = table(["title", "rulebook", "players", "", "variants"], rows)
+        titles = table(["title", "rulebook", "players", "extends", "variants"], rows)
         overlay = next((b for b in self.site.books if b.parent is not None), None)
         changes = f"[what it changes]({overlay.changes})" if overlay else "what it changes"
         return f"""# rulec: the 18xx rule reference {{#rulec}}
@@ -244,6 +248,14 @@ writes Markdown pages and SVG pictures under `site/docs`, and runs
 `mkdocs build --strict` with link and anchor validation, so a broken link fails the
 build. Pages are deterministic: rebuilding without changes gives the same files.
 """
+
+    def _extends(self, book: Book, page: str) -> str:
+        """The title a title extends, linked to its pages."""
+        base = book.title.extends
+        if not base:
+            return ""
+        other = self.site.book_of_title(base)
+        return self.link(page, Place(other.index) if other else None, esc(base))
 
     def titles_index(self) -> str:
         page = "titles/index.md"
@@ -423,7 +435,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 self.answer_cites(ans, book, page),
                 self.link(page, Place(f"compare/{topic.slug}.md", book.slug), "compare"),
             ])
-        body = table(["", "value", "cited", "across titles"], rows)
+        body = table(["rule", "value", "cited", "across titles"], rows)
         return admonition("abstract", "Précis", body)
 
     def answer_cell(self, book: Book, ans: Answer, page: str, with_related: bool = True) -> str:
@@ -434,8 +446,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 parts.append(f"*gap*: {self.link(page, place, code(pa.param))} not set")
                 continue
             place = self.site.place(book, pa.clause.key)
-            shown = code(short(pa.text, 90))
-            words = f" ({esc(pa.words)})" if pa.words and pa.words != pa.text else ""
+            shown, words = _answer_md(pa, 90)
+            words = f" ({esc(words)})" if words else ""
             label = "" if pa.param == ans.topic.params[0] else f"{esc(humanize(pa.param))}: "
             if pa.gap:
                 label += "*gap*: "
@@ -483,10 +495,15 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         crumbs = self.link(page, Place(book.index), esc(book.name))
         if sp.owner != book.title.name:
             crumbs += f" · a section of the {esc(sp.owner)} rulebook"
+        seen: Counter = Counter()
         for i, sec in enumerate(sp.sections):
             sid = sec.citation.section_id
             level = "#" if i == 0 else "##"
-            out.append(f"{level} {esc(section_label(sec))} {{#{section_anchor(sec)}}}\n")
+            label = section_label(sec)
+            seen[label] += 1
+            if seen[label] > 1:  # a rulebook numbering two sections alike (1880's II.3.1 and its table)
+                label += f" ({_ORDINALS.get(seen[label], str(seen[label]))})"
+            out.append(f"{level} {esc(label)} {{#{section_anchor(sec)}}}\n")
             if i == 0:
                 out.append(crumbs + "\n")
             if sec.note:
@@ -513,7 +530,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                "section, and the library clauses it takes as they are.\n"]
         out.append("## Written for this title {#written}\n")
         if not own:
-            out.append("None: every clause written for it cites a section.\n")
+            out.append("Every clause written for it cites a section.\n")
         for entry in own:
             out.append(cards.card(entry, page))
         out.append("## From the libraries {#from-libraries}\n")
@@ -533,17 +550,17 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 if kind == "param":
                     setter = book.title.get("property", clause.name) or book.title.get("table", clause.name)
                     if setter is not None:
-                        status = "set: " + self.link(page, self.site.place(book, setter.key),
-                                                     code(short(_value(setter), 60)))
+                        status = "set: " + self.link(page, self.site.place(book, setter.key), _value_md(setter, 60))
                     else:
                         status = "*gap*: not set"
                 fn = engine_function(clause)
                 if fn:
                     status = self.link(page, Place(book.engine_page, fn), code(fn)) if fn in functions else code(fn)
                 rows.append([name_cell, esc(short(_library_summary(clause), 140)), status])
-            header = {"param": "in this title", "action": "engine", "procedure": "engine",
-                      "function": "engine", "trigger": "engine"}.get(kind, "")
-            out.append(table([esc(kind), "meaning", header], rows))
+            header = "in this title" if kind == "param" else "engine"
+            if not any(row[2] for row in rows):
+                rows = [row[:2] for row in rows]
+            out.append(table([esc(kind), "meaning", header][:len(rows[0])], rows))
         tiles = [c for c in book.title.of_kind("tile") if c.origin.kind == "library"]
         if tiles:
             out.append("### tile {#library-tile}\n")
@@ -576,20 +593,20 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             decl = market.decl
             grid = market_cells(decl)
             out.append(f"{self.link(page, self.site.place(book, market.key), code(f'market {market.name}'))}: "
-                       f"{len(grid)} rows, {sum(1 for row in grid for c in row if c)} cells, "
-                       f"{sum(1 for row in grid for c in row if c and 'par' in c.zones)} par cells "
-                       "(outlined, marked P).\n")
-            out.append(f"![{esc(book.name)}: {esc(clause_label(market))}](market.svg)\n")
+                       f"{plural(len(grid), 'row')}, {plural(sum(1 for row in grid for c in row if c), 'cell')}, "
+                       f"{plural(sum(1 for row in grid for c in row if c and 'par' in c.zones), 'par cell')} "
+                       "(outlined in red, marked P).\n")
+            out.append(picture(f"{esc(book.name)}: {esc(clause_label(market))}", "market.svg", "market"))
             colours = zone_colours(grid)
             rows = [["par", "outlined in red", self._zone_text(book, "par", page)]]
             for zone, colour in colours.items():
-                rows.append([esc(humanize(zone)), f'<span class="rulec-swatch" style="background:{colour}"></span> {colour}',
+                rows.append([esc(humanize(zone)), f'<span class="rulec-swatch" style="background:{colour}"></span> filled',
                              self._zone_text(book, zone, page)])
             out.append(table(["zone", "drawn", "meaning"], rows))
             extra = [p for p in decl.properties if p.name != "rows"]
             if extra:
                 out.append(table(["market rule", "value"],
-                                 [[esc(humanize(p.name)), value_md(p.value, 200)] for p in extra]))
+                                 [[esc(humanize(p.name)), _market_rule_md(p)] for p in extra]))
         out.append("## Phases {#phases}\n")
         phases = book.title.of_kind("phase")
         if not phases:
@@ -724,9 +741,9 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                     if clause.previous is not None:
                         place = self.site.clause_place(clause.previous, book)
                         if place == self.site.place(book, clause.key):
-                            base = f"as written in {esc(clause.previous.origin)}, shown in its card"
+                            base = f"as written in {esc(origin_label(clause.previous.origin))}, shown in its card"
                         else:
-                            base = self.link(page, place, "the base clause") + f" ({esc(clause.previous.origin)})"
+                            base = self.link(page, place, "the base clause") + f" ({esc(origin_label(clause.previous.origin))})"
                     cites = ", ".join(dict.fromkeys(esc(citation_label(c)) if c.is_rulebook else esc(c.kind)
                                                     for c in clause.prov.citations))
                     rows.append([here, esc(short(clause_label(clause), 80)), base, cites,
@@ -739,7 +756,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                     base = self.link(page, self.site.clause_place(r.clause, book), code(f"{r.clause.kind} {r.clause.name}"))
                     cites = ", ".join(esc(citation_label(c)) if c.is_rulebook else esc(f"{c.kind}: {short(c.ref, 100)}")
                                       for c in r.prov.citations)
-                    rows.append([base, esc(short(clause_label(r.clause), 80)), esc(str(r.clause.origin)), cites])
+                    rows.append([base, esc(short(clause_label(r.clause), 80)), esc(origin_label(r.clause.origin)), cites])
                 out.append(table(["removed clause", "summary", "written in", "why"], rows))
         return "\n".join(out)
 
@@ -773,7 +790,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             after = {row.keys: unparse(row.value) for row in new.rows}
             changed = sum(1 for k in after if before.get(k) != after[k])
             gone = sum(1 for k in before if k not in after)
-            return f"{_rows(changed)} new or changed, {_rows(gone)} dropped"
+            return f"{plural(changed, 'row')} new or changed, {plural(gone, 'row')} dropped"
         return "rewritten"
 
     # ------------------------------------------------------------ reports
@@ -783,10 +800,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         report = self.coverage[book.slug]
         out = [f"# Coverage of {esc(book.name)} {{#coverage}}\n",
                self.link(page, Place(book.index), esc(book.name)) + "\n",
-               f"From `rulec coverage`: {len(report.sections)} sections declared, {report.covered} with a "
-               f"citing clause; {len(report.supplements)} supplements, {len(report.assumptions)} assumptions, "
-               f"{len(report.gaps)} gaps, {len(report.contradictions)} contradictions, "
-               f"{len(report.clashes)} clashes.\n"]
+               self.coverage_summary(book, report)]
         out.append("## Sections {#sections}\n")
         rows = []
         for sec, sc in zip(book.title.sections, report.sections):
@@ -794,21 +808,23 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             uses = ", ".join(self.use_link(book, page, label) for label in labels[:12])
             if len(labels) > 12:
                 uses += f", … ({len(labels)} in all)"
-            status = "covered" if sc.uses else ("note" if sc.note else "**not covered**")
+            status = "covered" if sc.uses else ("noted" if sc.note else "**not covered**")
             rows.append([self.link(page, book.section_place(sec.citation.section_id), esc(section_label(sec))),
                          status, uses or (esc(sc.note) if sc.note else "")])
-        out.append(table(["section", "", "citing clauses"], rows))
+        out.append("*Covered*: a clause cites the section; *noted*: no clause does, and the title says why "
+                   "(no rule to transcribe); *not covered*: neither.\n")
+        out.append(table(["section", "status", "citing clauses, or the note"], rows))
         for heading, anchor, items in (("Supplements", "supplements", report.supplements),
                                        ("Assumptions", "assumptions", report.assumptions),
                                        ("Gaps", "gaps", report.gaps),
                                        ("Citations of undeclared sections", "undeclared", report.undeclared)):
             out.append(f"## {heading} {{#{anchor}}}\n")
-            if not items:
-                out.append("None.\n")
-                continue
             grouped: dict[str, list] = defaultdict(list)
             for text, use in items:
                 grouped[text].append(use)
+            out.append(_REPORT_LEADS[anchor](len(items), len(grouped)) + "\n")
+            if not items:
+                continue
             rows = []
             for text in sorted(grouped):
                 uses = grouped[text]
@@ -818,7 +834,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 if len(written) > 15:
                     shown += f", … ({len(written)} in all)"
                 if from_lib:
-                    shown += (", " if shown else "") + f"{len(from_lib)} library clauses"
+                    shown += (", " if shown else "") + plural(len(from_lib), "library clause")
                 rows.append([esc(short(text, 300)), shown])
             out.append(table(["source" if anchor == "supplements" else ("reason" if anchor != "undeclared" else "citation"),
                               "clauses"], rows))
@@ -826,7 +842,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append(f"## {heading} {{#{anchor}}}\n")
             clauses = book.title.of_kind(kind)
             if not clauses:
-                out.append("None recorded.\n")
+                out.append(f"No {kind} recorded.\n")
                 continue
             rows = []
             for clause in clauses:
@@ -837,6 +853,19 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                              esc(value_text(reading.value, 300)) if reading else "*no reading*"])
             out.append(table([kind, "about", "cites", "reading taken"], rows))
         return "\n".join(out)
+
+    def coverage_summary(self, book: Book, report) -> str:
+        """The counts at the head of a coverage page, each said so that they add up."""
+        noted = sum(1 for sc in report.sections if not sc.uses and sc.note)
+        missing = len(report.sections) - report.covered - noted
+        return (f"From `rulec coverage`. Of the {plural(len(report.sections), 'section')} {esc(book.name)} "
+                f"declares, {report.covered} {_have(report.covered)} a citing clause, {noted} "
+                f"{_have(noted)} a note saying why none does, and {missing} {_have(missing)} neither. "
+                f"Its clauses carry {plural(len(report.supplements), 'supplement citation')}, "
+                f"{plural(len(report.assumptions), 'assumption')} and {plural(len(report.gaps), 'gap')}, "
+                f"each counted where it is written (the lists below give each source or reason once); "
+                f"{plural(len(report.contradictions), 'contradiction')} and "
+                f"{plural(len(report.clashes), 'clash', 'clashes')} are recorded.\n")
 
     # ------------------------------------------------------------ map and tiles
 
@@ -859,7 +888,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                self.link(page, Place(book.index), esc(book.name)) + "\n",
                "Drawn by rulec from the title's `hex`, `tile`, `tile_counts` and `upgrades` clauses, "
                "read as the engine reads them (hover a hex for its name and costs).\n",
-               f"![The map of {esc(book.name)}](map.svg)\n",
+               picture(f"The map of {esc(book.name)}", "map.svg", "map"),
                "## Hexes {#hexes}\n"]
         rows = []
         for h in sorted(board.hexes, key=lambda x: (len(x), x)):
@@ -877,7 +906,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             "derived by the runtime (next colour, same label, same cities and towns, the old track kept), "
             "as the title gives no chart")
         out.append(f"Each tile of the set with its copies, and a line to each tile it upgrades to: {chart}.\n")
-        out.append(f"![Tile upgrades of {esc(book.name)}](upgrades.svg)\n")
+        out.append(picture(f"Tile upgrades of {esc(book.name)}", "upgrades.svg", "upgrade chart"))
         rows = []
         names = tile_set(board)
         have = set(names)
@@ -910,16 +939,16 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         if report.error:
             out.append(admonition("failure", "The rules could not be verified", esc(report.error)))
         if report.scope:
-            out.append(f"**Scope of the model:** {esc(report.scope)}.\n")
+            out.append(f"**Scope of the model:** {esc(_in_words(report.scope))}.\n")
         if report.notes:
-            out.append("\n".join(f"- {esc(n)}" for n in report.notes) + "\n")
+            out.append("\n".join(f"- {esc(_in_words(n))}" for n in report.notes) + "\n")
         out.append("## Invariants {#invariants}\n")
         rows = []
         for i, inv in enumerate(report.invariants, 1):
             results = [r for r in report.results if r.invariant == inv.name]
             rows.append([f"I{i}", code(inv.name), esc(inv.kind), esc(inv.summary), esc(inv.cite or ""),
                          esc(status_summary(results))])
-        out.append(table(["", "invariant", "kind", "what it says", "cites", "checks"], rows))
+        out.append(table(["no.", "invariant", "kind", "what it says", "cites", "checks"], rows))
         out.append("*Lemmas* are facts of the runtime the other proofs rely on; *title* invariants are "
                    "written in the rulespec.\n")
         out.append("## Checks by action {#checks}\n")
@@ -934,17 +963,19 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         rows = []
         for tn in report.transitions:
             results = {r.invariant: r for r in grouped.get(tn.name, [])}
-            rows.append([self.transition_link(book, page, tn), esc(tn.cite or "")]
+            rows.append([self.transition_link(book, page, tn), esc(short(tn.cite or "", 60))]
                         + [letters.get(results[n].status, "?") if n in results else "" for n in names])
         init = {r.invariant: r for r in grouped.get("init", [])}
         if init:
             rows.insert(0, ["the initial state", ""] + [letters.get(init[n].status, "?") if n in init else ""
                                                        for n in names])
-        out.append(table(["", "cites"] + [f"I{i}" for i in range(1, len(names) + 1)], rows))
+        out.append('<div class="rulec-matrix" markdown="1">\n\n'
+                   + table(["step", "cites"] + [f"I{i}" for i in range(1, len(names) + 1)], rows)
+                   + "\n</div>\n")
         failures = [r for r in report.results if r.status in ("counterexample", "unknown")]
         out.append("## Counterexamples and unknowns {#failures}\n")
         if not failures:
-            out.append("None: every check that could be made was proved or sanctioned.\n")
+            out.append("No counterexample and no unknown: every check that could be made was proved or sanctioned.\n")
         for r in failures:
             out.append(f"### {esc(r.invariant)} after {esc(r.transition)}\n")
             out.append(f"**{esc(STATUS_TEXT[r.status])}**" + (f" for {code(r.binding)}" if r.binding else "") + "\n")
@@ -953,7 +984,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         out.append("## Sanctioned {#sanctioned}\n")
         sanctioned = [r for r in report.results if r.status == "sanctioned"]
         if not sanctioned:
-            out.append("None.\n")
+            out.append("No check needed a sanction.\n")
         else:
             out.append("Where the title allows an invariant to break (a `sanction` clause, with its reading):\n")
             out.append(table(["invariant", "after", "sanction"],
@@ -968,7 +999,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             if r.status in ("gap", "unsupported"):
                 blocked.setdefault(short_reason(r.reason), []).append(r)
         if not blocked:
-            out.append("None.\n")
+            out.append("Every check could be made.\n")
         else:
             out.append("Checks that wait for the title: each reason with the checks it holds up.\n")
             rows = []
@@ -985,7 +1016,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 for gap in (r.reason or "")[len(FOR_ANY_VALUE):].split(", "):
                     any_value.setdefault(gap, []).append(r)
         if not any_value:
-            out.append("None: no proof reads a value the title leaves as a gap.\n")
+            out.append("No proof reads a value the title leaves as a gap.\n")
         else:
             out.append("A count the title leaves as a declared gap is read as a symbolic constant: these "
                        "proofs hold whatever value the gap takes once it is filled.\n")
@@ -999,7 +1030,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         out.append("## Table checks {#tables}\n")
         out.append(table(["check", "status", "what it checks", "findings"],
                          [[code(t.name), esc(t.status), esc(t.summary),
-                           "<br>".join(esc(short(d, 200)) for d in (t.details + [f"note: {n}" for n in t.notes])[:6])]
+                           "<br>".join(esc(short(_in_words(d), 200))
+                                       for d in (t.details + [f"note: {n}" for n in t.notes])[:6])]
                           for t in report.tables]))
         return "\n".join(out)
 
@@ -1019,13 +1051,18 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         for book in self.site.books:
             r = self.coverage[book.slug]
             rows.append([self.link(page, Place(book.reports), esc(book.name)), str(len(r.sections)), str(r.covered),
+                         str(sum(1 for sc in r.sections if not sc.uses and sc.note)),
                          str(sum(1 for sc in r.sections if not sc.uses and not sc.note)),
                          str(len(r.supplements)), str(len(r.assumptions)), str(len(r.gaps)),
                          str(len(r.contradictions)), str(len(r.clashes))])
-        out.append(table(["title", "sections", "covered", "not covered", "supplements", "assumptions", "gaps",
-                          "contradictions", "clashes"], rows))
-        out.append("Supplements and assumptions count every part that carries one, the standard tiles' "
-                   "supplement included.\n")
+        out.append(table(["title", "sections", "covered", "noted", "not covered", "supplements", "assumptions",
+                          "gaps", "contradictions", "clashes"], rows))
+        out.append("A title's sections are *covered* (a clause cites them), *noted* (no clause does, and a "
+                   "note says why: no rule to transcribe) or *not covered*; the three add up to its sections. "
+                   "Supplements, assumptions and gaps count every part of a clause that carries one (a clause "
+                   "citing two supplements counts twice), the library's clauses and the standard tiles' "
+                   "supplement included, so they are more than the sources and reasons a title's coverage "
+                   "page lists.\n")
         for heading, anchor, kind in (("Contradictions", "contradictions", "contradiction"),
                                       ("Clashes", "clashes", "clash")):
             out.append(f"## {heading} {{#{anchor}}}\n")
@@ -1212,7 +1249,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 for c in pa.clause.prov.citations:
                     cites.append(cards.cite_link(page, c) if c.is_rulebook else
                                  (f"supplement from {code(c.ref)}" if c.kind == "supplement" else f"assumed: {esc(c.ref)}"))
-                value = code(short(pa.text, 200)) + (f" — {esc(pa.words)}" if pa.words and pa.words != pa.text else "")
+                shown, words = _answer_md(pa, 200)
+                value = shown + (f" — {esc(words)}" if words else "")
                 rows.append([self.link(page, self.site.place(book, pa.clause.key), code(pa.param)),
                              ("*gap*: " if pa.gap else "") + value, "; ".join(cites)])
             out.append(table(["parameter", "value", "provenance"], rows))
@@ -1222,7 +1260,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 for r in ans.related:
                     name = f"{r.clause.kind} {r.clause.name}" + (f".{r.part}" if r.part else "")
                     lines.append(f"- {self.link(page, self.site.place(book, r.clause.key), code(name))}: "
-                                 f"{esc(short(r.text, 240))}")
+                                 f"{_related_md(r, topic)}")
                 out.append("\n".join(lines) + "\n")
         return "\n".join(out)
 
@@ -1355,7 +1393,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             for book in self.site.books:
                 setter = book.title.get("property", name) or book.title.get("table", name)
                 if setter is not None:
-                    rows.append([esc(book.name), self.link(page, self.site.place(book, setter.key), code(short(_value(setter), 80)))])
+                    rows.append([esc(book.name), self.link(page, self.site.place(book, setter.key), _value_md(setter, 80))])
                 else:
                     rows.append([esc(book.name), self.link(page, self.site.place(book, ("param", name)), "not set")])
             out.append(table(["title", "value"], rows))
@@ -1500,7 +1538,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             {"Across titles": ["compare/index.md"] + [{t.question: f"compare/{t.slug}.md"} for t in TOPICS]},
             {"Glossary": "glossary.md"},
             {"Libraries": [{f"Library “{name}”": self.library_file(name)} for name in self.site.libraries]},
-            {"Reports": ["reports/index.md"] + [{b.name: b.reports} for b in self.site.books]},
+            {"Reports": ["reports/index.md"] + [{f"Coverage of {b.name}": b.reports} for b in self.site.books]},
             {"Engines": ["engines/index.md"] + [{b.name: b.engine_page} for b in self.site.books]},
             {"Reference": [{"The rulespec DSL": "reference/dsl.md"},
                            {"Diagnostic codes": "reference/diagnostics.md"},
@@ -1526,7 +1564,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         out += [{"Other clauses": book.other}, {"Market, phases and trains": book.tables}]
         if self.board(book) is not None:
             out.append({"Map and tiles": book.file("map.md")})
-        out += [{"Coverage": book.reports}]
+        # a page has one label wherever the menu lists it: the Reports menu lists this one too
+        out += [{f"Coverage of {book.name}": book.reports}]
         if book.name in self.site.proofs:
             out.append({"Verification": book.verification})
         return [x for x in out if not (isinstance(x, dict) and x.get("Rules") == [{"(no sections)": book.other}])]
@@ -1538,8 +1577,102 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
 _NO_SEARCH = "---\nsearch:\n  exclude: true\n---\n\n"
 
 
-def _rows(n: int) -> str:
-    return f"{n} row" if n == 1 else f"{n} rows"
+_ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+
+def _answer_md(pa, limit: int) -> tuple[str, str]:
+    """A parameter's value as the précis and the cross-title pages show it:
+    (the value as a reader reads it, the topic's words for it where they say
+    more than the value does)."""
+    decl = pa.clause.decl
+    if isinstance(decl, s.Property) and not isinstance(decl.value, s.Gap):
+        shown = value_md(decl.value, limit)
+        plain = _plain_words(decl.value)
+    else:
+        shown, plain = code(short(pa.text, limit)), pa.text
+    return shown, (pa.words if pa.words and pa.words != plain else "")
+
+
+def _plain_words(value) -> str:
+    """The words a value gives with no topic to say more (as docs_answers spells it)."""
+    if isinstance(value, s.Name):
+        return humanize(value.name)
+    if isinstance(value, s.Bool):
+        return "yes" if value.value else "no"
+    if isinstance(value, s.ListLit) and all(isinstance(i, s.Name) for i in value.items):
+        return "; ".join(humanize(i.name) for i in value.items)
+    if isinstance(value, s.Range):
+        return f"{value_text(value.low)}–{value_text(value.high)}"
+    return value_text(value)
+
+
+def _related_md(r, topic: Topic) -> str:
+    """What a clause bearing on a question says: its value as a reader reads
+    it (`value_md`, a name with the topic's words for it), or its summary."""
+    decl = r.clause.decl
+    value = None
+    if r.part is not None and isinstance(decl, s.Component) and decl.get(r.part) is not None:
+        value = decl.get(r.part).value
+    elif r.part is None and isinstance(decl, s.Property):
+        value = decl.value
+    if value is None:
+        return esc(short(r.text, 240))
+    if isinstance(value, s.Name) and value.name in topic.values:
+        return f"{code(value.name)} — {esc(topic.values[value.name])}"
+    return value_md(value, 240)
+
+
+def _market_rule_md(prop) -> str:
+    """A market property's value, in the words of the question it bears on where it has them."""
+    if isinstance(prop.value, s.Name):
+        for topic in TOPICS:
+            if f"market.{prop.name}" in topic.related and prop.value.name in topic.values:
+                return f"{code(prop.value.name)} — {esc(topic.values[prop.value.name])}"
+    return value_md(prop.value, 200)
+
+
+def _in_words(text: str) -> str:
+    """A line of `rulec verify`'s notes with the Python it prints said in words:
+    'count is None' (a train that gives no count), a quoted value, an arrow
+    and a list of numbers."""
+    text = re.sub(r"\bcount is None\b", "no count given", text)
+    text = re.sub(r"\bcount is '([^']*)'", r"count is \1", text).replace(" -> ", " → ")
+    return re.sub(r"\[(-?\d+(?:, -?\d+)*)\]", lambda m: _or_list(m.group(1).split(", ")), text)
+
+
+def _or_list(items: list[str]) -> str:
+    """'11, 14 or 16'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _have(n: int) -> str:
+    return "has" if n == 1 else "have"
+
+
+#: The line under each list of a coverage page: (parts counted, sources or reasons listed) -> text.
+_REPORT_LEADS = {
+    "supplements": lambda n, k: (f"{plural(n, 'supplement citation')}, from {plural(k, 'source')}: "
+                                 "each source with the clauses that cite it."
+                                 if n else "No clause cites a supplement: every value is the rulebook's."),
+    "assumptions": lambda n, k: (f"{plural(n, 'assumption')}, for {plural(k, 'reason')}: "
+                                 "each reason with the clauses that give it."
+                                 if n else "No clause rests on an assumption."),
+    "gaps": lambda n, k: (f"{plural(n, 'gap')}, for {plural(k, 'reason')}: values the rulebook does not "
+                          "give, left open rather than filled silently." if n
+                          else "No gaps: the title leaves no value open."),
+    "undeclared": lambda n, k: (f"{plural(n, 'citation')} name{'s' if n == 1 else ''} "
+                                f"{plural(k, 'section')} the title does not declare."
+                                if n else "Every citation names a section the title declares."),
+}
+
+
+def _value_md(clause: Clause, limit: int) -> str:
+    """What a property or a table sets, for a reader: a property's value as
+    `value_md` reads it, a table's rows in short."""
+    decl = clause.decl
+    if isinstance(decl, s.Property) and not isinstance(decl.value, s.Gap):
+        return value_md(decl.value, limit)
+    return code(short(_value(clause), limit))
 
 
 def _value(clause: Clause) -> str:

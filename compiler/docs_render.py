@@ -36,11 +36,41 @@ LANG = ALIASES[0]
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|!])")
+#: A word of running text: what lies between spaces, brackets, quotes and separators.
+_WORD = re.compile(r"[^\s()\[\]{},;\"'“”‘’`<>|*]+")
+#: An identifier: two word characters joined by an underscore (`cert_limit`, `g_1846/game.rb`).
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]_+[A-Za-z0-9]")
+
+
+def identifiers(text: str) -> list[tuple[str, bool]]:
+    """`text` cut into (piece, is an identifier): a snake_case name, a
+    constant or a path in running text is an identifier, with the full
+    stops, colons and marks that end a sentence left outside it."""
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for m in _WORD.finditer(text):
+        word = m.group(0).rstrip(".:!?")
+        if not _IDENTIFIER.search(word):
+            continue
+        if m.start() > at:
+            out.append((text[at:m.start()], False))
+        out.append((word, True))
+        at = m.start() + len(word)
+    if at < len(text):
+        out.append((text[at:], False))
+    return out
+
+
+def _escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def esc(text: object) -> str:
-    """Plain text for inline Markdown: every character Markdown would read is escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+    """Plain text for inline Markdown: every character Markdown would read is
+    escaped, and every identifier in it (`cert_limit`) set as code, as a
+    reader meets it in the rulespec rather than as a word."""
+    text = str(text).replace("\n", " ")
+    return "".join(code(piece) if ident else _escape(piece) for piece, ident in identifiers(text))
 
 
 def code(text: object) -> str:
@@ -70,6 +100,11 @@ def _cell_keep_code(text: str) -> str:
     return "".join(out).replace("\n", "<br>")
 
 
+def origin_label(origin) -> str:
+    """Where a clause was written, for a reader: 'title “1800”', 'library “18xx”'."""
+    return f"{origin.kind} “{origin.name}”"
+
+
 def link(text: str, url: str) -> str:
     return f"[{text}]({url})"
 
@@ -94,6 +129,19 @@ def fence(text: str, lang: str = LANG, *, linenums: int | None = None, title: st
         attrs.append(f'title="{title}"')
     head = f"{ticks} {lang}" + (" " + " ".join(attrs) if attrs else "")
     return f"{head}\n{text}\n{ticks}\n"
+
+
+def picture(alt: str, url: str, what: str = "picture") -> str:
+    """An SVG picture at the size it is drawn, in a box that scrolls sideways
+    where the picture is wider than the column, and a link that opens the
+    SVG file on its own (full size, to zoom)."""
+    return (f'<div class="rulec-picture" markdown="1">\n\n![{alt}]({url})\n\n</div>\n\n'
+            f"[Open the {what} full size (SVG)]({url}){{ .rulec-full-size }}\n")
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 row', '2 rows'."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 def indent(text: str, by: str = "    ") -> str:
@@ -128,10 +176,31 @@ def value_text(expr, limit: int = 160) -> str:
 
 
 def value_md(expr, limit: int = 160) -> str:
-    """A value for a page: a string as text, anything else as DSL code."""
+    """A value for a page, as a reader reads it: a string as text, a list of
+    strings as its items in one sentence, a list of names or numbers item by
+    item, a sum of money or a number as written, a yes/no as a word, anything
+    else as DSL code."""
     if isinstance(expr, s.Str):
         return esc(short(expr.value, limit))
+    if isinstance(expr, s.ListLit) and expr.items and all(isinstance(i, s.Str) for i in expr.items):
+        return esc(short("; ".join(i.value for i in expr.items), limit))
+    if isinstance(expr, s.ListLit) and expr.items and all(isinstance(i, (s.Name, s.Int, s.Money)) for i in expr.items):
+        return ", ".join(code(value_text(i)) for i in expr.items)
+    if isinstance(expr, s.ListLit) and not expr.items:
+        return "none"
+    if isinstance(expr, s.Bool):
+        return "yes" if expr.value else "no"
+    if isinstance(expr, (s.Int, s.Money, s.Percent)):
+        return esc(value_text(expr))
+    if isinstance(expr, s.Range) and isinstance(expr.low, _SCALARS) and isinstance(expr.high, _SCALARS):
+        return esc(f"{value_text(expr.low)}–{value_text(expr.high)}")
+    if isinstance(expr, s.MapLit) and expr.entries and all(
+            isinstance(x, _SCALARS) for entry in expr.entries for x in entry):
+        return esc(short(", ".join(f"{value_text(k)} → {value_text(v)}" for k, v in expr.entries), limit))
     return code(value_text(expr, limit))
+
+
+_SCALARS = (s.Int, s.Money, s.Percent, s.Str, s.Name)
 
 
 def table_key(key) -> str:
@@ -141,8 +210,11 @@ def table_key(key) -> str:
 
 
 def table_summary(decl: s.Table, limit: int = 8) -> str:
-    """'2 → $520; 3 → $400' for a small table."""
-    parts = [", ".join(table_key(k) for k in row.keys) + " → " + value_text(row.value, 40) for row in decl.rows]
+    """'2 → $520; 3 → $400' for a small table; '3 players: $400; 4 players: $300'
+    for one by players."""
+    by_players = list(decl.dims) == ["players"]
+    parts = [(f"{table_key(row.keys[0])} players: " if by_players else
+              ", ".join(table_key(k) for k in row.keys) + " → ") + value_text(row.value, 40) for row in decl.rows]
     more = f"; … ({len(parts)} rows)" if len(parts) > limit else ""
     return "; ".join(parts[:limit]) + more
 
@@ -171,11 +243,13 @@ def clause_label(clause: Clause) -> str:
 
 
 def clause_heading(clause: Clause) -> str:
+    """'property `cert_limit` — certificate limit': the kind, the name as the
+    rulespec writes it, and the name in words where they differ."""
     label = clause_label(clause)
-    head = f"{clause.kind} {clause.name}"
+    head = f"{esc(clause.kind)} {code(clause.name)}"
     if label and label.lower() != humanize(clause.name).lower() or isinstance(clause.decl, s.Property):
-        head += f" — {label}"
-    return esc(head)
+        head += f" — {esc(label)}"
+    return head
 
 
 def param_flags(param: s.Param) -> str:
@@ -264,13 +338,18 @@ class Cards:
         glossary entry (the longest word wins where words overlap)."""
         if self._term_re is None or not text:
             return esc(text)
-        out, at = [], 0
-        for m in self._term_re.finditer(text):
-            out.append(esc(text[at:m.start()]))
-            anchor = self.terms[m.group(1).lower()]
-            out.append(link(esc(m.group(1)), self.site.link(page, Place("glossary.md", anchor))))
-            at = m.end()
-        out.append(esc(text[at:]))
+        out = []
+        for piece, ident in identifiers(str(text).replace("\n", " ")):
+            if ident:
+                out.append(code(piece))
+                continue
+            at = 0
+            for m in self._term_re.finditer(piece):
+                out.append(_escape(piece[at:m.start()]))
+                anchor = self.terms[m.group(1).lower()]
+                out.append(link(_escape(m.group(1)), self.site.link(page, Place("glossary.md", anchor))))
+                at = m.end()
+            out.append(_escape(piece[at:]))
         return "".join(out)
 
     # -- links
@@ -305,9 +384,8 @@ class Cards:
         if extra:
             out.append(extra)
         if clause.kind == "market" and isinstance(decl, s.Component):
-            picture = self.book.file("market.svg")
-            out.append(f"![The {esc(clause_label(clause))} of {esc(self.book.name)}]"
-                       f"({self.site.link(page, Place(picture))})\n")
+            out.append(picture(f"The {esc(clause_label(clause))} of {esc(self.book.name)}",
+                               self.site.link(page, Place(self.book.file("market.svg"))), "market"))
         return "\n".join(part for part in out if part)
 
     def meta_line(self, entry: Entry, page: str) -> str:
@@ -315,19 +393,19 @@ class Cards:
         bits = [f"*{esc(clause.kind)}*"]
         origin = clause.origin
         if clause.change == "defined":
-            bits.append(f"written in {esc(origin)}")
+            bits.append(f"written in {esc(origin_label(origin))}")
         else:
-            bits.append(f"{clause.change} by {esc(origin)}")
+            bits.append(f"{clause.change} by {esc(origin_label(origin))}")
             previous = clause.previous
             if previous is not None:
                 place = self.site.clause_place(previous, self.book)
                 was = f"{previous.kind} {previous.name}"
                 if place is not None and place == entry.home:  # an erratum: the base has no page of its own
-                    bits.append(f"the base, as written in {esc(previous.origin)}, is shown below")
+                    bits.append(f"the base, as written in {esc(origin_label(previous.origin))}, is shown below")
                 else:
-                    bits.append("the base: " + self.to(page, place, code(was)) + f" ({esc(previous.origin)})")
+                    bits.append("the base: " + self.to(page, place, code(was)) + f" ({esc(origin_label(previous.origin))})")
         if entry.cite is not None:
-            bits.append(f"cited by {esc(entry.cite.origin)} "
+            bits.append(f"cited by {esc(origin_label(entry.cite.origin))} "
                         f"({', '.join(self.cite_link(page, c) for c in entry.cite.prov.citations)})")
         return " · ".join(bits)
 
@@ -340,7 +418,7 @@ class Cards:
             if param is not None and param.decl.title:
                 out.append(f"{esc(param.decl.title[0].upper() + param.decl.title[1:])}: "
                            f"the library parameter {self.to(page, self.site.place(self.book, param.key), code(clause.name))}.")
-            out.append(f"**Value:** {code(unparse(decl.value))}")
+            out.append(f"**Value:** {value_md(decl.value, 2000) if not isinstance(decl.value, s.Gap) else code(unparse(decl.value))}")
         elif isinstance(decl, s.Table):
             if param is not None and param.decl.title:
                 out.append(f"{esc(param.decl.title[0].upper() + param.decl.title[1:])} "
@@ -395,7 +473,7 @@ class Cards:
                 prop = decl.get(name)
                 if prop is not None:
                     cites = ", ".join(esc(citation_label(c)) for c in prop.prov.citations)
-                    rows.append(f"- **{name}:** {esc(value_text(prop.value, 2000))}" + (f" ({cites})" if cites else ""))
+                    rows.append(f"- **{name}:** {value_md(prop.value, 2000)}" + (f" ({cites})" if cites else ""))
             return "\n".join(rows) + "\n"
         text = str_prop(decl, "summary")
         out = [(self.prose(text, page) if page and kind != "term" else esc(text))] if text else []
@@ -467,22 +545,22 @@ class Cards:
         chain = []
         clause: Clause | None = entry.clause
         while clause is not None and clause.change == "amended":
-            chain.append((f"amended by {clause.origin}", self.site.item_span(clause, self.book, "amended")))
+            chain.append((f"amended by {origin_label(clause.origin)}", self.site.item_span(clause, self.book, "amended")))
             clause = clause.previous
         while clause is not None:
             verb = "replaced by" if clause.change == "replaced" else "written in"
-            chain.append((f"{verb} {clause.origin}", self.site.item_span(clause, self.book)))
+            chain.append((f"{verb} {origin_label(clause.origin)}", self.site.item_span(clause, self.book)))
             previous = clause.previous if clause.change == "replaced" else None
             # the replaced clause is shown too when no other page shows it (an erratum's base)
             if previous is None or self.site.clause_place(previous, self.book) != entry.home:
                 break
             clause = previous
             while clause is not None and clause.change == "amended":
-                chain.append((f"amended by {clause.origin}", self.site.item_span(clause, self.book, "amended")))
+                chain.append((f"amended by {origin_label(clause.origin)}", self.site.item_span(clause, self.book, "amended")))
                 clause = clause.previous
         chain.reverse()
         if entry.cite is not None:
-            pieces.append((f"cited by {entry.cite.origin}", self.site.item_span(entry.cite, self.book, "cite")))
+            pieces.append((f"cited by {origin_label(entry.cite.origin)}", self.site.item_span(entry.cite, self.book, "cite")))
         pieces.extend(chain)
         return pieces
 

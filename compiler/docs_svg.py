@@ -15,6 +15,8 @@ from xml.sax.saxutils import escape
 from compiler import syntax as s
 
 CELL_W, CELL_H, GAP, MARGIN = 46, 30, 2, 10
+#: A market is shown at least this wide (px), scaled up where it is drawn narrower.
+MIN_WIDTH = 640
 
 #: Fill colours of the standard zones; other zones get the next palette colour.
 ZONE_COLOURS = {
@@ -98,8 +100,10 @@ def market_svg(market: s.Component, caption: str) -> str:
     width = MARGIN * 2 + max(cols * (CELL_W + GAP), legend_w)
     legend_h = 24
     height = MARGIN * 2 + len(grid) * (CELL_H + GAP) + legend_h + 6
+    scale = max(1.0, MIN_WIDTH / width)
+    shown = f'width="{round(width * scale)}" height="{round(height * scale)}"'
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" {shown} '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(caption, {chr(34): "&quot;"})}" '
         'font-family="sans-serif">',
         f"<title>{escape(caption)}</title>",

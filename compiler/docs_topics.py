@@ -83,6 +83,10 @@ TOPICS: tuple[Topic, ...] = (
             "once_per_round": "once per stock round, however many shares are sold",
             "per_share": "one step for each share sold",
             "per_sale": "one step for each sale, however many shares it holds",
+            # 18xx.games' names for a market's moves (lib/engine/game/base.rb, SELL_MOVEMENT and
+            # POOL_SHARE_DROP), which titles taking its market data write
+            "left_block_pres": "one space left for each sale, only when the president sells",
+            "down_block": "one step down at the end of a stock round when any of its shares lie in the market",
         },
         intro="How a player's sale moves the share price down on the stock market.",
     ),

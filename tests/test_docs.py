@@ -336,11 +336,11 @@ def test_each_action_card_shows_the_invariants_checked_after_it(rendered):
     assert counts and int(counts[1]) == int(counts[2]) + 5  # nothing else: no unknown, no gap
     assert "| [`dividend`](section-11.md#action-dividend) | §11.5 |" in page
     assert "## Sanctioned {#sanctioned}" in page and "§8.2.2" in page
-    assert "None: every check that could be made was proved or sanctioned." in page
+    assert "No counterexample and no unknown: every check that could be made was proved or sanctioned." in page
     drafted = pages["titles/1846/verification.md"]
     # the draft's end, a runtime step, has its row; nothing is left not checkable (the draft was)
     assert "| `draft_ends` *(runtime)* |" in drafted and "`draft_valid`" in drafted
-    assert "## Not checkable {#not-checkable}\n\nNone." in drafted
+    assert "## Not checkable {#not-checkable}\n\nEvery check could be made." in drafted
     assert "[1800](../titles/1800/verification.md)" in pages["reports/index.md"]
 
 
@@ -482,6 +482,6 @@ def test_the_home_pages_erratum_example_applies_and_shows_what_it_changed():
     section = pages["titles/1800/section-8.md"]
     card = section[section.index("{#property-cert-limit}"):]
     card = card[: card.index("\n### ")]
-    assert "replaced by errata 'Midland Terminal price'" in card
-    assert "<small>written in title '1800'</small>" in card  # the clause before the erratum
+    assert "replaced by errata “Midland Terminal price”" in card
+    assert "<small>written in title “1800”</small>" in card  # the clause before the erratum
     assert "cert_limit: 7" in card and "replace cert_limit: 8" in card
