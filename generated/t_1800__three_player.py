@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "d3e6d069aea1385f",
-    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/lib/18xx.rules": "091d8a8bc2a5e3a4",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -6762,7 +6762,7 @@ DATA = TitleData(
         "sanction cert_limit/take_over": "§9.2",
         "sanction holding_cap/dividend": "§8.2.3",
         "sanction holding_cap/end_stock_round": "§8.2.3, §8.3",
-        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
         "table starting_cash": "§3, Appendix C",
         "table tile_counts": "§C.1",
         "table upgrades": "Appendix A, §C.3",

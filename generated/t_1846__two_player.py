@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "0b33d79a61497380",
-    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/lib/18xx.rules": "091d8a8bc2a5e3a4",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7459,7 +7459,7 @@ DATA = TitleData(
         "sanction president_not_in_pool/sell_shares": '§"Stock Round"',
         "table bank": '§"Two-Player Variant"',
         "table cert_limit": '§"Two-Player Variant"',
-        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
         "table starting_cash": '§"Two-Player Variant"',
         "table tile_counts": 'supplement from "18xx-games-1846.json"',
         "term half_dividend": 'supplement from "18xx-maker-1846.json"',

@@ -11,9 +11,9 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-variants.rules": "0d315f5e746a5a24",
+    "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
     "rulespecs/1880-romania.rules": "523ffb3764f88aab",
-    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/lib/18xx.rules": "091d8a8bc2a5e3a4",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8443,7 +8443,7 @@ DATA = TitleData(
         "sanction cert_limit/take_over": "VI.4, VI.8",
         "table cert_limit": "XI.3",
         "table float_by_phase": "VI.6, VII.3.11, §X",
-        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
         "table starting_cash": "XI.3",
         "table tile_counts": 'supplement from "18xx-games-1880Romania.json"',
         "table upgrades": "VII.3.1, VII.3.3",

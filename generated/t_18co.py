@@ -11,8 +11,8 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "e8d8b3dde3ab6323",
-    "rulespecs/lib/18xx.rules": "8b09ce43246b0b38",
+    "rulespecs/18co.rules": "7ad0ff287ad5a584",
+    "rulespecs/lib/18xx.rules": "091d8a8bc2a5e3a4",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8556,7 +8556,7 @@ DATA = TitleData(
         "sanction pool_cap/acquisition_round": "§7.1.4",
         "sanction pool_cap/take_over": "§6.1.1",
         "table cert_limit": "§4.4.1",
-        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement)"',
+        "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
         "table starting_cash": "§1.3",
         "table tile_counts": 'supplement from "18xx-games-18CO.json"',
         "term acquisition_round": "§7",

@@ -5346,7 +5346,8 @@ class GameBase:
             if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
                 continue  # the entity-specific action answers for this type
             first = {str(k) for k in params[0][1]} if params else set()
-            if first and first <= set(ACTOR_KINDS) and entity.kind not in set().union(*(ACTOR_KINDS[k] for k in first)):
+            if first and first <= set(ACTOR_KINDS) and entity.kind not in set().union(*(ACTOR_KINDS[k] for k in first)) \
+                    and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
                 continue  # an action another kind of entity takes (a player's par, never a corporation's)
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
