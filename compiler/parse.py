@@ -10,6 +10,10 @@ a caret and what was expected; no exception escapes `parse_text`.
 from __future__ import annotations
 
 import functools
+import gc
+import hashlib
+import os
+import pickle
 from pathlib import Path
 
 import lark
@@ -18,7 +22,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from compiler import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
-from compiler.paths import GRAMMAR
+from compiler.paths import GRAMMAR, cache_dir
 
 #: How terminals are named in "expected ..." lists.
 TERMINAL_LABELS: dict[str, str] = {
@@ -804,6 +808,50 @@ def parse_text(text: str, path: str = "<string>") -> tuple[s.Module | None, list
 
 @functools.lru_cache(maxsize=64)
 def _parsed(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ...]]:
+    folder = cache_dir("parse")
+    if folder is None:
+        return _parse_now(text, path)
+    key = hashlib.sha256(f"{_fingerprint()}\0{path}\0{text}".encode()).hexdigest()
+    stored = folder / f"{key}.pickle"
+    try:
+        data = stored.read_bytes()
+    except OSError:
+        data = None
+    if data is not None:
+        # a module is ~5,000 small frozen objects per 10 kB of text and holds no cycles: the
+        # collector, left on, spends four fifths of the load walking them
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return pickle.loads(data)
+        except Exception:  # written by a killed process or another Python: parse again
+            pass
+        finally:
+            if enabled:
+                gc.enable()
+    found = _parse_now(text, path)
+    try:
+        partial = stored.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.replace(stored)
+    except (OSError, RecursionError, pickle.PicklingError):
+        pass
+    return found
+
+
+@functools.cache
+def _fingerprint() -> str:
+    """The grammar and the code that builds a module from it: a parse is reused from the cache
+    only when neither has changed since it was stored."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for source in (GRAMMAR, here / "parse.py", here / "syntax.py", here / "diagnostics.py"):
+        digest.update(source.read_bytes())
+    digest.update(f"lark {lark.__version__}".encode())
+    return digest.hexdigest()
+
+
+def _parse_now(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ...]]:
     try:
         tree = parser().parse(text)
     except UnexpectedInput as exc:

@@ -196,3 +196,32 @@ def test_spans_are_one_based_lines_and_columns():
     prop = comp.properties[0]
     assert (prop.span.line, prop.span.column) == (3, 5)
     assert (prop.value.span.line, prop.value.span.column, prop.value.span.end_column) == (3, 11, 14)
+
+
+def test_a_parse_is_stored_and_read_back_the_same_and_a_changed_text_is_parsed_again(tmp_path, monkeypatch):
+    """The parse cache (`.rulec-cache/parse/`, here a folder of the test's): a second process
+    reads the stored module, equal to a fresh parse span for span; a changed text, or a stored
+    file that cannot be read back, is parsed again."""
+    from compiler import parse
+
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
+    text = 'title "Cached" {\n  players: 2..4 §1\n}\n'
+    fresh = parse._parse_now(text, "cached.rules")
+    parse._parsed.cache_clear()
+    assert parse._parsed(text, "cached.rules") == fresh
+    stored = list((tmp_path / "parse").glob("*.pickle"))
+    assert len(stored) == 1
+    parse._parsed.cache_clear()  # as a new process would
+    again = parse._parsed(text, "cached.rules")
+    assert again == fresh and again[0].units[0].span == fresh[0].units[0].span
+    stored[0].write_bytes(b"not a pickle")
+    parse._parsed.cache_clear()
+    assert parse._parsed(text, "cached.rules") == fresh
+    parse._parsed.cache_clear()
+    changed = parse._parsed(text.replace("2..4", "2..5"), "cached.rules")
+    assert changed != fresh and len(list((tmp_path / "parse").glob("*.pickle"))) == 2
+    parse._parsed.cache_clear()
+    broken = parse._parsed('title "x" { players: }', "broken.rules")
+    assert broken[0] is None and broken[1][0].code == "E001"
+    parse._parsed.cache_clear()
+    assert parse._parsed('title "x" { players: }', "broken.rules") == broken

@@ -1,0 +1,99 @@
+"""How long rulec takes to start: `rulec --help`, `rulec titles`, `rulec check FILE`.
+
+    python benchmarks/startup.py [--runs N] [--against REF]
+
+Runs each command N times (default 5) in a fresh process and prints the median
+wall time and the median CPU time (user + system: the wall time on an idle machine;
+on a shared one the wall time also counts the waits for a core). The parse cache
+(`.rulec-cache/parse/`) is emptied first: the first run fills it and is printed as
+"cold"; the medians are of the runs after it. Python writes its bytecode caches as it
+does on a user's machine (PYTHONDONTWRITEBYTECODE is unset for the runs).
+With `--against REF` (a git commit, e.g. `main`), the same commands run on REF's
+code too (unpacked with `git archive` into a temporary folder) and the ratio
+REF / now is printed. Figures only; nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: (label, arguments); each one's file is small: the toy title reads the two libraries with it
+COMMANDS = (
+    ("rulec --help", ["--help"]),
+    ("rulec titles", ["titles"]),
+    ("rulec check toy.rules", ["check", "tests/fixtures/toy/toy.rules"]),
+    ("rulec check 1846-two-player.rules", ["check", "rulespecs/1846-two-player.rules"]),
+)
+
+
+def timed(code: Path, args: list[str], cache: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one `python -m compiler.cli ARGS` run from the checkout `code`."""
+    env = dict(os.environ, PYTHONPATH=str(code), RULEC_CACHE_DIR=str(cache))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=code, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
+
+
+def measure(code: Path, runs: int) -> dict[str, tuple[float, float, float]]:
+    """{label: (cold wall seconds, median wall seconds, median CPU seconds)} for the checkout at `code`."""
+    figures = {}
+    with tempfile.TemporaryDirectory(prefix="rulec-startup-cache-") as cache:
+        for label, args in COMMANDS:
+            shutil.rmtree(Path(cache) / "parse", ignore_errors=True)
+            cold, _ = timed(code, args, Path(cache))
+            warm = [timed(code, args, Path(cache)) for _ in range(runs)]
+            figures[label] = (cold, statistics.median(w for w, _ in warm), statistics.median(c for _, c in warm))
+    return figures
+
+
+def unpack(ref: str, into: Path) -> None:
+    """The tree of commit `ref` written under `into` (no worktree, no checkout)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per command (default 5)")
+    parser.add_argument("--against", metavar="REF", help="a git commit to compare with (e.g. main)")
+    args = parser.parse_args()
+
+    before = None
+    if args.against:
+        with tempfile.TemporaryDirectory(prefix="rulec-startup-ref-") as folder:
+            unpack(args.against, Path(folder))
+            before = measure(Path(folder), args.runs)
+    now = measure(ROOT, args.runs)
+
+    print(f"seconds; median of {args.runs} runs after a cold one")
+    header = f"{'command':<36} {'cold':>6} {'wall':>6} {'CPU':>6}"
+    if before:
+        header += f"   {'before: wall':>12} {'CPU':>6} {'ratio (CPU)':>12}"
+    print(header)
+    for label, (cold, wall, cpu) in now.items():
+        line = f"{label:<36} {cold:6.2f} {wall:6.2f} {cpu:6.2f}"
+        if before:
+            _, then_wall, then_cpu = before[label]
+            line += f"   {then_wall:12.2f} {then_cpu:6.2f} {then_cpu / cpu:11.1f}x"
+        print(line)
+    if before:
+        print(f"before: {args.against}")
+
+if __name__ == "__main__":
+    main()
