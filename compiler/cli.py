@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from compiler import __version__
 from compiler.diagnostics import Severity, error, render, to_json
+from compiler.progress import Progress, configure as configure_progress, current as progress
 
 if TYPE_CHECKING:
     from compiler.ir import Title
@@ -231,7 +232,8 @@ def cmd_build(args) -> int:
         print("rulec build: rulespecs of your own need --out DIR (generated/ and site/ hold rulespecs/' titles)",
               file=sys.stderr)
         return EXIT_USAGE
-    loaded = load([Path(p) for p in args.paths] or None)
+    with progress().stage("check"):
+        loaded = load([Path(p) for p in args.paths] or None)
     generated = Path(args.out) / "generated" if args.out else paths.GENERATED
     site = Path(args.out) / "site" if args.out else paths.SITE
     out = Output()
@@ -248,7 +250,8 @@ def cmd_build(args) -> int:
         for stage in STAGES[1:]:
             out.line(f"  {stage:<8} skipped: the check failed")
         return EXIT_FAIL
-    ok, changed = _compile(loaded, False, out, generated)
+    with progress().stage("compile", len(titles), "engines"):
+        ok, changed = _compile(loaded, False, out, generated)
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
@@ -285,7 +288,12 @@ def _build_verify(loaded: Loaded, out: "Output") -> dict | None:
     from compiler import verify
 
     cache = verify.Cache.default()
-    reports = [verify.verify_title(title, cache=cache) for title in verify.select_titles(loaded, None)]
+    selected = verify.select_titles(loaded, None)
+    reports = []
+    with progress().stage("verify", len(selected), "titles") as stage:
+        for title in selected:
+            stage.next(title.display_name)
+            reports.append(verify.verify_title(title, cache=cache, progress=stage.item))
     totals: dict[str, int] = {}
     for report in reports:
         for status, count in report.counts().items():
@@ -364,11 +372,13 @@ def cmd_replay(args) -> int:
     loaded = load()
     records = []
     status = EXIT_OK
-    for log in logs:
-        code, record = _replay_one(loaded, log, args)
-        status = max(status, code)
-        if record is not None:
-            records.append(record)
+    with progress().stage("replay", len(logs), "logs") if len(logs) > 1 else Progress().stage("replay") as stage:
+        for log in logs:
+            stage.next(str(log.get("id", log.get("title", ""))))
+            code, record = _replay_one(loaded, log, args)
+            status = max(status, code)
+            if record is not None:
+                records.append(record)
     if args.json:
         print(json.dumps(records[0] if not isinstance(data, list) and records else records, indent=2))
     return status
@@ -485,8 +495,6 @@ def _mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | No
 
 
 def cmd_play(args) -> int:
-    from collections import Counter
-
     from compiler.engines import OverlayError
     from compiler.playout import play_many
     from compiler.runtime.errors import RuleGap
@@ -515,9 +523,9 @@ def cmd_play(args) -> int:
         return EXIT_FAIL
     logs: list = []
     try:
-        summary = play_many(Game, title.name, title.variant, players, args.seed, args.games,
-                            options=tuple(args.option), logs=logs if args.log else None,
-                            progress=sys.stderr.isatty() and not args.json)
+        with progress().stage("play", args.games, "games") as stage:
+            summary = play_many(Game, title.name, title.variant, players, args.seed, args.games,
+                                options=tuple(args.option), logs=logs if args.log else None, progress=stage)
     except RuleGap as exc:
         hint = _map_hint(exc, args.map, "`--map FILE`, see README")
         print(f"rulec play: {title.display_name} cannot be played: {exc}{hint}", file=sys.stderr)
@@ -527,21 +535,7 @@ def cmd_play(args) -> int:
         return EXIT_USAGE
     if args.log and logs:
         Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
-    if args.json:
-        print(json.dumps(summary.to_json(), indent=2))
-    else:
-        games = summary.games
-        ends = Counter(g["end_reason"] for g in games)
-        print(f"{title.display_name}, {players} players: {len(games)} games finished, "
-              f"{len(summary.failures)} failed")
-        if games:
-            print("end reasons: " + ", ".join(f"{reason} {count}" for reason, count in ends.most_common()))
-            print(f"mean actions per game {sum(g['actions'] for g in games) / len(games):.1f}, "
-                  f"mean rounds {sum(g['rounds'] for g in games) / len(games):.1f}, "
-                  f"mean revenue {sum(g['revenue'] for g in games) / len(games):.0f}")
-        print(f"{summary.actions_per_second:.0f} actions per second")
-        for failure in summary.failures[:10]:
-            print(f"seed {failure.seed}: action {failure.action_number} {json.dumps(failure.action)}: {failure.error}")
+    print(json.dumps(summary.to_json(), indent=2) if args.json else summary.to_text(title.display_name))
     return EXIT_OK if not summary.failures else EXIT_FAIL
 
 
@@ -580,8 +574,9 @@ def cmd_validate(args) -> int:
         return EXIT_FAIL
     try:
         engine = _engine(loaded, title, args.map, "validate")
-        report = validate(title, games=args.games, seed=args.seed, want=args.want,
-                          max_actions=args.actions, engine=engine, options=tuple(args.option))
+        with progress().stage("validate", args.games, "games") as stage:
+            report = validate(title, games=args.games, seed=args.seed, want=args.want,
+                              max_actions=args.actions, engine=engine, options=tuple(args.option), progress=stage)
     except (OverlayError, RuleGap, GapError, Unsupported) as exc:
         hint = _map_hint(exc, args.map, "`--map FILE`")
         print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)
@@ -613,6 +608,11 @@ def cmd_verify(args) -> int:
     return run(args.titles or None, args.json, sys.stdout, tuple(args.option))
 
 
+def _quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress (a bar on a terminal, a line per stage elsewhere, on stderr)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulec",
@@ -629,6 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rulespec files or folders of your own (default: rulespecs/); needs --out")
     p.add_argument("--out", metavar="DIR",
                    help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
+    _quiet(p)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("check", help="parse and check rulespecs; diagnostics; exit 1 on error",
@@ -648,6 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="with one of the titles' optional rules in play (its option's key; may be repeated)")
     p.add_argument("--json", action="store_true")
+    _quiet(p)
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("validate", help="translation validation: the z3 model against the engine",
@@ -664,10 +666,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--want", type=int, default=200, help="states wanted per action (default 200)")
     p.add_argument("--actions", type=int, default=3000, help="actions per game at most (default 3000)")
     p.add_argument("--json", action="store_true")
+    _quiet(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("docs", help="write the reference site and build it with mkdocs")
     p.add_argument("--serve", action="store_true")
+    _quiet(p)
     p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser("play", help="random legal playouts to the end")
@@ -681,6 +685,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a map overlay: errata of TITLE filling what its map leaves out (kept outside rulespecs/)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--log", metavar="FILE")
+    _quiet(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
@@ -689,6 +694,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--until", metavar="N", type=int,
                    help="stop after the log's action N (its 1-based position) and print the state")
     p.add_argument("--json", action="store_true")
+    _quiet(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
@@ -708,12 +714,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command in QUICK and argv is None:
         gc.disable()
+    configure_progress(Progress.choose(quiet=getattr(args, "quiet", False), json=getattr(args, "json", False)))
     try:
         return args.func(args)
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    finally:
+        configure_progress(Progress())
 
 
 if __name__ == "__main__":

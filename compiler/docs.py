@@ -242,35 +242,32 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
     else `rulec verify`'s through its cache; the record is written again with
     the pages. `loaded`, `root` and `generated`: other rulespecs, a site root
     other than site/ and the folder of their engines (`rulec build --out`)."""
-    tty = hasattr(out, "isatty") and out.isatty()
+    from compiler.progress import current
+
+    progress = current()
     started = time.monotonic()
     root = root or paths.SITE
-
-    def progress(text: str) -> None:
-        if tty:
-            print(text, file=out, flush=True)
-
     if loaded is None:
-        progress("rulec docs: loading the rulespecs…")
-        loaded = load()
+        with progress.stage("docs: rulespecs"):
+            loaded = load()
     if not loaded.ok:
         for diagnostic in loaded.errors:
             print(render_diagnostic(diagnostic, loaded.sources), file=out)
         print(f"rulec docs: {len(loaded.errors)} errors in the rulespecs; no pages written", file=out)
         return EXIT_FAIL
-    proofs = prove(loaded, recorded(loaded, root), reports,
-                   progress=lambda name: progress(f"rulec docs: verifying {name} (rulec verify, cached)…"))
-    progress("rulec docs: writing the pages…")
-    files = render(loaded, root, proofs, generated)
-    changed = write(root, files)
+    with progress.stage("docs: proofs", len(loaded.every_title()), "titles") as stage:
+        proofs = prove(loaded, recorded(loaded, root), reports, progress=stage.next)
+    with progress.stage("docs: pages"):
+        files = render(loaded, root, proofs, generated)
+        changed = write(root, files)
     pages = sum(1 for rel in files if rel.endswith(".md"))
     print(f"rulec docs: {pages} pages in {paths.display(root / 'docs')}, {len(changed)} files changed", file=out)
     if serve:
-        progress("rulec docs: serving on http://127.0.0.1:8000/ (Ctrl-C stops)")
+        print("rulec docs: serving on http://127.0.0.1:8000/ (Ctrl-C stops)", file=out, flush=True)
         done = mkdocs(root, "serve", "--dev-addr", "127.0.0.1:8000")
         return EXIT_OK if done.returncode == 0 else EXIT_FAIL
-    progress("rulec docs: mkdocs build --strict…")
-    done = mkdocs(root)
+    with progress.stage("docs: mkdocs build --strict"):
+        done = mkdocs(root)
     elapsed = time.monotonic() - started
     if done.returncode != 0:
         print(_mkdocs_problems(done), file=out)

@@ -53,21 +53,21 @@ def prove(loaded: Loaded, recorded: "Recorded | None" = None, reports: dict | No
     from a fresh record are the pages made from a run). A title's report is taken from `reports`
     (a run's, e.g. `rulec build`'s verify stage) when there, else from `recorded` when its
     record is fresh, else `rulec verify`'s through its cache. `progress` is told each title
-    verified."""
+    as it is taken (`Stage.next`)."""
     from compiler import verify
 
     cache = None
     out = {}
     for title in verify.select_titles(loaded, None):
         name = title.display_name
+        if progress is not None:
+            progress(name)
         if reports is not None and name in reports:
             report = reports[name]
         elif recorded is not None and name in recorded.reports and name not in recorded.stale:
             out[name] = recorded.reports[name]
             continue
         else:
-            if progress is not None:
-                progress(name)
             cache = cache or verify.Cache.default()
             report = verify.verify_title(title, cache=cache)
         out[name] = from_record(to_record(report), title)

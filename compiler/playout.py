@@ -6,18 +6,27 @@ the first legal candidate in a shuffled order, so that not every candidate
 is tried. The invariant monitor checks the state after every action. A game
 that raises, trips an invariant or passes the action cap is reported with
 the action that did it.
+
+Each finished game's record (`GameBase.record`) gets the seating it started
+with and its winners: the players with the highest final value (the engine's
+`result`, each player's worth as the title counts it at the end); players who
+tie share the win, and a seat's win rate counts a shared win as a share.
 """
 
 from __future__ import annotations
 
+import json
 import random
-import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compiler.runtime.errors import IllegalAction, InvariantViolation, RuleGap
 from compiler.runtime.monitor import Monitor
+
+if TYPE_CHECKING:
+    from compiler.progress import Stage
 
 #: A game still running after this many actions is reported as stuck.
 ACTION_CAP = 20_000
@@ -39,6 +48,7 @@ class Summary:
     games: list[dict] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     seconds: float = 0.0
+    currency: str = ""
 
     @property
     def actions(self) -> int:
@@ -48,21 +58,77 @@ class Summary:
     def actions_per_second(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
+    def wins_by_seat(self) -> list[float]:
+        """The wins of each seat (seat 1 first) over the finished games; a win shared by k
+        players counts 1/k to each of their seats."""
+        wins = [0.0] * self.players
+        for game in self.games:
+            for winner in game["winners"]:
+                wins[game["seating"].index(winner)] += 1 / len(game["winners"])
+        return wins
+
     def to_json(self) -> dict[str, Any]:
+        finished = len(self.games)
         return {
             "title": self.title,
             "variant": self.variant,
             "players": self.players,
             "games": self.games,
+            "win_rate_by_seat": [
+                {"seat": seat + 1, "wins": round(wins, 3), "rate": round(wins / finished, 3) if finished else None}
+                for seat, wins in enumerate(self.wins_by_seat())],
             "actions_per_second": round(self.actions_per_second, 1),
             "failures": [f.__dict__ for f in self.failures],
         }
+
+    def to_text(self, name: str) -> str:
+        """The summary `rulec play` prints: a line per game (winner, every player's final value,
+        the end reason, rounds and actions), then the win rate by seat and the failures.
+        `name`: the title as shown (with its variant)."""
+        games = self.games
+        lines = [f"{name}, {self.players} players: {len(games)} games finished, {len(self.failures)} failed"]
+        for number, game in enumerate(games, 1):
+            lines.append(f"game {number} (seed {game['seed']}): {self._won(game)}; "
+                         + ", ".join(f"{player} {self.currency}{value}" for player, value in
+                                     sorted(game["result"].items(), key=lambda kv: game["seating"].index(kv[0])))
+                         + f"; ended by {_words(game['end_reason'])} after {game['rounds']} rounds, "
+                           f"{game['actions']} actions")
+        if games:
+            ends = Counter(_words(g["end_reason"]) for g in games)
+            lines.append("wins by seat (seat 1 starts the game): " + ", ".join(
+                f"seat {seat} {_count(wins)} of {len(games)} ({100 * wins / len(games):.0f}%)"
+                for seat, wins in enumerate(self.wins_by_seat(), 1)))
+            lines.append("end reasons: " + ", ".join(f"{reason} {count}" for reason, count in ends.most_common()))
+            lines.append(f"mean actions per game {sum(g['actions'] for g in games) / len(games):.1f}, "
+                         f"mean rounds {sum(g['rounds'] for g in games) / len(games):.1f}, "
+                         f"mean revenue {self.currency}{sum(g['revenue'] for g in games) / len(games):.0f}")
+        lines.append(f"{self.actions_per_second:.0f} actions per second")
+        for failure in self.failures[:10]:
+            lines.append(f"seed {failure.seed}: action {failure.action_number} {json.dumps(failure.action)}: "
+                         f"{failure.error}")
+        return "\n".join(lines)
+
+    def _won(self, game: dict) -> str:
+        winners = game["winners"]
+        if len(winners) == 1:
+            return f"{winners[0]} wins"
+        return f"{' and '.join(winners)} tie for the win"
+
+
+def _words(name: str | None) -> str:
+    """'bank_broken' -> 'bank broken'."""
+    return (name or "no end").replace("_", " ")
+
+
+def _count(wins: float) -> str:
+    return f"{wins:g}" if wins == int(wins) else f"{wins:.1f}"
 
 
 def play_one(game_class, names: list[str], seed: int, options=(), log_to: list | None = None) -> dict:
     """Play one game to the end; returns its record. Raises `PlayoutError`."""
     rng = random.Random(seed)
     game = game_class(players=names, seed=seed, options=options)
+    seating = [p.id for p in game.players]  # after the setup's draw of a dealt player order
     monitor = Monitor(game)
     count = 0
     while not game.finished:
@@ -86,7 +152,11 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
         count += 1
     if log_to is not None:
         log_to.append(game.to_log())
-    return game.record()
+    record = game.record()
+    best = max(record["result"].values())
+    record["seating"] = seating
+    record["winners"] = [player for player in seating if record["result"][player] == best]
+    return record
 
 
 class PlayoutError(Exception):
@@ -96,20 +166,19 @@ class PlayoutError(Exception):
 
 
 def play_many(game_class, title: str, variant: str | None, players: int, seed: int, games: int,
-              options=(), logs: list | None = None, progress: bool = False) -> Summary:
+              options=(), logs: list | None = None, progress: "Stage | None" = None) -> Summary:
+    """Play `games` games, seeds `seed`, `seed` + 1, ...; `progress` is told each game as it starts."""
     names = [f"Player {i + 1}" for i in range(players)]
-    summary = Summary(title, variant, players)
+    summary = Summary(title, variant, players, currency=str(game_class.DATA.properties.get("currency", "")))
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
+        if progress is not None:
+            progress.next(f"seed {game_seed}")
         try:
             summary.games.append(play_one(game_class, names, game_seed, options, logs))
         except PlayoutError as exc:
             summary.failures.append(exc.failure)
-        if progress:
-            print(f"\r{title}: {i + 1}/{games} games", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
     summary.seconds = time.perf_counter() - start
     return summary
 

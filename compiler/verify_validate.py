@@ -1275,7 +1275,7 @@ def _routes(game: Any, corp: Entity, rng: random.Random) -> list[dict]:
 
 def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, limit: int = 400,
              max_actions: int = 3000, construct: bool = True, max_games: int | None = None,
-             engine: Any = None, options: tuple[str, ...] = ()) -> ValidationReport:
+             engine: Any = None, options: tuple[str, ...] = (), progress: Any = None) -> ValidationReport:
     """Play `games` random games of `title` (more, up to `max_games`, while an
     action that occurs has fewer than `want` accepted samples), compare every
     candidate at every state, and construct states for rare actions. See the
@@ -1283,7 +1283,7 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
     title's generated one; a map overlay's for a title whose map is a gap,
     `compiler.engines.overlay_game_class`). `options`: the keys of the title's optional rules
     to play with, in the engine and the model alike (ValueError for one the title does not
-    declare)."""
+    declare). `progress`: a `compiler.progress.Stage` told each game as it starts."""
     from compiler.engines import game_class
 
     report = ValidationReport(title.display_name)
@@ -1301,6 +1301,8 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
             report.setups_out_of_scope += 1
             continue
         validator = Validator(title, game, report, limit)
+        if progress is not None:
+            progress.next(f"game {played + 1}")
         count = 0
         # extra games alternate: the opening only (private sale, first stock
         # round) and whole games

@@ -225,3 +225,100 @@ def test_play_json_reports_finished_games(tmp_path, capsys):
 def test_play_refuses_a_bad_player_count(capsys):
     assert main(["play", "1800", "--players", "5"]) == 2
     assert "takes 2..2 players" in capsys.readouterr().err
+
+
+def test_play_says_who_won_every_players_value_the_end_and_the_win_rate_by_seat(capsys):
+    """`rulec play`: a line per game with its winner (the highest final value), every player's
+    value, the end reason and the rounds played; then the wins by seat. `--json` gives the same
+    figures: each game's `winners` and `seating`, and `win_rate_by_seat`."""
+    assert main(["play", "1800", "--games", "3", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(["play", "1800", "--games", "3", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    games = data["games"]
+    assert len(games) == 3
+    for number, game in enumerate(games, 1):
+        best = max(game["result"].values())
+        assert game["winners"] == [p for p in game["seating"] if game["result"][p] == best]
+        assert sorted(game["seating"]) == ["Player 1", "Player 2"]
+        line = next(line for line in text.splitlines() if line.startswith(f"game {number} (seed {game['seed']}):"))
+        assert f"{game['winners'][0]} wins" in line
+        for player, value in game["result"].items():
+            assert f"{player} ${value}" in line
+        assert f"ended by {game['end_reason'].replace('_', ' ')} after {game['rounds']} rounds" in line
+    seats = data["win_rate_by_seat"]
+    assert [s["seat"] for s in seats] == [1, 2] and sum(s["wins"] for s in seats) == 3
+    for seat in seats:
+        assert seat["wins"] == sum(game["seating"].index(game["winners"][0]) + 1 == seat["seat"] for game in games)
+        assert seat["rate"] == round(seat["wins"] / 3, 3)
+        assert f"seat {seat['seat']} {seat['wins']:g} of 3 ({100 * seat['wins'] / 3:.0f}%)" in text
+
+
+def test_a_tie_shares_the_win_between_the_seats():
+    """Players tied at the highest value all win; each of their seats counts a share of it."""
+    from compiler.playout import Summary
+
+    tie = {"seed": 1, "finished": True, "end_reason": "bank_broken", "actions": 10, "rounds": 3, "revenue": 0,
+           "result": {"Player 1": 500, "Player 2": 500, "Player 3": 400},
+           "seating": ["Player 2", "Player 3", "Player 1"], "winners": ["Player 2", "Player 1"]}
+    alone = dict(tie, seed=2, result={"Player 1": 300, "Player 2": 200, "Player 3": 100}, winners=["Player 1"])
+    summary = Summary("1800", None, 3, games=[tie, alone], currency="$")
+    assert summary.wins_by_seat() == [0.5, 0.0, 1.5]
+    assert [s["rate"] for s in summary.to_json()["win_rate_by_seat"]] == [0.25, 0.0, 0.75]
+    text = summary.to_text("1800")
+    assert "game 1 (seed 1): Player 2 and Player 1 tie for the win; Player 2 $500, Player 3 $400, Player 1 $500" in text
+    assert "seat 1 0.5 of 2 (25%), seat 2 0 of 2 (0%), seat 3 1.5 of 2 (75%)" in text
+
+
+def test_progress_off_a_terminal_is_a_plain_line_per_stage_and_quiet_prints_none(tmp_path, capsys):
+    """Not on a terminal (here, captured), `play --games K` and `replay` of several logs print one
+    plain line per stage on stderr (done/total, time taken; no escape codes) and nothing else
+    there; `--quiet` and `--json` print no progress; stdout is the same either way."""
+    log = tmp_path / "games.json"
+    assert main(["play", "1800", "--games", "2", "--seed", "2", "--log", str(log)]) == 0
+    shown = capsys.readouterr()
+    assert "\x1b" not in shown.err + shown.out
+    assert len(shown.err.splitlines()) == 1 and shown.err.startswith("play: 2/2 games in ")
+    assert main(["play", "1800", "--games", "2", "--seed", "2", "--quiet"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == "" and quiet.out.splitlines()[:-1] == shown.out.splitlines()[:-1]  # not the speed
+    assert main(["replay", str(log)]) == 0
+    replayed = capsys.readouterr()
+    assert "\x1b" not in replayed.err and replayed.err.splitlines()[-1].startswith("replay: 2/2 logs in ")
+    assert main(["replay", str(log), "--quiet"]) == 0
+    assert "replay:" not in capsys.readouterr().err
+    assert main(["replay", str(log), "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_of_a_command_run_in_a_pipe_has_no_escape_codes():
+    """`rulec play --games 2` as a process whose output is a pipe: the progress is one plain line."""
+    done = subprocess.run([sys.executable, "-m", "compiler.cli", "play", "1800", "--games", "2"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "wins by seat" in done.stdout
+    assert "\x1b" not in done.stdout + done.stderr
+    assert done.stderr.startswith("play: 2/2 games in ") and len(done.stderr.splitlines()) == 1
+
+
+def test_a_stage_counts_each_item_started_grows_past_its_total_and_says_so_in_one_line():
+    """`compiler.progress`: `next` counts the item before it done, the last one when the stage
+    ends well, not the one in hand at a failure; past the total (validate's extra games) the
+    total grows."""
+    import io
+
+    from compiler.progress import Progress, elapsed_text
+
+    stream = io.StringIO()
+    progress = Progress("lines", stream)
+    with progress.stage("validate", 2, "games") as stage:
+        for game in ("game 1", "game 2", "game 3"):
+            stage.next(game)
+    with pytest.raises(RuntimeError), progress.stage("verify", 3, "titles") as stage:
+        stage.next("1800")
+        stage.next("18CO")
+        raise RuntimeError("z3 died")
+    with Progress("off", stream).stage("play", 5, "games") as stage:
+        stage.next("seed 1")
+    lines = stream.getvalue().splitlines()
+    assert [line.split(" in ")[0] for line in lines] == ["validate: 3/3 games", "verify: 1/3 titles"]
+    assert elapsed_text(52.34) == "52.3 s" and elapsed_text(112) == "1 min 52 s"
