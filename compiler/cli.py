@@ -99,10 +99,11 @@ def _counts(loaded: Loaded) -> dict[str, int]:
 def cmd_check(args) -> int:
     from compiler import paths as project_paths
 
-    loaded = load([Path(p) for p in args.paths] or None)
-    if args.paths and all(Path(p).is_file() for p in args.paths):
+    files = bool(args.paths) and all(Path(p).is_file() for p in args.paths)
+    wanted = frozenset(project_paths.display(Path(p)) for p in args.paths) if files else None
+    loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
+    if wanted is not None:
         # report on the files asked about; the others were read for context
-        wanted = {project_paths.display(Path(p)) for p in args.paths}
         loaded.diagnostics = [d for d in loaded.diagnostics if d.span is None or d.span.path in wanted]
     if args.format == "json":
         print(to_json(loaded.diagnostics))

@@ -96,8 +96,11 @@ def _within(path: Path, folder: Path) -> bool:
         return False
 
 
-def load(targets: list[Path] | None = None, *, check: bool = True) -> Loaded:
-    """Parse, resolve and (optionally) check rulespecs. Never raises for bad input."""
+def load(targets: list[Path] | None = None, *, check: bool = True,
+         checking: frozenset[str] | None = None) -> Loaded:
+    """Parse, resolve and (optionally) check rulespecs. Never raises for bad input.
+    `checking`: display paths; only the titles built from one of them are checked (`rulec check
+    FILE` reads the other rulespecs for context, and shows the diagnostics of FILE alone)."""
     sources = SourceMap()
     modules: list[Module] = []
     diagnostics: list[Diagnostic] = []
@@ -113,15 +116,17 @@ def load(targets: list[Path] | None = None, *, check: bool = True) -> Loaded:
         diagnostics.extend(found)
         if module is not None:
             modules.append(module)
-    return _finish(modules, diagnostics, sources, files, check)
+    return _finish(modules, diagnostics, sources, files, check, checking)
 
 
-def _finish(modules, diagnostics, sources, files, check) -> Loaded:
+def _finish(modules, diagnostics, sources, files, check, checking=None) -> Loaded:
     program, found = resolve(modules)
     diagnostics.extend(found)
     if check:
         seen = set()
         for title in Loaded(program, modules, [], sources).every_title():
+            if checking is not None and not checking & set(title.source_paths()):
+                continue
             for diagnostic in check_title(title):
                 key = (diagnostic.code, diagnostic.span, diagnostic.message)
                 if key not in seen:

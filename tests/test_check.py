@@ -273,3 +273,25 @@ def test_no_library_parameter_is_a_bare_name_where_its_values_are_a_closed_set()
     title = loaded.program.titles["1800"]
     bare = [c.name for c in title.of_kind("param") if c.origin.kind == "library" and str(c.decl.type) == "name"]
     assert bare == []
+
+
+def test_check_of_one_file_checks_the_titles_built_from_it_and_reports_the_same(tmp_path):
+    """`rulec check FILE` reads the other rulespecs for context but checks only the titles built
+    from FILE (`load(checking=...)`): FILE's diagnostics are those of a full check, and no time
+    goes to the other titles (their own errors are not looked for)."""
+    from compiler.paths import display
+    from compiler.pipeline import load
+    from tests.conftest import TOY
+
+    (tmp_path / "toy.rules").write_text((TOY / "toy.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    other = tmp_path / "other.rules"
+    other.write_text('title "Other" {\n  uses lib "18xx"\n  players: 2..4 §1\n  no_such_property: 3 §1\n}\n',
+                     encoding="utf-8")
+    shown = display(other)
+    full = load([tmp_path])
+    only = load([tmp_path], checking=frozenset({shown}))
+    in_file = [d for d in full.diagnostics if d.span is not None and d.span.path == shown]
+    assert "E024" in [d.code for d in in_file]
+    assert [d for d in only.diagnostics if d.span is None or d.span.path == shown] == in_file
+    toy_errors = [d for d in full.diagnostics if d.span is not None and d.span.path == display(tmp_path / "toy.rules")]
+    assert toy_errors and not [d for d in only.diagnostics if d in toy_errors]
