@@ -405,7 +405,7 @@ class Resolver:
             if isinstance(decl, s.Routine):
                 local = {p.name for p in decl.params}
                 if decl.result is not None:
-                    self._names_in_expr(decl.result, known | local)
+                    self._names_in_expr(decl.result, known, local)
                 self._names_in_body(decl.body, known, local)
             elif isinstance(decl, s.Trigger):
                 # an event's arguments name what the runtime passes with it: they bind locals
@@ -414,7 +414,7 @@ class Resolver:
                     if not isinstance(arg, s.Name):
                         self._names_in_expr(arg, known)
                 if decl.event.when is not None:
-                    self._names_in_expr(decl.event.when, known | local)
+                    self._names_in_expr(decl.event.when, known, local)
                 self._names_in_body(decl.body, known, local)
             elif isinstance(decl, s.Invariant):
                 self._names_in_expr(decl.expr, known)
@@ -423,48 +423,50 @@ class Resolver:
         local = set(local)
         for stmt in body:
             if isinstance(stmt, s.Let):
-                self._names_in_expr(stmt.value, known | local)
+                self._names_in_expr(stmt.value, known, local)
                 local.add(stmt.name)
             elif isinstance(stmt, s.If):
                 for cond, branch in stmt.branches:
-                    self._names_in_expr(cond, known | local)
+                    self._names_in_expr(cond, known, local)
                     self._names_in_body(branch, known, local)
                 self._names_in_body(stmt.orelse, known, local)
             elif isinstance(stmt, s.For):
-                self._names_in_expr(stmt.domain, known | local)
+                self._names_in_expr(stmt.domain, known, local)
                 self._names_in_body(stmt.body, known, local | {stmt.var})
             else:
                 for expr in _stmt_exprs(stmt):
-                    self._names_in_expr(expr, known | local)
+                    self._names_in_expr(expr, known, local)
 
-    def _names_in_expr(self, expr, scope: set[str]) -> None:
+    def _names_in_expr(self, expr, known: set[str], local: frozenset[str] | set[str] = frozenset()) -> None:
+        """E015 for each name in `expr` that is neither `known` (the title's and the builtins')
+        nor `local` (kept apart: a union per expression would copy the title's thousands of names)."""
         if isinstance(expr, s.Name):
-            if expr.name not in scope:
+            if expr.name not in local and expr.name not in known:
                 self._report(error(
                     "E015", f"unknown name {expr.name!r}", expr.span,
                     help="a name must be a parameter, a local, a clause of the title or a builtin (see `rulec` docs: builtins)",
                 ))
         elif isinstance(expr, s.Quantifier):
-            self._names_in_expr(expr.domain, scope)
-            self._names_in_expr(expr.body, scope | {expr.var})
+            self._names_in_expr(expr.domain, known, local)
+            self._names_in_expr(expr.body, known, local | {expr.var})
         elif isinstance(expr, s.Member):
-            self._names_in_expr(expr.obj, scope)
+            self._names_in_expr(expr.obj, known, local)
         elif isinstance(expr, s.Record):
             for _, value in expr.fields:
-                self._names_in_expr(value, scope)
+                self._names_in_expr(value, known, local)
         elif isinstance(expr, s.Call):
-            self._names_in_expr(expr.func, scope)
+            self._names_in_expr(expr.func, known, local)
             for arg in expr.args:
-                self._names_in_expr(arg, scope)
+                self._names_in_expr(arg, known, local)
             for _, arg in expr.kwargs:
-                self._names_in_expr(arg, scope)
+                self._names_in_expr(arg, known, local)
         elif isinstance(expr, s.MapLit):
             for k, v in expr.entries:
-                self._names_in_expr(k, scope)
-                self._names_in_expr(v, scope)
+                self._names_in_expr(k, known, local)
+                self._names_in_expr(v, known, local)
         else:
             for child in _expr_children(expr):
-                self._names_in_expr(child, scope)
+                self._names_in_expr(child, known, local)
 
 
 def _expr_children(expr) -> tuple:
