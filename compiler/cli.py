@@ -251,8 +251,9 @@ def cmd_build(args) -> int:
         for stage in STAGES[1:]:
             out.line(f"  {stage:<8} skipped: the check failed")
         return EXIT_FAIL
-    with progress().stage("compile", len(titles), "engines"):
+    with progress().stage("compile", len(titles), "engines") as stage:
         ok, changed = _compile(loaded, False, out, generated)
+        stage.advance(len(titles) if ok else 0)
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL

@@ -68,9 +68,21 @@ def _parsed(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ..
         partial = stored.with_suffix(f".{os.getpid()}.tmp")
         partial.write_bytes(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
         partial.replace(stored)
+        _prune(folder)
     except (OSError, RecursionError, pickle.PicklingError):
         pass
     return found
+
+
+#: Parses kept at most; past it the oldest go (each edit of a rulespec stores a new one).
+KEPT = 400
+
+
+def _prune(folder: Path) -> None:
+    entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
+    entries = [p for p in entries if p.name != "grammar.lark.pickle"]
+    for old in entries[:-KEPT]:
+        old.unlink(missing_ok=True)
 
 
 @functools.cache

@@ -225,3 +225,19 @@ def test_a_parse_is_stored_and_read_back_the_same_and_a_changed_text_is_parsed_a
     assert broken[0] is None and broken[1][0].code == "E001"
     parse._parsed.cache_clear()
     assert parse._parsed('title "x" { players: }', "broken.rules") == broken
+
+
+def test_the_parse_cache_keeps_the_newest_parses(tmp_path, monkeypatch):
+    """Past `KEPT` stored parses the oldest are removed (each edit of a file stores one); Lark's
+    tables stay."""
+    from compiler import parse
+
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(parse, "KEPT", 3)
+    (tmp_path / "parse").mkdir()
+    (tmp_path / "parse" / "grammar.lark.pickle").write_bytes(b"")
+    for players in range(2, 8):
+        parse._parsed.cache_clear()
+        parse._parsed(f'title "x" {{ players: {players} §1 }}', "x.rules")
+    assert len(list((tmp_path / "parse").glob("*.pickle"))) == 4
+    assert (tmp_path / "parse" / "grammar.lark.pickle").exists()
