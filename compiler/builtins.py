@@ -10,9 +10,14 @@ the holder values below. The site publishes this table.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import inspect
+import json
+import os
+from pathlib import Path
 
-from compiler.runtime.game import GameBase
+from compiler.paths import cache_dir
 
 #: Values, not functions: the holders and collections of a game.
 VALUES: dict[str, str] = {
@@ -26,8 +31,12 @@ VALUES: dict[str, str] = {
     "minors": "every minor (and every pick that operates as one)",
 }
 
+RUNTIME = Path(__file__).resolve().parent / "runtime"
+
 
 def _functions() -> dict[str, str]:
+    from compiler.runtime.game import GameBase
+
     out = {}
     for name, member in inspect.getmembers(GameBase, inspect.isfunction):
         if name.startswith("b_"):
@@ -36,5 +45,34 @@ def _functions() -> dict[str, str]:
     return out
 
 
-#: name -> one-line meaning.
-BUILTINS: dict[str, str] = {**VALUES, **_functions()}
+@functools.cache
+def table() -> dict[str, str]:
+    """name -> one-line meaning: `VALUES`, then `GameBase`'s `b_` methods. Importing the runtime
+    takes longer than a quick command's whole work, so the table is kept in the cache
+    (`.rulec-cache/builtins/`) under a digest of the runtime's sources, from which alone
+    `GameBase` is built."""
+    digest = hashlib.sha256()
+    for source in sorted(RUNTIME.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    folder = cache_dir("builtins")
+    stored = folder / f"{digest.hexdigest()}.json" if folder is not None else None
+    if stored is not None:
+        try:
+            return json.loads(stored.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    found = {**VALUES, **_functions()}
+    if stored is not None:
+        try:
+            partial = stored.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps(found), encoding="utf-8")
+            partial.replace(stored)
+        except OSError:
+            pass
+    return found
+
+
+def __getattr__(name: str):
+    if name == "BUILTINS":  # the table, as the site and the resolver name it
+        return table()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

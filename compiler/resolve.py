@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace as dc_replace
 from typing import Iterable
 
 from compiler import syntax as s
-from compiler.builtins import BUILTINS
+from compiler.builtins import table as builtin_table
 from compiler.diagnostics import Diagnostic, Span, error
 from compiler.ir import Clause, Origin, Program, Removal, Title, statements
 
@@ -391,7 +391,7 @@ class Resolver:
 
     # -- names in expressions
     def _check_names(self, title: Title) -> None:
-        known: set[str] = set(BUILTINS)
+        known: set[str] = set(builtin_table())
         for clause in title.clauses:
             if isinstance(clause.decl, s.KindDecl):
                 continue  # a kind's name is known where it has components

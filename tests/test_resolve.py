@@ -97,3 +97,23 @@ def test_gaps_are_collected_with_their_place():
     assert found == {("home", "home", "no map"), ("X", "cost", "not printed")}
     loaded = check_source('title "G" {\n  param home: name "a home"\n  home: gap "no map"\n}')
     assert codes(loaded) == ["W002"]
+
+
+def test_the_builtins_table_read_back_from_the_cache_is_the_runtimes(tmp_path, monkeypatch):
+    """`compiler.builtins.table()` is kept in the cache under a digest of the runtime's sources:
+    read back, it is what `GameBase` gives; a stored table that cannot be read is built again."""
+    from compiler import builtins
+
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
+    expected = {**builtins.VALUES, **builtins._functions()}
+    builtins.table.cache_clear()
+    try:
+        assert builtins.table() == expected
+        (stored,) = (tmp_path / "builtins").glob("*.json")
+        builtins.table.cache_clear()
+        assert builtins.table() == expected and "cash" in expected
+        stored.write_text("{not json", encoding="utf-8")
+        builtins.table.cache_clear()
+        assert builtins.table() == expected
+    finally:
+        builtins.table.cache_clear()
