@@ -322,3 +322,10 @@ def test_a_stage_counts_each_item_started_grows_past_its_total_and_says_so_in_on
     lines = stream.getvalue().splitlines()
     assert [line.split(" in ")[0] for line in lines] == ["validate: 3/3 games", "verify: 1/3 titles"]
     assert elapsed_text(52.34) == "52.3 s" and elapsed_text(112) == "1 min 52 s"
+
+
+def test_validate_off_a_terminal_says_its_games_in_one_plain_line(capsys):
+    """`rulec validate` not on a terminal: its one stage, the games played, as one plain line."""
+    assert main(["validate", "1800", "--games", "1", "--actions", "40", "--want", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and err.startswith("validate: 1/1 games in ") and len(err.splitlines()) == 1
