@@ -79,8 +79,10 @@ KEPT = 400
 
 
 def _prune(folder: Path) -> None:
-    entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
-    entries = [p for p in entries if p.name != "grammar.lark.pickle"]
+    names = [n for n in os.listdir(folder) if n.endswith(".pickle") and n != "grammar.lark.pickle"]
+    if len(names) <= KEPT:
+        return
+    entries = sorted((folder / n for n in names), key=lambda p: p.stat().st_mtime)
     for old in entries[:-KEPT]:
         old.unlink(missing_ok=True)
 
