@@ -374,7 +374,8 @@ def cmd_replay(args) -> int:
     loaded = load()
     records = []
     status = EXIT_OK
-    with progress().stage("replay", len(logs), "logs") if len(logs) > 1 else Progress().stage("replay") as stage:
+    reporting = progress() if len(logs) > 1 else Progress()  # one log: what it prints says enough
+    with reporting.stage("replay", len(logs), "logs") as stage:
         for log in logs:
             stage.next(str(log.get("id", log.get("title", ""))))
             code, record = _replay_one(loaded, log, args)
