@@ -4,9 +4,9 @@
 
 Runs each command N times (default 5) in a fresh process and prints the median
 wall time and the median CPU time (user + system: the wall time on an idle machine;
-on a shared one the wall time also counts the waits for a core). The parse cache
-(`.rulec-cache/parse/`) is emptied first: the first run fills it and is printed as
-"cold"; the medians are of the runs after it. Python writes its bytecode caches as it
+on a shared one the wall time also counts the waits for a core). Each command starts
+with an empty cache (`.rulec-cache/`, here a temporary folder): the first run fills it
+and is printed as "cold"; the medians are of the runs after it. Python writes its bytecode caches as it
 does on a user's machine (PYTHONDONTWRITEBYTECODE is unset for the runs).
 With `--against REF` (a git commit, e.g. `main`), the same commands run on REF's
 code too (unpacked with `git archive` into a temporary folder) and the ratio
@@ -28,11 +28,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: (label, arguments); each one's file is small: the toy title reads the two libraries with it
+#: (label, arguments); the toy title is one small file, read with the two libraries; EDITED is a
+#: copy of it with a comment added before each run, as a designer checks the file he is writing
+EDITED = "<edited toy.rules>"
 COMMANDS = (
     ("rulec --help", ["--help"]),
     ("rulec titles", ["titles"]),
     ("rulec check toy.rules", ["check", "tests/fixtures/toy/toy.rules"]),
+    ("rulec check toy.rules, edited each run", ["check", EDITED]),
     ("rulec check 1846-two-player.rules", ["check", "rulespecs/1846-two-player.rules"]),
 )
 
@@ -51,14 +54,21 @@ def timed(code: Path, args: list[str], cache: Path) -> tuple[float, float]:
 
 
 def measure(code: Path, runs: int) -> dict[str, tuple[float, float, float]]:
-    """{label: (cold wall seconds, median wall seconds, median CPU seconds)} for the checkout at `code`."""
+    """{label: (cold wall seconds, median wall seconds, median CPU seconds)} for the checkout at `code`:
+    each command's first run with an empty cache, then `runs` more."""
     figures = {}
-    with tempfile.TemporaryDirectory(prefix="rulec-startup-cache-") as cache:
+    with tempfile.TemporaryDirectory(prefix="rulec-startup-") as folder:
+        edited = Path(folder) / "toy.rules"
+        text = (ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+        cache = Path(folder) / "cache"
         for label, args in COMMANDS:
-            shutil.rmtree(Path(cache) / "parse", ignore_errors=True)
-            cold, _ = timed(code, args, Path(cache))
-            warm = [timed(code, args, Path(cache)) for _ in range(runs)]
-            figures[label] = (cold, statistics.median(w for w, _ in warm), statistics.median(c for _, c in warm))
+            shutil.rmtree(cache, ignore_errors=True)
+            times = []
+            for run in range(runs + 1):
+                edited.write_text(text + f"// run {run}\n", encoding="utf-8")
+                times.append(timed(code, [str(edited) if a == EDITED else a for a in args], cache))
+            warm = times[1:]
+            figures[label] = (times[0][0], statistics.median(w for w, _ in warm), statistics.median(c for _, c in warm))
     return figures
 
 
@@ -82,12 +92,12 @@ def main() -> None:
     now = measure(ROOT, args.runs)
 
     print(f"seconds; median of {args.runs} runs after a cold one")
-    header = f"{'command':<36} {'cold':>6} {'wall':>6} {'CPU':>6}"
+    header = f"{'command':<40} {'cold':>6} {'wall':>6} {'CPU':>6}"
     if before:
         header += f"   {'before: wall':>12} {'CPU':>6} {'ratio (CPU)':>12}"
     print(header)
     for label, (cold, wall, cpu) in now.items():
-        line = f"{label:<36} {cold:6.2f} {wall:6.2f} {cpu:6.2f}"
+        line = f"{label:<40} {cold:6.2f} {wall:6.2f} {cpu:6.2f}"
         if before:
             _, then_wall, then_cpu = before[label]
             line += f"   {then_wall:12.2f} {then_cpu:6.2f} {then_cpu / cpu:11.1f}x"
