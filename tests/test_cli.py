@@ -329,3 +329,28 @@ def test_validate_off_a_terminal_says_its_games_in_one_plain_line(capsys):
     assert main(["validate", "1800", "--games", "1", "--actions", "40", "--want", "1"]) == 0
     err = capsys.readouterr().err
     assert "\x1b" not in err and err.startswith("validate: 1/1 games in ") and len(err.splitlines()) == 1
+
+
+def test_progress_is_a_bar_only_when_stdout_and_stderr_are_a_terminal(monkeypatch):
+    """`Progress.choose`: a rich bar when both streams are a terminal, plain lines when either is
+    not, nothing with --quiet or --json; the bar ends each stage with its plain line."""
+    import io
+
+    from compiler.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert Progress.choose().mode == "bar"
+    assert Progress.choose(quiet=True).mode == "off" and Progress.choose(json=True).mode == "off"
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert Progress.choose().mode == "lines"
+    screen = Terminal()
+    with Progress("bar", screen).stage("play", 2, "games") as stage:
+        stage.next("seed 1")
+        stage.next("seed 2")
+    shown = screen.getvalue()
+    assert "\x1b[" in shown and "play: 2/2 games in " in shown
