@@ -136,12 +136,23 @@ class Progress:
         if self._bar is not None:
             return
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import BarColumn, Progress as Bar, ProgressColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import TimeRemainingColumn
+        from rich.text import Text
 
-        self._bar = Bar(TextColumn("{task.description}"), TextColumn("{task.fields[item]}", style="dim", markup=False), BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                        console=Console(file=self.stream), transient=True)
+        class Counts(ProgressColumn):
+            """done/total and the time left, for a stage that has a total."""
+
+            left = TimeRemainingColumn()
+
+            def render(self, task) -> Text:
+                if task.total is None:
+                    return Text("")
+                return Text.assemble((f"{task.completed:.0f}/{task.total:.0f}", "progress.download"), "  left ",
+                                     self.left.render(task))
+
+        self._bar = Bar(TextColumn("{task.description}"), TextColumn("{task.fields[item]}", style="dim", markup=False),
+                        BarColumn(), TimeElapsedColumn(), Counts(), console=Console(file=self.stream), transient=True)
         self._bar.start()
 
 
