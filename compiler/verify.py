@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1131,15 +1132,19 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
             print(f"rulec verify: {title.display_name} has no option {missing[0]!r}; "
                   f"its options: {', '.join(declared) or 'none'}", file=out)
             return 2
-    from compiler.progress import current
-
     cache = Cache.default()
+    interactive = hasattr(sys.stderr, "isatty") and sys.stderr.isatty() and not as_json
+
+    def progress(text: str) -> None:
+        if interactive:
+            print(f"\r\033[Kverifying {text}", end="", file=sys.stderr, flush=True)
+
     reports = []
     start = time.perf_counter()
-    with current().stage("verify", len(selected), "titles") as stage:
-        for title in selected:
-            stage.next(title.display_name)
-            reports.append(verify_title(title, cache=cache, progress=stage.item, options=tuple(options)))
+    for title in selected:
+        reports.append(verify_title(title, cache=cache, progress=progress, options=tuple(options)))
+    if interactive:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     ok = all(r.ok for r in reports)
     if as_json:

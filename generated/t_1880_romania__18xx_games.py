@@ -11,9 +11,9 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "7b5529a13fee4987",
+    "rulespecs/1880-romania-18xx-games.rules": "5b17fb3fba65c0c2",
     "rulespecs/1880-romania.rules": "523ffb3764f88aab",
-    "rulespecs/lib/18xx.rules": "091d8a8bc2a5e3a4",
+    "rulespecs/lib/18xx.rules": "799dd7de03170cbc",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9124,6 +9124,8 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order", rule="V.1"
             )
+        if not (v_price >= 0):
+            raise IllegalAction("a bid is not negative", rule="V.1")
         if not (v_price >= (g.attr(v_company, "cost") - g.b_auction_discount(v_company))):
             raise IllegalAction(
                 "the opening bid is at least the printed face value, less Ł5 each time everyone passed on the first private",
@@ -9541,6 +9543,11 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    if not (not g.b_in_round("draft")):
+        raise IllegalAction(
+            "the game cannot end by agreement before its opening draft is over",
+            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
+        )
     g.b_end_game_now("agreement")
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
     "rulespecs/1880-romania.rules": "523ffb3764f88aab",
-    "rulespecs/lib/18xx.rules": "091d8a8bc2a5e3a4",
+    "rulespecs/lib/18xx.rules": "799dd7de03170cbc",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9339,6 +9339,11 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    if not (not g.b_in_round("draft")):
+        raise IllegalAction(
+            "the game cannot end by agreement before its opening draft is over",
+            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
+        )
     g.b_end_game_now("agreement")
 
 

@@ -283,7 +283,10 @@ def test_check_of_one_file_checks_the_titles_built_from_it_and_reports_the_same(
     from compiler.pipeline import load
     from tests.conftest import TOY
 
-    (tmp_path / "toy.rules").write_text((TOY / "toy.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    toy = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
+        "  winner: highest_net_worth §4\n", "  winner: highest_net_worth §4\n  cert_limt: 7 §4\n", 1)
+    assert "cert_limt" in toy  # an error of the toy's own, which checking the other file must not report
+    (tmp_path / "toy.rules").write_text(toy, encoding="utf-8")
     other = tmp_path / "other.rules"
     other.write_text('title "Other" {\n  uses lib "18xx"\n  players: 2..4 §1\n  no_such_property: 3 §1\n}\n',
                      encoding="utf-8")
