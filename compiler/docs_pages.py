@@ -105,10 +105,12 @@ class Writer:
         out["index.md"] = self.home()
         out["titles/index.md"] = self.titles_index()
         for book in self.site.books:
-            out[book.index] = self.book_index(book)
+            # a variant's (or a reading's) pages repeat its title's: search ranks them below the title's own
+            ranked = _SEARCH_BELOW_TITLE if book.parent is not None else ""
+            out[book.index] = ranked + self.book_index(book)
             for page in book.pages:
-                out[page.file] = self.section_page(book, page)
-            out[book.other] = self.other_page(book)
+                out[page.file] = ranked + self.section_page(book, page)
+            out[book.other] = ranked + self.other_page(book)
             market = self.market_page(book)
             out[book.tables] = market
             svg = self.market_picture(book)
@@ -391,15 +393,15 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             else:
                 base_place = self.site.clause_place(clause.previous, book)
                 cited = book.title.get("cite", f"{clause.kind} {clause.name}") or clause.previous
-                rules = (self.link(page, base_place, esc(short(self.reading_text(clause.previous), 120)))
+                rules = (self.link(page, base_place, self.reading_md(clause.previous))
                          + "<br>" + esc(self.cites_text(cited)))
-            theirs = esc(short(self.reading_text(clause), 120)) + "<br>" + esc(self.cites_text(clause))
+            theirs = self.reading_md(clause) + "<br>" + esc(self.cites_text(clause))
             rows.append([here, rules, theirs])
         for r in removed:
             base_place = self.site.clause_place(r.clause, book)
             cited = book.title.get("cite", f"{r.clause.kind} {r.clause.name}") or r.clause
             rows.append([code(f"{r.clause.kind} {r.clause.name}"),
-                         self.link(page, base_place, esc(short(self.reading_text(r.clause), 120)))
+                         self.link(page, base_place, self.reading_md(r.clause))
                          + "<br>" + esc(self.cites_text(cited)),
                          "*removed*<br>" + esc("; ".join(self.citation_text(c) for c in r.prov.citations))])
         out.append("## Every difference {#differences}\n")
@@ -407,12 +409,13 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         return "\n".join(out)
 
     @staticmethod
-    def reading_text(clause: Clause) -> str:
-        """A clause in a line: a property's value, else its title or summary."""
+    def reading_md(clause: Clause, limit: int = 120) -> str:
+        """A clause in a line, for the page: a property's value as a reader reads it (`value_md`),
+        else its title or summary."""
         decl = clause.decl
         if isinstance(decl, s.Property):
-            return unparse(decl.value)
-        return clause_label(clause)
+            return value_md(decl.value, limit)
+        return esc(short(clause_label(clause), limit))
 
     def cites_text(self, clause: Clause) -> str:
         return "; ".join(dict.fromkeys(self.citation_text(c) for c in clause.prov.citations)) or "uncited"
@@ -1575,6 +1578,8 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
 
 #: Front matter keeping a page of code or data out of the search index.
 _NO_SEARCH = "---\nsearch:\n  exclude: true\n---\n\n"
+#: Front matter ranking a variant's page below its title's in search (mkdocs-material's `search.boost`).
+_SEARCH_BELOW_TITLE = "---\nsearch:\n  boost: 0.5\n---\n\n"
 
 
 _ORDINALS = {2: "second", 3: "third", 4: "fourth"}

@@ -44,7 +44,7 @@ from compiler import syntax as s
 from compiler.builtins import VALUES
 from compiler.ir import Clause, Title
 from compiler.runtime.entities import exchange_sets
-from compiler.runtime.game import COMBINED_STEPS, GameBase
+from compiler.runtime.game import COMBINED_STEPS, OUT_OF_TURN, GameBase
 from compiler.verify_model import (
     BANK,
     DEPOT,
@@ -1367,9 +1367,9 @@ class Translator:
             first = ctx.locals[decl.params[0].name]
             if self.is_ent(first):
                 # the runtime's dispatch (GameBase._dispatch): the acting entity, or any entity
-                # for the title's `any_time_actions`, or for `sell_shares` the president of the
+                # for the title's `any_time_actions` and the vocabulary's out-of-turn `end_game`, or for `sell_shares` the president of the
                 # corporation acting; no other pending decision; not finished
-                any_time = [str(a) for a in (m.prop_value("any_time_actions") or [])]
+                any_time = [str(a) for a in (m.prop_value("any_time_actions") or [])] + list(OUT_OF_TURN)
                 if decl.name not in any_time:
                     turn = pre["acting"] == first
                     if decl.name == "sell_shares":

@@ -1256,6 +1256,14 @@ class Validator:
                 accepted = game.is_legal(action)
             if accepted:
                 legal.append(action)
+        # the players' agreement to end the game (`end_game`) is taken out of turn, so the
+        # engine's candidates leave it out; it is compared from a player here, never played on
+        if "end_game" in self.actions and (kinds is None or "end_game" in kinds) and self.wants("end_game"):
+            players = game.players
+            if players:
+                player = players[len(self.offered) % len(players)]
+                self.offered.add("end_game")
+                self.check({"type": "end_game", "entity": player.id, "entity_type": "player"}, pre)
         return legal
 
 

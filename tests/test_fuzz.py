@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,9 @@ from compiler.parse import parser
 from compiler.paths import RULESPECS
 from compiler.pipeline import load_texts
 from tests.conftest import PARSED_LIBRARIES
+
+#: the fuzz tests and their count run on one worker (pytest-xdist's `--dist loadgroup`)
+pytestmark = pytest.mark.xdist_group("fuzz")
 
 REAL = sorted(RULESPECS.rglob("*.rules"))
 #: Token lists of every real rulespec: (value, start, end) in the file's text.
@@ -113,8 +117,6 @@ def test_mutated_rulespecs_never_raise(case):
 def test_fuzzing_ran_at_least_two_thousand_inputs():
     """Runs after the fuzz tests (pytest keeps file order)."""
     if not any(RUNS.values()):
-        import pytest
-
         pytest.skip("the fuzz tests were deselected")
     assert RUNS["random"] + RUNS["mutated"] >= 2000, RUNS
     assert RUNS["mutated"] >= 1000, RUNS

@@ -511,7 +511,8 @@ def test_1880_dividend_with_half_pay_in_play_needs_its_rounding():
     """The same check with half pay allowed (an erratum adding it to dividend_kinds) reaches `half()` and
     so needs `half_pay_rounding`, which 1880 leaves unset: a gap, not a proof."""
     loaded = load_with('errata "Half pay" of "1880 Romania" {\n  replace dividend_kinds: [payout, withhold, half] '
-                       'assumed "a mutation for the test"\n}\n')
+                       'assumed "a mutation for the test"\n'
+                       '  half_pay_rounding: gap "1880 Romania has no half pay, so its rules never say"\n}\n')
     title = loaded.program.titles["1880 Romania"]
     report = verify_title(title, cache=CACHE, only=["dividend"])
     gaps = [r for r in report.results if r.transition == "dividend" and r.status == "gap"]
@@ -630,7 +631,8 @@ errata "A par by name" of "1800" {
 
 
 def test_an_unset_library_parameter_is_named():
-    loaded = load_with(drop=["  dividend_kinds: [payout, half, withhold] §11.5\n"])
+    loaded = load_with('errata "Open dividends" of "1800" {\n'
+                       '  replace dividend_kinds: gap "left open for the test"\n}\n')
     title = loaded.program.titles["1800"]
     report = verify_title(title, cache=CACHE, only=["dividend"])
     reasons = {r.reason for r in report.results if r.transition == "dividend"}
@@ -651,7 +653,10 @@ def test_an_unknown_is_a_failure_that_says_so(real):
 
 
 def test_table_checks_find_broken_data():
-    loaded = load_with("""
+    """The checker refuses the broken names first (E022); the verifier's table checks, which also
+    judge what names cannot (an upgrade to a tile of the same colour), find them too."""
+    texts = dict(RULESPECS)
+    texts["overlay0.rules"] = """
 errata "Broken tables" of "1800" {
   amend phase "3" §12.3 { on_train: "9" §12.3 }
   replace table upgrades by tile Appendix A {
@@ -660,7 +665,10 @@ errata "Broken tables" of "1800" {
     "5" => ["12"] Appendix A
   }
 }
-""")
+"""
+    loaded = load_texts(texts)
+    assert {d.code for d in loaded.errors} == {"E022"}, [(d.code, d.message) for d in loaded.errors]
+    assert any("`9`" in d.message for d in loaded.errors) and any("9999" in d.message for d in loaded.errors)
     title = loaded.program.titles["1800"]
     report = verify_title(title, cache=CACHE, only=[])
     checks = {t.name: t for t in report.tables}
