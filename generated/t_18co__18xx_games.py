@@ -11,9 +11,9 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co-18xx-games.rules": "6402e59cc6f2b9e9",
-    "rulespecs/18co.rules": "7ad0ff287ad5a584",
-    "rulespecs/lib/18xx.rules": "091d8a8bc2a5e3a4",
+    "rulespecs/18co-18xx-games.rules": "720ca95500687732",
+    "rulespecs/18co.rules": "a99022b3a1975fe5",
+    "rulespecs/lib/18xx.rules": "0beb7d9fae46e8a9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -314,7 +314,9 @@ DATA = TitleData(
             ),
         ),
         "sale_set": "each_sale",
+        "emergency_president_sells": True,
         "emergency_sale_guard": "every_presided",
+        "emergency_sale_minimum": "cheapest_train",
         "president_certificate_sale": "by_presidency_exchange",
         "any_time_actions": ["company_lay_tile", "remove_token"],
         "collect_on_lay": ["mine"],
@@ -8190,7 +8192,6 @@ DATA = TitleData(
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
         "enum discard_rule": "§5.10.5.3",
-        "enum emergency_sale_guards": "§5.10.6.1",
         "enum presidency_guard": "§5.5.4",
         "enum sale_pricings": "§4.1.3",
         "enum sale_sets": "§4.1.3",
@@ -8421,8 +8422,10 @@ DATA = TitleData(
         "property emergency_exempt": "§16.1.1",
         "property emergency_money": "§5.10.6.1.1",
         "property emergency_money_rest": "§5.10.6.1",
+        "property emergency_president_sells": "§5.10.6.1",
         "property emergency_purchase": "§5.10.6.1",
-        "property emergency_sale_guard": 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (EBUY_PRES_SWAP), lib/engine/step/emergency_money.rb (EmergencyMoney#president_swap_concern?, #causes_president_swap?)"',
+        "property emergency_sale_guard": "§5.10.6.1",
+        "property emergency_sale_minimum": "§5.10.6.1",
         "property end_on_bank_broken": "§10, §3.1.3, §3.2.3",
         "property end_on_bankruptcy": "§10",
         "property excess_trains_to": "§5.10.5.3, §6.1.7.1",
@@ -9293,46 +9296,8 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
             rule="§4.1.3, §4.1.4",
         )
-    v_stays = (g.b_president(v_corporation) != v_player) or (
-        all(
-            (
-                (v_q == v_player)
-                or (
-                    g.b_percent(v_q, v_corporation)
-                    <= (g.b_percent(v_player, v_corporation) - v_percent)
-                )
-            )
-            for v_q in g.name("players")
-        )
-        and all(
-            (
-                (v_o == v_corporation)
-                or (
-                    g.b_percent(v_o, v_corporation)
-                    <= (g.b_percent(v_player, v_corporation) - v_percent)
-                )
-            )
-            for v_o in g.name("corporations")
-        )
-    )
-    if not (
-        ((not v_emergency) or v_stays)
-        or (
-            (g.param("emergency_sale_guard") == "train_buyer")
-            and (not g.b_in_step(v_corporation, "buy_train"))
-        )
-    ):
-        raise IllegalAction(
-            "raising money for a train, the president may not sell so that the presidency changes hands",
-            rule="§5.10.6.1",
-        )
-    if not (
-        (not v_emergency)
-        or (((g.b_price(v_corporation) * (v_percent - 10)) // 10) < g.b_emergency_shortfall())
-    ):
-        raise IllegalAction(
-            "raising money for a train, the president sells no more than he needs", rule="§5.10.6.1"
-        )
+    if v_emergency:
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent)
     v_falling = (
         (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
@@ -9595,7 +9560,80 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
-    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
+    """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
+    if not (g.param("emergency_president_sells")):
+        raise IllegalAction(
+            "the president does not sell his own shares to pay for a train", rule="§5.10.6.1"
+        )
+    if not (
+        (
+            (
+                (g.param("emergency_sale_guard") == None)
+                or (g.b_president(v_corporation) != v_player)
+            )
+            or (
+                (g.param("emergency_sale_guard") == "train_buyer")
+                and (not g.b_acting(v_corporation))
+            )
+        )
+        or (
+            all(
+                (
+                    (v_q == v_player)
+                    or (
+                        g.b_percent(v_q, v_corporation)
+                        <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                    )
+                )
+                for v_q in g.name("players")
+            )
+            and all(
+                (
+                    (
+                        (v_o == v_corporation)
+                        or (
+                            g.b_percent(v_o, v_corporation)
+                            <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                        )
+                    )
+                    or (not ("corporations" in g.param("presidency_contenders")))
+                )
+                for v_o in g.name("corporations")
+            )
+        )
+    ):
+        raise IllegalAction(
+            "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
+            rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
+        )
+    if not (
+        (g.param("emergency_sale_minimum") == None)
+        or (
+            ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
+            < r_emergency_need(g, v_player)
+        )
+    ):
+        raise IllegalAction(
+            "the president sells no more than he needs: the sale less one share would not be enough",
+            rule="§5.10.6.1",
+        )
+    r_emergency_sale_noted(g, v_player, v_corporation)
+
+
+def r_emergency_need(g, v_player):
+    """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    return (
+        (
+            g.b_dearest_train_price()
+            if (g.param("emergency_sale_minimum") == "dearest_train")
+            else g.b_cheapest_train_price()
+        )
+        - g.b_cash(v_player)
+    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+
+
+def r_emergency_sale_noted(g, v_player, v_corporation):
+    """What a title records of a president's sale for a train (a mark of the turn): nothing unless the title says (library '18xx' procedure emergency_sale_noted)"""
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -10090,6 +10128,8 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
+        "emergency_need": r_emergency_need,
+        "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:corporation_bid": a_corporation_bid,

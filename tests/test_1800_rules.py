@@ -1469,6 +1469,23 @@ def test_s11_11_the_director_must_first_sell_the_shares_on_the_mat():
     assert pct(g, "pool", "DRGW") == 10
 
 
+def test_s11_11_personal_stock_is_not_sold_for_the_train():
+    """§11.11 "(Personal stock cannot be sold.)": the Director of a company short of a train's price sells its
+    mat shares and may contribute, but not sell his own shares, of that company or another (issue 39: the
+    library's emergency_president_sells, false here). Ann, with no cash, holds 60% of the D&RGW and a C&S
+    share."""
+    g = new_game()
+    forced_drgw(g)
+    act(g, corp_sell(g, "DRGW", 1))
+    ann = g.entity("player", "Ann")
+    g.transfer(g.cash[ann], ann, BANK)                      # test setup: Ann has nothing to contribute
+    assert g.b_forced_shortfall(g.entity("corporation", "DRGW")) > 0
+    assert_refused(g, sell_action(g, "Ann", "CS", 1), "§11.11", "does not sell his own shares")
+    assert_refused(g, sell_action(g, "Ann", "DRGW", 1), "§11.11", "does not sell his own shares")
+    act(g, C("DRGW", "bankrupt"))                           # so the company goes bankrupt
+    assert pct(g, "Ann", "CS") == 10
+
+
 def test_s11_11_shareholders_contribute_and_the_bank_adds_10_percent_per_pool_share():
     g = new_game()
     forced_drgw(g)
