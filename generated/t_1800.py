@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "0beb7d9fae46e8a9",
+    "rulespecs/lib/18xx.rules": "ed4116f828845050",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7312,7 +7312,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     if not (g.b_in_round("stock") or v_emergency):
@@ -7357,6 +7357,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             rule="§8.1, §8.2.4",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (v_percent == v_percent_sold):
+        raise IllegalAction(
+            "the percent sold is that of the certificates named: a sale is never read as another",
+            rule="§5, §8.1",
+        )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
@@ -7814,6 +7819,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [

@@ -11,8 +11,8 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1846.rules": "338cde521785e36a",
-    "rulespecs/lib/18xx.rules": "0beb7d9fae46e8a9",
+    "rulespecs/1846.rules": "26b16296b828ec3e",
+    "rulespecs/lib/18xx.rules": "ed4116f828845050",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -221,6 +221,7 @@ DATA = TitleData(
         ),
         "receivership_steps": ["run_routes", "dividend", "buy_train"],
         "receivership_selling": "forbidden",
+        "presidency_contenders": ["players"],
         "emergency_president_sells": True,
         "emergency_sale_guard": "train_buyer",
         "emergency_sale_minimum": "dearest_train",
@@ -7483,6 +7484,7 @@ DATA = TitleData(
         "property pool_cap": '§"Stock Market"',
         "property pool_drop_at_round_end": '§"Stock Market"',
         "property pool_shares_pay": '§"Paying Dividends"',
+        "property presidency_contenders": '§"Stock Round", §"Corporations"',
         "property president_certificate_saleable": '§"Stock Round"',
         "property private_purchase_from_phase": '§"Purchasing Private Companies"',
         "property private_sale_bidding": '§"Private Company Draft"',
@@ -8151,7 +8153,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     if not (g.b_in_round("stock") or v_emergency):
@@ -8201,6 +8203,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             rule='§"Stock Round"',
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (v_percent == v_percent_sold):
+        raise IllegalAction(
+            "the percent sold is that of the certificates named: a sale is never read as another",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+        )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation", rule='§"Stock Market"'
@@ -8481,7 +8488,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     ):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
-            rule='§"Emergency Money Raising", §"Setup"',
+            rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8930,6 +8937,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [

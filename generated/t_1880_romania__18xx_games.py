@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "7b5529a13fee4987",
-    "rulespecs/1880-romania.rules": "c2c8df91d12e8c2d",
-    "rulespecs/lib/18xx.rules": "0beb7d9fae46e8a9",
+    "rulespecs/1880-romania.rules": "0374df22dc74e9f3",
+    "rulespecs/lib/18xx.rules": "ed4116f828845050",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -254,6 +254,7 @@ DATA = TitleData(
             ),
         ),
         "phase_trigger": "the first train of a new type bought or exported; leasing by investors never triggers one",
+        "presidency_contenders": ["players"],
         "emergency_president_sells": True,
         "emergency_sale_guard": "every_presided",
         "emergency_sale_minimum": None,
@@ -8532,6 +8533,7 @@ DATA = TitleData(
         "property pool_cap": "VI.4, §X",
         "property pool_shares_pay": "VI.4, VII.3.6",
         "property ports_on_plus_trains": "VII.3.5.1, II.1",
+        "property presidency_contenders": "VI.8",
         "property president_certificate_saleable": "VI.4",
         "property president_share_cost": "VI.6",
         "property president_share_sizes": "VI.6, II.3.3",
@@ -9237,7 +9239,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     if not (g.b_in_round("stock") or v_emergency):
@@ -9262,6 +9264,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             rule="VI.4, VIII.4",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (v_percent == v_percent_sold):
+        raise IllegalAction(
+            "the percent sold is that of the certificates named: a sale is never read as another",
+            rule="VI.4",
+        )
     if v_emergency:
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     g.transfer(
@@ -9572,7 +9579,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     ):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
-            rule='VII.3.9, §IV("Game Setup"), VI.3',
+            rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -10188,6 +10195,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "lay_tile": [

@@ -11,9 +11,9 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "42003949ebca2dd4",
-    "rulespecs/1846.rules": "338cde521785e36a",
-    "rulespecs/lib/18xx.rules": "0beb7d9fae46e8a9",
+    "rulespecs/18-grand-junction.rules": "b3473308970042fd",
+    "rulespecs/1846.rules": "26b16296b828ec3e",
+    "rulespecs/lib/18xx.rules": "ed4116f828845050",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -270,6 +270,7 @@ DATA = TitleData(
         ),
         "receivership_steps": ["run_routes", "dividend", "buy_train"],
         "receivership_selling": "forbidden",
+        "presidency_contenders": ["players"],
         "emergency_president_sells": True,
         "emergency_sale_guard": "train_buyer",
         "emergency_sale_minimum": "dearest_train",
@@ -369,7 +370,6 @@ DATA = TitleData(
         "top_up_revenue_options": [10, 20, 50, 100, 200],
         "choose_turn_options": [0, 1, 2, 3, 4, 5, 6, 7],
         "held_shares_on_close": "pool",
-        "presidency_contenders": ["players"],
     },
     components={
         "bankruptcy": [
@@ -7854,7 +7854,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     if not (g.b_in_round("stock") or v_emergency):
@@ -7904,6 +7904,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             rule='§"Initial Stock Round"',
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (v_percent == v_percent_sold):
+        raise IllegalAction(
+            "the percent sold is that of the certificates named: a sale is never read as another",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+        )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation", rule='§"Stock Market"'
@@ -8771,6 +8776,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "lay_tile": [

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "720ca95500687732",
     "rulespecs/18co.rules": "a99022b3a1975fe5",
-    "rulespecs/lib/18xx.rules": "0beb7d9fae46e8a9",
+    "rulespecs/lib/18xx.rules": "ed4116f828845050",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -516,6 +516,19 @@ def test_s8_2_4_naming_a_bought_share_in_the_first_round_is_refused():
     assert_refused(g, P("Ann", "sell_shares", shares=[bought], percent=10), ("§8.2.4", "§8.1"))
 
 
+def test_s8_1_a_percent_that_is_not_the_shares_named_is_refused():
+    """§8.1 (issue 39): a sale is of the shares it names: Ann's C&S share sold as 20% is refused, never read
+    as another sale; as 10% it is sold."""
+    g = new_game()
+    opening(g)
+    first_or_buy_2s(g)
+    to_turn(g, "Ann")
+    sale = sell_action(g, "Ann", "CS", 1)
+    assert_refused(g, {**sale, "percent": 20}, ("§5", "§8.1"), "never read as another")
+    act(g, sale)
+    assert pct(g, "Ann", "CS") == 0
+
+
 def test_s8_1_the_director_certificate_cannot_be_sold():
     g = new_game()
     opening(g)
