@@ -11,7 +11,7 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "a99022b3a1975fe5",
+    "rulespecs/18co.rules": "2c86aa7ad50c0728",
     "rulespecs/lib/18xx.rules": "ed4116f828845050",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -8195,7 +8195,10 @@ DATA = TitleData(
         "enum sale_sets": "§4.1.3",
         "enum special_round": "§8",
         "enum train_trade": "§5.10.1.3",
+        "enum turn_marks": "§5.10.6.1",
         "function can_issue": "§5.11.1, §4.1.6",
+        "function may_buy_train_from": "§5.10.6.1",
+        "function money_raised_for_train": "§5.10.6.1",
         "hex A11": "§9.2.2, §9.5.1",
         "hex A17": "§9.2.2, §9.5.1",
         "hex B10": 'supplement from "18xx-games-18CO.json"',
@@ -8365,6 +8368,7 @@ DATA = TitleData(
         "private LNPW": 'supplement from "18xx-games-18CO.json"',
         "private Toll": 'supplement from "18xx-games-18CO.json"',
         "procedure dividend_price_move": "§5.9.2.2, §5.9.3.3",
+        "procedure emergency_sale_noted": "§5.10.6.1",
         "property acquisition_bid_min": "§7.1.1",
         "property acquisition_bid_raise": "§7.1.2",
         "property acquisition_bidders": "§7.1.1",
@@ -9377,6 +9381,11 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule="§5.3.2")
+    if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
+        raise IllegalAction(
+            "raising money for a train it must buy, the corporation buys the train before anything else",
+            rule="§5.10.6.1",
+        )
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -9515,6 +9524,11 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation", rule="§5.10.1"
             )
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
+                rule="§5.10.6.1",
+            )
         if not (
             (g.param("train_trades") == "any_corporation")
             or (g.b_president(v_seller) == g.b_president(v_corporation))
@@ -9549,8 +9563,8 @@ def a_discard_train(g, v_corporation, v_train):
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
-    """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    return True
+    """no train from another corporation once money is raised for a train the corporation must buy (§5.10.6.1)"""
+    return not r_money_raised_for_train(g)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
@@ -9627,7 +9641,8 @@ def r_emergency_need(g, v_player):
 
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
-    """What a title records of a president's sale for a train (a mark of the turn): nothing unless the title says (library '18xx' procedure emergency_sale_noted)"""
+    """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
+    g.b_mark_done_this_turn("emergency_sale")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -9774,6 +9789,13 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         g.b_market_move(v_corporation, "down")
         if g.attr(v_c, "percent") > 10:
             g.b_market_move(v_corporation, "down")
+    if v_emergency:
+        g.b_mark_done_this_turn("emergency_issue")
+
+
+def r_money_raised_for_train(g):
+    """the corporation operating has raised money for a train it must buy this turn (§5.10.6.1)"""
+    return g.b_done_this_turn("emergency_issue") or g.b_done_this_turn("emergency_sale")
 
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
@@ -10088,6 +10110,7 @@ class Game(GameBase):
         "action:remove_token": a_remove_token,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,
+        "money_raised_for_train": r_money_raised_for_train,
         "action:corporate_sell_shares": a_corporate_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:corporate_buy_shares": a_corporate_buy_shares,
