@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
-    "rulespecs/18co.rules": "2c86aa7ad50c0728",
+    "rulespecs/18co.rules": "e7422516bfe8f241",
     "rulespecs/lib/18xx.rules": "ed4116f828845050",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
