@@ -198,3 +198,16 @@ def test_5_10_6_1_after_the_presidents_sale_too():
     act(g, P("Dee", "sell_shares", shares=[_held(g, "Dee", "CM")[0].id], percent=10))
     assert g.b_done_this_turn("emergency_sale")
     assert_refused(g, C("KPAC", "buy_train", train=theirs.id, price=1), "§5.10.6.1", "Bank or Market")
+
+
+def test_5_10_6_1_no_private_is_bought_before_the_train():
+    """§5.10.6.1: having issued for the train it must buy, KPAC buys that train before anything else: the
+    IMC in the Market (half its face value, §5.3.3) is refused until then (test setup: Phase 3, when
+    corporations may buy privates)."""
+    g = _kpac_must_buy_a_train()
+    g._enter_phase(next(p for p in g.phases if p["key"] == "3"))
+    imc = next(c for c in g.privates if c.id == "IMC")
+    price = int(imc.get("cost")) // 2
+    act(g, C("KPAC", "sell_shares", shares=["KPAC_3"], percent=10))
+    assert g.cash[g.find("KPAC")] >= price
+    assert_refused(g, C("KPAC", "buy_company", company="IMC", price=price), "§5.10.6.1", "before anything else")
