@@ -228,6 +228,30 @@ def presidency_settled(tr: Translator, step: Any) -> Any:
     return AND(*parts)
 
 
+def emergency_sale_keeps_presidency(tr: Translator, ctx: Ctx) -> list[Atom]:
+    """What the steps keep (`emergency_sale_steps`), shown per corporation in a counterexample: its
+    president holds the most of it."""
+    return president_holds_most(tr, ctx)
+
+
+def emergency_sale_steps(tr: Translator, step: Any) -> Any:
+    """A player's sale in an operating round is a president's sale to pay for a train the corporation
+    operating now must buy (emergency money raising): where that corporation's president held the most of
+    it before, he still does after, so no take-over follows and its presidency stays. Every other step
+    holds it trivially."""
+    if not step.label.startswith("sell_shares("):
+        return True
+    m = tr.model
+    operating = step.pre["round"] == ROUNDS.index("operating")
+    parts = []
+    for c in m.corporations:
+        buying = AND(operating, step.pre["acting"] == m.z(c))
+        before = _president_holds_most(tr, step.pre, c)
+        after = _president_holds_most(tr, step.post, c)
+        parts.append(IMPLIES(AND(buying, before), after))
+    return AND(*parts)
+
+
 def shares_sum_to_100(tr: Translator, ctx: Ctx) -> list[Atom]:
     m = tr.model
     b = tr.builtins
@@ -517,6 +541,13 @@ STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[st
      "more of it, once the take-over check has run", president_holds_most, ("takeover_when", "director_is")),
 ]
 
+#: invariants of the titles that set the property they are named after
+GUARDED: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[str, ...]]] = [
+    ("emergency_sale_keeps_presidency", "an emergency sale never changes the presidency of the corporation "
+     "buying the train: a president's sale in an operating round leaves him holding the most of the corporation "
+     "operating, where he did before", emergency_sale_keeps_presidency, ("emergency_sale_guard",)),
+]
+
 LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
     ("items_held_once", "each private is held once, by the bank, a player, a corporation or the pool; each bond "
      "once, by a corporation or a player", items_held_once),
@@ -550,9 +581,11 @@ def invariants_for(model: Model) -> list[Invariant]:
         sanctions.setdefault(decl.invariant, []).append(decl)
     own = {c.name: c for c in title.of_kind("invariant")}
     out: list[Invariant] = []
-    for name, summary, fn, params in STANDARD:
+    for name, summary, fn, params in STANDARD + GUARDED:
         if name in own:
             continue
+        if name == "emergency_sale_keeps_presidency" and model.prop_value("emergency_sale_guard") in (None, "none"):
+            continue  # a title without the guard (or without the president's sale) promises nothing here
         cite = _cite_of(model, *params)
         if name == "shares_sum_to_100":
             cite = model.component_cites("corporation", "shares")
@@ -564,6 +597,10 @@ def invariants_for(model: Model) -> list[Invariant]:
         if name == "money_conserved":
             inv.step_property = money_moves_by_transfer
             inv.key_text = stable_hash(inv.key_text, _src_key(money_moves_by_transfer))
+        elif name == "emergency_sale_keeps_presidency":
+            inv.step_property = emergency_sale_steps
+            inv.assumed = False
+            inv.key_text = stable_hash(inv.key_text, _src_key(emergency_sale_steps), _src_key(_president_holds_most))
         elif name == "president_holds_most":
             inv.step_property = presidency_settled
             inv.assumed = False

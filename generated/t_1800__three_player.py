@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-    "rulespecs/1800.rules": "d3e6d069aea1385f",
-    "rulespecs/lib/18xx.rules": "799dd7de03170cbc",
+    "rulespecs/1800.rules": "913a74b3c211c445",
+    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -239,7 +239,9 @@ DATA = TitleData(
             "bank_pool_share",
         ],
         "bank_pool_contribution": 10,
-        "personal_shares_sold_for_train": False,
+        "emergency_president_sells": False,
+        "emergency_sale_guard": None,
+        "emergency_sale_minimum": None,
         "bankruptcy_payout_per_share": 10,
         "bankrupt_privates_to": "pool",
         "bankrupt_restart": "next_sdr",
@@ -6660,6 +6662,9 @@ DATA = TitleData(
         "property director_pays": "§9.1",
         "property dividend_kinds": "§11.5",
         "property e_trains_any_order_after": "§11.7, §12.5",
+        "property emergency_president_sells": "§11.11",
+        "property emergency_sale_guard": "§11.11",
+        "property emergency_sale_minimum": "§11.11",
         "property end_share_price": "§C.5",
         "property first_certificate": "§9.1",
         "property first_player": "§3",
@@ -6694,7 +6699,6 @@ DATA = TitleData(
         "property par_prices": "§9.1",
         "property pass_is_final": "§5",
         "property personal_and_company_assets_separate": "§3",
-        "property personal_shares_sold_for_train": "§11.11",
         "property phase_change_timing": "§12.7",
         "property player_elimination": "§11.11",
         "property player_private_trades_from": "§12.3",
@@ -7400,7 +7404,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     if not (g.b_in_round("stock") or v_emergency):
@@ -7445,6 +7449,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             rule="§8.1, §8.2.4",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (v_percent == v_percent_sold):
+        raise IllegalAction(
+            "the percent sold is that of the certificates named: a sale is never read as another",
+            rule="§5, §8.1",
+        )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
@@ -7632,7 +7641,80 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
-    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
+    """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
+    if not (g.param("emergency_president_sells")):
+        raise IllegalAction(
+            "the president does not sell his own shares to pay for a train", rule="§11.11"
+        )
+    if not (
+        (
+            (
+                (g.param("emergency_sale_guard") == None)
+                or (g.b_president(v_corporation) != v_player)
+            )
+            or (
+                (g.param("emergency_sale_guard") == "train_buyer")
+                and (not g.b_acting(v_corporation))
+            )
+        )
+        or (
+            all(
+                (
+                    (v_q == v_player)
+                    or (
+                        g.b_percent(v_q, v_corporation)
+                        <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                    )
+                )
+                for v_q in g.name("players")
+            )
+            and all(
+                (
+                    (
+                        (v_o == v_corporation)
+                        or (
+                            g.b_percent(v_o, v_corporation)
+                            <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                        )
+                    )
+                    or (not ("corporations" in g.param("presidency_contenders")))
+                )
+                for v_o in g.name("corporations")
+            )
+        )
+    ):
+        raise IllegalAction(
+            "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
+            rule="§11.11, §1, Appendix C",
+        )
+    if not (
+        (g.param("emergency_sale_minimum") == None)
+        or (
+            ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
+            < r_emergency_need(g, v_player)
+        )
+    ):
+        raise IllegalAction(
+            "the president sells no more than he needs: the sale less one share would not be enough",
+            rule="§11.11",
+        )
+    r_emergency_sale_noted(g, v_player, v_corporation)
+
+
+def r_emergency_need(g, v_player):
+    """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    return (
+        (
+            g.b_dearest_train_price()
+            if (g.param("emergency_sale_minimum") == "dearest_train")
+            else g.b_cheapest_train_price()
+        )
+        - g.b_cash(v_player)
+    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+
+
+def r_emergency_sale_noted(g, v_player, v_corporation):
+    """What a title records of a president's sale for a train (a mark of the turn): nothing unless the title says (library '18xx' procedure emergency_sale_noted)"""
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -7893,6 +7975,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "corporation_buy_company": [
@@ -7958,6 +8041,8 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
+        "emergency_need": r_emergency_need,
+        "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:buy_bond": a_buy_bond,

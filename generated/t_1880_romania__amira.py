@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "523ffb3764f88aab",
-    "rulespecs/lib/18xx.rules": "799dd7de03170cbc",
+    "rulespecs/1880-romania.rules": "0374df22dc74e9f3",
+    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -257,6 +257,10 @@ DATA = TitleData(
             ),
         ),
         "phase_trigger": "the first train of a new type bought or exported; leasing by investors never triggers one",
+        "presidency_contenders": ["players"],
+        "emergency_president_sells": True,
+        "emergency_sale_guard": "every_presided",
+        "emergency_sale_minimum": None,
         "summary": "two players against Amira, a rule-driven third shareholder who runs three companies, on the Regatul României map",
         "map": Gap(
             "played on the Regatul României map, a separate board that neither the rulebook text nor the reference data describes"
@@ -8160,6 +8164,7 @@ DATA = TitleData(
         "cite action dividend": "VII.3.6, VIII.2",
         "cite action run_routes": "VII.3.5.2",
         "cite procedure dividend_price_move": "VIII.2",
+        "cite procedure emergency_sale_limits": "VII.3.9",
         "clash bonus_zones": "§VIII",
         "clash count_4p4": "II.4",
         "clash count_6": "II.4",
@@ -8363,6 +8368,9 @@ DATA = TitleData(
         "property currency": "V.1, II.3.1",
         "property dead_end_colors": "VII.3.1",
         "property dividend_kinds": "VII.3.6",
+        "property emergency_president_sells": "VII.3.9",
+        "property emergency_sale_guard": "VII.3.9",
+        "property emergency_sale_minimum": "VII.3.9",
         "property end_after_trigger": 'IX.1, §IV("Sequence of Play")',
         "property end_trigger": "II.4, §X, VII.3.11",
         "property export_declining_obligation": "VII.3.10",
@@ -8403,6 +8411,7 @@ DATA = TitleData(
         "property pool_cap": "VI.4, §X",
         "property pool_shares_pay": "VI.4, VII.3.6",
         "property ports_on_plus_trains": "VII.3.5.1, II.1",
+        "property presidency_contenders": "VI.8",
         "property president_certificate_saleable": "VI.4",
         "property president_share_cost": "VI.6",
         "property president_share_sizes": "VI.6, II.3.3",
@@ -9111,7 +9120,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     if not (g.b_in_round("stock") or v_emergency):
@@ -9135,8 +9144,14 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
         )
-    v_president_before = g.b_president(v_corporation)
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (v_percent == v_percent_sold):
+        raise IllegalAction(
+            "the percent sold is that of the certificates named: a sale is never read as another",
+            rule="VI.4",
+        )
+    if v_emergency:
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
@@ -9147,10 +9162,6 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
     g.b_note_sold(v_player, v_corporation)
     g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
-    if not ((not v_emergency) or (g.b_president(v_corporation) == v_president_before)):
-        raise IllegalAction(
-            "shares sold to pay for a train may not change any company's president", rule="VII.3.9"
-        )
 
 
 def a_pass(g, v_entity):
@@ -9403,7 +9414,80 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
-    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
+    """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
+    if not (g.param("emergency_president_sells")):
+        raise IllegalAction(
+            "the president does not sell his own shares to pay for a train", rule="VII.3.9"
+        )
+    if not (
+        (
+            (
+                (g.param("emergency_sale_guard") == None)
+                or (g.b_president(v_corporation) != v_player)
+            )
+            or (
+                (g.param("emergency_sale_guard") == "train_buyer")
+                and (not g.b_acting(v_corporation))
+            )
+        )
+        or (
+            all(
+                (
+                    (v_q == v_player)
+                    or (
+                        g.b_percent(v_q, v_corporation)
+                        <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                    )
+                )
+                for v_q in g.name("players")
+            )
+            and all(
+                (
+                    (
+                        (v_o == v_corporation)
+                        or (
+                            g.b_percent(v_o, v_corporation)
+                            <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                        )
+                    )
+                    or (not ("corporations" in g.param("presidency_contenders")))
+                )
+                for v_o in g.name("corporations")
+            )
+        )
+    ):
+        raise IllegalAction(
+            "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
+            rule="VII.3.9, XI.3, VI.8",
+        )
+    if not (
+        (g.param("emergency_sale_minimum") == None)
+        or (
+            ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
+            < r_emergency_need(g, v_player)
+        )
+    ):
+        raise IllegalAction(
+            "the president sells no more than he needs: the sale less one share would not be enough",
+            rule="VII.3.9",
+        )
+    r_emergency_sale_noted(g, v_player, v_corporation)
+
+
+def r_emergency_need(g, v_player):
+    """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    return (
+        (
+            g.b_dearest_train_price()
+            if (g.param("emergency_sale_minimum") == "dearest_train")
+            else g.b_cheapest_train_price()
+        )
+        - g.b_cash(v_player)
+    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+
+
+def r_emergency_sale_noted(g, v_player, v_corporation):
+    """What a title records of a president's sale for a train (a mark of the turn): nothing unless the title says (library '18xx' procedure emergency_sale_noted)"""
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -9737,6 +9821,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "lay_tile": [
@@ -9776,6 +9861,8 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
+        "emergency_need": r_emergency_need,
+        "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:choose": a_choose,

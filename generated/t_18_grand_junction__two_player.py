@@ -11,9 +11,9 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "0635bb1a268d675d",
-    "rulespecs/1846.rules": "0b33d79a61497380",
-    "rulespecs/lib/18xx.rules": "799dd7de03170cbc",
+    "rulespecs/18-grand-junction.rules": "b3473308970042fd",
+    "rulespecs/1846.rules": "26b16296b828ec3e",
+    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -151,6 +151,10 @@ DATA = TitleData(
         ),
         "receivership_steps": ["run_routes", "dividend", "buy_train"],
         "receivership_selling": "forbidden",
+        "presidency_contenders": ["players"],
+        "emergency_president_sells": True,
+        "emergency_sale_guard": "train_buyer",
+        "emergency_sale_minimum": "dearest_train",
         "minor_operating_steps": ["track_and_token", "run_routes", "dividend"],
         "declinable_decisions": [],
         "reserved_token_note": 'the maker file marks each reserved token "$80*" without explaining the mark; 18xx-games-1846.json prices a reserved placement at $40 (more without a route to it), which is used here',
@@ -6989,6 +6993,7 @@ DATA = TitleData(
         "cite action dividend": '§"Paying Dividends"',
         "cite action run_routes": '§"Running Trains"',
         "cite action sell_shares": '§"Stock Round", §"Emergency Money Raising"',
+        "cite procedure emergency_sale_limits": '§"Emergency Money Raising"',
         "cite procedure pay_dividends": '§"Paying Dividends"',
         "cite trigger private_income": '§"Private Companies"',
         "cite trigger privates_close": '§"Phases"',
@@ -7052,7 +7057,7 @@ DATA = TitleData(
         "president_rules deck": '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         "procedure acquire_minor": '§"Minor Companies"',
         "procedure dividend_price_move": '§"Paying Dividends", §"Abraham Donaldson"',
-        "procedure emergency_sale_limits": '§"Emergency Money Raising"',
+        "procedure emergency_sale_noted": '§"Emergency Money Raising"',
         "procedure minor_dividend": '§"Minor Companies"',
         "property ability_cards": '§"Company Presidents", §"Using the Company Presidents"',
         "property any_time_actions": '§"GMT 1846 Components Used"',
@@ -7072,6 +7077,9 @@ DATA = TitleData(
         "property dead_end_colors": '§"Laying Track"',
         "property declinable_decisions": '§"GMT 1846 Components Used"',
         "property dividend_kinds": '§"Paying Dividends"',
+        "property emergency_president_sells": '§"Emergency Money Raising"',
+        "property emergency_sale_guard": '§"Emergency Money Raising"',
+        "property emergency_sale_minimum": '§"Emergency Money Raising"',
         "property final_train_finishes": '§"Game End"',
         "property first_operating_order": '§"Operating Round"',
         "property first_round": '§"Setting Up the Game", §"Initial Stock Round"',
@@ -7099,6 +7107,7 @@ DATA = TitleData(
         "property pool_cap": '§"Stock Market"',
         "property pool_drop_at_round_end": '§"Stock Market"',
         "property pool_shares_pay": '§"Paying Dividends"',
+        "property presidency_contenders": '§"Cleveland Graham"',
         "property president_certificate_saleable": '§"Stock Round"',
         "property private_purchase_from_phase": '§"Purchasing Private Companies"',
         "property private_sale_bidding": '§"Private Company Draft"',
@@ -7739,7 +7748,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
-def a_sell_shares(g, v_player, v_corporation, v_shares):
+def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     if not (g.b_in_round("stock") or v_emergency):
@@ -7789,6 +7798,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares):
             rule='§"Initial Stock Round"',
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    if not (v_percent == v_percent_sold):
+        raise IllegalAction(
+            "the percent sold is that of the certificates named: a sale is never read as another",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+        )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation", rule='§"Stock Market"'
@@ -8013,37 +8027,81 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
-    """A president's emergency sale keeps his presidency of the corporation buying the train, and raises no more than needed (§\"Emergency Money Raising\")"""
+    """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
+    if not (g.param("emergency_president_sells")):
+        raise IllegalAction(
+            "the president does not sell his own shares to pay for a train",
+            rule='§"Emergency Money Raising"',
+        )
     if not (
-        not (
-            g.b_acting(v_corporation)
-            and any(
+        (
+            (
+                (g.param("emergency_sale_guard") == None)
+                or (g.b_president(v_corporation) != v_player)
+            )
+            or (
+                (g.param("emergency_sale_guard") == "train_buyer")
+                and (not g.b_acting(v_corporation))
+            )
+        )
+        or (
+            all(
                 (
-                    (v_p != v_player)
-                    and (
-                        g.b_percent(v_p, v_corporation)
-                        > (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                    (v_q == v_player)
+                    or (
+                        g.b_percent(v_q, v_corporation)
+                        <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
                     )
                 )
-                for v_p in g.name("players")
+                for v_q in g.name("players")
+            )
+            and all(
+                (
+                    (
+                        (v_o == v_corporation)
+                        or (
+                            g.b_percent(v_o, v_corporation)
+                            <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                        )
+                    )
+                    or (not ("corporations" in g.param("presidency_contenders")))
+                )
+                for v_o in g.name("corporations")
             )
         )
     ):
         raise IllegalAction(
-            "an emergency sale does not change the presidency of the corporation buying the train",
-            rule='§"Emergency Money Raising"',
+            "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
+            rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
         )
     if not (
-        ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
-        < (
-            (g.b_dearest_train_price() - g.b_cash(v_player))
-            - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+        (g.param("emergency_sale_minimum") == None)
+        or (
+            ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
+            < r_emergency_need(g, v_player)
         )
     ):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
         )
+    r_emergency_sale_noted(g, v_player, v_corporation)
+
+
+def r_emergency_need(g, v_player):
+    """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    return (
+        (
+            g.b_dearest_train_price()
+            if (g.param("emergency_sale_minimum") == "dearest_train")
+            else g.b_cheapest_train_price()
+        )
+        - g.b_cash(v_player)
+    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+
+
+def r_emergency_sale_noted(g, v_player, v_corporation):
+    """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
     g.b_mark_done_this_turn("emergency_sale")
 
 
@@ -8637,6 +8695,7 @@ class Game(GameBase):
             ("player", ("player",)),
             ("corporation", ("corporation",)),
             ("shares", ("list[certificate]",)),
+            ("percent", ("percent",)),
         ],
         "pass": [("entity", ("player", "corporation"))],
         "lay_tile": [
@@ -8698,6 +8757,8 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
+        "emergency_need": r_emergency_need,
+        "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "emergency_seller": r_emergency_seller,

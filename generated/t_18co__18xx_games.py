@@ -11,9 +11,9 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co-18xx-games.rules": "6402e59cc6f2b9e9",
-    "rulespecs/18co.rules": "7ad0ff287ad5a584",
-    "rulespecs/lib/18xx.rules": "799dd7de03170cbc",
+    "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
+    "rulespecs/18co.rules": "e7422516bfe8f241",
+    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -314,7 +314,9 @@ DATA = TitleData(
             ),
         ),
         "sale_set": "each_sale",
+        "emergency_president_sells": True,
         "emergency_sale_guard": "every_presided",
+        "emergency_sale_minimum": "cheapest_train",
         "president_certificate_sale": "by_presidency_exchange",
         "any_time_actions": ["company_lay_tile", "remove_token"],
         "collect_on_lay": ["mine"],
@@ -8190,7 +8192,6 @@ DATA = TitleData(
         "corporation ROCK": "§4.3.1.1",
         "corporation UP": "§4.3.1.1",
         "enum discard_rule": "§5.10.5.3",
-        "enum emergency_sale_guards": "§5.10.6.1",
         "enum presidency_guard": "§5.5.4",
         "enum sale_pricings": "§4.1.3",
         "enum sale_sets": "§4.1.3",
@@ -8198,6 +8199,8 @@ DATA = TitleData(
         "enum train_trade": "§5.10.1.3",
         "enum turn_marks": 'supplement from "18xx.games: lib/engine/step/train.rb (Train#must_issue_before_ebuy?)"',
         "function can_issue": "§5.11.1, §4.1.6",
+        "function may_buy_train_from": 'supplement from "18xx.games: lib/engine/game/base.rb (EBUY_FROM_OTHERS = :value), lib/engine/step/train.rb (Train#buyable_trains)"',
+        "function money_raised_for_train": 'supplement from "18xx.games: lib/engine/step/buy_company.rb (BuyCompany#can_buy_company?: no emergency condition in the base step)"',
         "function step_held": "§5.2",
         "hex A11": "§9.2.2, §9.5.1",
         "hex A17": "§9.2.2, §9.5.1",
@@ -8368,6 +8371,7 @@ DATA = TitleData(
         "private LNPW": 'supplement from "18xx-games-18CO.json"',
         "private Toll": 'supplement from "18xx-games-18CO.json"',
         "procedure dividend_price_move": 'supplement from "18xx.games: lib/engine/game/g_18_co/step/dividend.rb (Dividend#share_price_change), lib/engine/step/dividend.rb (Dividend#skip!)"',
+        "procedure emergency_sale_noted": "§5.10.6.1",
         "procedure forced_purchase_help": 'supplement from "18xx.games: lib/engine/step/train.rb (Train#buy_train_action, Train#must_issue_before_ebuy?, Train#check_for_cheapest_train)"',
         "property acquisition_bid_min": "§7.1.1",
         "property acquisition_bid_raise": "§7.1.2",
@@ -8421,8 +8425,10 @@ DATA = TitleData(
         "property emergency_exempt": "§16.1.1",
         "property emergency_money": "§5.10.6.1.1",
         "property emergency_money_rest": "§5.10.6.1",
+        "property emergency_president_sells": "§5.10.6.1",
         "property emergency_purchase": "§5.10.6.1",
-        "property emergency_sale_guard": 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (EBUY_PRES_SWAP), lib/engine/step/emergency_money.rb (EmergencyMoney#president_swap_concern?, #causes_president_swap?)"',
+        "property emergency_sale_guard": "§5.10.6.1",
+        "property emergency_sale_minimum": "§5.10.6.1",
         "property end_on_bank_broken": "§10, §3.1.3, §3.2.3",
         "property end_on_bankruptcy": "§10",
         "property excess_trains_to": "§5.10.5.3, §6.1.7.1",
@@ -9293,46 +9299,8 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
             rule="§4.1.3, §4.1.4",
         )
-    v_stays = (g.b_president(v_corporation) != v_player) or (
-        all(
-            (
-                (v_q == v_player)
-                or (
-                    g.b_percent(v_q, v_corporation)
-                    <= (g.b_percent(v_player, v_corporation) - v_percent)
-                )
-            )
-            for v_q in g.name("players")
-        )
-        and all(
-            (
-                (v_o == v_corporation)
-                or (
-                    g.b_percent(v_o, v_corporation)
-                    <= (g.b_percent(v_player, v_corporation) - v_percent)
-                )
-            )
-            for v_o in g.name("corporations")
-        )
-    )
-    if not (
-        ((not v_emergency) or v_stays)
-        or (
-            (g.param("emergency_sale_guard") == "train_buyer")
-            and (not g.b_in_step(v_corporation, "buy_train"))
-        )
-    ):
-        raise IllegalAction(
-            "raising money for a train, the president may not sell so that the presidency changes hands",
-            rule="§5.10.6.1",
-        )
-    if not (
-        (not v_emergency)
-        or (((g.b_price(v_corporation) * (v_percent - 10)) // 10) < g.b_emergency_shortfall())
-    ):
-        raise IllegalAction(
-            "raising money for a train, the president sells no more than he needs", rule="§5.10.6.1"
-        )
+    if v_emergency:
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent)
     v_falling = (
         (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
@@ -9419,6 +9387,11 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule="§5.3.2")
+    if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
+        raise IllegalAction(
+            "raising money for a train it must buy, the corporation buys the train before anything else",
+            rule="§5.10.6.1",
+        )
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -9556,6 +9529,11 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation", rule="§5.10.1"
             )
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
+                rule="§5.10.6.1",
+            )
         if not (
             (g.param("train_trades") == "any_corporation")
             or (g.b_president(v_seller) == g.b_president(v_corporation))
@@ -9590,12 +9568,86 @@ def a_discard_train(g, v_corporation, v_train):
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
-    """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    """a train from another corporation, even while raising money for a train the corporation must buy (supplement from \"18xx.games: lib/engine/game/base.rb (EBUY_FROM_OTHERS = :value), lib/engine/step/train.rb (Train#buyable_trains)\")"""
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
-    """What limits a president's sale to pay for a train: none unless the title says (library '18xx' procedure emergency_sale_limits)"""
+    """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
+    if not (g.param("emergency_president_sells")):
+        raise IllegalAction(
+            "the president does not sell his own shares to pay for a train", rule="§5.10.6.1"
+        )
+    if not (
+        (
+            (
+                (g.param("emergency_sale_guard") == None)
+                or (g.b_president(v_corporation) != v_player)
+            )
+            or (
+                (g.param("emergency_sale_guard") == "train_buyer")
+                and (not g.b_acting(v_corporation))
+            )
+        )
+        or (
+            all(
+                (
+                    (v_q == v_player)
+                    or (
+                        g.b_percent(v_q, v_corporation)
+                        <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                    )
+                )
+                for v_q in g.name("players")
+            )
+            and all(
+                (
+                    (
+                        (v_o == v_corporation)
+                        or (
+                            g.b_percent(v_o, v_corporation)
+                            <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
+                        )
+                    )
+                    or (not ("corporations" in g.param("presidency_contenders")))
+                )
+                for v_o in g.name("corporations")
+            )
+        )
+    ):
+        raise IllegalAction(
+            "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
+            rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
+        )
+    if not (
+        (g.param("emergency_sale_minimum") == None)
+        or (
+            ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
+            < r_emergency_need(g, v_player)
+        )
+    ):
+        raise IllegalAction(
+            "the president sells no more than he needs: the sale less one share would not be enough",
+            rule="§5.10.6.1",
+        )
+    r_emergency_sale_noted(g, v_player, v_corporation)
+
+
+def r_emergency_need(g, v_player):
+    """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    return (
+        (
+            g.b_dearest_train_price()
+            if (g.param("emergency_sale_minimum") == "dearest_train")
+            else g.b_cheapest_train_price()
+        )
+        - g.b_cash(v_player)
+    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+
+
+def r_emergency_sale_noted(g, v_player, v_corporation):
+    """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
+    g.b_mark_done_this_turn("emergency_sale")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -9775,6 +9827,11 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         g.b_market_move(v_corporation, "down")
         if g.attr(v_c, "percent") > 10:
             g.b_market_move(v_corporation, "down")
+
+
+def r_money_raised_for_train(g):
+    """never read as barring a purchase: the site lets the corporation buy privates while raising money (supplement from \"18xx.games: lib/engine/step/buy_company.rb (BuyCompany#can_buy_company?: no emergency condition in the base step)\")"""
+    return False
 
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
@@ -10095,6 +10152,8 @@ class Game(GameBase):
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,
+        "emergency_need": r_emergency_need,
+        "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
         "action:corporation_bid": a_corporation_bid,
@@ -10104,6 +10163,7 @@ class Game(GameBase):
         "action:remove_token": a_remove_token,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,
+        "money_raised_for_train": r_money_raised_for_train,
         "action:corporate_sell_shares": a_corporate_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "action:corporate_buy_shares": a_corporate_buy_shares,

@@ -516,6 +516,19 @@ def test_s8_2_4_naming_a_bought_share_in_the_first_round_is_refused():
     assert_refused(g, P("Ann", "sell_shares", shares=[bought], percent=10), ("§8.2.4", "§8.1"))
 
 
+def test_s8_1_a_percent_that_is_not_the_shares_named_is_refused():
+    """§8.1 (issue 39): a sale is of the shares it names: Ann's C&S share sold as 20% is refused, never read
+    as another sale; as 10% it is sold."""
+    g = new_game()
+    opening(g)
+    first_or_buy_2s(g)
+    to_turn(g, "Ann")
+    sale = sell_action(g, "Ann", "CS", 1)
+    assert_refused(g, {**sale, "percent": 20}, ("§5", "§8.1"), "never read as another")
+    act(g, sale)
+    assert pct(g, "Ann", "CS") == 0
+
+
 def test_s8_1_the_director_certificate_cannot_be_sold():
     g = new_game()
     opening(g)
@@ -1467,6 +1480,23 @@ def test_s11_11_the_director_must_first_sell_the_shares_on_the_mat():
     act(g, corp_sell(g, "DRGW", 1))
     assert delta(before, money(g)) == {"DRGW": p, "bank": -p}
     assert pct(g, "pool", "DRGW") == 10
+
+
+def test_s11_11_personal_stock_is_not_sold_for_the_train():
+    """§11.11 "(Personal stock cannot be sold.)": the Director of a company short of a train's price sells its
+    mat shares and may contribute, but not sell his own shares, of that company or another (issue 39: the
+    library's emergency_president_sells, false here). Ann, with no cash, holds 60% of the D&RGW and a C&S
+    share."""
+    g = new_game()
+    forced_drgw(g)
+    act(g, corp_sell(g, "DRGW", 1))
+    ann = g.entity("player", "Ann")
+    g.transfer(g.cash[ann], ann, BANK)                      # test setup: Ann has nothing to contribute
+    assert g.b_forced_shortfall(g.entity("corporation", "DRGW")) > 0
+    assert_refused(g, sell_action(g, "Ann", "CS", 1), "§11.11", "does not sell his own shares")
+    assert_refused(g, sell_action(g, "Ann", "DRGW", 1), "§11.11", "does not sell his own shares")
+    act(g, C("DRGW", "bankrupt"))                           # so the company goes bankrupt
+    assert pct(g, "Ann", "CS") == 10
 
 
 def test_s11_11_shareholders_contribute_and_the_bank_adds_10_percent_per_pool_share():

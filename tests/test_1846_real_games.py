@@ -257,6 +257,69 @@ def test_emergency_money_raising_the_presidents_sale_keeps_his_presidency_and_ra
     assert g.cash[p1] == 100 and g.b_price(nyc) == 100  # (he does not preside NYC: its price stays)
 
 
+def _nyc_owns_a_train(g):
+    """Test setup: NYC owns a 2-train from the bank's stock; its id."""
+    from compiler.runtime.entities import DEPOT
+    spare = next(t for t in g._available_train_ids() if g.trains[t].name == "2")
+    g.move(g.trains[spare], DEPOT, g.entity("corporation", "NYC"))
+    return spare
+
+
+def test_emergency_money_raising_no_train_from_another_corporation_once_money_is_raised():
+    """§"Emergency Money Raising" (issue 39 case 1; BuyTrain#buyable_trains, Train#buyable_trains with
+    EBUY_FROM_OTHERS :never): with $30 and nothing raised GT may buy NYC's 2-train for $1; once it has issued
+    shares for the train it must buy, or its president has sold for it, only the bank's train is for sale."""
+    g = new_game(4)
+    gt = _gt_must_buy(g, 30)
+    spare = _nyc_owns_a_train(g)
+    assert g.call("may_buy_train_from", gt, g.entity("corporation", "NYC"))
+    n = next(n for n in range(1, 6) if g.call("emergency_bundle", gt, n))
+    act(g, C("GT", "sell_shares", shares=[f"GT_{4 + i}" for i in range(n)], percent=10 * n))
+    assert_refused(g, C("GT", "buy_train", train=spare, price=1), ("Buying Trains", "Emergency Money Raising"),
+                   "may not buy a train from another corporation")
+    # the president's sale: GT has nothing to issue and no cash; P1, no cash, sells one of two B&O shares
+    g = new_game(4)
+    gt = _gt_must_buy(g, 0)
+    spare = _nyc_owns_a_train(g)
+    p1 = g.entity("player", "P1")
+    for cert in ("GT_4", "GT_5", "GT_6", "GT_7", "GT_8"):
+        g.j.set(g.owner, cert, POOL)                         # test setup: nothing left to issue
+    g.transfer(g.cash[p1], p1, BANK)
+    g.j.set(g.corp["BO"], "operated", True)                  # test setup: B&O started at $90, P1 holds two shares
+    g.j.set(g.corp["BO"], "par", 90)
+    cell = g.market.par_cell(90)
+    g.j.set(g.corp["BO"], "cell", cell)
+    g.stacks.setdefault(cell, []).append("BO")
+    for cert in ("BO_1", "BO_2"):
+        g.j.set(g.owner, cert, p1)
+    act(g, P("P1", "sell_shares", shares=["BO_1"], percent=10))
+    assert g.b_done_this_turn("emergency_sale") and not g.b_done_this_turn("emergency_issue")
+    assert_refused(g, C("GT", "buy_train", train=spare, price=1), ("Buying Trains", "Emergency Money Raising"),
+                   "may not buy a train from another corporation")
+
+
+def test_emergency_money_raising_a_sale_that_leaves_the_president_level_keeps_the_presidency():
+    """§"Emergency Money Raising" (issue 39 case 2, the library's emergency_sale_limits with 1846's
+    train_buyer guard): P1 with 50% of GT against P2's 30% may sell 20%, keeping the presidency at a tie
+    (30% each), not 30%."""
+    g = new_game(4)
+    gt = _gt_must_buy(g, 0)
+    p1 = g.entity("player", "P1")
+    for cert in ("GT_4", "GT_5", "GT_6"):
+        g.j.set(g.owner, cert, p1)                           # test setup: P1 holds 50%
+    for cert in ("GT_7", "GT_8"):
+        g.j.set(g.owner, cert, POOL)                         # nothing left to issue
+    g.transfer(g.cash[p1], p1, BANK)
+    while g.b_price(gt) > 50:
+        g.b_market_move(gt, "left")                          # test setup: GT's shares at $50 or less
+    assert not g.call("emergency_issue_possible", gt)
+    assert g.b_price(gt) < g.b_dearest_train_price() <= 2 * g.b_price(gt)   # two shares needed, not three
+    assert_refused(g, P("P1", "sell_shares", shares=["GT_4", "GT_5", "GT_6"], percent=30),
+                   "Emergency Money Raising", "does not change the presidency")
+    act(g, P("P1", "sell_shares", shares=["GT_4", "GT_5"], percent=20))
+    assert g.b_president(gt) == p1 and g.b_percent(p1, gt) == 30
+
+
 # ---------------------------------------------------------------- trains
 
 

@@ -307,6 +307,26 @@ def test_stock_market_only_the_presidents_sale_moves_the_price():
     assert g.b_price(gt) == g.market.price(g.market.left(g.market.par_cell(100)))
 
 
+def test_stock_round_a_percent_that_is_not_the_certificates_named_is_refused():
+    """§"Stock Round" (issue 39; the library's sell_shares): a sale names its certificates and the percent
+    they make; P3, holding three GT shares, may not sell one as 20% or two as 10%."""
+    g = new_game(4)
+    first_or(g, {"GT": ("P1", 100)})
+    for cert in ("GT_3", "GT_4", "GT_5"):
+        g.j.set(g.owner, cert, g.entity("player", "P3"))   # test setup: the second stock round, P3 with 30%
+    g.j.set(g.g, "round", "stock")
+    g.j.set(g.g, "stock_rounds", 2)
+    g.j.set(g.g, "turn", 2)
+    g.j.set(g.corp["GT"], "operated", True)
+    g._new_turn()
+    assert acting(g) == "P3"
+    assert_refused(g, P("P3", "sell_shares", shares=["GT_3"], percent=20), "Stock Round", "never read as another")
+    assert_refused(g, P("P3", "sell_shares", shares=["GT_3", "GT_4"], percent=10), "Stock Round",
+                   "never read as another")
+    act(g, P("P3", "sell_shares", shares=["GT_3", "GT_4"], percent=20))
+    assert g.b_percent(g.entity("player", "P3"), g.entity("corporation", "GT")) == 10
+
+
 # ---------------------------------------------------------------- operating round
 
 

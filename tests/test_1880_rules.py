@@ -318,6 +318,23 @@ def test_vi_4_the_presidents_share_is_never_sold():
     assert_refused(g, P("Ann", "sell_shares", shares=[pres.id], percent=20), "VI.4")
 
 
+def test_vi_4_a_percent_that_is_not_the_shares_named_is_refused():
+    """VI.4 (issue 39): a sale is of the shares it names; one naming a 10% share and saying 20%, or two and
+    saying 10%, is refused, never read as another sale."""
+    g = new_game()
+    turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
+    turn(g, "Bob", buy_action(g, "Bob", "GWR"))
+    g.g["stock_rounds"] = 2                      # a direct state edit: a later stock round, Bob with a second share
+    g.move(next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("corporation", "GWR") and not c.president),
+           g.entity("corporation", "GWR"), g.entity("player", "Bob"))
+    to_turn(g, "Bob")
+    one, two = (c.id for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("player", "Bob"))
+    assert_refused(g, P("Bob", "sell_shares", shares=[one], percent=20), "VI.4", "never read as another")
+    assert_refused(g, P("Bob", "sell_shares", shares=[one, two], percent=10), "VI.4", "never read as another")
+    act(g, P("Bob", "sell_shares", shares=[one, two], percent=20))
+    assert pct(g, "Bob", "GWR") == 0
+
+
 def test_viii_4_communist_phase_freezes_prices_and_bars_presidents_from_selling():
     g = new_game()
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))

@@ -173,3 +173,41 @@ def test_5_10_6_1_another_corporations_presidency_the_title_lets_go_the_site_doe
     assert corp_state(g, "CS")["president"] == "Bob"
     site = _kpac_must_buy_a_train("18xx.games")
     assert_refused(site, P("Dee", "sell_shares", shares=[pres.id], percent=10), "§5.10.6.1")
+
+
+def test_5_10_6_1_once_money_is_raised_the_train_comes_from_the_bank_or_market():
+    """§5.10.6.1: raising money for the train it must buy, KPAC "must buy the cheapest available train in the
+    Bank or Market": after it issues a share, CS's 2-train (Dee presides both) is not for sale at $1, nor is
+    a private bought first. The site lets it buy from another corporation (EBUY_FROM_OTHERS = :value)."""
+    g = _kpac_must_buy_a_train()
+    theirs = g.b_trains(g.find("CS"))[0]
+    act(g, C("KPAC", "sell_shares", shares=["KPAC_3"], percent=10))
+    assert g.b_done_this_turn("emergency_issue")
+    assert_refused(g, C("KPAC", "buy_train", train=theirs.id, price=1), "§5.10.6.1", "Bank or Market")
+    site = _kpac_must_buy_a_train("18xx.games")
+    act(site, C("KPAC", "sell_shares", shares=["KPAC_3"], percent=10))
+    act(site, C("KPAC", "buy_train", train=theirs.id, price=1))
+    assert site.owner[theirs.id] == site.find("KPAC")
+
+
+def test_5_10_6_1_after_the_presidents_sale_too():
+    """§5.10.6.1: the president's sale for the train (here Dee's CM share, before any issue, as the title
+    lets him) raises money for it as well: then no train from another corporation."""
+    g = _kpac_must_buy_a_train()
+    theirs = g.b_trains(g.find("CS"))[0]
+    act(g, P("Dee", "sell_shares", shares=[_held(g, "Dee", "CM")[0].id], percent=10))
+    assert g.b_done_this_turn("emergency_sale")
+    assert_refused(g, C("KPAC", "buy_train", train=theirs.id, price=1), "§5.10.6.1", "Bank or Market")
+
+
+def test_5_10_6_1_no_private_is_bought_before_the_train():
+    """§5.10.6.1: having issued for the train it must buy, KPAC buys that train before anything else: the
+    IMC in the Market (half its face value, §5.3.3) is refused until then (test setup: Phase 3, when
+    corporations may buy privates)."""
+    g = _kpac_must_buy_a_train()
+    g._enter_phase(next(p for p in g.phases if p["key"] == "3"))
+    imc = next(c for c in g.privates if c.id == "IMC")
+    price = int(imc.get("cost")) // 2
+    act(g, C("KPAC", "sell_shares", shares=["KPAC_3"], percent=10))
+    assert g.cash[g.find("KPAC")] >= price
+    assert_refused(g, C("KPAC", "buy_company", company="IMC", price=price), "§5.10.6.1", "before anything else")

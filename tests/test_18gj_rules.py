@@ -523,6 +523,30 @@ def test_off_board_areas_no_two_east_and_no_two_west_on_one_train(side):
     assert len([n for n in best.runs[0].nodes if n.split("-")[0] in (first, second)]) == 1
 
 
+# ---------------------------------------------------------------- emergency money raising (1846's, inherited)
+
+
+def test_emergency_money_raising_no_train_from_another_company_after_an_emergency_issue():
+    """§"Emergency Money Raising" (1846's rule, which the title keeps; issue 39 case 1): the second company of
+    the first operating round, with no cash and a train it must buy, issues a share for it; then only the
+    bank's train is for sale, not the first company's 2-train for $1 (the title's own buy_train, for Adolphus
+    Meyer's discount, had lost the check)."""
+    g = new_game(4)
+    to_first_or(g, {"DRG": 100, "DSPP": 100})
+    first, second = g.g["order"][0], g.g["order"][1]
+    buy_two_train(g, first)
+    to_step(g, second, "buy_train")
+    buyer = g.entity("corporation", second)
+    for cert, player in zip([c for c in g.certs_of[second] if g.owner[c.id] == buyer][:3], ("P2", "P3", "P4")):
+        g.j.set(g.owner, cert.id, g.entity("player", player))  # test setup: players hold three shares
+    g.transfer(g.cash[buyer], buyer, BANK)                      # and the company has no cash
+    assert g.b_must_buy_train(buyer)
+    theirs = g.b_trains(g.entity("corporation", first))[0]
+    issued = next(c for c in g.certs_of[second] if g.owner[c.id] == buyer)
+    act(g, C(second, "sell_shares", shares=[issued.id], percent=10))
+    assert_refused(g, C(second, "buy_train", train=theirs.id, price=1), "Emergency Money Raising", "from another company")
+
+
 # ---------------------------------------------------------------- two-player rules
 
 

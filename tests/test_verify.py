@@ -753,6 +753,35 @@ def test_a_bankruptcy_paying_the_raised_cash_to_no_one_is_caught():
     assert "COUNTEREXAMPLE: money_conserved after bankrupt" in text_of(report)
 
 
+@pytest.mark.parametrize("name", ["1846", "18CO", "1880 Romania"])
+def test_an_emergency_sale_never_changes_the_presidency_of_the_corporation_buying_the_train(real, name):
+    """Issue 39: in each title with the guard (emergency_sale_guard), a president's sale for a train leaves
+    him holding the most of the corporation buying it, proved after sell_shares; 1800 (no president's sale,
+    §11.11) has no such invariant."""
+    report = verify_title(real.program.titles[name], cache=CACHE, only=["sell_shares"])
+    assert report.result("emergency_sale_keeps_presidency", "sell_shares").status == "proved"
+    assert "emergency_sale_keeps_presidency" not in {i.name for i in verify_title(
+        real.program.titles["1800"], cache=CACHE, only=[]).invariants}
+
+
+def test_an_emergency_sale_without_the_presidency_guard_is_caught():
+    """The mutant's emergency_sale_limits keeps 1846's no-more-than-needed rule but drops the presidency
+    guard: the president of the corporation buying the train may sell so that another holds more, and the
+    verifier finds it after sell_shares."""
+    loaded = load_with("""errata "mutant" of "1846" {
+  replace procedure emergency_sale_limits(player: player, corporation: corporation, percent_sold: percent)
+      "The president's sale for a train, without the presidency guard" §"Emergency Money Raising" {
+    require price(corporation) * (percent_sold - 10%) / 10 < emergency_need(player)
+      else "the president sells no more than he needs" §"Emergency Money Raising", assumed "a mutation for the test"
+    do emergency_sale_noted(player, corporation)
+  }
+}
+""")
+    report = verify_title(loaded.program.titles["1846"], cache=CACHE, only=["sell_shares"])
+    assert report.result("emergency_sale_keeps_presidency", "sell_shares").status == "counterexample"
+    assert "COUNTEREXAMPLE: emergency_sale_keeps_presidency after sell_shares" in text_of(report)
+
+
 def test_the_real_tables_of_1800_hold(real):
     report = verify_title(real.program.titles["1800"], cache=CACHE, only=[])
     checks = {t.name: t.status for t in report.tables}

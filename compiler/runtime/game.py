@@ -5564,10 +5564,10 @@ class GameBase:
                 out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
                             "percent": sum(c.percent for c in chosen)})
             pres = self.certs_of[corp.id][0]
-            if entity.kind == "player" and "percent" in dict(self.ACTION_PARAMS.get("sell_shares", ())) \
+            if entity.kind == "player" and self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange" \
                     and self.owner[pres.id] == entity and pres not in certs and self.corp[corp.id]["cell"] is not None:
                 # the president's certificate, alone or with the rest, sold whole or but one share of it (where
-                # the title's sale names the percent sold: a presidency exchange, its guards say when)
+                # the title sells it by a presidency exchange: its guards say when)
                 for chosen in ([pres], [*certs, pres]) if certs else ([pres],):
                     whole = sum(c.percent for c in chosen)
                     for pct in sorted({whole, whole - 10}):
