@@ -257,7 +257,7 @@ def cmd_build(args) -> int:
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
-    reports = _build_verify(loaded, out)
+    reports = _build_verify(loaded, out, args.jobs)
     if reports is None:
         return EXIT_FAIL
     import io
@@ -274,7 +274,7 @@ def cmd_build(args) -> int:
     return EXIT_OK
 
 
-def _build_verify(loaded: Loaded, out: "Output") -> dict | None:
+def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None) -> dict | None:
     """The verify stage of `rulec build`: every title and variant, through the
     verify cache. Returns the reports by display name (the docs stage shows
     them), None when the stage failed.
@@ -292,6 +292,8 @@ def _build_verify(loaded: Loaded, out: "Output") -> dict | None:
     cache = verify.Cache.default()
     selected = verify.select_titles(loaded, None)
     reports = []
+    with progress().stage("verify: checks on every core") as stage:
+        verify.warm(selected, cache, jobs, progress=stage.item)
     with progress().stage("verify", len(selected), "titles") as stage:
         for title in selected:
             stage.next(title.display_name)
@@ -602,13 +604,18 @@ def cmd_validate(args) -> int:
 def cmd_docs(args) -> int:
     from compiler.docs import build
 
-    return build(serve=args.serve)
+    return build(serve=args.serve, jobs=args.jobs)
 
 
 def cmd_verify(args) -> int:
     from compiler.verify import run
 
-    return run(args.titles or None, args.json, sys.stdout, tuple(args.option))
+    return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs)
+
+
+def _jobs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", "-j", type=int, metavar="N",
+                        help="proofs on N processes at once (default: every core; 1: in this process)")
 
 
 def _quiet(parser: argparse.ArgumentParser) -> None:
@@ -632,6 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rulespec files or folders of your own (default: rulespecs/); needs --out")
     p.add_argument("--out", metavar="DIR",
                    help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
+    _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_build)
 
@@ -652,6 +660,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="with one of the titles' optional rules in play (its option's key; may be repeated)")
     p.add_argument("--json", action="store_true")
+    _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_verify)
 
@@ -674,6 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("docs", help="write the reference site and build it with mkdocs")
     p.add_argument("--serve", action="store_true")
+    _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_docs)
 

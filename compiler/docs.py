@@ -231,7 +231,7 @@ def mkdocs(root: Path, command: str = "build", *extra: str) -> subprocess.Comple
 
 
 def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, root: Path | None = None,
-          generated: Path | None = None, reports: dict | None = None) -> int:
+          generated: Path | None = None, reports: dict | None = None, jobs: int | None = None) -> int:
     """`rulec docs [--serve]`: write the pages under site/ and build the site
     with `mkdocs build --strict` (or serve it on 127.0.0.1:8000). Exit code 0
     when the site built; 1 when the rulespecs have errors or mkdocs failed
@@ -256,7 +256,7 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
         print(f"rulec docs: {len(loaded.errors)} errors in the rulespecs; no pages written", file=out)
         return EXIT_FAIL
     with progress.stage("docs: proofs", len(loaded.every_title()), "titles") as stage:
-        proofs = prove(loaded, recorded(loaded, root), reports, progress=stage.next)
+        proofs = prove(loaded, recorded(loaded, root), reports, progress=stage.next, jobs=jobs, item=stage.item)
     with progress.stage("docs: pages"):
         files = render(loaded, root, proofs, generated)
         changed = write(root, files)

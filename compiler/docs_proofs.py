@@ -47,18 +47,27 @@ STATUS_ORDER = ("counterexample", "unknown", "proved", "sanctioned", "gap", "uns
 
 
 def prove(loaded: Loaded, recorded: "Recorded | None" = None, reports: dict | None = None,
-          progress: Callable[[str], None] | None = None) -> dict:
+          progress: Callable[[str], None] | None = None, jobs: int | None = None,
+          item: Callable[[str], None] | None = None) -> dict:
     """`{title display name: verify.TitleReport}` for every title and variant of `loaded` (which
     must have no errors), each in its recorded form (`from_record(to_record(...))`, so pages made
     from a fresh record are the pages made from a run). A title's report is taken from `reports`
     (a run's, e.g. `rulec build`'s verify stage) when there, else from `recorded` when its
     record is fresh, else `rulec verify`'s through its cache. `progress` is told each title
-    as it is taken (`Stage.next`)."""
+    as it is taken (`Stage.next`). The titles left to `rulec verify` are checked on `jobs`
+    processes (every core when None: `verify.warm`), `item` told each check as it is done."""
     from compiler import verify
 
     cache = None
     out = {}
-    for title in verify.select_titles(loaded, None):
+    selected = verify.select_titles(loaded, None)
+    left = [t for t in selected if not (reports is not None and t.display_name in reports)
+            and not (recorded is not None and t.display_name in recorded.reports
+                     and t.display_name not in recorded.stale)]
+    if left:
+        cache = verify.Cache.default()
+        verify.warm(left, cache, jobs, progress=item)
+    for title in selected:
         name = title.display_name
         if progress is not None:
             progress(name)

@@ -362,6 +362,8 @@ class Verifier:
         self.budget = max(1, int(timeout * RLIMIT_PER_SECOND))
         self.cache = cache or Cache(None)
         self.progress = progress or (lambda text: None)
+        #: results `warm` made on other processes, by transition ("init" too): taken, not checked again
+        self.warmed: dict[str, list[CheckResult]] = {}
         self.model = Model(title, options)
         self.tr = Translator(self.model)
         self.invariants = invariants_for(self.model)
@@ -407,13 +409,14 @@ class Verifier:
         wanted = set(only) if only is not None else None
         report = TitleReport(self.title.display_name, self.model.scope_text(), list(self.model.note.lines),
                              self.invariants, self.transitions)
+        warmed = self.warmed
         if wanted is None or "init" in wanted:
-            report.results.extend(self.check_init())
+            report.results.extend(warmed["init"] if "init" in warmed else self.check_init())
         for tn in self.transitions:
             if wanted is not None and tn.name not in wanted:
                 continue
             self.progress(f"{self.title.display_name}: {tn.name}")
-            report.results.extend(self.check_transition(tn))
+            report.results.extend(warmed[tn.name] if tn.name in warmed else self.check_transition(tn))
         report.tables = check_tables(self.title)
         report.notes = list(self.model.note.lines)
         if wanted is None:
@@ -484,9 +487,9 @@ class Verifier:
         detail = self._render_state_only(solver.model(), init, inv)
         return _Outcome("counterexample", binding="init", detail=detail)
 
-    # -- one transition
-    def check_transition(self, tn: Transition) -> list[CheckResult]:
-        t0 = time.perf_counter()
+    def _translate(self, tn: Transition) -> tuple[list[tuple[Binding, Step | Exception]], str, set[str], Reads]:
+        """The transition's steps (one per binding, or the error that stopped it), its key, the
+        routines its steps call, and what they read."""
         steps: list[tuple[Binding, Step | Exception]] = []
         try:
             bindings = tn.bindings()
@@ -505,6 +508,12 @@ class Verifier:
                 steps.append((binding, exc))
         errors = sorted({_exc_text(e) for _, e in steps if isinstance(e, Exception)})
         tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps))
+        return steps, tkey, calls, reads
+
+    # -- one transition
+    def check_transition(self, tn: Transition) -> list[CheckResult]:
+        t0 = time.perf_counter()
+        steps, tkey, calls, reads = self._translate(tn)
         translate_time = time.perf_counter() - t0
         results: list[CheckResult] = []
         todo: list[Invariant] = []
@@ -990,10 +999,100 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
         verifier = Verifier(title, timeout, cache, progress, tuple(options))
     except (GapError, Unsupported) as exc:
         return TitleReport(title.display_name, "", [], [], [], error=str(exc))
+    verifier.warmed = _WARMED.pop((title.display_name, tuple(options), timeout), {})
     report = verifier.run(only)
     if options:
         report.title += " with option " + ", ".join(options)
     return report
+
+
+# ---------------------------------------------------------------- checks across cores
+
+#: The titles the worker processes of `warm` check, set before they fork: a forked worker finds
+#: them in its copy of the parent's memory (neither a Title nor a z3 term is sent between processes).
+_WARM_TITLES: dict[str, Title] = {}
+#: In a worker: the cache as the parent held it, and a verifier per title.
+_WARM_STATE: dict[str, Any] = {}
+#: What `warm` found, by (title, options, timeout): each transition's results ("init" for the
+#: initial state), for `verify_title` to take rather than translate and look up again.
+_WARMED: dict[tuple[str, tuple[str, ...], float], dict[str, list["CheckResult"]]] = {}
+
+
+class _RecordingCache(Cache):
+    """A worker's cache: the parent's results as it held them, and the results it adds."""
+
+    def __init__(self, data: dict[str, dict[str, Any]]):
+        super().__init__(None)
+        self.data = data
+        self.added: dict[str, dict[str, Any]] = {}
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        super().put(key, value)
+        self.added[key] = value
+
+
+def _warm_one(task: tuple[str, str, float, tuple[str, ...]]) -> tuple[str, str, list["CheckResult"],
+                                                                       dict[str, dict[str, Any]]]:
+    """In a worker: one transition of one title (or its initial state, "init"), through the cache;
+    its results and the cache entries it added."""
+    name, transition, timeout, options = task
+    cache = _RecordingCache(_WARM_STATE["cache"])
+    verifiers = _WARM_STATE.setdefault("verifiers", {})
+    if name not in verifiers:
+        verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
+    verifier = verifiers[name]
+    verifier.cache = cache
+    if transition == "init":
+        results = verifier.check_init()
+    else:
+        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition))
+    return name, transition, results, cache.added
+
+
+def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout: float = TIMEOUT_SECONDS,
+         options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> int:
+    """Check every (invariant, transition) of `titles` on `jobs` processes (all the machine's cores
+    when None), through `cache`, and keep the results for `verify_title`, which then only gathers
+    them (and puts what was new in `cache`). Each process translates and checks one transition at
+    a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
+    Returns how many results were new."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or not titles:
+        return 0
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    tasks: list[tuple[str, str, float, tuple[str, ...]]] = []
+    for title in titles:
+        try:
+            verifier = Verifier(title, timeout, None, None, options)
+        except (GapError, Unsupported):
+            continue  # `verify_title` reports it
+        _WARM_TITLES[title.display_name] = title
+        tasks.append((title.display_name, "init", timeout, options))
+        tasks.extend((title.display_name, tn.name, timeout, options) for tn in verifier.transitions)
+    _WARM_STATE["cache"] = cache.data
+    added = 0
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+            futures = [pool.submit(_warm_one, task) for task in tasks]
+            for future in as_completed(futures):
+                try:
+                    name, transition, results, new = future.result()
+                except Exception:  # noqa: BLE001 - a worker lost: `verify_title` checks it itself
+                    continue
+                _WARMED.setdefault((name, options, timeout), {})[transition] = results
+                for key, value in new.items():
+                    cache.put(key, value)
+                added += len(new)
+                if progress is not None:
+                    progress(f"{name}: {transition}")
+    finally:
+        _WARM_TITLES.clear()
+        _WARM_STATE.clear()
+    cache.save()
+    return added
 
 
 def select_titles(loaded, names: list[str] | None) -> list[Title]:
@@ -1105,9 +1204,11 @@ def _ms(ms: int) -> str:
     return str(ms) if ms < 10000 else f"{ms // 1000}s"
 
 
-def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str, ...] = ()) -> int:
-    """`rulec verify [TITLE...] [--option KEY...] [--json]`: verify the named titles (all when
-    None), with the optional rules `options` in play, print the table (or one JSON object) to `out`.
+def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str, ...] = (),
+        jobs: int | None = None) -> int:
+    """`rulec verify [TITLE...] [--option KEY...] [--json] [--jobs N]`: verify the named titles (all
+    when None), with the optional rules `options` in play, on `jobs` processes (every core when
+    None), print the table (or one JSON object) to `out`.
 
     Returns 0 when every proof is proved or sanctioned and no table check
     failed, 1 otherwise (a counterexample, an unknown, a check not checkable
@@ -1144,6 +1245,7 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
 
     reports = []
     start = time.perf_counter()
+    warm(selected, cache, jobs, options=tuple(options), progress=progress)
     for title in selected:
         reports.append(verify_title(title, cache=cache, progress=progress, options=tuple(options)))
     if interactive:
@@ -1185,6 +1287,6 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
 
 __all__ = [
     "Cache", "CheckResult", "TitleReport", "TIMEOUT_SECONDS", "run", "render_report", "select_titles",
-    "verify_title",
+    "verify_title", "warm",
 ]
 

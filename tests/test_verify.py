@@ -47,8 +47,10 @@ from compiler.verify import (
     TitleReport,
     render_report,
     run,
+    select_titles,
     transitions_for,
     verify_title,
+    warm,
 )
 from compiler.verify_model import Model
 from compiler.verify_translate import Translator
@@ -640,6 +642,26 @@ def test_an_unset_library_parameter_is_named():
 
 
 # ---------------------------------------------------------------- unknowns, tables, run
+
+
+def test_checks_shared_out_to_two_processes_give_the_results_of_one(toy):
+    """`rulec verify --jobs 2` (`warm`): the toy's checks made on two worker processes give the
+    report of a run in one process, and fill the cache."""
+    titles = select_titles(toy, None)
+    one = [verify_title(t, cache=Cache(None)) for t in titles]
+    cache = Cache(None)
+    added = warm(titles, cache, jobs=2)
+    assert added == sum(len(r.results) for r in one) > 0
+    two = [verify_title(t, cache=cache) for t in titles]
+
+    def outcomes(reports):  # a counterexample's values are the solver's pick, which may differ
+        return [[(x.invariant, x.transition, x.status, bool(x.detail)) for x in r.results] for r in reports]
+
+    assert outcomes(two) == outcomes(one)
+    three = [verify_title(t, cache=cache) for t in titles]
+    assert all(x.cached for r in three for x in r.results) and outcomes(three) == outcomes(one)
+    assert warm(titles, cache, jobs=2) == 0  # nothing new to check
+    assert [verify_title(t, cache=cache).title for t in titles] == [r.title for r in one]
 
 
 def test_an_unknown_is_a_failure_that_says_so(real):
