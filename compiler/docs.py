@@ -53,6 +53,7 @@ EXIT_OK, EXIT_FAIL = 0, 1
 
 STYLESHEET = """\
 /* The reference site's own styles (written by `rulec docs`). */
+.md-typeset small.rulec-book { color: var(--md-default-fg-color--light); font-weight: normal; }
 .rulec-chip {
   display: inline-block;
   padding: 0 .45em;

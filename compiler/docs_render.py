@@ -242,14 +242,25 @@ def clause_label(clause: Clause) -> str:
     return humanize(clause.name)
 
 
+def _heading_label(clause: Clause) -> str | None:
+    """The name in words a clause's heading shows after its name, where it differs."""
+    label = clause_label(clause)
+    if label and label.lower() != humanize(clause.name).lower() or isinstance(clause.decl, s.Property):
+        return label
+    return None
+
+
 def clause_heading(clause: Clause) -> str:
     """'property `cert_limit` — certificate limit': the kind, the name as the
     rulespec writes it, and the name in words where they differ."""
-    label = clause_label(clause)
-    head = f"{esc(clause.kind)} {code(clause.name)}"
-    if label and label.lower() != humanize(clause.name).lower() or isinstance(clause.decl, s.Property):
-        head += f" — {esc(label)}"
-    return head
+    label = _heading_label(clause)
+    return f"{esc(clause.kind)} {code(clause.name)}" + (f" — {esc(label)}" if label else "")
+
+
+def clause_heading_text(clause: Clause) -> str:
+    """clause_heading as plain text: 'property cert_limit — certificate limit'."""
+    label = _heading_label(clause)
+    return f"{clause.kind} {clause.name}" + (f" — {label}" if label else "")
 
 
 def param_flags(param: s.Param) -> str:
@@ -373,7 +384,11 @@ class Cards:
     def card(self, entry: Entry, page: str, level: int = 3) -> str:
         clause = entry.clause
         decl = clause.decl
-        out = [f"{'#' * level} {clause_heading(clause)} {{#{entry.anchor}}}\n"]
+        # the title's name beside the heading: a search for "certificate limit 1800" finds 1800's rule
+        # by its heading (the search ranks headings far above text); the contents list shows the rule alone
+        label = clause_heading_text(clause).replace('"', "&quot;")
+        out = [f"{'#' * level} {clause_heading(clause)} <small class=\"rulec-book\">{esc(self.book.name)}</small> "
+               f"{{#{entry.anchor} data-toc-label=\"{label}\"}}\n"]
         out.append(self.meta_line(entry, page) + "\n")
         summary = self.summary(entry, page)
         if summary:

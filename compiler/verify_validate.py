@@ -438,8 +438,10 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"granted:{cert.id}"] = cert.id in granted
     bids = {(x, pid): amount for x, pid, amount in g.get("bids", ())}
     starting = g.get("starting")
-    if g["round"] == "auction" and starting and starting.get("queue") and starting.get("high") is not None:
-        # the Starting Round's high bid (first_round: auction): its bidder's bid on the private on auction
+    if g["round"] in ("auction", "finished") and starting and starting.get("queue") \
+            and starting.get("high") is not None:
+        # the Starting Round's high bid (first_round: auction): its bidder's bid on the private on auction,
+        # which stands as it was when the players end the game during the auction (`end_game`)
         bids[(starting["queue"][0], starting["high"][0])] = starting["high"][1]
     for x in model.privates:
         for p in model.players:
