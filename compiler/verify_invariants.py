@@ -469,6 +469,13 @@ def tokens_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
         if tr.model.prop_value("home_token_at") == "float":
             # the first token is the home station, placed when it floats
             unstarted = NOT(ctx.state[f"floated:{c.id}"])
+        if m.extra_tokens:
+            # tokens beyond the charter (a minor's station absorbed, a private's extra token) are placed
+            # ones too: those from the charter are within it
+            extra = ctx.state[f"extra_tokens:{c.id}"]
+            out.append(Atom(c.id, AND(extra >= 0, placed - extra >= 0, placed - extra <= count,
+                                      IMPLIES(unstarted, AND(placed == 0, extra == 0)))))
+            continue
         out.append(Atom(c.id, AND(placed >= 0, placed <= count, IMPLIES(unstarted, placed == 0))))
     return out
 

@@ -385,6 +385,10 @@ class Model:
         #: whether the rules move certificates to minors (1880's reserved share, VI.6): then a minor
         #: is one of a certificate's holders
         self.minors_hold_certificates = bool(self.minors) and _moves_to_minors(title)
+        #: whether a corporation can come to hold station tokens beyond its charter (a private's token
+        #: ability with `extra_token: true`, a minor's station absorbed): then each corporation's count of
+        #: them is a variable (`extra_tokens:<corporation>`, the runtime's `extra_tokens`)
+        self.extra_tokens = _gives_extra_tokens(title, [self.data[x] for x in self.privates])
         corp_ids = {c.id for c in self.corporations}
         self.bonds = []
         for comp in title.components("bond"):
@@ -829,6 +833,8 @@ class StateVars:
             add(f"has_cell:{c.id}", "bool", "corp")
             add(f"floated:{c.id}", "bool", "corp")
             add(f"tokens:{c.id}", "int", "corp")
+            if model.extra_tokens:
+                add(f"extra_tokens:{c.id}", "int", "corp")
             for name, sort in model.corp_fields.items():
                 add(f"field:{c.id}.{name}", sort, "corp")
         for cert in model.certs:
@@ -1035,6 +1041,18 @@ def _moves_to_minors(title: Title) -> bool:
                        for stmt in n.body for mv in s.walk(stmt)):
                     return True
     return False
+
+
+def _gives_extra_tokens(title: Title, privates: list[dict[str, Any]]) -> bool:
+    """Whether a corporation can hold station tokens beyond its charter: a rule calls `absorb_station`
+    (a minor's station becomes the buyer's), or a private's token ability says `extra_token: true`."""
+    for clause in title.clauses:
+        if clause.kind in ("action", "procedure", "trigger") and any(
+                isinstance(n, s.Call) and isinstance(n.func, s.Name) and n.func.name == "absorb_station"
+                for n in s.walk(clause.decl)):
+            return True
+    return any(a.get("kind") == "ability" and a.get("effect") == "free_token" and a.get("extra_token") is True
+               for data in privates for a in data.get("children") or ())
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

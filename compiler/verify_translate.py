@@ -402,6 +402,8 @@ class Shared:
     checked: dict[str, Any] = field(default_factory=dict)
     #: corporations whose presidency the step settles (the `take_over` step)
     settled: set[str] = field(default_factory=set)
+    #: oracles asked once per translation, by what they are about (`Builtins.minor_holds`)
+    cached: dict[tuple, Any] = field(default_factory=dict)
     depth: int = 0
 
 
@@ -1383,7 +1385,9 @@ class Translator:
                             turn = OR(turn, AND(pre["acting"] == m.z(NONE), outside))
                     ctx.require(turn)
                 code = m.vars.action_code(decl.name)
-                ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code))
+                # (a pass may decline the decision pending where the runtime lets it: `declines`)
+                declined = self.builtins.declines(ctx, first) if decl.name == "pass" else False
+                ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code, declined))
                 ctx.require(pre["round"] != ROUNDS.index("finished"))
         self.stmts(decl.body, ctx)
         return self.finish(binding.label(decl.name), ctx, pre)
@@ -1479,6 +1483,9 @@ class Builtins:
         if k is not None:
             if k in buckets:
                 return st[hold_name(item, k)] >= 1
+            if k.kind == "minor" and item.kind == "train":
+                # a minor's trains are among those held elsewhere: which, the engine's to say
+                return AND(self.minor_holds(ctx, k, item), st[hold_name(item, None)] >= 1)
             if k == ELSEWHERE:
                 # a holder outside the scope (a corporation left out holding a share, as
                 # `b_shareholders` lists it): what it holds earns a dividend the bank pays
@@ -1487,6 +1494,16 @@ class Builtins:
                 return st[hold_name(item, None)] >= 1
             return False
         return OR(*[AND(ent_is(m, h, b), st[hold_name(item, b)] >= 1) for b in buckets])
+
+    def minor_holds(self, ctx: Ctx, minor: Ent, train: Item) -> Any:
+        """Whether the minor held the train copy before the step (an oracle, one per minor and copy in a
+        translation, which the validator reads from the engine's pre-state): the model counts a minor's
+        trains among those held elsewhere."""
+        key = ("minor_holds", minor.id, train.id)
+        found = ctx.shared.cached.get(key)
+        if found is None:
+            found = ctx.shared.cached[key] = self.oracle(ctx, "minor_holds", (minor.id, train.id))
+        return found
 
     def holder(self, ctx: Ctx, item: Item) -> z3.ExprRef:
         m = self.m
@@ -1809,6 +1826,10 @@ class Builtins:
         return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, holder, c))
 
     def b_holder_of(self, ctx: Ctx, item: Any) -> Any:
+        k = self.known(item) if is_z3(item) else None
+        if k is not None and k.kind == "minor":
+            # (as the runtime's owner table: a minor's holder is its owner)
+            return ctx.state[f"owner:{k.id}"]
         sel = self.sel(item)
         ctx.require(OR(*[c for _, c in sel.alts]))
         out: Any = self.m.z(NONE)
@@ -2186,14 +2207,45 @@ class Builtins:
         return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, self.m.z(POOL), c))
 
     def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
-        saleable = self.param(ctx, "president_certificate_saleable")
+        """As GameBase.b_sellable: the certificates of the corporation the player may sell, president's
+        last (`sellable_certs`)."""
         elems = []
         for c, cond in self.corp_of(ctx, corp):
-            for cert in self.m.certs_for(c.id):
-                if cert.president and saleable is not True:
-                    continue
-                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, player))))
+            for cert, ok in self.sellable_certs(ctx, player, c):
+                elems.append((Sel([(cert, True)]), AND(cond, ok)))
         return SymList(elems)
+
+    def sellable_certs(self, ctx: Ctx, player: Any, c: Ent) -> list[tuple[Item, Any]]:
+        """As GameBase.b_sellable, for corporation `c`: each certificate the player may sell (president's
+        last, then by index from the last) with when he may. He holds it; none of a corporation in
+        receivership where the title forbids selling it (`receivership_selling: forbidden`); the
+        president's certificate only where the title lets it be sold and another player still in the game
+        holds as much as it is worth (who then presides); none in a stock-round turn in which he sold some
+        of the corporation already where the title says `sell_in_blocks: true`."""
+        m = self.m
+        st = ctx.state
+        p = self.ent(player)
+        saleable = self.param(ctx, "president_certificate_saleable") is True
+        barred: Any = False
+        # (titles that predate these properties: selling allowed, not in blocks; the runtime's `_param_or`)
+        selling, blocks = m.prop_value("receivership_selling"), m.prop_value("sell_in_blocks")
+        ctx.shared.reads.add("property", "receivership_selling", selling)
+        ctx.shared.reads.add("property", "sell_in_blocks", blocks)
+        if selling == "forbidden":
+            barred = self.in_receivership(ctx, c)
+        if blocks is True:
+            barred = OR(barred, AND(st["round"] == ROUNDS.index("stock"), st[f"sold_this_turn:{c.id}"]))
+        certs = m.certs_for(c.id)
+        out = []
+        for cert in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
+            ok = AND(self.held(ctx, cert, p), NOT(barred))
+            if cert.president:
+                worth = self.cert_percent(ctx, cert)
+                ok = AND(ok, OR(*[AND(NOT(ent_is(m, p, q)), NOT(st[f"out:{q.id}"]),
+                                      self.tr.cmp(">=", self.percent_of(ctx, m.z(q), c), worth))
+                                  for q in m.players]))
+            out.append((cert, ok))
+        return out
 
     def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
         """As GameBase.b_held_certificates: the certificates of the corporation the holder holds, in order."""
@@ -2418,14 +2470,12 @@ class Builtins:
         return AND(st["round"] == ROUNDS.index("operating"), OR(*parts))
 
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
-        # as GameBase.b_cheapest_train_price: only a train that meets the duty to own one counts
+        """As GameBase.b_cheapest_train_price: the cheapest side of a card the bank sells (1846's 4-train
+        card sold as a 3/5 at $160); only a train that meets the duty to own one counts."""
         avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-        for t, _ in avail:
-            if t.price is None:
-                raise GapError(f"train {t.name} price")
         out: Any = 0
-        for t, cond in sorted(avail, key=lambda tc: -tc[0].price):  # type: ignore[operator]
-            out = IF(cond, t.price, out)
+        for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
+            out = IF(cond, min(self.side_prices_of(t)), out)
         return out
 
     def b_forced_shortfall(self, ctx: Ctx, corp: Any) -> Any:
@@ -2740,12 +2790,23 @@ class Builtins:
             return v
         costs = self.token_costs(ctx, corp)
         out: Any = 0
+        placed = SUM([ctx.state[f"tokens:{corp.id}"], NEG(self.extra_tokens(ctx, corp))])
         for i in reversed(range(len(costs))):
-            out = IF(ctx.state[f"tokens:{corp.id}"] + placed_before == i, costs[i], out)
+            out = IF(placed + placed_before == i, costs[i], out)
         return out
 
+    def extra_tokens(self, ctx: Ctx, corp: Ent) -> Any:
+        """The station tokens the corporation holds beyond its charter (`Model.extra_tokens`; none where
+        the title gives none): counted among those placed (`tokens`), not among the charter's."""
+        return ctx.state[f"extra_tokens:{corp.id}"] if self.m.extra_tokens else 0
+
+    def tokens_left(self, ctx: Ctx, c: Ent) -> Any:
+        """As GameBase.b_tokens_left for a corporation of the scope: its charter's and its extra tokens,
+        less those placed."""
+        return SUM([self.token_count(ctx, c), self.extra_tokens(ctx, c), NEG(ctx.state[f"tokens:{c.id}"])])
+
     def b_tokens_left(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: SUM([self.token_count(ctx, c), NEG(ctx.state[f"tokens:{c.id}"])]))
+        return self.per_corp(ctx, corp, lambda c: self.tokens_left(ctx, c))
 
     def b_next_token_cost(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.token_cost(ctx, c, 0))
@@ -2763,7 +2824,27 @@ class Builtins:
         return v
 
     def b_check_ability_lay(self, ctx: Ctx, company: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
+        """As GameBase.b_check_ability_lay: its owning corporation lays, when it may use the private
+        (`ability_user`); the lay itself is the map's (outside the model)."""
+        self.ability_user(ctx, company)
         return Opaque("a checked tile lay")
+
+    def ability_user(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase._ability_user (the title's window): refused unless a corporation of the scope
+        holding the private `company` is operating, and, unless the title's `private_ability_window` is
+        `turn`, at a step before its trains have run (track, tokens, routes)."""
+        m = self.m
+        window = m.prop_value("private_ability_window")
+        ctx.shared.reads.add("property", "private_ability_window", window)
+        st = ctx.state
+        parts = []
+        for c in m.corporations:
+            now = AND(st["round"] == ROUNDS.index("operating"), st["operating"] == m.z(c))
+            if window != "turn":
+                now = AND(now, OR(*[self.b_in_step(ctx, m.z(c), step)
+                                    for step in ("track_and_token", "lay_tile", "place_token", "run_routes")]))
+            parts.append(AND(self.owning_corporation(ctx, company, c), now))
+        ctx.require(OR(*parts))
 
     def b_ability_lay(self, ctx: Ctx, company: Any, lay: Any, tile: Any) -> None:
         """As GameBase.b_ability_lay: the tile goes on the map (outside the
@@ -2800,7 +2881,9 @@ class Builtins:
         """As GameBase.b_check_return_token: which station is outside the model; the owning
         corporation keeps one on the map, so it has two or more there. Its stations on the map are an
         oracle: those it placed from its charter (`tokens`) and those a take-over gave it (18CO §6.1.3:
-        a station swapped, which the model does not follow); one placed is the one taken back."""
+        a station swapped, which the model does not follow); one placed is the one taken back. The
+        corporation uses the private when it may (`ability_user`)."""
+        self.ability_user(ctx, company)
         for c in self.m.corporations:
             placed = ctx.state[f"tokens:{c.id}"]
             stations = self.oracle(ctx, "stations_on_map", (c.id,), "int")
@@ -2823,27 +2906,32 @@ class Builtins:
 
     def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
         """As GameBase.b_check_ability_token: the map is outside the model; the
-        owning corporation must have a station token left."""
+        owning corporation must have a station token left, and may use the private now (`ability_user`)."""
         m = self.m
+        self.ability_user(ctx, company)
         item = self.tr.as_sel(company)
         for c in m.corporations:
             owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
-            left = SUM([self.token_count(ctx, c), NEG(ctx.state[f"tokens:{c.id}"])])
-            ctx.require(IMPLIES(owns, zi(left) > 0))
+            ctx.require(IMPLIES(owns, zi(self.tokens_left(ctx, c)) > 0))
         return Opaque("a station spot")
 
     def b_ability_token(self, ctx: Ctx, company: Any, spot: Any) -> None:
-        """As GameBase.b_ability_token: the station of the corporation that
-        owns the private."""
+        """As GameBase.b_ability_token: the station of the corporation that owns the private; a token
+        beyond the charter (`extra_token`) counts as placed and as an extra token, so its tokens left
+        and its next token's price stay as they were."""
         m = self.m
         item = self.tr.as_sel(company)
         extra = [it for it, _ in item.alts if any(
-            a.get("extra_token") for a in (m.data.get(it) or {}).get("children") or () if a.get("effect") == "free_token")]
+            a.get("extra_token") for a in (m.data.get(m.entity(it.kind, it.id)) or {}).get("children") or ()
+            if a.get("effect") == "free_token")]
         for c in m.corporations:
-            # a token beyond the charter (`extra_token`) leaves its tokens left and next price as they were
-            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts if it not in extra])
+            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] + 1, ctx.state[name])
+            gives = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts if it in extra])
+            if truth(gives) is not False:
+                name = f"extra_tokens:{c.id}"
+                ctx.state[name] = IF(AND(ctx.path, gives), ctx.state[name] + 1, ctx.state[name])
 
     def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
         """As GameBase.b_place_marker: a revenue marker on the map (outside the
@@ -3234,9 +3322,21 @@ class Builtins:
         return self.draft_amount(x, "cost", ctx.shared.reads)
 
     def b_absorb_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
-        """As GameBase.b_absorb_station: the minor's station becomes the corporation's, a token beyond its
-        charter (stations are outside the model; the corporation's tokens left and its next token's
-        price are as before)."""
+        """As GameBase.b_absorb_station: each station of the minor on the map becomes the corporation's, a
+        token beyond its charter (placed and extra: its tokens left and its next token's price are as
+        before), except where the corporation has a station in that city already (the minor's just leaves
+        the map). Stations are outside the model: how many become the corporation's is an oracle the
+        validator reads from the engine's map."""
+        m = self.m
+        k = self.known(self.ent(other))
+        if k is None or k.kind != "minor":
+            raise Unsupported("absorb_station of an entity that is not a known minor")
+        for c, cond in self.corp_of(ctx, corp):
+            absorbed = self.oracle(ctx, "stations_absorbed", (c.id, k.id), "int")
+            ctx.shared.axioms.append(absorbed >= 0)
+            when = AND(ctx.path, cond)
+            for name in (f"tokens:{c.id}", f"extra_tokens:{c.id}"):
+                ctx.state[name] = IF(when, ctx.state[name] + absorbed, ctx.state[name])
 
     def b_falling_sale_value(self, ctx: Ctx, corp: Any, shares: Any) -> Any:
         """As GameBase.b_falling_sale_value: for each number of shares a sale may hold (at most every share
@@ -3276,14 +3376,11 @@ class Builtins:
         corporation with a price that the pool could take now."""
         m = self.m
         cap = self.param(ctx, "pool_cap")
-        saleable = self.param(ctx, "president_certificate_saleable")
         parts = []
         for c in m.corporations:
             pool = self.percent_of(ctx, m.z(POOL), c)
-            for cert in m.certs_for(c.id):
-                if cert.president and saleable is not True:
-                    continue
-                parts.append(AND(ctx.state[f"has_cell:{c.id}"], self.held(ctx, cert, player),
+            for cert, ok in self.sellable_certs(ctx, player, c):
+                parts.append(AND(ctx.state[f"has_cell:{c.id}"], ok,
                                  self.tr.cmp("<=", pool + self.cert_percent(ctx, cert), cap)))
         if m.truncated:
             # a certificate of a corporation outside the scope: the engine's answer (any value)
@@ -3311,20 +3408,16 @@ class Builtins:
                 ctx.state = sub.state
             return
         cap = self.param(ctx, "pool_cap")
-        saleable = self.param(ctx, "president_certificate_saleable") is True
-        forbidden = (bool(m.prop_value("receivership_steps"))
-                     and self.param(ctx, "receivership_selling") == "forbidden")
         for c in m.corporations:
             certs = m.certs_for(c.id)
             held = {x.id: self.held(ctx, x, p) for x in certs}
             sub = ctx.fork(AND(ctx.state[f"has_cell:{c.id}"], OR(*held.values())))
-            # the usual sale: none of a corporation in receivership where the title forbids it
-            barred = self.in_receivership(sub, c) if forbidden else False
+            # the usual sale: what he may sell by the usual rules (`sellable_certs`), within the pool's room
             room: Any = SUM([cap, NEG(self.percent_of(sub, m.z(POOL), c))])
             taken: dict[str, Any] = {}
-            for x in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
+            for x, ok in self.sellable_certs(sub, p, c):
                 size = self.cert_percent(sub, x)
-                taken[x.id] = AND(held[x.id], NOT(barred), self.tr.cmp("<=", size, room))
+                taken[x.id] = AND(ok, self.tr.cmp("<=", size, room))
                 room = SUM([room, NEG(IF(taken[x.id], size, 0))])
             sale = sub.fork(OR(*taken.values()))
             percent = SUM([IF(taken.get(x.id, False), self.cert_percent(sub, x), 0) for x in certs])
@@ -3358,6 +3451,14 @@ class Builtins:
             ctx.shared.oracles.append(("sell_out_outside_scope", (), proceeds))
             ctx.shared.axioms.append(proceeds >= 0)
             self.transfer(ctx, proceeds, m.z(BANK), p)
+            # whether one of those went as a usual sale (what he may sell within the pool's room), which
+            # the runtime notes as his sale (`note_sold`: the round's sale marks, him the last seller)
+            usual = ctx.fresh("sell_out_sale_outside_scope", "bool")
+            ctx.shared.oracles.append(("sell_out_sale_outside_scope", (), usual))
+            noted = AND(ctx.path, usual)
+            for name in ("sold", "acted"):
+                ctx.state[name] = IF(noted, True, ctx.state[name])
+            ctx.state["last_seller"] = IF(noted, p, ctx.state["last_seller"])
             for q in m.players:
                 name = f"other_certs:{q.id}"
                 left = ctx.fresh(f"sell_out_left:{q.id}")
@@ -3565,7 +3666,46 @@ class Builtins:
     def b_end_turn(self, ctx: Ctx, corp: Any) -> None:
         self.turn_over(ctx)
 
+    def declines(self, ctx: Ctx, entity: Any) -> Any:
+        """As GameBase._dispatch and b_pass_turn: whether a `pass` by `entity` declines the decision it
+        owes (the first pending): one of the title's `declinable_decisions`, or a takeover's choice of the
+        stations to replace (a `place_token` owed while the runtime records a station swap, outside the
+        model: an oracle asked once a translation, which the validator reads from the engine)."""
+        m = self.m
+        st = ctx.state
+        listed = [str(a) for a in (m.prop_value("declinable_decisions") or [])]
+        ctx.shared.reads.add("property", "declinable_decisions", listed)
+        codes = [m.vars.action_code(a) for a in listed]
+        e = self.ent(entity)
+        swapping = []
+        swaps = m.prop_value("takeover_token_swaps")
+        ctx.shared.reads.add("property", "takeover_token_swaps", swaps)
+        if isinstance(swaps, int) and swaps > 0:
+            for c in m.corporations:
+                key = ("station_swap_open", c.id)
+                found = ctx.shared.cached.get(key)
+                if found is None:
+                    found = ctx.shared.cached[key] = self.oracle(ctx, "station_swap_open", (c.id,))
+                swapping.append(AND(e == m.z(c), st["pending_action"] == m.vars.action_code("place_token"), found))
+        return AND(st["pending"], st["pending_entity"] == e,
+                   OR(*[st["pending_action"] == code for code in codes], *swapping))
+
     def b_pass_turn(self, ctx: Ctx, entity: Any) -> None:
+        declining = self.declines(ctx, entity)
+        if truth(declining) is not False:
+            # the decision is taken without being done (a takeover's other stations leave the map, outside
+            # the model): nothing else of a pass
+            sub = ctx.fork(declining)
+            self.b_resolve_decision(sub, entity, None)
+            ctx.state = sub.state
+            rest = ctx.fork(NOT(declining))
+            self.pass_turn(rest, entity)
+            ctx.state = rest.state
+            return
+        self.pass_turn(ctx, entity)
+
+    def pass_turn(self, ctx: Ctx, entity: Any) -> None:
+        """`b_pass_turn` where no decision is declined."""
         if self.m.prop_value("first_round") == "auction":
             # as GameBase._starting_pass: while the players pick (`free_pick`), nobody may pass
             ctx.require(NOT(self.b_picking(ctx)))
@@ -3798,6 +3938,8 @@ class Builtins:
             st[f"has_cell:{c.id}"] = IF(when, False, st[f"has_cell:{c.id}"])
             st[f"floated:{c.id}"] = IF(when, False, st[f"floated:{c.id}"])
             st[f"tokens:{c.id}"] = IF(when, 0, st[f"tokens:{c.id}"])
+            if self.m.extra_tokens:
+                st[f"extra_tokens:{c.id}"] = IF(when, 0, st[f"extra_tokens:{c.id}"])
             st[f"revenue:{c.id}"] = IF(when, 0, st[f"revenue:{c.id}"])
 
     # -- values the model leaves to the engine: the round track's rows, the
@@ -4184,8 +4326,7 @@ class Builtins:
         sub.state[f"closed:{minor.id}"] = IF(sub.path, True, sub.state[f"closed:{minor.id}"])
         self.transfer(sub, sub.state[f"cash:{minor.id}"], m.z(minor), m.z(BANK))
         for t in m.trains:
-            held = self.oracle(sub, "minor_holds", (minor.id, t.id))
-            self._move_one(sub, t, m.z(minor), m.z(SCRAP), AND(sub.path, held, sub.state[hold_name(t, None)] >= 1))
+            self._move_one(sub, t, m.z(minor), m.z(SCRAP), AND(sub.path, self.held(sub, t, m.z(minor))))
         ctx.state = sub.state
 
     def card_holds_price(self, ctx: Ctx, corp: Ent) -> Any:
@@ -4444,6 +4585,8 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
         for name in ("has_par", "has_cell", "floated"):
             state[f"{name}:{c.id}"] = z3.BoolVal(False)
         state[f"tokens:{c.id}"] = z3.IntVal(0)
+        if m.extra_tokens:
+            state[f"extra_tokens:{c.id}"] = z3.IntVal(0)
         for name, sort in m.corp_fields.items():
             start = m.data[c].get(name)
             state[f"field:{c.id}.{name}"] = z3.BoolVal(bool(start)) if sort == "bool" else z3.IntVal(int(start))

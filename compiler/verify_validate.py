@@ -428,6 +428,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"col:{c.id}"] = cell[1] if cell is not None else 0
         out[f"floated:{c.id}"] = bool(st["floated"])
         out[f"tokens:{c.id}"] = st["tokens"]
+        if model.extra_tokens:
+            out[f"extra_tokens:{c.id}"] = st.get("extra_tokens", 0)
         for name in model.corp_fields:
             out[f"field:{c.id}.{name}"] = st.get(name, model.data[c].get(name))
         out[f"revenue:{c.id}"] = st["revenue"]
@@ -846,11 +848,12 @@ class Validator:
                 return True
         return False
 
-    def _outside_sell_out(self, action: dict) -> int | None:
+    def _outside_sell_out(self, action: dict) -> tuple[int, bool] | None:
         """What the runtime's sell_out of the action corporation's president pays him for his
-        certificates of the corporations outside the scope: his in-scope certificates are set aside and
-        the sell-out run, in a transaction rolled back (each corporation is sold on its own, so the
-        rest is what the model computes)."""
+        certificates of the corporations outside the scope, and whether any of them went as a usual
+        sale (one the runtime notes, `b_note_sold`): his in-scope certificates are set aside and the
+        sell-out run, in a transaction rolled back (each corporation is sold on its own, so the rest
+        is what the model computes)."""
         game = self.game
         try:
             player = game.b_president(game.entity("corporation", action["entity"]))
@@ -858,15 +861,19 @@ class Validator:
             return None
         if player is None or player.kind != "player":
             return None
+        noted: list[str] = []
+        note_sold = game.b_note_sold
         game.j.begin()
         try:
             for cert_id in self.cert_ids:
                 if game.owner[cert_id] == player:
                     game.j.set(game.owner, cert_id, RT_BANK)
             before = game.cash[player]
+            game.b_note_sold = lambda p, corp: (noted.append(corp.id), note_sold(p, corp))
             game.b_sell_out(player)
-            return game.cash[player] - before
+            return game.cash[player] - before, bool(noted)
         finally:
+            game.b_note_sold = note_sold
             game.j.rollback()
 
     # -- binding an engine action to the model
@@ -1067,8 +1074,19 @@ class Validator:
             elif name == "minor_holds":
                 # (read after the trial is rolled back: the pre-state's holder)
                 env[cname] = game.owner.get(_args[1]) is game.by_id.get(("minor", _args[0]))
+            elif name == "station_swap_open":
+                # a takeover's station choice the corporation still has to make (pre-state)
+                env[cname] = game._station_swap(game.entity("corporation", _args[0])) is not None
+            elif name == "stations_absorbed":
+                # the minor's stations on the map in a city where the corporation has none (pre-state)
+                corp_id, minor_id = _args
+                mine = set(game.board.tokens_of(corp_id)) if game.board is not None else set()
+                env[cname] = (sum(1 for ref in game.board.tokens_of(minor_id) if ref not in mine)
+                              if game.board is not None else 0)
             elif name == "sell_out_outside_scope" and outside_proceeds is not None:
-                env[cname] = outside_proceeds
+                env[cname] = outside_proceeds[0]
+            elif name == "sell_out_sale_outside_scope" and outside_proceeds is not None:
+                env[cname] = outside_proceeds[1]
             elif name == "emergency_sellable_outside_scope" and outside_sellable is not None:
                 env[cname] = outside_sellable
             elif name == "emergency_seller_outside_scope":

@@ -1471,7 +1471,7 @@ class GameBase:
         """last_token_cost(C): the printed price of the last station token C placed (what a token taken
         back to the charter refunds: it returns to that place on the charter), in currency units."""
         costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
-        placed = self.corp[corp.id]["tokens"]
+        placed = self.corp[corp.id]["tokens"] - self.corp[corp.id].get("extra_tokens", 0)  # (from the charter)
         return int(costs[placed - 1]) if 0 < placed <= len(costs) else 0
 
     def b_return_token(self, company: Entity, city: str) -> None:
@@ -2307,6 +2307,8 @@ class GameBase:
         self._remove_stations(corp)
         for key, value in (("par", None), ("cell", None), ("floated", False), ("tokens", 0), ("revenue", 0)):
             self.j.set(self.corp[corp.id], key, value)
+        if self.corp[corp.id].get("extra_tokens"):
+            self.j.set(self.corp[corp.id], "extra_tokens", 0)  # (its stations all left the map)
 
     def b_end_turn(self, corp: Entity) -> None:
         """end_turn(C): C's operating turn ends now."""
