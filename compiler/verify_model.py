@@ -389,6 +389,9 @@ class Model:
         #: ability with `extra_token: true`, a minor's station absorbed): then each corporation's count of
         #: them is a variable (`extra_tokens:<corporation>`, the runtime's `extra_tokens`)
         self.extra_tokens = _gives_extra_tokens(title, [self.data[x] for x in self.privates])
+        #: `verify_translate.ent_is`'s answers: (term id, entity) -> (answer, the term, kept so that its
+        #: id is not reused)
+        self.ent_is_cache: dict[tuple[int, Ent], tuple[Any, Any]] = {}
         corp_ids = {c.id for c in self.corporations}
         self.bonds = []
         for comp in title.components("bond"):

@@ -404,7 +404,37 @@ class Shared:
     settled: set[str] = field(default_factory=set)
     #: oracles asked once per translation, by what they are about (`Builtins.minor_holds`)
     cached: dict[tuple, Any] = field(default_factory=dict)
+    #: functions' values by name, arguments and state (`Translator.call_function`): (value, the guards
+    #: its body added on no path, what keeps the arguments' terms alive)
+    memo: dict[tuple, tuple[Any, list[Any], tuple]] = field(default_factory=dict)
+    #: the states the memo's keys name, by the identities of their values (kept alive so that no
+    #: identity is reused while a key names it)
+    memo_states: dict[tuple, tuple] = field(default_factory=dict)
     depth: int = 0
+
+
+def _memo_key(name: str, bound: dict[str, Any], state: dict[str, Any], shared: Shared) -> tuple | None:
+    """The memo key of a function call (`Translator.call_function`): its name, its arguments (a term
+    by its identity, a plain value by its type and value) and the state (the identities of its values);
+    None for an argument of another kind (a list, a selection of items), whose call is not memoised."""
+    args = []
+    for arg_name, value in bound.items():
+        if isinstance(value, z3.ExprRef):
+            args.append((arg_name, "term", id(value)))
+        elif value is None or isinstance(value, (bool, int, str, Ent)):
+            args.append((arg_name, type(value).__name__, value))
+        else:
+            return None
+    values = tuple(state.values())
+    ids = tuple(map(id, values))
+    if ids not in shared.memo_states:
+        shared.memo_states[ids] = values
+    return (name, tuple(args), ids)
+
+
+def _memo_value(value: Any) -> bool:
+    """Whether a function's value may be shared by the calls the memo answers: a term or a plain value."""
+    return value is None or isinstance(value, (z3.ExprRef, bool, int, str, Ent))
 
 
 @dataclass
@@ -470,18 +500,33 @@ class Ctx:
         self.shared.havocked.update(names)
 
 
+#: `ent_is`'s answers kept per model (`Model.ent_is_cache`) before the cache starts again
+_ENT_IS_MOST = 200_000
+
+
 def ent_is(m: Model, e: z3.ExprRef, k: Ent) -> Any:
-    """e == k, with e's if-then-else chains of entity constants unfolded."""
+    """e == k, with e's if-then-else chains of entity constants unfolded (once for each term and
+    entity: a move of an item between holders named by terms asks it for every holder)."""
     known = m.ent_of(e)
     if known is not None:
         return known == k
-    if z3.is_app_of(e, z3.Z3_OP_ITE):
-        c = e.arg(0)
-        a, b = ent_is(m, e.arg(1), k), ent_is(m, e.arg(2), k)
-        if truth(a) is not None and truth(a) == truth(b):
-            return a
-        return OR(AND(c, a), AND(NOT(c), b))
-    return e == m.z(k)
+    if not z3.is_app_of(e, z3.Z3_OP_ITE):
+        return e == m.z(k)
+    cache = m.ent_is_cache
+    if len(cache) > _ENT_IS_MOST:
+        cache.clear()
+    key = (e.get_id(), k)
+    found = cache.get(key)
+    if found is not None:
+        return found[0]
+    c = e.arg(0)
+    a, b = ent_is(m, e.arg(1), k), ent_is(m, e.arg(2), k)
+    if truth(a) is not None and truth(a) == truth(b):
+        out = a
+    else:
+        out = OR(AND(c, a), AND(NOT(c), b))
+    cache[key] = (out, e)
+    return out
 
 
 # ---------------------------------------------------------------- the translator
@@ -1101,16 +1146,54 @@ class Translator:
                 bound[p.name] = kwargs[p.name]
             else:
                 raise Unsupported(f"{decl.name} called without {p.name}")
+        if decl.kind == "function":
+            return self.call_function(decl, bound, ctx)
         sub = Ctx(self, ctx.state, ctx.shared, ctx.path, bound)
         ctx.shared.depth += 1
         try:
-            if decl.kind == "function":
-                return self.expr(decl.result, sub)
             self.stmts(decl.body, sub)
             ctx.state = sub.state
             return None
         finally:
             ctx.shared.depth -= 1
+
+    def call_function(self, decl: s.Routine, bound: dict[str, Any], ctx: Ctx) -> Any:
+        """A function's value: its expression, read on the current state. A function is pure (it reads
+        the state and its arguments, and may add guards, axioms and oracles), so within one translation
+        its value for the same arguments on the same state is computed once (`Shared.memo`): the body is
+        translated on no path, and the guards it adds, relative to that, are required on the path of
+        each call. (1846's emergency functions call one another over ranges of share counts: without
+        this their translation took seconds per action.)"""
+        shared = ctx.shared
+        key = _memo_key(decl.name, bound, ctx.state, shared)
+        if key is not None:
+            hit = shared.memo.get(key)
+            if hit is not None:
+                value, guards = hit[0], hit[1]
+                for g in guards:
+                    ctx.require(g)
+                return value
+        before = dict(ctx.state)
+        start = len(shared.guards)
+        sub = Ctx(self, ctx.state, shared, True, bound)
+        shared.depth += 1
+        try:
+            value = self.expr(decl.result, sub)
+        except DeadPath as exc:
+            if exc.path is sub.path:
+                raise DeadPath(ctx.path, exc.what) from None
+            raise
+        finally:
+            shared.depth -= 1
+        if sub.state is not ctx.state or any(ctx.state[k] is not v for k, v in before.items()):
+            raise Unsupported(f"function {decl.name} changes the state")
+        guards = shared.guards[start:]
+        del shared.guards[start:]
+        for g in guards:
+            ctx.require(g)
+        if key is not None and _memo_value(value):
+            shared.memo[key] = (value, guards, tuple(bound.values()))
+        return value
 
     # -- statements
     def stmts(self, body: tuple, ctx: Ctx) -> None:
@@ -1465,6 +1548,9 @@ class Builtins:
     def __init__(self, tr: Translator):
         self.tr = tr
         self.m = tr.model
+        #: `cell_chain`'s terms by what they read of each cell and the corporation's row and column terms
+        #: (z3's ids; the terms are kept with them, so no id is reused while cached)
+        self.chains: dict[tuple, tuple[Any, Any, Any]] = {}
 
     # -- helpers over items and holders
     def ent(self, v: Any) -> z3.ExprRef:
@@ -1699,9 +1785,20 @@ class Builtins:
                 raise Unsupported(f"set of corporation field {name}")
 
     # -- market
-    def cell_chain(self, ctx: Ctx, corp: Ent, f: Callable[[tuple[int, int]], Any]) -> Any:
+    def cell_chain(self, ctx: Ctx, corp: Ent, f: Callable[[tuple[int, int]], Any], key: tuple | None = None) -> Any:
+        """`f(cell)` for the cell the corporation's token is on: a chain of cases over the market's
+        cells. `key`: what `f` reads of a cell (a price, a move's row or column), where it reads only
+        the market: the chain is then made once for each row and column term (the pre-state's, mostly)
+        and kept across the translator's steps."""
         self.m.require_market()
         st = ctx.state
+        if key is not None:
+            row, col = st[f"row:{corp.id}"], st[f"col:{corp.id}"]
+            ids = tuple(v.get_id() if isinstance(v, z3.ExprRef) else ("value", v) for v in (row, col))
+            found = self.chains.get((key, corp.id, ids))
+            if found is None:
+                found = self.chains[(key, corp.id, ids)] = (self.cell_chain(ctx, corp, f), row, col)
+            return found[0]
         cells = self.m.cells
         out = f(cells[-1])
         for cell in reversed(cells[:-1]):
@@ -1726,8 +1823,8 @@ class Builtins:
         ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
         st = dict(ctx.state)
         moved = {cell: market.move(cell, direction) for cell in self.m.cells}
-        row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0])
-        col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1])
+        row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0], key=("move", direction, "row"))
+        col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1], key=("move", direction, "col"))
         on = AND(ctx.path, when, st[f"has_cell:{corp.id}"], NOT(self.b_prices_frozen(ctx)))
         if direction in ("left", "down"):
             on = AND(on, NOT(self.card_holds_price(ctx, corp)))
@@ -1739,7 +1836,7 @@ class Builtins:
         market = self.m.require_market()
         ctx.shared.reads.add("market", "prices", market.rows)
         ctx.require(ctx.state[f"has_cell:{corp.id}"])
-        return self.cell_chain(ctx, corp, lambda cell: market.price(cell))
+        return self.cell_chain(ctx, corp, lambda cell: market.price(cell), key=("price",))
 
     # -- money, shares and certificates
     def percent_of(self, ctx: Ctx, holder: Any, corp: Ent) -> Any:
@@ -2363,11 +2460,27 @@ class Builtins:
     def b_phase_at_least(self, ctx: Ctx, name: Any) -> Any:
         return ctx.state["phase"] >= self.m.phase_index(str(name))
 
+    def on_depot(self, ctx: Ctx, name: str, compute: Callable[[], Any]) -> Any:
+        """`compute()`, a value read from the depot's holdings and the phase only (no guard), once a
+        translation for each state of those (the emergency functions ask for the cheapest train in
+        every case they weigh)."""
+        m = self.m
+        st = ctx.state
+        values = tuple(st[name] for name in (hold_name(t, DEPOT) for t in m.train_order) if name in st) + (st["phase"],)
+        key = ("depot", name, tuple(map(id, values)))
+        hit = ctx.shared.cached.get(key)
+        if hit is None:
+            hit = ctx.shared.cached[key] = (compute(), values)
+        return hit[0]
+
     def avail(self, ctx: Ctx) -> list[tuple[Item, Any]]:
         """`_available_train_ids`: which trains the depot sells now: the next in supply order, a train
         whose `available_after` types (one or a list) are all sold out, a train whose `available_from`
         phase has come (1880's rebuilt 2-trains, sold beside the stack, VII.3.5.1); never a train a
         corporation owns from the start (`owner`)."""
+        return list(self.on_depot(ctx, "avail", lambda: self._avail(ctx)))
+
+    def _avail(self, ctx: Ctx) -> list[tuple[Item, Any]]:
         m = self.m
         st = ctx.state
         order = [t for t in m.train_order if m.train_data.get(t.name or "", {}).get("owner") is None]
@@ -2472,11 +2585,14 @@ class Builtins:
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_cheapest_train_price: the cheapest side of a card the bank sells (1846's 4-train
         card sold as a 3/5 at $160); only a train that meets the duty to own one counts."""
-        avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-        out: Any = 0
-        for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
-            out = IF(cond, min(self.side_prices_of(t)), out)
-        return out
+        def cheapest() -> Any:
+            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
+            out: Any = 0
+            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
+                out = IF(cond, min(self.side_prices_of(t)), out)
+            return out
+
+        return self.on_depot(ctx, "cheapest_train_price", cheapest)
 
     def b_forced_shortfall(self, ctx: Ctx, corp: Any) -> Any:
         must = self.b_must_buy_train(ctx, corp)
@@ -3239,7 +3355,8 @@ class Builtins:
 
         def after(c: Ent) -> Any:
             ctx.require(ctx.state[f"has_cell:{c.id}"])
-            return self.cell_chain(ctx, c, lambda cell: market.price(market.move(cell, str(direction))))
+            return self.cell_chain(ctx, c, lambda cell: market.price(market.move(cell, str(direction))),
+                                   key=("price after", str(direction)))
 
         return self.per_corp(ctx, corp, after)
 
@@ -3265,9 +3382,10 @@ class Builtins:
 
         def after(c: Ent) -> Any:
             ctx.require(ctx.state[f"has_cell:{c.id}"])
-            out = self.cell_chain(ctx, c, lambda cell: moved(cell, counts[-1]))
+            out = self.cell_chain(ctx, c, lambda cell: moved(cell, counts[-1]), key=("price after", str(direction), counts[-1]))
             for k in reversed(counts[:-1]):
-                out = IF(n == k, self.cell_chain(ctx, c, lambda cell, k=k: moved(cell, k)), out)
+                out = IF(n == k, self.cell_chain(ctx, c, lambda cell, k=k: moved(cell, k),
+                                                 key=("price after", str(direction), k)), out)
             return out
 
         return self.per_corp(ctx, corp, after)
@@ -3281,11 +3399,14 @@ class Builtins:
 
     def b_dearest_side_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_dearest_side_price: the dearest side of the bank's cheapest card."""
-        avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-        out: Any = 0
-        for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
-            out = IF(cond, max(self.side_prices_of(t)), out)
-        return out
+        def dearest() -> Any:
+            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
+            out: Any = 0
+            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
+                out = IF(cond, max(self.side_prices_of(t)), out)
+            return out
+
+        return self.on_depot(ctx, "dearest_side_price", dearest)
 
     def b_dearest_train_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_dearest_train_price: the dearest side of any card the bank sells, the pool's too."""

@@ -1717,6 +1717,8 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                             j.set(game.owner, item.id, corp)
                 if short & set(validator.card_kinds):
                     _deal_card(game, corp, rng, validator.short_effects(want, rng))
+                if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()) and rng.random() < 0.5:
+                    _hold_others(validator, corp)
                 stations = "place_token" in named and short & {"place_token", "remove_token"}
                 # a later phase: what it allows, and the track of its colours (18CO's Durango, a
                 # yellow city without track, is left only by its green upgrade)
@@ -1742,6 +1744,21 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                 validator.step_kinds[step] = seen
             finally:
                 j.rollback()
+
+
+def _hold_others(validator: Validator, corp: Entity) -> None:
+    """Where corporations hold one another's certificates (and contend for presidencies: 18CO §4.5.1),
+    `corp` holding, besides, up to two ordinary certificates of each other started corporation of the
+    scope, from that corporation's treasury or the pool (what random play seldom gives a corporation
+    of the scope to sell at its `corporate_sell_shares` step, §5.12)."""
+    game = validator.game
+    for other in game.corporations:
+        if other == corp or not validator.in_scope(other) or game.corp[other.id]["cell"] is None \
+                or game.corp[other.id]["closed"]:
+            continue
+        spare = [c for c in game.certs_of[other.id] if not c.president and game.owner[c.id] in (other, RT_POOL)]
+        for cert in spare[:2]:
+            game.j.set(game.owner, cert.id, corp)
 
 
 def _later_phase(game: Any, rng: random.Random) -> None:
