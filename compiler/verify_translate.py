@@ -405,8 +405,11 @@ class Shared:
     #: oracles asked once per translation, by what they are about (`Builtins.minor_holds`)
     cached: dict[tuple, Any] = field(default_factory=dict)
     #: functions' values by name, arguments and state (`Translator.call_function`): (value, the guards
-    #: its body added on no path, what keeps the arguments' terms alive)
-    memo: dict[tuple, tuple[Any, list[Any], tuple]] = field(default_factory=dict)
+    #: its body added on no path, as one, what keeps the arguments' terms alive)
+    memo: dict[tuple, tuple[Any, Any, tuple]] = field(default_factory=dict)
+    #: (path, guard) ids a function's guards were required with (`Translator._require_once`), with the
+    #: terms (kept so that no id is reused)
+    required: dict[tuple, tuple[Any, Any]] = field(default_factory=dict)
     #: the states the memo's keys name, by the identities of their values (kept alive so that no
     #: identity is reused while a key names it)
     memo_states: dict[tuple, tuple] = field(default_factory=dict)
@@ -1169,10 +1172,8 @@ class Translator:
         if key is not None:
             hit = shared.memo.get(key)
             if hit is not None:
-                value, guards = hit[0], hit[1]
-                for g in guards:
-                    ctx.require(g)
-                return value
+                self._require_once(ctx, hit[1])
+                return hit[0]
         before = dict(ctx.state)
         start = len(shared.guards)
         sub = Ctx(self, ctx.state, shared, True, bound)
@@ -1187,13 +1188,24 @@ class Translator:
             shared.depth -= 1
         if sub.state is not ctx.state or any(ctx.state[k] is not v for k, v in before.items()):
             raise Unsupported(f"function {decl.name} changes the state")
-        guards = shared.guards[start:]
+        guards = AND(*shared.guards[start:])
         del shared.guards[start:]
-        for g in guards:
-            ctx.require(g)
+        self._require_once(ctx, guards)
         if key is not None and _memo_value(value):
             shared.memo[key] = (value, guards, tuple(bound.values()))
         return value
+
+    @staticmethod
+    def _require_once(ctx: Ctx, guard: Any) -> None:
+        """`ctx.require(guard)`, unless the translation requires it on that path already (a function's
+        guards, asked again by each call the memo answers)."""
+        if truth(guard) is True:
+            return
+        key = tuple(x.get_id() if isinstance(x, z3.ExprRef) else ("value", x) for x in (ctx.path, guard))
+        if key in ctx.shared.required:
+            return
+        ctx.shared.required[key] = (ctx.path, guard)
+        ctx.require(guard)
 
     # -- statements
     def stmts(self, body: tuple, ctx: Ctx) -> None:

@@ -1829,7 +1829,7 @@ def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) -
     board = game.board
     for _ in range(lays):
         reached = track.reach(board, corp.id).hexes
-        near = [lay for lay in track.legal_lays(board, corp.id, game._phase_colors()) if lay.hex in reached]
+        near = track.legal_lays(board, corp.id, game._phase_colors(), hexes=reached)
         if not near:
             return
         distance = _city_distances(board, corp.id)
