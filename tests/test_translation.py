@@ -551,6 +551,85 @@ def test_dnp_takes_back_a_station_a_take_over_gave_in_the_model_too(program):
     assert not report.mismatches, report.summary()
 
 
+def test_table_b_dnp_is_used_before_the_corporations_trains_run_in_the_model_too(program):
+    """18CO Table B (DNP), as the rulespec reads it: the owning corporation takes a station back in its
+    operating turn, before its trains run (the runtime's ability window, `_ability_user`). The model
+    took it back at any step (100 mismatches in two games of `rulec validate 18co` after the replay
+    merges); its `ability_user` now refuses it once the trains have run, and outside the owner's turn."""
+    title = program.titles["18CO"]
+    validator, game = _validator(title)
+    j = game.j
+    kpac = game.entity("corporation", "KPAC")
+    refused = {}
+    j.begin()
+    try:
+        _start(game, "KPAC", "Player 1")
+        j.set(game.corp["KPAC"], "floated", True)
+        game.b_place_home_token(kpac)
+        spot = _open_city(game, "KPAC")
+        game.b_place_station(kpac, spot)
+        j.set(game.owner, "DNP", kpac)
+        j.set(game.g, "round", "operating")
+        j.set(game.g, "operating", "KPAC")
+        for step in ("lay_tile", "dividend", "buy_train"):
+            j.set(game.g, "step", step)
+            returns = [a for a in game._candidates() if game.action_name(a) == "remove_token"]
+            assert returns, step
+            before = validator.report.refused.get("remove_token", 0)
+            for action in returns:
+                validator.check(action)
+            refused[step] = validator.report.refused.get("remove_token", 0) - before
+    finally:
+        j.rollback()
+    report = validator.report
+    assert not report.mismatches, report.summary()
+    assert report.accepted.get("remove_token", 0) >= 1 and refused["lay_tile"] == 0, report.summary()
+    assert refused["dividend"] >= 1 and refused["buy_train"] >= 1, report.summary()
+
+
+def test_minor_companies_a_minor_bought_brings_its_cash_train_and_station_in_the_model_too(program):
+    """1846 §"Minor Companies": a corporation buying a minor (from the player owning it) takes its cash,
+    its train and its station (a token beyond its charter), and the minor closes. The model refused
+    the purchase (`holder_of` a minor read no holder) and moved nothing: 1203 mismatches in two games
+    after the replay merges. PRR, operating, buys MS or the Big 4 from Player 1 at each price the
+    engine offers."""
+    title = program.titles["1846"]
+    model = Model(title)
+    cls = game_class(title.name, title.variant)
+    game = next(g for g in (cls(players=[p.id for p in model.players], seed=seed) for seed in range(1, 20))
+                if scope_exact(g, model))
+    validator = Validator(title, game, ValidationReport(title.display_name))
+    j = game.j
+    prr = game.entity("corporation", "PRR")
+    j.begin()
+    try:
+        _start(game, "PRR", "Player 2")
+        j.set(game.corp["PRR"], "floated", True)
+        game.b_place_home_token(prr)
+        j.set(game.cash, prr, 300)
+        for minor in ("MS", "BIG4"):
+            j.set(game.owner, minor, game.entity("player", "Player 1"))
+        j.set(game.g, "round", "operating")
+        j.set(game.g, "operating", "PRR")
+        j.set(game.g, "step", "track_and_token")
+        buys = [a for a in game._candidates()
+                if game.action_name(a) == "corporation_buy_company" and a["company"] in ("MS", "BIG4")]
+        for action in buys:
+            validator.check(action)
+        # the engine's play of one: the minor's train and station are PRR's, one token beyond its charter
+        ms = game.entity("minor", "MS")
+        train = game.b_trains(ms)[0]
+        tokens, left = game.corp["PRR"]["tokens"], game.b_tokens_left(prr)
+        game.process(next(a for a in buys if a["company"] == "MS"))
+        assert game.corp["MS"]["closed"] and game.owner[train.id] == prr
+        assert game.corp["PRR"]["tokens"] == tokens + 1 and game.b_tokens_left(prr) == left
+    finally:
+        j.rollback()
+    report = validator.report
+    assert buys and report.accepted.get("corporation_buy_company", 0) == len(buys), report.summary()
+    assert not report.mismatches, report.summary()
+
+
 def _open_city(game, corp_id: str):
     """The first city (in hex order) where `corp_id` could stand a station, route aside."""
     for hex_id in sorted(game.board.hexes):
