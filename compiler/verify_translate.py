@@ -2478,7 +2478,7 @@ class Builtins:
         every case they weigh)."""
         m = self.m
         st = ctx.state
-        values = tuple(st[name] for name in (hold_name(t, DEPOT) for t in m.train_order) if name in st) + (st["phase"],)
+        values = tuple(st[var] for var in (hold_name(t, DEPOT) for t in m.train_order) if var in st) + (st["phase"],)
         key = ("depot", name, tuple(map(id, values)))
         hit = ctx.shared.cached.get(key)
         if hit is None:
@@ -3460,7 +3460,6 @@ class Builtins:
         before), except where the corporation has a station in that city already (the minor's just leaves
         the map). Stations are outside the model: how many become the corporation's is an oracle the
         validator reads from the engine's map."""
-        m = self.m
         k = self.known(self.ent(other))
         if k is None or k.kind != "minor":
             raise Unsupported("absorb_station of an entity that is not a known minor")
