@@ -2356,14 +2356,6 @@ class Builtins:
             out.append((cert, ok))
         return out
 
-    def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
-        """As GameBase.b_held_certificates: the certificates of the corporation the holder holds, in order."""
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert in self.m.certs_for(c.id):
-                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, holder))))
-        return SymList(elems)
-
     def b_granted(self, ctx: Ctx, cert: Any) -> Any:
         sel = self.sel(cert)
         return OR(*[AND(c, ctx.state[f"granted:{it.id}"]) for it, c in sel.alts if it.kind == "certificate"])
@@ -2412,15 +2404,6 @@ class Builtins:
 
     def b_trains(self, ctx: Ctx, holder: Any) -> Any:
         return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
-
-    def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_limit_trains: where phased-out trains count against the limit (the default),
-        all the corporation's trains; which trains are phased out is outside the model."""
-        counts = self.m.prop_value("obsolete_trains_count_for_limit")
-        ctx.shared.reads.add("property", "obsolete_trains_count_for_limit", counts)
-        if counts is False:
-            raise Unsupported("trains phased out but outside the train limit (obsolete_trains_count_for_limit)")
-        return self.tr.length(self.b_trains(ctx, corp))
 
     def b_revenue(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: ctx.state[f"revenue:{c.id}"])

@@ -24,7 +24,6 @@ import pytest
 from compiler.engines import game_class
 from compiler.runtime.entities import BANK, POOL
 from compiler.runtime import track
-from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import act, acting, assert_refused, assumed_clauses, C, P
 

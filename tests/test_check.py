@@ -15,7 +15,7 @@ from compiler.diagnostics import EXAMPLES, Severity
 from compiler.paths import ROOT
 from compiler.pipeline import load, load_texts
 from compiler.schema import schema_of
-from tests.conftest import LIBRARIES, check_source, codes, only
+from tests.conftest import check_source, codes, only
 
 
 def at(diagnostic) -> tuple[int, int, int]:
