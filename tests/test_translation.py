@@ -52,6 +52,15 @@ def _start(game, corp_id: str, president: str, price: int = 100) -> None:
     j.set(game.owner, game.certs_of[corp_id][0].id, game.entity("player", president))
 
 
+def _floated_with_home(game, corp_id: str, president: str):
+    """As _start, and the corporation floated with its home station on the map; returns it."""
+    _start(game, corp_id, president)
+    game.j.set(game.corp[corp_id], "floated", True)
+    corp = game.entity("corporation", corp_id)
+    game.b_place_home_token(corp)
+    return corp
+
+
 @contextmanager
 def _18co_started(program, other_price: int = 100):
     """18CO's validator and game, with KPAC (Player 1) and the scope's other corporation (Player 2,
@@ -525,12 +534,9 @@ def test_dnp_takes_back_a_station_a_take_over_gave_in_the_model_too(program):
     title = program.titles["18CO"]
     validator, game = _validator(title)
     j = game.j
-    kpac = game.entity("corporation", "KPAC")
     j.begin()
     try:
-        _start(game, "KPAC", "Player 1")
-        j.set(game.corp["KPAC"], "floated", True)
-        game.b_place_home_token(kpac)
+        kpac = _floated_with_home(game, "KPAC", "Player 1")
         # a station taken over: on the map, counted off the far end of the charter
         spot = _open_city(game, "KPAC")
         game._board_change(lambda: game.board.place_token("KPAC", (spot.hex, spot.node), spot.slot))
@@ -559,13 +565,10 @@ def test_table_b_dnp_is_used_before_the_corporations_trains_run_in_the_model_too
     title = program.titles["18CO"]
     validator, game = _validator(title)
     j = game.j
-    kpac = game.entity("corporation", "KPAC")
     refused = {}
     j.begin()
     try:
-        _start(game, "KPAC", "Player 1")
-        j.set(game.corp["KPAC"], "floated", True)
-        game.b_place_home_token(kpac)
+        kpac = _floated_with_home(game, "KPAC", "Player 1")
         spot = _open_city(game, "KPAC")
         game.b_place_station(kpac, spot)
         j.set(game.owner, "DNP", kpac)
@@ -600,12 +603,9 @@ def test_minor_companies_a_minor_bought_brings_its_cash_train_and_station_in_the
                 if scope_exact(g, model))
     validator = Validator(title, game, ValidationReport(title.display_name))
     j = game.j
-    prr = game.entity("corporation", "PRR")
     j.begin()
     try:
-        _start(game, "PRR", "Player 2")
-        j.set(game.corp["PRR"], "floated", True)
-        game.b_place_home_token(prr)
+        prr = _floated_with_home(game, "PRR", "Player 2")
         j.set(game.cash, prr, 300)
         for minor in ("MS", "BIG4"):
             j.set(game.owner, minor, game.entity("player", "Player 1"))
