@@ -447,7 +447,7 @@ class _Task:
     result: GameImpact | None = None
 
 
-def _prepare(amendment: Amendment, paths_: list[Path], note: Callable[[str], None]) -> list[_Task]:
+def prepare(amendment: Amendment, paths_: list[Path], note: Callable[[str], None]) -> list[_Task]:
     """Each log read, its title found before and after, its engines built (once per title)."""
     from compiler.cli import title_for_log
     from compiler.engines import current_game_class, memory_game_class
@@ -791,7 +791,7 @@ def impact(errata: Path, logs: list[Path] | None = None, *, to: int | None = Non
     notes: list[str] = []
     chosen = log_files(logs) if logs else fixture_logs(amendment)
     progress = current()
-    tasks = _prepare(amendment, chosen, notes.append)
+    tasks = prepare(amendment, chosen, notes.append)
     with progress.stage("impact: games", len(tasks), "games") as stage:
         games = replay_all(tasks, to=to, jobs=jobs, progress=stage)
     titles = []
