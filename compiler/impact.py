@@ -67,9 +67,6 @@ class Amendment:
     titles: list[str]
     units: list[str]
 
-    def title(self, loaded: Loaded, name: str) -> Title:
-        return loaded.program.titles[name]
-
     def affected(self, title: Title) -> bool:
         """Whether `title` (a resolved title, variant or reading) is one the errata reach: of an
         amended title, or of a title extending one."""
@@ -90,7 +87,6 @@ def amend(errata: Path, rules: list[Path] | None = None) -> Amendment:
     from compiler.cli import load
     from compiler.diagnostics import error, render_all
     from compiler.parse import parse_file
-    from compiler.pipeline import Loaded
     from compiler.resolve import is_reading, resolve
 
     if not errata.is_file():
@@ -114,9 +110,11 @@ def amend(errata: Path, rules: list[Path] | None = None) -> Amendment:
               for unit in units if unit.kind == "errata" and unit.base not in everything.program.titles]
     if wrong:
         raise ImpactError(render_all(wrong, everything.sources))
-    others = [m for m in everything.modules if not (inside and m.path == shown)]
-    program, diagnostics = resolve(others)
-    before = Loaded(program, others, diagnostics, everything.sources, [f for f in everything.files if f != shown])
+    others = [m for m in everything.modules if m.path != shown]
+    before = everything
+    if inside:  # measured against the rulespecs without it
+        program, diagnostics = resolve(others)
+        before = Loaded(program, others, diagnostics, everything.sources, [f for f in everything.files if f != shown])
     program, diagnostics = resolve(others + [module])
     after = Loaded(program, others + [module], diagnostics, everything.sources, before.files + [shown])
     titles = list(dict.fromkeys(unit.base for unit in units))
@@ -730,7 +728,7 @@ class Impact:
 
     def summary(self) -> str:
         """"3 of 9 games change; the first at action 212"; for wording only, that it changes nothing."""
-        measured = [g for g in self.games if g.status in ("unchanged", "changes", "no longer replays")]
+        measured = [g for g in self.games if g.status not in ("not amended", "error")]
         changed = [g for g in measured if g.changed]
         if not measured:
             text = "no game to compare"
@@ -764,7 +762,7 @@ def title_impact(amendment: Amendment, name: str, *, proofs: bool = True, progre
     """The clauses, proofs and engine functions the errata change in title `name` itself."""
     from compiler.emit import emit_title
 
-    before, after = amendment.title(amendment.before, name), amendment.title(amendment.after, name)
+    before, after = amendment.before.program.titles[name], amendment.after.program.titles[name]
     clauses = clause_changes(before, after)
     wording = all(c.change == "wording" for c in clauses)
     if not proofs:

@@ -6,6 +6,7 @@ are the toy title's (tests/fixtures/toy), whose checks take a second."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -114,8 +115,11 @@ def test_an_erratum_paying_money_to_nobody_fails_money_conserved_with_its_counte
 
 
 def test_the_command_prints_the_report_and_writes_its_page(tmp_path, capsys):
+    """With the errata file among the rulespecs it reads, the command measures the rulespecs
+    without it against the rulespecs with it: what an erratum already committed changes."""
+    shutil.copy(TOY / "toy.rules", tmp_path / "toy.rules")
     errata = _errata(tmp_path, DIVIDENDS_TO_NOBODY)
-    assert main(["impact", str(errata), "--rules", str(TOY), "--html", str(tmp_path / "page"), "-q"]) == 0
+    assert main(["impact", str(errata), "--rules", str(tmp_path), "--html", str(tmp_path / "page"), "-q"]) == 0
     out = capsys.readouterr().out
     assert "money_conserved after dividend: proved -> counterexample" in out
     assert out.rstrip().endswith("no game to compare; 1 proof status changes")
