@@ -204,7 +204,7 @@ class GameImpact:
         """One paragraph: the log, the title, what happened."""
         head = f"{self.log} ({self.title}): "
         if self.status == "unchanged":
-            return head + f"unchanged ({self.actions} actions)"
+            return head + (f"unchanged: {self.message}" if self.message else f"unchanged ({self.actions} actions)")
         if self.status in ("not amended", "error"):
             return head + (self.message or self.status)
         what = f"action {self.at} {_short(self.action)}"
@@ -471,6 +471,12 @@ def prepare(amendment: Amendment, paths_: list[Path], note: Callable[[str], None
                     shown, title.display_name, "not amended", message="the errata do not reach its title")))
                 continue
             after = title_for_log(amendment.after, one)
+            if not clause_changes(title, after):
+                # an implementation's reading replaces every clause the errata change: same rules, same game
+                tasks.append(_Task(path, shown, None, result=GameImpact(
+                    shown, title.display_name, "unchanged", message=f"the rules it is played by do not change: "
+                    f"{title.display_name} replaces every clause the errata change")))
+                continue
             key = (title.name, title.variant)
             if key not in engines:
                 current, why = current_game_class(title, amendment.before.sources)

@@ -75,6 +75,19 @@ def test_an_erratum_that_only_re_cites_and_rewords_changes_no_game_and_no_proof(
     assert report.summary() == "0 of 2 games change; the errata only reword or re-cite: no rule changes its meaning"
 
 
+def test_an_erratum_the_18xx_games_reading_overrides_changes_no_game_of_the_site(tmp_path, fixtures_dir):
+    """The reading replaces auto_pass (18xx.games' own test): an erratum of the rulebook's auto_pass
+    changes the title's engine, not the rules the site's games are played by; no replay is needed."""
+    errata = _errata(tmp_path, 'errata "Auto-pass" of "1846" {\n'
+                               '  replace auto_pass: false §"Stock Round", assumed "an invented erratum for the test"\n}\n')
+    report = impact(errata, [fixtures_dir.joinpath(*SHORTER)], jobs=1, proofs=False)
+    (game,) = report.games
+    assert game.status == "unchanged" and "1846 (18xx.games) replaces every clause" in game.message
+    assert game.actions == 0  # not replayed
+    assert [(c.name, c.change) for c in report.titles[0].clauses] == [("auto_pass", "meaning")]
+    assert report.titles[0].engine  # the rulebook's engine does change
+
+
 def test_a_dearer_train_changes_each_game_at_the_first_purchase_of_that_train(tmp_path, fixtures_dir):
     log = fixtures_dir.joinpath(*SHORT)
     first = _first(log, lambda a: a["type"] == "buy_train" and str(a.get("train", "")).startswith("2-"))
