@@ -207,7 +207,7 @@ class GameImpact:
             return head + (f"unchanged: {self.message}" if self.message else f"unchanged ({self.actions} actions)")
         if self.status in ("not amended", "error"):
             return head + (self.message or self.status)
-        what = f"action {self.at} {_short(self.action)}"
+        what = "setup, before the first action" if self.number == 0 else f"action {self.at} {_short(self.action)}"
         rule = f" ({self.rule})" if self.rule else ""
         if self.status == "does not replay":
             return head + f"does not replay under the current rules either: refused at {what}: {self.message}{rule}"
@@ -330,7 +330,7 @@ def compare_log(before_class, after_class, log: dict, *, name: str, title: Title
     steps = [s for s in processed_actions(log) if to is None or s.number <= to]
     first = state_diff(old.state(), new.state())
     if first:
-        return GameImpact(name, shown, "changes", 0, "0 (setup)", 0, None, "setup", None, first,
+        return GameImpact(name, shown, "changes", 0, "setup", 0, None, None, None, first,
                           then=_follow(new, Monitor(new), steps) if follow else None)
     for index, step in enumerate(steps):
         refused_old = refused_new = None
@@ -585,11 +585,59 @@ def _indent(text: str, pad: str) -> str:
     return "\n".join(pad + line for line in text.splitlines())
 
 
-def proof_changes(before: Title, after: Title, *, cache=None, progress: Callable[[str], None] | None = None
-                  ) -> ProofImpact:
+def _compare_checks(old, new, name: str) -> tuple[int, int, list[ProofChange]]:
+    """One transition ("init": the initial state) on two verifiers: how many checks it has, how
+    many have a different key (checked on both sides, through their caches), and the status changes."""
+    if name == "init":
+        a, b = old.init_keys(), new.init_keys()
+        old_keys, new_keys = a[0], b[0]
+        check_old, check_new = (lambda: old.check_init(a)), (lambda: new.check_init(b))
+    else:
+        old_tn = next((tn for tn in old.transitions if tn.name == name), None)
+        new_tn = next((tn for tn in new.transitions if tn.name == name), None)
+        a = old.check_keys(old_tn) if old_tn is not None else ({}, None)
+        b = new.check_keys(new_tn) if new_tn is not None else ({}, None)
+        old_keys, new_keys = a[0], b[0]
+        check_old, check_new = (lambda: old.check_transition(old_tn, a)), (lambda: new.check_transition(new_tn, b))
+    every = set(old_keys) | set(new_keys)
+    differ = {inv for inv in every if old_keys.get(inv) != new_keys.get(inv)}
+    changes = []
+    if differ:
+        was = {r.invariant: r for r in check_old()} if old_keys else {}
+        now = {r.invariant: r for r in check_new()} if new_keys else {}
+        for inv in sorted(differ):
+            x, y = was.get(inv), now.get(inv)
+            if (x.status if x else None) != (y.status if y else None):
+                changes.append(ProofChange(inv, name, x.status if x else None, y.status if y else None,
+                                           (y.detail or y.reason) if y else None))
+    return len(every), len(differ), changes
+
+
+#: In `proof_changes`' worker processes: the two titles and the cache as the parent held it (set
+#: before they fork), and each worker's own two verifiers.
+_PROOFS: dict[str, Any] = {}
+
+
+def _proof_one(name: str) -> tuple[str, tuple[int, int, list[ProofChange]], dict[str, Any]]:
+    """In a worker: `_compare_checks` for one transition; with the cache entries it added."""
+    from compiler.verify import Verifier, _RecordingCache
+
+    cache = _RecordingCache(_PROOFS["cache"])
+    if "verifiers" not in _PROOFS:
+        _PROOFS["verifiers"] = (Verifier(_PROOFS["before"]), Verifier(_PROOFS["after"]))
+    old, new = _PROOFS["verifiers"]
+    old.cache = new.cache = cache
+    return name, _compare_checks(old, new, name), cache.added
+
+
+def proof_changes(before: Title, after: Title, *, cache=None, progress: Callable[[str], None] | None = None,
+                  jobs: int | None = 1) -> ProofImpact:
     """Check, on both titles, every (invariant, transition) whose cache key differs between them
     (`Verifier.check_keys`, `init_keys`), and list those whose status differs. A check whose key is
-    the same has the same result on both sides and is not run."""
+    the same has the same result on both sides and is not run. `jobs`: processes (forked, as
+    `verify.warm`'s; every core when None), each translating and checking whole transitions."""
+    import os
+
     from compiler.verify import Cache, Verifier
     from compiler.verify_model import GapError, Unsupported
 
@@ -601,32 +649,34 @@ def proof_changes(before: Title, after: Title, *, cache=None, progress: Callable
         report.skipped = f"the verifier cannot model it: {exc}"
         return report
     progress = progress or (lambda text: None)
+    names = ["init"] + list(dict.fromkeys([tn.name for tn in new.transitions] + [tn.name for tn in old.transitions]))
+    found: dict[str, tuple[int, int, list[ProofChange]]] = {}
+    jobs = min(jobs or os.cpu_count() or 1, len(names))
+    if jobs <= 1:
+        for name in names:
+            progress(f"{before.display_name}: {name}")
+            found[name] = _compare_checks(old, new, name)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    def compare(name: str, old_keys, new_keys, check_old, check_new) -> None:
-        report.checks += len(set(old_keys) | set(new_keys))
-        differ = {inv for inv in set(old_keys) | set(new_keys) if old_keys.get(inv) != new_keys.get(inv)}
-        if not differ:
-            return
-        report.rechecked += len(differ)
-        report.transitions.append(name)
-        progress(f"{before.display_name}: {name}")
-        was = {r.invariant: r for r in check_old()} if old_keys else {}
-        now = {r.invariant: r for r in check_new()} if new_keys else {}
-        for inv in sorted(differ):
-            a, b = was.get(inv), now.get(inv)
-            if (a.status if a else None) != (b.status if b else None):
-                report.changes.append(ProofChange(inv, name, a.status if a else None, b.status if b else None,
-                                                  (b.detail or b.reason) if b else None))
-
-    old_init, new_init = old.init_keys(), new.init_keys()
-    compare("init", old_init[0], new_init[0], lambda: old.check_init(old_init), lambda: new.check_init(new_init))
-    old_tn = {t.name: t for t in old.transitions}
-    new_tn = {t.name: t for t in new.transitions}
-    for name in list(new_tn) + [n for n in old_tn if n not in new_tn]:
-        a = old.check_keys(old_tn[name]) if name in old_tn else ({}, None)
-        b = new.check_keys(new_tn[name]) if name in new_tn else ({}, None)
-        compare(name, a[0], b[0], lambda: old.check_transition(old_tn[name], a),
-                lambda: new.check_transition(new_tn[name], b))
+        _PROOFS.update(before=before, after=after, cache=cache.data)
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+                for future in as_completed([pool.submit(_proof_one, name) for name in names]):
+                    name, result, added = future.result()
+                    found[name] = result
+                    for key, value in added.items():
+                        cache.put(key, value)
+                    progress(f"{before.display_name}: {name}")
+        finally:
+            _PROOFS.clear()
+    for name in names:
+        checks, rechecked, changes = found[name]
+        report.checks += checks
+        report.rechecked += rechecked
+        report.transitions += [name] if rechecked else []
+        report.changes += changes
     cache.save()
     return report
 
@@ -742,7 +792,8 @@ class Impact:
             text = (f"{len(changed)} of {len(measured)} game{'s' if len(measured) != 1 else ''} "
                     f"change{'s' if len(changed) == 1 else ''}")
         if changed:
-            text += f"; the first at action {min(g.number or 0 for g in changed)}"
+            first = min(g.number or 0 for g in changed)
+            text += f"; the first at action {first}" if first else "; the first at setup"
         failing = sum(len(t.proofs.changes) for t in self.titles if t.proofs)
         if failing:
             text += f"; {failing} proof status{'es' if failing != 1 else ''} change{'s' if failing == 1 else ''}"
@@ -764,7 +815,8 @@ class Impact:
                 "games": [g.to_json() for g in self.games], "titles": [t.to_json() for t in self.titles]}
 
 
-def title_impact(amendment: Amendment, name: str, *, proofs: bool = True, progress=None, cache=None) -> TitleImpact:
+def title_impact(amendment: Amendment, name: str, *, proofs: bool = True, progress=None, cache=None,
+                 jobs: int | None = 1) -> TitleImpact:
     """The clauses, proofs and engine functions the errata change in title `name` itself."""
     from compiler.emit import emit_title
 
@@ -777,7 +829,7 @@ def title_impact(amendment: Amendment, name: str, *, proofs: bool = True, progre
         report = ProofImpact(before.display_name, skipped="the errata change only wording and citations; "
                                                           "no check can change status")
     else:
-        report = proof_changes(before, after, progress=progress, cache=cache)
+        report = proof_changes(before, after, progress=progress, cache=cache, jobs=jobs)
     engine = engine_changes(emit_title(before, amendment.before.sources), emit_title(after, amendment.after.sources))
     return TitleImpact(before.display_name, clauses, report, engine)
 
@@ -786,7 +838,7 @@ def impact(errata: Path, logs: list[Path] | None = None, *, to: int | None = Non
            proofs: bool = True, rules: list[Path] | None = None, cache=None) -> Impact:
     """The whole report (see the module's docstring). `logs`: files or folders (default: the
     fixture logs of the amended titles); `to`: compare each log up to its action `to`; `jobs`:
-    processes for the logs; `proofs`: False leaves the verifier out; `rules`: the rulespec files or
+    processes for the logs and the proofs (every core when None); `proofs`: False leaves the verifier out; `rules`: the rulespec files or
     folders (rulespecs/ by default); `cache`: the verifier's (its default cache when None). Raises
     `ImpactError`."""
     from compiler.progress import current
@@ -802,7 +854,7 @@ def impact(errata: Path, logs: list[Path] | None = None, *, to: int | None = Non
     with progress.stage("impact: proofs and engine", len(amendment.titles), "titles") as stage:
         for name in amendment.titles:
             stage.next(name)
-            titles.append(title_impact(amendment, name, proofs=proofs, progress=stage.item, cache=cache))
+            titles.append(title_impact(amendment, name, proofs=proofs, progress=stage.item, cache=cache, jobs=jobs))
     return Impact(amendment.path, amendment.units, games, titles, list(dict.fromkeys(notes)))
 
 
