@@ -8,7 +8,7 @@ compares the two engines' `state()` after every action. A game is
 - changed at action N: the first action whose legality or effect differs, the rule it falls
   under and the state fields that differ after it. Where the amended rules refuse the recorded
   action but offer exactly one action of the same entity and type that differs from it in one
-  value (a train bought from the bank at its new price), the game is taken to change there, with
+  amount (a train bought from the bank at its new price), the game is taken to change there, with
   that action ("retaken"), rather than to break;
 - no longer replayable at action N: the amended rules refuse the action (the `IllegalAction`'s
   rule), or its effects break an invariant the monitor watches.
@@ -291,9 +291,14 @@ def _refusal(exc: Exception) -> tuple[str, str | None]:
     return str(exc), "a gap in the rulespec"
 
 
+def _amount(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _retake(game, action: dict) -> tuple[dict, dict[str, tuple[Any, Any]]] | None:
-    """The one legal action of `action`'s entity and type that differs from it in exactly one value
-    (both give the key), with that value as (logged, taken); None where there is not exactly one."""
+    """The one legal action of `action`'s entity and type that differs from it in exactly one value,
+    an amount (a price: not what is bought, nor who buys it), with that value as (logged, taken);
+    None where there is not exactly one."""
     try:
         legal = game.legal_actions()
     except Exception:  # noqa: BLE001 - an engine error here means: nothing to retake
@@ -305,7 +310,7 @@ def _retake(game, action: dict) -> tuple[dict, dict[str, tuple[Any, Any]]] | Non
             continue
         shared = [k for k in candidate if k in action]
         differing = [k for k in shared if candidate[k] != action[k]]
-        if len(differing) == 1 and differing[0] not in ("type", "entity", "entity_type"):
+        if len(differing) == 1 and all(_amount(v) for v in (candidate[differing[0]], action[differing[0]])):
             found.append((candidate, {differing[0]: (action[differing[0]], candidate[differing[0]])}))
     return found[0] if len(found) == 1 else None
 

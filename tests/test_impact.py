@@ -150,3 +150,26 @@ def test_errata_that_cannot_be_measured_are_refused_with_a_diagnostic(tmp_path, 
     assert main(["impact", str(_errata(tmp_path, text)), "--no-proofs", "-q"]) == 1
     err = capsys.readouterr().err
     assert f"error[{code}]" in err and "errata.rules:" in err
+
+
+def test_a_refused_action_is_retaken_only_at_another_amount_never_on_another_thing():
+    """An action the amended rules refuse is taken as the one legal action that differs from it in a
+    price alone; one that would buy another company, or that several actions could stand for, is not."""
+    from compiler.impact import _retake
+
+    class Game:
+        def __init__(self, legal):
+            self.legal = legal
+
+        def legal_actions(self):
+            return self.legal
+
+        def _from_log_ids(self, action):
+            return {**action, "entity": {"B&O": "BO"}.get(action["entity"], action["entity"])}
+
+    logged = {"type": "buy_company", "entity": "B&O", "company": "MS", "price": 60}
+    dearer = {"type": "buy_company", "entity": "BO", "company": "MS", "price": 70}
+    other = {"type": "buy_company", "entity": "BO", "company": "BIG4", "price": 60}
+    assert _retake(Game([dearer, other]), logged) == (dearer, {"price": (60, 70)})
+    assert _retake(Game([other]), logged) is None
+    assert _retake(Game([dearer, {**dearer, "price": 80}]), logged) is None
