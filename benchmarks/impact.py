@@ -62,7 +62,7 @@ def main() -> None:
             seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - start_cpu
             best = seconds if best is None else min(best, seconds)
             cpu = cpu_seconds if cpu is None else min(cpu, cpu_seconds)
-        compared = sum(r.actions for r in results if r.status == "unchanged")
+        compared = sum(r.actions for r in results)  # up to the first difference, where there is one
         changed = sum(1 for r in results if r.changed)
         print(f"  {jobs} process{'es' if jobs != 1 else ''}: {len(games) / best:6.2f} games/s, "
               f"{compared / best:7.0f} actions/s compared ({best:.1f} s; {changed} games change)"
