@@ -682,6 +682,24 @@ def cmd_verify(args) -> int:
     return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs)
 
 
+def cmd_impact(args) -> int:
+    """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.impact`)."""
+    from compiler.impact import ImpactError, impact, write_html
+
+    try:
+        report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
+                        proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)
+    except ImpactError as exc:
+        print(f"rulec impact: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    for note in report.notes:
+        print(f"rulec impact: {note}", file=sys.stderr)
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
+    if args.html:
+        write_html(report, Path(args.html))
+    return EXIT_OK
+
+
 def _jobs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", "-j", type=int, metavar="N",
                         help="proofs on N processes at once (default: every core; 1: in this process)")
@@ -778,6 +796,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _quiet(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("impact", help="which saved games and proofs an erratum changes",
+                       description="Replay each log under the current rules and under the rules with the errata "
+                                   "of ERRATA.rules, and report the first action whose legality or effect differs; "
+                                   "then the title's invariant checks whose status changes and the generated "
+                                   "engine's functions that change.")
+    p.add_argument("errata", metavar="ERRATA.rules", help='a file of `errata "NAME" of "TITLE" { ... }` units')
+    p.add_argument("logs", nargs="*", metavar="LOG",
+                   help="log files or folders (default: the title's logs under ../shared/fixtures)")
+    p.add_argument("--to", type=int, metavar="N", help="compare each log up to its action N")
+    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+                   help="a rulespec file or folder of your own (may be repeated; default: rulespecs/)")
+    p.add_argument("--no-proofs", action="store_true", help="leave the verifier out")
+    p.add_argument("--html", metavar="DIR", help="also write the report as DIR/index.html")
+    p.add_argument("--json", action="store_true")
+    _jobs(p)
+    _quiet(p)
+    p.set_defaults(func=cmd_impact)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
     p.add_argument("--json", action="store_true")
