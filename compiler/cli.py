@@ -442,14 +442,14 @@ def cmd_replay(args) -> int:
         print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
         return EXIT_FAIL
     logs = data if isinstance(data, list) else [data]
-    loaded = load()
+    front = _Front()
     records = []
     status = EXIT_OK
     reporting = progress() if len(logs) > 1 else Progress()  # one log: what it prints says enough
     with reporting.stage("replay", len(logs), "logs") as stage:
         for log in logs:
             stage.next(str(log.get("id", log.get("title", ""))))
-            code, record = _replay_one(loaded, log, args)
+            code, record = _replay_one(front, log, args)
             status = max(status, code)
             if record is not None:
                 records.append(record)
@@ -458,16 +458,34 @@ def cmd_replay(args) -> int:
     return status
 
 
-def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
-    """Replay one log: on a divergence, say where (the action's number and id, the action, the rule that
-    refused it, the acting entity's legal actions) and exit 1; at the end, the result beside the log's
-    (exit 1 when they differ); with `--until N`, stop after action N and print the state."""
-    from compiler.engines import OverlayError
-    from compiler.runtime.errors import RuleGap
-    from compiler.runtime.sitelog import replay
+class _Front:
+    """The rulespecs as the full load reads them, read when first asked for (a replay whose engine
+    `compiler.launch` recalls reads none)."""
 
-    quiet = args.json
+    def __init__(self):
+        self._loaded: Loaded | None = None
+
+    @property
+    def loaded(self) -> Loaded:
+        if self._loaded is None:
+            self._loaded = load()
+        return self._loaded
+
+
+def _replay_target(front: _Front, log: dict, args):
+    """The title and engine a log replays with (`compiler.launch.Target`), or (the exit code, the
+    record) when none: recalled where the same question had its answer and nothing it depends on
+    changed since (`compiler.launch`), else from the full load."""
+    from compiler import launch
+    from compiler.engines import OverlayError
+
     name = log.get("id", log.get("title"))
+    question = launch.replay_question(log)
+    key = None if args.map else launch.fingerprint()
+    known = launch.recall(question, key) if key else None
+    if known is not None:
+        return known
+    loaded = front.loaded
     title = title_for_log(loaded, log)
     if title is None:
         print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
@@ -479,8 +497,25 @@ def _replay_one(loaded: Loaded, log: dict, args) -> tuple[int, dict | None]:
     except OverlayError as exc:
         print(f"rulec replay: {exc}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": str(exc)}
+    if key:
+        launch.remember(question, title, loaded.sources, key=key)
+    return launch.Target(title.name, title.variant, title.display_name, Game)
+
+
+def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
+    """Replay one log: on a divergence, say where (the action's number and id, the action, the rule that
+    refused it, the acting entity's legal actions) and exit 1; at the end, the result beside the log's
+    (exit 1 when they differ); with `--until N`, stop after action N and print the state."""
+    from compiler.runtime.errors import RuleGap
+    from compiler.runtime.sitelog import replay
+
+    quiet = args.json
+    name = log.get("id", log.get("title"))
+    title = _replay_target(front, log, args)
+    if isinstance(title, tuple):
+        return title
     try:
-        done = replay(Game, log, until=args.until)
+        done = replay(title.game, log, until=args.until)
     except (RuleGap, ValueError) as exc:
         print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": str(exc)}
@@ -569,10 +604,43 @@ def _mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | No
 
 
 def cmd_play(args) -> int:
-    from compiler.engines import OverlayError
     from compiler.playout import play_many
     from compiler.runtime.errors import RuleGap
 
+    target = _play_target(args)
+    if isinstance(target, int):
+        return target
+    players = target.players
+    logs: list = []
+    try:
+        with progress().stage("play", args.games, "games") as stage:
+            summary = play_many(target.game, target.name, target.variant, players, args.seed, args.games,
+                                options=tuple(args.option), logs=logs if args.log else None, progress=stage)
+    except RuleGap as exc:
+        hint = _map_hint(exc, args.map, "`--map FILE`, see README")
+        print(f"rulec play: {target.display_name} cannot be played: {exc}{hint}", file=sys.stderr)
+        return EXIT_FAIL
+    except ValueError as exc:  # an unknown --option, or players the title does not take
+        print(f"rulec play: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.log and logs:
+        Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
+    print(json.dumps(summary.to_json(), indent=2) if args.json else summary.to_text(target.display_name))
+    return EXIT_OK if not summary.failures else EXIT_FAIL
+
+
+def _play_target(args):
+    """The title, players and engine `rulec play` runs (`compiler.launch.Target`), or the exit code
+    when it runs none: the committed engine straight away where the same question had its answer
+    and nothing it depends on changed since (`compiler.launch`), else from the full load."""
+    from compiler import launch
+    from compiler.engines import OverlayError
+
+    question = launch.play_question(args.title, args.variant, args.players)
+    key = None if args.map else launch.fingerprint()
+    known = launch.recall(question, key) if key else None
+    if known is not None:
+        return known
     loaded = load()
     title = find_title(loaded, args.title, args.variant)
     if title is None:
@@ -595,22 +663,9 @@ def cmd_play(args) -> int:
     except OverlayError as exc:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_FAIL
-    logs: list = []
-    try:
-        with progress().stage("play", args.games, "games") as stage:
-            summary = play_many(Game, title.name, title.variant, players, args.seed, args.games,
-                                options=tuple(args.option), logs=logs if args.log else None, progress=stage)
-    except RuleGap as exc:
-        hint = _map_hint(exc, args.map, "`--map FILE`, see README")
-        print(f"rulec play: {title.display_name} cannot be played: {exc}{hint}", file=sys.stderr)
-        return EXIT_FAIL
-    except ValueError as exc:  # an unknown --option, or players the title does not take
-        print(f"rulec play: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.log and logs:
-        Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
-    print(json.dumps(summary.to_json(), indent=2) if args.json else summary.to_text(title.display_name))
-    return EXIT_OK if not summary.failures else EXIT_FAIL
+    if key:
+        launch.remember(question, title, loaded.sources, players, key)
+    return launch.Target(title.name, title.variant, title.display_name, Game, players)
 
 
 def _map_hint(exc: Exception, overlay: str | None, how: str) -> str:

@@ -103,6 +103,8 @@ class GameBase:
         self._named_shares: tuple[str, ...] = ()
         #: a route search that only asks whether a paying run exists (`_some_legal`)
         self._quick_routes = False
+        #: candidates listed with no shortcut (`oracle_legal_actions`)
+        self._exhaustive = False
         if isinstance(self.DATA.properties.get("map"), Gap):
             # a title (or variant) whose map is a gap plays on no map, whatever hexes it inherits; its
             # other gaps are named with it, for the overlay that would fill them (`--map`)
@@ -5184,6 +5186,29 @@ class GameBase:
             return self._train_side(self.trains[value], action.get("variant"))
         return value
 
+    def copy(self) -> "GameBase":
+        """An independent game in the same state (for look-ahead: play on the copy leaves this game as it
+        was). What never changes during play is shared: the entities, certificates and trains (small
+        immutable values that play compares by identity too), the map's hexes, tiles and geometry;
+        everything else (cash, owners, the board's tiles and tokens, the market, the random draws to
+        come, the actions taken) is copied. Only between actions: raises RuntimeError inside one."""
+        import copy as copying
+
+        if self.j.active:
+            raise RuntimeError("a game is copied between actions, not while one is being processed")
+        shared: list[Any] = [BANK, POOL, SCRAP, DEPOT, SUBSIDY, self.DATA]
+        shared += self.players + self.corporations + self.privates + self.bonds + self.minors + self.pickables
+        shared += list(self.certificates.values()) + list(self.trains.values())
+        shared += [self.by_id, self.certificates, self.certs_of, self.trains, self.train_sides, self.log_ids]
+        board = self.board
+        if board is not None:
+            shared += [board.geometry, board.hexes, board.tiles, board.upgrades, board.rules, board.nbr,
+                       board.borders, board.phases]
+        memo = {id(value): value for value in shared}
+        if board is not None:
+            memo[id(board.reaches)] = {}  # a cache (by board version): the copy finds its own
+        return copying.deepcopy(self, memo)
+
     def legal_actions(self) -> list[Action]:
         """Every legal action now: candidates from the vocabulary, each
         tried in a transaction that is rolled back."""
@@ -5194,6 +5219,17 @@ class GameBase:
             if self.is_legal(candidate):
                 out.append(candidate)
         return out
+
+    def oracle_legal_actions(self) -> list[Action]:
+        """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
+        tile at every rotation on every hex in reach, where `legal_actions` leaves out those the
+        title's fixed tables refuse), each tried and rolled back. The test oracle of the listing
+        (tests/test_listing.py, benchmarks/play.py): the two answer the same, as sets."""
+        self._exhaustive = True
+        try:
+            return self.legal_actions()
+        finally:
+            self._exhaustive = False
 
     def random_legal_action(self, rng: random.Random) -> Action | None:
         """One legal action drawn at random, each of `legal_actions()` as
@@ -5330,6 +5366,36 @@ class GameBase:
         for name in names:
             if name in later:
                 continue
+            vtype, etype, round_of, actors = self._action_shape(name)
+            if round_of is not None:
+                if round_of != self.g["round"]:
+                    continue
+            elif f"{self.g['round']}_{name}" in self.ACTION_PARAMS and self.g["round"] in ROUND_ACTION_PREFIXES:
+                continue  # the round's own action answers for this type
+            if etype is not None and etype != etype_of:
+                continue
+            if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
+                continue  # the entity-specific action answers for this type
+            if actors is not None and entity.kind not in actors \
+                    and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
+                continue  # an action another kind of entity takes (a player's par, never a corporation's)
+            generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
+                or getattr(self, f"_cand_{vtype}", None)
+            if generator is not None:
+                yield from generator(entity, who)
+            else:
+                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who)
+
+    #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
+    _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
+
+    def _action_shape(self, name: str) -> tuple[str, str | None, str | None, frozenset[str] | None]:
+        """What the name of one of the title's actions says: its vocabulary type ("buy_shares" for
+        `corporation_buy_shares`), the kind of entity it is for (or None), the round it belongs to (or
+        None) and the kinds of entity that may take it (None: any), from its first parameter."""
+        key = (type(self), name)
+        shape = self._SHAPES.get(key)
+        if shape is None:
             params = self.ACTION_PARAMS[name]
             vtype, etype = name, None
             for kind in ("player", "corporation", "company"):
@@ -5338,25 +5404,12 @@ class GameBase:
             round_of = next((r for r in ROUND_ACTION_PREFIXES if name.startswith(r + "_")
                              and name[len(r) + 1:] in VOCABULARY), None)
             if round_of is not None:
-                if round_of != self.g["round"]:
-                    continue
                 vtype = name[len(round_of) + 1:]
-            elif f"{self.g['round']}_{name}" in self.ACTION_PARAMS and self.g["round"] in ROUND_ACTION_PREFIXES:
-                continue  # the round's own action answers for this type
-            if etype is not None and etype != etype_of:
-                continue
-            if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
-                continue  # the entity-specific action answers for this type
             first = {str(k) for k in params[0][1]} if params else set()
-            if first and first <= set(ACTOR_KINDS) and entity.kind not in set().union(*(ACTOR_KINDS[k] for k in first)) \
-                    and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
-                continue  # an action another kind of entity takes (a player's par, never a corporation's)
-            generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
-                or getattr(self, f"_cand_{vtype}", None)
-            if generator is not None:
-                yield from generator(entity, who)
-            else:
-                yield from self._title_action_candidates(vtype, params, who)
+            actors = frozenset().union(*(ACTOR_KINDS[k] for k in first)) \
+                if first and first <= set(ACTOR_KINDS) else None
+            shape = self._SHAPES[key] = (vtype, etype, round_of, actors)
+        return shape
 
     def _cand_pass(self, entity, who):
         return [{"type": "pass", **who}]
@@ -5646,7 +5699,8 @@ class GameBase:
             return
         if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
             return
-        for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity]):
+        for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity],
+                                         exhaustive=self._exhaustive):
             used = self.board.in_use.get(lay.tile, set())
             copy = next(i for i in range(len(used) + 1) if i not in used)
             yield {**lay.action(entity.id, copy), "entity_type": entity.kind}

@@ -370,6 +370,7 @@ def _other(ends: tuple[int, int], end: int) -> int:
 
 
 @lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=None)
 def node_map(
     old: Tile, old_rotation: int, new: Tile, new_rotation: int, strict_kinds: bool = True,
     merge: bool = False,
@@ -387,7 +388,8 @@ def node_map(
     new tile has fewer nodes than the old, old nodes may merge into one (18CO's
     Denver tiles: three cities, then two, then one). `merge` allows that
     merging while kinds stay strict (a derived upgrade between tiles of one
-    label, see `Board.upgrade_targets`)."""
+    label, see `Board.upgrade_targets`). A function of its arguments alone (tiles are
+    immutable values): kept once computed, for the title's whole tile set."""
     old_lay, new_lay = _layout(old, old_rotation), _layout(new, new_rotation)
     have = {frozenset(pair) for pair in new_lay.ends}
     count = len(old.nodes)
@@ -1181,25 +1183,52 @@ def iter_legal_lays(
     colors: Iterable[str],
     *,
     cash: int | None = None,
+    exhaustive: bool = False,
 ) -> Iterator[Lay]:
-    """`legal_lays`, one at a time (to stop at the first where only its existence matters)."""
+    """`legal_lays`, one at a time (to stop at the first where only its existence matters);
+    `exhaustive` judges every (hex, tile, rotation) (the test oracle, see `_iter_lays`)."""
     seen = reach(board, company)
     near = seen.hexes
     if board.rules.city_value_lays:
         near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
-    return _iter_lays(board, company, frozenset(colors), seen, cash, near)
+    return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive)
 
 
 def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
-               candidates: Iterable[str]) -> Iterator[Lay]:
+               candidates: Iterable[str], exhaustive: bool = False) -> Iterator[Lay]:
+    """The legal lays on `candidates`, each (hex, tile, rotation) judged by `_judge`. Unless
+    `exhaustive`, the triples `_judge` would refuse whatever the state beyond the hex's own tile (an
+    off-board area, a tile of a colour the phase does not allow or none left in the supply, a
+    rotation that does not keep the old track: `_keeps_track`) are not judged; the lays are the same
+    (the exhaustive listing is the test oracle)."""
     for h in sorted(candidates):
         if h not in board.hexes:
             continue
-        for name in sorted(set(board.upgrade_targets(board.tile_at(h)))):
-            for rotation in range(6):
+        old = board.placed[h]
+        if not exhaustive and old.tile.color in OFF_MAP_COLORS:
+            continue
+        for name in sorted(set(board.upgrade_targets(old.tile))):
+            if exhaustive:
+                rotations: Iterable[int] = range(6)
+            else:
+                tile = board.tiles.get(name)
+                if tile is None or tile.color not in colors or board.available(name) == 0:
+                    continue
+                rotations = _keeps_track(board, old.tile, old.rotation, tile, name)
+            for rotation in rotations:
                 verdict = _judge(board, company, h, name, rotation, colors, seen, cash)
                 if isinstance(verdict, Lay):
                     yield verdict
+
+
+def _keeps_track(board: Board, old: Tile, old_rotation: int, tile: Tile, name: str) -> tuple[int, ...]:
+    """The rotations at which `tile` keeps the track of `old` (at `old_rotation`) as `_judge`
+    maps it (a lay outside a private's special power): a function of the tiles and of the
+    board's fixed rules (its upgrade chart, `merges`)."""
+    loose = name in (board.upgrades or {}).get(old.name, ())
+    merge = board.merges(old, tile)
+    return tuple(r for r in range(6) if node_map(old, old_rotation, tile, r, merge=merge) is not None
+                 or (loose and node_map(old, old_rotation, tile, r, strict_kinds=False) is not None))
 
 
 def check_lay(
