@@ -44,11 +44,12 @@ def _key(action: dict) -> str:
     return json.dumps(action, sort_keys=True, default=str)
 
 
-def compare(game_class, players: int, seed: int, states: int, *, stride: int = 1, options=(),
+def compare(game_class, players: int, seed: int, states: int, *, stride: int = 1, skip: int = 0, options=(),
             max_actions: int = 20_000, into: Compared | None = None) -> Compared:
     """Play random games of `game_class` (`players` players, seeds `seed`, `seed` + 1, ... with
-    `options`) and compare the two listings at every `stride`-th state until `states` states are
-    compared. Raises `ListingDiffers` at the first difference."""
+    `options`) and compare the two listings at every `stride`-th state after the first `skip`
+    actions of each game until `states` states are compared. Raises `ListingDiffers` at the first
+    difference."""
     done = into or Compared()
     target = done.states + states
     game_seed = seed
@@ -58,7 +59,7 @@ def compare(game_class, players: int, seed: int, states: int, *, stride: int = 1
         done.games += 1
         count = 0
         while not game.finished and count < max_actions and done.states < target:
-            if count % stride == 0:
+            if count >= skip and (count - skip) % stride == 0:
                 start = time.perf_counter()
                 fast = game.legal_actions()
                 middle = time.perf_counter()

@@ -1,21 +1,33 @@
-"""Time random playouts of each title's generated engine.
+"""Time random playouts of each title's generated engine, and the oracle listing on the same games.
 
-    python benchmarks/play.py [--games K] [--seed S] [TITLE ...]
+    python benchmarks/play.py [--games K] [--seed S] [--no-oracle] [TITLE ...]
 
-For each title (default: every title with a playable map) plays K games
-(default 5) at its usual player counts, the invariant monitor after every
-action, as `rulec play` does, and prints games, actions, CPU seconds per
-game and actions per second. The rulespecs are loaded once, before timing.
-Figures only; nothing here passes or fails.
+For each title (default: every title with a playable map) plays K games (default 5) at its usual
+player counts, the invariant monitor after every action, as `rulec play` does
+(`compiler.playout.play_one`'s loop, timed in its three parts), and prints games/s and actions/s
+(CPU time), and the share of the time spent listing the legal actions (`random_legal_action`),
+processing the chosen one (`process`, with the automatic passes it makes) and monitoring
+(`Monitor.check`). Then the same games again, each action listed by the oracle
+(`oracle_legal_actions`' exhaustive listing: every candidate tried and rolled back) before the
+recorded action is processed, and the ratio of the two listings' time. The rulespecs are not
+read; figures only, nothing here passes or fails.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import sys
 import time
+from pathlib import Path
 
-from compiler.engines import game_class
-from compiler.playout import play_many
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from compiler.engines import game_class  # noqa: E402
+from compiler.playout import ACTION_CAP  # noqa: E402
+from compiler.runtime.monitor import Monitor  # noqa: E402
 
 #: (title, variant, player counts) played by default
 PLAYED = [
@@ -28,24 +40,73 @@ PLAYED = [
 ]
 
 
+def play(cls, players: int, seed: int, oracle_of: list | None = None) -> tuple[list, list[float]]:
+    """One game as `play_one` plays it: (the actions taken, [listing, processing, monitoring] CPU
+    seconds). With `oracle_of` (the actions of a game played before), each state's actions are
+    listed by the oracle instead and the recorded action is taken."""
+    rng = random.Random(seed)
+    game = cls(players=[f"Player {i + 1}" for i in range(players)], seed=seed)
+    monitor = Monitor(game)
+    clock = time.process_time
+    parts = [0.0, 0.0, 0.0]
+    taken: list = []
+    while not game.finished and len(taken) < ACTION_CAP:
+        start = clock()
+        if oracle_of is None:
+            action = game.random_legal_action(rng)
+        else:
+            game._exhaustive = True
+            try:
+                game.random_legal_action(random.Random(len(taken)))
+            finally:
+                game._exhaustive = False
+            action = oracle_of[len(taken)] if len(taken) < len(oracle_of) else None
+        listed = clock()
+        if action is None:
+            break
+        game.process(action)
+        processed = clock()
+        monitor.check(game, action)
+        parts[0] += listed - start
+        parts[1] += processed - listed
+        parts[2] += clock() - processed
+        taken.append(action)
+    return taken, parts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("titles", nargs="*", help="titles to play (default: all of the table above)")
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, nargs="*", help="only these player counts")
+    parser.add_argument("--no-oracle", action="store_true", help="do not replay the games with the oracle listing")
     args = parser.parse_args()
     rows = [row for row in PLAYED if not args.titles or row[0] in args.titles]
-    print(f"{'title':<26} {'players':>7} {'games':>5} {'failed':>6} {'actions':>8} "
-          f"{'cpu s/game':>10} {'actions/s':>9}")
+    print(f"{'title':<26} {'players':>7} {'games':>5} {'actions':>7} {'games/s':>7} {'actions/s':>9} "
+          f"{'listing':>7} {'process':>7} {'monitor':>7}   {'oracle: games/s':>15} {'listing ratio':>13}")
     for title, variant, counts in rows:
         cls = game_class(title, variant)
         for players in counts:
-            cpu = time.process_time()
-            summary = play_many(cls, title, variant, players, args.seed, args.games)
-            cpu = time.process_time() - cpu
+            if args.players and players not in args.players:
+                continue
+            games, totals, actions = [], [0.0, 0.0, 0.0], 0
+            for i in range(args.games):
+                taken, parts = play(cls, players, args.seed + i)
+                games.append(taken)
+                actions += len(taken)
+                totals = [a + b for a, b in zip(totals, parts, strict=True)]
+            cpu = sum(totals)
             shown = f"{title} ({variant})" if variant else title
-            print(f"{shown:<26} {players:>7} {len(summary.games):>5} {len(summary.failures):>6} "
-                  f"{summary.actions:>8} {cpu / args.games:>10.2f} {summary.actions / cpu if cpu else 0:>9.0f}")
+            line = (f"{shown:<26} {players:>7} {args.games:>5} {actions:>7} {args.games / cpu:>7.2f} "
+                    f"{actions / cpu:>9.0f} " + " ".join(f"{100 * p / cpu:>6.0f}%" for p in totals))
+            if not args.no_oracle:
+                oracle = [0.0, 0.0, 0.0]
+                for i, taken in enumerate(games):
+                    _, parts = play(cls, players, args.seed + i, oracle_of=taken)
+                    oracle = [a + b for a, b in zip(oracle, parts, strict=True)]
+                line += f"   {args.games / sum(oracle):>15.2f} {oracle[0] / totals[0]:>12.1f}x"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

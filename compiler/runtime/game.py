@@ -5225,9 +5225,11 @@ class GameBase:
         tile at every rotation on every hex in reach, where `legal_actions` leaves out those the
         title's fixed tables refuse), each tried and rolled back. The test oracle of the listing
         (tests/test_listing.py, benchmarks/play.py): the two answer the same, as sets."""
+        if self.g["finished"]:
+            return []
         self._exhaustive = True
         try:
-            return self.legal_actions()
+            return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
         finally:
             self._exhaustive = False
 

@@ -2452,7 +2452,8 @@ class _FreeIndex:
     """For a list of candidate routes: which of them avoid some track.
 
     Per segment of the graph, a bitset of the routes that run on it; a route
-    is free of `used` when none of its segments touches `used`."""
+    is free of `used` when none of its segments touches `used` (its bit is not
+    in `clash(used)`)."""
 
     def __init__(self, cands: Sequence[_Cand], g: _Graph):
         size = (len(cands) + 8) // 8
@@ -2477,8 +2478,9 @@ class _FreeIndex:
         # the search asks again and again about the same track in use
         self._clashes: dict[int, int] = {}
 
-    def free(self, used: int, start: int = 0) -> int:
-        """Bitset of the routes from index `start` on that share no track with `used`."""
+    def clash(self, used: int) -> int:
+        """Bitset of the routes that share some track with `used`. The clash of two pieces of track
+        together is the union of their clashes: the search adds a route's (`_choose`)."""
         clash = self._clashes.get(used)
         if clash is None:
             clash, rest = 0, used
@@ -2488,11 +2490,7 @@ class _FreeIndex:
                 clash |= self.clash_on.get(low, 0)
             if len(self._clashes) < _FREE_MEMO:
                 self._clashes[used] = clash
-        return self.all & ~clash & ~((1 << start) - 1)
-
-
-def _lowest(bits: int) -> int:
-    return (bits & -bits).bit_length() - 1
+        return clash
 
 
 def best_routes(
@@ -2629,20 +2627,28 @@ def _choose(
     for options in lists:
         if id(options) not in indexes:
             indexes[id(options)] = _FreeIndex(options, g)
-    index_of = [indexes[id(options)] for options in lists]
+    distinct = list(indexes.values())
+    # each list's index among `distinct`: the search carries, for each, the routes the track in use
+    # clashes with (`clashes`), grown by each route it picks, rather than reading them off the track
+    slot = [distinct.index(indexes[id(options)]) for options in lists]
+    alls = [index.all for index in distinct]
 
-    def bound(k: int, used: int) -> int:
-        """Each later train alone on its best route free of `used`."""
+    clash_of = [index.clash for index in distinct]
+    single = len(distinct) == 1
+    later = [[(slot[j], lists[j]) for j in range(k, len(lists))] for k in range(len(lists))]
+
+    def bound(k: int, clashes: tuple[int, ...]) -> int:
+        """Each later train alone on its best route free of the track in use."""
         total = 0
-        for j in range(k, len(lists)):
-            free = index_of[j].free(used)
+        for s, options in later[k]:
+            free = alls[s] & ~clashes[s]
             if free:
-                total += lists[j][_lowest(free)].revenue
+                total += options[(free & -free).bit_length() - 1].revenue
         return total
 
     last = len(lists) - 1
 
-    def search(k: int, used: int, total: int) -> None:
+    def search(k: int, clashes: tuple[int, ...], total: int) -> None:
         nonlocal best_total, best_pick
         if budget.tick():
             return
@@ -2650,36 +2656,44 @@ def _choose(
         if same[k]:
             if pick[k - 1] is None:  # an identical train before this one stayed idle
                 if k < last:
-                    search(k + 1, used, total)
+                    search(k + 1, clashes, total)
                 elif total > best_total:
                     best_total, best_pick = total, list(pick)
                 return
             start = pick[k - 1] + 1
-        free = index_of[k].free(used, start)
+        options = lists[k]
+        free = alls[slot[k]] & ~clashes[slot[k]] & ~((1 << start) - 1)
         if k == last:  # the last train simply takes its best free route
-            gain = lists[k][_lowest(free)].revenue if free else 0
+            index = (free & -free).bit_length() - 1 if free else None
+            gain = options[index].revenue if index is not None else 0
             if total + gain > best_total:
-                pick[k] = _lowest(free) if free else None
+                pick[k] = index
                 best_total, best_pick = total + gain, list(pick)
                 pick[k] = None
             return
-        if total + rest[k] <= best_total or total + bound(k, used) <= best_total:
+        if total + rest[k] <= best_total or total + bound(k, clashes) <= best_total:
             return
+        after = rest[k + 1]
         while free:
-            index = _lowest(free)
-            free &= free - 1
-            c = lists[k][index]
-            if total + c.revenue + rest[k + 1] <= best_total:
+            bit = free & -free
+            free ^= bit
+            index = bit.bit_length() - 1
+            c = options[index]
+            if total + c.revenue + after <= best_total:
                 break
             pick[k] = index
-            search(k + 1, used | c.mask, total + c.revenue)
+            if single:
+                grown: tuple[int, ...] = (clashes[0] | clash_of[0](c.mask),)
+            else:
+                grown = tuple([clash | more(c.mask) for clash, more in zip(clashes, clash_of)])
+            search(k + 1, grown, total + c.revenue)
             if budget.cut:
                 break
         pick[k] = None
-        search(k + 1, used, total)
+        search(k + 1, clashes, total)
 
     if lists:
-        search(0, 0, 0)
+        search(0, tuple(0 for _ in distinct), 0)
     choice: list[int | None] = [None] * len(cands)
     for k, index in enumerate(best_pick):
         choice[order[k]] = index

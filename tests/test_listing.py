@@ -1,0 +1,83 @@
+"""The legal-action listing and its oracle (issue 42): `legal_actions()`, which leaves out the
+candidates the title's fixed tables refuse, lists the same actions as `oracle_legal_actions()`,
+which tries every candidate and rolls it back, over states reached by random play in every
+engine that plays without a map overlay (its lowest and highest player counts, each option on).
+The 2,000-state version of the same comparison, every engine: `python benchmarks/listing.py`.
+And a copy of a game (`Game.copy()`) is independent of it."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler.engines import engine_module
+from compiler.runtime.data import Gap
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _listing():
+    spec = importlib.util.spec_from_file_location("benchmark_listing", ROOT / "benchmarks" / "listing.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+LISTING = _listing()
+PLAYABLE = [p.stem for p in sorted((ROOT / "generated").glob("t_*.py"))
+            if not isinstance(engine_module(p.stem).Game.DATA.properties.get("map"), Gap)]
+
+
+@pytest.mark.parametrize("engine", PLAYABLE)
+def test_the_listing_equals_the_oracles(engine):
+    Game = engine_module(engine).Game
+    players = Game.DATA.param("players")
+    low, high = players if isinstance(players, tuple) else (players, players)
+    options = [c["key"] for c in Game.DATA.components_of("option")]
+    done = LISTING.Compared()
+    # an auction or stock round's state, then from 60 actions on, where operating turns begin
+    for count, chosen in [(low, ()), (high, ())] + [(high, (option,)) for option in options]:
+        LISTING.compare(Game, count, 7, 1, stride=1, skip=5, options=chosen, into=done)
+        LISTING.compare(Game, count, 7, 2, stride=15, skip=60, options=chosen, into=done)
+    assert done.states == 3 * (2 + len(options))
+
+
+def test_the_comparison_fails_and_shows_both_lists_where_they_differ(monkeypatch):
+    Game = engine_module("t_1800").Game
+    real = Game.legal_actions
+    monkeypatch.setattr(Game, "legal_actions", lambda self: real(self)[1:])  # a listing that drops one
+    with pytest.raises(LISTING.ListingDiffers, match="(?s)the listings differ.*state:.*listed:.*oracle:"):
+        LISTING.compare(Game, 2, 7, 3)
+
+
+def _played(game, rng, count):
+    for _ in range(count):
+        action = game.random_legal_action(rng)
+        if action is None:
+            break
+        game.process(action)
+
+
+def test_play_on_a_copy_leaves_the_original_as_it_was():
+    Game = engine_module("t_1846").Game
+    game = Game(players=["Ann", "Bob", "Cyd", "Dee"], seed=5)
+    twin = Game(players=["Ann", "Bob", "Cyd", "Dee"], seed=5)
+    _played(game, random.Random(5), 60)
+    for action in game.actions:
+        twin.process(action)
+    before, log = game.state(), game.to_log()
+    fork = game.copy()
+    assert fork.state() == before and fork.legal_actions() == game.legal_actions()
+    _played(fork, random.Random(6), 80)
+    assert fork.state() != before
+    assert game.state() == before and game.to_log() == log
+    assert game.board.placed == twin.board.placed and game.cash == twin.cash and game.owner == twin.owner
+    # and the original plays on as if the copy had never been made, random draws included
+    _played(game, random.Random(8), 40)
+    _played(twin, random.Random(8), 40)
+    assert game.to_log() == twin.to_log() and game.state() == twin.state()
