@@ -1,4 +1,7 @@
-"""How long rulec takes to start: `rulec --help`, `rulec titles`, `rulec check FILE`.
+"""How long rulec takes to start: `rulec --help`, `rulec titles`, `rulec check FILE`, and the
+commands that run an engine: `rulec play` (one game of 1846, four players; no game at all, which is
+the time to the first action) and `rulec replay LOG --until 1` (a fixture log, where
+../shared/fixtures holds one: its first action).
 
     python benchmarks/startup.py [--runs N] [--against REF]
 
@@ -37,7 +40,13 @@ COMMANDS = (
     ("rulec check toy.rules", ["check", "tests/fixtures/toy/toy.rules"]),
     ("rulec check toy.rules, edited each run", ["check", EDITED]),
     ("rulec check 1846-two-player.rules", ["check", "rulespecs/1846-two-player.rules"]),
+    ("rulec play 1846 --players 4 --games 0", ["play", "1846", "--players", "4", "--games", "0", "--quiet"]),
+    ("rulec play 1846 --players 4 --games 1", ["play", "1846", "--players", "4", "--games", "1", "--quiet"]),
 )
+#: a fixture log replayed to its first action, where the fixtures are there
+FIXTURE_LOGS = sorted((ROOT.parent / "shared" / "fixtures" / "1846").glob("*.json"))
+if FIXTURE_LOGS:
+    COMMANDS += (("rulec replay 1846 LOG --until 1", ["replay", str(FIXTURE_LOGS[0]), "--until", "1"]),)
 
 
 def timed(code: Path, args: list[str], cache: Path) -> tuple[float, float]:
