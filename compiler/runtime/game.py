@@ -105,6 +105,8 @@ class GameBase:
         self._quick_routes = False
         #: candidates listed with no shortcut (`oracle_legal_actions`)
         self._exhaustive = False
+        #: the route searches made in the states seen lately (`_route_candidates`)
+        self._route_memo: dict[tuple, Any] = {}
         if isinstance(self.DATA.properties.get("map"), Gap):
             # a title (or variant) whose map is a gap plays on no map, whatever hexes it inherits; its
             # other gaps are named with it, for the overlay that would fill them (`--map`)
@@ -5205,8 +5207,9 @@ class GameBase:
             shared += [board.geometry, board.hexes, board.tiles, board.upgrades, board.rules, board.nbr,
                        board.borders, board.phases]
         memo = {id(value): value for value in shared}
+        memo[id(self._route_memo)] = {}  # caches: the copy keeps its own
         if board is not None:
-            memo[id(board.reaches)] = {}  # a cache (by board version): the copy finds its own
+            memo[id(board.reaches)] = {}
         return copying.deepcopy(self, memo)
 
     def legal_actions(self) -> list[Action]:
@@ -5223,8 +5226,10 @@ class GameBase:
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
         tile at every rotation on every hex in reach, where `legal_actions` leaves out those the
-        title's fixed tables refuse), each tried and rolled back. The test oracle of the listing
-        (tests/test_listing.py, benchmarks/play.py): the two answer the same, as sets."""
+        title's fixed tables refuse; the best routes searched again, where `legal_actions` takes a
+        search made in the same state), each tried and rolled back. The test oracle of the listing
+        (tests/test_listing.py, benchmarks/listing.py): the two answer the same, as sets. (A route
+        search its time bound cut has no one answer: that one is taken as it was found.)"""
         if self.g["finished"]:
             return []
         self._exhaustive = True
@@ -5686,13 +5691,23 @@ class GameBase:
         if self.board is None:
             return [{"type": "run_routes", **who, "routes": []}]
         trains = list(self._train_dicts(corp).values())
-        if self._quick_routes:
-            # only whether a paying run exists is asked: the search stops at its first one
-            best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
-                                     max_routes=1, extras=self._route_extras(corp))
-        else:
-            best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
-                                     extras=self._route_extras(corp))
+        extras = self._route_extras(corp)
+        # what the search reads: the board (its version moves with every change to it, tokens
+        # included), the company, its trains, the phase and its bonuses
+        key = (self.board.version, corp.id, repr(trains), self.g["phase"], self._quick_routes, repr(extras))
+        best = self._route_memo.get(key)
+        if best is None or (self._exhaustive and best.complete):
+            # (the oracle searches again, but for a search its time bound cut, which has no one answer)
+            if self._quick_routes:
+                # only whether a paying run exists is asked: the search stops at its first one
+                best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                         max_routes=1, extras=extras)
+            else:
+                best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                         extras=extras)
+            if len(self._route_memo) >= 64:
+                self._route_memo.clear()
+            self._route_memo[key] = best
         return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
 
     def _cand_lay_tile(self, entity, who):
