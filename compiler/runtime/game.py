@@ -5205,7 +5205,7 @@ class GameBase:
         board = self.board
         if board is not None:
             shared += [board.geometry, board.hexes, board.tiles, board.upgrades, board.rules, board.nbr,
-                       board.borders, board.phases]
+                       board.borders, board.phases, *board.tiles.values(), *(h.tile for h in board.hexes.values())]
         memo = {id(value): value for value in shared}
         memo[id(self._route_memo)] = {}  # caches: the copy keeps its own
         if board is not None:

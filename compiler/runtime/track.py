@@ -68,7 +68,7 @@ import itertools
 import re
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -293,6 +293,11 @@ class Tile:
     paths: tuple[Path, ...] = ()
     label: str | None = None
     reserved: tuple[tuple[str, int], ...] = ()
+    #: the hash, made once: tiles key the layout, track-map and upgrade caches, asked of at every lay
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.name, self.color, self.label, len(self.nodes), len(self.paths))))
 
     @classmethod
     def from_dict(cls, name: str, data: Mapping[str, Any]) -> Tile:
@@ -316,7 +321,7 @@ class Tile:
     def __hash__(self) -> int:
         # tiles key the layout and track-map caches: a cheap hash, consistent
         # with equality (equal tiles share these fields)
-        return hash((self.name, self.color, self.label, len(self.nodes), len(self.paths)))
+        return self._hash
 
     def count(self, kind: str) -> int:
         return sum(1 for n in self.nodes if n.kind == kind)
