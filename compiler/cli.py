@@ -122,6 +122,13 @@ def cmd_check(args) -> int:
     return EXIT_OK if loaded.ok else EXIT_FAIL
 
 
+def cmd_lsp(args) -> int:
+    from compiler.lsp import main as serve
+
+    configure_progress(Progress())  # stdout carries the protocol: no progress lines on it
+    return serve()
+
+
 def cmd_titles(args) -> int:
     loaded = load(check=False)
     if loaded.errors:
@@ -709,6 +716,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _quiet(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("lsp", help="a language server for rulespecs over stdio (editors: README)")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
     p.add_argument("--json", action="store_true")

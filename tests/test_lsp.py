@@ -1,0 +1,207 @@
+"""`rulec lsp` driven as an editor drives it: a subprocess, JSON-RPC over its stdin and stdout
+(tests/lsp_client.py), one server for the module. Hover, definition, references, completion and
+symbols are asked about the toy title (tests/fixtures/toy/toy.rules) and the rulespecs; what
+`rulec check` would say of the same text is the oracle of the diagnostics.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+
+from lsprotocol import types as lsp  # noqa: E402
+
+from compiler import syntax as s  # noqa: E402
+from compiler.paths import ROOT  # noqa: E402
+from tests.conftest import TOY, check_source  # noqa: E402
+from tests.lsp_client import Client  # noqa: E402
+
+TOY_PATH = TOY / "toy.rules"
+TOY_URI = TOY_PATH.as_uri()
+TOY_TEXT = TOY_PATH.read_text(encoding="utf-8")
+#: the toy with one mistake: a misspelt parameter (E024), which leaves `cert_limit` unset (E027)
+MISTAKE = TOY_TEXT.replace("  cert_limit: 2 §2", "  cert_limt: 2 §2")
+LIBRARY = ROOT / "rulespecs" / "lib" / "18xx.rules"
+
+
+@pytest.fixture(scope="module")
+def server():
+    client = Client()
+    client.capabilities = client.initialize().capabilities
+    client.open(TOY_URI, MISTAKE)
+    client.opened = client.diagnostics(TOY_URI, 1)
+    yield client
+    assert client.close() == 0
+
+
+def _at(text: str, line_start: str, word: str, nth: int = 0) -> lsp.Position:
+    """The position of `word` on the `nth` line of `text` that starts (stripped) with `line_start`."""
+    lines = [i for i, line in enumerate(text.split("\n")) if line.strip().startswith(line_start)]
+    number = lines[nth]
+    return lsp.Position(number, text.split("\n")[number].index(word) + 1)
+
+
+def _document(uri: str) -> lsp.TextDocumentIdentifier:
+    return lsp.TextDocumentIdentifier(uri=uri)
+
+
+def test_initialize_advertises_the_features(server):
+    caps = server.capabilities
+    assert caps.hover_provider and caps.definition_provider and caps.references_provider
+    assert caps.document_symbol_provider
+    assert "§" in caps.completion_provider.trigger_characters
+
+
+def test_a_mistake_gives_the_diagnostics_of_rulec_check(server):
+    shown = "tests/fixtures/toy/toy.rules"
+    expected = [d for d in check_source(MISTAKE, shown, with_library=True).diagnostics if d.span.path == shown]
+    got = server.opened
+    assert [d.code for d in got] == [d.code for d in expected]
+    assert {d.code for d in got} >= {"E024", "E027"}
+    for ours, theirs in zip(got, expected):
+        assert (ours.range.start.line + 1, ours.range.start.character + 1) == (theirs.span.line, theirs.span.column)
+        assert (ours.range.end.line + 1, ours.range.end.character + 1) == (theirs.span.end_line, theirs.span.end_column)
+        assert ours.message.startswith(theirs.message)
+        assert theirs.help is None or f"help: {theirs.help}" in ours.message
+    misspelt = next(d for d in got if d.code == "E024")
+    line = MISTAKE.split("\n").index("  cert_limt: 2 §2")
+    assert misspelt.range == lsp.Range(lsp.Position(line, 2), lsp.Position(line, 11))
+    assert misspelt.severity == lsp.DiagnosticSeverity.Error and misspelt.source == "rulec"
+
+
+def test_a_quick_fix_offers_the_nearest_name(server):
+    misspelt = next(d for d in server.opened if d.code == "E024")
+    actions = server.request(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionParams(
+        _document(TOY_URI), misspelt.range, lsp.CodeActionContext(diagnostics=[misspelt])), list[lsp.CodeAction])
+    assert actions[0].edit.changes[TOY_URI][0].new_text == "cert_limit"
+
+
+def test_hover_on_a_property_gives_the_library_parameter(server):
+    hover = server.request(lsp.TEXT_DOCUMENT_HOVER, lsp.HoverParams(
+        _document(TOY_URI), _at(MISTAKE, "first_round:", "first_round")), lsp.Hover)
+    text = hover.contents.value
+    assert "param first_round: {private_sale, draft, auction, open_auction, stock} required" in text
+    assert "how the game opens" in text  # the parameter's meaning, from rulespecs/lib/18xx.rules
+    assert "`open_auction`" in text  # its allowed values
+
+
+def test_hover_on_a_citation_gives_the_section_heading(server):
+    hover = server.request(lsp.TEXT_DOCUMENT_HOVER, lsp.HoverParams(
+        _document(TOY_URI), _at(MISTAKE, "float:", "§2")), lsp.Hover)
+    assert hover.contents.value.startswith("**§2** Shares")
+
+
+def test_hover_on_a_component_gives_its_citations(server):
+    hover = server.request(lsp.TEXT_DOCUMENT_HOVER, lsp.HoverParams(
+        _document(TOY_URI), _at(MISTAKE, "corporation TOY", "TOY")), lsp.Hover)
+    assert "corporation TOY" in hover.contents.value and "- §2 Shares" in hover.contents.value
+
+
+def test_definition_of_a_property_is_its_parameter_in_the_library(server):
+    found = server.request(lsp.TEXT_DOCUMENT_DEFINITION, lsp.DefinitionParams(
+        _document(TOY_URI), _at(MISTAKE, "holding_cap:", "holding_cap")), list[lsp.Location])
+    assert len(found) == 1 and found[0].uri == LIBRARY.as_uri()
+    line = LIBRARY.read_text(encoding="utf-8").split("\n")[found[0].range.start.line]
+    assert line.strip().startswith("param holding_cap:")
+    assert line[found[0].range.start.character:found[0].range.end.character] == "holding_cap"
+
+
+def test_references_of_a_parameter_across_the_workspace(server):
+    found = server.request(lsp.TEXT_DOCUMENT_REFERENCES, lsp.ReferenceParams(
+        context=lsp.ReferenceContext(True), text_document=_document(TOY_URI),
+        position=_at(MISTAKE, "holding_cap:", "holding_cap")),
+        list[lsp.Location])
+    files = {Path(location.uri).name for location in found}
+    assert {"toy.rules", "18xx.rules", "1846.rules", "18co.rules"} <= files
+
+
+def test_completion_of_a_value_inside_a_property(server):
+    position = _at(MISTAKE, "first_round:", "stock")
+    found = server.request(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionParams(
+        _document(TOY_URI), lsp.Position(position.line, position.character - 1)), lsp.CompletionList)
+    labels = [item.label for item in found.items]
+    assert labels == ["private_sale", "draft", "auction", "open_auction", "stock"]
+
+
+def test_completion_of_a_property_name_inside_a_component(server):
+    found = server.request(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionParams(
+        _document(TOY_URI), _at(MISTAKE, "float: 60%", "float")), lsp.CompletionList)
+    labels = [item.label for item in found.items]
+    # the corporation kind's parameters the component does not set yet, `f...`
+    assert "float" not in labels and labels and all(label.startswith("f") for label in labels)
+
+
+def test_completion_of_a_section_citation(server):
+    position = _at(MISTAKE, "bid_step:", "§2")
+    found = server.request(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionParams(
+        _document(TOY_URI), lsp.Position(position.line, position.character)), lsp.CompletionList)
+    assert [(item.label, item.detail) for item in found.items] == [
+        ("§1", "Setup"), ("§2", "Shares"), ("§3", "Operating"), ("§4", "End")]
+
+
+def test_document_symbols_outline_sections_and_components(server):
+    found = server.request(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL, lsp.DocumentSymbolParams(_document(TOY_URI)),
+                           list[lsp.DocumentSymbol])
+    assert found[0].name == 'title "Toy"'
+    names = [child.name for child in found[0].children]
+    assert "§2 Shares" in names and "corporation TOY" in names and 'train "2"' in names
+
+
+def test_overlay_definition_goes_to_the_clause_it_replaces(server):
+    path = ROOT / "rulespecs" / "18co-18xx-games.rules"
+    text = path.read_text(encoding="utf-8")
+    server.open(path.as_uri(), text)
+    assert [d for d in server.diagnostics(path.as_uri()) if d.severity == lsp.DiagnosticSeverity.Error] == []
+    found = server.request(lsp.TEXT_DOCUMENT_DEFINITION, lsp.DefinitionParams(
+        _document(path.as_uri()), _at(text, "replace private_draw", "private_draw")), list[lsp.Location])
+    assert [Path(location.uri).name for location in found] == ["18co.rules"]
+    line = (ROOT / "rulespecs" / "18co.rules").read_text(encoding="utf-8").split("\n")[found[0].range.start.line]
+    assert line.strip().startswith("private_draw:")
+
+
+def test_a_map_overlay_resolves_of_its_title(server):
+    path = ROOT / "tests" / "fixtures" / "18gj_test_map.rules"
+    server.open(path.as_uri(), path.read_text(encoding="utf-8"))
+    found = server.diagnostics(path.as_uri())
+    assert [d.code for d in found if d.severity == lsp.DiagnosticSeverity.Error] == []
+
+
+def test_a_syntax_error_then_the_fix_clears_the_diagnostics(server):
+    # a change of one range, as an editor sends it: `holding_cap: 80%` loses its colon
+    line = MISTAKE.split("\n").index("  holding_cap: 80% §2")
+    server.change(TOY_URI, 2, "", lsp.Range(lsp.Position(line, 13), lsp.Position(line, 14)))
+    broken = server.diagnostics(TOY_URI, 2)
+    lines = MISTAKE.split("\n")
+    lines[line] = "  holding_cap 80% §2"
+    shown = "tests/fixtures/toy/toy.rules"
+    expected = check_source("\n".join(lines), shown, with_library=True).diagnostics
+    assert [d.code for d in broken] == [d.code for d in expected] == ["E002"]
+    assert (broken[0].range.start.line + 1, broken[0].range.start.character + 1) == (
+        expected[0].span.line, expected[0].span.column)
+    # the whole fixed text: no diagnostic left
+    server.change(TOY_URI, 3, TOY_TEXT)
+    assert [d for d in server.diagnostics(TOY_URI, 3) if d.severity != lsp.DiagnosticSeverity.Information] == []
+
+
+def test_an_edit_inside_a_clause_parses_as_the_whole_text():
+    """The workspace parses an edit inside one clause by parsing the clause alone: the module
+    must be the whole parse's, every span included."""
+    from compiler.lsp_workspace import Workspace
+    from compiler.parse import parse_unsaved
+
+    workspace = Workspace([TOY])
+    shown = "tests/fixtures/toy/toy.rules"
+    workspace.set_text(shown, TOY_TEXT)
+    edited = TOY_TEXT.replace("    price: $200 §3", "    price: $250 + 5 §3, §1")
+    document = workspace.set_text(shown, edited)
+    assert document.by_clause
+    spliced = document.module
+    whole, _ = parse_unsaved(edited, shown)
+
+    def spans(module):
+        return [(type(node).__name__, getattr(node, "span", None)) for node in s.walk(module)]
+
+    assert spliced == whole and spans(spliced) == spans(whole)
