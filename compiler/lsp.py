@@ -101,9 +101,7 @@ class RulecServer(LanguageServer):
         return lsp.Position(line - 1, len(text.encode("utf-16-le")) // 2)
 
     def _line(self, shown: str, line: int) -> str:
-        text = self.rulespecs.text(shown) or ""
-        lines = text.split("\n")
-        return lines[line - 1] if 1 <= line <= len(lines) else ""
+        return self.rulespecs.line(shown, line)
 
     # -- diagnostics
     def diagnostic(self, found: Diagnostic) -> lsp.Diagnostic:

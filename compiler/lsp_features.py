@@ -68,13 +68,9 @@ class Symbol:
 
 def word_at(workspace: Workspace, path: str, line: int, column: int) -> Word | None:
     """The word at (line, column) and its role; None between words."""
-    text = workspace.text(path)
-    if text is None:
+    if workspace.text(path) is None:
         return None
-    lines = text.split("\n")
-    if not 1 <= line <= len(lines):
-        return None
-    source = lines[line - 1]
+    source = workspace.line(path, line)
     for match in _WORD.finditer(source):
         if match.start() <= column - 1 <= match.end() and match.group():
             found = match.group()
@@ -432,12 +428,10 @@ def _member_span(workspace: Workspace, node: s.Member) -> Span:
 
 def completion(workspace: Workspace, path: str, line: int, column: int) -> list[Completion]:
     """What may be written at (line, column)."""
-    text = workspace.text(path)
     title = _title_at(workspace, path, line)
-    if text is None or title is None:
+    if workspace.text(path) is None or title is None:
         return []
-    lines = text.split("\n")
-    before = lines[line - 1][:column - 1] if line <= len(lines) else ""
+    before = workspace.line(path, line)[:column - 1]
     schema = schema_of(title)
     chain = enclosing(workspace, path, line, column)
     kind = _kind_around(chain)

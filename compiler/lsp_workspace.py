@@ -11,20 +11,25 @@ The context of every analysis is each rulespec under `rulespecs/` (the libraries
 and every open document: a title outside `rulespecs/` (tests/fixtures/toy) resolves its `uses
 lib`, a variant or erratum its `of "TITLE"`, a title its `extends`, against them. A map overlay
 (`errata "NAME" of "TITLE"` outside `rulespecs/`) is applied to its title while it is open, as
-`--map` applies it.
+`--map` applies it to the title played. Only the files the open documents' titles are built from
+are resolved and checked (`Workspace.related`): the diagnostics of an open document are those of
+the whole workspace, for less time.
 
 Positions are (line, column) counted from 1, in characters, as `Span` counts them; the server
 converts the editor's (0-based, UTF-16) positions at its edge.
 
-Editing a large rulespec: Lark parses 18co.rules (2.8k lines) in about a quarter of a second.
-An edit inside one clause of a unit, on lines whose count it keeps (typing, not a new line), is
-parsed by parsing that clause alone, laid at its own line and column (`_reparse_item`), and
-spliced into the module; every other edit, and every clause that does not parse alone, is parsed
-whole. Both give the module a whole parse gives (tests/test_lsp.py checks it on 18co.rules).
+Editing a large rulespec: Lark parses 18co.rules (2.8k lines) in about a quarter of a second, more
+than an edit may take. An edit is parsed by parsing only the clauses it touches, laid at their own
+line and column, and splicing them into the module, the syntax after them moved by the lines the
+edit added or took away (`_reparse`); an edit whose text does not parse alone (a syntax error is
+reported from the whole text, as `rulec check` reports it), or that opens a comment, is parsed
+whole. Both give the module a whole parse gives, spans included (tests/test_lsp.py checks it).
+benchmarks/lsp.py times it.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
@@ -51,7 +56,7 @@ class Document:
     #: parsed by parsing only the clause an edit was inside (`_reparse`), not the whole text
     by_clause: bool = False
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
@@ -124,7 +129,8 @@ class Workspace:
         sources = SourceMap()
         modules: list[s.Module] = []
         found: list[Diagnostic] = []
-        for document in self.documents.values():
+        for shown in self.related(self.open):
+            document = self.documents[shown]
             sources.add(document.path, document.text)
             found.extend(document.syntax)
             if document.module is not None:
@@ -139,17 +145,52 @@ class Workspace:
                 out[diagnostic.span.path].append(diagnostic)
         return out
 
+    def related(self, shown: set[str]) -> list[str]:
+        """The files the titles built from `shown` are resolved from, in the workspace's order:
+        each unit that builds on a unit of `shown` (a title extending it, a variant or erratum of
+        it, a title using it as a library), again and again; each unit those use (the libraries,
+        the title extended or overlaid), again and again; and each unit of the same name as one of
+        them (which `rulec check` reports defined twice, E014). Resolving the rest of the rulespecs
+        adds nothing to what is said of `shown`: it only takes time."""
+        defines: dict[tuple[str, str], set[str]] = {}
+        uses: dict[str, set[tuple[str, str]]] = {}
+        for path, document in self.documents.items():
+            for unit in document.good.units if document.good is not None else ():
+                if unit.kind in ("library", "title"):
+                    defines.setdefault((unit.kind, unit.name), set()).add(path)
+                wanted = uses.setdefault(path, set())
+                if unit.base is not None:
+                    wanted.add(("title", unit.base))
+                wanted.update(("library", item.library) for item in unit.items if isinstance(item, s.Uses))
+        users: dict[str, set[str]] = {}
+        for path, wanted in uses.items():
+            for key in wanted:
+                for defining in defines.get(key, ()):
+                    users.setdefault(defining, set()).add(path)
+        built = _closure(set(shown) & set(self.documents), lambda path: users.get(path, ()))
+        needed = _closure(built, lambda path: [d for key in uses.get(path, ()) for d in defines.get(key, ())])
+        names = {key for key, paths_ in defines.items() if paths_ & needed}
+        needed |= {path for key in names for path in defines[key]}
+        return [path for path in self.documents if path in needed]
+
     # -- lookups
     def text(self, shown: str) -> str | None:
         document = self.documents.get(shown)
         return document.text if document is not None else None
 
+    def line(self, shown: str, number: int) -> str:
+        """Line `number` (from 1) of `shown`; "" past its end or for a file not read."""
+        document = self.documents.get(shown)
+        if document is None or not 1 <= number <= len(document.lines):
+            return ""
+        return document.lines[number - 1]
+
     def source(self, span: Span) -> str:
         """The text a span covers."""
-        text = self.text(span.path)
-        if text is None or span.line <= 0:
+        document = self.documents.get(span.path)
+        if document is None or span.line <= 0:
             return ""
-        lines = text.split("\n")
+        lines = document.lines
         if span.line == span.end_line:
             return lines[span.line - 1][span.column - 1:span.end_column - 1]
         parts = [lines[span.line - 1][span.column - 1:]]
@@ -160,10 +201,10 @@ class Workspace:
     def name_span(self, span: Span, name: str) -> Span:
         """Where `name` is first written, as a whole word, in the text `span` covers (the name of a
         clause or a component's key: the syntax keeps the span of the clause); `span` if nowhere."""
-        text = self.text(span.path)
-        if text is None or span.line <= 0:
+        document = self.documents.get(span.path)
+        if document is None or span.line <= 0:
             return span
-        lines = text.split("\n")
+        lines = document.lines
         pattern = re.compile(r"(?<![\w§.])" + re.escape(name) + r"(?![\w])")
         for number in range(span.line, min(span.end_line, len(lines)) + 1):
             line = lines[number - 1]
@@ -203,11 +244,15 @@ class Workspace:
                 return title
         return None
 
-    def titles(self) -> list[Title]:
-        program = self.program or (self.loaded.program if self.loaded else None)
-        if program is None:
-            return []
-        return list(program.titles.values()) + list(program.variants.values())
+def _closure(start: set[str], step) -> set[str]:
+    found = set(start)
+    todo = list(start)
+    while todo:
+        for other in step(todo.pop()):
+            if other not in found:
+                found.add(other)
+                todo.append(other)
+    return found
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -218,68 +263,132 @@ def _within(path: Path, folder: Path) -> bool:
         return False
 
 
-def offset(text: str, line: int, column: int) -> int:
-    """The index in `text` of (line, column), both from 1."""
-    index = 0
-    for _ in range(line - 1):
-        found = text.find("\n", index)
-        if found < 0:
-            return len(text)
-        index = found + 1
-    return index + column - 1
+def line_starts(text: str) -> list[int]:
+    """The index in `text` at which each line starts."""
+    starts = [0]
+    found = text.find("\n")
+    while found >= 0:
+        starts.append(found + 1)
+        found = text.find("\n", found + 1)
+    return starts
 
 
 # ---------------------------------------------------------------- parsing an edit
 
 
 def _reparse(old: Document, text: str, path: str) -> tuple[s.Module | None, list[Diagnostic] | None]:
-    """The module of `text`, an edit of `old`, by parsing only the clause the edit is inside;
-    (None, None) where it cannot be done so (the caller parses the whole text)."""
+    """The module of `text`, an edit of `old`, by parsing only the clauses the edit touches;
+    (None, None) where that cannot be done (the caller parses the whole text).
+
+    The edit changes `old.text[start:old_end]` into `text[start:new_end]`. Within one unit, the
+    clauses from the last one ending before the edit to the first one starting after it are left
+    as they are; the text between them (the clauses the edit touches, and the comments and spaces
+    around them) is parsed alone, laid at its line and column, and its clauses (none, one or more)
+    take the place of the old ones. The characters just outside that text are unchanged and end
+    no token, so the whole text parses into the same clauses. What follows the edit keeps its
+    syntax, its spans moved by the lines (and, on the edit's last line, the columns) the edit
+    added or took away."""
     module = old.module
-    if module is None or old.text.count("\n") != text.count("\n"):
+    if module is None:
         return None, None
-    start = 0
-    limit = min(len(old.text), len(text))
-    while start < limit and old.text[start] == text[start]:
-        start += 1
-    old_end, new_end = len(old.text), len(text)
-    while old_end > start and new_end > start and old.text[old_end - 1] == text[new_end - 1]:
-        old_end -= 1
-        new_end -= 1
-    # the edit changes old.text[start:old_end] into text[start:new_end], on one line or several
-    # whose count stays; the clause holding it must start before it and end after it
+    start = _common_prefix(old.text, text)
+    common = _common_prefix(old.text[start:][::-1], text[start:][::-1])
+    old_end, new_end = len(old.text) - common, len(text) - common
+    starts = line_starts(old.text)
+
+    def offset(span_line: int, column: int) -> int:
+        return starts[span_line - 1] + column - 1
+
     for u, unit in enumerate(module.units):
-        for i, item in enumerate(unit.items):
-            first = offset(old.text, item.span.line, item.span.column)
-            last = offset(old.text, item.span.end_line, item.span.end_column)
-            if not (first < start and old_end < last):
-                continue
-            return _reparse_item(old, text, path, u, i, first, last + (new_end - old_end))
+        unit_first = offset(unit.span.line, unit.span.column)
+        closing = offset(unit.span.end_line, unit.span.end_column) - 1  # the unit's "}"
+        if not (unit_first < start and old_end <= closing):
+            continue
+        bounds = [(offset(i.span.line, i.span.column), offset(i.span.end_line, i.span.end_column))
+                  for i in unit.items]
+        before = [n for n, (_, end) in enumerate(bounds) if end < start]
+        after = [n for n, (first, _) in enumerate(bounds) if first > old_end]
+        if not before:
+            return None, None  # an edit before the first clause: the unit's head is parsed with it
+        i = before[-1] + 1
+        j = after[0] if after else len(unit.items)
+        left = bounds[i - 1][1]
+        right = (bounds[j][0] if after else closing) + new_end - old_end
+        if "//" in text[text.rfind("\n", 0, right) + 1:right]:
+            return None, None  # a comment the edit opened may run on over what follows it
+        line = old.text.count("\n", 0, left) + 1
+        column = left - starts[line - 1] + 1
+        if line == 1:
+            return None, None
+        # laid at its own line and column, so that every span is where a whole parse puts it
+        snippet = 'title "_" {' + "\n" * (line - 1) + " " * (column - 1) + text[left:right] + "\n}"
+        parsed, found = parse_unsaved(snippet, path)
+        if parsed is None or found or len(parsed.units) != 1:
+            return None, None  # a syntax error is reported from a whole parse, where `rulec check` puts it
+        end_line = old.text.count("\n", 0, old_end) + 1
+        move = _Move(end_line, old_end - starts[end_line - 1] + 1, text.count("\n", 0, new_end) + 1,
+                     new_end - (text.rfind("\n", 0, new_end) + 1) + 1)
+        items = unit.items[:i] + parsed.units[0].items + move.all(unit.items[j:])
+        units = module.units[:u] + (dc_replace(unit, items=items, span=move.span(unit.span)),) \
+            + move.all(module.units[u + 1:])
+        return s.Module(module.path, units), []
     return None, None
 
 
-def _reparse_item(old: Document, text: str, path: str, u: int, i: int, first: int,
-                  last: int) -> tuple[s.Module | None, list[Diagnostic] | None]:
-    module = old.module
-    unit = module.units[u]
-    item = unit.items[i]
-    following = unit.items[i + 1] if i + 1 < len(unit.items) else None
-    # a clause followed on its own line by another cannot be parsed alone: their columns would move
-    if following is not None and following.span.line == item.span.end_line:
-        return None, None
-    if unit.span.end_line == item.span.end_line or item.span.line == 1:
-        return None, None
-    header = 'title "_" {'
-    # the clause laid at its own line and column, so that every span is where a whole parse puts it
-    snippet = header + "\n" * (item.span.line - 1) + " " * (item.span.column - 1) + text[first:last] + "\n}"
-    parsed, found = parse_unsaved(snippet, path)
-    if parsed is None or found or len(parsed.units) != 1 or len(parsed.units[0].items) != 1:
-        return None, None  # a syntax error is reported from a whole parse, where it is as `rulec check` says
-    new_item = parsed.units[0].items[0]
-    items = unit.items[:i] + (new_item,) + unit.items[i + 1:]
-    new_unit = dc_replace(unit, items=items)
-    units = module.units[:u] + (new_unit,) + module.units[u + 1:]
-    return s.Module(module.path, units), []
+class _Move:
+    """Moves the spans of syntax after an edit: the edit's end was at (line, column) and is now at
+    (new_line, new_column); a position after it moves with it."""
+
+    def __init__(self, line: int, column: int, new_line: int, new_column: int):
+        self.line, self.column = line, column
+        self.lines, self.columns = new_line - line, new_column - column
+
+    def position(self, line: int, column: int) -> tuple[int, int]:
+        if line > self.line:
+            return line + self.lines, column
+        if line == self.line and column >= self.column:
+            return line + self.lines, column + self.columns
+        return line, column
+
+    def span(self, span: Span) -> Span:
+        if span.line <= 0 or (span.end_line, span.end_column) < (self.line, self.column):
+            return span
+        return Span(span.path, *self.position(span.line, span.column), *self.position(span.end_line, span.end_column))
+
+    def all(self, nodes: tuple) -> tuple:
+        if not self.lines and not self.columns:
+            return nodes
+        return tuple(self.node(node) for node in nodes)
+
+    def node(self, node):
+        kind = type(node)
+        if kind is Span:
+            return self.span(node)
+        if kind is tuple:
+            return tuple(map(self.node, node))
+        fields = getattr(node, "__dict__", None)
+        if not fields:
+            return node  # a string, a number, None
+        span = fields.get("span")
+        if not self.lines and span is not None and span.line > self.line:
+            return node  # the edit kept the lines: only its own line's columns move
+        moved = object.__new__(kind)
+        moved.__dict__.update({name: value if type(value) in _PLAIN else self.node(value)
+                               for name, value in fields.items()})
+        return moved
 
 
-__all__ = ["Document", "Workspace", "offset"]
+_PLAIN = (str, int, bool, type(None))
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of `a` and `b` (compared a block at a time)."""
+    size, at = 4096, 0
+    limit = min(len(a), len(b))
+    while size:
+        while at + size <= limit and a[at:at + size] == b[at:at + size]:
+            at += size
+        size //= 8
+    while at < limit and a[at] == b[at]:
+        at += 1
+    return at

@@ -186,22 +186,60 @@ def test_a_syntax_error_then_the_fix_clears_the_diagnostics(server):
     assert [d for d in server.diagnostics(TOY_URI, 3) if d.severity != lsp.DiagnosticSeverity.Information] == []
 
 
-def test_an_edit_inside_a_clause_parses_as_the_whole_text():
-    """The workspace parses an edit inside one clause by parsing the clause alone: the module
-    must be the whole parse's, every span included."""
+#: edits of the toy, each (what, old text, new text, parsed by the clauses it touches)
+EDITS = [
+    ("a value", "    price: $200 §3", "    price: $250 + 5 §3, §1", True),
+    ("a new line in a clause", "    price: $200 §3", "    price: $200\n      §3", True),
+    ("a clause added", '  section §4 "End"', '  tile_lays: 2 §4\n\n  section §4 "End"', True),
+    ("a comment between clauses", '  section §4 "End"', '  /* the end */ section §4 "End"', True),
+    ("lines taken away", "  final_turns: 0 §3\n  layout: flat §3\n", "", True),
+    ("a clause commented out", "  track_off_board: false §3", "  // track_off_board: false §3", True),
+    ("a comment running on over the next clause", "  track_off_board: false §3\n  dead_end_colors",
+     "  track_off_board: false §3 // and  dead_end_colors", False),
+    ("a syntax error", "  layout: flat §3", "  layout flat §3", False),
+]
+
+
+@pytest.mark.parametrize("what, old, new, by_clause", EDITS, ids=[edit[0] for edit in EDITS])
+def test_an_edit_parses_as_the_whole_text(what, old, new, by_clause):
+    """The workspace parses an edit by parsing only the clauses it touches: the module must be the
+    whole parse's, every span included."""
     from compiler.lsp_workspace import Workspace
     from compiler.parse import parse_unsaved
 
     workspace = Workspace([TOY])
     shown = "tests/fixtures/toy/toy.rules"
     workspace.set_text(shown, TOY_TEXT)
-    edited = TOY_TEXT.replace("    price: $200 §3", "    price: $250 + 5 §3, §1")
+    assert old in TOY_TEXT
+    edited = TOY_TEXT.replace(old, new, 1)
     document = workspace.set_text(shown, edited)
-    assert document.by_clause
-    spliced = document.module
-    whole, _ = parse_unsaved(edited, shown)
+    assert document.by_clause == by_clause
+    whole, found = parse_unsaved(edited, shown)
 
     def spans(module):
         return [(type(node).__name__, getattr(node, "span", None)) for node in s.walk(module)]
 
-    assert spliced == whole and spans(spliced) == spans(whole)
+    assert document.module == whole and list(document.syntax) == found
+    if whole is not None:
+        assert spans(document.module) == spans(whole)
+
+
+def test_an_open_rulespec_gets_the_diagnostics_of_rulec_check():
+    """Only the files a document's titles are built from are resolved and checked: what is said of
+    the document is what `rulec check` says of it with every rulespec read (here a variant whose
+    `replace` names a clause its title lacks, E012)."""
+    from compiler.lsp_workspace import Workspace
+    from compiler.pipeline import load_texts, rulespec_files
+    from compiler import paths
+
+    shown = "rulespecs/1846-two-player.rules"
+    workspace = Workspace()
+    text = workspace.text(shown).replace("replace holding_cap:", "replace holding_cape:")
+    workspace.set_text(shown, text)
+    ours = workspace.analyse()[shown]
+    texts = {paths.display(path): path.read_text(encoding="utf-8") for path in rulespec_files()}
+    texts[shown] = text
+    theirs = [d for d in load_texts(texts).diagnostics if d.span is not None and d.span.path == shown]
+    assert "E012" in [d.code for d in ours]
+    assert ours == theirs
+    assert len(workspace.related({shown})) < len(workspace.documents)
