@@ -150,16 +150,39 @@ def test_document_symbols_outline_sections_and_components(server):
     assert "§2 Shares" in names and "corporation TOY" in names and 'train "2"' in names
 
 
-def test_overlay_definition_goes_to_the_clause_it_replaces(server):
+@pytest.fixture(scope="module")
+def reading(server):
+    """18CO's 18xx.games reading (an erratum of 18CO), open: its path, text and diagnostics."""
     path = ROOT / "rulespecs" / "18co-18xx-games.rules"
     text = path.read_text(encoding="utf-8")
     server.open(path.as_uri(), text)
-    assert [d for d in server.diagnostics(path.as_uri()) if d.severity == lsp.DiagnosticSeverity.Error] == []
+    return path, text, server.diagnostics(path.as_uri(), 1)
+
+
+def test_overlay_definition_goes_to_the_clause_it_replaces(server, reading):
+    path, text, found = reading
+    assert [d for d in found if d.severity == lsp.DiagnosticSeverity.Error] == []
     found = server.request(lsp.TEXT_DOCUMENT_DEFINITION, lsp.DefinitionParams(
         _document(path.as_uri()), _at(text, "replace private_draw", "private_draw")), list[lsp.Location])
     assert [Path(location.uri).name for location in found] == ["18co.rules"]
     line = (ROOT / "rulespecs" / "18co.rules").read_text(encoding="utf-8").split("\n")[found[0].range.start.line]
     assert line.strip().startswith("private_draw:")
+
+
+def test_hover_on_a_builtin_gives_its_signature(server, reading):
+    path, text, _ = reading
+    hover = server.request(lsp.TEXT_DOCUMENT_HOVER, lsp.HoverParams(
+        _document(path.as_uri()), _at(text, "= step == lay_tile", "lays_left")), lsp.Hover)
+    assert hover.contents.value.startswith("```rulespec\nlays_left()\n```\n\nbuiltin: ")
+
+
+def test_definition_of_a_routine_parameter(server, reading):
+    path, text, _ = reading
+    found = server.request(lsp.TEXT_DOCUMENT_DEFINITION, lsp.DefinitionParams(
+        _document(path.as_uri()), _at(text, "= step == lay_tile", "corporation")), list[lsp.Location])
+    lines = text.split("\n")
+    assert [(lines[f.range.start.line].strip()[:18], f.range.start.character) for f in found] == [
+        ("function step_held", lines[found[0].range.start.line].index("corporation:"))]
 
 
 def test_a_map_overlay_resolves_of_its_title(server):
