@@ -200,7 +200,7 @@ def _references(ls: RulecServer, params: lsp.ReferenceParams) -> list[lsp.Locati
     return [ls.location(span) for span in features.references(ls.rulespecs, *ls.at(params))]
 
 
-@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["§", ":", " "]))
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["§", ":"]))
 def _completion(ls: RulecServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     items = []
     for found in features.completion(ls.rulespecs, *ls.at(params)):

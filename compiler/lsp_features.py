@@ -92,7 +92,7 @@ def _contains(span: Span, line: int, column: int) -> bool:
 
 def enclosing(workspace: Workspace, path: str, line: int, column: int) -> list[object]:
     """The syntax nodes around (line, column), outermost first: the unit, its item, the components
-    nested in it (a `replace` is looked through)."""
+    nested in it and the property (a `replace` is looked through)."""
     unit = workspace.unit_at(path, line)
     if unit is None:
         return []
@@ -110,7 +110,7 @@ def enclosing(workspace: Workspace, path: str, line: int, column: int) -> list[o
             return chain
         chain.append(inner)
         if isinstance(inner, (s.Component, s.Amend)):
-            nodes = inner.children
+            nodes = inner.properties + inner.children
         elif isinstance(inner, s.KindDecl):
             nodes = inner.params
         else:
@@ -158,16 +158,21 @@ def hover(workspace: Workspace, path: str, line: int, column: int) -> tuple[str,
     if word.role == "key":
         in_kind = next((n for n in chain if isinstance(n, s.KindDecl)), None)
         param = in_kind.get(word.text) if in_kind is not None else _param(schema, _kind_around(chain), word.text)
-        if param is not None:
-            return _param_text(workspace, schema, param), word.span
-        return None
+        text = _param_text(workspace, schema, param) if param is not None else ""
+        written = chain[-1] if chain and isinstance(chain[-1], s.Property) else None
+        if written is not None and written.name == word.text and written.prov.citations:
+            text += ("\n\n---\n\n" if text else "") + "Cited:\n\n" + "\n".join(
+                _citation_text(title, c) for c in written.prov.citations)
+        return (text, word.span) if text else None
     if word.key is not None:
         param = _param(schema, _kind_around(chain), word.key)
         if param is not None and word.text in _allowed_names(schema, param.type):
             return f"`{word.text}`: a value of `{word.key}`\n\n" + _param_text(workspace, schema, param), word.span
     clauses = _clauses_named(title, word.text)
     if clauses:
-        return "\n\n---\n\n".join(_clause_text(workspace, title, clause) for clause in clauses[:3]), word.span
+        return "\n\n---\n\n".join(
+            _param_text(workspace, schema, clause.decl) if isinstance(getattr(clause, "decl", None), s.Param)
+            else _clause_text(workspace, title, clause) for clause in clauses[:3]), word.span
     param = schema.params.get(word.text)
     if param is not None:
         return _param_text(workspace, schema, param), word.span
@@ -265,7 +270,8 @@ def _clauses_named(title: Title, name: str) -> list:
 
 def _citation_text(title: Title, citation: s.Citation) -> str:
     if citation.is_rulebook:
-        section = _section(title, str(citation.section_id) if citation.kind != "section" else citation.ref)
+        section = next((s_ for s_ in title.sections if s_.citation.section_id == citation.section_id), None) \
+            or _section(title, citation.section_id if citation.kind != "section" else citation.ref)
         heading = f" {section.heading}" if section is not None else ""
         return f"- {citation}{heading}"
     return f"- {citation}"

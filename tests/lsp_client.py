@@ -10,6 +10,7 @@ import json
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -30,13 +31,15 @@ class Client:
     """`rulec lsp` in a subprocess, and the messages it sent that no one has read yet."""
 
     def __init__(self, command: list[str] | None = None, cwd: Path = ROOT):
+        self.log = tempfile.TemporaryFile()  # the server's stderr: a pipe no one reads would fill
         self.process = subprocess.Popen(
-            command or rulec_lsp(), cwd=cwd,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            command or rulec_lsp(), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
         )
         self.next_id = 0
         self.answers: dict[int, dict] = {}
         self.notifications: queue.Queue[dict] = queue.Queue()
+        #: the messages the server asked the editor to show
+        self.shown: list[dict] = []
         self.lock = threading.Condition()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -67,6 +70,8 @@ class Client:
                     self.lock.notify_all()
             elif "method" in message and "id" in message:
                 self._send({"id": message["id"], "result": None})  # a request of the server's: accepted
+            elif message.get("method") == lsp.WINDOW_SHOW_MESSAGE:
+                self.shown.append(message["params"])  # pygls reports a handler's exception so
             else:
                 self.notifications.put(message)
 
@@ -128,6 +133,11 @@ class Client:
         self.notify(lsp.TEXT_DOCUMENT_DID_CHANGE, lsp.DidChangeTextDocumentParams(
             lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [change]))
 
+    def stderr(self) -> str:
+        """What the server wrote on its stderr so far."""
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", "replace")
+
     def close(self) -> int:
         """Shut the server down as an editor does; its exit code."""
         try:
@@ -137,3 +147,5 @@ class Client:
         except (TimeoutError, OSError, subprocess.TimeoutExpired):
             self.process.kill()
             return self.process.wait()
+        finally:
+            self.log.close()

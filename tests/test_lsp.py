@@ -34,7 +34,10 @@ def server():
     client.open(TOY_URI, MISTAKE)
     client.opened = client.diagnostics(TOY_URI, 1)
     yield client
+    log = client.stderr()
     assert client.close() == 0
+    assert "Traceback" not in log, log
+    assert client.shown == []
 
 
 def _at(text: str, line_start: str, word: str, nth: int = 0) -> lsp.Position:
@@ -86,6 +89,7 @@ def test_hover_on_a_property_gives_the_library_parameter(server):
     assert "param first_round: {private_sale, draft, auction, open_auction, stock} required" in text
     assert "how the game opens" in text  # the parameter's meaning, from rulespecs/lib/18xx.rules
     assert "`open_auction`" in text  # its allowed values
+    assert text.endswith("Cited:\n\n- §1 Setup")  # the clause's citation, with the section's heading
 
 
 def test_hover_on_a_citation_gives_the_section_heading(server):
