@@ -272,7 +272,7 @@ def _citation_text(title: Title, citation: s.Citation) -> str:
     if citation.is_rulebook:
         section = next((s_ for s_ in title.sections if s_.citation.section_id == citation.section_id), None) \
             or _section(title, citation.section_id if citation.kind != "section" else citation.ref)
-        heading = f" {section.heading}" if section is not None else ""
+        heading = f" {section.heading}" if section is not None and citation.kind != "heading" else ""
         return f"- {citation}{heading}"
     return f"- {citation}"
 
@@ -369,9 +369,10 @@ def definition(workspace: Workspace, path: str, line: int, column: int) -> list[
 
 
 def _overlaid(workspace: Workspace, chain: list[object], title: Title, line: int) -> list[Span]:
-    """For the head of an overlay's `replace`, `amend` or `remove`: the clause it changes."""
+    """For the head of a `replace`, `amend` or `remove` (in an overlay, or in a title over its
+    library or the title it extends): the clause it changes, as it was before."""
     unit = chain[0] if chain else None
-    if not isinstance(unit, s.Unit) or unit.kind not in ("variant", "errata"):
+    if not isinstance(unit, s.Unit):
         return []
     item = next((i for i in unit.items if isinstance(i, (s.Replace, s.Amend, s.Remove))
                  and i.span.line == line), None)
@@ -384,12 +385,11 @@ def _overlaid(workspace: Workspace, chain: list[object], title: Title, line: int
                 return [workspace.name_span(removal.clause.span, key[1])]
         return []
     clause = title.get(*key)
-    previous = clause.previous if clause is not None else None
-    while previous is not None and previous.span.path == item.span.path and previous.previous is not None:
-        previous = previous.previous  # an earlier change in the same overlay: the base's clause
-    if previous is None:
+    while clause is not None and (clause.origin.kind, clause.origin.name) != (unit.kind, unit.name):
+        clause = clause.previous  # a later unit changed it again: back to this unit's change
+    if clause is None or clause.previous is None:
         return []
-    return [workspace.name_span(previous.span, key[1])]
+    return [workspace.name_span(clause.previous.span, key[1])]
 
 
 def references(workspace: Workspace, path: str, line: int, column: int) -> list[Span]:
@@ -416,6 +416,10 @@ def references(workspace: Workspace, path: str, line: int, column: int) -> list[
             elif isinstance(node, (s.Amend, s.Remove)) and node.key == name:
                 found.append(workspace.name_span(node.span, name))
             elif isinstance(node, s.Enum) and name in node.values:
+                found.append(workspace.name_span(node.span, name))
+            elif isinstance(node, s.Cite) and node.name == name:
+                found.append(workspace.name_span(node.span, name))
+            elif isinstance(node, s.Sanction) and name in (node.invariant, node.action):
                 found.append(workspace.name_span(node.span, name))
     return sorted(set(found))
 

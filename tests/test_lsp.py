@@ -270,3 +270,20 @@ def test_an_open_rulespec_gets_the_diagnostics_of_rulec_check():
     assert "E012" in [d.code for d in ours]
     assert ours == theirs
     assert len(workspace.related({shown})) < len(workspace.documents)
+
+
+def test_definition_from_an_amend_and_a_replace_of_a_title_extending_another():
+    """18 Grand Junction extends 1846: its `amend` and `replace` lead to 1846's clause."""
+    from compiler.lsp_features import definition
+    from compiler.lsp_workspace import Workspace
+
+    workspace = Workspace()
+    shown = "rulespecs/18-grand-junction.rules"
+    workspace.set_text(shown, workspace.text(shown))
+    workspace.analyse()
+    lines = workspace.text(shown).split("\n")
+    for head, clause in (('amend train "2"', 'train "2"'), ("replace declinable_decisions:", "declinable_decisions:")):
+        number = next(i for i, line in enumerate(lines) if line.strip().startswith(head)) + 1
+        [found] = definition(workspace, shown, number, lines[number - 1].index(head) + 2)
+        assert found.path == "rulespecs/1846.rules"
+        assert workspace.line(found.path, found.line).strip().startswith(clause)
