@@ -53,7 +53,7 @@ class Document:
     module: s.Module | None
     syntax: tuple[Diagnostic, ...]
     good: s.Module | None
-    #: parsed by parsing only the clause an edit was inside (`_reparse`), not the whole text
+    #: parsed by parsing only the clauses an edit touched (`_reparse`), not the whole text
     by_clause: bool = False
 
     @functools.cached_property
@@ -124,8 +124,9 @@ class Workspace:
 
     # -- analysis
     def analyse(self) -> dict[str, list[Diagnostic]]:
-        """Resolve every module, check each title built from an open document, and return the
-        diagnostics of each open document (`rulec check`'s, for that file)."""
+        """Resolve the files the open documents' titles are built from (`related`), check each
+        title built from an open document, and return the diagnostics of each open document
+        (what `rulec check` says of that file)."""
         sources = SourceMap()
         modules: list[s.Module] = []
         found: list[Diagnostic] = []
