@@ -717,7 +717,10 @@ def build_parser() -> argparse.ArgumentParser:
     _quiet(p)
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("lsp", help="a language server for rulespecs over stdio (editors: README)")
+    p = sub.add_parser("lsp", help="a language server for rulespecs over stdio (editors: README)",
+                       description="Serve the Language Server Protocol on stdin and stdout: rulec check's "
+                                   "diagnostics as you type, hover, definition, references, completion, "
+                                   "document symbols. Editors start it; README, 'Editors', says how.")
     p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
