@@ -287,3 +287,32 @@ def test_definition_from_an_amend_and_a_replace_of_a_title_extending_another():
         [found] = definition(workspace, shown, number, lines[number - 1].index(head) + 2)
         assert found.path == "rulespecs/1846.rules"
         assert workspace.line(found.path, found.line).strip().startswith(clause)
+
+
+def test_random_edits_parse_as_the_whole_text():
+    """Seeded random edits of the toy (characters typed, taken away, new lines, comments opened):
+    whichever way the workspace parses each, the module is the whole parse's, spans included."""
+    import random
+
+    from compiler.lsp_workspace import Document, Workspace
+    from compiler.parse import parse_unsaved
+
+    shown = "tests/fixtures/toy/toy.rules"
+    workspace = Workspace([TOY])
+    module, _ = parse_unsaved(TOY_TEXT, shown)
+    chance = random.Random(36)
+    spliced = 0
+    for _ in range(40):
+        workspace.documents[shown] = Document(shown, TOY_TEXT, module, (), module)
+        at = chance.randrange(len(TOY_TEXT))
+        end = min(len(TOY_TEXT), at + chance.choice([0, 0, 1, 2, 5]))
+        typed = "".join(chance.choice('ab_ 09:${}"§/\n.()') for _ in range(chance.choice([0, 1, 1, 2])))
+        edited = TOY_TEXT[:at] + typed + TOY_TEXT[end:]
+        document = workspace.set_text(shown, edited)
+        whole, found = parse_unsaved(edited, shown)
+        assert (document.module, list(document.syntax)) == (whole, found), (at, end, typed)
+        if whole is not None:
+            assert [getattr(n, "span", None) for n in s.walk(document.module)] == \
+                [getattr(n, "span", None) for n in s.walk(whole)], (at, end, typed)
+        spliced += document.by_clause
+    assert spliced >= 10  # the seed exercises the spliced parse, not only the whole one
