@@ -231,19 +231,22 @@ class Workspace:
 
     def title_of(self, unit: s.Unit | None) -> Title | None:
         """The resolved title a unit is part of: a title itself; a variant, or an implementation's
-        reading, as that variant; an erratum as its title; a library as the first title using it."""
-        program = self.program or (self.loaded.program if self.loaded else None)
-        if program is None or unit is None:
-            return None
-        if unit.kind == "title":
-            return program.titles.get(unit.name)
-        if unit.kind in ("variant", "errata"):
-            found = program.variants.get((unit.base or "", unit.name))
-            return found or program.titles.get(unit.base or "")
-        for title in program.titles.values():
-            if unit.name in title.libraries:
-                return title
+        reading, as that variant; an erratum as its title; a library as the first title using it.
+        From the last analysis in which every open document parsed, else from the last one."""
+        for program in (self.program, self.loaded.program if self.loaded else None):
+            found = _title_in(program, unit) if program is not None and unit is not None else None
+            if found is not None:
+                return found
         return None
+
+
+def _title_in(program: Program, unit: s.Unit) -> Title | None:
+    if unit.kind == "title":
+        return program.titles.get(unit.name)
+    if unit.kind in ("variant", "errata"):
+        return program.variants.get((unit.base or "", unit.name)) or program.titles.get(unit.base or "")
+    return next((title for title in program.titles.values() if unit.name in title.libraries), None)
+
 
 def _closure(start: set[str], step) -> set[str]:
     found = set(start)
