@@ -26,6 +26,9 @@ TOY_TEXT = TOY_PATH.read_text(encoding="utf-8")
 MISTAKE = TOY_TEXT.replace("  cert_limit: 2 §2", "  cert_limt: 2 §2")
 LIBRARY = ROOT / "rulespecs" / "lib" / "18xx.rules"
 
+#: one worker runs the module, so that one server serves it
+pytestmark = pytest.mark.xdist_group("lsp")
+
 
 @pytest.fixture(scope="module")
 def server():
