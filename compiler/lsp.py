@@ -181,6 +181,18 @@ def _did_close(ls: RulecServer, params: lsp.DidCloseTextDocumentParams) -> None:
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def _files_changed(ls: RulecServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    """Rulespecs changed on disk: read them again, and analyse the open documents anew."""
+    changed = [event.uri for event in params.changes if event.uri.endswith(".rules") and event.uri.startswith("file:")]
+    if not changed or ls.rulespecs is None:
+        return
+    ls.flush()
+    for uri in changed:
+        ls.rulespecs.reread(Path(to_fs_path(uri)))
+    ls.publish()
+
+
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def _hover(ls: RulecServer, params: lsp.HoverParams) -> lsp.Hover | None:
     found = features.hover(ls.rulespecs, *ls.at(params))

@@ -122,6 +122,21 @@ class Workspace:
         module, found, text = parse_file(path, shown)
         self.documents[shown] = Document(shown, text, module, tuple(found), module)
 
+    def reread(self, path: Path) -> None:
+        """A file changed on disk (saved by another program, a checkout): read it again, unless
+        the editor has it open (the editor's text is the one that counts)."""
+        shown = paths.display(path)
+        if shown in self.open:
+            return
+        if not path.exists():
+            self.documents.pop(shown, None)
+            return
+        if shown not in self.documents and not _within(path, paths.RULESPECS):
+            return  # a file outside rulespecs/ is context only while open
+        self.locations[shown] = path
+        module, found, text = parse_file(path, shown)
+        self.documents[shown] = Document(shown, text, module, tuple(found), module)
+
     # -- analysis
     def analyse(self) -> dict[str, list[Diagnostic]]:
         """Resolve the files the open documents' titles are built from (`related`), check each

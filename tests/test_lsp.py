@@ -319,3 +319,30 @@ def test_random_edits_parse_as_the_whole_text():
                 [getattr(n, "span", None) for n in s.walk(whole)], (at, end, typed)
         spliced += document.by_clause
     assert spliced >= 10  # the seed exercises the spliced parse, not only the whole one
+
+
+def test_a_rulespec_changed_on_disk_is_read_again(tmp_path):
+    """A file of the workspace that the editor does not have open, changed on disk, is read again
+    (the server does so on workspace/didChangeWatchedFiles): a title beside its own library."""
+    from compiler.lsp_workspace import Workspace
+
+    library = tmp_path / "own.rules"
+    library.write_text('library "own" {\n  param colour: {red, blue} "a colour"\n}\n', encoding="utf-8")
+    title = tmp_path / "mine.rules"
+    title.write_text('title "Mine" {\n  uses lib "own"\n  colour: green §1\n  section §1 "Colours"\n}\n',
+                     encoding="utf-8")
+    workspace = Workspace([tmp_path])
+    shown = workspace.display(title)
+    workspace.set_text(shown, title.read_text(encoding="utf-8"), title)
+    assert [d.code for d in workspace.analyse()[shown]] == ["E026"]  # green is not a colour
+    library.write_text('library "own" {\n  param colour: {red, green} "a colour"\n}\n', encoding="utf-8")
+    workspace.reread(library)
+    assert workspace.analyse()[shown] == []
+
+
+def test_the_server_reads_changed_files_again(server):
+    """workspace/didChangeWatchedFiles for a rulespec: the server reads it and analyses anew (the
+    module's server ends without an error reported)."""
+    server.notify(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, lsp.DidChangeWatchedFilesParams(
+        [lsp.FileEvent(LIBRARY.as_uri(), lsp.FileChangeType.Changed)]))
+    assert server.diagnostics(TOY_URI) is not None

@@ -10,6 +10,7 @@ function activate(context) {
   const server = { command, args: ["lsp"], options: { cwd: folder } };
   client = new LanguageClient("rulespec", "rulec lsp", server, {
     documentSelector: [{ scheme: "file", language: "rulespec" }],
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/*.rules") },
   });
   client.start();
   context.subscriptions.push({ dispose: () => client && client.stop() });
