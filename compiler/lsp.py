@@ -186,6 +186,8 @@ def _did_close(ls: RulecServer, params: lsp.DidCloseTextDocumentParams) -> None:
     ls.flush()
     ls.rulespecs.close(ls.shown(params.text_document.uri))
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+    if ls.rulespecs.open:
+        ls.publish()  # a map overlay closed is no longer applied to its title: the others' change
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
