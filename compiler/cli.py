@@ -122,6 +122,13 @@ def cmd_check(args) -> int:
     return EXIT_OK if loaded.ok else EXIT_FAIL
 
 
+def cmd_lsp(args) -> int:
+    from compiler.lsp import main as serve
+
+    configure_progress(Progress())  # stdout carries the protocol: no progress lines on it
+    return serve()
+
+
 #: What the titles listing is computed from, besides the rulespecs: a change to one of these
 #: makes the cached listing stale.
 _TITLES_INPUTS = ("compiler/parse.py", "compiler/resolve.py", "compiler/ir.py", "compiler/cli.py",
@@ -814,6 +821,12 @@ def build_parser() -> argparse.ArgumentParser:
     _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_impact)
+
+    p = sub.add_parser("lsp", help="a language server for rulespecs over stdio (editors: README)",
+                       description="Serve the Language Server Protocol on stdin and stdout: rulec check's "
+                                   "diagnostics as you type, hover, definition, references, completion, "
+                                   "document symbols. Editors start it; README, 'Editors', says how.")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
     p.add_argument("--json", action="store_true")
