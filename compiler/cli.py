@@ -315,7 +315,7 @@ def cmd_build(args) -> int:
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
-    reports = _build_verify(loaded, out, args.jobs, site)
+    reports = _build_verify(loaded, out, args.jobs, None if args.reprove else site)
     if reports is None:
         return EXIT_FAIL
     import io
@@ -733,6 +733,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rulespec files or folders of your own (default: rulespecs/); needs --out")
     p.add_argument("--out", metavar="DIR",
                    help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
+    p.add_argument("--reprove", action="store_true",
+                   help="verify every title, even one whose record in site/proofs.json is fresh")
     _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_build)
