@@ -184,11 +184,11 @@ def engine_from_source(source: str) -> type:
 
 def play_batch(source: str, study: Study, indices: list[int]) -> tuple[list[dict], float]:
     """A task: the games `indices` of `study` on the engine `source`; their records and the
-    seconds they took."""
+    CPU seconds they took."""
     Game = engine_from_source(source)
-    start = time.perf_counter()
+    start = time.process_time()
     out = [play_game(Game, study, index) for index in indices]
-    return out, time.perf_counter() - start
+    return out, time.process_time() - start
 
 
 # ---------------------------------------------------------------- running a study
@@ -207,7 +207,8 @@ class Run:
     seconds: float
     workers: int
     where: str
-    game_seconds: float = 0.0
+    #: the CPU seconds the games took, summed over the workers
+    cpu_seconds: float = 0.0
 
 
 def local_cluster(workers: int):
@@ -236,7 +237,7 @@ def run_study(study: Study, source: str, *, scheduler: str | None = None, worker
     try:
         if client is None:
             if scheduler is not None:
-                client = own_client = Client(scheduler, timeout="30s")
+                client = own_client = Client(scheduler, timeout="10s")
             else:
                 cluster = local_cluster(workers or os.cpu_count() or 1)
                 client = own_client = Client(cluster)
@@ -362,6 +363,7 @@ def report(study: Study, run: Run, display: str, currency: str = "") -> dict:
         "currency": currency,
         "statistics": statistics(study, run.games),
         "run": {"where": run.where, "workers": run.workers, "seconds": round(run.seconds, 2),
+                "cpu_seconds": round(run.cpu_seconds, 2),
                 "games_per_second": round(len(run.games) / run.seconds, 2) if run.seconds else None,
                 "actions_per_second": round(actions / run.seconds, 1) if run.seconds else None},
     }
@@ -415,6 +417,7 @@ def main(args) -> int:
     from compiler.cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _engine, _mandatory_variant, _refused, find_title
     from compiler.pipeline import load
     from compiler.progress import current as progress
+    from compiler.runtime.errors import RuleGap
 
     policies = tuple(p.strip() for p in args.policy.split(","))
     unknown = [p for p in policies if p not in POLICIES]
@@ -454,6 +457,12 @@ def main(args) -> int:
     except OSError as exc:  # the scheduler cannot be reached
         print(f"rulec simulate: cannot reach the Dask scheduler {args.scheduler}: {exc}", file=sys.stderr)
         return EXIT_FAIL
+    except RuleGap as exc:  # raised where the game is set up, before its first action
+        print(f"rulec simulate: {title.display_name} cannot be played: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    except ValueError as exc:  # an unknown --option, or players the title does not take
+        print(f"rulec simulate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     data = report(study, run, title.display_name, str(Game.DATA.properties.get("currency", "")))
     if args.out:
         from compiler.simulate_page import write_page

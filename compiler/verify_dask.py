@@ -48,7 +48,7 @@ def warm_on(scheduler: str, titles: dict, tasks: list[tuple[str, str, float, tup
 
     token = hashlib.sha256(pickle.dumps(sorted(titles), protocol=5)
                            + pickle.dumps([titles[n] for n in sorted(titles)], protocol=5)).hexdigest()[:16]
-    with Client(scheduler, timeout="30s") as client:
+    with Client(scheduler, timeout="10s") as client:
         titles_future, cache_future = client.scatter([titles, cache_data], broadcast=True, hash=False)
         futures = [client.submit(check_task, titles_future, cache_future, token, *task, pure=False)
                    for task in tasks]
