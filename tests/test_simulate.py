@@ -126,11 +126,11 @@ def test_the_same_seed_gives_the_same_statistics_on_one_and_two_workers(cluster)
 
 
 def test_greedy_players_end_worth_more_than_random_players_in_mixed_games():
-    """Twelve 2-player games of 1800, greedy against random, each policy as Player 1 in half of
+    """Ten 2-player games of 1800, greedy against random, each policy as Player 1 in half of
     them (and so in each seat about as often). The greedy player ends with the higher value in
-    at least 10 of 12: by a one-sided sign test p < 0.02 that greedy is no better."""
+    at least 9 of 10: a one-sided sign test gives p = 0.011 that greedy is no better."""
     Game = game_class("1800")
-    study = Study("1800", None, 2, 12, ("greedy", "random"), seed=1)
+    study = Study("1800", None, 2, 10, ("greedy", "random"), seed=1)
     games = run_study(study, engine_source(Game), workers=0).games
     assert not [g for g in games if "failure" in g]
     assert {g["policies"]["Player 1"] for g in games} == {"greedy", "random"}
@@ -138,8 +138,8 @@ def test_greedy_players_end_worth_more_than_random_players_in_mixed_games():
     for game in games:
         by_policy = {policy: game["result"][player] for player, policy in game["policies"].items()}
         better += by_policy["greedy"] > by_policy["random"]
-    p_value = sum(math.comb(12, k) for k in range(better, 13)) / 2 ** 12
-    assert better >= 10 and p_value < 0.02
+    p_value = sum(math.comb(10, k) for k in range(better, 11)) / 2 ** 10
+    assert better >= 9 and p_value < 0.02
     values = statistics(study, games)["by_policy"]
     assert values["greedy"]["value"]["mean"] > values["random"]["value"]["mean"]
 
