@@ -35,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable
 
-from compiler.playout import PlayoutError, play_one
+from compiler.playout import PlayoutError, Summary, play_one
 from compiler.policies import POLICIES
 from compiler.runtime.entities import BANK
 
@@ -308,16 +308,15 @@ def statistics(study: Study, games: list[dict]) -> dict:
     finished = [g for g in games if "failure" not in g]
     failures = [dict(g["failure"], index=g["index"]) for g in games if "failure" in g]
     n = len(finished)
-    by_seat = [0.0] * study.players
+    by_seat = Summary(study.title, study.variant, study.players, games=finished).wins_by_seat()  # as `rulec play`
     by_opening: dict[str, list[float]] = defaultdict(list)
     by_private: dict[str, list[float]] = defaultdict(list)
     by_first: dict[str, list[float]] = defaultdict(list)
     by_policy_value: dict[str, list[int]] = defaultdict(list)
     by_policy_wins: dict[str, list[float]] = defaultdict(list)
     for game in finished:
-        for seat, player in enumerate(game["seating"]):
+        for player in game["seating"]:
             share = _win_share(game, player)
-            by_seat[seat] += share
             opened = game["opened_with"].get(player, [])
             by_opening["+".join(opened) or "none"].append(share)
             for private in opened:
