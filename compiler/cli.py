@@ -686,7 +686,21 @@ def cmd_docs(args) -> int:
 def cmd_verify(args) -> int:
     from compiler.verify import run
 
-    return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs)
+    try:
+        return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
+                   scheduler=args.scheduler)
+    except ImportError as exc:  # --scheduler without Dask installed
+        print(f"rulec verify: --scheduler needs Dask ({exc}): pip install -e '.[simulate]'", file=sys.stderr)
+        return EXIT_FAIL
+    except OSError as exc:  # the scheduler cannot be reached
+        print(f"rulec verify: cannot reach the Dask scheduler {args.scheduler}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+
+
+def cmd_simulate(args) -> int:
+    from compiler.simulate import main as simulate
+
+    return simulate(args)
 
 
 def cmd_impact(args) -> int:
@@ -757,6 +771,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with one of the titles' optional rules in play (its option's key; may be repeated)")
     p.add_argument("--json", action="store_true")
     _jobs(p)
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="send the checks to the Dask cluster at ADDRESS (tcp://HOST:PORT), not --jobs processes")
     _quiet(p)
     p.set_defaults(func=cmd_verify)
 
@@ -796,6 +812,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log", metavar="FILE")
     _quiet(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="many games on Dask; balance statistics, a report page",
+                       description="Play GAMES games of TITLE as Dask tasks and report balance statistics.")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--players", type=int)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--policy", default="random", metavar="random|greedy",
+                   help="how players choose (compiler/policies.py); one per player, comma-separated, for mixed games")
+    p.add_argument("--seed", type=int, default=1, help="game i is played with seed SEED + i")
+    p.add_argument("--variant")
+    p.add_argument("--option", action="append", default=[], metavar="KEY")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler (tcp://HOST:PORT); default: a local "
+                                                          "cluster of this machine's cores")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="the local cluster's worker processes (default every core; 0: play in this process)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", metavar="DIR", help="write the report page (index.md, index.html, SVG) and study.json")
+    _quiet(p)
+    p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")
