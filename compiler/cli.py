@@ -122,6 +122,13 @@ def cmd_check(args) -> int:
     return EXIT_OK if loaded.ok else EXIT_FAIL
 
 
+def cmd_lsp(args) -> int:
+    from compiler.lsp import main as serve
+
+    configure_progress(Progress())  # stdout carries the protocol: no progress lines on it
+    return serve()
+
+
 #: What the titles listing is computed from, besides the rulespecs: a change to one of these
 #: makes the cached listing stale.
 _TITLES_INPUTS = ("compiler/parse.py", "compiler/resolve.py", "compiler/ir.py", "compiler/cli.py",
@@ -308,7 +315,7 @@ def cmd_build(args) -> int:
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
-    reports = _build_verify(loaded, out, args.jobs, site)
+    reports = _build_verify(loaded, out, args.jobs, None if args.reprove else site)
     if reports is None:
         return EXIT_FAIL
     import io
@@ -734,7 +741,21 @@ def cmd_docs(args) -> int:
 def cmd_verify(args) -> int:
     from compiler.verify import run
 
-    return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs)
+    try:
+        return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
+                   scheduler=args.scheduler)
+    except ImportError as exc:  # --scheduler without Dask installed
+        print(f"rulec verify: --scheduler needs Dask ({exc}): pip install -e '.[simulate]'", file=sys.stderr)
+        return EXIT_FAIL
+    except OSError as exc:  # the scheduler cannot be reached
+        print(f"rulec verify: cannot reach the Dask scheduler {args.scheduler}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+
+
+def cmd_simulate(args) -> int:
+    from compiler.simulate import main as simulate
+
+    return simulate(args)
 
 
 def cmd_impact(args) -> int:
@@ -781,6 +802,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rulespec files or folders of your own (default: rulespecs/); needs --out")
     p.add_argument("--out", metavar="DIR",
                    help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
+    p.add_argument("--reprove", action="store_true",
+                   help="verify every title, even one whose record in site/proofs.json is fresh")
     _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_build)
@@ -803,6 +826,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with one of the titles' optional rules in play (its option's key; may be repeated)")
     p.add_argument("--json", action="store_true")
     _jobs(p)
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="send the checks to the Dask cluster at ADDRESS (tcp://HOST:PORT), not --jobs processes")
     _quiet(p)
     p.set_defaults(func=cmd_verify)
 
@@ -843,6 +868,25 @@ def build_parser() -> argparse.ArgumentParser:
     _quiet(p)
     p.set_defaults(func=cmd_play)
 
+    p = sub.add_parser("simulate", help="many games on Dask; balance statistics, a report page",
+                       description="Play GAMES games of TITLE as Dask tasks and report balance statistics.")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--players", type=int)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--policy", default="random", metavar="random|greedy",
+                   help="how players choose (compiler/policies.py); one per player, comma-separated, for mixed games")
+    p.add_argument("--seed", type=int, default=1, help="game i is played with seed SEED + i")
+    p.add_argument("--variant")
+    p.add_argument("--option", action="append", default=[], metavar="KEY")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler (tcp://HOST:PORT); default: a local "
+                                                          "cluster of this machine's cores")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="the local cluster's worker processes (default every core; 0: play in this process)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", metavar="DIR", help="write the report page (index.md, index.html, SVG) and study.json")
+    _quiet(p)
+    p.set_defaults(func=cmd_simulate)
+
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")
     p.add_argument("--map", metavar="FILE", help="the map overlay the game was played with")
@@ -869,6 +913,12 @@ def build_parser() -> argparse.ArgumentParser:
     _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_impact)
+
+    p = sub.add_parser("lsp", help="a language server for rulespecs over stdio (editors: README)",
+                       description="Serve the Language Server Protocol on stdin and stdout: rulec check's "
+                                   "diagnostics as you type, hover, definition, references, completion, "
+                                   "document symbols. Editors start it; README, 'Editors', says how.")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
     p.add_argument("--json", action="store_true")

@@ -20,7 +20,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from compiler.runtime.errors import IllegalAction, InvariantViolation, RuleGap
 from compiler.runtime.monitor import Monitor
@@ -124,18 +124,28 @@ def _count(wins: float) -> str:
     return f"{wins:g}" if wins == int(wins) else f"{wins:.1f}"
 
 
-def play_one(game_class, names: list[str], seed: int, options=(), log_to: list | None = None) -> dict:
-    """Play one game to the end; returns its record. Raises `PlayoutError`."""
+def play_one(game_class, names: list[str], seed: int, options=(), log_to: list | None = None,
+             choose: "Callable[[Any, random.Random], dict | None] | None" = None,
+             observe: "Callable[[Any, dict], None] | None" = None) -> dict:
+    """Play one game to the end; returns its record. Raises `PlayoutError`.
+
+    `choose(game, rng)` picks each action (None: no legal action); by default
+    `game.random_legal_action(rng)`, which `rulec play` uses (`compiler.policies`
+    has others, for `rulec simulate`). `observe(game, action)` is called after
+    each action is processed and checked."""
     rng = random.Random(seed)
     game = game_class(players=names, seed=seed, options=options)
     seating = [p.id for p in game.players]  # after the setup's draw of a dealt player order
     monitor = Monitor(game)
+    if choose is None:
+        def choose(game, rng):
+            return game.random_legal_action(rng)
     count = 0
     while not game.finished:
         if count >= ACTION_CAP:
             raise PlayoutError(seed, count, None, f"not finished after {ACTION_CAP} actions")
         try:
-            action = game.random_legal_action(rng)
+            action = choose(game, rng)
         except Exception as exc:  # an engine bug while listing the legal actions: report the game
             raise PlayoutError(seed, count, None, f"{type(exc).__name__} while listing the legal actions: "
                                                   f"{exc}") from exc
@@ -150,6 +160,8 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
         except Exception as exc:  # an engine bug: report the action that found it
             raise PlayoutError(seed, count + 1, action, f"{type(exc).__name__}: {exc}") from exc
         count += 1
+        if observe is not None:
+            observe(game, action)
     if log_to is not None:
         log_to.append(game.to_log())
     record = game.record()

@@ -1071,14 +1071,16 @@ def _warm_one(task: tuple[str, str, float, tuple[str, ...]]) -> tuple[str, str, 
 
 
 def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout: float = TIMEOUT_SECONDS,
-         options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> int:
+         options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
+         scheduler: str | None = None) -> int:
     """Check every (invariant, transition) of `titles` on `jobs` processes (all the machine's cores
     when None), through `cache`, and keep the results for `verify_title`, which then only gathers
     them (and puts what was new in `cache`). Each process translates and checks one transition at
     a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
-    Returns how many results were new."""
+    With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
+    (`verify_dask`), whatever `jobs` says. Returns how many results were new."""
     jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or not titles:
+    if (jobs <= 1 and scheduler is None) or not titles:
         return 0
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -1092,8 +1094,27 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
         _WARM_TITLES[title.display_name] = title
         tasks.append((title.display_name, "init", timeout, options))
         tasks.extend((title.display_name, tn.name, timeout, options) for tn in verifier.transitions)
-    _WARM_STATE["cache"] = cache.data
     added = 0
+
+    def gathered(name: str, transition: str, results: list, new: dict) -> None:
+        nonlocal added
+        _WARMED.setdefault((name, options, timeout), {})[transition] = results
+        for key, value in new.items():
+            cache.put(key, value)
+        added += len(new)
+        if progress is not None:
+            progress(f"{name}: {transition}")
+
+    if scheduler is not None:
+        from compiler.verify_dask import warm_on
+
+        try:
+            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered)
+        finally:
+            _WARM_TITLES.clear()
+        cache.save()
+        return added
+    _WARM_STATE["cache"] = cache.data
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
@@ -1103,12 +1124,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
                     name, transition, results, new = future.result()
                 except Exception:  # noqa: BLE001 - a worker lost: `verify_title` checks it itself
                     continue
-                _WARMED.setdefault((name, options, timeout), {})[transition] = results
-                for key, value in new.items():
-                    cache.put(key, value)
-                added += len(new)
-                if progress is not None:
-                    progress(f"{name}: {transition}")
+                gathered(name, transition, results, new)
     finally:
         _WARM_TITLES.clear()
         _WARM_STATE.clear()
@@ -1226,10 +1242,11 @@ def _ms(ms: int) -> str:
 
 
 def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str, ...] = (),
-        jobs: int | None = None) -> int:
-    """`rulec verify [TITLE...] [--option KEY...] [--json] [--jobs N]`: verify the named titles (all
-    when None), with the optional rules `options` in play, on `jobs` processes (every core when
-    None), print the table (or one JSON object) to `out`.
+        jobs: int | None = None, scheduler: str | None = None) -> int:
+    """`rulec verify [TITLE...] [--option KEY...] [--json] [--jobs N] [--scheduler ADDRESS]`: verify
+    the named titles (all when None), with the optional rules `options` in play, on `jobs` processes
+    (every core when None) or on the Dask cluster at `scheduler`, print the table (or one JSON
+    object) to `out`.
 
     Returns 0 when every proof is proved or sanctioned and no table check
     failed, 1 otherwise (a counterexample, an unknown, a check not checkable
@@ -1266,7 +1283,7 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
 
     reports = []
     start = time.perf_counter()
-    warm(selected, cache, jobs, options=tuple(options), progress=progress)
+    warm(selected, cache, jobs, options=tuple(options), progress=progress, scheduler=scheduler)
     for title in selected:
         reports.append(verify_title(title, cache=cache, progress=progress, options=tuple(options)))
     if interactive:

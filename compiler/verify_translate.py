@@ -404,6 +404,10 @@ class Shared:
     settled: set[str] = field(default_factory=set)
     #: oracles asked once per translation, by what they are about (`Builtins.minor_holds`)
     cached: dict[tuple, Any] = field(default_factory=dict)
+    #: the state before the step (`Translator.new_ctx`): what a builtin reads of how it began
+    pre: dict[str, Any] = field(default_factory=dict)
+    #: the step is an action naming certificates (a `shares` parameter, the runtime's `_named_shares`)
+    names_shares: bool = False
     #: functions' values by name, arguments and state (`Translator.call_function`): (value, the guards
     #: its body added on no path, as one, what keeps the arguments' terms alive)
     memo: dict[tuple, tuple[Any, Any, tuple]] = field(default_factory=dict)
@@ -1312,7 +1316,7 @@ class Translator:
 
     # -- whole transitions
     def new_ctx(self, pre: dict[str, z3.ExprRef]) -> Ctx:
-        shared = Shared()
+        shared = Shared(pre=pre)
         #: the translation under way: tests on opaque values add their oracles to it
         self.current_shared = shared
         return Ctx(self, dict(pre), shared)
@@ -1460,6 +1464,7 @@ class Translator:
         ctx = self.new_ctx(pre)
         ctx.shared.reads.add(decl.kind, decl.name, decl)
         ctx.locals = self.bind_params(decl, binding, ctx)
+        ctx.shared.names_shares = decl.kind == "action" and any(p.name == "shares" for p in decl.params)
         if decl.kind == "action" and decl.params:
             first = ctx.locals[decl.params[0].name]
             if self.is_ent(first):
@@ -3328,17 +3333,33 @@ class Builtins:
             elif rule == "per_sale":
                 self.market_move(ctx, c, "down", cond)
             elif rule == "per_share_when_several_else_president":
-                by_president = ctx.state["last_seller"] == self.b_president(ctx, self.m.z(c))
+                by_president = self.seller_presided(ctx, c)
                 first = OR(self.tr.cmp(">=", certificates, 2), AND(self.tr.cmp(">=", certificates, 1), by_president))
                 self.market_move(ctx, c, "down", AND(cond, first))
                 for k in range(2, sum(cert.percent for cert in self.m.certs_for(c.id)) // 10 + 1):
                     self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
             elif rule == "per_sale_by_president":
                 # the seller `note_sold` recorded, against the president before any take-over
-                by_president = ctx.state["last_seller"] == self.b_president(ctx, self.m.z(c))
+                by_president = self.seller_presided(ctx, c)
                 self.market_move(ctx, c, "down", AND(cond, by_president))
             elif rule != "none":
                 raise Unsupported(f"sell_price_drop {rule!r}")
+
+    def seller_presided(self, ctx: Ctx, c: Ent) -> Any:
+        """As GameBase._seller_presided: the player who sold last (`note_sold`) presides `c`, or
+        the action named its president's certificate among the shares sold (he held it before the
+        step and holds it no more: the sale put it in the pool, the presidency passing to another
+        holder after). A sale the runtime makes for itself (a bankrupt's) names no certificates."""
+        m = self.m
+        seller = ctx.state["last_seller"]
+        by_president = seller == self.b_president(ctx, m.z(c))
+        if not ctx.shared.names_shares:
+            return by_president
+        cert0 = m.certs_for(c.id)[0]
+        pre = ctx.shared.pre
+        sold_it = [AND(seller == m.z(q), pre[hold_name(cert0, q)] >= 1, ctx.state[hold_name(cert0, q)] == 0)
+                   for q in m.players]
+        return OR(by_president, *sold_it)
 
     def b_price_after(self, ctx: Ctx, corp: Any, direction: Any) -> Any:
         """As GameBase.b_price_after: the price one market move would give
