@@ -2612,8 +2612,18 @@ def _choose(
         k > 0 and kinds[order[k]] == kinds[order[k - 1]] and kinds[order[k]] >= 0
         for k in range(len(lists))
     ]
-    tops = [c[0].revenue if c else 0 for c in lists]
-    rest = [sum(tops[k:]) for k in range(len(lists) + 1)]
+    # the trains from k on, identical ones side by side as one group: (their list, how many); m
+    # identical trains run m different routes, so the m best of their list bound what they earn
+    groups = []
+    for k in range(len(lists) + 1):
+        group: list[tuple[int, int]] = []
+        for j in range(k, len(lists)):
+            if j > k and same[j]:
+                group[-1] = (group[-1][0], group[-1][1] + 1)
+            else:
+                group.append((j, 1))
+        groups.append(group)
+    rest = [sum(c.revenue for j, m in groups[k] for c in lists[j][:m]) for k in range(len(lists) + 1)]
     pick: list[int | None] = [None] * len(lists)
     # a greedy start: each train in turn takes its best route still free
     used, best_total = 0, 0
@@ -2640,15 +2650,19 @@ def _choose(
 
     clash_of = [index.clash for index in distinct]
     single = len(distinct) == 1
-    later = [[(slot[j], lists[j]) for j in range(k, len(lists))] for k in range(len(lists))]
+    later = [[(slot[j], lists[j], m) for j, m in groups[k]] for k in range(len(lists))]
 
     def bound(k: int, clashes: tuple[int, ...]) -> int:
-        """Each later train alone on its best route free of the track in use."""
+        """Each later train alone on its best route free of the track in use (m identical trains
+        on the m best, as they run different routes)."""
         total = 0
-        for s, options in later[k]:
+        for s, options, m in later[k]:
             free = alls[s] & ~clashes[s]
-            if free:
-                total += options[(free & -free).bit_length() - 1].revenue
+            while free and m:
+                bit = free & -free
+                free ^= bit
+                total += options[bit.bit_length() - 1].revenue
+                m -= 1
         return total
 
     last = len(lists) - 1
