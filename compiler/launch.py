@@ -1,5 +1,5 @@
-"""Start-up of the commands that only run an engine (`rulec play`, `rulec replay`): the committed
-engine, without reading the rulespecs, where it is fresh.
+"""Start-up of the commands that only run an engine (`rulec play`, `replay`, `simulate`): the
+committed engine, without reading the rulespecs, where it is fresh.
 
 Reading every rulespec (Lark parse, resolve, check) takes seconds; the committed engine imports in
 a fraction of one. What these commands need from the front end is small: which engine their
@@ -52,7 +52,8 @@ def fingerprint() -> str:
 
 
 def play_question(title: str, variant: str | None, players: int | None) -> str:
-    """The question `rulec play TITLE [--variant V] [--players N]` asks, as a key."""
+    """The question `rulec play TITLE [--variant V] [--players N]` asks (and `rulec simulate`, the
+    same), as a key."""
     return json.dumps(["play", title, variant, players])
 
 

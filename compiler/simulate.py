@@ -413,6 +413,7 @@ def main(args) -> int:
     """`rulec simulate TITLE ...` (cli.py registers it)."""
     import json
 
+    from compiler import launch
     from compiler.cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _engine, _mandatory_variant, _refused, find_title
     from compiler.pipeline import load
     from compiler.progress import current as progress
@@ -420,16 +421,25 @@ def main(args) -> int:
 
     policies = tuple(p.strip() for p in args.policy.split(","))
     unknown = [p for p in policies if p not in POLICIES]
-    loaded = load()
-    title = find_title(loaded, args.title, args.variant)
-    if title is None:
-        print(f"rulec simulate: no title {args.title!r}; `rulec titles` lists them", file=sys.stderr)
-        return EXIT_USAGE
-    low, high = title.players or (2, 2)
-    players = args.players or low
-    if not low <= players <= high and args.variant is None:
-        title = _mandatory_variant(loaded, title, players) or title
+    # the committed engine straight away where `rulec play` or `simulate` asked the same before and
+    # nothing it depends on changed since (`compiler.launch`); else the rulespecs are read
+    question = launch.play_question(args.title, args.variant, args.players)
+    key = launch.fingerprint()
+    title = launch.recall(question, key)
+    loaded = None
+    if title is not None:
+        players = low = high = title.players
+    else:
+        loaded = load()
+        title = find_title(loaded, args.title, args.variant)
+        if title is None:
+            print(f"rulec simulate: no title {args.title!r}; `rulec titles` lists them", file=sys.stderr)
+            return EXIT_USAGE
         low, high = title.players or (2, 2)
+        players = args.players or low
+        if not low <= players <= high and args.variant is None:
+            title = _mandatory_variant(loaded, title, players) or title
+            low, high = title.players or (2, 2)
     if unknown or (len(policies) > 1 and len(policies) != players):
         print(f"rulec simulate: --policy is one of {', '.join(POLICIES)}, or one per player separated by "
               f"commas (got {args.policy!r})", file=sys.stderr)
@@ -440,16 +450,21 @@ def main(args) -> int:
     if args.games < 1 or (args.workers is not None and args.workers < 0):
         print("rulec simulate: --games is at least 1 and --workers at least 0", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(loaded, title, "simulate"):
+    if loaded is not None and _refused(loaded, title, "simulate"):
         return EXIT_FAIL
     try:
         import distributed  # noqa: F401
     except ImportError:
         print("rulec simulate: needs Dask: pip install -e '.[simulate]'", file=sys.stderr)
         return EXIT_FAIL
-    Game = _engine(loaded, title, None, "simulate")
+    if loaded is not None:
+        Game = _engine(loaded, title, None, "simulate")
+        launch.remember(question, title, loaded.sources, players, key)
+        source = engine_source(Game, title, loaded.sources)
+    else:
+        Game = title.game
+        source = engine_source(Game)
     study = Study(title.name, title.variant, players, args.games, policies, args.seed, tuple(args.option))
-    source = engine_source(Game, title, loaded.sources)
     try:
         with progress().stage("simulate", args.games, "games") as stage:
             run = run_study(study, source, scheduler=args.scheduler, workers=args.workers, progress=stage.next)
