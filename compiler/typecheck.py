@@ -523,7 +523,8 @@ class Checker:
         found = [error(
             "E022", f"no {label} `{key}`" + did_you_mean(suggestions)
             + (f" (`{key}` is a {' and a '.join(elsewhere)})" if elsewhere else ""), span,
-            help=f"{label}s: {listing(keys)}" if keys else f"the title has no {label}",
+            help=f"{label}{'es' if label.endswith(('x', 's', 'ch')) else 's'}: {listing(keys)}" if keys
+            else f"the title has no {label}",
             suggestions=tuple(suggestions),
         )]
         if report:
