@@ -563,6 +563,14 @@ class Translator:
 
     # -- expressions
     def expr(self, e: Any, ctx: Ctx) -> Any:
+        """`e` as a term of the model; an `Unsupported` construct, or a gap it needs, is reported where it is
+    written (`Unsupported.locate`, `GapError.locate`)."""
+        try:
+            return self._expr(e, ctx)
+        except (Unsupported, GapError) as exc:
+            raise exc.locate(getattr(e, "span", None))
+
+    def _expr(self, e: Any, ctx: Ctx) -> Any:
         m = self.model
         if isinstance(e, s.Name):
             name = e.name
@@ -1214,6 +1222,8 @@ class Translator:
                 return
             try:
                 self.stmt(st, ctx)
+            except (Unsupported, GapError) as exc:
+                raise exc.locate(getattr(st, "span", None))
             except DeadPath as exc:
                 if exc.path is not ctx.path:
                     raise Unsupported(exc.what) from None

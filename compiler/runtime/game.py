@@ -109,7 +109,8 @@ class GameBase:
             # other gaps are named with it, for the overlay that would fill them (`--map`)
             others = [g for g in self._declared_gaps() if g != "map"]
             raise RuleGap("the map", self.DATA.properties["map"].reason
-                          + (f"; the title's other gaps: {', '.join(others)}" if others else ""))
+                          + (f"; the title's other gaps: {', '.join(others)}" if others else ""),
+                          self.DATA.properties["map"].at)
         try:
             self._build_entities(names)
             self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
