@@ -2318,7 +2318,7 @@ class Builtins:
     def b_payee(self, ctx: Ctx, corp: Any, source: Any) -> Any:
         if source == "pool":
             return self.m.z(BANK)
-        if source == "treasury" or self.param(ctx, "capitalisation") == "incremental":
+        if self.param(ctx, "capitalisation") == "incremental":  # as the runtime's GameBase.b_payee
             return self.ent(corp)
         return self.m.z(BANK)
 

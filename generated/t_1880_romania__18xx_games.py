@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "5b17fb3fba65c0c2",
-    "rulespecs/1880-romania.rules": "0374df22dc74e9f3",
-    "rulespecs/lib/18xx.rules": "17870f5e4cf516d5",
+    "rulespecs/1880-romania.rules": "fdbef650d73c5ec0",
+    "rulespecs/lib/18xx.rules": "ade3e03a5066255c",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -120,7 +120,7 @@ DATA = TitleData(
         "sell_price_drop": "per_share",
         "sold_out_rise": True,
         "cert_limit_counts": ["shares"],
-        "capitalisation": "full",
+        "capitalisation": "by_title",
         "treasury_shares_at": "market",
         "float": 20,
         "capital_on_start": {"A": 5, "B": 5, "C": 5, "D": 10},
@@ -9239,6 +9239,7 @@ DATA = TitleData(
         "trigger capitalise": "VI.7",
         "trigger communist_privates": "II.3.1",
         "trigger dotted_border_opens": "II.3.1, VII.3.11",
+        "trigger full_capitalisation": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#float_corporation: par price times total shares, paid by the bank unless the capitalisation is incremental or none, rulec\'s by_title)"',
         "trigger loan_interest": "VII.3.9",
         "trigger private_income": "VII.1, II.3.1",
         "trigger second_capital_in_b": "VI.7, VII.3.11",
@@ -9675,11 +9676,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:778",
+            at="rulespecs/lib/18xx.rules:779",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:779"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:780"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -9881,7 +9882,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:845",
+            at="rulespecs/lib/18xx.rules:846",
         )
     if not (
         (
@@ -9923,7 +9924,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:847",
+            at="rulespecs/lib/18xx.rules:848",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9935,7 +9936,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:853",
+            at="rulespecs/lib/18xx.rules:854",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9974,7 +9975,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:875",
+            at="rulespecs/lib/18xx.rules:876",
         )
     g.b_end_game_now("agreement")
 
@@ -10555,6 +10556,12 @@ def r_market_bonus(g, v_corporation):
 # ------------------------------------------------------------ triggers
 
 
+def t_full_capitalisation(g, v_corporation, *_rest):
+    """Full capitalisation: the corporation receives its whole capital when it floats"""
+    if g.param("capitalisation") == "full":
+        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+
+
 def t_privates_close(g, *_rest):
     """Privates close"""
     g.b_close_privates()
@@ -10704,10 +10711,10 @@ class Game(GameBase):
         "market_bonus": r_market_bonus,
     }
     TRIGGERS = {
+        "floated": [(None, t_full_capitalisation), (None, t_capitalise)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "dotted_border_opens": [(None, t_dotted_border_opens)],
-        "floated": [(None, t_capitalise)],
         "second_capitalization": [(None, t_second_capital_in_b)],
         "stock_round_end": [(None, t_loan_interest)],
         "communist_phase_begins": [(None, t_communist_privates)],

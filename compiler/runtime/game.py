@@ -926,9 +926,13 @@ class GameBase:
         return self.b_price(corp)
 
     def b_payee(self, corp: Entity, source: str) -> Entity:
+        """payee(C, source): who is paid for a certificate of C bought from `source`: the bank for the
+        pool; for C's own holding (its IPO, `ipo` or `treasury`) C under incremental capitalisation,
+        else the bank (full: C gets its capital when it floats, the library's full_capitalisation;
+        by_title: the title's own rules pay it)."""
         if source == "pool":
             return BANK
-        if source == "treasury" or self.param("capitalisation") == "incremental":
+        if self.param("capitalisation") == "incremental":
             return corp
         return BANK
 
