@@ -699,7 +699,8 @@ errata "Broken tables" of "1800" {
     upgrades = checks["upgrades_consistent"]
     assert upgrades.status == "failed"
     assert any("no tile 9999" in d for d in upgrades.details)
-    assert any("9 (yellow) -> 8 (yellow): not a later colour" in d for d in upgrades.details)
+    assert any("9 (yellow) -> 8 (yellow): not a later colour (overlay0.rules:6)" in d for d in upgrades.details)
+    assert any(d.endswith("(overlay0.rules:3)") for d in checks["train_names_exist"].details)  # where it is said
     assert checks["market_moves_on_grid"].status == "ok"
     assert checks["par_cells_exist"].status == "ok"
     assert not report.ok
