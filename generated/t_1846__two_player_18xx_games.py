@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "26b16296b828ec3e",
-    "rulespecs/lib/18xx.rules": "ade3e03a5066255c",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "5b17fb3fba65c0c2",
     "rulespecs/1880-romania.rules": "fdbef650d73c5ec0",
-    "rulespecs/lib/18xx.rules": "ade3e03a5066255c",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "b3473308970042fd",
     "rulespecs/1846.rules": "26b16296b828ec3e",
-    "rulespecs/lib/18xx.rules": "ade3e03a5066255c",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -399,3 +399,15 @@ def test_E033_a_value_the_library_accepts_and_the_runtime_does_not_play(old, new
     # where the runtime never reads it (no opening auction), it is no error
     _, loaded = _toy_with((old, new))
     assert "E033" not in codes(loaded)
+
+
+def test_E027_a_private_with_no_worth_at_the_end_where_the_title_gives_none():
+    """Issue 43: a private's end-of-game value missing surfaced as a RuleGap from the final score;
+    `check` asks for it where the title sets no private_value_at_end."""
+    private = '  private MT "Midland" §2 {\n    cost: $20 §2\n    income: $5 §2\n  }\n'
+    text, loaded = _toy_with(('  corporation TOY "Toy Railway" §2 {', private + '  corporation TOY "Toy Railway" §2 {'))
+    d = only(loaded, "E027")
+    assert d.span.line == _line_of(text, 'private MT "Midland"') and "`end_value`" in d.message
+    _, loaded = _toy_with(('  corporation TOY "Toy Railway" §2 {', private + '  corporation TOY "Toy Railway" §2 {'),
+                          ("  winner: highest_net_worth §4", "  winner: highest_net_worth §4\n  private_value_at_end: face §4"))
+    assert "E027" not in codes(loaded)
