@@ -122,10 +122,76 @@ def cmd_check(args) -> int:
     return EXIT_OK if loaded.ok else EXIT_FAIL
 
 
-def cmd_titles(args) -> int:
+def cmd_lsp(args) -> int:
+    from compiler.lsp import main as serve
+
+    configure_progress(Progress())  # stdout carries the protocol: no progress lines on it
+    return serve()
+
+
+#: What the titles listing is computed from, besides the rulespecs: a change to one of these
+#: makes the cached listing stale.
+_TITLES_INPUTS = ("compiler/parse.py", "compiler/resolve.py", "compiler/ir.py", "compiler/cli.py",
+                  "grammar/rulespec.lark")
+
+
+def _titles_key() -> str:
+    """A fingerprint of every rulespec's text and of the code that reads them (the listing's
+    cache key): hashing the files costs milliseconds where loading them costs most of a second."""
+    import hashlib
+
+    from compiler import paths
+
+    digest = hashlib.sha256()
+    files = sorted(paths.RULESPECS.rglob("*.rules")) + [paths.ROOT / name for name in _TITLES_INPUTS]
+    for path in files:
+        digest.update(str(path).encode() + b"\0")
+        digest.update(path.read_bytes() if path.exists() else b"(absent)")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _title_rows() -> tuple[list[dict], bool]:
+    """The titles, their players ranges and variants, and whether the rulespecs have errors: from
+    the listing cache when the rulespecs and the code reading them are unchanged (`rulec titles` in
+    a tenth of a second), else loaded and kept (only a listing loaded without errors is kept)."""
+    from compiler import paths
+
+    folder = paths.cache_dir("titles")
+    key = _titles_key()
+    cached = folder / f"{key}.json" if folder is not None else None
+    if cached is not None and cached.is_file():
+        try:
+            return json.loads(cached.read_text(encoding="utf-8")), False
+        except (OSError, ValueError):
+            pass  # a damaged entry: loaded again below
     loaded = load(check=False)
     if loaded.errors:
         _print_diagnostics(loaded, Output(sys.stderr), {Severity.ERROR})
+    rows = _rows_of(loaded)
+    if cached is not None and not loaded.errors:
+        for old in folder.glob("*.json"):
+            old.unlink(missing_ok=True)
+        tmp = cached.with_suffix(".tmp")
+        tmp.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(cached)
+    return rows, bool(loaded.errors)
+
+
+def cmd_titles(args) -> int:
+    rows, failed = _title_rows()
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return EXIT_FAIL if failed else EXIT_OK
+    for row in rows:
+        extra = f"  extends {row['extends']}" if row["extends"] else ""
+        print(f"{row['title']:<22} players {row['players']:<6} ({row['slug']}){extra}")
+        for variant in row["variants"]:
+            print(f"  variant {variant['name']:<20} players {variant['players']:<6} ({variant['slug']})")
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def _rows_of(loaded: "Loaded") -> list[dict]:
     rows = []
     for name, title in sorted(loaded.program.titles.items()):
         players = title.players
@@ -139,15 +205,7 @@ def cmd_titles(args) -> int:
                 for v in loaded.program.variant_names(name)
             ],
         })
-    if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-        return EXIT_OK if loaded.ok else EXIT_FAIL
-    for row in rows:
-        extra = f"  extends {row['extends']}" if row["extends"] else ""
-        print(f"{row['title']:<22} players {row['players']:<6} ({row['slug']}){extra}")
-        for variant in row["variants"]:
-            print(f"  variant {variant['name']:<20} players {variant['players']:<6} ({variant['slug']})")
-    return EXIT_OK if loaded.ok else EXIT_FAIL
+    return rows
 
 
 def _players(title: Title) -> str:
@@ -257,7 +315,7 @@ def cmd_build(args) -> int:
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
-    reports = _build_verify(loaded, out, args.jobs)
+    reports = _build_verify(loaded, out, args.jobs, site)
     if reports is None:
         return EXIT_FAIL
     import io
@@ -274,10 +332,17 @@ def cmd_build(args) -> int:
     return EXIT_OK
 
 
-def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None) -> dict | None:
+def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
+                  site: Path | None = None) -> dict | None:
     """The verify stage of `rulec build`: every title and variant, through the
     verify cache. Returns the reports by display name (the docs stage shows
-    them), None when the stage failed.
+    them), None when the stage failed. A title whose record under `site`
+    (`proofs.json`, `compiler.docs_proofs`) is fresh — its fingerprint, the
+    verifier's version and the text of the title's files, is the title's now —
+    is taken from the record, as `rulec docs` takes it: nothing it depends on has
+    changed since the verifier gave it, so a build with nothing changed proves
+    nothing again, and an erratum proves again only the titles it touches (and,
+    through the verify cache, only their checks whose IR changed).
 
     A counterexample, an unknown or a failed table check fails the build. A
     check that cannot be made because the title still declares a gap (or uses
@@ -287,17 +352,26 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None) -> dic
     """
     import io
 
-    from compiler import verify
+    from compiler import paths, verify
+    from compiler.docs_proofs import recorded
 
     cache = verify.Cache.default()
     selected = verify.select_titles(loaded, None)
+    record = recorded(loaded, site) if site is not None else None
+    fresh = {t.display_name: record.reports[t.display_name] for t in selected
+             if record is not None and t.display_name in record.reports and t.display_name not in record.stale}
+    left = [t for t in selected if t.display_name not in fresh]
     reports = []
-    with progress().stage("verify: checks on every core") as stage:
-        verify.warm(selected, cache, jobs, progress=stage.item)
+    if left:
+        with progress().stage("verify: checks on every core") as stage:
+            verify.warm(left, cache, jobs, progress=stage.item)
     with progress().stage("verify", len(selected), "titles") as stage:
         for title in selected:
             stage.next(title.display_name)
-            reports.append(verify.verify_title(title, cache=cache, progress=stage.item))
+            if title.display_name in fresh:
+                reports.append(fresh[title.display_name])
+            else:
+                reports.append(verify.verify_title(title, cache=cache, progress=stage.item))
     totals: dict[str, int] = {}
     for report in reports:
         for status, count in report.counts().items():
@@ -308,7 +382,9 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None) -> dic
     complete = sum(1 for r in reports if r.ok)
     out.line(f"  verify   {'ok' if not wrong else 'FAILED'}: {complete} of {len(reports)} titles and variants "
              "fully proved; " + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
-             + " (`rulec verify` shows them)")
+             + " (`rulec verify` shows them)"
+             + (f"; {len(fresh)} taken from the fresh record ({paths.display(site / 'proofs.json')})"
+                if fresh else ""))
     for report in wrong:
         log = io.StringIO()
         verify.render_report(report, log)
@@ -613,6 +689,24 @@ def cmd_verify(args) -> int:
     return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs)
 
 
+def cmd_impact(args) -> int:
+    """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.impact`)."""
+    from compiler.impact import ImpactError, impact, write_html
+
+    try:
+        report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
+                        proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)
+    except ImpactError as exc:
+        print(f"rulec impact: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    for note in report.notes:
+        print(f"rulec impact: {note}", file=sys.stderr)
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
+    if args.html:
+        write_html(report, Path(args.html))
+    return EXIT_OK
+
+
 def _jobs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", "-j", type=int, metavar="N",
                         help="proofs on N processes at once (default: every core; 1: in this process)")
@@ -709,6 +803,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _quiet(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("impact", help="which saved games and proofs an erratum changes",
+                       description="Replay each log under the current rules and under the rules with the errata "
+                                   "of ERRATA.rules, and report the first action whose legality or effect differs; "
+                                   "then the title's invariant checks whose status changes and the generated "
+                                   "engine's functions that change.")
+    p.add_argument("errata", metavar="ERRATA.rules", help='a file of `errata "NAME" of "TITLE" { ... }` units')
+    p.add_argument("logs", nargs="*", metavar="LOG",
+                   help="log files or folders (default: the title's logs under ../shared/fixtures)")
+    p.add_argument("--to", type=int, metavar="N", help="compare each log up to its action N")
+    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+                   help="a rulespec file or folder of your own (may be repeated; default: rulespecs/)")
+    p.add_argument("--no-proofs", action="store_true", help="leave the verifier out")
+    p.add_argument("--html", metavar="DIR", help="also write the report as DIR/index.html")
+    p.add_argument("--json", action="store_true")
+    _jobs(p)
+    _quiet(p)
+    p.set_defaults(func=cmd_impact)
+
+    p = sub.add_parser("lsp", help="a language server for rulespecs over stdio (editors: README)",
+                       description="Serve the Language Server Protocol on stdin and stdout: rulec check's "
+                                   "diagnostics as you type, hover, definition, references, completion, "
+                                   "document symbols. Editors start it; README, 'Editors', says how.")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
     p.add_argument("--json", action="store_true")

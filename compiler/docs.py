@@ -267,6 +267,13 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
         print("rulec docs: serving on http://127.0.0.1:8000/ (Ctrl-C stops)", file=out, flush=True)
         done = mkdocs(root, "serve", "--dev-addr", "127.0.0.1:8000")
         return EXIT_OK if done.returncode == 0 else EXIT_FAIL
+    stamp = root / "site" / BUILT_STAMP
+    sources = _build_sources(root)
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == sources:
+        elapsed = time.monotonic() - started
+        print(f"rulec docs: site in {paths.display(root / 'site')} up to date: its pages, configuration and "
+              f"theme are those it was built from ({elapsed:.1f} s)", file=out)
+        return EXIT_OK
     with progress.stage("docs: mkdocs build --strict"):
         done = mkdocs(root)
     elapsed = time.monotonic() - started
@@ -274,8 +281,35 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
         print(_mkdocs_problems(done), file=out)
         print(f"rulec docs: mkdocs build --strict failed ({elapsed:.1f} s)", file=out)
         return EXIT_FAIL
+    stamp.write_text(sources, encoding="utf-8")
     print(f"rulec docs: site built in {paths.display(root / 'site')} ({elapsed:.1f} s)", file=out)
     return EXIT_OK
+
+
+#: In the built site: the fingerprint of what it was built from (`_build_sources`).
+BUILT_STAMP = ".rulec-built"
+
+
+def _build_sources(root: Path) -> str:
+    """A fingerprint of everything `mkdocs build` reads for the site under `root`: every file of
+    root/docs, root/mkdocs.yml, the build hooks and the lexer they register, and the versions of mkdocs and its theme. The
+    built site is up to date while it is unchanged (a second `rulec build` with nothing changed
+    does not build the site again)."""
+    import hashlib
+    from importlib import metadata
+
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    files = sorted((root / "docs").rglob("*")) + [root / "mkdocs.yml", here / "docs_hooks.py", here / "lexer.py"]
+    for path in files:
+        if path.is_file():
+            digest.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for package in ("mkdocs", "mkdocs-material", "pymdown-extensions", "Markdown", "Pygments"):
+        try:
+            digest.update(f"{package}=={metadata.version(package)}\0".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{package} absent\0".encode())
+    return digest.hexdigest()
 
 
 def _mkdocs_problems(done: subprocess.CompletedProcess) -> str:

@@ -69,12 +69,13 @@ def current_game_class(title, sources) -> tuple[type, str | None]:
     changed = sorted(p for p in set(current) | set(recorded or {}) if (recorded or {}).get(p) != current.get(p))
     why = (f"generated/{name}.py is missing" if module is None
            else f"generated/{name}.py is stale ({', '.join(changed) or 'its rulespecs'} changed since it was compiled)")
-    return _in_memory(title, sources, f"<{title.display_name} as its rulespecs are now>"), (
+    return memory_game_class(title, sources, f"<{title.display_name} as its rulespecs are now>"), (
         f"{why}: playing an engine built in memory from the rulespecs; `rulec compile` updates generated/")
 
 
-def _in_memory(title, sources, shown: str) -> type:
-    """Emit a title's engine and build it in memory, once per process for the same source."""
+def memory_game_class(title, sources, shown: str) -> type:
+    """The `Game` class of a resolved title, emitted and built in memory (never written to
+    `generated/`; `shown` names it in tracebacks), once per process for the same source."""
     import hashlib
 
     from compiler.emit import emit_title

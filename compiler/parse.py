@@ -102,6 +102,13 @@ def _fingerprint() -> str:
     return digest.hexdigest()
 
 
+def parse_unsaved(text: str, path: str = "<string>") -> tuple[s.Module | None, list[Diagnostic]]:
+    """Like `parse_text`, for a text being edited (the language server's): parsed every time,
+    kept in no cache (each keystroke would store a module of the whole file)."""
+    module, found = _parse_now(text, path)
+    return module, list(found)
+
+
 def _parse_now(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ...]]:
     from compiler.parse_tree import parse_now
 

@@ -119,6 +119,13 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
     return _finish(modules, diagnostics, sources, files, check, checking)
 
 
+def load_parsed(modules: list[Module], diagnostics: list[Diagnostic], sources: SourceMap,
+                files: list[str], *, checking: frozenset[str] | None = None) -> Loaded:
+    """Resolve and check modules already parsed, as `load` does after parsing (the language
+    server parses each text as the author types, and keeps the modules of the rest)."""
+    return _finish(list(modules), list(diagnostics), sources, files, True, checking)
+
+
 def _finish(modules, diagnostics, sources, files, check, checking=None) -> Loaded:
     program, found = resolve(modules)
     diagnostics.extend(found)

@@ -432,8 +432,10 @@ class Verifier:
 
 
     # -- Init
-    def check_init(self) -> list[CheckResult]:
-        out = []
+    def init_keys(self) -> tuple[dict[str, str], tuple]:
+        """Each invariant's cache key for its check in the initial state (what the cache files the
+        result under: what the initial state reads, the invariant's own key, the scope), and the
+        initial state, for `check_init` to take."""
         reads = Reads()
         self._init_axioms: list[Any] = []
         try:
@@ -442,8 +444,17 @@ class Verifier:
         except (GapError, Unsupported) as exc:
             init, init_error = None, exc
         init_key = reads.key()
+        keys = {inv.name: stable_hash("init", self.version, self.model.scope_key(), init_key, self._inv_keys[inv.name])
+                for inv in self.invariants}
+        return keys, (init, init_error, reads)
+
+    def check_init(self, prepared: tuple | None = None) -> list[CheckResult]:
+        """Every invariant in the initial state, through the cache. `prepared`: what `init_keys`
+        returned, when it was called first."""
+        out = []
+        keys, (init, init_error, reads) = prepared or self.init_keys()
         for inv in self.invariants:
-            key = stable_hash("init", self.version, self.model.scope_key(), init_key, self._inv_keys[inv.name])
+            key = keys[inv.name]
             cached = self.cache.get(key)
             if cached is not None:
                 out.append(CheckResult(inv.name, "init", cached["status"], cached["seconds"], True,
@@ -511,16 +522,26 @@ class Verifier:
         return steps, tkey, calls, reads
 
     # -- one transition
-    def check_transition(self, tn: Transition) -> list[CheckResult]:
+    def check_keys(self, tn: Transition) -> tuple[dict[str, str], tuple]:
+        """Each invariant's cache key for its check against the transition (what the cache files the
+        result under: the IR of the transition and of the routines it calls, what it reads, the
+        invariant's own key, the invariants assumed), and the translation, for `check_transition`
+        to take. Two titles whose keys agree have the same result for that check."""
         t0 = time.perf_counter()
         steps, tkey, calls, reads = self._translate(tn)
         translate_time = time.perf_counter() - t0
+        keys = {inv.name: stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
+                for inv in self.invariants}
+        return keys, (steps, calls, reads, translate_time)
+
+    def check_transition(self, tn: Transition, prepared: tuple | None = None) -> list[CheckResult]:
+        """Every invariant against one transition, through the cache. `prepared`: what `check_keys`
+        returned for it, when it was called first."""
+        keys, (steps, calls, reads, translate_time) = prepared or self.check_keys(tn)
         results: list[CheckResult] = []
         todo: list[Invariant] = []
-        keys: dict[str, str] = {}
         for inv in self.invariants:
-            key = stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
-            keys[inv.name] = key
+            key = keys[inv.name]
             cached = self.cache.get(key)
             if cached is not None:
                 results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,

@@ -645,6 +645,7 @@ class Validator:
         self.heads: dict[str, set[str]] = {}
         #: the last pre-state's variables named as the compiled terms name them ("pre.X")
         self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
+        self._exact_of: tuple[dict[str, Any] | None, dict[str, bool]] = (None, {})
         self.cert_ids = {c.id for c in self.model.certs}
         self.model_item_ids = {item.id for item in self.model.items}
         self.snapshot: dict[str, Any] | None = None
@@ -989,6 +990,19 @@ class Validator:
     def refused_limit(self) -> int:
         return max(1, self.limit // 4)
 
+    def _exact(self, pre: dict[str, Any] | None, which: str) -> bool:
+        """`scope_exact` or `depot_exact` of the game now; computed once per pre-state when
+        `pre` is given (`try_all` checks every candidate on one state)."""
+        test = scope_exact if which == "scope" else depot_exact
+        if pre is None:
+            return test(self.game, self.model)
+        if self._exact_of[0] is not pre:
+            self._exact_of = (pre, {})
+        known = self._exact_of[1]
+        if which not in known:
+            known[which] = test(self.game, self.model)
+        return known[which]
+
     def check(self, action: dict, pre: dict[str, Any] | None = None) -> Any:
         """Try one candidate: compare, roll back. `pre`: the abstract state now
         (computed when not given). Returns whether the engine accepted it;
@@ -1009,9 +1023,9 @@ class Validator:
         step = self.step(kind, binding)
         if isinstance(step, Exception):
             return self.skip(kind, f"{type(step).__name__}: {step}")
-        if not scope_exact(game, self.model):
+        if not self._exact(pre, "scope"):
             return self.skip(kind, "a state outside the scope")
-        if self.reads_depot[(kind, binding)] and not depot_exact(game, self.model):
+        if self.reads_depot[(kind, binding)] and not self._exact(pre, "depot"):
             self.report.depot_skipped[kind] = self.report.depot_skipped.get(kind, 0) + 1
             return self.skip(kind, "the depot's next train outside the scope")
         if pre is None:

@@ -81,3 +81,50 @@ def toy():
     loaded = load([TOY])
     assert loaded.ok, [d.message for d in loaded.errors]
     return loaded
+
+
+# ---------------------------------------------------------------- the site, rendered and built once
+# tests/test_docs.py and tests/test_site_browser.py share one xdist group ("site"), so one worker
+# renders the pages and runs `mkdocs build --strict` once for both (about 25 s each time).
+
+
+@pytest.fixture(scope="session")
+def site_loaded():
+    from compiler.pipeline import load
+
+    result = load()
+    assert result.ok, "the rulespecs have errors; `rulec check` shows them"
+    return result
+
+
+@pytest.fixture(scope="session")
+def site_proofs(site_loaded):
+    """The verification results the committed site was made from (site/proofs.json)."""
+    from compiler import paths
+    from compiler.docs_proofs import recorded
+
+    return recorded(site_loaded, paths.SITE).reports
+
+
+@pytest.fixture(scope="session")
+def site_rendered(site_loaded, site_proofs):
+    """The site's pages and navigation, rendered once."""
+    from compiler import docs
+
+    return docs.render_pages(site_loaded, site_proofs)
+
+
+@pytest.fixture(scope="session")
+def site_built(site_rendered, tmp_path_factory):
+    """The rendered site written into a temporary folder and built with mkdocs --strict: (root,
+    files); the HTML is under root / "site". tests/test_docs.py holds the committed pages to be
+    these, so this is also the committed site's build."""
+    from compiler import docs
+
+    pages, nav = site_rendered
+    root = tmp_path_factory.mktemp("site")
+    files = docs.site_files(pages, nav, root)
+    docs.write(root, files)
+    done = docs.mkdocs(root)
+    assert done.returncode == 0, "mkdocs build --strict failed:\n" + docs._mkdocs_problems(done)
+    return root, files

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -101,6 +102,35 @@ def test_titles_lists_every_title_and_variant(capsys):
     assert {"Transylvania", "Amira"} <= {v["name"] for v in rows["1880 Romania"]["variants"]}
 
 
+def test_titles_are_listed_from_a_cache_that_follows_the_rulespecs(capsys, tmp_path, monkeypatch):
+    """Issue 33: `rulec titles` reads a listing cached under the rulespecs' fingerprint instead of
+    loading them; an edit of a rulespec shows at once."""
+    from compiler import cli, paths
+
+    shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["titles", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert list((tmp_path / "cache" / "titles").glob("*.json"))
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("the rulespecs were loaded though the listing is cached")
+
+    monkeypatch.setattr(cli, "load", no_load)
+    assert main(["titles", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    monkeypatch.undo()
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
+    spec = tmp_path / "rulespecs" / "1800.rules"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("  players: 2 §1", "  players: 2..4 §1", 1),
+                    encoding="utf-8")
+    assert main(["titles", "--json"]) == 0
+    rows = {row["title"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows["1800"]["players"] == "2..4"
+
+
 def test_coverage_by_slug(capsys):
     assert main(["coverage", "1880-romania", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -115,7 +145,7 @@ def test_coverage_of_an_unknown_title(capsys):
     assert "E090" in capsys.readouterr().err
 
 
-def test_build_runs_every_stage(tmp_path, capsys):
+def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
     """`rulec build` end to end on a rulespec tree of its own (the toy title and its variant, with
     `--out`): check, compile into OUT/generated, verify (every check proved or sanctioned), and
     the site with the verification record written into OUT/site and built with mkdocs --strict.
@@ -137,9 +167,23 @@ def test_build_runs_every_stage(tmp_path, capsys):
     assert set(json.loads((site / "proofs.json").read_text())["titles"]) == {"Toy", "Toy (Rich)"}
     # the checkout's engines are left alone
     assert {p.name: p.read_bytes() for p in paths.GENERATED.glob("*.py")} == engines
-    # built again with nothing changed: nothing to write
-    assert main(["build", str(TOY), "--out", str(tmp_path)]) == 0
-    assert "2 engines, 0 files changed" in capsys.readouterr().out
+    # built again with nothing changed: nothing to write, nothing proved again (issue 33: the
+    # fresh record's results are the verifier's), no site built again
+    from compiler import verify
+
+    def no_proof(*args, **kwargs):
+        raise AssertionError("a title with a fresh record was verified again")
+
+    from compiler import docs
+
+    with monkeypatch.context() as m:
+        m.setattr(verify, "verify_title", no_proof)
+        m.setattr(verify, "warm", no_proof)
+        m.setattr(docs, "mkdocs", no_proof)  # nor is the unchanged site built again
+        assert main(["build", str(TOY), "--out", str(tmp_path)]) == 0
+    again = capsys.readouterr().out
+    assert "2 engines, 0 files changed" in again
+    assert "verify   ok: 2 of 2 titles and variants fully proved" in again and "2 taken from the fresh record" in again
     # a tree of one's own needs --out
     assert main(["build", str(TOY)]) == 2
     assert "--out DIR" in capsys.readouterr().err

@@ -38,7 +38,8 @@ from compiler.docs_svg import market_cells
 from compiler.lexer import RulespecLexer, ensure_registered
 from compiler.pipeline import load
 
-#: the tests share one rendered and built site (module fixtures): one xdist worker runs them all
+#: the tests share one rendered and built site (conftest.py's session fixtures) with
+#: tests/test_site_browser.py: one xdist worker runs them all
 pytestmark = pytest.mark.xdist_group("site")
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -53,34 +54,25 @@ CHROMIUM_FLAGS = (
 
 
 @pytest.fixture(scope="module")
-def loaded():
-    result = load()
-    assert result.ok, "the rulespecs have errors; `rulec check` shows them"
-    return result
+def loaded(site_loaded):
+    return site_loaded
 
 
 @pytest.fixture(scope="module")
-def proofs(loaded):
-    """The verification results the committed site was made from (site/proofs.json)."""
-    return recorded(loaded, paths.SITE).reports
+def proofs(site_proofs):
+    return site_proofs
 
 
 @pytest.fixture(scope="module")
-def rendered(loaded, proofs):
-    """The site's pages and navigation, rendered once."""
-    return docs.render_pages(loaded, proofs)
+def rendered(site_rendered):
+    return site_rendered
 
 
 @pytest.fixture(scope="module")
-def built(rendered, tmp_path_factory):
-    """The site written into a temporary folder and built with mkdocs --strict."""
-    pages, nav = rendered
-    root = tmp_path_factory.mktemp("site")
-    files = docs.site_files(pages, nav, root)
-    docs.write(root, files)
-    done = docs.mkdocs(root)
-    assert done.returncode == 0, "mkdocs build --strict failed:\n" + docs._mkdocs_problems(done)
-    return root, files
+def built(site_built):
+    """The site written into a temporary folder and built with mkdocs --strict (conftest.py's,
+    shared with tests/test_site_browser.py)."""
+    return site_built
 
 
 class _Page(HTMLParser):

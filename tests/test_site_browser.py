@@ -1,9 +1,10 @@
 """The reference site as a reader sees it: every built page opened in a headless Chromium.
 
-The committed pages (`site/docs`, which tests/test_docs.py holds to be the
-ones the rulespecs give) are built once with `mkdocs build --strict` into a
-temporary folder, served on 127.0.0.1, and opened one after another in one
-browser session (Debian's `chromium` and `chromium-driver`, driven by
+The pages the rulespecs give (tests/test_docs.py holds the committed
+`site/docs` to be those) are built once with `mkdocs build --strict` into a
+temporary folder (conftest.py's `site_built`, shared with
+tests/test_docs.py), served on 127.0.0.1, and opened one after another in
+one browser session (Debian's `chromium` and `chromium-driver`, driven by
 Selenium, as in tests/test_docs.py; the test skips where they are absent).
 On each page the browser measures what the Markdown cannot show:
 
@@ -36,7 +37,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import docs, paths
+#: one xdist worker with tests/test_docs.py: the two share one built site (conftest.py)
+pytestmark = pytest.mark.xdist_group("site")
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -149,12 +151,11 @@ return out;
 
 
 @pytest.fixture(scope="module")
-def site_html(tmp_path_factory) -> Path:
-    """The committed pages built with `mkdocs build --strict` into a temporary folder."""
-    out = tmp_path_factory.mktemp("site-html")
-    done = docs.mkdocs(paths.SITE, "build", "--site-dir", str(out))
-    assert done.returncode == 0, "mkdocs build --strict failed:\n" + docs._mkdocs_problems(done)
-    return out
+def site_html(site_built) -> Path:
+    """The site built with `mkdocs build --strict` (conftest.py's build, shared with
+    tests/test_docs.py, which holds the committed pages to be the ones built)."""
+    root, _files = site_built
+    return root / "site"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -185,6 +186,9 @@ def browser(tmp_path_factory):
 
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
+    # measure once the document is parsed: the pictures are sized by their attributes and CSS,
+    # so waiting for every resource's load event only costs time (a quarter of this test's)
+    options.page_load_strategy = "eager"
     profile = tmp_path_factory.mktemp("chromium-profile")
     for flag in CHROMIUM_FLAGS + (f"--user-data-dir={profile}", f"--window-size={WINDOW[0]},{WINDOW[1]}"):
         options.add_argument(flag)
