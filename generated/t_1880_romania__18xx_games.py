@@ -11,7 +11,7 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "5b17fb3fba65c0c2",
+    "rulespecs/1880-romania-18xx-games.rules": "edaaf7b896d27939",
     "rulespecs/1880-romania.rules": "fdbef650d73c5ec0",
     "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
@@ -9622,7 +9622,7 @@ def a_place_token(g, v_corporation, v_city):
             raise IllegalAction(
                 "the company has no station marker left",
                 rule="VII.3.4",
-                at="rulespecs/1880-romania-18xx-games.rules:269",
+                at="rulespecs/1880-romania-18xx-games.rules:272",
             )
         v_again = g.b_check_retoken(v_corporation, v_city)
         g.b_place_station(v_corporation, v_again)
@@ -9632,13 +9632,13 @@ def a_place_token(g, v_corporation, v_city):
             raise IllegalAction(
                 "a station is placed after building track",
                 rule="VII.1",
-                at="rulespecs/1880-romania-18xx-games.rules:274",
+                at="rulespecs/1880-romania-18xx-games.rules:277",
             )
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station marker left",
                 rule='VII.3.4, §IV("Game Setup")',
-                at="rulespecs/1880-romania-18xx-games.rules:275",
+                at="rulespecs/1880-romania-18xx-games.rules:278",
             )
         v_spot = g.b_check_token(v_corporation, v_city)
         v_cost = g.b_next_token_cost(v_corporation) * (
@@ -9648,7 +9648,7 @@ def a_place_token(g, v_corporation, v_city):
             raise IllegalAction(
                 "the company cannot pay for the station",
                 rule="VII.3.4",
-                at="rulespecs/1880-romania-18xx-games.rules:278",
+                at="rulespecs/1880-romania-18xx-games.rules:281",
             )
         g.transfer(v_cost, v_corporation, g.name("bank"))
         g.b_place_station(v_corporation, v_spot)
@@ -9661,7 +9661,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and stations",
             rule="VII.1",
-            at="rulespecs/1880-romania-18xx-games.rules:583",
+            at="rulespecs/1880-romania-18xx-games.rules:586",
         )
     g.b_set_revenue(
         v_corporation,
@@ -9858,13 +9858,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a company over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:534",
+            at="rulespecs/1880-romania-18xx-games.rules:537",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the company does not own that train",
             rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:535",
+            at="rulespecs/1880-romania-18xx-games.rules:538",
         )
     g.move(v_train, v_corporation, g.name("scrap"))
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
@@ -9987,7 +9987,7 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "the investor's station is replaced or discarded",
                 rule="VII.3.7",
-                at="rulespecs/1880-romania-18xx-games.rules:229",
+                at="rulespecs/1880-romania-18xx-games.rules:232",
             )
         g.b_resolve_decision(v_corporation, "choose")
         r_close_investor_station(g, v_corporation, (v_choice == "Replace"))
@@ -9999,7 +9999,7 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "a company holding the REMAR's tender attaches it to one of its trains before they run",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:233",
+                at="rulespecs/1880-romania-18xx-games.rules:236",
             )
         g.b_extend_run(v_corporation, v_choice, "town")
         g.b_mark_done_this_turn("tender")
@@ -10009,14 +10009,14 @@ def a_assign(g, v_company, v_target):
     """Lay the D.B.S.R.'s harbour token, give a company the REMAR's tender, or exchange the Electroputere for a 3+3 (II.3.1)"""
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:444"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:447"
         )
     if g.b_has_ability(v_company, "harbour_token"):
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
                 "the token is laid in an operating turn of a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:446",
+                at="rulespecs/1880-romania-18xx-games.rules:449",
             )
         g.b_place_marker(v_company, v_target)
     elif g.b_has_ability(v_company, "tender"):
@@ -10024,13 +10024,13 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "the tender is assigned in an operating turn of a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:450",
+                at="rulespecs/1880-romania-18xx-games.rules:453",
             )
         if not (all((not g.attr(v_c, "tender")) for v_c in g.name("corporations"))):
             raise IllegalAction(
                 "the tender is assigned once",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:452",
+                at="rulespecs/1880-romania-18xx-games.rules:455",
             )
         v_corp = g.b_corporation_named(v_target)
         if not (
@@ -10040,7 +10040,7 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "the tender goes to a floated company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:455",
+                at="rulespecs/1880-romania-18xx-games.rules:458",
             )
         g.set_attr(v_corp, "tender", True)
     else:
@@ -10048,20 +10048,20 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "this private assigns nothing",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:460",
+                at="rulespecs/1880-romania-18xx-games.rules:463",
             )
         if not (g.b_pending_decision(v_company, "assign")):
             raise IllegalAction(
                 "the Electroputere is exchanged when the first 3+3 is bought or exported",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:461",
+                at="rulespecs/1880-romania-18xx-games.rules:464",
             )
         v_corp = g.b_corporation_named(v_target)
         if not ((v_corp != None) and (g.b_director(v_corp) == g.b_holder_of(v_company))):
             raise IllegalAction(
                 "the 3+3 goes to a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:463",
+                at="rulespecs/1880-romania-18xx-games.rules:466",
             )
         if not (
             (g.b_len(g.b_trains(v_corp)) < g.b_train_limit(v_corp))
@@ -10076,7 +10076,7 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "the 3+3 goes to a company with room for it, if the owner directs one",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:464",
+                at="rulespecs/1880-romania-18xx-games.rules:467",
             )
         v_exchanged = g.b_first(g.b_available_trains())
         g.move(v_exchanged, g.name("depot"), v_corp)
@@ -10190,18 +10190,29 @@ def a_player_choose(g, v_player, v_choice):
         )
     for v_c in g.name("corporations"):
         if g.b_started(v_c) and (g.b_president(v_c) == None):
+            if not (
+                all(
+                    ((v_d == v_c) or (not (g.b_started(v_d) and (g.b_president(v_d) == None))))
+                    for v_d in g.name("corporations")
+                )
+            ):
+                raise IllegalAction(
+                    "a founder answers the choices of one founding at a time",
+                    rule="VI.6",
+                    at="rulespecs/1880-romania-18xx-games.rules:110",
+                )
             if not (v_choice in g.param("president_share_sizes")):
                 raise IllegalAction(
                     "a president's certificate is of 20, 30 or 40%",
                     rule="VI.6",
-                    at="rulespecs/1880-romania-18xx-games.rules:109",
+                    at="rulespecs/1880-romania-18xx-games.rules:112",
                 )
             v_size = 20 if (v_choice == 20) else (30 if (v_choice == 30) else 40)
             if not (((v_size * g.b_par_price(v_c)) // 10) <= g.b_cash(v_player)):
                 raise IllegalAction(
                     "the founder cannot pay a certificate of that size",
                     rule="VI.5",
-                    at="rulespecs/1880-romania-18xx-games.rules:112",
+                    at="rulespecs/1880-romania-18xx-games.rules:115",
                 )
             r_found_with(g, v_player, v_c, v_size)
         elif (g.b_started(v_c) and (g.b_president(v_c) == v_player)) and (
@@ -10213,7 +10224,7 @@ def a_player_choose(g, v_player, v_choice):
                         raise IllegalAction(
                             "the building rights are three, two or one consecutive phases (ABC or BCD, AB, BC or CD, one of A to D)",
                             rule="VII.3.2",
-                            at="rulespecs/1880-romania-18xx-games.rules:118",
+                            at="rulespecs/1880-romania-18xx-games.rules:121",
                         )
             r_found_rights(g, v_player, v_c, v_choice)
 
@@ -10226,13 +10237,13 @@ def r_found_with(g, v_player, v_corporation, v_percent):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania-18xx-games.rules:133",
+            at="rulespecs/1880-romania-18xx-games.rules:136",
         )
     v_cert = g.b_president_certificate(v_corporation)
     v_cost = 0 if v_granted else (g.b_par_price(v_corporation) * g.attr(v_cert, "shares"))
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule="VI.5", at="rulespecs/1880-romania-18xx-games.rules:136"
+            "not enough cash", rule="VI.5", at="rulespecs/1880-romania-18xx-games.rules:139"
         )
     g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
@@ -10261,13 +10272,13 @@ def a_destination_connection(g, v_minor):
         raise IllegalAction(
             "only a foreign investor checks its connection",
             rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:177",
+            at="rulespecs/1880-romania-18xx-games.rules:180",
         )
     if not (g.b_in_step(v_minor, "destination_connection")):
         raise IllegalAction(
             "the connection is checked at the end of the investor's turn",
             rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:178",
+            at="rulespecs/1880-romania-18xx-games.rules:181",
         )
     if not (
         any(
@@ -10278,7 +10289,7 @@ def a_destination_connection(g, v_minor):
         raise IllegalAction(
             "the investor's station is not connected to a station of its reserved company",
             rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:179",
+            at="rulespecs/1880-romania-18xx-games.rules:182",
         )
     for v_c in g.name("corporations"):
         if g.b_percent(v_minor, v_c) > 0:
@@ -10299,13 +10310,13 @@ def a_minor_choose(g, v_minor, v_choice):
         raise IllegalAction(
             "only a closing foreign investor's capital is decided",
             rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:201",
+            at="rulespecs/1880-romania-18xx-games.rules:204",
         )
     if not (g.b_pending_decision(v_minor, "minor_choose")):
         raise IllegalAction(
             "the capital is decided when the investor closes",
             rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:202",
+            at="rulespecs/1880-romania-18xx-games.rules:205",
         )
     g.b_resolve_decision(v_minor, "minor_choose")
     for v_c in g.name("corporations"):
@@ -10460,19 +10471,19 @@ def a_choose_ability(g, v_company, v_choice):
     """Use the Banater Montanbahn (closed for Ł20 to its owner or Ł40 to a company) or the Malaxa (exchanged for two consecutive building rights) (II.3.1)"""
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:357"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:360"
         )
     if not (g.b_holder_of(v_company) in g.name("players")):
         raise IllegalAction(
             "the private has no owner yet",
             rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:358",
+            at="rulespecs/1880-romania-18xx-games.rules:361",
         )
     if not (r_in_owners_turn(g, v_company)):
         raise IllegalAction(
             "a private's ability is used in its owner's turn",
             rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:359",
+            at="rulespecs/1880-romania-18xx-games.rules:362",
         )
     if g.b_has_ability(v_company, "close_for_cash"):
         if v_choice == "player":
@@ -10490,7 +10501,7 @@ def a_choose_ability(g, v_company, v_choice):
                 raise IllegalAction(
                     "the Ł40 goes to a floated company the owner directs",
                     rule="II.3.1",
-                    at="rulespecs/1880-romania-18xx-games.rules:365",
+                    at="rulespecs/1880-romania-18xx-games.rules:368",
                 )
             g.transfer(
                 g.b_ability_value(v_company, "close_for_cash", "company_amount"),
@@ -10503,7 +10514,7 @@ def a_choose_ability(g, v_company, v_choice):
             raise IllegalAction(
                 "this private has no ability to choose",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:372",
+                at="rulespecs/1880-romania-18xx-games.rules:375",
             )
         v_target = g.b_corporation_named(g.b_part(v_choice, "|", 0))
         if not (
@@ -10513,14 +10524,14 @@ def a_choose_ability(g, v_company, v_choice):
             raise IllegalAction(
                 "the building rights go to a floated company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:374",
+                at="rulespecs/1880-romania-18xx-games.rules:377",
             )
         v_rights = g.b_part(v_choice, "|", 1)
         if not (v_rights in ["AB", "BC", "CD"]):
             raise IllegalAction(
                 "the Malaxa gives building rights for two consecutive phases",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:378",
+                at="rulespecs/1880-romania-18xx-games.rules:381",
             )
         for v_c in g.name("corporations"):
             if v_c == v_target:
