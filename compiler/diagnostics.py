@@ -55,6 +55,10 @@ CODES: dict[str, str] = {
     "E027": "A required property is missing (write `gap \"why\"` where the rules do not give it).",
     "E028": "A component of a kind that no `kind` declares.",
     "E029": "A wrong schema declaration: a type that names no type, enum or kind, or a default of the wrong type.",
+    "E030": "A title with trains and no map: no hex to run on (write `map: gap \"why\"` where the rulebook does not give it).",
+    "E031": "A home station that is no city: a home hex with no city where the station goes, or a `homes` entry naming a node that is not a city.",
+    "E032": "A tile the title names (an upgrade, an ability's tile) that is not in its tile set (the `tile_counts` table).",
+    "E033": "A value the library accepts that the runtime does not implement, set where the runtime would read it.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
@@ -110,6 +114,43 @@ EXAMPLES: dict[str, str] = {
     "E029": (
         'title "t" {\n'
         '  param bank: monye "the bank\'s cash at the start"\n'
+        '}\n'
+    ),
+    "E030": (
+        'title "t" {\n'
+        '  enum step "a step of an operating turn" { run_routes, buy_train }\n'
+        '  param operating_steps: list[step] "the steps of a turn"\n'
+        '  kind train "a train type" { param distance: int "its stops" }\n'
+        '  operating_steps: [run_routes, buy_train] §3\n'
+        '  train "2" §12 { distance: 2 }\n'
+        '}\n'
+    ),
+    "E031": (
+        'title "t" {\n'
+        '  kind node "a stop printed on a hex" { param kind: {city, town} "what it is" }\n'
+        '  kind hex "a hex of the map" { param nodes: list[node] "what is printed on it" }\n'
+        '  kind corporation "a share company" { param home: hex "its home hex" }\n'
+        '  hex B4 §11 { nodes: [(kind: town)] }\n'
+        '  corporation PRR §9 { home: B4 }\n'
+        '}\n'
+    ),
+    "E032": (
+        'title "t" {\n'
+        '  kind tile "a track tile" { }\n'
+        '  param tile_counts: table "how many of each tile"\n'
+        '  param upgrades: table "the upgrade chart"\n'
+        '  tile "7" §11 { }\n'
+        '  tile "18" §11 { }\n'
+        '  table tile_counts by tile §11 { "7" => 4 }\n'
+        '  table upgrades by tile §11 { "7" => ["18"] }\n'
+        '}\n'
+    ),
+    "E033": (
+        'title "t" {\n'
+        '  param first_round: {stock, auction} "how the game opens"\n'
+        '  param auction_pass_final: bool "whether a pass in an auction is final"\n'
+        '  first_round: auction §5\n'
+        '  auction_pass_final: false §5\n'
         '}\n'
     ),
 }

@@ -91,7 +91,7 @@ def py_value(expr) -> str:
     if isinstance(expr, s.Range):
         return f"({py_value(expr.low)}, {py_value(expr.high)})"
     if isinstance(expr, s.Gap):
-        return f"Gap({expr.reason!r})"
+        return f"Gap({expr.reason!r}, at={_at(expr.span)!r})"
     if isinstance(expr, s.Unary) and expr.op == "-" and isinstance(expr.operand, (s.Int, s.Money)):
         return repr(-int(py_value(expr.operand)))
     if isinstance(expr, s.Call) and isinstance(expr.func, s.Name):
@@ -304,7 +304,7 @@ class Compiler:
                     cond = f"{cond} or {self.expr(st.unless, scope)}"
                 message = st.message or f"requires {unparse(st.cond)}"
                 out.append(f"{pad}if not ({cond}):")
-                out.append(f"{pad}    raise IllegalAction({message!r}, rule={cite!r})")
+                out.append(f"{pad}    raise IllegalAction({message!r}, rule={cite!r}, at={_at(st.span)!r})")
             elif isinstance(st, s.Transfer):
                 out.append(f"{pad}g.transfer({self.expr(st.amount, scope)}, {self.expr(st.source, scope)}, {self.expr(st.target, scope)})")
             elif isinstance(st, s.Move):
@@ -337,7 +337,7 @@ class Compiler:
                 args = "".join(", " + self.expr(a, scope) for a in st.args)
                 out.append(f"{pad}g.emit({st.event!r}{args})")
             elif isinstance(st, s.Fail):
-                out.append(f"{pad}raise IllegalAction({st.message!r}, rule={cite!r})")
+                out.append(f"{pad}raise IllegalAction({st.message!r}, rule={cite!r}, at={_at(st.span)!r})")
         return out
 
     def routine(self, clause: Clause) -> str:
@@ -399,6 +399,13 @@ def _names(expr):
                         yield from _names(sub)
             elif hasattr(item, "span") and not isinstance(item, str):
                 yield from _names(item)
+
+
+def _at(span) -> str | None:
+    """Where a clause is written, as a message names it: "rulespecs/1846.rules:120"."""
+    if span is None or not span.path or span.path.startswith("<") or span.line <= 0:
+        return None
+    return f"{span.path}:{span.line}"
 
 
 def _cite(prov: s.Provenance) -> str | None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from compiler.runtime.errors import IllegalAction, InvariantViolation, RuleGap
 from compiler.runtime.monitor import Monitor
+from compiler.runtime.stall import explain
 
 if TYPE_CHECKING:
     from compiler.progress import Stage
@@ -150,13 +151,13 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
             raise PlayoutError(seed, count, None, f"{type(exc).__name__} while listing the legal actions: "
                                                   f"{exc}") from exc
         if action is None:
-            raise PlayoutError(seed, count, None, f"no legal action in {game.state()['round']}"
-                               + _gaps_in_the_way(game))
+            raise PlayoutError(seed, count, None, explain(game).text())
         try:
             game.process(action)
             monitor.check(game, action)
         except (IllegalAction, RuleGap, InvariantViolation) as exc:
-            raise PlayoutError(seed, count + 1, action, f"{type(exc).__name__}: {exc}") from None
+            said = exc.located() if isinstance(exc, IllegalAction) else str(exc)  # the rule, and where it is written
+            raise PlayoutError(seed, count + 1, action, f"{type(exc).__name__}: {said}") from None
         except Exception as exc:  # an engine bug: report the action that found it
             raise PlayoutError(seed, count + 1, action, f"{type(exc).__name__}: {exc}") from exc
         count += 1
@@ -193,10 +194,3 @@ def play_many(game_class, title: str, variant: str | None, players: int, seed: i
             summary.failures.append(exc.failure)
     summary.seconds = time.perf_counter() - start
     return summary
-
-
-def _gaps_in_the_way(game) -> str:
-    """When no action is legal, the rule gaps the refused candidates ran
-    into (so that a title with gaps says what is missing), or ''."""
-    gaps = game.refused_by_gaps()
-    return f"; the candidates ran into gaps: {'; '.join(gaps)}" if gaps else ""

@@ -364,12 +364,13 @@ class Checker:
     def _required(self, param: s.Param, own: dict[str, s.Expr] | None = None, kind: Kind | None = None) -> bool:
         """Whether `param` must be given: `own` are the properties of the component or
         record of `kind` it belongs to (a condition reads them, an unset one as none,
-        before the title's)."""
+        before the title's parameters, an unset one none too)."""
         if not param.required:
             return False
         if param.required_when is None:
             return True
-        values = dict(self.schema.values)
+        values = {name: s.NoneLit() for name in self.schema.params}  # a parameter the title leaves unset is none
+        values.update(self.schema.values)
         if kind is not None:
             values.update({name: s.NoneLit() for name in kind.params})
             values.update(own or {})
@@ -523,7 +524,8 @@ class Checker:
         found = [error(
             "E022", f"no {label} `{key}`" + did_you_mean(suggestions)
             + (f" (`{key}` is a {' and a '.join(elsewhere)})" if elsewhere else ""), span,
-            help=f"{label}s: {listing(keys)}" if keys else f"the title has no {label}",
+            help=f"{label}{'es' if label.endswith(('x', 's', 'ch')) else 's'}: {listing(keys)}" if keys
+            else f"the title has no {label}",
             suggestions=tuple(suggestions),
         )]
         if report:

@@ -80,14 +80,37 @@ class GapError(Exception):
         super().__init__(f"gap {what}" + (f": {reason}" if reason else ""))
         self.what = what
         self.reason = reason
+        #: where the gap is declared, or else where the clause that needs it is written (`locate`)
+        self.at: str | None = None
+
+    def locate(self, span) -> "GapError":
+        """Record a place once (the gap's declaration, else the innermost clause needing it); returns self."""
+        if self.at is None and span is not None and span.path and not span.path.startswith("<") and span.line > 0:
+            self.at = f"{span.path}:{span.line}"
+            self.what = f"{self.what} ({self.at})"
+            self.args = (f"gap {self.what}" + (f": {self.reason}" if self.reason else ""),)
+        return self
 
 
 class Unsupported(Exception):
-    """A construct the verifier does not model (a builtin, an expression form)."""
+    """A construct the verifier does not model (a builtin, an expression form).
+
+    `at` is where the construct is written ("rulespecs/lib/18xx.rules:770"), set by `locate` as the
+    exception leaves the innermost expression or statement that has a span; `what` then ends with it,
+    so every report of it names the file and line."""
 
     def __init__(self, what: str):
         super().__init__(f"unsupported: {what}")
         self.what = what
+        self.at: str | None = None
+
+    def locate(self, span) -> "Unsupported":
+        """Record where the construct is written, once (the innermost span wins); returns self."""
+        if self.at is None and span is not None and span.path and not span.path.startswith("<") and span.line > 0:
+            self.at = f"{span.path}:{span.line}"
+            self.what = f"{self.what} ({self.at})"
+            self.args = (f"unsupported: {self.what}",)
+        return self
 
 
 @dataclass(frozen=True, order=True)
@@ -700,7 +723,7 @@ class Model:
             if reads is not None:
                 reads.add("param", name, value)
             if isinstance(value, GapValue):
-                raise GapError(name, value.reason)
+                raise GapError(name, value.reason).locate(decl.value.span)
             return value
         assert isinstance(decl, s.Table)
         rows = [(row.keys, data_value(row.value)) for row in decl.rows]
@@ -721,7 +744,7 @@ class Model:
             raise GapError(name, f"table {name} has no row for {self.n_players} players")
         for value in matching:
             if isinstance(value, GapValue):
-                raise GapError(name, value.reason)
+                raise GapError(name, value.reason).locate(decl.span)
         distinct = list(dict.fromkeys(repr(v) for v in matching))
         if len(distinct) == 1:
             return matching[0]

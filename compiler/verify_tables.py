@@ -56,6 +56,14 @@ def _names(value: Any) -> list[str]:
     return [str(value)]
 
 
+def _at(node) -> str:
+    """ " (path:line)": where a clause a finding is about is written (every finding names it)."""
+    span = getattr(node, "span", None)
+    if span is None or not span.path or span.path.startswith("<") or span.line <= 0:
+        return ""
+    return f" ({span.path}:{span.line})"
+
+
 def check_tables(title: Title) -> list[TableCheck]:
     """Every table check of one title (or title + variant)."""
     return [
@@ -79,7 +87,8 @@ def _supply_rank(title: Title) -> dict[str, int]:
 
 def _phases_monotone(title: Title) -> TableCheck:
     check = TableCheck("phases_monotone", "ok", "phases follow the train order; tile colours and operating rounds never go back")
-    phases = [component_data(p) for p in title.components("phase")]
+    comps = title.components("phase")
+    phases = [component_data(p) for p in comps]
     if not phases:
         check.status = "gap"
         check.details.append("the title has no phases")
@@ -88,13 +97,14 @@ def _phases_monotone(title: Title) -> TableCheck:
     last_rank = -1
     last_colour = -1
     last_ors: int | None = None
-    for phase in phases:
+    for comp, phase in zip(comps, phases):
         key = phase["key"]
         triggers = [t for t in _names(phase.get("on_train")) if t in rank]
         if triggers:
             r = min(rank[t] for t in triggers)
             if r < last_rank:
-                check.details.append(f"phase {key} starts with train {triggers[0]}, sold before the previous phase's train")
+                check.details.append(f"phase {key} starts with train {triggers[0]}, sold before the previous phase's train"
+                                     + _at(comp))
             last_rank = max(last_rank, r)
         tiles = phase.get("tiles")
         if isinstance(tiles, list):
@@ -102,12 +112,12 @@ def _phases_monotone(title: Title) -> TableCheck:
             if idx:
                 top = max(idx)
                 if top < last_colour:
-                    check.details.append(f"phase {key} allows only up to {COLOURS[top]}, less than before")
+                    check.details.append(f"phase {key} allows only up to {COLOURS[top]}, less than before" + _at(comp))
                 last_colour = max(last_colour, top)
         ors = phase.get("operating_rounds")
         if isinstance(ors, int):
             if last_ors is not None and ors < last_ors:
-                check.details.append(f"phase {key} has {ors} operating rounds, fewer than the phase before")
+                check.details.append(f"phase {key} has {ors} operating rounds, fewer than the phase before" + _at(comp))
             last_ors = ors
     if check.details:
         check.status = "failed"
@@ -121,13 +131,15 @@ def _train_names(title: Title) -> TableCheck:
         data = component_data(phase)
         for name in _names(data.get("on_train")):
             if name not in trains:
-                check.details.append(f"phase {phase.key} is started by train {name!r}, which the title does not have")
+                check.details.append(f"phase {phase.key} is started by train {name!r}, which the title does not have"
+                                     + _at(phase.get("on_train") or phase))
     for comp in title.components("train"):
         data = component_data(comp)
         for field_name in ("rusts_on", "obsolete_on", "available_after"):
             for name in _names(data.get(field_name)):
                 if name not in trains:
-                    check.details.append(f"train {comp.key} {field_name} {name!r}: no such train")
+                    check.details.append(f"train {comp.key} {field_name} {name!r}: no such train"
+                                         + _at(comp.get(field_name) or comp))
     if check.details:
         check.status = "failed"
     return check
@@ -161,7 +173,8 @@ def _market_moves(title: Title) -> TableCheck:
         for direction in ("up", "down", "left", "right"):
             target = market.move(cell, direction)
             if not market.exists(target):
-                check.details.append(f"{direction} from {cell} lands on {target}, not a cell")
+                check.details.append(f"{direction} from {cell} lands on {target}, not a cell"
+                                     + _at(title.components("market")[0]))
     check.notes.append(f"{len(cells)} cells, {4 * len(cells)} moves")
     if check.details:
         check.status = "failed"
@@ -185,11 +198,13 @@ def _par_cells(title: Title) -> TableCheck:
         if prices is None:
             continue
         if not isinstance(prices, list):
-            check.details.append(f"corporation {comp.key}: par prices {prices!r} are not a list")
+            check.details.append(f"corporation {comp.key}: par prices {prices!r} are not a list"
+                                     + _at(comp.get("par") or comp))
             continue
         for price in prices:
             if isinstance(price, int) and market.par_cell(price) is None:
-                check.details.append(f"corporation {comp.key} may par at {price}, but no par cell has that price")
+                check.details.append(f"corporation {comp.key} may par at {price}, but no par cell has that price"
+                                     + _at(comp))
     if check.details:
         check.status = "failed"
     return check
@@ -205,7 +220,7 @@ def _share_layouts(title: Title) -> TableCheck:
             continue
         total = sum(p for p in shares if isinstance(p, int))
         if total != 100:
-            check.details.append(f"corporation {comp.key}: certificates add up to {total}%")
+            check.details.append(f"corporation {comp.key}: certificates add up to {total}%" + _at(comp.get("shares") or comp))
     if gaps:
         check.notes.append(f"no `shares` layout: {', '.join(gaps)}")
     if check.details:
@@ -236,24 +251,24 @@ def _upgrades(title: Title) -> TableCheck:
             check.notes.append(f"row {key}: gap ({value.reason})")
             continue
         if key not in colour:
-            check.details.append(f"row {key}: no tile or hex {key}")
+            check.details.append(f"row {key}: no tile or hex {key}" + _at(row))
             continue
         if not isinstance(value, list):
-            check.details.append(f"row {key}: {value!r} is not a list of tiles")
+            check.details.append(f"row {key}: {value!r} is not a list of tiles" + _at(row))
             continue
         src = colour[key]
         for target in value:
             target = str(target)
             if target not in colour:
-                check.details.append(f"{key} -> {target}: no tile {target}")
+                check.details.append(f"{key} -> {target}: no tile {target}" + _at(row))
                 continue
             dst = colour[target]
             if src not in COLOURS or dst not in COLOURS:
-                check.details.append(f"{key} ({src}) -> {target} ({dst}): unknown colour")
+                check.details.append(f"{key} ({src}) -> {target} ({dst}): unknown colour" + _at(row))
                 continue
             step = COLOURS.index(dst) - COLOURS.index(src)
             if step <= 0:
-                check.details.append(f"{key} ({src}) -> {target} ({dst}): not a later colour")
+                check.details.append(f"{key} ({src}) -> {target} ({dst}): not a later colour" + _at(row))
             elif step > 1:
                 check.notes.append(f"{key} ({src}) -> {target} ({dst}) skips a colour")
     if check.details:

@@ -567,6 +567,14 @@ class Translator:
 
     # -- expressions
     def expr(self, e: Any, ctx: Ctx) -> Any:
+        """`e` as a term of the model; an `Unsupported` construct, or a gap it needs, is reported where it is
+    written (`Unsupported.locate`, `GapError.locate`)."""
+        try:
+            return self._expr(e, ctx)
+        except (Unsupported, GapError) as exc:
+            raise exc.locate(getattr(e, "span", None))
+
+    def _expr(self, e: Any, ctx: Ctx) -> Any:
         m = self.model
         if isinstance(e, s.Name):
             name = e.name
@@ -1218,6 +1226,8 @@ class Translator:
                 return
             try:
                 self.stmt(st, ctx)
+            except (Unsupported, GapError) as exc:
+                raise exc.locate(getattr(st, "span", None))
             except DeadPath as exc:
                 if exc.path is not ctx.path:
                     raise Unsupported(exc.what) from None
@@ -2313,7 +2323,7 @@ class Builtins:
     def b_payee(self, ctx: Ctx, corp: Any, source: Any) -> Any:
         if source == "pool":
             return self.m.z(BANK)
-        if source == "treasury" or self.param(ctx, "capitalisation") == "incremental":
+        if self.param(ctx, "capitalisation") == "incremental":  # as the runtime's GameBase.b_payee
             return self.ent(corp)
         return self.m.z(BANK)
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -190,7 +190,8 @@ DATA = TitleData(
                 (
                     ("29",),
                     Gap(
-                        "Appendix A's green-to-brown chart is cut off after the #28 row; §11.1 says only that plain brown tiles (#39-#43, #45, #46, #70) upgrade plain green tiles"
+                        "Appendix A's green-to-brown chart is cut off after the #28 row; §11.1 says only that plain brown tiles (#39-#43, #45, #46, #70) upgrade plain green tiles",
+                        at="rulespecs/1800-three-player.rules:168",
                     ),
                 ),
             ),
@@ -226,7 +227,8 @@ DATA = TitleData(
         "company_private_permanent": True,
         "player_private_trades_from": {"call": "phase", "args": ["3"]},
         "player_private_trade_price": Gap(
-            "§12.3 lets players sell privates to each other from Phase 3 but names no price or range"
+            "§12.3 lets players sell privates to each other from Phase 3 but names no price or range",
+            at="rulespecs/1800.rules:542",
         ),
         "company_sells_own_shares": {"price": "market", "drop": 1, "per": "sale_action"},
         "company_buys_from_pool": {"price": "market", "drop": 0},
@@ -422,6 +424,148 @@ DATA = TitleData(
                 "reserved_station_released": "if unused, both stations of the brown and gray Denver tiles are open to all",
                 "reserved_small_town": False,
                 "bond": "CW_bond",
+            },
+        ],
+        "effect": [
+            {
+                "key": "free_lay",
+                "title": "Free tile lay",
+                "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "free_token",
+                "title": "Free station",
+                "summary": "places a station token without paying for it (hex, city, extra_token: one beyond the charter)",
+            },
+            {
+                "key": "hex_marker",
+                "title": "Hex marker",
+                "summary": "places a marker on one of the ability's hexes: the owner's runs there earn its bonus (bonus, bonus_until, assigned_on_sale, removed_on_close)",
+            },
+            {
+                "key": "stop_bonus",
+                "title": "Stop bonus",
+                "summary": "a run earns more at the ability's stops or for each stop it serves (bonuses, bonus_per_stop, paid_when)",
+            },
+            {
+                "key": "reserved_slot",
+                "title": "Reserved station",
+                "summary": "holds a city slot reserved for the owner (hex, city, slot, price, teleport_price, lasting); the reservation ends as the ability says (ends)",
+            },
+            {
+                "key": "return_token",
+                "title": "Station returned",
+                "summary": "the owner takes back one of its station tokens from the map (refund: what the return pays back)",
+            },
+            {
+                "key": "squeeze_token",
+                "title": "Squeezed station",
+                "summary": "places a station token in a city with no free slot, beside the others (excluded_city: where it may not)",
+            },
+            {
+                "key": "border_crossing",
+                "title": "Border crossing",
+                "summary": "the owner's companies may build across a closed border (border_type, building_until) and the owner earns for each connection across it (bonus_per_crossing)",
+            },
+            {
+                "key": "close_for_cash",
+                "title": "Closed for cash",
+                "summary": "the owner may close the private at any moment for an amount to himself or to one of his companies (player_amount, company_amount)",
+            },
+            {
+                "key": "stays_open",
+                "title": "Stays open",
+                "summary": "the private does not close when the other privates close, while a corporation owns it",
+            },
+            {
+                "key": "no_train_needed",
+                "title": "No train needed",
+                "summary": "the company need not own a train",
+            },
+            {
+                "key": "market_zone",
+                "title": "Market zone rules",
+                "summary": "the market zones' rules apply to the company wherever its price lies (zones, holding_cap)",
+            },
+            {
+                "key": "bonus_token",
+                "title": "Bonus token",
+                "summary": "places a token on a city; each of the company's runs there earns more (bonus_per_train)",
+            },
+            {
+                "key": "train_discount",
+                "title": "Train discount",
+                "summary": "takes an amount or a percentage off a train bought from the bank (discount, discount_per_use, stackable, trains)",
+            },
+            {
+                "key": "no_terrain_cost",
+                "title": "No terrain cost",
+                "summary": "builds track without paying terrain costs (terrain: which)",
+            },
+            {
+                "key": "hold_price",
+                "title": "Price held",
+                "summary": "keeps the company's share price from falling in an operating round",
+            },
+            {
+                "key": "extra_lay",
+                "title": "Extra tile lay",
+                "summary": "lays or upgrades one more tile in a turn, paying terrain and following the usual rules",
+            },
+            {
+                "key": "longer_trains",
+                "title": "Longer trains",
+                "summary": "for one run the company's trains each count one more stop",
+            },
+            {
+                "key": "early_upgrade",
+                "title": "Early upgrade",
+                "summary": "upgrades a tile to the next colour before that colour is available",
+            },
+            {
+                "key": "bank_income",
+                "title": "Bank income",
+                "summary": "the bank pays the company an amount in every operating round (income)",
+            },
+            {
+                "key": "extra_capital",
+                "title": "Extra capital",
+                "summary": "when the president's certificate is bought, the bank pays the company the par price of more shares (shares_at_par)",
+            },
+            {
+                "key": "issue_at_market",
+                "title": "Issue at market",
+                "summary": "the company issues or redeems shares at the current market price",
+            },
+            {
+                "key": "top_up_revenue",
+                "title": "Topped-up revenue",
+                "summary": "the company adds treasury money to its revenue in steps (step, max)",
+            },
+            {
+                "key": "choose_turn",
+                "title": "Chosen turn",
+                "summary": "at the start of an operating round, the company chooses when in the order it operates",
+            },
+            {
+                "key": "hold_other_shares",
+                "title": "Other companies' shares",
+                "summary": "the company may buy and hold other companies' shares; their dividends go to its treasury (source, percent)",
+            },
+            {
+                "key": "train_exchange",
+                "title": "Train exchange",
+                "summary": "the private is exchanged for a train (the title's own action says which and when)",
+            },
+            {
+                "key": "tender",
+                "title": "Tender",
+                "summary": "assigned to a company, it lets one of its trains visit and be paid for one more stop each run (assigned_to)",
+            },
+            {
+                "key": "permit_exchange",
+                "title": "Permit exchange",
+                "summary": "the private is exchanged for building rights added to a company its owner directs; it then closes",
             },
         ],
         "hex": [
@@ -7271,6 +7415,7 @@ DATA = TitleData(
         "train 3E": "§2, §C.1",
         "train 4": "§2",
         "train 5": "§2, §C.1",
+        "trigger full_capitalisation": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#float_corporation: par price times total shares, paid by the bank unless the capitalisation is incremental or none, rulec\'s by_title)"',
         "trigger privates_close": "§12.5, §C.4",
         "zone no_cert_limit": "§8.2.2",
         "zone par": "§9.1",
@@ -7284,20 +7429,40 @@ DATA = TitleData(
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("privates are sold in the stock round", rule="§6")
+        raise IllegalAction(
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:632"
+        )
     if not (not g.b_in_auction()):
-        raise IllegalAction("the private is being auctioned among its bidders", rule="§6")
+        raise IllegalAction(
+            "the private is being auctioned among its bidders",
+            rule="§6",
+            at="rulespecs/lib/18xx.rules:633",
+        )
     if not (g.b_private_on_sale() == v_company):
-        raise IllegalAction("privates are sold one at a time, in order", rule="§6")
+        raise IllegalAction(
+            "privates are sold one at a time, in order",
+            rule="§6",
+            at="rulespecs/lib/18xx.rules:634",
+        )
     if not (v_price == g.b_sale_price()):
-        raise IllegalAction("the private is sold at its current price", rule="§6")
+        raise IllegalAction(
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:635"
+        )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
     ):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§8.1")
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:636",
+        )
     if not (g.b_free_cash(v_player) >= v_price):
-        raise IllegalAction("not enough cash (money set aside for bids cannot be used)", rule="§6")
+        raise IllegalAction(
+            "not enough cash (money set aside for bids cannot be used)",
+            rule="§6",
+            at="rulespecs/lib/18xx.rules:638",
+        )
     g.transfer(v_price, v_player, g.name("bank"))
     g.move(v_company, g.name("bank"), v_player)
     g.b_private_sold(v_player, v_company)
@@ -7307,30 +7472,54 @@ def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
     if g.b_in_round("draft"):
         if not (g.b_in_draft_hand(v_company)):
-            raise IllegalAction("the card is not among those drawn for this pick", rule="§7")
+            raise IllegalAction(
+                "the card is not among those drawn for this pick",
+                rule="§7",
+                at="rulespecs/lib/18xx.rules:646",
+            )
         if not (v_price == g.b_draft_price(v_company)):
-            raise IllegalAction("a drafted company costs its current draft price", rule="§7")
+            raise IllegalAction(
+                "a drafted company costs its current draft price",
+                rule="§7",
+                at="rulespecs/lib/18xx.rules:647",
+            )
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
-                "not enough cash for this and the companies already picked", rule="§7"
+                "not enough cash for this and the companies already picked",
+                rule="§7",
+                at="rulespecs/lib/18xx.rules:648",
             )
         g.b_draft_pick(v_player, v_company)
     else:
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
-                "privates are sold at a fixed price; bidding is not in play", rule="§6, §7"
+                "privates are sold at a fixed price; bidding is not in play",
+                rule="§6, §7",
+                at="rulespecs/lib/18xx.rules:651",
             )
         if g.b_in_auction():
             if not (v_company == g.b_auction_company()):
-                raise IllegalAction("the auction is for another private", rule="§7")
+                raise IllegalAction(
+                    "the auction is for another private",
+                    rule="§7",
+                    at="rulespecs/lib/18xx.rules:653",
+                )
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
-                raise IllegalAction("a raise is at least the minimum raise", rule="§7")
+                raise IllegalAction(
+                    "a raise is at least the minimum raise",
+                    rule="§7",
+                    at="rulespecs/lib/18xx.rules:654",
+                )
             if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7")
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:655")
             g.b_raise_bid(v_player, v_price)
         else:
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
-                raise IllegalAction("bids are for privates not yet offered", rule="§7")
+                raise IllegalAction(
+                    "bids are for privates not yet offered",
+                    rule="§7",
+                    at="rulespecs/lib/18xx.rules:658",
+                )
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -7338,29 +7527,50 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
+                    at="rulespecs/lib/18xx.rules:659",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash to set the bid aside", rule="§7")
+                raise IllegalAction(
+                    "not enough cash to set the bid aside",
+                    rule="§7",
+                    at="rulespecs/lib/18xx.rules:661",
+                )
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("a corporation is started in a stock round", rule="§9.1")
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule="§9.1",
+            at="rulespecs/lib/18xx.rules:668",
+        )
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("one purchase per turn, after the privates are sold", rule="§9.1")
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§9.1",
+            at="rulespecs/lib/18xx.rules:669",
+        )
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is already started", rule="§9.1")
+        raise IllegalAction(
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:670"
+        )
     if not (not g.b_closed(v_corporation)):
-        raise IllegalAction("the corporation is out of the game", rule="§9.1")
+        raise IllegalAction(
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:671"
+        )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1")
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:672")
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§8.1")
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:674",
+        )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1")
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:675")
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -7373,21 +7583,41 @@ def a_par(g, v_player, v_corporation, v_price):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule="§5, §8.1")
+        raise IllegalAction(
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:685"
+        )
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("one purchase per turn, after the privates are sold", rule="§5, §8.1")
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:686",
+        )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not started", rule="§5, §8.1")
+        raise IllegalAction(
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:687"
+        )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a corporation sold this round", rule="§5, §8.1")
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:688",
+        )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
-        raise IllegalAction("no certificate of the corporation there", rule="§5, §8.1")
+        raise IllegalAction(
+            "no certificate of the corporation there",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:690",
+        )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
     ):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§8.1")
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:691",
+        )
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -7395,10 +7625,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         )
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
-        raise IllegalAction("the holding cap would be exceeded", rule="§8.1")
+        raise IllegalAction(
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:693"
+        )
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1")
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:696")
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
@@ -7411,14 +7643,21 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:704",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
-        raise IllegalAction("no selling after buying in this turn", rule="§5, §8.1")
+        raise IllegalAction(
+            "no selling after buying in this turn",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:705",
+        )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
-        raise IllegalAction("those certificates cannot be sold", rule="§5, §8.1")
+        raise IllegalAction(
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:706"
+        )
     if not (
         (
             (
@@ -7447,17 +7686,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
+            at="rulespecs/lib/18xx.rules:708",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:714",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
+            at="rulespecs/lib/18xx.rules:716",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -7478,30 +7720,50 @@ def a_pass(g, v_entity):
         )
     ):
         raise IllegalAction(
-            "a player over the certificate limit must sell down to it first", rule="§8.1"
+            "a player over the certificate limit must sell down to it first",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:731",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction("a corporation without a train must buy one", rule="§11.11")
+        raise IllegalAction(
+            "a corporation without a train must buy one",
+            rule="§11.11",
+            at="rulespecs/lib/18xx.rules:733",
+        )
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
     if not (g.b_in_round("operating")):
-        raise IllegalAction("corporations buy privates during their operating turns", rule="§11.8")
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule="§11.8",
+            at="rulespecs/lib/18xx.rules:740",
+        )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("not yet in this phase", rule="§10.2, §12.3, Appendix B")
+        raise IllegalAction(
+            "not yet in this phase",
+            rule="§10.2, §12.3, Appendix B",
+            at="rulespecs/lib/18xx.rules:741",
+        )
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§11.8")
+        raise IllegalAction(
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:742"
+        )
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction("the private is not for sale", rule="§2")
+        raise IllegalAction(
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:744"
+        )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
-        raise IllegalAction("outside the private's price range", rule="§11.8")
+        raise IllegalAction(
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:745"
+        )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8")
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:746")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -7511,10 +7773,16 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule="§11.1")
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:754"
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction("the company cannot pay the terrain cost", rule="§11.1")
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule="§11.1",
+            at="rulespecs/lib/18xx.rules:756",
+        )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
@@ -7522,13 +7790,23 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction("a station token is placed after laying track", rule="§11.2")
+        raise IllegalAction(
+            "a station token is placed after laying track",
+            rule="§11.2",
+            at="rulespecs/lib/18xx.rules:762",
+        )
     if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction("the corporation has no station token left", rule="§11.2")
+        raise IllegalAction(
+            "the corporation has no station token left",
+            rule="§11.2",
+            at="rulespecs/lib/18xx.rules:763",
+        )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule="§11.2")
+        raise IllegalAction(
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:766"
+        )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
@@ -7537,7 +7815,11 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction("trains run after track and tokens", rule="§11.3, §11.4")
+        raise IllegalAction(
+            "trains run after track and tokens",
+            rule="§11.3, §11.4",
+            at="rulespecs/lib/18xx.rules:773",
+        )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
@@ -7545,9 +7827,15 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction("revenue is disposed of after the trains run", rule="§11.5")
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule="§11.5",
+            at="rulespecs/lib/18xx.rules:779",
+        )
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule="§11.5")
+        raise IllegalAction(
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:780"
+        )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
         v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
@@ -7581,44 +7869,82 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§11.7)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought at the end of the turn", rule="§11.7")
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule="§11.7",
+            at="rulespecs/lib/18xx.rules:800",
+        )
     if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule="§11.7")
+        raise IllegalAction(
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:801"
+        )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in order", rule="§11.7")
+            raise IllegalAction(
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:804"
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule="§11.7")
+            raise IllegalAction(
+                "no more trains from the bank this turn",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:805",
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule="§11.7")
+            raise IllegalAction(
+                "the bank sells at the printed price",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:806",
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§11.7")
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:808",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank pool sells trains at the printed price", rule="§11.7")
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:813",
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§11.7")
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:814",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation", rule="§11.7"
+                "trains are bought from the bank or another corporation",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:819",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
-                "the corporation may not buy a train from another corporation now", rule="§11.7"
+                "the corporation may not buy a train from another corporation now",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:820",
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("below the least price for a train", rule="§11.7")
+            raise IllegalAction(
+                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:821"
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§11.7")
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:822",
+            )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
@@ -7627,9 +7953,17 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction("only a corporation over the train limit discards", rule="§12.2, §12.6")
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="§12.2, §12.6",
+            at="rulespecs/lib/18xx.rules:830",
+        )
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction("the corporation does not own that train", rule="§12.2, §12.6")
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="§12.2, §12.6",
+            at="rulespecs/lib/18xx.rules:831",
+        )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
@@ -7644,7 +7978,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
-            "the president does not sell his own shares to pay for a train", rule="§11.11"
+            "the president does not sell his own shares to pay for a train",
+            rule="§11.11",
+            at="rulespecs/lib/18xx.rules:846",
         )
     if not (
         (
@@ -7686,6 +8022,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1, Appendix C",
+            at="rulespecs/lib/18xx.rules:848",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -7697,6 +8034,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
+            at="rulespecs/lib/18xx.rules:854",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -7733,6 +8071,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
+            at="rulespecs/lib/18xx.rules:876",
         )
     g.b_end_game_now("agreement")
 
@@ -7740,16 +8079,22 @@ def a_end_game(g, v_player):
 def a_buy_bond(g, v_player, v_bond):
     """Buy the Corporate Bond (§5, §11.10)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("the bond is bought in a share dealing round", rule="§11.10")
+        raise IllegalAction(
+            "the bond is bought in a share dealing round",
+            rule="§11.10",
+            at="rulespecs/1800.rules:735",
+        )
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("one purchase per turn", rule="§5")
+        raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
     v_corporation = g.b_corporation_of(v_bond)
     if not (g.b_president(v_corporation) == v_player):
-        raise IllegalAction("only the Director may buy the bond", rule="§5")
+        raise IllegalAction(
+            "only the Director may buy the bond", rule="§5", at="rulespecs/1800.rules:738"
+        )
     if not (g.b_holder_of(v_bond) == v_corporation):
-        raise IllegalAction("the bond has been sold", rule="§11.10")
+        raise IllegalAction("the bond has been sold", rule="§11.10", at="rulespecs/1800.rules:739")
     if not (g.b_cash(v_player) >= g.attr(v_bond, "cost")):
-        raise IllegalAction("not enough cash", rule="§11.10")
+        raise IllegalAction("not enough cash", rule="§11.10", at="rulespecs/1800.rules:740")
     g.transfer(g.attr(v_bond, "cost"), v_player, v_corporation)
     g.move(v_bond, v_corporation, v_player)
     g.b_bought(v_player, v_corporation)
@@ -7758,16 +8103,26 @@ def a_buy_bond(g, v_player, v_bond):
 def a_collect_bond(g, v_corporation, v_to_company):
     """Collect the bond dividend (§11.10)"""
     if not (g.b_in_round("operating")):
-        raise IllegalAction("bond dividends are collected in an Operational Turn", rule="§11.10")
+        raise IllegalAction(
+            "bond dividends are collected in an Operational Turn",
+            rule="§11.10",
+            at="rulespecs/1800.rules:747",
+        )
     if not (g.b_len(g.b_bonds_of(v_corporation)) > 0):
-        raise IllegalAction("the company has no bond", rule="§11.10")
+        raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:748")
     v_bond = g.b_bonds_of(v_corporation)[0]
     if not (g.b_holder_of(v_bond) in g.name("players")):
-        raise IllegalAction("nobody has bought the bond", rule="§11.10")
+        raise IllegalAction(
+            "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:750"
+        )
     if not (not g.b_done_this_turn("bond_dividend")):
-        raise IllegalAction("once during each Operational Turn", rule="§11.10")
+        raise IllegalAction(
+            "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:751"
+        )
     if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
-        raise IllegalAction("the dividend is split, not added to", rule="§11.10")
+        raise IllegalAction(
+            "the dividend is split, not added to", rule="§11.10", at="rulespecs/1800.rules:752"
+        )
     g.transfer((g.attr(v_bond, "dividend") - v_to_company), g.name("bank"), g.b_holder_of(v_bond))
     g.transfer(v_to_company, g.name("bank"), v_corporation)
     g.b_mark_done_this_turn("bond_dividend")
@@ -7777,26 +8132,37 @@ def a_trade_company(g, v_player, v_company, v_seller, v_price):
     """A player buys a private from another player (§12.3)"""
     if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
         raise IllegalAction(
-            "privates change hands in a share dealing round, after the sale", rule="§12.3"
+            "privates change hands in a share dealing round, after the sale",
+            rule="§12.3",
+            at="rulespecs/1800.rules:767",
         )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("players sell privates to each other from Phase 3", rule="§12.3")
+        raise IllegalAction(
+            "players sell privates to each other from Phase 3",
+            rule="§12.3",
+            at="rulespecs/1800.rules:768",
+        )
     if not (
         ((g.b_holder_of(v_company) == v_seller) and (v_seller != v_player))
         and (not g.b_closed(v_company))
     ):
-        raise IllegalAction("the seller does not hold it", rule="§12.3")
+        raise IllegalAction(
+            "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:769"
+        )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
             "outside the private's price range",
             rule='assumed "§12.3 names no price; the §11.8 range (half to double face value) is read as applying"',
+            at="rulespecs/1800.rules:770",
         )
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§8.1")
+        raise IllegalAction(
+            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:772"
+        )
     if not (g.b_cash(v_player) >= v_price):
-        raise IllegalAction("not enough cash", rule="§12.3")
+        raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:773")
     g.transfer(v_price, v_player, v_seller)
     g.move(v_company, v_seller, v_player)
 
@@ -7804,17 +8170,29 @@ def a_trade_company(g, v_player, v_company, v_seller, v_price):
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """The company sells its own shares (§11.9)"""
     if not (g.b_in_round("operating")):
-        raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:779",
+        )
     if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
-        raise IllegalAction("not both buy and sell in one Operational Turn", rule="§11.9")
+        raise IllegalAction(
+            "not both buy and sell in one Operational Turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:780",
+        )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
     ):
-        raise IllegalAction("the company sells only shares on its mat", rule="§11.9")
+        raise IllegalAction(
+            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:782"
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction("the bank pool would hold too much", rule="§11.9")
+        raise IllegalAction(
+            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:785"
+        )
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     for v_c in v_shares:
         g.move(v_c, v_corporation, g.name("pool"))
@@ -7825,17 +8203,29 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """The company buys back its shares (§11.9)"""
     if not (g.b_in_round("operating")):
-        raise IllegalAction("a company deals in its own shares during its turn", rule="§11.9")
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:795",
+        )
     if not (not g.b_done_this_turn("sold_own_shares")):
-        raise IllegalAction("not both buy and sell in one Operational Turn", rule="§11.9")
+        raise IllegalAction(
+            "not both buy and sell in one Operational Turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:796",
+        )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
     ):
-        raise IllegalAction("the company buys back only its shares in the Bank Pool", rule="§11.9")
+        raise IllegalAction(
+            "the company buys back only its shares in the Bank Pool",
+            rule="§11.9",
+            at="rulespecs/1800.rules:797",
+        )
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§11.9")
+        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:800")
     g.transfer(v_cost, v_corporation, g.name("bank"))
     for v_c in v_shares:
         g.move(v_c, g.name("pool"), v_corporation)
@@ -7845,30 +8235,56 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
 def a_contribute(g, v_corporation, v_player, v_amount):
     """A shareholder contributes to a forced train purchase (§11.11)"""
     if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction("contributions are for a train the company must buy", rule="§11.11")
+        raise IllegalAction(
+            "contributions are for a train the company must buy",
+            rule="§11.11",
+            at="rulespecs/1800.rules:822",
+        )
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
-            "the Director must first sell the shares on the company mat", rule="§11.11"
+            "the Director must first sell the shares on the company mat",
+            rule="§11.11",
+            at="rulespecs/1800.rules:823",
         )
     if not (g.b_percent(v_player, v_corporation) > 0):
-        raise IllegalAction("only the Director and other shareholders contribute", rule="§11.11")
+        raise IllegalAction(
+            "only the Director and other shareholders contribute",
+            rule="§11.11",
+            at="rulespecs/1800.rules:824",
+        )
     if not ((v_amount > 0) and (v_amount <= g.b_forced_shortfall(v_corporation))):
-        raise IllegalAction("a contribution covers at most what is missing", rule="§11.11")
+        raise IllegalAction(
+            "a contribution covers at most what is missing",
+            rule="§11.11",
+            at="rulespecs/1800.rules:825",
+        )
     if not (v_amount <= g.b_cash(v_player)):
-        raise IllegalAction("a player contributes only the cash he has", rule="§11.11")
+        raise IllegalAction(
+            "a player contributes only the cash he has",
+            rule="§11.11",
+            at="rulespecs/1800.rules:826",
+        )
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The company goes bankrupt (§11.11)"""
     if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction("only a company that must buy a train goes bankrupt", rule="§11.11")
+        raise IllegalAction(
+            "only a company that must buy a train goes bankrupt",
+            rule="§11.11",
+            at="rulespecs/1800.rules:831",
+        )
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
-            "the Director must first sell the shares on the company mat", rule="§11.11"
+            "the Director must first sell the shares on the company mat",
+            rule="§11.11",
+            at="rulespecs/1800.rules:832",
         )
     if not (g.b_forced_shortfall(v_corporation) > 0):
-        raise IllegalAction("the company can pay for a train", rule="§11.11")
+        raise IllegalAction(
+            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:833"
+        )
     for v_holder in g.name("players"):
         g.transfer(
             ((g.param("bankruptcy_payout_per_share") * g.b_percent(v_holder, v_corporation)) // 10),
@@ -7912,24 +8328,45 @@ def r_trade_possible(g, v_company):
 def a_company_buy_shares(g, v_company, v_shares):
     """Trade the D&SL for a share in the Bank Pool (§C.4)"""
     if not (v_company == g.entity("private", "DSL")):
-        raise IllegalAction("only the D&SL may be traded for a share", rule="§C.4")
+        raise IllegalAction(
+            "only the D&SL may be traded for a share",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:213",
+        )
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the D&SL is closed", rule="§C.4")
+        raise IllegalAction(
+            "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
+        )
     if not (g.b_holder_of(v_company) in g.name("players")):
         raise IllegalAction(
             "the option is lost once a major railroad owns the D&SL; only a player trades it",
             rule="§C.4",
+            at="rulespecs/1800-three-player.rules:215",
         )
     if not (g.b_private_on_sale() == None):
-        raise IllegalAction("the trade waits until the privates are sold", rule="§C.4")
+        raise IllegalAction(
+            "the trade waits until the privates are sold",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:216",
+        )
     if not (g.b_len(v_shares) == 1):
-        raise IllegalAction("the D&SL is traded for one share", rule="§C.4")
+        raise IllegalAction(
+            "the D&SL is traded for one share",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:217",
+        )
     v_cert = v_shares[0]
     if not (g.b_holder_of(v_cert) == g.name("pool")):
-        raise IllegalAction("the trade is for a share in the Bank Pool", rule="§C.4")
+        raise IllegalAction(
+            "the trade is for a share in the Bank Pool",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:219",
+        )
     if not (r_may_take_in_trade(g, v_company, v_cert)):
         raise IllegalAction(
-            "the Director cannot hold more than 70% of a company", rule="§8.1, §8.2.3"
+            "the Director cannot hold more than 70% of a company",
+            rule="§8.1, §8.2.3",
+            at="rulespecs/1800-three-player.rules:220",
         )
     v_player = g.b_holder_of(v_company)
     g.move(v_cert, g.name("pool"), v_player)
@@ -7941,6 +8378,12 @@ def a_company_buy_shares(g, v_company, v_shares):
 
 
 # ------------------------------------------------------------ triggers
+
+
+def t_full_capitalisation(g, v_corporation, *_rest):
+    """Full capitalisation: the corporation receives its whole capital when it floats"""
+    if g.param("capitalisation") == "full":
+        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
@@ -8057,6 +8500,7 @@ class Game(GameBase):
         "action:company_buy_shares": a_company_buy_shares,
     }
     TRIGGERS = {
+        "floated": [(None, t_full_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
     }

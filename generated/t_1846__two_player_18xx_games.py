@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "26b16296b828ec3e",
-    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -361,6 +361,148 @@ DATA = TitleData(
                 "alternation": "the players alternate one pick each, the second seat first, until every company is owned; a pass is allowed only on the last company; the first stock round follows the draft",
                 "operating_rounds_reading": "no operating round comes between draft turns: both logs go from the last pick to the first stock round",
                 "price_note": "the logs record each minor's pick at its face value ($60 for the Michigan Southern, $40 for the Big 4) where the base draft prices it at face value plus its treasury; the engine prices both drafts alike",
+            },
+        ],
+        "effect": [
+            {
+                "key": "free_lay",
+                "title": "Free tile lay",
+                "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "free_token",
+                "title": "Free station",
+                "summary": "places a station token without paying for it (hex, city, extra_token: one beyond the charter)",
+            },
+            {
+                "key": "hex_marker",
+                "title": "Hex marker",
+                "summary": "places a marker on one of the ability's hexes: the owner's runs there earn its bonus (bonus, bonus_until, assigned_on_sale, removed_on_close)",
+            },
+            {
+                "key": "stop_bonus",
+                "title": "Stop bonus",
+                "summary": "a run earns more at the ability's stops or for each stop it serves (bonuses, bonus_per_stop, paid_when)",
+            },
+            {
+                "key": "reserved_slot",
+                "title": "Reserved station",
+                "summary": "holds a city slot reserved for the owner (hex, city, slot, price, teleport_price, lasting); the reservation ends as the ability says (ends)",
+            },
+            {
+                "key": "return_token",
+                "title": "Station returned",
+                "summary": "the owner takes back one of its station tokens from the map (refund: what the return pays back)",
+            },
+            {
+                "key": "squeeze_token",
+                "title": "Squeezed station",
+                "summary": "places a station token in a city with no free slot, beside the others (excluded_city: where it may not)",
+            },
+            {
+                "key": "border_crossing",
+                "title": "Border crossing",
+                "summary": "the owner's companies may build across a closed border (border_type, building_until) and the owner earns for each connection across it (bonus_per_crossing)",
+            },
+            {
+                "key": "close_for_cash",
+                "title": "Closed for cash",
+                "summary": "the owner may close the private at any moment for an amount to himself or to one of his companies (player_amount, company_amount)",
+            },
+            {
+                "key": "stays_open",
+                "title": "Stays open",
+                "summary": "the private does not close when the other privates close, while a corporation owns it",
+            },
+            {
+                "key": "no_train_needed",
+                "title": "No train needed",
+                "summary": "the company need not own a train",
+            },
+            {
+                "key": "market_zone",
+                "title": "Market zone rules",
+                "summary": "the market zones' rules apply to the company wherever its price lies (zones, holding_cap)",
+            },
+            {
+                "key": "bonus_token",
+                "title": "Bonus token",
+                "summary": "places a token on a city; each of the company's runs there earns more (bonus_per_train)",
+            },
+            {
+                "key": "train_discount",
+                "title": "Train discount",
+                "summary": "takes an amount or a percentage off a train bought from the bank (discount, discount_per_use, stackable, trains)",
+            },
+            {
+                "key": "no_terrain_cost",
+                "title": "No terrain cost",
+                "summary": "builds track without paying terrain costs (terrain: which)",
+            },
+            {
+                "key": "hold_price",
+                "title": "Price held",
+                "summary": "keeps the company's share price from falling in an operating round",
+            },
+            {
+                "key": "extra_lay",
+                "title": "Extra tile lay",
+                "summary": "lays or upgrades one more tile in a turn, paying terrain and following the usual rules",
+            },
+            {
+                "key": "longer_trains",
+                "title": "Longer trains",
+                "summary": "for one run the company's trains each count one more stop",
+            },
+            {
+                "key": "early_upgrade",
+                "title": "Early upgrade",
+                "summary": "upgrades a tile to the next colour before that colour is available",
+            },
+            {
+                "key": "bank_income",
+                "title": "Bank income",
+                "summary": "the bank pays the company an amount in every operating round (income)",
+            },
+            {
+                "key": "extra_capital",
+                "title": "Extra capital",
+                "summary": "when the president's certificate is bought, the bank pays the company the par price of more shares (shares_at_par)",
+            },
+            {
+                "key": "issue_at_market",
+                "title": "Issue at market",
+                "summary": "the company issues or redeems shares at the current market price",
+            },
+            {
+                "key": "top_up_revenue",
+                "title": "Topped-up revenue",
+                "summary": "the company adds treasury money to its revenue in steps (step, max)",
+            },
+            {
+                "key": "choose_turn",
+                "title": "Chosen turn",
+                "summary": "at the start of an operating round, the company chooses when in the order it operates",
+            },
+            {
+                "key": "hold_other_shares",
+                "title": "Other companies' shares",
+                "summary": "the company may buy and hold other companies' shares; their dividends go to its treasury (source, percent)",
+            },
+            {
+                "key": "train_exchange",
+                "title": "Train exchange",
+                "summary": "the private is exchanged for a train (the title's own action says which and when)",
+            },
+            {
+                "key": "tender",
+                "title": "Tender",
+                "summary": "assigned to a company, it lets one of its trains visit and be paid for one more stop each run (assigned_to)",
+            },
+            {
+                "key": "permit_exchange",
+                "title": "Permit exchange",
+                "summary": "the private is exchanged for building rights added to a company its owner directs; it then closes",
             },
         ],
         "game_end": [
@@ -7992,6 +8134,7 @@ DATA = TitleData(
         "train 5": '§"Buying Trains", §"Two-Player Variant"',
         "train 6": '§"Buying Trains", §"Two-Player Variant"',
         "train 7/8": '§"Buying Trains"',
+        "trigger full_capitalisation": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#float_corporation: par price times total shares, paid by the bank unless the capitalisation is incremental or none, rulec\'s by_title)"',
         "trigger ic_subsidy": '§"Corporations"',
         "trigger markers_removed": '§"Phases"',
         "trigger minors_close": '§"Minor Companies", §"Phases"',
@@ -8008,17 +8151,28 @@ DATA = TitleData(
 def a_bid(g, v_player, v_company, v_price):
     """Pick a company in the draft (the bid names the card's face value) (§\"Private Company Draft\")"""
     if not (g.b_in_round("draft")):
-        raise IllegalAction("in 1846 a bid is a pick in the draft", rule='§"Private Company Draft"')
+        raise IllegalAction(
+            "in 1846 a bid is a pick in the draft",
+            rule='§"Private Company Draft"',
+            at="rulespecs/1846-18xx-games.rules:84",
+        )
     if not (g.b_in_draft_hand(v_company)):
         raise IllegalAction(
-            "the card is not among those drawn for this pick", rule='§"Private Company Draft"'
+            "the card is not among those drawn for this pick",
+            rule='§"Private Company Draft"',
+            at="rulespecs/1846-18xx-games.rules:85",
         )
     if not (v_price == g.b_face_value(v_company)):
-        raise IllegalAction("a pick names the card's face value", rule='§"Private Company Draft"')
+        raise IllegalAction(
+            "a pick names the card's face value",
+            rule='§"Private Company Draft"',
+            at="rulespecs/1846-18xx-games.rules:86",
+        )
     if not (g.b_free_cash(v_player) >= g.b_draft_price(v_company)):
         raise IllegalAction(
             "not enough cash for this and the companies already picked",
             rule='§"Private Company Draft"',
+            at="rulespecs/1846-18xx-games.rules:88",
         )
     g.b_draft_pick(v_player, v_company)
 
@@ -8027,28 +8181,47 @@ def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "a corporation is started in a stock round", rule='§"Stock Round", §"Corporations"'
+            "a corporation is started in a stock round",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:668",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:669",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule='§"Stock Round", §"Corporations"'
+            "the corporation is already started",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:670",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule='§"Stock Round", §"Corporations"'
+            "the corporation is out of the game",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:671",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction(
+            "not a par price",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:672",
+        )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule='§"Two-Player Variant"')
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:674",
+        )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule='§"Stock Round", §"Corporations"')
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:675",
+        )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -8061,23 +8234,45 @@ def a_par(g, v_player, v_corporation, v_price):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:685",
+        )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule='§"Stock Round"'
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:686",
         )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not started", rule='§"Stock Round"')
+        raise IllegalAction(
+            "the corporation is not started",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:687",
+        )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a corporation sold this round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:688",
+        )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
-        raise IllegalAction("no certificate of the corporation there", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no certificate of the corporation there",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:690",
+        )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
     ):
-        raise IllegalAction("the certificate limit would be exceeded", rule='§"Two-Player Variant"')
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:691",
+        )
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8085,10 +8280,16 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         )
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
-        raise IllegalAction("the holding cap would be exceeded", rule='§"Two-Player Variant"')
+        raise IllegalAction(
+            "the holding cap would be exceeded",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:693",
+        )
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Stock Round"')
+        raise IllegalAction(
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:696"
+        )
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
@@ -8101,18 +8302,22 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:704",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:705",
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule='§"Stock Round", §"Emergency Money Raising"'
+            "those certificates cannot be sold",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:706",
         )
     if not (
         (
@@ -8142,16 +8347,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:708",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:714",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
-            "the bank pool would hold too much of the corporation", rule='§"Stock Market"'
+            "the bank pool would hold too much of the corporation",
+            rule='§"Stock Market"',
+            at="rulespecs/lib/18xx.rules:716",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8174,13 +8383,19 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule='§"Certificate Limits"',
+            at="rulespecs/1846.rules:1257",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction("a corporation without a train must buy one", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "a corporation without a train must buy one",
+            rule='§"Buying Trains"',
+            at="rulespecs/1846.rules:1259",
+        )
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
+            at="rulespecs/1846.rules:1261",
         )
     g.b_pass_turn(v_entity)
 
@@ -8191,36 +8406,55 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1276",
         )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("not yet in this phase", rule='§"Purchasing Private Companies"')
+        raise IllegalAction(
+            "not yet in this phase",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1277",
+        )
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the company is closed", rule='§"Purchasing Private Companies"')
+        raise IllegalAction(
+            "the company is closed",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1278",
+        )
     v_seller = g.b_holder_of(v_company)
     if not (v_seller in g.name("players")):
         raise IllegalAction(
             "a corporation buys a company from the player who owns it",
             rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1280",
         )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the company's price range", rule='§"Purchasing Private Companies"'
+            "outside the company's price range",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1282",
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule='§"Purchasing Private Companies"')
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1283",
+        )
     if not (
         (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
     ):
         raise IllegalAction(
             "after issuing shares for a train it must buy, the corporation buys the train before anything else",
             rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1284",
         )
     if v_company in g.name("minors"):
         if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
             raise IllegalAction(
-                "the corporation has no room for the minor's train", rule='§"Minor Companies"'
+                "the corporation has no room for the minor's train",
+                rule='§"Minor Companies"',
+                at="rulespecs/1846.rules:1288",
             )
         g.transfer(v_price, v_corporation, v_seller)
         r_acquire_minor(g, v_corporation, v_company)
@@ -8232,10 +8466,18 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule='§"Laying Track"')
+        raise IllegalAction(
+            "tiles are laid at the start of a turn",
+            rule='§"Laying Track"',
+            at="rulespecs/lib/18xx.rules:754",
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction("the company cannot pay the terrain cost", rule='§"Laying Track"')
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule='§"Laying Track"',
+            at="rulespecs/lib/18xx.rules:756",
+        )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
@@ -8244,16 +8486,24 @@ def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
-            "a station token is placed after laying track", rule='§"Placing Station Tokens"'
+            "a station token is placed after laying track",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1528",
         )
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
-            "the corporation has no station token left", rule='§"Placing Station Tokens"'
+            "the corporation has no station token left",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1529",
         )
     v_spot = g.b_check_station(v_corporation, v_city)
     v_cost = g.b_token_cost(v_corporation, v_spot)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash for the token", rule='§"Placing Station Tokens"')
+        raise IllegalAction(
+            "not enough cash for the token",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1532",
+        )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
@@ -8262,7 +8512,11 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction("trains run after track and tokens", rule='§"Running Trains"')
+        raise IllegalAction(
+            "trains run after track and tokens",
+            rule='§"Running Trains"',
+            at="rulespecs/lib/18xx.rules:773",
+        )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
@@ -8271,10 +8525,16 @@ def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
-            "revenue is disposed of after the trains run", rule='§"Paying Dividends"'
+            "revenue is disposed of after the trains run",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:779",
         )
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule='§"Paying Dividends"')
+        raise IllegalAction(
+            "the title does not allow that",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:780",
+        )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
         v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
@@ -8318,47 +8578,88 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought at the end of the turn", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule='§"Buying Trains"',
+            at="rulespecs/lib/18xx.rules:800",
+        )
     if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "the train limit would be exceeded",
+            rule='§"Buying Trains"',
+            at="rulespecs/lib/18xx.rules:801",
+        )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in order", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the bank sells trains in order",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:804",
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "no more trains from the bank this turn",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:805",
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the bank sells at the printed price",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:806",
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:808",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank pool sells trains at the printed price", rule='§"Buying Trains"'
+                "the bank pool sells trains at the printed price",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:813",
             )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:814",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation", rule='§"Buying Trains"'
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:819",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:820",
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("below the least price for a train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:821",
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:822",
+            )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
@@ -8370,10 +8671,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:830",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
-            "the corporation does not own that train", rule="library '18xx' action discard_train"
+            "the corporation does not own that train",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:831",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8393,6 +8697,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:846",
         )
     if not (
         (
@@ -8434,6 +8739,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:848",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8445,6 +8751,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:854",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8479,6 +8786,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
             raise IllegalAction(
                 "the president cannot pay the rest of the price: he must first sell shares",
                 rule='§"Emergency Money Raising"',
+                at="rulespecs/1846-18xx-games.rules:110",
             )
         g.transfer((v_price - g.b_cash(v_corporation)), g.b_president(v_corporation), v_corporation)
 
@@ -8489,6 +8797,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
+            at="rulespecs/lib/18xx.rules:876",
         )
     g.b_end_game_now("agreement")
 
@@ -8595,6 +8904,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1350",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8603,12 +8913,14 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation issues only shares from its treasury",
             rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1352",
         )
     if v_emergency:
         if not (r_emergency_bundle(g, v_corporation, g.b_len(v_shares))):
             raise IllegalAction(
                 "in an emergency a corporation issues no more shares than it needs for the cheaper side of the bank's train (all it may issue where that is not enough), and none that raise nothing",
                 rule='§"Emergency Money Raising"',
+                at="rulespecs/1846.rules:1355",
             )
         g.transfer(
             r_emergency_raise(g, v_corporation, g.b_len(v_shares)), g.name("bank"), v_corporation
@@ -8623,6 +8935,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares"',
+                at="rulespecs/1846.rules:1369",
             )
         g.transfer(
             (
@@ -8723,6 +9036,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1419",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8731,12 +9045,17 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its shares in the market",
             rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1421",
         )
     v_cost = (
         r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1424",
+        )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     for v_c in v_shares:
         g.move(v_c, g.name("pool"), v_corporation)
@@ -8747,22 +9066,30 @@ def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
-            "bankruptcy comes only from a train the corporation must buy", rule='§"Bankruptcy"'
+            "bankruptcy comes only from a train the corporation must buy",
+            rule='§"Bankruptcy"',
+            at="rulespecs/1846.rules:1449",
         )
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
-            "the corporation must first issue shares", rule='§"Emergency Money Raising"'
+            "the corporation must first issue shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1450",
         )
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
-            "the president can pay for the train", rule='§"Emergency Money Raising"'
+            "the president can pay for the train",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1452",
         )
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
-            "the president must first sell shares", rule='§"Emergency Money Raising"'
+            "the president must first sell shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1454",
         )
     v_player = g.b_president(v_corporation)
     g.b_sell_out(v_player)
@@ -8782,22 +9109,38 @@ def r_minor_dividend(g, v_minor):
 def a_assign(g, v_company, v_target):
     """A corporation places its private's revenue marker (§\"Private Companies\")"""
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+        raise IllegalAction(
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1482"
+        )
     if not (g.b_in_round("operating")):
-        raise IllegalAction("markers are placed in operating rounds", rule='§"Private Companies"')
+        raise IllegalAction(
+            "markers are placed in operating rounds",
+            rule='§"Private Companies"',
+            at="rulespecs/1846.rules:1483",
+        )
     g.b_place_marker(v_company, v_target)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+        raise IllegalAction(
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1504"
+        )
     if not (g.b_in_round("operating")):
-        raise IllegalAction("tiles are laid in operating rounds", rule='§"Laying Track"')
+        raise IllegalAction(
+            "tiles are laid in operating rounds",
+            rule='§"Laying Track"',
+            at="rulespecs/1846.rules:1505",
+        )
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
     v_cost = g.b_ability_lay_cost(v_company, v_lay)
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
-        raise IllegalAction("the corporation cannot pay for the tile", rule='§"Laying Track"')
+        raise IllegalAction(
+            "the corporation cannot pay for the tile",
+            rule='§"Laying Track"',
+            at="rulespecs/1846.rules:1508",
+        )
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
     g.b_ability_lay(v_company, v_lay, v_tile)
 
@@ -8805,10 +9148,14 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
 def a_company_place_token(g, v_company, v_city):
     """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule='§"Private Companies"')
+        raise IllegalAction(
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1518"
+        )
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tokens are placed in operating rounds", rule='§"Placing Station Tokens"'
+            "tokens are placed in operating rounds",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1519",
         )
     v_spot = g.b_check_ability_token(v_company, v_city)
     g.b_ability_token(v_company, v_spot)
@@ -8964,6 +9311,12 @@ def r_train_buying_power(g, v_corporation):
 # ------------------------------------------------------------ triggers
 
 
+def t_full_capitalisation(g, v_corporation, *_rest):
+    """Full capitalisation: the corporation receives its whole capital when it floats"""
+    if g.param("capitalisation") == "full":
+        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+
+
 def t_privates_close(g, *_rest):
     """Privates close"""
     g.b_close_privates()
@@ -9116,6 +9469,7 @@ class Game(GameBase):
         "train_buying_power": r_train_buying_power,
     }
     TRIGGERS = {
+        "floated": [(None, t_full_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "corporation_started": [(w_ic_subsidy, t_ic_subsidy)],

@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "0374df22dc74e9f3",
-    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
+    "rulespecs/1880-romania.rules": "fdbef650d73c5ec0",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -129,12 +129,13 @@ DATA = TitleData(
         "first_round_selling": "forbidden",
         "president_certificate_saleable": False,
         "voluntary_presidency_handover": Gap(
-            "VI.8 lets a president give up his certificate by selling shares when another player holds at least as much (the most; ties to the next in turn order), the certificate first exchanged (VI.4); not built: the engine never sells a president's certificate, so a president leaves office only when another player comes to hold more (VI.8's first paragraph)"
+            "VI.8 lets a president give up his certificate by selling shares when another player holds at least as much (the most; ties to the next in turn order), the certificate first exchanged (VI.4); not built: the engine never sells a president's certificate, so a president leaves office only when another player comes to hold more (VI.8's first paragraph)",
+            at="rulespecs/1880-romania.rules:99",
         ),
         "sell_price_drop": "per_share",
         "sold_out_rise": True,
         "cert_limit_counts": ["shares"],
-        "capitalisation": "full",
+        "capitalisation": "by_title",
         "treasury_shares_at": "market",
         "float": 20,
         "capital_on_start": {"A": 5, "B": 5, "C": 5, "D": 10},
@@ -275,14 +276,17 @@ DATA = TitleData(
         "emergency_sale_minimum": None,
         "summary": "the Kingdom of Romania: a long game for two or three players on the Regatul României map",
         "map": Gap(
-            "the Regatul României map is a separate board; neither the rulebook text nor the reference data describes it"
+            "the Regatul României map is a separate board; neither the rulebook text nor the reference data describes it",
+            at="rulespecs/1880-romania-variants.rules:64",
         ),
         "corporations_in_play": Gap(
-            "the eight companies are those whose homes the Regatul României map shows, and that map is not available"
+            "the eight companies are those whose homes the Regatul României map shows, and that map is not available",
+            at="rulespecs/1880-romania-variants.rules:73",
         ),
         "investor_count": 4,
         "investors_in_play": Gap(
-            "the four investors are those whose homes the Regatul României map shows, and that map is not available"
+            "the four investors are those whose homes the Regatul României map shows, and that map is not available",
+            at="rulespecs/1880-romania-variants.rules:75",
         ),
     },
     components={
@@ -736,6 +740,148 @@ DATA = TitleData(
                         "kind": "ability",
                     }
                 ],
+            },
+        ],
+        "effect": [
+            {
+                "key": "free_lay",
+                "title": "Free tile lay",
+                "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "free_token",
+                "title": "Free station",
+                "summary": "places a station token without paying for it (hex, city, extra_token: one beyond the charter)",
+            },
+            {
+                "key": "hex_marker",
+                "title": "Hex marker",
+                "summary": "places a marker on one of the ability's hexes: the owner's runs there earn its bonus (bonus, bonus_until, assigned_on_sale, removed_on_close)",
+            },
+            {
+                "key": "stop_bonus",
+                "title": "Stop bonus",
+                "summary": "a run earns more at the ability's stops or for each stop it serves (bonuses, bonus_per_stop, paid_when)",
+            },
+            {
+                "key": "reserved_slot",
+                "title": "Reserved station",
+                "summary": "holds a city slot reserved for the owner (hex, city, slot, price, teleport_price, lasting); the reservation ends as the ability says (ends)",
+            },
+            {
+                "key": "return_token",
+                "title": "Station returned",
+                "summary": "the owner takes back one of its station tokens from the map (refund: what the return pays back)",
+            },
+            {
+                "key": "squeeze_token",
+                "title": "Squeezed station",
+                "summary": "places a station token in a city with no free slot, beside the others (excluded_city: where it may not)",
+            },
+            {
+                "key": "border_crossing",
+                "title": "Border crossing",
+                "summary": "the owner's companies may build across a closed border (border_type, building_until) and the owner earns for each connection across it (bonus_per_crossing)",
+            },
+            {
+                "key": "close_for_cash",
+                "title": "Closed for cash",
+                "summary": "the owner may close the private at any moment for an amount to himself or to one of his companies (player_amount, company_amount)",
+            },
+            {
+                "key": "stays_open",
+                "title": "Stays open",
+                "summary": "the private does not close when the other privates close, while a corporation owns it",
+            },
+            {
+                "key": "no_train_needed",
+                "title": "No train needed",
+                "summary": "the company need not own a train",
+            },
+            {
+                "key": "market_zone",
+                "title": "Market zone rules",
+                "summary": "the market zones' rules apply to the company wherever its price lies (zones, holding_cap)",
+            },
+            {
+                "key": "bonus_token",
+                "title": "Bonus token",
+                "summary": "places a token on a city; each of the company's runs there earns more (bonus_per_train)",
+            },
+            {
+                "key": "train_discount",
+                "title": "Train discount",
+                "summary": "takes an amount or a percentage off a train bought from the bank (discount, discount_per_use, stackable, trains)",
+            },
+            {
+                "key": "no_terrain_cost",
+                "title": "No terrain cost",
+                "summary": "builds track without paying terrain costs (terrain: which)",
+            },
+            {
+                "key": "hold_price",
+                "title": "Price held",
+                "summary": "keeps the company's share price from falling in an operating round",
+            },
+            {
+                "key": "extra_lay",
+                "title": "Extra tile lay",
+                "summary": "lays or upgrades one more tile in a turn, paying terrain and following the usual rules",
+            },
+            {
+                "key": "longer_trains",
+                "title": "Longer trains",
+                "summary": "for one run the company's trains each count one more stop",
+            },
+            {
+                "key": "early_upgrade",
+                "title": "Early upgrade",
+                "summary": "upgrades a tile to the next colour before that colour is available",
+            },
+            {
+                "key": "bank_income",
+                "title": "Bank income",
+                "summary": "the bank pays the company an amount in every operating round (income)",
+            },
+            {
+                "key": "extra_capital",
+                "title": "Extra capital",
+                "summary": "when the president's certificate is bought, the bank pays the company the par price of more shares (shares_at_par)",
+            },
+            {
+                "key": "issue_at_market",
+                "title": "Issue at market",
+                "summary": "the company issues or redeems shares at the current market price",
+            },
+            {
+                "key": "top_up_revenue",
+                "title": "Topped-up revenue",
+                "summary": "the company adds treasury money to its revenue in steps (step, max)",
+            },
+            {
+                "key": "choose_turn",
+                "title": "Chosen turn",
+                "summary": "at the start of an operating round, the company chooses when in the order it operates",
+            },
+            {
+                "key": "hold_other_shares",
+                "title": "Other companies' shares",
+                "summary": "the company may buy and hold other companies' shares; their dividends go to its treasury (source, percent)",
+            },
+            {
+                "key": "train_exchange",
+                "title": "Train exchange",
+                "summary": "the private is exchanged for a train (the title's own action says which and when)",
+            },
+            {
+                "key": "tender",
+                "title": "Tender",
+                "summary": "assigned to a company, it lets one of its trains visit and be paid for one more stop each run (assigned_to)",
+            },
+            {
+                "key": "permit_exchange",
+                "title": "Permit exchange",
+                "summary": "the private is exchanged for building rights added to a company its owner directs; it then closes",
             },
         ],
         "hex": [
@@ -1950,7 +2096,8 @@ DATA = TitleData(
                         "key": "unknown",
                         "title": None,
                         "summary": Gap(
-                            "the rulebook's table stops after No. 4; the reference only says the owner assigns it once to a corporation in an operating turn, without saying what it does"
+                            "the rulebook's table stops after No. 4; the reference only says the owner assigns it once to a corporation in an operating turn, without saying what it does",
+                            at="rulespecs/1880-romania.rules:332",
                         ),
                         "use": "once, on a corporation, in the owner's operating turn; not closed by use",
                         "kind": "ability",
@@ -1970,7 +2117,8 @@ DATA = TitleData(
                         "key": "unknown",
                         "title": None,
                         "summary": Gap(
-                            "the rulebook's table stops after No. 4; the reference only says the owner picks the ability in his stock or operating turns, without saying what it does"
+                            "the rulebook's table stops after No. 4; the reference only says the owner picks the ability in his stock or operating turns, without saying what it does",
+                            at="rulespecs/1880-romania.rules:344",
                         ),
                         "use": "the owner chooses it in his stock-round or operating-round turn",
                         "kind": "ability",
@@ -1990,7 +2138,8 @@ DATA = TitleData(
                         "key": "unknown",
                         "title": None,
                         "summary": Gap(
-                            "the rulebook's table stops after No. 4 and the reference lists no ability for it"
+                            "the rulebook's table stops after No. 4 and the reference lists no ability for it",
+                            at="rulespecs/1880-romania.rules:356",
                         ),
                         "kind": "ability",
                     }
@@ -7994,7 +8143,8 @@ DATA = TitleData(
                 "distance": 8,
                 "price": 800,
                 "count": Gap(
-                    "the variant's train table is cut off in the 8 row and the reference data covers only the base game"
+                    "the variant's train table is cut off in the 8 row and the reference data covers only the base game",
+                    at="rulespecs/1880-romania-variants.rules:86",
                 ),
             },
             {
@@ -8895,6 +9045,7 @@ DATA = TitleData(
         "train_rules How trains are bought, run, exported and scrapped": "VII.3.8",
         "trigger capitalise": "VI.7",
         "trigger dotted_border_opens": "II.3.1, VII.3.11",
+        "trigger full_capitalisation": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#float_corporation: par price times total shares, paid by the bank unless the capitalisation is incremental or none, rulec\'s by_title)"',
         "trigger loan_interest": "VII.3.9",
         "trigger private_income": "VII.1, II.3.1",
         "trigger second_capital_in_b": "VI.7, VII.3.11",
@@ -8909,9 +9060,17 @@ def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
     if g.b_picking():
         if not (g.b_pickable(v_company)):
-            raise IllegalAction("select one of the foreign investors still on offer", rule="V.2")
+            raise IllegalAction(
+                "select one of the foreign investors still on offer",
+                rule="V.2",
+                at="rulespecs/1880-romania.rules:1770",
+            )
         if not (v_price == 0):
-            raise IllegalAction("a foreign investor is selected for free", rule="V.2")
+            raise IllegalAction(
+                "a foreign investor is selected for free",
+                rule="V.2",
+                at="rulespecs/1880-romania.rules:1771",
+            )
         g.b_pick(v_player, v_company)
         for v_c in g.name("corporations"):
             if (g.b_president(v_c) == v_player) and all(
@@ -8921,21 +9080,37 @@ def a_bid(g, v_player, v_company, v_price):
     else:
         if not (g.b_in_round("auction")):
             raise IllegalAction(
-                "privates are bought only in the Starting Round auction", rule="V.1, II.3.1"
+                "privates are bought only in the Starting Round auction",
+                rule="V.1, II.3.1",
+                at="rulespecs/1880-romania.rules:1779",
             )
         if not (v_company == g.b_auction_company()):
             raise IllegalAction(
-                "the privates are auctioned one at a time, in numerical order", rule="V.1"
+                "the privates are auctioned one at a time, in numerical order",
+                rule="V.1",
+                at="rulespecs/1880-romania.rules:1780",
             )
         if not (v_price >= g.attr(v_company, "cost")):
-            raise IllegalAction("the opening bid is at least the printed face value", rule="V.1")
+            raise IllegalAction(
+                "the opening bid is at least the printed face value",
+                rule="V.1",
+                at="rulespecs/1880-romania.rules:1781",
+            )
         if not (
             (g.b_highest_bid(v_company) == 0)
             or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
         ):
-            raise IllegalAction("each bid exceeds the previous one by at least Ł5", rule="V.1")
+            raise IllegalAction(
+                "each bid exceeds the previous one by at least Ł5",
+                rule="V.1",
+                at="rulespecs/1880-romania.rules:1782",
+            )
         if not (g.b_cash(v_player) >= v_price):
-            raise IllegalAction("a bid is at most the bidder's cash", rule="V.1")
+            raise IllegalAction(
+                "a bid is at most the bidder's cash",
+                rule="V.1",
+                at="rulespecs/1880-romania.rules:1784",
+            )
         g.b_auction_bid(v_player, v_price)
 
 
@@ -8949,37 +9124,63 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
+            at="rulespecs/1880-romania.rules:1792",
         )
     if not (g.b_in_round("stock") or v_granted):
-        raise IllegalAction("a company is founded in a stock round", rule="VI.6")
+        raise IllegalAction(
+            "a company is founded in a stock round",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1794",
+        )
     if not (g.b_may_buy_now(v_player) or v_granted):
-        raise IllegalAction("sell first, then buy one share", rule="VI.1")
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1795"
+        )
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid", rule="VII.3.9"
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1796",
         )
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction("the company is already founded", rule="VI.6")
+        raise IllegalAction(
+            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1797"
+        )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("the par prices are 70, 80, 90 and 100", rule="VI.6")
+        raise IllegalAction(
+            "the par prices are 70, 80, 90 and 100",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1798",
+        )
     if not (v_president_percent in g.param("president_share_sizes")):
-        raise IllegalAction("a president's certificate is of 20, 30 or 40%", rule="VI.6")
+        raise IllegalAction(
+            "a president's certificate is of 20, 30 or 40%",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1799",
+        )
     if not ((not v_granted) or (v_president_percent == 20)):
         raise IllegalAction(
-            "the Orient Express gives the TR's 20% president's certificate", rule="VI.6"
+            "the Orient Express gives the TR's 20% president's certificate",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1800",
         )
     if not (g.b_round_track_row_free(v_price, v_slot)):
         raise IllegalAction(
             "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
             rule="VI.6, §X",
+            at="rulespecs/1880-romania.rules:1802",
         )
     g.b_choose_share_layout(v_corporation, v_president_percent)
     v_cert = g.b_president_certificate(v_corporation)
     v_cost = 0 if v_granted else (v_price * g.attr(v_cert, "shares"))
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="VI.3",
+            at="rulespecs/1880-romania.rules:1807",
+        )
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5")
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1808")
     g.b_set_par(v_corporation, v_price)
     g.b_take_round_track_row(v_corporation, v_slot)
     g.transfer(v_cost, v_player, g.name("bank"))
@@ -9001,25 +9202,44 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule="VI.5")
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1976",
+        )
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("sell first, then buy one share", rule="VI.1")
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1977"
+        )
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid", rule="VII.3.9"
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1978",
         )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the company is not founded", rule="VI.5")
+        raise IllegalAction(
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1979"
+        )
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
+            at="rulespecs/1880-romania.rules:1980",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a company sold this round", rule="VI.5")
+        raise IllegalAction(
+            "no buying back a company sold this round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1982",
+        )
     v_cert = g.b_next_certificate(v_corporation, "treasury")
     if not (v_cert != None):
-        raise IllegalAction("no share of the company is left in the bank", rule="VI.5")
+        raise IllegalAction(
+            "no share of the company is left in the bank",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1984",
+        )
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -9030,12 +9250,17 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
+            at="rulespecs/1880-romania.rules:1985",
         )
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="VI.3")
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="VI.3",
+            at="rulespecs/1880-romania.rules:1987",
+        )
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5")
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1989")
     g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     r_second_capitalisation(g, v_corporation)
@@ -9049,28 +9274,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
+            at="rulespecs/1880-romania.rules:2001",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
-        raise IllegalAction("sell first, then buy", rule="VI.1")
+        raise IllegalAction(
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2003"
+        )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those shares cannot be sold; a president's share never is", rule="VI.4"
+            "those shares cannot be sold; a president's share never is",
+            rule="VI.4",
+            at="rulespecs/1880-romania.rules:2004",
         )
     if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction("no selling in the first stock round", rule="VI.4")
+        raise IllegalAction(
+            "no selling in the first stock round",
+            rule="VI.4",
+            at="rulespecs/1880-romania.rules:2006",
+        )
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
+            at="rulespecs/1880-romania.rules:2007",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
+            at="rulespecs/1880-romania.rules:2010",
         )
     if v_emergency:
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -9095,7 +9331,9 @@ def a_pass(g, v_entity):
         )
     ):
         raise IllegalAction(
-            "a player over the certificate limit must sell down to it first", rule="VI.3"
+            "a player over the certificate limit must sell down to it first",
+            rule="VI.3",
+            at="rulespecs/1880-romania.rules:1746",
         )
     if not (
         (
@@ -9106,7 +9344,11 @@ def a_pass(g, v_entity):
         )
         or g.b_would_export(v_entity)
     ):
-        raise IllegalAction("a company without a train must buy one", rule="VII.3.8, VII.3.10")
+        raise IllegalAction(
+            "a company without a train must buy one",
+            rule="VII.3.8, VII.3.10",
+            at="rulespecs/1880-romania.rules:1748",
+        )
     g.b_pass_turn(v_entity)
 
 
@@ -9114,11 +9356,15 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "track is built after the home station and before a station is placed", rule="VII.1"
+            "track is built after the home station and before a station is placed",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1927",
         )
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
-            "the company has no building right for this phase", rule="VII.3.2, VII.3.3, II.6"
+            "the company has no building right for this phase",
+            rule="VII.3.2, VII.3.3, II.6",
+            at="rulespecs/1880-romania.rules:1928",
         )
     if not (
         not (
@@ -9127,7 +9373,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         )
     ):
         raise IllegalAction(
-            "a foreign investor lays one yellow tile or upgrades one, never more", rule="VII.1"
+            "a foreign investor lays one yellow tile or upgrades one, never more",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1929",
         )
     if not (
         (
@@ -9139,23 +9387,38 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
+            at="rulespecs/1880-romania.rules:1931",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if g.attr(v_lay, "upgrade"):
         if not (not g.b_done_this_turn("yellow")):
             raise IllegalAction(
-                "an upgrade is the only tile of a turn: not after a yellow tile", rule="VII.3.3"
+                "an upgrade is the only tile of a turn: not after a yellow tile",
+                rule="VII.3.3",
+                at="rulespecs/1880-romania.rules:1936",
             )
         if not (not g.b_done_this_turn("upgrade")):
-            raise IllegalAction("at most one tile is upgraded in a turn", rule="VII.3.3")
+            raise IllegalAction(
+                "at most one tile is upgraded in a turn",
+                rule="VII.3.3",
+                at="rulespecs/1880-romania.rules:1937",
+            )
         g.b_mark_done_this_turn("upgrade")
     else:
         if not (not g.b_done_this_turn("upgrade")):
-            raise IllegalAction("no yellow tile in the turn of an upgrade", rule="VII.3.3")
+            raise IllegalAction(
+                "no yellow tile in the turn of an upgrade",
+                rule="VII.3.3",
+                at="rulespecs/1880-romania.rules:1940",
+            )
         g.b_mark_done_this_turn("yellow")
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
     if not (g.b_cash(v_corporation) >= v_terrain):
-        raise IllegalAction("the company cannot pay the terrain cost", rule="VII.3.1")
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule="VII.3.1",
+            at="rulespecs/1880-romania.rules:1944",
+        )
     g.transfer(v_terrain, v_corporation, g.name("bank"))
     if g.attr(v_corporation, "kind") != "investor":
         g.set_attr(v_corporation, "laid_track", True)
@@ -9165,10 +9428,16 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction("a station is placed after building track", rule="VII.1")
+        raise IllegalAction(
+            "a station is placed after building track",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1953",
+        )
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
-            "the company has no station marker left", rule='VII.3.4, §IV("Game Setup")'
+            "the company has no station marker left",
+            rule='VII.3.4, §IV("Game Setup")',
+            at="rulespecs/1880-romania.rules:1954",
         )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = (
@@ -9180,7 +9449,11 @@ def a_place_token(g, v_corporation, v_city):
         else 0
     )
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("the company cannot pay for the station", rule="VII.3.4")
+        raise IllegalAction(
+            "the company cannot pay for the station",
+            rule="VII.3.4",
+            at="rulespecs/1880-romania.rules:1957",
+        )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
     g.b_end_step(v_corporation)
@@ -9189,7 +9462,9 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction("trains run after track and tokens", rule="VII.3.5.2")
+        raise IllegalAction(
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:773"
+        )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
@@ -9197,9 +9472,15 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction("revenue is disposed of after the trains run", rule="VII.3.6, VIII.2")
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule="VII.3.6, VIII.2",
+            at="rulespecs/lib/18xx.rules:779",
+        )
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule="VII.3.6")
+        raise IllegalAction(
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:780"
+        )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
         v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
@@ -9232,11 +9513,21 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought as the last step of a turn", rule="VII.3.8")
+        raise IllegalAction(
+            "trains are bought as the last step of a turn",
+            rule="VII.3.8",
+            at="rulespecs/1880-romania.rules:2032",
+        )
     if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction("this company never buys trains", rule="VII.3.8")
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2033"
+        )
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule="VII.3.8")
+        raise IllegalAction(
+            "the train limit would be exceeded",
+            rule="VII.3.8",
+            at="rulespecs/1880-romania.rules:2034",
+        )
     v_seller = g.b_holder_of(v_train)
     if not (
         (g.attr(v_train, "max_per_company") == None)
@@ -9249,7 +9540,11 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             < g.attr(v_train, "max_per_company")
         )
     ):
-        raise IllegalAction("a company may own only one rebuilt 2-train", rule="VII.3.5.1")
+        raise IllegalAction(
+            "a company may own only one rebuilt 2-train",
+            rule="VII.3.5.1",
+            at="rulespecs/1880-romania.rules:2036",
+        )
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -9272,44 +9567,84 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:2038",
         )
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in ascending order", rule="VII.3.8")
+            raise IllegalAction(
+                "the bank sells trains in ascending order",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2043",
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule="VII.3.8")
+            raise IllegalAction(
+                "no more trains from the bank this turn",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2044",
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at the printed price", rule="VII.3.8")
+            raise IllegalAction(
+                "the bank sells at the printed price",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2045",
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the company cannot pay for the train", rule="VII.3.8")
+            raise IllegalAction(
+                "the company cannot pay for the train",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2047",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (g.b_phase_at_least("B1")):
-            raise IllegalAction("the train pool sells only from phase B", rule="VII.3.8")
+            raise IllegalAction(
+                "the train pool sells only from phase B",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2052",
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the train pool sells at face value", rule="VII.3.8")
+            raise IllegalAction(
+                "the train pool sells at face value",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2053",
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the company cannot pay for the train", rule="VII.3.8")
+            raise IllegalAction(
+                "the company cannot pay for the train",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2055",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not (g.b_phase_at_least("B1")):
-            raise IllegalAction("companies trade trains only from phase B", rule="VII.3.8")
+            raise IllegalAction(
+                "companies trade trains only from phase B",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2060",
+            )
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank, the pool or another company", rule="VII.3.8"
+                "trains are bought from the bank, the pool or another company",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2061",
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("a train between companies costs at least Ł1", rule="VII.3.8")
+            raise IllegalAction(
+                "a train between companies costs at least Ł1",
+                rule="VII.3.8",
+                at="rulespecs/1880-romania.rules:2062",
+            )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
+                at="rulespecs/1880-romania.rules:2063",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -9319,9 +9654,17 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction("only a corporation over the train limit discards", rule="VII.3.8")
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="VII.3.8",
+            at="rulespecs/lib/18xx.rules:830",
+        )
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction("the corporation does not own that train", rule="VII.3.8")
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="VII.3.8",
+            at="rulespecs/lib/18xx.rules:831",
+        )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
         g.b_resolve_decision(v_corporation, "discard_train")
@@ -9336,7 +9679,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
-            "the president does not sell his own shares to pay for a train", rule="VII.3.9"
+            "the president does not sell his own shares to pay for a train",
+            rule="VII.3.9",
+            at="rulespecs/lib/18xx.rules:846",
         )
     if not (
         (
@@ -9378,6 +9723,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.2, VI.8",
+            at="rulespecs/lib/18xx.rules:848",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9389,6 +9735,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
+            at="rulespecs/lib/18xx.rules:854",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9427,6 +9774,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
+            at="rulespecs/lib/18xx.rules:876",
         )
     g.b_end_game_now("agreement")
 
@@ -9437,6 +9785,7 @@ def a_choose(g, v_corporation, v_choice):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
+            at="rulespecs/1880-romania.rules:1831",
         )
     if g.attr(v_corporation, "kind") == "investor":
         v_to_company = (v_choice == "capital_to_company") or (
@@ -9449,6 +9798,7 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
+                at="rulespecs/1880-romania.rules:1835",
             )
         r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
@@ -9463,7 +9813,9 @@ def a_choose(g, v_corporation, v_choice):
             and (v_choice != "capital_to_owner_take_station")
         ):
             raise IllegalAction(
-                "building rights are for one to three different phases, A to D", rule="VII.3.2"
+                "building rights are for one to three different phases, A to D",
+                rule="VII.3.2",
+                at="rulespecs/1880-romania.rules:1839",
             )
         if not (
             g.b_len(v_choice)
@@ -9474,6 +9826,7 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
                 rule="VI.6",
+                at="rulespecs/1880-romania.rules:1842",
             )
         g.set_attr(v_corporation, "building_rights", v_choice)
     g.b_resolve_decision(v_corporation, "choose")
@@ -9482,12 +9835,20 @@ def a_choose(g, v_corporation, v_choice):
 def a_close_for_cash(g, v_company, v_target):
     """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
     if not (g.b_has_ability(v_company, "close_for_cash")):
-        raise IllegalAction("only the Banater Montanbahn may be closed for cash", rule="II.3.1")
+        raise IllegalAction(
+            "only the Banater Montanbahn may be closed for cash",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1853",
+        )
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="II.3.1")
+        raise IllegalAction(
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
+        )
     v_holder = g.b_holder_of(v_company)
     if not (v_holder in g.name("players")):
-        raise IllegalAction("the private has no owner yet", rule="II.3.1")
+        raise IllegalAction(
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1856"
+        )
     if v_target == v_holder:
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "player_amount"),
@@ -9499,10 +9860,13 @@ def a_close_for_cash(g, v_company, v_target):
             raise IllegalAction(
                 "the Ł40 goes to a company the owner directs, a foreign investor included",
                 rule="II.3.1",
+                at="rulespecs/1880-romania.rules:1860",
             )
         if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
             raise IllegalAction(
-                "the Ł40 goes to a company that has begun to operate", rule="II.3.1"
+                "the Ł40 goes to a company that has begun to operate",
+                rule="II.3.1",
+                at="rulespecs/1880-romania.rules:1862",
             )
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "company_amount"),
@@ -9515,11 +9879,21 @@ def a_close_for_cash(g, v_company, v_target):
 def a_assign(g, v_company, v_target):
     """Lay P4's +10 token on a Danube harbour (II.3.1)"""
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="II.3.1")
+        raise IllegalAction(
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1870"
+        )
     if not (g.b_has_ability(v_company, "harbour_token")):
-        raise IllegalAction("only the D.B.S.R. has a harbour token", rule="II.3.1")
+        raise IllegalAction(
+            "only the D.B.S.R. has a harbour token",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1871",
+        )
     if not (not g.b_in_round("auction")):
-        raise IllegalAction("the token is laid once the privates have owners", rule="II.3.1")
+        raise IllegalAction(
+            "the token is laid once the privates have owners",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1872",
+        )
     g.b_place_marker(v_company, v_target)
 
 
@@ -9545,6 +9919,7 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
+                        at="rulespecs/1880-romania.rules:1894",
                     )
                 g.b_take_station(v_c, v_investor)
             for v_cert in g.b_held_certificates(v_investor, v_c):
@@ -9604,17 +9979,31 @@ def r_second_capitalisation(g, v_corporation):
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("a loan is repaid in the debtor's stock-round turn", rule="VII.3.9")
+        raise IllegalAction(
+            "a loan is repaid in the debtor's stock-round turn",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:2129",
+        )
     if not (g.b_debt(v_player) > 0):
-        raise IllegalAction("there is no loan to repay", rule="VII.3.9")
+        raise IllegalAction(
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2130"
+        )
     v_amount = g.b_min(g.b_debt(v_player), g.b_cash(v_player))
     if not (v_amount > 0):
-        raise IllegalAction("no cash to repay with", rule="VII.3.9")
+        raise IllegalAction(
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2132"
+        )
     g.transfer(v_amount, v_player, g.name("bank"))
     g.b_reduce_debt(v_player, v_amount)
 
 
 # ------------------------------------------------------------ triggers
+
+
+def t_full_capitalisation(g, v_corporation, *_rest):
+    """Full capitalisation: the corporation receives its whole capital when it floats"""
+    if g.param("capitalisation") == "full":
+        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
@@ -9738,10 +10127,10 @@ class Game(GameBase):
         "action:payoff_player_debt": a_payoff_player_debt,
     }
     TRIGGERS = {
+        "floated": [(None, t_full_capitalisation), (None, t_capitalise)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "dotted_border_opens": [(None, t_dotted_border_opens)],
-        "floated": [(None, t_capitalise)],
         "second_capitalization": [(None, t_second_capital_in_b)],
         "stock_round_end": [(None, t_loan_interest)],
     }

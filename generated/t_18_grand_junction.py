@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "b3473308970042fd",
     "rulespecs/1846.rules": "26b16296b828ec3e",
-    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -295,7 +295,8 @@ DATA = TitleData(
             "the money",
         ],
         "map": Gap(
-            "the 18 Grand Junction board is not described in the rulebook text: hexes, cities, mountains, off-board areas and the Grand Junction city are unknown"
+            "the 18 Grand Junction board is not described in the rulebook text: hexes, cities, mountains, off-board areas and the Grand Junction city are unknown",
+            at="rulespecs/18-grand-junction.rules:76",
         ),
         "market_inherited": True,
         "bank_inherited": True,
@@ -720,9 +721,12 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "float": 20,
                 "tokens": Gap(
-                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)"
+                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)",
+                    at="rulespecs/18-grand-junction.rules:250",
                 ),
-                "home": Gap("the map is not in the rulebook"),
+                "home": Gap(
+                    "the map is not in the rulebook", at="rulespecs/18-grand-junction.rules:251"
+                ),
             },
             {
                 "key": "DSPP",
@@ -731,9 +735,12 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "float": 20,
                 "tokens": Gap(
-                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)"
+                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)",
+                    at="rulespecs/18-grand-junction.rules:258",
                 ),
-                "home": Gap("the map is not in the rulebook"),
+                "home": Gap(
+                    "the map is not in the rulebook", at="rulespecs/18-grand-junction.rules:259"
+                ),
             },
             {
                 "key": "CNW",
@@ -742,9 +749,12 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "float": 20,
                 "tokens": Gap(
-                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)"
+                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)",
+                    at="rulespecs/18-grand-junction.rules:266",
                 ),
-                "home": Gap("the map is not in the rulebook"),
+                "home": Gap(
+                    "the map is not in the rulebook", at="rulespecs/18-grand-junction.rules:267"
+                ),
             },
             {
                 "key": "GSLP",
@@ -753,9 +763,12 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "float": 20,
                 "tokens": Gap(
-                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)"
+                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)",
+                    at="rulespecs/18-grand-junction.rules:274",
                 ),
-                "home": Gap("the map is not in the rulebook"),
+                "home": Gap(
+                    "the map is not in the rulebook", at="rulespecs/18-grand-junction.rules:275"
+                ),
             },
             {
                 "key": "CC",
@@ -764,9 +777,12 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "float": 20,
                 "tokens": Gap(
-                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)"
+                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)",
+                    at="rulespecs/18-grand-junction.rules:282",
                 ),
-                "home": Gap("the map is not in the rulebook"),
+                "home": Gap(
+                    "the map is not in the rulebook", at="rulespecs/18-grand-junction.rules:283"
+                ),
                 "may_be_relegated": True,
             },
             {
@@ -776,9 +792,12 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "float": 20,
                 "tokens": Gap(
-                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)"
+                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)",
+                    at="rulespecs/18-grand-junction.rules:291",
                 ),
-                "home": Gap("the map is not in the rulebook"),
+                "home": Gap(
+                    "the map is not in the rulebook", at="rulespecs/18-grand-junction.rules:292"
+                ),
                 "may_be_relegated": True,
             },
             {
@@ -788,7 +807,8 @@ DATA = TitleData(
                 "shares": [20, 10, 10, 10, 10, 10, 10, 10, 10],
                 "float": 20,
                 "tokens": Gap(
-                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)"
+                    "the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)",
+                    at="rulespecs/18-grand-junction.rules:300",
                 ),
                 "home": "chosen_on_float",
                 "home_rule": "no home on the map; when it floats it picks any open city space and places its token there at once",
@@ -800,6 +820,148 @@ DATA = TitleData(
                 "title": "Dividend choices",
                 "summary": "A corporation pays out its revenue, pays out half and keeps half, or withholds it all.",
                 "choices": ["payout", "half", "withhold"],
+            },
+        ],
+        "effect": [
+            {
+                "key": "free_lay",
+                "title": "Free tile lay",
+                "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "free_token",
+                "title": "Free station",
+                "summary": "places a station token without paying for it (hex, city, extra_token: one beyond the charter)",
+            },
+            {
+                "key": "hex_marker",
+                "title": "Hex marker",
+                "summary": "places a marker on one of the ability's hexes: the owner's runs there earn its bonus (bonus, bonus_until, assigned_on_sale, removed_on_close)",
+            },
+            {
+                "key": "stop_bonus",
+                "title": "Stop bonus",
+                "summary": "a run earns more at the ability's stops or for each stop it serves (bonuses, bonus_per_stop, paid_when)",
+            },
+            {
+                "key": "reserved_slot",
+                "title": "Reserved station",
+                "summary": "holds a city slot reserved for the owner (hex, city, slot, price, teleport_price, lasting); the reservation ends as the ability says (ends)",
+            },
+            {
+                "key": "return_token",
+                "title": "Station returned",
+                "summary": "the owner takes back one of its station tokens from the map (refund: what the return pays back)",
+            },
+            {
+                "key": "squeeze_token",
+                "title": "Squeezed station",
+                "summary": "places a station token in a city with no free slot, beside the others (excluded_city: where it may not)",
+            },
+            {
+                "key": "border_crossing",
+                "title": "Border crossing",
+                "summary": "the owner's companies may build across a closed border (border_type, building_until) and the owner earns for each connection across it (bonus_per_crossing)",
+            },
+            {
+                "key": "close_for_cash",
+                "title": "Closed for cash",
+                "summary": "the owner may close the private at any moment for an amount to himself or to one of his companies (player_amount, company_amount)",
+            },
+            {
+                "key": "stays_open",
+                "title": "Stays open",
+                "summary": "the private does not close when the other privates close, while a corporation owns it",
+            },
+            {
+                "key": "no_train_needed",
+                "title": "No train needed",
+                "summary": "the company need not own a train",
+            },
+            {
+                "key": "market_zone",
+                "title": "Market zone rules",
+                "summary": "the market zones' rules apply to the company wherever its price lies (zones, holding_cap)",
+            },
+            {
+                "key": "bonus_token",
+                "title": "Bonus token",
+                "summary": "places a token on a city; each of the company's runs there earns more (bonus_per_train)",
+            },
+            {
+                "key": "train_discount",
+                "title": "Train discount",
+                "summary": "takes an amount or a percentage off a train bought from the bank (discount, discount_per_use, stackable, trains)",
+            },
+            {
+                "key": "no_terrain_cost",
+                "title": "No terrain cost",
+                "summary": "builds track without paying terrain costs (terrain: which)",
+            },
+            {
+                "key": "hold_price",
+                "title": "Price held",
+                "summary": "keeps the company's share price from falling in an operating round",
+            },
+            {
+                "key": "extra_lay",
+                "title": "Extra tile lay",
+                "summary": "lays or upgrades one more tile in a turn, paying terrain and following the usual rules",
+            },
+            {
+                "key": "longer_trains",
+                "title": "Longer trains",
+                "summary": "for one run the company's trains each count one more stop",
+            },
+            {
+                "key": "early_upgrade",
+                "title": "Early upgrade",
+                "summary": "upgrades a tile to the next colour before that colour is available",
+            },
+            {
+                "key": "bank_income",
+                "title": "Bank income",
+                "summary": "the bank pays the company an amount in every operating round (income)",
+            },
+            {
+                "key": "extra_capital",
+                "title": "Extra capital",
+                "summary": "when the president's certificate is bought, the bank pays the company the par price of more shares (shares_at_par)",
+            },
+            {
+                "key": "issue_at_market",
+                "title": "Issue at market",
+                "summary": "the company issues or redeems shares at the current market price",
+            },
+            {
+                "key": "top_up_revenue",
+                "title": "Topped-up revenue",
+                "summary": "the company adds treasury money to its revenue in steps (step, max)",
+            },
+            {
+                "key": "choose_turn",
+                "title": "Chosen turn",
+                "summary": "at the start of an operating round, the company chooses when in the order it operates",
+            },
+            {
+                "key": "hold_other_shares",
+                "title": "Other companies' shares",
+                "summary": "the company may buy and hold other companies' shares; their dividends go to its treasury (source, percent)",
+            },
+            {
+                "key": "train_exchange",
+                "title": "Train exchange",
+                "summary": "the private is exchanged for a train (the title's own action says which and when)",
+            },
+            {
+                "key": "tender",
+                "title": "Tender",
+                "summary": "assigned to a company, it lets one of its trains visit and be paid for one more stop each run (assigned_to)",
+            },
+            {
+                "key": "permit_exchange",
+                "title": "Permit exchange",
+                "summary": "the private is exchanged for building rights added to a company its owner directs; it then closes",
             },
         ],
         "game_end": [
@@ -820,7 +982,10 @@ DATA = TitleData(
                 "adds_to": "action lay_tile, trigger private_income",
                 "summary": "Black discs mark mines, farms and towns. The first company to lay track in such a hex takes its disc onto its charter; at the start of every operating round each company owning a train earns $10 from the bank per disc held. At the start of phase 4 all discs leave the map and the charters.",
                 "discs": 10,
-                "locations": Gap("marked on the map, which is not in the rulebook"),
+                "locations": Gap(
+                    "marked on the map, which is not in the rulebook",
+                    at="rulespecs/18-grand-junction.rules:381",
+                ),
                 "collected_by": "the company laying track in the hex",
                 "income": "minor_income_per_disc, paid by trigger minor_income",
                 "paid": "start of each operating round, to companies with at least one train",
@@ -998,10 +1163,12 @@ DATA = TitleData(
                 "title": "East-West bonus",
                 "summary": "No train may serve two East off-board areas, nor two West ones.",
                 "stops_a": Gap(
-                    "which off-board areas are E (and their bonuses) is on the map, not in the rulebook"
+                    "which off-board areas are E (and their bonuses) is on the map, not in the rulebook",
+                    at="rulespecs/18-grand-junction.rules:439",
                 ),
                 "stops_b": Gap(
-                    "which off-board areas are W (and their bonuses) is on the map, not in the rulebook"
+                    "which off-board areas are W (and their bonuses) is on the map, not in the rulebook",
+                    at="rulespecs/18-grand-junction.rules:440",
                 ),
                 "limit_a": 1,
                 "limit_note": "one East area per run: the reference puts the East areas in one group, which a run may visit once",
@@ -1228,9 +1395,12 @@ DATA = TitleData(
                 "plain": 20,
                 "examples": "C7 (Glenwood Springs): $40 for each of yellow, green, brown, gray; F8 (Wolf Creek Pass): $60 for each of yellow, green, brown, with no gray tile",
                 "tunnel_cost": Gap(
-                    "the rulebook says additional costs for tunnels could apply but never defines them"
+                    "the rulebook says additional costs for tunnels could apply but never defines them",
+                    at="rulespecs/18-grand-junction.rules:372",
                 ),
-                "mountain_hexes": Gap("the map is not in the rulebook"),
+                "mountain_hexes": Gap(
+                    "the map is not in the rulebook", at="rulespecs/18-grand-junction.rules:373"
+                ),
             },
         ],
         "tier": [
@@ -7765,6 +7935,7 @@ DATA = TitleData(
         "train 5": '§"Buying Trains"',
         "train 6": '§"Buying Trains"',
         "train 7/8": '§"Buying Trains"',
+        "trigger full_capitalisation": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#float_corporation: par price times total shares, paid by the bank unless the capitalisation is incremental or none, rulec\'s by_title)"',
         "trigger income_centers_removed": '§"The Tile Set"',
         "trigger markers_removed": '§"Phases"',
         "trigger minor_income": '§"Minor Income Centers"',
@@ -7788,30 +7959,60 @@ DATA = TitleData(
 def a_par(g, v_player, v_corporation, v_price):
     """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("a company is started in a stock round", rule='§"Initial Stock Round"')
+        raise IllegalAction(
+            "a company is started in a stock round",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:458",
+        )
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("one purchase per turn", rule='§"Initial Stock Round"')
+        raise IllegalAction(
+            "one purchase per turn",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:459",
+        )
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction("the company is already started", rule='§"Initial Stock Round"')
+        raise IllegalAction(
+            "the company is already started",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:460",
+        )
     if not (not g.b_closed(v_corporation)):
-        raise IllegalAction("the company is out of the game", rule='§"Public Railroad Companies"')
+        raise IllegalAction(
+            "the company is out of the game",
+            rule='§"Public Railroad Companies"',
+            at="rulespecs/18-grand-junction.rules:461",
+        )
     if not (g.b_available(v_corporation)):
         raise IllegalAction(
             "a relegated company is in Tier 2, which may be started only from phase 3",
             rule='§"Tier 2 Companies", §"Public Railroad Companies"',
+            at="rulespecs/18-grand-junction.rules:462",
         )
     if not (g.b_home_open(v_corporation)):
         raise IllegalAction(
             "the SLVS chooses an open city as its home when it starts, and none is open",
             rule='§"San Luis Valley Southern Railway"',
+            at="rulespecs/18-grand-junction.rules:464",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule='§"Initial Stock Round"')
+        raise IllegalAction(
+            "not a par price",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:466",
+        )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limit"')
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Certificate Limit"',
+            at="rulespecs/18-grand-junction.rules:468",
+        )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule='§"Initial Stock Round"')
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:469",
+        )
     g.b_set_par(v_corporation, v_price)
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
     g.move(v_cert, v_corporation, v_player)
@@ -7821,23 +8022,45 @@ def a_par(g, v_player, v_corporation, v_price):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:685",
+        )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule='§"Stock Round"'
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:686",
         )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not started", rule='§"Stock Round"')
+        raise IllegalAction(
+            "the corporation is not started",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:687",
+        )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a corporation sold this round", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:688",
+        )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
-        raise IllegalAction("no certificate of the corporation there", rule='§"Stock Round"')
+        raise IllegalAction(
+            "no certificate of the corporation there",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:690",
+        )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
     ):
-        raise IllegalAction("the certificate limit would be exceeded", rule='§"Certificate Limit"')
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Certificate Limit"',
+            at="rulespecs/lib/18xx.rules:691",
+        )
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -7845,10 +8068,16 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         )
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
-        raise IllegalAction("the holding cap would be exceeded", rule='§"Stock Round"')
+        raise IllegalAction(
+            "the holding cap would be exceeded",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:693",
+        )
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule='§"Stock Round"')
+        raise IllegalAction(
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:696"
+        )
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
@@ -7861,18 +8090,22 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:704",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:705",
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule='§"Stock Round", §"Emergency Money Raising"'
+            "those certificates cannot be sold",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:706",
         )
     if not (
         (
@@ -7902,16 +8135,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
+            at="rulespecs/lib/18xx.rules:708",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:714",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
-            "the bank pool would hold too much of the corporation", rule='§"Stock Market"'
+            "the bank pool would hold too much of the corporation",
+            rule='§"Stock Market"',
+            at="rulespecs/lib/18xx.rules:716",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -7934,13 +8171,19 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule='§"Certificate Limits"',
+            at="rulespecs/1846.rules:1257",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction("a corporation without a train must buy one", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "a corporation without a train must buy one",
+            rule='§"Buying Trains"',
+            at="rulespecs/1846.rules:1259",
+        )
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
+            at="rulespecs/1846.rules:1261",
         )
     g.b_pass_turn(v_entity)
 
@@ -7949,12 +8192,18 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule='§"GMT 1846 Components Used"'
+            "tiles are laid at the start of a turn",
+            rule='§"GMT 1846 Components Used"',
+            at="rulespecs/18-grand-junction.rules:498",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     v_cost = g.b_lay_cost(v_lay)
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("the company cannot pay for the track", rule='§"Track Building Costs"')
+        raise IllegalAction(
+            "the company cannot pay for the track",
+            rule='§"Track Building Costs"',
+            at="rulespecs/18-grand-junction.rules:501",
+        )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_subsidise_track(v_corporation, v_cost)
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -7969,16 +8218,24 @@ def a_place_token(g, v_corporation, v_city):
     else:
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
-                "a station token is placed after laying track", rule='§"GMT 1846 Components Used"'
+                "a station token is placed after laying track",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:485",
             )
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
-                "the company has no station token left", rule='§"GMT 1846 Components Used"'
+                "the company has no station token left",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:486",
             )
         v_spot = g.b_check_station(v_corporation, v_city)
         v_cost = g.b_token_cost(v_corporation, v_spot)
         if not (g.b_cash(v_corporation) >= v_cost):
-            raise IllegalAction("not enough cash for the token", rule='§"GMT 1846 Components Used"')
+            raise IllegalAction(
+                "not enough cash for the token",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:489",
+            )
         g.transfer(v_cost, v_corporation, g.name("bank"))
         g.b_place_station(v_corporation, v_spot)
         g.b_end_step(v_corporation)
@@ -7987,7 +8244,11 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction("trains run after track and tokens", rule='§"Running Trains"')
+        raise IllegalAction(
+            "trains run after track and tokens",
+            rule='§"Running Trains"',
+            at="rulespecs/lib/18xx.rules:773",
+        )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
@@ -7996,10 +8257,16 @@ def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
-            "revenue is disposed of after the trains run", rule='§"Paying Dividends"'
+            "revenue is disposed of after the trains run",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:779",
         )
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("the title does not allow that", rule='§"Paying Dividends"')
+        raise IllegalAction(
+            "the title does not allow that",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:780",
+        )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
         v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
@@ -8039,23 +8306,44 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought at the end of the turn", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule='§"Buying Trains"',
+            at="rulespecs/18-grand-junction.rules:923",
+        )
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction("the train limit would be exceeded", rule='§"Buying Trains"')
+        raise IllegalAction(
+            "the train limit would be exceeded",
+            rule='§"Buying Trains"',
+            at="rulespecs/18-grand-junction.rules:924",
+        )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
-            raise IllegalAction("the bank sells trains in order", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the bank sells trains in order",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:927",
+            )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "no more trains from the bank this turn",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:928",
+            )
         if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
+                at="rulespecs/18-grand-junction.rules:929",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:931",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_discount_used(v_corporation)
@@ -8063,27 +8351,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
     elif v_seller == g.name("pool"):
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank pool sells trains at the printed price", rule='§"Buying Trains"'
+                "the bank pool sells trains at the printed price",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:937",
             )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:938",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation", rule='§"Buying Trains"'
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:943",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
+                at="rulespecs/18-grand-junction.rules:944",
             )
         if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction("below the least price for a train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:946",
+            )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule='§"Buying Trains"')
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:947",
+            )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
@@ -8095,10 +8400,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:830",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
-            "the corporation does not own that train", rule="library '18xx' action discard_train"
+            "the corporation does not own that train",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:831",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8118,6 +8426,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:846",
         )
     if not (
         (
@@ -8159,6 +8468,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
+            at="rulespecs/lib/18xx.rules:848",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8170,6 +8480,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:854",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8201,6 +8512,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
+            at="rulespecs/lib/18xx.rules:876",
         )
     g.b_end_game_now("agreement")
 
@@ -8318,20 +8630,27 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
+            at="rulespecs/18-grand-junction.rules:889",
         )
     if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule='§"Issuing and Redeeming Shares"')
+        raise IllegalAction(
+            "name the certificates",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/18-grand-junction.rules:891",
+        )
     v_target = g.attr(v_shares[0], "corporation")
     if v_target == v_corporation:
         if not (all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
+                at="rulespecs/18-grand-junction.rules:894",
             )
         if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+                at="rulespecs/18-grand-junction.rules:896",
             )
         g.transfer(
             (
@@ -8359,13 +8678,16 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
+                at="rulespecs/18-grand-junction.rules:903",
             )
         if not (
             (g.b_pool_percent(v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
         ):
             raise IllegalAction(
-                "the open market holds at most 50% of a company", rule='§"Stock Market"'
+                "the open market holds at most 50% of a company",
+                rule='§"Stock Market"',
+                at="rulespecs/18-grand-junction.rules:905",
             )
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
@@ -8466,21 +8788,31 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+            at="rulespecs/18-grand-junction.rules:852",
         )
     if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule='§"Issuing and Redeeming Shares"')
+        raise IllegalAction(
+            "name the certificates",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/18-grand-junction.rules:854",
+        )
     v_target = g.attr(v_shares[0], "corporation")
     if v_target == v_corporation:
         if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
+                at="rulespecs/18-grand-junction.rules:857",
             )
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
         if not (g.b_cash(v_corporation) >= v_cost):
-            raise IllegalAction("not enough cash", rule='§"Issuing and Redeeming Shares"')
+            raise IllegalAction(
+                "not enough cash",
+                rule='§"Issuing and Redeeming Shares"',
+                at="rulespecs/18-grand-junction.rules:860",
+            )
         g.transfer(v_cost, v_corporation, g.name("bank"))
         for v_c in v_shares:
             g.move(v_c, g.name("pool"), v_corporation)
@@ -8489,16 +8821,19 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
+                at="rulespecs/18-grand-junction.rules:866",
             )
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
+                at="rulespecs/18-grand-junction.rules:868",
             )
         if not (all((v_c in g.b_pool_certificates(v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
+                at="rulespecs/18-grand-junction.rules:870",
             )
         if not (
             (
@@ -8510,10 +8845,18 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             )
             or ("unlimited_holding" in g.b_zones(v_target))
         ):
-            raise IllegalAction("the holding cap would be exceeded", rule='§"Cleveland Graham"')
+            raise IllegalAction(
+                "the holding cap would be exceeded",
+                rule='§"Cleveland Graham"',
+                at="rulespecs/18-grand-junction.rules:872",
+            )
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
         if not (g.b_cash(v_corporation) >= v_cost):
-            raise IllegalAction("not enough cash", rule='§"Cleveland Graham"')
+            raise IllegalAction(
+                "not enough cash",
+                rule='§"Cleveland Graham"',
+                at="rulespecs/18-grand-junction.rules:875",
+            )
         g.transfer(v_cost, v_corporation, g.name("bank"))
         for v_c in v_shares:
             g.move(v_c, g.name("pool"), v_corporation)
@@ -8526,12 +8869,19 @@ def a_contribute(g, v_corporation, v_player, v_amount):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1439",
         )
     if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule='§"Emergency Money Raising"')
+        raise IllegalAction(
+            "only the president pays",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1440",
+        )
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
-            "the corporation must first issue shares", rule='§"Emergency Money Raising"'
+            "the corporation must first issue shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1441",
         )
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
@@ -8539,6 +8889,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1443",
         )
     g.transfer(v_amount, v_player, v_corporation)
 
@@ -8547,22 +8898,30 @@ def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
-            "bankruptcy comes only from a train the corporation must buy", rule='§"Bankruptcy"'
+            "bankruptcy comes only from a train the corporation must buy",
+            rule='§"Bankruptcy"',
+            at="rulespecs/1846.rules:1449",
         )
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
-            "the corporation must first issue shares", rule='§"Emergency Money Raising"'
+            "the corporation must first issue shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1450",
         )
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
-            "the president can pay for the train", rule='§"Emergency Money Raising"'
+            "the president can pay for the train",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1452",
         )
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
-            "the president must first sell shares", rule='§"Emergency Money Raising"'
+            "the president must first sell shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1454",
         )
     v_player = g.b_president(v_corporation)
     g.b_sell_out(v_player)
@@ -8585,11 +8944,13 @@ def a_select_president(g, v_player, v_corporation, v_company_president):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
+            at="rulespecs/18-grand-junction.rules:716",
         )
     if not (g.b_card_of(v_corporation) == None):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
+            at="rulespecs/18-grand-junction.rules:718",
         )
     g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
 
@@ -8600,6 +8961,7 @@ def a_use_ability(g, v_corporation, v_count):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:746",
         )
     g.b_use_power(v_corporation, v_count)
 
@@ -8612,19 +8974,34 @@ def a_top_up_revenue(g, v_corporation, v_amount):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:773",
         )
     if not (not g.b_done_this_turn("topped_up")):
-        raise IllegalAction("one top-up a turn", rule='§"Abraham Donaldson"')
+        raise IllegalAction(
+            "one top-up a turn",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:776",
+        )
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
-        raise IllegalAction("money is added in $10 steps", rule='§"Abraham Donaldson"')
+        raise IllegalAction(
+            "money is added in $10 steps",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:777",
+        )
     if not (
         (g.b_revenue(v_corporation) + v_amount) <= g.b_ceil_to((3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
-            "no more than just enough for a triple jump", rule='§"Abraham Donaldson"'
+            "no more than just enough for a triple jump",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:778",
         )
     if not (g.b_cash(v_corporation) >= v_amount):
-        raise IllegalAction("the treasury cannot pay it", rule='§"Abraham Donaldson"')
+        raise IllegalAction(
+            "the treasury cannot pay it",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:780",
+        )
     g.b_spend_cubes(v_corporation, 1)
     g.transfer(v_amount, v_corporation, g.name("bank"))
     g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
@@ -8643,6 +9020,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
+            at="rulespecs/18-grand-junction.rules:817",
         )
     if v_position > 0:
         g.b_spend_cubes(v_corporation, 1)
@@ -8654,12 +9032,20 @@ def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "the token is placed during the operation of the company", rule='§"Lemuel Morrissey"'
+            "the token is placed during the operation of the company",
+            rule='§"Lemuel Morrissey"',
+            at="rulespecs/18-grand-junction.rules:830",
         )
     g.b_place_card_marker(v_corporation, v_target)
 
 
 # ------------------------------------------------------------ triggers
+
+
+def t_full_capitalisation(g, v_corporation, *_rest):
+    """Full capitalisation: the corporation receives its whole capital when it floats"""
+    if g.param("capitalisation") == "full":
+        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
@@ -8874,6 +9260,7 @@ class Game(GameBase):
         "action:corporation_assign": a_corporation_assign,
     }
     TRIGGERS = {
+        "floated": [(None, t_full_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [
             (None, t_private_income),

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
     "rulespecs/18co.rules": "e7422516bfe8f241",
-    "rulespecs/lib/18xx.rules": "fe3a4b0c370b8767",
+    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -253,7 +253,8 @@ DATA = TitleData(
         "score": "cash + shares at final market value + face value of privates; treasuries ignored",
         "score_excludes": ["DRGR"],
         "bankruptcy_procedure": Gap(
-            "§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given"
+            "§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given",
+            at="rulespecs/18co.rules:577",
         ),
         "supporting_tables": ["Table A", "Table B", "Table C", "Table D"],
         "launch_order_free": True,
@@ -542,7 +543,8 @@ DATA = TitleData(
                 "kind": "major",
                 "summary": "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private",
                 "class": Gap(
-                    "Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class"
+                    "Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class",
+                    at="rulespecs/18co.rules:1029",
                 ),
                 "shares": [20, 10, 20, 20, 10, 10, 10],
                 "par_zones": ["blue"],
@@ -553,6 +555,148 @@ DATA = TitleData(
                 "home_location": "Durango",
                 "trains_at_start": ["2P"],
                 "presidents_certificate_source": "DRGR",
+            },
+        ],
+        "effect": [
+            {
+                "key": "free_lay",
+                "title": "Free tile lay",
+                "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "free_token",
+                "title": "Free station",
+                "summary": "places a station token without paying for it (hex, city, extra_token: one beyond the charter)",
+            },
+            {
+                "key": "hex_marker",
+                "title": "Hex marker",
+                "summary": "places a marker on one of the ability's hexes: the owner's runs there earn its bonus (bonus, bonus_until, assigned_on_sale, removed_on_close)",
+            },
+            {
+                "key": "stop_bonus",
+                "title": "Stop bonus",
+                "summary": "a run earns more at the ability's stops or for each stop it serves (bonuses, bonus_per_stop, paid_when)",
+            },
+            {
+                "key": "reserved_slot",
+                "title": "Reserved station",
+                "summary": "holds a city slot reserved for the owner (hex, city, slot, price, teleport_price, lasting); the reservation ends as the ability says (ends)",
+            },
+            {
+                "key": "return_token",
+                "title": "Station returned",
+                "summary": "the owner takes back one of its station tokens from the map (refund: what the return pays back)",
+            },
+            {
+                "key": "squeeze_token",
+                "title": "Squeezed station",
+                "summary": "places a station token in a city with no free slot, beside the others (excluded_city: where it may not)",
+            },
+            {
+                "key": "border_crossing",
+                "title": "Border crossing",
+                "summary": "the owner's companies may build across a closed border (border_type, building_until) and the owner earns for each connection across it (bonus_per_crossing)",
+            },
+            {
+                "key": "close_for_cash",
+                "title": "Closed for cash",
+                "summary": "the owner may close the private at any moment for an amount to himself or to one of his companies (player_amount, company_amount)",
+            },
+            {
+                "key": "stays_open",
+                "title": "Stays open",
+                "summary": "the private does not close when the other privates close, while a corporation owns it",
+            },
+            {
+                "key": "no_train_needed",
+                "title": "No train needed",
+                "summary": "the company need not own a train",
+            },
+            {
+                "key": "market_zone",
+                "title": "Market zone rules",
+                "summary": "the market zones' rules apply to the company wherever its price lies (zones, holding_cap)",
+            },
+            {
+                "key": "bonus_token",
+                "title": "Bonus token",
+                "summary": "places a token on a city; each of the company's runs there earns more (bonus_per_train)",
+            },
+            {
+                "key": "train_discount",
+                "title": "Train discount",
+                "summary": "takes an amount or a percentage off a train bought from the bank (discount, discount_per_use, stackable, trains)",
+            },
+            {
+                "key": "no_terrain_cost",
+                "title": "No terrain cost",
+                "summary": "builds track without paying terrain costs (terrain: which)",
+            },
+            {
+                "key": "hold_price",
+                "title": "Price held",
+                "summary": "keeps the company's share price from falling in an operating round",
+            },
+            {
+                "key": "extra_lay",
+                "title": "Extra tile lay",
+                "summary": "lays or upgrades one more tile in a turn, paying terrain and following the usual rules",
+            },
+            {
+                "key": "longer_trains",
+                "title": "Longer trains",
+                "summary": "for one run the company's trains each count one more stop",
+            },
+            {
+                "key": "early_upgrade",
+                "title": "Early upgrade",
+                "summary": "upgrades a tile to the next colour before that colour is available",
+            },
+            {
+                "key": "bank_income",
+                "title": "Bank income",
+                "summary": "the bank pays the company an amount in every operating round (income)",
+            },
+            {
+                "key": "extra_capital",
+                "title": "Extra capital",
+                "summary": "when the president's certificate is bought, the bank pays the company the par price of more shares (shares_at_par)",
+            },
+            {
+                "key": "issue_at_market",
+                "title": "Issue at market",
+                "summary": "the company issues or redeems shares at the current market price",
+            },
+            {
+                "key": "top_up_revenue",
+                "title": "Topped-up revenue",
+                "summary": "the company adds treasury money to its revenue in steps (step, max)",
+            },
+            {
+                "key": "choose_turn",
+                "title": "Chosen turn",
+                "summary": "at the start of an operating round, the company chooses when in the order it operates",
+            },
+            {
+                "key": "hold_other_shares",
+                "title": "Other companies' shares",
+                "summary": "the company may buy and hold other companies' shares; their dividends go to its treasury (source, percent)",
+            },
+            {
+                "key": "train_exchange",
+                "title": "Train exchange",
+                "summary": "the private is exchanged for a train (the title's own action says which and when)",
+            },
+            {
+                "key": "tender",
+                "title": "Tender",
+                "summary": "assigned to a company, it lets one of its trains visit and be paid for one more stop each run (assigned_to)",
+            },
+            {
+                "key": "permit_exchange",
+                "title": "Permit exchange",
+                "summary": "the private is exchanged for building rights added to a company its owner directs; it then closes",
             },
         ],
         "hex": [
@@ -1921,7 +2065,8 @@ DATA = TitleData(
                 "cost": 60,
                 "income": 10,
                 "group": Gap(
-                    "Table B is cut off before this row; the reference has no group letters"
+                    "Table B is cut off before this row; the reference has no group letters",
+                    at="rulespecs/18co.rules:834",
                 ),
                 "min_price": 30,
                 "max_price": 90,
@@ -1944,7 +2089,8 @@ DATA = TitleData(
                 "cost": 70,
                 "income": 15,
                 "group": Gap(
-                    "Table B is cut off before this row; the reference has no group letters"
+                    "Table B is cut off before this row; the reference has no group letters",
+                    at="rulespecs/18co.rules:848",
                 ),
                 "min_price": 35,
                 "max_price": 105,
@@ -1973,7 +2119,8 @@ DATA = TitleData(
                 "cost": 100,
                 "income": 15,
                 "group": Gap(
-                    "Table B is cut off before this row; the reference has no group letters"
+                    "Table B is cut off before this row; the reference has no group letters",
+                    at="rulespecs/18co.rules:868",
                 ),
                 "min_price": 50,
                 "max_price": 150,
@@ -1996,7 +2143,8 @@ DATA = TitleData(
                 "cost": 120,
                 "income": 25,
                 "group": Gap(
-                    "Table B is cut off before this row; the reference has no group letters"
+                    "Table B is cut off before this row; the reference has no group letters",
+                    at="rulespecs/18co.rules:882",
                 ),
                 "buyable_by_corporation": False,
                 "min_price": 60,
@@ -9097,6 +9245,7 @@ DATA = TitleData(
         "train 5D": "§9.7.4, §5.8.8.3",
         "train 6": "§9.7",
         "train E": "§9.7.4, §5.8.8.4",
+        "trigger full_capitalisation": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#float_corporation: par price times total shares, paid by the bank unless the capitalisation is incremental or none, rulec\'s by_title)"',
         "trigger homes_unreserved": "§4.3.4, §9.5.2",
         "trigger imc_closes": "§9.7.3",
         "trigger mines_removed": "§9.7.2",
@@ -9115,20 +9264,32 @@ DATA = TitleData(
 def a_bid(g, v_player, v_company, v_price):
     """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
     if not (g.b_in_round("auction")):
-        raise IllegalAction("privates are bid for in the Private Company Auction", rule="§2")
+        raise IllegalAction(
+            "privates are bid for in the Private Company Auction",
+            rule="§2",
+            at="rulespecs/18co.rules:2033",
+        )
     if not (g.b_holder_of(v_company) == g.name("bank")):
-        raise IllegalAction("the private is not in the auction", rule="§2, §2.7")
+        raise IllegalAction(
+            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2034"
+        )
     if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2")
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2035")
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
     ):
         raise IllegalAction(
-            "a bid is at least the base cost and at least $5 over the current bid", rule="§2.3"
+            "a bid is at least the base cost and at least $5 over the current bid",
+            rule="§2.3",
+            at="rulespecs/18co.rules:2036",
         )
     if not ((g.b_free_cash(v_player) + g.b_own_bid(v_player, v_company)) >= v_price):
-        raise IllegalAction("a player's bids together may not exceed his cash", rule="§2.4, §2.5")
+        raise IllegalAction(
+            "a player's bids together may not exceed his cash",
+            rule="§2.4, §2.5",
+            at="rulespecs/18co.rules:2038",
+        )
     g.b_open_bid(v_player, v_company, v_price)
 
 
@@ -9136,23 +9297,43 @@ def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "a corporation is started in a stock round", rule="§4.3, §4.3.1, §4.3.2"
+            "a corporation is started in a stock round",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:668",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
-            "one purchase per turn, after the privates are sold", rule="§4.3, §4.3.1, §4.3.2"
+            "one purchase per turn, after the privates are sold",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:669",
         )
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is already started", rule="§4.3, §4.3.1, §4.3.2")
+        raise IllegalAction(
+            "the corporation is already started",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:670",
+        )
     if not (not g.b_closed(v_corporation)):
-        raise IllegalAction("the corporation is out of the game", rule="§4.3, §4.3.1, §4.3.2")
+        raise IllegalAction(
+            "the corporation is out of the game",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:671",
+        )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§4.3, §4.3.1, §4.3.2")
+        raise IllegalAction(
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:672"
+        )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§4.4.1",
+            at="rulespecs/lib/18xx.rules:674",
+        )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§4.3, §4.3.1, §4.3.2")
+        raise IllegalAction(
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:675"
+        )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -9165,41 +9346,76 @@ def a_par(g, v_player, v_corporation, v_price):
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
     if not (g.b_in_round("stock")):
-        raise IllegalAction("shares are bought in a stock round", rule="§4.2, §3.1.1")
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="§4.2, §3.1.1",
+            at="rulespecs/18co.rules:2152",
+        )
     if not (g.b_may_buy_now(v_player)):
-        raise IllegalAction("one purchase per turn, after any sales", rule="§4.2.1, §3.1.1")
+        raise IllegalAction(
+            "one purchase per turn, after any sales",
+            rule="§4.2.1, §3.1.1",
+            at="rulespecs/18co.rules:2153",
+        )
     if not (g.b_started(v_corporation)):
-        raise IllegalAction("the corporation is not launched", rule="§4.3")
+        raise IllegalAction(
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2154"
+        )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction("no buying back a corporation sold this round", rule="§4.2.6")
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule="§4.2.6",
+            at="rulespecs/18co.rules:2155",
+        )
     if not (g.b_len(v_shares) == 1):
-        raise IllegalAction("one certificate at a time", rule="§4.2.1")
+        raise IllegalAction(
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2156"
+        )
     if not (g.attr(v_shares[0], "corporation") == v_corporation):
-        raise IllegalAction("the certificate is one of the corporation named", rule="§4.2.2")
+        raise IllegalAction(
+            "the certificate is one of the corporation named",
+            rule="§4.2.2",
+            at="rulespecs/18co.rules:2157",
+        )
     v_seller = g.b_holder_of(v_shares[0])
     if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
         v_cert = v_shares[0]
         if not (g.attr(v_cert, "corporation") == v_corporation):
-            raise IllegalAction("the certificate is one of the corporation named", rule="§4.2.2")
+            raise IllegalAction(
+                "the certificate is one of the corporation named",
+                rule="§4.2.2",
+                at="rulespecs/18co.rules:2161",
+            )
         if not (not g.attr(v_cert, "president")):
-            raise IllegalAction("a President's certificate is never sold", rule="§4.1.5, §6.1")
+            raise IllegalAction(
+                "a President's certificate is never sold",
+                rule="§4.1.5, §6.1",
+                at="rulespecs/18co.rules:2162",
+            )
         if not (
             (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
         ):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
+                at="rulespecs/18co.rules:2163",
             )
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-            raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+            raise IllegalAction(
+                "the certificate limit would be exceeded",
+                rule="§4.4.1",
+                at="rulespecs/18co.rules:2166",
+            )
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
-            raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+            raise IllegalAction(
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2167"
+            )
         v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4")
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2169")
         g.transfer(v_cost, v_player, v_seller)
         g.move(v_cert, v_seller, v_player)
         g.b_bought(v_player, v_corporation)
@@ -9208,12 +9424,14 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
+                at="rulespecs/18co.rules:2174",
             )
         v_cert = v_shares[0]
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
+                at="rulespecs/18co.rules:2177",
             )
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
@@ -9222,12 +9440,17 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
+                at="rulespecs/18co.rules:2178",
             )
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
         ):
-            raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+            raise IllegalAction(
+                "the certificate limit would be exceeded",
+                rule="§4.4.1",
+                at="rulespecs/18co.rules:2180",
+            )
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -9235,10 +9458,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             )
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
-            raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+            raise IllegalAction(
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2182"
+            )
         v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
         if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4")
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2185")
         g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
         g.move(v_cert, v_seller, v_player)
         g.b_bought(v_player, v_corporation)
@@ -9251,14 +9476,23 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§4.1, §3.1.1",
+            at="rulespecs/18co.rules:2062",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
-        raise IllegalAction("a player sells, then buys", rule="§3.1.1")
+        raise IllegalAction(
+            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2064"
+        )
     if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction("no shares are sold in the first Stock Round", rule="§4.1.1")
+        raise IllegalAction(
+            "no shares are sold in the first Stock Round",
+            rule="§4.1.1",
+            at="rulespecs/18co.rules:2065",
+        )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "a corporation not yet launched has no market value to sell at", rule="§4.1.3, §4.3.1"
+            "a corporation not yet launched has no market value to sell at",
+            rule="§4.1.3, §4.3.1",
+            at="rulespecs/18co.rules:2066",
         )
     v_pres = g.b_president_certificate(v_corporation)
     v_exchange = v_pres in v_shares
@@ -9272,7 +9506,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             for v_c in v_shares
         )
     ):
-        raise IllegalAction("those certificates cannot be sold", rule="§4.1.2, §4.1.5")
+        raise IllegalAction(
+            "those certificates cannot be sold",
+            rule="§4.1.2, §4.1.5",
+            at="rulespecs/18co.rules:2069",
+        )
     v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (
         (v_percent == v_named)
@@ -9284,13 +9522,19 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "the shares sold are those of the certificates named (only a sale of the President's certificate may keep one of its shares): a sale is never read as another",
             rule="§4.1.2, §4.1.5",
+            at="rulespecs/18co.rules:2072",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent) <= g.param("pool_cap")):
-        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+        raise IllegalAction(
+            "the Market holds at most 5 shares of a corporation",
+            rule="§4.1.6",
+            at="rulespecs/18co.rules:2074",
+        )
     if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
         raise IllegalAction(
             "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
             rule="§4.1.5, §4.5.1",
+            at="rulespecs/18co.rules:2076",
         )
     if not (
         (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
@@ -9298,6 +9542,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
             rule="§4.1.3, §4.1.4",
+            at="rulespecs/18co.rules:2078",
         )
     if v_emergency:
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent)
@@ -9326,6 +9571,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
                 raise IllegalAction(
                     "a certificate given in the exchange is sold whole, or kept",
                     rule="§4.1.5, §4.5.3",
+                    at="rulespecs/18co.rules:2100",
                 )
             g.move(v_c, v_player, g.name("pool"))
             if g.attr(v_c, "percent") < v_owed:
@@ -9334,6 +9580,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
                         raise IllegalAction(
                             "a certificate given in the exchange is sold whole, or kept",
                             rule="§4.1.5, §4.5.3",
+                            at="rulespecs/18co.rules:2104",
                         )
                     g.move(v_d, v_player, g.name("pool"))
     else:
@@ -9351,30 +9598,54 @@ def a_pass(g, v_entity):
         )
     ):
         raise IllegalAction(
-            "a player over the certificate limit must sell down to it first", rule="§4.4.1"
+            "a player over the certificate limit must sell down to it first",
+            rule="§4.4.1",
+            at="rulespecs/lib/18xx.rules:731",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction("a corporation without a train must buy one", rule="§5.10.6")
+        raise IllegalAction(
+            "a corporation without a train must buy one",
+            rule="§5.10.6",
+            at="rulespecs/lib/18xx.rules:733",
+        )
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
-        raise IllegalAction("a corporation buys privates during its operating turn", rule="§5.3.1")
+        raise IllegalAction(
+            "a corporation buys privates during its operating turn",
+            rule="§5.3.1",
+            at="rulespecs/18co.rules:2195",
+        )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction("corporations buy privates from Phase 3", rule="§5.3.1, §9.3.2")
+        raise IllegalAction(
+            "corporations buy privates from Phase 3",
+            rule="§5.3.1, §9.3.2",
+            at="rulespecs/18co.rules:2196",
+        )
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4")
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2197")
     if not (v_company != g.entity("private", "DRGR")):
-        raise IllegalAction("the Silverton Branch cannot be bought by a corporation", rule="§5.3.4")
+        raise IllegalAction(
+            "the Silverton Branch cannot be bought by a corporation",
+            rule="§5.3.4",
+            at="rulespecs/18co.rules:2198",
+        )
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
         raise IllegalAction(
-            "privates are bought from a player or from the Market", rule="§5.3.2, §5.3.3"
+            "privates are bought from a player or from the Market",
+            rule="§5.3.2, §5.3.3",
+            at="rulespecs/18co.rules:2200",
         )
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
-        raise IllegalAction("a private in the Market costs half its face value", rule="§5.3.3")
+        raise IllegalAction(
+            "a private in the Market costs half its face value",
+            rule="§5.3.3",
+            at="rulespecs/18co.rules:2201",
+        )
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -9383,14 +9654,17 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         )
     ):
         raise IllegalAction(
-            "a private is bought from a player for 50% to 150% of its face value", rule="§5.3.2"
+            "a private is bought from a player for 50% to 150% of its face value",
+            rule="§5.3.2",
+            at="rulespecs/18co.rules:2202",
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2")
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2204")
     if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
+            at="rulespecs/18co.rules:2205",
         )
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
@@ -9401,10 +9675,18 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction("tiles are laid at the start of a turn", rule="§5.6, §5.2.4")
+        raise IllegalAction(
+            "tiles are laid at the start of a turn",
+            rule="§5.6, §5.2.4",
+            at="rulespecs/lib/18xx.rules:754",
+        )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
-        raise IllegalAction("the company cannot pay the terrain cost", rule="§5.6, §5.2.4")
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule="§5.6, §5.2.4",
+            at="rulespecs/lib/18xx.rules:756",
+        )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
 
@@ -9414,18 +9696,30 @@ def a_place_token(g, v_corporation, v_city):
     if g.b_pending_decision(v_corporation, "place_token"):
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
-                "only a station of the corporation taken over is replaced", rule="§6.1.3"
+                "only a station of the corporation taken over is replaced",
+                rule="§6.1.3",
+                at="rulespecs/18co.rules:2265",
             )
         g.b_swap_station(v_corporation, v_city)
     else:
         if not (g.b_in_step(v_corporation, "place_token")):
-            raise IllegalAction("a station token is placed after laying track", rule="§5.2.5")
+            raise IllegalAction(
+                "a station token is placed after laying track",
+                rule="§5.2.5",
+                at="rulespecs/18co.rules:2269",
+            )
         if not (g.b_tokens_left(v_corporation) > 0):
-            raise IllegalAction("the corporation has no station token left", rule="§5.7.5")
+            raise IllegalAction(
+                "the corporation has no station token left",
+                rule="§5.7.5",
+                at="rulespecs/18co.rules:2270",
+            )
         v_spot = g.b_check_token(v_corporation, v_city)
         v_cost = g.b_next_token_cost(v_corporation)
         if not (g.b_cash(v_corporation) >= v_cost):
-            raise IllegalAction("not enough cash for the token", rule="§5.7.5")
+            raise IllegalAction(
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2273"
+            )
         g.transfer(v_cost, v_corporation, g.name("bank"))
         g.b_place_station(v_corporation, v_spot)
         g.b_end_step(v_corporation)
@@ -9434,7 +9728,11 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction("trains run after track and tokens", rule="§5.8, §5.2.6")
+        raise IllegalAction(
+            "trains run after track and tokens",
+            rule="§5.8, §5.2.6",
+            at="rulespecs/lib/18xx.rules:773",
+        )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
 
@@ -9442,9 +9740,15 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction("revenue is distributed after the trains run", rule="§5.2.7")
+        raise IllegalAction(
+            "revenue is distributed after the trains run",
+            rule="§5.2.7",
+            at="rulespecs/18co.rules:2284",
+        )
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction("revenue is withheld or paid out", rule="§5.9")
+        raise IllegalAction(
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2285"
+        )
     v_revenue = g.b_revenue(v_corporation)
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
@@ -9494,45 +9798,74 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction("trains are bought after the revenue is distributed", rule="§5.2.8")
+        raise IllegalAction(
+            "trains are bought after the revenue is distributed",
+            rule="§5.2.8",
+            at="rulespecs/18co.rules:2213",
+        )
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
-            "a corporation at its train limit may not buy a train", rule="§5.10.5.2"
+            "a corporation at its train limit may not buy a train",
+            rule="§5.10.5.2",
+            at="rulespecs/18co.rules:2214",
         )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "later trains wait until the current phase's trains are sold", rule="§5.10.3"
+                "later trains wait until the current phase's trains are sold",
+                rule="§5.10.3",
+                at="rulespecs/18co.rules:2218",
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction("no more trains from the bank this turn", rule="§5.10.2")
+            raise IllegalAction(
+                "no more trains from the bank this turn",
+                rule="§5.10.2",
+                at="rulespecs/18co.rules:2219",
+            )
         if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction("the bank sells at list price", rule="§5.10.1.1")
+            raise IllegalAction(
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2220"
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§5.10.1",
+                at="rulespecs/18co.rules:2222",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         if not (v_price == (g.attr(v_train, "price") // 2)):
-            raise IllegalAction("the Market sells trains at half list price", rule="§5.10.1.2")
+            raise IllegalAction(
+                "the Market sells trains at half list price",
+                rule="§5.10.1.2",
+                at="rulespecs/18co.rules:2227",
+            )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§5.10.1",
+                at="rulespecs/18co.rules:2229",
+            )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
     else:
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
-                "trains are bought from the bank, the Market or another corporation", rule="§5.10.1"
+                "trains are bought from the bank, the Market or another corporation",
+                rule="§5.10.1",
+                at="rulespecs/18co.rules:2234",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
+                at="rulespecs/18co.rules:2235",
             )
         if not (
             (g.param("train_trades") == "any_corporation")
@@ -9541,13 +9874,20 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
+                at="rulespecs/18co.rules:2237",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
-                "a train sold between corporations costs at least $1", rule="§5.10.1.3"
+                "a train sold between corporations costs at least $1",
+                rule="§5.10.1.3",
+                at="rulespecs/18co.rules:2239",
             )
         if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction("the corporation cannot pay for the train", rule="§5.10.1")
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§5.10.1",
+                at="rulespecs/18co.rules:2240",
+            )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
@@ -9556,9 +9896,17 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction("only a corporation over the train limit discards", rule="§5.10.5.3")
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="§5.10.5.3",
+            at="rulespecs/18co.rules:2250",
+        )
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction("the corporation does not own that train", rule="§5.10.5.3")
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="§5.10.5.3",
+            at="rulespecs/18co.rules:2251",
+        )
     if g.attr(v_train, "on_discard") == "removed_from_game":
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
@@ -9576,7 +9924,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
-            "the president does not sell his own shares to pay for a train", rule="§5.10.6.1"
+            "the president does not sell his own shares to pay for a train",
+            rule="§5.10.6.1",
+            at="rulespecs/lib/18xx.rules:846",
         )
     if not (
         (
@@ -9618,6 +9968,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
+            at="rulespecs/lib/18xx.rules:848",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9629,6 +9980,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
+            at="rulespecs/lib/18xx.rules:854",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9655,15 +10007,21 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
         if not (g.b_done_this_turn("issued") or (not r_can_issue(g, v_corporation))):
             raise IllegalAction(
-                "the corporation must first issue its own certificates", rule="§5.10.6.1.1"
+                "the corporation must first issue its own certificates",
+                rule="§5.10.6.1.1",
+                at="rulespecs/18co-18xx-games.rules:95",
             )
         if not (v_price == g.b_cheapest_train_price()):
             raise IllegalAction(
-                "a train the president helps to buy is the cheapest", rule="§5.10.6.1"
+                "a train the president helps to buy is the cheapest",
+                rule="§5.10.6.1",
+                at="rulespecs/18co-18xx-games.rules:97",
             )
         if not (g.b_cash(g.b_president(v_corporation)) >= (v_price - g.b_cash(v_corporation))):
             raise IllegalAction(
-                "the president cannot pay the rest: he sells shares first", rule="§5.10.6.1"
+                "the president cannot pay the rest: he sells shares first",
+                rule="§5.10.6.1",
+                at="rulespecs/18co-18xx-games.rules:98",
             )
         g.transfer((v_price - g.b_cash(v_corporation)), g.b_president(v_corporation), v_corporation)
 
@@ -9674,6 +10032,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
+            at="rulespecs/lib/18xx.rules:876",
         )
     g.b_end_game_now("agreement")
 
@@ -9681,48 +10040,79 @@ def a_end_game(g, v_player):
 def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     """A corporation's one bid for a corporation up for liquidation (§7.1.1)"""
     if not (g.b_in_round("acquisition")):
-        raise IllegalAction("corporations bid for others in the Acquisition Round", rule="§7, §7.1")
+        raise IllegalAction(
+            "corporations bid for others in the Acquisition Round",
+            rule="§7, §7.1",
+            at="rulespecs/18co.rules:491",
+        )
     if not (v_corporation == g.b_acquisition_target()):
-        raise IllegalAction("the auction is for another corporation", rule="§7.1")
+        raise IllegalAction(
+            "the auction is for another corporation", rule="§7.1", at="rulespecs/18co.rules:492"
+        )
     if not (g.b_president(v_bidder) != g.b_president(v_corporation)):
         raise IllegalAction(
             "a corporation with the same President as the one being liquidated does not bid",
             rule="§7.1.1",
+            at="rulespecs/18co.rules:493",
         )
     if not (v_price >= g.param("acquisition_bid_min")):
-        raise IllegalAction("a bid is at least $1", rule="§7.1.1")
+        raise IllegalAction("a bid is at least $1", rule="§7.1.1", at="rulespecs/18co.rules:495")
     if not (v_price >= (g.b_highest_acquisition_bid() + g.param("acquisition_bid_raise"))):
-        raise IllegalAction("a bid beats the highest so far", rule="§7.1.2")
+        raise IllegalAction(
+            "a bid beats the highest so far", rule="§7.1.2", at="rulespecs/18co.rules:496"
+        )
     if not (g.b_cash(v_bidder) >= v_price):
-        raise IllegalAction("the winner pays its bid from its treasury", rule="§7.1.2")
+        raise IllegalAction(
+            "the winner pays its bid from its treasury",
+            rule="§7.1.2",
+            at="rulespecs/18co.rules:498",
+        )
     g.b_acquisition_bid(v_bidder, v_price)
 
 
 def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     """Buy a certificate a corporation one presides holds of another corporation (§8.2)"""
     if not (g.b_in_special_round("presidents_choice")):
-        raise IllegalAction("certificates are bought so in the President's Choice Round", rule="§8")
+        raise IllegalAction(
+            "certificates are bought so in the President's Choice Round",
+            rule="§8",
+            at="rulespecs/18co.rules:520",
+        )
     if not (g.b_len(v_shares) == 1):
-        raise IllegalAction("one certificate at a time", rule="§8.2")
+        raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:521")
     v_cert = v_shares[0]
     if not (g.attr(v_cert, "corporation") == v_corporation):
-        raise IllegalAction("the certificate is one of the corporation named", rule="§8.2")
+        raise IllegalAction(
+            "the certificate is one of the corporation named",
+            rule="§8.2",
+            at="rulespecs/18co.rules:523",
+        )
     v_seller = g.b_holder_of(v_cert)
     if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
         raise IllegalAction(
-            "the certificate is one a corporation holds of another corporation", rule="§8.2, §11.4"
+            "the certificate is one a corporation holds of another corporation",
+            rule="§8.2, §11.4",
+            at="rulespecs/18co.rules:525",
         )
     if not (g.b_president(v_seller) == v_player):
-        raise IllegalAction("a President buys from the corporations he presides", rule="§8.2")
+        raise IllegalAction(
+            "a President buys from the corporations he presides",
+            rule="§8.2",
+            at="rulespecs/18co.rules:527",
+        )
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction("the certificate limit would be exceeded", rule="§4.4.1")
+        raise IllegalAction(
+            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:528"
+        )
     if not (
         (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent")) <= g.param("holding_cap")
     ):
-        raise IllegalAction("at most six shares of a corporation", rule="§4.2.5")
+        raise IllegalAction(
+            "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:529"
+        )
     v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§4.2.4")
+        raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:531")
     g.transfer(v_cost, v_player, v_seller)
     g.move(v_cert, v_seller, v_player)
     g.b_bought(v_player, v_corporation)
@@ -9731,21 +10121,37 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     """Raise a bid and move it to another private (§2.1.2)"""
     if not (g.b_in_round("auction")):
-        raise IllegalAction("bids are moved in the Private Company Auction", rule="§2.1.2")
+        raise IllegalAction(
+            "bids are moved in the Private Company Auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2045",
+        )
     if not (g.b_own_bid(v_player, v_from_company) > 0):
-        raise IllegalAction("the player has no bid on that private to move", rule="§2.1.2")
+        raise IllegalAction(
+            "the player has no bid on that private to move",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2046",
+        )
     if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
-        raise IllegalAction("a bid is moved to another private in the auction", rule="§2.1.2")
+        raise IllegalAction(
+            "a bid is moved to another private in the auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2047",
+        )
     if not (v_price > g.b_own_bid(v_player, v_from_company)):
-        raise IllegalAction("a moved bid is also increased", rule="§2.1.2")
+        raise IllegalAction(
+            "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2049"
+        )
     if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2")
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2050")
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
     ):
         raise IllegalAction(
-            "a bid is at least the base cost and at least $5 over the current bid", rule="§2.3"
+            "a bid is at least the base cost and at least $5 over the current bid",
+            rule="§2.3",
+            at="rulespecs/18co.rules:2051",
         )
     if not (
         (
@@ -9754,16 +10160,22 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
         )
         >= v_price
     ):
-        raise IllegalAction("a player's bids together may not exceed his cash", rule="§2.4, §2.5")
+        raise IllegalAction(
+            "a player's bids together may not exceed his cash",
+            rule="§2.4, §2.5",
+            at="rulespecs/18co.rules:2053",
+        )
     g.b_move_bid(v_player, v_from_company, v_company, v_price)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (Table B, §5.6)"""
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4")
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2130")
     if not (g.b_in_round("operating")):
-        raise IllegalAction("tiles are laid in operating rounds", rule="§5.2.4")
+        raise IllegalAction(
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2131"
+        )
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
     g.b_ability_lay(v_company, v_lay, v_tile)
 
@@ -9771,9 +10183,13 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
 def a_remove_token(g, v_company, v_city):
     """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4")
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2140")
     if not (g.b_in_round("operating")):
-        raise IllegalAction("stations are taken back in operating rounds", rule="Table B")
+        raise IllegalAction(
+            "stations are taken back in operating rounds",
+            rule="Table B",
+            at="rulespecs/18co.rules:2141",
+        )
     v_station = g.b_check_return_token(v_company, v_city)
     v_corporation = g.b_holder_of(v_company)
     g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
@@ -9796,15 +10212,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
+            at="rulespecs/18co-18xx-games.rules:43",
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
     ):
-        raise IllegalAction("the corporation issues certificates from its treasury", rule="§5.11.1")
+        raise IllegalAction(
+            "the corporation issues certificates from its treasury",
+            rule="§5.11.1",
+            at="rulespecs/18co-18xx-games.rules:45",
+        )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+        raise IllegalAction(
+            "the Market holds at most 5 shares of a corporation",
+            rule="§4.1.6",
+            at="rulespecs/18co-18xx-games.rules:48",
+        )
     if not (
         (not v_emergency)
         or (
@@ -9816,7 +10241,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     ):
         raise IllegalAction(
-            "raising money for a train, no more certificates than needed", rule="§5.10.6.1"
+            "raising money for a train, no more certificates than needed",
+            rule="§5.10.6.1",
+            at="rulespecs/18co-18xx-games.rules:50",
         )
     g.transfer(
         g.b_falling_sale_value(v_corporation, (v_percent_sold // 10)), g.name("bank"), v_corporation
@@ -9837,15 +10264,19 @@ def r_money_raised_for_train(g):
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
     if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12")
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2382")
     v_target = g.attr(v_shares[0], "corporation")
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
-            "certificates of other corporations are sold at the end of the turn", rule="§5.2.10"
+            "certificates of other corporations are sold at the end of the turn",
+            rule="§5.2.10",
+            at="rulespecs/18co.rules:2384",
         )
     if not (v_target != v_corporation):
         raise IllegalAction(
-            "a corporation's own certificates are issued, not sold", rule="§5.11, §5.12"
+            "a corporation's own certificates are issued, not sold",
+            rule="§5.11, §5.12",
+            at="rulespecs/18co.rules:2386",
         )
     if not (
         all(
@@ -9856,19 +10287,27 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
+            at="rulespecs/18co.rules:2387",
         )
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
+            at="rulespecs/18co.rules:2389",
         )
     if not (g.b_corporate_purchase_this_turn() != v_target):
         raise IllegalAction(
-            "not after buying that corporation's certificates this turn", rule="§5.12.1"
+            "not after buying that corporation's certificates this turn",
+            rule="§5.12.1",
+            at="rulespecs/18co.rules:2391",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not ((g.b_pool_percent(v_target) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction("the Market holds at most 5 shares of a corporation", rule="§4.1.6")
+        raise IllegalAction(
+            "the Market holds at most 5 shares of a corporation",
+            rule="§4.1.6",
+            at="rulespecs/18co.rules:2394",
+        )
     g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     for v_c in v_shares:
         g.move(v_c, v_corporation, g.name("pool"))
@@ -9880,17 +10319,23 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
     if not (g.b_in_step(v_corporation, "redeem_shares")):
-        raise IllegalAction("shares are redeemed at the start of the turn", rule="§5.2, §5.2.2")
+        raise IllegalAction(
+            "shares are redeemed at the start of the turn",
+            rule="§5.2, §5.2.2",
+            at="rulespecs/18co.rules:2408",
+        )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "a corporation redeems only its own certificates in the Market", rule="§5.4.1"
+            "a corporation redeems only its own certificates in the Market",
+            rule="§5.4.1",
+            at="rulespecs/18co.rules:2409",
         )
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2")
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2412")
     g.transfer(v_cost, v_corporation, g.name("bank"))
     for v_c in v_shares:
         g.move(v_c, g.name("pool"), v_corporation)
@@ -9902,28 +10347,42 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
+            at="rulespecs/18co.rules:2422",
         )
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
-            "certificates of another corporation are bought one at a time", rule="§5.5.4"
+            "certificates of another corporation are bought one at a time",
+            rule="§5.5.4",
+            at="rulespecs/18co.rules:2424",
         )
     v_cert = v_shares[0]
     v_target = g.attr(v_cert, "corporation")
     if not (v_target != v_corporation):
         raise IllegalAction(
-            "a corporation's own certificates are redeemed, not bought", rule="§5.4, §5.5.1"
+            "a corporation's own certificates are redeemed, not bought",
+            rule="§5.4, §5.5.1",
+            at="rulespecs/18co.rules:2427",
         )
     if not (not g.attr(v_cert, "president")):
-        raise IllegalAction("a corporation never buys a President's certificate", rule="§5.5.3")
+        raise IllegalAction(
+            "a corporation never buys a President's certificate",
+            rule="§5.5.3",
+            at="rulespecs/18co.rules:2428",
+        )
     v_seller = g.b_holder_of(v_cert)
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
+            at="rulespecs/18co.rules:2430",
         )
     v_earlier = g.b_corporate_purchase_this_turn()
     if not ((v_earlier == None) or (v_earlier == v_target)):
-        raise IllegalAction("certificates of only one other corporation a turn", rule="§5.5.1")
+        raise IllegalAction(
+            "certificates of only one other corporation a turn",
+            rule="§5.5.1",
+            at="rulespecs/18co.rules:2433",
+        )
     v_mine = g.b_percent(g.b_president(v_corporation), v_target)
     if not (
         (
@@ -9941,10 +10400,11 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
+            at="rulespecs/18co.rules:2435",
         )
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2")
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2441")
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -9957,13 +10417,17 @@ def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
-            "the president pays only for a train the corporation must buy", rule="§5.10.6"
+            "the president pays only for a train the corporation must buy",
+            rule="§5.10.6",
+            at="rulespecs/18co.rules:2454",
         )
     if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2")
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2455")
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
-            "the corporation must first issue its own certificates", rule="§5.10.6.1.1"
+            "the corporation must first issue its own certificates",
+            rule="§5.10.6.1.1",
+            at="rulespecs/18co.rules:2456",
         )
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
@@ -9971,6 +10435,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
+            at="rulespecs/18co.rules:2457",
         )
     g.transfer(v_amount, v_player, v_corporation)
 
@@ -9979,7 +10444,9 @@ def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (supplement from \"18xx.games: lib/engine/step/bankrupt.rb (Bankrupt#process_bankrupt), lib/engine/game/base.rb (Game#can_go_bankrupt?, Game#total_emr_buying_power), lib/engine/step/train.rb (Train#can_sell?: must_issue_before_ebuy?)\")"""
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
-            "bankruptcy comes only from a train the corporation must buy", rule="§5.10.6"
+            "bankruptcy comes only from a train the corporation must buy",
+            rule="§5.10.6",
+            at="rulespecs/18co-18xx-games.rules:111",
         )
     v_player = g.b_president(v_corporation)
     v_issuable = g.b_min(
@@ -9996,9 +10463,14 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the corporation's cash, its certificates and the president's cash would pay for the train",
             rule="§5.10.6.1",
+            at="rulespecs/18co-18xx-games.rules:114",
         )
     if not (r_can_issue(g, v_corporation) or (not g.b_can_emergency_sell(v_player))):
-        raise IllegalAction("the president must first sell shares", rule="§5.10.6.1")
+        raise IllegalAction(
+            "the president must first sell shares",
+            rule="§5.10.6.1",
+            at="rulespecs/18co-18xx-games.rules:116",
+        )
     g.transfer(g.b_cash(v_player), v_player, g.name("bank"))
     g.b_end_game_now("bankruptcy")
 
@@ -10013,6 +10485,12 @@ def r_step_held(g, v_corporation, v_step):
 
 
 # ------------------------------------------------------------ triggers
+
+
+def t_full_capitalisation(g, v_corporation, *_rest):
+    """Full capitalisation: the corporation receives its whole capital when it floats"""
+    if g.param("capitalisation") == "full":
+        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
@@ -10172,6 +10650,7 @@ class Game(GameBase):
         "step_held": r_step_held,
     }
     TRIGGERS = {
+        "floated": [(None, t_full_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "presidents_choice": [(None, t_presidents_choice_called)],

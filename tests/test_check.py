@@ -298,3 +298,116 @@ def test_check_of_one_file_checks_the_titles_built_from_it_and_reports_the_same(
     assert [d for d in only.diagnostics if d.span is None or d.span.path == shown] == in_file
     toy_errors = [d for d in full.diagnostics if d.span is not None and d.span.path == display(tmp_path / "toy.rules")]
     assert toy_errors and not [d for d in only.diagnostics if d in toy_errors]
+
+
+# ---------------------------------------------------------------- issue 43: mistakes that do not pass silently
+#
+# Each on a copy of the toy title (tests/fixtures/toy), which checks clean: one edit, the code
+# it gets and the line it is on.
+
+
+def _toy_with(*edits: tuple[str, str]) -> tuple[str, object]:
+    from tests.conftest import TOY
+
+    text = (TOY / "toy.rules").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text, check_source(text, "toy.rules", with_library=True)
+
+
+def _line_of(text: str, fragment: str) -> int:
+    return next(i for i, row in enumerate(text.splitlines(), 1) if fragment in row)
+
+
+def _errors(loaded, code: str) -> list:
+    found = [d for d in loaded.diagnostics if d.code == code]
+    assert found, [(d.code, d.message) for d in loaded.diagnostics if d.is_error]
+    return found
+
+
+def test_the_toy_checks_clean():
+    _, loaded = _toy_with()
+    assert codes(loaded, "error") == []
+
+
+def test_E030_a_title_with_trains_and_no_map_is_refused_on_its_title_line():
+    start, end = '  section §5 "Map"', "  // the toy's own properties"
+    toy = _toy_with()[0]
+    the_map = toy[toy.index(start):toy.index(end)]
+    text, loaded = _toy_with((the_map, ""), ("    home: A1 §5\n", ""))
+    d = only(loaded, "E030")
+    assert d.span.line == _line_of(text, 'title "Toy" {') and d.span.path == "toy.rules"
+    assert "no map" in d.message and "map: gap" in d.help
+    # a map the rulebook does not give, declared as a gap, is no error (a W002 note)
+    text, loaded = _toy_with((the_map, '  map: gap "not in the rulebook"\n'), ("    home: A1 §5\n", ""))
+    assert "E030" not in codes(loaded) and "W002" in codes(loaded)
+
+
+def test_E022_a_home_hex_that_does_not_exist():
+    text, loaded = _toy_with(("    home: A1 §5", "    home: A9 §5"))
+    d = only(loaded, "E022")
+    assert (d.span.line, d.span.column) == (_line_of(text, "home: A9"), 11)
+    assert "no hex `A9`" in d.message and d.help == "hexes: A1, B2"
+
+
+def test_E031_a_home_hex_with_no_city_and_a_homes_entry_naming_no_city():
+    blank = '  hex C3 §5 {\n    color: white §5\n    nodes: [(kind: town, revenue: 10)] §5\n    paths: [] §5\n  }\n'
+    text, loaded = _toy_with(("    home: A1 §5", "    home: C3 §5"), ('  hex B2 "Endtown"', blank + '  hex B2 "Endtown"'))
+    d = only(loaded, "E031")
+    assert (d.span.line, d.span.column) == (_line_of(text, "home: C3"), 11)
+    assert "hex C3" in d.message and "TOY" in d.message
+    text, loaded = _toy_with(("    paths: [(a: 5, b: n0)] §5", "    paths: [(a: 5, b: n0)] §5\n    homes: [(corporation: TOY, node: 1)] §5"))
+    d = only(loaded, "E031")
+    assert (d.span.line, d.span.column) == (_line_of(text, "homes: [(corporation: TOY"), 38)
+
+
+def test_E032_a_tile_outside_the_tile_set_and_E022_a_tile_that_does_not_exist():
+    tables = ('  table tile_counts by tile §5 {\n    "7" => 2 §5\n    "8" => 2 §5\n  }\n'
+              '  table upgrades by tile §5 {\n    "7" => ["8", "9"] §5\n    "8" => ["9999"] §5\n  }\n')
+    text, loaded = _toy_with(('  hex A1 "Toyville"', tables + '  hex A1 "Toyville"'))
+    d = only(loaded, "E032")
+    assert d.span.line == _line_of(text, '"7" => ["8", "9"]') and "'9'" in d.message
+    assert "tile_counts" in d.help
+    d = only(loaded, "E022")
+    assert d.span.line == _line_of(text, '"8" => ["9999"]') and "no tile `9999`" in d.message
+
+
+def test_E024_a_misspelt_property_of_the_title_and_of_a_component():
+    text, loaded = _toy_with(("  sold_out_rise: true §2", "  sold_out_rse: true §2"),
+                             ("    distance: 3 §3", "    distnce: 3 §3"))
+    found = sorted(((d.span.line, d.span.column), d.suggestions[0]) for d in _errors(loaded, "E024"))
+    assert found == [((_line_of(text, "sold_out_rse"), 3), "sold_out_rise"),
+                     ((_line_of(text, "distnce"), 5), "distance")]
+
+
+def test_E026_a_misspelt_enum_value():
+    text, loaded = _toy_with(("  capitalisation: incremental §2", "  capitalisation: incremntal §2"))
+    d = only(loaded, "E026")
+    assert (d.span.line, d.span.column) == (_line_of(text, "incremntal"), 19)
+    assert d.suggestions == ("incremental",)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("  auction_pass_final: true §2", "  auction_pass_final: false §2"),
+    ("  seating_after_auction: unchanged §2", "  seating_after_auction: passing_order §2"),
+])
+def test_E033_a_value_the_library_accepts_and_the_runtime_does_not_play(old, new):
+    text, loaded = _toy_with(("  first_round: stock §1", "  first_round: auction §1"), (old, new))
+    d = only(loaded, "E033")
+    assert d.span.line == _line_of(text, new.strip()) and "not implemented by the runtime" in d.message
+    # where the runtime never reads it (no opening auction), it is no error
+    _, loaded = _toy_with((old, new))
+    assert "E033" not in codes(loaded)
+
+
+def test_E027_a_private_with_no_worth_at_the_end_where_the_title_gives_none():
+    """Issue 43: a private's end-of-game value missing surfaced as a RuleGap from the final score;
+    `check` asks for it where the title sets no private_value_at_end."""
+    private = '  private MT "Midland" §2 {\n    cost: $20 §2\n    income: $5 §2\n  }\n'
+    text, loaded = _toy_with(('  corporation TOY "Toy Railway" §2 {', private + '  corporation TOY "Toy Railway" §2 {'))
+    d = only(loaded, "E027")
+    assert d.span.line == _line_of(text, 'private MT "Midland"') and "`end_value`" in d.message
+    _, loaded = _toy_with(('  corporation TOY "Toy Railway" §2 {', private + '  corporation TOY "Toy Railway" §2 {'),
+                          ("  winner: highest_net_worth §4", "  winner: highest_net_worth §4\n  private_value_at_end: face §4"))
+    assert "E027" not in codes(loaded)

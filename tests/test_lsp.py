@@ -146,7 +146,7 @@ def test_completion_of_a_section_citation(server):
     found = server.request(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionParams(
         _document(TOY_URI), lsp.Position(position.line, position.character)), lsp.CompletionList)
     assert [(item.label, item.detail) for item in found.items] == [
-        ("§1", "Setup"), ("§2", "Shares"), ("§3", "Operating"), ("§4", "End")]
+        ("§1", "Setup"), ("§2", "Shares"), ("§3", "Operating"), ("§4", "End"), ("§5", "Map")]
 
 
 def test_document_symbols_outline_sections_and_components(server):

@@ -699,7 +699,8 @@ errata "Broken tables" of "1800" {
     upgrades = checks["upgrades_consistent"]
     assert upgrades.status == "failed"
     assert any("no tile 9999" in d for d in upgrades.details)
-    assert any("9 (yellow) -> 8 (yellow): not a later colour" in d for d in upgrades.details)
+    assert any("9 (yellow) -> 8 (yellow): not a later colour (overlay0.rules:6)" in d for d in upgrades.details)
+    assert any(d.endswith("(overlay0.rules:3)") for d in checks["train_names_exist"].details)  # where it is said
     assert checks["market_moves_on_grid"].status == "ok"
     assert checks["par_cells_exist"].status == "ok"
     assert not report.ok
@@ -967,3 +968,26 @@ def test_8_market_moves_match_the_runtime(model_1800):
             env = {f"pre.row:{corp.id}": cell[0], f"pre.col:{corp.id}": cell[1], f"pre.has_cell:{corp.id}": True}
             ev = Evaluator(compiled, env)
             assert (ev(row), ev(col)) == market.move(cell, direction), (direction, cell)
+
+
+# ---------------------------------------------------------------- where a check cannot be made (issue 43)
+
+
+def test_a_check_not_checkable_names_the_file_and_line_of_the_clause():
+    """A construct the verifier does not model, and a declared gap a check needs, are reported with
+    the file and line of the clause: the construct where it is written, the gap where it is declared."""
+    loaded = load_toy_with(
+        'errata "Unmodelled" of "Toy" {\n'
+        '  action tip(corporation: corporation) "Tip the bank" §3 {\n'
+        '    let side = cash(corporation) > 10 ? "left" : "right"\n'
+        '    require side == "left" else "left only" §3\n'
+        '    transfer 10 from corporation to bank §3\n'
+        '  }\n'
+        '  replace holding_cap: gap "the toy does not say"\n'
+        '}\n')
+    report = verify_title(loaded.program.titles["Toy"], only=["tip", "init"])
+    reasons = {(r.transition, r.status): r.reason for r in report.results if r.reason}
+    assert reasons[("tip", "unsupported")] == "not checkable: a conditional choice between two names (overlay0.rules:3)"
+    assert reasons[("init", "gap")] == "gap holding_cap (overlay0.rules:7)"
+    text = text_of(report)
+    assert "not checkable: a conditional choice between two names (overlay0.rules:3): 20 checks (tip)" in text

@@ -22,9 +22,11 @@ from compiler.runtime.errors import RuleGap
 
 @dataclass(frozen=True)
 class Gap:
-    """A value that the rulebook does not give and nobody supplied."""
+    """A value that the rulebook does not give and nobody supplied; `at` is where the
+    rulespec declares it ("rulespecs/18co.rules:76")."""
 
     reason: str
+    at: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ class TitleData:
 def resolve_value(name: str, value: Any, players: int | None = None, **dims: Any) -> Any:
     """A value as play needs it: tables read at the given dimensions, gaps refused."""
     if isinstance(value, Gap):
-        raise RuleGap(name, value.reason)
+        raise RuleGap(name, value.reason, value.at)
     if isinstance(value, Table):
         keys = []
         for dim in value.dims:

@@ -23,6 +23,7 @@ import dataclasses
 import random
 from typing import Any, Callable, Iterable, Iterator
 
+from compiler.runtime.built import unbuilt
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
 from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train, exchange_sets
 from compiler.runtime.errors import IllegalAction, RuleGap
@@ -112,7 +113,8 @@ class GameBase:
             # other gaps are named with it, for the overlay that would fill them (`--map`)
             others = [g for g in self._declared_gaps() if g != "map"]
             raise RuleGap("the map", self.DATA.properties["map"].reason
-                          + (f"; the title's other gaps: {', '.join(others)}" if others else ""))
+                          + (f"; the title's other gaps: {', '.join(others)}" if others else ""),
+                          self.DATA.properties["map"].at)
         try:
             self._build_entities(names)
             self.log_hints = frozenset(self.log_ids.get(h, h) for h in self.log_hints)
@@ -928,9 +930,13 @@ class GameBase:
         return self.b_price(corp)
 
     def b_payee(self, corp: Entity, source: str) -> Entity:
+        """payee(C, source): who is paid for a certificate of C bought from `source`: the bank for the
+        pool; for C's own holding (its IPO, `ipo` or `treasury`) C under incremental capitalisation,
+        else the bank (full: C gets its capital when it floats, the library's full_capitalisation;
+        by_title: the title's own rules pay it)."""
         if source == "pool":
             return BANK
-        if source == "treasury" or self.param("capitalisation") == "incremental":
+        if self.param("capitalisation") == "incremental":
             return corp
         return BANK
 
@@ -3483,8 +3489,9 @@ class GameBase:
         opener = self.param("auction_opener")
         if opener != "rotating":
             raise RuleGap("auction_opener", f"the opener {opener!r} is not built; only rotating is")
-        if not self.param("auction_pass_final"):
-            raise RuleGap("auction_pass_final", "re-entering an auction after passing is not built")
+        missing = unbuilt("auction_pass_final", bool(self.param("auction_pass_final")))
+        if missing is not None:
+            raise RuleGap(missing.param, missing.why)
         queue = tuple(p.id for p in self.privates if not self.closed[p.id])
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "auction")
@@ -3698,7 +3705,8 @@ class GameBase:
             self._reseat(sorted(provisional, key=lambda p: self.cash[p]))  # sorted() is stable: ties keep their order
             self.j.set(self.g, "priority", 0)
         elif seating != "unchanged":
-            raise RuleGap("seating_after_auction", f"{seating!r} is not built")
+            missing = unbuilt("seating_after_auction", seating)
+            raise RuleGap("seating_after_auction", missing.why if missing else f"{seating!r} is not built")
         if self.pickables:
             st = dict(self.g["starting"])
             st["picks"] = tuple(x.id for x in self.pickables if self._in_play_pickable(x))

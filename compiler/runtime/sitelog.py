@@ -217,14 +217,17 @@ class Divergence:
     message: str
     rule: str | None = None
     legal: list[dict] = field(default_factory=list)
+    #: where the refusing clause is written ("rulespecs/lib/18xx.rules:701"), or None
+    at: str | None = None
 
     def as_dict(self) -> dict:
         return {"action_number": self.step.number, "auto_action": self.step.auto or None,
                 "action_id": self.step.id, "action": self.step.raw, "rule": self.rule,
-                "message": self.message, "legal": self.legal}
+                "message": self.message, "legal": self.legal, "at": self.at}
 
     def __str__(self) -> str:
-        rule = f" ({self.rule})" if self.rule else ""
+        cited = "; ".join(x for x in (self.rule, self.at) if x)
+        rule = f" ({cited})" if cited else ""
         return (f"diverged at action {self.step.label} (id {self.step.id}) {_short(self.step.raw)}: "
                 f"{self.message}{rule}")
 
@@ -304,7 +307,7 @@ def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = T
             if watch is not None:
                 watch.check(game, step.action)
         except IllegalAction as exc:
-            divergence = Divergence(step, exc.message, exc.rule, legal_for(game, step.action.get("entity")))
+            divergence = Divergence(step, exc.message, exc.rule, legal_for(game, step.action.get("entity")), exc.at)
             break
         except InvariantViolation as exc:
             divergence = Divergence(step, str(exc), exc.invariant)

@@ -1,0 +1,70 @@
+"""Capitalisation (issue 43): the library's `capitalisation` does what it says. incremental: each
+share bought from the IPO pays the corporation; full: IPO money goes to the bank and the
+corporation receives its whole capital, ten shares at par, when it floats (the library's trigger
+full_capitalisation, after 18xx.games' Game#float_corporation); by_title: IPO money goes to the bank
+and the title's own rules pay the capital (1880 Romania). On the toy title (par $70, float 60%)."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.runtime.monitor import Monitor
+from tests.conftest import LIBRARIES, TOY
+
+
+def _toy(capitalisation: str):
+    from compiler.engines import current_game_class
+    from compiler.pipeline import load_texts
+
+    text = (TOY / "toy.rules").read_text(encoding="utf-8")
+    old = "  capitalisation: incremental §2"
+    assert old in text
+    loaded = load_texts({**LIBRARIES, "toy.rules": text.replace(old, f"  capitalisation: {capitalisation} §2")})
+    assert loaded.ok, [(d.code, d.message) for d in loaded.errors]
+    title = loaded.program.titles["Toy"]
+    return title, current_game_class(title, loaded.sources)[0]
+
+
+def _float(Game):
+    """A pars the toy's corporation (its 40% president's certificate, $280) and B buys 20% ($140):
+    60% sold, it floats. The monitor checks money is conserved after each action."""
+    game = Game(players=["A", "B"], seed=1)
+    monitor = Monitor(game)
+    wanted = [("A", "par"), ("A", "pass"), ("B", "buy_shares")]
+    steps = []
+    while wanted:
+        action = next(a for a in game.legal_actions() if (a["entity"], a["type"]) == wanted[0])
+        wanted.pop(0)
+        game.process(action)
+        monitor.check(game, action)
+        steps.append(game.state()["corporations"][0]["treasury"])
+    assert game.state()["corporations"][0]["floated"]
+    return steps
+
+
+@pytest.mark.parametrize("capitalisation, treasury", [
+    ("incremental", [280, 280, 420]),  # each IPO purchase pays the corporation
+    ("full", [0, 0, 700]),             # nothing until it floats, then ten shares at $70
+    ("by_title", [0, 0, 0]),           # the toy has no rule of its own paying capital
+])
+def test_the_treasury_after_each_purchase_and_at_the_float(capitalisation, treasury):
+    _, Game = _toy(capitalisation)
+    assert _float(Game) == treasury
+
+
+def test_money_is_conserved_under_full_capitalisation_proved_for_the_purchase_that_floats():
+    from compiler.verify import verify_title
+
+    title, _ = _toy("full")
+    report = verify_title(title, only=["buy_shares"])
+    results = {r.invariant: r.status for r in report.results if r.transition == "buy_shares"}
+    assert results["money_conserved"] == "proved", report.results
+
+
+def test_a_capitalisation_the_library_does_not_declare_is_refused():
+    from compiler.pipeline import load_texts
+
+    text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
+        "  capitalisation: incremental §2", "  capitalisation: partial §2")
+    loaded = load_texts({**LIBRARIES, "toy.rules": text})
+    assert [d.code for d in loaded.errors] == ["E026"]
