@@ -32,6 +32,8 @@ from compiler.runtime.market import Market
 from compiler.runtime import track
 
 Action = dict[str, Any]
+#: a property neither the title nor an option sets (`GameBase.param`)
+_UNSET = object()
 
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
@@ -313,6 +315,11 @@ class GameBase:
     def param(self, name: str, **dims):
         """A title property as play needs it (tables read at this player count;
         a chosen option's `sets` override the title)."""
+        value = self.option_sets.get(name, _UNSET) if self.option_sets else _UNSET
+        if value is _UNSET:
+            value = self.DATA.properties.get(name, _UNSET)
+        if value is not _UNSET and not isinstance(value, (Table, Gap)):
+            return value  # a plain value: what it is, whatever the dimensions (`resolve_value`)
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
