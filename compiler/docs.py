@@ -269,7 +269,7 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
         return EXIT_OK if done.returncode == 0 else EXIT_FAIL
     stamp = root / "site" / BUILT_STAMP
     sources = _build_sources(root)
-    if stamp.is_file() and stamp.read_text(encoding="utf-8") == sources:
+    if stamp.is_file() and (root / "site" / "index.html").is_file() and stamp.read_text(encoding="utf-8") == sources:
         elapsed = time.monotonic() - started
         print(f"rulec docs: site in {paths.display(root / 'site')} up to date: its pages, configuration and "
               f"theme are those it was built from ({elapsed:.1f} s)", file=out)
