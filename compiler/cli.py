@@ -129,36 +129,15 @@ def cmd_lsp(args) -> int:
     return serve()
 
 
-#: What the titles listing is computed from, besides the rulespecs: a change to one of these
-#: makes the cached listing stale.
-_TITLES_INPUTS = ("compiler/parse.py", "compiler/resolve.py", "compiler/ir.py", "compiler/cli.py",
-                  "grammar/rulespec.lark")
-
-
-def _titles_key() -> str:
-    """A fingerprint of every rulespec's text and of the code that reads them (the listing's
-    cache key): hashing the files costs milliseconds where loading them costs most of a second."""
-    import hashlib
-
-    from compiler import paths
-
-    digest = hashlib.sha256()
-    files = sorted(paths.RULESPECS.rglob("*.rules")) + [paths.ROOT / name for name in _TITLES_INPUTS]
-    for path in files:
-        digest.update(str(path).encode() + b"\0")
-        digest.update(path.read_bytes() if path.exists() else b"(absent)")
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
 def _title_rows() -> tuple[list[dict], bool]:
     """The titles, their players ranges and variants, and whether the rulespecs have errors: from
     the listing cache when the rulespecs and the code reading them are unchanged (`rulec titles` in
     a tenth of a second), else loaded and kept (only a listing loaded without errors is kept)."""
     from compiler import paths
+    from compiler.launch import fingerprint
 
     folder = paths.cache_dir("titles")
-    key = _titles_key()
+    key = fingerprint()  # the rulespecs' and the front end's code, as `rulec play`'s start-up keys its answers
     cached = folder / f"{key}.json" if folder is not None else None
     if cached is not None and cached.is_file():
         try:
@@ -173,8 +152,11 @@ def _title_rows() -> tuple[list[dict], bool]:
         for old in folder.glob("*.json"):
             old.unlink(missing_ok=True)
         tmp = cached.with_suffix(".tmp")
-        tmp.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(cached)
+        try:
+            tmp.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(cached)
+        except OSError:
+            tmp.unlink(missing_ok=True)  # a cache that cannot be written: the next call loads again
     return rows, bool(loaded.errors)
 
 
