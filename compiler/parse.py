@@ -74,17 +74,24 @@ def _parsed(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ..
     return found
 
 
-#: Parses kept at most; past it the oldest go (each edit of a rulespec stores a new one).
+#: Parses kept: past KEPT + SLACK the oldest go, down to KEPT (each edit of a rulespec stores a
+#: new one; pruning in batches keeps a store from costing a sort of the folder each time).
 KEPT = 400
+SLACK = 100
 
 
 def _prune(folder: Path) -> None:
-    names = [n for n in os.listdir(folder) if n.endswith(".pickle") and n != "grammar.lark.pickle"]
-    if len(names) <= KEPT:
+    with os.scandir(folder) as scan:
+        entries = [e for e in scan if e.name.endswith(".pickle") and e.name != "grammar.lark.pickle"]
+    if len(entries) <= KEPT + SLACK:
         return
-    entries = sorted((folder / n for n in names), key=lambda p: p.stat().st_mtime)
-    for old in entries[:-KEPT]:
-        old.unlink(missing_ok=True)
+    def mtime(entry: os.DirEntry) -> float:
+        try:
+            return entry.stat().st_mtime
+        except OSError:
+            return 0.0
+    for old in sorted(entries, key=mtime)[:-KEPT]:
+        Path(old.path).unlink(missing_ok=True)
 
 
 @functools.cache

@@ -745,9 +745,27 @@ def _expected(names) -> tuple[str, ...]:
     return tuple(sorted({_label(n) for n in names}))
 
 
+#: The error each of ERROR_EXAMPLES' malformed texts raises (None: it parses), found once per process:
+#: Lark's `match_examples` parses every example for every syntax error it labels, about 40 parses.
+_EXAMPLE_ERRORS: dict[str, UnexpectedInput | None] = {}
+
+
+def _parse_example(malformed: str) -> None:
+    """`parser().parse` for an error example, from `_EXAMPLE_ERRORS` after its first parse."""
+    if malformed not in _EXAMPLE_ERRORS:
+        try:
+            parser().parse(malformed)
+            _EXAMPLE_ERRORS[malformed] = None
+        except UnexpectedInput as exc:
+            _EXAMPLE_ERRORS[malformed] = exc
+    exc = _EXAMPLE_ERRORS[malformed]
+    if exc is not None:
+        raise exc.with_traceback(None)
+
+
 def _friendly(exc: UnexpectedInput, text: str) -> str | None:
     try:
-        return exc.match_examples(parser().parse, ERROR_EXAMPLES, use_accepts=True, token_type_match_fallback=True)
+        return exc.match_examples(_parse_example, ERROR_EXAMPLES, use_accepts=True, token_type_match_fallback=True)
     except Exception:  # match_examples re-parses; a failure there only loses the label
         return None
 

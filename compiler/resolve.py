@@ -72,6 +72,11 @@ def _unit_label(unit: s.Unit) -> str:
     return f"{unit.kind} {unit.name!r}" + (f" of {unit.base!r}" if unit.kind in ("variant", "errata") else "")
 
 
+#: Library units -> (the units, what resolving each of them on its own found); see
+#: `_Resolver._check_libraries`. Keyed by the units' ids, checked by identity of the units kept.
+LIBRARY_FINDINGS: dict[tuple[int, ...], tuple[tuple[s.Unit, ...], tuple[Diagnostic, ...]]] = {}
+
+
 class Resolver:
     def __init__(self, modules: Iterable[s.Module]):
         self.modules = list(modules)
@@ -171,9 +176,31 @@ class Resolver:
                                         base_variant=base_variant)
                     self._check_names(rtitle)
                     variants[(name, shown)] = rtitle
-        for library in self.libraries.values():
-            self._library_scope(library, [])
+        self._check_libraries()
         return Program(titles, variants)
+
+    def _check_libraries(self) -> None:
+        """Each library resolved on its own, for what is wrong inside it (a title reports only what
+        it uses). The findings depend on the library units alone, which are frozen: they are kept
+        for the same units (`LIBRARY_FINDINGS`), so that a load reusing parsed libraries (the
+        language server on each edit, `load_texts(parsed=...)`) does not resolve them again."""
+        units = tuple(self.libraries.values())
+        key = tuple(id(u) for u in units)
+        known = LIBRARY_FINDINGS.get(key)
+        if known is None or any(a is not b for a, b in zip(known[0], units)):
+            before = len(self.diagnostics)
+            reported = set(self._reported)
+            self._reported = set()
+            for library in units:
+                self._library_scope(library, [])
+            found = tuple(self.diagnostics[before:])
+            del self.diagnostics[before:]
+            self._reported = reported
+            if len(LIBRARY_FINDINGS) > 8:
+                LIBRARY_FINDINGS.clear()
+            known = LIBRARY_FINDINGS[key] = (units, found)
+        for diagnostic in known[1]:
+            self._report(diagnostic)
 
     def _unknown_title(self, unit: s.Unit, base: str) -> Diagnostic:
         known = ", ".join(sorted(self.titles)) or "none"

@@ -625,21 +625,40 @@ def _arg_value(arg: Any, env: dict[str, Any]) -> Any:
 UNBOUND = object()
 
 
-class Validator:
-    """Compares the model with one engine instance (see the module docstring)."""
+class Translations:
+    """The model of a title with a set of options, and each action binding translated and compiled
+    so far: the same for every game played with those options, so the Validators of one
+    `validate` share it (a binding's translation costs about a third of a second)."""
 
-    def __init__(self, title: Title, game: Any, report: ValidationReport, limit: int = 400):
-        # the model with the options the game is played with
-        self.model = Model(title, tuple(game.options))
+    def __init__(self, title: Title, options: tuple[str, ...]):
+        self.options = tuple(options)
+        self.model = Model(title, self.options)
         self.tr = Translator(self.model)
-        self.title = title
-        self.game = game
-        self.report = report
-        self.limit = limit
         self.steps: dict[tuple[str, Binding], Step | Exception] = {}
         #: whether an action's guard or post-state reads what the depot holds
         self.reads_depot: dict[tuple[str, Binding], bool] = {}
         self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
+
+
+class Validator:
+    """Compares the model with one engine instance (see the module docstring)."""
+
+    def __init__(self, title: Title, game: Any, report: ValidationReport, limit: int = 400,
+                 translations: Translations | None = None):
+        # the model with the options the game is played with (and what is translated of it)
+        options = tuple(game.options)
+        if translations is None or translations.options != options:
+            translations = Translations(title, options)
+        self.translations = translations
+        self.model = translations.model
+        self.tr = translations.tr
+        self.title = title
+        self.game = game
+        self.report = report
+        self.limit = limit
+        self.steps = translations.steps
+        self.reads_depot = translations.reads_depot
+        self.compiled = translations.compiled
         self.actions = {c.name: c for c in title.of_kind("action")}
         #: each action's list parameters its body indexes (`indexed_lists`)
         self.heads: dict[str, set[str]] = {}
@@ -1330,7 +1349,8 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
 
     report = ValidationReport(title.display_name)
     cls = engine if engine is not None else game_class(title.name, title.variant)
-    model = Model(title, options)
+    translations = Translations(title, tuple(options))
+    model = translations.model
     names = [p.id for p in model.players]
     rng = random.Random(seed)
     played = 0
@@ -1342,7 +1362,8 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
             # by player count): the next seed is played instead
             report.setups_out_of_scope += 1
             continue
-        validator = Validator(title, game, report, limit)
+        validator = Validator(title, game, report, limit, translations)
+        translations = validator.translations
         if progress is not None:
             progress.next(f"game {played + 1}")
         count = 0

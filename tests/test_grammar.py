@@ -228,16 +228,30 @@ def test_a_parse_is_stored_and_read_back_the_same_and_a_changed_text_is_parsed_a
 
 
 def test_the_parse_cache_keeps_the_newest_parses(tmp_path, monkeypatch):
-    """Past `KEPT` stored parses the oldest are removed (each edit of a file stores one); Lark's
-    tables stay."""
+    """Past `KEPT` + `SLACK` stored parses the oldest are removed, down to `KEPT` (each edit of a
+    file stores one); Lark's tables stay."""
+    import os
+
     from compiler import parse
 
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(parse, "KEPT", 3)
+    monkeypatch.setattr(parse, "SLACK", 2)
     (tmp_path / "parse").mkdir()
     (tmp_path / "parse" / "grammar.lark.pickle").write_bytes(b"")
-    for players in range(2, 8):
+    texts = [f'title "x" {{ players: {players} §1 }}' for players in range(2, 8)]
+    stored = []
+    for n, text in enumerate(texts):
         parse._parsed.cache_clear()
-        parse._parsed(f'title "x" {{ players: {players} §1 }}', "x.rules")
-    assert len(list((tmp_path / "parse").glob("*.pickle"))) == 4
+        parse._parsed(text, "x.rules")
+        new = [p for p in (tmp_path / "parse").glob("*.pickle") if p.name != "grammar.lark.pickle"
+               and p not in stored]
+        stored += new
+        for age, path in enumerate(stored):  # strictly older by mtime, whatever the clock's grain
+            if path.exists():
+                os.utime(path, (1_000_000 + age, 1_000_000 + age))
+        kept = sorted(p for p in (tmp_path / "parse").glob("*.pickle") if p.name != "grammar.lark.pickle")
+        # five parses kept at most; the sixth store prunes down to the newest three
+        assert len(kept) == (n + 1 if n < 5 else 3), (n, len(kept))
+    assert sorted(kept) == sorted(stored[-3:])
     assert (tmp_path / "parse" / "grammar.lark.pickle").exists()
