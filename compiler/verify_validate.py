@@ -638,6 +638,9 @@ class Translations:
         #: whether an action's guard or post-state reads what the depot holds
         self.reads_depot: dict[tuple[str, Binding], bool] = {}
         self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
+        #: each step's oracles as (name, arguments, the constant's name, whether it is a bool): z3
+        #: answers a constant's name slowly, and every candidate checked reads them
+        self.oracle_names: dict[tuple[str, Binding], tuple[tuple[str, tuple, str, bool], ...]] = {}
 
 
 class Validator:
@@ -659,6 +662,7 @@ class Validator:
         self.steps = translations.steps
         self.reads_depot = translations.reads_depot
         self.compiled = translations.compiled
+        self.oracle_names = translations.oracle_names
         self.actions = {c.name: c for c in title.of_kind("action")}
         #: each action's list parameters its body indexes (`indexed_lists`)
         self.heads: dict[str, set[str]] = {}
@@ -985,6 +989,8 @@ class Validator:
                 guard = compiled.add(step.guard)
                 post = {name: compiled.add(term) for name, term in step.post.items() if name not in step.havocked}
                 oracles = {name: const.decl().name() for name, _, const in step.oracles}
+                self.oracle_names[key] = tuple((name, args, const.decl().name(), z3.is_bool(const))
+                                               for name, args, const in step.oracles)
                 self.compiled[key] = (compiled, guard, post, oracles)
                 self.reads_depot[key] = any(op == "var" and payload.endswith("@depot")
                                             for op, payload, _ in compiled.nodes)
@@ -1098,8 +1104,8 @@ class Validator:
             # corporations left): the engine's value now
             env[f"param:{name}"] = game.param(name)
         env.update(params)
-        for name, _args, const in step.oracles:
-            cname = const.decl().name()
+        oracle_names = self.oracle_names[(kind, binding)]
+        for name, _args, cname, _is_bool in oracle_names:
             if name == "route_revenue" and params.get("oracle:route_revenue") is not None:
                 env[cname] = params["oracle:route_revenue"]
             elif name == "lay_cost" and lay_cost is not None:
@@ -1169,9 +1175,8 @@ class Validator:
                 env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
         # a quantifier over the corporations the scope leaves out is the engine's answer, which the
         # model leaves open: the engine's step is the model's for one of its answers (the closest taken)
-        free = [const.decl().name() for name, _args, const in step.oracles
-                if name.endswith(" in corporations outside the scope)") and z3.is_bool(const)
-                and const.decl().name() not in env][:4]
+        free = [cname for name, _args, cname, is_bool in oracle_names
+                if name.endswith(" in corporations outside the scope)") and is_bool and cname not in env][:4]
         envs = ([{**env, **dict(zip(free, values))} for values in itertools.product((False, True), repeat=len(free))]
                 if free else [env])
         compare = refusal is None and not closed and self.report.accepted.get(kind, 0) < self.limit
