@@ -367,6 +367,8 @@ class Verifier:
         self.progress = progress or (lambda text: None)
         #: results `warm` made on other processes, by transition ("init" too): taken, not checked again
         self.warmed: dict[str, list[CheckResult]] = {}
+        #: whether some of the invariants are left out (`verify_title(invariants=...)`)
+        self.partial = False
         self.model = Model(title, options)
         self.tr = Translator(self.model)
         self.invariants = invariants_for(self.model)
@@ -422,7 +424,7 @@ class Verifier:
             report.results.extend(warmed[tn.name] if tn.name in warmed else self.check_transition(tn))
         report.tables = check_tables(self.title)
         report.notes = list(self.model.note.lines)
-        if wanted is None:
+        if wanted is None and not self.partial:
             used = {r.reason.split(" (")[0] for r in report.results if r.status == "sanctioned" and r.reason}
             for inv in self.invariants:
                 for sanction in inv.sanctions:
@@ -1005,7 +1007,7 @@ def _group_rows(model: Model, rows: list[tuple[str, str, str, bool]]) -> list[tu
 
 def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache | None = None,
                  progress: Callable[[str], None] | None = None, only: Iterable[str] | None = None,
-                 options: tuple[str, ...] = ()) -> TitleReport:
+                 options: tuple[str, ...] = (), invariants: Iterable[str] | None = None) -> TitleReport:
     """Every proof and table check of one resolved title (or title + variant).
 
     `timeout`: the budget of each (invariant, transition) pair over all its
@@ -1015,7 +1017,9 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
     transition starts; `only`: the transitions to check (names; "init" for the
     initial state), all when None; `options`: the keys of the title's optional
     rules in play (the model reads the properties they set; the report's title
-    names them; ValueError for one the title does not declare). Never raises for a title's content: gaps and
+    names them; ValueError for one the title does not declare); `invariants`: the invariants to
+    check (names; ValueError for one the title does not have), all when None — the others stay
+    what they are to the proofs (a lemma is still assumed). Never raises for a title's content: gaps and
     unsupported constructs become results; a model that cannot be built
     becomes `report.error`.
     """
@@ -1023,7 +1027,15 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
         verifier = Verifier(title, timeout, cache, progress, tuple(options))
     except (GapError, Unsupported) as exc:
         return TitleReport(title.display_name, "", [], [], [], error=str(exc))
-    verifier.warmed = _WARMED.pop((title.display_name, tuple(options), timeout), {})
+    if invariants is not None:
+        wanted = set(invariants)
+        unknown = sorted(wanted - {inv.name for inv in verifier.invariants})
+        if unknown:
+            raise ValueError(f"{title.display_name} has no invariant {', '.join(map(repr, unknown))}")
+        verifier.invariants = [inv for inv in verifier.invariants if inv.name in wanted]
+        verifier.partial = True
+    else:
+        verifier.warmed = _WARMED.pop((title.display_name, tuple(options), timeout), {})
     report = verifier.run(only)
     if options:
         report.title += " with option " + ", ".join(options)

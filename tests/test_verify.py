@@ -239,7 +239,7 @@ def test_9_2_take_over_needs_its_sanction(real, full_runs):
     certificates. With the title's sanction it is sanctioned; without, the
     proof fails with the exchange as the counterexample."""
     without = load_with(drop=sanction_lines()).program.titles["1800"]
-    report = verify_title(without, cache=CACHE, only=["take_over"])
+    report = verify_title(without, cache=CACHE, only=["take_over"], invariants=["cert_limit"])
     result = report.result("cert_limit", "take_over")
     assert result.status == "counterexample"
     assert "take_over(corporation=" in (result.detail or "")
@@ -416,7 +416,9 @@ errata "Own invariants" of "1800" {
 }
 """)
     title = loaded.program.titles["1800"]
-    report = verify_title(title, cache=CACHE, only=["init", "dividend", "sell_shares", "buy_train"])
+    report = verify_title(title, cache=CACHE, only=["init", "dividend", "sell_shares", "buy_train"],
+                          invariants=["corporations_solvent", "bank_keeps_money"])
+    assert {r.invariant for r in report.results} == {"corporations_solvent", "bank_keeps_money"}
     solvent = [r for r in report.results if r.invariant == "corporations_solvent"]
     assert solvent and all(r.status == "proved" for r in solvent)
     bank = {r.transition: r.status for r in report.results if r.invariant == "bank_keeps_money"}
@@ -553,7 +555,7 @@ def test_a_draft_pick_without_its_hand_is_caught():
   }
 }
 """)
-    report = verify_title(loaded.program.titles["1846"], cache=CACHE, only=["bid"])
+    report = verify_title(loaded.program.titles["1846"], cache=CACHE, only=["bid"], invariants=["draft_valid"])
     assert report.result("draft_valid", "bid").status == "counterexample"
     assert "COUNTEREXAMPLE: draft_valid after bid" in text_of(report)
 
@@ -750,9 +752,20 @@ def test_a_bankruptcy_handing_the_president_the_treasury_is_caught_past_the_mono
   }
 }
 """)
-    report = verify_title(loaded.program.titles["1846"], cache=CACHE, only=["bankrupt"])
+    report = verify_title(loaded.program.titles["1846"], cache=CACHE, only=["bankrupt"], invariants=["cert_limit"])
     assert report.result("cert_limit", "bankrupt").status == "counterexample"
     assert "COUNTEREXAMPLE: cert_limit after bankrupt" in text_of(report)
+
+
+def test_checking_some_invariants_leaves_the_others_out_and_refuses_an_unknown_one(toy):
+    title = toy.program.titles["Toy"]
+    every = verify_title(title, only=["buy_shares"])
+    some = verify_title(title, only=["buy_shares"], invariants=["holding_cap"])
+    assert len({r.invariant for r in every.results}) > 1
+    assert [(r.invariant, r.status) for r in some.results] == [
+        (r.invariant, r.status) for r in every.results if r.invariant == "holding_cap"]
+    with pytest.raises(ValueError, match="no invariant 'no_such_invariant'"):
+        verify_title(title, only=["buy_shares"], invariants=["no_such_invariant"])
 
 
 def test_a_bankruptcy_paying_the_raised_cash_to_no_one_is_caught():
@@ -770,7 +783,9 @@ def test_a_bankruptcy_paying_the_raised_cash_to_no_one_is_caught():
   }
 }
 """)
-    report = verify_title(loaded.program.titles["18 Grand Junction"], cache=CACHE, only=["bankrupt"])
+    report = verify_title(loaded.program.titles["18 Grand Junction"], cache=CACHE, only=["bankrupt"],
+                          invariants=["money_conserved"])
+    assert {(r.invariant, r.transition) for r in report.results} == {("money_conserved", "bankrupt")}
     assert report.result("money_conserved", "bankrupt").status == "counterexample"
     assert "COUNTEREXAMPLE: money_conserved after bankrupt" in text_of(report)
 
@@ -802,7 +817,8 @@ def test_an_emergency_sale_without_the_presidency_guard_is_caught():
   }
 }
 """)
-    report = verify_title(loaded.program.titles["1846"], cache=CACHE, only=["sell_shares"])
+    report = verify_title(loaded.program.titles["1846"], cache=CACHE, only=["sell_shares"],
+                          invariants=["emergency_sale_keeps_presidency"])
     assert report.result("emergency_sale_keeps_presidency", "sell_shares").status == "counterexample"
     assert "COUNTEREXAMPLE: emergency_sale_keeps_presidency after sell_shares" in text_of(report)
 
