@@ -501,7 +501,10 @@ def _what(g: dict, reading: str) -> str:
     if fields:
         shown = [_field(f) for f in fields[:6]]
         more = len(fields) - len(shown)
-        parts.append("after it: " + "; ".join(shown) + (f"; and {_plural(more, 'field')} more" if more > 0 else ""))
+        lead = "the game as set up: " if g.get("number") == 0 else "after it: "
+        parts.append(lead + "; ".join(shown) + (f"; and {_plural(more, 'field')} more" if more > 0 else ""))
+    if fields and g.get("number") and g.get("rule") and not g.get("refused"):  # the action's own rule
+        parts.append(f"under {esc(g['rule'])}")
     return "<br>".join(parts) or "its effect"
 
 
