@@ -18,6 +18,8 @@ The site (the layout of `site/docs`):
     titles/<slug>/other.md         clauses citing no declared section; the library's
     titles/<slug>/market.md        market picture (market.svg), phases, trains, timeline
     titles/<slug>/changes.md       what an overlay (variant, extension, erratum) changes
+    titles/<slug>/impact-<r>.md    what an implementation's reading changes in play: its saved
+                                   games, proofs and engine (`docs_readings`, site/readings.json)
     titles/<slug>/reports.md       coverage, supplements, assumptions, gaps, contradictions
     titles/<slug>/verification.md  `rulec verify`: invariants, the check per (invariant, action)
     compare/<question>.md          a question answered by every title, by clause
@@ -26,6 +28,7 @@ The site (the layout of `site/docs`):
     reports/index.md               the reports across titles; diagnostics now
     reference/                     the DSL guide, diagnostic codes, builtins
     engines/<module>.md            each generated engine's functions
+    studies/<name>/index.md        a study saved under studies/ by `rulec simulate --out` (`docs_studies`)
 
 `<slug>` is the title's slug, `<title>--<variant>` for a variant. A clause's
 anchor is the slug of its kind and name (`#private-mt`, `#property-cert-limit`).
@@ -161,17 +164,37 @@ nav:
 
 
 def render_pages(loaded: Loaded, proofs: dict | None = None,
-                 generated: Path | None = None) -> tuple[dict[str, str], list]:
+                 generated: Path | None = None, *, readings: dict | None = None,
+                 studies: list | None = None) -> tuple[dict[str, str], list]:
     """The site's pages, pictures and style sheet (`{path under docs/: text}`)
     and its navigation. `proofs`: `docs_proofs.prove(loaded)`, run here when
     not given (`docs_proofs.recorded(...).reports` renders from a record);
-    `generated`: the folder of the engines the engine pages show (generated/)."""
+    `generated`: the folder of the engines the engine pages show (generated/);
+    `readings`: what each implementation's reading changes in the saved games
+    (`docs_readings.measure(...).readings`, or its record `read_record`);
+    `studies`: the saved studies to show (`docs_studies.saved_studies`)."""
+    from compiler import docs_readings, docs_studies
+
     if proofs is None:
         proofs = prove(loaded)
     writer = Writer(Site(loaded, proofs, generated))
     pages = writer.pages()
+    nav = writer.nav()
+    docs_readings.add_pages(writer, pages, nav, readings)
+    docs_studies.add_pages(writer, pages, nav, studies or [])
     pages["stylesheets/rulec.css"] = STYLESHEET
-    return dict(sorted(pages.items())), writer.nav()
+    return dict(sorted(pages.items())), nav
+
+
+def inputs(loaded: Loaded, root: Path) -> dict:
+    """What the site under `root` is rendered from besides the rulespecs and the proofs, as
+    recorded or saved there: `render_pages(..., **inputs(loaded, root))` (the tests' render). The
+    saved studies are those of the checkout for the checkout's site only."""
+    from compiler import docs_readings, docs_studies
+
+    own = root.resolve() == paths.SITE.resolve()
+    return {"readings": docs_readings.read_record(root),
+            "studies": docs_studies.saved_studies(loaded) if own else []}
 
 
 def site_files(pages: dict[str, str], nav: list, root: Path, record: str | None = None) -> dict[str, str]:
@@ -185,14 +208,20 @@ def site_files(pages: dict[str, str], nav: list, root: Path, record: str | None 
 
 
 def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None,
-           generated: Path | None = None) -> dict[str, str]:
+           generated: Path | None = None, *, readings: dict | None = None,
+           studies: list | None = None) -> dict[str, str]:
     """Every file of the site's source, relative to the site root (`site/`
-    unless told): `mkdocs.yml`, `docs/...`, `proofs.json`. Same rulespecs,
-    same files."""
+    unless told): `mkdocs.yml`, `docs/...`, `proofs.json`, and `readings.json`
+    where `readings` is given. Same rulespecs, same files."""
+    from compiler import docs_readings
+
     if proofs is None:
         proofs = prove(loaded)
-    pages, nav = render_pages(loaded, proofs, generated)
-    return site_files(pages, nav, root or paths.SITE, record_text(loaded, proofs))
+    pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies)
+    files = site_files(pages, nav, root or paths.SITE, record_text(loaded, proofs))
+    if readings is not None:
+        files[docs_readings.RECORD] = docs_readings.record_text(readings)
+    return dict(sorted(files.items()))
 
 
 def write(root: Path, files: dict[str, str]) -> list[str]:
@@ -258,8 +287,19 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
         return EXIT_FAIL
     with progress.stage("docs: proofs", len(loaded.every_title()), "titles") as stage:
         proofs = prove(loaded, recorded(loaded, root), reports, progress=stage.next, jobs=jobs, item=stage.item)
+    from compiler import docs_readings, docs_studies
+
+    own = root.resolve() == paths.SITE.resolve()
+    readings = None
+    if own:  # the implementations' readings measured on the saved games (rulespecs/' titles only)
+        with progress.stage("docs: readings' games") as stage:
+            measured = docs_readings.measure(loaded, root, jobs=jobs, progress=stage)
+        readings = measured.readings
+        for note in measured.notes:
+            print(f"rulec docs: {note}", file=out)
     with progress.stage("docs: pages"):
-        files = render(loaded, root, proofs, generated)
+        files = render(loaded, root, proofs, generated, readings=readings,
+                       studies=docs_studies.saved_studies(loaded) if own else None)
         changed = write(root, files)
     pages = sum(1 for rel in files if rel.endswith(".md"))
     print(f"rulec docs: {pages} pages in {paths.display(root / 'docs')}, {len(changed)} files changed", file=out)

@@ -13,7 +13,8 @@ compares the two engines' `state()` after every action. A game is
 - no longer replayable at action N: the amended rules refuse the action (the `IllegalAction`'s
   rule), or its effects break an invariant the monitor watches.
 
-Then, for the title the erratum amends: the invariant checks whose status changes (the verifier
+Then, for the title the erratum amends and each of its variants (and the implementations' readings
+on top of them): the invariant checks whose status changes (the verifier
 on the title with and without the erratum, only the checks whose cache key, that is whose IR and
 what it reads, differs; the cache files the rest), and the functions of the generated engine that
 change (a short unified diff). An erratum whose clauses differ from what they replace only in
@@ -44,6 +45,9 @@ from compiler.pipeline import Loaded
 MAX_FIELDS = 8
 #: lines of engine diff shown per changed function at most
 MAX_DIFF_LINES = 24
+#: state fields that name the rules a game is played by, not what a rule did: two engines of one
+#: title, one with an implementation's reading, differ in them from the start (`docs_readings`)
+NAMING = frozenset({"variant"})
 #: fields of a syntax node that hold its wording, not its meaning
 WORDING = frozenset({"span", "prov", "message", "title", "name_spans"})
 
@@ -195,6 +199,9 @@ class GameImpact:
     fields: list[tuple[str, Any, Any]] = field(default_factory=list)
     retaken: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     then: str | None = None
+    #: where one side refused the action: why, "MESSAGE (RULE)" (the current rules' where the
+    #: amended rules take it, else the amended rules')
+    refused: str | None = None
 
     @property
     def changed(self) -> bool:
@@ -262,9 +269,11 @@ def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def state_diff(before: dict, after: dict) -> list[tuple[str, Any, Any]]:
-    """The fields whose values differ between two state summaries, in the summary's order."""
+    """The fields whose values differ between two state summaries, in the summary's order; not those
+    naming the rules played (`NAMING`)."""
     a, b = flatten(before), flatten(after)
-    return [(k, a.get(k), b.get(k)) for k in dict.fromkeys(list(a) + list(b)) if a.get(k) != b.get(k)]
+    return [(k, a.get(k), b.get(k)) for k in dict.fromkeys(list(a) + list(b))
+            if a.get(k) != b.get(k) and k not in NAMING]
 
 
 def _clause_rule(title: Title, action: dict) -> str:
@@ -356,7 +365,8 @@ def compare_log(before_class, after_class, log: dict, *, name: str, title: Title
                 return GameImpact(name, shown, "does not replay", index, message=message, rule=rule, **at)
             return GameImpact(name, shown, "changes", index, rule=_clause_rule(after_title, step.action),
                               message=f"the amended rules take it; the current rules refuse it: {message} ({rule})",
-                              then=_follow(new, watch_new, steps[index + 1:]) if follow else None, **at)
+                              then=_follow(new, watch_new, steps[index + 1:]) if follow else None,
+                              refused=f"{message} ({rule})", **at)
         retaken = {}
         if refused_new is not None:
             message, rule = _refusal(refused_new)
@@ -374,7 +384,8 @@ def compare_log(before_class, after_class, log: dict, *, name: str, title: Title
             return GameImpact(name, shown, "changes", index, rule=_clause_rule(after_title, step.action),
                               fields=differs, retaken=retaken,
                               message=(f"refused as logged: {message} ({rule})" if retaken else None),
-                              then=_follow(new, watch_new, steps[index + 1:]) if follow else None, **at)
+                              then=_follow(new, watch_new, steps[index + 1:]) if follow else None,
+                              refused=f"{message} ({rule})" if retaken else None, **at)
     return GameImpact(name, shown, "unchanged", len(steps))
 
 
@@ -821,15 +832,23 @@ class Impact:
 
 
 def title_impact(amendment: Amendment, name: str, *, proofs: bool = True, progress=None, cache=None,
-                 jobs: int | None = 1) -> TitleImpact:
-    """The clauses, proofs and engine functions the errata change in title `name` itself."""
+                 jobs: int | None = 1, variant: str | None = None) -> TitleImpact:
+    """The clauses, proofs and engine functions the errata change in title `name` itself, or in its
+    variant `variant` (a plain variant or an implementation's reading, as `Program.variants` names
+    it)."""
     from compiler.emit import emit_title
 
-    before, after = amendment.before.program.titles[name], amendment.after.program.titles[name]
+    if variant is None:
+        before, after = amendment.before.program.titles[name], amendment.after.program.titles[name]
+    else:
+        before, after = amendment.before.program.variants[(name, variant)], amendment.after.program.variants[(name, variant)]
     clauses = clause_changes(before, after)
     wording = all(c.change == "wording" for c in clauses)
     if not proofs:
         report = None
+    elif not clauses:
+        report = ProofImpact(before.display_name, skipped="the errata change none of its clauses "
+                                                          "(its own clauses replace those they change)")
     elif wording:
         report = ProofImpact(before.display_name, skipped="the errata change only wording and citations; "
                                                           "no check can change status")
@@ -839,13 +858,26 @@ def title_impact(amendment: Amendment, name: str, *, proofs: bool = True, progre
     return TitleImpact(before.display_name, clauses, report, engine)
 
 
+def amendment_titles(amendment: Amendment) -> list[tuple[str, str | None]]:
+    """(title, variant) of each title the errata name, then each of its variants and of the
+    implementations' readings on top of it (the erratum applies to them too), in the rulespecs'
+    order; a variant the errata leave alone is there too (its proofs and engine say so)."""
+    out: list[tuple[str, str | None]] = []
+    for name in amendment.titles:
+        out.append((name, None))
+        after = set(amendment.after.program.variant_names(name))
+        out.extend((name, v) for v in amendment.before.program.variant_names(name) if v in after)
+    return out
+
+
 def impact(errata: Path, logs: list[Path] | None = None, *, to: int | None = None, jobs: int | None = None,
-           proofs: bool = True, rules: list[Path] | None = None, cache=None) -> Impact:
+           proofs: bool = True, rules: list[Path] | None = None, cache=None, variants: bool = True) -> Impact:
     """The whole report (see the module's docstring). `logs`: files or folders (default: the
     fixture logs of the amended titles); `to`: compare each log up to its action `to`; `jobs`:
     processes for the logs and the proofs (every core when None); `proofs`: False leaves the verifier out; `rules`: the rulespec files or
-    folders (rulespecs/ by default); `cache`: the verifier's (its default cache when None). Raises
-    `ImpactError`."""
+    folders (rulespecs/ by default); `cache`: the verifier's (its default cache when None);
+    `variants`: False leaves the amended titles' variants out of the proofs and the engine diff.
+    Raises `ImpactError`."""
     from compiler.progress import current
 
     amendment = amend(errata, rules)
@@ -856,10 +888,12 @@ def impact(errata: Path, logs: list[Path] | None = None, *, to: int | None = Non
     with progress.stage("impact: games", len(tasks), "games") as stage:
         games = replay_all(tasks, to=to, jobs=jobs, progress=stage)
     titles = []
-    with progress.stage("impact: proofs and engine", len(amendment.titles), "titles") as stage:
-        for name in amendment.titles:
-            stage.next(name)
-            titles.append(title_impact(amendment, name, proofs=proofs, progress=stage.item, cache=cache, jobs=jobs))
+    every = amendment_titles(amendment) if variants else [(name, None) for name in amendment.titles]
+    with progress.stage("impact: proofs and engine", len(every), "titles") as stage:
+        for name, variant in every:
+            stage.next(name if variant is None else f"{name} ({variant})")
+            titles.append(title_impact(amendment, name, proofs=proofs, progress=stage.item, cache=cache, jobs=jobs,
+                                       variant=variant))
     return Impact(amendment.path, amendment.units, games, titles, list(dict.fromkeys(notes)))
 
 

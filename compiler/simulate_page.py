@@ -81,7 +81,7 @@ def markdown(data: dict) -> str:
              f"Played by `rulec simulate` with seed {study['seed']} (game *i* has seed {study['seed']} + *i*, "
              f"the game `rulec play --seed` plays with the random policy). {s['finished']} games finished, "
              f"{s['failed']} failed; **{s['monitor_failures']} invariant monitor failures**. "
-             f"Played on {run['workers']} Dask workers in {run['seconds']} s.", "",
+             f"Played on {run['workers']} Dask worker{'s' if run['workers'] != 1 else ''} in {run['seconds']} s.", "",
              "Win rates count a shared win as a share; intervals are 95% Wilson intervals.", "",
              "## Win rate by seat", "", "![win rate by seat](win_rate_by_seat.svg)", "",
              "| seat | games | win rate [95% interval] |", "|---|---|---|"]
@@ -100,7 +100,7 @@ def markdown(data: dict) -> str:
         lines += ["", f"## {heading}", "", f"| {column} | players | win rate [95% interval] |", "|---|---|---|"]
         lines += [f"| {k} | {r['n']} | {_ci(r)} |" for k, r in s[key].items()]
     lines += ["", "## Game length", "", "![game length](game_length.svg)", "",
-              "| | median | quartiles | least | most |", "|---|---|---|---|---|"]
+              "| per game | median | quartiles | least | most |", "|---|---|---|---|---|"]
     for what in ("rounds", "actions"):
         q = s["length"][what]
         if q["n"]:

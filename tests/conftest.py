@@ -108,10 +108,11 @@ def site_proofs(site_loaded):
 
 @pytest.fixture(scope="session")
 def site_rendered(site_loaded, site_proofs):
-    """The site's pages and navigation, rendered once."""
-    from compiler import docs
+    """The site's pages and navigation, rendered once, from the records and saved studies the
+    committed site was made from (site/readings.json, studies/)."""
+    from compiler import docs, paths
 
-    return docs.render_pages(site_loaded, site_proofs)
+    return docs.render_pages(site_loaded, site_proofs, **docs.inputs(site_loaded, paths.SITE))
 
 
 @pytest.fixture(scope="session")

@@ -170,7 +170,8 @@ def test_rebuilding_gives_identical_pages_and_html(built, rendered, toy, tmp_pat
     Material's and the search index's, the same on every page.)"""
     root, _files = built
     again = load()
-    pages, nav = docs.render_pages(again, recorded(again, paths.SITE).reports)  # a fresh load, a fresh render
+    pages, nav = docs.render_pages(again, recorded(again, paths.SITE).reports,  # a fresh load, a fresh render
+                                   **docs.inputs(again, paths.SITE))
     assert pages == rendered[0] and nav == rendered[1]
     assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
     from compiler import emit
@@ -497,3 +498,75 @@ def test_the_home_pages_erratum_example_applies_and_shows_what_it_changed():
     assert "replaced by errata “Midland Terminal price”" in card
     assert "<small>written in title “1800”</small>" in card  # the clause before the erratum
     assert "cert_limit: 7" in card and "replace cert_limit: 8" in card
+
+
+# ---------------------------------------------------------------- what the readings change; saved studies
+
+
+def _menu_of(nav: list, label: str) -> list:
+    """The menu entries under `label`, wherever it is."""
+    for entry in nav:
+        if isinstance(entry, dict):
+            (key, value), = entry.items()
+            if key == label and isinstance(value, list):
+                return value
+            if isinstance(value, list) and (found := _menu_of(value, label)):
+                return found
+    return []
+
+
+def test_each_reading_has_a_page_of_what_it_changes_in_play_on_its_title_and_variants(rendered, proofs, loaded):
+    """An implementation's reading measured as `rulec impact` measures an erratum (issue 34): its
+    saved games as the record holds them, the proofs whose status differs between the two readings
+    (from the verification results), the engine functions that differ; for the title and for each
+    variant the reading applies to."""
+    from compiler import docs_readings
+
+    pages, nav = rendered
+    readings = {after.reading for _, after in docs_readings.pairs(loaded)}
+    assert readings == {"18xx.games"}
+    page = pages["titles/1846/impact-18xx-games.md"]
+    for before, after in (("1846", "1846 (18xx.games)"), ("1846 (Two-Player)", "1846 (Two-Player, 18xx.games)")):
+        assert f"## {before} and {after} " in page
+        was = {(r.invariant, r.transition): r.status for r in proofs[before].results}
+        now = {(r.invariant, r.transition): r.status for r in proofs[after].results}
+        both = [k for k in now if k in was]
+        differ = sum(1 for k in both if was[k] != now[k])
+        assert f"{len(both)} checks in both readings, {differ} of them with another status" in page
+    # the reading drafts a private at its face value: the draft's bid differs in the engine
+    assert '??? note "`a_bid`"' in page and "#a_bid)" in page
+    # every game the record holds for it, by its log
+    record = docs_readings.read_record(paths.SITE)
+    for game in record.get("1846 (18xx.games)", {}).get("games", []):
+        assert f"`{game['log']}`" in page
+    # linked from the side-by-side page, listed in the menu right after it
+    assert "](impact-18xx-games.md)" in pages["titles/1846/reading-18xx-games.md"]
+    menu = _menu_of(nav, "1846")
+    labels = [next(iter(e)) if isinstance(e, dict) else e for e in menu]
+    at = labels.index("The rulebook and 18xx.games")
+    assert menu[at + 1] == {"What 18xx.games changes in play": "titles/1846/impact-18xx-games.md"}
+    assert {"titles/18co/impact-18xx-games.md", "titles/1880-romania/impact-18xx-games.md"} <= set(pages)
+
+
+def test_the_readings_record_holds_every_saved_game_under_its_current_key(loaded, fixtures_dir):
+    """site/readings.json is what `rulec docs` measures now: each saved game of a reading recorded
+    under the key of both engines, the code and the log as they are (`docs_readings.stale`)."""
+    from compiler import docs_readings
+
+    assert docs_readings.stale(loaded, paths.SITE, fixtures_dir) == [], \
+        f"site/{docs_readings.RECORD} is stale: run `rulec docs`"
+
+
+def test_a_saved_study_is_on_the_site_under_studies(rendered):
+    from compiler.docs_studies import STUDIES
+
+    pages, nav = rendered
+    saved = STUDIES / "1800-greedy"
+    page = pages["studies/1800-greedy/index.md"]
+    assert page.startswith("# 1800: 40 games, 2 players, policy greedy")
+    assert "[1800](../../titles/1800/index.md)" in page and "**0 invariant monitor failures**" in page
+    for svg in saved.glob("*.svg"):
+        assert pages[f"studies/1800-greedy/{svg.name}"] == svg.read_text(encoding="utf-8")
+        assert f"]({svg.name})" in page
+    assert "[1800-greedy](1800-greedy/index.md)" in pages["studies/index.md"]
+    assert _menu_of(nav, "Studies") == ["studies/index.md", {"1800: 1800-greedy": "studies/1800-greedy/index.md"}]

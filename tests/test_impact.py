@@ -68,10 +68,14 @@ def test_an_erratum_that_only_re_cites_and_rewords_changes_no_game_and_no_proof(
     report = impact(_errata(tmp_path, RE_CITED), logs, jobs=1, cache=Cache(None))
     assert [g.status for g in report.games] == ["unchanged", "unchanged"]
     assert [g.actions for g in report.games] == [72, 46]
-    (title,) = report.titles
-    assert {(c.kind, c.name, c.change) for c in title.clauses} == {
-        ("property", "private_purchase_from_phase", "wording"), ("action", "end_game", "wording")}
-    assert title.proofs is not None and title.proofs.skipped and not title.proofs.changes
+    # the title, then its variants and the implementation's readings on top of them: an erratum of
+    # the title is an erratum of each
+    assert [t.title for t in report.titles] == [
+        "1846", "1846 (Two-Player)", "1846 (18xx.games)", "1846 (Two-Player, 18xx.games)"]
+    for title in report.titles:
+        assert {(c.kind, c.name, c.change) for c in title.clauses} == {
+            ("property", "private_purchase_from_phase", "wording"), ("action", "end_game", "wording")}
+        assert title.proofs is not None and title.proofs.skipped and not title.proofs.changes
     assert report.summary() == "0 of 2 games change; the errata only reword or re-cite: no rule changes its meaning"
 
 
@@ -80,7 +84,7 @@ def test_an_erratum_the_18xx_games_reading_overrides_changes_no_game_of_the_site
     changes the title's engine, not the rules the site's games are played by; no replay is needed."""
     errata = _errata(tmp_path, 'errata "Auto-pass" of "1846" {\n'
                                '  replace auto_pass: false §"Stock Round", assumed "an invented erratum for the test"\n}\n')
-    report = impact(errata, [fixtures_dir.joinpath(*SHORTER)], jobs=1, proofs=False)
+    report = impact(errata, [fixtures_dir.joinpath(*SHORTER)], jobs=1, proofs=False, variants=False)
     (game,) = report.games
     assert game.status == "unchanged" and "1846 (18xx.games) replaces every clause" in game.message
     assert game.actions == 0  # not replayed
@@ -91,7 +95,7 @@ def test_an_erratum_the_18xx_games_reading_overrides_changes_no_game_of_the_site
 def test_a_dearer_train_changes_each_game_at_the_first_purchase_of_that_train(tmp_path, fixtures_dir):
     log = fixtures_dir.joinpath(*SHORT)
     first = _first(log, lambda a: a["type"] == "buy_train" and str(a.get("train", "")).startswith("2-"))
-    report = impact(_errata(tmp_path, DEARER_2_TRAINS), [log], to=first + 2, jobs=1, proofs=False)
+    report = impact(_errata(tmp_path, DEARER_2_TRAINS), [log], to=first + 2, jobs=1, proofs=False, variants=False)
     (game,) = report.games
     assert (game.status, game.number) == ("changes", first)
     assert game.retaken == {"price": (80, 90)}  # the bank sells at the printed price: the new one
@@ -106,7 +110,7 @@ def test_a_dearer_train_changes_each_game_at_the_first_purchase_of_that_train(tm
 def test_an_erratum_forbidding_an_action_a_log_takes_stops_it_there(tmp_path, fixtures_dir):
     log = fixtures_dir.joinpath(*SHORT)
     first = _first(log, lambda a: a["type"] == "buy_company" and a.get("entity_type") == "corporation")
-    report = impact(_errata(tmp_path, NO_PRIVATES_IN_PHASE_I), [log], to=first + 2, jobs=1, proofs=False)
+    report = impact(_errata(tmp_path, NO_PRIVATES_IN_PHASE_I), [log], to=first + 2, jobs=1, proofs=False, variants=False)
     (game,) = report.games
     assert (game.status, game.number) == ("no longer replays", first)
     assert game.rule == '§"Purchasing Private Companies"' and game.message == "not yet in this phase"
@@ -127,6 +131,22 @@ def test_an_erratum_paying_money_to_nobody_fails_money_conserved_with_its_counte
     assert [c.name for c in title.engine if c.name != "DATA"] == ["r_pay_dividends"]
 
 
+def test_an_erratum_of_a_title_is_proved_on_its_variants_too(tmp_path):
+    """The toy's variant "Rich" (more cash) pays its dividends by the title's procedure: the
+    erratum breaks money_conserved there too; the variant's engine changes the same function."""
+    from compiler.impact import amendment_titles
+
+    amendment = amend(_errata(tmp_path, DIVIDENDS_TO_NOBODY), [TOY])
+    assert amendment_titles(amendment) == [("Toy", None), ("Toy", "Rich")]
+    rich = title_impact(amendment, "Toy", cache=Cache(None), variant="Rich")
+    assert rich.title == "Toy (Rich)"
+    assert [(c.kind, c.name, c.change) for c in rich.clauses] == [("procedure", "pay_dividends", "meaning")]
+    assert rich.proofs is not None
+    assert {(c.invariant, c.transition, c.before, c.after) for c in rich.proofs.changes} == {
+        ("money_conserved", "dividend", "proved", "counterexample")}
+    assert [c.name for c in rich.engine if c.name != "DATA"] == ["r_pay_dividends"]
+
+
 def test_the_command_prints_the_report_and_writes_its_page(tmp_path, capsys):
     """With the errata file among the rulespecs it reads, the command measures the rulespecs
     without it against the rulespecs with it: what an erratum already committed changes."""
@@ -135,7 +155,8 @@ def test_the_command_prints_the_report_and_writes_its_page(tmp_path, capsys):
     assert main(["impact", str(errata), "--rules", str(tmp_path), "--html", str(tmp_path / "page"), "-q"]) == 0
     out = capsys.readouterr().out
     assert "money_conserved after dividend: proved -> counterexample" in out
-    assert out.rstrip().endswith("no game to compare; 1 proof status changes")
+    assert out.rstrip().endswith("no game to compare; 2 proof statuses change")  # the toy's and its variant's
+    assert "Toy (Rich): procedure pay_dividends (meaning)" in out
     page = (tmp_path / "page" / "index.html").read_text(encoding="utf-8")
     assert "money_conserved" in page and "r_pay_dividends" in page
 
