@@ -1386,8 +1386,15 @@ class Translator:
                 out.extend(m.bonds)
             elif alt == "company":
                 out.extend(m.privates + m.corporations)
+            elif alt == "train" and p.default is not None:
+                # an optional train (a trade-in's `exchange`): the trains of the types some train's `discount`
+                # names; a train of any other type is refused by the guard (trade_in_discount is 0 for it) and
+                # leaves the state as it was, which every invariant keeps
+                out.extend(t for t in m.trains if t.name in m.trade_in_types)
             elif alt == "train":
                 out.extend(m.trains)
+            elif alt == "none":
+                out.append(None)
             elif alt in ("money", "int", "percent", "bool", "route", "certificate", "name"):
                 return None
             elif alt == m.prop_value("ability_cards"):
@@ -2521,6 +2528,22 @@ class Builtins:
 
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
+
+    def b_trade_in_discount(self, ctx: Ctx, train: Any, exchange: Any) -> Any:
+        """As GameBase.b_trade_in_discount: the new train's `discount` for the exchanged train's type, 0 where
+        it names none (both trains may be symbolic: a choice among their alternatives)."""
+        if exchange is None:
+            return 0
+        out: Any = 0
+        for t, tc in self.sel(train).alts:
+            table = self.m.train_data.get(t.name or "", {}).get("discount")
+            if not isinstance(table, dict):
+                continue
+            for x, xc in self.sel(exchange).alts:
+                amount = table.get(x.name)
+                if isinstance(amount, int) and amount:
+                    out = IF(AND(tc, xc), amount, out)
+        return out
 
     def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
         return ctx.state["bank_buys"]

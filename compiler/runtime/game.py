@@ -62,6 +62,8 @@ class GameBase:
     DATA: TitleData
     ROUTINES: dict[str, Callable] = {}
     TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
+    #: each action's optional fields (`exchange: train | none = none`): the value bound where an action leaves one out
+    ACTION_DEFAULTS: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ setup
 
@@ -1771,6 +1773,13 @@ class GameBase:
             return train.price
         per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
         return train.price * (100 - per * n) // 100
+
+    def b_trade_in_discount(self, train: Train, exchange: Train) -> int:
+        """trade_in_discount(T, X): what T's price drops by when a train X is given for it (T's `discount` for
+        X's type; 0 where T names none)."""
+        table = self.DATA.component("train", train.name).get("discount") or {}
+        amount = table.get(exchange.name, 0) if isinstance(table, dict) else 0
+        return int(amount) if isinstance(amount, int) else 0
 
     def b_discount_used(self, corp: Entity) -> None:
         """discount_used(C): a declared train discount of C has been spent on a train."""
@@ -5176,6 +5185,9 @@ class GameBase:
             return int(str(action["share_price"]).split(",")[0])
         if name == "company" and "company" not in action and "minor" in action:
             name = "minor"  # 18xx.games names the item of a bid `minor` when it is a minor (a free pick)
+        optional = self.ACTION_DEFAULTS.get(kind, {})
+        if name in optional and action.get(name) is None:
+            return optional[name]  # an optional field left out: its declared default
         value = action[name]
         kind_type = types[0]
         if kind_type in ("money", "int") and (isinstance(value, bool) or not isinstance(value, (int, float))):
@@ -5200,7 +5212,8 @@ class GameBase:
         if kind_type == "train":
             if value not in self.trains:
                 raise IllegalAction(f"there is no train {value!r}")
-            return self._train_side(self.trains[value], action.get("variant"))
+            # the action's `variant` is the side of the train bought; another train (a trade-in) is as it is
+            return self._train_side(self.trains[value], action.get("variant") if name == "train" else None)
         return value
 
     def copy(self) -> "GameBase":
@@ -5406,7 +5419,7 @@ class GameBase:
             if generator is not None:
                 yield from generator(entity, who)
             else:
-                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who)
+                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
 
     #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
     _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
@@ -5670,6 +5683,14 @@ class GameBase:
             for side in [train.name, *self.train_sides.get(train.name, ())]:
                 price = self.b_bank_price(entity, self._train_side(train, side))
                 out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
+                if "exchange" in self.ACTION_DEFAULTS.get("buy_train", {}):
+                    # a trade-in (the optional `exchange`): each train the buyer owns that this one takes in
+                    # trade, at the discounted price
+                    for own in self.b_trains(entity):
+                        discount = self.b_trade_in_discount(self._train_side(train, side), own)
+                        if discount:
+                            out.append({"type": "buy_train", **who, "train": tid, "price": price - discount,
+                                        "variant": side, "exchange": own.id})
         for t in self.b_trains(POOL):
             # the printed price, or half of it where a title sells the pool's trains so
             out.extend({"type": "buy_train", **who, "train": t.id, "price": p}
@@ -5845,10 +5866,11 @@ class GameBase:
                     out.append({"type": "place_token", **who, "city": track.node_id((hex_id, node))})
         return out
 
-    def _title_action_candidates(self, kind: str, params, who: dict) -> list[Action]:
-        """Candidates for a title's own action: each later parameter ranges
-        over the entities of its type (money parameters over the item's
-        declared prices)."""
+    def _title_action_candidates(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
+        """Candidates for a title's own action (`action`, of vocabulary type `kind`): each later parameter
+        ranges over the entities of its type (money parameters over the item's declared prices, a train, hex,
+        tile or certificate over `_declared_kind_choices`); an optional field is also left out."""
+        optional = self.ACTION_DEFAULTS.get(action or kind, {})
         first = params[0][1] if params else ()
         if who.get("entity_type") == "player" and "player" not in first or \
                 who.get("entity_type") == "corporation" and "corporation" not in first:
@@ -5889,15 +5911,46 @@ class GameBase:
                 # a choice among the title's `<action>_options` (1880's building rights; a number stays one)
                 values = [v if isinstance(v, int) and not isinstance(v, bool) else str(v)
                           for v in self.DATA.properties[f"{kind}_options"]]
-            else:
+            elif t in ("train", "hex", "tile", "list[certificate]"):
+                values = self._declared_kind_choices(t, who)
+            elif name not in optional:
                 return []
-            combos = [{**c, name: v} for c in combos for v in values]
+            if name in optional:
+                # an optional field: left out (its default), or each value of its kind
+                values = [None, *(v for v in values if v != optional[name])]
+            combos = [{**c, name: v} if v is not None else c for c in combos for v in values]
         # an entity kind's own action (`player_choose`) is the vocabulary's type (`choose`) for that kind
         vocab = kind
         prefix = f"{who.get('entity_type')}_"
         if kind.startswith(prefix) and kind[len(prefix):]:
             vocab = kind[len(prefix):]
         return [{"type": vocab, **who, **c} for c in combos]
+
+    def _declared_kind_choices(self, kind: str, who: dict) -> list[Any]:
+        """The values a title action's parameter of a declared kind is tried at in random play: a train (the
+        actor's, its owner's companies', the bank's on sale and the pool's), a hex and a tile (those the
+        acting private's abilities name, else every hex of the map and every tile of the title's set), a
+        certificate list (each certificate the actor, its owner or the pool holds, alone). The guards decide."""
+        actor = self.find(who["entity"])
+        holder = self.owner.get(actor.id) if actor.kind == "private" else actor
+        if kind == "train":
+            holders = [actor, holder, *(c for c in self.corporations + self.minors
+                                        if holder is not None and self._director(c) == holder)]
+            own = [t.id for t in self.trains.values() if self.owner[t.id] in holders]
+            return [*dict.fromkeys([*own, *self._available_train_ids(), *(t.id for t in self.b_trains(POOL))])]
+        if kind == "list[certificate]":
+            return [[c.id] for c in self.certificates.values() if self.owner[c.id] in (actor, holder, POOL)]
+        if self.board is None:
+            return []
+        named: list[str] = []
+        for ability in actor.get("children") or ():
+            if ability.get("kind") == "ability":
+                for key in (kind, kind + "s"):
+                    value = ability.get(key)
+                    named.extend(str(v) for v in (value if isinstance(value, list) else [value]) if v is not None)
+        if named:
+            return [*dict.fromkeys(named)]
+        return sorted(self.board.hexes) if kind == "hex" else sorted(self.board.tiles)
 
     def _money_candidates(self) -> list[int]:
         values = []
