@@ -404,6 +404,14 @@ class Resolver:
             decl = clause.decl
             if isinstance(decl, s.Routine):
                 local = {p.name for p in decl.params}
+                for param in decl.params:
+                    if param.default is None:
+                        continue
+                    if decl.kind != "action":
+                        # only an action dict can leave a field out: a procedure's call gives every argument
+                        self._report(error("E016", f"`{param.name}` of {decl.kind} {decl.name} has a default: only an "
+                                           "action's field may be optional", param.default.span or param.span))
+                    self._names_in_expr(param.default, known)
                 if decl.result is not None:
                     self._names_in_expr(decl.result, known, local)
                 self._names_in_body(decl.body, known, local)

@@ -126,3 +126,11 @@ def test_the_mechanics_transitions_are_proved(kestrel):
     assert all(r.status == "proved" for r in results), \
         [(r.transition, r.invariant, r.status, r.reason) for r in results if r.status != "proved"]
     assert {(t, "money_conserved") for t in transitions} <= {(r.transition, r.invariant) for r in results}
+
+
+def test_a_default_outside_an_action_is_refused_on_its_line():
+    from tests.conftest import check_source
+
+    loaded = check_source('title "t" {\n  uses lib "18xx"\n  procedure p(x: int = 1) "p" { }\n'
+                          '  action a(player: player, y: int = 2) "a" { }\n}\n', with_library=True)
+    assert [(d.code, d.span.line) for d in loaded.diagnostics if d.code == "E016"] == [("E016", 3)]
