@@ -2974,8 +2974,21 @@ class Builtins:
 
     def b_check_ability_lay(self, ctx: Ctx, company: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
         """As GameBase.b_check_ability_lay: its owning corporation lays, when it may use the private
-        (`ability_user`); the lay itself is the map's (outside the model)."""
-        self.ability_user(ctx, company)
+        (`ability_user`); the lay itself is the map's (outside the model). An ability with the library's
+        generic timing (`when: stock_turn | operating_turn | sold`, `owner: player`) is judged by the runtime's
+        record of turns and uses, not modelled: no refusal (the proof covers every moment)."""
+        m = self.m
+        e = self.ent(company)
+        generic = [x for x in m.privates
+                   if any(a.get("kind") == "ability" and a.get("effect") == "free_lay"
+                          and (str(a.get("when", "")) in ("stock_turn", "operating_turn", "sold")
+                               or str(a.get("owner", "")) == "player")
+                          for a in m.data.get(x, {}).get("children") or ())]
+        if generic:
+            sub = ctx.fork(AND(*[e != m.z(x) for x in generic]))
+            self.ability_user(sub, company)  # its refusal holds only off the generic privates
+        else:
+            self.ability_user(ctx, company)
         return Opaque("a checked tile lay")
 
     def ability_user(self, ctx: Ctx, company: Any) -> None:
@@ -3924,6 +3937,31 @@ class Builtins:
         st["pending_action"] = IF(AND(ctx.path, fresh), code, st["pending_action"])
         st["acting"] = IF(AND(ctx.path, fresh), self.ent(entity), st["acting"])
         st["pending"] = IF(ctx.path, True, st["pending"])
+
+    def b_ability_usable(self, ctx: Ctx, company: Any, key: Any) -> Any:
+        """As GameBase.b_ability_usable: the ability's timing, phases and the uses counted are the runtime's
+        record, not modelled (any truth value)."""
+        return ctx.fresh("ability_usable", "bool")
+
+    def b_use_ability(self, ctx: Ctx, company: Any, key: Any) -> None:
+        """As GameBase.b_use_ability: the uses counted are the runtime's record, not modelled (its refusals
+        are left out: the proof covers every use, allowed or not); where an ability of that key is a `when:
+        sold` one, the private's owed decision is taken (`resolve_decision`)."""
+        if any(a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) == "sold"
+               for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()):
+            self.b_resolve_decision(ctx, company, None)
+
+    def b_ability_sold(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase.b_ability_sold: a private sold to a corporation owes the `on_sale` decision of each
+        ability of it with `when: sold`."""
+        m = self.m
+        e = self.ent(company)
+        for x in m.privates:
+            for a in m.data.get(x, {}).get("children") or ():
+                if a.get("kind") == "ability" and str(a.get("when", "")) == "sold" and a.get("on_sale"):
+                    sub = ctx.fork(e == m.z(x))
+                    self.b_require_decision(sub, m.z(x), str(a["on_sale"]))
+                    ctx.state.update(sub.state)
 
     def b_resolve_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
         """The decision is taken: the next one pending (if any) comes first, and

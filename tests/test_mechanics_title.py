@@ -40,20 +40,49 @@ def test_the_invented_title_checks_clean(kestrel):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
+    """Each game is played as `rulec play` plays it (the invariant monitor after every action); each use
+    of a mechanic is counted and checked against what the title says of it, from the state before."""
     from compiler.playout import play_one
 
     _, _, Game = kestrel
     used: Counter[str] = Counter()
+    before: dict = {}
+
+    def choose(game, rng):
+        action = game.random_legal_action(rng)
+        if action is not None and action.get("entity_type") == "company":
+            holder = game.owner[action["entity"]]
+            before.update(round=game.g["round"], phase=game.g["phase"], acting=game.current_entity(),
+                          holder=holder, cash=game.cash[holder], stamp=game.g["rounds_played"])
+        return action
 
     def observe(game, action):
-        if action["type"] == "buy_train" and action.get("exchange"):
-            used["trade-in"] += 1
+        kind = action["type"]
+        if kind == "buy_train" and action.get("exchange"):
+            used["trade-in (buy_train's exchange)"] += 1
             traded = game.trains[action["exchange"]]
             # to the bank pool; a 2 traded for a 4 rusts there at once (the 4 rusts the 2s)
             assert game.owner[traded.id].kind == ("scrap" if traded.name == "2" else "pool")
-        if action["type"] == "rebate":
+        elif kind == "rebate":  # LW's rebate: from phase 3, in its corporation's turn, once a round, twice in all
             used["rebate"] += 1
-        if action["type"] in ("buy_shares", "par"):
+            assert before["phase"] in ("3", "4") and before["round"] == "operating"
+            assert before["acting"] == before["holder"] and before["holder"].kind == "corporation"
+            assert game.cash[before["holder"]] == before["cash"] + 30
+            rebates.append(before["stamp"])
+            assert len(rebates) <= 2 and len(set(rebates)) == len(rebates)
+        elif kind == "works_stock":  # LW's stock, owed on its sale to a corporation: once
+            used["works stock (when: sold)"] += 1
+            assert before["holder"].kind == "corporation" and game.cash[before["holder"]] == before["cash"] + 20
+        elif kind == "lay_tile" and action.get("entity_type") == "company":
+            # SO's lay: by its player owner in his stock-round turn, before phase 4, twice at most; Marsh's
+            # river ($20) and mountain ($40) less the ability's $20, Ridge's mountain ($40) less $20
+            used["survey lay (a player's, in a stock round)"] += 1
+            assert before["round"] == "stock" and before["holder"].kind == "player"
+            assert before["acting"] == before["holder"] and before["phase"] in ("2", "3")
+            assert game.cash[before["holder"]] == before["cash"] - {"A3": 40, "B4": 20}[action["hex"]]
+            lays.append(action["hex"])
+            assert len(lays) <= 2
+        elif kind in ("buy_shares", "par"):
             for corp in game.corporations:
                 if corp.id not in floated:
                     if game.corp[corp.id]["floated"]:
@@ -67,10 +96,13 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
     ends: Counter[str] = Counter()
     for seed in range(GAMES):
         floated: set[str] = set()
-        record = play_one(Game, [f"p{i}" for i in range(players)], seed, observe=observe)
+        rebates: list[int] = []
+        lays: list[str] = []
+        record = play_one(Game, [f"p{i}" for i in range(players)], seed, choose=choose, observe=observe)
         ends[record["end_reason"]] += 1
     assert sum(ends.values()) == GAMES
-    assert used["trade-in"] >= 1 and used["rebate"] >= 1 and used["full capitalisation"] >= 1, used
+    assert set(used) == {"trade-in (buy_train's exchange)", "rebate", "works stock (when: sold)",
+                         "survey lay (a player's, in a stock round)", "full capitalisation"}, used
 
 
 def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):

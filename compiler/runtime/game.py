@@ -1242,7 +1242,16 @@ class GameBase:
             for ability in holder.get("children") or ():
                 if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
                     continue
-                where = (ability.get("terrain") is not None and ability.get("terrain") in (mh.terrain, "any")) or \
+                terrain = ability.get("terrain")
+                if mh.terrains and terrain not in (None, "any") and lay.hex not in (ability.get("hexes") or ()):
+                    # a hex of several terrains: the discount comes off its own terrain's part only
+                    part = sum(cost for kind, cost in mh.terrains if kind == str(terrain))
+                    tiles = ability.get("tiles")
+                    if part and (not tiles or lay.tile in [str(t) for t in tiles]):
+                        total += min(part, int(self._value(ability["discount"], f"{holder} {ability['key']} discount")))
+                    continue
+                where = (terrain is not None and (terrain in (mh.terrain, "any")
+                                                  or terrain in [kind for kind, _ in mh.terrains])) or \
                     lay.hex in (ability.get("hexes") or ())
                 tiles = ability.get("tiles")
                 if where and (not tiles or lay.tile in [str(t) for t in tiles]):
@@ -1279,7 +1288,7 @@ class GameBase:
         """place_marker(X, target): the owning corporation puts private X's revenue marker (an ability with
         `effect: hex_marker`) in hex `target`, during its operating turn before its trains have run; from
         then on its routes through that hex earn the marker's bonus until the markers are removed. `count`
-        limits the placements over the game, `count_per_or` per operating round (the marker then moves).
+        limits the placements over the game, `count_per_operating_round` per operating round (the marker then moves).
         An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
         goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token); with
         `assigned_to: corporation` the player instead names the one corporation that earns it (with
@@ -1304,7 +1313,7 @@ class GameBase:
         uses = dict(self.g.get("ability_uses", {}))
         if ability.get("count") is not None and uses.get(company.id, 0) >= int(ability["count"]):
             raise IllegalAction(f"{company}'s marker has been placed already")
-        if ability.get("count_per_or") is not None:
+        if ability.get("count_per_operating_round") is not None:
             mark = f"marker {company.id}"
             if self.b_done_this_turn(mark):
                 raise IllegalAction(f"{company}'s marker moves once in an operating round")
@@ -1371,10 +1380,119 @@ class GameBase:
             raise IllegalAction(f"{company} is not owned by a player")
         return owner
 
+    #: the ability timings of the library that say who may use it when, whatever its effect (`_ability_window`)
+    GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "sold"})
+
+    def _generic_timing(self, ability: dict | None) -> bool:
+        """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn | sold`,
+        or `owner: player`), which `_ability_window` judges, rather than the owning corporation's turn."""
+        return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
+                                        or str(ability.get("owner", "")) == "player")
+
+    def _ability_window(self, company: Entity, ability: dict, what: str) -> Entity:
+        """Who may use private `company`'s `ability` now, by its generic properties: the private is open; its
+        holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
+        and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
+        round; operating_turn: the operating turn of the owning corporation, or of one its player owner
+        presides; sold: while the private owes its `on_sale` decision); its `count` uses over the game and
+        `count_per_operating_round` in this operating round are not spent. Returns the holder (a player) or
+        the corporation acting (for a player owner in an operating turn, the corporation he presides that
+        operates); refused (IllegalAction, saying which) otherwise."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        holder = self.owner[company.id]
+        owner = str(ability.get("owner", "")) or None
+        if owner is not None and getattr(holder, "kind", None) != owner:
+            raise IllegalAction(f"{company}'s ability is its owner's when a {owner}")
+        if ability.get("from_phase") is not None and not self.b_phase_at_least(str(ability["from_phase"])):
+            raise IllegalAction(f"{company} {what} from phase {ability['from_phase']}")
+        if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+            raise IllegalAction(f"{company}'s ability ended with phase {ability['removed_on']}")
+        when = str(ability.get("when", ""))
+        user = holder
+        if when == "stock_turn":
+            if self.g["round"] != "stock" or holder.kind != "player" or self.current_entity() != holder:
+                raise IllegalAction(f"{company} {what} in its owner's turn of a stock round")
+        elif when == "operating_turn" or (when not in self.GENERIC_WHEN and holder.kind == "corporation"):
+            acting = self._operator(self.g["operating"]) if self.g["round"] == "operating" \
+                and self.g.get("operating") is not None else None
+            if acting is None or (acting != holder and self._director(acting) != holder):
+                raise IllegalAction(f"{company} {what} in the operating turn of its owner"
+                                    + (" or of a corporation he presides" if holder.kind == "player" else ""))
+            user = acting
+        elif when == "sold":
+            action = str(ability.get("on_sale", ""))
+            if not self.b_pending_decision(company, action):
+                raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation")
+        key = f"{company.id}:{ability.get('key')}"
+        if ability.get("count") is not None and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
+            raise IllegalAction(f"{company}'s ability is used up ({ability['count']} uses)")
+        per_round = ability.get("count_per_operating_round")
+        if per_round is not None and self.g["round"] == "operating":
+            stamp, used = self.g.get("ability_round_uses", {}).get(key, (None, 0))
+            if stamp == self.g["rounds_played"] and used >= int(per_round):
+                raise IllegalAction(f"{company}'s ability is used {per_round} time(s) in an operating round")
+        return user
+
+    def _count_ability_use(self, company: Entity, ability: dict) -> None:
+        """One use of `company`'s `ability`: its uses over the game, and in this operating round."""
+        key = f"{company.id}:{ability.get('key')}"
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[key] = uses.get(key, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        rounds = dict(self.g.get("ability_round_uses", {}))
+        stamp, used = rounds.get(key, (None, 0))
+        rounds[key] = (self.g["rounds_played"], (used if stamp == self.g["rounds_played"] else 0) + 1)
+        self.j.set(self.g, "ability_round_uses", rounds)
+
+    def _keyed_ability(self, company: Entity, key: str) -> dict:
+        found = next((a for a in company.get("children") or ()
+                      if a.get("kind") == "ability" and a.get("key") == str(key)), None)
+        if found is None:
+            raise IllegalAction(f"{company} has no ability {key!r}")
+        return found
+
+    def b_ability_usable(self, company: Entity, key: str) -> bool:
+        """ability_usable(X, "key"): whether X's ability of that key may be used now, by its owner, timing,
+        phases and counts (`owner`, `when`, `from_phase`, `removed_on`, `count`, `count_per_operating_round`)."""
+        try:
+            self._ability_window(company, self._keyed_ability(company, key), "uses its ability")
+        except IllegalAction:
+            return False
+        return True
+
+    def b_use_ability(self, company: Entity, key: str) -> None:
+        """use_ability(X, "key"): X's ability of that key is used once, now; refused (IllegalAction, saying
+        why) where its owner, timing, phases or counts do not allow it (see ability_usable). With `when:
+        sold`, the use is the private's owed decision: it is taken."""
+        ability = self._keyed_ability(company, key)
+        self._ability_window(company, ability, "uses its ability")
+        self._count_ability_use(company, ability)
+        if str(ability.get("when", "")) == "sold":
+            self.b_resolve_decision(company, str(ability.get("on_sale", "")))
+
+    def b_ability_sold(self, company: Entity) -> None:
+        """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when:
+        sold` whose `count` is not spent (nor ended by `removed_on`) becomes a decision X owes (the ability's
+        `on_sale` action), taken by the seller at once."""
+        for ability in company.get("children") or ():
+            if ability.get("kind") == "ability" and str(ability.get("when", "")) == "sold" and ability.get("on_sale"):
+                key = f"{company.id}:{ability.get('key')}"
+                if ability.get("count") is not None \
+                        and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
+                    continue  # its uses are spent: a later sale owes nothing
+                if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+                    continue
+                self.b_require_decision(company, str(ability["on_sale"]))
+
     def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
         turn, before its trains have run (at any step of it where the title says `private_ability_window:
-        turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise."""
+        turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise. An ability
+        with the library's generic timing (`_generic_timing`) is judged by `_ability_window` instead: its
+        user may then be a player."""
+        if self._generic_timing(ability):
+            return self._ability_window(company, ability, what)
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
@@ -1399,8 +1517,8 @@ class GameBase:
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
-        corp = self._ability_user(company, "lays its track")
         ability = abilities[0]
+        corp = self._ability_user(company, "lays its track", ability if self._generic_timing(ability) else None)
         name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
         if ability.get("hexes") and str(hex_id) not in [str(h) for h in ability["hexes"]]:
             raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
@@ -1415,8 +1533,11 @@ class GameBase:
             raise IllegalAction(f"{company} lays one tile in {hex_id}")
         board = self._need_board()
         special = frozenset(str(t) for t in ability.get("tiles") or ()) if ability.get("upgrades_from") else frozenset()
+        # a player lays with no station of his own: his lay needs no route (a private's lay outside any
+        # operating turn, 18xx.games' `owning_player_sr_turn` tile lays)
+        reachable = bool(ability.get("reachable", True)) and corp.kind != "player"
         lay = track.check_lay(board, corp.id, str(hex_id), name, rotation, self._phase_colors(),
-                              reachable=bool(ability.get("reachable", True)), special=special,
+                              reachable=reachable, special=special,
                               special_from=str(ability["upgrades_from"]) if ability.get("upgrades_from") else None)
         if ability.get("joins_hexes"):
             # new track on the side this hex shares with each other hex of the ability
@@ -1513,6 +1634,9 @@ class GameBase:
         uses = dict(self.g.get("ability_uses", {}))
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
+        for ability in self._abilities(company, "free_lay")[:1]:
+            if self._generic_timing(ability):
+                self._count_ability_use(company, ability)  # its uses in this operating round too
         self.b_mark_done_this_turn(f"lay {company.id}")
         self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
@@ -5791,8 +5915,9 @@ class GameBase:
         """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
         the check allows (the guards decide when)."""
         out = []
-        if self.board is None or self.closed[company.id] or self.owner[company.id].kind != "corporation" \
-                or self.g.get("operating") != self.owner[company.id].id:
+        generic = any(self._generic_timing(a) for a in self._abilities(company, "free_lay"))
+        if self.board is None or self.closed[company.id] or not generic and (
+                self.owner[company.id].kind != "corporation" or self.g.get("operating") != self.owner[company.id].id):
             return out
         for ability in self._abilities(company, "free_lay"):
             hexes = ability.get("hexes")
