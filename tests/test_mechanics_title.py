@@ -80,6 +80,8 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
             assert before["round"] == "stock" and before["holder"].kind == "player"
             assert before["acting"] == before["holder"] and before["phase"] in ("2", "3")
             assert game.cash[before["holder"]] == before["cash"] - {"A3": 40, "B4": 20}[action["hex"]]
+            if action["hex"] == "A3":
+                used["a lay in Marsh (two terrains)"] += 1
             lays.append(action["hex"])
             assert len(lays) <= 2
         elif kind in ("buy_shares", "par"):
@@ -102,7 +104,8 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
         ends[record["end_reason"]] += 1
     assert sum(ends.values()) == GAMES
     assert set(used) == {"trade-in (buy_train's exchange)", "rebate", "works stock (when: sold)",
-                         "survey lay (a player's, in a stock round)", "full capitalisation"}, used
+                         "survey lay (a player's, in a stock round)", "a lay in Marsh (two terrains)",
+                         "full capitalisation"}, used
 
 
 def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):
@@ -166,3 +169,88 @@ def test_a_default_outside_an_action_is_refused_on_its_line():
     loaded = check_source('title "t" {\n  uses lib "18xx"\n  procedure p(x: int = 1) "p" { }\n'
                           '  action a(player: player, y: int = 2) "a" { }\n}\n', with_library=True)
     assert [(d.code, d.span.line) for d in loaded.diagnostics if d.code == "E016"] == [("E016", 3)]
+
+
+def test_a_hex_of_two_terrains_costs_their_sum_and_a_terrain_discount_comes_off_its_part(kestrel):
+    """Marsh: river $20 and mountain $40. A first tile pays $60; a standing discount for river terrain
+    (an ability with `terrain: river` and a `discount`) takes at most the river's $20 off, one for
+    mountain at most its $40; Ridge (one terrain, $40) takes a discount as it always did."""
+    from compiler.runtime.entities import Entity
+    from compiler.runtime.track import Lay
+
+    _, _, Game = kestrel
+    game = Game(players=["p0", "p1"], seed=0)
+    marsh, ridge = game.board.hexes["A3"], game.board.hexes["B4"]
+    assert (marsh.cost, marsh.terrains) == (60, (("river", 20), ("mountain", 40)))
+    assert game.b_lay_cost(Lay("A3", "7", 0, cost=60)) == 60
+
+    def discount(hex_id, terrain, amount):
+        holder = Entity("corporation", "X", data={"children": [
+            {"kind": "ability", "key": "d", "terrain": terrain, "discount": amount}]})
+        game._discount_holders = lambda: [holder]
+        return game._lay_discount(Lay(hex_id, "7", 0), game.board.hexes[hex_id])
+
+    assert discount("A3", "river", 50) == 20
+    assert discount("A3", "mountain", 30) == 30
+    assert discount("A3", "mountain", 50) == 40
+    assert discount("A3", "water", 50) == 0
+    assert discount("B4", "mountain", 50) == 50  # one terrain: as before (the cost floors it at 0)
+
+
+def _game_at(Game, until, seed=0, players=2):
+    """A random game of Kestrel Lines played until `until(game)` holds (None if it ends first)."""
+    import random
+
+    game, rng = Game(players=[f"p{i}" for i in range(players)], seed=seed), random.Random(seed)
+    while not game.finished:
+        if until(game):
+            return game
+        game.process(game.random_legal_action(rng))
+    return None
+
+
+def test_the_survey_lay_is_its_player_owners_in_his_stock_round_turn_only(kestrel):
+    from compiler.runtime.errors import IllegalAction
+
+    _, _, Game = kestrel
+    for seed in range(GAMES):
+        game = _game_at(Game, lambda g: g.g["round"] == "stock" and g.owner["SO"].kind == "player"
+                        and g.current_entity() != g.owner["SO"], seed)
+        if game is not None:
+            break
+    assert game is not None
+    lay = {"type": "lay_tile", "entity": "SO", "entity_type": "company", "hex": "B4", "tile": "7-0", "rotation": 0}
+    before = game.state()
+    with pytest.raises(IllegalAction, match="in its owner's turn of a stock round"):
+        game.process(lay)
+    assert game.state() == before
+
+
+def test_the_rebate_is_refused_before_phase_3_and_twice_in_a_round(kestrel):
+    from compiler.runtime.errors import IllegalAction
+
+    _, _, Game = kestrel
+
+    def turn_of_the_works_owner(phases):
+        return lambda g: g.g["round"] == "operating" and g.g["phase"] in phases \
+            and g.owner["LW"].kind == "corporation" and g.current_entity() == g.owner["LW"] \
+            and bool(g.b_trains(g.owner["LW"]))
+
+    def rebate(game):
+        return {"type": "rebate", "entity": "LW", "entity_type": "company",
+                "train": game.b_trains(game.owner["LW"])[0].id}
+
+    early = next(g for g in (_game_at(Game, turn_of_the_works_owner(("2",)), s) for s in range(GAMES)) if g)
+    with pytest.raises(IllegalAction, match="from phase 3"):
+        early.process(rebate(early))
+    for seed in range(GAMES):
+        game = _game_at(Game, turn_of_the_works_owner(("3", "4")), seed)
+        if game is None or not game.is_legal(rebate(game)):
+            continue
+        game.process(rebate(game))
+        before = game.state()
+        with pytest.raises(IllegalAction, match="1 time\\(s\\) in an operating round"):
+            game.process(rebate(game))
+        assert game.state() == before
+        return
+    pytest.fail("no rebate in phase 3 or later")
