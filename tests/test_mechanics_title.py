@@ -163,12 +163,15 @@ def test_the_mechanics_transitions_are_proved(kestrel):
     assert {(t, "money_conserved") for t in transitions} <= {(r.transition, r.invariant) for r in results}
 
 
-def test_a_default_outside_an_action_is_refused_on_its_line():
+def test_a_default_outside_an_action_or_of_the_wrong_type_is_refused_on_its_line():
     from tests.conftest import check_source
 
     loaded = check_source('title "t" {\n  uses lib "18xx"\n  procedure p(x: int = 1) "p" { }\n'
-                          '  action a(player: player, y: int = 2) "a" { }\n}\n', with_library=True)
-    assert [(d.code, d.span.line) for d in loaded.diagnostics if d.code == "E016"] == [("E016", 3)]
+                          '  action a(player: player, y: int = 2, z: train | none = none) "a" { }\n'
+                          '  action b(player: player, y: train = none, z: money = true) "b" { }\n}\n',
+                          with_library=True)
+    found = [(d.code, d.span.line) for d in loaded.diagnostics if d.code in ("E016", "E029")]
+    assert found == [("E016", 3), ("E029", 5), ("E029", 5)], found
 
 
 def test_a_hex_of_two_terrains_costs_their_sum_and_a_terrain_discount_comes_off_its_part(kestrel):
