@@ -47,8 +47,8 @@ def main() -> None:
     def observe(game, action):
         if action["type"] == "buy_train" and action.get("exchange"):
             used["trade-in"] += 1
-        if action["type"] == "rebate":
-            used["rebate"] += 1
+        if action.get("entity_type") == "company":
+            used[action["type"]] += 1  # the privates' abilities: rebate, works_stock, lay_tile, survey_fee
         used["actions"] += 1
 
     for players in (2, 3):

@@ -3947,20 +3947,21 @@ class Builtins:
         """As GameBase.b_use_ability: the uses counted are the runtime's record, not modelled (its refusals
         are left out: the proof covers every use, allowed or not); where an ability of that key is a `when:
         sold` one, the private's owed decision is taken (`resolve_decision`)."""
-        if any(a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) == "sold"
+        if any(a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) in ("sold", "phase_start")
                for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()):
             self.b_resolve_decision(ctx, company, None)
 
     def b_ability_sold(self, ctx: Ctx, company: Any) -> None:
-        """As GameBase.b_ability_sold: a private sold to a corporation owes the `on_sale` decision of each
-        ability of it with `when: sold`."""
+        """As GameBase.b_ability_sold: a private sold to a corporation owes the `decision` of each ability
+        of it with `when: sold` (whether its uses are spent is the runtime's record: owed or not, either)."""
         m = self.m
         e = self.ent(company)
         for x in m.privates:
             for a in m.data.get(x, {}).get("children") or ():
-                if a.get("kind") == "ability" and str(a.get("when", "")) == "sold" and a.get("on_sale"):
-                    sub = ctx.fork(e == m.z(x))
-                    self.b_require_decision(sub, m.z(x), str(a["on_sale"]))
+                if a.get("kind") == "ability" and str(a.get("when", "")) == "sold" and a.get("decision"):
+                    owed = ctx.fresh("ability_decision_owed", "bool")
+                    sub = ctx.fork(AND(e == m.z(x), owed))
+                    self.b_require_decision(sub, m.z(x), str(a["decision"]))
                     ctx.state.update(sub.state)
 
     def b_resolve_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:

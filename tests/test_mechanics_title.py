@@ -3,12 +3,13 @@ Kestrel Lines (tests/fixtures/mechanics/kestrel.rules, no real game). Full capit
 trade-in, the optional `exchange` field of the library's buy_train; private abilities with the library's
 generic timing and ownership: a corporation's rebate (`owner: corporation`, `when: operating_turn`,
 `from_phase`, `count`, `count_per_operating_round`) through the title's action with a train parameter,
-a decision owed on the private's sale (`when: sold`), a player's tile lay in his stock-round turn
-(`owner: player`, `when: stock_turn`, `removed_on`); a hex of two terrains.
+decisions owed on the private's sale (`when: sold`) and as a phase begins (`when: phase_start`,
+declinable), a player's tile lay in his stock-round turn (`owner: player`, `when: stock_turn`,
+`removed_on`); a hex of two terrains.
 
 It checks clean; 50 random games at each player count end, with every mechanic used at least once
 (counted, and checked against what the title says of it); the checks of the transitions that carry
-the trade-in, the rebate and full capitalisation are proved (the whole title proves 525 of 525:
+the trade-in, the rebate and full capitalisation are proved (the whole title proves 546 of 546:
 benchmarks/mechanics.py)."""
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
         elif kind == "works_stock":  # LW's stock, owed on its sale to a corporation: once
             used["works stock (when: sold)"] += 1
             assert before["holder"].kind == "corporation" and game.cash[before["holder"]] == before["cash"] + 20
+        elif kind == "survey_fee":  # SO's fee, owed as phase 3 begins (when: phase_start): once
+            used["survey fee (when: phase_start)"] += 1
+            assert before["phase"] == "3" and game.cash[before["holder"]] == before["cash"] + 10
+            assert not game.b_pending_decision(game.entity("private", "SO"), "company_survey_fee")
         elif kind == "lay_tile" and action.get("entity_type") == "company":
             # SO's lay: by its player owner in his stock-round turn, before phase 4, twice at most; Marsh's
             # river ($20) and mountain ($40) less the ability's $20, Ridge's mountain ($40) less $20
@@ -108,7 +113,7 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
     assert sum(ends.values()) == GAMES
     assert set(used) == {"trade-in (buy_train's exchange)", "rebate", "works stock (when: sold)",
                          "survey lay (a player's, in a stock round)", "a lay in Marsh (two terrains)",
-                         "full capitalisation"}, used
+                         "survey fee (when: phase_start)", "full capitalisation"}, used
 
 
 def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):

@@ -1381,10 +1381,13 @@ class GameBase:
         return owner
 
     #: the ability timings of the library that say who may use it when, whatever its effect (`_ability_window`)
-    GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "sold"})
+    GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "sold", "phase_start"})
+    #: the generic timings at which the private owes the ability's `decision`
+    DECISION_WHEN = frozenset({"sold", "phase_start"})
 
     def _generic_timing(self, ability: dict | None) -> bool:
-        """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn | sold`,
+        """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn | sold |
+        phase_start`,
         or `owner: player`), which `_ability_window` judges, rather than the owning corporation's turn."""
         return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
                                         or str(ability.get("owner", "")) == "player")
@@ -1394,7 +1397,8 @@ class GameBase:
         holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
         and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
         round; operating_turn: the operating turn of the owning corporation, or of one its player owner
-        presides; sold: while the private owes its `on_sale` decision); its `count` uses over the game and
+        presides; sold, phase_start: while the private owes the ability's `decision`); its `count` uses over
+        the game and
         `count_per_operating_round` in this operating round are not spent. Returns the holder (a player) or
         the corporation acting (for a player owner in an operating turn, the corporation he presides that
         operates); refused (IllegalAction, saying which) otherwise."""
@@ -1420,10 +1424,10 @@ class GameBase:
                 raise IllegalAction(f"{company} {what} in the operating turn of its owner"
                                     + (" or of a corporation he presides" if holder.kind == "player" else ""))
             user = acting
-        elif when == "sold":
-            action = str(ability.get("on_sale", ""))
-            if not self.b_pending_decision(company, action):
-                raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation")
+        elif when in self.DECISION_WHEN:
+            if not self.b_pending_decision(company, str(ability.get("decision", ""))):
+                raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
+                                    else f"{company} {what} once, as phase {ability.get('phase')} begins")
         key = f"{company.id}:{ability.get('key')}"
         if ability.get("count") is not None and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
             raise IllegalAction(f"{company}'s ability is used up ({ability['count']} uses)")
@@ -1468,22 +1472,32 @@ class GameBase:
         ability = self._keyed_ability(company, key)
         self._ability_window(company, ability, "uses its ability")
         self._count_ability_use(company, ability)
-        if str(ability.get("when", "")) == "sold":
-            self.b_resolve_decision(company, str(ability.get("on_sale", "")))
+        if str(ability.get("when", "")) in self.DECISION_WHEN:
+            self.b_resolve_decision(company, str(ability.get("decision", "")))
 
     def b_ability_sold(self, company: Entity) -> None:
         """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when:
         sold` whose `count` is not spent (nor ended by `removed_on`) becomes a decision X owes (the ability's
-        `on_sale` action), taken by the seller at once."""
+        `decision` action), taken at once."""
+        self._owe_ability_decisions(company, "sold", None)
+
+    def _owe_ability_decisions(self, company: Entity, when: str, phase: str | None) -> None:
+        """The decisions open private `company` owes at a moment of its abilities (`when: sold`, or `when:
+        phase_start` for phase `phase`), where their uses are not spent and no `removed_on` ended them."""
+        if self.closed[company.id]:
+            return
         for ability in company.get("children") or ():
-            if ability.get("kind") == "ability" and str(ability.get("when", "")) == "sold" and ability.get("on_sale"):
-                key = f"{company.id}:{ability.get('key')}"
-                if ability.get("count") is not None \
-                        and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
-                    continue  # its uses are spent: a later sale owes nothing
-                if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
-                    continue
-                self.b_require_decision(company, str(ability["on_sale"]))
+            if ability.get("kind") != "ability" or str(ability.get("when", "")) != when or not ability.get("decision"):
+                continue
+            if phase is not None and str(ability.get("phase", "")) != phase:
+                continue
+            key = f"{company.id}:{ability.get('key')}"
+            if ability.get("count") is not None \
+                    and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
+                continue  # its uses are spent: a later moment owes nothing
+            if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+                continue
+            self.b_require_decision(company, str(ability["decision"]))
 
     def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
@@ -3294,6 +3308,8 @@ class GameBase:
         for event in phase.get("events", []) or []:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
+        for company in self.privates:
+            self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
         for corp in self.corporations:
             if self.b_limit_trains(corp) > self.b_train_limit(corp):
                 self.b_require_decision(corp, "discard_train")
