@@ -2727,6 +2727,9 @@ class GameBase:
             return {"bank": BANK, "company": corp}.get(rule, BANK)
         if holder == corp:
             rule = self.param("treasury_shares_pay")
+            missing = unbuilt("treasury_shares_pay", rule) if self.param("capitalisation") == "full" else None
+            if missing is not None:
+                raise RuleGap(missing.param, missing.why)  # the IPO is no treasury that pays (check: E033)
             return {"bank": BANK, "company": corp}.get(rule, BANK)
         return holder
 
