@@ -282,7 +282,9 @@ def kind_table(decl: s.KindDecl) -> str:
 
 
 def signature(decl: s.Routine) -> str:
-    params = ", ".join(f"{p.name}: {p.type}" for p in decl.params)
+    """`name(a: T, b: U = default)`: an optional field shows its default."""
+    params = ", ".join(f"{p.name}: {p.type}" + (f" = {unparse(p.default)}" if p.default is not None else "")
+                       for p in decl.params)
     return f"{decl.name}({params})"
 
 

@@ -447,6 +447,7 @@ def render_module(title: Title, sources=None) -> str:
             components.setdefault(decl.kind, []).append(component_value(decl))
     routines = []
     action_params = []
+    action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
     for clause in title.clauses:
         if clause.kind in ("action", "procedure", "function"):
             routines.append((clause, compiler.routine(clause)))
@@ -457,6 +458,9 @@ def render_module(title: Title, sources=None) -> str:
                     for p in decl.params
                 ]
                 action_params.append((decl.name, repr(params)))
+                optional = {p.name: py_value(p.default) for p in decl.params if p.default is not None}
+                if optional:
+                    action_defaults.append((decl.name, "{" + ", ".join(f"{k!r}: {v}" for k, v in optional.items()) + "}"))
     triggers = []
     for clause in title.clauses:
         if clause.kind == "trigger":
@@ -487,6 +491,7 @@ def render_module(title: Title, sources=None) -> str:
         components=sorted(components.items()),
         routines=routines,
         action_params=action_params,
+        action_defaults=action_defaults,
         triggers=triggers,
         trigger_table=list(by_event.items()),
         rules=sorted(rules.items()),

@@ -376,7 +376,8 @@ class _Builder(Transformer):
         return _Params(tuple(children))
 
     def param_decl(self, meta, children):
-        return s.ParamDecl(_key(children[0]), children[1], self._sp(meta))
+        default = children[2] if len(children) > 2 else None
+        return s.ParamDecl(_key(children[0]), children[1], self._sp(meta), default)
 
     def _routine(self, kind, meta, children):
         params = self._pick(children, _Params)

@@ -431,6 +431,18 @@ class Resolver:
             decl = clause.decl
             if isinstance(decl, s.Routine):
                 local = {p.name for p in decl.params}
+                for param in decl.params:
+                    if param.default is None:
+                        continue
+                    if decl.kind != "action":
+                        # only an action dict can leave a field out: a procedure's call gives every argument
+                        self._report(error("E016", f"`{param.name}` of {decl.kind} {decl.name} has a default: only an "
+                                           "action's field may be optional", param.default.span or param.span))
+                    self._names_in_expr(param.default, known)
+                    wrong = _default_misfit(param)
+                    if wrong:
+                        self._report(error("E029", f"the default of `{param.name}` is {wrong}, which its type "
+                                           f"`{param.type}` does not take", param.default.span or param.span))
                 if decl.result is not None:
                     self._names_in_expr(decl.result, known, local)
                 self._names_in_body(decl.body, known, local)
@@ -494,6 +506,23 @@ class Resolver:
         else:
             for child in _expr_children(expr):
                 self._names_in_expr(child, known, local)
+
+
+def _default_misfit(param: s.ParamDecl) -> str | None:
+    """What is wrong with an optional field's default literal for its declared type (None: nothing seen):
+    `none` where the type has no `none`, a number, amount, percent or truth value the type's scalars do
+    not take. A name is left to the checks of names."""
+    alts = {str(a) for a in param.type.alternatives} | set(param.type.values or ())
+    default = param.default
+    if param.type.is_list or param.type.key is not None:
+        return None
+    kinds = {s.NoneLit: ("none", {"none"}), s.Money: ("an amount", {"money"}), s.Int: ("a number", {"int", "money"}),
+             s.Percent: ("a percentage", {"percent"}), s.Bool: ("a truth value", {"bool"}),
+             s.Str: ("a string", {"string", "name"})}
+    for cls, (what, takes) in kinds.items():
+        if isinstance(default, cls):
+            return None if alts & takes else what
+    return None
 
 
 def _expr_children(expr) -> tuple:

@@ -394,9 +394,13 @@ class TypeRef:
 
 @dataclass(frozen=True)
 class ParamDecl:
+    """A parameter of an action, procedure or function. `default`: an action's optional field (a log may
+    leave it out; the default is then bound), None where the field is required."""
+
     name: str
     type: TypeRef
     span: Span = _span()
+    default: Expr | None = None
 
 
 @dataclass(frozen=True)

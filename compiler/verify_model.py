@@ -524,6 +524,9 @@ class Model:
             price = price if isinstance(price, int) else None
             for i in range(copies):
                 self.trains.append(Item("train", f"{name}-{i}", index=i, name=name, price=price))
+        #: the train types some train takes in trade (the keys of its `discount`): what an exchange may give
+        self.trade_in_types = {str(k) for data in self.train_data.values()
+                               if isinstance(data.get("discount"), dict) for k in data["discount"]}
         #: a train card's other sides (trains `variant_of` it): base name -> their prices (None: a gap)
         self.side_prices: dict[str, list[int | None]] = {}
         for name, data in self.train_data.items():

@@ -1386,8 +1386,15 @@ class Translator:
                 out.extend(m.bonds)
             elif alt == "company":
                 out.extend(m.privates + m.corporations)
+            elif alt == "train" and p.default is not None:
+                # an optional train (a trade-in's `exchange`): the trains of the types some train's `discount`
+                # names; a train of any other type is refused by the guard (trade_in_discount is 0 for it) and
+                # leaves the state as it was, which every invariant keeps
+                out.extend(t for t in m.trains if t.name in m.trade_in_types)
             elif alt == "train":
                 out.extend(m.trains)
+            elif alt == "none":
+                out.append(None)
             elif alt in ("money", "int", "percent", "bool", "route", "certificate", "name"):
                 return None
             elif alt == m.prop_value("ability_cards"):
@@ -2522,6 +2529,22 @@ class Builtins:
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
 
+    def b_trade_in_discount(self, ctx: Ctx, train: Any, exchange: Any) -> Any:
+        """As GameBase.b_trade_in_discount: the new train's `discount` for the exchanged train's type, 0 where
+        it names none (both trains may be symbolic: a choice among their alternatives)."""
+        if exchange is None:
+            return 0
+        out: Any = 0
+        for t, tc in self.sel(train).alts:
+            table = self.m.train_data.get(t.name or "", {}).get("discount")
+            if not isinstance(table, dict):
+                continue
+            for x, xc in self.sel(exchange).alts:
+                amount = table.get(x.name)
+                if isinstance(amount, int) and amount:
+                    out = IF(AND(tc, xc), amount, out)
+        return out
+
     def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
         return ctx.state["bank_buys"]
 
@@ -2951,8 +2974,21 @@ class Builtins:
 
     def b_check_ability_lay(self, ctx: Ctx, company: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
         """As GameBase.b_check_ability_lay: its owning corporation lays, when it may use the private
-        (`ability_user`); the lay itself is the map's (outside the model)."""
-        self.ability_user(ctx, company)
+        (`ability_user`); the lay itself is the map's (outside the model). An ability with the library's
+        generic timing (`when: stock_turn | operating_turn | sold`, `owner: player`) is judged by the runtime's
+        record of turns and uses, not modelled: no refusal (the proof covers every moment)."""
+        m = self.m
+        e = self.ent(company)
+        generic = [x for x in m.privates
+                   if any(a.get("kind") == "ability" and a.get("effect") == "free_lay"
+                          and (str(a.get("when", "")) in ("stock_turn", "operating_turn", "sold")
+                               or str(a.get("owner", "")) == "player")
+                          for a in m.data.get(x, {}).get("children") or ())]
+        if generic:
+            sub = ctx.fork(AND(*[e != m.z(x) for x in generic]))
+            self.ability_user(sub, company)  # its refusal holds only off the generic privates
+        else:
+            self.ability_user(ctx, company)
         return Opaque("a checked tile lay")
 
     def ability_user(self, ctx: Ctx, company: Any) -> None:
@@ -3901,6 +3937,32 @@ class Builtins:
         st["pending_action"] = IF(AND(ctx.path, fresh), code, st["pending_action"])
         st["acting"] = IF(AND(ctx.path, fresh), self.ent(entity), st["acting"])
         st["pending"] = IF(ctx.path, True, st["pending"])
+
+    def b_ability_usable(self, ctx: Ctx, company: Any, key: Any) -> Any:
+        """As GameBase.b_ability_usable: the ability's timing, phases and the uses counted are the runtime's
+        record, not modelled (any truth value)."""
+        return ctx.fresh("ability_usable", "bool")
+
+    def b_use_ability(self, ctx: Ctx, company: Any, key: Any) -> None:
+        """As GameBase.b_use_ability: the uses counted are the runtime's record, not modelled (its refusals
+        are left out: the proof covers every use, allowed or not); where an ability of that key is a `when:
+        sold` one, the private's owed decision is taken (`resolve_decision`)."""
+        if any(a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) in ("sold", "phase_start")
+               for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()):
+            self.b_resolve_decision(ctx, company, None)
+
+    def b_ability_sold(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase.b_ability_sold: a private sold to a corporation owes the `decision` of each ability
+        of it with `when: sold` (whether its uses are spent is the runtime's record: owed or not, either)."""
+        m = self.m
+        e = self.ent(company)
+        for x in m.privates:
+            for a in m.data.get(x, {}).get("children") or ():
+                if a.get("kind") == "ability" and str(a.get("when", "")) == "sold" and a.get("decision"):
+                    owed = ctx.fresh("ability_decision_owed", "bool")
+                    sub = ctx.fork(AND(e == m.z(x), owed))
+                    self.b_require_decision(sub, m.z(x), str(a["decision"]))
+                    ctx.state.update(sub.state)
 
     def b_resolve_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
         """The decision is taken: the next one pending (if any) comes first, and

@@ -932,6 +932,9 @@ class Validator:
                 first = next((c for c in self.model.certs if c.id in chosen_ids), None)
                 values.append((p.name, ListHead(first) if first is not None else EMPTY_LIST))
             if options is not None:
+                if arg is None and None in options:
+                    values.append((p.name, None))  # an optional field left out (`none`): bound as such
+                    continue
                 if isinstance(arg, Entity):
                     value = self.model.entity(arg.kind, arg.id)
                     if arg.kind == "private" and self._held_outside(arg.id):

@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/lib/18xx.rules": "582861f2f900ec84",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -6695,6 +6695,7 @@ DATA = TitleData(
         "private RGS": "§4",
         "procedure dividend_price_move": "§11.6",
         "procedure forced_purchase_help": "§11.11",
+        "procedure trade_in": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
         "property any_time_actions": "§5, §10.2",
         "property bank": "§2",
         "property bank_broken_finishes": "§13",
@@ -7338,23 +7339,23 @@ def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:632"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:643"
         )
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:633",
+            at="rulespecs/lib/18xx.rules:644",
         )
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:634",
+            at="rulespecs/lib/18xx.rules:645",
         )
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:635"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:646"
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -7363,13 +7364,13 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:636",
+            at="rulespecs/lib/18xx.rules:647",
         )
     if not (g.b_free_cash(v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:638",
+            at="rulespecs/lib/18xx.rules:649",
         )
     g.transfer(v_price, v_player, g.name("bank"))
     g.move(v_company, g.name("bank"), v_player)
@@ -7383,19 +7384,19 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:646",
+                at="rulespecs/lib/18xx.rules:657",
             )
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:647",
+                at="rulespecs/lib/18xx.rules:658",
             )
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:648",
+                at="rulespecs/lib/18xx.rules:659",
             )
         g.b_draft_pick(v_player, v_company)
     else:
@@ -7403,30 +7404,30 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:651",
+                at="rulespecs/lib/18xx.rules:662",
             )
         if g.b_in_auction():
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:653",
+                    at="rulespecs/lib/18xx.rules:664",
                 )
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:654",
+                    at="rulespecs/lib/18xx.rules:665",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:655")
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:666")
             g.b_raise_bid(v_player, v_price)
         else:
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:658",
+                    at="rulespecs/lib/18xx.rules:669",
                 )
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
@@ -7435,13 +7436,13 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:659",
+                    at="rulespecs/lib/18xx.rules:670",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:661",
+                    at="rulespecs/lib/18xx.rules:672",
                 )
             g.b_place_bid(v_player, v_company, v_price)
 
@@ -7452,33 +7453,33 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:668",
+            at="rulespecs/lib/18xx.rules:679",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:669",
+            at="rulespecs/lib/18xx.rules:680",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:670"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:681"
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:671"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:682"
         )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:672")
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:683")
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:674",
+            at="rulespecs/lib/18xx.rules:685",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:675")
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:686")
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -7492,30 +7493,30 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:685"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:696"
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:686",
+            at="rulespecs/lib/18xx.rules:697",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:687"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:698"
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:688",
+            at="rulespecs/lib/18xx.rules:699",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:690",
+            at="rulespecs/lib/18xx.rules:701",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -7524,7 +7525,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:691",
+            at="rulespecs/lib/18xx.rules:702",
         )
     if not (
         (
@@ -7534,11 +7535,11 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:693"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:704"
         )
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:696")
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:707")
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
@@ -7551,20 +7552,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:715",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:705",
+            at="rulespecs/lib/18xx.rules:716",
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:706"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:717"
         )
     if not (
         (
@@ -7594,20 +7595,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:708",
+            at="rulespecs/lib/18xx.rules:719",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:714",
+            at="rulespecs/lib/18xx.rules:725",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:716",
+            at="rulespecs/lib/18xx.rules:727",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -7630,13 +7631,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:742",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:733",
+            at="rulespecs/lib/18xx.rules:744",
         )
     g.b_pass_turn(v_entity)
 
@@ -7647,49 +7648,50 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:740",
+            at="rulespecs/lib/18xx.rules:751",
         )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:741",
+            at="rulespecs/lib/18xx.rules:752",
         )
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:742"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:753"
         )
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:744"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:755"
         )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:745"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:756"
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:746")
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:757")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
     g.move(v_company, v_seller, v_corporation)
+    g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:754"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:766"
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:756",
+            at="rulespecs/lib/18xx.rules:768",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -7701,19 +7703,19 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:762",
+            at="rulespecs/lib/18xx.rules:774",
         )
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:775",
         )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:766"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:778"
         )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
@@ -7726,7 +7728,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:785",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -7738,11 +7740,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:791",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:780"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:792"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -7774,42 +7776,47 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
         g.b_market_move(v_corporation, "right")
 
 
-def a_buy_train(g, v_corporation, v_train, v_price):
+def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:814",
         )
-    if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
+    if not (
+        (v_exchange != None)
+        or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
+    ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:801"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:815"
         )
     v_seller = g.b_holder_of(v_train)
-    if v_seller == g.name("depot"):
+    if v_exchange != None:
+        r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
+    elif v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:804"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:820"
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:805",
+                at="rulespecs/lib/18xx.rules:821",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:806",
+                at="rulespecs/lib/18xx.rules:822",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:808",
+                at="rulespecs/lib/18xx.rules:824",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -7819,13 +7826,13 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:813",
+                at="rulespecs/lib/18xx.rules:829",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:814",
+                at="rulespecs/lib/18xx.rules:830",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -7835,27 +7842,72 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:819",
+                at="rulespecs/lib/18xx.rules:835",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:820",
+                at="rulespecs/lib/18xx.rules:836",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
-                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:821"
+                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:837"
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:822",
+                at="rulespecs/lib/18xx.rules:838",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
+
+
+def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
+    """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
+        raise IllegalAction(
+            "a train is traded in only for one the bank sells now",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:853",
+        )
+    if not (g.b_holder_of(v_exchange) == v_corporation):
+        raise IllegalAction(
+            "the corporation trades in only a train it owns",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:854",
+        )
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    if not (v_discount > 0):
+        raise IllegalAction(
+            "the new train takes no train of that type in trade",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:856",
+        )
+    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        raise IllegalAction(
+            "no more trains from the bank this turn",
+            rule="§11.7",
+            at="rulespecs/lib/18xx.rules:857",
+        )
+    if not (v_price == (g.attr(v_train, "price") - v_discount)):
+        raise IllegalAction(
+            "a trade-in pays the printed price less the discount",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:858",
+        )
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction(
+            "the corporation cannot pay for the train",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:859",
+        )
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_train, g.name("depot"), v_corporation)
+    g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
@@ -7864,13 +7916,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:867",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:831",
+            at="rulespecs/lib/18xx.rules:868",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -7888,7 +7940,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:883",
         )
     if not (
         (
@@ -7930,7 +7982,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1",
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:885",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -7942,7 +7994,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:891",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -7979,7 +8031,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:913",
         )
     g.b_end_game_now("agreement")
 
@@ -8267,6 +8319,7 @@ class Game(GameBase):
             ("corporation", ("corporation",)),
             ("train", ("train",)),
             ("price", ("money",)),
+            ("exchange", ("train", "none")),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
         "end_game": [("player", ("player",))],
@@ -8293,6 +8346,9 @@ class Game(GameBase):
         ],
         "bankrupt": [("corporation", ("corporation",))],
     }
+    ACTION_DEFAULTS = {
+        "buy_train": {"exchange": None},
+    }
     ROUTINES = {
         "action:buy_company": a_buy_company,
         "action:bid": a_bid,
@@ -8308,6 +8364,7 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "trade_in": r_trade_in,
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,

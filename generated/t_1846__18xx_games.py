@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
-    "rulespecs/1846.rules": "26b16296b828ec3e",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/1846.rules": "31d84420dd81f5dc",
+    "rulespecs/lib/18xx.rules": "582861f2f900ec84",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -1281,7 +1281,7 @@ DATA = TitleData(
                             {"hex": "I1", "bonus": 20},
                             {"hex": "G19", "bonus": 40},
                         ],
-                        "count_per_or": 1,
+                        "count_per_operating_round": 1,
                         "window": "before_run",
                         "assigned_on_sale": True,
                         "kind": "ability",
@@ -1301,7 +1301,7 @@ DATA = TitleData(
                             {"hex": "I1", "bonus": 20},
                             {"hex": "G19", "bonus": 40},
                         ],
-                        "count_per_or": 1,
+                        "count_per_operating_round": 1,
                         "when": "operating_round_start",
                         "when_reading": "asked as a decision of the private once the operating round's order is known, before anyone operates; the player names the hex and then the corporation, or passes to keep the marker as it is",
                         "corporation_reading": "any floated corporation or minor, whoever directs it",
@@ -7608,6 +7608,7 @@ DATA = TitleData(
         "procedure emergency_sale_noted": '§"Emergency Money Raising"',
         "procedure forced_purchase_help": '§"Emergency Money Raising"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "procedure trade_in": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
         "property any_time_actions": '§"Private Companies"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
         "property bank_broken_finishes": '§"Game End"',
@@ -8230,44 +8231,44 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:668",
+            at="rulespecs/lib/18xx.rules:679",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:669",
+            at="rulespecs/lib/18xx.rules:680",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:670",
+            at="rulespecs/lib/18xx.rules:681",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:671",
+            at="rulespecs/lib/18xx.rules:682",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:672",
+            at="rulespecs/lib/18xx.rules:683",
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:674",
+            at="rulespecs/lib/18xx.rules:685",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:675",
+            at="rulespecs/lib/18xx.rules:686",
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -8284,32 +8285,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:685",
+            at="rulespecs/lib/18xx.rules:696",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:686",
+            at="rulespecs/lib/18xx.rules:697",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:687",
+            at="rulespecs/lib/18xx.rules:698",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:688",
+            at="rulespecs/lib/18xx.rules:699",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:690",
+            at="rulespecs/lib/18xx.rules:701",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -8318,7 +8319,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:691",
+            at="rulespecs/lib/18xx.rules:702",
         )
     if not (
         (
@@ -8330,12 +8331,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:693",
+            at="rulespecs/lib/18xx.rules:704",
         )
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:696"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
         )
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
@@ -8349,13 +8350,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:715",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:705",
+            at="rulespecs/lib/18xx.rules:716",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8364,7 +8365,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:706",
+            at="rulespecs/lib/18xx.rules:717",
         )
     if not (
         (
@@ -8394,20 +8395,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:708",
+            at="rulespecs/lib/18xx.rules:719",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:714",
+            at="rulespecs/lib/18xx.rules:725",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:716",
+            at="rulespecs/lib/18xx.rules:727",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8516,14 +8517,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:754",
+            at="rulespecs/lib/18xx.rules:766",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:756",
+            at="rulespecs/lib/18xx.rules:768",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -8562,7 +8563,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:785",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8574,13 +8575,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:791",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:780",
+            at="rulespecs/lib/18xx.rules:792",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8622,46 +8623,51 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
         g.b_market_move(v_corporation, "left")
 
 
-def a_buy_train(g, v_corporation, v_train, v_price):
+def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:814",
         )
-    if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
+    if not (
+        (v_exchange != None)
+        or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
+    ):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:801",
+            at="rulespecs/lib/18xx.rules:815",
         )
     v_seller = g.b_holder_of(v_train)
-    if v_seller == g.name("depot"):
+    if v_exchange != None:
+        r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
+    elif v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:804",
+                at="rulespecs/lib/18xx.rules:820",
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:805",
+                at="rulespecs/lib/18xx.rules:821",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:806",
+                at="rulespecs/lib/18xx.rules:822",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:808",
+                at="rulespecs/lib/18xx.rules:824",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -8671,13 +8677,13 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:813",
+                at="rulespecs/lib/18xx.rules:829",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:814",
+                at="rulespecs/lib/18xx.rules:830",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -8687,29 +8693,74 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:819",
+                at="rulespecs/lib/18xx.rules:835",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:820",
+                at="rulespecs/lib/18xx.rules:836",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:821",
+                at="rulespecs/lib/18xx.rules:837",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:822",
+                at="rulespecs/lib/18xx.rules:838",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
         g.b_train_bought(v_corporation, v_train, False)
+
+
+def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
+    """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
+        raise IllegalAction(
+            "a train is traded in only for one the bank sells now",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:853",
+        )
+    if not (g.b_holder_of(v_exchange) == v_corporation):
+        raise IllegalAction(
+            "the corporation trades in only a train it owns",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:854",
+        )
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    if not (v_discount > 0):
+        raise IllegalAction(
+            "the new train takes no train of that type in trade",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:856",
+        )
+    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        raise IllegalAction(
+            "no more trains from the bank this turn",
+            rule='§"Buying Trains"',
+            at="rulespecs/lib/18xx.rules:857",
+        )
+    if not (v_price == (g.attr(v_train, "price") - v_discount)):
+        raise IllegalAction(
+            "a trade-in pays the printed price less the discount",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:858",
+        )
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction(
+            "the corporation cannot pay for the train",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:859",
+        )
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_train, g.name("depot"), v_corporation)
+    g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
@@ -8718,13 +8769,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:867",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:831",
+            at="rulespecs/lib/18xx.rules:868",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8744,7 +8795,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:883",
         )
     if not (
         (
@@ -8786,7 +8837,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:885",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8798,7 +8849,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:891",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8844,7 +8895,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:913",
         )
     g.b_end_game_now("agreement")
 
@@ -9445,6 +9496,7 @@ class Game(GameBase):
             ("corporation", ("corporation",)),
             ("train", ("train",)),
             ("price", ("money",)),
+            ("exchange", ("train", "none")),
         ],
         "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
         "end_game": [("player", ("player",))],
@@ -9466,6 +9518,9 @@ class Game(GameBase):
         ],
         "company_place_token": [("company", ("private",)), ("city", ("name",))],
     }
+    ACTION_DEFAULTS = {
+        "buy_train": {"exchange": None},
+    }
     ROUTINES = {
         "action:bid": a_bid,
         "action:par": a_par,
@@ -9480,6 +9535,7 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "trade_in": r_trade_in,
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "edaaf7b896d27939",
     "rulespecs/1880-romania.rules": "fdbef650d73c5ec0",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/lib/18xx.rules": "582861f2f900ec84",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8604,6 +8604,7 @@ DATA = TitleData(
         "procedure pay_dividends": "VII.3.6",
         "procedure second_capitalisation": "VI.7",
         "procedure station_choice": "VII.3.7",
+        "procedure trade_in": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
         "property after_the_last_6e": "VII.3.8, IX.1",
         "property any_time_actions": "II.3.1",
         "property auction_all_pass": "V.1",
@@ -9676,11 +9677,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:791",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:780"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:792"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -9852,6 +9853,51 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
 
 
+def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
+    """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
+        raise IllegalAction(
+            "a train is traded in only for one the bank sells now",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:853",
+        )
+    if not (g.b_holder_of(v_exchange) == v_corporation):
+        raise IllegalAction(
+            "the corporation trades in only a train it owns",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:854",
+        )
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    if not (v_discount > 0):
+        raise IllegalAction(
+            "the new train takes no train of that type in trade",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:856",
+        )
+    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        raise IllegalAction(
+            "no more trains from the bank this turn",
+            rule="VII.3.8",
+            at="rulespecs/lib/18xx.rules:857",
+        )
+    if not (v_price == (g.attr(v_train, "price") - v_discount)):
+        raise IllegalAction(
+            "a trade-in pays the printed price less the discount",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:858",
+        )
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction(
+            "the corporation cannot pay for the train",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:859",
+        )
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_train, g.name("depot"), v_corporation)
+    g.b_train_bought(v_corporation, v_train, True)
+
+
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit; it leaves the game (VII.3.8)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
@@ -9882,7 +9928,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:883",
         )
     if not (
         (
@@ -9924,7 +9970,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:885",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9936,7 +9982,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:891",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9975,7 +10021,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:913",
         )
     g.b_end_game_now("agreement")
 
@@ -10690,6 +10736,7 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "trade_in": r_trade_in,
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,

@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "b3473308970042fd",
-    "rulespecs/1846.rules": "26b16296b828ec3e",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/1846.rules": "31d84420dd81f5dc",
+    "rulespecs/lib/18xx.rules": "582861f2f900ec84",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7338,6 +7338,7 @@ DATA = TitleData(
         "procedure dividend_price_move": '§"Paying Dividends", §"Abraham Donaldson"',
         "procedure emergency_sale_noted": '§"Emergency Money Raising"',
         "procedure minor_dividend": '§"Minor Companies"',
+        "procedure trade_in": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
         "property ability_cards": '§"Company Presidents", §"Using the Company Presidents"',
         "property any_time_actions": '§"GMT 1846 Components Used"',
         "property auto_pass": '§"Stock Round", §"Operating Round"',
@@ -8025,32 +8026,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:685",
+            at="rulespecs/lib/18xx.rules:696",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:686",
+            at="rulespecs/lib/18xx.rules:697",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:687",
+            at="rulespecs/lib/18xx.rules:698",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:688",
+            at="rulespecs/lib/18xx.rules:699",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:690",
+            at="rulespecs/lib/18xx.rules:701",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -8059,7 +8060,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:691",
+            at="rulespecs/lib/18xx.rules:702",
         )
     if not (
         (
@@ -8071,12 +8072,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:693",
+            at="rulespecs/lib/18xx.rules:704",
         )
     v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:696"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
         )
     g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
@@ -8090,13 +8091,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:715",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:705",
+            at="rulespecs/lib/18xx.rules:716",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8105,7 +8106,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:706",
+            at="rulespecs/lib/18xx.rules:717",
         )
     if not (
         (
@@ -8135,20 +8136,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:708",
+            at="rulespecs/lib/18xx.rules:719",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:714",
+            at="rulespecs/lib/18xx.rules:725",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:716",
+            at="rulespecs/lib/18xx.rules:727",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8247,7 +8248,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:785",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8259,13 +8260,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:791",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:780",
+            at="rulespecs/lib/18xx.rules:792",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8394,19 +8395,64 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
 
 
+def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
+    """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
+        raise IllegalAction(
+            "a train is traded in only for one the bank sells now",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:853",
+        )
+    if not (g.b_holder_of(v_exchange) == v_corporation):
+        raise IllegalAction(
+            "the corporation trades in only a train it owns",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:854",
+        )
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    if not (v_discount > 0):
+        raise IllegalAction(
+            "the new train takes no train of that type in trade",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:856",
+        )
+    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        raise IllegalAction(
+            "no more trains from the bank this turn",
+            rule='§"Buying Trains"',
+            at="rulespecs/lib/18xx.rules:857",
+        )
+    if not (v_price == (g.attr(v_train, "price") - v_discount)):
+        raise IllegalAction(
+            "a trade-in pays the printed price less the discount",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:858",
+        )
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction(
+            "the corporation cannot pay for the train",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:859",
+        )
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_train, g.name("depot"), v_corporation)
+    g.b_train_bought(v_corporation, v_train, True)
+
+
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:867",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:831",
+            at="rulespecs/lib/18xx.rules:868",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8426,7 +8472,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:883",
         )
     if not (
         (
@@ -8468,7 +8514,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:885",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8480,7 +8526,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:891",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8512,7 +8558,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:913",
         )
     g.b_end_game_now("agreement")
 
@@ -9226,6 +9272,7 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "trade_in": r_trade_in,
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,

@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "e7422516bfe8f241",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/lib/18xx.rules": "582861f2f900ec84",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8518,6 +8518,7 @@ DATA = TitleData(
         "private Toll": 'supplement from "18xx-games-18CO.json"',
         "procedure dividend_price_move": "§5.9.2.2, §5.9.3.3",
         "procedure emergency_sale_noted": "§5.10.6.1",
+        "procedure trade_in": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
         "property acquisition_bid_min": "§7.1.1",
         "property acquisition_bid_raise": "§7.1.2",
         "property acquisition_bidders": "§7.1.1",
@@ -9294,40 +9295,40 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:668",
+            at="rulespecs/lib/18xx.rules:679",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:669",
+            at="rulespecs/lib/18xx.rules:680",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:670",
+            at="rulespecs/lib/18xx.rules:681",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:671",
+            at="rulespecs/lib/18xx.rules:682",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:672"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:683"
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:674",
+            at="rulespecs/lib/18xx.rules:685",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:675"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:686"
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -9595,13 +9596,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:742",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:733",
+            at="rulespecs/lib/18xx.rules:744",
         )
     g.b_pass_turn(v_entity)
 
@@ -9673,14 +9674,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:754",
+            at="rulespecs/lib/18xx.rules:766",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:756",
+            at="rulespecs/lib/18xx.rules:768",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9726,7 +9727,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:785",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9889,6 +9890,51 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
 
 
+def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
+    """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
+        raise IllegalAction(
+            "a train is traded in only for one the bank sells now",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:853",
+        )
+    if not (g.b_holder_of(v_exchange) == v_corporation):
+        raise IllegalAction(
+            "the corporation trades in only a train it owns",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:854",
+        )
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    if not (v_discount > 0):
+        raise IllegalAction(
+            "the new train takes no train of that type in trade",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:856",
+        )
+    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        raise IllegalAction(
+            "no more trains from the bank this turn",
+            rule="§5.10.2",
+            at="rulespecs/lib/18xx.rules:857",
+        )
+    if not (v_price == (g.attr(v_train, "price") - v_discount)):
+        raise IllegalAction(
+            "a trade-in pays the printed price less the discount",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:858",
+        )
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction(
+            "the corporation cannot pay for the train",
+            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
+            at="rulespecs/lib/18xx.rules:859",
+        )
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_train, g.name("depot"), v_corporation)
+    g.b_train_bought(v_corporation, v_train, True)
+
+
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
     if not (g.b_pending_decision(v_corporation, "discard_train")):
@@ -9922,7 +9968,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:883",
         )
     if not (
         (
@@ -9964,7 +10010,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:885",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9976,7 +10022,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:891",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10008,7 +10054,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:913",
         )
     g.b_end_game_now("agreement")
 
@@ -10571,6 +10617,7 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "trade_in": r_trade_in,
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,
         "emergency_sale_limits": r_emergency_sale_limits,

@@ -19,7 +19,11 @@ def _toy(capitalisation: str):
     text = (TOY / "toy.rules").read_text(encoding="utf-8")
     old = "  capitalisation: incremental §2"
     assert old in text
-    loaded = load_texts({**LIBRARIES, "toy.rules": text.replace(old, f"  capitalisation: {capitalisation} §2")})
+    text = text.replace(old, f"  capitalisation: {capitalisation} §2")
+    if capitalisation == "full":
+        # its own certificates are then its IPO, which pays nothing (a paying treasury is refused: E033)
+        text = text.replace("  treasury_shares_pay: company §3", "  treasury_shares_pay: none §3")
+    loaded = load_texts({**LIBRARIES, "toy.rules": text})
     assert loaded.ok, [(d.code, d.message) for d in loaded.errors]
     title = loaded.program.titles["Toy"]
     return title, current_game_class(title, loaded.sources)[0]
@@ -59,6 +63,19 @@ def test_money_is_conserved_under_full_capitalisation_proved_for_the_purchase_th
     report = verify_title(title, only=["buy_shares"])
     results = {r.invariant: r.status for r in report.results if r.transition == "buy_shares"}
     assert results["money_conserved"] == "proved", report.results
+
+
+def test_an_ipo_that_would_pay_its_corporation_under_full_capitalisation_is_refused():
+    from compiler.pipeline import load_texts
+
+    text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
+        "  capitalisation: incremental §2", "  capitalisation: full §2")
+    loaded = load_texts({**LIBRARIES, "toy.rules": text})
+    assert [(d.code, d.span.line) for d in loaded.errors] == [("E033", _line(text, "treasury_shares_pay"))]
+
+
+def _line(text: str, prop: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if line.strip().startswith(prop + ":"))
 
 
 def test_a_capitalisation_the_library_does_not_declare_is_refused():

@@ -70,6 +70,18 @@ def test_every_library_action_is_listed(guide):
         assert f"{{#{anchor_for('action', action.name)}}}" in pages[name], action.name
 
 
+def test_every_optional_field_of_a_library_action_is_listed_with_its_default(guide):
+    from compiler.docs_render import signature
+
+    libraries, pages = guide
+    optional = [(name, r) for name, unit in libraries.items() for r in _items(unit, s.Routine)
+                if r.kind == "action" and any(p.default is not None for p in r.params)]
+    assert any(r.name == "buy_train" for _, r in optional)  # the trade-in's exchange
+    for name, action in optional:
+        assert esc(signature(action)) in pages[name] or signature(action) in pages[name], action.name
+        assert "exchange: train | none = none" in signature(action) or action.name != "buy_train"
+
+
 def _effects(unit) -> dict[str, s.Component]:
     return {c.key: c for c in _items(unit, s.Component) if c.kind == "effect"}
 

@@ -62,6 +62,8 @@ class GameBase:
     DATA: TitleData
     ROUTINES: dict[str, Callable] = {}
     TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
+    #: each action's optional fields (`exchange: train | none = none`): the value bound where an action leaves one out
+    ACTION_DEFAULTS: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ setup
 
@@ -1240,7 +1242,16 @@ class GameBase:
             for ability in holder.get("children") or ():
                 if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
                     continue
-                where = (ability.get("terrain") is not None and ability.get("terrain") in (mh.terrain, "any")) or \
+                terrain = ability.get("terrain")
+                if mh.terrains and terrain not in (None, "any") and lay.hex not in (ability.get("hexes") or ()):
+                    # a hex of several terrains: the discount comes off its own terrain's part only
+                    part = sum(cost for kind, cost in mh.terrains if kind == str(terrain))
+                    tiles = ability.get("tiles")
+                    if part and (not tiles or lay.tile in [str(t) for t in tiles]):
+                        total += min(part, int(self._value(ability["discount"], f"{holder} {ability['key']} discount")))
+                    continue
+                where = (terrain is not None and (terrain in (mh.terrain, "any")
+                                                  or terrain in [kind for kind, _ in mh.terrains])) or \
                     lay.hex in (ability.get("hexes") or ())
                 tiles = ability.get("tiles")
                 if where and (not tiles or lay.tile in [str(t) for t in tiles]):
@@ -1277,7 +1288,7 @@ class GameBase:
         """place_marker(X, target): the owning corporation puts private X's revenue marker (an ability with
         `effect: hex_marker`) in hex `target`, during its operating turn before its trains have run; from
         then on its routes through that hex earn the marker's bonus until the markers are removed. `count`
-        limits the placements over the game, `count_per_or` per operating round (the marker then moves).
+        limits the placements over the game, `count_per_operating_round` per operating round (the marker then moves).
         An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
         goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token); with
         `assigned_to: corporation` the player instead names the one corporation that earns it (with
@@ -1302,7 +1313,7 @@ class GameBase:
         uses = dict(self.g.get("ability_uses", {}))
         if ability.get("count") is not None and uses.get(company.id, 0) >= int(ability["count"]):
             raise IllegalAction(f"{company}'s marker has been placed already")
-        if ability.get("count_per_or") is not None:
+        if ability.get("count_per_operating_round") is not None:
             mark = f"marker {company.id}"
             if self.b_done_this_turn(mark):
                 raise IllegalAction(f"{company}'s marker moves once in an operating round")
@@ -1369,10 +1380,133 @@ class GameBase:
             raise IllegalAction(f"{company} is not owned by a player")
         return owner
 
+    #: the ability timings of the library that say who may use it when, whatever its effect (`_ability_window`)
+    GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "sold", "phase_start"})
+    #: the generic timings at which the private owes the ability's `decision`
+    DECISION_WHEN = frozenset({"sold", "phase_start"})
+
+    def _generic_timing(self, ability: dict | None) -> bool:
+        """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn | sold |
+        phase_start`,
+        or `owner: player`), which `_ability_window` judges, rather than the owning corporation's turn."""
+        return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
+                                        or str(ability.get("owner", "")) == "player")
+
+    def _ability_window(self, company: Entity, ability: dict, what: str) -> Entity:
+        """Who may use private `company`'s `ability` now, by its generic properties: the private is open; its
+        holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
+        and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
+        round; operating_turn: the operating turn of the owning corporation, or of one its player owner
+        presides; sold, phase_start: while the private owes the ability's `decision`); its `count` uses over
+        the game and
+        `count_per_operating_round` in this operating round are not spent. Returns the holder (a player) or
+        the corporation acting (for a player owner in an operating turn, the corporation he presides that
+        operates); refused (IllegalAction, saying which) otherwise."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        holder = self.owner[company.id]
+        owner = str(ability.get("owner", "")) or None
+        if owner is not None and getattr(holder, "kind", None) != owner:
+            raise IllegalAction(f"{company}'s ability is its owner's when a {owner}")
+        if ability.get("from_phase") is not None and not self.b_phase_at_least(str(ability["from_phase"])):
+            raise IllegalAction(f"{company} {what} from phase {ability['from_phase']}")
+        if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+            raise IllegalAction(f"{company}'s ability ended with phase {ability['removed_on']}")
+        when = str(ability.get("when", ""))
+        user = holder
+        if when == "stock_turn":
+            if self.g["round"] != "stock" or holder.kind != "player" or self.current_entity() != holder:
+                raise IllegalAction(f"{company} {what} in its owner's turn of a stock round")
+        elif when == "operating_turn" or (when not in self.GENERIC_WHEN and holder.kind == "corporation"):
+            acting = self._operator(self.g["operating"]) if self.g["round"] == "operating" \
+                and self.g.get("operating") is not None else None
+            if acting is None or (acting != holder and self._director(acting) != holder):
+                raise IllegalAction(f"{company} {what} in the operating turn of its owner"
+                                    + (" or of a corporation he presides" if holder.kind == "player" else ""))
+            user = acting
+        elif when in self.DECISION_WHEN:
+            if not self.b_pending_decision(company, str(ability.get("decision", ""))):
+                raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
+                                    else f"{company} {what} once, as phase {ability.get('phase')} begins")
+        key = f"{company.id}:{ability.get('key')}"
+        if ability.get("count") is not None and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
+            raise IllegalAction(f"{company}'s ability is used up ({ability['count']} uses)")
+        per_round = ability.get("count_per_operating_round")
+        if per_round is not None and self.g["round"] == "operating":
+            stamp, used = self.g.get("ability_round_uses", {}).get(key, (None, 0))
+            if stamp == self.g["rounds_played"] and used >= int(per_round):
+                raise IllegalAction(f"{company}'s ability is used {per_round} time(s) in an operating round")
+        return user
+
+    def _count_ability_use(self, company: Entity, ability: dict) -> None:
+        """One use of `company`'s `ability`: its uses over the game, and in this operating round."""
+        key = f"{company.id}:{ability.get('key')}"
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[key] = uses.get(key, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        rounds = dict(self.g.get("ability_round_uses", {}))
+        stamp, used = rounds.get(key, (None, 0))
+        rounds[key] = (self.g["rounds_played"], (used if stamp == self.g["rounds_played"] else 0) + 1)
+        self.j.set(self.g, "ability_round_uses", rounds)
+
+    def _keyed_ability(self, company: Entity, key: str) -> dict:
+        found = next((a for a in company.get("children") or ()
+                      if a.get("kind") == "ability" and a.get("key") == str(key)), None)
+        if found is None:
+            raise IllegalAction(f"{company} has no ability {key!r}")
+        return found
+
+    def b_ability_usable(self, company: Entity, key: str) -> bool:
+        """ability_usable(X, "key"): whether X's ability of that key may be used now, by its owner, timing,
+        phases and counts (`owner`, `when`, `from_phase`, `removed_on`, `count`, `count_per_operating_round`)."""
+        try:
+            self._ability_window(company, self._keyed_ability(company, key), "uses its ability")
+        except IllegalAction:
+            return False
+        return True
+
+    def b_use_ability(self, company: Entity, key: str) -> None:
+        """use_ability(X, "key"): X's ability of that key is used once, now; refused (IllegalAction, saying
+        why) where its owner, timing, phases or counts do not allow it (see ability_usable). With `when:
+        sold`, the use is the private's owed decision: it is taken."""
+        ability = self._keyed_ability(company, key)
+        self._ability_window(company, ability, "uses its ability")
+        self._count_ability_use(company, ability)
+        if str(ability.get("when", "")) in self.DECISION_WHEN:
+            self.b_resolve_decision(company, str(ability.get("decision", "")))
+
+    def b_ability_sold(self, company: Entity) -> None:
+        """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when:
+        sold` whose `count` is not spent (nor ended by `removed_on`) becomes a decision X owes (the ability's
+        `decision` action), taken at once."""
+        self._owe_ability_decisions(company, "sold", None)
+
+    def _owe_ability_decisions(self, company: Entity, when: str, phase: str | None) -> None:
+        """The decisions open private `company` owes at a moment of its abilities (`when: sold`, or `when:
+        phase_start` for phase `phase`), where their uses are not spent and no `removed_on` ended them."""
+        if self.closed[company.id]:
+            return
+        for ability in company.get("children") or ():
+            if ability.get("kind") != "ability" or str(ability.get("when", "")) != when or not ability.get("decision"):
+                continue
+            if phase is not None and str(ability.get("phase", "")) != phase:
+                continue
+            key = f"{company.id}:{ability.get('key')}"
+            if ability.get("count") is not None \
+                    and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
+                continue  # its uses are spent: a later moment owes nothing
+            if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+                continue
+            self.b_require_decision(company, str(ability["decision"]))
+
     def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
         turn, before its trains have run (at any step of it where the title says `private_ability_window:
-        turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise."""
+        turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise. An ability
+        with the library's generic timing (`_generic_timing`) is judged by `_ability_window` instead: its
+        user may then be a player."""
+        if self._generic_timing(ability):
+            return self._ability_window(company, ability, what)
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
@@ -1397,8 +1531,8 @@ class GameBase:
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
-        corp = self._ability_user(company, "lays its track")
         ability = abilities[0]
+        corp = self._ability_user(company, "lays its track", ability if self._generic_timing(ability) else None)
         name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
         if ability.get("hexes") and str(hex_id) not in [str(h) for h in ability["hexes"]]:
             raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
@@ -1413,8 +1547,11 @@ class GameBase:
             raise IllegalAction(f"{company} lays one tile in {hex_id}")
         board = self._need_board()
         special = frozenset(str(t) for t in ability.get("tiles") or ()) if ability.get("upgrades_from") else frozenset()
+        # a player lays with no station of his own: his lay needs no route (a private's lay outside any
+        # operating turn, 18xx.games' `owning_player_sr_turn` tile lays)
+        reachable = bool(ability.get("reachable", True)) and corp.kind != "player"
         lay = track.check_lay(board, corp.id, str(hex_id), name, rotation, self._phase_colors(),
-                              reachable=bool(ability.get("reachable", True)), special=special,
+                              reachable=reachable, special=special,
                               special_from=str(ability["upgrades_from"]) if ability.get("upgrades_from") else None)
         if ability.get("joins_hexes"):
             # new track on the side this hex shares with each other hex of the ability
@@ -1511,6 +1648,9 @@ class GameBase:
         uses = dict(self.g.get("ability_uses", {}))
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
+        for ability in self._abilities(company, "free_lay")[:1]:
+            if self._generic_timing(ability):
+                self._count_ability_use(company, ability)  # its uses in this operating round too
         self.b_mark_done_this_turn(f"lay {company.id}")
         self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
@@ -1771,6 +1911,13 @@ class GameBase:
             return train.price
         per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
         return train.price * (100 - per * n) // 100
+
+    def b_trade_in_discount(self, train: Train, exchange: Train) -> int:
+        """trade_in_discount(T, X): what T's price drops by when a train X is given for it (T's `discount` for
+        X's type; 0 where T names none)."""
+        table = self.DATA.component("train", train.name).get("discount") or {}
+        amount = table.get(exchange.name, 0) if isinstance(table, dict) else 0
+        return int(amount) if isinstance(amount, int) else 0
 
     def b_discount_used(self, corp: Entity) -> None:
         """discount_used(C): a declared train discount of C has been spent on a train."""
@@ -2580,6 +2727,9 @@ class GameBase:
             return {"bank": BANK, "company": corp}.get(rule, BANK)
         if holder == corp:
             rule = self.param("treasury_shares_pay")
+            missing = unbuilt("treasury_shares_pay", rule) if self.param("capitalisation") == "full" else None
+            if missing is not None:
+                raise RuleGap(missing.param, missing.why)  # the IPO is no treasury that pays (check: E033)
             return {"bank": BANK, "company": corp}.get(rule, BANK)
         return holder
 
@@ -3161,6 +3311,8 @@ class GameBase:
         for event in phase.get("events", []) or []:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
+        for company in self.privates:
+            self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
         for corp in self.corporations:
             if self.b_limit_trains(corp) > self.b_train_limit(corp):
                 self.b_require_decision(corp, "discard_train")
@@ -5176,6 +5328,9 @@ class GameBase:
             return int(str(action["share_price"]).split(",")[0])
         if name == "company" and "company" not in action and "minor" in action:
             name = "minor"  # 18xx.games names the item of a bid `minor` when it is a minor (a free pick)
+        optional = self.ACTION_DEFAULTS.get(kind, {})
+        if name in optional and action.get(name) is None:
+            return optional[name]  # an optional field left out: its declared default
         value = action[name]
         kind_type = types[0]
         if kind_type in ("money", "int") and (isinstance(value, bool) or not isinstance(value, (int, float))):
@@ -5200,7 +5355,8 @@ class GameBase:
         if kind_type == "train":
             if value not in self.trains:
                 raise IllegalAction(f"there is no train {value!r}")
-            return self._train_side(self.trains[value], action.get("variant"))
+            # the action's `variant` is the side of the train bought; another train (a trade-in) is as it is
+            return self._train_side(self.trains[value], action.get("variant") if name == "train" else None)
         return value
 
     def copy(self) -> "GameBase":
@@ -5406,7 +5562,7 @@ class GameBase:
             if generator is not None:
                 yield from generator(entity, who)
             else:
-                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who)
+                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
 
     #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
     _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
@@ -5670,6 +5826,14 @@ class GameBase:
             for side in [train.name, *self.train_sides.get(train.name, ())]:
                 price = self.b_bank_price(entity, self._train_side(train, side))
                 out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
+                if "exchange" in self.ACTION_DEFAULTS.get("buy_train", {}):
+                    # a trade-in (the optional `exchange`): each train the buyer owns that this one takes in
+                    # trade, at the discounted price
+                    for own in self.b_trains(entity):
+                        discount = self.b_trade_in_discount(self._train_side(train, side), own)
+                        if discount:
+                            out.append({"type": "buy_train", **who, "train": tid, "price": price - discount,
+                                        "variant": side, "exchange": own.id})
         for t in self.b_trains(POOL):
             # the printed price, or half of it where a title sells the pool's trains so
             out.extend({"type": "buy_train", **who, "train": t.id, "price": p}
@@ -5770,8 +5934,9 @@ class GameBase:
         """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
         the check allows (the guards decide when)."""
         out = []
-        if self.board is None or self.closed[company.id] or self.owner[company.id].kind != "corporation" \
-                or self.g.get("operating") != self.owner[company.id].id:
+        generic = any(self._generic_timing(a) for a in self._abilities(company, "free_lay"))
+        if self.board is None or self.closed[company.id] or not generic and (
+                self.owner[company.id].kind != "corporation" or self.g.get("operating") != self.owner[company.id].id):
             return out
         for ability in self._abilities(company, "free_lay"):
             hexes = ability.get("hexes")
@@ -5845,10 +6010,11 @@ class GameBase:
                     out.append({"type": "place_token", **who, "city": track.node_id((hex_id, node))})
         return out
 
-    def _title_action_candidates(self, kind: str, params, who: dict) -> list[Action]:
-        """Candidates for a title's own action: each later parameter ranges
-        over the entities of its type (money parameters over the item's
-        declared prices)."""
+    def _title_action_candidates(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
+        """Candidates for a title's own action (`action`, of vocabulary type `kind`): each later parameter
+        ranges over the entities of its type (money parameters over the item's declared prices, a train, hex,
+        tile or certificate over `_declared_kind_choices`); an optional field is also left out."""
+        optional = self.ACTION_DEFAULTS.get(action or kind, {})
         first = params[0][1] if params else ()
         if who.get("entity_type") == "player" and "player" not in first or \
                 who.get("entity_type") == "corporation" and "corporation" not in first:
@@ -5889,15 +6055,46 @@ class GameBase:
                 # a choice among the title's `<action>_options` (1880's building rights; a number stays one)
                 values = [v if isinstance(v, int) and not isinstance(v, bool) else str(v)
                           for v in self.DATA.properties[f"{kind}_options"]]
-            else:
+            elif t in ("train", "hex", "tile", "list[certificate]"):
+                values = self._declared_kind_choices(t, who)
+            elif name not in optional:
                 return []
-            combos = [{**c, name: v} for c in combos for v in values]
+            if name in optional:
+                # an optional field: left out (its default), or each value of its kind
+                values = [None, *(v for v in values if v != optional[name])]
+            combos = [{**c, name: v} if v is not None else c for c in combos for v in values]
         # an entity kind's own action (`player_choose`) is the vocabulary's type (`choose`) for that kind
         vocab = kind
         prefix = f"{who.get('entity_type')}_"
         if kind.startswith(prefix) and kind[len(prefix):]:
             vocab = kind[len(prefix):]
         return [{"type": vocab, **who, **c} for c in combos]
+
+    def _declared_kind_choices(self, kind: str, who: dict) -> list[Any]:
+        """The values a title action's parameter of a declared kind is tried at in random play: a train (the
+        actor's, its owner's companies', the bank's on sale and the pool's), a hex and a tile (those the
+        acting private's abilities name, else every hex of the map and every tile of the title's set), a
+        certificate list (each certificate the actor, its owner or the pool holds, alone). The guards decide."""
+        actor = self.find(who["entity"])
+        holder = self.owner.get(actor.id) if actor.kind == "private" else actor
+        if kind == "train":
+            holders = [actor, holder, *(c for c in self.corporations + self.minors
+                                        if holder is not None and self._director(c) == holder)]
+            own = [t.id for t in self.trains.values() if self.owner[t.id] in holders]
+            return [*dict.fromkeys([*own, *self._available_train_ids(), *(t.id for t in self.b_trains(POOL))])]
+        if kind == "list[certificate]":
+            return [[c.id] for c in self.certificates.values() if self.owner[c.id] in (actor, holder, POOL)]
+        if self.board is None:
+            return []
+        named: list[str] = []
+        for ability in actor.get("children") or ():
+            if ability.get("kind") == "ability":
+                for key in (kind, kind + "s"):
+                    value = ability.get(key)
+                    named.extend(str(v) for v in (value if isinstance(value, list) else [value]) if v is not None)
+        if named:
+            return [*dict.fromkeys(named)]
+        return sorted(self.board.hexes) if kind == "hex" else sorted(self.board.tiles)
 
     def _money_candidates(self) -> list[int]:
         values = []

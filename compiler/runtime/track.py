@@ -486,6 +486,9 @@ class MapHex:
     borders: tuple[Border, ...] = ()
     stops_as: str | None = None
     hex_blocking_homes: tuple[str, ...] = ()
+    #: a hex of several terrains (`terrains: [(type: river, cost: $20), (type: mountain, cost: $60)]`): each
+    #: with its cost; `cost` is their sum and `terrain` the first one's type
+    terrains: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_dict(cls, hex_id: str, data: Mapping[str, Any]) -> MapHex:
@@ -503,18 +506,20 @@ class MapHex:
             Border(int(b["edge"]), b.get("type"), int(b.get("cost", 0) or 0))
             for b in data.get("borders") or ()
         )
+        terrains = tuple((str(part["type"]), int(part.get("cost", 0) or 0)) for part in data.get("terrains") or ())
         return cls(
             hex_id,
             tile,
             data.get("title") or data.get("location"),
-            data.get("terrain"),
-            int(data.get("cost", 0) or 0),
+            terrains[0][0] if terrains else data.get("terrain"),
+            sum(cost for _, cost in terrains) if terrains else int(data.get("cost", 0) or 0),
             int(data.get("upgrade_cost", 0) or 0),
             tuple(homes),
             data.get("reserved_for"),
             borders,
             data.get("stops_as"),
             tuple(blocking),
+            terrains,
         )
 
 

@@ -1,0 +1,267 @@
+"""An invented title built from the library's common mechanics (issue 43), with no Python of its own:
+Kestrel Lines (tests/fixtures/mechanics/kestrel.rules, no real game). Full capitalisation; a train
+trade-in, the optional `exchange` field of the library's buy_train; private abilities with the library's
+generic timing and ownership: a corporation's rebate (`owner: corporation`, `when: operating_turn`,
+`from_phase`, `count`, `count_per_operating_round`) through the title's action with a train parameter,
+decisions owed on the private's sale (`when: sold`) and as a phase begins (`when: phase_start`,
+declinable), a player's tile lay in his stock-round turn (`owner: player`, `when: stock_turn`,
+`removed_on`); a hex of two terrains.
+
+It checks clean; 50 random games at each player count end, with every mechanic used at least once
+(counted, and checked against what the title says of it); the checks of the transitions that carry
+the trade-in, the rebate and full capitalisation are proved (the whole title proves 546 of 546:
+benchmarks/mechanics.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import LIBRARIES
+
+PATH = "tests/fixtures/mechanics/kestrel.rules"
+TEXT = (Path(__file__).parent / "fixtures" / "mechanics" / "kestrel.rules").read_text(encoding="utf-8")
+GAMES = 50
+
+
+@pytest.fixture(scope="module")
+def kestrel():
+    from compiler.engines import current_game_class
+    from compiler.pipeline import load_texts
+
+    loaded = load_texts({**LIBRARIES, PATH: TEXT})
+    title = loaded.program.titles["Kestrel Lines"] if loaded.ok else None
+    return loaded, title, (current_game_class(title, loaded.sources)[0] if title else None)
+
+
+def test_the_invented_title_checks_clean(kestrel):
+    loaded, title, _ = kestrel
+    assert loaded.ok, [(d.code, d.span.line, d.message) for d in loaded.errors]
+    assert not [d for d in loaded.diagnostics if d.severity.value == "warning"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
+    """Each game is played as `rulec play` plays it (the invariant monitor after every action); each use
+    of a mechanic is counted and checked against what the title says of it, from the state before."""
+    from compiler.playout import play_one
+
+    _, _, Game = kestrel
+    used: Counter[str] = Counter()
+    before: dict = {}
+
+    def choose(game, rng):
+        action = game.random_legal_action(rng)
+        if action is not None and action.get("entity_type") == "company":
+            holder = game.owner[action["entity"]]
+            before.update(round=game.g["round"], phase=game.g["phase"], acting=game.current_entity(),
+                          holder=holder, cash=game.cash[holder], stamp=game.g["rounds_played"])
+        return action
+
+    def observe(game, action):
+        kind = action["type"]
+        if kind == "buy_train" and action.get("exchange"):
+            used["trade-in (buy_train's exchange)"] += 1
+            traded = game.trains[action["exchange"]]
+            # to the bank pool; a 2 traded for a 4 rusts there at once (the 4 rusts the 2s)
+            assert game.owner[traded.id].kind == ("scrap" if traded.name == "2" else "pool")
+        elif kind == "rebate":  # LW's rebate: from phase 3, in its corporation's turn, once a round, twice in all
+            used["rebate"] += 1
+            assert before["phase"] in ("3", "4") and before["round"] == "operating"
+            assert before["acting"] == before["holder"] and before["holder"].kind == "corporation"
+            assert game.cash[before["holder"]] == before["cash"] + 30
+            rebates.append(before["stamp"])
+            assert len(rebates) <= 2 and len(set(rebates)) == len(rebates)
+        elif kind == "works_stock":  # LW's stock, owed on its sale to a corporation: once
+            used["works stock (when: sold)"] += 1
+            assert before["holder"].kind == "corporation" and game.cash[before["holder"]] == before["cash"] + 20
+        elif kind == "survey_fee":  # SO's fee, owed as phase 3 begins (when: phase_start): once
+            used["survey fee (when: phase_start)"] += 1
+            assert before["phase"] == "3" and game.cash[before["holder"]] == before["cash"] + 10
+            assert not game.b_pending_decision(game.entity("private", "SO"), "company_survey_fee")
+        elif kind == "lay_tile" and action.get("entity_type") == "company":
+            # SO's lay: by its player owner in his stock-round turn, before phase 4, twice at most; Marsh's
+            # river ($20) and mountain ($40) less the ability's $20, Ridge's mountain ($40) less $20
+            used["survey lay (a player's, in a stock round)"] += 1
+            assert before["round"] == "stock" and before["holder"].kind == "player"
+            assert before["acting"] == before["holder"] and before["phase"] in ("2", "3")
+            assert game.cash[before["holder"]] == before["cash"] - {"A3": 40, "B4": 20}[action["hex"]]
+            if action["hex"] == "A3":
+                used["a lay in Marsh (two terrains)"] += 1
+            lays.append(action["hex"])
+            assert len(lays) <= 2
+        elif kind in ("buy_shares", "par"):
+            for corp in game.corporations:
+                if corp.id not in floated:
+                    if game.corp[corp.id]["floated"]:
+                        floated.add(corp.id)
+                        # full capitalisation: ten shares at par, paid when it floats
+                        assert game.cash[corp] == 10 * 70, corp
+                        used["full capitalisation"] += 1
+                    else:
+                        assert game.cash[corp] == 0, corp  # IPO money goes to the bank until then
+
+    ends: Counter[str] = Counter()
+    for seed in range(GAMES):
+        floated: set[str] = set()
+        rebates: list[int] = []
+        lays: list[str] = []
+        record = play_one(Game, [f"p{i}" for i in range(players)], seed, choose=choose, observe=observe)
+        ends[record["end_reason"]] += 1
+    assert sum(ends.values()) == GAMES
+    assert set(used) == {"trade-in (buy_train's exchange)", "rebate", "works stock (when: sold)",
+                         "survey lay (a player's, in a stock round)", "a lay in Marsh (two terrains)",
+                         "survey fee (when: phase_start)", "full capitalisation"}, used
+
+
+def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):
+    """Play until a corporation owning a 3-train may buy a 4: the listing offers the 4 for $300 and,
+    trading the 3 in, for $200 (the 4's discount for a 3); a trade-in at another price, or of a train the
+    corporation does not own, is refused and leaves the state as it was."""
+    import random
+
+    from compiler.runtime.errors import IllegalAction
+
+    _, _, Game = kestrel
+    for seed in range(GAMES):
+        game, rng = Game(players=["p0", "p1"], seed=seed), random.Random(seed)
+        while not game.finished:
+            offers = [a for a in game.legal_actions() if a["type"] == "buy_train" and a.get("exchange")]
+            if offers:
+                offer = offers[0]
+                traded = game.trains[offer["exchange"]]
+                assert offer["price"] == 300 - {"2": 50, "3": 100}[traded.name]
+                before = game.state()
+                with pytest.raises(IllegalAction, match="printed price less the discount"):
+                    game.process({**offer, "price": offer["price"] + 10})
+                stranger = next(t for t in game.trains.values() if game.owner[t.id] is not game.owner[traded.id])
+                with pytest.raises(IllegalAction):
+                    game.process({**offer, "exchange": stranger.id})
+                assert game.state() == before
+                game.process(offer)
+                assert game.owner[traded.id].kind == ("scrap" if traded.name == "2" else "pool")
+                return
+            game.process(game.random_legal_action(rng))
+    pytest.fail("no trade-in offered in any game")
+
+
+def test_a_log_without_the_optional_field_binds_its_default(kestrel):
+    _, _, Game = kestrel
+    assert Game.ACTION_DEFAULTS["buy_train"] == {"exchange": None}
+    game = Game(players=["p0", "p1"], seed=0)
+    train = next(iter(game.trains))
+    bound = game.bind("buy_train", {"type": "buy_train", "entity": "KL", "train": train, "price": 100})
+    assert bound[-1] is None
+
+
+def test_the_mechanics_transitions_are_proved(kestrel):
+    """buy_train with and without a trade-in (the exchange bound to each train a discount names, and to
+    none), the title's rebate, and the purchase that floats under full capitalisation: every check."""
+    from compiler.verify import verify_title
+
+    _, title, _ = kestrel
+    transitions = ("buy_train", "company_rebate", "buy_shares")
+    report = verify_title(title, only=transitions)
+    results = [r for r in report.results if r.transition in transitions]
+    assert {r.transition for r in results} == set(transitions)
+    assert all(r.status == "proved" for r in results), \
+        [(r.transition, r.invariant, r.status, r.reason) for r in results if r.status != "proved"]
+    assert {(t, "money_conserved") for t in transitions} <= {(r.transition, r.invariant) for r in results}
+
+
+def test_a_default_outside_an_action_or_of_the_wrong_type_is_refused_on_its_line():
+    from tests.conftest import check_source
+
+    loaded = check_source('title "t" {\n  uses lib "18xx"\n  procedure p(x: int = 1) "p" { }\n'
+                          '  action a(player: player, y: int = 2, z: train | none = none) "a" { }\n'
+                          '  action b(player: player, y: train = none, z: money = true) "b" { }\n}\n',
+                          with_library=True)
+    found = [(d.code, d.span.line) for d in loaded.diagnostics if d.code in ("E016", "E029")]
+    assert found == [("E016", 3), ("E029", 5), ("E029", 5)], found
+
+
+def test_a_hex_of_two_terrains_costs_their_sum_and_a_terrain_discount_comes_off_its_part(kestrel):
+    """Marsh: river $20 and mountain $40. A first tile pays $60; a standing discount for river terrain
+    (an ability with `terrain: river` and a `discount`) takes at most the river's $20 off, one for
+    mountain at most its $40; Ridge (one terrain, $40) takes a discount as it always did."""
+    from compiler.runtime.entities import Entity
+    from compiler.runtime.track import Lay
+
+    _, _, Game = kestrel
+    game = Game(players=["p0", "p1"], seed=0)
+    marsh, ridge = game.board.hexes["A3"], game.board.hexes["B4"]
+    assert (marsh.cost, marsh.terrains) == (60, (("river", 20), ("mountain", 40)))
+    assert game.b_lay_cost(Lay("A3", "7", 0, cost=60)) == 60
+
+    def discount(hex_id, terrain, amount):
+        holder = Entity("corporation", "X", data={"children": [
+            {"kind": "ability", "key": "d", "terrain": terrain, "discount": amount}]})
+        game._discount_holders = lambda: [holder]
+        return game._lay_discount(Lay(hex_id, "7", 0), game.board.hexes[hex_id])
+
+    assert discount("A3", "river", 50) == 20
+    assert discount("A3", "mountain", 30) == 30
+    assert discount("A3", "mountain", 50) == 40
+    assert discount("A3", "water", 50) == 0
+    assert discount("B4", "mountain", 50) == 50  # one terrain: as before (the cost floors it at 0)
+
+
+def _game_at(Game, until, seed=0, players=2):
+    """A random game of Kestrel Lines played until `until(game)` holds (None if it ends first)."""
+    import random
+
+    game, rng = Game(players=[f"p{i}" for i in range(players)], seed=seed), random.Random(seed)
+    while not game.finished:
+        if until(game):
+            return game
+        game.process(game.random_legal_action(rng))
+    return None
+
+
+def test_the_survey_lay_is_its_player_owners_in_his_stock_round_turn_only(kestrel):
+    from compiler.runtime.errors import IllegalAction
+
+    _, _, Game = kestrel
+    for seed in range(GAMES):
+        game = _game_at(Game, lambda g: g.g["round"] == "stock" and g.owner["SO"].kind == "player"
+                        and g.current_entity() != g.owner["SO"], seed)
+        if game is not None:
+            break
+    assert game is not None
+    lay = {"type": "lay_tile", "entity": "SO", "entity_type": "company", "hex": "B4", "tile": "7-0", "rotation": 0}
+    before = game.state()
+    with pytest.raises(IllegalAction, match="in its owner's turn of a stock round"):
+        game.process(lay)
+    assert game.state() == before
+
+
+def test_the_rebate_is_refused_before_phase_3_and_twice_in_a_round(kestrel):
+    from compiler.runtime.errors import IllegalAction
+
+    _, _, Game = kestrel
+
+    def turn_of_the_works_owner(phases):
+        return lambda g: g.g["round"] == "operating" and g.g["phase"] in phases \
+            and g.owner["LW"].kind == "corporation" and g.current_entity() == g.owner["LW"] \
+            and bool(g.b_trains(g.owner["LW"]))
+
+    def rebate(game):
+        return {"type": "rebate", "entity": "LW", "entity_type": "company",
+                "train": game.b_trains(game.owner["LW"])[0].id}
+
+    early = next(g for g in (_game_at(Game, turn_of_the_works_owner(("2",)), s) for s in range(GAMES)) if g)
+    with pytest.raises(IllegalAction, match="from phase 3"):
+        early.process(rebate(early))
+    for seed in range(GAMES):
+        game = _game_at(Game, turn_of_the_works_owner(("3", "4")), seed)
+        if game is None or not game.is_legal(rebate(game)):
+            continue
+        game.process(rebate(game))
+        before = game.state()
+        with pytest.raises(IllegalAction, match="1 time\\(s\\) in an operating round"):
+            game.process(rebate(game))
+        assert game.state() == before
+        return
+    pytest.fail("no rebate in phase 3 or later")
