@@ -331,6 +331,9 @@ class Compiler:
                 inner = _Scope(scope.locals | {st.var}, scope.routines)
                 out.extend(self.stmts(st.body, inner, rule, indent + 1) or [f"{pad}    pass"])
                 scope.locals |= inner.locals
+            elif isinstance(st, s.Match):
+                # the same lowering the z3 translation runs (`Match.as_if`)
+                out.extend(self.stmts((st.as_if(),), scope, rule, indent))
             elif isinstance(st, s.Do):
                 out.append(f"{pad}{self.expr(st.call, scope)}")
             elif isinstance(st, s.Emit):

@@ -538,6 +538,25 @@ class _Builder(Transformer):
     def fail(self, meta, children):
         return s.Fail(_unquote(children[0]), self._prov(children), self._sp(meta))
 
+    def match_stmt(self, meta, children):
+        cases = tuple(c for c in children[1:] if isinstance(c, _Case))
+        orelse = next((c.body for c in children[1:] if isinstance(c, _Else)), None)
+        return s.Match(children[0], tuple((c.values, c.body) for c in cases), orelse, self._sp(meta),
+                       tuple(c.spans for c in cases))
+
+    def match_case(self, meta, children):
+        values = tuple(c.name for c in children[:-1])
+        return _Case(values, children[-1].stmts, tuple(c.span for c in children[:-1]))
+
+    def case_value(self, meta, children):
+        return _CaseValue(str(children[0]), self._sp(meta))
+
+    def none_case(self, meta, children):
+        return _CaseValue("none", self._sp(meta))
+
+    def match_else(self, meta, children):
+        return _Else(children[0].stmts)
+
     # -- expressions
     def cond(self, meta, children):
         return s.Cond(children[0], children[1], children[2], self._sp(meta))
@@ -700,6 +719,16 @@ class _Elif:
 class _Else:
     def __init__(self, body):
         self.body = body
+
+
+class _Case:
+    def __init__(self, values, body, spans):
+        self.values, self.body, self.spans = values, body, spans
+
+
+class _CaseValue:
+    def __init__(self, name, span):
+        self.name, self.span = name, span
 
 
 class _Args:

@@ -433,6 +433,12 @@ class Resolver:
             elif isinstance(stmt, s.For):
                 self._names_in_expr(stmt.domain, known, local)
                 self._names_in_body(stmt.body, known, local | {stmt.var})
+            elif isinstance(stmt, s.Match):
+                # the cases' values are checked against the subject's enum (typecheck, E034)
+                self._names_in_expr(stmt.subject, known, local)
+                for _, branch in stmt.cases:
+                    self._names_in_body(branch, known, local)
+                self._names_in_body(stmt.orelse or (), known, local)
             else:
                 for expr in _stmt_exprs(stmt):
                     self._names_in_expr(expr, known, local)

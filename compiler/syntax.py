@@ -363,7 +363,43 @@ class Fail:
     span: Span = _span()
 
 
-Stmt = Union[Require, Transfer, Move, Assign, Let, If, For, Do, Emit, Fail]
+@dataclass(frozen=True)
+class Match:
+    """`match SUBJECT { a, b => { ... } c => { ... } else { ... } }`: the case naming the subject's
+    value runs (an enum value: a title's parameter or a routine's, typed by an enum); `rulec check`
+    refuses a case that is no value of the enum and a value with no case where there is no `else`
+    (E034, E035), so one case always runs. `cases`: (the values, written as names or `none`; the body)."""
+
+    subject: Expr
+    cases: tuple[tuple[tuple[str, ...], tuple["Stmt", ...]], ...]
+    orelse: tuple["Stmt", ...] | None = None
+    span: Span = _span()
+    #: where each case's values are written, in the order of `cases`
+    value_spans: tuple[tuple[Span, ...], ...] = field(default=(), compare=False, repr=False)
+
+    def as_if(self) -> If:
+        """The same choice as an `if`: each case a test of the subject against its values, in order;
+        with no `else`, a `fail` where no case holds (which `rulec check` makes unreachable). The
+        engine and the z3 model both run this one lowering."""
+        branches = []
+        for values, body in self.cases:
+            # a value as the value it is (not a name a local could shadow): enum values are strings
+            # to the engine and to the z3 model alike
+            tests = [Binary("==", self.subject, NoneLit(self.span) if v == "none" else Str(v, self.span), self.span)
+                     for v in values]
+            test = tests[0]
+            for more in tests[1:]:
+                test = Binary("or", test, more, self.span)
+            branches.append((test, body))
+        orelse = self.orelse if self.orelse is not None else (
+            Fail("no case of this match holds the value of "
+                 + (f"`{self.subject.name}`" if isinstance(self.subject, Name) else "its subject"), span=self.span),)
+        if not branches:
+            return If(((Bool(True, self.span), orelse),), (), self.span)
+        return If(tuple(branches), orelse, self.span)
+
+
+Stmt = Union[Require, Transfer, Move, Assign, Let, If, For, Do, Emit, Fail, Match]
 
 
 # ---------------------------------------------------------------- items

@@ -907,7 +907,6 @@ class StateVars:
             for c in model.corporations:
                 add(f"sold_this_round:{p.id}@{c.id}", "bool", "turn")
         for c in model.corporations:
-            add(f"sold_corps:{c.id}", "bool", "turn")
             add(f"sold_this_turn:{c.id}", "bool", "turn")
         for mark in self.marks():
             add(f"mark:{mark}", "bool", "turn")

@@ -498,7 +498,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         for c in model.corporations:
             out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
     for c in model.corporations:
-        out[f"sold_corps:{c.id}"] = c.id in g["sold_corps"]
         out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
     if model.cards is not None:
         for c in model.corporations:

@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "26b16296b828ec3e",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/lib/18xx.rules": "11b02f09363c51da",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8434,9 +8434,45 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
+
+
+def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
+    """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    if g.param("sell_price_drop") == "once_per_round":
+        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share":
+        for v_k in range(1, (v_sold) + 1):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        if v_sold > 1:
+            for v_k in range(1, (v_sold) + 1):
+                g.b_market_move(v_corporation, "down")
+        elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == None:
+        pass
+    else:
+        raise IllegalAction(
+            "no case of this match holds the value of `sell_price_drop`",
+            rule="library '18xx' procedure price_drop_on_sale",
+            at="rulespecs/lib/18xx.rules:736",
+        )
+
+
+def r_sold_by_president(g, v_seller, v_corporation, v_shares):
+    """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    return (g.b_president(v_corporation) == v_seller) or (
+        g.b_president_certificate(v_corporation) in v_shares
+    )
 
 
 def a_pass(g, v_entity):
@@ -8536,14 +8572,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:754",
+            at="rulespecs/lib/18xx.rules:798",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:756",
+            at="rulespecs/lib/18xx.rules:800",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -8582,7 +8618,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:817",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8594,13 +8630,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:823",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:780",
+            at="rulespecs/lib/18xx.rules:824",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8644,13 +8680,13 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:844",
         )
     if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:801",
+            at="rulespecs/lib/18xx.rules:845",
         )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
@@ -8658,26 +8694,26 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:804",
+                at="rulespecs/lib/18xx.rules:848",
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:805",
+                at="rulespecs/lib/18xx.rules:849",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:806",
+                at="rulespecs/lib/18xx.rules:850",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:808",
+                at="rulespecs/lib/18xx.rules:852",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -8687,13 +8723,13 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:813",
+                at="rulespecs/lib/18xx.rules:857",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:814",
+                at="rulespecs/lib/18xx.rules:858",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -8703,25 +8739,25 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:819",
+                at="rulespecs/lib/18xx.rules:863",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:820",
+                at="rulespecs/lib/18xx.rules:864",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:821",
+                at="rulespecs/lib/18xx.rules:865",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:822",
+                at="rulespecs/lib/18xx.rules:866",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -8734,13 +8770,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:874",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:831",
+            at="rulespecs/lib/18xx.rules:875",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8760,7 +8796,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:890",
         )
     if not (
         (
@@ -8802,7 +8838,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:892",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8814,7 +8850,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:898",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8846,7 +8882,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:920",
         )
     g.b_end_game_now("agreement")
 
@@ -9362,6 +9398,8 @@ class Game(GameBase):
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,
+        "price_drop_on_sale": r_price_drop_on_sale,
+        "sold_by_president": r_sold_by_president,
         "action:pass": a_pass,
         "action:corporation_buy_company": a_corporation_buy_company,
         "action:lay_tile": a_lay_tile,

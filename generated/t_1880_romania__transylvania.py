@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "fdbef650d73c5ec0",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/1880-romania.rules": "94bcabe35880c14b",
+    "rulespecs/lib/18xx.rules": "11b02f09363c51da",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9242,9 +9242,45 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     )
     for v_c in v_shares:
         g.move(v_c, v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
+
+
+def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
+    """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    if g.param("sell_price_drop") == "once_per_round":
+        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share":
+        for v_k in range(1, (v_sold) + 1):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        if v_sold > 1:
+            for v_k in range(1, (v_sold) + 1):
+                g.b_market_move(v_corporation, "down")
+        elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == None:
+        pass
+    else:
+        raise IllegalAction(
+            "no case of this match holds the value of `sell_price_drop`",
+            rule="library '18xx' procedure price_drop_on_sale",
+            at="rulespecs/lib/18xx.rules:736",
+        )
+
+
+def r_sold_by_president(g, v_seller, v_corporation, v_shares):
+    """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    return (g.b_president(v_corporation) == v_seller) or (
+        g.b_president_certificate(v_corporation) in v_shares
+    )
 
 
 def a_pass(g, v_entity):
@@ -9388,7 +9424,7 @@ def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:773"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:817"
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9400,11 +9436,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:823",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:780"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:824"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -9582,13 +9618,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:874",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:831",
+            at="rulespecs/lib/18xx.rules:875",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -9606,7 +9642,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:890",
         )
     if not (
         (
@@ -9648,7 +9684,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.1, VI.8",
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:892",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9660,7 +9696,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:898",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9699,7 +9735,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:920",
         )
     g.b_end_game_now("agreement")
 
@@ -10022,6 +10058,8 @@ class Game(GameBase):
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,
+        "price_drop_on_sale": r_price_drop_on_sale,
+        "sold_by_president": r_sold_by_president,
         "action:pass": a_pass,
         "action:lay_tile": a_lay_tile,
         "action:place_token": a_place_token,

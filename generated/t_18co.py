@@ -11,8 +11,8 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "e7422516bfe8f241",
-    "rulespecs/lib/18xx.rules": "c5e9389d7aed07e7",
+    "rulespecs/18co.rules": "5f783101b5c04425",
+    "rulespecs/lib/18xx.rules": "11b02f09363c51da",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9553,8 +9553,8 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         g.name("bank"),
         v_player,
     )
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, (v_percent // 10))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, (v_percent // 10))
     if v_exchange:
         g.b_hand_over_presidency(v_corporation, v_player, v_percent)
         for v_c in v_shares:
@@ -9584,6 +9584,42 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     g.b_check_president(v_corporation)
 
 
+def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
+    """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    if g.param("sell_price_drop") == "once_per_round":
+        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share":
+        for v_k in range(1, (v_sold) + 1):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        if v_sold > 1:
+            for v_k in range(1, (v_sold) + 1):
+                g.b_market_move(v_corporation, "down")
+        elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == None:
+        pass
+    else:
+        raise IllegalAction(
+            "no case of this match holds the value of `sell_price_drop`",
+            rule="library '18xx' procedure price_drop_on_sale",
+            at="rulespecs/lib/18xx.rules:736",
+        )
+
+
+def r_sold_by_president(g, v_seller, v_corporation, v_shares):
+    """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    return (g.b_president(v_corporation) == v_seller) or (
+        g.b_president_certificate(v_corporation) in v_shares
+    )
+
+
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
     if not (
@@ -9595,13 +9631,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:775",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:733",
+            at="rulespecs/lib/18xx.rules:777",
         )
     g.b_pass_turn(v_entity)
 
@@ -9673,14 +9709,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:754",
+            at="rulespecs/lib/18xx.rules:798",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:756",
+            at="rulespecs/lib/18xx.rules:800",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9726,7 +9762,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:817",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9922,7 +9958,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:890",
         )
     if not (
         (
@@ -9964,7 +10000,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:892",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9976,7 +10012,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:898",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10008,7 +10044,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:920",
         )
     g.b_end_game_now("agreement")
 
@@ -10272,7 +10308,7 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
     for v_c in v_shares:
         g.move(v_c, v_corporation, g.name("pool"))
     if v_percent_sold > 10:
-        g.b_price_drop_on_sale(v_target, (v_percent_sold // 10))
+        r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
     g.b_check_president(v_target)
 
 
@@ -10562,6 +10598,8 @@ class Game(GameBase):
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "action:sell_shares": a_sell_shares,
+        "price_drop_on_sale": r_price_drop_on_sale,
+        "sold_by_president": r_sold_by_president,
         "action:pass": a_pass,
         "action:corporation_buy_company": a_corporation_buy_company,
         "action:lay_tile": a_lay_tile,

@@ -6,6 +6,7 @@ import lark
 import pytest
 
 from compiler import syntax as s
+from compiler.emit import unparse
 from compiler.parse import parse_text, parser
 from compiler.paths import GRAMMAR
 
@@ -241,3 +242,28 @@ def test_the_parse_cache_keeps_the_newest_parses(tmp_path, monkeypatch):
         parse._parsed(f'title "x" {{ players: {players} §1 }}', "x.rules")
     assert len(list((tmp_path / "parse").glob("*.pickle"))) == 4
     assert (tmp_path / "parse" / "grammar.lark.pickle").exists()
+
+
+def test_match_over_an_enum_value():
+    (proc,) = items(
+        """title "t" {
+          procedure drop(C: corporation) {
+            match sell_price_drop {
+              per_share, per_sale => { do market_move(C, down) }
+              none => { }
+              else { fail "no drop" }
+            }
+          }
+        }"""
+    )
+    (match,) = proc.body
+    assert isinstance(match, s.Match) and match.subject == s.Name("sell_price_drop")
+    assert [values for values, _ in match.cases] == [("per_share", "per_sale"), ("none",)]
+    assert [type(st).__name__ for st in match.cases[0][1]] == ["Do"] and match.cases[1][1] == ()
+    assert [st.message for st in match.orelse] == ["no drop"]
+    assert [(sp.line, sp.column) for sp in match.value_spans[0]] == [(4, 15), (4, 26)]
+    # the lowering the engine and the z3 model both run: a test per case, in order
+    lowered = match.as_if()
+    assert [unparse(cond) for cond, _ in lowered.branches] == [
+        '(sell_price_drop == "per_share") or (sell_price_drop == "per_sale")', 'sell_price_drop == none']
+    assert lowered.orelse == match.orelse

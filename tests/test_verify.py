@@ -321,8 +321,8 @@ SELL_SHARES = """
     for c in shares {
       move c from %s to pool
     }
+    do price_drop_on_sale(player, corporation, shares, len(shares))
     do note_sold(player, corporation)
-    do price_drop_on_sale(corporation, len(shares))
     do check_president(corporation)
   }
 """

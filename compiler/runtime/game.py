@@ -386,7 +386,6 @@ class GameBase:
             "bought": False,
             "sold": False,
             "sold_this_round": frozenset(),
-            "sold_corps": frozenset(),
             "sale": 0,
             "sale_price": None,
             "order": (),
@@ -2393,37 +2392,6 @@ class GameBase:
         round turn, or the operating turn whose train he is raising money for)."""
         return corp.id in self.g.get("turn_sold", frozenset())
 
-    def b_price_drop_on_sale(self, corp: Entity, certificates: int) -> None:
-        rule = self.param("sell_price_drop")
-        if rule == "once_per_round":
-            if corp.id in self.g["sold_corps"]:
-                return
-            self.j.set(self.g, "sold_corps", self.g["sold_corps"] | {corp.id})
-            self.b_market_move(corp, "down")
-        elif rule == "per_share":
-            for _ in range(certificates):
-                self.b_market_move(corp, "down")
-        elif rule == "per_sale":
-            self.b_market_move(corp, "down")
-        elif rule == "per_share_when_several_else_president":
-            # several shares sold: one space down each; a single share: one space down if the president sold it
-            if certificates > 1:
-                for _ in range(certificates):
-                    self.b_market_move(corp, "down")
-            elif self._seller_presided(corp):
-                self.b_market_move(corp, "down")
-        elif rule == "per_sale_by_president":
-            if self._seller_presided(corp):
-                self.b_market_move(corp, "down")
-        elif rule != "none":
-            raise RuleGap("sell_price_drop", f"unknown rule {rule!r}")
-
-    def _seller_presided(self, corp: Entity) -> bool:
-        """The player who sold last presided `corp` when he sold: he presides it, or the sale was of its
-        president's certificate (which he held; the presidency then passes to another holder)."""
-        return (self.g.get("last_seller") == getattr(self.b_president(corp), "id", None)
-                or self.certs_of[corp.id][0].id in self._named_shares)
-
     def b_market_move(self, corp: Entity, direction: str) -> None:
         """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
         down or left in the operating turn where C declared its card's `hold_price` ability)."""
@@ -2994,8 +2962,9 @@ class GameBase:
                 self.transfer(self.b_price(corp) * sum(c.percent for c in normal) // 10, BANK, player)
                 for cert in normal:
                     self.move(cert, player, POOL)
+                # the library's price drop, the sale naming no certificates (the runtime makes it)
+                self.call("price_drop_on_sale", player, corp, [], len(normal))
                 self.b_note_sold(player, corp)
-                self.b_price_drop_on_sale(corp, len(normal))
             if self.corp[corp.id]["closed"]:
                 continue
             rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
@@ -3996,7 +3965,6 @@ class GameBase:
         self.j.set(self.g, "turn", first_player)
         self.j.set(self.g, "passes", 0)
         self.j.set(self.g, "sold_this_round", frozenset())
-        self.j.set(self.g, "sold_corps", frozenset())
         self.j.set(self.g, "round_acted", False)
         self._new_turn()
 

@@ -1,0 +1,35 @@
+"""The twins between the runtime and the z3 model (issue 32): counted by benchmarks/twins.py, and
+never more than recorded here. Lower RECORDED when a builtin moves into the DSL."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the twins at the last count; a change that adds one fails here
+RECORDED = 203
+
+
+def _twins_module():
+    spec = importlib.util.spec_from_file_location("twins", ROOT / "benchmarks" / "twins.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_twins_do_not_grow():
+    found = _twins_module().census(ROOT)
+    assert found["twins"], "no twin found: the census no longer finds GameBase or Builtins"
+    assert len(found["twins"]) <= RECORDED, (
+        f"{len(found['twins'])} builtins have a hand-written z3 twin, more than the {RECORDED} recorded: "
+        "write the new behaviour as a DSL procedure in rulespecs/lib/18xx.rules"
+    )
+
+
+def test_price_drop_on_sale_is_the_librarys():
+    """The price drop on sale is a procedure of the library, written once (issue 32's walk-through)."""
+    found = _twins_module().census(ROOT)
+    assert "price_drop_on_sale" not in found["twins"] + found["engine_only"]
+    assert "procedure price_drop_on_sale" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
