@@ -45,7 +45,7 @@ MAX_FIELDS = 8
 #: lines of engine diff shown per changed function at most
 MAX_DIFF_LINES = 24
 #: fields of a syntax node that hold its wording, not its meaning
-WORDING = frozenset({"span", "prov", "message", "title", "name_spans"})
+WORDING = frozenset({"span", "prov", "message", "title", "name_spans", "value_spans"})
 
 
 class ImpactError(Exception):

@@ -544,6 +544,18 @@ class _Builder(Transformer):
         return s.Match(children[0], tuple((c.values, c.body) for c in cases), orelse, self._sp(meta),
                        tuple(c.spans for c in cases))
 
+    def match_expr(self, meta, children):
+        arms = [c for c in children[1:] if isinstance(c, _Case)]
+        orelse = next((c.body for c in children[1:] if isinstance(c, _ElseValue)), None)
+        return s.MatchExpr(children[0], tuple((a.values, a.body) for a in arms), orelse, self._sp(meta),
+                           tuple(a.spans for a in arms))
+
+    def match_arm(self, meta, children):
+        return _Case(tuple(c.name for c in children[:-1]), children[-1], tuple(c.span for c in children[:-1]))
+
+    def match_else_arm(self, meta, children):
+        return _ElseValue(children[0])
+
     def match_case(self, meta, children):
         values = tuple(c.name for c in children[:-1])
         return _Case(values, children[-1].stmts, tuple(c.span for c in children[:-1]))
@@ -724,6 +736,11 @@ class _Else:
 class _Case:
     def __init__(self, values, body, spans):
         self.values, self.body, self.spans = values, body, spans
+
+
+class _ElseValue:
+    def __init__(self, body):
+        self.body = body
 
 
 class _CaseValue:

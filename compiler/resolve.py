@@ -488,6 +488,9 @@ def _expr_children(expr) -> tuple:
         return (expr.test, expr.then, expr.otherwise)
     if isinstance(expr, s.Index):
         return (expr.obj, expr.index)
+    if isinstance(expr, s.MatchExpr):
+        # the cases' values are checked against the subject's enum (typecheck, E034)
+        return (expr.subject, *(value for _, value in expr.cases), *((expr.orelse,) if expr.orelse is not None else ()))
     return ()
 
 

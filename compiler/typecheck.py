@@ -221,11 +221,12 @@ class Checker:
             lets |= {st.var for st in statements(decl.body) if isinstance(st, s.For)}
             if isinstance(decl, s.Trigger):
                 lets |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
-            for st in statements(decl.body):
-                if isinstance(st, s.Match):
-                    self._match(st, typed, lets)
+            lets |= {q.var for q in s.walk(decl) if isinstance(q, s.Quantifier)}
+            for node in s.walk(decl):
+                if isinstance(node, (s.Match, s.MatchExpr)):
+                    self._match(node, typed, lets)
 
-    def _match(self, st: s.Match, typed: dict[str, s.TypeRef], lets: set[str]) -> None:
+    def _match(self, st: s.Match | s.MatchExpr, typed: dict[str, s.TypeRef], lets: set[str]) -> None:
         subject = st.subject
         alts: tuple[Atom, ...] = ()
         if isinstance(subject, s.Name) and subject.name not in lets:
@@ -264,7 +265,7 @@ class Checker:
         if missing and st.orelse is None:
             self.out.append(error(
                 "E035", f"this match over `{subject.name}` has no case for " + ", ".join(f"`{v}`" for v in missing),
-                subject.span, help="add a case for each, or an `else { ... }` for the rest",
+                subject.span, help="add a case for each, or an `else` for the rest",
             ))
 
     def _cached_component(self, comp: s.Component) -> None:

@@ -649,6 +649,9 @@ class Translator:
             return self.call(name, args, kwargs, ctx)
         if isinstance(e, s.Quantifier):
             return self.quantifier(e, ctx)
+        if isinstance(e, s.MatchExpr):
+            # the engine's lowering (`MatchExpr.as_cond`)
+            return self.expr(e.as_cond(), ctx)
         if isinstance(e, s.Gap):
             raise GapError("a value", e.reason)
         raise Unsupported(f"expression {type(e).__name__}")
@@ -2321,18 +2324,6 @@ class Builtins:
             return False
         return AND(ctx.state[f"has_par:{corp.id}"], self.held(ctx, self.m.certs_for(corp.id)[0], self.m.z(POOL)))
 
-    def b_share_cost(self, ctx: Ctx, corp: Any, source: Any) -> Any:
-        if source in ("ipo", "treasury") and self.param(ctx, "treasury_shares_at") == "par":
-            return self.b_par_price(ctx, corp)
-        return self.b_price(ctx, corp)
-
-    def b_payee(self, ctx: Ctx, corp: Any, source: Any) -> Any:
-        if source == "pool":
-            return self.m.z(BANK)
-        if self.param(ctx, "capitalisation") == "incremental":  # as the runtime's GameBase.b_payee
-            return self.ent(corp)
-        return self.m.z(BANK)
-
     def b_pool_percent(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, self.m.z(POOL), c))
 
@@ -2771,34 +2762,6 @@ class Builtins:
     def b_pay_per_share(self, ctx: Ctx, corp: Any, holder: Any, amount: Any) -> Any:
         pct = self.b_percent(ctx, holder, corp)
         return DIV(MUL(amount, pct), 100)
-
-    def b_dividend_payee(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
-        m = self.m
-        h = self.ent(holder)
-        k = self.known(h)
-        if k == POOL:
-            rule = self.param(ctx, "pool_shares_pay")
-            return m.z(BANK) if rule != "company" else self.ent(corp)
-        if k is not None:
-            kc = self.known(self.ent(corp))
-            if kc is not None and k == kc:
-                rule = self.param(ctx, "treasury_shares_pay")
-                return m.z(BANK) if rule != "company" else self.ent(corp)
-            return h
-        raise Unsupported("dividend_payee of a symbolic holder")
-
-    def b_half(self, ctx: Ctx, revenue: Any) -> Any:
-        rule = self.param(ctx, "half_pay_rounding")
-        r = zi(revenue) if is_z3(revenue) else revenue
-        if rule == "shareholders_get_larger_ten":
-            # as GameBase.b_half: half rounded up to a multiple of 10, at most r (r >= 0)
-            if not is_z3(r):
-                return min(r, -(-r // 20) * 10)
-            up = ((r + 19) / 20) * 10
-            return z3.If(up > r, r, up)
-        if rule == "down_to_ten":
-            return DIV(r, 20) * 10 if not is_z3(r) else (r / 20) * 10
-        raise Unsupported(f"half_pay_rounding {rule!r}")
 
     # -- the map: tile lays and station tokens are not modelled; what they cost
     #    and which privates they close are left to the engine (oracles)

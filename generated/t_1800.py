@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "11b02f09363c51da",
+    "rulespecs/lib/18xx.rules": "95737c345b32f11e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7482,7 +7482,9 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
+    g.transfer(
+        (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
+    )
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
     g.b_bought(v_player, v_corporation)
@@ -7536,12 +7538,34 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:693"
         )
-    v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:696")
-    g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
+
+
+def r_share_cost(g, v_corporation, v_source):
+    """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    return (
+        g.b_price(v_corporation)
+        if (v_source == "pool")
+        else (
+            g.b_par_price(v_corporation)
+            if (g.param("treasury_shares_at") == "par")
+            else g.b_price(v_corporation)
+        )
+    )
+
+
+def r_payee(g, v_corporation, v_source):
+    """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    return (
+        g.name("bank")
+        if (v_source == "pool")
+        else (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
+    )
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -7551,20 +7575,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:726",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:705",
+            at="rulespecs/lib/18xx.rules:727",
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:706"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:728"
         )
     if not (
         (
@@ -7594,20 +7618,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:708",
+            at="rulespecs/lib/18xx.rules:730",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:714",
+            at="rulespecs/lib/18xx.rules:736",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:716",
+            at="rulespecs/lib/18xx.rules:738",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -7644,7 +7668,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:736",
+            at="rulespecs/lib/18xx.rules:758",
         )
 
 
@@ -7666,13 +7690,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:775",
+            at="rulespecs/lib/18xx.rules:797",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:777",
+            at="rulespecs/lib/18xx.rules:799",
         )
     g.b_pass_turn(v_entity)
 
@@ -7683,31 +7707,31 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:784",
+            at="rulespecs/lib/18xx.rules:806",
         )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:785",
+            at="rulespecs/lib/18xx.rules:807",
         )
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:786"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:808"
         )
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:788"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:810"
         )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:789"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:811"
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:790")
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:812")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -7718,14 +7742,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:798"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:820"
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:822",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -7737,19 +7761,19 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:806",
+            at="rulespecs/lib/18xx.rules:828",
         )
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:807",
+            at="rulespecs/lib/18xx.rules:829",
         )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:810"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:832"
         )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
@@ -7762,7 +7786,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:817",
+            at="rulespecs/lib/18xx.rules:839",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -7774,20 +7798,29 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:823",
+            at="rulespecs/lib/18xx.rules:845",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:824"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:846"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
-        v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
+        v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     g.b_end_step(v_corporation)
+
+
+def r_half(g, v_revenue):
+    """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    return (
+        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
+        else ((v_revenue // 20) * 10)
+    )
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
@@ -7796,8 +7829,21 @@ def r_pay_dividends(g, v_corporation, v_paid):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
-            g.b_dividend_payee(v_holder, v_corporation),
+            r_dividend_payee(g, v_holder, v_corporation),
         )
+
+
+def r_dividend_payee(g, v_holder, v_corporation):
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    return (
+        (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
+        if (v_holder == g.name("pool"))
+        else (
+            (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
+            if (v_holder == v_corporation)
+            else v_holder
+        )
+    )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
@@ -7816,36 +7862,36 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:844",
+            at="rulespecs/lib/18xx.rules:883",
         )
     if not ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:845"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:884"
         )
     v_seller = g.b_holder_of(v_train)
     if v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:848"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:887"
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:849",
+                at="rulespecs/lib/18xx.rules:888",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:850",
+                at="rulespecs/lib/18xx.rules:889",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:852",
+                at="rulespecs/lib/18xx.rules:891",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -7855,13 +7901,13 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:857",
+                at="rulespecs/lib/18xx.rules:896",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:858",
+                at="rulespecs/lib/18xx.rules:897",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -7871,23 +7917,23 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:863",
+                at="rulespecs/lib/18xx.rules:902",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:864",
+                at="rulespecs/lib/18xx.rules:903",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
-                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:865"
+                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:904"
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:866",
+                at="rulespecs/lib/18xx.rules:905",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -7900,13 +7946,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:874",
+            at="rulespecs/lib/18xx.rules:913",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:875",
+            at="rulespecs/lib/18xx.rules:914",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -7924,7 +7970,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:890",
+            at="rulespecs/lib/18xx.rules:929",
         )
     if not (
         (
@@ -7966,7 +8012,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1",
-            at="rulespecs/lib/18xx.rules:892",
+            at="rulespecs/lib/18xx.rules:931",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -7978,7 +8024,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:898",
+            at="rulespecs/lib/18xx.rules:937",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8015,7 +8061,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:920",
+            at="rulespecs/lib/18xx.rules:959",
         )
     g.b_end_game_now("agreement")
 
@@ -8334,6 +8380,8 @@ class Game(GameBase):
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
+        "share_cost": r_share_cost,
+        "payee": r_payee,
         "action:sell_shares": a_sell_shares,
         "price_drop_on_sale": r_price_drop_on_sale,
         "sold_by_president": r_sold_by_president,
@@ -8343,7 +8391,9 @@ class Game(GameBase):
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
+        "half": r_half,
         "pay_dividends": r_pay_dividends,
+        "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,

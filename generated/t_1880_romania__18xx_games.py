@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "edaaf7b896d27939",
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "11b02f09363c51da",
+    "rulespecs/lib/18xx.rules": "95737c345b32f11e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9457,6 +9457,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
+def r_share_cost(g, v_corporation, v_source):
+    """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    return (
+        g.b_price(v_corporation)
+        if (v_source == "pool")
+        else (
+            g.b_par_price(v_corporation)
+            if (g.param("treasury_shares_at") == "par")
+            else g.b_price(v_corporation)
+        )
+    )
+
+
+def r_payee(g, v_corporation, v_source):
+    """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    return (
+        g.name("bank")
+        if (v_source == "pool")
+        else (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
+    )
+
+
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
@@ -9537,7 +9559,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:736",
+            at="rulespecs/lib/18xx.rules:758",
         )
 
 
@@ -9712,20 +9734,29 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:823",
+            at="rulespecs/lib/18xx.rules:845",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:824"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:846"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
-        v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
+        v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     g.b_end_step(v_corporation)
+
+
+def r_half(g, v_revenue):
+    """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    return (
+        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
+        else ((v_revenue // 20) * 10)
+    )
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
@@ -9735,8 +9766,21 @@ def r_pay_dividends(g, v_corporation, v_paid):
             g.transfer(
                 g.b_pay_per_share(v_corporation, v_holder, v_paid),
                 g.name("bank"),
-                g.b_dividend_payee(v_holder, v_corporation),
+                r_dividend_payee(g, v_holder, v_corporation),
             )
+
+
+def r_dividend_payee(g, v_holder, v_corporation):
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    return (
+        (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
+        if (v_holder == g.name("pool"))
+        else (
+            (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
+            if (v_holder == v_corporation)
+            else v_holder
+        )
+    )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
@@ -9918,7 +9962,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:890",
+            at="rulespecs/lib/18xx.rules:929",
         )
     if not (
         (
@@ -9960,7 +10004,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:892",
+            at="rulespecs/lib/18xx.rules:931",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9972,7 +10016,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:898",
+            at="rulespecs/lib/18xx.rules:937",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10011,7 +10055,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:920",
+            at="rulespecs/lib/18xx.rules:959",
         )
     g.b_end_game_now("agreement")
 
@@ -10717,6 +10761,8 @@ class Game(GameBase):
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
+        "share_cost": r_share_cost,
+        "payee": r_payee,
         "action:sell_shares": a_sell_shares,
         "price_drop_on_sale": r_price_drop_on_sale,
         "sold_by_president": r_sold_by_president,
@@ -10725,7 +10771,9 @@ class Game(GameBase):
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
+        "half": r_half,
         "pay_dividends": r_pay_dividends,
+        "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
     "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "11b02f09363c51da",
+    "rulespecs/lib/18xx.rules": "95737c345b32f11e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9337,7 +9337,9 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
+    g.transfer(
+        (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
+    )
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
     g.b_bought(v_player, v_corporation)
@@ -9461,12 +9463,34 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2182"
             )
-        v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
+        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         if not (g.b_cash(v_player) >= v_cost):
             raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2185")
-        g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
         g.move(v_cert, v_seller, v_player)
         g.b_bought(v_player, v_corporation)
+
+
+def r_share_cost(g, v_corporation, v_source):
+    """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    return (
+        g.b_price(v_corporation)
+        if (v_source == "pool")
+        else (
+            g.b_par_price(v_corporation)
+            if (g.param("treasury_shares_at") == "par")
+            else g.b_price(v_corporation)
+        )
+    )
+
+
+def r_payee(g, v_corporation, v_source):
+    """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    return (
+        g.name("bank")
+        if (v_source == "pool")
+        else (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
+    )
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -9614,7 +9638,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:736",
+            at="rulespecs/lib/18xx.rules:758",
         )
 
 
@@ -9636,13 +9660,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:775",
+            at="rulespecs/lib/18xx.rules:797",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:777",
+            at="rulespecs/lib/18xx.rules:799",
         )
     g.b_pass_turn(v_entity)
 
@@ -9714,14 +9738,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:820",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:822",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9767,7 +9791,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:817",
+            at="rulespecs/lib/18xx.rules:839",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9810,14 +9834,36 @@ def a_dividend(g, v_corporation, v_kind):
     g.b_end_step(v_corporation)
 
 
+def r_half(g, v_revenue):
+    """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    return (
+        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
+        else ((v_revenue // 20) * 10)
+    )
+
+
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
-            g.b_dividend_payee(v_holder, v_corporation),
+            r_dividend_payee(g, v_holder, v_corporation),
         )
+
+
+def r_dividend_payee(g, v_holder, v_corporation):
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    return (
+        (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
+        if (v_holder == g.name("pool"))
+        else (
+            (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
+            if (v_holder == v_corporation)
+            else v_holder
+        )
+    )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
@@ -9962,7 +10008,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:890",
+            at="rulespecs/lib/18xx.rules:929",
         )
     if not (
         (
@@ -10004,7 +10050,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:892",
+            at="rulespecs/lib/18xx.rules:931",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -10016,7 +10062,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:898",
+            at="rulespecs/lib/18xx.rules:937",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10068,7 +10114,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:920",
+            at="rulespecs/lib/18xx.rules:959",
         )
     g.b_end_game_now("agreement")
 
@@ -10653,6 +10699,8 @@ class Game(GameBase):
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
+        "share_cost": r_share_cost,
+        "payee": r_payee,
         "action:sell_shares": a_sell_shares,
         "price_drop_on_sale": r_price_drop_on_sale,
         "sold_by_president": r_sold_by_president,
@@ -10662,7 +10710,9 @@ class Game(GameBase):
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
+        "half": r_half,
         "pay_dividends": r_pay_dividends,
+        "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "action:discard_train": a_discard_train,

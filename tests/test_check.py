@@ -443,3 +443,15 @@ def test_a_match_covers_each_value_of_its_enum_once(body, found):
     assert got == [f[:3] for f in found], [d.message for d in loaded.diagnostics if d.is_error]
     for d, f in zip([d for d in loaded.diagnostics if d.is_error], found):
         assert f[3] in d.message
+
+
+def test_a_match_expression_covers_each_value_too():
+    text = ('title "t" {\n'
+            '  param half_pay_rounding: {shareholders_get_larger_ten, down_to_ten} "how a half payout rounds"\n'
+            '  half_pay_rounding: down_to_ten §11\n'
+            '  function half(revenue: money) "the half" §11 = match half_pay_rounding { down_to_ten => revenue / 20 * 10 }\n'
+            '  function whole(revenue: money) "all" §11 = match half_pay_rounding { down_to_ten => 1  else => 2 }\n'
+            '}\n')
+    loaded = load_texts({"t.rules": text})
+    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E035", 4, 56)]
+    assert "`shareholders_get_larger_ten`" in loaded.errors[0].message

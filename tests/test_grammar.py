@@ -267,3 +267,22 @@ def test_match_over_an_enum_value():
     assert [unparse(cond) for cond, _ in lowered.branches] == [
         '(sell_price_drop == "per_share") or (sell_price_drop == "per_sale")', 'sell_price_drop == none']
     assert lowered.orelse == match.orelse
+
+
+def test_match_as_an_expression():
+    (fn,) = items(
+        """title "t" {
+          function half(revenue: money) = match half_pay_rounding {
+            shareholders_get_larger_ten => min(revenue, (revenue + 19) / 20 * 10)
+            down_to_ten, none => revenue / 20 * 10
+          }
+        }"""
+    )
+    match = fn.result
+    assert isinstance(match, s.MatchExpr) and match.orelse is None
+    assert [values for values, _ in match.cases] == [("shareholders_get_larger_ten",), ("down_to_ten", "none")]
+    # the lowering: a conditional per case but the last, which holds where no test before it does
+    # (every value has a case: `rulec check`, E035)
+    assert unparse(match.as_cond()) == (
+        '(half_pay_rounding == "shareholders_get_larger_ten") ? min(revenue, ((revenue + 19) / 20) * 10) '
+        ": (revenue / 20) * 10")

@@ -928,24 +928,6 @@ class GameBase:
                 return cert
         return None
 
-    def b_share_cost(self, corp: Entity, source: str) -> int:
-        """What one share costs from `source`: par from the IPO/treasury while
-        the title says so, else the market price."""
-        if source in ("ipo", "treasury") and self.param("treasury_shares_at") == "par":
-            return self.b_par_price(corp)
-        return self.b_price(corp)
-
-    def b_payee(self, corp: Entity, source: str) -> Entity:
-        """payee(C, source): who is paid for a certificate of C bought from `source`: the bank for the
-        pool; for C's own holding (its IPO, `ipo` or `treasury`) C under incremental capitalisation,
-        else the bank (full: C gets its capital when it floats, the library's full_capitalisation;
-        by_title: the title's own rules pay it)."""
-        if source == "pool":
-            return BANK
-        if self.param("capitalisation") == "incremental":
-            return corp
-        return BANK
-
     def b_pool_percent(self, corp: Entity) -> int:
         return self.b_percent(POOL, corp)
 
@@ -2540,17 +2522,6 @@ class GameBase:
         to all shareholders (10% of it per share)."""
         return amount * self.b_percent(holder, corp) // 100
 
-    def b_dividend_payee(self, holder: Entity, corp: Entity) -> Entity:
-        """Who receives a holding's dividend: players themselves; shares in
-        the pool and in the treasury as the title says."""
-        if holder is POOL:
-            rule = self.param("pool_shares_pay")
-            return {"bank": BANK, "company": corp}.get(rule, BANK)
-        if holder == corp:
-            rule = self.param("treasury_shares_pay")
-            return {"bank": BANK, "company": corp}.get(rule, BANK)
-        return holder
-
     def b_end_step(self, corp: Entity) -> None:
         if self.g["step"] == "track_and_token":
             # a combined step ends when its station token is placed and its tile lays are used
@@ -2619,16 +2590,6 @@ class GameBase:
                 self.j.set(self.owner, tid, SCRAP)
         self.emit("trains_exported", train.name)
         self._after_depot_change(train.name)
-
-    def b_half(self, revenue: int) -> int:
-        """The shareholders' part of a half payout, by the title's rounding."""
-        rule = self.param("half_pay_rounding")
-        if rule == "shareholders_get_larger_ten":
-            # half rounded up to a multiple of 10, never more than the revenue
-            return min(revenue, -(-revenue // 20) * 10)
-        if rule == "down_to_ten":
-            return revenue // 20 * 10
-        raise RuleGap("half_pay_rounding", f"unknown rule {rule!r}")
 
     def b_has_ability(self, company: Entity, ability: str) -> bool:
         """has_ability(X, "key"): whether X (a private or a corporation) has an ability of that key."""
