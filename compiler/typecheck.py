@@ -214,11 +214,12 @@ class Checker:
 
         for clause in self.title.clauses:
             decl = clause.decl
-            if not isinstance(decl, (s.Routine, s.Trigger)):
+            if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             typed = {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else {}
-            lets = {st.name for st in statements(decl.body) if isinstance(st, s.Let)}
-            lets |= {st.var for st in statements(decl.body) if isinstance(st, s.For)}
+            body = () if isinstance(decl, s.Invariant) else decl.body
+            lets = {st.name for st in statements(body) if isinstance(st, s.Let)}
+            lets |= {st.var for st in statements(body) if isinstance(st, s.For)}
             if isinstance(decl, s.Trigger):
                 lets |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
             lets |= {q.var for q in s.walk(decl) if isinstance(q, s.Quantifier)}

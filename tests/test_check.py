@@ -451,7 +451,8 @@ def test_a_match_expression_covers_each_value_too():
             '  half_pay_rounding: down_to_ten §11\n'
             '  function half(revenue: money) "the half" §11 = match half_pay_rounding { down_to_ten => revenue / 20 * 10 }\n'
             '  function whole(revenue: money) "all" §11 = match half_pay_rounding { down_to_ten => 1  else => 2 }\n'
+            '  invariant rounded "x" §11 { match half_pay_rounding { down_to_ten => true } }\n'
             '}\n')
     loaded = load_texts({"t.rules": text})
-    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E035", 4, 56)]
+    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E035", 4, 56), ("E035", 6, 37)]
     assert "`shareholders_get_larger_ten`" in loaded.errors[0].message
