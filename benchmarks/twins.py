@@ -32,7 +32,10 @@ def _builtins_of(class_name: str, root: Path) -> set[str]:
     """The `b_` method names of the one class `class_name` defined under `root/compiler`."""
     found: list[set[str]] = []
     for path in sorted((root / "compiler").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        text = path.read_text(encoding="utf-8")
+        if f"class {class_name}" not in text:
+            continue
+        tree = ast.parse(text, str(path))
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == class_name:
                 found.append({
