@@ -3290,7 +3290,6 @@ class Builtins:
         st["sold"] = IF(ctx.path, True, st["sold"])
         st["acted"] = IF(ctx.path, True, st["acted"])
         p = self.ent(player)
-        st["last_seller"] = IF(ctx.path, p, st["last_seller"])
         for c, cond in self.corp_of(ctx, corp):
             for q in m.players:
                 name = f"sold_this_round:{q.id}@{c.id}"
@@ -3527,13 +3526,12 @@ class Builtins:
             ctx.shared.axioms.append(proceeds >= 0)
             self.transfer(ctx, proceeds, m.z(BANK), p)
             # whether one of those went as a usual sale (what he may sell within the pool's room), which
-            # the runtime notes as his sale (`note_sold`: the round's sale marks, him the last seller)
+            # the runtime notes as his sale (`note_sold`: the round's sale marks)
             usual = ctx.fresh("sell_out_sale_outside_scope", "bool")
             ctx.shared.oracles.append(("sell_out_sale_outside_scope", (), usual))
             noted = AND(ctx.path, usual)
             for name in ("sold", "acted"):
                 ctx.state[name] = IF(noted, True, ctx.state[name])
-            ctx.state["last_seller"] = IF(noted, p, ctx.state["last_seller"])
             for q in m.players:
                 name = f"other_certs:{q.id}"
                 left = ctx.fresh(f"sell_out_left:{q.id}")

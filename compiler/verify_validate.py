@@ -490,8 +490,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
-    seller = g.get("last_seller")
-    out["last_seller"] = (model.entity("player", seller) or NONE) if seller is not None else NONE
     for name in ("bought", "sold", "acted"):
         out[name] = bool(g[name])
     for p in model.players:

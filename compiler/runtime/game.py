@@ -2362,7 +2362,6 @@ class GameBase:
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
         if self.g["round"] == "stock":
             self._reenter(player)
-        self.j.set(self.g, "last_seller", player.id)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
