@@ -59,6 +59,8 @@ CODES: dict[str, str] = {
     "E031": "A home station that is no city: a home hex with no city where the station goes, or a `homes` entry naming a node that is not a city.",
     "E032": "A tile the title names (an upgrade, an ability's tile) that is not in its tile set (the `tile_counts` table).",
     "E033": "A value the library accepts that the runtime does not implement, set where the runtime would read it.",
+    "E034": "A `match` whose subject is not an enum value (a parameter of the title or of the routine typed by an enum), or a case that names no value of it, or one value twice.",
+    "E035": "A `match` that leaves a value of its enum without a case and has no `else`.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
@@ -151,6 +153,31 @@ EXAMPLES: dict[str, str] = {
         '  param auction_pass_final: bool "whether a pass in an auction is final"\n'
         '  first_round: auction §5\n'
         '  auction_pass_final: false §5\n'
+        '}\n'
+    ),
+    "E034": (
+        'title "t" {\n'
+        '  param sell_price_drop: {per_share, per_sale} "how a sale moves the price down"\n'
+        '  sell_price_drop: per_sale §8\n'
+        '  procedure price_drop(corporation: corporation) "the drop after a sale" §8 {\n'
+        '    match sell_price_drop {\n'
+        '      per_share => { fail "one space per share" }\n'
+        '      per_sael => { fail "one space per sale" }\n'
+        '      else { }\n'
+        '    }\n'
+        '  }\n'
+        '}\n'
+    ),
+    "E035": (
+        'title "t" {\n'
+        '  param sell_price_drop: {per_share, per_sale} | none "how a sale moves the price down"\n'
+        '  sell_price_drop: per_sale §8\n'
+        '  procedure price_drop(corporation: corporation) "the drop after a sale" §8 {\n'
+        '    match sell_price_drop {\n'
+        '      per_share => { fail "one space per share" }\n'
+        '      per_sale => { fail "one space per sale" }\n'
+        '    }\n'
+        '  }\n'
         '}\n'
     ),
 }

@@ -83,6 +83,9 @@ TOPICS: tuple[Topic, ...] = (
             "once_per_round": "once per stock round, however many shares are sold",
             "per_share": "one step for each share sold",
             "per_sale": "one step for each sale, however many shares it holds",
+            "per_sale_by_president": "one step for each sale by the president (or of the president's certificate)",
+            "per_share_when_several_else_president": "one step for each share where several are sold; for a single "
+                                                     "share, one step only when the president sells it",
             # 18xx.games' names for a market's moves (lib/engine/game/base.rb, SELL_MOVEMENT and
             # POOL_SHARE_DROP), which titles taking its market data write
             "left_block_pres": "one space left for each sale, only when the president sells",

@@ -166,6 +166,10 @@ def unparse(expr) -> str:
         return f"{expr.kind}({expr.var} in {unparse(expr.domain)}: {unparse(expr.body)})"
     if isinstance(expr, s.Gap):
         return f'gap "{expr.reason}"'
+    if isinstance(expr, s.MatchExpr):
+        arms = [f"{', '.join(values)} => {unparse(value)}" for values, value in expr.cases]
+        arms += [f"else => {unparse(expr.orelse)}"] if expr.orelse is not None else []
+        return f"match {unparse(expr.subject)} {{ {'  '.join(arms)} }}"
     return "?"
 
 
@@ -276,6 +280,9 @@ class Compiler:
                 return f"{_ident(name, 'r_')}(g{''.join(', ' + a for a in args)})"
             _ident(name)
             return f"g.b_{name}({', '.join(args)})"
+        if isinstance(e, s.MatchExpr):
+            # the same lowering the z3 translation runs (`MatchExpr.as_cond`)
+            return self.expr(e.as_cond(), scope)
         if isinstance(e, s.Quantifier):
             var = _ident(e.var)
             inner = _Scope(scope.locals | {e.var}, scope.routines)
@@ -331,6 +338,9 @@ class Compiler:
                 inner = _Scope(scope.locals | {st.var}, scope.routines)
                 out.extend(self.stmts(st.body, inner, rule, indent + 1) or [f"{pad}    pass"])
                 scope.locals |= inner.locals
+            elif isinstance(st, s.Match):
+                # the same lowering the z3 translation runs (`Match.as_if`)
+                out.extend(self.stmts((st.as_if(),), scope, rule, indent))
             elif isinstance(st, s.Do):
                 out.append(f"{pad}{self.expr(st.call, scope)}")
             elif isinstance(st, s.Emit):

@@ -49,7 +49,7 @@ MAX_DIFF_LINES = 24
 #: title, one with an implementation's reading, differ in them from the start (`docs_readings`)
 NAMING = frozenset({"variant"})
 #: fields of a syntax node that hold its wording, not its meaning
-WORDING = frozenset({"span", "prov", "message", "title", "name_spans"})
+WORDING = frozenset({"span", "prov", "message", "title", "name_spans", "value_spans"})
 
 
 class ImpactError(Exception):

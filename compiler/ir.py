@@ -208,6 +208,10 @@ def _statements(body) -> Iterator[s.Stmt]:
             yield from _statements(stmt.orelse)
         elif isinstance(stmt, s.For):
             yield from _statements(stmt.body)
+        elif isinstance(stmt, s.Match):
+            for _, branch in stmt.cases:
+                yield from _statements(branch)
+            yield from _statements(stmt.orelse or ())
 
 
 def statements(body) -> Iterator[s.Stmt]:

@@ -48,7 +48,7 @@ _ITEM = (
 )
 _STATEMENT = (
     "require", "unless", "else", "transfer", "from", "to", "move", "set", "let", "if",
-    "elif", "do", "emit", "fail", "list",
+    "elif", "do", "emit", "fail", "list", "match",
 )
 _WORD_OPS = ("and", "or", "not", "in", "mod")
 _CONSTANTS = ("true", "false", "none")

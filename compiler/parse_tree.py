@@ -539,6 +539,37 @@ class _Builder(Transformer):
     def fail(self, meta, children):
         return s.Fail(_unquote(children[0]), self._prov(children), self._sp(meta))
 
+    def match_stmt(self, meta, children):
+        cases = tuple(c for c in children[1:] if isinstance(c, _Case))
+        orelse = next((c.body for c in children[1:] if isinstance(c, _Else)), None)
+        return s.Match(children[0], tuple((c.values, c.body) for c in cases), orelse, self._sp(meta),
+                       tuple(c.spans for c in cases))
+
+    def match_expr(self, meta, children):
+        arms = [c for c in children[1:] if isinstance(c, _Case)]
+        orelse = next((c.body for c in children[1:] if isinstance(c, _ElseValue)), None)
+        return s.MatchExpr(children[0], tuple((a.values, a.body) for a in arms), orelse, self._sp(meta),
+                           tuple(a.spans for a in arms))
+
+    def match_arm(self, meta, children):
+        return _Case(tuple(c.name for c in children[:-1]), children[-1], tuple(c.span for c in children[:-1]))
+
+    def match_else_arm(self, meta, children):
+        return _ElseValue(children[0])
+
+    def match_case(self, meta, children):
+        values = tuple(c.name for c in children[:-1])
+        return _Case(values, children[-1].stmts, tuple(c.span for c in children[:-1]))
+
+    def case_value(self, meta, children):
+        return _CaseValue(str(children[0]), self._sp(meta))
+
+    def none_case(self, meta, children):
+        return _CaseValue("none", self._sp(meta))
+
+    def match_else(self, meta, children):
+        return _Else(children[0].stmts)
+
     # -- expressions
     def cond(self, meta, children):
         return s.Cond(children[0], children[1], children[2], self._sp(meta))
@@ -701,6 +732,21 @@ class _Elif:
 class _Else:
     def __init__(self, body):
         self.body = body
+
+
+class _Case:
+    def __init__(self, values, body, spans):
+        self.values, self.body, self.spans = values, body, spans
+
+
+class _ElseValue:
+    def __init__(self, body):
+        self.body = body
+
+
+class _CaseValue:
+    def __init__(self, name, span):
+        self.name, self.span = name, span
 
 
 class _Args:

@@ -472,6 +472,12 @@ class Resolver:
             elif isinstance(stmt, s.For):
                 self._names_in_expr(stmt.domain, known, local)
                 self._names_in_body(stmt.body, known, local | {stmt.var})
+            elif isinstance(stmt, s.Match):
+                # the cases' values are checked against the subject's enum (typecheck, E034)
+                self._names_in_expr(stmt.subject, known, local)
+                for _, branch in stmt.cases:
+                    self._names_in_body(branch, known, local)
+                self._names_in_body(stmt.orelse or (), known, local)
             else:
                 for expr in _stmt_exprs(stmt):
                     self._names_in_expr(expr, known, local)
@@ -538,6 +544,9 @@ def _expr_children(expr) -> tuple:
         return (expr.test, expr.then, expr.otherwise)
     if isinstance(expr, s.Index):
         return (expr.obj, expr.index)
+    if isinstance(expr, s.MatchExpr):
+        # the cases' values are checked against the subject's enum (typecheck, E034)
+        return (expr.subject, *(value for _, value in expr.cases), *((expr.orelse,) if expr.orelse is not None else ()))
     return ()
 
 

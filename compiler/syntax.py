@@ -270,9 +270,46 @@ class Gap:
     span: Span = _span()
 
 
+@dataclass(frozen=True)
+class MatchExpr:
+    """`match SUBJECT { a, b => EXPR  c => EXPR  else => EXPR }`: the value of the case naming the
+    subject's value, an enum value (the statement `Match`'s rules, E034 and E035: every value has a
+    case, or there is an `else`)."""
+
+    subject: "Expr"
+    cases: tuple[tuple[tuple[str, ...], "Expr"], ...]
+    orelse: "Expr | None" = None
+    span: Span = _span()
+    #: where each case's values are written, in the order of `cases`
+    value_spans: tuple[tuple[Span, ...], ...] = field(default=(), compare=False, repr=False)
+
+    def as_cond(self) -> "Expr":
+        """The same choice as nested conditionals, each case a test of the subject against its values,
+        in order. With no `else` the last case is the value where no test before it holds: `rulec
+        check` has made sure every value of the enum has a case. The engine and the z3 model both
+        run this one lowering."""
+        out = self.orelse
+        cases = list(self.cases)
+        if out is None:
+            out = cases.pop()[1]
+        for values, value in reversed(cases):
+            out = Cond(_case_test(self.subject, values, self.span), value, out, self.span)
+        return out
+
+
+def _case_test(subject, values: tuple[str, ...], span: Span):
+    """`subject == a or subject == b`: a value as the value it is (not a name a local could shadow):
+    enum values are strings to the engine and to the z3 model alike."""
+    tests = [Binary("==", subject, NoneLit(span) if v == "none" else Str(v, span), span) for v in values]
+    test = tests[0]
+    for more in tests[1:]:
+        test = Binary("or", test, more, span)
+    return test
+
+
 Expr = Union[
     Name, Int, Money, Percent, Str, Bool, NoneLit, ListLit, SetLit, MapLit, Record,
-    Range, Unary, Binary, Cond, Member, Call, Index, Quantifier, Gap,
+    Range, Unary, Binary, Cond, Member, Call, Index, Quantifier, Gap, MatchExpr,
 ]
 
 
@@ -363,7 +400,34 @@ class Fail:
     span: Span = _span()
 
 
-Stmt = Union[Require, Transfer, Move, Assign, Let, If, For, Do, Emit, Fail]
+@dataclass(frozen=True)
+class Match:
+    """`match SUBJECT { a, b => { ... } c => { ... } else { ... } }`: the case naming the subject's
+    value runs (an enum value: a title's parameter or a routine's, typed by an enum); `rulec check`
+    refuses a case that is no value of the enum and a value with no case where there is no `else`
+    (E034, E035), so one case always runs. `cases`: (the values, written as names or `none`; the body)."""
+
+    subject: Expr
+    cases: tuple[tuple[tuple[str, ...], tuple["Stmt", ...]], ...]
+    orelse: tuple["Stmt", ...] | None = None
+    span: Span = _span()
+    #: where each case's values are written, in the order of `cases`
+    value_spans: tuple[tuple[Span, ...], ...] = field(default=(), compare=False, repr=False)
+
+    def as_if(self) -> If:
+        """The same choice as an `if`: each case a test of the subject against its values, in order;
+        with no `else`, a `fail` where no case holds (which `rulec check` makes unreachable). The
+        engine and the z3 model both run this one lowering."""
+        branches = [(_case_test(self.subject, values, self.span), body) for values, body in self.cases]
+        orelse = self.orelse if self.orelse is not None else (
+            Fail("no case of this match holds the value of "
+                 + (f"`{self.subject.name}`" if isinstance(self.subject, Name) else "its subject"), span=self.span),)
+        if not branches:
+            return If(((Bool(True, self.span), orelse),), (), self.span)
+        return If(tuple(branches), orelse, self.span)
+
+
+Stmt = Union[Require, Transfer, Move, Assign, Let, If, For, Do, Emit, Fail, Match]
 
 
 # ---------------------------------------------------------------- items

@@ -201,7 +201,73 @@ class Checker:
             elif isinstance(decl, s.Component):
                 self._cached_component(decl)
         self._required_params()
+        self._matches()
         return self.out
+
+    # -- `match` over an enum value
+    def _matches(self) -> None:
+        """E034 for a `match` whose subject is not an enum value (a parameter of the title or of the
+        routine, typed by enums and `none`), or a case naming no value of it, or one named twice;
+        E035 for a value with no case where the match has no `else`. So one case always runs: the
+        engine's and the z3 model's lowering never reaches its `fail`."""
+        from compiler.ir import statements
+
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            typed = {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else {}
+            body = () if isinstance(decl, s.Invariant) else decl.body
+            lets = {st.name for st in statements(body) if isinstance(st, s.Let)}
+            lets |= {st.var for st in statements(body) if isinstance(st, s.For)}
+            if isinstance(decl, s.Trigger):
+                lets |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
+            lets |= {q.var for q in s.walk(decl) if isinstance(q, s.Quantifier)}
+            for node in s.walk(decl):
+                if isinstance(node, (s.Match, s.MatchExpr)):
+                    self._match(node, typed, lets)
+
+    def _match(self, st: s.Match | s.MatchExpr, typed: dict[str, s.TypeRef], lets: set[str]) -> None:
+        subject = st.subject
+        alts: tuple[Atom, ...] = ()
+        if isinstance(subject, s.Name) and subject.name not in lets:
+            if subject.name in typed:
+                alts = atoms(typed[subject.name], self.schema)
+            elif subject.name in self.schema.params:
+                alts = self.type_of(self.schema.params[subject.name])
+        values: list[str] = []
+        enum = bool(alts) and all(a.form == "enum" or (a.form == "scalar" and a.name == "none") for a in alts)
+        for atom in alts if enum else ():
+            for value in (atom.values if atom.form == "enum" else ("none",)):
+                if value not in values:
+                    values.append(value)
+        if not enum:
+            self.out.append(error(
+                "E034", "`match` chooses by an enum value: a parameter of the title or of the routine whose "
+                        "type is an enum" + (f" (`{subject.name}` is {describe(alts)})" if alts else ""),
+                subject.span,
+                help="write `if` for a test that is not of an enum value",
+            ))
+            return
+        seen: set[str] = set()
+        for i, (case_values, _) in enumerate(st.cases):
+            spans = st.value_spans[i] if i < len(st.value_spans) else ()
+            for j, value in enumerate(case_values):
+                span = spans[j] if j < len(spans) else st.span
+                if value not in values:
+                    self.out.append(error(
+                        "E034", f"`{value}` is no value of `{subject.name}`" + did_you_mean(nearest(value, values)),
+                        span, help="its values: " + listing(values),
+                    ))
+                elif value in seen:
+                    self.out.append(error("E034", f"`{value}` has two cases in this match", span))
+                seen.add(value)
+        missing = [v for v in values if v not in seen]
+        if missing and st.orelse is None:
+            self.out.append(error(
+                "E035", f"this match over `{subject.name}` has no case for " + ", ".join(f"`{v}`" for v in missing),
+                subject.span, help="add a case for each, or an `else` for the rest",
+            ))
 
     def _cached_component(self, comp: s.Component) -> None:
         """`_component`, remembered: a component's findings depend only on it and on

@@ -902,7 +902,7 @@ class StateVars:
             add(f"revenue:{c.id}", "int", "turn")
         for name in ("round", "stock_rounds", "step", "bank_buys", "sale_price", "pending_action"):
             add(name, "int", "turn")
-        for name in ("operating", "acting", "pending_entity", "last_seller"):
+        for name in ("operating", "acting", "pending_entity"):
             add(name, "ent", "turn")
         for name in ("bought", "sold", "acted", "pending"):
             add(name, "bool", "turn")
@@ -910,7 +910,6 @@ class StateVars:
             for c in model.corporations:
                 add(f"sold_this_round:{p.id}@{c.id}", "bool", "turn")
         for c in model.corporations:
-            add(f"sold_corps:{c.id}", "bool", "turn")
             add(f"sold_this_turn:{c.id}", "bool", "turn")
         for mark in self.marks():
             add(f"mark:{mark}", "bool", "turn")
@@ -1014,8 +1013,6 @@ class StateVars:
                             out.append(z3.Or(card == 0, card != other))
                 if want(f"cubes:{c.id}") and card is not None:
                     out.append(z3.And(state[f"cubes:{c.id}"] >= 0, state[f"cubes:{c.id}"] <= m.card_uses(card)))
-        if want("last_seller"):
-            out.append(z3.Or([state["last_seller"] == m.z(p) for p in m.players] + [state["last_seller"] == m.z(NONE)]))
         if want("operating"):
             out.append(z3.Or([state["operating"] == m.z(c) for c in m.corporations] + [state["operating"] == m.z(NONE)]))
             # the runtime's operating order holds floated corporations only

@@ -404,10 +404,6 @@ class Shared:
     settled: set[str] = field(default_factory=set)
     #: oracles asked once per translation, by what they are about (`Builtins.minor_holds`)
     cached: dict[tuple, Any] = field(default_factory=dict)
-    #: the state before the step (`Translator.new_ctx`): what a builtin reads of how it began
-    pre: dict[str, Any] = field(default_factory=dict)
-    #: the step is an action naming certificates (a `shares` parameter, the runtime's `_named_shares`)
-    names_shares: bool = False
     #: functions' values by name, arguments and state (`Translator.call_function`): (value, the guards
     #: its body added on no path, as one, what keeps the arguments' terms alive)
     memo: dict[tuple, tuple[Any, Any, tuple]] = field(default_factory=dict)
@@ -653,6 +649,9 @@ class Translator:
             return self.call(name, args, kwargs, ctx)
         if isinstance(e, s.Quantifier):
             return self.quantifier(e, ctx)
+        if isinstance(e, s.MatchExpr):
+            # the engine's lowering (`MatchExpr.as_cond`)
+            return self.expr(e.as_cond(), ctx)
         if isinstance(e, s.Gap):
             raise GapError("a value", e.reason)
         raise Unsupported(f"expression {type(e).__name__}")
@@ -1127,16 +1126,19 @@ class Translator:
             return SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
         raise Unsupported(f"quantifier {e.kind}")
 
-    def range_list(self, low: Any, high: Any) -> "SymList":
+    def range_list(self, low: Any, high: Any, counts_shares: bool = False) -> "SymList":
         """The numbers low..high (both included) as a list: each with the condition that it is within
         the range where `high` is a term. A range's end that is a term counts certificates (the shares
         a corporation issues): it is bounded by the most certificates a corporation has in the model,
-        beyond which the range is refused (Unsupported), not cut."""
+        beyond which the range is refused (Unsupported), not cut. `counts_shares`: it may count shares
+        too (a sale of a president's certificate counted in shares), bounded by the most of either."""
         if is_z3(low) or not isinstance(low, int):
             raise Unsupported("a range whose start is not a number")
         if not is_z3(high):
             return SymList([(k, True) for k in range(low, int(high) + 1)])
-        most = max((len(self.model.certs_for(c.id)) for c in self.model.corporations), default=0)
+        most = max((max(len(self.model.certs_for(c.id)),
+                        sum(cert.percent for cert in self.model.certs_for(c.id)) // 10 if counts_shares else 0)
+                    for c in self.model.corporations), default=0)
         return SymList([(k, high >= k) for k in range(low, most + 1)])
 
     def call(self, name: str, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
@@ -1294,6 +1296,10 @@ class Translator:
             ctx.locals = new_locals
         elif isinstance(st, s.For):
             domain = self.expr(st.domain, ctx)
+            if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+                # `for k in 1..n`: n a count of shares or certificates (a sale's), read up to the most
+                # any corporation of the model has of either
+                domain = self.range_list(domain[1], domain[2], counts_shares=True)
             if not isinstance(domain, SymList):
                 raise Unsupported(f"for over {domain!r}")
             for value, cond in domain.elems:
@@ -1303,6 +1309,10 @@ class Translator:
                 sub.locals[st.var] = value
                 self.stmts(st.body, sub)
                 ctx.state = sub.state
+        elif isinstance(st, s.Match):
+            # the engine's lowering (`Match.as_if`): a case per value; a subject that is a title's
+            # parameter or an enum parameter bound per value decides the case at translation
+            self.stmt(st.as_if(), ctx)
         elif isinstance(st, s.Do):
             self.expr(st.call, ctx)
         elif isinstance(st, s.Emit):
@@ -1326,7 +1336,7 @@ class Translator:
 
     # -- whole transitions
     def new_ctx(self, pre: dict[str, z3.ExprRef]) -> Ctx:
-        shared = Shared(pre=pre)
+        shared = Shared()
         #: the translation under way: tests on opaque values add their oracles to it
         self.current_shared = shared
         return Ctx(self, dict(pre), shared)
@@ -1481,7 +1491,6 @@ class Translator:
         ctx = self.new_ctx(pre)
         ctx.shared.reads.add(decl.kind, decl.name, decl)
         ctx.locals = self.bind_params(decl, binding, ctx)
-        ctx.shared.names_shares = decl.kind == "action" and any(p.name == "shares" for p in decl.params)
         if decl.kind == "action" and decl.params:
             first = ctx.locals[decl.params[0].name]
             if self.is_ent(first):
@@ -2322,18 +2331,6 @@ class Builtins:
             return False
         return AND(ctx.state[f"has_par:{corp.id}"], self.held(ctx, self.m.certs_for(corp.id)[0], self.m.z(POOL)))
 
-    def b_share_cost(self, ctx: Ctx, corp: Any, source: Any) -> Any:
-        if source in ("ipo", "treasury") and self.param(ctx, "treasury_shares_at") == "par":
-            return self.b_par_price(ctx, corp)
-        return self.b_price(ctx, corp)
-
-    def b_payee(self, ctx: Ctx, corp: Any, source: Any) -> Any:
-        if source == "pool":
-            return self.m.z(BANK)
-        if self.param(ctx, "capitalisation") == "incremental":  # as the runtime's GameBase.b_payee
-            return self.ent(corp)
-        return self.m.z(BANK)
-
     def b_pool_percent(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, self.m.z(POOL), c))
 
@@ -2788,34 +2785,6 @@ class Builtins:
     def b_pay_per_share(self, ctx: Ctx, corp: Any, holder: Any, amount: Any) -> Any:
         pct = self.b_percent(ctx, holder, corp)
         return DIV(MUL(amount, pct), 100)
-
-    def b_dividend_payee(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
-        m = self.m
-        h = self.ent(holder)
-        k = self.known(h)
-        if k == POOL:
-            rule = self.param(ctx, "pool_shares_pay")
-            return m.z(BANK) if rule != "company" else self.ent(corp)
-        if k is not None:
-            kc = self.known(self.ent(corp))
-            if kc is not None and k == kc:
-                rule = self.param(ctx, "treasury_shares_pay")
-                return m.z(BANK) if rule != "company" else self.ent(corp)
-            return h
-        raise Unsupported("dividend_payee of a symbolic holder")
-
-    def b_half(self, ctx: Ctx, revenue: Any) -> Any:
-        rule = self.param(ctx, "half_pay_rounding")
-        r = zi(revenue) if is_z3(revenue) else revenue
-        if rule == "shareholders_get_larger_ten":
-            # as GameBase.b_half: half rounded up to a multiple of 10, at most r (r >= 0)
-            if not is_z3(r):
-                return min(r, -(-r // 20) * 10)
-            up = ((r + 19) / 20) * 10
-            return z3.If(up > r, r, up)
-        if rule == "down_to_ten":
-            return DIV(r, 20) * 10 if not is_z3(r) else (r / 20) * 10
-        raise Unsupported(f"half_pay_rounding {rule!r}")
 
     # -- the map: tile lays and station tokens are not modelled; what they cost
     #    and which privates they close are left to the engine (oracles)
@@ -3357,55 +3326,12 @@ class Builtins:
         st["sold"] = IF(ctx.path, True, st["sold"])
         st["acted"] = IF(ctx.path, True, st["acted"])
         p = self.ent(player)
-        st["last_seller"] = IF(ctx.path, p, st["last_seller"])
         for c, cond in self.corp_of(ctx, corp):
             for q in m.players:
                 name = f"sold_this_round:{q.id}@{c.id}"
                 st[name] = IF(AND(ctx.path, cond, p == m.z(q)), True, st[name])
             name = f"sold_this_turn:{c.id}"
             st[name] = IF(AND(ctx.path, cond), True, st[name])
-
-    def b_price_drop_on_sale(self, ctx: Ctx, corp: Any, certificates: Any) -> None:
-        rule = self.param(ctx, "sell_price_drop")
-        for c, cond in self.corp_of(ctx, corp):
-            if rule == "once_per_round":
-                name = f"sold_corps:{c.id}"
-                first = NOT(ctx.state[name])
-                self.market_move(ctx, c, "down", AND(cond, first))
-                ctx.state[name] = IF(AND(ctx.path, cond), True, ctx.state[name])
-            elif rule == "per_share":
-                for k in range(1, len(self.m.certs_for(c.id)) + 1):
-                    self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
-            elif rule == "per_sale":
-                self.market_move(ctx, c, "down", cond)
-            elif rule == "per_share_when_several_else_president":
-                by_president = self.seller_presided(ctx, c)
-                first = OR(self.tr.cmp(">=", certificates, 2), AND(self.tr.cmp(">=", certificates, 1), by_president))
-                self.market_move(ctx, c, "down", AND(cond, first))
-                for k in range(2, sum(cert.percent for cert in self.m.certs_for(c.id)) // 10 + 1):
-                    self.market_move(ctx, c, "down", AND(cond, self.tr.cmp(">=", certificates, k)))
-            elif rule == "per_sale_by_president":
-                # the seller `note_sold` recorded, against the president before any take-over
-                by_president = self.seller_presided(ctx, c)
-                self.market_move(ctx, c, "down", AND(cond, by_president))
-            elif rule != "none":
-                raise Unsupported(f"sell_price_drop {rule!r}")
-
-    def seller_presided(self, ctx: Ctx, c: Ent) -> Any:
-        """As GameBase._seller_presided: the player who sold last (`note_sold`) presides `c`, or
-        the action named its president's certificate among the shares sold (he held it before the
-        step and holds it no more: the sale put it in the pool, the presidency passing to another
-        holder after). A sale the runtime makes for itself (a bankrupt's) names no certificates."""
-        m = self.m
-        seller = ctx.state["last_seller"]
-        by_president = seller == self.b_president(ctx, m.z(c))
-        if not ctx.shared.names_shares:
-            return by_president
-        cert0 = m.certs_for(c.id)[0]
-        pre = ctx.shared.pre
-        sold_it = [AND(seller == m.z(q), pre[hold_name(cert0, q)] >= 1, ctx.state[hold_name(cert0, q)] == 0)
-                   for q in m.players]
-        return OR(by_president, *sold_it)
 
     def b_price_after(self, ctx: Ctx, corp: Any, direction: Any) -> Any:
         """As GameBase.b_price_after: the price one market move would give
@@ -3606,9 +3532,11 @@ class Builtins:
             self.transfer(sale, DIV(MUL(self.price_of(sale, c), percent), 10), m.z(BANK), p)
             for x in certs:
                 self._move_one(sale, x, p, m.z(POOL), AND(sale.path, taken.get(x.id, False)))
+            # the library's price drop (it reads the holdings after the sale: the president, for a drop
+            # by his sale), the sale naming no certificates, then the sale noted
+            self.tr.call("price_drop_on_sale", [p, m.z(c), SymList([]), SUM([IF(t, 1, 0) for t in taken.values()])],
+                         {}, sale)
             self.b_note_sold(sale, p, m.z(c))
-            # (the price drop reads the holdings after the sale: the president, for a drop by his sale)
-            self.b_price_drop_on_sale(sale, m.z(c), SUM([IF(t, 1, 0) for t in taken.values()]))
             # the rest, at the price the sale left; every certificate he held ends in the pool, written
             # as one move from the holdings before (the end state of the runtime's two moves)
             holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}
@@ -3634,13 +3562,12 @@ class Builtins:
             ctx.shared.axioms.append(proceeds >= 0)
             self.transfer(ctx, proceeds, m.z(BANK), p)
             # whether one of those went as a usual sale (what he may sell within the pool's room), which
-            # the runtime notes as his sale (`note_sold`: the round's sale marks, him the last seller)
+            # the runtime notes as his sale (`note_sold`: the round's sale marks)
             usual = ctx.fresh("sell_out_sale_outside_scope", "bool")
             ctx.shared.oracles.append(("sell_out_sale_outside_scope", (), usual))
             noted = AND(ctx.path, usual)
             for name in ("sold", "acted"):
                 ctx.state[name] = IF(noted, True, ctx.state[name])
-            ctx.state["last_seller"] = IF(noted, p, ctx.state["last_seller"])
             for q in m.players:
                 name = f"other_certs:{q.id}"
                 left = ctx.fresh(f"sell_out_left:{q.id}")

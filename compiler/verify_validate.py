@@ -490,15 +490,12 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
-    seller = g.get("last_seller")
-    out["last_seller"] = (model.entity("player", seller) or NONE) if seller is not None else NONE
     for name in ("bought", "sold", "acted"):
         out[name] = bool(g[name])
     for p in model.players:
         for c in model.corporations:
             out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
     for c in model.corporations:
-        out[f"sold_corps:{c.id}"] = c.id in g["sold_corps"]
         out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
     if model.cards is not None:
         for c in model.corporations:

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846.rules": "31d84420dd81f5dc",
-    "rulespecs/lib/18xx.rules": "582861f2f900ec84",
+    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8273,7 +8273,9 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, g.b_payee(v_corporation, "treasury"))
+    g.transfer(
+        (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
+    )
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     g.move(v_cert, v_corporation, v_player)
     g.b_bought(v_player, v_corporation)
@@ -8333,14 +8335,36 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:704",
         )
-    v_cost = g.b_share_cost(v_corporation, v_source) * g.attr(v_cert, "shares")
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
             "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
         )
-    g.transfer(v_cost, v_player, g.b_payee(v_corporation, v_source))
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
+
+
+def r_share_cost(g, v_corporation, v_source):
+    """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    return (
+        g.b_price(v_corporation)
+        if (v_source == "pool")
+        else (
+            g.b_par_price(v_corporation)
+            if (g.param("treasury_shares_at") == "par")
+            else g.b_price(v_corporation)
+        )
+    )
+
+
+def r_payee(g, v_corporation, v_source):
+    """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    return (
+        g.name("bank")
+        if (v_source == "pool")
+        else (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
+    )
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -8350,13 +8374,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:715",
+            at="rulespecs/lib/18xx.rules:737",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:716",
+            at="rulespecs/lib/18xx.rules:738",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8365,7 +8389,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:717",
+            at="rulespecs/lib/18xx.rules:739",
         )
     if not (
         (
@@ -8395,29 +8419,65 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:719",
+            at="rulespecs/lib/18xx.rules:741",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:725",
+            at="rulespecs/lib/18xx.rules:747",
         )
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:727",
+            at="rulespecs/lib/18xx.rules:749",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     for v_c in v_shares:
         g.move(v_c, v_player, g.name("pool"))
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
+
+
+def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
+    """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    if g.param("sell_price_drop") == "once_per_round":
+        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share":
+        for v_k in range(1, (v_sold) + 1):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        if v_sold > 1:
+            for v_k in range(1, (v_sold) + 1):
+                g.b_market_move(v_corporation, "down")
+        elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == None:
+        pass
+    else:
+        raise IllegalAction(
+            "no case of this match holds the value of `sell_price_drop`",
+            rule="library '18xx' procedure price_drop_on_sale",
+            at="rulespecs/lib/18xx.rules:769",
+        )
+
+
+def r_sold_by_president(g, v_seller, v_corporation, v_shares):
+    """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    return (g.b_president(v_corporation) == v_seller) or (
+        g.b_president_certificate(v_corporation) in v_shares
+    )
 
 
 def a_pass(g, v_entity):
@@ -8517,14 +8577,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:832",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:768",
+            at="rulespecs/lib/18xx.rules:834",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -8563,7 +8623,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:785",
+            at="rulespecs/lib/18xx.rules:851",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8575,22 +8635,31 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:857",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:858",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
-        v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
+        v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     g.b_end_step(v_corporation)
+
+
+def r_half(g, v_revenue):
+    """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    return (
+        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
+        else ((v_revenue // 20) * 10)
+    )
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
@@ -8599,8 +8668,21 @@ def r_pay_dividends(g, v_corporation, v_paid):
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
-            g.b_dividend_payee(v_holder, v_corporation),
+            r_dividend_payee(g, v_holder, v_corporation),
         )
+
+
+def r_dividend_payee(g, v_holder, v_corporation):
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    return (
+        (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
+        if (v_holder == g.name("pool"))
+        else (
+            (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
+            if (v_holder == v_corporation)
+            else v_holder
+        )
+    )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
@@ -8629,7 +8711,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:814",
+            at="rulespecs/lib/18xx.rules:897",
         )
     if not (
         (v_exchange != None)
@@ -8638,7 +8720,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:815",
+            at="rulespecs/lib/18xx.rules:898",
         )
     v_seller = g.b_holder_of(v_train)
     if v_exchange != None:
@@ -8648,26 +8730,26 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:820",
+                at="rulespecs/lib/18xx.rules:903",
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:821",
+                at="rulespecs/lib/18xx.rules:904",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:822",
+                at="rulespecs/lib/18xx.rules:905",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:824",
+                at="rulespecs/lib/18xx.rules:907",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -8677,13 +8759,13 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:829",
+                at="rulespecs/lib/18xx.rules:912",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:830",
+                at="rulespecs/lib/18xx.rules:913",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -8693,25 +8775,25 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:835",
+                at="rulespecs/lib/18xx.rules:918",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:836",
+                at="rulespecs/lib/18xx.rules:919",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:837",
+                at="rulespecs/lib/18xx.rules:920",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:838",
+                at="rulespecs/lib/18xx.rules:921",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -8724,38 +8806,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:853",
+            at="rulespecs/lib/18xx.rules:936",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:937",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:856",
+            at="rulespecs/lib/18xx.rules:939",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:857",
+            at="rulespecs/lib/18xx.rules:940",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:858",
+            at="rulespecs/lib/18xx.rules:941",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:942",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -8769,13 +8851,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:950",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:868",
+            at="rulespecs/lib/18xx.rules:951",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8795,7 +8877,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:966",
         )
     if not (
         (
@@ -8837,7 +8919,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:885",
+            at="rulespecs/lib/18xx.rules:968",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8849,7 +8931,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:891",
+            at="rulespecs/lib/18xx.rules:974",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8895,7 +8977,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:913",
+            at="rulespecs/lib/18xx.rules:996",
         )
     g.b_end_game_now("agreement")
 
@@ -9525,14 +9607,20 @@ class Game(GameBase):
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
+        "share_cost": r_share_cost,
+        "payee": r_payee,
         "action:sell_shares": a_sell_shares,
+        "price_drop_on_sale": r_price_drop_on_sale,
+        "sold_by_president": r_sold_by_president,
         "action:pass": a_pass,
         "action:corporation_buy_company": a_corporation_buy_company,
         "action:lay_tile": a_lay_tile,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
+        "half": r_half,
         "pay_dividends": r_pay_dividends,
+        "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "trade_in": r_trade_in,

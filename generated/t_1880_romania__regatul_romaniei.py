@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "fdbef650d73c5ec0",
-    "rulespecs/lib/18xx.rules": "582861f2f900ec84",
+    "rulespecs/1880-romania.rules": "94bcabe35880c14b",
+    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9268,6 +9268,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     g.b_bought(v_player, v_corporation)
 
 
+def r_share_cost(g, v_corporation, v_source):
+    """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    return (
+        g.b_price(v_corporation)
+        if (v_source == "pool")
+        else (
+            g.b_par_price(v_corporation)
+            if (g.param("treasury_shares_at") == "par")
+            else g.b_price(v_corporation)
+        )
+    )
+
+
+def r_payee(g, v_corporation, v_source):
+    """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    return (
+        g.name("bank")
+        if (v_source == "pool")
+        else (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
+    )
+
+
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
@@ -9318,9 +9340,45 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     )
     for v_c in v_shares:
         g.move(v_c, v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     g.b_note_sold(v_player, v_corporation)
-    g.b_price_drop_on_sale(v_corporation, g.b_len(v_shares))
     g.b_check_president(v_corporation)
+
+
+def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
+    """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    if g.param("sell_price_drop") == "once_per_round":
+        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share":
+        for v_k in range(1, (v_sold) + 1):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        if v_sold > 1:
+            for v_k in range(1, (v_sold) + 1):
+                g.b_market_move(v_corporation, "down")
+        elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == None:
+        pass
+    else:
+        raise IllegalAction(
+            "no case of this match holds the value of `sell_price_drop`",
+            rule="library '18xx' procedure price_drop_on_sale",
+            at="rulespecs/lib/18xx.rules:769",
+        )
+
+
+def r_sold_by_president(g, v_seller, v_corporation, v_shares):
+    """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    return (g.b_president(v_corporation) == v_seller) or (
+        g.b_president_certificate(v_corporation) in v_shares
+    )
 
 
 def a_pass(g, v_entity):
@@ -9464,7 +9522,7 @@ def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:785"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:851"
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9476,20 +9534,29 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:857",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:792"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:858"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
-        v_revenue if (v_kind == "payout") else (g.b_half(v_revenue) if (v_kind == "half") else 0)
+        v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     r_pay_dividends(g, v_corporation, v_paid)
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     g.b_end_step(v_corporation)
+
+
+def r_half(g, v_revenue):
+    """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    return (
+        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
+        else ((v_revenue // 20) * 10)
+    )
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
@@ -9499,8 +9566,21 @@ def r_pay_dividends(g, v_corporation, v_paid):
             g.transfer(
                 g.b_pay_per_share(v_corporation, v_holder, v_paid),
                 g.name("bank"),
-                g.b_dividend_payee(v_holder, v_corporation),
+                r_dividend_payee(g, v_holder, v_corporation),
             )
+
+
+def r_dividend_payee(g, v_holder, v_corporation):
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    return (
+        (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
+        if (v_holder == g.name("pool"))
+        else (
+            (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
+            if (v_holder == v_corporation)
+            else v_holder
+        )
+    )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
@@ -9658,38 +9738,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:853",
+            at="rulespecs/lib/18xx.rules:936",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:937",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:856",
+            at="rulespecs/lib/18xx.rules:939",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:857",
+            at="rulespecs/lib/18xx.rules:940",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:858",
+            at="rulespecs/lib/18xx.rules:941",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:942",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -9703,13 +9783,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:950",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:868",
+            at="rulespecs/lib/18xx.rules:951",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -9727,7 +9807,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:966",
         )
     if not (
         (
@@ -9769,7 +9849,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.2, VI.8",
-            at="rulespecs/lib/18xx.rules:885",
+            at="rulespecs/lib/18xx.rules:968",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9781,7 +9861,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:891",
+            at="rulespecs/lib/18xx.rules:974",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9820,7 +9900,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:913",
+            at="rulespecs/lib/18xx.rules:996",
         )
     g.b_end_game_now("agreement")
 
@@ -10142,13 +10222,19 @@ class Game(GameBase):
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
+        "share_cost": r_share_cost,
+        "payee": r_payee,
         "action:sell_shares": a_sell_shares,
+        "price_drop_on_sale": r_price_drop_on_sale,
+        "sold_by_president": r_sold_by_president,
         "action:pass": a_pass,
         "action:lay_tile": a_lay_tile,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,
+        "half": r_half,
         "pay_dividends": r_pay_dividends,
+        "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
         "trade_in": r_trade_in,

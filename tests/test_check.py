@@ -411,3 +411,48 @@ def test_E027_a_private_with_no_worth_at_the_end_where_the_title_gives_none():
     _, loaded = _toy_with(('  corporation TOY "Toy Railway" §2 {', private + '  corporation TOY "Toy Railway" §2 {'),
                           ("  winner: highest_net_worth §4", "  winner: highest_net_worth §4\n  private_value_at_end: face §4"))
     assert "E027" not in codes(loaded)
+
+
+# ---------------------------------------------------------------- match over an enum value (issue 32)
+
+MATCH_TITLE = '''title "t" {
+  param sell_price_drop: {per_share, per_sale} | none "how a sale moves the price down"
+  sell_price_drop: per_sale §8
+  procedure price_drop(corporation: corporation, kind: {one, two}) "the drop after a sale" §8 {
+    %s
+  }
+}
+'''
+
+
+@pytest.mark.parametrize("body, found", [
+    ("match sell_price_drop { per_share, per_sale => { } none => { } }", []),
+    ("match sell_price_drop { per_share => { } else { } }", []),
+    ("match kind { one => { } two => { } }", []),
+    ("match sell_price_drop { per_share => { } per_sale => { } }", [("E035", 5, 11, "`none`")]),
+    ("match sell_price_drop { per_share, per_shares => { } else { } }", [("E034", 5, 40, "per_shares")]),
+    ("match sell_price_drop { per_sale => { } per_sale => { } else { } }", [("E034", 5, 45, "two cases")]),
+    ("let k = kind\n    match k { one => { } else { } }", [("E034", 6, 11, "enum value")]),
+    ("match price(corporation) { one => { } else { } }", [("E034", 5, 11, "enum value")]),
+])
+def test_a_match_covers_each_value_of_its_enum_once(body, found):
+    """`rulec check` makes every match total: a case per value of the subject's enum, or an `else`;
+    a case naming no value (or one twice), and a subject that is no enum value, refused."""
+    loaded = load_texts({"t.rules": MATCH_TITLE % body})
+    got = [(d.code, d.span.line, d.span.column) for d in loaded.diagnostics if d.is_error]
+    assert got == [f[:3] for f in found], [d.message for d in loaded.diagnostics if d.is_error]
+    for d, f in zip([d for d in loaded.diagnostics if d.is_error], found):
+        assert f[3] in d.message
+
+
+def test_a_match_expression_covers_each_value_too():
+    text = ('title "t" {\n'
+            '  param half_pay_rounding: {shareholders_get_larger_ten, down_to_ten} "how a half payout rounds"\n'
+            '  half_pay_rounding: down_to_ten §11\n'
+            '  function half(revenue: money) "the half" §11 = match half_pay_rounding { down_to_ten => revenue / 20 * 10 }\n'
+            '  function whole(revenue: money) "all" §11 = match half_pay_rounding { down_to_ten => 1  else => 2 }\n'
+            '  invariant rounded "x" §11 { match half_pay_rounding { down_to_ten => true } }\n'
+            '}\n')
+    loaded = load_texts({"t.rules": text})
+    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E035", 4, 56), ("E035", 6, 37)]
+    assert "`shareholders_get_larger_ten`" in loaded.errors[0].message

@@ -6,6 +6,7 @@ import lark
 import pytest
 
 from compiler import syntax as s
+from compiler.emit import unparse
 from compiler.parse import parse_text, parser
 from compiler.paths import GRAMMAR
 
@@ -255,3 +256,47 @@ def test_the_parse_cache_keeps_the_newest_parses(tmp_path, monkeypatch):
         assert len(kept) == (n + 1 if n < 5 else 3), (n, len(kept))
     assert sorted(kept) == sorted(stored[-3:])
     assert (tmp_path / "parse" / "grammar.lark.pickle").exists()
+
+
+def test_match_over_an_enum_value():
+    (proc,) = items(
+        """title "t" {
+          procedure drop(C: corporation) {
+            match sell_price_drop {
+              per_share, per_sale => { do market_move(C, down) }
+              none => { }
+              else { fail "no drop" }
+            }
+          }
+        }"""
+    )
+    (match,) = proc.body
+    assert isinstance(match, s.Match) and match.subject == s.Name("sell_price_drop")
+    assert [values for values, _ in match.cases] == [("per_share", "per_sale"), ("none",)]
+    assert [type(st).__name__ for st in match.cases[0][1]] == ["Do"] and match.cases[1][1] == ()
+    assert [st.message for st in match.orelse] == ["no drop"]
+    assert [(sp.line, sp.column) for sp in match.value_spans[0]] == [(4, 15), (4, 26)]
+    # the lowering the engine and the z3 model both run: a test per case, in order
+    lowered = match.as_if()
+    assert [unparse(cond) for cond, _ in lowered.branches] == [
+        '(sell_price_drop == "per_share") or (sell_price_drop == "per_sale")', 'sell_price_drop == none']
+    assert lowered.orelse == match.orelse
+
+
+def test_match_as_an_expression():
+    (fn,) = items(
+        """title "t" {
+          function half(revenue: money) = match half_pay_rounding {
+            shareholders_get_larger_ten => min(revenue, (revenue + 19) / 20 * 10)
+            down_to_ten, none => revenue / 20 * 10
+          }
+        }"""
+    )
+    match = fn.result
+    assert isinstance(match, s.MatchExpr) and match.orelse is None
+    assert [values for values, _ in match.cases] == [("shareholders_get_larger_ten",), ("down_to_ten", "none")]
+    # the lowering: a conditional per case but the last, which holds where no test before it does
+    # (every value has a case: `rulec check`, E035)
+    assert unparse(match.as_cond()) == (
+        '(half_pay_rounding == "shareholders_get_larger_ten") ? min(revenue, ((revenue + 19) / 20) * 10) '
+        ": (revenue / 20) * 10")

@@ -388,7 +388,6 @@ class GameBase:
             "bought": False,
             "sold": False,
             "sold_this_round": frozenset(),
-            "sold_corps": frozenset(),
             "sale": 0,
             "sale_price": None,
             "order": (),
@@ -930,24 +929,6 @@ class GameBase:
                     continue  # it passes only by exchange to a player holding as much (_check_president)
                 return cert
         return None
-
-    def b_share_cost(self, corp: Entity, source: str) -> int:
-        """What one share costs from `source`: par from the IPO/treasury while
-        the title says so, else the market price."""
-        if source in ("ipo", "treasury") and self.param("treasury_shares_at") == "par":
-            return self.b_par_price(corp)
-        return self.b_price(corp)
-
-    def b_payee(self, corp: Entity, source: str) -> Entity:
-        """payee(C, source): who is paid for a certificate of C bought from `source`: the bank for the
-        pool; for C's own holding (its IPO, `ipo` or `treasury`) C under incremental capitalisation,
-        else the bank (full: C gets its capital when it floats, the library's full_capitalisation;
-        by_title: the title's own rules pay it)."""
-        if source == "pool":
-            return BANK
-        if self.param("capitalisation") == "incremental":
-            return corp
-        return BANK
 
     def b_pool_percent(self, corp: Entity) -> int:
         return self.b_percent(POOL, corp)
@@ -2528,7 +2509,6 @@ class GameBase:
     def b_note_sold(self, player: Entity, corp: Entity) -> None:
         if self.g["round"] == "stock":
             self._reenter(player)
-        self.j.set(self.g, "last_seller", player.id)
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
@@ -2539,37 +2519,6 @@ class GameBase:
         """sold_this_turn(P, C): P, on turn, has already sold certificates of C in this turn (a stock
         round turn, or the operating turn whose train he is raising money for)."""
         return corp.id in self.g.get("turn_sold", frozenset())
-
-    def b_price_drop_on_sale(self, corp: Entity, certificates: int) -> None:
-        rule = self.param("sell_price_drop")
-        if rule == "once_per_round":
-            if corp.id in self.g["sold_corps"]:
-                return
-            self.j.set(self.g, "sold_corps", self.g["sold_corps"] | {corp.id})
-            self.b_market_move(corp, "down")
-        elif rule == "per_share":
-            for _ in range(certificates):
-                self.b_market_move(corp, "down")
-        elif rule == "per_sale":
-            self.b_market_move(corp, "down")
-        elif rule == "per_share_when_several_else_president":
-            # several shares sold: one space down each; a single share: one space down if the president sold it
-            if certificates > 1:
-                for _ in range(certificates):
-                    self.b_market_move(corp, "down")
-            elif self._seller_presided(corp):
-                self.b_market_move(corp, "down")
-        elif rule == "per_sale_by_president":
-            if self._seller_presided(corp):
-                self.b_market_move(corp, "down")
-        elif rule != "none":
-            raise RuleGap("sell_price_drop", f"unknown rule {rule!r}")
-
-    def _seller_presided(self, corp: Entity) -> bool:
-        """The player who sold last presided `corp` when he sold: he presides it, or the sale was of its
-        president's certificate (which he held; the presidency then passes to another holder)."""
-        return (self.g.get("last_seller") == getattr(self.b_president(corp), "id", None)
-                or self.certs_of[corp.id][0].id in self._named_shares)
 
     def b_market_move(self, corp: Entity, direction: str) -> None:
         """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
@@ -2719,20 +2668,6 @@ class GameBase:
         to all shareholders (10% of it per share)."""
         return amount * self.b_percent(holder, corp) // 100
 
-    def b_dividend_payee(self, holder: Entity, corp: Entity) -> Entity:
-        """Who receives a holding's dividend: players themselves; shares in
-        the pool and in the treasury as the title says."""
-        if holder is POOL:
-            rule = self.param("pool_shares_pay")
-            return {"bank": BANK, "company": corp}.get(rule, BANK)
-        if holder == corp:
-            rule = self.param("treasury_shares_pay")
-            missing = unbuilt("treasury_shares_pay", rule) if self.param("capitalisation") == "full" else None
-            if missing is not None:
-                raise RuleGap(missing.param, missing.why)  # the IPO is no treasury that pays (check: E033)
-            return {"bank": BANK, "company": corp}.get(rule, BANK)
-        return holder
-
     def b_end_step(self, corp: Entity) -> None:
         if self.g["step"] == "track_and_token":
             # a combined step ends when its station token is placed and its tile lays are used
@@ -2801,16 +2736,6 @@ class GameBase:
                 self.j.set(self.owner, tid, SCRAP)
         self.emit("trains_exported", train.name)
         self._after_depot_change(train.name)
-
-    def b_half(self, revenue: int) -> int:
-        """The shareholders' part of a half payout, by the title's rounding."""
-        rule = self.param("half_pay_rounding")
-        if rule == "shareholders_get_larger_ten":
-            # half rounded up to a multiple of 10, never more than the revenue
-            return min(revenue, -(-revenue // 20) * 10)
-        if rule == "down_to_ten":
-            return revenue // 20 * 10
-        raise RuleGap("half_pay_rounding", f"unknown rule {rule!r}")
 
     def b_has_ability(self, company: Entity, ability: str) -> bool:
         """has_ability(X, "key"): whether X (a private or a corporation) has an ability of that key."""
@@ -3144,8 +3069,9 @@ class GameBase:
                 self.transfer(self.b_price(corp) * sum(c.percent for c in normal) // 10, BANK, player)
                 for cert in normal:
                     self.move(cert, player, POOL)
+                # the library's price drop, the sale naming no certificates (the runtime makes it)
+                self.call("price_drop_on_sale", player, corp, [], len(normal))
                 self.b_note_sold(player, corp)
-                self.b_price_drop_on_sale(corp, len(normal))
             if self.corp[corp.id]["closed"]:
                 continue
             rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
@@ -4148,7 +4074,6 @@ class GameBase:
         self.j.set(self.g, "turn", first_player)
         self.j.set(self.g, "passes", 0)
         self.j.set(self.g, "sold_this_round", frozenset())
-        self.j.set(self.g, "sold_corps", frozenset())
         self.j.set(self.g, "round_acted", False)
         self._new_turn()
 

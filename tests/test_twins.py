@@ -1,0 +1,54 @@
+"""The twins between the runtime and the z3 model (issue 32): counted by benchmarks/twins.py, and
+never more than recorded here. Lower RECORDED when a builtin moves into the DSL."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the twins at the last count; a change that adds one fails here
+RECORDED = 199
+
+
+@functools.cache
+def _census() -> dict[str, list[str]]:
+    spec = importlib.util.spec_from_file_location("twins", ROOT / "benchmarks" / "twins.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.census(ROOT)
+
+
+def test_twins_do_not_grow():
+    found = _census()
+    assert found["twins"], "no twin found: the census no longer finds GameBase or Builtins"
+    assert len(found["twins"]) <= RECORDED, (
+        f"{len(found['twins'])} builtins have a hand-written z3 twin, more than the {RECORDED} recorded: "
+        "write the new behaviour as a DSL procedure in rulespecs/lib/18xx.rules"
+    )
+
+
+def test_price_drop_on_sale_is_the_librarys():
+    """The price drop on sale is a procedure of the library, written once (issue 32's walk-through)."""
+    found = _census()
+    assert "price_drop_on_sale" not in found["twins"] + found["engine_only"]
+    assert "procedure price_drop_on_sale" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+def test_half_pay_rounding_is_the_librarys():
+    found = _census()
+    assert "half" not in found["twins"] + found["engine_only"]
+    assert "function half(revenue: money)" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["share_cost", "payee", "dividend_payee"])
+def test_the_share_policies_are_the_librarys(name):
+    """treasury_shares_at, capitalisation, pool_shares_pay and treasury_shares_pay: read by library
+    functions with `match`, no longer builtins with z3 twins."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"]
+    assert f"function {name}(" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
