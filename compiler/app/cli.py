@@ -10,59 +10,29 @@ import argparse
 import gc
 import json
 import sys
-import unicodedata
 from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler import __version__
+from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, find_title, load,
+                                  mandatory_variant, refused, title_for_log)
 from compiler.diagnostics import Severity, error, render, to_json
+from compiler.names import slug
 from compiler.progress import Progress, configure as configure_progress, current as progress
 
 if TYPE_CHECKING:
-    from compiler.ir import Title
-    from compiler.pipeline import Loaded
+    from compiler.lang.ir import Title
+    from compiler.lang.pipeline import Loaded
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 #: Commands that read the rulespecs and print: they run with the cyclic garbage collector off
 #: (a loaded program is some 200,000 small objects that live to the end; the collector would
 #: walk them again and again for nothing it can free).
 QUICK = frozenset({"check", "titles", "coverage"})
 
-
-def load(*args, **kwargs) -> "Loaded":
-    """`compiler.pipeline.load`, imported when a command first reads rulespecs (`rulec --help`
-    does not)."""
-    from compiler import pipeline
-
-    return pipeline.load(*args, **kwargs)
-
 #: Stages of `rulec build`, in order.
 STAGES = ("check", "compile", "verify", "docs")
-
-
-def slug(text: str) -> str:
-    """'1880 Romania' -> '1880-romania'; 'Regatul României' -> 'regatul-romaniei'."""
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    out = []
-    for ch in plain.lower():
-        out.append(ch if ch.isalnum() else "-")
-    return "-".join(part for part in "".join(out).split("-") if part)
-
-
-def find_title(loaded: Loaded, name: str, variant: str | None = None) -> Title | None:
-    """The title named `name` (matched by slug), with `variant` applied if given."""
-    for title_name, title in loaded.program.titles.items():
-        if slug(title_name) != slug(name):
-            continue
-        if variant is None:
-            return title
-        for (base, vname), vtitle in loaded.program.variants.items():
-            if base == title_name and slug(vname) == slug(variant):
-                return vtitle
-        return None
-    return None
 
 
 # ---------------------------------------------------------------- output
@@ -123,7 +93,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_lsp(args) -> int:
-    from compiler.lsp import main as serve
+    from compiler.app.lsp import main as serve
 
     configure_progress(Progress())  # stdout carries the protocol: no progress lines on it
     return serve()
@@ -134,7 +104,7 @@ def _title_rows() -> tuple[list[dict], bool]:
     the listing cache when the rulespecs and the code reading them are unchanged (`rulec titles` in
     a tenth of a second), else loaded and kept (only a listing loaded without errors is kept)."""
     from compiler import paths
-    from compiler.launch import fingerprint
+    from compiler.app.launch import fingerprint
 
     folder = paths.cache_dir("titles")
     key = fingerprint()  # the rulespecs' and the front end's code, as `rulec play`'s start-up keys its answers
@@ -196,7 +166,7 @@ def _players(title: Title) -> str:
 
 
 def cmd_coverage(args) -> int:
-    from compiler.coverage import coverage_report
+    from compiler.docs.coverage import coverage_report
 
     loaded = load()
     title = find_title(loaded, args.title, args.variant)
@@ -216,7 +186,7 @@ def cmd_coverage(args) -> int:
 def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None = None) -> tuple[bool, list[str]]:
     """Emit every title and variant (into `folder`, generated/ unless told). Returns (ok, changed paths)."""
     from compiler import paths
-    from compiler.emit import EmitError, outputs
+    from compiler.emit.emitter import EmitError, outputs
 
     folder = folder or paths.GENERATED
     try:
@@ -302,7 +272,7 @@ def cmd_build(args) -> int:
         return EXIT_FAIL
     import io
 
-    from compiler.docs import build
+    from compiler.docs.build import build
 
     log = io.StringIO()
     code = build(out=log, loaded=loaded, root=site, generated=generated, reports=reports)
@@ -319,7 +289,7 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     """The verify stage of `rulec build`: every title and variant, through the
     verify cache. Returns the reports by display name (the docs stage shows
     them), None when the stage failed. A title whose record under `site`
-    (`proofs.json`, `compiler.docs_proofs`) is fresh — its fingerprint, the
+    (`proofs.json`, `compiler.docs.proofs`) is fresh — its fingerprint, the
     verifier's version and the text of the title's files, is the title's now —
     is taken from the record, as `rulec docs` takes it: nothing it depends on has
     changed since the verifier gave it, so a build with nothing changed proves
@@ -334,8 +304,9 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     """
     import io
 
-    from compiler import paths, verify
-    from compiler.docs_proofs import recorded
+    from compiler import paths
+    from compiler.verify import verifier as verify
+    from compiler.docs.proofs import recorded
 
     cache = verify.Cache.default()
     selected = verify.select_titles(loaded, None)
@@ -374,55 +345,6 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     return None if wrong else {r.title: r for r in reports}
 
 
-def _compact(text: str) -> str:
-    return slug(text).replace("-", "")
-
-
-def title_for_log(loaded: Loaded, log: dict) -> Title | None:
-    """The title (or variant) a game log names: by its printed name, or by a
-    `log_names` property listing the names 18xx.games uses for it; for a log that
-    18xx.games wrote, with the site's reading applied where the rulespecs give one
-    (an `errata` whose `implementation` is "18xx.games")."""
-
-    from compiler.runtime.sitelog import reading_for
-
-    found = _plain_title_for_log(loaded, log)
-    reading = reading_for(log)
-    if found is None or reading is None:
-        return found
-    return loaded.program.with_reading(found, reading) or found
-
-
-def _plain_title_for_log(loaded: Loaded, log: dict) -> Title | None:
-    """The title or plain variant a log names (no implementation's reading)."""
-    from compiler import syntax as s
-
-    wanted = _compact(str(log.get("title", "")))
-    variant = log.get("variant")
-    for title in loaded.every_title():
-        if title.reading is not None and variant != title.variant:
-            continue  # an implementation's reading is chosen by where the log comes from, below
-        # a log names a variant in its own field ("1800" + "Three-Player", as `to_log` writes
-        # it), or in its title ("1800 Three-Player")
-        if title.variant is not None and variant is None and wanted == _compact(f"{title.name} {title.variant}"):
-            return title
-        names = [title.name]
-        prop = title.prop("log_names")
-        own = []
-        if prop is not None and isinstance(prop.value, s.ListLit):
-            own = [v.value for v in prop.value.items if isinstance(v, s.Str)]
-            names += own
-        if wanted not in {_compact(n) for n in names}:
-            continue
-        if title.variant is not None and variant is None and wanted in {_compact(n) for n in own}:
-            return title  # the variant's own name on 18xx.games ("1846 2p Variant")
-        if variant is None and title.variant is None:
-            return title
-        if variant is not None and title.variant is not None and slug(title.variant) == slug(str(variant)):
-            return title
-    return None
-
-
 def cmd_replay(args) -> int:
     """Replay one log, or a list of logs (as `rulec play --log` writes for many games)."""
     try:
@@ -449,7 +371,7 @@ def cmd_replay(args) -> int:
 
 class _Front:
     """The rulespecs as the full load reads them, read when first asked for (a replay whose engine
-    `compiler.launch` recalls reads none)."""
+    `compiler.app.launch` recalls reads none)."""
 
     def __init__(self):
         self._loaded: Loaded | None = None
@@ -462,11 +384,11 @@ class _Front:
 
 
 def _replay_target(front: _Front, log: dict, args):
-    """The title and engine a log replays with (`compiler.launch.Target`), or (the exit code, the
+    """The title and engine a log replays with (`compiler.app.launch.Target`), or (the exit code, the
     record) when none: recalled where the same question had its answer and nothing it depends on
-    changed since (`compiler.launch`), else from the full load."""
-    from compiler import launch
-    from compiler.engines import OverlayError
+    changed since (`compiler.app.launch`), else from the full load."""
+    from compiler.app import launch
+    from compiler.emit.engines import OverlayError
 
     name = log.get("id", log.get("title"))
     question = launch.replay_question(log)
@@ -479,10 +401,10 @@ def _replay_target(front: _Front, log: dict, args):
     if title is None:
         print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": f"no title matches {log.get('title')!r}"}
-    if _refused(loaded, title, "replay"):
+    if refused(loaded, title, "replay"):
         return EXIT_FAIL, {"log": name, "error": f"{title.display_name} does not check"}
     try:
-        Game = _engine(loaded, title, args.map, "replay")
+        Game = engine_of(loaded, title, args.map, "replay")
     except OverlayError as exc:
         print(f"rulec replay: {exc}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": str(exc)}
@@ -551,49 +473,8 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     return EXIT_OK, record
 
 
-def _engine(loaded: Loaded, title: Title, overlay: str | None, command: str):
-    """The engine's `Game` class as the rulespecs are now: the committed one, or,
-    where `generated/` is stale, one built in memory (said on stderr); with
-    `overlay`, emitted in memory with that map overlay applied (raises
-    `compiler.engines.OverlayError`)."""
-    from compiler.engines import current_game_class, overlay_game_class
-
-    if overlay:
-        return overlay_game_class(title.name, title.variant, Path(overlay))
-    game, note = current_game_class(title, loaded.sources)
-    if note:
-        print(f"rulec {command}: {note}", file=sys.stderr)
-    return game
-
-
-def _refused(loaded: Loaded, title: Title, command: str) -> bool:
-    """Whether the files `title` is built from have errors (printed on stderr, with
-    why the command stops): a rulespec that does not check is not played."""
-    paths = set(title.source_paths())
-    errors = [d for d in loaded.errors if d.span is None or d.span.path in paths]
-    for diagnostic in errors:
-        print(render(diagnostic, loaded.sources) + "\n", file=sys.stderr)
-    if errors:
-        print(f"rulec {command}: {title.display_name} does not check ({len(errors)} error{'s' if len(errors) != 1 else ''} above); "
-              "`rulec check` shows them", file=sys.stderr)
-    return bool(errors)
-
-
-def _mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | None:
-    """The variant of `title` with `mandatory: true` whose player range holds `players`, if any."""
-    from compiler.syntax import Bool
-
-    for (base, _name), vtitle in loaded.program.variants.items():
-        if base != title.name or not vtitle.players or not vtitle.players[0] <= players <= vtitle.players[1]:
-            continue
-        flag = vtitle.prop("mandatory")
-        if flag is not None and isinstance(flag.value, Bool) and flag.value.value:
-            return vtitle
-    return None
-
-
 def cmd_play(args) -> int:
-    from compiler.playout import play_many
+    from compiler.app.playout import play_many
     from compiler.runtime.errors import RuleGap
 
     target = _play_target(args)
@@ -619,11 +500,11 @@ def cmd_play(args) -> int:
 
 
 def _play_target(args):
-    """The title, players and engine `rulec play` runs (`compiler.launch.Target`), or the exit code
+    """The title, players and engine `rulec play` runs (`compiler.app.launch.Target`), or the exit code
     when it runs none: the committed engine straight away where the same question had its answer
-    and nothing it depends on changed since (`compiler.launch`), else from the full load."""
-    from compiler import launch
-    from compiler.engines import OverlayError
+    and nothing it depends on changed since (`compiler.app.launch`), else from the full load."""
+    from compiler.app import launch
+    from compiler.emit.engines import OverlayError
 
     question = launch.play_question(args.title, args.variant, args.players)
     key = None if args.map else launch.fingerprint()
@@ -640,15 +521,15 @@ def _play_target(args):
     players = args.players or low
     if not low <= players <= high and args.variant is None:
         # a variant marked `mandatory: true` is how its player counts are played (18 Grand Junction's two players)
-        title = _mandatory_variant(loaded, title, players) or title
+        title = mandatory_variant(loaded, title, players) or title
         low, high = title.players or (2, 2)
     if not low <= players <= high:
         print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(loaded, title, "play"):
+    if refused(loaded, title, "play"):
         return EXIT_FAIL
     try:
-        Game = _engine(loaded, title, args.map, "play")
+        Game = engine_of(loaded, title, args.map, "play")
     except OverlayError as exc:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_FAIL
@@ -667,13 +548,13 @@ def _map_hint(exc: Exception, overlay: str | None, how: str) -> str:
 def cmd_validate(args) -> int:
     """`rulec validate TITLE`: translation validation. Random playouts of the title's engine; at
     every state each legal candidate is run through the z3 model of its action and the model's
-    post-state compared with the engine's (`compiler.verify_validate`). Prints, per action, how
+    post-state compared with the engine's (`compiler.verify.validate`). Prints, per action, how
     many states were compared; exit 1 on a mismatch or an unknown title."""
     from compiler import paths
-    from compiler.engines import OverlayError
+    from compiler.emit.engines import OverlayError
     from compiler.runtime.errors import RuleGap
-    from compiler.verify_model import GapError, Unsupported
-    from compiler.verify_validate import validate
+    from compiler.verify.model import GapError, Unsupported
+    from compiler.verify.validate import validate
 
     targets = [paths.RULESPECS, Path(args.map)] if args.map else None
     loaded = load(targets)
@@ -688,10 +569,10 @@ def cmd_validate(args) -> int:
         print(f"rulec validate: {title.display_name} has no option {unknown[0]!r}; "
               f"its options: {', '.join(declared_options) or 'none'}", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(loaded, title, "validate"):
+    if refused(loaded, title, "validate"):
         return EXIT_FAIL
     try:
-        engine = _engine(loaded, title, args.map, "validate")
+        engine = engine_of(loaded, title, args.map, "validate")
         with progress().stage("validate", args.games, "games") as stage:
             report = validate(title, games=args.games, seed=args.seed, want=args.want,
                               max_actions=args.actions, engine=engine, options=tuple(args.option), progress=stage)
@@ -715,13 +596,13 @@ def cmd_validate(args) -> int:
 
 
 def cmd_docs(args) -> int:
-    from compiler.docs import build
+    from compiler.docs.build import build
 
     return build(serve=args.serve, jobs=args.jobs)
 
 
 def cmd_verify(args) -> int:
-    from compiler.verify import run
+    from compiler.verify.verifier import run
 
     try:
         return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
@@ -735,14 +616,14 @@ def cmd_verify(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from compiler.simulate import main as simulate
+    from compiler.app.simulate import main as simulate
 
     return simulate(args)
 
 
 def cmd_impact(args) -> int:
-    """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.impact`)."""
-    from compiler.impact import ImpactError, impact, write_html
+    """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.app.impact`)."""
+    from compiler.app.impact import ImpactError, impact, write_html
 
     try:
         report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
@@ -856,7 +737,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--policy", default="random", metavar="random|greedy",
-                   help="how players choose (compiler/policies.py); one per player, comma-separated, for mixed games")
+                   help="how players choose (compiler/app/policies.py); one per player, comma-separated, for mixed games")
     p.add_argument("--seed", type=int, default=1, help="game i is played with seed SEED + i")
     p.add_argument("--variant")
     p.add_argument("--option", action="append", default=[], metavar="KEY")

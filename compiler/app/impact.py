@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from compiler import paths
-from compiler.ir import Title
-from compiler.pipeline import Loaded
+from compiler.lang.ir import Title
+from compiler.lang.pipeline import Loaded
 
 #: the state fields a change report lists at most
 MAX_FIELDS = 8
@@ -83,11 +83,11 @@ def amend(errata: Path, rules: list[Path] | None = None) -> Amendment:
     `rulec build PATH...` takes; rulespecs/ by default) without and with it. Raises `ImpactError`
     when the file cannot be read, holds a unit other than an erratum (an implementation's reading
     is not one), names an unknown title, or does not check."""
-    from compiler.check import check_title
-    from compiler.cli import load
+    from compiler.lang.check import check_title
+    from compiler.app.command import load
     from compiler.diagnostics import error, render_all
-    from compiler.parse import parse_file
-    from compiler.resolve import is_reading, resolve
+    from compiler.lang.parse import parse_file
+    from compiler.lang.resolve import is_reading, resolve
 
     if not errata.is_file():
         raise ImpactError(f"cannot read the errata {errata}: no such file")
@@ -413,7 +413,7 @@ def _follow(game, watch, steps) -> str:
 
 def fixture_logs(amendment: Amendment) -> list[Path]:
     """The logs under ../shared/fixtures of a title the errata reach (none where the folder is absent)."""
-    from compiler.cli import _plain_title_for_log
+    from compiler.app.command import plain_title_for_log
 
     root = paths.ROOT.parent / "shared" / "fixtures"
     found = []
@@ -424,7 +424,7 @@ def fixture_logs(amendment: Amendment) -> list[Path]:
             continue
         if not isinstance(log, dict):
             continue
-        title = _plain_title_for_log(amendment.before, log)
+        title = plain_title_for_log(amendment.before, log)
         if title is not None and amendment.affected(title):
             found.append(path)
     return found
@@ -452,8 +452,8 @@ class _Task:
 
 def prepare(amendment: Amendment, paths_: list[Path], note: Callable[[str], None]) -> list[_Task]:
     """Each log read, its title found before and after, its engines built (once per title)."""
-    from compiler.cli import title_for_log
-    from compiler.engines import current_game_class, memory_game_class
+    from compiler.app.command import title_for_log
+    from compiler.emit.engines import current_game_class, memory_game_class
 
     engines: dict[tuple[str, str | None], tuple[Any, Any]] = {}
     tasks = []
@@ -625,7 +625,7 @@ _PROOFS: dict[str, Any] = {}
 
 def _proof_one(name: str) -> tuple[str, tuple[int, int, list[ProofChange]], dict[str, Any]]:
     """In a worker: `_compare_checks` for one transition; with the cache entries it added."""
-    from compiler.verify import Verifier, _RecordingCache
+    from compiler.verify.verifier import Verifier, _RecordingCache
 
     cache = _RecordingCache(_PROOFS["cache"])
     if "verifiers" not in _PROOFS:
@@ -643,8 +643,8 @@ def proof_changes(before: Title, after: Title, *, cache=None, progress: Callable
     `verify.warm`'s; every core when None), each translating and checking whole transitions."""
     import os
 
-    from compiler.verify import Cache, Verifier
-    from compiler.verify_model import GapError, Unsupported
+    from compiler.verify.verifier import Cache, Verifier
+    from compiler.verify.model import GapError, Unsupported
 
     report = ProofImpact(before.display_name)
     cache = cache or Cache.default()
@@ -823,7 +823,7 @@ class Impact:
 def title_impact(amendment: Amendment, name: str, *, proofs: bool = True, progress=None, cache=None,
                  jobs: int | None = 1) -> TitleImpact:
     """The clauses, proofs and engine functions the errata change in title `name` itself."""
-    from compiler.emit import emit_title
+    from compiler.emit.emitter import emit_title
 
     before, after = amendment.before.program.titles[name], amendment.after.program.titles[name]
     clauses = clause_changes(before, after)

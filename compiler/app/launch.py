@@ -36,12 +36,13 @@ class Target:
 
 
 def fingerprint() -> str:
-    """A digest of every rulespec's text and of the front end's code (compiler/*.py, its templates,
-    the grammar): what a remembered answer was computed from. Hashing the files takes milliseconds
-    where reading the rulespecs takes seconds."""
+    """A digest of every rulespec's text and of the front end's code (every compiler/**/*.py but
+    the runtime's, the engine template, the grammar): what a remembered answer was computed from.
+    Hashing the files takes milliseconds where reading the rulespecs takes seconds."""
     digest = hashlib.sha256()
     compiler = paths.ROOT / "compiler"
-    files = sorted(paths.RULESPECS.rglob("*.rules")) + sorted(compiler.glob("*.py")) \
+    files = sorted(paths.RULESPECS.rglob("*.rules")) + sorted(
+        p for p in compiler.rglob("*.py") if p.relative_to(compiler).parts[0] != "runtime") \
         + sorted(paths.TEMPLATES.glob("*")) + [paths.GRAMMAR]
     for path in files:
         digest.update(str(path.relative_to(paths.ROOT) if path.is_relative_to(paths.ROOT) else path).encode())
@@ -83,7 +84,7 @@ def recall(question: str, key: str | None = None) -> Target | None:
     """The answer remembered for `question` while nothing it was computed from changed, with its
     engine imported from `generated/`; None where the full load must answer. `key`: the
     fingerprint, where the caller has it."""
-    from compiler.engines import engine_module
+    from compiler.emit.engines import engine_module
 
     answer = _answers(_file(key or fingerprint())).get(question)
     if not isinstance(answer, dict):
@@ -101,7 +102,8 @@ def remember(question: str, title, sources, players: int | None = None, key: str
     """Keep the full load's answer to `question`: `title`, an `ir.Title` that checks clean, `sources`
     the `SourceMap` it was read from; nothing is kept where its committed engine is missing or stale.
     Answers under another fingerprint are dropped."""
-    from compiler.engines import engine_module, engine_name
+    from compiler.emit.engines import engine_module
+    from compiler.names import engine_name
 
     key = key or fingerprint()
     file = _file(key)

@@ -1,10 +1,10 @@
 """`rulec lsp`: a language server for rulespecs over stdio (pygls, lsprotocol).
 
-The server keeps a `Workspace` (compiler.lsp_workspace): the rulespecs on disk and the documents
+The server keeps a `Workspace` (compiler.app.lsp_workspace): the rulespecs on disk and the documents
 the editor has open. Each change re-parses the document, resolves and checks the titles built from
 the open documents, and publishes their diagnostics with `rulec check`'s codes, spans and help.
 Hover, definition, references, completion and document symbols are answered by
-`compiler.lsp_features`. This module only converts between the protocol and those two: positions
+`compiler.app.lsp_features`. This module only converts between the protocol and those two: positions
 (the editor's are 0-based and count UTF-16 code units; a `Span`'s count characters from 1), paths
 and URIs, and the answers' types.
 
@@ -23,9 +23,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler import __version__
-from compiler import lsp_features as features
+from compiler.app import lsp_features as features
 from compiler.diagnostics import Diagnostic, Severity, Span
-from compiler.lsp_workspace import Workspace
+from compiler.app.lsp_workspace import Workspace
 
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,

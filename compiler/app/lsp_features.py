@@ -13,7 +13,7 @@
 - symbols: each unit's sections, components, routines, tables, parameters and kinds.
 
 Positions and spans here count lines and columns from 1 in characters (`Span`'s convention);
-`compiler.lsp` converts them at the editor's edge. Every answer is plain data (`Found*`).
+`compiler.app.lsp` converts them at the editor's edge. Every answer is plain data (`Found*`).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ import inspect
 import re
 from dataclasses import dataclass, field
 
-from compiler import syntax as s
-from compiler.builtins import VALUES as BUILTIN_VALUES, table as builtin_table
+from compiler.lang import syntax as s
+from compiler.lang.builtins import VALUES as BUILTIN_VALUES, table as builtin_table
 from compiler.diagnostics import Span
-from compiler.ir import Title
-from compiler.lsp_workspace import Workspace
-from compiler.schema import SCALARS, Schema, listing, schema_of
+from compiler.lang.ir import Title
+from compiler.app.lsp_workspace import Workspace
+from compiler.lang.schema import SCALARS, Schema, listing, schema_of
 
 _WORD = re.compile(r'§"[^"\n]*"?|§[0-9A-Za-z]*(?:\.[0-9A-Za-z]+)*|\b[IVXL]+(?:\.[0-9]+)+\b|[A-Za-z0-9_]+')
 

@@ -1,10 +1,10 @@
 """The language server's workspace: every rulespec, the documents the editor has open, and what
 the pipeline's front half (parse, resolve, check) says about them.
 
-`compiler.lsp` serves the editor from a `Workspace`; `compiler.lsp_features` answers hover,
+`compiler.app.lsp` serves the editor from a `Workspace`; `compiler.app.lsp_features` answers hover,
 definition, references, completion and symbols from it. Nothing here parses, resolves or checks
-by its own rules: a text is parsed by `compiler.parse`, the modules resolved and checked by
-`compiler.pipeline.load_parsed`, as `rulec check FILE` does, so the editor shows the codes, spans
+by its own rules: a text is parsed by `compiler.lang.parse`, the modules resolved and checked by
+`compiler.lang.pipeline.load_parsed`, as `rulec check FILE` does, so the editor shows the codes, spans
 and help that `rulec check` prints.
 
 The context of every analysis is each rulespec under `rulespecs/` (the libraries among them)
@@ -35,11 +35,11 @@ from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
 
 from compiler import paths
-from compiler import syntax as s
+from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, SourceMap, Span
-from compiler.ir import Program, Title
-from compiler.parse import parse_file, parse_unsaved
-from compiler.pipeline import Loaded, load_parsed, rulespec_files
+from compiler.lang.ir import Program, Title
+from compiler.lang.parse import parse_file, parse_unsaved
+from compiler.lang.pipeline import Loaded, load_parsed, rulespec_files
 
 
 @dataclass(frozen=True)

@@ -131,7 +131,7 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
     """Play one game to the end; returns its record. Raises `PlayoutError`.
 
     `choose(game, rng)` picks each action (None: no legal action); by default
-    `game.random_legal_action(rng)`, which `rulec play` uses (`compiler.policies`
+    `game.random_legal_action(rng)`, which `rulec play` uses (`compiler.app.policies`
     has others, for `rulec simulate`). `observe(game, action)` is called after
     each action is processed and checked."""
     rng = random.Random(seed)

@@ -1,6 +1,6 @@
 """Many games at once, on Dask: `rulec simulate`.
 
-A study plays `games` games of one title with a policy per player (`compiler.policies`),
+A study plays `games` games of one title with a policy per player (`compiler.app.policies`),
 each game by `playout.play_one` (the loop `rulec play` runs, the invariant monitor after
 every action), and reports balance statistics (`statistics`): win rate by seat with its
 Wilson interval, by the privates a player opened with and by the first corporation he
@@ -35,8 +35,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable
 
-from compiler.playout import PlayoutError, Summary, play_one
-from compiler.policies import POLICIES
+from compiler.app.playout import PlayoutError, Summary, play_one
+from compiler.app.policies import POLICIES
+from compiler.app.simulate_page import rate_text
 from compiler.runtime.entities import BANK
 
 #: z for a 95% interval
@@ -164,7 +165,7 @@ def engine_source(Game, title=None, sources=None) -> str:
         return path.read_text(encoding="utf-8")
     if title is None:
         raise ValueError(f"the engine {Game.__module__} has no source file")
-    from compiler.emit import emit_title
+    from compiler.emit.emitter import emit_title
 
     return emit_title(title, sources)
 
@@ -368,14 +369,6 @@ def report(study: Study, run: Run, display: str, currency: str = "") -> dict:
     }
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
-
-
-def _ci(rate: dict) -> str:
-    return f"{_pct(rate['rate'])} [{_pct(rate['ci95'][0])}, {_pct(rate['ci95'][1])}]" if rate["n"] else "-"
-
-
 def to_text(data: dict) -> str:
     """The summary `rulec simulate` prints."""
     s, run, c = data["statistics"], data["run"], data["currency"]
@@ -386,14 +379,14 @@ def to_text(data: dict) -> str:
              f"played on {run['where']} ({run['workers']} workers) in {run['seconds']} s: "
              f"{run['games_per_second']} games/s, {run['actions_per_second']} actions/s",
              "win rate by seat (95% Wilson interval): " + ", ".join(
-                 f"seat {r['seat']} {_ci(r)}" for r in s["win_rate_by_seat"])]
+                 f"seat {r['seat']} {rate_text(r)}" for r in s["win_rate_by_seat"])]
     if len(s["by_policy"]) > 1:
         lines.append("by policy: " + ", ".join(
-            f"{p} mean value {c}{v['value'].get('mean', 0):.0f}, wins {_ci(v['win_rate'])}"
+            f"{p} mean value {c}{v['value'].get('mean', 0):.0f}, wins {rate_text(v['win_rate'])}"
             for p, v in s["by_policy"].items()))
     for key, label in (("win_rate_by_opening_privates", "by the privates a player opened with"),
                        ("win_rate_by_first_corporation", "by the first corporation a player started")):
-        lines.append(label + ": " + ", ".join(f"{k} {_ci(r)} of {r['n']}" for k, r in s[key].items()))
+        lines.append(label + ": " + ", ".join(f"{k} {rate_text(r)} of {r['n']}" for k, r in s[key].items()))
     for what in ("rounds", "actions"):
         q = s["length"][what]
         if q["n"]:
@@ -413,16 +406,16 @@ def main(args) -> int:
     """`rulec simulate TITLE ...` (cli.py registers it)."""
     import json
 
-    from compiler import launch
-    from compiler.cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _engine, _mandatory_variant, _refused, find_title
-    from compiler.pipeline import load
+    from compiler.app import launch
+    from compiler.app.command import EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, find_title, mandatory_variant, refused
+    from compiler.lang.pipeline import load
     from compiler.progress import current as progress
     from compiler.runtime.errors import RuleGap
 
     policies = tuple(p.strip() for p in args.policy.split(","))
     unknown = [p for p in policies if p not in POLICIES]
     # the committed engine straight away where `rulec play` or `simulate` asked the same before and
-    # nothing it depends on changed since (`compiler.launch`); else the rulespecs are read
+    # nothing it depends on changed since (`compiler.app.launch`); else the rulespecs are read
     question = launch.play_question(args.title, args.variant, args.players)
     key = launch.fingerprint()
     title = launch.recall(question, key)
@@ -438,7 +431,7 @@ def main(args) -> int:
         low, high = title.players or (2, 2)
         players = args.players or low
         if not low <= players <= high and args.variant is None:
-            title = _mandatory_variant(loaded, title, players) or title
+            title = mandatory_variant(loaded, title, players) or title
             low, high = title.players or (2, 2)
     if unknown or (len(policies) > 1 and len(policies) != players):
         print(f"rulec simulate: --policy is one of {', '.join(POLICIES)}, or one per player separated by "
@@ -450,7 +443,7 @@ def main(args) -> int:
     if args.games < 1 or (args.workers is not None and args.workers < 0):
         print("rulec simulate: --games is at least 1 and --workers at least 0", file=sys.stderr)
         return EXIT_USAGE
-    if loaded is not None and _refused(loaded, title, "simulate"):
+    if loaded is not None and refused(loaded, title, "simulate"):
         return EXIT_FAIL
     try:
         import distributed  # noqa: F401
@@ -458,7 +451,7 @@ def main(args) -> int:
         print("rulec simulate: needs Dask: pip install -e '.[simulate]'", file=sys.stderr)
         return EXIT_FAIL
     if loaded is not None:
-        Game = _engine(loaded, title, None, "simulate")
+        Game = engine_of(loaded, title, None, "simulate")
         launch.remember(question, title, loaded.sources, players, key)
         source = engine_source(Game, title, loaded.sources)
     else:
@@ -479,7 +472,7 @@ def main(args) -> int:
         return EXIT_USAGE
     data = report(study, run, title.display_name, str(Game.DATA.properties.get("currency", "")))
     if args.out:
-        from compiler.simulate_page import write_page
+        from compiler.app.simulate_page import write_page
 
         write_page(data, Path(args.out))
     print(json.dumps(data, indent=2) if args.json else to_text(data)

@@ -9,7 +9,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compiler.simulate import _ci
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def rate_text(rate: dict) -> str:
+    """A rate with its 95% interval ("41.0% [35.2%, 47.1%]"), "-" for no games."""
+    return f"{_pct(rate['rate'])} [{_pct(rate['ci95'][0])}, {_pct(rate['ci95'][1])}]" if rate["n"] else "-"
 
 
 def _pyplot():
@@ -85,12 +93,12 @@ def markdown(data: dict) -> str:
              "Win rates count a shared win as a share; intervals are 95% Wilson intervals.", "",
              "## Win rate by seat", "", "![win rate by seat](win_rate_by_seat.svg)", "",
              "| seat | games | win rate [95% interval] |", "|---|---|---|"]
-    lines += [f"| {r['seat']} | {r['n']} | {_ci(r)} |" for r in s["win_rate_by_seat"]]
+    lines += [f"| {r['seat']} | {r['n']} | {rate_text(r)} |" for r in s["win_rate_by_seat"]]
     if len(s["by_policy"]) > 1:
         lines += ["", "## By policy", "", "| policy | players | mean value | median value | win rate |",
                   "|---|---|---|---|---|"]
         lines += [f"| {p} | {v['players']} | {c}{v['value'].get('mean', 0):.0f} | {c}{v['value'].get('median', 0):g} "
-                  f"| {_ci(v['win_rate'])} |" for p, v in s["by_policy"].items()]
+                  f"| {rate_text(v['win_rate'])} |" for p, v in s["by_policy"].items()]
     for key, heading, column in (
             ("win_rate_by_opening_privates", "By the privates a player opened with",
              "privates held when the first operating round starts"),
@@ -98,7 +106,7 @@ def markdown(data: dict) -> str:
             ("win_rate_by_first_corporation", "By the first corporation a player started",
              "first corporation of which he was the first president")):
         lines += ["", f"## {heading}", "", f"| {column} | players | win rate [95% interval] |", "|---|---|---|"]
-        lines += [f"| {k} | {r['n']} | {_ci(r)} |" for k, r in s[key].items()]
+        lines += [f"| {k} | {r['n']} | {rate_text(r)} |" for k, r in s[key].items()]
     lines += ["", "## Game length", "", "![game length](game_length.svg)", "",
               "| | median | quartiles | least | most |", "|---|---|---|---|---|"]
     for what in ("rounds", "actions"):

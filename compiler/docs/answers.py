@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler import syntax as s
-from compiler.docs_model import Book
-from compiler.docs_render import humanize, table_summary, value_text
-from compiler.docs_topics import Topic
-from compiler.ir import Clause
+from compiler.lang import syntax as s
+from compiler.docs.model import Book
+from compiler.docs.render import humanize, table_summary, value_text
+from compiler.docs.topics import Topic
+from compiler.lang.ir import Clause
 
 
 @dataclass(frozen=True)

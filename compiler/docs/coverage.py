@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from compiler import syntax as s
-from compiler.ir import Title
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
 
 
 @dataclass(frozen=True)

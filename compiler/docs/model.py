@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import paths
-from compiler import syntax as s
-from compiler.cli import slug
-from compiler.emit import module_name
-from compiler.ir import Clause, Title
-from compiler.pipeline import Loaded
+from compiler.lang import syntax as s
+from compiler.names import slug
+from compiler.emit.emitter import module_name
+from compiler.lang.ir import Clause, Title
+from compiler.lang.pipeline import Loaded
 
 #: Routine kinds and the prefix of the engine function that implements them.
 ENGINE_PREFIX = {"action": "a_", "procedure": "r_", "function": "r_", "trigger": "t_"}

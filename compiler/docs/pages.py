@@ -1,6 +1,6 @@
 """The pages of the reference site, each a function of the `Site` model.
 
-Every function returns Markdown (or SVG) text; `compiler.docs` collects them
+Every function returns Markdown (or SVG) text; `compiler.docs.build` collects them
 into `{path under site/docs: text}` and writes the navigation. Nothing here
 reads the clock or the environment: the same rulespecs give the same pages.
 """
@@ -12,16 +12,16 @@ import re
 from collections import Counter, defaultdict
 
 from compiler import paths
-from compiler import syntax as s
-from compiler.cli import slug as slug_of
-from compiler.builtins import BUILTINS, VALUES
-from compiler.coverage import coverage_report
+from compiler.lang import syntax as s
+from compiler.names import slug as slug_of
+from compiler.lang.builtins import BUILTINS, VALUES
+from compiler.docs.coverage import coverage_report
 from compiler.diagnostics import CODES, EXAMPLES
-from compiler.docs_answers import Answer, answer
-from compiler.docs_map import board_of, map_svg, tile_set, upgrades_svg
-from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT, by_transition, counts, short_reason, status_summary
-from compiler.verify import FOR_ANY_VALUE
-from compiler.docs_model import (
+from compiler.docs.answers import Answer, answer
+from compiler.docs.maps import board_of, map_svg, tile_set, upgrades_svg
+from compiler.docs.proofs import STATUS_ORDER, STATUS_TEXT, by_transition, counts, short_reason, status_summary
+from compiler.verify.verifier import FOR_ANY_VALUE
+from compiler.docs.model import (
     Book,
     Entry,
     Place,
@@ -32,7 +32,7 @@ from compiler.docs_model import (
     section_anchor,
     section_label,
 )
-from compiler.docs_render import (
+from compiler.docs.render import (
     Cards,
     admonition,
     book_facts,
@@ -54,10 +54,10 @@ from compiler.docs_render import (
     value_md,
     value_text,
 )
-from compiler.docs_svg import market_cells, market_svg, zone_colours
-from compiler.docs_topics import TOPICS, Topic
-from compiler.emit import unparse
-from compiler.ir import Clause
+from compiler.docs.svg import market_cells, market_svg, zone_colours
+from compiler.docs.topics import TOPICS, Topic
+from compiler.emit.emitter import unparse
+from compiler.lang.ir import Clause
 
 Pages = dict[str, str]
 
@@ -144,7 +144,7 @@ class Writer:
 
     @staticmethod
     def library_file(name: str) -> str:
-        from compiler.cli import slug
+        from compiler.names import slug
 
         return f"library/{slug(name)}.md"
 
@@ -245,7 +245,7 @@ a duplicate ([E011](reference/diagnostics.md#e011)).
 
 ## How this site is made
 
-`rulec docs` reads the same resolved, checked rules as the engines (`compiler/ir.py`),
+`rulec docs` reads the same resolved, checked rules as the engines (`compiler/lang/ir.py`),
 writes Markdown pages and SVG pictures under `site/docs`, and runs
 `mkdocs build --strict` with link and anchor validation, so a broken link fails the
 build. Pages are deterministic: rebuilding without changes gives the same files.
@@ -875,7 +875,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
     def board(self, book: Book):
         """The book's map as the runtime reads it, or None (no map, or not readable yet)."""
         if book.slug not in self._boards:
-            from compiler.engines import engine_module
+            from compiler.emit.engines import engine_module
 
             try:
                 module = engine_module(book.module)
@@ -1132,7 +1132,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
     def _diagnostic_example(code_: str) -> str:
         """A code's small wrong rulespec and what `rulec check` says of it, checked now."""
         from compiler.diagnostics import render
-        from compiler.pipeline import load_texts
+        from compiler.lang.pipeline import load_texts
 
         text = EXAMPLES[code_]
         loaded = load_texts({"example.rules": text})
@@ -1685,7 +1685,7 @@ def _value(clause: Clause) -> str:
     if isinstance(decl, s.Property):
         return unparse(decl.value)
     if isinstance(decl, s.Table):
-        from compiler.docs_render import table_summary
+        from compiler.docs.render import table_summary
 
         return table_summary(decl, 4)
     return ""

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from compiler.ir import Clause, Title
-from compiler.pipeline import Loaded
+from compiler.lang.ir import Clause, Title
+from compiler.lang.pipeline import Loaded
 
 #: The record's file name, under the site's root (beside `mkdocs.yml`).
 RECORD = "proofs.json"
@@ -56,7 +56,7 @@ def prove(loaded: Loaded, recorded: "Recorded | None" = None, reports: dict | No
     record is fresh, else `rulec verify`'s through its cache. `progress` is told each title
     as it is taken (`Stage.next`). The titles left to `rulec verify` are checked on `jobs`
     processes (every core when None: `verify.warm`), `item` told each check as it is done."""
-    from compiler import verify
+    from compiler.verify import verifier as verify
 
     cache = None
     out = {}
@@ -126,7 +126,7 @@ def fingerprint(title: Title, sources) -> str:
     (as in every key of the verify cache) and the text of each file the title's clauses, sections
     and removals come from (their places included: the results name them). `sources`: the
     `SourceMap` the title was loaded from."""
-    from compiler.verify_model import stable_hash
+    from compiler.verify.model import stable_hash
 
     files = {title.path} | {c.span.path for c in title.clauses} | {x.span.path for x in title.sections}
     files |= {r.span.path for r in title.removals}
@@ -136,7 +136,7 @@ def fingerprint(title: Title, sources) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _verifier_version() -> str:
-    from compiler import verify
+    from compiler.verify import verifier as verify
 
     return verify._verifier_version()
 
@@ -164,8 +164,8 @@ def to_record(report) -> dict[str, Any]:
 def from_record(data: dict[str, Any], title: Title):
     """The `verify.TitleReport` of a record (`to_record`) of `title`: times are zero, every result
     counts as cached."""
-    from compiler.verify import CheckResult, TitleReport
-    from compiler.verify_tables import TableCheck
+    from compiler.verify.verifier import CheckResult, TitleReport
+    from compiler.verify.tables import TableCheck
 
     transitions = []
     for t in data["transitions"]:

@@ -13,8 +13,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from compiler import syntax as s
-from compiler.docs_model import (
+from compiler.lang import syntax as s
+from compiler.docs.model import (
     Book,
     Entry,
     Place,
@@ -24,11 +24,11 @@ from compiler.docs_model import (
     nearest_section,
     part_label,
 )
-from compiler.docs_proofs import STATUS_ORDER, STATUS_TEXT
-from compiler.docs_topics import TOPICS, Topic
-from compiler.emit import unparse
-from compiler.ir import Clause
-from compiler.lexer import ALIASES
+from compiler.docs.proofs import STATUS_ORDER, STATUS_TEXT
+from compiler.docs.topics import TOPICS, Topic
+from compiler.emit.emitter import unparse
+from compiler.lang.ir import Clause
+from compiler.lang.lexer import ALIASES
 
 LANG = ALIASES[0]
 

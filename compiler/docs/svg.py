@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from compiler import syntax as s
+from compiler.lang import syntax as s
 
 CELL_W, CELL_H, GAP, MARGIN = 46, 30, 2, 10
 #: A market is shown at least this wide (px), scaled up where it is drawn narrower.

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import jinja2
 
-from compiler import syntax as s
-from compiler.builtins import VALUES
-from compiler.ir import Clause, Title
+from compiler.lang import syntax as s
+from compiler.lang.builtins import VALUES
+from compiler.lang.ir import Clause, Title
 from compiler.paths import GENERATED, TEMPLATES
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -54,7 +54,7 @@ def docstring(text: str, indent: str = "") -> str:
 
 def module_name(title: Title) -> str:
     """`generated/` module name of a title: t_1880_romania, t_1800__three_player."""
-    from compiler.engines import engine_name
+    from compiler.names import engine_name
 
     return engine_name(title.name, title.variant)
 
@@ -433,7 +433,7 @@ def render_module(title: Title, sources=None) -> str:
 
     `sources`: the `SourceMap` the title was read from; the module records a
     digest of each file the title is built from (`SOURCES`), so that a stale
-    engine is noticed (`compiler.engines.current_game_class`)."""
+    engine is noticed (`compiler.emit.engines.current_game_class`)."""
     compiler = Compiler(title)
     properties = []
     components: dict[str, list[str]] = {}

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from compiler.names import engine_name, slug
 from compiler.paths import GENERATED
 
 
@@ -28,16 +29,6 @@ def engine_module(module_name: str) -> ModuleType:
     sys.modules[qualified] = module
     spec.loader.exec_module(module)
     return module
-
-
-def engine_name(title: str, variant: str | None = None) -> str:
-    """The module name of a title's engine: t_1880_romania, t_1800__three_player."""
-    from compiler.cli import slug
-
-    name = "t_" + slug(title).replace("-", "_")
-    if variant:
-        name += "__" + slug(variant).replace("-", "_")
-    return name
 
 
 def game_class(title: str, variant: str | None = None):
@@ -78,7 +69,7 @@ def memory_game_class(title, sources, shown: str) -> type:
     `generated/`; `shown` names it in tracebacks), once per process for the same source."""
     import hashlib
 
-    from compiler.emit import emit_title
+    from compiler.emit.emitter import emit_title
 
     source = emit_title(title, sources)
     digest = hashlib.sha256(source.encode()).hexdigest()[:12]
@@ -114,13 +105,12 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
     import hashlib
 
     from compiler import paths
-    from compiler.cli import slug
     from compiler.diagnostics import error, render_all
-    from compiler.check import check_title
-    from compiler.emit import emit_title
-    from compiler.parse import parse_file
-    from compiler.pipeline import load
-    from compiler.resolve import resolve_overlaid
+    from compiler.lang.check import check_title
+    from compiler.emit.emitter import emit_title
+    from compiler.lang.parse import parse_file
+    from compiler.lang.pipeline import load
+    from compiler.lang.resolve import resolve_overlaid
 
     if not overlay.is_file():
         raise OverlayError(f"cannot read the map overlay {overlay}: no such file")

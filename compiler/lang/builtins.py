@@ -31,7 +31,7 @@ VALUES: dict[str, str] = {
     "minors": "every minor (and every pick that operates as one)",
 }
 
-RUNTIME = Path(__file__).resolve().parent / "runtime"
+RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 
 
 def _functions() -> dict[str, str]:

@@ -8,9 +8,9 @@
 - W004 each recorded clash between a supplement and the rulebook (a note, as W003);
 - W005 a citation of a section the title does not declare (when it declares any);
 - E023 a duplicate section number cited without the heading that tells it apart;
-- E022, E024-E029 every value against the title's schema (compiler.typecheck);
+- E022, E024-E029 every value against the title's schema (compiler.lang.typecheck);
 - E030-E033 what the schema accepts that would leave the title unplayable
-  (compiler.check_play).
+  (compiler.lang.check_play).
 
 Library clauses are generic and cited by the titles that use them, so W001
 and W005 look only at clauses written in the title and its overlays.
@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from compiler import syntax as s
-from compiler.check_play import check_play
+from compiler.lang import syntax as s
+from compiler.lang.check_play import check_play
 from compiler.diagnostics import Diagnostic, Severity, error, warning
-from compiler.ir import Clause, Title
-from compiler.typecheck import check_types
+from compiler.lang.ir import Clause, Title
+from compiler.lang.typecheck import check_types
 
 
 def check_title(title: Title) -> list[Diagnostic]:

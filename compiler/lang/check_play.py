@@ -1,6 +1,6 @@
 """Stage 4, check (play): what the schema accepts that would leave a title unplayable.
 
-Each value below has the right type, so `compiler.typecheck` accepts it; played,
+Each value below has the right type, so `compiler.lang.typecheck` accepts it; played,
 it would stall, loop or fail as a KeyError. `rulec check` refuses it here, at the
 value's own span:
 
@@ -18,11 +18,11 @@ value's own span:
 
 from __future__ import annotations
 
-from compiler import syntax as s
+from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, error
-from compiler.ir import Title
+from compiler.lang.ir import Title
 from compiler.runtime.built import unbuilt
-from compiler.schema import did_you_mean, listing, nearest
+from compiler.lang.schema import did_you_mean, listing, nearest
 
 
 def check_play(title: Title) -> list[Diagnostic]:

@@ -17,7 +17,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from compiler import syntax as s
+from compiler.lang import syntax as s
 from compiler.diagnostics import Span
 
 

@@ -2,7 +2,7 @@
 
 The reference site fences DSL source as ```` ```rulespec ````; Pygments finds
 this lexer through the `pygments.lexers` entry point that the distribution
-declares (``rulespec = "compiler.lexer:RulespecLexer"``), or, where the
+declares (``rulespec = "compiler.lang.lexer:RulespecLexer"``), or, where the
 package is not installed with it, through `ensure_registered()`, which the
 site's mkdocs hook calls.
 

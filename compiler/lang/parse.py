@@ -1,7 +1,7 @@
 """Stage 1, parse: rulespec text -> `syntax.Module`, or diagnostics.
 
 `parse_text` and `parse_file` are the stage's entry points. The parsing itself is
-`compiler.parse_tree` (the Lark grammar and the tree builder), imported only when a text
+`compiler.lang.parse_tree` (the Lark grammar and the tree builder), imported only when a text
 has to be parsed: a module built once is kept in the parse cache (`.rulec-cache/parse/`,
 pickled, keyed by the text, its path and a fingerprint of the grammar and of the code that
 builds modules), and read back from there by later runs. No exception escapes for bad input.
@@ -17,14 +17,14 @@ import os
 import pickle
 from pathlib import Path
 
-from compiler import syntax as s
+from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, error
 from compiler.paths import GRAMMAR, cache_dir
 
 
 def parser():
-    """The Lark LALR parser (`compiler.parse_tree.parser`), built once per process."""
-    from compiler.parse_tree import parser as lark_parser
+    """The Lark LALR parser (`compiler.lang.parse_tree.parser`), built once per process."""
+    from compiler.lang.parse_tree import parser as lark_parser
 
     return lark_parser()
 
@@ -94,7 +94,7 @@ def _fingerprint() -> str:
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     lark = importlib.util.find_spec("lark")
-    sources = [GRAMMAR, here / "parse.py", here / "parse_tree.py", here / "syntax.py", here / "diagnostics.py"]
+    sources = [GRAMMAR, here / "parse.py", here / "parse_tree.py", here / "syntax.py", here.parent / "diagnostics.py"]
     if lark is not None and lark.origin:
         sources.append(Path(lark.origin))  # lark/__init__.py, which holds its __version__
     for source in sources:
@@ -110,7 +110,7 @@ def parse_unsaved(text: str, path: str = "<string>") -> tuple[s.Module | None, l
 
 
 def _parse_now(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ...]]:
-    from compiler.parse_tree import parse_now
+    from compiler.lang.parse_tree import parse_now
 
     return parse_now(text, path)
 

@@ -1,5 +1,5 @@
 """Stage 1, parse, its Lark half: rulespec text -> `syntax.Module`, or diagnostics
-(`compiler.parse` is the stage's entry point and keeps what is built here).
+(`compiler.lang.parse` is the stage's entry point and keeps what is built here).
 
 The grammar is `grammar/rulespec.lark`, built LALR with `strict=True` (no
 conflicts, no terminal collisions) and `propagate_positions=True` so every
@@ -16,7 +16,7 @@ import lark
 from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from compiler import syntax as s
+from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
 from compiler.paths import GRAMMAR, cache_dir
 
@@ -798,7 +798,7 @@ def _syntax_diagnostic(path: str, text: str, exc: UnexpectedInput) -> Diagnostic
 
 def parse_now(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, ...]]:
     """Parse `text` (read from `path`) with Lark and build its module: (module, ()) or (None,
-    (the first syntax error,)). `compiler.parse.parse_text` is the entry point; it keeps the
+    (the first syntax error,)). `compiler.lang.parse.parse_text` is the entry point; it keeps the
     modules built here."""
     try:
         tree = parser().parse(text)

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import paths
-from compiler.check import check_title
+from compiler.lang.check import check_title
 from compiler.diagnostics import Diagnostic, SourceMap, error, sort_key
-from compiler.ir import Program, Title
-from compiler.parse import parse_file, parse_text
-from compiler.resolve import resolve
-from compiler.syntax import Module
+from compiler.lang.ir import Program, Title
+from compiler.lang.parse import parse_file, parse_text
+from compiler.lang.resolve import resolve
+from compiler.lang.syntax import Module
 
 
 @dataclass

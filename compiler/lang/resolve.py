@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace as dc_replace
 from typing import Iterable
 
-from compiler import syntax as s
-from compiler.builtins import table as builtin_table
+from compiler.lang import syntax as s
+from compiler.lang.builtins import table as builtin_table
 from compiler.diagnostics import Diagnostic, Span, error
-from compiler.ir import Clause, Origin, Program, Removal, Title, statements
+from compiler.lang.ir import Clause, Origin, Program, Removal, Title, statements
 
 
 @dataclass

@@ -18,7 +18,7 @@ the verifier do not read it), and have a default (`= VALUE`).
 Types (`TypeRef`): the scalars of `SCALARS`; an enum's name; an inline enum
 `{a, b}`; a kind's name (a reference to a component of that kind by its key,
 written `E7`, `"4"` or `phase("5")`, or a record of that kind's shape);
-`list[T]`; `map[K, V]`; and alternatives `A | B`. `check` (compiler.typecheck)
+`list[T]`; `map[K, V]`; and alternatives `A | B`. `check` (compiler.lang.typecheck)
 checks every value of a title against it; the docs and the language server
 read it for meanings and completions.
 """
@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 
-from compiler import syntax as s
-from compiler.ir import Title
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
 
 #: The scalar types, with how a message names a value of each.
 SCALARS: dict[str, str] = {

@@ -1,7 +1,7 @@
 """The syntax tree of a rulespec: frozen dataclasses with source spans.
 
-`compiler.parse` builds these from the Lark tree; `compiler.resolve` turns a
-set of units into the IR (`compiler.ir`), which keeps these expression and
+`compiler.lang.parse` builds these from the Lark tree; `compiler.lang.resolve` turns a
+set of units into the IR (`compiler.lang.ir`), which keeps these expression and
 statement nodes as they are. Spans take no part in equality or hashing, so
 two clauses that say the same thing compare equal wherever they are written.
 """

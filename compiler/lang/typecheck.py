@@ -1,4 +1,4 @@
-"""Stage 4, check (values): every property of a title against its schema (`compiler.schema`).
+"""Stage 4, check (values): every property of a title against its schema (`compiler.lang.schema`).
 
 Each finding is at the value's own span:
 
@@ -21,10 +21,10 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from compiler import syntax as s
+from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
-from compiler.ir import Title
-from compiler.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
+from compiler.lang.ir import Title
+from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
 @dataclass(frozen=True)

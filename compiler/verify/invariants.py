@@ -36,8 +36,8 @@ from typing import Any, Callable
 
 import z3
 
-from compiler import syntax as s
-from compiler.verify_model import (
+from compiler.lang import syntax as s
+from compiler.verify.model import (
     BANK,
     DEPOT,
     NONE,
@@ -51,9 +51,9 @@ from compiler.verify_model import (
     rulebook_cites,
     stable_hash,
 )
-from compiler.verify_translate import AND, IF, IMPLIES, MUL, NOT, OR, SUM, Ctx, Translator, truth, zi
+from compiler.verify.translate import AND, IF, IMPLIES, MUL, NOT, OR, SUM, Ctx, Translator, truth, zi
 
-HERE = "compiler/verify_invariants.py"
+HERE = "compiler/verify/invariants.py"
 
 
 @dataclass

@@ -43,8 +43,8 @@ from typing import Any, Iterable
 
 import z3
 
-from compiler import syntax as s
-from compiler.ir import Title
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
 from compiler.runtime.game import STEPS as _RUNTIME_STEPS
 from compiler.runtime.market import Market
 
@@ -208,7 +208,7 @@ def data_value(expr: Any) -> Any:
             return -inner
     if isinstance(expr, s.Call) and isinstance(expr.func, s.Name):
         return {"call": expr.func.name, "args": [data_value(a) for a in expr.args]}
-    from compiler.emit import unparse
+    from compiler.emit.emitter import unparse
 
     return unparse(expr)
 

@@ -20,13 +20,14 @@ from typing import Any, Callable
 _VERIFIERS: dict[tuple, Any] = {}
 
 
-def check_task(titles: dict, cache_data: dict, token: str, name: str, transition: str, timeout: float,
-               options: tuple[str, ...]) -> tuple[str, str, list, dict]:
+def check_task(titles: dict, cache_data: dict, token: str, kinds: tuple[type, type], name: str,
+               transition: str, timeout: float, options: tuple[str, ...]) -> tuple[str, str, list, dict]:
     """On a worker: one transition of one title (or its initial state, "init"), through the
-    cache; its results and the cache entries it added."""
-    from compiler.verify import Verifier, _RecordingCache
-
-    cache = _RecordingCache(cache_data)
+    cache; its results and the cache entries it added. `kinds` is the verifier's
+    `(Verifier, recording cache)` classes, sent by reference (the worker imports them), so
+    that this module does not import the verifier that imports it."""
+    Verifier, RecordingCache = kinds
+    cache = RecordingCache(cache_data)
     key = (token, name, options, timeout)
     if key not in _VERIFIERS:
         _VERIFIERS[key] = Verifier(titles[name], timeout, None, None, options)
@@ -40,17 +41,17 @@ def check_task(titles: dict, cache_data: dict, token: str, name: str, transition
 
 
 def warm_on(scheduler: str, titles: dict, tasks: list[tuple[str, str, float, tuple[str, ...]]],
-            cache_data: dict, gathered: Callable[[str, str, list, dict], None]) -> None:
+            cache_data: dict, gathered: Callable[[str, str, list, dict], None], kinds: tuple[type, type]) -> None:
     """Run `tasks` ((title, transition, timeout, options)) on the Dask cluster at `scheduler`,
     calling `gathered(name, transition, results, new cache entries)` as each ends. A task that
-    fails is left to `verify_title`, which checks it in this process."""
+    fails is left to `verify_title`, which checks it in this process. `kinds`: see `check_task`."""
     from distributed import Client, as_completed
 
     token = hashlib.sha256(pickle.dumps(sorted(titles), protocol=5)
                            + pickle.dumps([titles[n] for n in sorted(titles)], protocol=5)).hexdigest()[:16]
     with Client(scheduler, timeout="10s") as client:
         titles_future, cache_future = client.scatter([titles, cache_data], broadcast=True, hash=False)
-        futures = [client.submit(check_task, titles_future, cache_future, token, *task, pure=False)
+        futures = [client.submit(check_task, titles_future, cache_future, token, kinds, *task, pure=False)
                    for task in tasks]
         for future in as_completed(futures):
             try:

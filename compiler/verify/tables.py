@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler import syntax as s
-from compiler.ir import Title
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
 from compiler.runtime.market import Market
-from compiler.verify_model import GapValue, component_data, data_value
+from compiler.verify.model import GapValue, component_data, data_value
 
 #: Upgrade order; "white" is an empty map hex (its first tile is yellow).
 COLOURS = ("white", "yellow", "green", "brown", "gray")

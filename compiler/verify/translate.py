@@ -17,7 +17,7 @@ stay symbolic. `Transition.translate(binding)` (for an action,
   pre-state (a flat dict, see `verify_model.StateVars`);
 - `axioms`: the domains of its symbolic parameters and oracles.
 
-The translation follows `compiler/emit.py` (names resolve in the same order,
+The translation follows `compiler/emit/emitter.py` (names resolve in the same order,
 `and`/`or`/`?:` short-circuit, `/` is floor division) and the runtime
 (`compiler/runtime/game.py`: each builtin `b_<name>` has a model here, in
 `Builtins`). Two of the runtime's safety refusals are deliberately *not*
@@ -40,12 +40,12 @@ from typing import Any, Callable
 
 import z3
 
-from compiler import syntax as s
-from compiler.builtins import VALUES
-from compiler.ir import Clause, Title
+from compiler.lang import syntax as s
+from compiler.lang.builtins import VALUES
+from compiler.lang.ir import Clause, Title
 from compiler.runtime.entities import exchange_sets
 from compiler.runtime.game import COMBINED_STEPS, OUT_OF_TURN, GameBase
-from compiler.verify_model import (
+from compiler.verify.model import (
     BANK,
     DEPOT,
     ELSEWHERE,
@@ -1021,7 +1021,7 @@ class Translator:
         if name not in data or data[name] is None:
             raise GapError(f"{ent.kind} {ent.id} {name}", "the rulespec does not give it")
         value = data[name]
-        from compiler.verify_model import GapValue
+        from compiler.verify.model import GapValue
 
         if isinstance(value, GapValue):
             raise GapError(f"{ent.kind} {ent.id} {name}", value.reason)
@@ -2451,7 +2451,7 @@ class Builtins:
         for i, phase in enumerate(m.phases):
             limit = phase.get("train_limit")
             ctx.shared.reads.add("phase", f"{phase['key']}.train_limit", limit)
-            from compiler.verify_model import GapValue
+            from compiler.verify.model import GapValue
 
             if isinstance(limit, GapValue) or limit is None:
                 raise GapError(f"phase {phase['key']} train_limit", getattr(limit, "reason", "not given"))
@@ -2887,7 +2887,7 @@ class Builtins:
     def _token_gap(self, ctx: Ctx, corp: Ent) -> Any:
         """The corporation's `tokens` when the title declares them a gap (its GapValue), else None; a
         check that reads such a gap is proved for any value of it (`any_value` in its reads)."""
-        from compiler.verify_model import GapValue
+        from compiler.verify.model import GapValue
 
         values = self.m.data[corp].get("tokens")
         if isinstance(values, GapValue):
@@ -3265,7 +3265,7 @@ class Builtins:
         ctx.shared.reads.add("float", corp.id, needed)
         if needed is None:
             raise GapError("float", "neither the corporation nor the title gives the float")
-        from compiler.verify_model import GapValue
+        from compiler.verify.model import GapValue
 
         if isinstance(needed, GapValue):
             raise GapError("float", needed.reason)

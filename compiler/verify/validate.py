@@ -1,6 +1,6 @@
 """Translation validation: the z3 model of each action against the engine.
 
-Random playouts of a title's generated engine (`compiler.engines.game_class`)
+Random playouts of a title's generated engine (`compiler.emit.engines.game_class`)
 give concrete states (in the games played beyond the first `games` while an
 action is short, where the scope is cut down, half of the picks are among the
 actions that name the scope's corporations: `_playout_choices`). At each state
@@ -53,8 +53,8 @@ from typing import Any, Callable
 
 import z3
 
-from compiler import syntax
-from compiler.ir import Title
+from compiler.lang import syntax
+from compiler.lang.ir import Title
 from compiler.runtime.entities import BANK as RT_BANK
 from compiler.runtime.entities import DEPOT as RT_DEPOT
 from compiler.runtime.entities import POOL as RT_POOL
@@ -62,7 +62,7 @@ from compiler.runtime.entities import SCRAP as SCRAP_RT
 from compiler.runtime.entities import Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.game import COMBINED_STEPS, MAP_STEPS, GameBase
-from compiler.verify_model import (
+from compiler.verify.model import (
     BANK,
     DEPOT,
     ELSEWHERE,
@@ -77,7 +77,7 @@ from compiler.verify_model import (
     Unsupported,
     hold_name,
 )
-from compiler.verify_translate import EMPTY_LIST, Binding, ListHead, Step, Translator, _list_inner, indexed_lists
+from compiler.verify.translate import EMPTY_LIST, Binding, ListHead, Step, Translator, _list_inner, indexed_lists
 
 
 class Unknown(Exception):
@@ -795,7 +795,7 @@ class Validator:
         variables it does not havoc."""
         key = (name, binding)
         if key not in self.compiled:
-            from compiler.verify_translate import runtime_transitions
+            from compiler.verify.translate import runtime_transitions
 
             tn = next(t for t in runtime_transitions(self.tr) if t.name == name)
             step = tn.translate(binding)
@@ -1323,10 +1323,10 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
     candidate at every state, and construct states for rare actions. See the
     module docstring. `engine`: the `Game` class to play (by default the
     title's generated one; a map overlay's for a title whose map is a gap,
-    `compiler.engines.overlay_game_class`). `options`: the keys of the title's optional rules
+    `compiler.emit.engines.overlay_game_class`). `options`: the keys of the title's optional rules
     to play with, in the engine and the model alike (ValueError for one the title does not
     declare). `progress`: a `compiler.progress.Stage` told each game as it starts."""
-    from compiler.engines import game_class
+    from compiler.emit.engines import game_class
 
     report = ValidationReport(title.display_name)
     cls = engine if engine is not None else game_class(title.name, title.variant)

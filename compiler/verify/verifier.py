@@ -42,14 +42,14 @@ from typing import Any, Callable, Iterable, TextIO
 
 import z3
 
-from compiler import syntax as s
-from compiler.ir import Title
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
 from compiler.paths import ROOT
-from compiler.verify_invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
+from compiler.verify.invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
                                        span_text)
-from compiler.verify_model import GapError, Model, Reads, Unsupported, stable_hash
-from compiler.verify_tables import TableCheck, check_tables
-from compiler.verify_translate import (
+from compiler.verify.model import GapError, Model, Reads, Unsupported, stable_hash
+from compiler.verify.tables import TableCheck, check_tables
+from compiler.verify.translate import (
     Binding,
     Step,
     Transition,
@@ -127,7 +127,7 @@ PASSING = ("proved", "sanctioned")
 #: Statuses that say a rule is wrong or unprovable (not merely unfinished).
 FAILING = ("counterexample", "unknown")
 
-_SOURCES = ("verify.py", "verify_model.py", "verify_translate.py", "verify_invariants.py", "verify_tables.py")
+_SOURCES = ("verifier.py", "model.py", "translate.py", "invariants.py", "tables.py")
 
 
 def _verifier_version() -> str:
@@ -137,7 +137,7 @@ def _verifier_version() -> str:
         path = here / name
         texts.append(path.read_text(encoding="utf-8") if path.exists() else name)
     for name in ("runtime/game.py", "runtime/market.py"):
-        path = here / name
+        path = here.parent / name
         texts.append(path.read_text(encoding="utf-8") if path.exists() else name)
     texts.append(z3.get_version_string())
     return stable_hash(*texts)
@@ -1109,10 +1109,10 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
             progress(f"{name}: {transition}")
 
     if scheduler is not None:
-        from compiler.verify_dask import warm_on
+        from compiler.verify.scheduler import warm_on
 
         try:
-            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered)
+            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered, (Verifier, _RecordingCache))
         finally:
             _WARM_TITLES.clear()
         cache.save()
@@ -1139,7 +1139,7 @@ def select_titles(loaded, names: list[str] | None) -> list[Title]:
     """The titles (and variants) named: a title's name or slug gives it and all
     its variants; `title/variant` or a variant's name gives that variant.
     Raises KeyError naming what matched nothing."""
-    from compiler.cli import slug
+    from compiler.names import slug
 
     every = loaded.every_title()
     if not names:
@@ -1258,7 +1258,7 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
     declare an option named.
     """
     from compiler.diagnostics import render
-    from compiler.pipeline import load
+    from compiler.lang.pipeline import load
 
     loaded = load()
     if loaded.errors:
