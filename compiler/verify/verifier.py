@@ -1,9 +1,9 @@
 """Stage 6, verify: a title's invariants proved with z3 for every action.
 
 For each resolved title (and each variant) `verify_title` builds the symbolic
-game (`verify_model.Model`: the scope, the state variables), translates every
-action schema, trigger and runtime step (`verify_translate`), and proves each
-invariant (`verify_invariants`):
+game (`model.Model`: the scope, the state variables), translates every
+action schema, trigger and runtime step (`translate`), and proves each
+invariant (`invariants`):
 
 - `Init and not Inv` is unsat: the game starts inside the invariant;
 - `Inv and Guard and Effect and not Inv'` is unsat, for every transition and
@@ -19,7 +19,7 @@ changed values marked), `sanctioned` (a counterexample the title's `sanction`
 clause allows), `unknown` (z3 gave up or timed out: never a pass), `gap` (a
 value the check needs is a declared gap or an unset library parameter) or
 `unsupported` (a construct the verifier does not model). The table data
-checks of `verify_tables` run alongside.
+checks of `tables` run alongside.
 
 Results are cached (see `Cache`) by a hash of each check's inputs: the IR of
 the transition and of the routines it calls, the title data it read, the
@@ -130,15 +130,15 @@ FAILING = ("counterexample", "unknown")
 _SOURCES = ("verifier.py", "model.py", "translate.py", "invariants.py", "tables.py")
 
 
-def _verifier_version() -> str:
+def version_sources() -> list[Path]:
+    """The files the verifier's version hashes: its own modules, and the runtime's game and
+    market, which its model follows (tests/test_layers.py checks that they all exist)."""
     here = Path(__file__).resolve().parent
-    texts = []
-    for name in _SOURCES:
-        path = here / name
-        texts.append(path.read_text(encoding="utf-8") if path.exists() else name)
-    for name in ("runtime/game.py", "runtime/market.py"):
-        path = here.parent / name
-        texts.append(path.read_text(encoding="utf-8") if path.exists() else name)
+    return [here / name for name in _SOURCES] + [here.parent / "runtime" / name for name in ("game.py", "market.py")]
+
+
+def _verifier_version() -> str:
+    texts = [path.read_text(encoding="utf-8") if path.exists() else path.name for path in version_sources()]
     texts.append(z3.get_version_string())
     return stable_hash(*texts)
 
@@ -1081,7 +1081,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     them (and puts what was new in `cache`). Each process translates and checks one transition at
     a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
     With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
-    (`verify_dask`), whatever `jobs` says. Returns how many results were new."""
+    (`scheduler`), whatever `jobs` says. Returns how many results were new."""
     jobs = jobs or os.cpu_count() or 1
     if (jobs <= 1 and scheduler is None) or not titles:
         return 0
