@@ -1,4 +1,4 @@
-"""The rule reference site (`rulec docs`, compiler/docs.py).
+"""The rule reference site (`rulec docs`, compiler/docs/build.py).
 
 The site is rendered from the real rulespecs into a temporary folder and built
 once with `mkdocs build --strict` (link and anchor validation set to warn, so
@@ -9,7 +9,7 @@ site/docs are the ones the rulespecs give; and a headless Chromium (Debian's
 follows a rule to its cross-title page.
 
 The verification results on the pages are the record's (site/proofs.json,
-`compiler.docs_proofs`), not a new run of every proof: the record is checked
+`compiler.docs.proofs`), not a new run of every proof: the record is checked
 fresh (each title's fingerprint: the verifier's version and the text of the
 title's files), and a record gives the pages a run gives (on the toy title,
 verified here).
@@ -31,12 +31,14 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from pygments.token import Error
 
-from compiler import docs, paths, verify
-from compiler.docs_model import Site
-from compiler.docs_proofs import RECORD, prove, record_text, recorded
-from compiler.docs_svg import market_cells
-from compiler.lexer import RulespecLexer, ensure_registered
-from compiler.pipeline import load
+from compiler.docs import build as docs
+from compiler import paths
+from compiler.verify import verifier as verify
+from compiler.docs.model import Site
+from compiler.docs.proofs import RECORD, prove, record_text, recorded
+from compiler.docs.svg import market_cells
+from compiler.lang.lexer import RulespecLexer, ensure_registered
+from compiler.lang.pipeline import load
 
 #: the tests share one rendered and built site (conftest.py's session fixtures) with
 #: tests/test_site_browser.py: one xdist worker runs them all
@@ -217,7 +219,7 @@ def test_a_record_gives_the_pages_a_run_gives_and_goes_stale_with_its_title(toy,
         assert [(r.invariant, r.transition, r.status, r.reason) for r in record.reports[name].results] \
             == [(r.invariant, r.transition, r.status, r.reason) for r in report.results]
         assert record.reports[name].ok and record.reports[name].counts() == report.counts()
-    from compiler.pipeline import load_texts
+    from compiler.lang.pipeline import load_texts
     from tests.conftest import LIBRARIES, TOY
 
     toy_file = TOY / "toy.rules"
@@ -463,8 +465,8 @@ def test_a_reader_searches_and_follows_a_rule_to_its_cross_title_page(served, tm
 
 
 def test_the_home_pages_erratum_example_applies_and_shows_what_it_changed():
-    from compiler.docs_pages import ERRATUM_EXAMPLE, Writer
-    from compiler.pipeline import load_texts, rulespec_files
+    from compiler.docs.pages import ERRATUM_EXAMPLE, Writer
+    from compiler.lang.pipeline import load_texts, rulespec_files
 
     texts = {paths.display(p): p.read_text(encoding="utf-8") for p in rulespec_files()}
     texts["rulespecs/1800-erratum.rules"] = ERRATUM_EXAMPLE

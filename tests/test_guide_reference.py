@@ -13,9 +13,9 @@ import ast
 
 import pytest
 
-from compiler import syntax as s
-from compiler.docs_model import anchor_for
-from compiler.docs_render import esc
+from compiler.lang import syntax as s
+from compiler.docs.model import anchor_for
+from compiler.docs.render import esc
 from compiler.paths import ROOT
 from tests.conftest import TOY
 
@@ -23,9 +23,9 @@ from tests.conftest import TOY
 @pytest.fixture(scope="module")
 def guide():
     """The library units, and their reference pages as `rulec docs` renders them."""
-    from compiler.docs_model import Site
-    from compiler.docs_pages import Writer
-    from compiler.pipeline import load
+    from compiler.docs.model import Site
+    from compiler.docs.pages import Writer
+    from compiler.lang.pipeline import load
 
     loaded = load([TOY])
     assert loaded.ok, [d.message for d in loaded.errors]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from compiler.impact import impact, title_impact, amend
+from compiler.app.cli import main
+from compiler.app.impact import impact, title_impact, amend
 from compiler.runtime.sitelog import processed_actions
-from compiler.verify import Cache
+from compiler.verify.verifier import Cache
 
 from tests.conftest import TOY
 
@@ -155,7 +155,7 @@ def test_errata_that_cannot_be_measured_are_refused_with_a_diagnostic(tmp_path, 
 def test_a_refused_action_is_retaken_only_at_another_amount_never_on_another_thing():
     """An action the amended rules refuse is taken as the one legal action that differs from it in a
     price alone; one that would buy another company, or that several actions could stand for, is not."""
-    from compiler.impact import _retake
+    from compiler.app.impact import _retake
 
     class Game:
         def __init__(self, legal):

@@ -1,7 +1,7 @@
 """Translation validation of 18CO, 1880 Romania, 18 Grand Junction and 1846
 (issue #9): the z3 model of each action, evaluated on concrete pre-states
 from random playouts and constructed states, against the generated engine's
-post-state (`compiler.verify_validate`). 1800 and its Three-Player variant
+post-state (`compiler.verify.validate`). 1800 and its Three-Player variant
 are in tests/test_verify.py.
 
 These titles' models are cut down (two corporations, three copies of each
@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 
 from compiler import paths
-from compiler.engines import game_class, overlay_game_class
-from compiler.pipeline import load
+from compiler.emit.engines import game_class, overlay_game_class
+from compiler.lang.pipeline import load
 from compiler.runtime import track
 from compiler.runtime.entities import POOL, SCRAP
 from compiler.runtime.errors import IllegalAction
-from compiler.verify_model import Model
-from compiler.verify_validate import ValidationReport, Validator, depot_exact, scope_exact, validate
+from compiler.verify.model import Model
+from compiler.verify.validate import ValidationReport, Validator, depot_exact, scope_exact, validate
 
 MAP = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 

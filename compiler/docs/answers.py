@@ -1,4 +1,4 @@
-"""Answers to the cross-title questions (`docs_topics.TOPICS`), read from the IR.
+"""Answers to the cross-title questions (`topics.TOPICS`), read from the IR.
 
 `answer(book, topic)` gives, for one title or variant, the value of each of
 the topic's library parameters (the clause that sets it, or a gap where the

@@ -163,8 +163,8 @@ nav:
 def render_pages(loaded: Loaded, proofs: dict | None = None,
                  generated: Path | None = None) -> tuple[dict[str, str], list]:
     """The site's pages, pictures and style sheet (`{path under docs/: text}`)
-    and its navigation. `proofs`: `docs_proofs.prove(loaded)`, run here when
-    not given (`docs_proofs.recorded(...).reports` renders from a record);
+    and its navigation. `proofs`: `proofs.prove(loaded)`, run here when
+    not given (`proofs.recorded(...).reports` renders from a record);
     `generated`: the folder of the engines the engine pages show (generated/)."""
     if proofs is None:
         proofs = prove(loaded)
@@ -176,7 +176,7 @@ def render_pages(loaded: Loaded, proofs: dict | None = None,
 
 def site_files(pages: dict[str, str], nav: list, root: Path, record: str | None = None) -> dict[str, str]:
     """The files of a site rooted at `root`: `mkdocs.yml`, `docs/...` and, when
-    given, the verification results' record (`proofs.json`, `docs_proofs`)."""
+    given, the verification results' record (`proofs.json`, `proofs`)."""
     files = {f"docs/{page}": text for page, text in pages.items()}
     files["mkdocs.yml"] = mkdocs_yml(nav, root)
     if record is not None:

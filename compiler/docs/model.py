@@ -267,7 +267,7 @@ class Site:
 
     def __init__(self, loaded: Loaded, proofs: dict | None = None, generated: Path | None = None):
         self.loaded = loaded
-        #: `rulec verify`'s report per title display name (`docs_proofs.prove`)
+        #: `rulec verify`'s report per title display name (`proofs.prove`)
         self.proofs = proofs or {}
         self.sources = loaded.sources
         self._lines: dict[str, list[str] | None] = {}

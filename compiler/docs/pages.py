@@ -1599,7 +1599,7 @@ def _answer_md(pa, limit: int) -> tuple[str, str]:
 
 
 def _plain_words(value) -> str:
-    """The words a value gives with no topic to say more (as docs_answers spells it)."""
+    """The words a value gives with no topic to say more (as answers.py spells it)."""
     if isinstance(value, s.Name):
         return humanize(value.name)
     if isinstance(value, s.Bool):
