@@ -27,7 +27,8 @@ from compiler.runtime import track
 from compiler.runtime.entities import POOL, SCRAP
 from compiler.runtime.errors import IllegalAction
 from compiler.verify.model import Model
-from compiler.verify.validate import ValidationReport, Validator, depot_exact, scope_exact, validate
+from compiler.verify.abstraction import depot_exact, scope_exact
+from compiler.verify.validate import ValidationReport, Validator, validate
 
 MAP = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 

@@ -54,7 +54,8 @@ from compiler.verify.verifier import (
 )
 from compiler.verify.model import Model
 from compiler.verify.translate import Translator
-from compiler.verify.validate import Compiled, Evaluator, validate
+from compiler.verify.abstraction import Compiled, Evaluator
+from compiler.verify.validate import validate
 
 RULESPECS = {
     f"rulespecs/{path.relative_to(ROOT / 'rulespecs').as_posix()}": path.read_text(encoding="utf-8")

@@ -41,7 +41,8 @@ scope), or whose depot sells such a copy (`depot_exact`), is first brought
 into the scope (`_into_scope`: alike copies exchanged, the depot's copies
 beyond the scope's scrapped).
 
-`validate(title, ...)` returns a `ValidationReport`.
+`validate(title, ...)` returns a `ValidationReport`. The abstraction and the evaluator are in
+`abstraction.py`, the hand-made edits of an engine's state the constructions use in `setups.py`.
 """
 
 from __future__ import annotations
@@ -63,452 +64,20 @@ from compiler.runtime.entities import Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.game import COMBINED_STEPS, MAP_STEPS, GameBase
 from compiler.verify.model import (
-    BANK,
     DEPOT,
     ELSEWHERE,
     NONE,
     POOL,
-    ROUNDS,
     SCRAP,
-    STEPS,
-    Ent,
     GapError,
     Model,
     Unsupported,
     hold_name,
 )
+from compiler.verify.abstraction import (Compiled, Evaluator, Unknown, abstract_state, depot_exact, model_entity,
+                                         scope_exact)
+from compiler.verify.setups import add_station, deal_card, extend_track, later_phase, leave_nothing_to_sell
 from compiler.verify.translate import EMPTY_LIST, Binding, ListHead, Step, Translator, _list_inner, indexed_lists
-
-
-class Unknown(Exception):
-    """A term depends on a value the evaluation does not have."""
-
-
-_OPS = {
-    z3.Z3_OP_ITE: "ite", z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not",
-    z3.Z3_OP_IMPLIES: "implies", z3.Z3_OP_EQ: "eq", z3.Z3_OP_DISTINCT: "distinct",
-    z3.Z3_OP_LE: "le", z3.Z3_OP_LT: "lt", z3.Z3_OP_GE: "ge", z3.Z3_OP_GT: "gt",
-    z3.Z3_OP_ADD: "add", z3.Z3_OP_SUB: "sub", z3.Z3_OP_MUL: "mul", z3.Z3_OP_UMINUS: "neg",
-    z3.Z3_OP_IDIV: "div", z3.Z3_OP_DIV: "div", z3.Z3_OP_MOD: "mod",
-}
-
-
-class _RawZ3:
-    """z3's C functions that `Compiled.add` calls, without the Python API's wrappers (each wrapper
-    checks z3's error state after the call; these calls only read terms)."""
-
-    def __init__(self) -> None:
-        for name in ("Z3_get_ast_id", "Z3_get_ast_kind", "Z3_get_sort", "Z3_get_sort_kind", "Z3_get_numeral_string",
-                     "Z3_get_app_decl", "Z3_get_decl_kind", "Z3_get_app_num_args", "Z3_get_app_arg"):
-            wrapper = getattr(z3.z3core, name)
-            setattr(self, name, wrapper.__defaults__[-1].f)  # (its `Elementaries`: the C function)
-
-
-_Z3 = _RawZ3()
-
-
-def _decl_name(ctx: z3.Context, decl: Any) -> str:
-    """A declaration's name, as `z3.FuncDeclRef.name` gives it."""
-    return z3.z3._symbol2py(ctx, z3.z3core.Z3_get_decl_name(ctx.ref(), decl))
-
-
-class Compiled:
-    """z3 terms turned into a table of plain nodes once, so that evaluating
-    them on many states needs no calls into z3: (op, payload, children)."""
-
-    def __init__(self, model: Model):
-        self.model = model
-        self.nodes: list[tuple[str, Any, tuple[int, ...]]] = []
-        self.index: dict[int, int] = {}
-
-    def add(self, e: Any) -> int:
-        """The node of a term (a Python int or bool is a constant).
-
-        The walk calls z3's C functions directly (the Python API's objects and
-        error checks made most of a validation's time); `e` is kept alive by
-        the caller while the table is in use, as the keys are z3's term ids."""
-        if not isinstance(e, z3.ExprRef):
-            self.nodes.append(("const", e, ()))
-            return len(self.nodes) - 1
-        lib, c = _Z3, e.ctx.ref()
-        index, by_id = self.index, self.model._by_id
-        key = lib.Z3_get_ast_id(c, e.as_ast())
-        found = index.get(key)
-        if found is not None:
-            return found
-        # iterative post-order walk (terms can be deep)
-        stack = [(e.as_ast(), False)]
-        while stack:
-            term, ready = stack.pop()
-            k = lib.Z3_get_ast_id(c, term)
-            if k in index:
-                continue
-            numeral = lib.Z3_get_ast_kind(c, term) == z3.Z3_NUMERAL_AST
-            if numeral and lib.Z3_get_sort_kind(c, lib.Z3_get_sort(c, term)) == z3.Z3_INT_SORT:
-                self._put(k, ("const", int(lib.Z3_get_numeral_string(c, term)), ()))
-                continue
-            decl = lib.Z3_get_app_decl(c, term)
-            kind = lib.Z3_get_decl_kind(c, decl)
-            if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
-                self._put(k, ("const", kind == z3.Z3_OP_TRUE, ()))
-                continue
-            ent = by_id.get(k)
-            if ent is not None:
-                self._put(k, ("const", ent, ()))
-                continue
-            count = lib.Z3_get_app_num_args(c, term)
-            if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
-                self._put(k, ("var", _decl_name(e.ctx, decl), ()))
-                continue
-            children = [lib.Z3_get_app_arg(c, term, i) for i in range(count)]
-            if not ready:
-                stack.append((term, True))
-                for child in children:
-                    if lib.Z3_get_ast_id(c, child) not in index:
-                        stack.append((child, False))
-                continue
-            op = _OPS.get(kind)
-            if op is None:
-                self._put(k, ("unknown", _decl_name(e.ctx, decl), ()))
-                continue
-            self._put(k, (op, None, tuple(index[lib.Z3_get_ast_id(c, child)] for child in children)))
-        return index[key]
-
-    def _put(self, key: int, node: tuple[str, Any, tuple[int, ...]]) -> None:
-        self.nodes.append(node)
-        self.index[key] = len(self.nodes) - 1
-
-
-class Evaluator:
-    """Evaluates compiled terms on concrete values: `env` maps constant names
-    to ints, bools or entities. Raises `Unknown` for a constant it lacks."""
-
-    def __init__(self, compiled: Compiled, env: dict[str, Any]):
-        self.c = compiled
-        self.env = env
-        self.memo: dict[int, Any] = {}
-
-    def __call__(self, i: int) -> Any:
-        memo = self.memo
-        if i in memo:
-            value = memo[i]
-            if isinstance(value, Unknown):
-                raise value
-            return value
-        try:
-            value = self._eval(i)
-        except Unknown as exc:
-            memo[i] = exc
-            raise
-        memo[i] = value
-        return value
-
-    def _eval(self, i: int) -> Any:
-        op, payload, args = self.c.nodes[i]
-        if op == "const":
-            return payload
-        if op == "var":
-            if payload not in self.env:
-                raise Unknown(payload)
-            return self.env[payload]
-        if op == "ite":
-            # a chain of ite in the else branches (a value per case) is walked
-            # in a loop, not by recursion: the chains can be thousands long
-            while True:
-                branch = args[1] if self(args[0]) else args[2]
-                op, _, args = self.c.nodes[branch]
-                if op != "ite" or branch in self.memo:
-                    return self(branch)
-        if op in ("and", "or"):
-            want = op == "or"
-            unknown = None
-            for a in args:
-                try:
-                    if bool(self(a)) == want:
-                        return want
-                except Unknown as exc:
-                    unknown = exc
-            if unknown is not None:
-                raise unknown
-            return not want
-        if op == "not":
-            return not self(args[0])
-        if op == "implies":
-            return (not self(args[0])) or bool(self(args[1]))
-        if op == "unknown":
-            raise Unknown(f"operator {payload}")
-        values = [self(a) for a in args]
-        if op == "eq":
-            return values[0] == values[1]
-        if op == "distinct":
-            return len(set(values)) == len(values)
-        if op == "le":
-            return values[0] <= values[1]
-        if op == "lt":
-            return values[0] < values[1]
-        if op == "ge":
-            return values[0] >= values[1]
-        if op == "gt":
-            return values[0] > values[1]
-        if op == "add":
-            return sum(values)
-        if op == "sub":
-            out = values[0]
-            for v in values[1:]:
-                out -= v
-            return out
-        if op == "mul":
-            out = 1
-            for v in values:
-                out *= v
-            return out
-        if op == "neg":
-            return -values[0]
-        a, b = values
-        if b == 0:
-            raise Unknown("division by zero")
-        r = a % abs(b)
-        if op == "div":
-            return (a - r) // b
-        return r
-
-
-# ---------------------------------------------------------------- abstraction
-
-
-def _ent(model: Model, e: Any) -> Ent:
-    if e is None:
-        return NONE
-    if isinstance(e, Entity):
-        if e.kind == "bank":
-            return BANK
-        if e.kind == "pool":
-            return POOL
-        if e.kind == "depot":
-            return DEPOT
-        if e.kind == "scrap":
-            return SCRAP
-        found = model.entity(e.kind, e.id)
-        if found is None:
-            raise Unsupported(f"{e.kind} {e.id} outside the scope")
-        return found
-    raise Unsupported(f"not an entity: {e!r}")
-
-
-def _scoped(model: Model, e: Any) -> Ent | None:
-    """The model's entity for an engine entity, or None for one outside the
-    scope (a corporation the scope leaves out, a minor): what it holds is in
-    the model's "elsewhere" bucket."""
-    try:
-        return _ent(model, e)
-    except Unsupported:
-        return None
-
-
-def _other_certificates(game: Any, model: Model, player: Entity) -> int:
-    """What counts against `player`'s certificate limit outside the scope:
-    certificates of the corporations the scope leaves out (the model's
-    `other_certs` frame)."""
-    total = game.b_certificates(player)
-    counts = set(game.param("cert_limit_counts"))
-    if "shares" in counts:
-        for corp in model.corporations:
-            zones = game.b_zones(game.entity("corporation", corp.id))
-            if "no_cert_limit" in zones:
-                continue
-            total -= sum(1 for cert in game.certs_of[corp.id] if game.owner[cert.id] == player)
-    if "privates" in counts:
-        total -= sum(1 for x in model.private_items if game.owner[x.id] == player and not game.closed[x.id])
-    if "bonds" in counts:
-        total -= sum(1 for b in model.bond_items if game.owner[b.id] == player)
-    if "minors" in counts:
-        total -= sum(1 for x in model.minors
-                     if game.owner[x.id] == player and not game.corp[x.id]["closed"])
-    return total
-
-
-def scope_exact(game: Any, model: Model) -> bool:
-    """Whether the model's variables describe the engine's state: no
-    corporation in the scope has closed, and no entity in the scope holds a
-    train copy the scope leaves out (the model would read such a corporation
-    as trainless)."""
-    items = getattr(model, "_item_ids", None)
-    if items is None:
-        items = {item.id for item in model.items}
-        model._item_ids = items  # type: ignore[attr-defined]
-    for corp in model.corporations:
-        if game.corp[corp.id].get("closed"):
-            return False  # the model has no closed corporations (see `check`)
-        if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] not in _layouts(model, corp):
-            return False  # a share layout the model does not know
-    if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
-        # a corporation outside the scope holding certificates of one inside
-        # contends for its presidency (`_check_president`); the model reads
-        # those certificates as elsewhere
-        scoped = {c.id for c in model.corporations}
-        for corp in model.corporations:
-            for cert in game.certs_of[corp.id]:
-                holder = game.owner[cert.id]
-                if isinstance(holder, Entity) and holder.kind == "corporation" and holder.id not in scoped:
-                    return False
-    for train_id in game.trains:
-        if train_id in items:
-            continue
-        holder = _scoped(model, game.owner.get(train_id))
-        if holder is not None and holder not in (DEPOT, SCRAP):
-            return False
-    return True
-
-
-def _layouts(model: Model, corp: Ent) -> list[list[tuple[str, int, bool]]]:
-    """The certificates (id, percent, president's) of each share layout the model gives the
-    corporation: its only layout, without `share_layouts`."""
-    return [[(c.id, c.percent, bool(c.president)) for c in certs] for _, certs in model.layout_certificates(corp)]
-
-
-def depot_exact(game: Any, model: Model) -> bool:
-    """Whether the trains the depot sells now are all copies in the scope:
-    the model holds a few copies of each train type, so once the engine's
-    next copy of a type is one it leaves out, the model reads the type as
-    sold out (a wrong cheapest train, a wrong forced purchase). Actions that
-    read the depot are played, not compared, in such a state."""
-    items = getattr(model, "_item_ids", None)
-    if items is None:
-        items = {item.id for item in model.items}
-        model._item_ids = items  # type: ignore[attr-defined]
-    return all(t in items for t in game._available_train_ids())
-
-
-def _holding_plan(model: Model) -> list[tuple[str, dict[Ent, str], str]]:
-    plan = getattr(model, "_holding_plan", None)
-    if plan is None:
-        plan = [(item.id, {b: hold_name(item, b) for b in model.buckets[item.kind]}, hold_name(item, None))
-                for item in model.items]
-        model._holding_plan = plan  # type: ignore[attr-defined]
-    return plan
-
-
-def abstract_state(game: Any, model: Model) -> dict[str, Any]:
-    """The engine's state as the model's variables: name -> int, bool or `Ent`."""
-    out: dict[str, Any] = {}
-    g = game.g
-    if model.vars.unlimited_bank:
-        out["flow:paid"] = game.flow["paid"]
-        out["flow:received"] = game.flow["received"]
-    else:
-        out["cash:bank"] = game.cash[RT_BANK]
-    for p in model.players + model.corporations + model.minors:
-        out[f"cash:{p.id}"] = game.cash[game.by_id[(p.kind, p.id)]]
-    for x in model.minors:
-        out[f"owner:{x.id}"] = _scoped(model, game.owner[x.id]) or ELSEWHERE
-        out[f"closed:{x.id}"] = bool(game.corp[x.id]["closed"])
-    owner = game.owner
-    for item_id, buckets, other in _holding_plan(model):
-        # an item the engine lacks (a train side the model counts as cards of
-        # its own) is elsewhere
-        holder = _scoped(model, owner[item_id]) if item_id in owner else None
-        # a certificate the share layout chosen lacks is held by nobody, not elsewhere
-        found = item_id not in owner and item_id in model.layout_cert_ids
-        for b, name in buckets.items():
-            if holder == b:
-                out[name] = 1
-                found = True
-            else:
-                out[name] = 0
-        out[other] = 0 if found else 1
-    for x in model.privates:
-        out[f"closed:{x.id}"] = bool(game.closed[x.id])
-    for c in model.corporations:
-        st = game.corp[c.id]
-        out[f"has_par:{c.id}"] = st["par"] is not None
-        out[f"par:{c.id}"] = st["par"] if st["par"] is not None else 0
-        cell = st["cell"]
-        out[f"has_cell:{c.id}"] = cell is not None
-        out[f"row:{c.id}"] = cell[0] if cell is not None else 0
-        out[f"col:{c.id}"] = cell[1] if cell is not None else 0
-        out[f"floated:{c.id}"] = bool(st["floated"])
-        out[f"tokens:{c.id}"] = st["tokens"]
-        if model.extra_tokens:
-            out[f"extra_tokens:{c.id}"] = st.get("extra_tokens", 0)
-        for name in model.corp_fields:
-            out[f"field:{c.id}.{name}"] = st.get(name, model.data[c].get(name))
-        out[f"revenue:{c.id}"] = st["revenue"]
-    for c in model.layout_corps:
-        out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
-    granted = g.get("granted", frozenset())
-    for cert in model.certs:
-        out[f"granted:{cert.id}"] = cert.id in granted
-    bids = {(x, pid): amount for x, pid, amount in g.get("bids", ())}
-    starting = g.get("starting")
-    if g["round"] in ("auction", "finished") and starting and starting.get("queue") \
-            and starting.get("high") is not None:
-        # the Starting Round's high bid (first_round: auction): its bidder's bid on the private on auction,
-        # which stands as it was when the players end the game during the auction (`end_game`)
-        bids[(starting["queue"][0], starting["high"][0])] = starting["high"][1]
-    for x in model.privates:
-        for p in model.players:
-            out[f"bid:{x.id}@{p.id}"] = bids.get((x.id, p.id), 0)
-    auction = g.get("auction")
-    out["auction"] = bool(auction)
-    out["auction_company"] = model.entity("private", auction["company"]) if auction else NONE
-    out["auction_high"] = auction["high"][1] if auction else 0
-    # the draft's picks so far (the runtime keeps them after the draft; the model only during it)
-    drafted = (g.get("draft") or {}).get("choices", ()) if g["round"] == "draft" else ()
-    choices = {cid: (pid, price) for pid, cid, price in drafted}
-    for x in model.draft_items:
-        pid, price = choices.get(x.id, (None, 0))
-        out[f"drafter:{x.id}"] = model.entity("player", pid) if pid is not None else NONE
-        out[f"draft_price:{x.id}"] = price
-    out["phase"] = model.phase_keys.index(g["phase"])
-    for t in model.train_types:
-        out[f"first_bought:{t}"] = t in g["first_bought"]
-    out["round"] = ROUNDS.index(g["round"]) if g["round"] in ROUNDS else -1
-    out["stock_rounds"] = g["stock_rounds"]
-    out["step"] = STEPS.index(g["step"]) + 1 if g["step"] in STEPS else 0
-    out["bank_buys"] = g["bank_buys"]
-    out["sale_price"] = g["sale_price"] if g["sale_price"] is not None else 0
-    pending = g.get("pending") or ()
-    out["pending"] = bool(pending)
-    if pending:
-        kind, key, action = pending[0]
-        # a minor's decision is outside the model's actors: nobody it knows
-        out["pending_entity"] = (model.entity(kind, key) if kind != "minor" else None) or NONE
-        out["pending_action"] = model.vars.action_code(action)
-    else:
-        out["pending_entity"] = NONE
-        out["pending_action"] = 0
-    operating = g["operating"]
-    out["operating"] = (model.entity("corporation", operating) or NONE) if operating else NONE
-    acting = game.current_entity()
-    out["acting"] = (_scoped(model, acting) or NONE) if acting is not None and acting.kind != "minor" else NONE
-    if model.truncated:
-        for p in model.players:
-            out[f"other_certs:{p.id}"] = _other_certificates(game, model, game.entity("player", p.id))
-    for p in model.players:
-        out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
-        out[f"out:{p.id}"] = p.id in g["out"]
-    for kind in model.collect_kinds():
-        for c in model.corporations:
-            out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
-    seller = g.get("last_seller")
-    out["last_seller"] = (model.entity("player", seller) or NONE) if seller is not None else NONE
-    for name in ("bought", "sold", "acted"):
-        out[name] = bool(g[name])
-    for p in model.players:
-        for c in model.corporations:
-            out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
-    for c in model.corporations:
-        out[f"sold_corps:{c.id}"] = c.id in g["sold_corps"]
-        out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
-    if model.cards is not None:
-        for c in model.corporations:
-            key = g.get("cards", {}).get(c.id)
-            out[f"card:{c.id}"] = model.card_index(key) or 0
-            out[f"cubes:{c.id}"] = g.get("cubes", {}).get(key, 0) if key is not None else 0
-    marks = g.get("turn_marks", frozenset())
-    for mark in model.vars.marks():
-        out[f"mark:{mark}"] = mark in marks
-    return out
 
 
 # ---------------------------------------------------------------- one action
@@ -883,7 +452,7 @@ class Validator:
         corporation or a minor outside it; not the bank, the pool, the depot or the scrap)."""
         holder = self.game.owner.get(item_id)
         return isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "depot", "scrap") \
-            and (_scoped(self.model, holder) is None or holder.kind == "minor")
+            and (model_entity(self.model, holder) is None or holder.kind == "minor")
 
     def bind(self, kind: str, action: dict) -> tuple[Binding, dict[str, Any]] | None:
         game = self.game
@@ -1137,7 +706,7 @@ class Validator:
                 # the corporation whose certificates the operating one bought this turn: none, one of
                 # the scope, or one outside it
                 bought = game.b_corporate_purchase_this_turn()
-                env[cname] = NONE if bought is None else (_scoped(self.model, bought) or ELSEWHERE)
+                env[cname] = NONE if bought is None else (model_entity(self.model, bought) or ELSEWHERE)
             elif name in ENGINE_FACTS:
                 try:
                     value = self._engine_fact(name, _args, env)
@@ -1460,7 +1029,7 @@ def _into_scope(validator: Validator, rng: random.Random) -> bool:
             for cert in game.certs_of[corp.id]:
                 holder = game.owner[cert.id]
                 if not (isinstance(holder, Entity) and holder.kind == "corporation"
-                        and _scoped(model, holder) is None):
+                        and model_entity(model, holder) is None):
                     continue
                 if not cert.president and game.b_pool_percent(engine_corp) + cert.percent <= cap:
                     j.set(game.owner, cert.id, RT_POOL)
@@ -1468,10 +1037,10 @@ def _into_scope(validator: Validator, rng: random.Random) -> bool:
                     j.set(game.owner, cert.id, rng.choice(game.players))
     for train_id, train in game.trains.items():
         holder = game.owner.get(train_id)
-        if train_id in items or _scoped(model, holder) in (None, DEPOT, SCRAP):
+        if train_id in items or model_entity(model, holder) in (None, DEPOT, SCRAP):
             continue
         swap = next((t for t, other in game.trains.items() if other.name == train.name and t in items
-                     and _scoped(model, game.owner.get(t)) in (None, DEPOT, SCRAP)), None)
+                     and model_entity(model, game.owner.get(t)) in (None, DEPOT, SCRAP)), None)
         if swap is None:
             # every copy the scope has is held within it: this one is scrapped (as if rusted)
             j.set(game.owner, train_id, SCRAP_RT)
@@ -1539,7 +1108,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                         if not game.closed[item.id] and game.owner[item.id].kind != "player":
                             j.set(game.owner, item.id, rng.choice(others))
                     if rng.random() < 0.5:
-                        _later_phase(game, rng)
+                        later_phase(game, rng)
                     validator.try_all(short & validator.private_kinds)
                 finally:
                     j.rollback()
@@ -1609,7 +1178,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 # (always once contributions have their samples: a bankruptcy needs the president short)
                 if report.accepted.get("bankrupt", 0) < want and (
                         report.accepted.get("contribute", 0) >= want or rng.random() < 0.5):
-                    _leave_nothing_to_sell(game, corp, rng)
+                    leave_nothing_to_sell(game, corp, rng)
                 if game._available_train_ids():
                     kinds = forced | {"buy_train", "corporation_sell_shares", "pass"}
                     validator.try_all(kinds)
@@ -1691,7 +1260,7 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
     floated corporation of the scope put at each step of its turn (given the
     depot's next train for `run_routes` when it has none, a revenue for
     `dividend`, as the engine skips those steps otherwise, and, at a station
-    step while stations are short, its track extended by `_extend_track`); then every
+    step while stations are short, its track extended by `extend_track`); then every
     candidate of the actions still short of `want` samples. A step is visited
     again while an action it names or has offered is short."""
     game = validator.game
@@ -1709,7 +1278,7 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
             continue
         for step in steps:
             # a step is visited while an action named by it (or by a step it combines) is short, or an
-            # action offered at it before is, or one a dealt card may offer (`_deal_card`)
+            # action offered at it before is, or one a dealt card may offer (`deal_card`)
             named = {step, *COMBINED_STEPS.get(step, ())}
             offered = validator.step_kinds.get(step)
             if offered is not None and not (offered | named | set(validator.card_kinds)) & short:
@@ -1730,14 +1299,14 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                                 game.owner[item.id].kind in ("player", "pool") and rng.random() < 0.5)):
                             j.set(game.owner, item.id, corp)
                 if short & set(validator.card_kinds):
-                    _deal_card(game, corp, rng, validator.short_effects(want, rng))
+                    deal_card(game, corp, rng, validator.short_effects(want, rng))
                 if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()) and rng.random() < 0.5:
                     _hold_others(validator, corp)
                 stations = "place_token" in named and short & {"place_token", "remove_token"}
                 # a later phase: what it allows, and the track of its colours (18CO's Durango, a
                 # yellow city without track, is left only by its green upgrade)
                 if (short & validator.phase_kinds or stations) and rng.random() < 0.5:
-                    _later_phase(game, rng)
+                    later_phase(game, rng)
                 if step == "dividend":
                     j.set(state, "revenue", rng.choice((10, 40, 80, 150, 260)))
                 seen = set(offered or ())
@@ -1748,9 +1317,9 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                     j.begin()
                     try:
                         if add:
-                            _add_station(game, corp, rng)
+                            add_station(game, corp, rng)
                         if stations:
-                            _extend_track(game, corp, rng)
+                            extend_track(game, corp, rng)
                         validator.try_all(short)
                         seen |= validator.offered
                     finally:
@@ -1775,113 +1344,6 @@ def _hold_others(validator: Validator, corp: Entity) -> None:
             game.j.set(game.owner, cert.id, corp)
 
 
-def _later_phase(game: Any, rng: random.Random) -> None:
-    """The phase marker moved on one or two phases, without the new phase's events or the train
-    purchase that would bring it (the actions a later phase allows, for a corporation of the scope
-    that random play has seldom kept alive until then)."""
-    keys = [phase["key"] for phase in game.phases]
-    at = keys.index(game.g["phase"])
-    later = keys[at + 1:at + 3]
-    if later:
-        game.j.set(game.g, "phase", rng.choice(later))
-
-
-def _deal_card(game: Any, corp: Entity, rng: random.Random, effects: set[str], chance: float = 0.5) -> None:
-    """With probability `chance`, a corporation holds an ability card still in play (in the deck or another
-    corporation's: it changes hands) instead of its own (which goes back to the deck), with the cubes
-    of its `uses`, as if it had been picked for it: the actions of a card's power, in a scope whose
-    corporations seldom draw that card. `effects`: the card is one with an ability of these effects,
-    where one is in play."""
-    held = dict(game.g.get("cards", {}))
-    removed = set(game.g.get("cards_removed", ()))
-    cards = [card["key"] for card in game._cards() if card["key"] not in removed and held.get(corp.id) != card["key"]]
-    if not cards or rng.random() >= chance:
-        return
-    wanted = [key for key in cards if any(ability.get("kind") == "ability" and ability.get("effect") in effects
-                                          for ability in game._card(key).get("children") or ())]
-    key = rng.choice(wanted or cards)
-    uses = game._card(key).get("uses")
-    # (a use declared on the card each holder had is gone with it)
-    losing = {holder for holder, card in held.items() if card == key} | {corp.id}
-    game.j.set(game.g, "cards", {**{holder: card for holder, card in held.items() if card != key}, corp.id: key})
-    game.j.set(game.g, "armed", {c: what for c, what in game.g.get("armed", {}).items() if c not in losing})
-    game.j.set(game.g, "cubes", {**game.g.get("cubes", {}), key: int(uses) if uses else 0})
-
-
-def _add_station(game: Any, corp: Entity, rng: random.Random) -> None:
-    """`corp` given, inside the caller's transaction, a station in a city anywhere on the map where
-    the engine would let it stand (`check_token` as for a home: no route needed), as if placed in an
-    earlier turn, when it has a token left: its track then reaches beyond its home, and it has a
-    station to take back (18CO's DNP), where its home is far from any other city."""
-    from compiler.runtime import track
-
-    board = game.board
-    if board is None or game.b_tokens_left(corp) < 1:
-        return
-    cities = [(hex_id, i) for hex_id in sorted(board.hexes)
-              for i, node in enumerate(board.tile_at(hex_id).nodes) if node.kind == "city"]
-    rng.shuffle(cities)
-    for ref in cities[:20]:
-        try:
-            spot = track.check_token(board, corp.id, ref, home=True)
-        except IllegalAction:
-            continue
-        game.b_place_station(corp, spot)
-        return
-
-
-def _extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) -> None:
-    """`corp`'s track extended, inside the caller's transaction, by up to `lays` of its legal lays
-    (the engine's `legal_lays` at the phase's colours, cost aside) on the hexes its track reaches,
-    each a lay that brings its track nearest to a city where it could place a station
-    (`_city_distances`; ties drawn at random), so that it reaches one (random play seldom joins a
-    home station to another city; 18CO's KPAC and DSNG start far from any)."""
-    if game.board is None:
-        return
-    from compiler.runtime import track
-
-    board = game.board
-    for _ in range(lays):
-        reached = track.reach(board, corp.id).hexes
-        near = track.legal_lays(board, corp.id, game._phase_colors(), hexes=reached)
-        if not near:
-            return
-        distance = _city_distances(board, corp.id)
-        far = len(board.hexes) + 1
-
-        def score(lay: Any) -> int:
-            if distance.get(lay.hex) == 0:
-                return 0
-            # the new track's exits: how near the hexes they lead to are to such a city
-            old = board.tile_at(lay.hex).exits(board.rotation(lay.hex))
-            new = board.tiles[lay.tile].exits(lay.rotation) - old
-            return 1 + min((distance.get(board.nbr[lay.hex][e] or "", far) for e in new), default=far)
-
-        scored = [(score(lay), lay) for lay in near]
-        best = min(value for value, _ in scored)
-        lay = rng.choice([lay for value, lay in scored if value == best])
-        game._board_change(lambda lay=lay: board.lay(lay.hex, lay.tile, lay.rotation, None, lay.mapping or None))
-
-
-def _city_distances(board: Any, company: str) -> dict[str, int]:
-    """Hex id -> the number of hexes from it to the nearest city, outside `company`'s stations'
-    hexes, with a slot `company` could take (0 in such a city's hex), over the map's hexes."""
-    home = {hex_id for hex_id, _ in board.tokens_of(company)}
-    frontier = [hex_id for hex_id in sorted(board.hexes) if hex_id not in home
-                and any(node.kind == "city" and board.free_slot((hex_id, i), company) is not None
-                        for i, node in enumerate(board.tile_at(hex_id).nodes))]
-    distance = dict.fromkeys(frontier, 0)
-    while frontier:
-        following = []
-        for hex_id in frontier:
-            for other in board.nbr[hex_id]:
-                if other is not None and other not in distance:
-                    distance[other] = distance[hex_id] + 1
-                    following.append(other)
-        frontier = following
-    return distance
-
-
 def _give_train(validator: Validator, corp: Entity) -> bool:
     """`corp` given the depot's next train of the scope, inside the caller's transaction; whether
     there was one. Only a train of a type already sold is given: the first of a type may start a
@@ -1893,29 +1355,6 @@ def _give_train(validator: Validator, corp: Entity) -> bool:
     if offered:
         game.j.set(game.owner, offered[0], corp)
     return bool(offered)
-
-
-def _leave_nothing_to_sell(game: Any, corp: Entity, rng: random.Random) -> None:
-    """`corp`'s president left short of cash with nothing he may sell (a bankruptcy's state): each
-    certificate he holds that the pool could take goes to the pool while it has room (at random),
-    else to another player; what he keeps the pool cannot take."""
-    president = game.b_president(corp)
-    if president is None or president.kind != "player":
-        return
-    j = game.j
-    j.set(game.cash, president, rng.choice((0, 10, 40)))
-    others = [p for p in game.players if p != president]
-    cap = game.param("pool_cap")
-    for owned in game.corporations:
-        if game.corp[owned.id]["cell"] is None:
-            continue
-        for cert in game.b_sellable(president, owned):
-            if cert.president or game.b_pool_percent(owned) + cert.percent > cap:
-                continue
-            if rng.random() < 0.5 or not others:
-                j.set(game.owner, cert.id, RT_POOL)
-            else:
-                j.set(game.owner, cert.id, rng.choice(others))
 
 
 def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> None:
@@ -1971,7 +1410,7 @@ def _construct_decisions(validator: Validator, legal: list[dict], rng: random.Ra
 def _decide_after(validator: Validator, action: dict, want: int, rng: random.Random) -> bool:
     """`action` played in a transaction rolled back, and the candidates of the decision it leaves pending
     tried; whether that decision's action was short of `want` samples. While an action reading a card's
-    power is short, the corporations of the scope are first dealt a card (`_deal_card`: a decision
+    power is short, the corporations of the scope are first dealt a card (`deal_card`: a decision
     such a power asks for, 18GJ's Corbett Thompson choice)."""
     game = validator.game
     logged = len(game.actions)
@@ -1981,7 +1420,7 @@ def _decide_after(validator: Validator, action: dict, want: int, rng: random.Ran
         if effects is not None:
             for corp in game.corporations:
                 if validator.in_scope(corp) and not game.corp[corp.id]["closed"]:
-                    _deal_card(game, corp, rng, effects, chance=1.0)
+                    deal_card(game, corp, rng, effects, chance=1.0)
         try:
             game.process(action)
         except (IllegalAction, RuleGap):
