@@ -31,6 +31,8 @@ from compiler.lang.ir import Clause
 from compiler.lang.lexer import ALIASES
 
 LANG = ALIASES[0]
+#: Front matter keeping a page of code or data out of the search index.
+NO_SEARCH = "---\nsearch:\n  exclude: true\n---\n\n"
 
 # ---------------------------------------------------------------- text
 
