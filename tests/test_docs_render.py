@@ -10,7 +10,7 @@ and the verifier's notes lose the Python they print. The browser test
 from __future__ import annotations
 
 from compiler.lang import syntax as s
-from compiler.docs.pages import _in_words
+from compiler.docs.report_pages import _in_words
 from compiler.docs.render import esc, identifiers, plural, value_md
 
 

@@ -320,7 +320,7 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
         # corporations outside the scope)
         "special_buy_shares": 20,
         # a station beyond the home, at the constructed station steps with the track extended toward
-        # the nearest city with a slot (`_extend_track`; KPAC's and the DSNG's homes are far from
+        # the nearest city with a slot (`setups.extend_track`; KPAC's and the DSNG's homes are far from
         # any): 112
         "place_token": 50,
         # the corporations' bids in the Acquisition Round the validator starts (§7.1), compared up to
