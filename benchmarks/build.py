@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(clone: Path, env: dict, *args: str) -> tuple[float, subprocess.CompletedProcess]:
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=clone, env=env,
+    done = subprocess.run([sys.executable, "-m", "compiler.app.cli", *args], cwd=clone, env=env,
                           capture_output=True, text=True)
     return time.monotonic() - started, done
 

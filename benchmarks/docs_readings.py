@@ -28,11 +28,12 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["RULEC_CACHE_DIR"] = str(Path(folder) / "cache")
-        from compiler import docs_readings, paths
-        from compiler.docs_model import Site
-        from compiler.docs_pages import Writer
-        from compiler.docs_proofs import recorded
-        from compiler.pipeline import load
+        from compiler import paths
+        from compiler.docs import readings as docs_readings
+        from compiler.docs.model import Site
+        from compiler.docs.pages import Writer
+        from compiler.docs.proofs import recorded
+        from compiler.lang.pipeline import load
 
         loaded = load()
         root = Path(folder) / "site"

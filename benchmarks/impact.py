@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from compiler.impact import amend, fixture_logs, log_files, prepare, replay_all
+from compiler.verify.impact import amend, fixture_logs, log_files, prepare, replay_all
 from compiler.progress import Progress
 from compiler.runtime.sitelog import replay
 

@@ -93,7 +93,7 @@ def compare(game_class, players: int, seed: int, states: int, *, stride: int = 1
 def engines() -> list[tuple[str, object, tuple[int, ...], tuple[str, ...]]]:
     """(engine module name, Game class, player counts, options) of every engine in generated/; an
     engine whose map is a gap on its test map (tests/fixtures/*_test_map.rules), if it has one."""
-    from compiler.engines import engine_module, overlay_game_class
+    from compiler.emit.engines import engine_module, overlay_game_class
     from compiler.runtime.data import Gap
 
     maps = {"t_1880_romania__amira": "1880_amira_test_map.rules",

@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from compiler.engines import current_game_class  # noqa: E402
-from compiler.pipeline import load_texts  # noqa: E402
-from compiler.playout import play_one  # noqa: E402
+from compiler.emit.engines import current_game_class  # noqa: E402
+from compiler.lang.pipeline import load_texts  # noqa: E402
+from compiler.app.playout import play_one  # noqa: E402
 
 PATH = "tests/fixtures/mechanics/kestrel.rules"
 
@@ -62,7 +62,7 @@ def main() -> None:
               f"ends {dict(ends)}")
     print(f"used: {dict(used)}")
     if not args.no_verify:
-        from compiler.verify import verify_title
+        from compiler.verify.verifier import verify_title
 
         start = time.monotonic()
         report = verify_title(title)

@@ -17,11 +17,11 @@ import time
 
 import lark
 
-from compiler import parse, parse_tree
-from compiler.check import check_title
-from compiler.pipeline import Loaded, rulespec_files
+from compiler.lang import parse, parse_tree
+from compiler.lang.check import check_title
+from compiler.lang.pipeline import Loaded, rulespec_files
 from compiler.paths import display
-from compiler.resolve import resolve
+from compiler.lang.resolve import resolve
 from compiler.diagnostics import SourceMap
 
 

@@ -4,7 +4,7 @@
 
 For each title (default: every title with a playable map) plays K games (default 5) at its usual
 player counts, the invariant monitor after every action, as `rulec play` does
-(`compiler.playout.play_one`'s loop, timed in its three parts), and prints games/s and actions/s
+(`compiler.app.playout.play_one`'s loop, timed in its three parts), and prints games/s and actions/s
 (CPU time), and the share of the time spent listing the legal actions (`random_legal_action`),
 processing the chosen one (`process`, with the automatic passes it makes) and monitoring
 (`Monitor.check`). Then the same games again, each action listed by the oracle
@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from compiler.engines import game_class  # noqa: E402
-from compiler.playout import ACTION_CAP  # noqa: E402
+from compiler.emit.engines import game_class  # noqa: E402
+from compiler.app.playout import ACTION_CAP  # noqa: E402
 from compiler.runtime.errors import IllegalAction  # noqa: E402
 from compiler.runtime.monitor import Monitor  # noqa: E402
 

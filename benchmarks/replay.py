@@ -19,9 +19,9 @@ import random
 import time
 from pathlib import Path
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.paths import ROOT
-from compiler.pipeline import load
+from compiler.lang.pipeline import load
 from compiler.runtime.errors import RuleGap
 from compiler.runtime.sitelog import replay
 
@@ -44,7 +44,7 @@ def _random_rate(cls, players: int, seconds: float = 2.0) -> float:
 
 
 def main() -> None:
-    from compiler.cli import title_for_log
+    from compiler.app.command import title_for_log
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("logs", nargs="*", type=Path)

@@ -169,7 +169,7 @@ def main() -> None:
 def real_board(title: str) -> Board:
     """The title's map, built from its generated engine's data (no game is
     started, so titles whose rules are still gaps can be timed too)."""
-    from compiler.engines import game_class
+    from compiler.emit.engines import game_class
     from compiler.runtime.data import Table
 
     data = game_class(title).DATA

@@ -23,8 +23,8 @@ import argparse
 import json
 import os
 
-from compiler.engines import game_class
-from compiler.simulate import Study, engine_source, local_cluster, run_study, statistics
+from compiler.emit.engines import game_class
+from compiler.app.simulate import Study, engine_source, local_cluster, run_study, statistics
 
 
 def main() -> None:

@@ -50,12 +50,14 @@ if FIXTURE_LOGS:
 
 
 def timed(code: Path, args: list[str], cache: Path) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one `python -m compiler.cli ARGS` run from the checkout `code`."""
+    """(wall seconds, CPU seconds) of one `python -m compiler.app.cli ARGS` run from the checkout `code`
+    (`compiler.cli` in a checkout from before the rooms, for `--against`)."""
     env = dict(os.environ, PYTHONPATH=str(code), RULEC_CACHE_DIR=str(cache))
+    cli = "compiler.app.cli" if (code / "compiler" / "app" / "cli.py").is_file() else "compiler.cli"
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=code, env=env,
+    subprocess.run([sys.executable, "-m", cli, *args], cwd=code, env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

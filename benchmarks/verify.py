@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from compiler.ir import Title
-from compiler.pipeline import load
-from compiler.verify import Cache, select_titles, verify_title
+from compiler.lang.ir import Title
+from compiler.lang.pipeline import load
+from compiler.verify.verifier import Cache, select_titles, verify_title
 
 
 def with_erratum(title: Title) -> tuple[Title, str] | None:

@@ -1,9 +1,10 @@
 """rulec: a rules compiler and verification suite for 18xx railroad games.
 
-Stages, each a module taking the previous stage's value: `parse` (text ->
-syntax tree), `resolve` (syntax trees -> IR titles), `check` (IR ->
-diagnostics), `emit` (IR -> engine modules), `verify` (IR -> z3 proofs),
-`docs` (IR -> site pages). `cli` is the `rulec` command.
+A house in rooms, each importing only the rooms below it (ARCHITECTURE.md, "Layers"):
+`app` (the `rulec` command, `app.cli`), `docs` (IR -> site pages), `verify` (IR -> z3
+proofs), `emit` (IR -> engine modules), `lang` (text -> syntax -> resolved, checked IR), and at
+the bottom the leaves (`names`, `paths`, `diagnostics`, `progress`) and the `runtime` the
+engines import.
 """
 
 __version__ = "0.1.0"

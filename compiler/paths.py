@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = ROOT / "grammar" / "rulespec.lark"
 RULESPECS = ROOT / "rulespecs"
 GENERATED = ROOT / "generated"
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "emit" / "templates"
 SITE = ROOT / "site"
 
 

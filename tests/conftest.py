@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from compiler.paths import ROOT
-from compiler.parse import parse_text
-from compiler.pipeline import load_texts
+from compiler.lang.parse import parse_text
+from compiler.lang.pipeline import load_texts
 
 SHARED = ROOT.parent / "shared"
 #: Toy, a made-up title with a variant, small enough to verify and build in seconds
@@ -76,7 +76,7 @@ def verify_cache_of_its_own(tmp_path_factory):
 @pytest.fixture(scope="session")
 def toy():
     """The toy title's rulespecs (tests/fixtures/toy) loaded with the libraries."""
-    from compiler.pipeline import load
+    from compiler.lang.pipeline import load
 
     loaded = load([TOY])
     assert loaded.ok, [d.message for d in loaded.errors]
@@ -90,7 +90,7 @@ def toy():
 
 @pytest.fixture(scope="session")
 def site_loaded():
-    from compiler.pipeline import load
+    from compiler.lang.pipeline import load
 
     result = load()
     assert result.ok, "the rulespecs have errors; `rulec check` shows them"
@@ -101,7 +101,7 @@ def site_loaded():
 def site_proofs(site_loaded):
     """The verification results the committed site was made from (site/proofs.json)."""
     from compiler import paths
-    from compiler.docs_proofs import recorded
+    from compiler.docs.proofs import recorded
 
     return recorded(site_loaded, paths.SITE).reports
 
@@ -110,7 +110,8 @@ def site_proofs(site_loaded):
 def site_rendered(site_loaded, site_proofs):
     """The site's pages and navigation, rendered once, from the records and saved studies the
     committed site was made from (site/readings.json, studies/)."""
-    from compiler import docs, paths
+    from compiler import paths
+    from compiler.docs import build as docs
 
     return docs.render_pages(site_loaded, site_proofs, **docs.inputs(site_loaded, paths.SITE))
 
@@ -120,7 +121,7 @@ def site_built(site_rendered, tmp_path_factory):
     """The rendered site written into a temporary folder and built with mkdocs --strict: (root,
     files); the HTML is under root / "site". tests/test_docs.py holds the committed pages to be
     these, so this is also the committed site's build."""
-    from compiler import docs
+    from compiler.docs import build as docs
 
     pages, nav = site_rendered
     root = tmp_path_factory.mktemp("site")

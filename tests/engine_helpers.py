@@ -74,8 +74,8 @@ def assert_refused(g: Any, action: dict, rule_contains: str | tuple[str, ...] | 
 
 def assumed_clauses(title: str) -> set[str]:
     """The clauses `rulec coverage` lists as assumptions for `title` ("property stalemate_ends_game", …)."""
-    from compiler.cli import find_title
-    from compiler.coverage import coverage_report
-    from compiler.pipeline import load
+    from compiler.app.command import find_title
+    from compiler.docs.coverage import coverage_report
+    from compiler.lang.pipeline import load
 
     return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}

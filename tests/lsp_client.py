@@ -24,7 +24,7 @@ CONVERTER = converters.get_converter()
 def rulec_lsp() -> list[str]:
     """The command an editor runs: the `rulec` script installed beside this Python."""
     script = Path(sys.executable).parent / "rulec"
-    return [str(script), "lsp"] if script.exists() else [sys.executable, "-m", "compiler.cli", "lsp"]
+    return [str(script), "lsp"] if script.exists() else [sys.executable, "-m", "compiler.app.cli", "lsp"]
 
 
 class Client:

@@ -31,13 +31,13 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from compiler import syntax as s
-from compiler.emit import render_module
-from compiler.ir import Title
-from compiler.parse import parse_text
-from compiler.pipeline import Loaded, _finish
-from compiler.schema import SCALARS, Schema, schema_of
-from compiler.typecheck import _fits, atoms
+from compiler.lang import syntax as s
+from compiler.emit.emitter import render_module
+from compiler.lang.ir import Title
+from compiler.lang.parse import parse_text
+from compiler.lang.pipeline import Loaded, _finish
+from compiler.lang.schema import SCALARS, Schema, schema_of
+from compiler.lang.typecheck import _fits, atoms
 
 #: literals an edit may put in place of a value, with the types that take each
 REPLACEMENTS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -311,7 +311,7 @@ class Checker:
         """What `rulec check` reports on the edited file (the errors), and the titles built from it.
         `whole`: parse the whole edited file; `everything`: every title built from the file
         (else the file's own title only)."""
-        from compiler.check import check_title
+        from compiler.lang.check import check_title
 
         module = None if whole else self._spliced(mutant)
         found = []

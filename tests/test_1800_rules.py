@@ -24,7 +24,7 @@ import random
 
 import pytest
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime.entities import BANK, POOL, SCRAP
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import act, acting, assert_refused, C, P

@@ -20,7 +20,7 @@ import random
 
 import pytest
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime import track
 from compiler.runtime.entities import BANK, POOL
 from compiler.runtime.monitor import Monitor

@@ -11,7 +11,7 @@ import copy
 
 import pytest
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime import track
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor

@@ -7,7 +7,7 @@ play where that is short; a test that edits the state says so ("test setup"), mo
 
 from __future__ import annotations
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime import track
 from compiler.runtime.entities import BANK, POOL
 from tests.engine_helpers import act, acting, assert_refused, C, P

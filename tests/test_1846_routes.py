@@ -175,7 +175,7 @@ def test_running_trains_at_ends_bonus_as_18co_states_it():
 
 
 def test_running_trains_18_grand_junction_limits_one_east_and_one_west():
-    from compiler.engines import game_class
+    from compiler.emit.engines import game_class
     data = game_class("18 Grand Junction").DATA
     (bonus,) = data.components_of("revenue_bonus")
     assert bonus["limit_a"] == 1 and bonus["limit_b"] == 1

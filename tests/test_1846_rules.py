@@ -21,7 +21,7 @@ import random
 
 import pytest
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime.entities import BANK, POOL
 from compiler.runtime import track
 from compiler.runtime.monitor import Monitor
@@ -783,8 +783,8 @@ def test_two_player_variant_replays_18xx_games_logs_through_the_draft(fixtures_d
     alternate, and the first stock round follows the last pick."""
     import json
 
-    from compiler.cli import title_for_log
-    from compiler.pipeline import load
+    from compiler.app.command import title_for_log
+    from compiler.lang.pipeline import load
     from compiler.runtime import sitelog
 
     logs = sorted((fixtures_dir / "18462pVariant").glob("*.json"))

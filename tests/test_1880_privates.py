@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import act, acting, assert_refused, C, P
 

@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from compiler.cli import title_for_log
-from compiler.engines import game_class
-from compiler.pipeline import load
+from compiler.app.command import title_for_log
+from compiler.emit.engines import game_class
+from compiler.lang.pipeline import load
 from compiler.runtime import sitelog
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import acting, assert_refused, P

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.engines import game_class
-from compiler.playout import play_one
+from compiler.emit.engines import game_class
+from compiler.app.playout import play_one
 from compiler.runtime.entities import DEPOT, POOL, SCRAP
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import acting, assert_refused, C, P

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.engines import game_class
-from compiler.playout import play_one
+from compiler.emit.engines import game_class
+from compiler.app.playout import play_one
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import act, acting, assert_refused, P, seats
 

@@ -11,9 +11,9 @@ import pytest
 
 from pathlib import Path
 
-from compiler.cli import main
-from compiler.engines import game_class, overlay_game_class
-from compiler.playout import play_one
+from compiler.app.cli import main
+from compiler.emit.engines import game_class, overlay_game_class
+from compiler.app.playout import play_one
 from compiler.runtime.errors import RuleGap
 
 TITLE = "1880 Romania"

@@ -332,7 +332,7 @@ def test_9_5_4_a_player_owned_idarado_closes_in_phase_5():
 def test_the_sites_optional_rules_are_options_named_as_its_logs_name_them():
     """The optional rules 18xx.games offers for 18CO are options of the title, read from a log's
     `settings.optional_rules` by their `log_names` (tests/test_18co_options.py plays each)."""
-    from compiler.engines import game_class
+    from compiler.emit.engines import game_class
     Game = game_class("18CO")
     for name in ("priority_order_pass", "pay_per_trash", "major_investors"):
         assert Game(players=["Ann", "Bob", "Cid"], seed=1, options=[name]).options == (name,)

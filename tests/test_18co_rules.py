@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.engines import game_class
-from compiler.playout import play_one
+from compiler.emit.engines import game_class
+from compiler.app.playout import play_one
 from compiler.runtime.entities import BANK, POOL
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import act, acting, assert_refused, assumed_clauses, C, P, seats

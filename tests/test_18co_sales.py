@@ -13,7 +13,7 @@ The game is the takeover tests' stock round 2: Dee presides KPAC (20%) and CS (2
 
 from __future__ import annotations
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime.entities import BANK
 from compiler.runtime.monitor import Monitor
 from tests.engine_helpers import C, P, act, acting, assert_refused

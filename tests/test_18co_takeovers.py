@@ -398,8 +398,8 @@ def test_8_2_a_player_who_bought_comes_round_again():
 
 @pytest.mark.parametrize("seed", [7, 8])
 def test_7_random_games_with_acquisitions_finish(seed):
-    from compiler.playout import play_one
-    from compiler.engines import game_class
+    from compiler.app.playout import play_one
+    from compiler.emit.engines import game_class
     record = play_one(game_class("18CO"), [f"P{i}" for i in range(4)], seed=seed)
     assert record["finished"]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.engines import overlay_game_class
+from compiler.emit.engines import overlay_game_class
 from compiler.runtime.entities import BANK
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.engines import overlay_game_class
+from compiler.emit.engines import overlay_game_class
 from compiler.runtime import track
 from compiler.runtime.entities import BANK, DEPOT, SCRAP, SUBSIDY
 from compiler.runtime.errors import IllegalAction
@@ -686,9 +686,9 @@ def test_two_player_rules_additional_end_game_conditions_the_final_train():
 
 
 def test_coverage_names_the_1846_clause_each_18gj_clause_replaces_or_adds_to():
-    from compiler.cli import find_title
-    from compiler.coverage import coverage_report
-    from compiler.pipeline import load
+    from compiler.app.command import find_title
+    from compiler.docs.coverage import coverage_report
+    from compiler.lang.pipeline import load
 
     loaded = load()
     report = coverage_report(find_title(loaded, "18 Grand Junction"))
@@ -712,7 +712,7 @@ def test_coverage_names_the_1846_clause_each_18gj_clause_replaces_or_adds_to():
 def test_two_players_play_the_mandatory_two_player_variant(capsys):
     import json
 
-    from compiler.cli import main
+    from compiler.app.cli import main
 
     code = main(["play", "18 Grand Junction", "--players", "2", "--games", "1", "--seed", "3",
                  "--map", str(FIXTURE), "--json"])

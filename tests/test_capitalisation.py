@@ -13,8 +13,8 @@ from tests.conftest import LIBRARIES, TOY
 
 
 def _toy(capitalisation: str):
-    from compiler.engines import current_game_class
-    from compiler.pipeline import load_texts
+    from compiler.emit.engines import current_game_class
+    from compiler.lang.pipeline import load_texts
 
     text = (TOY / "toy.rules").read_text(encoding="utf-8")
     old = "  capitalisation: incremental §2"
@@ -57,7 +57,7 @@ def test_the_treasury_after_each_purchase_and_at_the_float(capitalisation, treas
 
 
 def test_money_is_conserved_under_full_capitalisation_proved_for_the_purchase_that_floats():
-    from compiler.verify import verify_title
+    from compiler.verify.verifier import verify_title
 
     title, _ = _toy("full")
     report = verify_title(title, only=["buy_shares"])
@@ -66,7 +66,7 @@ def test_money_is_conserved_under_full_capitalisation_proved_for_the_purchase_th
 
 
 def test_an_ipo_that_would_pay_its_corporation_under_full_capitalisation_is_refused():
-    from compiler.pipeline import load_texts
+    from compiler.lang.pipeline import load_texts
 
     text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
         "  capitalisation: incremental §2", "  capitalisation: full §2")
@@ -79,7 +79,7 @@ def _line(text: str, prop: str) -> int:
 
 
 def test_a_capitalisation_the_library_does_not_declare_is_refused():
-    from compiler.pipeline import load_texts
+    from compiler.lang.pipeline import load_texts
 
     text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
         "  capitalisation: incremental §2", "  capitalisation: partial §2")

@@ -9,12 +9,12 @@ import pathlib
 
 import pytest
 
-from compiler import syntax as s
-from compiler.cli import main
+from compiler.lang import syntax as s
+from compiler.app.cli import main
 from compiler.diagnostics import EXAMPLES, Severity
 from compiler.paths import ROOT
-from compiler.pipeline import load, load_texts
-from compiler.schema import schema_of
+from compiler.lang.pipeline import load, load_texts
+from compiler.lang.schema import schema_of
 from tests.conftest import check_source, codes, only
 
 
@@ -200,7 +200,7 @@ def test_play_refuses_a_title_that_does_not_check(tmp_path, monkeypatch, capsys)
 
 
 def test_an_engine_whose_rulespecs_changed_is_built_in_memory():
-    from compiler.engines import current_game_class, game_class
+    from compiler.emit.engines import current_game_class, game_class
 
     loaded = load()
     title = loaded.program.titles["1800"]
@@ -217,11 +217,11 @@ def test_an_engine_whose_rulespecs_changed_is_built_in_memory():
 
 
 def test_each_engine_records_the_rulespecs_it_was_built_from():
-    from compiler.engines import engine_module
+    from compiler.emit.engines import engine_module
 
     loaded = load()
     for title in loaded.every_title():
-        from compiler.emit import module_name
+        from compiler.emit.emitter import module_name
 
         recorded = engine_module(module_name(title)).SOURCES
         assert recorded == {p: loaded.sources.digest(p) for p in title.source_paths()}, title.display_name
@@ -240,8 +240,9 @@ DYNAMIC_READS = ("_options", "_group", "_value_at_end", "limit_a", "limit_b", "d
 def test_a_property_not_declared_documentation_is_read_by_the_engine_or_the_verifier():
     """The schema's `documentation` flag is honest one way: a property without it is
     named by the runtime, the emitter, the verifier, the check or a DSL clause."""
-    readers = ("compiler/runtime", "compiler/verify", "compiler/emit", "compiler/cli", "compiler/playout",
-               "compiler/engines", "compiler/check", "compiler/coverage", "compiler/resolve")
+    readers = ("compiler/runtime/", "compiler/verify/", "compiler/emit/", "compiler/app/cli.py",
+               "compiler/app/command.py", "compiler/app/playout.py", "compiler/lang/check",
+               "compiler/docs/coverage.py", "compiler/lang/resolve.py")
     literals: set[str] = set()
     for path in (ROOT / "compiler").rglob("*.py"):
         if str(path.relative_to(ROOT)).startswith(readers):
@@ -280,7 +281,7 @@ def test_check_of_one_file_checks_the_titles_built_from_it_and_reports_the_same(
     from FILE (`load(checking=...)`): FILE's diagnostics are those of a full check, and no time
     goes to the other titles (their own errors are not looked for)."""
     from compiler.paths import display
-    from compiler.pipeline import load
+    from compiler.lang.pipeline import load
     from tests.conftest import TOY
 
     toy = (TOY / "toy.rules").read_text(encoding="utf-8").replace(

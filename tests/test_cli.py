@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from compiler.cli import build_parser, main, slug
+from compiler.app.cli import build_parser, main
+from compiler.names import slug
 
 COMMANDS = ["build", "check", "compile", "verify", "validate", "docs", "play", "replay", "titles", "coverage"]
 
@@ -32,7 +33,7 @@ def test_verify_proves_a_title_with_its_variants_and_names_an_unknown_title(toy,
     """`rulec verify TITLE` verifies the title and its variants, prints each table and the slowest
     check, exit 0. On the toy title (tests/fixtures/toy), which verifies in seconds; every real
     title's full run is `rulec build`'s, whose recorded results tests/test_verify.py checks."""
-    monkeypatch.setattr("compiler.pipeline.load", lambda *args, **kwargs: toy)
+    monkeypatch.setattr("compiler.lang.pipeline.load", lambda *args, **kwargs: toy)
     assert main(["verify", "toy"]) == 0
     out = capsys.readouterr().out
     assert "== Toy\n" in out and "== Toy (Rich)" in out and "0 counterexample" not in out
@@ -105,7 +106,8 @@ def test_titles_lists_every_title_and_variant(capsys):
 def test_titles_are_listed_from_a_cache_that_follows_the_rulespecs(capsys, tmp_path, monkeypatch):
     """Issue 33: `rulec titles` reads a listing cached under the rulespecs' fingerprint instead of
     loading them; an edit of a rulespec shows at once."""
-    from compiler import cli, paths
+    from compiler.app import cli
+    from compiler import paths
 
     shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
     monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
@@ -169,12 +171,12 @@ def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
     assert {p.name: p.read_bytes() for p in paths.GENERATED.glob("*.py")} == engines
     # built again with nothing changed: nothing to write, nothing proved again (issue 33: the
     # fresh record's results are the verifier's), no site built again
-    from compiler import verify
+    from compiler.verify import verifier as verify
 
     def no_proof(*args, **kwargs):
         raise AssertionError("a title with a fresh record was verified again")
 
-    from compiler import docs
+    from compiler.docs import build as docs
 
     with monkeypatch.context() as m:
         m.setattr(verify, "verify_title", no_proof)
@@ -190,7 +192,7 @@ def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
 
 
 def test_console_script_entry_point():
-    done = subprocess.run([sys.executable, "-m", "compiler.cli", "titles"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "compiler.app.cli", "titles"], capture_output=True, text=True)
     assert done.returncode == 0 and "1800" in done.stdout
 
 
@@ -202,7 +204,7 @@ def _played_log(seed: int = 5) -> dict:
     """A finished 1800 game played with random legal actions on the map."""
     import random
 
-    from compiler.engines import game_class
+    from compiler.emit.engines import game_class
 
     rng = random.Random(seed)
     game = game_class("1800")(["Ann", "Bob"], seed=seed)
@@ -300,7 +302,7 @@ def test_play_says_who_won_every_players_value_the_end_and_the_win_rate_by_seat(
 
 def test_a_tie_shares_the_win_between_the_seats():
     """Players tied at the highest value all win; each of their seats counts a share of it."""
-    from compiler.playout import Summary
+    from compiler.app.playout import Summary
 
     tie = {"seed": 1, "finished": True, "end_reason": "bank_broken", "actions": 10, "rounds": 3, "revenue": 0,
            "result": {"Player 1": 500, "Player 2": 500, "Player 3": 400},
@@ -337,7 +339,7 @@ def test_progress_off_a_terminal_is_a_plain_line_per_stage_and_quiet_prints_none
 
 def test_progress_of_a_command_run_in_a_pipe_has_no_escape_codes():
     """`rulec play --games 2` as a process whose output is a pipe: the progress is one plain line."""
-    done = subprocess.run([sys.executable, "-m", "compiler.cli", "play", "1800", "--games", "2"],
+    done = subprocess.run([sys.executable, "-m", "compiler.app.cli", "play", "1800", "--games", "2"],
                           capture_output=True, text=True)
     assert done.returncode == 0 and "wins by seat" in done.stdout
     assert "\x1b" not in done.stdout + done.stderr

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from compiler.cli import main
+from compiler.app.cli import main
 from compiler.diagnostics import CODES, Diagnostic, Severity, SourceMap, Span, render
 from tests.conftest import check_source, codes, only
 

@@ -1,4 +1,4 @@
-"""The rule reference site (`rulec docs`, compiler/docs.py).
+"""The rule reference site (`rulec docs`, compiler/docs/build.py).
 
 The site is rendered from the real rulespecs into a temporary folder and built
 once with `mkdocs build --strict` (link and anchor validation set to warn, so
@@ -9,7 +9,7 @@ site/docs are the ones the rulespecs give; and a headless Chromium (Debian's
 follows a rule to its cross-title page.
 
 The verification results on the pages are the record's (site/proofs.json,
-`compiler.docs_proofs`), not a new run of every proof: the record is checked
+`compiler.docs.proofs`), not a new run of every proof: the record is checked
 fresh (each title's fingerprint: the verifier's version and the text of the
 title's files), and a record gives the pages a run gives (on the toy title,
 verified here).
@@ -31,12 +31,14 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from pygments.token import Error
 
-from compiler import docs, paths, verify
-from compiler.docs_model import Site
-from compiler.docs_proofs import RECORD, prove, record_text, recorded
-from compiler.docs_svg import market_cells
-from compiler.lexer import RulespecLexer, ensure_registered
-from compiler.pipeline import load
+from compiler.docs import build as docs
+from compiler import paths
+from compiler.verify import verifier as verify
+from compiler.docs.model import Site
+from compiler.docs.proofs import RECORD, prove, record_text, recorded
+from compiler.docs.svg import market_cells
+from compiler.lang.lexer import RulespecLexer, ensure_registered
+from compiler.lang.pipeline import load
 
 #: the tests share one rendered and built site (conftest.py's session fixtures) with
 #: tests/test_site_browser.py: one xdist worker runs them all
@@ -174,7 +176,7 @@ def test_rebuilding_gives_identical_pages_and_html(built, rendered, toy, tmp_pat
                                    **docs.inputs(again, paths.SITE))
     assert pages == rendered[0] and nav == rendered[1]
     assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
-    from compiler import emit
+    from compiler.emit import emitter as emit
 
     generated = tmp_path / "generated"
     generated.mkdir()
@@ -232,7 +234,7 @@ def test_a_record_gives_the_pages_a_run_gives_and_goes_stale_with_its_title(toy,
         assert [(r.invariant, r.transition, r.status, r.reason) for r in record.reports[name].results] \
             == [(r.invariant, r.transition, r.status, r.reason) for r in report.results]
         assert record.reports[name].ok and record.reports[name].counts() == report.counts()
-    from compiler.pipeline import load_texts
+    from compiler.lang.pipeline import load_texts
     from tests.conftest import LIBRARIES, TOY
 
     toy_file = TOY / "toy.rules"
@@ -478,8 +480,8 @@ def test_a_reader_searches_and_follows_a_rule_to_its_cross_title_page(served, tm
 
 
 def test_the_home_pages_erratum_example_applies_and_shows_what_it_changed():
-    from compiler.docs_pages import ERRATUM_EXAMPLE, Writer
-    from compiler.pipeline import load_texts, rulespec_files
+    from compiler.docs.pages import ERRATUM_EXAMPLE, Writer
+    from compiler.lang.pipeline import load_texts, rulespec_files
 
     texts = {paths.display(p): p.read_text(encoding="utf-8") for p in rulespec_files()}
     texts["rulespecs/1800-erratum.rules"] = ERRATUM_EXAMPLE
@@ -520,7 +522,7 @@ def test_each_reading_has_a_page_of_what_it_changes_in_play_on_its_title_and_var
     saved games as the record holds them, the proofs whose status differs between the two readings
     (from the verification results), the engine functions that differ; for the title and for each
     variant the reading applies to."""
-    from compiler import docs_readings
+    from compiler.docs import readings as docs_readings
 
     pages, nav = rendered
     readings = {after.reading for _, after in docs_readings.pairs(loaded)}
@@ -551,14 +553,14 @@ def test_each_reading_has_a_page_of_what_it_changes_in_play_on_its_title_and_var
 def test_the_readings_record_holds_every_saved_game_under_its_current_key(loaded, fixtures_dir):
     """site/readings.json is what `rulec docs` measures now: each saved game of a reading recorded
     under the key of both engines, the code and the log as they are (`docs_readings.stale`)."""
-    from compiler import docs_readings
+    from compiler.docs import readings as docs_readings
 
     assert docs_readings.stale(loaded, paths.SITE, fixtures_dir) == [], \
         f"site/{docs_readings.RECORD} is stale: run `rulec docs`"
 
 
 def test_a_saved_study_is_on_the_site_under_studies(rendered):
-    from compiler.docs_studies import STUDIES
+    from compiler.docs.studies import STUDIES
 
     pages, nav = rendered
     saved = STUDIES / "1800-greedy"

@@ -10,7 +10,9 @@ import shutil
 
 import pytest
 
-from compiler import docs, docs_readings, docs_studies
+from compiler.docs import build as docs
+from compiler.docs import readings as docs_readings
+from compiler.docs import studies as docs_studies
 
 #: two short saved games of 18xx.games: 1846 (46 actions), 18CO (49 actions)
 SHORT_1846 = ("1846", "hs_cvjhogoy_1599504419.json")

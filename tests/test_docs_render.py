@@ -1,4 +1,4 @@
-"""How the reference site words what it shows (compiler/docs_render.py, docs_pages.py).
+"""How the reference site words what it shows (compiler/docs/render.py, docs_pages.py).
 
 The pages are read by 18xx players and designers: an identifier in running
 text is set as code, a value is shown as a reader reads it (a list of
@@ -9,9 +9,9 @@ and the verifier's notes lose the Python they print. The browser test
 
 from __future__ import annotations
 
-from compiler import syntax as s
-from compiler.docs_pages import _in_words
-from compiler.docs_render import esc, identifiers, plural, value_md
+from compiler.lang import syntax as s
+from compiler.docs.report_pages import _in_words
+from compiler.docs.render import esc, identifiers, plural, value_md
 
 
 def test_identifiers_in_running_text_are_set_as_code():

@@ -1,6 +1,6 @@
 """The editors' grammar (editors/vscode/syntaxes/rulespec.tmLanguage.json) and extension manifest.
 
-The grammar is written by editors/textmate.py from the Pygments lexer (compiler/lexer.py). It is
+The grammar is written by editors/textmate.py from the Pygments lexer (compiler/lang/lexer.py). It is
 checked here with Oniguruma, the regex engine of VS Code's TextMate tokenizer (onigurumacffi, which
 textmate-grammar-python installs), by `tokenize` below: a line-at-a-time scanner with TextMate's
 rule semantics (the earliest match wins, ties to the first rule; `match` with `name` or
@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from compiler.lexer import RulespecLexer
+from compiler.lang.lexer import RulespecLexer
 from compiler.paths import ROOT, RULESPECS
 
 onigurumacffi = pytest.importorskip("onigurumacffi")

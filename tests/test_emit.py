@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from compiler.cli import main
-from compiler.emit import emit_title, module_name, outputs
+from compiler.app.cli import main
+from compiler.emit.emitter import emit_title, module_name, outputs
 from compiler.paths import GENERATED
-from compiler.pipeline import load, load_texts
+from compiler.lang.pipeline import load, load_texts
 from tests.conftest import LIBRARIES
 
 
@@ -43,7 +43,7 @@ def test_compile_check_fails_when_generated_is_stale(tmp_path, monkeypatch, caps
         (stale / path.name).write_text(path.read_text())
     (stale / "t_1800.py").write_text("# edited by hand\n")
     monkeypatch.setattr(paths, "GENERATED", stale)
-    import compiler.emit as emit
+    import compiler.emit.emitter as emit
 
     monkeypatch.setattr(emit, "GENERATED", stale)
     assert main(["compile", "--check"]) == 1

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler.parse import parser
+from compiler.lang.parse import parser
 from compiler.paths import RULESPECS
-from compiler.pipeline import load_texts
+from compiler.lang.pipeline import load_texts
 from tests.conftest import PARSED_LIBRARIES
 
 #: the fuzz tests and their count run on one worker (pytest-xdist's `--dist loadgroup`)

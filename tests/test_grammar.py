@@ -5,9 +5,9 @@ from __future__ import annotations
 import lark
 import pytest
 
-from compiler import syntax as s
-from compiler.emit import unparse
-from compiler.parse import parse_text, parser
+from compiler.lang import syntax as s
+from compiler.emit.emitter import unparse
+from compiler.lang.parse import parse_text, parser
 from compiler.paths import GRAMMAR
 
 
@@ -203,7 +203,7 @@ def test_a_parse_is_stored_and_read_back_the_same_and_a_changed_text_is_parsed_a
     """The parse cache (`.rulec-cache/parse/`, here a folder of the test's): a second process
     reads the stored module, equal to a fresh parse span for span; a changed text, or a stored
     file that cannot be read back, is parsed again."""
-    from compiler import parse
+    from compiler.lang import parse
 
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
     text = 'title "Cached" {\n  players: 2..4 §1\n}\n'
@@ -233,7 +233,7 @@ def test_the_parse_cache_keeps_the_newest_parses(tmp_path, monkeypatch):
     file stores one); Lark's tables stay."""
     import os
 
-    from compiler import parse
+    from compiler.lang import parse
 
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(parse, "KEPT", 3)

@@ -13,9 +13,9 @@ import ast
 
 import pytest
 
-from compiler import syntax as s
-from compiler.docs_model import anchor_for
-from compiler.docs_render import esc
+from compiler.lang import syntax as s
+from compiler.docs.model import anchor_for
+from compiler.docs.render import esc
 from compiler.paths import ROOT
 from tests.conftest import TOY
 
@@ -23,9 +23,9 @@ from tests.conftest import TOY
 @pytest.fixture(scope="module")
 def guide():
     """The library units, and their reference pages as `rulec docs` renders them."""
-    from compiler.docs_model import Site
-    from compiler.docs_pages import Writer
-    from compiler.pipeline import load
+    from compiler.docs.model import Site
+    from compiler.docs.pages import Writer
+    from compiler.lang.pipeline import load
 
     loaded = load([TOY])
     assert loaded.ok, [d.message for d in loaded.errors]
@@ -71,7 +71,7 @@ def test_every_library_action_is_listed(guide):
 
 
 def test_every_optional_field_of_a_library_action_is_listed_with_its_default(guide):
-    from compiler.docs_render import signature
+    from compiler.docs.render import signature
 
     libraries, pages = guide
     optional = [(name, r) for name, unit in libraries.items() for r in _items(unit, s.Routine)

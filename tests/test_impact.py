@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from compiler.impact import impact, title_impact, amend
+from compiler.app.cli import main
+from compiler.verify.impact import impact, title_impact, amend
 from compiler.runtime.sitelog import processed_actions
-from compiler.verify import Cache
+from compiler.verify.verifier import Cache
 
 from tests.conftest import TOY
 
@@ -134,7 +134,7 @@ def test_an_erratum_paying_money_to_nobody_fails_money_conserved_with_its_counte
 def test_an_erratum_of_a_title_is_proved_on_its_variants_too(tmp_path):
     """The toy's variant "Rich" (more cash) pays its dividends by the title's procedure: the
     erratum breaks money_conserved there too; the variant's engine changes the same function."""
-    from compiler.impact import amendment_titles
+    from compiler.verify.impact import amendment_titles
 
     amendment = amend(_errata(tmp_path, DIVIDENDS_TO_NOBODY), [TOY])
     assert amendment_titles(amendment) == [("Toy", None), ("Toy", "Rich")]
@@ -176,7 +176,7 @@ def test_errata_that_cannot_be_measured_are_refused_with_a_diagnostic(tmp_path, 
 def test_a_refused_action_is_retaken_only_at_another_amount_never_on_another_thing():
     """An action the amended rules refuse is taken as the one legal action that differs from it in a
     price alone; one that would buy another company, or that several actions could stand for, is not."""
-    from compiler.impact import _retake
+    from compiler.verify.impact import _retake
 
     class Game:
         def __init__(self, legal):

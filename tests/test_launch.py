@@ -1,4 +1,4 @@
-"""Start-up of `rulec play` and `replay` from the committed engine (`compiler.launch`): an answer
+"""Start-up of `rulec play` and `replay` from the committed engine (`compiler.emit.launch`): an answer
 the full load gave is recalled while the rulespecs, the front end and the engine are unchanged,
 and never otherwise."""
 
@@ -10,16 +10,18 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler import cli, launch, paths
-from compiler.cli import main
+from compiler.app import cli
+from compiler.emit import launch
+from compiler import paths
+from compiler.app.cli import main
 from compiler.diagnostics import SourceMap
-from compiler.engines import engine_module
+from compiler.emit.engines import engine_module
 
 
 def _as_loaded(title: str, variant: str | None = None):
     """A title as the full load would give it (its name and the files it is built from) and the
     sources read, without reading the rulespecs: the files the committed engine records."""
-    from compiler.engines import engine_name
+    from compiler.emit.engines import engine_name
 
     recorded = engine_module(engine_name(title, variant)).SOURCES
     sources = SourceMap()

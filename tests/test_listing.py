@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.engines import engine_module
+from compiler.emit.engines import engine_module
 from compiler.runtime.data import Gap
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ pytest.importorskip("pygls")
 
 from lsprotocol import types as lsp  # noqa: E402
 
-from compiler import syntax as s  # noqa: E402
+from compiler.lang import syntax as s  # noqa: E402
 from compiler.paths import ROOT  # noqa: E402
 from tests.conftest import TOY, check_source  # noqa: E402
 from tests.lsp_client import Client  # noqa: E402
@@ -238,8 +238,8 @@ EDITS = [
 def test_an_edit_parses_as_the_whole_text(what, old, new, by_clause):
     """The workspace parses an edit by parsing only the clauses it touches: the module must be the
     whole parse's, every span included."""
-    from compiler.lsp_workspace import Workspace
-    from compiler.parse import parse_unsaved
+    from compiler.app.lsp_workspace import Workspace
+    from compiler.lang.parse import parse_unsaved
 
     workspace = Workspace([TOY])
     shown = "tests/fixtures/toy/toy.rules"
@@ -262,8 +262,8 @@ def test_an_open_rulespec_gets_the_diagnostics_of_rulec_check():
     """Only the files a document's titles are built from are resolved and checked: what is said of
     the document is what `rulec check` says of it with every rulespec read (here a variant whose
     `replace` names a clause its title lacks, E012)."""
-    from compiler.lsp_workspace import Workspace
-    from compiler.pipeline import load_texts, rulespec_files
+    from compiler.app.lsp_workspace import Workspace
+    from compiler.lang.pipeline import load_texts, rulespec_files
     from compiler import paths
 
     shown = "rulespecs/1846-two-player.rules"
@@ -281,8 +281,8 @@ def test_an_open_rulespec_gets_the_diagnostics_of_rulec_check():
 
 def test_definition_from_an_amend_and_a_replace_of_a_title_extending_another():
     """18 Grand Junction extends 1846: its `amend` and `replace` lead to 1846's clause."""
-    from compiler.lsp_features import definition
-    from compiler.lsp_workspace import Workspace
+    from compiler.app.lsp_features import definition
+    from compiler.app.lsp_workspace import Workspace
 
     workspace = Workspace()
     shown = "rulespecs/18-grand-junction.rules"
@@ -301,8 +301,8 @@ def test_random_edits_parse_as_the_whole_text():
     whichever way the workspace parses each, the module is the whole parse's, spans included."""
     import random
 
-    from compiler.lsp_workspace import Document, Workspace
-    from compiler.parse import parse_unsaved
+    from compiler.app.lsp_workspace import Document, Workspace
+    from compiler.lang.parse import parse_unsaved
 
     shown = "tests/fixtures/toy/toy.rules"
     workspace = Workspace([TOY])
@@ -328,7 +328,7 @@ def test_random_edits_parse_as_the_whole_text():
 def test_a_rulespec_changed_on_disk_is_read_again(tmp_path):
     """A file of the workspace that the editor does not have open, changed on disk, is read again
     (the server does so on workspace/didChangeWatchedFiles): a title beside its own library."""
-    from compiler.lsp_workspace import Workspace
+    from compiler.app.lsp_workspace import Workspace
 
     library = tmp_path / "own.rules"
     library.write_text('library "own" {\n  param colour: {red, blue} "a colour"\n}\n', encoding="utf-8")

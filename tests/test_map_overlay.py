@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from compiler import paths
-from compiler.cli import main
-from compiler.engines import OverlayError, overlay_game_class
+from compiler.app.cli import main
+from compiler.emit.engines import OverlayError, overlay_game_class
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 

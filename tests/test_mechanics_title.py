@@ -28,8 +28,8 @@ GAMES = 50
 
 @pytest.fixture(scope="module")
 def kestrel():
-    from compiler.engines import current_game_class
-    from compiler.pipeline import load_texts
+    from compiler.emit.engines import current_game_class
+    from compiler.lang.pipeline import load_texts
 
     loaded = load_texts({**LIBRARIES, PATH: TEXT})
     title = loaded.program.titles["Kestrel Lines"] if loaded.ok else None
@@ -46,7 +46,7 @@ def test_the_invented_title_checks_clean(kestrel):
 def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
     """Each game is played as `rulec play` plays it (the invariant monitor after every action); each use
     of a mechanic is counted and checked against what the title says of it, from the state before."""
-    from compiler.playout import play_one
+    from compiler.app.playout import play_one
 
     _, _, Game = kestrel
     used: Counter[str] = Counter()
@@ -159,7 +159,7 @@ def test_a_log_without_the_optional_field_binds_its_default(kestrel):
 def test_the_mechanics_transitions_are_proved(kestrel):
     """buy_train with and without a trade-in (the exchange bound to each train a discount names, and to
     none), the title's rebate, and the purchase that floats under full capitalisation: every check."""
-    from compiler.verify import verify_title
+    from compiler.verify.verifier import verify_title
 
     _, title, _ = kestrel
     transitions = ("buy_train", "company_rebate", "buy_shares")

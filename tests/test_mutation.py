@@ -20,7 +20,7 @@ from collections import Counter
 import pytest
 
 from compiler.paths import ROOT
-from compiler.pipeline import load
+from compiler.lang.pipeline import load
 from tests.mutation import Checker, Mutator
 
 #: each title's own rulespec, and the title it holds

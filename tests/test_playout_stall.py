@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.playout import PlayoutError, play_one
+from compiler.app.playout import PlayoutError, play_one
 from compiler.runtime.stall import explain
 from tests.conftest import TOY
 
 
 @pytest.fixture(scope="module")
 def penniless():
-    from compiler.engines import current_game_class
-    from compiler.pipeline import load
+    from compiler.emit.engines import current_game_class
+    from compiler.lang.pipeline import load
 
     loaded = load([TOY, TOY.parent / "stall"])
     assert loaded.ok, [d.message for d in loaded.errors]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler import syntax as s
+from compiler.lang import syntax as s
 from tests.conftest import check_source, codes
 
 LIB = (
@@ -100,9 +100,9 @@ def test_gaps_are_collected_with_their_place():
 
 
 def test_the_builtins_table_read_back_from_the_cache_is_the_runtimes(tmp_path, monkeypatch):
-    """`compiler.builtins.table()` is kept in the cache under a digest of the runtime's sources:
+    """`compiler.lang.builtins.table()` is kept in the cache under a digest of the runtime's sources:
     read back, it is what `GameBase` gives; a stored table that cannot be read is built again."""
-    from compiler import builtins
+    from compiler.lang import builtins
 
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
     expected = {**builtins.VALUES, **builtins._functions()}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.check import check_title
-from compiler.pipeline import load
+from compiler.lang.check import check_title
+from compiler.lang.pipeline import load
 
 TITLES = ["1800", "18CO", "1880 Romania", "1846", "18 Grand Junction"]
 

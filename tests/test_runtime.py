@@ -98,8 +98,8 @@ def test_tables_by_players_and_gaps():
 def test_an_engine_error_while_listing_actions_is_that_games_failure_not_the_runs():
     """`rulec play` reports an engine that raises while listing its legal actions (a bug) as the
     failure of that game, with its seed; the other games of the run are still played."""
-    from compiler.engines import game_class
-    from compiler.playout import play_many
+    from compiler.emit.engines import game_class
+    from compiler.app.playout import play_many
 
     base = game_class("1800")
 

@@ -19,9 +19,9 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from compiler.cli import main  # noqa: E402
-from compiler.engines import game_class  # noqa: E402
-from compiler.simulate import Study, engine_source, run_study, statistics, wilson  # noqa: E402
+from compiler.app.cli import main  # noqa: E402
+from compiler.emit.engines import game_class  # noqa: E402
+from compiler.app.simulate import Study, engine_source, run_study, statistics, wilson  # noqa: E402
 
 # the cluster's processes are shared by the tests of this file: one xdist worker runs them all
 pytestmark = pytest.mark.xdist_group("dask")
@@ -112,9 +112,9 @@ def test_simulate_and_verify_run_on_a_dask_scheduler_and_worker(cluster, toy, tm
         raise AssertionError("checked in the test's process, not on the cluster")
 
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("compiler.pipeline.load", lambda *args, **kwargs: toy)
-    monkeypatch.setattr("compiler.verify.Verifier.check_transition", refused)
-    monkeypatch.setattr("compiler.verify.Verifier.check_init", refused)
+    monkeypatch.setattr("compiler.lang.pipeline.load", lambda *args, **kwargs: toy)
+    monkeypatch.setattr("compiler.verify.verifier.Verifier.check_transition", refused)
+    monkeypatch.setattr("compiler.verify.verifier.Verifier.check_init", refused)
     assert main(["verify", "toy", "--scheduler", cluster.address, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] and report["counts"]["proved"] > 0 and report["cache"]["misses"] == 0

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from compiler.engines import game_class
+from compiler.emit.engines import game_class
 from compiler.runtime import sitelog
 from compiler.runtime.errors import IllegalAction
 

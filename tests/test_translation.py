@@ -1,7 +1,7 @@
 """Translation validation of 18CO, 1880 Romania, 18 Grand Junction and 1846
 (issue #9): the z3 model of each action, evaluated on concrete pre-states
 from random playouts and constructed states, against the generated engine's
-post-state (`compiler.verify_validate`). 1800 and its Three-Player variant
+post-state (`compiler.verify.validate`). 1800 and its Three-Player variant
 are in tests/test_verify.py.
 
 These titles' models are cut down (two corporations, three copies of each
@@ -21,13 +21,14 @@ from pathlib import Path
 import pytest
 
 from compiler import paths
-from compiler.engines import game_class, overlay_game_class
-from compiler.pipeline import load
+from compiler.emit.engines import game_class, overlay_game_class
+from compiler.lang.pipeline import load
 from compiler.runtime import track
 from compiler.runtime.entities import POOL, SCRAP
 from compiler.runtime.errors import IllegalAction
-from compiler.verify_model import Model
-from compiler.verify_validate import ValidationReport, Validator, depot_exact, scope_exact, validate
+from compiler.verify.model import Model
+from compiler.verify.abstraction import depot_exact, scope_exact
+from compiler.verify.validate import ValidationReport, Validator, validate
 
 MAP = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 
@@ -319,7 +320,7 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
         # corporations outside the scope)
         "special_buy_shares": 20,
         # a station beyond the home, at the constructed station steps with the track extended toward
-        # the nearest city with a slot (`_extend_track`; KPAC's and the DSNG's homes are far from
+        # the nearest city with a slot (`setups.extend_track`; KPAC's and the DSNG's homes are far from
         # any): 112
         "place_token": 50,
         # the corporations' bids in the Acquisition Round the validator starts (§7.1), compared up to

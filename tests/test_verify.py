@@ -1,4 +1,4 @@
-"""`rulec verify`: the z3 proofs of the titles' invariants (compiler/verify*.py).
+"""`rulec verify`: the z3 proofs of the titles' invariants (compiler/verify/).
 
 - every title and variant: every check proved or sanctioned, in the results
   of `rulec build`'s full run recorded in site/proofs.json (checked fresh
@@ -37,10 +37,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiler import paths
-from compiler.docs_proofs import recorded
+from compiler.docs.proofs import recorded
 from compiler.paths import ROOT
-from compiler.pipeline import load, load_texts
-from compiler.verify import (
+from compiler.lang.pipeline import load, load_texts
+from compiler.verify.verifier import (
     FAILING,
     FOR_ANY_VALUE,
     Cache,
@@ -52,9 +52,10 @@ from compiler.verify import (
     verify_title,
     warm,
 )
-from compiler.verify_model import Model
-from compiler.verify_translate import Translator
-from compiler.verify_validate import Compiled, Evaluator, validate
+from compiler.verify.model import Model
+from compiler.verify.translate import Translator
+from compiler.verify.abstraction import Compiled, Evaluator
+from compiler.verify.validate import validate
 
 RULESPECS = {
     f"rulespecs/{path.relative_to(ROOT / 'rulespecs').as_posix()}": path.read_text(encoding="utf-8")
@@ -841,7 +842,7 @@ def test_run_prints_json_and_exits_by_the_results(toy, tmp_path, monkeypatch):
     that is none. That 1846 (its draft included) is all proved or sanctioned is its full run's,
     `test_every_title_and_variant_is_proved_or_sanctioned`."""
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr("compiler.pipeline.load", lambda: toy)
+    monkeypatch.setattr("compiler.lang.pipeline.load", lambda: toy)
     out = io.StringIO()
     code = run(["toy"], True, out)
     data = json.loads(out.getvalue())
@@ -856,7 +857,7 @@ def test_run_prints_json_and_exits_by_the_results(toy, tmp_path, monkeypatch):
     assert run(["no-such-title"], False, io.StringIO()) == 2
     # a check that is not proved makes the exit 1 (a counterexample)
     mutant = load_toy_with('errata "mutant" of "Toy" {\n' + BUY_SHARES % HOLDING_CAP_GUARD + "\n}\n")
-    monkeypatch.setattr("compiler.pipeline.load", lambda: mutant)
+    monkeypatch.setattr("compiler.lang.pipeline.load", lambda: mutant)
     assert run(["toy"], False, io.StringIO()) == 1
 
 
@@ -949,7 +950,7 @@ def test_7_with_the_optional_bidding_rule_bids_are_proved_and_agree_with_the_eng
 
 @pytest.fixture(scope="module")
 def model_1800():
-    from compiler.engines import game_class
+    from compiler.emit.engines import game_class
 
     title = load().program.titles["1800"]
     model = Model(title)

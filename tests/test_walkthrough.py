@@ -6,11 +6,11 @@ keep the invariants (the checks of `sell_shares` only: the toy's, seconds)."""
 
 from __future__ import annotations
 
-from compiler.engines import memory_game_class
+from compiler.emit.engines import memory_game_class
 from compiler.paths import ROOT
-from compiler.pipeline import load_texts
-from compiler.verify import verify_title
-from compiler.verify_validate import validate
+from compiler.lang.pipeline import load_texts
+from compiler.verify.verifier import verify_title
+from compiler.verify.validate import validate
 from tests.conftest import LIBRARIES, TOY
 from tests.engine_helpers import P, act, assert_refused
 

@@ -1,0 +1,815 @@
+"""`rulec`: the command line (see ARCHITECTURE.md, "The command line").
+
+Exit codes: 0 ok; 1 the input or the rules are at fault (diagnostics
+printed); 2 a usage error, or a stage that is not built yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compiler import __version__
+from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, find_title, load,
+                                  mandatory_variant, refused, title_for_log)
+from compiler.diagnostics import Severity, error, render, to_json
+from compiler.names import slug
+from compiler.progress import Progress, configure as configure_progress, current as progress
+
+if TYPE_CHECKING:
+    from compiler.lang.ir import Title
+    from compiler.lang.pipeline import Loaded
+
+
+#: Commands that read the rulespecs and print: they run with the cyclic garbage collector off
+#: (a loaded program is some 200,000 small objects that live to the end; the collector would
+#: walk them again and again for nothing it can free).
+QUICK = frozenset({"check", "titles", "coverage"})
+
+#: Stages of `rulec build`, in order.
+STAGES = ("check", "compile", "verify", "docs")
+
+
+# ---------------------------------------------------------------- output
+
+
+class Output:
+    """Where a command writes its text (stdout unless told otherwise)."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stdout
+
+    def line(self, text: str = "") -> None:
+        print(text, file=self.stream)
+
+
+def _print_diagnostics(loaded: Loaded, out: Output, show: set[Severity]) -> None:
+    for diagnostic in loaded.diagnostics:
+        if diagnostic.severity not in show:
+            continue
+        out.line(render(diagnostic, loaded.sources))
+        out.line()
+
+
+def _counts(loaded: Loaded) -> dict[str, int]:
+    counts = defaultdict(int)
+    for diagnostic in loaded.diagnostics:
+        counts[diagnostic.severity.value] += 1
+    return counts
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_check(args) -> int:
+    from compiler import paths as project_paths
+
+    files = bool(args.paths) and all(Path(p).is_file() for p in args.paths)
+    wanted = frozenset(project_paths.display(Path(p)) for p in args.paths) if files else None
+    loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
+    if wanted is not None:
+        # report on the files asked about; the others were read for context
+        loaded.diagnostics = [d for d in loaded.diagnostics if d.span is None or d.span.path in wanted]
+    if args.format == "json":
+        print(to_json(loaded.diagnostics))
+        return EXIT_OK if loaded.ok else EXIT_FAIL
+    out = Output()
+    shown = {Severity.ERROR, Severity.WARNING} | ({Severity.NOTE} if args.notes else set())
+    _print_diagnostics(loaded, out, shown)
+    counts = _counts(loaded)
+    titles = len(loaded.program.titles)
+    variants = len(loaded.program.variants)
+    out.line(
+        f"checked {len(loaded.files)} files, {titles} titles, {variants} variants: "
+        f"{counts['error']} errors, {counts['warning']} warnings, {counts['note']} notes"
+        + ("" if args.notes or not counts["note"] else " (--notes shows them)")
+    )
+    return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def cmd_lsp(args) -> int:
+    from compiler.app.lsp import main as serve
+
+    configure_progress(Progress())  # stdout carries the protocol: no progress lines on it
+    return serve()
+
+
+def _title_rows() -> tuple[list[dict], bool]:
+    """The titles, their players ranges and variants, and whether the rulespecs have errors: from
+    the listing cache when the rulespecs and the code reading them are unchanged (`rulec titles` in
+    a tenth of a second), else loaded and kept (only a listing loaded without errors is kept)."""
+    from compiler import paths
+    from compiler.emit.launch import fingerprint
+
+    folder = paths.cache_dir("titles")
+    key = fingerprint()  # the rulespecs' and the front end's code, as `rulec play`'s start-up keys its answers
+    cached = folder / f"{key}.json" if folder is not None else None
+    if cached is not None and cached.is_file():
+        try:
+            return json.loads(cached.read_text(encoding="utf-8")), False
+        except (OSError, ValueError):
+            pass  # a damaged entry: loaded again below
+    loaded = load(check=False)
+    if loaded.errors:
+        _print_diagnostics(loaded, Output(sys.stderr), {Severity.ERROR})
+    rows = _rows_of(loaded)
+    if cached is not None and not loaded.errors:
+        for old in folder.glob("*.json"):
+            old.unlink(missing_ok=True)
+        tmp = cached.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(cached)
+        except OSError:
+            tmp.unlink(missing_ok=True)  # a cache that cannot be written: the next call loads again
+    return rows, bool(loaded.errors)
+
+
+def cmd_titles(args) -> int:
+    rows, failed = _title_rows()
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return EXIT_FAIL if failed else EXIT_OK
+    for row in rows:
+        extra = f"  extends {row['extends']}" if row["extends"] else ""
+        print(f"{row['title']:<22} players {row['players']:<6} ({row['slug']}){extra}")
+        for variant in row["variants"]:
+            print(f"  variant {variant['name']:<20} players {variant['players']:<6} ({variant['slug']})")
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def _rows_of(loaded: "Loaded") -> list[dict]:
+    rows = []
+    for name, title in sorted(loaded.program.titles.items()):
+        players = title.players
+        rows.append({
+            "title": name,
+            "slug": slug(name),
+            "players": f"{players[0]}..{players[1]}" if players else "?",
+            "extends": title.extends,
+            "variants": [
+                {"name": v, "slug": slug(v), "players": _players(loaded.program.variants[(name, v)])}
+                for v in loaded.program.variant_names(name)
+            ],
+        })
+    return rows
+
+
+def _players(title: Title) -> str:
+    players = title.players
+    return f"{players[0]}..{players[1]}" if players else "?"
+
+
+def cmd_coverage(args) -> int:
+    from compiler.docs.coverage import coverage_report
+
+    loaded = load()
+    title = find_title(loaded, args.title, args.variant)
+    if title is None:
+        known = ", ".join(sorted(loaded.program.titles))
+        print(render(error("E090", f"no title {args.title!r}" + (f" with variant {args.variant!r}" if args.variant else ""),
+                           help=f"titles: {known}"), loaded.sources), file=sys.stderr)
+        return EXIT_FAIL
+    report = coverage_report(title)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(report.to_text())
+    return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None = None) -> tuple[bool, list[str]]:
+    """Emit every title and variant (into `folder`, generated/ unless told). Returns (ok, changed paths)."""
+    from compiler import paths
+    from compiler.emit.emitter import EmitError, outputs
+
+    folder = folder or paths.GENERATED
+    try:
+        files = outputs(loaded.every_title(), loaded.sources)
+    except EmitError as exc:
+        where = f"{exc.span}: " if exc.span else ""
+        out.line(f"{where}error: cannot compile: {exc}")
+        return False, []
+    files = {folder / path.relative_to(paths.GENERATED): text for path, text in files.items()}
+    changed = []
+    expected = set(files)
+    stale_extra = [p for p in folder.glob("*.py") if p not in expected]
+    for path, text in sorted(files.items()):
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current != text:
+            changed.append(path)
+            if not check_only:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+    for path in stale_extra:
+        changed.append(path)
+        if not check_only:
+            path.unlink()
+    return True, [paths.display(p) for p in changed]
+
+
+def cmd_compile(args) -> int:
+    loaded = load([Path(p) for p in args.paths] or None)
+    out = Output()
+    if not loaded.ok:
+        _print_diagnostics(loaded, out, {Severity.ERROR})
+        return EXIT_FAIL
+    ok, changed = _compile(loaded, args.check, out)
+    if not ok:
+        return EXIT_FAIL
+    if args.check:
+        if changed:
+            out.line("generated/ is stale; run `rulec compile`:")
+            for path in changed:
+                out.line(f"  {path}")
+            return EXIT_FAIL
+        out.line(f"generated/ is up to date ({len(loaded.every_title())} engines)")
+        return EXIT_OK
+    out.line(f"compiled {len(loaded.every_title())} engines; {len(changed)} files changed")
+    for path in changed:
+        out.line(f"  {path}")
+    return EXIT_OK
+
+
+def cmd_build(args) -> int:
+    from compiler import paths
+
+    if args.paths and not args.out:
+        print("rulec build: rulespecs of your own need --out DIR (generated/ and site/ hold rulespecs/' titles)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    with progress().stage("check"):
+        loaded = load([Path(p) for p in args.paths] or None)
+    generated = Path(args.out) / "generated" if args.out else paths.GENERATED
+    site = Path(args.out) / "site" if args.out else paths.SITE
+    out = Output()
+    _print_diagnostics(loaded, out, {Severity.ERROR})
+    counts = _counts(loaded)
+    titles = loaded.every_title()
+    rules = sum(len([c for c in t.clauses if c.origin.kind != "library"]) for t in loaded.program.titles.values())
+    gaps = sum(1 for t in titles for _ in t.gaps())
+    out.line("rulec build")
+    out.line(f"  check    {'ok' if loaded.ok else 'FAILED'}: {len(loaded.program.titles)} titles, "
+             f"{len(loaded.program.variants)} variants, {rules} clauses, {gaps} declared gaps, "
+             f"{counts['error']} errors, {counts['warning']} warnings (`rulec check` shows them)")
+    if not loaded.ok:
+        for stage in STAGES[1:]:
+            out.line(f"  {stage:<8} skipped: the check failed")
+        return EXIT_FAIL
+    with progress().stage("compile", len(titles), "engines") as stage:
+        ok, changed = _compile(loaded, False, out, generated)
+        stage.advance(len(titles) if ok else 0)
+    out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
+    if not ok:
+        return EXIT_FAIL
+    reports = _build_verify(loaded, out, args.jobs, None if args.reprove else site)
+    if reports is None:
+        return EXIT_FAIL
+    import io
+
+    from compiler.docs.build import build
+
+    log = io.StringIO()
+    code = build(out=log, loaded=loaded, root=site, generated=generated, reports=reports)
+    pages = sum(1 for _ in (site / "docs").rglob("*.md"))
+    out.line(f"  docs     {'ok' if code == 0 else 'FAILED'}: {pages} pages, mkdocs build --strict")
+    if code != 0:
+        out.line(log.getvalue())
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
+                  site: Path | None = None) -> dict | None:
+    """The verify stage of `rulec build`: every title and variant, through the
+    verify cache. Returns the reports by display name (the docs stage shows
+    them), None when the stage failed. A title whose record under `site`
+    (`proofs.json`, `compiler.docs.proofs`) is fresh — its fingerprint, the
+    verifier's version and the text of the title's files, is the title's now —
+    is taken from the record, as `rulec docs` takes it: nothing it depends on has
+    changed since the verifier gave it, so a build with nothing changed proves
+    nothing again, and an erratum proves again only the titles it touches (and,
+    through the verify cache, only their checks whose IR changed).
+
+    A counterexample, an unknown or a failed table check fails the build. A
+    check that cannot be made because the title still declares a gap (or uses
+    a construct the translation does not support) is counted and listed by
+    `rulec verify`, but does not fail the build: the title is unfinished, not
+    wrong.
+    """
+    import io
+
+    from compiler import paths
+    from compiler.verify import verifier as verify
+    from compiler.docs.proofs import recorded
+
+    cache = verify.Cache.default()
+    selected = verify.select_titles(loaded, None)
+    record = recorded(loaded, site) if site is not None else None
+    fresh = {t.display_name: record.reports[t.display_name] for t in selected
+             if record is not None and t.display_name in record.reports and t.display_name not in record.stale}
+    left = [t for t in selected if t.display_name not in fresh]
+    reports = []
+    if left:
+        with progress().stage("verify: checks on every core") as stage:
+            verify.warm(left, cache, jobs, progress=stage.item)
+    with progress().stage("verify", len(selected), "titles") as stage:
+        for title in selected:
+            stage.next(title.display_name)
+            if title.display_name in fresh:
+                reports.append(fresh[title.display_name])
+            else:
+                reports.append(verify.verify_title(title, cache=cache, progress=stage.item))
+    totals: dict[str, int] = {}
+    for report in reports:
+        for status, count in report.counts().items():
+            totals[status] = totals.get(status, 0) + count
+    wrong = [r for r in reports if r.error is not None
+             or any(x.status in verify.FAILING for x in r.results)
+             or any(t.status == "failed" for t in r.tables)]
+    complete = sum(1 for r in reports if r.ok)
+    out.line(f"  verify   {'ok' if not wrong else 'FAILED'}: {complete} of {len(reports)} titles and variants "
+             "fully proved; " + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
+             + " (`rulec verify` shows them)"
+             + (f"; {len(fresh)} taken from the fresh record ({paths.display(site / 'proofs.json')})"
+                if fresh else ""))
+    for report in wrong:
+        log = io.StringIO()
+        verify.render_report(report, log)
+        out.line(log.getvalue())
+    return None if wrong else {r.title: r for r in reports}
+
+
+def cmd_replay(args) -> int:
+    """Replay one log, or a list of logs (as `rulec play --log` writes for many games)."""
+    try:
+        data = json.loads(Path(args.log).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    logs = data if isinstance(data, list) else [data]
+    front = _Front()
+    records = []
+    status = EXIT_OK
+    reporting = progress() if len(logs) > 1 else Progress()  # one log: what it prints says enough
+    with reporting.stage("replay", len(logs), "logs") as stage:
+        for log in logs:
+            stage.next(str(log.get("id", log.get("title", ""))))
+            code, record = _replay_one(front, log, args)
+            status = max(status, code)
+            if record is not None:
+                records.append(record)
+    if args.json:
+        print(json.dumps(records[0] if not isinstance(data, list) and records else records, indent=2))
+    return status
+
+
+class _Front:
+    """The rulespecs as the full load reads them, read when first asked for (a replay whose engine
+    `compiler.emit.launch` recalls reads none)."""
+
+    def __init__(self):
+        self._loaded: Loaded | None = None
+
+    @property
+    def loaded(self) -> Loaded:
+        if self._loaded is None:
+            self._loaded = load()
+        return self._loaded
+
+
+def _replay_target(front: _Front, log: dict, args):
+    """The title and engine a log replays with (`compiler.emit.launch.Target`), or (the exit code, the
+    record) when none: recalled where the same question had its answer and nothing it depends on
+    changed since (`compiler.emit.launch`), else from the full load."""
+    from compiler.emit import launch
+    from compiler.emit.engines import OverlayError
+
+    name = log.get("id", log.get("title"))
+    question = launch.replay_question(log)
+    key = None if args.map else launch.fingerprint()
+    known = launch.recall(question, key) if key else None
+    if known is not None:
+        return known
+    loaded = front.loaded
+    title = title_for_log(loaded, log)
+    if title is None:
+        print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": f"no title matches {log.get('title')!r}"}
+    if refused(loaded, title, "replay"):
+        return EXIT_FAIL, {"log": name, "error": f"{title.display_name} does not check"}
+    try:
+        Game = engine_of(loaded, title, args.map, "replay")
+    except OverlayError as exc:
+        print(f"rulec replay: {exc}", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": str(exc)}
+    if key:
+        launch.remember(question, title, loaded.sources, key=key)
+    return launch.Target(title.name, title.variant, title.display_name, Game)
+
+
+def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
+    """Replay one log: on a divergence, say where (the action's number and id, the action, the rule that
+    refused it, the acting entity's legal actions) and exit 1; at the end, the result beside the log's
+    (exit 1 when they differ); with `--until N`, stop after action N and print the state."""
+    from compiler.runtime.errors import RuleGap
+    from compiler.runtime.sitelog import replay
+
+    quiet = args.json
+    name = log.get("id", log.get("title"))
+    title = _replay_target(front, log, args)
+    if isinstance(title, tuple):
+        return title
+    try:
+        done = replay(title.game, log, until=args.until)
+    except (RuleGap, ValueError) as exc:
+        print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": str(exc)}
+    game = done.game
+    record = {"log": name, "title": title.name, "variant": title.variant, **game.record(),
+              "processed": done.processed, "expected_result": done.expected,
+              "expected_end": log.get("game_end_reason"), "end_name": done.end_name(),
+              "divergence": done.divergence.as_dict() if done.divergence else None}
+    if done.divergence is not None:
+        print(f"rulec replay: {title.display_name} {name}: {done.divergence}", file=sys.stderr)
+        if done.divergence.legal and not quiet:
+            print("  legal now: " + "; ".join(json.dumps(a) for a in done.divergence.legal[:6]), file=sys.stderr)
+        return EXIT_FAIL, record
+    if args.until is not None:
+        if not quiet:
+            print(json.dumps(game.state(), indent=2))
+        return EXIT_OK, record
+    if not quiet:
+        print(f"replayed {done.processed} actions of {title.display_name} {name}: "
+              f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
+              f"{record['rounds']} rounds, revenue {record['revenue']}")
+        for corp, train, recorded, counted, round_ in game.g.get("revenue_notes", ()):
+            # a run whose record the title's reading takes as it stands (recorded_revenue)
+            print(f"note: in round {round_}, {corp}'s {train} ran for {recorded} as the log records it; "
+                  f"its stops count {counted}")
+        if record["result"]:
+            print("result:     " + ", ".join(f"{k} {v}" for k, v in done.result_by_id().items())
+                  + f" (end: {done.end_name()})")
+            if done.expected is not None:
+                print("log result: " + ", ".join(f"{k} {v}" for k, v in done.expected.items())
+                      + (f" (end: {log.get('game_end_reason')})" if log.get("game_end_reason") else ""))
+    if done.expected is not None and not game.finished:
+        print(f"rulec replay: {title.display_name} {name}: the log ends finished "
+              f"({log.get('game_end_reason')}), the replay does not", file=sys.stderr)
+        return EXIT_FAIL, record
+    if done.result_matches is False:
+        print(f"rulec replay: {title.display_name} {name}: the result differs from the log's: "
+              f"{done.result_by_id()} against {done.expected}", file=sys.stderr)
+        return EXIT_FAIL, record
+    if done.end_matches is False:
+        print(f"rulec replay: {title.display_name} {name}: the game ends by {done.end_name()}, the log by "
+              f"{log.get('game_end_reason')}", file=sys.stderr)
+        return EXIT_FAIL, record
+    return EXIT_OK, record
+
+
+def cmd_play(args) -> int:
+    from compiler.app.playout import play_many
+    from compiler.runtime.errors import RuleGap
+
+    target = _play_target(args)
+    if isinstance(target, int):
+        return target
+    players = target.players
+    logs: list = []
+    try:
+        with progress().stage("play", args.games, "games") as stage:
+            summary = play_many(target.game, target.name, target.variant, players, args.seed, args.games,
+                                options=tuple(args.option), logs=logs if args.log else None, progress=stage)
+    except RuleGap as exc:
+        hint = _map_hint(exc, args.map, "`--map FILE`, see README")
+        print(f"rulec play: {target.display_name} cannot be played: {exc}{hint}", file=sys.stderr)
+        return EXIT_FAIL
+    except ValueError as exc:  # an unknown --option, or players the title does not take
+        print(f"rulec play: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.log and logs:
+        Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
+    print(json.dumps(summary.to_json(), indent=2) if args.json else summary.to_text(target.display_name))
+    return EXIT_OK if not summary.failures else EXIT_FAIL
+
+
+def _play_target(args):
+    """The title, players and engine `rulec play` runs (`compiler.emit.launch.Target`), or the exit code
+    when it runs none: the committed engine straight away where the same question had its answer
+    and nothing it depends on changed since (`compiler.emit.launch`), else from the full load."""
+    from compiler.emit import launch
+    from compiler.emit.engines import OverlayError
+
+    question = launch.play_question(args.title, args.variant, args.players)
+    key = None if args.map else launch.fingerprint()
+    known = launch.recall(question, key) if key else None
+    if known is not None:
+        return known
+    loaded = load()
+    title = find_title(loaded, args.title, args.variant)
+    if title is None:
+        what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
+        print(f"rulec play: no title {what}; `rulec titles` lists them", file=sys.stderr)
+        return EXIT_USAGE
+    low, high = title.players or (2, 2)
+    players = args.players or low
+    if not low <= players <= high and args.variant is None:
+        # a variant marked `mandatory: true` is how its player counts are played (18 Grand Junction's two players)
+        title = mandatory_variant(loaded, title, players) or title
+        low, high = title.players or (2, 2)
+    if not low <= players <= high:
+        print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
+        return EXIT_USAGE
+    if refused(loaded, title, "play"):
+        return EXIT_FAIL
+    try:
+        Game = engine_of(loaded, title, args.map, "play")
+    except OverlayError as exc:
+        print(f"rulec play: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    if key:
+        launch.remember(question, title, loaded.sources, players, key)
+    return launch.Target(title.name, title.variant, title.display_name, Game, players)
+
+
+def _map_hint(exc: Exception, overlay: str | None, how: str) -> str:
+    """The hint after a gap that stops play: a map overlay, where the gap is the map and none was given."""
+    if overlay or "map" not in str(getattr(exc, "what", "")):
+        return ""
+    return f"; a map overlay may fill what the map leaves out ({how})"
+
+
+def cmd_validate(args) -> int:
+    """`rulec validate TITLE`: translation validation. Random playouts of the title's engine; at
+    every state each legal candidate is run through the z3 model of its action and the model's
+    post-state compared with the engine's (`compiler.verify.validate`). Prints, per action, how
+    many states were compared; exit 1 on a mismatch or an unknown title."""
+    from compiler import paths
+    from compiler.emit.engines import OverlayError
+    from compiler.runtime.errors import RuleGap
+    from compiler.verify.model import GapError, Unsupported
+    from compiler.verify.validate import validate
+
+    targets = [paths.RULESPECS, Path(args.map)] if args.map else None
+    loaded = load(targets)
+    title = find_title(loaded, args.title, args.variant)
+    if title is None:
+        what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
+        print(f"rulec validate: no title {what}; `rulec titles` lists them", file=sys.stderr)
+        return EXIT_USAGE
+    declared_options = sorted(c.key for c in title.components("option"))
+    unknown = [o for o in args.option if o not in declared_options]
+    if unknown:
+        print(f"rulec validate: {title.display_name} has no option {unknown[0]!r}; "
+              f"its options: {', '.join(declared_options) or 'none'}", file=sys.stderr)
+        return EXIT_USAGE
+    if refused(loaded, title, "validate"):
+        return EXIT_FAIL
+    try:
+        engine = engine_of(loaded, title, args.map, "validate")
+        with progress().stage("validate", args.games, "games") as stage:
+            report = validate(title, games=args.games, seed=args.seed, want=args.want,
+                              max_actions=args.actions, engine=engine, options=tuple(args.option), progress=stage)
+    except (OverlayError, RuleGap, GapError, Unsupported) as exc:
+        hint = _map_hint(exc, args.map, "`--map FILE`")
+        print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)
+        return EXIT_FAIL
+    declared = sorted(c.name for c in title.of_kind("action"))
+    short = {kind: report.accepted.get(kind, 0) for kind in declared if report.accepted.get(kind, 0) < args.want}
+    if args.json:
+        print(json.dumps({"title": title.display_name, "accepted": dict(sorted(report.accepted.items())),
+                          "compared_variables": report.compared_vars,
+                          "mismatches": [{"action": m.kind, "what": m.what} for m in report.mismatches],
+                          "below_want": short}, indent=2))
+    else:
+        print(report.summary())
+        if short:
+            print(f"  compared in fewer than {args.want} states: "
+                  + ", ".join(f"{kind} {n}" for kind, n in short.items()))
+    return EXIT_FAIL if report.mismatches else EXIT_OK
+
+
+def cmd_docs(args) -> int:
+    from compiler.docs.build import build
+
+    return build(serve=args.serve, jobs=args.jobs)
+
+
+def cmd_verify(args) -> int:
+    from compiler.verify.verifier import run
+
+    try:
+        return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
+                   scheduler=args.scheduler)
+    except ImportError as exc:  # --scheduler without Dask installed
+        print(f"rulec verify: --scheduler needs Dask ({exc}): pip install -e '.[simulate]'", file=sys.stderr)
+        return EXIT_FAIL
+    except OSError as exc:  # the scheduler cannot be reached
+        print(f"rulec verify: cannot reach the Dask scheduler {args.scheduler}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+
+
+def cmd_simulate(args) -> int:
+    from compiler.app.simulate import main as simulate
+
+    return simulate(args)
+
+
+def cmd_impact(args) -> int:
+    """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.verify.impact`)."""
+    from compiler.verify.impact import ImpactError, impact, write_html
+
+    try:
+        report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
+                        proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)
+    except ImpactError as exc:
+        print(f"rulec impact: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    for note in report.notes:
+        print(f"rulec impact: {note}", file=sys.stderr)
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
+    if args.html:
+        write_html(report, Path(args.html))
+    return EXIT_OK
+
+
+def _jobs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", "-j", type=int, metavar="N",
+                        help="proofs on N processes at once (default: every core; 1: in this process)")
+
+
+def _quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress (a bar on a terminal, a line per stage elsewhere, on stderr)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulec",
+        description="rulec: a rules compiler and verification suite for 18xx railroad games.",
+    )
+    parser.add_argument("--version", action="version", version=f"rulec {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("build", help="check, compile, verify and document every title",
+                       description="The main job: check, compile, verify and document every title in rulespecs/; "
+                                   "prints one summary.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="rulespec files or folders of your own (default: rulespecs/); needs --out")
+    p.add_argument("--out", metavar="DIR",
+                   help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
+    p.add_argument("--reprove", action="store_true",
+                   help="verify every title, even one whose record in site/proofs.json is fresh")
+    _jobs(p)
+    _quiet(p)
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("check", help="parse and check rulespecs; diagnostics; exit 1 on error",
+                       description="Parse and check rulespecs (default: every file in rulespecs/).")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="rulespec files or folders")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics as text (default) or JSON")
+    p.add_argument("--notes", action="store_true", help="also show notes (declared gaps)")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("compile", help="emit generated/ engines (--check: exit 1 if stale)")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    p.set_defaults(func=cmd_compile)
+
+    p = sub.add_parser("verify", help="z3 proofs of the rule invariants")
+    p.add_argument("titles", nargs="*", metavar="TITLE")
+    p.add_argument("--option", action="append", default=[], metavar="KEY",
+                   help="with one of the titles' optional rules in play (its option's key; may be repeated)")
+    p.add_argument("--json", action="store_true")
+    _jobs(p)
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="send the checks to the Dask cluster at ADDRESS (tcp://HOST:PORT), not --jobs processes")
+    _quiet(p)
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("validate", help="translation validation: the z3 model against the engine",
+                       description="Play random games of TITLE and, at every state, compare the z3 model's "
+                                   "post-state of each legal action with the engine's. Exit 1 on a mismatch.")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--variant")
+    p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
+    p.add_argument("--option", action="append", default=[], metavar="KEY",
+                   help="play with one of the title's optional rules (its option's key; may be repeated)")
+    p.add_argument("--games", type=int, default=3, help="games to play (more, up to 4 times as many, "
+                                                          "while an action has fewer than --want states)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--want", type=int, default=200, help="states wanted per action (default 200)")
+    p.add_argument("--actions", type=int, default=3000, help="actions per game at most (default 3000)")
+    p.add_argument("--json", action="store_true")
+    _quiet(p)
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("docs", help="write the reference site and build it with mkdocs")
+    p.add_argument("--serve", action="store_true")
+    _jobs(p)
+    _quiet(p)
+    p.set_defaults(func=cmd_docs)
+
+    p = sub.add_parser("play", help="random legal playouts to the end")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--players", type=int)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--variant")
+    p.add_argument("--option", action="append", default=[])
+    p.add_argument("--map", metavar="FILE",
+                   help="a map overlay: errata of TITLE filling what its map leaves out (kept outside rulespecs/)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--log", metavar="FILE")
+    _quiet(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="many games on Dask; balance statistics, a report page",
+                       description="Play GAMES games of TITLE as Dask tasks and report balance statistics.")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--players", type=int)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--policy", default="random", metavar="random|greedy",
+                   help="how players choose (compiler/app/policies.py); one per player, comma-separated, for mixed games")
+    p.add_argument("--seed", type=int, default=1, help="game i is played with seed SEED + i")
+    p.add_argument("--variant")
+    p.add_argument("--option", action="append", default=[], metavar="KEY")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler (tcp://HOST:PORT); default: a local "
+                                                          "cluster of this machine's cores")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="the local cluster's worker processes (default every core; 0: play in this process)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", metavar="DIR", help="write the report page (index.md, index.html, SVG) and study.json")
+    _quiet(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
+    p.add_argument("log", metavar="LOG.json")
+    p.add_argument("--map", metavar="FILE", help="the map overlay the game was played with")
+    p.add_argument("--until", metavar="N", type=int,
+                   help="stop after the log's action N (its 1-based position) and print the state")
+    p.add_argument("--json", action="store_true")
+    _quiet(p)
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("impact", help="which saved games and proofs an erratum changes",
+                       description="Replay each log under the current rules and under the rules with the errata "
+                                   "of ERRATA.rules, and report the first action whose legality or effect differs; "
+                                   "then the title's invariant checks whose status changes and the generated "
+                                   "engine's functions that change.")
+    p.add_argument("errata", metavar="ERRATA.rules", help='a file of `errata "NAME" of "TITLE" { ... }` units')
+    p.add_argument("logs", nargs="*", metavar="LOG",
+                   help="log files or folders (default: the title's logs under ../shared/fixtures)")
+    p.add_argument("--to", type=int, metavar="N", help="compare each log up to its action N")
+    p.add_argument("--rules", action="append", default=[], metavar="PATH",
+                   help="a rulespec file or folder of your own (may be repeated; default: rulespecs/)")
+    p.add_argument("--no-proofs", action="store_true", help="leave the verifier out")
+    p.add_argument("--html", metavar="DIR", help="also write the report as DIR/index.html")
+    p.add_argument("--json", action="store_true")
+    _jobs(p)
+    _quiet(p)
+    p.set_defaults(func=cmd_impact)
+
+    p = sub.add_parser("lsp", help="a language server for rulespecs over stdio (editors: README)",
+                       description="Serve the Language Server Protocol on stdin and stdout: rulec check's "
+                                   "diagnostics as you type, hover, definition, references, completion, "
+                                   "document symbols. Editors start it; README, 'Editors', says how.")
+    p.set_defaults(func=cmd_lsp)
+
+    p = sub.add_parser("titles", help="titles, variants and players ranges")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_titles)
+
+    p = sub.add_parser("coverage", help="rulebook sections with and without citing clauses; supplements; gaps")
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--variant")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_coverage)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command in QUICK and argv is None:
+        gc.disable()
+    configure_progress(Progress.choose(quiet=getattr(args, "quiet", False), json=getattr(args, "json", False)))
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        configure_progress(Progress())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

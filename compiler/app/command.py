@@ -1,0 +1,74 @@
+"""What the commands share: the exit codes, reading the rulespecs, the title a name or a game
+log names, and its engine (refused where its rulespecs do not check).
+
+`cli` and the commands it hands over to (`simulate`, `impact`) import these; this module
+imports none of them, so the room has no cycle (ARCHITECTURE.md, "Layers").
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compiler.diagnostics import render
+from compiler.names import slug
+
+if TYPE_CHECKING:
+    from compiler.lang.ir import Title
+    from compiler.lang.pipeline import Loaded
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+# the title a name or a game log names is the language's (`compiler.lang.titles`): the site's
+# pages and `impact` find it too
+from compiler.lang.titles import find_title, plain_title_for_log, title_for_log  # noqa: E402,F401
+
+
+def load(*args, **kwargs) -> "Loaded":
+    """`compiler.lang.pipeline.load`, imported when a command first reads rulespecs (`rulec --help`
+    does not)."""
+    from compiler.lang import pipeline
+
+    return pipeline.load(*args, **kwargs)
+
+
+def engine_of(loaded: Loaded, title: Title, overlay: str | None, command: str):
+    """The engine's `Game` class as the rulespecs are now: the committed one, or,
+    where `generated/` is stale, one built in memory (said on stderr); with
+    `overlay`, emitted in memory with that map overlay applied (raises
+    `compiler.emit.engines.OverlayError`)."""
+    from compiler.emit.engines import current_game_class, overlay_game_class
+
+    if overlay:
+        return overlay_game_class(title.name, title.variant, Path(overlay))
+    game, note = current_game_class(title, loaded.sources)
+    if note:
+        print(f"rulec {command}: {note}", file=sys.stderr)
+    return game
+
+
+def refused(loaded: Loaded, title: Title, command: str) -> bool:
+    """Whether the files `title` is built from have errors (printed on stderr, with
+    why the command stops): a rulespec that does not check is not played."""
+    paths = set(title.source_paths())
+    errors = [d for d in loaded.errors if d.span is None or d.span.path in paths]
+    for diagnostic in errors:
+        print(render(diagnostic, loaded.sources) + "\n", file=sys.stderr)
+    if errors:
+        print(f"rulec {command}: {title.display_name} does not check ({len(errors)} error{'s' if len(errors) != 1 else ''} above); "
+              "`rulec check` shows them", file=sys.stderr)
+    return bool(errors)
+
+
+def mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | None:
+    """The variant of `title` with `mandatory: true` whose player range holds `players`, if any."""
+    from compiler.lang.syntax import Bool
+
+    for (base, _name), vtitle in loaded.program.variants.items():
+        if base != title.name or not vtitle.players or not vtitle.players[0] <= players <= vtitle.players[1]:
+            continue
+        flag = vtitle.prop("mandatory")
+        if flag is not None and isinstance(flag.value, Bool) and flag.value.value:
+            return vtitle
+    return None

@@ -1,0 +1,544 @@
+"""Stage 5, emit: a resolved title -> `generated/<slug>.py`, a Python engine.
+
+The module holds the title's data (`TitleData`) and its actions,
+procedures, functions and triggers compiled to Python functions; it
+subclasses `compiler.runtime.GameBase`, which does everything generic.
+
+Strings from a rulespec reach Python only through `repr()`; names become
+identifiers only after `_ident` has checked them, so a rulespec cannot inject
+code. The output is formatted with ruff (pinned) and is deterministic: the
+same title gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from compiler.lang import syntax as s
+from compiler.lang.builtins import VALUES
+from compiler.lang.ir import Clause, Title
+from compiler.paths import GENERATED, TEMPLATES
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class EmitError(Exception):
+    """A clause the emitter cannot compile (with its span)."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
+
+
+def _ident(name: str, prefix: str = "v_") -> str:
+    """A DSL name as a Python identifier: checked, and prefixed so it can
+    never clash with a keyword, a builtin or the runtime's names."""
+    if not _IDENT.match(name):
+        raise EmitError(f"not a name: {name!r}")
+    return prefix + name
+
+
+def docstring(text: str, indent: str = "") -> str:
+    """A triple-quoted Python literal for `text`, safe whatever it holds:
+    backslashes and every quote are escaped, so it cannot close early."""
+    body = text.replace("\\", "\\\\").replace('"', '\\"')
+    body = body.replace("\n", "\n" + indent) if indent else body
+    return f'"""{body}"""'
+
+
+def module_name(title: Title) -> str:
+    """`generated/` module name of a title: t_1880_romania, t_1800__three_player."""
+    from compiler.names import engine_name
+
+    return engine_name(title.name, title.variant)
+
+
+# ---------------------------------------------------------------- values
+
+
+def literal(expr) -> str | None:
+    """Python source for a scalar literal (ints for money and percent), or None."""
+    if isinstance(expr, (s.Int, s.Percent, s.Str, s.Bool)):
+        return repr(expr.value)
+    if isinstance(expr, s.Money):
+        return repr(expr.amount)
+    if isinstance(expr, s.NoneLit):
+        return "None"
+    return None
+
+
+def py_value(expr) -> str:
+    """Python source for a data value (property, component field, table cell)."""
+    scalar = literal(expr)
+    if scalar is not None:
+        return scalar
+    if isinstance(expr, s.Name):
+        return repr(expr.name)
+    if isinstance(expr, s.ListLit):
+        return "[" + ", ".join(py_value(e) for e in expr.items) + "]"
+    if isinstance(expr, s.SetLit):
+        return "[" + ", ".join(py_value(e) for e in expr.items) + "]"
+    if isinstance(expr, s.MapLit):
+        return "{" + ", ".join(f"{py_value(k)}: {py_value(v)}" for k, v in expr.entries) + "}"
+    if isinstance(expr, s.Record):
+        return "{" + ", ".join(f"{name!r}: {py_value(v)}" for name, v in expr.fields) + "}"
+    if isinstance(expr, s.Range):
+        return f"({py_value(expr.low)}, {py_value(expr.high)})"
+    if isinstance(expr, s.Gap):
+        return f"Gap({expr.reason!r}, at={_at(expr.span)!r})"
+    if isinstance(expr, s.Unary) and expr.op == "-" and isinstance(expr.operand, (s.Int, s.Money)):
+        return repr(-int(py_value(expr.operand)))
+    if isinstance(expr, s.Call) and isinstance(expr.func, s.Name):
+        args = ", ".join(py_value(a) for a in expr.args)
+        return f"{{'call': {expr.func.name!r}, 'args': [{args}]}}"
+    if isinstance(expr, s.Binary):
+        return repr(unparse(expr))
+    return repr(unparse(expr))
+
+
+def table_value(table: s.Table) -> str:
+    rows = []
+    for row in table.rows:
+        keys = ", ".join(repr(k) for k in row.keys)
+        rows.append(f"(({keys},), {py_value(row.value)})")
+    return f"Table({tuple(table.dims)!r}, ({', '.join(rows)},))" if rows else f"Table({tuple(table.dims)!r}, ())"
+
+
+def component_value(comp: s.Component) -> str:
+    parts = [f"'key': {comp.key!r}", f"'title': {comp.title!r}"]
+    for prop in comp.properties:
+        parts.append(f"{prop.name!r}: {py_value(prop.value)}")
+    if comp.children:
+        parts.append("'children': [" + ", ".join(
+            component_value(c)[:-1] + f", 'kind': {c.kind!r}}}" for c in comp.children) + "]")
+    return "{" + ", ".join(parts) + "}"
+
+
+# ---------------------------------------------------------------- expressions
+
+
+def unparse(expr) -> str:
+    """DSL text for an expression (for messages and docs)."""
+    if isinstance(expr, s.Name):
+        return expr.name
+    if isinstance(expr, s.Int):
+        return str(expr.value)
+    if isinstance(expr, s.Money):
+        return f"{expr.currency}{expr.amount}"
+    if isinstance(expr, s.Percent):
+        return f"{expr.value}%"
+    if isinstance(expr, s.Str):
+        return '"' + expr.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(expr, s.Bool):
+        return "true" if expr.value else "false"
+    if isinstance(expr, s.NoneLit):
+        return "none"
+    if isinstance(expr, s.ListLit):
+        return "[" + ", ".join(unparse(e) for e in expr.items) + "]"
+    if isinstance(expr, s.SetLit):
+        return "{" + ", ".join(unparse(e) for e in expr.items) + "}"
+    if isinstance(expr, s.MapLit):
+        return "{" + ", ".join(f"{unparse(k)} => {unparse(v)}" for k, v in expr.entries) + "}"
+    if isinstance(expr, s.Record):
+        return "(" + ", ".join(f"{k}: {unparse(v)}" for k, v in expr.fields) + ")"
+    if isinstance(expr, s.Range):
+        return f"{unparse(expr.low)}..{unparse(expr.high)}"
+    if isinstance(expr, s.Unary):
+        return f"not {unparse(expr.operand)}" if expr.op == "not" else f"-{unparse(expr.operand)}"
+    if isinstance(expr, s.Binary):
+        return f"{_paren(expr.left)} {expr.op} {_paren(expr.right)}"
+    if isinstance(expr, s.Cond):
+        return f"{_paren(expr.test)} ? {unparse(expr.then)} : {unparse(expr.otherwise)}"
+    if isinstance(expr, s.Member):
+        return f"{unparse(expr.obj)}.{expr.name}"
+    if isinstance(expr, s.Call):
+        args = [unparse(a) for a in expr.args] + [f"{k}={unparse(v)}" for k, v in expr.kwargs]
+        return f"{unparse(expr.func)}({', '.join(args)})"
+    if isinstance(expr, s.Index):
+        return f"{unparse(expr.obj)}[{unparse(expr.index)}]"
+    if isinstance(expr, s.Quantifier):
+        return f"{expr.kind}({expr.var} in {unparse(expr.domain)}: {unparse(expr.body)})"
+    if isinstance(expr, s.Gap):
+        return f'gap "{expr.reason}"'
+    if isinstance(expr, s.MatchExpr):
+        arms = [f"{', '.join(values)} => {unparse(value)}" for values, value in expr.cases]
+        arms += [f"else => {unparse(expr.orelse)}"] if expr.orelse is not None else []
+        return f"match {unparse(expr.subject)} {{ {'  '.join(arms)} }}"
+    return "?"
+
+
+def _paren(expr) -> str:
+    text = unparse(expr)
+    return f"({text})" if isinstance(expr, (s.Binary, s.Cond)) else text
+
+
+_BINOPS = {
+    "+": "+", "-": "-", "*": "*", "/": "//", "mod": "%", "==": "==", "!=": "!=",
+    "<": "<", "<=": "<=", ">": ">", ">=": ">=", "and": "and", "or": "or", "in": "in", "not in": "not in",
+}
+
+
+@dataclass
+class _Scope:
+    locals: set[str]
+    routines: dict[str, Clause]
+
+
+class Compiler:
+    """DSL routines -> Python source, one function each."""
+
+    def __init__(self, title: Title):
+        self.title = title
+        self.routines = {
+            c.name: c for c in title.clauses if c.kind in ("procedure", "function")
+        }
+        self.constants: set[str] = set()
+        self.entities: dict[str, str] = {}
+        self.params: dict[str, s.Provenance] = {}
+        self.cites: dict[str, s.Provenance] = {}
+        for clause in title.clauses:
+            decl = clause.decl
+            if isinstance(decl, s.Enum):
+                self.constants.update(decl.values)
+            elif isinstance(decl, s.Component):
+                if decl.kind in ("corporation", "private", "bond", "minor"):
+                    self.entities[decl.key or ""] = decl.kind
+                else:
+                    self.constants.add(decl.key or "")
+            elif isinstance(decl, (s.Property, s.Table)):
+                self.params[decl.name] = decl.prov
+            elif isinstance(decl, s.Param):
+                self.params.setdefault(decl.name, s.NO_PROVENANCE)
+            elif isinstance(decl, s.Cite):
+                self.cites[f"{decl.kind} {decl.name}"] = decl.prov
+        self.constants.update(c.name for c in title.clauses if c.kind in ("action", "enum"))
+
+    def rule_for(self, exprs, default: str) -> str:
+        """The citation a guard names: the title's citations of the
+        parameters it reads, else the clause's own citation."""
+        cites: list[str] = []
+        for expr in exprs:
+            for name in _names(expr):
+                prov = self.params.get(name)
+                text = _cite(prov) if prov is not None else None
+                if text and text not in cites:
+                    cites.append(text)
+        return ", ".join(cites) or default
+
+    # -- expressions
+    def expr(self, e, scope: _Scope) -> str:
+        if isinstance(e, s.Name):
+            if e.name in scope.locals:
+                return _ident(e.name)
+            if e.name in VALUES:  # the holders: `bank` is the bank, not the title's `bank:` size
+                return f"g.name({e.name!r})"
+            if e.name in self.params:
+                return f"g.param({e.name!r})"
+            if e.name in self.entities:
+                return f"g.entity({self.entities[e.name]!r}, {e.name!r})"
+            if e.name in self.constants:
+                return repr(e.name)
+            raise EmitError(f"unknown name {e.name!r}", e.span)
+        scalar = literal(e)
+        if scalar is not None:
+            return scalar
+        if isinstance(e, s.ListLit):
+            return "[" + ", ".join(self.expr(x, scope) for x in e.items) + "]"
+        if isinstance(e, s.SetLit):
+            return "frozenset((" + "".join(self.expr(x, scope) + ", " for x in e.items) + "))"
+        if isinstance(e, s.MapLit):
+            return "{" + ", ".join(f"{self.expr(k, scope)}: {self.expr(v, scope)}" for k, v in e.entries) + "}"
+        if isinstance(e, s.Record):
+            return "{" + ", ".join(f"{k!r}: {self.expr(v, scope)}" for k, v in e.fields) + "}"
+        if isinstance(e, s.Range):
+            return f"range({self.expr(e.low, scope)}, ({self.expr(e.high, scope)}) + 1)"
+        if isinstance(e, s.Unary):
+            inner = self.expr(e.operand, scope)
+            return f"(not {inner})" if e.op == "not" else f"(-{inner})"
+        if isinstance(e, s.Binary):
+            op = _BINOPS[e.op]
+            return f"({self.expr(e.left, scope)} {op} {self.expr(e.right, scope)})"
+        if isinstance(e, s.Cond):
+            return f"({self.expr(e.then, scope)} if {self.expr(e.test, scope)} else {self.expr(e.otherwise, scope)})"
+        if isinstance(e, s.Member):
+            return f"g.attr({self.expr(e.obj, scope)}, {e.name!r})"
+        if isinstance(e, s.Index):
+            return f"{self.expr(e.obj, scope)}[{self.expr(e.index, scope)}]"
+        if isinstance(e, s.Call):
+            args = [self.expr(a, scope) for a in e.args]
+            args += [f"{_ident(k)}={self.expr(v, scope)}" for k, v in e.kwargs]
+            if not isinstance(e.func, s.Name):
+                raise EmitError("only named routines can be called", e.span)
+            name = e.func.name
+            if name in self.routines:
+                return f"{_ident(name, 'r_')}(g{''.join(', ' + a for a in args)})"
+            _ident(name)
+            return f"g.b_{name}({', '.join(args)})"
+        if isinstance(e, s.MatchExpr):
+            # the same lowering the z3 translation runs (`MatchExpr.as_cond`)
+            return self.expr(e.as_cond(), scope)
+        if isinstance(e, s.Quantifier):
+            var = _ident(e.var)
+            inner = _Scope(scope.locals | {e.var}, scope.routines)
+            domain = self.expr(e.domain, scope)
+            body = self.expr(e.body, inner)
+            if e.kind == "all":
+                return f"all({body} for {var} in {domain})"
+            if e.kind == "any":
+                return f"any({body} for {var} in {domain})"
+            if e.kind == "sum":
+                return f"sum({body} for {var} in {domain})"
+            return f"sum(1 for {var} in {domain} if {body})"
+        raise EmitError(f"cannot compile {type(e).__name__}", getattr(e, "span", None))
+
+    # -- statements
+    def stmts(self, body, scope: _Scope, rule: str, indent: int) -> list[str]:
+        pad = "    " * indent
+        out: list[str] = []
+        for st in body:
+            cite = _cite(getattr(st, "prov", s.NO_PROVENANCE)) or rule
+            if isinstance(st, s.Require):
+                if not st.prov.citations:
+                    cite = self.rule_for([st.cond] + ([st.unless] if st.unless else []), rule)
+                cond = self.expr(st.cond, scope)
+                if st.unless is not None:
+                    cond = f"{cond} or {self.expr(st.unless, scope)}"
+                message = st.message or f"requires {unparse(st.cond)}"
+                out.append(f"{pad}if not ({cond}):")
+                out.append(f"{pad}    raise IllegalAction({message!r}, rule={cite!r}, at={_at(st.span)!r})")
+            elif isinstance(st, s.Transfer):
+                out.append(f"{pad}g.transfer({self.expr(st.amount, scope)}, {self.expr(st.source, scope)}, {self.expr(st.target, scope)})")
+            elif isinstance(st, s.Move):
+                out.append(f"{pad}g.move({self.expr(st.what, scope)}, {self.expr(st.source, scope)}, {self.expr(st.target, scope)})")
+            elif isinstance(st, s.Assign):
+                if isinstance(st.target, s.Member):
+                    out.append(f"{pad}g.set_attr({self.expr(st.target.obj, scope)}, {st.target.name!r}, {self.expr(st.value, scope)})")
+                elif isinstance(st.target, s.Name) and st.target.name in scope.locals:
+                    out.append(f"{pad}{_ident(st.target.name)} = {self.expr(st.value, scope)}")
+                else:
+                    raise EmitError("`set` assigns to a local or to an entity's field", st.span)
+            elif isinstance(st, s.Let):
+                out.append(f"{pad}{_ident(st.name)} = {self.expr(st.value, scope)}")
+                scope.locals.add(st.name)
+            elif isinstance(st, s.If):
+                for i, (cond, branch) in enumerate(st.branches):
+                    out.append(f"{pad}{'if' if i == 0 else 'elif'} {self.expr(cond, scope)}:")
+                    out.extend(self.stmts(branch, scope, rule, indent + 1) or [f"{pad}    pass"])
+                if st.orelse:
+                    out.append(f"{pad}else:")
+                    out.extend(self.stmts(st.orelse, scope, rule, indent + 1) or [f"{pad}    pass"])
+            elif isinstance(st, s.For):
+                out.append(f"{pad}for {_ident(st.var)} in {self.expr(st.domain, scope)}:")
+                inner = _Scope(scope.locals | {st.var}, scope.routines)
+                out.extend(self.stmts(st.body, inner, rule, indent + 1) or [f"{pad}    pass"])
+                scope.locals |= inner.locals
+            elif isinstance(st, s.Match):
+                # the same lowering the z3 translation runs (`Match.as_if`)
+                out.extend(self.stmts((st.as_if(),), scope, rule, indent))
+            elif isinstance(st, s.Do):
+                out.append(f"{pad}{self.expr(st.call, scope)}")
+            elif isinstance(st, s.Emit):
+                args = "".join(", " + self.expr(a, scope) for a in st.args)
+                out.append(f"{pad}g.emit({st.event!r}{args})")
+            elif isinstance(st, s.Fail):
+                out.append(f"{pad}raise IllegalAction({st.message!r}, rule={cite!r}, at={_at(st.span)!r})")
+        return out
+
+    def routine(self, clause: Clause) -> str:
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        prefix = "a_" if decl.kind == "action" else "r_"
+        params = [p.name for p in decl.params]
+        scope = _Scope(set(params), self.routines)
+        rule = (
+            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
+            or _cite(decl.prov)
+            or f"{clause.origin} {decl.kind} {decl.name}"
+        )
+        sig = ", ".join(["g"] + [_ident(p) for p in params])
+        doc = (decl.title or decl.name) + (f" ({rule})" if rule else "")
+        lines = [f"def {_ident(decl.name, prefix)}({sig}):", f"    {docstring(doc)}"]
+        if decl.kind == "function":
+            lines.append(f"    return {self.expr(decl.result, scope)}")
+        else:
+            lines.extend(self.stmts(decl.body, scope, rule, 1))
+        return "\n".join(lines)
+
+    def trigger(self, clause: Clause) -> tuple[str, str, str | None]:
+        decl: s.Trigger = clause.decl  # type: ignore[assignment]
+        names = [a.name for a in decl.event.args if isinstance(a, s.Name)]
+        scope = _Scope(set(names), self.routines)
+        rule = _cite(decl.prov) or ""
+        params = ", ".join(["g"] + [_ident(n) for n in names] + ["*_rest"])
+        fn = _ident(decl.name, "t_")
+        lines = [f"def {fn}({params}):", f"    {docstring(decl.title or decl.name)}"]
+        lines.extend(self.stmts(decl.body, scope, rule, 1) or ["    pass"])
+        when_fn = None
+        filters = [(i, a) for i, a in enumerate(decl.event.args) if not isinstance(a, s.Name)]
+        if decl.event.when is not None or filters:
+            when_fn = _ident(decl.name, "w_")
+            conds = []
+            for i, lit in filters:
+                conds.append(f"(len(_args) > {i} and _args[{i}] == {py_value(lit)})")
+            inner = _Scope(set(names), self.routines)
+            if decl.event.when is not None:
+                conds.append(self.expr(decl.event.when, inner))
+            binds = "".join(f"    {_ident(n)} = _args[{i}] if len(_args) > {i} else None\n"
+                            for i, n in enumerate(names))
+            lines.append("")
+            lines.append(f"def {when_fn}(g, *_args):\n{binds}    return {' and '.join(conds) or 'True'}")
+        return decl.event.name, "\n".join(lines), when_fn
+
+
+def _names(expr):
+    """Every name an expression reads."""
+    if isinstance(expr, s.Name):
+        yield expr.name
+        return
+    for value in vars(expr).values() if hasattr(expr, "__dict__") else ():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, tuple):
+                for sub in item:
+                    if hasattr(sub, "span"):
+                        yield from _names(sub)
+            elif hasattr(item, "span") and not isinstance(item, str):
+                yield from _names(item)
+
+
+def _at(span) -> str | None:
+    """Where a clause is written, as a message names it: "rulespecs/1846.rules:120"."""
+    if span is None or not span.path or span.path.startswith("<") or span.line <= 0:
+        return None
+    return f"{span.path}:{span.line}"
+
+
+def _cite(prov: s.Provenance) -> str | None:
+    if not prov.citations:
+        return None
+    return ", ".join(str(c) for c in prov.citations if c.is_rulebook) or str(prov.citations[0])
+
+
+# ---------------------------------------------------------------- the module
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def render_module(title: Title, sources=None) -> str:
+    """The engine module's source for one title (or title + variant), unformatted.
+
+    `sources`: the `SourceMap` the title was read from; the module records a
+    digest of each file the title is built from (`SOURCES`), so that a stale
+    engine is noticed (`compiler.emit.engines.current_game_class`)."""
+    compiler = Compiler(title)
+    properties = []
+    components: dict[str, list[str]] = {}
+    for clause in title.clauses:
+        decl = clause.decl
+        if isinstance(decl, s.Property):
+            properties.append((decl.name, py_value(decl.value)))
+        elif isinstance(decl, s.Table):
+            properties.append((decl.name, table_value(decl)))
+        elif isinstance(decl, s.Component):
+            components.setdefault(decl.kind, []).append(component_value(decl))
+    routines = []
+    action_params = []
+    action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
+    for clause in title.clauses:
+        if clause.kind in ("action", "procedure", "function"):
+            routines.append((clause, compiler.routine(clause)))
+            if clause.kind == "action":
+                decl = clause.decl
+                params = [
+                    (p.name, (str(p.type),) if p.type.is_list else tuple(str(a) for a in p.type.alternatives))
+                    for p in decl.params
+                ]
+                action_params.append((decl.name, repr(params)))
+                optional = {p.name: py_value(p.default) for p in decl.params if p.default is not None}
+                if optional:
+                    action_defaults.append((decl.name, "{" + ", ".join(f"{k!r}: {v}" for k, v in optional.items()) + "}"))
+    triggers = []
+    for clause in title.clauses:
+        if clause.kind == "trigger":
+            triggers.append(compiler.trigger(clause))
+    # every trigger of an event, in clause order (one dict entry per event: a title may have several)
+    by_event: dict[str, list[tuple[str | None, str]]] = {}
+    for event, source, when in triggers:
+        by_event.setdefault(event, []).append((when, source.split("(")[0][4:]))
+    rules = {}
+    for clause in title.clauses:
+        cite = _cite(clause.prov)
+        if cite:
+            rules[f"{clause.kind} {clause.name}"] = cite
+    digests = []
+    if sources is not None:
+        for path in title.source_paths():
+            digest = sources.digest(path)
+            if digest is not None:
+                digests.append((path, digest))
+    template = _environment().get_template("engine.py.j2")
+    return template.render(
+        sources=digests,
+        title=title,
+        title_name=repr(title.name),
+        variant=repr(title.variant),
+        chain=" -> ".join(str(o) for o in title.chain),
+        properties=properties,
+        components=sorted(components.items()),
+        routines=routines,
+        action_params=action_params,
+        action_defaults=action_defaults,
+        triggers=triggers,
+        trigger_table=list(by_event.items()),
+        rules=sorted(rules.items()),
+        ident=_ident,
+        repr=repr,
+        docstring=docstring,
+    )
+
+
+def format_source(source: str) -> str:
+    """Format with the pinned ruff (`python -m ruff format -`)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--line-length", "100", "-"],
+        input=source, capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        raise EmitError(f"ruff could not format the generated module: {done.stderr.strip()}")
+    return done.stdout
+
+
+def emit_title(title: Title, sources=None) -> str:
+    return format_source(render_module(title, sources))
+
+
+def outputs(titles: list[Title], sources=None) -> dict[Path, str]:
+    """Every generated file: path -> text (the package's __init__ included).
+    `sources`: the `SourceMap` the titles were read from (see `render_module`)."""
+    files: dict[Path, str] = {}
+    names = []
+    for title in titles:
+        name = module_name(title)
+        files[GENERATED / f"{name}.py"] = emit_title(title, sources)
+        names.append((title, name))
+    index = ['"""Generated engines, one module per title and variant. Do not edit: `rulec compile`."""', "", "ENGINES = {"]
+    for title, name in names:
+        index.append(f"    ({title.name!r}, {title.variant!r}): {name!r},")
+    index.append("}")
+    files[GENERATED / "__init__.py"] = "\n".join(index) + "\n"
+    return files
+

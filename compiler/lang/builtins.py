@@ -1,0 +1,78 @@
+"""The runtime vocabulary a rulespec may name without defining it.
+
+Names used in actions, procedures, functions, triggers and invariants must be
+a parameter, a local (`let`, `for`, a quantifier's variable), a clause of the
+title (a property, component, table, enum value, routine ...), or a builtin.
+The builtins are exactly what `compiler.runtime.GameBase` provides: its
+`b_<name>` methods (the first line of each docstring says what it does) and
+the holder values below. The site publishes this table.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import json
+import os
+from pathlib import Path
+
+from compiler.paths import cache_dir
+
+#: Values, not functions: the holders and collections of a game.
+VALUES: dict[str, str] = {
+    "bank": "the bank (finite or unlimited)",
+    "pool": "the bank pool (the market for shares)",
+    "depot": "the trains not yet bought",
+    "scrap": "out of the game (rusted and removed trains, a closed corporation's certificates)",
+    "players": "the players, in seating order",
+    "corporations": "every corporation",
+    "privates": "every private company",
+    "minors": "every minor (and every pick that operates as one)",
+}
+
+RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
+
+
+def _functions() -> dict[str, str]:
+    from compiler.runtime.game import GameBase
+
+    out = {}
+    for name, member in inspect.getmembers(GameBase, inspect.isfunction):
+        if name.startswith("b_"):
+            doc = inspect.getdoc(member) or ""
+            out[name[2:]] = doc.splitlines()[0] if doc else ""
+    return out
+
+
+@functools.cache
+def table() -> dict[str, str]:
+    """name -> one-line meaning: `VALUES`, then `GameBase`'s `b_` methods. Importing the runtime
+    takes longer than a quick command's whole work, so the table is kept in the cache
+    (`.rulec-cache/builtins/`) under a digest of the runtime's sources, from which alone
+    `GameBase` is built."""
+    digest = hashlib.sha256()
+    for source in sorted(RUNTIME.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    folder = cache_dir("builtins")
+    stored = folder / f"{digest.hexdigest()}.json" if folder is not None else None
+    if stored is not None:
+        try:
+            return json.loads(stored.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    found = {**VALUES, **_functions()}
+    if stored is not None:
+        try:
+            partial = stored.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps(found), encoding="utf-8")
+            partial.replace(stored)
+        except OSError:
+            pass
+    return found
+
+
+def __getattr__(name: str):
+    if name == "BUILTINS":  # the table, as the site and the resolver name it
+        return table()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,213 @@
+"""Stage 4, check (play): what the schema accepts that would leave a title unplayable.
+
+Each value below has the right type, so `compiler.lang.typecheck` accepts it; played,
+it would stall, loop or fail as a KeyError. `rulec check` refuses it here, at the
+value's own span:
+
+- E030 a title whose trains run routes (`run_routes` among its operating steps) and
+  that has no map (no hex, and no `map: gap "why"`): nothing ever earns, and random
+  play turns round and round to the action cap;
+- E031 a home station that is no city: a corporation's or minor's `home` hex with
+  no city at the node its station goes to (node 0, or the one its hex's `homes`
+  names), or a hex's `homes` entry naming a node that is not a city of the hex;
+- E032 a tile the title names (an upgrade chart row, an ability's tile) that is
+  not in its tile set, the `tile_counts` table: no copy of it is ever in the supply;
+- E033 a value the library accepts that the runtime does not play
+  (`compiler.runtime.built`), set where the runtime would read it.
+"""
+
+from __future__ import annotations
+
+from compiler.lang import syntax as s
+from compiler.diagnostics import Diagnostic, error
+from compiler.lang.ir import Title
+from compiler.runtime.built import unbuilt
+from compiler.lang.schema import did_you_mean, listing, nearest
+
+
+def check_play(title: Title) -> list[Diagnostic]:
+    """The findings of this stage for one resolved title (or title + variant)."""
+    out: list[Diagnostic] = []
+    out.extend(_no_map(title))
+    out.extend(_homes(title))
+    out.extend(_tile_set(title))
+    out.extend(_unbuilt(title))
+    return out
+
+
+def _name(expr) -> str | None:
+    if isinstance(expr, s.Name):
+        return expr.name
+    if isinstance(expr, s.Str):
+        return expr.value
+    if isinstance(expr, s.Int):
+        return str(expr.value)
+    return None
+
+
+def _literal(expr):
+    """A property's value as the runtime reads a name or a bool, else None."""
+    if isinstance(expr, s.Bool):
+        return expr.value
+    return _name(expr)
+
+
+# ---------------------------------------------------------------- E030 no map
+
+
+def _no_map(title: Title) -> list[Diagnostic]:
+    steps = title.prop("operating_steps")
+    runs = steps is not None and isinstance(steps.value, s.ListLit) and "run_routes" in map(_name, steps.value.items)
+    if title.components("hex") or not runs or not title.components("train"):
+        return []
+    declared = title.prop("map")
+    if declared is not None and isinstance(declared.value, s.Gap):
+        return []  # the map is a declared gap (W002): play refuses with its reason; a `--map` overlay fills it
+    return [error(
+        "E030", f"{title.name} has no map: no hex for its trains to run on, so no company ever earns",
+        title.span,
+        help='describe the map as `hex` components (`hex A1 { color: ... nodes: [...] paths: [...] }`), '
+             'or write `map: gap "why"` where the rulebook does not give it',
+    )]
+
+
+# ---------------------------------------------------------------- E031 homes that are no city
+
+
+def _nodes(hex_comp: s.Component) -> list[str | None]:
+    """The kind of each node of a hex, in order (None where not written)."""
+    prop = hex_comp.get("nodes")
+    if prop is None or not isinstance(prop.value, s.ListLit):
+        return []
+    return [_name(item.get("kind")) if isinstance(item, s.Record) else None for item in prop.value.items]
+
+
+def _homes(title: Title) -> list[Diagnostic]:
+    hexes = {h.key: h for h in title.components("hex")}
+    if not hexes:
+        return []  # no map: a home names no hex (E022), or the map is a gap
+    out: list[Diagnostic] = []
+    named_node: dict[str, tuple[str, int]] = {}
+    reported: set[str | None] = set()  # companies whose `homes` entry is refused already
+    for key, hex_comp in hexes.items():
+        homes = hex_comp.get("homes")
+        if homes is None or not isinstance(homes.value, s.ListLit):
+            continue
+        kinds = _nodes(hex_comp)
+        for item in homes.value.items:
+            if not isinstance(item, s.Record):
+                continue
+            corp, node = _name(item.get("corporation")), item.get("node")
+            if not isinstance(node, s.Int):
+                continue
+            if corp is not None:
+                named_node[corp] = (key, node.value)
+            if not (0 <= node.value < len(kinds)) or kinds[node.value] != "city":
+                reported.add(corp)
+                out.append(error(
+                    "E031", f"hex {key} has no city n{node.value} for {corp or 'a'} home station", node.span,
+                    help=f"the cities of hex {key}: " + (", ".join(f"n{i}" for i, k in enumerate(kinds) if k == "city")
+                                                         or "none"),
+                ))
+    for kind in ("corporation", "minor"):
+        for comp in title.components(kind):
+            prop = comp.get("home")
+            where = _name(prop.value) if prop is not None else None
+            if where is None or where not in hexes or comp.key in reported:
+                continue  # none, chosen_on_float, or a hex that does not exist (E022)
+            kinds = _nodes(hexes[where])
+            at, node = named_node.get(comp.key or "", (where, 0))
+            if at != where:
+                node = 0
+            if not (0 <= node < len(kinds)) or kinds[node] != "city":
+                out.append(error(
+                    "E031", f"the home of {kind} {comp.key}, hex {where}, has no city "
+                    + (f"n{node}" if kinds else "(no node at all)") + " for its home station",
+                    prop.value.span,
+                    help=f"name a hex with a city; a hex whose first city is not n0 says which in "
+                         f"`homes: [(corporation: {comp.key}, node: N)]`",
+                ))
+    return out
+
+
+# ---------------------------------------------------------------- E032 tiles outside the tile set
+
+
+def _table_rows(title: Title, name: str) -> s.Table | None:
+    clause = title.get("table", name)
+    return clause.decl if clause is not None and isinstance(clause.decl, s.Table) else None
+
+
+def _tile_set(title: Title) -> list[Diagnostic]:
+    counts = _table_rows(title, "tile_counts")
+    if counts is None or list(counts.dims) != ["tile"]:
+        return []  # no tile set declared: every tile of the title is in play
+    tile_set = {str(row.keys[0]) for row in counts.rows}
+    hexes = {h.key for h in title.components("hex")}
+    tiles = {t.key for t in title.components("tile")}
+    out: list[Diagnostic] = []
+
+    def refuse(name: str | None, span, where: str) -> None:
+        if name is None or name in tile_set or name in hexes or name not in tiles:
+            return  # a map hex's printed tile is upgraded like a tile; a tile of no kind at all is E022
+        out.append(error(
+            "E032", f"tile {name!r} ({where}) is not in the title's tile set" + did_you_mean(nearest(name, tile_set)),
+            span, help=f"the tile set is the `tile_counts` table: {listing(tile_set)}; add a row for it there",
+        ))
+
+    upgrades = _table_rows(title, "upgrades")
+    if upgrades is not None and list(upgrades.dims) == ["tile"]:
+        for row in upgrades.rows:
+            refuse(str(row.keys[0]), row.span, "a row of `upgrades`")
+            if isinstance(row.value, s.ListLit):
+                for item in row.value.items:
+                    refuse(_name(item), item.span, f"an upgrade of {row.keys[0]}")
+    for comp in _every_component(title):
+        if comp.kind != "ability":
+            continue
+        for prop in comp.properties:
+            if prop.name == "tile":
+                refuse(_name(prop.value), prop.value.span, f"ability {comp.key or ''}".strip())
+            elif prop.name == "tiles" and isinstance(prop.value, s.ListLit):
+                for item in prop.value.items:
+                    refuse(_name(item), item.span, f"ability {comp.key or ''}".strip())
+    return out
+
+
+def _every_component(title: Title):
+    stack = [c.decl for c in title.clauses if isinstance(c.decl, s.Component)]
+    while stack:
+        comp = stack.pop()
+        yield comp
+        stack.extend(comp.children)
+
+
+# ---------------------------------------------------------------- E033 values the runtime does not play
+
+
+def _unbuilt(title: Title) -> list[Diagnostic]:
+    values = {c.decl.name: c.decl.value for c in title.of_kind("property") if isinstance(c.decl, s.Property)}
+    settings: list[tuple[dict[str, s.Expr], str]] = [(values, "")]
+    for option in title.components("option"):
+        sets = option.get("sets")
+        if sets is not None and isinstance(sets.value, s.Record):
+            settings.append(({**values, **dict(sets.value.fields)}, f" with option {option.key}"))
+    out: list[Diagnostic] = []
+    seen: set[tuple] = set()
+    for given, with_option in settings:
+        for name, expr in given.items():
+            found = unbuilt(name, _literal(expr))
+            if found is None:
+                continue
+            if found.when is not None and _literal(given.get(found.when[0])) != found.when[1]:
+                continue  # the runtime does not read it here
+            if (name, expr.span) in seen:
+                continue
+            seen.add((name, expr.span))
+            out.append(error(
+                "E033", f"`{name}: {str(found.value).lower()}` is not implemented by the runtime{with_option}: "
+                f"{found.why}", expr.span,
+                help="choose a value the runtime plays, or build this one (compiler/runtime/built.py lists "
+                     "what is missing)",
+            ))
+    return out

@@ -1,0 +1,143 @@
+"""The front half of the pipeline, run in order: find files, parse, resolve, check.
+
+`load(paths)` is what every command starts with. It returns a `Loaded`: the
+program, every diagnostic (sorted by place), and the sources for rendering.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler import paths
+from compiler.lang.check import check_title
+from compiler.diagnostics import Diagnostic, SourceMap, error, sort_key
+from compiler.lang.ir import Program, Title
+from compiler.lang.parse import parse_file, parse_text
+from compiler.lang.resolve import resolve
+from compiler.lang.syntax import Module
+
+
+@dataclass
+class Loaded:
+    program: Program
+    modules: list[Module]
+    diagnostics: list[Diagnostic]
+    sources: SourceMap
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def every_title(self) -> list[Title]:
+        """Each title, then each of its variants."""
+        out = []
+        for name, title in self.program.titles.items():
+            out.append(title)
+            for variant in self.program.variant_names(name):
+                out.append(self.program.variants[(name, variant)])
+        return out
+
+
+def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
+    """The .rules files named by `targets` (files or folders, searched
+    recursively), or every file under rulespecs/ when none are given.
+    Library files under rulespecs/lib/ are always included."""
+    found: list[Path] = []
+    roots = targets or [paths.RULESPECS]
+    for root in roots:
+        if root.is_dir():
+            found.extend(sorted(root.rglob("*.rules")))
+        else:
+            found.append(root)
+    # The libraries always; and when a target lies inside rulespecs/, every
+    # rulespec, so that a variant or an extension finds the title it builds on.
+    inside = targets and any(_within(t, paths.RULESPECS) for t in targets)
+    context = paths.RULESPECS if inside else paths.RULESPECS / "lib"
+    if context.is_dir():
+        for path in sorted(context.rglob("*.rules")):
+            if path.resolve() not in {p.resolve() for p in found if p.exists()}:
+                found.append(path)
+    seen: set[Path] = set()
+    unique = []
+    for path in found:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return unique
+
+
+def load_texts(texts: dict[str, str], *, check: bool = True, parsed: tuple[Module, ...] = ()) -> Loaded:
+    """Like `load`, for sources held in memory: {display path: text}.
+    `parsed`: modules already parsed (e.g. the libraries), resolved with them."""
+    sources = SourceMap()
+    modules: list[Module] = list(parsed)
+    diagnostics: list[Diagnostic] = []
+    for shown, text in texts.items():
+        sources.add(shown, text)
+        module, found = parse_text(text, shown)
+        diagnostics.extend(found)
+        if module is not None:
+            modules.append(module)
+    return _finish(modules, diagnostics, sources, list(texts), check)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def load(targets: list[Path] | None = None, *, check: bool = True,
+         checking: frozenset[str] | None = None) -> Loaded:
+    """Parse, resolve and (optionally) check rulespecs. Never raises for bad input.
+    `checking`: display paths; only the titles built from one of them are checked (`rulec check
+    FILE` reads the other rulespecs for context, and shows the diagnostics of FILE alone)."""
+    sources = SourceMap()
+    modules: list[Module] = []
+    diagnostics: list[Diagnostic] = []
+    files = []
+    for path in rulespec_files(targets):
+        shown = paths.display(path)
+        files.append(shown)
+        if not path.exists():
+            diagnostics.append(error("E004", f"cannot read {shown}: no such file"))
+            continue
+        module, found, text = parse_file(path, shown)
+        sources.add(shown, text)
+        diagnostics.extend(found)
+        if module is not None:
+            modules.append(module)
+    return _finish(modules, diagnostics, sources, files, check, checking)
+
+
+def load_parsed(modules: list[Module], diagnostics: list[Diagnostic], sources: SourceMap,
+                files: list[str], *, checking: frozenset[str] | None = None) -> Loaded:
+    """Resolve and check modules already parsed, as `load` does after parsing (the language
+    server parses each text as the author types, and keeps the modules of the rest)."""
+    return _finish(list(modules), list(diagnostics), sources, files, True, checking)
+
+
+def _finish(modules, diagnostics, sources, files, check, checking=None) -> Loaded:
+    program, found = resolve(modules)
+    diagnostics.extend(found)
+    if check:
+        seen = set()
+        for title in Loaded(program, modules, [], sources).every_title():
+            if checking is not None and not checking & set(title.source_paths()):
+                continue
+            for diagnostic in check_title(title):
+                key = (diagnostic.code, diagnostic.span, diagnostic.message)
+                if key not in seen:
+                    seen.add(key)
+                    diagnostics.append(diagnostic)
+    diagnostics.sort(key=sort_key)
+    return Loaded(program, modules, diagnostics, sources, files)

@@ -1,0 +1,651 @@
+"""Stage 4, check (values): every property of a title against its schema (`compiler.lang.schema`).
+
+Each finding is at the value's own span:
+
+- E024 an unknown property (of the title, of a kind, of a record): "did you mean",
+  and in help the properties the kind has;
+- E025 a value of the wrong type: the type expected and the value's;
+- E026 a name that is not one of an enum's values: the values allowed;
+- E022 a reference to a component that does not exist (a corporation, private,
+  train, phase, hex, tile, ...): the nearest keys of that kind, and the kinds that
+  do have that key;
+- E027 a required property missing (a `gap "why"` counts as given);
+- E028 a component of a kind that no `kind` declares;
+- E029 a schema declaration that is wrong (a type naming no type, enum or kind; a
+  default of the wrong type).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from compiler.lang import syntax as s
+from compiler.diagnostics import Diagnostic, Span, error
+from compiler.lang.ir import Title
+from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One alternative of a type, normalised: `form` is scalar, enum, kind, list,
+    map or unknown; `name` the scalar, enum or kind; `values` an enum's names;
+    `elems` a list's item alternatives or a map's value alternatives; `keys` a
+    map's key alternatives."""
+
+    form: str
+    name: str = ""
+    values: tuple[str, ...] = ()
+    elems: tuple["Atom", ...] = ()
+    keys: tuple["Atom", ...] = ()
+
+
+def atoms(typ: s.TypeRef, schema: Schema) -> tuple[Atom, ...]:
+    """The alternatives of a declared type, normalised."""
+    if typ.values:
+        return (Atom("enum", "", typ.values),)
+    if typ.is_list:
+        return (Atom("list", elems=_flatten(typ.alternatives, schema)),)
+    if typ.key is not None:
+        return (Atom("map", elems=_flatten(typ.alternatives, schema), keys=atoms(typ.key, schema)),)
+    return _flatten(typ.alternatives, schema)
+
+
+def _flatten(alternatives, schema: Schema) -> tuple[Atom, ...]:
+    out: list[Atom] = []
+    for alt in alternatives:
+        if isinstance(alt, s.TypeRef):
+            out.extend(atoms(alt, schema))
+        elif alt in SCALARS:
+            out.append(Atom("scalar", alt))
+        elif alt in schema.enums:
+            out.append(Atom("enum", alt, schema.enums[alt]))
+        elif alt in schema.kinds:
+            out.append(Atom("kind", alt))
+        elif alt in REFERENCES:
+            out.append(Atom("ref", alt))
+        else:
+            out.append(Atom("unknown", alt))
+    return tuple(out)
+
+
+def describe(alts: tuple[Atom, ...]) -> str:
+    """How a message names a type: 'money ($20) or `unlimited`'."""
+    parts = []
+    for atom in alts:
+        if atom.form == "scalar":
+            parts.append(SCALARS[atom.name])
+        elif atom.form == "enum":
+            if len(atom.values) == 1:
+                parts.append(f"`{atom.values[0]}`")
+            else:
+                label = f"{atom.name} " if atom.name else ""
+                parts.append(f"one of {label}({', '.join(atom.values)})")
+        elif atom.form == "kind":
+            parts.append(f"a {atom.name}")
+        elif atom.form == "ref":
+            parts.append(REFERENCES[atom.name])
+        elif atom.form == "list":
+            parts.append(f"a list of {describe(atom.elems)}")
+        elif atom.form == "map":
+            parts.append(f"a map from {describe(atom.keys)} to {describe(atom.elems)}")
+        else:
+            parts.append(f"`{atom.name}`")
+    return " or ".join(parts) or "nothing"
+
+
+def shape(expr) -> str:
+    """How a message names what a value is."""
+    if isinstance(expr, s.Int) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Int)):
+        return "a number"
+    if isinstance(expr, s.Money):
+        return "money"
+    if isinstance(expr, s.Percent):
+        return "a percentage"
+    if isinstance(expr, s.Str):
+        return "a string"
+    if isinstance(expr, s.Bool):
+        return "true or false"
+    if isinstance(expr, s.NoneLit):
+        return "none"
+    if isinstance(expr, s.Name):
+        return f"the name `{expr.name}`"
+    if isinstance(expr, (s.ListLit, s.SetLit)):
+        return "a list"
+    if isinstance(expr, s.MapLit):
+        return "a map"
+    if isinstance(expr, s.Record):
+        return "a record"
+    if isinstance(expr, s.Range):
+        return "a range"
+    if isinstance(expr, s.Call):
+        return "a call"
+    return "an expression"
+
+
+def _fits(expr, atom: Atom) -> bool:
+    """Whether a value has the shape of one alternative (its parts unchecked)."""
+    if atom.form == "scalar":
+        name = atom.name
+        if name == "int":
+            return isinstance(expr, s.Int) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Int))
+        if name == "money":
+            return isinstance(expr, s.Money) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Money))
+        if name == "colour_code":
+            return isinstance(expr, s.Str) and re.fullmatch(r"#[0-9A-Fa-f]{6}", expr.value) is not None
+        return isinstance(expr, {
+            "percent": s.Percent, "bool": s.Bool, "string": s.Str, "name": s.Name, "range": s.Range,
+            "none": s.NoneLit, "parameters": s.Record,
+        }.get(name, ()))
+    if atom.form == "enum":
+        # a name, or a string that is one of the values ("brown" as a map's key)
+        return isinstance(expr, s.Name) or (isinstance(expr, s.Str) and expr.value in atom.values)
+    if atom.form == "kind":
+        if isinstance(expr, s.Call):
+            return isinstance(expr.func, s.Name) and expr.func.name == atom.name
+        return isinstance(expr, (s.Name, s.Str, s.Int, s.Record))
+    if atom.form == "ref":
+        return isinstance(expr, (s.Name, s.Str))
+    if atom.form == "list":
+        return isinstance(expr, (s.ListLit, s.SetLit))
+    if atom.form == "map":
+        return isinstance(expr, s.MapLit)
+    return False
+
+
+def _key_of(expr) -> str | None:
+    if isinstance(expr, s.Name):
+        return expr.name
+    if isinstance(expr, s.Str):
+        return expr.value
+    if isinstance(expr, s.Int):
+        return str(expr.value)
+    return None
+
+
+def _name_span(span: Span, name: str) -> Span:
+    """The span of a property's name, at the start of the property."""
+    return Span(span.path, span.line, span.column, span.line, span.column + len(name))
+
+
+#: the findings of components already checked: (id(component), schema fingerprint) ->
+#: (the component, the schema objects of the fingerprint, its diagnostics)
+_COMPONENTS: OrderedDict[tuple, tuple] = OrderedDict()
+_COMPONENTS_KEPT = 60_000
+#: schema fingerprint -> (its serial number, the objects it names, kept alive)
+_FINGERPRINTS: dict[tuple, tuple[int, tuple]] = {}
+
+
+class Checker:
+    """Checks one resolved title's values against its schema."""
+
+    def __init__(self, title: Title, schema: Schema | None = None):
+        self.title = title
+        self.schema = schema or schema_of(title)
+        self.out: list[Diagnostic] = []
+        self._atoms: dict[int, tuple[Atom, ...]] = {}
+        self._fp: tuple | None = None
+        self._fp_serial: int | None = None
+        self._kept: tuple = ()
+
+    # -- entry
+    def run(self) -> list[Diagnostic]:
+        self._check_schema()
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if isinstance(decl, s.Property):
+                self._title_property(decl)
+            elif isinstance(decl, s.Table):
+                self._table(decl)
+            elif isinstance(decl, s.Component):
+                self._cached_component(decl)
+        self._required_params()
+        self._matches()
+        return self.out
+
+    # -- `match` over an enum value
+    def _matches(self) -> None:
+        """E034 for a `match` whose subject is not an enum value (a parameter of the title or of the
+        routine, typed by enums and `none`), or a case naming no value of it, or one named twice;
+        E035 for a value with no case where the match has no `else`. So one case always runs: the
+        engine's and the z3 model's lowering never reaches its `fail`."""
+        from compiler.lang.ir import statements
+
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            typed = {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else {}
+            body = () if isinstance(decl, s.Invariant) else decl.body
+            lets = {st.name for st in statements(body) if isinstance(st, s.Let)}
+            lets |= {st.var for st in statements(body) if isinstance(st, s.For)}
+            if isinstance(decl, s.Trigger):
+                lets |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
+            lets |= {q.var for q in s.walk(decl) if isinstance(q, s.Quantifier)}
+            for node in s.walk(decl):
+                if isinstance(node, (s.Match, s.MatchExpr)):
+                    self._match(node, typed, lets)
+
+    def _match(self, st: s.Match | s.MatchExpr, typed: dict[str, s.TypeRef], lets: set[str]) -> None:
+        subject = st.subject
+        alts: tuple[Atom, ...] = ()
+        if isinstance(subject, s.Name) and subject.name not in lets:
+            if subject.name in typed:
+                alts = atoms(typed[subject.name], self.schema)
+            elif subject.name in self.schema.params:
+                alts = self.type_of(self.schema.params[subject.name])
+        values: list[str] = []
+        enum = bool(alts) and all(a.form == "enum" or (a.form == "scalar" and a.name == "none") for a in alts)
+        for atom in alts if enum else ():
+            for value in (atom.values if atom.form == "enum" else ("none",)):
+                if value not in values:
+                    values.append(value)
+        if not enum:
+            self.out.append(error(
+                "E034", "`match` chooses by an enum value: a parameter of the title or of the routine whose "
+                        "type is an enum" + (f" (`{subject.name}` is {describe(alts)})" if alts else ""),
+                subject.span,
+                help="write `if` for a test that is not of an enum value",
+            ))
+            return
+        seen: set[str] = set()
+        for i, (case_values, _) in enumerate(st.cases):
+            spans = st.value_spans[i] if i < len(st.value_spans) else ()
+            for j, value in enumerate(case_values):
+                span = spans[j] if j < len(spans) else st.span
+                if value not in values:
+                    self.out.append(error(
+                        "E034", f"`{value}` is no value of `{subject.name}`" + did_you_mean(nearest(value, values)),
+                        span, help="its values: " + listing(values),
+                    ))
+                elif value in seen:
+                    self.out.append(error("E034", f"`{value}` has two cases in this match", span))
+                seen.add(value)
+        missing = [v for v in values if v not in seen]
+        if missing and st.orelse is None:
+            self.out.append(error(
+                "E035", f"this match over `{subject.name}` has no case for " + ", ".join(f"`{v}`" for v in missing),
+                subject.span, help="add a case for each, or an `else` for the rest",
+            ))
+
+    def _cached_component(self, comp: s.Component) -> None:
+        """`_component`, remembered: a component's findings depend only on it and on
+        the schema (the same library tile is checked once for every title that has
+        the same schema, and once for all the edits of a title's other clauses)."""
+        key = (id(comp), self._serial())
+        found = _COMPONENTS.get(key)
+        if found is not None and found[0] is comp:
+            _COMPONENTS.move_to_end(key)
+            self.out.extend(found[2])
+            return
+        start = len(self.out)
+        self._component(comp)
+        _COMPONENTS[key] = (comp, self._kept, tuple(self.out[start:]))
+        if len(_COMPONENTS) > _COMPONENTS_KEPT:
+            _COMPONENTS.popitem(last=False)
+
+    def _serial(self) -> int:
+        """The fingerprint's serial number (a big tuple is hashed once per title, not per component)."""
+        if self._fp_serial is None:
+            fp = self._fingerprint()
+            entry = _FINGERPRINTS.get(fp)
+            if entry is None and len(_FINGERPRINTS) >= 10_000:
+                _FINGERPRINTS.clear()
+                _COMPONENTS.clear()
+            if entry is None:
+                entry = _FINGERPRINTS[fp] = (len(_FINGERPRINTS), self._kept)
+            self._fp_serial = entry[0]
+        return self._fp_serial
+
+    def _fingerprint(self) -> tuple:
+        """What a component's check reads of the schema, by identity (the objects are
+        kept alive with the cached result, so an identity is never reused for another)."""
+        if self._fp is None:
+            schema = self.schema
+            params = tuple(schema.params.values())
+            kinds = tuple((k.name, tuple(k.params.values())) for k in schema.kinds.values())
+            conditions = tuple(
+                (name, schema.values.get(name))
+                for kind in schema.kinds.values() for p in kind.params.values() if p.required_when is not None
+                for name in sorted({n.name for n in s.walk(p.required_when) if isinstance(n, s.Name)})
+            )
+            self._kept = (params, kinds, conditions)
+            self._fp = (
+                tuple(map(id, params)),
+                tuple((name, tuple(map(id, ps))) for name, ps in kinds),
+                tuple(sorted(schema.enums.items())),
+                tuple(sorted((k, tuple(sorted(v))) for k, v in schema.keys.items())),
+                tuple((name, id(value)) for name, value in conditions),
+            )
+        return self._fp
+
+    def type_of(self, param: s.Param) -> tuple[Atom, ...]:
+        found = self._atoms.get(id(param))
+        if found is None:
+            found = self._atoms[id(param)] = atoms(param.type, self.schema)
+        return found
+
+    # -- the schema itself
+    def _check_schema(self) -> None:
+        params = list(self.schema.params.values())
+        for kind in self.schema.kinds.values():
+            params.extend(kind.params.values())
+        for param in params:
+            unknown = self._unknown_atoms(self.type_of(param))
+            for name in unknown:
+                known = list(SCALARS) + list(REFERENCES) + list(self.schema.enums) + list(self.schema.kinds)
+                self.out.append(error(
+                    "E029", f"the type of `{param.name}` names `{name}`, which is no type, enum or kind"
+                    + did_you_mean(nearest(name, known)), param.type.span or param.span,
+                    help="a type is a scalar (" + ", ".join(SCALARS) + "), a name of "
+                         + ", ".join(REFERENCES) + ", an enum, a kind, `{a, b}`, `list[T]` or `map[K, V]`",
+                ))
+            if param.default is not None and not unknown:
+                if self._value(param.default, self.type_of(param), report=False):
+                    self.out.append(error(
+                        "E029", f"the default of `{param.name}` is {shape(param.default)}, "
+                        f"not {describe(self.type_of(param))}", param.default.span,
+                    ))
+
+    def _unknown_atoms(self, alts: tuple[Atom, ...]) -> list[str]:
+        out = []
+        for atom in alts:
+            if atom.form == "unknown":
+                out.append(atom.name)
+            out.extend(self._unknown_atoms(atom.elems))
+            out.extend(self._unknown_atoms(atom.keys))
+        return out
+
+    # -- the title's own properties and tables
+    def _title_property(self, prop: s.Property) -> None:
+        param = self.schema.params.get(prop.name)
+        if param is None:
+            self._unknown_property(prop.name, _name_span(prop.span, prop.name), None)
+            return
+        alts = tuple(a for a in self.type_of(param) if not (a.form == "scalar" and a.name == "table"))
+        if not alts:
+            self.out.append(error(
+                "E025", f"`{prop.name}` is a table: write `table {prop.name} by ... {{ ... }}`",
+                prop.value.span,
+            ))
+            return
+        self._value(prop.value, alts, where=f"`{prop.name}`")
+
+    def _table(self, table: s.Table) -> None:
+        param = self.schema.params.get(table.name)
+        span = Span(table.span.path, table.span.line, table.span.column, table.span.line, table.span.column + 5)
+        if param is None:
+            self._unknown_property(table.name, span, None)
+            return
+        alts = self.type_of(param)
+        if not any(a.form == "scalar" and a.name == "table" for a in alts):
+            self.out.append(error(
+                "E025", f"`{table.name}` is not a table: it takes {describe(alts)}", span,
+                help=f"write it as a property: `{table.name}: ...`",
+            ))
+            return
+        values = tuple(a for a in alts if not (a.form == "scalar" and a.name == "table"))
+        for dim in table.dims:
+            if dim not in NUMBER_DIMENSIONS and dim not in self.schema.kinds and dim not in REFERENCES \
+                    and dim not in self.schema.enums:
+                self.out.append(error(
+                    "E022", f"a table cannot be keyed by `{dim}`: no such dimension"
+                    + did_you_mean(nearest(dim, list(NUMBER_DIMENSIONS) + list(self.schema.kinds))), span,
+                    help="a table is keyed by players, corporations, a kind (its rows name components of it) or an enum",
+                ))
+        for row in table.rows:
+            for dim, key in zip(table.dims, row.keys):
+                if dim in NUMBER_DIMENSIONS:
+                    if not isinstance(key, (int, tuple)):
+                        self.out.append(error(
+                            "E025", f"a row of `{table.name}` by {dim} has the key {key!r}, not a number",
+                            row.span,
+                        ))
+                elif dim in self.schema.enums and dim not in self.schema.kinds:
+                    if str(key) not in self.schema.enums[dim]:
+                        self.out.append(error(
+                            "E026", f"a row of `{table.name}` by {dim} has the key {key!r}, not one of "
+                            + ", ".join(f"`{m}`" for m in self.schema.enums[dim]), row.span,
+                        ))
+                elif dim in self.schema.kinds or dim in REFERENCES:
+                    if dim == "tile" and str(key) in self.schema.keys.get("hex", ()):
+                        continue  # a map hex's printed tile is upgraded like a tile
+                    self._reference(str(key), dim, row.span)
+            if values:
+                self._value(row.value, values, where=f"a row of `{table.name}`")
+
+    def _required_params(self) -> None:
+        given = {c.name for c in self.title.clauses if c.kind in ("property", "table")}
+        for param in self.schema.params.values():
+            if param.name in given or not self._required(param):
+                continue
+            self.out.append(error(
+                "E027", f"{self.title.name} does not set the required parameter `{param.name}`"
+                + (f" ({param.title})" if param.title else ""), self.title.span,
+                help=f"set it: `{param.name}: ...` with its citation, or `{param.name}: gap \"why\"` "
+                     "where the rules do not give it",
+            ))
+
+    def _required(self, param: s.Param, own: dict[str, s.Expr] | None = None, kind: Kind | None = None) -> bool:
+        """Whether `param` must be given: `own` are the properties of the component or
+        record of `kind` it belongs to (a condition reads them, an unset one as none,
+        before the title's parameters, an unset one none too)."""
+        if not param.required:
+            return False
+        if param.required_when is None:
+            return True
+        values = {name: s.NoneLit() for name in self.schema.params}  # a parameter the title leaves unset is none
+        values.update(self.schema.values)
+        if kind is not None:
+            values.update({name: s.NoneLit() for name in kind.params})
+            values.update(own or {})
+        return bool(_holds(param.required_when, values, self.schema.keys))
+
+    # -- components
+    def _component(self, comp: s.Component) -> None:
+        kind = self.schema.kind(comp.kind)
+        if kind is None:
+            self.out.append(error(
+                "E028", f"no kind `{comp.kind}` is declared" + did_you_mean(nearest(comp.kind, self.schema.kinds)),
+                _name_span(comp.span, comp.kind),
+                help=f"declare it: `kind {comp.kind} \"what it is\" {{ param NAME: TYPE \"meaning\" ... }}`",
+            ))
+            return
+        for prop in comp.properties:
+            param = kind.params.get(prop.name)
+            if param is None:
+                self._unknown_property(prop.name, _name_span(prop.span, prop.name), kind)
+                continue
+            self._value(prop.value, self.type_of(param), where=f"`{prop.name}`")
+        self._missing(kind, {p.name: p.value for p in comp.properties}, comp.span, f"{comp.kind} {comp.key or ''}".strip())
+        for child in comp.children:
+            self._component(child)
+
+    def _missing(self, kind: Kind, given: dict[str, s.Expr], span: Span, what: str) -> None:
+        for param in kind.params.values():
+            if param.name not in given and self._required(param, given, kind):
+                self.out.append(error(
+                    "E027", f"{what} lacks the required property `{param.name}`"
+                    + (f" ({param.title})" if param.title else ""), span,
+                    help=f"add `{param.name}: ...` with its citation, or `{param.name}: gap \"why\"` "
+                         "where the rules do not give it",
+                ))
+
+    def _unknown_property(self, name: str, span: Span, kind: Kind | None) -> None:
+        known = kind.params if kind is not None else self.schema.params
+        owner = f"kind `{kind.name}`" if kind is not None else "the title's parameters"
+        suggestions = nearest(name, known)
+        declare = (f"`kind {kind.name} {{ param {name}: TYPE \"meaning\" }}`" if kind is not None
+                   else f"`param {name}: TYPE \"meaning\"`")
+        self.out.append(error(
+            "E024", f"unknown property `{name}`: not one of {owner}" + did_you_mean(suggestions), span,
+            help=f"{owner}: {listing(known)}; a property of the title's own is declared with {declare}",
+            suggestions=tuple(suggestions),
+        ))
+
+    # -- values
+    def _value(self, expr, alts: tuple[Atom, ...], where: str = "the value", report: bool = True) -> list[Diagnostic]:
+        """Check `expr` against the alternatives; returns (and, with `report`, records) the problems."""
+        problems = self._problems(expr, alts, where)
+        if report:
+            self.out.extend(problems)
+        return problems
+
+    def _problems(self, expr, alts: tuple[Atom, ...], where: str) -> list[Diagnostic]:
+        if isinstance(expr, s.Gap):
+            return []
+        if any(a.form == "unknown" for a in alts):
+            return []  # the schema is wrong (E029): nothing to check against
+        fitting = [a for a in alts if _fits(expr, a)]
+        first: list[Diagnostic] | None = None
+        for atom in fitting:
+            found = self._atom(expr, atom, where)
+            if not found:
+                return []
+            if first is None:
+                first = found
+        if first is not None:
+            return first
+        return [error(
+            "E025", f"{where} takes {describe(alts)}, not {shape(expr)}", expr.span,
+        )]
+
+    def _atom(self, expr, atom: Atom, where: str) -> list[Diagnostic]:
+        if atom.form == "scalar":
+            if atom.name == "range":
+                if not any(isinstance(expr.low, k) and isinstance(expr.high, k) for k in (s.Int, s.Money, s.Percent)):
+                    return [error("E025", f"{where} takes a range of numbers, money or percentages (2..5)", expr.span)]
+                return []
+            if atom.name == "parameters":
+                return self._record(expr, None, where)
+            return []
+        if atom.form == "enum":
+            name = expr.name if isinstance(expr, s.Name) else expr.value
+            if name in atom.values:
+                return []
+            suggestions = nearest(name, atom.values)
+            label = f" of {atom.name}" if atom.name else ""
+            return [error(
+                "E026", f"{where} takes one of {', '.join(f'`{v}`' for v in atom.values)}{label}, "
+                f"not `{name}`" + did_you_mean(suggestions), expr.span,
+                expected=atom.values, suggestions=tuple(suggestions),
+            )]
+        if atom.form == "kind":
+            if isinstance(expr, s.Record):
+                return self._record(expr, self.schema.kind(atom.name), where)
+            if isinstance(expr, s.Call):
+                if len(expr.args) != 1 or expr.kwargs or _key_of(expr.args[0]) is None:
+                    return [error("E025", f"{where}: write `{atom.name}(KEY)` with one key", expr.span)]
+                return self._reference(_key_of(expr.args[0]), atom.name, expr.args[0].span, report=False)
+            return self._reference(_key_of(expr), atom.name, expr.span, report=False)
+        if atom.form == "ref":
+            return self._reference(_key_of(expr), atom.name, expr.span, report=False)
+        if atom.form == "list":
+            out: list[Diagnostic] = []
+            for item in expr.items:
+                out.extend(self._problems(item, atom.elems, f"an item of {where}"))
+            return out
+        if atom.form == "map":
+            out = []
+            for key, value in expr.entries:
+                out.extend(self._problems(key, atom.keys, f"a key of {where}"))
+                out.extend(self._problems(value, atom.elems, f"a value of {where}"))
+            return out
+        return []
+
+    def _record(self, rec: s.Record, kind: Kind | None, where: str) -> list[Diagnostic]:
+        """A record against a kind's properties (None: the title's parameters)."""
+        out: list[Diagnostic] = []
+        known = kind.params if kind is not None else self.schema.params
+        owner = f"kind `{kind.name}`" if kind is not None else "the title's parameters"
+        for i, (name, value) in enumerate(rec.fields):
+            span = rec.name_spans[i] if i < len(rec.name_spans) else value.span
+            param = known.get(name)
+            if param is None:
+                suggestions = nearest(name, known)
+                out.append(error(
+                    "E024", f"unknown field `{name}` in {where}: not one of {owner}" + did_you_mean(suggestions),
+                    span, help=f"{owner}: {listing(known)}", suggestions=tuple(suggestions),
+                ))
+                continue
+            out.extend(self._problems(value, self.type_of(param), f"`{name}`"))
+        if kind is not None:
+            given = dict(rec.fields)
+            for param in kind.params.values():
+                if param.name not in given and self._required(param, given, kind):
+                    out.append(error(
+                        "E027", f"{where} lacks the required field `{param.name}`"
+                        + (f" ({param.title})" if param.title else ""), rec.span,
+                    ))
+        return out
+
+    def _reference(self, key: str | None, kind: str, span: Span, report: bool = True) -> list[Diagnostic]:
+        keys = self.schema.keys.get(kind, set())
+        if key is not None and key in keys:
+            return []
+        suggestions = nearest(key or "", keys)
+        elsewhere = [k for k in self.schema.kinds_with_key(key or "") if k != kind]
+        label = {"action": "action", "kind_name": "kind", "phase_group": "phase group", "parameter": "parameter"}.get(kind, kind)
+        found = [error(
+            "E022", f"no {label} `{key}`" + did_you_mean(suggestions)
+            + (f" (`{key}` is a {' and a '.join(elsewhere)})" if elsewhere else ""), span,
+            help=f"{label}{'es' if label.endswith(('x', 's', 'ch')) else 's'}: {listing(keys)}" if keys
+            else f"the title has no {label}",
+            suggestions=tuple(suggestions),
+        )]
+        if report:
+            self.out.extend(found)
+        return found
+
+
+def _python(expr, values: dict[str, s.Expr]):
+    """A property's value as plain Python, for a `required when` condition."""
+    if isinstance(expr, s.Name):
+        if expr.name in values:
+            return _python(values[expr.name], {})
+        return expr.name
+    if isinstance(expr, (s.Int, s.Percent, s.Str, s.Bool)):
+        return expr.value
+    if isinstance(expr, s.Money):
+        return expr.amount
+    if isinstance(expr, s.NoneLit):
+        return None
+    if isinstance(expr, (s.ListLit, s.SetLit)):
+        return [_python(item, {}) for item in expr.items]
+    return None
+
+
+def _holds(expr, values: dict[str, s.Expr], keys: dict[str, set[str]]):
+    """Evaluate a `required when` condition: names are the properties (a component's own
+    first, then the title's; an unset one is none), `has(KIND)` whether the title has a
+    component of that kind, other names stand for themselves."""
+    if isinstance(expr, s.Binary):
+        if expr.op == "and":
+            return bool(_holds(expr.left, values, keys)) and bool(_holds(expr.right, values, keys))
+        if expr.op == "or":
+            return bool(_holds(expr.left, values, keys)) or bool(_holds(expr.right, values, keys))
+        left, right = _holds(expr.left, values, keys), _holds(expr.right, values, keys)
+        if expr.op in ("in", "not in"):
+            inside = isinstance(right, list) and left in right
+            return inside if expr.op == "in" else not inside
+        if expr.op == "==":
+            return left == right
+        if expr.op == "!=":
+            return left != right
+        return None
+    if isinstance(expr, s.Unary) and expr.op == "not":
+        return not _holds(expr.operand, values, keys)
+    if isinstance(expr, s.Call) and isinstance(expr.func, s.Name) and expr.func.name == "has" and len(expr.args) == 1:
+        kind = expr.args[0]
+        return isinstance(kind, s.Name) and bool(keys.get(kind.name))
+    if isinstance(expr, s.Name) and expr.name in values:
+        return _python(values[expr.name], {})
+    if isinstance(expr, s.Name):
+        return expr.name
+    return _python(expr, values)
+
+
+def check_types(title: Title) -> list[Diagnostic]:
+    """Every value of a resolved title against its schema."""
+    return Checker(title).run()

@@ -1,0 +1,458 @@
+"""The engine's state as the model's: translation validation's abstraction (`validate`).
+
+`abstract_state(game, model)` reads a generated engine's state into the values of the model's
+state variables (`verify.model`); `scope_exact` and `depot_exact` say whether the model can
+describe it at all. `Compiled` and `Evaluator` evaluate the model's z3 terms on such values
+with no solver: z3 terms turned into plain nodes once, then interpreted per state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from compiler.runtime.entities import BANK as RT_BANK
+from compiler.runtime.entities import Entity
+from compiler.verify.model import (
+    BANK,
+    DEPOT,
+    ELSEWHERE,
+    NONE,
+    POOL,
+    ROUNDS,
+    SCRAP,
+    STEPS,
+    Ent,
+    Model,
+    Unsupported,
+    hold_name,
+)
+
+
+class Unknown(Exception):
+    """A term depends on a value the evaluation does not have."""
+
+
+_OPS = {
+    z3.Z3_OP_ITE: "ite", z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not",
+    z3.Z3_OP_IMPLIES: "implies", z3.Z3_OP_EQ: "eq", z3.Z3_OP_DISTINCT: "distinct",
+    z3.Z3_OP_LE: "le", z3.Z3_OP_LT: "lt", z3.Z3_OP_GE: "ge", z3.Z3_OP_GT: "gt",
+    z3.Z3_OP_ADD: "add", z3.Z3_OP_SUB: "sub", z3.Z3_OP_MUL: "mul", z3.Z3_OP_UMINUS: "neg",
+    z3.Z3_OP_IDIV: "div", z3.Z3_OP_DIV: "div", z3.Z3_OP_MOD: "mod",
+}
+
+
+class _RawZ3:
+    """z3's C functions that `Compiled.add` calls, without the Python API's wrappers (each wrapper
+    checks z3's error state after the call; these calls only read terms)."""
+
+    def __init__(self) -> None:
+        for name in ("Z3_get_ast_id", "Z3_get_ast_kind", "Z3_get_sort", "Z3_get_sort_kind", "Z3_get_numeral_string",
+                     "Z3_get_app_decl", "Z3_get_decl_kind", "Z3_get_app_num_args", "Z3_get_app_arg"):
+            wrapper = getattr(z3.z3core, name)
+            setattr(self, name, wrapper.__defaults__[-1].f)  # (its `Elementaries`: the C function)
+
+
+_Z3 = _RawZ3()
+
+
+def _decl_name(ctx: z3.Context, decl: Any) -> str:
+    """A declaration's name, as `z3.FuncDeclRef.name` gives it."""
+    return z3.z3._symbol2py(ctx, z3.z3core.Z3_get_decl_name(ctx.ref(), decl))
+
+
+class Compiled:
+    """z3 terms turned into a table of plain nodes once, so that evaluating
+    them on many states needs no calls into z3: (op, payload, children)."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.nodes: list[tuple[str, Any, tuple[int, ...]]] = []
+        self.index: dict[int, int] = {}
+
+    def add(self, e: Any) -> int:
+        """The node of a term (a Python int or bool is a constant).
+
+        The walk calls z3's C functions directly (the Python API's objects and
+        error checks made most of a validation's time); `e` is kept alive by
+        the caller while the table is in use, as the keys are z3's term ids."""
+        if not isinstance(e, z3.ExprRef):
+            self.nodes.append(("const", e, ()))
+            return len(self.nodes) - 1
+        lib, c = _Z3, e.ctx.ref()
+        index, by_id = self.index, self.model._by_id
+        key = lib.Z3_get_ast_id(c, e.as_ast())
+        found = index.get(key)
+        if found is not None:
+            return found
+        # iterative post-order walk (terms can be deep)
+        stack = [(e.as_ast(), False)]
+        while stack:
+            term, ready = stack.pop()
+            k = lib.Z3_get_ast_id(c, term)
+            if k in index:
+                continue
+            numeral = lib.Z3_get_ast_kind(c, term) == z3.Z3_NUMERAL_AST
+            if numeral and lib.Z3_get_sort_kind(c, lib.Z3_get_sort(c, term)) == z3.Z3_INT_SORT:
+                self._put(k, ("const", int(lib.Z3_get_numeral_string(c, term)), ()))
+                continue
+            decl = lib.Z3_get_app_decl(c, term)
+            kind = lib.Z3_get_decl_kind(c, decl)
+            if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
+                self._put(k, ("const", kind == z3.Z3_OP_TRUE, ()))
+                continue
+            ent = by_id.get(k)
+            if ent is not None:
+                self._put(k, ("const", ent, ()))
+                continue
+            count = lib.Z3_get_app_num_args(c, term)
+            if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
+                self._put(k, ("var", _decl_name(e.ctx, decl), ()))
+                continue
+            children = [lib.Z3_get_app_arg(c, term, i) for i in range(count)]
+            if not ready:
+                stack.append((term, True))
+                for child in children:
+                    if lib.Z3_get_ast_id(c, child) not in index:
+                        stack.append((child, False))
+                continue
+            op = _OPS.get(kind)
+            if op is None:
+                self._put(k, ("unknown", _decl_name(e.ctx, decl), ()))
+                continue
+            self._put(k, (op, None, tuple(index[lib.Z3_get_ast_id(c, child)] for child in children)))
+        return index[key]
+
+    def _put(self, key: int, node: tuple[str, Any, tuple[int, ...]]) -> None:
+        self.nodes.append(node)
+        self.index[key] = len(self.nodes) - 1
+
+
+class Evaluator:
+    """Evaluates compiled terms on concrete values: `env` maps constant names
+    to ints, bools or entities. Raises `Unknown` for a constant it lacks."""
+
+    def __init__(self, compiled: Compiled, env: dict[str, Any]):
+        self.c = compiled
+        self.env = env
+        self.memo: dict[int, Any] = {}
+
+    def __call__(self, i: int) -> Any:
+        memo = self.memo
+        if i in memo:
+            value = memo[i]
+            if isinstance(value, Unknown):
+                raise value
+            return value
+        try:
+            value = self._eval(i)
+        except Unknown as exc:
+            memo[i] = exc
+            raise
+        memo[i] = value
+        return value
+
+    def _eval(self, i: int) -> Any:
+        op, payload, args = self.c.nodes[i]
+        if op == "const":
+            return payload
+        if op == "var":
+            if payload not in self.env:
+                raise Unknown(payload)
+            return self.env[payload]
+        if op == "ite":
+            # a chain of ite in the else branches (a value per case) is walked
+            # in a loop, not by recursion: the chains can be thousands long
+            while True:
+                branch = args[1] if self(args[0]) else args[2]
+                op, _, args = self.c.nodes[branch]
+                if op != "ite" or branch in self.memo:
+                    return self(branch)
+        if op in ("and", "or"):
+            want = op == "or"
+            unknown = None
+            for a in args:
+                try:
+                    if bool(self(a)) == want:
+                        return want
+                except Unknown as exc:
+                    unknown = exc
+            if unknown is not None:
+                raise unknown
+            return not want
+        if op == "not":
+            return not self(args[0])
+        if op == "implies":
+            return (not self(args[0])) or bool(self(args[1]))
+        if op == "unknown":
+            raise Unknown(f"operator {payload}")
+        values = [self(a) for a in args]
+        if op == "eq":
+            return values[0] == values[1]
+        if op == "distinct":
+            return len(set(values)) == len(values)
+        if op == "le":
+            return values[0] <= values[1]
+        if op == "lt":
+            return values[0] < values[1]
+        if op == "ge":
+            return values[0] >= values[1]
+        if op == "gt":
+            return values[0] > values[1]
+        if op == "add":
+            return sum(values)
+        if op == "sub":
+            out = values[0]
+            for v in values[1:]:
+                out -= v
+            return out
+        if op == "mul":
+            out = 1
+            for v in values:
+                out *= v
+            return out
+        if op == "neg":
+            return -values[0]
+        a, b = values
+        if b == 0:
+            raise Unknown("division by zero")
+        r = a % abs(b)
+        if op == "div":
+            return (a - r) // b
+        return r
+
+
+# ---------------------------------------------------------------- abstraction
+
+
+def _ent(model: Model, e: Any) -> Ent:
+    if e is None:
+        return NONE
+    if isinstance(e, Entity):
+        if e.kind == "bank":
+            return BANK
+        if e.kind == "pool":
+            return POOL
+        if e.kind == "depot":
+            return DEPOT
+        if e.kind == "scrap":
+            return SCRAP
+        found = model.entity(e.kind, e.id)
+        if found is None:
+            raise Unsupported(f"{e.kind} {e.id} outside the scope")
+        return found
+    raise Unsupported(f"not an entity: {e!r}")
+
+
+def model_entity(model: Model, e: Any) -> Ent | None:
+    """The model's entity for an engine entity, or None for one outside the
+    scope (a corporation the scope leaves out, a minor): what it holds is in
+    the model's "elsewhere" bucket."""
+    try:
+        return _ent(model, e)
+    except Unsupported:
+        return None
+
+
+def _other_certificates(game: Any, model: Model, player: Entity) -> int:
+    """What counts against `player`'s certificate limit outside the scope:
+    certificates of the corporations the scope leaves out (the model's
+    `other_certs` frame)."""
+    total = game.b_certificates(player)
+    counts = set(game.param("cert_limit_counts"))
+    if "shares" in counts:
+        for corp in model.corporations:
+            zones = game.b_zones(game.entity("corporation", corp.id))
+            if "no_cert_limit" in zones:
+                continue
+            total -= sum(1 for cert in game.certs_of[corp.id] if game.owner[cert.id] == player)
+    if "privates" in counts:
+        total -= sum(1 for x in model.private_items if game.owner[x.id] == player and not game.closed[x.id])
+    if "bonds" in counts:
+        total -= sum(1 for b in model.bond_items if game.owner[b.id] == player)
+    if "minors" in counts:
+        total -= sum(1 for x in model.minors
+                     if game.owner[x.id] == player and not game.corp[x.id]["closed"])
+    return total
+
+
+def scope_exact(game: Any, model: Model) -> bool:
+    """Whether the model's variables describe the engine's state: no
+    corporation in the scope has closed, and no entity in the scope holds a
+    train copy the scope leaves out (the model would read such a corporation
+    as trainless)."""
+    items = getattr(model, "_item_ids", None)
+    if items is None:
+        items = {item.id for item in model.items}
+        model._item_ids = items  # type: ignore[attr-defined]
+    for corp in model.corporations:
+        if game.corp[corp.id].get("closed"):
+            return False  # the model has no closed corporations (see `check`)
+        if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] not in _layouts(model, corp):
+            return False  # a share layout the model does not know
+    if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
+        # a corporation outside the scope holding certificates of one inside
+        # contends for its presidency (`_check_president`); the model reads
+        # those certificates as elsewhere
+        scoped = {c.id for c in model.corporations}
+        for corp in model.corporations:
+            for cert in game.certs_of[corp.id]:
+                holder = game.owner[cert.id]
+                if isinstance(holder, Entity) and holder.kind == "corporation" and holder.id not in scoped:
+                    return False
+    for train_id in game.trains:
+        if train_id in items:
+            continue
+        holder = model_entity(model, game.owner.get(train_id))
+        if holder is not None and holder not in (DEPOT, SCRAP):
+            return False
+    return True
+
+
+def _layouts(model: Model, corp: Ent) -> list[list[tuple[str, int, bool]]]:
+    """The certificates (id, percent, president's) of each share layout the model gives the
+    corporation: its only layout, without `share_layouts`."""
+    return [[(c.id, c.percent, bool(c.president)) for c in certs] for _, certs in model.layout_certificates(corp)]
+
+
+def depot_exact(game: Any, model: Model) -> bool:
+    """Whether the trains the depot sells now are all copies in the scope:
+    the model holds a few copies of each train type, so once the engine's
+    next copy of a type is one it leaves out, the model reads the type as
+    sold out (a wrong cheapest train, a wrong forced purchase). Actions that
+    read the depot are played, not compared, in such a state."""
+    items = getattr(model, "_item_ids", None)
+    if items is None:
+        items = {item.id for item in model.items}
+        model._item_ids = items  # type: ignore[attr-defined]
+    return all(t in items for t in game._available_train_ids())
+
+
+def _holding_plan(model: Model) -> list[tuple[str, dict[Ent, str], str]]:
+    plan = getattr(model, "_holding_plan", None)
+    if plan is None:
+        plan = [(item.id, {b: hold_name(item, b) for b in model.buckets[item.kind]}, hold_name(item, None))
+                for item in model.items]
+        model._holding_plan = plan  # type: ignore[attr-defined]
+    return plan
+
+
+def abstract_state(game: Any, model: Model) -> dict[str, Any]:
+    """The engine's state as the model's variables: name -> int, bool or `Ent`."""
+    out: dict[str, Any] = {}
+    g = game.g
+    if model.vars.unlimited_bank:
+        out["flow:paid"] = game.flow["paid"]
+        out["flow:received"] = game.flow["received"]
+    else:
+        out["cash:bank"] = game.cash[RT_BANK]
+    for p in model.players + model.corporations + model.minors:
+        out[f"cash:{p.id}"] = game.cash[game.by_id[(p.kind, p.id)]]
+    for x in model.minors:
+        out[f"owner:{x.id}"] = model_entity(model, game.owner[x.id]) or ELSEWHERE
+        out[f"closed:{x.id}"] = bool(game.corp[x.id]["closed"])
+    owner = game.owner
+    for item_id, buckets, other in _holding_plan(model):
+        # an item the engine lacks (a train side the model counts as cards of
+        # its own) is elsewhere
+        holder = model_entity(model, owner[item_id]) if item_id in owner else None
+        # a certificate the share layout chosen lacks is held by nobody, not elsewhere
+        found = item_id not in owner and item_id in model.layout_cert_ids
+        for b, name in buckets.items():
+            if holder == b:
+                out[name] = 1
+                found = True
+            else:
+                out[name] = 0
+        out[other] = 0 if found else 1
+    for x in model.privates:
+        out[f"closed:{x.id}"] = bool(game.closed[x.id])
+    for c in model.corporations:
+        st = game.corp[c.id]
+        out[f"has_par:{c.id}"] = st["par"] is not None
+        out[f"par:{c.id}"] = st["par"] if st["par"] is not None else 0
+        cell = st["cell"]
+        out[f"has_cell:{c.id}"] = cell is not None
+        out[f"row:{c.id}"] = cell[0] if cell is not None else 0
+        out[f"col:{c.id}"] = cell[1] if cell is not None else 0
+        out[f"floated:{c.id}"] = bool(st["floated"])
+        out[f"tokens:{c.id}"] = st["tokens"]
+        if model.extra_tokens:
+            out[f"extra_tokens:{c.id}"] = st.get("extra_tokens", 0)
+        for name in model.corp_fields:
+            out[f"field:{c.id}.{name}"] = st.get(name, model.data[c].get(name))
+        out[f"revenue:{c.id}"] = st["revenue"]
+    for c in model.layout_corps:
+        out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
+    granted = g.get("granted", frozenset())
+    for cert in model.certs:
+        out[f"granted:{cert.id}"] = cert.id in granted
+    bids = {(x, pid): amount for x, pid, amount in g.get("bids", ())}
+    starting = g.get("starting")
+    if g["round"] in ("auction", "finished") and starting and starting.get("queue") \
+            and starting.get("high") is not None:
+        # the Starting Round's high bid (first_round: auction): its bidder's bid on the private on auction,
+        # which stands as it was when the players end the game during the auction (`end_game`)
+        bids[(starting["queue"][0], starting["high"][0])] = starting["high"][1]
+    for x in model.privates:
+        for p in model.players:
+            out[f"bid:{x.id}@{p.id}"] = bids.get((x.id, p.id), 0)
+    auction = g.get("auction")
+    out["auction"] = bool(auction)
+    out["auction_company"] = model.entity("private", auction["company"]) if auction else NONE
+    out["auction_high"] = auction["high"][1] if auction else 0
+    # the draft's picks so far (the runtime keeps them after the draft; the model only during it)
+    drafted = (g.get("draft") or {}).get("choices", ()) if g["round"] == "draft" else ()
+    choices = {cid: (pid, price) for pid, cid, price in drafted}
+    for x in model.draft_items:
+        pid, price = choices.get(x.id, (None, 0))
+        out[f"drafter:{x.id}"] = model.entity("player", pid) if pid is not None else NONE
+        out[f"draft_price:{x.id}"] = price
+    out["phase"] = model.phase_keys.index(g["phase"])
+    for t in model.train_types:
+        out[f"first_bought:{t}"] = t in g["first_bought"]
+    out["round"] = ROUNDS.index(g["round"]) if g["round"] in ROUNDS else -1
+    out["stock_rounds"] = g["stock_rounds"]
+    out["step"] = STEPS.index(g["step"]) + 1 if g["step"] in STEPS else 0
+    out["bank_buys"] = g["bank_buys"]
+    out["sale_price"] = g["sale_price"] if g["sale_price"] is not None else 0
+    pending = g.get("pending") or ()
+    out["pending"] = bool(pending)
+    if pending:
+        kind, key, action = pending[0]
+        # a minor's decision is outside the model's actors: nobody it knows
+        out["pending_entity"] = (model.entity(kind, key) if kind != "minor" else None) or NONE
+        out["pending_action"] = model.vars.action_code(action)
+    else:
+        out["pending_entity"] = NONE
+        out["pending_action"] = 0
+    operating = g["operating"]
+    out["operating"] = (model.entity("corporation", operating) or NONE) if operating else NONE
+    acting = game.current_entity()
+    out["acting"] = (model_entity(model, acting) or NONE) if acting is not None and acting.kind != "minor" else NONE
+    if model.truncated:
+        for p in model.players:
+            out[f"other_certs:{p.id}"] = _other_certificates(game, model, game.entity("player", p.id))
+    for p in model.players:
+        out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
+        out[f"out:{p.id}"] = p.id in g["out"]
+    for kind in model.collect_kinds():
+        for c in model.corporations:
+            out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
+    for name in ("bought", "sold", "acted"):
+        out[name] = bool(g[name])
+    for p in model.players:
+        for c in model.corporations:
+            out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
+    for c in model.corporations:
+        out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
+    if model.cards is not None:
+        for c in model.corporations:
+            key = g.get("cards", {}).get(c.id)
+            out[f"card:{c.id}"] = model.card_index(key) or 0
+            out[f"cubes:{c.id}"] = g.get("cubes", {}).get(key, 0) if key is not None else 0
+    marks = g.get("turn_marks", frozenset())
+    for mark in model.vars.marks():
+        out[f"mark:{mark}"] = mark in marks
+    return out

@@ -1,0 +1,61 @@
+"""`rulec verify --scheduler ADDRESS`: the checks of `verify.warm` as tasks on a Dask cluster.
+
+The same tasks as the `--jobs` pool's (one per title and transition, "init" for the initial
+state), the same work per task (`Verifier.check_init` / `check_transition` through the
+cache), the same gathering. What differs is what a worker knows: a Dask worker is not a fork
+of this process, so the titles (`ir.Title`, pickled) and the cache as this process holds it
+are sent once to every worker (scattered), and each worker builds a `Verifier` per title
+once. No z3 term crosses a process boundary; the results (`CheckResult`) and the new cache
+entries come back. The workers need rulec installed at the same version (the verifier's
+code is theirs); they read no rulespec.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from typing import Any, Callable
+
+#: On a worker: a verifier per (titles sent, title, options, timeout).
+_VERIFIERS: dict[tuple, Any] = {}
+
+
+def check_task(titles: dict, cache_data: dict, token: str, kinds: tuple[type, type], name: str,
+               transition: str, timeout: float, options: tuple[str, ...]) -> tuple[str, str, list, dict]:
+    """On a worker: one transition of one title (or its initial state, "init"), through the
+    cache; its results and the cache entries it added. `kinds` is the verifier's
+    `(Verifier, recording cache)` classes, sent by reference (the worker imports them), so
+    that this module does not import the verifier that imports it."""
+    Verifier, RecordingCache = kinds
+    cache = RecordingCache(cache_data)
+    key = (token, name, options, timeout)
+    if key not in _VERIFIERS:
+        _VERIFIERS[key] = Verifier(titles[name], timeout, None, None, options)
+    verifier = _VERIFIERS[key]
+    verifier.cache = cache
+    if transition == "init":
+        results = verifier.check_init()
+    else:
+        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition))
+    return name, transition, results, cache.added
+
+
+def warm_on(scheduler: str, titles: dict, tasks: list[tuple[str, str, float, tuple[str, ...]]],
+            cache_data: dict, gathered: Callable[[str, str, list, dict], None], kinds: tuple[type, type]) -> None:
+    """Run `tasks` ((title, transition, timeout, options)) on the Dask cluster at `scheduler`,
+    calling `gathered(name, transition, results, new cache entries)` as each ends. A task that
+    fails is left to `verify_title`, which checks it in this process. `kinds`: see `check_task`."""
+    from distributed import Client, as_completed
+
+    token = hashlib.sha256(pickle.dumps(sorted(titles), protocol=5)
+                           + pickle.dumps([titles[n] for n in sorted(titles)], protocol=5)).hexdigest()[:16]
+    with Client(scheduler, timeout="10s") as client:
+        titles_future, cache_future = client.scatter([titles, cache_data], broadcast=True, hash=False)
+        futures = [client.submit(check_task, titles_future, cache_future, token, kinds, *task, pure=False)
+                   for task in tasks]
+        for future in as_completed(futures):
+            try:
+                name, transition, results, new = future.result()
+            except Exception:  # noqa: BLE001 - a task lost: `verify_title` checks it itself
+                continue
+            gathered(name, transition, results, new)

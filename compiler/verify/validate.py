@@ -1,0 +1,1492 @@
+"""Translation validation: the z3 model of each action against the engine.
+
+Random playouts of a title's generated engine (`compiler.emit.engines.game_class`)
+give concrete states (in the games played beyond the first `games` while an
+action is short, where the scope is cut down, half of the picks are among the
+actions that name the scope's corporations: `_playout_choices`). At each state
+every candidate action the engine generates is tried (in a journal
+transaction that is rolled back):
+
+- the engine's state before the action is abstracted to the model's state
+  variables (`abstract_state`), the action dict to a binding and parameter
+  values, and the action's z3 guard and post-state are *evaluated* on them
+  (`Evaluator`, a small interpreter of z3 terms);
+- an action the engine accepts must have a true guard, and each modelled
+  variable that the model determines must equal the engine's, read at the
+  moment the action's own effects end (the first step of the round machinery
+  the action sets off: `end_step`, a first train, the next company, the end
+  of an auction of 18CO's Acquisition Round, ...); an action that closes a
+  corporation of the scope inside its own effects (a price reaching a close
+  cell) is counted as a closing, not compared (the model does not follow
+  closings: `Model._steps_not_followed`); a
+  take-over check inside the action's own effects (a bankrupt's sell-out)
+  runs after them and is compared as the model's `take_over` step; where the
+  model leaves a truth value to the engine over the corporations outside a
+  cut-down scope (`all(c in corporations: ...)`), the engine's step must be
+  the model's for one of its values;
+- an action the engine refuses should have a false guard; refusals the model
+  leaves out on purpose (a negative payment, a move from a non-holder, the
+  map's legality, a route's validity) are counted apart.
+
+Routes are chosen by the engine's own search where the title has a map, and
+declared stop by stop (`{"train", "stops"}`) otherwise. Rare actions get
+constructed states: each floated corporation of the scope at each step of its
+operating turn (its track extended, where stations are short, by a few
+legal lays toward the nearest city with a slot for it), the decision an action of the scope leaves pending, a pending
+discard, a corporation short of cash for a forced train (with and without certificates of its own to issue), its president
+short of cash with nothing he may sell (a bankruptcy), a player owing the
+bank a debt in a stock round. A state the model cannot describe
+(`scope_exact`: a train copy beyond the scope's held by an entity of the
+scope), or whose depot sells such a copy (`depot_exact`), is first brought
+into the scope (`_into_scope`: alike copies exchanged, the depot's copies
+beyond the scope's scrapped).
+
+`validate(title, ...)` returns a `ValidationReport`. The abstraction and the evaluator are in
+`abstraction.py`, the hand-made edits of an engine's state the constructions use in `setups.py`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import z3
+
+from compiler.lang import syntax
+from compiler.lang.ir import Title
+from compiler.runtime.entities import BANK as RT_BANK
+from compiler.runtime.entities import DEPOT as RT_DEPOT
+from compiler.runtime.entities import POOL as RT_POOL
+from compiler.runtime.entities import SCRAP as SCRAP_RT
+from compiler.runtime.entities import Certificate, Entity, Train
+from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.game import COMBINED_STEPS, MAP_STEPS, GameBase
+from compiler.verify.model import (
+    DEPOT,
+    ELSEWHERE,
+    NONE,
+    POOL,
+    SCRAP,
+    GapError,
+    Model,
+    Unsupported,
+    hold_name,
+)
+from compiler.verify.abstraction import (Compiled, Evaluator, Unknown, abstract_state, depot_exact, model_entity,
+                                         scope_exact)
+from compiler.verify.setups import add_station, deal_card, extend_track, later_phase, leave_nothing_to_sell
+from compiler.verify.translate import EMPTY_LIST, Binding, ListHead, Step, Translator, _list_inner, indexed_lists
+
+
+# ---------------------------------------------------------------- one action
+
+
+@dataclass
+class Mismatch:
+    """A disagreement between the model and the engine."""
+
+    action: dict
+    kind: str
+    what: str
+
+
+@dataclass
+class ValidationReport:
+    """Per action schema: samples compared (accepted actions), refused
+    candidates whose guard agreed, the refusals left out on purpose, and the
+    mismatches."""
+
+    title: str
+    accepted: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    unmodelled: dict[str, int] = field(default_factory=dict)
+    compared_vars: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+    #: accepted actions not compared because they closed a corporation (a
+    #: price reaching a close cell), which the model leaves out
+    closings: dict[str, int] = field(default_factory=dict)
+    #: of `skipped`: candidates reading the depot in a state whose next train
+    #: is a copy outside the scope (`depot_exact`)
+    depot_skipped: dict[str, int] = field(default_factory=dict)
+    #: kind -> reason -> count, for `skipped`
+    skip_reasons: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: seeds not played because their setup left the scope at once (a
+    #: corporation of the scope removed)
+    setups_out_of_scope: int = 0
+
+    def summary(self) -> str:
+        lines = [f"translation validation of {self.title}: {sum(self.accepted.values())} accepted actions, "
+                 f"{self.compared_vars} variables compared, {len(self.mismatches)} mismatches"]
+        for kind in sorted(set(self.accepted) | set(self.refused)):
+            lines.append(f"  {kind:<26} accepted {self.accepted.get(kind, 0):>5}  refused {self.refused.get(kind, 0):>5}"
+                         f"  (not modelled {self.unmodelled.get(kind, 0)}"
+                         + (f", closings {self.closings[kind]})" if self.closings.get(kind) else ")"))
+        if self.skipped:
+            lines.append("  played, not compared (outside the scope or unsupported): "
+                         + ", ".join(f"{k} {n}" for k, n in sorted(self.skipped.items())))
+        for kind, reasons in sorted(self.skip_reasons.items()):
+            if not self.accepted.get(kind):
+                why, n = max(reasons.items(), key=lambda kv: kv[1])
+                lines.append(f"  never compared: {kind} ({why}: {n})")
+        for m in self.mismatches[:20]:
+            lines.append(f"  MISMATCH {m.kind}: {m.what} in {m.action}")
+        return "\n".join(lines)
+
+
+#: Engine refusals the model leaves out on purpose (see verify_translate), by message.
+UNMODELLED_REFUSALS = (
+    "cannot be negative",     # a negative payment
+    "is held by",             # a move from a holder that does not hold the item
+)
+#: Action kinds whose legality partly rests on what the model leaves to the engine.
+ORACLE_KINDS = ("lay_tile", "place_token", "run_routes")
+#: Builtins that check the map, which the model leaves to the engine: an
+#: action calling one may be refused for what the map says (a company's
+#: ability lay or token as much as a corporation's).
+MAP_CHECKS = frozenset({"check_lay", "check_token", "check_station", "check_ability_lay", "check_ability_token",
+                        "route_revenue"})
+
+CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
+            "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round",
+            "_next_bidder_in_auction", "_next_corporation", "_after_operating_round", "_draft_next",
+            "_end_draft", "_acquisition_turn_over")
+
+
+#: The builtins that read or spend the power of the ability card a corporation holds -> the effects
+#: they act on without naming one (has_power and power_value name theirs: `has_power(C, "choose_turn")`).
+CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
+    "has_power": frozenset(), "power_value": frozenset(), "cubes": frozenset(), "spend_cubes": frozenset(),
+    "use_power": GameBase.DECLARED_EFFECTS, "place_card_marker": frozenset({"bonus_token"}),
+}
+
+#: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
+#: reads from the engine (`Validator._engine_fact`).
+ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
+                          "position_open", "armed", "hold_price", "train_discount", "available", "home_open",
+                          "stations_on_map", "emergency_shortfall"})
+
+
+def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
+    """The corporations of the scope that the engine has closed (the model has no such variable)."""
+    return frozenset(c.id for c in model.corporations if game.corp[c.id].get("closed"))
+
+
+def _builtin_calls(decl: Any) -> list[tuple[str, tuple]]:
+    """The calls of builtins (and functions) in a clause: (name, argument nodes)."""
+    return [(node.func.name, node.args) for node in syntax.walk(decl)
+            if isinstance(node, syntax.Call) and isinstance(node.func, syntax.Name)]
+
+
+def _arg_value(arg: Any, env: dict[str, Any]) -> Any:
+    """An oracle argument naming a parameter (`param:NAME`, read from `env`) or an integer literal."""
+    if isinstance(arg, str) and arg in env:
+        return env[arg]
+    try:
+        return int(arg)
+    except (TypeError, ValueError):
+        return None
+
+
+#: `Validator.check`'s answer for an action the model cannot bind.
+UNBOUND = object()
+
+
+class Translations:
+    """The model of a title with a set of options, and each action binding translated and compiled
+    so far: the same for every game played with those options, so the Validators of one
+    `validate` share it (a binding's translation costs about a third of a second)."""
+
+    def __init__(self, title: Title, options: tuple[str, ...]):
+        self.options = tuple(options)
+        self.model = Model(title, self.options)
+        self.tr = Translator(self.model)
+        self.steps: dict[tuple[str, Binding], Step | Exception] = {}
+        #: whether an action's guard or post-state reads what the depot holds
+        self.reads_depot: dict[tuple[str, Binding], bool] = {}
+        self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
+        #: each step's oracles as (name, arguments, the constant's name, whether it is a bool): z3
+        #: answers a constant's name slowly, and every candidate checked reads them
+        self.oracle_names: dict[tuple[str, Binding], tuple[tuple[str, tuple, str, bool], ...]] = {}
+
+
+class Validator:
+    """Compares the model with one engine instance (see the module docstring)."""
+
+    def __init__(self, title: Title, game: Any, report: ValidationReport, limit: int = 400,
+                 translations: Translations | None = None):
+        # the model with the options the game is played with (and what is translated of it)
+        options = tuple(game.options)
+        if translations is None or translations.options != options:
+            translations = Translations(title, options)
+        self.translations = translations
+        self.model = translations.model
+        self.tr = translations.tr
+        self.title = title
+        self.game = game
+        self.report = report
+        self.limit = limit
+        self.steps = translations.steps
+        self.reads_depot = translations.reads_depot
+        self.compiled = translations.compiled
+        self.oracle_names = translations.oracle_names
+        self.actions = {c.name: c for c in title.of_kind("action")}
+        #: each action's list parameters its body indexes (`indexed_lists`)
+        self.heads: dict[str, set[str]] = {}
+        #: the last pre-state's variables named as the compiled terms name them ("pre.X")
+        self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
+        self._exact_of: tuple[dict[str, Any] | None, dict[str, bool]] = (None, {})
+        self.cert_ids = {c.id for c in self.model.certs}
+        self.model_item_ids = {item.id for item in self.model.items}
+        self.snapshot: dict[str, Any] | None = None
+        #: the corporations of the scope closed when the snapshot was taken
+        self.snapshot_closed: frozenset[str] = frozenset()
+        self.capture = False
+        #: take-over checks the action under comparison asked for, run after its own effects
+        self.deferred: list[tuple] = []
+        #: whether an action under comparison is being played (`check`)
+        self.in_action = False
+        self._originals: dict[str, Callable] = {}
+        #: the legal actions of the last `try_all` the model cannot bind (a
+        #: draft's Pass card; entities outside the scope)
+        self.unbound_legal: list[dict] = []
+        #: the action names among the candidates of the last `try_all`
+        self.offered: set[str] = set()
+        #: the actions a private takes (its first parameter is a private: its abilities)
+        self.company_kinds = {name for name, clause in self.actions.items()
+                              if clause.decl.params and "private" in [str(a) for a in clause.decl.params[0].type.alternatives]}
+        #: the actions with a private among their parameters (a private's purchase or trade)
+        self.private_kinds = {name for name, clause in self.actions.items()
+                              if any("private" in [str(a) for a in p.type.alternatives] for p in clause.decl.params)}
+        #: the actions that read the power of a corporation's ability card (18GJ's Company Presidents)
+        #: -> the effects they name (`has_power(C, "choose_turn")`)
+        self.card_kinds: dict[str, set[str]] = {}
+        #: the actions that may wait for a later phase: those whose rule reads the phase, and the
+        #: privates' (an ability's phases are its data)
+        self.phase_kinds = set(self.company_kinds)
+        #: the actions of a round the runtime calls for itself, by round: a special round's
+        #: (`in_special_round(R)`: ("special", R)) and the acquisition round's (`in_round(acquisition)`)
+        self.round_kinds: dict[tuple[str, str], set[str]] = {}
+        for name, clause in self.actions.items():
+            for call, args in _builtin_calls(clause.decl):
+                first = args[0].name if args and isinstance(args[0], syntax.Name) else None
+                if call in CARD_POWER_BUILTINS:
+                    effects = self.card_kinds.setdefault(name, set())
+                    effects.update(CARD_POWER_BUILTINS[call], (a.value for a in args if isinstance(a, syntax.Str)))
+                elif call == "phase_at_least":
+                    self.phase_kinds.add(name)
+                elif call == "in_special_round" and first is not None:
+                    self.round_kinds.setdefault(("special", first), set()).add(name)
+                elif call == "in_round" and first == "acquisition":
+                    self.round_kinds.setdefault(("acquisition", first), set()).add(name)
+        #: the action names offered at each operating step so far (`_construct_steps`)
+        self.step_kinds: dict[str, set[str]] = {}
+        self._patch()
+
+    def short_effects(self, want: int, rng: random.Random) -> set[str] | None:
+        """The card effects one of the actions reading a card's power names (drawn among those short
+        of `want` samples); None when none is short."""
+        short = [effects for kind, effects in sorted(self.card_kinds.items())
+                 if self.report.accepted.get(kind, 0) < want]
+        return set(rng.choice(short)) if short else None
+
+    def in_scope(self, corp: Entity) -> bool:
+        """Whether the engine's corporation is one of the model's."""
+        return self.model.entity("corporation", corp.id) is not None
+
+    def names_scope(self, action: dict) -> bool:
+        """Whether an engine action names a corporation of the scope: as its entity, as its
+        `corporation`, or by one of its `shares`."""
+        if action.get("entity_type") == "corporation" and self.model.corp(str(action.get("entity"))) is not None:
+            return True
+        if self.model.corp(str(action.get("corporation"))) is not None:
+            return True
+        return any(s in self.cert_ids for s in action.get("shares") or ())
+
+    def _patch(self) -> None:
+        game = self.game
+        for name in CASCADES:
+            original = getattr(game, name)
+            self._originals[name] = original
+
+            def wrapper(*args: Any, _original: Callable = original, _name: str = name, **kwargs: Any) -> Any:
+                if _name == "emit" and args and not game.TRIGGERS.get(args[0]):
+                    return _original(*args, **kwargs)  # an event no trigger listens to changes nothing
+                if _name == "emit" and self.capture and self.snapshot is None:
+                    # an event the action's own effects raise (`set_par`'s
+                    # corporation_started): the model makes its triggers steps
+                    # of their own, after the action, so the action is compared
+                    # without them (the trial is rolled back; the playout itself
+                    # runs them in place)
+                    return None
+                if _name == "_check_president" and self.capture and self.snapshot is None and self.in_action:
+                    # a take-over check inside the action's own effects (a bankrupt's sell-out): the model
+                    # takes it over as the `take_over` step after the action, so it runs, compared, once
+                    # the action's effects end (what follows the check never reads the presidency)
+                    self.deferred.append(args)
+                    return None
+                if self.capture and self.snapshot is None:
+                    self.snapshot = abstract_state(game, self.model)
+                    self.snapshot_closed = _closed_corporations(game, self.model)
+                    self._run_deferred()
+                if _name == "_end_draft" and self.capture:
+                    # the draft's end: compared with the runtime step `draft_ends`
+                    before = abstract_state(game, self.model)
+                    result = _original(*args, **kwargs)
+                    self._compare_draft_end(before, abstract_state(game, self.model))
+                    return result
+                if _name != "_check_president" or not self.capture:
+                    return _original(*args, **kwargs)
+                # the take-over: compared with the runtime step `take_over`
+                before = abstract_state(game, self.model)
+                result = _original(*args, **kwargs)
+                self._compare_take_over(args[0], before, abstract_state(game, self.model))
+                return result
+
+            setattr(game, name, wrapper)
+
+    def _run_deferred(self) -> None:
+        """The take-over checks deferred to the end of the action's own effects, each compared."""
+        deferred, self.deferred = self.deferred, []
+        for args in deferred:
+            before = abstract_state(self.game, self.model)
+            self._originals["_check_president"](*args)
+            self._compare_take_over(args[0], before, abstract_state(self.game, self.model))
+
+    def _compare_take_over(self, corp: Entity, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """The runtime's take-over check against the `take_over` transition."""
+        ent = self.model.entity("corporation", corp.id)
+        if ent is None or not scope_exact(self.game, self.model):
+            return
+        if before.get(hold_name(self.model.certs_for(ent.id)[0], POOL)):
+            # the president's certificate in the market (after a bankruptcy): the runtime's end of
+            # receivership, which the model's take-over step leaves out; counted apart
+            self.report.skipped["take_over (receivership)"] = self.report.skipped.get("take_over (receivership)", 0) + 1
+            return
+        compiled, guard_node, post_nodes = self._runtime_step("take_over", Binding((("corporation", ent),)))
+        ev = Evaluator(compiled, {f"pre.{name}": value for name, value in before.items()})
+        exchanged = bool(ev(guard_node))
+        kind = "take_over (exchange)" if exchanged else "take_over (no exchange)"
+        if self.report.accepted.get(kind, 0) >= self.limit:
+            return
+        self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
+        for name, node in post_nodes.items():
+            try:
+                value = ev(node) if exchanged else before.get(name)
+            except Unknown:
+                continue
+            self.report.compared_vars += 1
+            if value != after.get(name):
+                self.report.mismatches.append(Mismatch(
+                    {"take_over": corp.id}, kind, f"{name}: model {value}, engine {after.get(name)}"))
+
+    def _runtime_step(self, name: str, binding: Binding) -> tuple[Compiled, int, dict[str, int]]:
+        """The runtime transition `name`'s step for `binding`, compiled: its guard and the post-state
+        variables it does not havoc."""
+        key = (name, binding)
+        if key not in self.compiled:
+            from compiler.verify.translate import runtime_transitions
+
+            tn = next(t for t in runtime_transitions(self.tr) if t.name == name)
+            step = tn.translate(binding)
+            compiled = Compiled(self.model)
+            self.compiled[key] = (compiled, compiled.add(step.guard),
+                                  {n: compiled.add(t) for n, t in step.post.items() if n not in step.havocked}, {})
+        compiled, guard_node, post_nodes, _ = self.compiled[key]
+        return compiled, guard_node, post_nodes
+
+    def _compare_draft_end(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """The runtime's end of the draft (`_end_draft`) against the `draft_ends` transition."""
+        kind = "draft_ends"
+        if not scope_exact(self.game, self.model) or self.report.accepted.get(kind, 0) >= self.limit:
+            return
+        compiled, guard_node, post_nodes = self._runtime_step(kind, Binding(()))
+        ev = Evaluator(compiled, {f"pre.{name}": value for name, value in before.items()})
+        self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
+        if not ev(guard_node):
+            self.report.mismatches.append(Mismatch({"draft_ends": True}, kind, "the draft ends; the model's guard is false"))
+            return
+        for name, node in post_nodes.items():
+            try:
+                value = ev(node)
+            except Unknown:
+                continue
+            self.report.compared_vars += 1
+            if value != after.get(name):
+                self.report.mismatches.append(Mismatch(
+                    {"draft_ends": True}, kind, f"{name}: model {value}, engine {after.get(name)} (before {before.get(name)})"))
+
+    def _outside_sellable(self, action: dict) -> bool | None:
+        """Whether the president of the action's corporation (or the acting player) holds a certificate
+        of a corporation outside the scope that the pool could take now (the runtime's
+        can_emergency_sell, for what the model leaves out); None without such a player."""
+        game = self.game
+        player = None
+        try:
+            if action.get("entity_type") == "player":
+                player = game.entity("player", action["entity"])
+            elif action.get("entity_type") == "corporation":
+                player = game.b_president(game.entity("corporation", action["entity"]))
+        except (IllegalAction, KeyError):
+            return None
+        if player is None or player.kind != "player":
+            return None
+        cap = game.param("pool_cap")
+        for corp in game.corporations:
+            if self.model.corp(corp.id) is not None or game.corp[corp.id]["cell"] is None or game.corp[corp.id]["closed"]:
+                continue
+            if any(game.b_pool_percent(corp) + cert.percent <= cap for cert in game.b_sellable(player, corp)):
+                return True
+        return False
+
+    def _outside_sell_out(self, action: dict) -> tuple[int, bool] | None:
+        """What the runtime's sell_out of the action corporation's president pays him for his
+        certificates of the corporations outside the scope, and whether any of them went as a usual
+        sale (one the runtime notes, `b_note_sold`): his in-scope certificates are set aside and the
+        sell-out run, in a transaction rolled back (each corporation is sold on its own, so the rest
+        is what the model computes)."""
+        game = self.game
+        try:
+            player = game.b_president(game.entity("corporation", action["entity"]))
+        except (IllegalAction, KeyError):
+            return None
+        if player is None or player.kind != "player":
+            return None
+        noted: list[str] = []
+        note_sold = game.b_note_sold
+        game.j.begin()
+        try:
+            for cert_id in self.cert_ids:
+                if game.owner[cert_id] == player:
+                    game.j.set(game.owner, cert_id, RT_BANK)
+            before = game.cash[player]
+            game.b_note_sold = lambda p, corp: (noted.append(corp.id), note_sold(p, corp))
+            game.b_sell_out(player)
+            return game.cash[player] - before, bool(noted)
+        finally:
+            game.b_note_sold = note_sold
+            game.j.rollback()
+
+    # -- binding an engine action to the model
+    def _held_outside(self, item_id: str) -> bool:
+        """Whether the train or private `item_id` is held by an entity the scope leaves out (a
+        corporation or a minor outside it; not the bank, the pool, the depot or the scrap)."""
+        holder = self.game.owner.get(item_id)
+        return isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "depot", "scrap") \
+            and (model_entity(self.model, holder) is None or holder.kind == "minor")
+
+    def bind(self, kind: str, action: dict) -> tuple[Binding, dict[str, Any]] | None:
+        game = self.game
+        clause = self.actions.get(kind)
+        if clause is None:
+            return None
+        decl = clause.decl
+        try:
+            args = game.bind(kind, action)
+        except (IllegalAction, RuleGap, KeyError, ValueError, TypeError, IndexError):
+            return None
+        values: list[tuple[str, Any]] = []
+        env: dict[str, Any] = {}
+        heads = self.heads.get(kind)
+        if heads is None:
+            heads = self.heads[kind] = indexed_lists(decl)
+        for p, arg in zip(decl.params, args):
+            options = self.tr.param_options(p)
+            inner = _list_inner(p.type)
+            if options is None and p.name in heads and isinstance(arg, list):
+                # the binding names the list's first certificate in the scope's order
+                chosen_ids = {c.id for c in arg if isinstance(c, Certificate)}
+                first = next((c for c in self.model.certs if c.id in chosen_ids), None)
+                values.append((p.name, ListHead(first) if first is not None else EMPTY_LIST))
+            if options is not None:
+                if arg is None and None in options:
+                    values.append((p.name, None))  # an optional field left out (`none`): bound as such
+                    continue
+                if isinstance(arg, Entity):
+                    value = self.model.entity(arg.kind, arg.id)
+                    if arg.kind == "private" and self._held_outside(arg.id):
+                        return None  # its ability acts for its holder, which the scope leaves out
+                elif isinstance(arg, Train):
+                    value = self.model.item(arg.id)
+                    if self._held_outside(arg.id):
+                        return None  # held by an entity the scope leaves out: "elsewhere" in the model
+                else:
+                    value = arg
+                if value is None or value not in options:
+                    return None
+                values.append((p.name, value))
+            elif inner is not None and "certificate" in inner:
+                chosen = {c.id for c in arg} if isinstance(arg, list) else set()
+                if any(not isinstance(c, Certificate) for c in (arg or [])):
+                    return None
+                if len(chosen) != len(arg):
+                    return None
+                if not chosen <= self.cert_ids:
+                    return None  # a certificate of a corporation the scope leaves out
+                for cert in self.model.certs:
+                    env[f"param:{p.name}:{cert.id}"] = cert.id in chosen
+            elif inner is not None and "route" in inner:
+                corp = args[0]
+                try:
+                    env["oracle:route_revenue"] = game.b_route_revenue(corp, arg)
+                except (IllegalAction, RuleGap):
+                    env["oracle:route_revenue"] = None
+            else:
+                alts = [str(a) for a in p.type.alternatives]
+                if alts and alts[0] == "name":
+                    continue
+                if alts and alts[0] == self.model.prop_value("ability_cards"):
+                    # an ability card by its index among the title's cards (see verify_translate.CardRef)
+                    index = self.model.card_index(arg)
+                    if index is None:
+                        return None
+                    env[f"param:{p.name}"] = index
+                    continue
+                if isinstance(arg, bool) or isinstance(arg, int):
+                    env[f"param:{p.name}"] = arg
+                else:
+                    return None
+        return Binding(tuple(values)), env
+
+    def step(self, kind: str, binding: Binding) -> Step | Exception:
+        key = (kind, binding)
+        if key not in self.steps:
+            clause = self.actions[kind]
+            try:
+                step = self.tr.translate_routine(clause, binding)  # type: ignore[arg-type]
+                self.steps[key] = step
+                compiled = Compiled(self.model)
+                guard = compiled.add(step.guard)
+                post = {name: compiled.add(term) for name, term in step.post.items() if name not in step.havocked}
+                oracles = {name: const.decl().name() for name, _, const in step.oracles}
+                self.oracle_names[key] = tuple((name, args, const.decl().name(), z3.is_bool(const))
+                                               for name, args, const in step.oracles)
+                self.compiled[key] = (compiled, guard, post, oracles)
+                self.reads_depot[key] = any(op == "var" and payload.endswith("@depot")
+                                            for op, payload, _ in compiled.nodes)
+            except (GapError, Unsupported) as exc:
+                self.steps[key] = exc
+        return self.steps[key]
+
+    # -- one candidate
+    def skip(self, kind: str, why: str) -> Any:
+        """Count a candidate played, not compared, with its reason; `UNBOUND`."""
+        report = self.report
+        report.skipped[kind] = report.skipped.get(kind, 0) + 1
+        reasons = report.skip_reasons.setdefault(kind, {})
+        reasons[why] = reasons.get(why, 0) + 1
+        return UNBOUND
+
+    def wants(self, kind: str) -> bool:
+        return (self.report.accepted.get(kind, 0) < self.limit
+                or self.report.refused.get(kind, 0) < self.refused_limit)
+
+    @property
+    def refused_limit(self) -> int:
+        return max(1, self.limit // 4)
+
+    def _exact(self, pre: dict[str, Any] | None, which: str) -> bool:
+        """`scope_exact` or `depot_exact` of the game now; computed once per pre-state when
+        `pre` is given (`try_all` checks every candidate on one state)."""
+        test = scope_exact if which == "scope" else depot_exact
+        if pre is None:
+            return test(self.game, self.model)
+        if self._exact_of[0] is not pre:
+            self._exact_of = (pre, {})
+        known = self._exact_of[1]
+        if which not in known:
+            known[which] = test(self.game, self.model)
+        return known[which]
+
+    def check(self, action: dict, pre: dict[str, Any] | None = None) -> Any:
+        """Try one candidate: compare, roll back. `pre`: the abstract state now
+        (computed when not given). Returns whether the engine accepted it;
+        None when it was not tried (enough samples of its kind); `UNBOUND` for
+        an action the model cannot bind (an entity of the wrong kind, a train
+        copy outside the scope), which playouts leave out."""
+        game = self.game
+        try:
+            kind = game.action_name(action)
+        except (KeyError, TypeError):
+            return None
+        if not self.wants(kind):
+            return None
+        bound = self.bind(kind, action)
+        if bound is None:
+            return self.skip(kind, "not bound (an entity or certificate outside the scope)")
+        binding, params = bound
+        step = self.step(kind, binding)
+        if isinstance(step, Exception):
+            return self.skip(kind, f"{type(step).__name__}: {step}")
+        if not self._exact(pre, "scope"):
+            return self.skip(kind, "a state outside the scope")
+        if self.reads_depot[(kind, binding)] and not self._exact(pre, "depot"):
+            self.report.depot_skipped[kind] = self.report.depot_skipped.get(kind, 0) + 1
+            return self.skip(kind, "the depot's next train outside the scope")
+        if pre is None:
+            pre = abstract_state(game, self.model)
+        outside_sellable = self._outside_sellable(action) if step.oracles else None
+        outside_proceeds = (self._outside_sell_out(action)
+                            if any(o[0] == "sell_out_outside_scope" for o in step.oracles) else None)
+        self.snapshot = None
+        self.capture = self.report.accepted.get(kind, 0) < self.limit
+        closed_before = _closed_corporations(game, self.model)
+        game.j.begin()
+        refusal: str | None = None
+        lay_cost = None
+        pre_crossed = game.g.get("crossed_borders", ())
+        try:
+            if kind == "lay_tile":
+                try:
+                    args = game.bind(kind, action)
+                    lay_cost = game.b_lay_cost(game.b_check_lay(*args))
+                except (IllegalAction, RuleGap, KeyError, ValueError, TypeError):
+                    lay_cost = None
+            try:
+                self.in_action = True
+                game._dispatch(action)
+            except (IllegalAction, RuleGap) as exc:
+                refusal = str(exc) or type(exc).__name__
+            finally:
+                self.in_action = False
+            crossed = frozenset(game.g.get("crossed_borders", ())) - frozenset(pre_crossed)
+            post: dict[str, Any] = {}
+            if refusal is None and self.capture:
+                post = self.snapshot if self.snapshot is not None else abstract_state(game, self.model)
+                self._run_deferred()
+            # a price reaching a close cell closes the corporation inside the
+            # action's own effects (`_close_corporation`), which the model leaves out (one closed before
+            # is no closing; one the round machinery closes after them, 18CO's Acquisition Round
+            # resolved after its last bid, is no closing of the action's)
+            closed_after = self.snapshot_closed if self.snapshot is not None else _closed_corporations(game, self.model)
+            closed = refusal is None and bool(closed_after - closed_before)
+        finally:
+            game.j.rollback()
+        self.snapshot = None
+        self.capture = False
+        self.deferred = []
+        compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
+        if self._pre_env[0] is not pre:  # (`try_all` checks every candidate on one pre-state)
+            self._pre_env = (pre, {f"pre.{name}": value for name, value in pre.items()})
+        env = dict(self._pre_env[1])
+        for name in self.model.table_constants():
+            # a table keyed by more than the player count (1846's certificate limit by the
+            # corporations left): the engine's value now
+            env[f"param:{name}"] = game.param(name)
+        env.update(params)
+        oracle_names = self.oracle_names[(kind, binding)]
+        for name, _args, cname, _is_bool in oracle_names:
+            if name == "route_revenue" and params.get("oracle:route_revenue") is not None:
+                env[cname] = params["oracle:route_revenue"]
+            elif name == "lay_cost" and lay_cost is not None:
+                env[cname] = lay_cost
+            elif name == "minor_holds":
+                # (read after the trial is rolled back: the pre-state's holder)
+                env[cname] = game.owner.get(_args[1]) is game.by_id.get(("minor", _args[0]))
+            elif name == "station_swap_open":
+                # a takeover's station choice the corporation still has to make (pre-state)
+                env[cname] = game._station_swap(game.entity("corporation", _args[0])) is not None
+            elif name == "stations_absorbed":
+                # the minor's stations on the map in a city where the corporation has none (pre-state)
+                corp_id, minor_id = _args
+                mine = set(game.board.tokens_of(corp_id)) if game.board is not None else set()
+                env[cname] = (sum(1 for ref in game.board.tokens_of(minor_id) if ref not in mine)
+                              if game.board is not None else 0)
+            elif name == "sell_out_outside_scope" and outside_proceeds is not None:
+                env[cname] = outside_proceeds[0]
+            elif name == "sell_out_sale_outside_scope" and outside_proceeds is not None:
+                env[cname] = outside_proceeds[1]
+            elif name == "emergency_sellable_outside_scope" and outside_sellable is not None:
+                env[cname] = outside_sellable
+            elif name == "emergency_seller_outside_scope":
+                # the operating corporation is outside the scope: the engine's answer for the acting player
+                env[cname] = (action.get("entity_type") == "player"
+                              and game.b_emergency_seller(game.entity("player", action["entity"])))
+            elif name == "presides_acting_outside_scope":
+                # the acting corporation is outside the scope: whether the acting player presides it
+                acting = game.current_entity()
+                env[cname] = (acting is not None and acting.kind == "corporation"
+                              and action.get("entity_type") == "player"
+                              and game.b_president(acting) == game.entity("player", action["entity"]))
+            elif name == "train_side_price" and _args[0] in game.trains:
+                # the side the action chooses (its `variant`) for the train it names, else the side in play
+                train = game.trains[_args[0]]
+                side = action.get("variant") if action.get("train") == train.id else None
+                try:
+                    env[cname] = game._train_side(train, side).price
+                except IllegalAction:
+                    pass  # a side the card does not have: the engine refuses; the guard stays unknown
+            elif name == "in_draft_hand":
+                env[cname] = game.b_in_draft_hand(game._company(_args[0]))
+            elif name == "draft_price":
+                env[cname] = game.b_draft_price(game._company(_args[0]))
+            elif name == "draft_last_company":
+                # a pass in the draft: whether a single company is left (the pass's other effects,
+                # a forced pick, are compared with the step `draft_ends` or not at all)
+                env[cname] = game.g["round"] == "draft" and game._only_one_left()
+            elif name == "border_crossings" and game.board is not None:
+                # the printed sides of the private's border type that the engine's lay crossed first
+                env[cname] = sum(1 for hex_id, edge in crossed
+                                 if getattr(game.board.printed_border(hex_id, edge), "type", None) == _args[1])
+            elif name == "corporate_purchase":
+                # the corporation whose certificates the operating one bought this turn: none, one of
+                # the scope, or one outside it
+                bought = game.b_corporate_purchase_this_turn()
+                env[cname] = NONE if bought is None else (model_entity(self.model, bought) or ELSEWHERE)
+            elif name in ENGINE_FACTS:
+                try:
+                    value = self._engine_fact(name, _args, env)
+                except (IllegalAction, RuleGap):
+                    value = None  # the engine has no answer here (a gap): the model's stays open
+                if value is not None:
+                    env[cname] = value
+            elif name == "lay_closes":
+                x = _args[0]
+                env[cname] = bool(post.get(f"closed:{x}")) and not bool(pre.get(f"closed:{x}"))
+        # a quantifier over the corporations the scope leaves out is the engine's answer, which the
+        # model leaves open: the engine's step is the model's for one of its answers (the closest taken)
+        free = [cname for name, _args, cname, is_bool in oracle_names
+                if name.endswith(" in corporations outside the scope)") and is_bool and cname not in env][:4]
+        envs = ([{**env, **dict(zip(free, values))} for values in itertools.product((False, True), repeat=len(free))]
+                if free else [env])
+        compare = refusal is None and not closed and self.report.accepted.get(kind, 0) < self.limit
+        results = [self._evaluate(compiled, guard_node, post_nodes, e, post, compare) for e in envs]
+        if refusal is None:
+            guard, diffs, compared = min(results, key=lambda r: (r[0] is False, len(r[1])))
+        else:
+            guard, diffs, compared = min(results, key=lambda r: r[0] is not False)
+        if closed:
+            self.report.closings[kind] = self.report.closings.get(kind, 0) + 1
+            return True
+        if refusal is None:
+            if self.report.accepted.get(kind, 0) >= self.limit:
+                return True
+            self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
+            if guard is False:
+                self.report.mismatches.append(Mismatch(action, kind, "the engine accepts it; the model's guard is false"))
+            self.report.compared_vars += compared
+            for name, value in diffs:
+                self.report.mismatches.append(Mismatch(
+                    action, kind, f"{name}: model {value}, engine {post.get(name)} (before {pre.get(name)})"))
+            return True
+        if self.report.refused.get(kind, 0) >= self.refused_limit:
+            return False
+        self.report.refused[kind] = self.report.refused.get(kind, 0) + 1
+        if guard is True:
+            # (round -1: a round of the runtime's own the model does not
+            # know, whose rules refuse for themselves)
+            if (any(text in refusal for text in UNMODELLED_REFUSALS) or kind in ORACLE_KINDS
+                    or step.calls & MAP_CHECKS or pre.get("round") == -1):
+                self.report.unmodelled[kind] = self.report.unmodelled.get(kind, 0) + 1
+            else:
+                self.report.mismatches.append(Mismatch(action, kind, f"the engine refuses it ({refusal}); the model's guard is true"))
+        return False
+
+    def _engine_fact(self, name: str, args: tuple, env: dict[str, Any]) -> Any:
+        """The engine's answer, in the state before the action, to one of the model's oracles in
+        `ENGINE_FACTS` (verify_translate's `Builtins.oracle`): None where its
+        arguments are not known (an entity the model left symbolic)."""
+        game = self.game
+        if name == "deck_empty":
+            return not game.b_deck()
+        if name == "emergency_shortfall":
+            return game.b_emergency_shortfall()
+        if None in args:
+            return None
+        offers = tuple(game.g.get("card_offers", ()))
+        if name in ("offered", "offer_waits", "offer_required", "more_offers"):
+            player, corp = args
+            mine = [offer for offer in offers if offer[1] == player]
+            if name == "offered":
+                return bool(mine) and mine[0][0] == corp
+            this = [offer for offer in mine if offer[0] == corp]
+            if name == "offer_waits":
+                return bool(this)
+            if name == "offer_required":
+                return bool(this) and bool(this[0][2])
+            return len(mine) > 1
+        if name == "in_deck":
+            index = _arg_value(args[0], env)
+            cards = self.model.cards or ()
+            if not isinstance(index, int) or not 1 <= index <= len(cards):
+                return None
+            return cards[index - 1]["key"] in game.b_deck()
+        if name == "position_open":
+            corp, position = args
+            position = _arg_value(position, env)
+            order = tuple(game.g.get("order", ()))
+            if not isinstance(position, int):
+                return None
+            return game.g.get("operating") is None and corp in order and position <= len(order)
+        if name == "stations_on_map":
+            return len(game.board.tokens_of(args[0])) if game.board is not None else None
+        corp_entity = game.entity("corporation", args[0])
+        if name == "available":
+            return bool(game.b_available(corp_entity))
+        if name == "home_open":
+            return bool(game.b_home_open(corp_entity))
+        if name == "armed":
+            return bool(game.g.get("armed", {}).get(args[0]))
+        if name == "hold_price":
+            return bool(game._armed(corp_entity, "hold_price"))
+        if name == "train_discount":
+            n = game._armed(corp_entity, "train_discount")
+            return int(game.b_power_value(corp_entity, "train_discount", "discount_per_use")) * n if n else 0
+        return None
+
+    @staticmethod
+    def _evaluate(compiled: Any, guard_node: Any, post_nodes: dict[str, Any], env: dict[str, Any],
+                  post: dict[str, Any], compare: bool) -> tuple[bool | None, list[tuple[str, Any]], int]:
+        """The model's guard on `env` (None when unknown) and, when `compare` (an action the engine
+        accepted, compared), the post-state variables that differ from the engine's `post` (name,
+        the model's value) and how many were compared (one the oracles leave unknown is not)."""
+        ev = Evaluator(compiled, env)
+        try:
+            guard: bool | None = bool(ev(guard_node))
+        except Unknown:
+            guard = None
+        diffs: list[tuple[str, Any]] = []
+        compared = 0
+        if not compare:
+            return guard, diffs, compared
+        for name, term in post_nodes.items():
+            if name.startswith("par:") and not post.get("has_par:" + name[4:]):
+                continue
+            if (name.startswith("row:") or name.startswith("col:")) and not post.get("has_cell:" + name[4:]):
+                continue
+            try:
+                value = ev(term)
+            except Unknown:
+                continue
+            compared += 1
+            if value != post.get(name):
+                diffs.append((name, value))
+        return guard, diffs, compared
+
+    def try_all(self, kinds: set[str] | None = None) -> list[dict]:
+        """Every candidate now (of `kinds`, when given); the legal ones."""
+        game = self.game
+        pre = abstract_state(game, self.model)
+        legal = []
+        self.unbound_legal = []
+        self.offered = set()
+        for action in game._candidates():
+            name = game.action_name(action)
+            self.offered.add(name)
+            if kinds is not None and name not in kinds:
+                continue
+            accepted = self.check(action, pre)
+            if accepted is UNBOUND:
+                if game.is_legal(action):
+                    self.unbound_legal.append(action)
+                continue
+            if accepted is None:
+                accepted = game.is_legal(action)
+            if accepted:
+                legal.append(action)
+        # the players' agreement to end the game (`end_game`) is taken out of turn, so the
+        # engine's candidates leave it out; it is compared from a player here, never played on
+        if "end_game" in self.actions and (kinds is None or "end_game" in kinds) and self.wants("end_game"):
+            players = game.players
+            if players:
+                player = players[len(self.offered) % len(players)]
+                self.offered.add("end_game")
+                self.check({"type": "end_game", "entity": player.id, "entity_type": "player"}, pre)
+        return legal
+
+
+# ---------------------------------------------------------------- playouts
+
+
+def _routes(game: Any, corp: Entity, rng: random.Random) -> list[dict]:
+    """Declared routes for a title without a map: each owned train visits
+    stops whose revenues are the title's node revenues."""
+    out = []
+    for t in game.b_trains(corp):
+        distance = game._distance(t)
+        stops = [rng.choice((10, 20, 30, 40)) for _ in range(rng.randint(0, distance))]
+        out.append({"train": t.id, "stops": stops})
+    return out
+
+
+def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, limit: int = 400,
+             max_actions: int = 3000, construct: bool = True, max_games: int | None = None,
+             engine: Any = None, options: tuple[str, ...] = (), progress: Any = None) -> ValidationReport:
+    """Play `games` random games of `title` (more, up to `max_games`, while an
+    action that occurs has fewer than `want` accepted samples), compare every
+    candidate at every state, and construct states for rare actions. See the
+    module docstring. `engine`: the `Game` class to play (by default the
+    title's generated one; a map overlay's for a title whose map is a gap,
+    `compiler.emit.engines.overlay_game_class`). `options`: the keys of the title's optional rules
+    to play with, in the engine and the model alike (ValueError for one the title does not
+    declare). `progress`: a `compiler.progress.Stage` told each game as it starts."""
+    from compiler.emit.engines import game_class
+
+    report = ValidationReport(title.display_name)
+    cls = engine if engine is not None else game_class(title.name, title.variant)
+    translations = Translations(title, tuple(options))
+    model = translations.model
+    names = [p.id for p in model.players]
+    rng = random.Random(seed)
+    played = 0
+    cap = max_games if max_games is not None else 4 * games
+    while played < games or (played < cap and _short(report, want)):
+        game = cls(players=names, seed=seed + played + report.setups_out_of_scope, options=options)
+        if not scope_exact(game, model) and report.setups_out_of_scope < 20:
+            # the setup removed a corporation of the scope (1846's removals
+            # by player count): the next seed is played instead
+            report.setups_out_of_scope += 1
+            continue
+        validator = Validator(title, game, report, limit, translations)
+        translations = validator.translations
+        if progress is not None:
+            progress.next(f"game {played + 1}")
+        count = 0
+        # extra games alternate: the opening only (private sale, first stock
+        # round) and whole games
+        budget = max_actions if played < games or (played - games) % 2 else min(max_actions, 80)
+        while not game.finished and count < budget:
+            legal = validator.try_all()
+            if game.board is None and game.g["step"] == "run_routes" and game.g["operating"]:
+                corp = game.entity("corporation", game.g["operating"])
+                extra = {"type": "run_routes", "entity": corp.id, "entity_type": "corporation",
+                         "routes": _routes(game, corp, rng)}
+                if validator.check(extra) is True:
+                    legal.append(extra)
+            # actions outside the model (a draft's Pass card, a corporation the
+            # scope leaves out, an action the model does not support) are played
+            # too in a cut-down scope, to reach the states after them (1880's
+            # unbound par); a whole scope plays them only when nothing else is
+            # legal
+            if model.truncated or not legal:
+                legal = legal + validator.unbound_legal
+            if not legal:
+                break
+            if construct:
+                # a generator of its own for each state, so that the playout's choices do not depend
+                # on what the constructions draw (nor on when an action has its samples)
+                _construct(validator, random.Random(f"{seed}:{played}:{count}"), want)
+                _construct_decisions(validator, legal, random.Random(f"{seed}:{played}:{count}:d"), want)
+            # the games beyond `games` (played while an action is short) favour the scope's corporations
+            action = rng.choice(_playout_choices(validator, legal, rng, favour_scope=played >= games))
+            try:
+                game.process(action)
+            except (IllegalAction, RuleGap):
+                break
+            count += 1
+        played += 1
+    return report
+
+
+def _playout_choices(validator: Validator, legal: list[dict], rng: random.Random,
+                     favour_scope: bool = True) -> list[dict]:
+    """The legal actions a playout picks its next action from: with `favour_scope`, where the scope is
+    cut down, half of the time those that name a corporation of the scope (its par, its certificates,
+    its own actions), so that its corporations start and operate (18CO: 2 of 11), sales left out
+    (they drive its price down to a close: 18CO's liquidation); else, most of the time, those other
+    than a pass; else all of them."""
+    scoped = [a for a in legal if a["type"] != "pass" and "sell" not in a["type"] and validator.names_scope(a)]
+    if favour_scope and validator.model.truncated and scoped and rng.random() < 0.5:
+        return scoped
+    preferred = [a for a in legal if a["type"] != "pass"]
+    return preferred if preferred and rng.random() < 0.7 else legal
+
+
+def _short(report: ValidationReport, want: int) -> bool:
+    return any(n < want for n in report.accepted.values())
+
+
+STOCK_KINDS = {"par", "buy_shares", "sell_shares", "buy_company", "buy_bond", "trade_company", "bid"}
+
+
+def _construct(validator: Validator, rng: random.Random, want: int) -> None:
+    """States for rare actions, made from the current one inside a
+    transaction that is rolled back:
+
+    - a state the model cannot describe (`scope_exact`), or whose depot
+      sells a copy the scope leaves out (`depot_exact`), brought into the
+      scope (`_into_scope`), its short actions tried, and the constructions
+      below made from it;
+    - in a stock round, the same state with each other player to act (par,
+      buy_bond, trade_company, buy_company, ...);
+    - in a draft, each player on turn with the deck dealt again (bid);
+    - a floated corporation at its train purchase without a train and short
+      of cash (contribute, bankrupt, forced purchases);
+    - each floated corporation of the scope at each step of its operating
+      turn (`_construct_steps`: track, tokens, routes, dividends, ...), holding
+      the privates held outside the scope and some of the players' (their
+      abilities);
+    - a corporation owing a discard (discard_train);
+    - an action of the scope played, for the decision it leaves pending
+      (`_construct_decisions`, called by the playout with the legal actions).
+    """
+    game = validator.game
+    if scope_exact(game, validator.model) and depot_exact(game, validator.model):
+        _construct_from(validator, rng, want)
+        return
+    game.j.begin()
+    try:
+        if _into_scope(validator, rng):
+            report = validator.report
+            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want})
+            _construct_from(validator, rng, want)
+    finally:
+        game.j.rollback()
+
+
+def _into_scope(validator: Validator, rng: random.Random) -> bool:
+    """Make the state one the model describes, where `scope_exact` refuses it
+    for what a game reaches that the scope leaves out: a train copy beyond
+    the scope's held by an entity of the scope changes places with a copy of
+    the same card the scope has that the depot, the scrap heap or an entity
+    outside the scope holds (copies of a card are alike; the side chosen
+    goes with the card), or, where the scope's copies are all held within
+    it, goes to the scrap heap; a certificate of a corporation of the scope held by
+    a corporation outside it goes to the pool where the pool has room, else
+    (and always a president's) to a random player; the depot's next copies
+    outside the scope are scrapped. Whether the state is now one the model
+    describes."""
+    game, model = validator.game, validator.model
+    j = game.j
+    items = validator.model_item_ids
+    if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
+        cap = game.param("pool_cap")
+        for corp in model.corporations:
+            engine_corp = game.entity("corporation", corp.id)
+            for cert in game.certs_of[corp.id]:
+                holder = game.owner[cert.id]
+                if not (isinstance(holder, Entity) and holder.kind == "corporation"
+                        and model_entity(model, holder) is None):
+                    continue
+                if not cert.president and game.b_pool_percent(engine_corp) + cert.percent <= cap:
+                    j.set(game.owner, cert.id, RT_POOL)
+                else:
+                    j.set(game.owner, cert.id, rng.choice(game.players))
+    for train_id, train in game.trains.items():
+        holder = game.owner.get(train_id)
+        if train_id in items or model_entity(model, holder) in (None, DEPOT, SCRAP):
+            continue
+        swap = next((t for t, other in game.trains.items() if other.name == train.name and t in items
+                     and model_entity(model, game.owner.get(t)) in (None, DEPOT, SCRAP)), None)
+        if swap is None:
+            # every copy the scope has is held within it: this one is scrapped (as if rusted)
+            j.set(game.owner, train_id, SCRAP_RT)
+            continue
+        j.set(game.owner, train_id, game.owner[swap])
+        j.set(game.owner, swap, holder)
+        sides = game.g.get("sides", {})
+        if train_id in sides or swap in sides:
+            swapped = {k: v for k, v in sides.items() if k not in (train_id, swap)}
+            if train_id in sides:
+                swapped[swap] = sides[train_id]
+            if swap in sides:
+                swapped[train_id] = sides[swap]
+            j.set(game.g, "sides", swapped)
+    _scrap_outside_depot(validator)
+    return scope_exact(game, model)
+
+
+def _scrap_outside_depot(validator: Validator) -> None:
+    """The depot's next copies outside the scope scrapped (as if sold and rusted), so that the depot
+    the model reads is the engine's (`depot_exact`)."""
+    game = validator.game
+    for _ in range(len(game.trains)):
+        outside = [t for t in game._available_train_ids() if t not in validator.model_item_ids]
+        if not outside:
+            break
+        for t in outside:
+            game.j.set(game.owner, t, SCRAP_RT)
+
+
+def _construct_from(validator: Validator, rng: random.Random, want: int) -> None:
+    """`_construct`'s constructions, from a state the model describes."""
+    game = validator.game
+    report = validator.report
+    j = game.j
+    short = {k for k in STOCK_KINDS if report.accepted.get(k, 0) < want}
+    if short and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
+        prices = [game.g["sale_price"]]
+        on_sale = game.b_private_on_sale()
+        if "buy_company" in short and on_sale is not None:
+            cost = int(on_sale.get("cost", 0) or 0)
+            prices = sorted({game.g["sale_price"], cost, max(0, cost - 5), max(0, cost - 10), 0})
+        for i in range(len(game.players)):
+            for price in prices:
+                j.begin()
+                try:
+                    j.set(game.g, "turn", i)
+                    j.set(game.g, "bought", False)
+                    j.set(game.g, "acted", False)
+                    j.set(game.g, "sale_price", price)
+                    if "buy_bond" in short and rng.random() < 0.5:
+                        j.set(game.cash, game.players[i], game.cash[game.players[i]] + rng.choice((100, 300, 500)))
+                    validator.try_all(short)
+                finally:
+                    j.rollback()
+            if short & validator.private_kinds:
+                # the same player, the open privates that no player holds given to the others, half the
+                # time a phase or two later: players trade privates from a phase on (1800 §12.3), when
+                # random play has mostly sold them to corporations
+                j.begin()
+                try:
+                    j.set(game.g, "turn", i)
+                    others = [p for k, p in enumerate(game.players) if k != i]
+                    for item in game.privates:
+                        if not game.closed[item.id] and game.owner[item.id].kind != "player":
+                            j.set(game.owner, item.id, rng.choice(others))
+                    if rng.random() < 0.5:
+                        later_phase(game, rng)
+                    validator.try_all(short & validator.private_kinds)
+                finally:
+                    j.rollback()
+            if "sell_shares" in short:
+                # the same player holding, besides, up to two certificates of each started corporation of
+                # the scope from its mat (sales are rare in random play: few hold what they may sell)
+                j.begin()
+                try:
+                    j.set(game.g, "turn", i)
+                    for corp in game.corporations:
+                        if game.corp[corp.id]["cell"] is None or not validator.in_scope(corp):
+                            continue
+                        mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
+                        for cert in mat[:2]:
+                            j.set(game.owner, cert.id, game.players[i])
+                    validator.try_all({"sell_shares"})
+                finally:
+                    j.rollback()
+    draft = game.g.get("draft") or {}
+    if "bid" in short and game.g["round"] == "draft" and draft.get("deck") and not game.g.get("pending"):
+        # each player on turn, with the deck dealt again (three times): other hands, the same picks so far
+        for i in range(len(game.players)):
+            for _ in range(3):
+                j.begin()
+                try:
+                    deck = list(draft["deck"])
+                    rng.shuffle(deck)
+                    j.set(game.g, "draft", {**draft, "deck": tuple(deck)})
+                    j.set(game.g, "turn", i)
+                    validator.try_all({"bid"})
+                finally:
+                    j.rollback()
+    short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
+    if short_other and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
+        # each player to act owing the bank a debt (a personal loan: what the runtime's `debts` hold,
+        # which random play rarely reaches), for the stock round's other actions (its repayment)
+        for i in range(len(game.players)):
+            j.begin()
+            try:
+                j.set(game.g, "turn", i)
+                j.set(game.debts, game.players[i].id, game.debts.get(game.players[i].id, 0) + rng.choice((20, 150)))
+                validator.try_all(short_other)
+            finally:
+                j.rollback()
+    if report.accepted.get("take_over (exchange)", 0) < want:
+        _construct_take_overs(validator, rng)
+    _construct_any_time(validator, rng, want)
+    _construct_called_rounds(validator, rng, want)
+    _construct_steps(validator, rng, want)
+    operating_kinds = ("contribute", "bankrupt", "discard_train")
+    if game.g["round"] != "operating" or all(report.accepted.get(k, 0) >= want for k in operating_kinds):
+        return
+    forced = {"contribute", "bankrupt"}
+    for corp in game.corporations:
+        if not game.corp[corp.id]["floated"] or game.corp[corp.id]["cell"] is None or not validator.in_scope(corp):
+            continue
+        if any(report.accepted.get(k, 0) < want for k in forced):
+            j.begin()
+            try:
+                j.set(game.g, "operating", corp.id)
+                j.set(game.g, "step", "buy_train")
+                j.set(game.g, "pending", ())
+                j.set(game.cash, corp, rng.choice((0, 5, 20, 50, 100)))
+                for t in game.b_trains(corp):
+                    j.set(game.owner, t.id, game.name("pool") if rng.random() < 0.5 else SCRAP_RT)
+                _scrap_outside_depot(validator)
+                # (always once contributions have their samples: a bankruptcy needs the president short)
+                if report.accepted.get("bankrupt", 0) < want and (
+                        report.accepted.get("contribute", 0) >= want or rng.random() < 0.5):
+                    leave_nothing_to_sell(game, corp, rng)
+                if game._available_train_ids():
+                    kinds = forced | {"buy_train", "corporation_sell_shares", "pass"}
+                    validator.try_all(kinds)
+                    # again with nothing left to issue (where a title lets a corporation raise a
+                    # train's price by issuing its own certificates, that comes before the president
+                    # pays): its certificates given to the other players
+                    own = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp]
+                    others = [p for p in game.players if p != game.b_president(corp)] or game.players
+                    if own:
+                        for cert in own:
+                            j.set(game.owner, cert.id, rng.choice(others))
+                        validator.try_all(kinds)
+            finally:
+                j.rollback()
+        if report.accepted.get("discard_train", 0) < want:
+            j.begin()
+            try:
+                if not game.b_trains(corp) and not _give_train(validator, corp):
+                    continue
+                j.set(game.g, "pending", (("corporation", corp.id, "discard_train"),))
+                validator.try_all({"discard_train"})
+            finally:
+                j.rollback()
+
+
+def _construct_called_rounds(validator: Validator, rng: random.Random, want: int) -> None:
+    """States for the rounds the runtime calls for itself, once in a game or when the market says
+    (18CO's President's Choice Round, §8, and Acquisition Round, §7), while their actions are short:
+    from a state between rounds' actions, with up to two certificates of each started corporation of
+    the scope held, half the time, by another corporation of the scope (what a President buys from
+    his corporations), the round started by the runtime, and its actions tried with each player (each
+    bidder) on turn. For the acquisition round, a corporation of the scope is first moved to a cell of
+    the market's `acquisition` zone (the red zone)."""
+    game = validator.game
+    report = validator.report
+    if game.g.get("pending") or game.g["finished"] or game.g["round"] not in ("stock", "operating"):
+        return
+    j = game.j
+    for (kind, name), kinds in sorted(validator.round_kinds.items()):
+        short = {k for k in kinds if report.accepted.get(k, 0) < want}
+        if not short or (kind == "special" and name in game.g.get("rounds_held", frozenset())):
+            continue
+        scope = [c for c in game.corporations if validator.in_scope(c) and game.corp[c.id]["cell"] is not None
+                 and not game.corp[c.id]["closed"]]
+        j.begin()
+        try:
+            for corp in scope:
+                others = [o for o in scope if o != corp]
+                held = [c for c in game.certs_of[corp.id] if not c.president and game.owner[c.id] in (corp, RT_POOL)]
+                for cert in held[:2]:
+                    if others and rng.random() < 0.5:
+                        j.set(game.owner, cert.id, rng.choice(others))
+            if kind == "special":
+                j.set(game.g, "round_due", name)
+                game._start_special_round()
+                turns = range(len(game.players))
+            else:
+                cells = [cell for cell in game.market.cells() if "acquisition" in game.market.zones_of(cell)]
+                if not scope or not cells:
+                    continue
+                game._place_token(rng.choice(scope), rng.choice(cells))
+                if not game._start_acquisition_round() or game.g["round"] != "acquisition":
+                    continue
+                turns = range(len(game.g["acquisition"]["bidders"]))
+            for turn in turns:
+                if kind == "special":
+                    j.set(game.g, "special", {**game.g["special"], "turn": turn})
+                else:
+                    j.set(game.g, "acquisition", {**game.g["acquisition"], "turn": turn})
+                validator.try_all(short)
+        except (IllegalAction, RuleGap):
+            pass  # a round the state cannot start: nothing to try
+        finally:
+            j.rollback()
+
+
+def _construct_steps(validator: Validator, rng: random.Random, want: int) -> None:
+    """States for the operating turn's actions: in an operating round, each
+    floated corporation of the scope put at each step of its turn (given the
+    depot's next train for `run_routes` when it has none, a revenue for
+    `dividend`, as the engine skips those steps otherwise, and, at a station
+    step while stations are short, its track extended by `extend_track`); then every
+    candidate of the actions still short of `want` samples. A step is visited
+    again while an action it names or has offered is short."""
+    game = validator.game
+    report = validator.report
+    if game.g["round"] != "operating" or game.g.get("pending") or game.g["finished"]:
+        return
+    short = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
+    if not short:
+        return
+    steps = [s for s in game.param("operating_steps") if game.board is not None or s not in MAP_STEPS]
+    j = game.j
+    for corp in game.corporations:
+        state = game.corp[corp.id]
+        if not state["floated"] or state["closed"] or not validator.in_scope(corp):
+            continue
+        for step in steps:
+            # a step is visited while an action named by it (or by a step it combines) is short, or an
+            # action offered at it before is, or one a dealt card may offer (`deal_card`)
+            named = {step, *COMBINED_STEPS.get(step, ())}
+            offered = validator.step_kinds.get(step)
+            if offered is not None and not (offered | named | set(validator.card_kinds)) & short:
+                continue
+            j.begin()
+            try:
+                if step == "run_routes" and not game.b_trains(corp) and not _give_train(validator, corp):
+                    continue
+                j.set(game.g, "operating", corp.id)
+                j.set(game.g, "step", step)
+                j.set(game.g, "pending", ())
+                if short & validator.company_kinds:
+                    # the privates held outside the scope (their abilities act for their holders), and
+                    # half of the players' and the market's (whose abilities a corporation uses: 18CO's
+                    # track and station privates, often left unsold), are corp's, as if it had bought them
+                    for item in game.privates:
+                        if not game.closed[item.id] and (validator._held_outside(item.id) or (
+                                game.owner[item.id].kind in ("player", "pool") and rng.random() < 0.5)):
+                            j.set(game.owner, item.id, corp)
+                if short & set(validator.card_kinds):
+                    deal_card(game, corp, rng, validator.short_effects(want, rng))
+                if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()) and rng.random() < 0.5:
+                    _hold_others(validator, corp)
+                stations = "place_token" in named and short & {"place_token", "remove_token"}
+                # a later phase: what it allows, and the track of its colours (18CO's Durango, a
+                # yellow city without track, is left only by its green upgrade)
+                if (short & validator.phase_kinds or stations) and rng.random() < 0.5:
+                    later_phase(game, rng)
+                if step == "dividend":
+                    j.set(state, "revenue", rng.choice((10, 40, 80, 150, 260)))
+                seen = set(offered or ())
+                # while stations are short, two states: the track extended toward a city, with the
+                # tokens left for place_token, and a station added elsewhere first (a station to take
+                # back, remove_token; it uses a token 18CO's DSNG, with two, cannot spare)
+                for add in ((False, True) if stations else (None,)):
+                    j.begin()
+                    try:
+                        if add:
+                            add_station(game, corp, rng)
+                        if stations:
+                            extend_track(game, corp, rng)
+                        validator.try_all(short)
+                        seen |= validator.offered
+                    finally:
+                        j.rollback()
+                validator.step_kinds[step] = seen
+            finally:
+                j.rollback()
+
+
+def _hold_others(validator: Validator, corp: Entity) -> None:
+    """Where corporations hold one another's certificates (and contend for presidencies: 18CO §4.5.1),
+    `corp` holding, besides, up to two ordinary certificates of each other started corporation of the
+    scope, from that corporation's treasury or the pool (what random play seldom gives a corporation
+    of the scope to sell at its `corporate_sell_shares` step, §5.12)."""
+    game = validator.game
+    for other in game.corporations:
+        if other == corp or not validator.in_scope(other) or game.corp[other.id]["cell"] is None \
+                or game.corp[other.id]["closed"]:
+            continue
+        spare = [c for c in game.certs_of[other.id] if not c.president and game.owner[c.id] in (other, RT_POOL)]
+        for cert in spare[:2]:
+            game.j.set(game.owner, cert.id, corp)
+
+
+def _give_train(validator: Validator, corp: Entity) -> bool:
+    """`corp` given the depot's next train of the scope, inside the caller's transaction; whether
+    there was one. Only a train of a type already sold is given: the first of a type may start a
+    phase, which a gift would skip (1800's 2-train, before which no node has a revenue)."""
+    game = validator.game
+    sold = {game.trains[t].name for t in game.trains if game.owner[t] is not RT_DEPOT}
+    offered = [t for t in game._available_train_ids()
+               if t in validator.model_item_ids and game.trains[t].name in sold]
+    if offered:
+        game.j.set(game.owner, offered[0], corp)
+    return bool(offered)
+
+
+def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> None:
+    """States for the title's any-time actions (taken in or out of turn, so
+    rare in play, such as a private traded for a pool share): up to two
+    certificates of each started corporation moved from its mat to the pool,
+    and most privates not open in a player's hands given, open, to a random
+    player; then every candidate of those actions."""
+    game = validator.game
+    names = [n for n in game._any_time_actions() if validator.report.accepted.get(n, 0) < want]
+    if not names or game.g.get("pending") or game.g["finished"]:
+        return
+    j = game.j
+    j.begin()
+    try:
+        for corp in game.corporations:
+            if game.corp[corp.id]["cell"] is None:
+                continue
+            mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
+            for cert in rng.sample(mat, min(2, len(mat))):
+                j.set(game.owner, cert.id, RT_POOL)
+        for item in game.privates:
+            if (game.owner[item.id].kind != "player" or game.closed[item.id]) and rng.random() < 0.7:
+                j.set(game.owner, item.id, rng.choice(game.players))
+                j.set(game.closed, item.id, False)
+        validator.try_all(set(names))
+    finally:
+        j.rollback()
+
+
+def _construct_decisions(validator: Validator, legal: list[dict], rng: random.Random, want: int) -> None:
+    """States for the decisions an action leaves pending (1880's choice of building rights after a
+    founding, VII.3.2; 18 Grand Junction's Corbett Thompson choice as an operating round begins): one
+    legal action of each type that names a corporation of the scope, and a pass, played, in a
+    transaction rolled back, and the candidates of the decision then pending tried where its action
+    is short of `want` samples; where one did, up to a dozen more of its type (other prices, other
+    certificate layouts: the states such a decision follows are few, as a corporation is founded once)."""
+    game = validator.game
+    report = validator.report
+    if game.g.get("pending") or all(report.accepted.get(k, 0) >= want for k in validator.actions):
+        return
+    by_type: dict[str, list[dict]] = {}
+    for a in legal:
+        if validator.names_scope(a) or a["type"] == "pass":
+            by_type.setdefault(a["type"], []).append(a)
+    for actions in by_type.values():
+        rng.shuffle(actions)
+        for action in actions[:12]:
+            if not _decide_after(validator, action, want, rng):
+                break
+
+
+def _decide_after(validator: Validator, action: dict, want: int, rng: random.Random) -> bool:
+    """`action` played in a transaction rolled back, and the candidates of the decision it leaves pending
+    tried; whether that decision's action was short of `want` samples. While an action reading a card's
+    power is short, the corporations of the scope are first dealt a card (`deal_card`: a decision
+    such a power asks for, 18GJ's Corbett Thompson choice)."""
+    game = validator.game
+    logged = len(game.actions)
+    game.j.begin()
+    try:
+        effects = validator.short_effects(want, rng)
+        if effects is not None:
+            for corp in game.corporations:
+                if validator.in_scope(corp) and not game.corp[corp.id]["closed"]:
+                    deal_card(game, corp, rng, effects, chance=1.0)
+        try:
+            game.process(action)
+        except (IllegalAction, RuleGap):
+            return False
+        pending = game.g.get("pending")
+        if not pending or validator.report.accepted.get(pending[0][2], 0) >= want:
+            return False
+        validator.try_all({pending[0][2]})
+        return True
+    finally:
+        game.j.rollback()
+        del game.actions[logged:]  # the log is not journalled
+
+
+def _construct_take_overs(validator: Validator, rng: random.Random) -> None:
+    """A started corporation's shares moved to another player until he holds
+    more than the president; then the runtime's take-over check runs."""
+    game = validator.game
+    j = game.j
+    for corp in game.corporations:
+        certs = game.certs_of[corp.id]
+        president = game.owner[certs[0].id]
+        if president.kind != "player":
+            continue
+        for other in game.players:
+            if other == president:
+                continue
+            j.begin()
+            try:
+                pool = [c for c in certs[1:] if game.owner[c.id] != other]
+                rng.shuffle(pool)
+                for cert in pool:
+                    if game.b_percent(other, corp) > game.b_percent(president, corp):
+                        break
+                    j.set(game.owner, cert.id, other)
+                validator.capture = True
+                game._check_president(corp)
+            finally:
+                validator.capture = False
+                j.rollback()

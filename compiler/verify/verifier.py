@@ -1,0 +1,1345 @@
+"""Stage 6, verify: a title's invariants proved with z3 for every action.
+
+For each resolved title (and each variant) `verify_title` builds the symbolic
+game (`model.Model`: the scope, the state variables), translates every
+action schema, trigger and runtime step (`translate`), and proves each
+invariant (`invariants`):
+
+- `Init and not Inv` is unsat: the game starts inside the invariant;
+- `Inv and Guard and Effect and not Inv'` is unsat, for every transition and
+  each of its bindings, where `Inv` is every invariant and lemma together
+  (a sanctioned invariant is checked in its relaxed two-state form instead;
+  money conservation is checked transfer by transfer, which is equivalent
+  since cash changes only by transfers; an invariant none of whose variables
+  a binding changes holds after it without asking z3).
+
+A check ends `proved`, `counterexample` (with the invariant and the action,
+their source places and citations, and a small pre- and post-state with the
+changed values marked), `sanctioned` (a counterexample the title's `sanction`
+clause allows), `unknown` (z3 gave up or timed out: never a pass), `gap` (a
+value the check needs is a declared gap or an unset library parameter) or
+`unsupported` (a construct the verifier does not model). The table data
+checks of `tables` run alongside.
+
+Results are cached (see `Cache`) by a hash of each check's inputs: the IR of
+the transition and of the routines it calls, the title data it read, the
+invariant, every invariant assumed beside it, the scope and the verifier's own
+source. After a one-clause erratum only the checks that read that clause run
+again.
+
+`run(titles, as_json, out)` is the command's entry point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, TextIO
+
+import z3
+
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
+from compiler.paths import ROOT
+from compiler.verify.invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
+                                       span_text)
+from compiler.verify.model import GapError, Model, Reads, Unsupported, stable_hash
+from compiler.verify.tables import TableCheck, check_tables
+from compiler.verify.translate import (
+    Binding,
+    Step,
+    Transition,
+    Translator,
+    initial_state,
+    runtime_transitions,
+    truth,
+    zb,
+)
+
+#: Seconds of z3's work one (invariant, transition) check may use, all bindings together.
+#: 1880 Romania's founder's choice in the 18xx.games reading (`player_choose`: the president's
+#: certificate of 20, 30 or 40%, each a share layout of its own, and the investors' shares taken
+#: from it) needs the most: shares_sum_to_100 after it is proved within 200 when checked alone (in
+#: 74 s of wall time), not within 80, and in a full run with the other invariants it ran out of 200
+#: at the third player's binding; 18CO's buy_shares (three sources, §4.2.2) needs 80. Checks that
+#: prove fast are not slowed by a larger budget: only one that would be unknown runs longer.
+TIMEOUT_SECONDS = 400.0
+# how long a property is first tried whole, before it is split into its conjuncts
+QUICK_SECONDS = 1.0
+# the work `Invariant.monotone`'s sufficient condition may use per binding, besides the budget
+MONOTONE_SECONDS = 1.0
+# z3's resource count, not the clock, bounds the checks, so that whether a
+# check is proved or gives up does not depend on the machine or its load (a
+# suite that passes on a fast idle machine must pass on a slow busy one). The
+# budgets above are in "seconds of work", this many resource units each: z3
+# does 3 to 10 million a second on these checks (4.8 million on average over
+# 1800, 1846 and 1880 Romania on a 2-core machine); the most a proved
+# (invariant, transition) pair used there was 38 million (before 18CO's
+# corporate certificates).
+RLIMIT_PER_SECOND = 8_000_000
+# a wall-clock guard on a single check, against a hang only
+WALL_GUARD_SECONDS = 600
+
+
+def _check(solver: z3.Solver, units: int) -> tuple[Any, int]:
+    """One check within `units` of z3's resources: (result, units used)."""
+    solver.set("rlimit", max(1, int(units)))
+    solver.set("timeout", WALL_GUARD_SECONDS * 1000)
+    before = _resource_count()
+    r = solver.check()
+    return r, _resource_count() - before
+
+
+def _resource_count() -> int:
+    """z3's running resource count (all solvers of the process)."""
+    probe = z3.Solver()
+    probe.check()
+    stats = probe.statistics()
+    for key in stats.keys():
+        if key == "rlimit count":
+            return int(stats.get_key_value(key))
+    return 0
+
+
+def _reason(solver: z3.Solver) -> str:
+    """Why z3 gave up, in words."""
+    reason = solver.reason_unknown()
+    if "canceled" in reason or "resource" in reason or "rlimit" in reason:
+        return "resource limit reached"
+    if "timeout" in reason:
+        return "timeout"
+    return reason
+
+STATUS_CODES = {
+    "proved": "P",
+    "counterexample": "C",
+    "unknown": "U",
+    "sanctioned": "S",
+    "gap": "G",
+    "unsupported": "X",
+}
+#: Statuses that leave `run` at exit code 0.
+PASSING = ("proved", "sanctioned")
+#: Statuses that say a rule is wrong or unprovable (not merely unfinished).
+FAILING = ("counterexample", "unknown")
+
+_SOURCES = ("verifier.py", "model.py", "translate.py", "invariants.py", "tables.py")
+
+
+def version_sources() -> list[Path]:
+    """The files the verifier's version hashes: its own modules, and the runtime's game and
+    market, which its model follows (tests/test_layers.py checks that they all exist)."""
+    here = Path(__file__).resolve().parent
+    return [here / name for name in _SOURCES] + [here.parent / "runtime" / name for name in ("game.py", "market.py")]
+
+
+def _verifier_version() -> str:
+    texts = [path.read_text(encoding="utf-8") if path.exists() else path.name for path in version_sources()]
+    texts.append(z3.get_version_string())
+    return stable_hash(*texts)
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass
+class CheckResult:
+    """One (invariant, transition) check. `seconds`: solver and translation
+    time (of the original run when `cached`); `detail`: the counterexample or
+    the reason; `binding`: the binding that failed."""
+
+    invariant: str
+    transition: str
+    status: str
+    seconds: float
+    cached: bool = False
+    binding: str | None = None
+    detail: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "invariant": self.invariant, "transition": self.transition, "status": self.status,
+            "seconds": round(self.seconds, 4), "cached": self.cached, "binding": self.binding,
+            "reason": self.reason, "detail": self.detail,
+        }
+
+
+@dataclass
+class TitleReport:
+    """Everything `verify_title` found for one title or title + variant."""
+
+    title: str
+    scope: str
+    notes: list[str]
+    invariants: list[Invariant]
+    transitions: list[Transition]
+    results: list[CheckResult] = field(default_factory=list)
+    tables: list[TableCheck] = field(default_factory=list)
+    seconds: float = 0.0
+    error: str | None = None
+    #: sanctions no check needed (a typo, or a breach the rules no longer allow)
+    unused_sanctions: list[str] = field(default_factory=list)
+
+    def result(self, invariant: str, transition: str) -> CheckResult | None:
+        for r in self.results:
+            if r.invariant == invariant and r.transition == transition:
+                return r
+        return None
+
+    def counts(self) -> dict[str, int]:
+        out = {k: 0 for k in STATUS_CODES}
+        for r in self.results:
+            out[r.status] = out.get(r.status, 0) + 1
+        return out
+
+    @property
+    def ok(self) -> bool:
+        """Every proof proved or sanctioned, and no table check failed."""
+        return (self.error is None and all(r.status in PASSING for r in self.results)
+                and all(t.status != "failed" for t in self.tables))
+
+    def slowest(self) -> CheckResult | None:
+        return max(self.results, key=lambda r: r.seconds, default=None)
+
+    def to_json(self) -> dict[str, Any]:
+        slow = self.slowest()
+        return {
+            "title": self.title,
+            "scope": self.scope,
+            "notes": self.notes,
+            "ok": self.ok,
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+            "counts": self.counts(),
+            "slowest": slow.to_json() if slow else None,
+            "invariants": [
+                {"name": i.name, "kind": i.kind, "summary": i.summary, "where": i.where, "cite": i.cite,
+                 "sanctions": [f"{x.invariant} for {x.action}" for x in i.sanctions]}
+                for i in self.invariants
+            ],
+            "transitions": [
+                {"name": t.name, "kind": t.kind, "where": t.where, "cite": t.cite, "summary": t.summary}
+                for t in self.transitions
+            ],
+            "results": [r.to_json() for r in self.results],
+            "tables": [t.to_json() for t in self.tables],
+            "unused_sanctions": self.unused_sanctions,
+        }
+
+
+# ---------------------------------------------------------------- cache
+
+
+class Cache:
+    """Check results by key, in a JSON file: `.rulec-cache/verify.json` in the
+    checkout (gitignored), else `$XDG_CACHE_HOME/rulec/verify.json`. The
+    environment variable `RULEC_CACHE_DIR` chooses another folder;
+    `RULEC_NO_CACHE=1` turns the cache off."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.data: dict[str, dict[str, Any]] = {}
+        self.hits = 0
+        self.misses = 0
+        if path is not None and path.exists():
+            try:
+                self.data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.data = {}
+
+    @classmethod
+    def default(cls) -> "Cache":
+        if os.environ.get("RULEC_NO_CACHE"):
+            return cls(None)
+        folder = os.environ.get("RULEC_CACHE_DIR")
+        candidates = [Path(folder)] if folder else [ROOT / ".rulec-cache",
+                                                    Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rulec"]
+        for candidate in candidates:
+            try:
+                candidate.mkdir(parents=True, exist_ok=True)
+                probe = candidate / ".probe"
+                probe.write_text("", encoding="utf-8")
+                probe.unlink()
+                return cls(candidate / "verify.json")
+            except OSError:
+                continue
+        return cls(None)
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        found = self.data.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        self.data[key] = value
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(self.data, sort_keys=True), encoding="utf-8")
+            tmp.replace(self.path)
+        except OSError:
+            pass
+
+
+# ---------------------------------------------------------------- transitions of a title
+
+
+def _clause_cite(title: Title, kind: str, name: str, decl: Any) -> str:
+    cite = title.get("cite", f"{kind} {name}")
+    provs = []
+    if cite is not None:
+        provs.append(cite.decl.prov)  # type: ignore[union-attr]
+    provs.append(getattr(decl, "prov", s.NO_PROVENANCE))
+    for prov in provs:
+        rulebook = [str(c) for c in prov.citations if c.is_rulebook]
+        if rulebook:
+            return ", ".join(rulebook)
+        if prov.citations:
+            return str(prov.citations[0])
+    return "uncited (library)"
+
+
+def transitions_for(tr: Translator) -> list[Transition]:
+    """The title's actions, its triggers, then the runtime's steps."""
+    title = tr.title
+    out: list[Transition] = []
+    for clause in title.of_kind("action"):
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+
+        def bindings(decl: s.Routine = decl) -> list[Binding]:
+            return tr.action_bindings(decl)
+
+        def translate(binding: Binding, clause=clause) -> Step:
+            return tr.translate_routine(clause, binding)
+
+        out.append(Transition(
+            decl.name, "action", clause, span_text(decl.span), _clause_cite(title, "action", decl.name, decl),
+            decl.title or decl.name, stable_hash(decl), bindings, translate))
+    for clause in title.of_kind("trigger"):
+        tdecl: s.Trigger = clause.decl  # type: ignore[assignment]
+
+        def translate_t(binding: Binding, clause=clause) -> Step:
+            return tr.translate_trigger(clause, binding)
+
+        def bindings_t(tdecl: s.Trigger = tdecl) -> list[Binding]:
+            return tr.trigger_bindings(tdecl)
+
+        out.append(Transition(
+            tdecl.name, "trigger", clause, span_text(tdecl.span), _clause_cite(title, "trigger", tdecl.name, tdecl),
+            f"on {tdecl.event.name}: {tdecl.title or tdecl.name}", stable_hash(tdecl),
+            bindings_t, translate_t))
+    out.extend(runtime_transitions(tr))
+    return out
+
+
+# ---------------------------------------------------------------- checking
+
+
+@dataclass
+class _Outcome:
+    status: str
+    seconds: float = 0.0
+    binding: str | None = None
+    detail: str | None = None
+    reason: str | None = None
+
+
+class Verifier:
+    """Runs every check of one title. See `verify_title`."""
+
+    def __init__(self, title: Title, timeout: float = TIMEOUT_SECONDS, cache: Cache | None = None,
+                 progress: Callable[[str], None] | None = None, options: tuple[str, ...] = ()):
+        self.title = title
+        self.timeout = timeout
+        self.budget = max(1, int(timeout * RLIMIT_PER_SECOND))
+        self.cache = cache or Cache(None)
+        self.progress = progress or (lambda text: None)
+        #: results `warm` made on other processes, by transition ("init" too): taken, not checked again
+        self.warmed: dict[str, list[CheckResult]] = {}
+        #: whether some of the invariants are left out (`verify_title(invariants=...)`)
+        self.partial = False
+        self.model = Model(title, options)
+        self.tr = Translator(self.model)
+        self.invariants = invariants_for(self.model)
+        self.transitions = transitions_for(self.tr)
+        self.version = _verifier_version()
+        self.pre = self.model.vars.fresh_state("pre")
+        self._pre_atoms: dict[str, Any] = {}
+        self._inv_keys: dict[str, str] = {}
+        self._inv_gap: dict[str, str] = {}
+        self._inv_unsupported: dict[str, str] = {}
+        #: the declared gaps each invariant reads as any value (`Model.gap_constant`)
+        self._inv_any: dict[str, set[str]] = {}
+        for inv in self.invariants:
+            reads = Reads()
+            try:
+                holds = inv.holds(self.tr, self.pre)
+                _, _ = inv.atoms(self.tr, self.pre, reads)
+                self._pre_atoms[inv.name] = holds
+            except GapError as exc:
+                self._inv_gap[inv.name] = exc.what
+            except Unsupported as exc:
+                self._inv_unsupported[inv.name] = exc.what
+            self._inv_keys[inv.name] = stable_hash(inv.key_text, reads.key(),
+                                                   [(x.action, x.prov) for x in inv.sanctions])
+            self._inv_any[inv.name] = _any_values(reads)
+        self._support: dict[str, set[str]] = {}
+        for inv in self.invariants:
+            if inv.name in self._pre_atoms:
+                names: set[str] = set()
+                _consts(self._pre_atoms[inv.name], names, set())
+                self._support[inv.name] = names
+        self.assumed = [inv for inv in self.invariants
+                        if inv.name in self._pre_atoms and not inv.sanctions and inv.assumed]
+        self.assume_key = stable_hash(sorted(self._inv_keys[i.name] for i in self.assumed), self.model.scope_key())
+        base = [zb(self._pre_atoms[i.name]) for i in self.assumed]
+        base += [zb(x) for x in self.model.vars.domain(self.pre)]
+        base += self.model.param_axioms
+        self.assumption = base
+
+    # -- the whole title
+    def run(self, only: Iterable[str] | None = None) -> TitleReport:
+        start = time.perf_counter()
+        wanted = set(only) if only is not None else None
+        report = TitleReport(self.title.display_name, self.model.scope_text(), list(self.model.note.lines),
+                             self.invariants, self.transitions)
+        warmed = self.warmed
+        if wanted is None or "init" in wanted:
+            report.results.extend(warmed["init"] if "init" in warmed else self.check_init())
+        for tn in self.transitions:
+            if wanted is not None and tn.name not in wanted:
+                continue
+            self.progress(f"{self.title.display_name}: {tn.name}")
+            report.results.extend(warmed[tn.name] if tn.name in warmed else self.check_transition(tn))
+        report.tables = check_tables(self.title)
+        report.notes = list(self.model.note.lines)
+        if wanted is None and not self.partial:
+            used = {r.reason.split(" (")[0] for r in report.results if r.status == "sanctioned" and r.reason}
+            for inv in self.invariants:
+                for sanction in inv.sanctions:
+                    text = f"sanction {sanction.invariant} for {sanction.action}"
+                    if not any(u.startswith(text + " ") or u == text for u in used):
+                        report.unused_sanctions.append(f"{text} ({span_text(sanction.span)}): no check needed it")
+        report.seconds = time.perf_counter() - start
+        self.cache.save()
+        return report
+
+
+    # -- Init
+    def init_keys(self) -> tuple[dict[str, str], tuple]:
+        """Each invariant's cache key for its check in the initial state (what the cache files the
+        result under: what the initial state reads, the invariant's own key, the scope), and the
+        initial state, for `check_init` to take."""
+        reads = Reads()
+        self._init_axioms: list[Any] = []
+        try:
+            init = initial_state(self.tr, reads, self._init_axioms)
+            init_error = None
+        except (GapError, Unsupported) as exc:
+            init, init_error = None, exc
+        init_key = reads.key()
+        keys = {inv.name: stable_hash("init", self.version, self.model.scope_key(), init_key, self._inv_keys[inv.name])
+                for inv in self.invariants}
+        return keys, (init, init_error, reads)
+
+    def check_init(self, prepared: tuple | None = None) -> list[CheckResult]:
+        """Every invariant in the initial state, through the cache. `prepared`: what `init_keys`
+        returned, when it was called first."""
+        out = []
+        keys, (init, init_error, reads) = prepared or self.init_keys()
+        for inv in self.invariants:
+            key = keys[inv.name]
+            cached = self.cache.get(key)
+            if cached is not None:
+                out.append(CheckResult(inv.name, "init", cached["status"], cached["seconds"], True,
+                                       cached.get("binding"), cached.get("detail"), cached.get("reason")))
+                continue
+            t0 = time.perf_counter()
+            if inv.name in self._inv_gap:
+                o = _Outcome("gap", reason=f"gap {self._inv_gap[inv.name]}")
+            elif inv.name in self._inv_unsupported:
+                o = _Outcome("unsupported", reason=self._inv_unsupported[inv.name])
+            elif init is None:
+                status = "gap" if isinstance(init_error, GapError) else "unsupported"
+                what = init_error.what if init_error is not None else "?"
+                o = _Outcome(status, reason=f"gap {what}" if status == "gap" else what)
+            else:
+                o = _for_any_value(self._check_init_one(inv, init), _any_values(reads) | self._inv_any[inv.name])
+            o.seconds = time.perf_counter() - t0
+            res = CheckResult(inv.name, "init", o.status, o.seconds, False, o.binding, o.detail, o.reason)
+            if res.status != "unknown":  # a timeout may pass with more time: try it again
+                self.cache.put(key, _cache_value(res))
+            out.append(res)
+        return out
+
+    def _check_init_one(self, inv: Invariant, init: dict[str, Any]) -> _Outcome:
+        try:
+            holds = inv.holds(self.tr, init)
+        except GapError as exc:
+            return _Outcome("gap", reason=f"gap {exc.what}")
+        except Unsupported as exc:
+            return _Outcome("unsupported", reason=exc.what)
+        solver = z3.Solver()
+        solver.add(*self.model.vars.domain(init))
+        solver.add(*self.model.param_axioms)
+        solver.add(*[zb(a) for a in self._init_axioms])
+        solver.add(z3.Not(zb(holds)))
+        r, _ = _check(solver, self.budget)
+        if r == z3.unsat:
+            return _Outcome("proved")
+        if r == z3.unknown:
+            return _Outcome("unknown", reason=f"z3: {_reason(solver)}")
+        detail = self._render_state_only(solver.model(), init, inv)
+        return _Outcome("counterexample", binding="init", detail=detail)
+
+    def _translate(self, tn: Transition) -> tuple[list[tuple[Binding, Step | Exception]], str, set[str], Reads]:
+        """The transition's steps (one per binding, or the error that stopped it), its key, the
+        routines its steps call, and what they read."""
+        steps: list[tuple[Binding, Step | Exception]] = []
+        try:
+            bindings = tn.bindings()
+        except (GapError, Unsupported) as exc:
+            bindings = []
+            steps.append((Binding(()), exc))
+        reads = Reads()
+        calls: set[str] = set()
+        for binding in bindings:
+            try:
+                step = tn.translate(binding)
+                reads.merge(step.reads)
+                calls |= step.calls
+                steps.append((binding, step))
+            except (GapError, Unsupported) as exc:
+                steps.append((binding, exc))
+        errors = sorted({_exc_text(e) for _, e in steps if isinstance(e, Exception)})
+        tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps))
+        return steps, tkey, calls, reads
+
+    # -- one transition
+    def check_keys(self, tn: Transition) -> tuple[dict[str, str], tuple]:
+        """Each invariant's cache key for its check against the transition (what the cache files the
+        result under: the IR of the transition and of the routines it calls, what it reads, the
+        invariant's own key, the invariants assumed), and the translation, for `check_transition`
+        to take. Two titles whose keys agree have the same result for that check."""
+        t0 = time.perf_counter()
+        steps, tkey, calls, reads = self._translate(tn)
+        translate_time = time.perf_counter() - t0
+        keys = {inv.name: stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
+                for inv in self.invariants}
+        return keys, (steps, calls, reads, translate_time)
+
+    def check_transition(self, tn: Transition, prepared: tuple | None = None) -> list[CheckResult]:
+        """Every invariant against one transition, through the cache. `prepared`: what `check_keys`
+        returned for it, when it was called first."""
+        keys, (steps, calls, reads, translate_time) = prepared or self.check_keys(tn)
+        results: list[CheckResult] = []
+        todo: list[Invariant] = []
+        for inv in self.invariants:
+            key = keys[inv.name]
+            cached = self.cache.get(key)
+            if cached is not None:
+                results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,
+                                           cached.get("binding"), cached.get("detail"), cached.get("reason")))
+            else:
+                todo.append(inv)
+        if todo:
+            share = translate_time / max(1, len(self.invariants))
+            outcomes = self._solve(tn, steps, todo)
+            for inv in todo:
+                o = outcomes[inv.name]
+                o.seconds += share
+                o = self._apply_sanction(inv, tn, calls, o)
+                o = _for_any_value(o, _any_values(reads) | self._inv_any[inv.name])
+                res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, o.binding, o.detail, o.reason)
+                if res.status != "unknown":  # a timeout may pass with more time: try it again
+                    self.cache.put(keys[inv.name], _cache_value(res))
+                results.append(res)
+        order = {inv.name: i for i, inv in enumerate(self.invariants)}
+        results.sort(key=lambda r: order[r.invariant])
+        return results
+
+    def _touched(self, inv: Invariant, step: Step, changed: set[str]) -> bool:
+        """Whether the step can change what the invariant reads (else the
+        invariant, true before, is true after: no solver needed)."""
+        if inv.step_property is money_moves_by_transfer:
+            return bool(step.transfers)
+        if inv.step_property is emergency_sale_steps:
+            return step.label.startswith("sell_shares(")
+        support = self._support.get(inv.name)
+        if support is None:
+            return True
+        return bool(support & changed)
+
+    def _apply_sanction(self, inv: Invariant, tn: Transition, calls: set[str], o: _Outcome) -> _Outcome:
+        if o.status != "counterexample":
+            return o
+        for sanction in inv.sanctions:
+            if sanction.action == tn.name or sanction.action in calls:
+                cite = ", ".join(str(c) for c in sanction.prov.citations)
+                reading = f' reading "{sanction.reading}"' if sanction.reading else ""
+                o.status = "sanctioned"
+                o.reason = f"sanction {sanction.invariant} for {sanction.action} {cite}{reading} ({span_text(sanction.span)})"
+                return o
+        return o
+
+    def _solve(self, tn: Transition, steps: list[tuple[Binding, Step | Exception]],
+               invs: list[Invariant]) -> dict[str, _Outcome]:
+        """Check each invariant against every binding of a transition. Each
+        (invariant, transition) pair has `self.budget` units of z3's work in
+        all (see `RLIMIT_PER_SECOND`); the wall-clock seconds are reported."""
+        spent = {inv.name: 0.0 for inv in invs}  # seconds, for the report
+        used = {inv.name: 0 for inv in invs}  # z3 resource units, against the budget
+        found: dict[str, _Outcome] = {}
+        unknown: dict[str, str] = {}
+        gaps: dict[str, set[str]] = {inv.name: set() for inv in invs}
+        unsupported: dict[str, set[str]] = {inv.name: set() for inv in invs}
+        out_of_budget = f"resource limit ({self.timeout:g} s of work) used up"
+        for inv in invs:
+            if inv.name in self._inv_gap:
+                gaps[inv.name].add(self._inv_gap[inv.name])
+            if inv.name in self._inv_unsupported:
+                unsupported[inv.name].add(self._inv_unsupported[inv.name])
+        live = [inv for inv in invs if not gaps[inv.name] and not unsupported[inv.name]]
+        split: set[str] = set()
+        for binding, step in steps:
+            if isinstance(step, GapError):
+                for inv in live:
+                    gaps[inv.name].add(step.what)
+                continue
+            if isinstance(step, Unsupported):
+                for inv in live:
+                    unsupported[inv.name].add(step.what)
+                continue
+            assert isinstance(step, Step)
+            changed = _changed(step)
+            pending = [inv for inv in live if inv.name not in found and self._touched(inv, step, changed)]
+            for inv in [inv for inv in pending if used[inv.name] >= self.budget]:
+                unknown.setdefault(inv.name, out_of_budget)
+            pending = [inv for inv in pending if used[inv.name] < self.budget]
+            if not pending:
+                continue
+            # a fresh solver for each binding: one reused across bindings runs in
+            # z3's incremental mode, without the preprocessing that a first
+            # check gets, and some checks then time out
+            t0 = time.perf_counter()
+            solver = z3.Solver()
+            solver.add(*self.assumption)
+            solver.add(*[zb(a) for a in step.axioms])
+            guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
+            solver.add(guard)
+            r, units = _check(solver, min(self.budget - used[inv.name] for inv in pending))
+            for inv in pending:
+                used[inv.name] += units // len(pending)
+                spent[inv.name] += (time.perf_counter() - t0) / len(pending)
+            if r != z3.sat:
+                if r == z3.unknown:
+                    for inv in pending:
+                        unknown.setdefault(inv.name, f"z3 ({step.label}, the guard): {_reason(solver)}")
+                continue
+            for inv in pending:
+                t1 = time.perf_counter()
+                if inv.step_property is None and self._monotone(inv, step, guard):
+                    spent[inv.name] += time.perf_counter() - t1
+                    continue
+                try:
+                    if inv.step_property is not None:
+                        prop = inv.step_property(self.tr, step)
+                    elif inv.sanctions:
+                        prop = inv.relaxed(self.tr, step.pre, step.post)
+                    else:
+                        prop = inv.holds(self.tr, step.post)
+                except GapError as exc:
+                    gaps[inv.name].add(exc.what)
+                    continue
+                except Unsupported as exc:
+                    unsupported[inv.name].add(exc.what)
+                    continue
+                # First the whole property on this binding's solver, briefly. If
+                # z3 gives up, each conjunct (per player, per corporation, ...)
+                # on a fresh solver with the budget left: after a check and a
+                # push z3 runs incrementally, without the preprocessing a first
+                # check gets, and a check it cannot settle there in minutes is
+                # settled part by part in a fraction of a second.
+                # (An invariant that once needed the split is split at once on
+                # the transition's other bindings.)
+                quick = int(QUICK_SECONDS * RLIMIT_PER_SECOND)
+                attempts = [(False, [prop], quick), (True, _conjuncts(prop), None)]
+                for fresh, parts, cap in attempts[1:] if inv.name in split else attempts:
+                    if fresh:
+                        split.add(inv.name)
+                    r = z3.unsat
+                    for part in parts:
+                        left = self.budget - used[inv.name]
+                        if left <= 0:
+                            r = None
+                            unknown.setdefault(inv.name, out_of_budget)
+                            break
+                        s = solver
+                        if fresh:
+                            s = z3.Solver()
+                            s.add(*self.assumption)
+                            s.add(*[zb(a) for a in step.axioms])
+                            s.add(guard)
+                        else:
+                            s.push()  # a fresh solver is not pushed: that too would make it incremental
+                        s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
+                        r, units = _check(s, min(left, cap or left))
+                        used[inv.name] += units
+                        if r == z3.sat:
+                            found[inv.name] = self._counterexample(s, step, inv, tn)
+                        elif r == z3.unknown and fresh:
+                            unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
+                        if not fresh:
+                            s.pop()
+                        if r != z3.unsat:
+                            break
+                    if r != z3.unknown:
+                        break
+                spent[inv.name] += time.perf_counter() - t1
+        out: dict[str, _Outcome] = {}
+        for inv in invs:
+            name = inv.name
+            if name in found:
+                o = found[name]
+            elif name in unknown:
+                o = _Outcome("unknown", reason=unknown[name])
+            elif gaps[name]:
+                o = _Outcome("gap", reason="not checkable: " + ", ".join(f"gap {g}" for g in sorted(gaps[name])))
+            elif unsupported[name]:
+                o = _Outcome("unsupported", reason="not checkable: " + ", ".join(sorted(unsupported[name])))
+            else:
+                o = _Outcome("proved")
+            o.seconds = spent[name]
+            out[name] = o
+        return out
+
+    def _monotone(self, inv: Invariant, step: Step, guard: Any) -> bool:
+        """Whether the step is proved to keep `inv` by `Invariant.monotone` (no term of a limit's sum
+        grows, no bound shrinks), within `MONOTONE_SECONDS` of work of its own: the budget of the
+        check proper is left whole. False when the invariant has no sums, or the condition fails or
+        is not settled (the check proper then runs)."""
+        try:
+            prop = inv.monotone(self.tr, step.pre, step.post)
+        except (GapError, Unsupported):
+            return False
+        if prop is None:
+            return False
+        s = z3.Solver()
+        s.add(*self.assumption)
+        s.add(*[zb(a) for a in step.axioms])
+        s.add(guard)
+        s.add(z3.Not(zb(prop)) if truth(prop) is None else z3.BoolVal(not prop))
+        r, _ = _check(s, int(MONOTONE_SECONDS * RLIMIT_PER_SECOND))
+        return r == z3.unsat
+
+    # -- counterexamples
+    def _counterexample(self, solver: z3.Solver, step: Step, inv: Invariant, tn: Transition) -> _Outcome:
+        """The outcome for a sat check (`solver` just answered sat)."""
+        model = solver.model()
+        # a sanctioned invariant is not assumed beforehand: show, if there is
+        # one, a breach from a state within the invariant
+        strict = self._pre_atoms.get(inv.name) if inv.sanctions else None
+        solver.push()
+        if strict is not None:
+            solver.add(zb(strict))
+            if solver.check() == z3.sat:
+                model = solver.model()
+            else:
+                solver.pop()
+                solver.push()
+        detail = self._render(solver, model, step, inv, tn)
+        solver.pop()
+        return _Outcome("counterexample", binding=step.label, detail=detail)
+
+    def _render(self, solver: z3.Solver, model: z3.ModelRef, step: Step, inv: Invariant, tn: Transition) -> str:
+        model = _shrink(solver, model, step, self.model.vars.list)
+        violated, support = _violated(inv, self.tr, step, model)
+        labels = {part for v in violated for part in v[0].split("/")}
+        values: dict[str, tuple[str, str, bool]] = {}
+        for var in self.model.vars.list:
+            name = var.name
+            before = model.eval(step.pre[name], model_completion=True)
+            after_term = step.post[name]
+            after = model.eval(after_term if z3.is_expr(after_term) else _lift(after_term), model_completion=True)
+            values[name] = (_show(self.model, before), _show(self.model, after), str(before) != str(after))
+        rows = []
+        shown_items: set[str] = set()
+        for var in self.model.vars.list:
+            name = var.name
+            before, after, changed = values[name]
+            if name in step.havocked and name not in support:
+                continue
+            if not changed:
+                if name not in support:
+                    continue
+                if name.startswith("hold:"):
+                    item, holder = name[5:].split("@", 1)
+                    if before == "0" or not (holder in labels or item in labels):
+                        continue
+            if name.startswith("hold:"):
+                shown_items.add(name[5:].split("@", 1)[0])
+                continue
+            rows.append((name, before, after, changed))
+        for var in self.model.vars.list:
+            if var.name.startswith("hold:") and var.name[5:].split("@", 1)[0] in shown_items:
+                rows.append((var.name, *values[var.name]))
+        params = []
+        for pname, const in sorted(step.params.items()):
+            value = model.eval(const, model_completion=True)
+            if z3.is_bool(const):
+                if z3.is_true(value):
+                    params.append(pname.split(":", 1)[-1] if ":" in pname else pname)
+            else:
+                params.append(f"{pname}={value}")
+        oracles = [f"{name}={model.eval(c, model_completion=True)}" for name, _, c in step.oracles]
+        lines = [f"{step.label}" + (f"  with {', '.join(params)}" if params else "")
+                 + (f"  [{', '.join(oracles)}]" if oracles else "")]
+        for label, text in violated:
+            lines.append(f"breaks {inv.name}[{label}]" + (f": {text}" if text else ""))
+        lines.append(f"  {'state (* changed)':<38} {'before':>14}    {'after':<14}")
+        for name, before, after, changed in _group_rows(self.model, rows):
+            mark = "*" if changed else " "
+            lines.append(f"{mark} {name:<38} {before:>14} -> {after:<14}")
+        return "\n".join(lines)
+
+    def _render_state_only(self, model: z3.ModelRef, state: dict[str, Any], inv: Invariant) -> str:
+        lines = []
+        for var in self.model.vars.list:
+            if var.group in ("money", "corp"):
+                value = model.eval(state[var.name] if z3.is_expr(state[var.name]) else _lift(state[var.name]),
+                                   model_completion=True)
+                lines.append(f"  {var.name:<38} {_show(self.model, value):>14}")
+        return "\n".join(lines)
+
+
+def _conjuncts(prop: Any) -> list[Any]:
+    """The top-level conjuncts of a property (itself when it is no conjunction)."""
+    if truth(prop) is None and z3.is_and(prop):
+        out: list[Any] = []
+        for child in prop.children():
+            out.extend(_conjuncts(child))
+        return out
+    return [prop]
+
+
+def _changed(step: Step) -> set[str]:
+    """The state variables a step may change (its post term is not the pre-state's)."""
+    out = set()
+    for name, after in step.post.items():
+        before = step.pre[name]
+        if after is before:
+            continue
+        if z3.is_expr(after) and after.eq(before):
+            continue
+        out.add(name)
+    return out
+
+
+def _lift(v: Any) -> z3.ExprRef:
+    if isinstance(v, bool):
+        return z3.BoolVal(v)
+    if isinstance(v, int):
+        return z3.IntVal(v)
+    return v
+
+
+def _exc_text(e: Exception) -> str:
+    return f"gap {e.what}" if isinstance(e, GapError) else f"unsupported {getattr(e, 'what', e)}"
+
+
+def _any_values(reads: Reads) -> set[str]:
+    """The declared gaps a translation read as any value (`any_value` reads)."""
+    return {name for kind, name in reads.items if kind == "any_value"}
+
+
+#: The lead of a proved check's reason when it holds for every value of declared gaps.
+FOR_ANY_VALUE = "for any value of the gap: "
+
+
+def _for_any_value(o: "_Outcome", gaps: set[str]) -> "_Outcome":
+    """A proof that read declared gaps as any value says so in its reason."""
+    if o.status == "proved" and gaps:
+        o.reason = FOR_ANY_VALUE + ", ".join(sorted(gaps))
+    return o
+
+
+def _cache_value(res: CheckResult) -> dict[str, Any]:
+    return {"status": res.status, "seconds": res.seconds, "binding": res.binding, "detail": res.detail,
+            "reason": res.reason}
+
+
+def _show(model: Model, value: z3.ExprRef) -> str:
+    ent = model.ent_of(value)
+    if ent is not None:
+        return ent.id
+    text = str(value)
+    return {"True": "true", "False": "false"}.get(text, text)
+
+
+def _consts(e: Any, out: set[str], seen: set[int]) -> None:
+    if not z3.is_expr(e) or e.get_id() in seen:
+        return
+    seen.add(e.get_id())
+    if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        name = str(e)
+        if name.startswith("pre."):
+            out.add(name[4:])
+        return
+    for c in e.children():
+        _consts(c, out, seen)
+
+
+def _violated(inv: Invariant, tr: Translator, step: Step, model: z3.ModelRef) -> tuple[list[tuple[str, str]], set[str]]:
+    """The atoms the counterexample breaks, with their measure and bound, and
+    the state variables they read."""
+    out: list[tuple[str, str]] = []
+    support: set[str] = set()
+    if inv.step_property is money_moves_by_transfer:
+        for path, amount, source, target, src_in, dst_in in step.transfers:
+            taken = model.eval(zb(path) if z3.is_expr(path) else z3.BoolVal(bool(path)), model_completion=True)
+            if not z3.is_true(taken):
+                continue
+            ins = [model.eval(x if z3.is_expr(x) else z3.BoolVal(bool(x)), model_completion=True) for x in (src_in, dst_in)]
+            amt = model.eval(amount if z3.is_expr(amount) else z3.IntVal(amount), model_completion=True)
+            if str(ins[0]) != str(ins[1]) and str(amt) != "0":
+                src = _show(tr.model, model.eval(source, model_completion=True))
+                dst = _show(tr.model, model.eval(target, model_completion=True))
+                out.append(("money", f"a transfer of {amt} from {src} to {dst}: "
+                                     f"{src if not z3.is_true(ins[0]) else dst} holds no cash, so money "
+                                     f"{'appears' if not z3.is_true(ins[0]) else 'vanishes'}"))
+        return out, support
+    try:
+        before, _ = inv.atoms(tr, step.pre)
+        after, _ = inv.atoms(tr, step.post)
+    except (GapError, Unsupported):
+        return out, support
+
+    def value(e: Any) -> str:
+        if not z3.is_expr(e):
+            return str(e)
+        return str(model.eval(e, model_completion=True))
+
+    for a, b in zip(before, after):
+        held = model.eval(zb(b.holds) if z3.is_expr(b.holds) else z3.BoolVal(bool(b.holds)), model_completion=True)
+        if z3.is_true(held):
+            continue
+        if inv.sanctions and b.measure is not None:
+            grew = model.eval(zb(tr.cmp(">", b.measure, a.measure)), model_completion=True)
+            if not z3.is_true(grew):
+                continue
+        text = ""
+        if b.measure is not None:
+            text = f"{value(a.measure)} -> {value(b.measure)}, bound {value(b.bound)}"
+        out.append((b.label, text))
+        seen: set[int] = set()
+        _consts(a.holds, support, seen)
+        # the post atom's terms are over the pre-state too
+        _consts(b.holds, support, seen)
+    return out, support
+
+
+def _shrink(solver: z3.Solver, model: z3.ModelRef, step: Step, variables: list) -> z3.ModelRef:
+    """Make a counterexample smaller: try to set numbers of the pre-state that
+    the violation does not need to zero (greedy, a few tries)."""
+    tries = 0
+    solver.set("rlimit", RLIMIT_PER_SECOND // 2)
+    solver.push()
+    for var in variables:
+        if var.sort != "int" or tries >= 24:
+            continue
+        const = step.pre[var.name]
+        value = model.eval(const, model_completion=True)
+        if not z3.is_int_value(value) or value.as_long() == 0 or var.name.startswith("hold:"):
+            continue
+        tries += 1
+        solver.push()
+        solver.add(const == 0)
+        if solver.check() == z3.sat:
+            model = solver.model()
+            solver.pop()
+            solver.add(const == 0)
+        else:
+            solver.pop()
+    solver.pop()
+    return model
+
+
+def _group_rows(model: Model, rows: list[tuple[str, str, str, bool]]) -> list[tuple[str, str, str, bool]]:
+    """Holding counts shown as each item's holder: `DRGW_1 held by  Player 1 -> pool`."""
+    holds: dict[str, dict[str, tuple[str, str, bool]]] = {}
+    other = []
+    for name, before, after, changed in rows:
+        if name.startswith("hold:"):
+            item, holder = name[5:].split("@", 1)
+            holds.setdefault(item, {})[holder] = (before, after, changed)
+        else:
+            other.append((name, before, after, changed))
+    out = list(other)
+    for item_id, by_holder in holds.items():
+        item = model.item(item_id)
+        if item is None:
+            continue
+        full_before, full_after, changed = [], [], False
+        # read every bucket of the item (the model has them all)
+        for holder, (before, after, ch) in by_holder.items():
+            changed = changed or ch
+            if before != "0":
+                full_before.append(holder if before == "1" else f"{holder}x{before}")
+            if after != "0":
+                full_after.append(holder if after == "1" else f"{holder}x{after}")
+        out.append((f"holder of {item_id}", ",".join(full_before) or "-", ",".join(full_after) or "-", changed))
+    return out
+
+
+# ---------------------------------------------------------------- the public API
+
+
+def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache | None = None,
+                 progress: Callable[[str], None] | None = None, only: Iterable[str] | None = None,
+                 options: tuple[str, ...] = (), invariants: Iterable[str] | None = None) -> TitleReport:
+    """Every proof and table check of one resolved title (or title + variant).
+
+    `timeout`: the budget of each (invariant, transition) pair over all its
+    bindings, in seconds of z3's work (`RLIMIT_PER_SECOND` resource units a
+    second, so the outcome does not depend on the machine); `cache`: where results
+    are kept (none by default); `progress`: called with a short text as each
+    transition starts; `only`: the transitions to check (names; "init" for the
+    initial state), all when None; `options`: the keys of the title's optional
+    rules in play (the model reads the properties they set; the report's title
+    names them; ValueError for one the title does not declare); `invariants`: the invariants to
+    check (names; ValueError for one the title does not have), all when None — the others stay
+    what they are to the proofs (a lemma is still assumed). Never raises for a title's content: gaps and
+    unsupported constructs become results; a model that cannot be built
+    becomes `report.error`.
+    """
+    try:
+        verifier = Verifier(title, timeout, cache, progress, tuple(options))
+    except (GapError, Unsupported) as exc:
+        return TitleReport(title.display_name, "", [], [], [], error=str(exc))
+    if invariants is not None:
+        wanted = set(invariants)
+        unknown = sorted(wanted - {inv.name for inv in verifier.invariants})
+        if unknown:
+            raise ValueError(f"{title.display_name} has no invariant {', '.join(map(repr, unknown))}")
+        verifier.invariants = [inv for inv in verifier.invariants if inv.name in wanted]
+        verifier.partial = True
+    else:
+        verifier.warmed = _WARMED.pop((title.display_name, tuple(options), timeout), {})
+    report = verifier.run(only)
+    if options:
+        report.title += " with option " + ", ".join(options)
+    return report
+
+
+# ---------------------------------------------------------------- checks across cores
+
+#: The titles the worker processes of `warm` check, set before they fork: a forked worker finds
+#: them in its copy of the parent's memory (neither a Title nor a z3 term is sent between processes).
+_WARM_TITLES: dict[str, Title] = {}
+#: In a worker: the cache as the parent held it, and a verifier per title.
+_WARM_STATE: dict[str, Any] = {}
+#: What `warm` found, by (title, options, timeout): each transition's results ("init" for the
+#: initial state), for `verify_title` to take rather than translate and look up again.
+_WARMED: dict[tuple[str, tuple[str, ...], float], dict[str, list["CheckResult"]]] = {}
+
+
+class _RecordingCache(Cache):
+    """A worker's cache: the parent's results as it held them, and the results it adds."""
+
+    def __init__(self, data: dict[str, dict[str, Any]]):
+        super().__init__(None)
+        self.data = data
+        self.added: dict[str, dict[str, Any]] = {}
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        super().put(key, value)
+        self.added[key] = value
+
+
+def _warm_one(task: tuple[str, str, float, tuple[str, ...]]) -> tuple[str, str, list["CheckResult"],
+                                                                       dict[str, dict[str, Any]]]:
+    """In a worker: one transition of one title (or its initial state, "init"), through the cache;
+    its results and the cache entries it added."""
+    name, transition, timeout, options = task
+    cache = _RecordingCache(_WARM_STATE["cache"])
+    verifiers = _WARM_STATE.setdefault("verifiers", {})
+    if name not in verifiers:
+        verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
+    verifier = verifiers[name]
+    verifier.cache = cache
+    if transition == "init":
+        results = verifier.check_init()
+    else:
+        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition))
+    return name, transition, results, cache.added
+
+
+def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout: float = TIMEOUT_SECONDS,
+         options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
+         scheduler: str | None = None) -> int:
+    """Check every (invariant, transition) of `titles` on `jobs` processes (all the machine's cores
+    when None), through `cache`, and keep the results for `verify_title`, which then only gathers
+    them (and puts what was new in `cache`). Each process translates and checks one transition at
+    a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
+    With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
+    (`scheduler`), whatever `jobs` says. Returns how many results were new."""
+    jobs = jobs or os.cpu_count() or 1
+    if (jobs <= 1 and scheduler is None) or not titles:
+        return 0
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    tasks: list[tuple[str, str, float, tuple[str, ...]]] = []
+    for title in titles:
+        try:
+            verifier = Verifier(title, timeout, None, None, options)
+        except (GapError, Unsupported):
+            continue  # `verify_title` reports it
+        _WARM_TITLES[title.display_name] = title
+        tasks.append((title.display_name, "init", timeout, options))
+        tasks.extend((title.display_name, tn.name, timeout, options) for tn in verifier.transitions)
+    added = 0
+
+    def gathered(name: str, transition: str, results: list, new: dict) -> None:
+        nonlocal added
+        _WARMED.setdefault((name, options, timeout), {})[transition] = results
+        for key, value in new.items():
+            cache.put(key, value)
+        added += len(new)
+        if progress is not None:
+            progress(f"{name}: {transition}")
+
+    if scheduler is not None:
+        from compiler.verify.scheduler import warm_on
+
+        try:
+            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered, (Verifier, _RecordingCache))
+        finally:
+            _WARM_TITLES.clear()
+        cache.save()
+        return added
+    _WARM_STATE["cache"] = cache.data
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+            futures = [pool.submit(_warm_one, task) for task in tasks]
+            for future in as_completed(futures):
+                try:
+                    name, transition, results, new = future.result()
+                except Exception:  # noqa: BLE001 - a worker lost: `verify_title` checks it itself
+                    continue
+                gathered(name, transition, results, new)
+    finally:
+        _WARM_TITLES.clear()
+        _WARM_STATE.clear()
+    cache.save()
+    return added
+
+
+def select_titles(loaded, names: list[str] | None) -> list[Title]:
+    """The titles (and variants) named: a title's name or slug gives it and all
+    its variants; `title/variant` or a variant's name gives that variant.
+    Raises KeyError naming what matched nothing."""
+    from compiler.names import slug
+
+    every = loaded.every_title()
+    if not names:
+        return every
+    out: list[Title] = []
+    for name in names:
+        if "/" in name:
+            base, _, variant = name.partition("/")
+        else:
+            base, variant = name, ""
+        matched = [t for t in every if slug(t.name) == slug(base) and (not variant or slug(t.variant or "") == slug(variant))]
+        if not matched and not variant:
+            matched = [t for t in every if t.variant and slug(t.variant) == slug(name)]
+        if not matched:
+            raise KeyError(name)
+        out.extend(t for t in matched if t not in out)
+    return out
+
+
+def render_report(report: TitleReport, out: TextIO) -> None:
+    """The table of transitions x invariants, then the details."""
+    print(f"== {report.title}", file=out)
+    if report.error:
+        print(f"   error: {report.error}", file=out)
+        return
+    print(f"   scope: {report.scope}", file=out)
+    for note in report.notes:
+        print(f"   scope: {note}", file=out)
+    invs = report.invariants
+    print("   invariants:", file=out)
+    for i, inv in enumerate(invs, 1):
+        kind = "" if inv.kind == "standard" else f" ({inv.kind})"
+        cite = f" [{inv.cite}]" if inv.cite else ""
+        print(f"   I{i:<2} {inv.name}{kind}{cite}", file=out)
+    header = f"   {'transition':<26}" + "".join(f"{'I' + str(i):>7}" for i in range(1, len(invs) + 1))
+    print(header, file=out)
+    names = ["init"] + [t.name for t in report.transitions]
+    checked = {r.transition for r in report.results}
+    for name in names:
+        if name not in checked:
+            continue
+        cells = []
+        for inv in invs:
+            r = report.result(inv.name, name)
+            if r is None:
+                cells.append(f"{'-':>7}")
+                continue
+            ms = int(round(r.seconds * 1000))
+            cells.append(f"{STATUS_CODES[r.status] + ' ' + _ms(ms):>7}")
+        print(f"   {name:<26}" + "".join(cells), file=out)
+    print("   P proved, C counterexample, U unknown, S sanctioned, G not checkable (gap), "
+          "X not checkable (unsupported); times in ms", file=out)
+    by_where = {t.name: t for t in report.transitions}
+    for r in report.results:
+        if r.status in ("counterexample", "unknown", "sanctioned"):
+            inv = next(i for i in invs if i.name == r.invariant)
+            tn = by_where.get(r.transition)
+            print("", file=out)
+            print(f"   {r.status.upper()}: {r.invariant} after {r.transition}", file=out)
+            print(f"     invariant {inv.name}: {inv.summary}", file=out)
+            print(f"       at {inv.where}" + (f", cites {inv.cite}" if inv.cite else ""), file=out)
+            if tn is not None:
+                print(f"     {tn.kind} {tn.name}: {tn.summary}", file=out)
+                print(f"       at {tn.where}, cites {tn.cite}", file=out)
+            if r.reason:
+                print(f"     {r.reason}", file=out)
+            if r.detail:
+                for line in r.detail.splitlines():
+                    print(f"     {line}", file=out)
+    gaps: dict[str, list[str]] = {}
+    for r in report.results:
+        if r.status in ("gap", "unsupported") and r.reason:
+            gaps.setdefault(r.reason, []).append(f"{r.transition}/{r.invariant}")
+    if gaps:
+        print("", file=out)
+        print("   not checkable:", file=out)
+        for reason, pairs in sorted(gaps.items()):
+            transitions = sorted({p.split("/")[0] for p in pairs})
+            print(f"     {reason}: {len(pairs)} checks ({', '.join(transitions[:6])}"
+                  f"{', ...' if len(transitions) > 6 else ''})", file=out)
+    print("", file=out)
+    print("   table checks:", file=out)
+    for t in report.tables:
+        print(f"     {t.status:<7} {t.name}: {t.summary}", file=out)
+        for d in t.details:
+            print(f"               {d}", file=out)
+        for n in t.notes:
+            print(f"               note: {n}", file=out)
+    for text in report.unused_sanctions:
+        print(f"   note: {text}", file=out)
+    counts = report.counts()
+    slow = report.slowest()
+    print("", file=out)
+    print("   totals: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+          + f"; {len(report.results)} checks in {report.seconds:.1f}s", file=out)
+    if slow is not None:
+        print(f"   slowest: {slow.invariant} after {slow.transition}, {slow.seconds:.3f}s"
+              + (" (cached)" if slow.cached else ""), file=out)
+
+
+def _ms(ms: int) -> str:
+    return str(ms) if ms < 10000 else f"{ms // 1000}s"
+
+
+def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str, ...] = (),
+        jobs: int | None = None, scheduler: str | None = None) -> int:
+    """`rulec verify [TITLE...] [--option KEY...] [--json] [--jobs N] [--scheduler ADDRESS]`: verify
+    the named titles (all when None), with the optional rules `options` in play, on `jobs` processes
+    (every core when None) or on the Dask cluster at `scheduler`, print the table (or one JSON
+    object) to `out`.
+
+    Returns 0 when every proof is proved or sanctioned and no table check
+    failed, 1 otherwise (a counterexample, an unknown, a check not checkable
+    for a gap or an unsupported construct, a failed table check, or rulespecs
+    that do not load), 2 when a title named matches nothing or does not
+    declare an option named.
+    """
+    from compiler.diagnostics import render
+    from compiler.lang.pipeline import load
+
+    loaded = load()
+    if loaded.errors:
+        for d in loaded.errors:
+            print(render(d, loaded.sources), file=out)
+        return 1
+    try:
+        selected = select_titles(loaded, titles)
+    except KeyError as exc:
+        print(f"rulec verify: no title or variant {exc.args[0]!r}", file=out)
+        return 2
+    for title in selected:
+        declared = sorted(c.key for c in title.components("option"))
+        missing = [o for o in options if o not in declared]
+        if missing:
+            print(f"rulec verify: {title.display_name} has no option {missing[0]!r}; "
+                  f"its options: {', '.join(declared) or 'none'}", file=out)
+            return 2
+    cache = Cache.default()
+    interactive = hasattr(sys.stderr, "isatty") and sys.stderr.isatty() and not as_json
+
+    def progress(text: str) -> None:
+        if interactive:
+            print(f"\r\033[Kverifying {text}", end="", file=sys.stderr, flush=True)
+
+    reports = []
+    start = time.perf_counter()
+    warm(selected, cache, jobs, options=tuple(options), progress=progress, scheduler=scheduler)
+    for title in selected:
+        reports.append(verify_title(title, cache=cache, progress=progress, options=tuple(options)))
+    if interactive:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    seconds = time.perf_counter() - start
+    ok = all(r.ok for r in reports)
+    if as_json:
+        counts: dict[str, int] = {}
+        for r in reports:
+            for k, v in r.counts().items():
+                counts[k] = counts.get(k, 0) + v
+        slow = max((x for r in reports for x in r.results), key=lambda x: x.seconds, default=None)
+        print(json.dumps({
+            "ok": ok,
+            "seconds": round(seconds, 3),
+            "counts": counts,
+            "slowest": ({"title": next(r.title for r in reports if slow in r.results), **slow.to_json()}
+                        if slow else None),
+            "cache": {"path": str(cache.path) if cache.path else None, "hits": cache.hits, "misses": cache.misses},
+            "titles": [r.to_json() for r in reports],
+        }, indent=2, ensure_ascii=False), file=out)
+        return 0 if ok else 1
+    for r in reports:
+        render_report(r, out)
+        print("", file=out)
+    totals: dict[str, int] = {}
+    for r in reports:
+        for k, v in r.counts().items():
+            totals[k] = totals.get(k, 0) + v
+    slowest = max(((r.title, x) for r in reports for x in r.results), key=lambda tx: tx[1].seconds, default=None)
+    print(f"verified {len(reports)} titles and variants in {seconds:.1f}s: "
+          + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
+          + f" (cache: {cache.hits} hits, {cache.misses} misses)", file=out)
+    if slowest is not None:
+        title, x = slowest
+        print(f"slowest check: {title}: {x.invariant} after {x.transition}, {x.seconds:.3f}s", file=out)
+    return 0 if ok else 1
+
+
+__all__ = [
+    "Cache", "CheckResult", "TitleReport", "TIMEOUT_SECONDS", "run", "render_report", "select_titles",
+    "verify_title", "warm",
+]
+
