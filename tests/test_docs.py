@@ -210,7 +210,7 @@ def test_the_committed_pages_are_the_ones_the_rulespecs_give(rendered, loaded, p
 
 def test_the_recorded_verification_results_are_fresh(loaded):
     """site/proofs.json holds a record of every title and variant, each with the fingerprint the
-    title has now (`docs_proofs.fingerprint`): the results are the ones `rulec verify` gives."""
+    title has now (`docs.proofs.fingerprint`): the results are the ones `rulec verify` gives."""
     record = recorded(loaded, paths.SITE)
     assert set(record.reports) == {t.display_name for t in loaded.every_title()} and not record.extra, \
         f"site/{RECORD} does not record every title: run `rulec docs`"

@@ -1,4 +1,4 @@
-"""How the reference site words what it shows (compiler/docs/render.py, docs_pages.py).
+"""How the reference site words what it shows (compiler/docs/render.py, docs/pages.py).
 
 The pages are read by 18xx players and designers: an identifier in running
 text is set as code, a value is shown as a reader reads it (a list of

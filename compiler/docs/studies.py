@@ -6,7 +6,7 @@ The site's pages of a study (under `studies/`):
 
     studies/index.md          every saved study: its title, players, games, policy, seed
     studies/<name>/index.md   the study's page, written again from its `study.json`
-                              (`simulate_page.markdown`), with a line linking its title
+                              (`study_page.markdown`), with a line linking its title
     studies/<name>/*.svg      its pictures, as saved (the site does not draw them again,
                               so `rulec docs` needs no matplotlib)
 

@@ -815,6 +815,12 @@ def _friendly(exc: UnexpectedInput, text: str) -> str | None:
         return exc.match_examples(_parse_example, ERROR_EXAMPLES, use_accepts=True, token_type_match_fallback=True)
     except Exception:  # match_examples re-parses; a failure there only loses the label
         return None
+    finally:
+        # raised again, a kept error took the frames it passed through and the error being handled
+        # (with the text it was parsing): they are let go
+        for kept in _EXAMPLE_ERRORS.values():
+            if kept is not None:
+                kept.__traceback__ = kept.__context__ = None
 
 
 def _syntax_diagnostic(path: str, text: str, exc: UnexpectedInput) -> Diagnostic:

@@ -73,7 +73,7 @@ def _unit_label(unit: s.Unit) -> str:
 
 
 #: Library units -> (the units, what resolving each of them on its own found); see
-#: `_Resolver._check_libraries`. Keyed by the units' ids, checked by identity of the units kept.
+#: `Resolver._check_libraries`. Keyed by the units' ids, checked by identity of the units kept.
 LIBRARY_FINDINGS: dict[tuple[int, ...], tuple[tuple[s.Unit, ...], tuple[Diagnostic, ...]]] = {}
 
 
@@ -191,11 +191,13 @@ class Resolver:
             before = len(self.diagnostics)
             reported = set(self._reported)
             self._reported = set()
-            for library in units:
-                self._library_scope(library, [])
-            found = tuple(self.diagnostics[before:])
-            del self.diagnostics[before:]
-            self._reported = reported
+            try:
+                for library in units:
+                    self._library_scope(library, [])
+                found = tuple(self.diagnostics[before:])
+            finally:
+                del self.diagnostics[before:]
+                self._reported = reported
             if len(LIBRARY_FINDINGS) > 8:
                 LIBRARY_FINDINGS.clear()
             known = LIBRARY_FINDINGS[key] = (units, found)

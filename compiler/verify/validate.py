@@ -940,7 +940,7 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
             report.setups_out_of_scope += 1
             continue
         validator = Validator(title, game, report, limit, translations)
-        translations = validator.translations
+        translations, model = validator.translations, validator.translations.model
         if progress is not None:
             progress.next(f"game {played + 1}")
         count = 0
