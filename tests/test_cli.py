@@ -160,7 +160,7 @@ def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
     engines = {p.name: p.read_bytes() for p in paths.GENERATED.glob("*.py")}
     assert main(["build", str(TOY), "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "check    ok: 1 titles, 1 variants" in out and "compile  ok: 2 engines" in out
+    assert "check    ok: 1 title, 1 variant" in out and "compile  ok: 2 engines" in out
     assert "verify   ok: 2 of 2 titles and variants fully proved" in out and "sanctioned" in out
     assert "docs     ok" in out
     assert {p.name for p in (tmp_path / "generated").glob("t_*.py")} == {"t_toy.py", "t_toy__rich.py"}

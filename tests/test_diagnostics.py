@@ -141,6 +141,19 @@ def test_E015_unknown_name_in_an_action():
     assert "limit" in d.message
 
 
+def test_E015_a_misspelt_builtin_is_named_with_the_nearest():
+    loaded = check_source('title "t" {\n  action a(P: player, T: train) {\n    require holdr_of(T) == P\n  }\n}')
+    d = only(loaded, "E015")
+    assert at(d) == (3, 13)
+    assert "did you mean `holder_of`" in d.help
+
+
+def test_E001_a_token_with_a_label_reads_as_the_token_then_what_it_is():
+    loaded = check_source('title "t" {\n  players: 2 §1\n  private MT { cost: $20 §6 §4 }\n}\n')
+    d = only(loaded, "E001")
+    assert d.message == "unexpected '§4', a section (§8.1)", d.message
+
+
 def test_E015_locals_and_quantifier_variables_are_known():
     loaded = check_source(
         'title "t" {\n  action a(P: player) {\n    let x = cash(P)\n    for C in corporations { require x > price(C) }\n'

@@ -85,11 +85,16 @@ def cmd_check(args) -> int:
     titles = len(loaded.program.titles)
     variants = len(loaded.program.variants)
     out.line(
-        f"checked {len(loaded.files)} files, {titles} titles, {variants} variants: "
-        f"{counts['error']} errors, {counts['warning']} warnings, {counts['note']} notes"
+        f"checked {_count(len(loaded.files), 'file')}, {_count(titles, 'title')}, {_count(variants, 'variant')}: "
+        f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, {_count(counts['note'], 'note')}"
         + ("" if args.notes or not counts["note"] else " (--notes shows them)")
     )
     return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def _count(n: int, noun: str) -> str:
+    """"1 title", "5 titles"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def cmd_lsp(args) -> int:
@@ -254,9 +259,10 @@ def cmd_build(args) -> int:
     rules = sum(len([c for c in t.clauses if c.origin.kind != "library"]) for t in loaded.program.titles.values())
     gaps = sum(1 for t in titles for _ in t.gaps())
     out.line("rulec build")
-    out.line(f"  check    {'ok' if loaded.ok else 'FAILED'}: {len(loaded.program.titles)} titles, "
-             f"{len(loaded.program.variants)} variants, {rules} clauses, {gaps} declared gaps, "
-             f"{counts['error']} errors, {counts['warning']} warnings (`rulec check` shows them)")
+    out.line(f"  check    {'ok' if loaded.ok else 'FAILED'}: {_count(len(loaded.program.titles), 'title')}, "
+             f"{_count(len(loaded.program.variants), 'variant')}, {_count(rules, 'clause')}, "
+             f"{_count(gaps, 'declared gap')}, "
+             f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')} (`rulec check` shows them)")
     if not loaded.ok:
         for stage in STAGES[1:]:
             out.line(f"  {stage:<8} skipped: the check failed")

@@ -857,7 +857,7 @@ def _syntax_diagnostic(path: str, text: str, exc: UnexpectedInput) -> Diagnostic
     shown = str(token)
     if len(shown) > 40:
         shown = shown[:37] + "..."
-    what = f"{TERMINAL_LABELS[token.type]} {shown!r}" if token.type in TERMINAL_LABELS else repr(shown)
+    what = f"{shown!r}, {TERMINAL_LABELS[token.type]}" if token.type in TERMINAL_LABELS else repr(shown)
     return error(
         "E001",
         f"unexpected {what}",

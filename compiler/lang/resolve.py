@@ -489,9 +489,12 @@ class Resolver:
         nor `local` (kept apart: a union per expression would copy the title's thousands of names)."""
         if isinstance(expr, s.Name):
             if expr.name not in local and expr.name not in known:
+                from compiler.lang.schema import did_you_mean, nearest
+
                 self._report(error(
                     "E015", f"unknown name {expr.name!r}", expr.span,
-                    help="a name must be a parameter, a local, a clause of the title or a builtin (see `rulec` docs: builtins)",
+                    help="a name must be a parameter, a local, a clause of the title or a builtin (see `rulec` docs: "
+                         "builtins)" + did_you_mean(nearest(expr.name, set(known) | set(local))),
                 ))
         elif isinstance(expr, s.Quantifier):
             self._names_in_expr(expr.domain, known, local)
