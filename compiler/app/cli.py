@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler import __version__
-from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, find_title, load,
-                                  mandatory_variant, refused, title_for_log)
+from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, find_title, load, played_title,
+                                  refused, title_for_log)
 from compiler.diagnostics import Severity, error, render, to_json
 from compiler.names import slug
 from compiler.progress import Progress, configure as configure_progress, current as progress
@@ -518,17 +518,12 @@ def _play_target(args):
     if known is not None:
         return known
     loaded = load()
-    title = find_title(loaded, args.title, args.variant)
-    if title is None:
+    played = played_title(loaded, args.title, args.variant, args.players)
+    if played is None:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec play: no title {what}; `rulec titles` lists them", file=sys.stderr)
         return EXIT_USAGE
-    low, high = title.players or (2, 2)
-    players = args.players or low
-    if not low <= players <= high and args.variant is None:
-        # a variant marked `mandatory: true` is how its player counts are played (18 Grand Junction's two players)
-        title = mandatory_variant(loaded, title, players) or title
-        low, high = title.players or (2, 2)
+    title, players, (low, high) = played
     if not low <= players <= high:
         print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
         return EXIT_USAGE

@@ -61,6 +61,22 @@ def refused(loaded: Loaded, title: Title, command: str) -> bool:
     return bool(errors)
 
 
+def played_title(loaded: Loaded, name: str, variant: str | None,
+                 players: int | None) -> tuple[Title, int, tuple[int, int]] | None:
+    """What `rulec play` and `simulate` play: the title `name` (with `variant`), the players (the
+    title's least where not given) and the range it takes; where no variant is asked for and the
+    title's own range does not hold the players, its `mandatory` variant that does (18 Grand
+    Junction's two players). None where no title has the name."""
+    title = find_title(loaded, name, variant)
+    if title is None:
+        return None
+    low, high = title.players or (2, 2)
+    players = players or low
+    if not low <= players <= high and variant is None:
+        title = mandatory_variant(loaded, title, players) or title
+    return title, players, title.players or (2, 2)
+
+
 def mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | None:
     """The variant of `title` with `mandatory: true` whose player range holds `players`, if any."""
     from compiler.lang.syntax import Bool

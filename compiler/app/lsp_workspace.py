@@ -39,7 +39,7 @@ from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, SourceMap, Span
 from compiler.lang.ir import Program, Title
 from compiler.lang.parse import parse_file, parse_unsaved
-from compiler.lang.pipeline import Loaded, load_parsed, rulespec_files
+from compiler.lang.pipeline import Loaded, within, load_parsed, rulespec_files
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class Workspace:
         """The editor closed `shown`: its file's text (as saved) is the workspace's again."""
         self.open.discard(shown)
         path = self.locations.get(shown)
-        if path is None or not path.exists() or not _within(path, paths.RULESPECS):
+        if path is None or not path.exists() or not within(path, paths.RULESPECS):
             self.documents.pop(shown, None)  # a file outside rulespecs/ is context only while open
             return
         module, found, text = parse_file(path, shown)
@@ -131,7 +131,7 @@ class Workspace:
         if not path.exists():
             self.documents.pop(shown, None)
             return
-        if shown not in self.documents and not _within(path, paths.RULESPECS):
+        if shown not in self.documents and not within(path, paths.RULESPECS):
             return  # a file outside rulespecs/ is context only while open
         self.locations[shown] = path
         module, found, text = parse_file(path, shown)
@@ -272,14 +272,6 @@ def _closure(start: set[str], step) -> set[str]:
                 found.add(other)
                 todo.append(other)
     return found
-
-
-def _within(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-        return True
-    except ValueError:
-        return False
 
 
 def line_starts(text: str) -> list[int]:

@@ -407,7 +407,7 @@ def main(args) -> int:
     import json
 
     from compiler.emit import launch
-    from compiler.app.command import EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, find_title, mandatory_variant, refused
+    from compiler.app.command import EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, played_title, refused
     from compiler.lang.pipeline import load
     from compiler.progress import current as progress
     from compiler.runtime.errors import RuleGap
@@ -424,15 +424,11 @@ def main(args) -> int:
         players = low = high = title.players
     else:
         loaded = load()
-        title = find_title(loaded, args.title, args.variant)
-        if title is None:
+        played = played_title(loaded, args.title, args.variant, args.players)
+        if played is None:
             print(f"rulec simulate: no title {args.title!r}; `rulec titles` lists them", file=sys.stderr)
             return EXIT_USAGE
-        low, high = title.players or (2, 2)
-        players = args.players or low
-        if not low <= players <= high and args.variant is None:
-            title = mandatory_variant(loaded, title, players) or title
-            low, high = title.players or (2, 2)
+        title, players, (low, high) = played
     if unknown or (len(policies) > 1 and len(policies) != players):
         print(f"rulec simulate: --policy is one of {', '.join(POLICIES)}, or one per player separated by "
               f"commas (got {args.policy!r})", file=sys.stderr)

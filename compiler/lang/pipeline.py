@@ -57,7 +57,7 @@ def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
             found.append(root)
     # The libraries always; and when a target lies inside rulespecs/, every
     # rulespec, so that a variant or an extension finds the title it builds on.
-    inside = targets and any(_within(t, paths.RULESPECS) for t in targets)
+    inside = targets and any(within(t, paths.RULESPECS) for t in targets)
     context = paths.RULESPECS if inside else paths.RULESPECS / "lib"
     if context.is_dir():
         for path in sorted(context.rglob("*.rules")):
@@ -88,7 +88,8 @@ def load_texts(texts: dict[str, str], *, check: bool = True, parsed: tuple[Modul
     return _finish(modules, diagnostics, sources, list(texts), check)
 
 
-def _within(path: Path, folder: Path) -> bool:
+def within(path: Path, folder: Path) -> bool:
+    """Whether `path` lies inside `folder` (both resolved)."""
     try:
         path.resolve().relative_to(folder.resolve())
         return True
