@@ -7429,26 +7429,31 @@ DATA = TitleData(
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
+    # at rulespecs/lib/18xx.rules:643
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:643"
         )
+    # at rulespecs/lib/18xx.rules:644
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
             at="rulespecs/lib/18xx.rules:644",
         )
+    # at rulespecs/lib/18xx.rules:645
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
             at="rulespecs/lib/18xx.rules:645",
         )
+    # at rulespecs/lib/18xx.rules:646
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
             "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:646"
         )
+    # at rulespecs/lib/18xx.rules:647
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -7458,69 +7463,86 @@ def a_buy_company(g, v_player, v_company, v_price):
             rule="§8.1",
             at="rulespecs/lib/18xx.rules:647",
         )
+    # at rulespecs/lib/18xx.rules:649
     if not (g.b_free_cash(v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
             at="rulespecs/lib/18xx.rules:649",
         )
+    # at rulespecs/lib/18xx.rules:650
     g.transfer(v_price, v_player, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:651
     g.move(v_company, g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:652
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
+    # at rulespecs/lib/18xx.rules:656
     if g.b_in_round("draft"):
+        # at rulespecs/lib/18xx.rules:657
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
                 at="rulespecs/lib/18xx.rules:657",
             )
+        # at rulespecs/lib/18xx.rules:658
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
                 at="rulespecs/lib/18xx.rules:658",
             )
+        # at rulespecs/lib/18xx.rules:659
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
                 at="rulespecs/lib/18xx.rules:659",
             )
+        # at rulespecs/lib/18xx.rules:660
         g.b_draft_pick(v_player, v_company)
     else:
+        # at rulespecs/lib/18xx.rules:662
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
                 at="rulespecs/lib/18xx.rules:662",
             )
+        # at rulespecs/lib/18xx.rules:663
         if g.b_in_auction():
+            # at rulespecs/lib/18xx.rules:664
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
                     at="rulespecs/lib/18xx.rules:664",
                 )
+            # at rulespecs/lib/18xx.rules:665
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
                     at="rulespecs/lib/18xx.rules:665",
                 )
+            # at rulespecs/lib/18xx.rules:666
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:666")
+            # at rulespecs/lib/18xx.rules:667
             g.b_raise_bid(v_player, v_price)
         else:
+            # at rulespecs/lib/18xx.rules:669
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
                     at="rulespecs/lib/18xx.rules:669",
                 )
+            # at rulespecs/lib/18xx.rules:670
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -7530,88 +7552,112 @@ def a_bid(g, v_player, v_company, v_price):
                     rule="§7",
                     at="rulespecs/lib/18xx.rules:670",
                 )
+            # at rulespecs/lib/18xx.rules:672
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
                     at="rulespecs/lib/18xx.rules:672",
                 )
+            # at rulespecs/lib/18xx.rules:673
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
+    # at rulespecs/lib/18xx.rules:679
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
             at="rulespecs/lib/18xx.rules:679",
         )
+    # at rulespecs/lib/18xx.rules:680
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
             at="rulespecs/lib/18xx.rules:680",
         )
+    # at rulespecs/lib/18xx.rules:681
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:681"
         )
+    # at rulespecs/lib/18xx.rules:682
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:682"
         )
+    # at rulespecs/lib/18xx.rules:683
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:683")
+    # at rulespecs/lib/18xx.rules:684
     v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:685
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
             at="rulespecs/lib/18xx.rules:685",
         )
+    # at rulespecs/lib/18xx.rules:686
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:686")
+    # at rulespecs/lib/18xx.rules:687
     g.b_set_par(v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:688
     if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:688
         g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:689
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
+    # at rulespecs/lib/18xx.rules:690
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:691
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/lib/18xx.rules:692
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
+    # at rulespecs/lib/18xx.rules:696
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:696"
         )
+    # at rulespecs/lib/18xx.rules:697
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
             at="rulespecs/lib/18xx.rules:697",
         )
+    # at rulespecs/lib/18xx.rules:698
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:698"
         )
+    # at rulespecs/lib/18xx.rules:699
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
             at="rulespecs/lib/18xx.rules:699",
         )
+    # at rulespecs/lib/18xx.rules:700
     v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:701
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
             at="rulespecs/lib/18xx.rules:701",
         )
+    # at rulespecs/lib/18xx.rules:702
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -7621,6 +7667,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule="§8.1",
             at="rulespecs/lib/18xx.rules:702",
         )
+    # at rulespecs/lib/18xx.rules:704
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -7631,16 +7678,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:704"
         )
+    # at rulespecs/lib/18xx.rules:706
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+    # at rulespecs/lib/18xx.rules:707
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:707")
+    # at rulespecs/lib/18xx.rules:708
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:709
     g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:710
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    # at rulespecs/lib/18xx.rules:717
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -7654,6 +7707,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:727
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -7663,19 +7717,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
+    # at rulespecs/lib/18xx.rules:736
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    # at rulespecs/lib/18xx.rules:737
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
             at="rulespecs/lib/18xx.rules:737",
         )
+    # at rulespecs/lib/18xx.rules:738
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
             at="rulespecs/lib/18xx.rules:738",
         )
+    # at rulespecs/lib/18xx.rules:739
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -7683,6 +7741,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:739"
         )
+    # at rulespecs/lib/18xx.rules:741
     if not (
         (
             (
@@ -7713,51 +7772,75 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="§8.1, §8.2.4",
             at="rulespecs/lib/18xx.rules:741",
         )
+    # at rulespecs/lib/18xx.rules:746
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:747
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
             at="rulespecs/lib/18xx.rules:747",
         )
+    # at rulespecs/lib/18xx.rules:749
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
             at="rulespecs/lib/18xx.rules:749",
         )
+    # at rulespecs/lib/18xx.rules:751
     if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:752
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:754
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:755
     for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:756
         g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:758
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:759
     g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:760
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    # at rulespecs/lib/18xx.rules:769
     if g.param("sell_price_drop") == "once_per_round":
+        # at rulespecs/lib/18xx.rules:772
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:773
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:777
         for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:778
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:782
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:785
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:786
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        # at rulespecs/lib/18xx.rules:791
         if v_sold > 1:
+            # at rulespecs/lib/18xx.rules:792
             for v_k in range(1, (v_sold) + 1):
+                # at rulespecs/lib/18xx.rules:793
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:796
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
+        # at rulespecs/lib/18xx.rules:769
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
@@ -7767,6 +7850,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    # at rulespecs/lib/18xx.rules:805
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -7774,6 +7858,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
+    # at rulespecs/lib/18xx.rules:808
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -7785,131 +7870,168 @@ def a_pass(g, v_entity):
             rule="§8.1",
             at="rulespecs/lib/18xx.rules:808",
         )
+    # at rulespecs/lib/18xx.rules:810
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
             at="rulespecs/lib/18xx.rules:810",
         )
+    # at rulespecs/lib/18xx.rules:812
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
+    # at rulespecs/lib/18xx.rules:817
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
             at="rulespecs/lib/18xx.rules:817",
         )
+    # at rulespecs/lib/18xx.rules:818
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
             at="rulespecs/lib/18xx.rules:818",
         )
+    # at rulespecs/lib/18xx.rules:819
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:819"
         )
+    # at rulespecs/lib/18xx.rules:820
     v_seller = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:821
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
             "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:821"
         )
+    # at rulespecs/lib/18xx.rules:822
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
             "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:822"
         )
+    # at rulespecs/lib/18xx.rules:823
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:823")
+    # at rulespecs/lib/18xx.rules:824
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
+    # at rulespecs/lib/18xx.rules:825
     g.move(v_company, v_seller, v_corporation)
+    # at rulespecs/lib/18xx.rules:826
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
+    # at rulespecs/lib/18xx.rules:832
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:832"
         )
+    # at rulespecs/lib/18xx.rules:833
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:834
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
             at="rulespecs/lib/18xx.rules:834",
         )
+    # at rulespecs/lib/18xx.rules:835
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:836
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
+    # at rulespecs/lib/18xx.rules:840
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
             at="rulespecs/lib/18xx.rules:840",
         )
+    # at rulespecs/lib/18xx.rules:841
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
             at="rulespecs/lib/18xx.rules:841",
         )
+    # at rulespecs/lib/18xx.rules:842
     v_spot = g.b_check_token(v_corporation, v_city)
+    # at rulespecs/lib/18xx.rules:843
     v_cost = g.b_next_token_cost(v_corporation)
+    # at rulespecs/lib/18xx.rules:844
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:844"
         )
+    # at rulespecs/lib/18xx.rules:845
     g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:846
     g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/lib/18xx.rules:847
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
+    # at rulespecs/lib/18xx.rules:851
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
             at="rulespecs/lib/18xx.rules:851",
         )
+    # at rulespecs/lib/18xx.rules:852
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:853
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
             at="rulespecs/lib/18xx.rules:857",
         )
+    # at rulespecs/lib/18xx.rules:858
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:858"
         )
+    # at rulespecs/lib/18xx.rules:859
     v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:860
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
+    # at rulespecs/lib/18xx.rules:861
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:862
     r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:863
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:864
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    # at rulespecs/lib/18xx.rules:870
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -7919,7 +8041,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
+    # at rulespecs/lib/18xx.rules:877
     for v_holder in g.b_shareholders(v_corporation):
+        # at rulespecs/lib/18xx.rules:878
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -7929,6 +8053,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:887
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -7942,22 +8067,27 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Right when the dividends reach the price; left on a withhold or no revenue (§11.6)"""
+    # at rulespecs/1800.rules:727
     if (v_kind == "withhold") and (
         (g.b_revenue(v_corporation) > 0) or (g.b_len(g.b_trains(v_corporation)) == 0)
     ):
+        # at rulespecs/1800.rules:728
         g.b_market_move(v_corporation, "left")
     elif (v_paid > 0) and (v_paid >= g.b_price(v_corporation)):
+        # at rulespecs/1800.rules:730
         g.b_market_move(v_corporation, "right")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
+    # at rulespecs/lib/18xx.rules:897
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
             at="rulespecs/lib/18xx.rules:897",
         )
+    # at rulespecs/lib/18xx.rules:898
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -7965,157 +8095,199 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:898"
         )
+    # at rulespecs/lib/18xx.rules:899
     v_seller = g.b_holder_of(v_train)
+    # at rulespecs/lib/18xx.rules:900
     if v_exchange != None:
+        # at rulespecs/lib/18xx.rules:901
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
+        # at rulespecs/lib/18xx.rules:903
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:903"
             )
+        # at rulespecs/lib/18xx.rules:904
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:904",
             )
+        # at rulespecs/lib/18xx.rules:905
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:905",
             )
+        # at rulespecs/lib/18xx.rules:906
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:907
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:907",
             )
+        # at rulespecs/lib/18xx.rules:908
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:909
         g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:910
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:912
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:912",
             )
+        # at rulespecs/lib/18xx.rules:913
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:913",
             )
+        # at rulespecs/lib/18xx.rules:914
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:915
         g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:916
         g.b_train_bought(v_corporation, v_train, False)
     else:
+        # at rulespecs/lib/18xx.rules:918
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:918",
             )
+        # at rulespecs/lib/18xx.rules:919
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:919",
             )
+        # at rulespecs/lib/18xx.rules:920
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:920"
             )
+        # at rulespecs/lib/18xx.rules:921
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:921",
             )
+        # at rulespecs/lib/18xx.rules:922
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:923
         g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:924
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    # at rulespecs/lib/18xx.rules:936
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:936",
         )
+    # at rulespecs/lib/18xx.rules:937
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:937",
         )
+    # at rulespecs/lib/18xx.rules:938
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:939
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:939",
         )
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
             at="rulespecs/lib/18xx.rules:940",
         )
+    # at rulespecs/lib/18xx.rules:941
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:941",
         )
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:942",
         )
+    # at rulespecs/lib/18xx.rules:943
     g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:944
     g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:945
     g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:946
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
+    # at rulespecs/lib/18xx.rules:950
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
             at="rulespecs/lib/18xx.rules:950",
         )
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
             at="rulespecs/lib/18xx.rules:951",
         )
+    # at rulespecs/lib/18xx.rules:952
     g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:953
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
+        # at rulespecs/lib/18xx.rules:954
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    # at rulespecs/lib/18xx.rules:959
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
+    # at rulespecs/lib/18xx.rules:966
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
             at="rulespecs/lib/18xx.rules:966",
         )
+    # at rulespecs/lib/18xx.rules:968
     if not (
         (
             (
@@ -8158,6 +8330,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule="§11.11, §1, Appendix C",
             at="rulespecs/lib/18xx.rules:968",
         )
+    # at rulespecs/lib/18xx.rules:974
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -8170,11 +8343,13 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule="§11.11",
             at="rulespecs/lib/18xx.rules:974",
         )
+    # at rulespecs/lib/18xx.rules:976
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    # at rulespecs/lib/18xx.rules:981
     return (
         (
             g.b_dearest_train_price()
@@ -8191,7 +8366,9 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
+    # at rulespecs/1800.rules:815
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
+        # at rulespecs/1800.rules:816
         g.transfer(
             g.b_min(v_price, ((v_price * g.b_pool_percent(v_corporation)) // 100)),
             g.name("bank"),
@@ -8201,81 +8378,104 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    # at rulespecs/lib/18xx.rules:996
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
             at="rulespecs/lib/18xx.rules:996",
         )
+    # at rulespecs/lib/18xx.rules:998
     g.b_end_game_now("agreement")
 
 
 def a_buy_bond(g, v_player, v_bond):
     """Buy the Corporate Bond (§5, §11.10)"""
+    # at rulespecs/1800.rules:735
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "the bond is bought in a share dealing round",
             rule="§11.10",
             at="rulespecs/1800.rules:735",
         )
+    # at rulespecs/1800.rules:736
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
+    # at rulespecs/1800.rules:737
     v_corporation = g.b_corporation_of(v_bond)
+    # at rulespecs/1800.rules:738
     if not (g.b_president(v_corporation) == v_player):
         raise IllegalAction(
             "only the Director may buy the bond", rule="§5", at="rulespecs/1800.rules:738"
         )
+    # at rulespecs/1800.rules:739
     if not (g.b_holder_of(v_bond) == v_corporation):
         raise IllegalAction("the bond has been sold", rule="§11.10", at="rulespecs/1800.rules:739")
+    # at rulespecs/1800.rules:740
     if not (g.b_cash(v_player) >= g.attr(v_bond, "cost")):
         raise IllegalAction("not enough cash", rule="§11.10", at="rulespecs/1800.rules:740")
+    # at rulespecs/1800.rules:741
     g.transfer(g.attr(v_bond, "cost"), v_player, v_corporation)
+    # at rulespecs/1800.rules:742
     g.move(v_bond, v_corporation, v_player)
+    # at rulespecs/1800.rules:743
     g.b_bought(v_player, v_corporation)
 
 
 def a_collect_bond(g, v_corporation, v_to_company):
     """Collect the bond dividend (§11.10)"""
+    # at rulespecs/1800.rules:747
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "bond dividends are collected in an Operational Turn",
             rule="§11.10",
             at="rulespecs/1800.rules:747",
         )
+    # at rulespecs/1800.rules:748
     if not (g.b_len(g.b_bonds_of(v_corporation)) > 0):
         raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:748")
+    # at rulespecs/1800.rules:749
     v_bond = g.b_bonds_of(v_corporation)[0]
+    # at rulespecs/1800.rules:750
     if not (g.b_holder_of(v_bond) in g.name("players")):
         raise IllegalAction(
             "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:750"
         )
+    # at rulespecs/1800.rules:751
     if not (not g.b_done_this_turn("bond_dividend")):
         raise IllegalAction(
             "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:751"
         )
+    # at rulespecs/1800.rules:752
     if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
         raise IllegalAction(
             "the dividend is split, not added to", rule="§11.10", at="rulespecs/1800.rules:752"
         )
+    # at rulespecs/1800.rules:753
     g.transfer((g.attr(v_bond, "dividend") - v_to_company), g.name("bank"), g.b_holder_of(v_bond))
+    # at rulespecs/1800.rules:754
     g.transfer(v_to_company, g.name("bank"), v_corporation)
+    # at rulespecs/1800.rules:755
     g.b_mark_done_this_turn("bond_dividend")
 
 
 def a_trade_company(g, v_player, v_company, v_seller, v_price):
     """A player buys a private from another player (§12.3)"""
+    # at rulespecs/1800.rules:767
     if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
         raise IllegalAction(
             "privates change hands in a share dealing round, after the sale",
             rule="§12.3",
             at="rulespecs/1800.rules:767",
         )
+    # at rulespecs/1800.rules:768
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "players sell privates to each other from Phase 3",
             rule="§12.3",
             at="rulespecs/1800.rules:768",
         )
+    # at rulespecs/1800.rules:769
     if not (
         ((g.b_holder_of(v_company) == v_seller) and (v_seller != v_player))
         and (not g.b_closed(v_company))
@@ -8283,6 +8483,7 @@ def a_trade_company(g, v_player, v_company, v_seller, v_price):
         raise IllegalAction(
             "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:769"
         )
+    # at rulespecs/1800.rules:770
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
@@ -8291,30 +8492,37 @@ def a_trade_company(g, v_player, v_company, v_seller, v_price):
             rule='assumed "§12.3 names no price; the §11.8 range (half to double face value) is read as applying"',
             at="rulespecs/1800.rules:770",
         )
+    # at rulespecs/1800.rules:772
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:772"
         )
+    # at rulespecs/1800.rules:773
     if not (g.b_cash(v_player) >= v_price):
         raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:773")
+    # at rulespecs/1800.rules:774
     g.transfer(v_price, v_player, v_seller)
+    # at rulespecs/1800.rules:775
     g.move(v_company, v_seller, v_player)
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """The company sells its own shares (§11.9)"""
+    # at rulespecs/1800.rules:779
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
             at="rulespecs/1800.rules:779",
         )
+    # at rulespecs/1800.rules:780
     if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
             at="rulespecs/1800.rules:780",
         )
+    # at rulespecs/1800.rules:782
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
@@ -8322,32 +8530,42 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:782"
         )
+    # at rulespecs/1800.rules:784
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/1800.rules:785
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:785"
         )
+    # at rulespecs/1800.rules:786
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/1800.rules:787
     for v_c in v_shares:
+        # at rulespecs/1800.rules:788
         g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/1800.rules:790
     g.b_market_move(v_corporation, "down")
+    # at rulespecs/1800.rules:791
     g.b_mark_done_this_turn("sold_own_shares")
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """The company buys back its shares (§11.9)"""
+    # at rulespecs/1800.rules:795
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
             at="rulespecs/1800.rules:795",
         )
+    # at rulespecs/1800.rules:796
     if not (not g.b_done_this_turn("sold_own_shares")):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
             at="rulespecs/1800.rules:796",
         )
+    # at rulespecs/1800.rules:797
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
@@ -8357,86 +8575,112 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             rule="§11.9",
             at="rulespecs/1800.rules:797",
         )
+    # at rulespecs/1800.rules:799
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+    # at rulespecs/1800.rules:800
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:800")
+    # at rulespecs/1800.rules:801
     g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1800.rules:802
     for v_c in v_shares:
+        # at rulespecs/1800.rules:803
         g.move(v_c, g.name("pool"), v_corporation)
+    # at rulespecs/1800.rules:805
     g.b_mark_done_this_turn("bought_own_shares")
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """A shareholder contributes to a forced train purchase (§11.11)"""
+    # at rulespecs/1800.rules:822
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "contributions are for a train the company must buy",
             rule="§11.11",
             at="rulespecs/1800.rules:822",
         )
+    # at rulespecs/1800.rules:823
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
             at="rulespecs/1800.rules:823",
         )
+    # at rulespecs/1800.rules:824
     if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(
             "only the Director and other shareholders contribute",
             rule="§11.11",
             at="rulespecs/1800.rules:824",
         )
+    # at rulespecs/1800.rules:825
     if not ((v_amount > 0) and (v_amount <= g.b_forced_shortfall(v_corporation))):
         raise IllegalAction(
             "a contribution covers at most what is missing",
             rule="§11.11",
             at="rulespecs/1800.rules:825",
         )
+    # at rulespecs/1800.rules:826
     if not (v_amount <= g.b_cash(v_player)):
         raise IllegalAction(
             "a player contributes only the cash he has",
             rule="§11.11",
             at="rulespecs/1800.rules:826",
         )
+    # at rulespecs/1800.rules:827
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The company goes bankrupt (§11.11)"""
+    # at rulespecs/1800.rules:831
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "only a company that must buy a train goes bankrupt",
             rule="§11.11",
             at="rulespecs/1800.rules:831",
         )
+    # at rulespecs/1800.rules:832
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
             at="rulespecs/1800.rules:832",
         )
+    # at rulespecs/1800.rules:833
     if not (g.b_forced_shortfall(v_corporation) > 0):
         raise IllegalAction(
             "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:833"
         )
+    # at rulespecs/1800.rules:834
     for v_holder in g.name("players"):
+        # at rulespecs/1800.rules:835
         g.transfer(
             ((g.param("bankruptcy_payout_per_share") * g.b_percent(v_holder, v_corporation)) // 10),
             g.name("bank"),
             v_holder,
         )
+    # at rulespecs/1800.rules:837
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    # at rulespecs/1800.rules:838
     for v_t in g.b_trains(v_corporation):
+        # at rulespecs/1800.rules:839
         g.move(v_t, v_corporation, g.name("pool"))
+    # at rulespecs/1800.rules:841
     for v_x in g.name("privates"):
+        # at rulespecs/1800.rules:842
         if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/1800.rules:842
             g.move(v_x, v_corporation, g.name("pool"))
+    # at rulespecs/1800.rules:844
     g.b_reset_corporation(v_corporation)
+    # at rulespecs/1800.rules:845
     g.b_end_turn(v_corporation)
 
 
 def r_may_take_in_trade(g, v_company, v_cert):
     """The D&SL's holder may take this Bank Pool certificate for it (§C.4, §8.1)"""
+    # at rulespecs/1800-three-player.rules:203
     return (g.b_holder_of(v_cert) == g.name("pool")) and (
         (
             (
@@ -8451,6 +8695,7 @@ def r_may_take_in_trade(g, v_company, v_cert):
 
 def r_trade_possible(g, v_company):
     """Some Bank Pool share may be taken for the D&SL (§C.4)"""
+    # at rulespecs/1800-three-player.rules:208
     return (
         (g.b_holder_of(v_company) in g.name("players")) and (not g.b_closed(v_company))
     ) and any(
@@ -8461,53 +8706,68 @@ def r_trade_possible(g, v_company):
 
 def a_company_buy_shares(g, v_company, v_shares):
     """Trade the D&SL for a share in the Bank Pool (§C.4)"""
+    # at rulespecs/1800-three-player.rules:213
     if not (v_company == g.entity("private", "DSL")):
         raise IllegalAction(
             "only the D&SL may be traded for a share",
             rule="§C.4",
             at="rulespecs/1800-three-player.rules:213",
         )
+    # at rulespecs/1800-three-player.rules:214
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
         )
+    # at rulespecs/1800-three-player.rules:215
     if not (g.b_holder_of(v_company) in g.name("players")):
         raise IllegalAction(
             "the option is lost once a major railroad owns the D&SL; only a player trades it",
             rule="§C.4",
             at="rulespecs/1800-three-player.rules:215",
         )
+    # at rulespecs/1800-three-player.rules:216
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "the trade waits until the privates are sold",
             rule="§C.4",
             at="rulespecs/1800-three-player.rules:216",
         )
+    # at rulespecs/1800-three-player.rules:217
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "the D&SL is traded for one share",
             rule="§C.4",
             at="rulespecs/1800-three-player.rules:217",
         )
+    # at rulespecs/1800-three-player.rules:218
     v_cert = v_shares[0]
+    # at rulespecs/1800-three-player.rules:219
     if not (g.b_holder_of(v_cert) == g.name("pool")):
         raise IllegalAction(
             "the trade is for a share in the Bank Pool",
             rule="§C.4",
             at="rulespecs/1800-three-player.rules:219",
         )
+    # at rulespecs/1800-three-player.rules:220
     if not (r_may_take_in_trade(g, v_company, v_cert)):
         raise IllegalAction(
             "the Director cannot hold more than 70% of a company",
             rule="§8.1, §8.2.3",
             at="rulespecs/1800-three-player.rules:220",
         )
+    # at rulespecs/1800-three-player.rules:221
     v_player = g.b_holder_of(v_company)
+    # at rulespecs/1800-three-player.rules:222
     g.move(v_cert, g.name("pool"), v_player)
+    # at rulespecs/1800-three-player.rules:223
     g.b_close_private(v_company)
+    # at rulespecs/1800-three-player.rules:224
     g.b_check_float(g.attr(v_cert, "corporation"))
+    # at rulespecs/1800-three-player.rules:225
     g.b_check_president(g.attr(v_cert, "corporation"))
+    # at rulespecs/1800-three-player.rules:226
     if g.b_pending_decision(v_company, "company_buy_shares"):
+        # at rulespecs/1800-three-player.rules:227
         g.b_resolve_decision(v_company, "company_buy_shares")
 
 
@@ -8516,22 +8776,30 @@ def a_company_buy_shares(g, v_company, v_shares):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1007
     if g.param("capitalisation") == "full":
+        # at rulespecs/lib/18xx.rules:1008
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close; the D&SL's holder first trades it if he can"""
+    # at rulespecs/1800-three-player.rules:234
     for v_company in g.name("privates"):
+        # at rulespecs/1800-three-player.rules:235
         if (v_company == g.entity("private", "DSL")) and r_trade_possible(g, v_company):
+            # at rulespecs/1800-three-player.rules:236
             g.b_require_decision(v_company, "company_buy_shares")
         else:
+            # at rulespecs/1800-three-player.rules:238
             g.b_close_private(v_company)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
+    # at rulespecs/lib/18xx.rules:1017
     for v_company in g.b_open_privates():
+        # at rulespecs/lib/18xx.rules:1018
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 

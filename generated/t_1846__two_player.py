@@ -8126,60 +8126,73 @@ DATA = TitleData(
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
+    # at rulespecs/lib/18xx.rules:656
     if g.b_in_round("draft"):
+        # at rulespecs/lib/18xx.rules:657
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
                 at="rulespecs/lib/18xx.rules:657",
             )
+        # at rulespecs/lib/18xx.rules:658
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
                 at="rulespecs/lib/18xx.rules:658",
             )
+        # at rulespecs/lib/18xx.rules:659
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
                 at="rulespecs/lib/18xx.rules:659",
             )
+        # at rulespecs/lib/18xx.rules:660
         g.b_draft_pick(v_player, v_company)
     else:
+        # at rulespecs/lib/18xx.rules:662
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
                 at="rulespecs/lib/18xx.rules:662",
             )
+        # at rulespecs/lib/18xx.rules:663
         if g.b_in_auction():
+            # at rulespecs/lib/18xx.rules:664
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
                     at="rulespecs/lib/18xx.rules:664",
                 )
+            # at rulespecs/lib/18xx.rules:665
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
                     at="rulespecs/lib/18xx.rules:665",
                 )
+            # at rulespecs/lib/18xx.rules:666
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
                     at="rulespecs/lib/18xx.rules:666",
                 )
+            # at rulespecs/lib/18xx.rules:667
             g.b_raise_bid(v_player, v_price)
         else:
+            # at rulespecs/lib/18xx.rules:669
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
                     at="rulespecs/lib/18xx.rules:669",
                 )
+            # at rulespecs/lib/18xx.rules:670
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -8189,104 +8202,128 @@ def a_bid(g, v_player, v_company, v_price):
                     rule='§"Private Company Draft"',
                     at="rulespecs/lib/18xx.rules:670",
                 )
+            # at rulespecs/lib/18xx.rules:672
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
                     at="rulespecs/lib/18xx.rules:672",
                 )
+            # at rulespecs/lib/18xx.rules:673
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
+    # at rulespecs/lib/18xx.rules:679
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:679",
         )
+    # at rulespecs/lib/18xx.rules:680
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:680",
         )
+    # at rulespecs/lib/18xx.rules:681
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:681",
         )
+    # at rulespecs/lib/18xx.rules:682
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:682",
         )
+    # at rulespecs/lib/18xx.rules:683
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:683",
         )
+    # at rulespecs/lib/18xx.rules:684
     v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:685
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
             at="rulespecs/lib/18xx.rules:685",
         )
+    # at rulespecs/lib/18xx.rules:686
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:686",
         )
+    # at rulespecs/lib/18xx.rules:687
     g.b_set_par(v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:688
     if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:688
         g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:689
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
+    # at rulespecs/lib/18xx.rules:690
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:691
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/lib/18xx.rules:692
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
+    # at rulespecs/lib/18xx.rules:696
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:696",
         )
+    # at rulespecs/lib/18xx.rules:697
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:697",
         )
+    # at rulespecs/lib/18xx.rules:698
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:698",
         )
+    # at rulespecs/lib/18xx.rules:699
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:699",
         )
+    # at rulespecs/lib/18xx.rules:700
     v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:701
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:701",
         )
+    # at rulespecs/lib/18xx.rules:702
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8296,6 +8333,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule='§"Two-Player Variant"',
             at="rulespecs/lib/18xx.rules:702",
         )
+    # at rulespecs/lib/18xx.rules:704
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8308,18 +8346,24 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule='§"Two-Player Variant"',
             at="rulespecs/lib/18xx.rules:704",
         )
+    # at rulespecs/lib/18xx.rules:706
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+    # at rulespecs/lib/18xx.rules:707
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
             "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
         )
+    # at rulespecs/lib/18xx.rules:708
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:709
     g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:710
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    # at rulespecs/lib/18xx.rules:717
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8333,6 +8377,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:727
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8342,19 +8387,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
+    # at rulespecs/lib/18xx.rules:736
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:737
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:737",
         )
+    # at rulespecs/lib/18xx.rules:738
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:738",
         )
+    # at rulespecs/lib/18xx.rules:739
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8364,6 +8413,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:739",
         )
+    # at rulespecs/lib/18xx.rules:741
     if not (
         (
             (
@@ -8394,51 +8444,75 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:741",
         )
+    # at rulespecs/lib/18xx.rules:746
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:747
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:747",
         )
+    # at rulespecs/lib/18xx.rules:749
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
             at="rulespecs/lib/18xx.rules:749",
         )
+    # at rulespecs/lib/18xx.rules:751
     if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:752
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:754
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:755
     for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:756
         g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:758
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:759
     g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:760
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    # at rulespecs/lib/18xx.rules:769
     if g.param("sell_price_drop") == "once_per_round":
+        # at rulespecs/lib/18xx.rules:772
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:773
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:777
         for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:778
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:782
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:785
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:786
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        # at rulespecs/lib/18xx.rules:791
         if v_sold > 1:
+            # at rulespecs/lib/18xx.rules:792
             for v_k in range(1, (v_sold) + 1):
+                # at rulespecs/lib/18xx.rules:793
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:796
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
+        # at rulespecs/lib/18xx.rules:769
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
@@ -8448,6 +8522,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    # at rulespecs/lib/18xx.rules:805
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8455,6 +8530,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§\"Stock Round\", §\"Operating Round\")"""
+    # at rulespecs/1846.rules:1257
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -8466,48 +8542,57 @@ def a_pass(g, v_entity):
             rule='§"Certificate Limits"',
             at="rulespecs/1846.rules:1257",
         )
+    # at rulespecs/1846.rules:1259
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule='§"Buying Trains"',
             at="rulespecs/1846.rules:1259",
         )
+    # at rulespecs/1846.rules:1261
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
             at="rulespecs/1846.rules:1261",
         )
+    # at rulespecs/1846.rules:1264
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private or a minor (§\"Purchasing Private Companies\", §\"Minor Companies\")"""
+    # at rulespecs/1846.rules:1276
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1276",
         )
+    # at rulespecs/1846.rules:1277
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1277",
         )
+    # at rulespecs/1846.rules:1278
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the company is closed",
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1278",
         )
+    # at rulespecs/1846.rules:1279
     v_seller = g.b_holder_of(v_company)
+    # at rulespecs/1846.rules:1280
     if not (v_seller in g.name("players")):
         raise IllegalAction(
             "a corporation buys a company from the player who owns it",
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1280",
         )
+    # at rulespecs/1846.rules:1282
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
@@ -8516,12 +8601,14 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1282",
         )
+    # at rulespecs/1846.rules:1283
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "not enough cash",
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1283",
         )
+    # at rulespecs/1846.rules:1284
     if not (
         (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
     ):
@@ -8530,104 +8617,135 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1284",
         )
+    # at rulespecs/1846.rules:1287
     if v_company in g.name("minors"):
+        # at rulespecs/1846.rules:1288
         if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
             raise IllegalAction(
                 "the corporation has no room for the minor's train",
                 rule='§"Minor Companies"',
                 at="rulespecs/1846.rules:1288",
             )
+        # at rulespecs/1846.rules:1290
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1846.rules:1291
         r_acquire_minor(g, v_corporation, v_company)
     else:
+        # at rulespecs/1846.rules:1293
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1846.rules:1294
         g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
+    # at rulespecs/lib/18xx.rules:832
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
             at="rulespecs/lib/18xx.rules:832",
         )
+    # at rulespecs/lib/18xx.rules:833
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:834
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
             at="rulespecs/lib/18xx.rules:834",
         )
+    # at rulespecs/lib/18xx.rules:835
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:836
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
+    # at rulespecs/1846.rules:1528
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule='§"Placing Station Tokens"',
             at="rulespecs/1846.rules:1528",
         )
+    # at rulespecs/1846.rules:1529
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule='§"Placing Station Tokens"',
             at="rulespecs/1846.rules:1529",
         )
+    # at rulespecs/1846.rules:1530
     v_spot = g.b_check_station(v_corporation, v_city)
+    # at rulespecs/1846.rules:1531
     v_cost = g.b_token_cost(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1532
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash for the token",
             rule='§"Placing Station Tokens"',
             at="rulespecs/1846.rules:1532",
         )
+    # at rulespecs/1846.rules:1533
     g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1846.rules:1534
     g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1535
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
+    # at rulespecs/lib/18xx.rules:851
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
             at="rulespecs/lib/18xx.rules:851",
         )
+    # at rulespecs/lib/18xx.rules:852
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:853
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
             at="rulespecs/lib/18xx.rules:857",
         )
+    # at rulespecs/lib/18xx.rules:858
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
             at="rulespecs/lib/18xx.rules:858",
         )
+    # at rulespecs/lib/18xx.rules:859
     v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:860
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
+    # at rulespecs/lib/18xx.rules:861
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:862
     r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:863
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:864
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    # at rulespecs/lib/18xx.rules:870
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8637,7 +8755,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
+    # at rulespecs/lib/18xx.rules:877
     for v_holder in g.b_shareholders(v_corporation):
+        # at rulespecs/lib/18xx.rules:878
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8647,6 +8767,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:887
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -8660,28 +8781,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (§\"Paying Dividends\")"""
+    # at rulespecs/1846.rules:1314
     v_share = g.b_price(v_corporation)
+    # at rulespecs/1846.rules:1315
     if v_paid < (v_share // 2):
+        # at rulespecs/1846.rules:1316
         g.b_market_move(v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (v_share >= 165):
+        # at rulespecs/1846.rules:1318
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/1846.rules:1319
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/1846.rules:1320
         g.b_market_move(v_corporation, "right")
     elif v_paid >= (2 * v_share):
+        # at rulespecs/1846.rules:1322
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/1846.rules:1323
         g.b_market_move(v_corporation, "right")
     elif v_paid >= v_share:
+        # at rulespecs/1846.rules:1325
         g.b_market_move(v_corporation, "right")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
+    # at rulespecs/lib/18xx.rules:897
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
             at="rulespecs/lib/18xx.rules:897",
         )
+    # at rulespecs/lib/18xx.rules:898
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -8691,150 +8823,190 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             rule='§"Buying Trains"',
             at="rulespecs/lib/18xx.rules:898",
         )
+    # at rulespecs/lib/18xx.rules:899
     v_seller = g.b_holder_of(v_train)
+    # at rulespecs/lib/18xx.rules:900
     if v_exchange != None:
+        # at rulespecs/lib/18xx.rules:901
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
+        # at rulespecs/lib/18xx.rules:903
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:903",
             )
+        # at rulespecs/lib/18xx.rules:904
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:904",
             )
+        # at rulespecs/lib/18xx.rules:905
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:905",
             )
+        # at rulespecs/lib/18xx.rules:906
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:907
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:907",
             )
+        # at rulespecs/lib/18xx.rules:908
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:909
         g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:910
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:912
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:912",
             )
+        # at rulespecs/lib/18xx.rules:913
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:913",
             )
+        # at rulespecs/lib/18xx.rules:914
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:915
         g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:916
         g.b_train_bought(v_corporation, v_train, False)
     else:
+        # at rulespecs/lib/18xx.rules:918
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:918",
             )
+        # at rulespecs/lib/18xx.rules:919
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:919",
             )
+        # at rulespecs/lib/18xx.rules:920
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:920",
             )
+        # at rulespecs/lib/18xx.rules:921
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:921",
             )
+        # at rulespecs/lib/18xx.rules:922
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:923
         g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:924
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    # at rulespecs/lib/18xx.rules:936
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:936",
         )
+    # at rulespecs/lib/18xx.rules:937
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:937",
         )
+    # at rulespecs/lib/18xx.rules:938
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:939
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:939",
         )
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
             at="rulespecs/lib/18xx.rules:940",
         )
+    # at rulespecs/lib/18xx.rules:941
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:941",
         )
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:942",
         )
+    # at rulespecs/lib/18xx.rules:943
     g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:944
     g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:945
     g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:946
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
+    # at rulespecs/lib/18xx.rules:950
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
             at="rulespecs/lib/18xx.rules:950",
         )
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
             at="rulespecs/lib/18xx.rules:951",
         )
+    # at rulespecs/lib/18xx.rules:952
     g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:953
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
+        # at rulespecs/lib/18xx.rules:954
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1238
     return (
         (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
     ) and (g.b_cash(v_corporation) > 0)
@@ -8842,12 +9014,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
+    # at rulespecs/lib/18xx.rules:966
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:966",
         )
+    # at rulespecs/lib/18xx.rules:968
     if not (
         (
             (
@@ -8890,6 +9064,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:968",
         )
+    # at rulespecs/lib/18xx.rules:974
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -8902,11 +9077,13 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule='§"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:974",
         )
+    # at rulespecs/lib/18xx.rules:976
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    # at rulespecs/lib/18xx.rules:981
     return (
         (
             g.b_dearest_train_price()
@@ -8919,6 +9096,7 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1229
     g.b_mark_done_this_turn("emergency_sale")
 
 
@@ -8928,17 +9106,20 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    # at rulespecs/lib/18xx.rules:996
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
             at="rulespecs/lib/18xx.rules:996",
         )
+    # at rulespecs/lib/18xx.rules:998
     g.b_end_game_now("agreement")
 
 
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1215
     return g.b_in_round("operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
@@ -8946,6 +9127,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_sale_left(g, v_player, v_buyer):
     """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
+    # at rulespecs/1846.rules:1243
     return any(
         (
             (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
@@ -8977,6 +9159,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
 
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1250
     return (
         (
             (g.b_acting(v_corporation) and (g.b_president(v_corporation) == v_player))
@@ -8988,15 +9171,21 @@ def r_emergency_sale_for(g, v_player, v_corporation):
 
 def r_acquire_minor(g, v_corporation, v_minor):
     """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
+    # at rulespecs/1846.rules:1301
     g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
+    # at rulespecs/1846.rules:1302
     for v_t in g.b_trains(v_minor):
+        # at rulespecs/1846.rules:1303
         g.move(v_t, v_minor, v_corporation)
+    # at rulespecs/1846.rules:1305
     g.b_absorb_station(v_corporation, v_minor)
+    # at rulespecs/1846.rules:1306
     g.b_close_minor(v_minor)
 
 
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1332
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -9004,11 +9193,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1334
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1336
     return g.b_max(
         0,
         g.b_min(
@@ -9021,17 +9212,21 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for a share the corporation issues: one space left of its price (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1340
     return g.b_price_after(v_corporation, "left")
 
 
 def r_redeem_price(g, v_corporation):
     """what the corporation pays for a share it redeems: one space right of its price (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1342
     return g.b_price_after(v_corporation, "right")
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1349
     v_emergency = r_emergency_issue_open(g, v_corporation)
+    # at rulespecs/1846.rules:1350
     if not (
         (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
         or v_emergency
@@ -9041,6 +9236,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
             at="rulespecs/1846.rules:1350",
         )
+    # at rulespecs/1846.rules:1352
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
@@ -9050,28 +9246,38 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
             at="rulespecs/1846.rules:1352",
         )
+    # at rulespecs/1846.rules:1354
     if v_emergency:
+        # at rulespecs/1846.rules:1355
         if not (r_emergency_bundle(g, v_corporation, g.b_len(v_shares))):
             raise IllegalAction(
                 "in an emergency a corporation issues no more shares than it needs for the cheaper side of the bank's train (all it may issue where that is not enough), and none that raise nothing",
                 rule='§"Emergency Money Raising"',
                 at="rulespecs/1846.rules:1355",
             )
+        # at rulespecs/1846.rules:1358
         g.transfer(
             r_emergency_raise(g, v_corporation, g.b_len(v_shares)), g.name("bank"), v_corporation
         )
+        # at rulespecs/1846.rules:1360
         for v_c in v_shares:
+            # at rulespecs/1846.rules:1361
             g.move(v_c, v_corporation, g.name("pool"))
+        # at rulespecs/1846.rules:1363
         for v_c in v_shares:
+            # at rulespecs/1846.rules:1364
             g.b_market_move(v_corporation, "left")
+        # at rulespecs/1846.rules:1367
         g.b_mark_done_this_turn("emergency_issue")
     else:
+        # at rulespecs/1846.rules:1369
         if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares"',
                 at="rulespecs/1846.rules:1369",
             )
+        # at rulespecs/1846.rules:1371
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -9080,13 +9286,17 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
+        # at rulespecs/1846.rules:1373
         for v_c in v_shares:
+            # at rulespecs/1846.rules:1374
             g.move(v_c, v_corporation, g.name("pool"))
+        # at rulespecs/1846.rules:1376
         g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1387
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
@@ -9098,6 +9308,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1392
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -9106,6 +9317,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1397
     return g.b_max(
         0,
         g.b_min(
@@ -9117,11 +9329,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1401
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1404
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9130,6 +9344,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1409
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9167,12 +9382,14 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1419
     if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares"',
             at="rulespecs/1846.rules:1419",
         )
+    # at rulespecs/1846.rules:1421
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
@@ -9182,41 +9399,51 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares"',
             at="rulespecs/1846.rules:1421",
         )
+    # at rulespecs/1846.rules:1423
     v_cost = (
         r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
+    # at rulespecs/1846.rules:1424
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash",
             rule='§"Issuing and Redeeming Shares"',
             at="rulespecs/1846.rules:1424",
         )
+    # at rulespecs/1846.rules:1425
     g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1846.rules:1426
     for v_c in v_shares:
+        # at rulespecs/1846.rules:1427
         g.move(v_c, g.name("pool"), v_corporation)
+    # at rulespecs/1846.rules:1429
     g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1439
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1439",
         )
+    # at rulespecs/1846.rules:1440
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1440",
         )
+    # at rulespecs/1846.rules:1441
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1441",
         )
+    # at rulespecs/1846.rules:1443
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
@@ -9225,23 +9452,27 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1443",
         )
+    # at rulespecs/1846.rules:1445
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
+    # at rulespecs/1846.rules:1449
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
             at="rulespecs/1846.rules:1449",
         )
+    # at rulespecs/1846.rules:1450
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1450",
         )
+    # at rulespecs/1846.rules:1452
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
@@ -9251,79 +9482,103 @@ def a_bankrupt(g, v_corporation):
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1452",
         )
+    # at rulespecs/1846.rules:1454
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1454",
         )
+    # at rulespecs/1846.rules:1456
     v_player = g.b_president(v_corporation)
+    # at rulespecs/1846.rules:1457
     g.b_sell_out(v_player)
+    # at rulespecs/1846.rules:1458
     g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    # at rulespecs/1846.rules:1459
     g.b_leave_game(v_player)
+    # at rulespecs/1846.rules:1460
     if g.b_players_in_game() <= 1:
+        # at rulespecs/1846.rules:1461
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
+    # at rulespecs/1846.rules:1470
     v_revenue = g.b_revenue(v_minor)
+    # at rulespecs/1846.rules:1471
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    # at rulespecs/1846.rules:1472
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
 def a_assign(g, v_company, v_target):
     """A corporation places its private's revenue marker (§\"Private Companies\")"""
+    # at rulespecs/1846.rules:1482
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1482"
         )
+    # at rulespecs/1846.rules:1483
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
             at="rulespecs/1846.rules:1483",
         )
+    # at rulespecs/1846.rules:1484
     g.b_place_marker(v_company, v_target)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
+    # at rulespecs/1846.rules:1504
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1504"
         )
+    # at rulespecs/1846.rules:1505
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
             at="rulespecs/1846.rules:1505",
         )
+    # at rulespecs/1846.rules:1506
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    # at rulespecs/1846.rules:1507
     v_cost = g.b_ability_lay_cost(v_company, v_lay)
+    # at rulespecs/1846.rules:1508
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the corporation cannot pay for the tile",
             rule='§"Laying Track"',
             at="rulespecs/1846.rules:1508",
         )
+    # at rulespecs/1846.rules:1509
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
+    # at rulespecs/1846.rules:1510
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_company_place_token(g, v_company, v_city):
     """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
+    # at rulespecs/1846.rules:1518
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1518"
         )
+    # at rulespecs/1846.rules:1519
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
             at="rulespecs/1846.rules:1519",
         )
+    # at rulespecs/1846.rules:1520
     v_spot = g.b_check_ability_token(v_company, v_city)
+    # at rulespecs/1846.rules:1521
     g.b_ability_token(v_company, v_spot)
 
 
@@ -9332,23 +9587,29 @@ def a_company_place_token(g, v_company, v_city):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1007
     if g.param("capitalisation") == "full":
+        # at rulespecs/lib/18xx.rules:1008
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
+    # at rulespecs/lib/18xx.rules:1013
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
+    # at rulespecs/lib/18xx.rules:1017
     for v_company in g.b_open_privates():
+        # at rulespecs/lib/18xx.rules:1018
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_ic_subsidy(g, v_corporation, v_price, *_rest):
     """The Illinois Central's subsidy"""
+    # at rulespecs/1846.rules:1476
     g.transfer(v_price, g.name("bank"), v_corporation)
 
 
@@ -9360,23 +9621,29 @@ def w_ic_subsidy(g, *_args):
 
 def t_port_marker_assignment(g, *_rest):
     """A player owning the Steamboat Company assigns its marker"""
+    # at rulespecs/1846.rules:1491
     for v_company in g.name("privates"):
+        # at rulespecs/1846.rules:1492
         if g.b_marker_assigned_by_player(v_company):
+            # at rulespecs/1846.rules:1493
             g.b_require_decision(v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
+    # at rulespecs/1846.rules:1539
     g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
+    # at rulespecs/1846.rules:1543
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
+    # at rulespecs/1846.rules:1547
     g.b_close_minors()
 
 

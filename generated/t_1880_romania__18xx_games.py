@@ -9258,48 +9258,60 @@ DATA = TitleData(
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor; the first private's opening bid falls while all pass on it (V.1, V.2)"""
+    # at rulespecs/1880-romania-18xx-games.rules:33
     if g.b_picking():
+        # at rulespecs/1880-romania-18xx-games.rules:34
         if not (g.b_pickable(v_company)):
             raise IllegalAction(
                 "select one of the foreign investors still on offer",
                 rule="V.2",
                 at="rulespecs/1880-romania-18xx-games.rules:34",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:35
         if not (v_price == 0):
             raise IllegalAction(
                 "a foreign investor is selected for free",
                 rule="V.2",
                 at="rulespecs/1880-romania-18xx-games.rules:35",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:36
         g.b_pick(v_player, v_company)
+        # at rulespecs/1880-romania-18xx-games.rules:37
         for v_c in g.name("corporations"):
+            # at rulespecs/1880-romania-18xx-games.rules:38
             if (g.b_president(v_c) == v_player) and all(
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
+                # at rulespecs/1880-romania-18xx-games.rules:39
                 g.move(g.b_next_certificate(v_c, "treasury"), v_c, v_company)
     else:
+        # at rulespecs/1880-romania-18xx-games.rules:43
         if not (g.b_in_round("auction")):
             raise IllegalAction(
                 "privates are bought only in the Starting Round auction",
                 rule="V.1, II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:43",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:44
         if not (v_company == g.b_auction_company()):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order",
                 rule="V.1",
                 at="rulespecs/1880-romania-18xx-games.rules:44",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:45
         if not (v_price >= 0):
             raise IllegalAction(
                 "a bid is not negative", rule="V.1", at="rulespecs/1880-romania-18xx-games.rules:45"
             )
+        # at rulespecs/1880-romania-18xx-games.rules:46
         if not (v_price >= (g.attr(v_company, "cost") - g.b_auction_discount(v_company))):
             raise IllegalAction(
                 "the opening bid is at least the printed face value, less Ł5 each time everyone passed on the first private",
                 rule="V.1",
                 at="rulespecs/1880-romania-18xx-games.rules:46",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:49
         if not (
             (g.b_highest_bid(v_company) == 0)
             or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -9309,128 +9321,159 @@ def a_bid(g, v_player, v_company, v_price):
                 rule="V.1",
                 at="rulespecs/1880-romania-18xx-games.rules:49",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:51
         if not (g.b_cash(v_player) >= v_price):
             raise IllegalAction(
                 "a bid is at most the bidder's cash",
                 rule="V.1",
                 at="rulespecs/1880-romania-18xx-games.rules:51",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:52
         g.b_auction_bid(v_player, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price, v_slot):
     """Found a company: its par price and its row on the round track; the certificate's size and the building rights follow as the founder's choices (VI.5, VI.6)"""
+    # at rulespecs/1880-romania-18xx-games.rules:70
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
+    # at rulespecs/1880-romania-18xx-games.rules:71
     if not (g.b_pending_decision(v_player, "par") == v_granted):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
             at="rulespecs/1880-romania-18xx-games.rules:71",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:73
     if not (g.b_in_round("stock") or v_granted):
         raise IllegalAction(
             "a company is founded in a stock round",
             rule="VI.6",
             at="rulespecs/1880-romania-18xx-games.rules:73",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:74
     if not (g.b_may_buy_now(v_player) or v_granted):
         raise IllegalAction(
             "sell first, then buy one share",
             rule="VI.1",
             at="rulespecs/1880-romania-18xx-games.rules:74",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:75
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
             at="rulespecs/1880-romania-18xx-games.rules:75",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:76
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the company is already founded",
             rule="VI.6",
             at="rulespecs/1880-romania-18xx-games.rules:76",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:77
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "the par prices are 70, 80, 90 and 100",
             rule="VI.6",
             at="rulespecs/1880-romania-18xx-games.rules:77",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:78
     if not (v_granted or (g.b_cash(v_player) >= (2 * v_price))):
         raise IllegalAction(
             "a par price is offered only to a founder who can pay the 20% certificate at it",
             rule="VI.5",
             at="rulespecs/1880-romania-18xx-games.rules:78",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:81
     if not (g.b_round_track_row_free(v_price, v_slot)):
         raise IllegalAction(
             "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
             rule="VI.6, §X",
             at="rulespecs/1880-romania-18xx-games.rules:81",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:83
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
             at="rulespecs/1880-romania-18xx-games.rules:83",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:84
     g.b_set_par(v_corporation, v_price)
+    # at rulespecs/1880-romania-18xx-games.rules:85
     g.b_take_round_track_row(v_corporation, v_slot)
+    # at rulespecs/1880-romania-18xx-games.rules:86
     if v_granted:
+        # at rulespecs/1880-romania-18xx-games.rules:87
         g.b_resolve_decision(v_player, "par")
+        # at rulespecs/1880-romania-18xx-games.rules:88
         for v_x in g.name("privates"):
+            # at rulespecs/1880-romania-18xx-games.rules:89
             if (g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"):
+                # at rulespecs/1880-romania-18xx-games.rules:90
                 g.b_close_private(v_x)
+    # at rulespecs/1880-romania-18xx-games.rules:95
     g.b_require_decision(v_player, "player_choose")
+    # at rulespecs/1880-romania-18xx-games.rules:96
     if v_granted or (g.b_cash(v_player) < (3 * v_price)):
+        # at rulespecs/1880-romania-18xx-games.rules:98
         r_found_with(g, v_player, v_corporation, 20)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
+    # at rulespecs/1880-romania.rules:1976
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1976",
         )
+    # at rulespecs/1880-romania.rules:1977
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1977"
         )
+    # at rulespecs/1880-romania.rules:1978
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:1978",
         )
+    # at rulespecs/1880-romania.rules:1979
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1979"
         )
+    # at rulespecs/1880-romania.rules:1980
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
             at="rulespecs/1880-romania.rules:1980",
         )
+    # at rulespecs/1880-romania.rules:1982
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1982",
         )
+    # at rulespecs/1880-romania.rules:1983
     v_cert = g.b_next_certificate(v_corporation, "treasury")
+    # at rulespecs/1880-romania.rules:1984
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1984",
         )
+    # at rulespecs/1880-romania.rules:1985
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -9443,23 +9486,31 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule="VI.1, VII.3.11, VI.6",
             at="rulespecs/1880-romania.rules:1985",
         )
+    # at rulespecs/1880-romania.rules:1987
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
             at="rulespecs/1880-romania.rules:1987",
         )
+    # at rulespecs/1880-romania.rules:1988
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
+    # at rulespecs/1880-romania.rules:1989
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1989")
+    # at rulespecs/1880-romania.rules:1990
     g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1991
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/1880-romania.rules:1994
     r_second_capitalisation(g, v_corporation)
+    # at rulespecs/1880-romania.rules:1995
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    # at rulespecs/lib/18xx.rules:717
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9473,6 +9524,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:727
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9482,17 +9534,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
+    # at rulespecs/1880-romania.rules:2000
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    # at rulespecs/1880-romania.rules:2001
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
             at="rulespecs/1880-romania.rules:2001",
         )
+    # at rulespecs/1880-romania.rules:2003
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2003"
         )
+    # at rulespecs/1880-romania.rules:2004
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -9502,61 +9558,86 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="VI.4",
             at="rulespecs/1880-romania.rules:2004",
         )
+    # at rulespecs/1880-romania.rules:2006
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
             at="rulespecs/1880-romania.rules:2006",
         )
+    # at rulespecs/1880-romania.rules:2007
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
             at="rulespecs/1880-romania.rules:2007",
         )
+    # at rulespecs/1880-romania.rules:2009
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/1880-romania.rules:2010
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
             at="rulespecs/1880-romania.rules:2010",
         )
+    # at rulespecs/1880-romania.rules:2012
     if v_emergency:
+        # at rulespecs/1880-romania.rules:2013
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/1880-romania.rules:2015
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
+    # at rulespecs/1880-romania.rules:2016
     for v_c in v_shares:
+        # at rulespecs/1880-romania.rules:2017
         g.move(v_c, v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2019
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/1880-romania.rules:2020
     g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2021
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    # at rulespecs/lib/18xx.rules:769
     if g.param("sell_price_drop") == "once_per_round":
+        # at rulespecs/lib/18xx.rules:772
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:773
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:777
         for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:778
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:782
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:785
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:786
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        # at rulespecs/lib/18xx.rules:791
         if v_sold > 1:
+            # at rulespecs/lib/18xx.rules:792
             for v_k in range(1, (v_sold) + 1):
+                # at rulespecs/lib/18xx.rules:793
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:796
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
+        # at rulespecs/lib/18xx.rules:769
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
@@ -9566,6 +9647,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    # at rulespecs/lib/18xx.rules:805
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9573,6 +9655,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (V.1, V.2, VI.1, VI.2, VII.3.8)"""
+    # at rulespecs/1880-romania.rules:1746
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -9584,6 +9667,7 @@ def a_pass(g, v_entity):
             rule="VI.3",
             at="rulespecs/1880-romania.rules:1746",
         )
+    # at rulespecs/1880-romania.rules:1748
     if not (
         (
             not (
@@ -9598,23 +9682,27 @@ def a_pass(g, v_entity):
             rule="VII.3.8, VII.3.10",
             at="rulespecs/1880-romania.rules:1748",
         )
+    # at rulespecs/1880-romania.rules:1750
     g.b_pass_turn(v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
+    # at rulespecs/1880-romania.rules:1927
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
             at="rulespecs/1880-romania.rules:1927",
         )
+    # at rulespecs/1880-romania.rules:1928
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
             at="rulespecs/1880-romania.rules:1928",
         )
+    # at rulespecs/1880-romania.rules:1929
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -9626,6 +9714,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
             rule="VII.1",
             at="rulespecs/1880-romania.rules:1929",
         )
+    # at rulespecs/1880-romania.rules:1931
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -9638,121 +9727,159 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
             rule="VII.3.1",
             at="rulespecs/1880-romania.rules:1931",
         )
+    # at rulespecs/1880-romania.rules:1934
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/1880-romania.rules:1935
     if g.attr(v_lay, "upgrade"):
+        # at rulespecs/1880-romania.rules:1936
         if not (not g.b_done_this_turn("yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1936",
             )
+        # at rulespecs/1880-romania.rules:1937
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1937",
             )
+        # at rulespecs/1880-romania.rules:1938
         g.b_mark_done_this_turn("upgrade")
     else:
+        # at rulespecs/1880-romania.rules:1940
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1940",
             )
+        # at rulespecs/1880-romania.rules:1941
         g.b_mark_done_this_turn("yellow")
+    # at rulespecs/1880-romania.rules:1943
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
+    # at rulespecs/1880-romania.rules:1944
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
             at="rulespecs/1880-romania.rules:1944",
         )
+    # at rulespecs/1880-romania.rules:1945
     g.transfer(v_terrain, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1946
     if g.attr(v_corporation, "kind") != "investor":
+        # at rulespecs/1880-romania.rules:1947
         g.set_attr(v_corporation, "laid_track", True)
+    # at rulespecs/1880-romania.rules:1949
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station; or place again, free, a token the first tile on its hex took up (VII.3.4)"""
+    # at rulespecs/1880-romania-18xx-games.rules:271
     if g.b_pending_decision(v_corporation, "place_token"):
+        # at rulespecs/1880-romania-18xx-games.rules:272
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station marker left",
                 rule="VII.3.4",
                 at="rulespecs/1880-romania-18xx-games.rules:272",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:273
         v_again = g.b_check_retoken(v_corporation, v_city)
+        # at rulespecs/1880-romania-18xx-games.rules:274
         g.b_place_station(v_corporation, v_again)
+        # at rulespecs/1880-romania-18xx-games.rules:275
         g.b_resolve_decision(v_corporation, "place_token")
     else:
+        # at rulespecs/1880-romania-18xx-games.rules:277
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station is placed after building track",
                 rule="VII.1",
                 at="rulespecs/1880-romania-18xx-games.rules:277",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:278
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station marker left",
                 rule='VII.3.4, §IV("Game Setup")',
                 at="rulespecs/1880-romania-18xx-games.rules:278",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:279
         v_spot = g.b_check_token(v_corporation, v_city)
+        # at rulespecs/1880-romania-18xx-games.rules:280
         v_cost = g.b_next_token_cost(v_corporation) * (
             g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1
         )
+        # at rulespecs/1880-romania-18xx-games.rules:281
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "the company cannot pay for the station",
                 rule="VII.3.4",
                 at="rulespecs/1880-romania-18xx-games.rules:281",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:282
         g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania-18xx-games.rules:283
         g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/1880-romania-18xx-games.rules:284
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains; a company in a bonus cell adds its bonus (VII.3.5.2)"""
+    # at rulespecs/1880-romania-18xx-games.rules:586
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and stations",
             rule="VII.1",
             at="rulespecs/1880-romania-18xx-games.rules:586",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:587
     g.b_set_revenue(
         v_corporation,
         (g.b_recorded_revenue(v_corporation, v_routes) + r_market_bonus(g, v_corporation)),
     )
+    # at rulespecs/1880-romania-18xx-games.rules:590
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
             at="rulespecs/lib/18xx.rules:857",
         )
+    # at rulespecs/lib/18xx.rules:858
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:858"
         )
+    # at rulespecs/lib/18xx.rules:859
     v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:860
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
+    # at rulespecs/lib/18xx.rules:861
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:862
     r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:863
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:864
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    # at rulespecs/lib/18xx.rules:870
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -9762,8 +9889,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
+    # at rulespecs/1880-romania.rules:1914
     for v_holder in g.b_shareholders(v_corporation):
+        # at rulespecs/1880-romania.rules:1915
         if not (v_holder in g.name("minors")):
+            # at rulespecs/1880-romania.rules:1916
             g.transfer(
                 g.b_pay_per_share(v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -9773,6 +9903,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:887
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -9786,31 +9917,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
+    # at rulespecs/lib/18xx.rules:891
     if v_paid > 0:
+        # at rulespecs/lib/18xx.rules:891
         g.b_market_move(v_corporation, "right")
     else:
+        # at rulespecs/lib/18xx.rules:891
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
+    # at rulespecs/1880-romania.rules:2032
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
             at="rulespecs/1880-romania.rules:2032",
         )
+    # at rulespecs/1880-romania.rules:2033
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
             "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2033"
         )
+    # at rulespecs/1880-romania.rules:2034
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
             at="rulespecs/1880-romania.rules:2034",
         )
+    # at rulespecs/1880-romania.rules:2035
     v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2036
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -9827,6 +9966,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             rule="VII.3.5.1",
             at="rulespecs/1880-romania.rules:2036",
         )
+    # at rulespecs/1880-romania.rules:2038
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -9851,165 +9991,207 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:2038",
         )
+    # at rulespecs/1880-romania.rules:2042
     if v_seller == g.name("depot"):
+        # at rulespecs/1880-romania.rules:2043
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2043",
             )
+        # at rulespecs/1880-romania.rules:2044
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2044",
             )
+        # at rulespecs/1880-romania.rules:2045
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2045",
             )
+        # at rulespecs/1880-romania.rules:2046
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2047
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2047",
             )
+        # at rulespecs/1880-romania.rules:2048
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2049
         g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/1880-romania.rules:2050
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
+        # at rulespecs/1880-romania.rules:2052
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2052",
             )
+        # at rulespecs/1880-romania.rules:2053
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2053",
             )
+        # at rulespecs/1880-romania.rules:2054
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2055
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2055",
             )
+        # at rulespecs/1880-romania.rules:2056
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2057
         g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/1880-romania.rules:2058
         g.b_train_bought(v_corporation, v_train, False)
     else:
+        # at rulespecs/1880-romania.rules:2060
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2060",
             )
+        # at rulespecs/1880-romania.rules:2061
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2061",
             )
+        # at rulespecs/1880-romania.rules:2062
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2062",
             )
+        # at rulespecs/1880-romania.rules:2063
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
                 at="rulespecs/1880-romania.rules:2063",
             )
+        # at rulespecs/1880-romania.rules:2064
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1880-romania.rules:2065
         g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/1880-romania.rules:2066
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    # at rulespecs/lib/18xx.rules:936
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:936",
         )
+    # at rulespecs/lib/18xx.rules:937
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:937",
         )
+    # at rulespecs/lib/18xx.rules:938
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:939
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:939",
         )
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
             at="rulespecs/lib/18xx.rules:940",
         )
+    # at rulespecs/lib/18xx.rules:941
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:941",
         )
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:942",
         )
+    # at rulespecs/lib/18xx.rules:943
     g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:944
     g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:945
     g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:946
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit; it leaves the game (VII.3.8)"""
+    # at rulespecs/1880-romania-18xx-games.rules:537
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a company over the train limit discards",
             rule="VII.3.8",
             at="rulespecs/1880-romania-18xx-games.rules:537",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:538
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the company does not own that train",
             rule="VII.3.8",
             at="rulespecs/1880-romania-18xx-games.rules:538",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:539
     g.move(v_train, v_corporation, g.name("scrap"))
+    # at rulespecs/1880-romania-18xx-games.rules:540
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+        # at rulespecs/1880-romania-18xx-games.rules:541
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    # at rulespecs/lib/18xx.rules:959
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
+    # at rulespecs/lib/18xx.rules:966
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
             at="rulespecs/lib/18xx.rules:966",
         )
+    # at rulespecs/lib/18xx.rules:968
     if not (
         (
             (
@@ -10052,6 +10234,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
             at="rulespecs/lib/18xx.rules:968",
         )
+    # at rulespecs/lib/18xx.rules:974
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10064,11 +10247,13 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule="VII.3.9",
             at="rulespecs/lib/18xx.rules:974",
         )
+    # at rulespecs/lib/18xx.rules:976
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    # at rulespecs/lib/18xx.rules:981
     return (
         (
             g.b_dearest_train_price()
@@ -10085,39 +10270,54 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it at 50% rounded up (VII.3.9)"""
+    # at rulespecs/1880-romania-18xx-games.rules:629
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
+        # at rulespecs/1880-romania-18xx-games.rules:630
         v_owner = g.b_president(v_corporation)
+        # at rulespecs/1880-romania-18xx-games.rules:631
         v_short = v_price - g.b_cash(v_corporation)
+        # at rulespecs/1880-romania-18xx-games.rules:632
         v_paid = g.b_min(v_short, g.b_cash(v_owner))
+        # at rulespecs/1880-romania-18xx-games.rules:633
         g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania-18xx-games.rules:634
         if v_short > v_paid:
+            # at rulespecs/1880-romania-18xx-games.rules:635
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
+            # at rulespecs/1880-romania-18xx-games.rules:636
             g.b_add_debt(v_owner, ((v_short - v_paid) + (((v_short - v_paid) + 1) // 2)))
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    # at rulespecs/lib/18xx.rules:996
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
             at="rulespecs/lib/18xx.rules:996",
         )
+    # at rulespecs/lib/18xx.rules:998
     g.b_end_game_now("agreement")
 
 
 def a_choose(g, v_corporation, v_choice):
     """A company's choice: replace a closing investor's station with its own marker, or not; or the train that takes the REMAR's tender (VII.3.7)"""
+    # at rulespecs/1880-romania-18xx-games.rules:231
     if g.b_pending_decision(v_corporation, "choose"):
+        # at rulespecs/1880-romania-18xx-games.rules:232
         if not ((v_choice == "Replace") or (v_choice == "Discard")):
             raise IllegalAction(
                 "the investor's station is replaced or discarded",
                 rule="VII.3.7",
                 at="rulespecs/1880-romania-18xx-games.rules:232",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:233
         g.b_resolve_decision(v_corporation, "choose")
+        # at rulespecs/1880-romania-18xx-games.rules:234
         r_close_investor_station(g, v_corporation, (v_choice == "Replace"))
     else:
+        # at rulespecs/1880-romania-18xx-games.rules:236
         if not (
             (g.attr(v_corporation, "tender") and g.b_in_step(v_corporation, "run_routes"))
             and (not g.b_done_this_turn("tender"))
@@ -10127,38 +10327,48 @@ def a_choose(g, v_corporation, v_choice):
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:236",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:239
         g.b_extend_run(v_corporation, v_choice, "town")
+        # at rulespecs/1880-romania-18xx-games.rules:241
         g.b_mark_done_this_turn("tender")
 
 
 def a_assign(g, v_company, v_target):
     """Lay the D.B.S.R.'s harbour token, give a company the REMAR's tender, or exchange the Electroputere for a 3+3 (II.3.1)"""
+    # at rulespecs/1880-romania-18xx-games.rules:447
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:447"
         )
+    # at rulespecs/1880-romania-18xx-games.rules:448
     if g.b_has_ability(v_company, "harbour_token"):
+        # at rulespecs/1880-romania-18xx-games.rules:449
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
                 "the token is laid in an operating turn of a company the owner directs",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:449",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:451
         g.b_place_marker(v_company, v_target)
     elif g.b_has_ability(v_company, "tender"):
+        # at rulespecs/1880-romania-18xx-games.rules:453
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
                 "the tender is assigned in an operating turn of a company the owner directs",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:453",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:455
         if not (all((not g.attr(v_c, "tender")) for v_c in g.name("corporations"))):
             raise IllegalAction(
                 "the tender is assigned once",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:455",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:457
         v_corp = g.b_corporation_named(v_target)
+        # at rulespecs/1880-romania-18xx-games.rules:458
         if not (
             ((v_corp != None) and (g.b_director(v_corp) == g.b_holder_of(v_company)))
             and g.b_floated(v_corp)
@@ -10168,27 +10378,33 @@ def a_assign(g, v_company, v_target):
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:458",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:461
         g.set_attr(v_corp, "tender", True)
     else:
+        # at rulespecs/1880-romania-18xx-games.rules:463
         if not (g.b_has_ability(v_company, "train_exchange")):
             raise IllegalAction(
                 "this private assigns nothing",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:463",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:464
         if not (g.b_pending_decision(v_company, "assign")):
             raise IllegalAction(
                 "the Electroputere is exchanged when the first 3+3 is bought or exported",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:464",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:465
         v_corp = g.b_corporation_named(v_target)
+        # at rulespecs/1880-romania-18xx-games.rules:466
         if not ((v_corp != None) and (g.b_director(v_corp) == g.b_holder_of(v_company))):
             raise IllegalAction(
                 "the 3+3 goes to a company the owner directs",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:466",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:467
         if not (
             (g.b_len(g.b_trains(v_corp)) < g.b_train_limit(v_corp))
             or all(
@@ -10204,65 +10420,91 @@ def a_assign(g, v_company, v_target):
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:467",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:471
         v_exchanged = g.b_first(g.b_available_trains())
+        # at rulespecs/1880-romania-18xx-games.rules:472
         g.move(v_exchanged, g.name("depot"), v_corp)
+        # at rulespecs/1880-romania-18xx-games.rules:473
         g.b_train_bought(v_corp, v_exchanged, False)
+        # at rulespecs/1880-romania-18xx-games.rules:474
         g.b_resolve_decision(v_company, "assign")
+        # at rulespecs/1880-romania-18xx-games.rules:475
         g.b_close_private(v_company)
+        # at rulespecs/1880-romania-18xx-games.rules:476
         if g.b_len(g.b_trains(v_corp)) > g.b_train_limit(v_corp):
+            # at rulespecs/1880-romania-18xx-games.rules:477
             g.b_require_decision(v_corp, "discard_train")
 
 
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
+    # at rulespecs/1880-romania.rules:1877
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
+    # at rulespecs/1880-romania.rules:1890
     v_holder = g.b_owner(v_investor)
+    # at rulespecs/1880-romania.rules:1891
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania.rules:1892
         if g.b_percent(v_investor, v_c) > 0:
+            # at rulespecs/1880-romania.rules:1893
             if v_take_station:
+                # at rulespecs/1880-romania.rules:1894
                 if not (g.b_can_take_station(v_c, v_investor)):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
                         at="rulespecs/1880-romania.rules:1894",
                     )
+                # at rulespecs/1880-romania.rules:1896
                 g.b_take_station(v_c, v_investor)
+            # at rulespecs/1880-romania.rules:1898
             for v_cert in g.b_held_certificates(v_investor, v_c):
+                # at rulespecs/1880-romania.rules:1899
                 g.move(v_cert, v_investor, v_holder)
+            # at rulespecs/1880-romania.rules:1901
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
+            # at rulespecs/1880-romania.rules:1902
             if v_to_company:
+                # at rulespecs/1880-romania.rules:1903
                 g.transfer(g.b_cash(v_investor), v_investor, v_c)
             else:
+                # at rulespecs/1880-romania.rules:1905
                 g.transfer(
                     ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
                     v_investor,
                     v_holder,
                 )
+            # at rulespecs/1880-romania.rules:1907
             g.b_check_president(v_c)
+    # at rulespecs/1880-romania.rules:1910
     g.b_close_minor(v_investor)
 
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
+    # at rulespecs/1880-romania.rules:1964
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
+    # at rulespecs/1880-romania.rules:1966
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
+    # at rulespecs/1880-romania.rules:1968
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
+    # at rulespecs/1880-romania.rules:2073
     return g.b_sold_percent(v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -10270,6 +10512,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
+    # at rulespecs/1880-romania.rules:2078
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -10277,45 +10520,58 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
+    # at rulespecs/1880-romania.rules:2095
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
+        # at rulespecs/1880-romania.rules:2097
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+        # at rulespecs/1880-romania.rules:2098
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
+    # at rulespecs/1880-romania.rules:2129
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:2129",
         )
+    # at rulespecs/1880-romania.rules:2130
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
             "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2130"
         )
+    # at rulespecs/1880-romania.rules:2131
     v_amount = g.b_min(g.b_debt(v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2132
     if not (v_amount > 0):
         raise IllegalAction(
             "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2132"
         )
+    # at rulespecs/1880-romania.rules:2133
     g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2134
     g.b_reduce_debt(v_player, v_amount)
 
 
 def a_player_choose(g, v_player, v_choice):
     """The founder's choice: the size of the president's certificate, then the building rights (VI.6, VII.3.2)"""
+    # at rulespecs/1880-romania-18xx-games.rules:106
     if not (g.b_pending_decision(v_player, "player_choose")):
         raise IllegalAction(
             "a founder answers the choices of his founding",
             rule="VI.6",
             at="rulespecs/1880-romania-18xx-games.rules:106",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:107
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania-18xx-games.rules:108
         if g.b_started(v_c) and (g.b_president(v_c) == None):
+            # at rulespecs/1880-romania-18xx-games.rules:110
             if not (
                 all(
                     ((v_d == v_c) or (not (g.b_started(v_d) and (g.b_president(v_d) == None))))
@@ -10327,85 +10583,114 @@ def a_player_choose(g, v_player, v_choice):
                     rule="VI.6",
                     at="rulespecs/1880-romania-18xx-games.rules:110",
                 )
+            # at rulespecs/1880-romania-18xx-games.rules:112
             if not (v_choice in g.param("president_share_sizes")):
                 raise IllegalAction(
                     "a president's certificate is of 20, 30 or 40%",
                     rule="VI.6",
                     at="rulespecs/1880-romania-18xx-games.rules:112",
                 )
+            # at rulespecs/1880-romania-18xx-games.rules:114
             v_size = 20 if (v_choice == 20) else (30 if (v_choice == 30) else 40)
+            # at rulespecs/1880-romania-18xx-games.rules:115
             if not (((v_size * g.b_par_price(v_c)) // 10) <= g.b_cash(v_player)):
                 raise IllegalAction(
                     "the founder cannot pay a certificate of that size",
                     rule="VI.5",
                     at="rulespecs/1880-romania-18xx-games.rules:115",
                 )
+            # at rulespecs/1880-romania-18xx-games.rules:117
             r_found_with(g, v_player, v_c, v_size)
         elif (g.b_started(v_c) and (g.b_president(v_c) == v_player)) and (
             g.attr(v_c, "building_rights") == ""
         ):
+            # at rulespecs/1880-romania-18xx-games.rules:119
             for v_size in g.param("president_share_sizes"):
+                # at rulespecs/1880-romania-18xx-games.rules:120
                 if g.attr(g.b_president_certificate(v_c), "percent") == v_size:
+                    # at rulespecs/1880-romania-18xx-games.rules:121
                     if not (v_choice in g.param("building_rights_choices")[v_size]):
                         raise IllegalAction(
                             "the building rights are three, two or one consecutive phases (ABC or BCD, AB, BC or CD, one of A to D)",
                             rule="VII.3.2",
                             at="rulespecs/1880-romania-18xx-games.rules:121",
                         )
+            # at rulespecs/1880-romania-18xx-games.rules:126
             r_found_rights(g, v_player, v_c, v_choice)
 
 
 def r_found_with(g, v_player, v_corporation, v_percent):
     """The president's certificate of the chosen size (VI.6)"""
+    # at rulespecs/1880-romania-18xx-games.rules:134
     v_granted = v_corporation == g.entity("corporation", "TR")
+    # at rulespecs/1880-romania-18xx-games.rules:135
     g.b_choose_share_layout(v_corporation, v_percent)
+    # at rulespecs/1880-romania-18xx-games.rules:136
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
             at="rulespecs/1880-romania-18xx-games.rules:136",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:137
     v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/1880-romania-18xx-games.rules:138
     v_cost = 0 if v_granted else (g.b_par_price(v_corporation) * g.attr(v_cert, "shares"))
+    # at rulespecs/1880-romania-18xx-games.rules:139
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
             "not enough cash", rule="VI.5", at="rulespecs/1880-romania-18xx-games.rules:139"
         )
+    # at rulespecs/1880-romania-18xx-games.rules:140
     g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania-18xx-games.rules:141
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/1880-romania-18xx-games.rules:142
     for v_investor in g.name("minors"):
+        # at rulespecs/1880-romania-18xx-games.rules:143
         if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
+            # at rulespecs/1880-romania-18xx-games.rules:144
             g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
+    # at rulespecs/1880-romania-18xx-games.rules:147
     if v_granted:
+        # at rulespecs/1880-romania-18xx-games.rules:149
         r_found_rights(g, v_player, v_corporation, g.param("tr_building_rights"))
 
 
 def r_found_rights(g, v_player, v_corporation, v_rights):
     """The building rights chosen; the founding is done (VII.3.2)"""
+    # at rulespecs/1880-romania-18xx-games.rules:157
     g.set_attr(v_corporation, "building_rights", v_rights)
+    # at rulespecs/1880-romania-18xx-games.rules:158
     g.b_resolve_decision(v_player, "player_choose")
+    # at rulespecs/1880-romania-18xx-games.rules:159
     if g.b_in_round("stock"):
+        # at rulespecs/1880-romania-18xx-games.rules:160
         g.b_bought(v_player, v_corporation)
     else:
+        # at rulespecs/1880-romania-18xx-games.rules:162
         g.b_check_float(v_corporation)
 
 
 def a_destination_connection(g, v_minor):
     """The investor's station is connected to its reserved company (VII.3.7)"""
+    # at rulespecs/1880-romania-18xx-games.rules:180
     if not (g.attr(v_minor, "kind") == "investor"):
         raise IllegalAction(
             "only a foreign investor checks its connection",
             rule="VII.3.7",
             at="rulespecs/1880-romania-18xx-games.rules:180",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:181
     if not (g.b_in_step(v_minor, "destination_connection")):
         raise IllegalAction(
             "the connection is checked at the end of the investor's turn",
             rule="VII.3.7",
             at="rulespecs/1880-romania-18xx-games.rules:181",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:182
     if not (
         any(
             ((g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c))
@@ -10417,67 +10702,96 @@ def a_destination_connection(g, v_minor):
             rule="VII.3.7",
             at="rulespecs/1880-romania-18xx-games.rules:182",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:184
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania-18xx-games.rules:185
         if g.b_percent(v_minor, v_c) > 0:
+            # at rulespecs/1880-romania-18xx-games.rules:187
             for v_cert in g.b_held_certificates(v_minor, v_c):
+                # at rulespecs/1880-romania-18xx-games.rules:188
                 g.move(v_cert, v_minor, g.b_owner(v_minor))
+            # at rulespecs/1880-romania-18xx-games.rules:190
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), g.b_owner(v_minor))
+            # at rulespecs/1880-romania-18xx-games.rules:191
             g.b_check_president(v_c)
+            # at rulespecs/1880-romania-18xx-games.rules:192
             g.set_attr(v_c, "investor_closing", v_minor)
+            # at rulespecs/1880-romania-18xx-games.rules:193
             if g.b_cash(v_minor) > 0:
+                # at rulespecs/1880-romania-18xx-games.rules:194
                 g.b_require_decision(v_minor, "minor_choose")
             else:
+                # at rulespecs/1880-romania-18xx-games.rules:196
                 r_station_choice(g, v_c)
 
 
 def a_minor_choose(g, v_minor, v_choice):
     """The investor's capital: to the company, or 20% to its owner (VII.3.7)"""
+    # at rulespecs/1880-romania-18xx-games.rules:204
     if not (g.attr(v_minor, "kind") == "investor"):
         raise IllegalAction(
             "only a closing foreign investor's capital is decided",
             rule="VII.3.7",
             at="rulespecs/1880-romania-18xx-games.rules:204",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:205
     if not (g.b_pending_decision(v_minor, "minor_choose")):
         raise IllegalAction(
             "the capital is decided when the investor closes",
             rule="VII.3.7",
             at="rulespecs/1880-romania-18xx-games.rules:205",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:206
     g.b_resolve_decision(v_minor, "minor_choose")
+    # at rulespecs/1880-romania-18xx-games.rules:207
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania-18xx-games.rules:208
         if g.attr(v_c, "investor_closing") == v_minor:
+            # at rulespecs/1880-romania-18xx-games.rules:209
             if "treasury" in v_choice:
+                # at rulespecs/1880-romania-18xx-games.rules:210
                 g.transfer(g.b_cash(v_minor), v_minor, v_c)
             else:
+                # at rulespecs/1880-romania-18xx-games.rules:212
                 g.transfer(
                     ((g.b_cash(v_minor) * g.param("investor_owner_capital")) // 100),
                     v_minor,
                     g.b_owner(v_minor),
                 )
+            # at rulespecs/1880-romania-18xx-games.rules:214
             r_station_choice(g, v_c)
 
 
 def r_station_choice(g, v_corporation):
     """The company decides on the closing investor's station, if it has a marker left (VII.3.7)"""
+    # at rulespecs/1880-romania-18xx-games.rules:221
     if g.b_tokens_left(v_corporation) > 0:
+        # at rulespecs/1880-romania-18xx-games.rules:222
         g.b_require_decision(v_corporation, "choose")
     else:
+        # at rulespecs/1880-romania-18xx-games.rules:224
         r_close_investor_station(g, v_corporation, False)
 
 
 def r_close_investor_station(g, v_corporation, v_take):
     """The investor closes: the company's marker replaces its station, or the station leaves the map (VII.3.7)"""
+    # at rulespecs/1880-romania-18xx-games.rules:248
     for v_m in g.name("minors"):
+        # at rulespecs/1880-romania-18xx-games.rules:249
         if (g.attr(v_corporation, "investor_closing") == v_m) and (not g.b_closed(v_m)):
+            # at rulespecs/1880-romania-18xx-games.rules:250
             if v_take:
+                # at rulespecs/1880-romania-18xx-games.rules:251
                 g.b_take_station(v_corporation, v_m)
+            # at rulespecs/1880-romania-18xx-games.rules:253
             g.b_close_minor(v_m)
+    # at rulespecs/1880-romania-18xx-games.rules:256
     g.set_attr(v_corporation, "investor_closing", "")
 
 
 def r_step_held(g, v_corporation, v_step):
     """whether 18xx.games offers the operating company this step of its turn: an investor's connection check always; a track step while the company has a building right for the phase and a lay left, whether or not a tile fits (the site offers it without looking at the map), or while its president may still exchange the Malaxa for rights; a train step while it has room and cash for some train; any other step when one of its actions can be taken (VII.1, VII.3.7)"""
+    # at rulespecs/1880-romania-18xx-games.rules:323
     return (
         (
             (
@@ -10564,6 +10878,7 @@ def r_step_held(g, v_corporation, v_step):
 
 def r_in_owners_turn(g, v_company):
     """The owner of the private is on turn: his stock-round turn, or the operating turn of a company he directs (II.3.1)"""
+    # at rulespecs/1880-romania-18xx-games.rules:347
     return (g.b_in_round("stock") and g.b_acting(g.b_holder_of(v_company))) or (
         g.b_in_round("operating")
         and (
@@ -10581,6 +10896,7 @@ def r_in_owners_turn(g, v_company):
 
 def r_in_owners_operating_turn(g, v_company):
     """A company the owner of the private directs is operating (II.3.1)"""
+    # at rulespecs/1880-romania-18xx-games.rules:354
     return g.b_in_round("operating") and (
         any(
             (g.b_acting(v_c) and (g.b_director(v_c) == g.b_holder_of(v_company)))
@@ -10595,31 +10911,39 @@ def r_in_owners_operating_turn(g, v_company):
 
 def a_choose_ability(g, v_company, v_choice):
     """Use the Banater Montanbahn (closed for Ł20 to its owner or Ł40 to a company) or the Malaxa (exchanged for two consecutive building rights) (II.3.1)"""
+    # at rulespecs/1880-romania-18xx-games.rules:360
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:360"
         )
+    # at rulespecs/1880-romania-18xx-games.rules:361
     if not (g.b_holder_of(v_company) in g.name("players")):
         raise IllegalAction(
             "the private has no owner yet",
             rule="II.3.1",
             at="rulespecs/1880-romania-18xx-games.rules:361",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:362
     if not (r_in_owners_turn(g, v_company)):
         raise IllegalAction(
             "a private's ability is used in its owner's turn",
             rule="II.3.1",
             at="rulespecs/1880-romania-18xx-games.rules:362",
         )
+    # at rulespecs/1880-romania-18xx-games.rules:363
     if g.b_has_ability(v_company, "close_for_cash"):
+        # at rulespecs/1880-romania-18xx-games.rules:364
         if v_choice == "player":
+            # at rulespecs/1880-romania-18xx-games.rules:365
             g.transfer(
                 g.b_ability_value(v_company, "close_for_cash", "player_amount"),
                 g.name("bank"),
                 g.b_holder_of(v_company),
             )
         else:
+            # at rulespecs/1880-romania-18xx-games.rules:367
             v_target = g.b_corporation_named(v_choice)
+            # at rulespecs/1880-romania-18xx-games.rules:368
             if not (
                 ((v_target != None) and (g.b_director(v_target) == g.b_holder_of(v_company)))
                 and g.b_floated(v_target)
@@ -10629,20 +10953,25 @@ def a_choose_ability(g, v_company, v_choice):
                     rule="II.3.1",
                     at="rulespecs/1880-romania-18xx-games.rules:368",
                 )
+            # at rulespecs/1880-romania-18xx-games.rules:371
             g.transfer(
                 g.b_ability_value(v_company, "close_for_cash", "company_amount"),
                 g.name("bank"),
                 v_target,
             )
+        # at rulespecs/1880-romania-18xx-games.rules:373
         g.b_close_private(v_company)
     else:
+        # at rulespecs/1880-romania-18xx-games.rules:375
         if not (g.b_has_ability(v_company, "permit_exchange")):
             raise IllegalAction(
                 "this private has no ability to choose",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:375",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:376
         v_target = g.b_corporation_named(g.b_part(v_choice, "|", 0))
+        # at rulespecs/1880-romania-18xx-games.rules:377
         if not (
             ((v_target != None) and (g.b_director(v_target) == g.b_holder_of(v_company)))
             and g.b_floated(v_target)
@@ -10652,25 +10981,32 @@ def a_choose_ability(g, v_company, v_choice):
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:377",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:380
         v_rights = g.b_part(v_choice, "|", 1)
+        # at rulespecs/1880-romania-18xx-games.rules:381
         if not (v_rights in ["AB", "BC", "CD"]):
             raise IllegalAction(
                 "the Malaxa gives building rights for two consecutive phases",
                 rule="II.3.1",
                 at="rulespecs/1880-romania-18xx-games.rules:381",
             )
+        # at rulespecs/1880-romania-18xx-games.rules:382
         for v_c in g.name("corporations"):
+            # at rulespecs/1880-romania-18xx-games.rules:383
             if v_c == v_target:
+                # at rulespecs/1880-romania-18xx-games.rules:384
                 g.set_attr(
                     v_c,
                     "building_rights",
                     g.b_letters_union(g.attr(v_c, "building_rights"), v_rights),
                 )
+        # at rulespecs/1880-romania-18xx-games.rules:388
         g.b_close_private(v_company)
 
 
 def r_market_bonus(g, v_corporation):
     """The bonus of the company's market cell, added to its run's revenue (VII.3.5.2)"""
+    # at rulespecs/1880-romania-18xx-games.rules:578
     return (
         400
         if ("bonus_z" in g.b_zones(v_corporation))
@@ -10695,63 +11031,86 @@ def r_market_bonus(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1007
     if g.param("capitalisation") == "full":
+        # at rulespecs/lib/18xx.rules:1008
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
+    # at rulespecs/lib/18xx.rules:1013
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income until the communist phase"""
+    # at rulespecs/1880-romania.rules:1757
     for v_company in g.b_open_privates():
+        # at rulespecs/1880-romania.rules:1758
         if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
+            # at rulespecs/1880-romania.rules:1759
             g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
+    # at rulespecs/1880-romania.rules:1971
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
+    # at rulespecs/1880-romania.rules:2083
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
+    # at rulespecs/1880-romania.rules:2084
     if g.b_phase_at_least("D1"):
+        # at rulespecs/1880-romania.rules:2085
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
+    # at rulespecs/1880-romania.rules:2103
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania.rules:2104
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid: 50% rounded up, twice"""
+    # at rulespecs/1880-romania-18xx-games.rules:645
     for v_p in g.name("players"):
+        # at rulespecs/1880-romania-18xx-games.rules:646
         g.b_add_debt(v_p, ((g.b_debt(v_p) + 1) // 2))
+        # at rulespecs/1880-romania-18xx-games.rules:647
         g.b_add_debt(v_p, ((g.b_debt(v_p) + 1) // 2))
 
 
 def t_communist_privates(g, *_rest):
     """The first 3+3: the REMAR closes (its tender stays with its company); the Electroputere is exchanged for the next 3+3"""
+    # at rulespecs/1880-romania-18xx-games.rules:428
     for v_x in g.name("privates"):
+        # at rulespecs/1880-romania-18xx-games.rules:429
         if (not g.b_closed(v_x)) and g.b_has_ability(v_x, "tender"):
+            # at rulespecs/1880-romania-18xx-games.rules:430
             g.b_close_private(v_x)
+        # at rulespecs/1880-romania-18xx-games.rules:432
         if ((not g.b_closed(v_x)) and g.b_has_ability(v_x, "train_exchange")) and (
             g.b_holder_of(v_x) in g.name("players")
         ):
+            # at rulespecs/1880-romania-18xx-games.rules:433
             if any((g.b_director(v_c) == g.b_holder_of(v_x)) for v_c in g.name("corporations")):
+                # at rulespecs/1880-romania-18xx-games.rules:434
                 g.b_require_decision(v_x, "assign")
             else:
+                # at rulespecs/1880-romania-18xx-games.rules:436
                 g.b_close_private(v_x)
+                # at rulespecs/1880-romania-18xx-games.rules:437
                 g.move(g.b_first(g.b_available_trains()), g.name("depot"), g.name("scrap"))
 
 

@@ -9139,44 +9139,55 @@ DATA = TitleData(
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
+    # at rulespecs/1880-romania.rules:1769
     if g.b_picking():
+        # at rulespecs/1880-romania.rules:1770
         if not (g.b_pickable(v_company)):
             raise IllegalAction(
                 "select one of the foreign investors still on offer",
                 rule="V.2",
                 at="rulespecs/1880-romania.rules:1770",
             )
+        # at rulespecs/1880-romania.rules:1771
         if not (v_price == 0):
             raise IllegalAction(
                 "a foreign investor is selected for free",
                 rule="V.2",
                 at="rulespecs/1880-romania.rules:1771",
             )
+        # at rulespecs/1880-romania.rules:1772
         g.b_pick(v_player, v_company)
+        # at rulespecs/1880-romania.rules:1773
         for v_c in g.name("corporations"):
+            # at rulespecs/1880-romania.rules:1774
             if (g.b_president(v_c) == v_player) and all(
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
+                # at rulespecs/1880-romania.rules:1775
                 g.move(g.b_next_certificate(v_c, "treasury"), v_c, v_company)
     else:
+        # at rulespecs/1880-romania.rules:1779
         if not (g.b_in_round("auction")):
             raise IllegalAction(
                 "privates are bought only in the Starting Round auction",
                 rule="V.1, II.3.1",
                 at="rulespecs/1880-romania.rules:1779",
             )
+        # at rulespecs/1880-romania.rules:1780
         if not (v_company == g.b_auction_company()):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order",
                 rule="V.1",
                 at="rulespecs/1880-romania.rules:1780",
             )
+        # at rulespecs/1880-romania.rules:1781
         if not (v_price >= g.attr(v_company, "cost")):
             raise IllegalAction(
                 "the opening bid is at least the printed face value",
                 rule="V.1",
                 at="rulespecs/1880-romania.rules:1781",
             )
+        # at rulespecs/1880-romania.rules:1782
         if not (
             (g.b_highest_bid(v_company) == 0)
             or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -9186,141 +9197,180 @@ def a_bid(g, v_player, v_company, v_price):
                 rule="V.1",
                 at="rulespecs/1880-romania.rules:1782",
             )
+        # at rulespecs/1880-romania.rules:1784
         if not (g.b_cash(v_player) >= v_price):
             raise IllegalAction(
                 "a bid is at most the bidder's cash",
                 rule="V.1",
                 at="rulespecs/1880-romania.rules:1784",
             )
+        # at rulespecs/1880-romania.rules:1785
         g.b_auction_bid(v_player, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     """Found a company: buy its president's certificate, of 20, 30 or 40%, and put its marker on an empty row of its par price; or found the TR with P8's (VI.5, VI.6)"""
+    # at rulespecs/1880-romania.rules:1791
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
+    # at rulespecs/1880-romania.rules:1792
     if not (g.b_pending_decision(v_player, "par") == v_granted):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
             at="rulespecs/1880-romania.rules:1792",
         )
+    # at rulespecs/1880-romania.rules:1794
     if not (g.b_in_round("stock") or v_granted):
         raise IllegalAction(
             "a company is founded in a stock round",
             rule="VI.6",
             at="rulespecs/1880-romania.rules:1794",
         )
+    # at rulespecs/1880-romania.rules:1795
     if not (g.b_may_buy_now(v_player) or v_granted):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1795"
         )
+    # at rulespecs/1880-romania.rules:1796
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:1796",
         )
+    # at rulespecs/1880-romania.rules:1797
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1797"
         )
+    # at rulespecs/1880-romania.rules:1798
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "the par prices are 70, 80, 90 and 100",
             rule="VI.6",
             at="rulespecs/1880-romania.rules:1798",
         )
+    # at rulespecs/1880-romania.rules:1799
     if not (v_president_percent in g.param("president_share_sizes")):
         raise IllegalAction(
             "a president's certificate is of 20, 30 or 40%",
             rule="VI.6",
             at="rulespecs/1880-romania.rules:1799",
         )
+    # at rulespecs/1880-romania.rules:1800
     if not ((not v_granted) or (v_president_percent == 20)):
         raise IllegalAction(
             "the Orient Express gives the TR's 20% president's certificate",
             rule="VI.6",
             at="rulespecs/1880-romania.rules:1800",
         )
+    # at rulespecs/1880-romania.rules:1802
     if not (g.b_round_track_row_free(v_price, v_slot)):
         raise IllegalAction(
             "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
             rule="VI.6, §X",
             at="rulespecs/1880-romania.rules:1802",
         )
+    # at rulespecs/1880-romania.rules:1804
     g.b_choose_share_layout(v_corporation, v_president_percent)
+    # at rulespecs/1880-romania.rules:1805
     v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/1880-romania.rules:1806
     v_cost = 0 if v_granted else (v_price * g.attr(v_cert, "shares"))
+    # at rulespecs/1880-romania.rules:1807
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
             at="rulespecs/1880-romania.rules:1807",
         )
+    # at rulespecs/1880-romania.rules:1808
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1808")
+    # at rulespecs/1880-romania.rules:1809
     g.b_set_par(v_corporation, v_price)
+    # at rulespecs/1880-romania.rules:1810
     g.b_take_round_track_row(v_corporation, v_slot)
+    # at rulespecs/1880-romania.rules:1811
     g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1812
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/1880-romania.rules:1813
     for v_investor in g.name("minors"):
+        # at rulespecs/1880-romania.rules:1814
         if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
+            # at rulespecs/1880-romania.rules:1815
             g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
+    # at rulespecs/1880-romania.rules:1819
     if v_granted:
+        # at rulespecs/1880-romania.rules:1820
         g.b_resolve_decision(v_player, "par")
+        # at rulespecs/1880-romania.rules:1821
         g.b_check_float(v_corporation)
+        # at rulespecs/1880-romania.rules:1822
         g.b_require_decision(v_corporation, "choose")
     else:
+        # at rulespecs/1880-romania.rules:1824
         g.b_require_decision(v_corporation, "choose")
+        # at rulespecs/1880-romania.rules:1825
         g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
+    # at rulespecs/1880-romania.rules:1976
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1976",
         )
+    # at rulespecs/1880-romania.rules:1977
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1977"
         )
+    # at rulespecs/1880-romania.rules:1978
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:1978",
         )
+    # at rulespecs/1880-romania.rules:1979
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1979"
         )
+    # at rulespecs/1880-romania.rules:1980
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
             at="rulespecs/1880-romania.rules:1980",
         )
+    # at rulespecs/1880-romania.rules:1982
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1982",
         )
+    # at rulespecs/1880-romania.rules:1983
     v_cert = g.b_next_certificate(v_corporation, "treasury")
+    # at rulespecs/1880-romania.rules:1984
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1984",
         )
+    # at rulespecs/1880-romania.rules:1985
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -9333,23 +9383,31 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule="VI.1, VII.3.11, VI.6",
             at="rulespecs/1880-romania.rules:1985",
         )
+    # at rulespecs/1880-romania.rules:1987
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
             at="rulespecs/1880-romania.rules:1987",
         )
+    # at rulespecs/1880-romania.rules:1988
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
+    # at rulespecs/1880-romania.rules:1989
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1989")
+    # at rulespecs/1880-romania.rules:1990
     g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1991
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/1880-romania.rules:1994
     r_second_capitalisation(g, v_corporation)
+    # at rulespecs/1880-romania.rules:1995
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    # at rulespecs/lib/18xx.rules:717
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9363,6 +9421,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:727
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9372,17 +9431,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
+    # at rulespecs/1880-romania.rules:2000
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    # at rulespecs/1880-romania.rules:2001
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
             at="rulespecs/1880-romania.rules:2001",
         )
+    # at rulespecs/1880-romania.rules:2003
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2003"
         )
+    # at rulespecs/1880-romania.rules:2004
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -9392,61 +9455,86 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="VI.4",
             at="rulespecs/1880-romania.rules:2004",
         )
+    # at rulespecs/1880-romania.rules:2006
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
             at="rulespecs/1880-romania.rules:2006",
         )
+    # at rulespecs/1880-romania.rules:2007
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
             at="rulespecs/1880-romania.rules:2007",
         )
+    # at rulespecs/1880-romania.rules:2009
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/1880-romania.rules:2010
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
             at="rulespecs/1880-romania.rules:2010",
         )
+    # at rulespecs/1880-romania.rules:2012
     if v_emergency:
+        # at rulespecs/1880-romania.rules:2013
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/1880-romania.rules:2015
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
+    # at rulespecs/1880-romania.rules:2016
     for v_c in v_shares:
+        # at rulespecs/1880-romania.rules:2017
         g.move(v_c, v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2019
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/1880-romania.rules:2020
     g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2021
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    # at rulespecs/lib/18xx.rules:769
     if g.param("sell_price_drop") == "once_per_round":
+        # at rulespecs/lib/18xx.rules:772
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:773
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:777
         for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:778
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:782
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:785
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:786
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        # at rulespecs/lib/18xx.rules:791
         if v_sold > 1:
+            # at rulespecs/lib/18xx.rules:792
             for v_k in range(1, (v_sold) + 1):
+                # at rulespecs/lib/18xx.rules:793
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:796
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
+        # at rulespecs/lib/18xx.rules:769
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
@@ -9456,6 +9544,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    # at rulespecs/lib/18xx.rules:805
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9463,6 +9552,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (V.1, V.2, VI.1, VI.2, VII.3.8)"""
+    # at rulespecs/1880-romania.rules:1746
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -9474,6 +9564,7 @@ def a_pass(g, v_entity):
             rule="VI.3",
             at="rulespecs/1880-romania.rules:1746",
         )
+    # at rulespecs/1880-romania.rules:1748
     if not (
         (
             not (
@@ -9488,23 +9579,27 @@ def a_pass(g, v_entity):
             rule="VII.3.8, VII.3.10",
             at="rulespecs/1880-romania.rules:1748",
         )
+    # at rulespecs/1880-romania.rules:1750
     g.b_pass_turn(v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
+    # at rulespecs/1880-romania.rules:1927
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
             at="rulespecs/1880-romania.rules:1927",
         )
+    # at rulespecs/1880-romania.rules:1928
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
             at="rulespecs/1880-romania.rules:1928",
         )
+    # at rulespecs/1880-romania.rules:1929
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -9516,6 +9611,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
             rule="VII.1",
             at="rulespecs/1880-romania.rules:1929",
         )
+    # at rulespecs/1880-romania.rules:1931
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -9528,57 +9624,74 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
             rule="VII.3.1",
             at="rulespecs/1880-romania.rules:1931",
         )
+    # at rulespecs/1880-romania.rules:1934
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/1880-romania.rules:1935
     if g.attr(v_lay, "upgrade"):
+        # at rulespecs/1880-romania.rules:1936
         if not (not g.b_done_this_turn("yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1936",
             )
+        # at rulespecs/1880-romania.rules:1937
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1937",
             )
+        # at rulespecs/1880-romania.rules:1938
         g.b_mark_done_this_turn("upgrade")
     else:
+        # at rulespecs/1880-romania.rules:1940
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1940",
             )
+        # at rulespecs/1880-romania.rules:1941
         g.b_mark_done_this_turn("yellow")
+    # at rulespecs/1880-romania.rules:1943
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
+    # at rulespecs/1880-romania.rules:1944
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
             at="rulespecs/1880-romania.rules:1944",
         )
+    # at rulespecs/1880-romania.rules:1945
     g.transfer(v_terrain, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1946
     if g.attr(v_corporation, "kind") != "investor":
+        # at rulespecs/1880-romania.rules:1947
         g.set_attr(v_corporation, "laid_track", True)
+    # at rulespecs/1880-romania.rules:1949
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
+    # at rulespecs/1880-romania.rules:1953
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
             at="rulespecs/1880-romania.rules:1953",
         )
+    # at rulespecs/1880-romania.rules:1954
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
             at="rulespecs/1880-romania.rules:1954",
         )
+    # at rulespecs/1880-romania.rules:1955
     v_spot = g.b_check_token(v_corporation, v_city)
+    # at rulespecs/1880-romania.rules:1956
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -9587,41 +9700,51 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
+    # at rulespecs/1880-romania.rules:1957
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
             at="rulespecs/1880-romania.rules:1957",
         )
+    # at rulespecs/1880-romania.rules:1958
     g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1959
     g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/1880-romania.rules:1960
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
+    # at rulespecs/lib/18xx.rules:851
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:851"
         )
+    # at rulespecs/lib/18xx.rules:852
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:853
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out or withhold; Amira's companies always pay out in full (VII.3.6, VIII.2)"""
+    # at rulespecs/1880-romania-variants.rules:218
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is managed after the trains run",
             rule="VII.1",
             at="rulespecs/1880-romania-variants.rules:218",
         )
+    # at rulespecs/1880-romania-variants.rules:219
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "a company pays out or withholds",
             rule="VII.3.6",
             at="rulespecs/1880-romania-variants.rules:219",
         )
+    # at rulespecs/1880-romania-variants.rules:220
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (g.b_revenue(v_corporation) == 0)
@@ -9631,16 +9754,23 @@ def a_dividend(g, v_corporation, v_kind):
             rule="XI.3",
             at="rulespecs/1880-romania-variants.rules:220",
         )
+    # at rulespecs/1880-romania-variants.rules:222
     v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/1880-romania-variants.rules:223
     v_paid = v_revenue if (v_kind == "payout") else 0
+    # at rulespecs/1880-romania-variants.rules:224
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/1880-romania-variants.rules:225
     r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/1880-romania-variants.rules:226
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/1880-romania-variants.rules:227
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    # at rulespecs/lib/18xx.rules:870
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -9650,8 +9780,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
+    # at rulespecs/1880-romania.rules:1914
     for v_holder in g.b_shareholders(v_corporation):
+        # at rulespecs/1880-romania.rules:1915
         if not (v_holder in g.name("minors")):
+            # at rulespecs/1880-romania.rules:1916
             g.transfer(
                 g.b_pay_per_share(v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -9661,6 +9794,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:887
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -9674,31 +9808,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
+    # at rulespecs/lib/18xx.rules:891
     if v_paid > 0:
+        # at rulespecs/lib/18xx.rules:891
         g.b_market_move(v_corporation, "right")
     else:
+        # at rulespecs/lib/18xx.rules:891
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
+    # at rulespecs/1880-romania.rules:2032
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
             at="rulespecs/1880-romania.rules:2032",
         )
+    # at rulespecs/1880-romania.rules:2033
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
             "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2033"
         )
+    # at rulespecs/1880-romania.rules:2034
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
             at="rulespecs/1880-romania.rules:2034",
         )
+    # at rulespecs/1880-romania.rules:2035
     v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2036
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -9715,6 +9857,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             rule="VII.3.5.1",
             at="rulespecs/1880-romania.rules:2036",
         )
+    # at rulespecs/1880-romania.rules:2038
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -9739,165 +9882,207 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:2038",
         )
+    # at rulespecs/1880-romania.rules:2042
     if v_seller == g.name("depot"):
+        # at rulespecs/1880-romania.rules:2043
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2043",
             )
+        # at rulespecs/1880-romania.rules:2044
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2044",
             )
+        # at rulespecs/1880-romania.rules:2045
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2045",
             )
+        # at rulespecs/1880-romania.rules:2046
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2047
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2047",
             )
+        # at rulespecs/1880-romania.rules:2048
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2049
         g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/1880-romania.rules:2050
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
+        # at rulespecs/1880-romania.rules:2052
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2052",
             )
+        # at rulespecs/1880-romania.rules:2053
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2053",
             )
+        # at rulespecs/1880-romania.rules:2054
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2055
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2055",
             )
+        # at rulespecs/1880-romania.rules:2056
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2057
         g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/1880-romania.rules:2058
         g.b_train_bought(v_corporation, v_train, False)
     else:
+        # at rulespecs/1880-romania.rules:2060
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2060",
             )
+        # at rulespecs/1880-romania.rules:2061
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2061",
             )
+        # at rulespecs/1880-romania.rules:2062
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
                 at="rulespecs/1880-romania.rules:2062",
             )
+        # at rulespecs/1880-romania.rules:2063
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
                 at="rulespecs/1880-romania.rules:2063",
             )
+        # at rulespecs/1880-romania.rules:2064
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1880-romania.rules:2065
         g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/1880-romania.rules:2066
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    # at rulespecs/lib/18xx.rules:936
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:936",
         )
+    # at rulespecs/lib/18xx.rules:937
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:937",
         )
+    # at rulespecs/lib/18xx.rules:938
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:939
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:939",
         )
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
             at="rulespecs/lib/18xx.rules:940",
         )
+    # at rulespecs/lib/18xx.rules:941
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:941",
         )
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:942",
         )
+    # at rulespecs/lib/18xx.rules:943
     g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:944
     g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:945
     g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:946
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
+    # at rulespecs/lib/18xx.rules:950
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
             at="rulespecs/lib/18xx.rules:950",
         )
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
             at="rulespecs/lib/18xx.rules:951",
         )
+    # at rulespecs/lib/18xx.rules:952
     g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:953
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
+        # at rulespecs/lib/18xx.rules:954
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
+    # at rulespecs/lib/18xx.rules:959
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
+    # at rulespecs/lib/18xx.rules:966
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
             at="rulespecs/lib/18xx.rules:966",
         )
+    # at rulespecs/lib/18xx.rules:968
     if not (
         (
             (
@@ -9940,6 +10125,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule="VII.3.9, XI.3, VI.8",
             at="rulespecs/lib/18xx.rules:968",
         )
+    # at rulespecs/lib/18xx.rules:974
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -9952,11 +10138,13 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule="VII.3.9",
             at="rulespecs/lib/18xx.rules:974",
         )
+    # at rulespecs/lib/18xx.rules:976
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    # at rulespecs/lib/18xx.rules:981
     return (
         (
             g.b_dearest_train_price()
@@ -9973,50 +10161,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
+    # at rulespecs/1880-romania.rules:2110
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
+        # at rulespecs/1880-romania.rules:2111
         v_owner = g.b_president(v_corporation)
+        # at rulespecs/1880-romania.rules:2112
         v_short = v_price - g.b_cash(v_corporation)
+        # at rulespecs/1880-romania.rules:2113
         v_paid = g.b_min(v_short, g.b_cash(v_owner))
+        # at rulespecs/1880-romania.rules:2114
         g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania.rules:2115
         if v_short > v_paid:
+            # at rulespecs/1880-romania.rules:2116
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
+            # at rulespecs/1880-romania.rules:2117
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    # at rulespecs/lib/18xx.rules:996
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
             at="rulespecs/lib/18xx.rules:996",
         )
+    # at rulespecs/lib/18xx.rules:998
     g.b_end_game_now("agreement")
 
 
 def a_choose(g, v_corporation, v_choice):
     """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
+    # at rulespecs/1880-romania.rules:1831
     if not (g.b_pending_decision(v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
             at="rulespecs/1880-romania.rules:1831",
         )
+    # at rulespecs/1880-romania.rules:1832
     if g.attr(v_corporation, "kind") == "investor":
+        # at rulespecs/1880-romania.rules:1833
         v_to_company = (v_choice == "capital_to_company") or (
             v_choice == "capital_to_company_take_station"
         )
+        # at rulespecs/1880-romania.rules:1834
         v_take_station = (v_choice == "capital_to_company_take_station") or (
             v_choice == "capital_to_owner_take_station"
         )
+        # at rulespecs/1880-romania.rules:1835
         if not ((v_to_company or v_take_station) or (v_choice == "capital_to_owner")):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
                 at="rulespecs/1880-romania.rules:1835",
             )
+        # at rulespecs/1880-romania.rules:1837
         r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
+        # at rulespecs/1880-romania.rules:1839
         if not (
             (
                 (
@@ -10032,6 +10237,7 @@ def a_choose(g, v_corporation, v_choice):
                 rule="VII.3.2",
                 at="rulespecs/1880-romania.rules:1839",
             )
+        # at rulespecs/1880-romania.rules:1842
         if not (
             g.b_len(v_choice)
             == g.param("building_rights_count")[
@@ -10043,132 +10249,170 @@ def a_choose(g, v_corporation, v_choice):
                 rule="VI.6",
                 at="rulespecs/1880-romania.rules:1842",
             )
+        # at rulespecs/1880-romania.rules:1844
         g.set_attr(v_corporation, "building_rights", v_choice)
+    # at rulespecs/1880-romania.rules:1846
     g.b_resolve_decision(v_corporation, "choose")
 
 
 def a_close_for_cash(g, v_company, v_target):
     """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
+    # at rulespecs/1880-romania.rules:1853
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
             at="rulespecs/1880-romania.rules:1853",
         )
+    # at rulespecs/1880-romania.rules:1854
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
         )
+    # at rulespecs/1880-romania.rules:1855
     v_holder = g.b_holder_of(v_company)
+    # at rulespecs/1880-romania.rules:1856
     if not (v_holder in g.name("players")):
         raise IllegalAction(
             "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1856"
         )
+    # at rulespecs/1880-romania.rules:1857
     if v_target == v_holder:
+        # at rulespecs/1880-romania.rules:1858
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "player_amount"),
             g.name("bank"),
             v_holder,
         )
     else:
+        # at rulespecs/1880-romania.rules:1860
         if not ((g.b_director(v_target) == v_holder) and (not g.b_closed(v_target))):
             raise IllegalAction(
                 "the Ł40 goes to a company the owner directs, a foreign investor included",
                 rule="II.3.1",
                 at="rulespecs/1880-romania.rules:1860",
             )
+        # at rulespecs/1880-romania.rules:1862
         if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
             raise IllegalAction(
                 "the Ł40 goes to a company that has begun to operate",
                 rule="II.3.1",
                 at="rulespecs/1880-romania.rules:1862",
             )
+        # at rulespecs/1880-romania.rules:1864
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "company_amount"),
             g.name("bank"),
             v_target,
         )
+    # at rulespecs/1880-romania.rules:1866
     g.b_close_private(v_company)
 
 
 def a_assign(g, v_company, v_target):
     """Lay P4's +10 token on a Danube harbour (II.3.1)"""
+    # at rulespecs/1880-romania.rules:1870
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1870"
         )
+    # at rulespecs/1880-romania.rules:1871
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
             at="rulespecs/1880-romania.rules:1871",
         )
+    # at rulespecs/1880-romania.rules:1872
     if not (not g.b_in_round("auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
             at="rulespecs/1880-romania.rules:1872",
         )
+    # at rulespecs/1880-romania.rules:1873
     g.b_place_marker(v_company, v_target)
 
 
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
+    # at rulespecs/1880-romania.rules:1877
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
 
 
 def r_minor_turn_end(g, v_minor):
     """Checking for a track connection (VII.3.7)"""
+    # at rulespecs/1880-romania.rules:1881
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania.rules:1882
         if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
+            # at rulespecs/1880-romania.rules:1883
             g.b_require_decision(v_minor, "choose")
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
+    # at rulespecs/1880-romania.rules:1890
     v_holder = g.b_owner(v_investor)
+    # at rulespecs/1880-romania.rules:1891
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania.rules:1892
         if g.b_percent(v_investor, v_c) > 0:
+            # at rulespecs/1880-romania.rules:1893
             if v_take_station:
+                # at rulespecs/1880-romania.rules:1894
                 if not (g.b_can_take_station(v_c, v_investor)):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
                         at="rulespecs/1880-romania.rules:1894",
                     )
+                # at rulespecs/1880-romania.rules:1896
                 g.b_take_station(v_c, v_investor)
+            # at rulespecs/1880-romania.rules:1898
             for v_cert in g.b_held_certificates(v_investor, v_c):
+                # at rulespecs/1880-romania.rules:1899
                 g.move(v_cert, v_investor, v_holder)
+            # at rulespecs/1880-romania.rules:1901
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
+            # at rulespecs/1880-romania.rules:1902
             if v_to_company:
+                # at rulespecs/1880-romania.rules:1903
                 g.transfer(g.b_cash(v_investor), v_investor, v_c)
             else:
+                # at rulespecs/1880-romania.rules:1905
                 g.transfer(
                     ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
                     v_investor,
                     v_holder,
                 )
+            # at rulespecs/1880-romania.rules:1907
             g.b_check_president(v_c)
+    # at rulespecs/1880-romania.rules:1910
     g.b_close_minor(v_investor)
 
 
 def r_lays_one_tile(g, v_corporation):
     """A foreign investor, or a company of Amira's, lays or upgrades one tile a turn (VII.1, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:201
     return (g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "amira")
 
 
 def r_pays_for_track(g, v_corporation):
     """Amira's companies pay no terrain or station costs (VII.3.1, VII.3.4, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:203
     return not g.attr(v_corporation, "amira")
 
 
 def r_buys_trains(g, v_corporation):
     """Amira's companies never buy trains; they lease one (VII.3.8, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:205
     return not g.attr(v_corporation, "amira")
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack: the players' shares, a share reserved for an investor, and Amira's certificate (VI.1, VI.6, VI.7, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:198
     return (
         g.b_sold_percent(v_corporation)
         + sum(g.b_percent(v_m, v_corporation) for v_m in g.name("minors"))
@@ -10181,6 +10425,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
+    # at rulespecs/1880-romania.rules:2078
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -10188,6 +10433,7 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par; Amira's companies have no capital (VI.7, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:210
     if (
         (
             (g.b_floated(v_corporation) and (not g.attr(v_corporation, "amira")))
@@ -10195,45 +10441,62 @@ def r_second_capitalisation(g, v_corporation):
         )
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
+        # at rulespecs/1880-romania-variants.rules:212
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+        # at rulespecs/1880-romania-variants.rules:213
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
+    # at rulespecs/1880-romania.rules:2129
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:2129",
         )
+    # at rulespecs/1880-romania.rules:2130
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
             "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2130"
         )
+    # at rulespecs/1880-romania.rules:2131
     v_amount = g.b_min(g.b_debt(v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2132
     if not (v_amount > 0):
         raise IllegalAction(
             "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2132"
         )
+    # at rulespecs/1880-romania.rules:2133
     g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2134
     g.b_reduce_debt(v_player, v_amount)
 
 
 def r_amira_founds(g, v_corporation, v_price, v_slot, v_order):
     """Amira founds a company: the 30% president's certificate, which is hers, and building rights to the gray phase; it operates at once, with no capital of its own (XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:182
     if v_corporation != None:
+        # at rulespecs/1880-romania-variants.rules:183
         g.b_choose_share_layout(v_corporation, 30)
+        # at rulespecs/1880-romania-variants.rules:184
         g.b_set_par(v_corporation, v_price)
+        # at rulespecs/1880-romania-variants.rules:185
         g.b_take_round_track_row(v_corporation, v_slot)
+        # at rulespecs/1880-romania-variants.rules:186
         g.set_attr(v_corporation, "amira", True)
+        # at rulespecs/1880-romania-variants.rules:187
         g.set_attr(v_corporation, "amira_draw", v_order)
+        # at rulespecs/1880-romania-variants.rules:188
         g.set_attr(v_corporation, "building_rights", "ABC")
+        # at rulespecs/1880-romania-variants.rules:190
         g.set_attr(v_corporation, "floated", True)
 
 
 def r_leases_train(g, v_corporation):
     """A company of Amira's leases a train of the current type, as a foreign investor does (XI.3, VII.3.5.2)"""
+    # at rulespecs/1880-romania-variants.rules:207
     return g.attr(v_corporation, "amira")
 
 
@@ -10242,66 +10505,86 @@ def r_leases_train(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1007
     if g.param("capitalisation") == "full":
+        # at rulespecs/lib/18xx.rules:1008
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
+    # at rulespecs/lib/18xx.rules:1013
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income until the communist phase"""
+    # at rulespecs/1880-romania.rules:1757
     for v_company in g.b_open_privates():
+        # at rulespecs/1880-romania.rules:1758
         if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
+            # at rulespecs/1880-romania.rules:1759
             g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
+    # at rulespecs/1880-romania.rules:1971
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
+    # at rulespecs/1880-romania.rules:2083
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
+    # at rulespecs/1880-romania.rules:2084
     if g.b_phase_at_least("D1"):
+        # at rulespecs/1880-romania.rules:2085
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
+    # at rulespecs/1880-romania.rules:2103
     for v_c in g.name("corporations"):
+        # at rulespecs/1880-romania.rules:2104
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
+    # at rulespecs/1880-romania.rules:2123
     for v_p in g.name("players"):
+        # at rulespecs/1880-romania.rules:2124
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
 
 
 def t_amira_first_company(g, *_rest):
     """Amira's first company: drawn at random from those available, never the TR, at par 70 on the third row of its price"""
+    # at rulespecs/1880-romania-variants.rules:156
     r_amira_founds(g, g.b_draw_unstarted([g.entity("corporation", "TR")]), 70, 2, 1)
 
 
 def t_amira_later_companies(g, *_rest):
     """Amira's second and third companies: drawn at random from those not yet founded at the end of the stock rounds that the last 2+2 and the last 3+3 begin, on the next free row after the train purchase marker"""
+    # at rulespecs/1880-romania-variants.rules:163
     if (
         not any(
             ((g.attr(v_t, "name") == "2") or (g.attr(v_t, "name") == "2+2"))
             for v_t in g.b_available_trains()
         )
     ) and all((g.attr(v_c, "amira_draw") != 2) for v_c in g.name("corporations")):
+        # at rulespecs/1880-romania-variants.rules:164
         v_row = g.b_row_after_marker()
+        # at rulespecs/1880-romania-variants.rules:165
         if v_row != None:
+            # at rulespecs/1880-romania-variants.rules:166
             r_amira_founds(g, g.b_draw_unstarted([]), g.b_row_price(v_row), g.b_row_slot(v_row), 2)
+    # at rulespecs/1880-romania-variants.rules:170
     if (
         (
             not any(
@@ -10317,8 +10600,11 @@ def t_amira_later_companies(g, *_rest):
         )
         and all((g.attr(v_c, "amira_draw") != 3) for v_c in g.name("corporations"))
     ) and any((g.attr(v_c, "amira_draw") == 2) for v_c in g.name("corporations")):
+        # at rulespecs/1880-romania-variants.rules:172
         v_row = g.b_row_after_marker()
+        # at rulespecs/1880-romania-variants.rules:173
         if v_row != None:
+            # at rulespecs/1880-romania-variants.rules:174
             r_amira_founds(g, g.b_draw_unstarted([]), g.b_row_price(v_row), g.b_row_slot(v_row), 3)
 
 

@@ -7959,102 +7959,123 @@ DATA = TitleData(
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
+    # at rulespecs/18-grand-junction.rules:458
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a company is started in a stock round",
             rule='§"Initial Stock Round"',
             at="rulespecs/18-grand-junction.rules:458",
         )
+    # at rulespecs/18-grand-junction.rules:459
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn",
             rule='§"Initial Stock Round"',
             at="rulespecs/18-grand-junction.rules:459",
         )
+    # at rulespecs/18-grand-junction.rules:460
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the company is already started",
             rule='§"Initial Stock Round"',
             at="rulespecs/18-grand-junction.rules:460",
         )
+    # at rulespecs/18-grand-junction.rules:461
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the company is out of the game",
             rule='§"Public Railroad Companies"',
             at="rulespecs/18-grand-junction.rules:461",
         )
+    # at rulespecs/18-grand-junction.rules:462
     if not (g.b_available(v_corporation)):
         raise IllegalAction(
             "a relegated company is in Tier 2, which may be started only from phase 3",
             rule='§"Tier 2 Companies", §"Public Railroad Companies"',
             at="rulespecs/18-grand-junction.rules:462",
         )
+    # at rulespecs/18-grand-junction.rules:464
     if not (g.b_home_open(v_corporation)):
         raise IllegalAction(
             "the SLVS chooses an open city as its home when it starts, and none is open",
             rule='§"San Luis Valley Southern Railway"',
             at="rulespecs/18-grand-junction.rules:464",
         )
+    # at rulespecs/18-grand-junction.rules:466
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Initial Stock Round"',
             at="rulespecs/18-grand-junction.rules:466",
         )
+    # at rulespecs/18-grand-junction.rules:467
     v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/18-grand-junction.rules:468
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
             at="rulespecs/18-grand-junction.rules:468",
         )
+    # at rulespecs/18-grand-junction.rules:469
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Initial Stock Round"',
             at="rulespecs/18-grand-junction.rules:469",
         )
+    # at rulespecs/18-grand-junction.rules:470
     g.b_set_par(v_corporation, v_price)
+    # at rulespecs/18-grand-junction.rules:471
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
+    # at rulespecs/18-grand-junction.rules:472
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/18-grand-junction.rules:473
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
+    # at rulespecs/lib/18xx.rules:696
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:696",
         )
+    # at rulespecs/lib/18xx.rules:697
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:697",
         )
+    # at rulespecs/lib/18xx.rules:698
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:698",
         )
+    # at rulespecs/lib/18xx.rules:699
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:699",
         )
+    # at rulespecs/lib/18xx.rules:700
     v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:701
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:701",
         )
+    # at rulespecs/lib/18xx.rules:702
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8064,6 +8085,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule='§"Certificate Limit"',
             at="rulespecs/lib/18xx.rules:702",
         )
+    # at rulespecs/lib/18xx.rules:704
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8076,18 +8098,24 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule='§"Stock Round"',
             at="rulespecs/lib/18xx.rules:704",
         )
+    # at rulespecs/lib/18xx.rules:706
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+    # at rulespecs/lib/18xx.rules:707
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
             "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
         )
+    # at rulespecs/lib/18xx.rules:708
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:709
     g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:710
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    # at rulespecs/lib/18xx.rules:717
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8101,6 +8129,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:727
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8110,19 +8139,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
+    # at rulespecs/lib/18xx.rules:736
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:737
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:737",
         )
+    # at rulespecs/lib/18xx.rules:738
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:738",
         )
+    # at rulespecs/lib/18xx.rules:739
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8132,6 +8165,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:739",
         )
+    # at rulespecs/lib/18xx.rules:741
     if not (
         (
             (
@@ -8162,51 +8196,75 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule='§"Initial Stock Round"',
             at="rulespecs/lib/18xx.rules:741",
         )
+    # at rulespecs/lib/18xx.rules:746
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:747
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:747",
         )
+    # at rulespecs/lib/18xx.rules:749
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
             at="rulespecs/lib/18xx.rules:749",
         )
+    # at rulespecs/lib/18xx.rules:751
     if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:752
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:754
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:755
     for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:756
         g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:758
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:759
     g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:760
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    # at rulespecs/lib/18xx.rules:769
     if g.param("sell_price_drop") == "once_per_round":
+        # at rulespecs/lib/18xx.rules:772
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:773
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:777
         for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:778
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:782
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:785
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:786
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        # at rulespecs/lib/18xx.rules:791
         if v_sold > 1:
+            # at rulespecs/lib/18xx.rules:792
             for v_k in range(1, (v_sold) + 1):
+                # at rulespecs/lib/18xx.rules:793
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:796
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
+        # at rulespecs/lib/18xx.rules:769
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
@@ -8216,6 +8274,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    # at rulespecs/lib/18xx.rules:805
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8223,6 +8282,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§\"Stock Round\", §\"Operating Round\")"""
+    # at rulespecs/1846.rules:1257
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -8234,112 +8294,146 @@ def a_pass(g, v_entity):
             rule='§"Certificate Limits"',
             at="rulespecs/1846.rules:1257",
         )
+    # at rulespecs/1846.rules:1259
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule='§"Buying Trains"',
             at="rulespecs/1846.rules:1259",
         )
+    # at rulespecs/1846.rules:1261
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
             at="rulespecs/1846.rules:1261",
         )
+    # at rulespecs/1846.rules:1264
     g.b_pass_turn(v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
+    # at rulespecs/18-grand-junction.rules:498
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"GMT 1846 Components Used"',
             at="rulespecs/18-grand-junction.rules:498",
         )
+    # at rulespecs/18-grand-junction.rules:499
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/18-grand-junction.rules:500
     v_cost = g.b_lay_cost(v_lay)
+    # at rulespecs/18-grand-junction.rules:501
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the track",
             rule='§"Track Building Costs"',
             at="rulespecs/18-grand-junction.rules:501",
         )
+    # at rulespecs/18-grand-junction.rules:502
     g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/18-grand-junction.rules:503
     g.b_subsidise_track(v_corporation, v_cost)
+    # at rulespecs/18-grand-junction.rules:504
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
+    # at rulespecs/18-grand-junction.rules:480
     if g.b_pending_decision(v_corporation, "place_token"):
+        # at rulespecs/18-grand-junction.rules:481
         v_home = g.b_check_home_choice(v_corporation, v_city)
+        # at rulespecs/18-grand-junction.rules:482
         g.b_place_station(v_corporation, v_home)
+        # at rulespecs/18-grand-junction.rules:483
         g.b_resolve_decision(v_corporation, "place_token")
     else:
+        # at rulespecs/18-grand-junction.rules:485
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule='§"GMT 1846 Components Used"',
                 at="rulespecs/18-grand-junction.rules:485",
             )
+        # at rulespecs/18-grand-junction.rules:486
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station token left",
                 rule='§"GMT 1846 Components Used"',
                 at="rulespecs/18-grand-junction.rules:486",
             )
+        # at rulespecs/18-grand-junction.rules:487
         v_spot = g.b_check_station(v_corporation, v_city)
+        # at rulespecs/18-grand-junction.rules:488
         v_cost = g.b_token_cost(v_corporation, v_spot)
+        # at rulespecs/18-grand-junction.rules:489
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash for the token",
                 rule='§"GMT 1846 Components Used"',
                 at="rulespecs/18-grand-junction.rules:489",
             )
+        # at rulespecs/18-grand-junction.rules:490
         g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:491
         g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18-grand-junction.rules:492
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
+    # at rulespecs/lib/18xx.rules:851
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
             at="rulespecs/lib/18xx.rules:851",
         )
+    # at rulespecs/lib/18xx.rules:852
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:853
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
             at="rulespecs/lib/18xx.rules:857",
         )
+    # at rulespecs/lib/18xx.rules:858
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
             at="rulespecs/lib/18xx.rules:858",
         )
+    # at rulespecs/lib/18xx.rules:859
     v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:860
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
+    # at rulespecs/lib/18xx.rules:861
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:862
     r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:863
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:864
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    # at rulespecs/lib/18xx.rules:870
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8349,7 +8443,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
+    # at rulespecs/lib/18xx.rules:877
     for v_holder in g.b_shareholders(v_corporation):
+        # at rulespecs/lib/18xx.rules:878
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8359,6 +8455,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:887
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -8372,177 +8469,228 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
+    # at rulespecs/18-grand-junction.rules:789
     v_share = g.b_price(v_corporation)
+    # at rulespecs/18-grand-junction.rules:790
     if v_paid < (v_share // 2):
+        # at rulespecs/18-grand-junction.rules:791
         g.b_market_move(v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and ((v_share >= 165) or g.b_done_this_turn("topped_up")):
+        # at rulespecs/18-grand-junction.rules:793
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:794
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:795
         g.b_market_move(v_corporation, "right")
     elif v_paid >= (2 * v_share):
+        # at rulespecs/18-grand-junction.rules:797
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:798
         g.b_market_move(v_corporation, "right")
     elif v_paid >= v_share:
+        # at rulespecs/18-grand-junction.rules:800
         g.b_market_move(v_corporation, "right")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
+    # at rulespecs/18-grand-junction.rules:923
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
             at="rulespecs/18-grand-junction.rules:923",
         )
+    # at rulespecs/18-grand-junction.rules:924
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
             at="rulespecs/18-grand-junction.rules:924",
         )
+    # at rulespecs/18-grand-junction.rules:925
     v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18-grand-junction.rules:926
     if v_seller == g.name("depot"):
+        # at rulespecs/18-grand-junction.rules:927
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:927",
             )
+        # at rulespecs/18-grand-junction.rules:928
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:928",
             )
+        # at rulespecs/18-grand-junction.rules:929
         if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
                 at="rulespecs/18-grand-junction.rules:929",
             )
+        # at rulespecs/18-grand-junction.rules:930
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18-grand-junction.rules:931
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:931",
             )
+        # at rulespecs/18-grand-junction.rules:932
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:933
         g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:934
         g.b_discount_used(v_corporation)
+        # at rulespecs/18-grand-junction.rules:935
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
+        # at rulespecs/18-grand-junction.rules:937
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:937",
             )
+        # at rulespecs/18-grand-junction.rules:938
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:938",
             )
+        # at rulespecs/18-grand-junction.rules:939
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:940
         g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:941
         g.b_train_bought(v_corporation, v_train, False)
     else:
+        # at rulespecs/18-grand-junction.rules:943
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:943",
             )
+        # at rulespecs/18-grand-junction.rules:944
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
                 at="rulespecs/18-grand-junction.rules:944",
             )
+        # at rulespecs/18-grand-junction.rules:946
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:946",
             )
+        # at rulespecs/18-grand-junction.rules:947
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:947",
             )
+        # at rulespecs/18-grand-junction.rules:948
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/18-grand-junction.rules:949
         g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:950
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    # at rulespecs/lib/18xx.rules:936
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:936",
         )
+    # at rulespecs/lib/18xx.rules:937
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:937",
         )
+    # at rulespecs/lib/18xx.rules:938
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:939
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:939",
         )
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
             at="rulespecs/lib/18xx.rules:940",
         )
+    # at rulespecs/lib/18xx.rules:941
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:941",
         )
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:942",
         )
+    # at rulespecs/lib/18xx.rules:943
     g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:944
     g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:945
     g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:946
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
+    # at rulespecs/lib/18xx.rules:950
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
             at="rulespecs/lib/18xx.rules:950",
         )
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
             at="rulespecs/lib/18xx.rules:951",
         )
+    # at rulespecs/lib/18xx.rules:952
     g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:953
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
+        # at rulespecs/lib/18xx.rules:954
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1238
     return (
         (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
     ) and (g.b_cash(v_corporation) > 0)
@@ -8550,12 +8698,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
+    # at rulespecs/lib/18xx.rules:966
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:966",
         )
+    # at rulespecs/lib/18xx.rules:968
     if not (
         (
             (
@@ -8598,6 +8748,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
             at="rulespecs/lib/18xx.rules:968",
         )
+    # at rulespecs/lib/18xx.rules:974
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -8610,11 +8761,13 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule='§"Emergency Money Raising"',
             at="rulespecs/lib/18xx.rules:974",
         )
+    # at rulespecs/lib/18xx.rules:976
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    # at rulespecs/lib/18xx.rules:981
     return (
         (
             g.b_dearest_train_price()
@@ -8627,6 +8780,7 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1229
     g.b_mark_done_this_turn("emergency_sale")
 
 
@@ -8636,17 +8790,20 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    # at rulespecs/lib/18xx.rules:996
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
             at="rulespecs/lib/18xx.rules:996",
         )
+    # at rulespecs/lib/18xx.rules:998
     g.b_end_game_now("agreement")
 
 
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1215
     return g.b_in_round("operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
@@ -8654,6 +8811,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_sale_left(g, v_player, v_buyer):
     """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
+    # at rulespecs/1846.rules:1243
     return any(
         (
             (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
@@ -8685,6 +8843,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
 
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1250
     return (
         (
             (g.b_acting(v_corporation) and (g.b_president(v_corporation) == v_player))
@@ -8696,15 +8855,21 @@ def r_emergency_sale_for(g, v_player, v_corporation):
 
 def r_acquire_minor(g, v_corporation, v_minor):
     """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
+    # at rulespecs/1846.rules:1301
     g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
+    # at rulespecs/1846.rules:1302
     for v_t in g.b_trains(v_minor):
+        # at rulespecs/1846.rules:1303
         g.move(v_t, v_minor, v_corporation)
+    # at rulespecs/1846.rules:1305
     g.b_absorb_station(v_corporation, v_minor)
+    # at rulespecs/1846.rules:1306
     g.b_close_minor(v_minor)
 
 
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1332
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -8712,11 +8877,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1334
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
+    # at rulespecs/1846.rules:1336
     return g.b_max(
         0,
         g.b_min(
@@ -8729,6 +8896,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
+    # at rulespecs/18-grand-junction.rules:837
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -8738,6 +8906,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
+    # at rulespecs/18-grand-junction.rules:840
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -8747,10 +8916,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
+    # at rulespecs/18-grand-junction.rules:887
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     ) and (not g.b_done_this_turn("emergency_issue"))
+    # at rulespecs/18-grand-junction.rules:889
     if not (
         (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
         or v_emergency
@@ -8760,26 +8931,32 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
             at="rulespecs/18-grand-junction.rules:889",
         )
+    # at rulespecs/18-grand-junction.rules:891
     if not (g.b_len(v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
             at="rulespecs/18-grand-junction.rules:891",
         )
+    # at rulespecs/18-grand-junction.rules:892
     v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18-grand-junction.rules:893
     if v_target == v_corporation:
+        # at rulespecs/18-grand-junction.rules:894
         if not (all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
                 at="rulespecs/18-grand-junction.rules:894",
             )
+        # at rulespecs/18-grand-junction.rules:896
         if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:896",
             )
+        # at rulespecs/18-grand-junction.rules:898
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -8788,9 +8965,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
+        # at rulespecs/18-grand-junction.rules:899
         for v_c in v_shares:
+            # at rulespecs/18-grand-junction.rules:900
             g.move(v_c, v_corporation, g.name("pool"))
     else:
+        # at rulespecs/18-grand-junction.rules:903
         if not (
             all(
                 (
@@ -8808,6 +8988,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
                 rule='§"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:903",
             )
+        # at rulespecs/18-grand-junction.rules:905
         if not (
             (g.b_pool_percent(v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -8817,21 +8998,28 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
                 rule='§"Stock Market"',
                 at="rulespecs/18-grand-junction.rules:905",
             )
+        # at rulespecs/18-grand-junction.rules:907
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
+        # at rulespecs/18-grand-junction.rules:909
         for v_c in v_shares:
+            # at rulespecs/18-grand-junction.rules:910
             g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/18-grand-junction.rules:913
     if v_emergency:
+        # at rulespecs/18-grand-junction.rules:914
         g.b_mark_done_this_turn("emergency_issue")
     else:
+        # at rulespecs/18-grand-junction.rules:916
         g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1387
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
@@ -8843,6 +9031,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1392
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -8851,6 +9040,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1397
     return g.b_max(
         0,
         g.b_min(
@@ -8862,11 +9052,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1401
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1404
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -8875,6 +9067,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1409
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -8912,57 +9105,71 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
+    # at rulespecs/18-grand-junction.rules:852
     if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
             at="rulespecs/18-grand-junction.rules:852",
         )
+    # at rulespecs/18-grand-junction.rules:854
     if not (g.b_len(v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
             at="rulespecs/18-grand-junction.rules:854",
         )
+    # at rulespecs/18-grand-junction.rules:855
     v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18-grand-junction.rules:856
     if v_target == v_corporation:
+        # at rulespecs/18-grand-junction.rules:857
         if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
                 at="rulespecs/18-grand-junction.rules:857",
             )
+        # at rulespecs/18-grand-junction.rules:859
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
+        # at rulespecs/18-grand-junction.rules:860
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
                 at="rulespecs/18-grand-junction.rules:860",
             )
+        # at rulespecs/18-grand-junction.rules:861
         g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:862
         for v_c in v_shares:
+            # at rulespecs/18-grand-junction.rules:863
             g.move(v_c, g.name("pool"), v_corporation)
     else:
+        # at rulespecs/18-grand-junction.rules:866
         if not (g.b_has_power(v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:866",
             )
+        # at rulespecs/18-grand-junction.rules:868
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:868",
             )
+        # at rulespecs/18-grand-junction.rules:870
         if not (all((v_c in g.b_pool_certificates(v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:870",
             )
+        # at rulespecs/18-grand-junction.rules:872
         if not (
             (
                 (
@@ -8978,39 +9185,49 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
                 rule='§"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:872",
             )
+        # at rulespecs/18-grand-junction.rules:874
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        # at rulespecs/18-grand-junction.rules:875
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:875",
             )
+        # at rulespecs/18-grand-junction.rules:876
         g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:877
         for v_c in v_shares:
+            # at rulespecs/18-grand-junction.rules:878
             g.move(v_c, g.name("pool"), v_corporation)
+    # at rulespecs/18-grand-junction.rules:881
     g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1439
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1439",
         )
+    # at rulespecs/1846.rules:1440
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1440",
         )
+    # at rulespecs/1846.rules:1441
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1441",
         )
+    # at rulespecs/1846.rules:1443
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
@@ -9019,23 +9236,27 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1443",
         )
+    # at rulespecs/1846.rules:1445
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
+    # at rulespecs/1846.rules:1449
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
             at="rulespecs/1846.rules:1449",
         )
+    # at rulespecs/1846.rules:1450
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1450",
         )
+    # at rulespecs/1846.rules:1452
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
@@ -9045,57 +9266,73 @@ def a_bankrupt(g, v_corporation):
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1452",
         )
+    # at rulespecs/1846.rules:1454
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1454",
         )
+    # at rulespecs/1846.rules:1456
     v_player = g.b_president(v_corporation)
+    # at rulespecs/1846.rules:1457
     g.b_sell_out(v_player)
+    # at rulespecs/1846.rules:1458
     g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    # at rulespecs/1846.rules:1459
     g.b_leave_game(v_player)
+    # at rulespecs/1846.rules:1460
     if g.b_players_in_game() <= 1:
+        # at rulespecs/1846.rules:1461
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
+    # at rulespecs/1846.rules:1470
     v_revenue = g.b_revenue(v_minor)
+    # at rulespecs/1846.rules:1471
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    # at rulespecs/1846.rules:1472
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
+    # at rulespecs/18-grand-junction.rules:716
     if not (g.b_offered(v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
             at="rulespecs/18-grand-junction.rules:716",
         )
+    # at rulespecs/18-grand-junction.rules:718
     if not (g.b_card_of(v_corporation) == None):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
             at="rulespecs/18-grand-junction.rules:718",
         )
+    # at rulespecs/18-grand-junction.rules:720
     g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
+    # at rulespecs/18-grand-junction.rules:746
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
             at="rulespecs/18-grand-junction.rules:746",
         )
+    # at rulespecs/18-grand-junction.rules:747
     g.b_use_power(v_corporation, v_count)
 
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
+    # at rulespecs/18-grand-junction.rules:773
     if not (
         g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
     ):
@@ -9104,18 +9341,21 @@ def a_top_up_revenue(g, v_corporation, v_amount):
             rule='§"Abraham Donaldson"',
             at="rulespecs/18-grand-junction.rules:773",
         )
+    # at rulespecs/18-grand-junction.rules:776
     if not (not g.b_done_this_turn("topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
             at="rulespecs/18-grand-junction.rules:776",
         )
+    # at rulespecs/18-grand-junction.rules:777
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
             at="rulespecs/18-grand-junction.rules:777",
         )
+    # at rulespecs/18-grand-junction.rules:778
     if not (
         (g.b_revenue(v_corporation) + v_amount) <= g.b_ceil_to((3 * g.b_price(v_corporation)), 10)
     ):
@@ -9124,20 +9364,26 @@ def a_top_up_revenue(g, v_corporation, v_amount):
             rule='§"Abraham Donaldson"',
             at="rulespecs/18-grand-junction.rules:778",
         )
+    # at rulespecs/18-grand-junction.rules:780
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
             at="rulespecs/18-grand-junction.rules:780",
         )
+    # at rulespecs/18-grand-junction.rules:781
     g.b_spend_cubes(v_corporation, 1)
+    # at rulespecs/18-grand-junction.rules:782
     g.transfer(v_amount, v_corporation, g.name("bank"))
+    # at rulespecs/18-grand-junction.rules:783
     g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
+    # at rulespecs/18-grand-junction.rules:784
     g.b_mark_done_this_turn("topped_up")
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
+    # at rulespecs/18-grand-junction.rules:817
     if not (
         (
             g.b_pending_decision(v_player, "choose_turn")
@@ -9150,20 +9396,26 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
             rule='§"Corbett Thompson"',
             at="rulespecs/18-grand-junction.rules:817",
         )
+    # at rulespecs/18-grand-junction.rules:820
     if v_position > 0:
+        # at rulespecs/18-grand-junction.rules:821
         g.b_spend_cubes(v_corporation, 1)
+        # at rulespecs/18-grand-junction.rules:822
         g.b_set_operating_position(v_corporation, v_position)
+    # at rulespecs/18-grand-junction.rules:824
     g.b_resolve_decision(v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
+    # at rulespecs/18-grand-junction.rules:830
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
             at="rulespecs/18-grand-junction.rules:830",
         )
+    # at rulespecs/18-grand-junction.rules:831
     g.b_place_card_marker(v_corporation, v_target)
 
 
@@ -9172,40 +9424,51 @@ def a_corporation_assign(g, v_corporation, v_target):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1007
     if g.param("capitalisation") == "full":
+        # at rulespecs/lib/18xx.rules:1008
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
+    # at rulespecs/lib/18xx.rules:1013
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
+    # at rulespecs/lib/18xx.rules:1017
     for v_company in g.b_open_privates():
+        # at rulespecs/lib/18xx.rules:1018
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
+    # at rulespecs/1846.rules:1539
     g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
+    # at rulespecs/1846.rules:1543
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
+    # at rulespecs/1846.rules:1547
     g.b_close_minors()
 
 
 def t_minor_income(g, *_rest):
     """Minor income centres pay their holders"""
+    # at rulespecs/18-grand-junction.rules:396
     for v_corporation in g.name("corporations"):
+        # at rulespecs/18-grand-junction.rules:397
         if g.b_len(g.b_trains(v_corporation)) > 0:
+            # at rulespecs/18-grand-junction.rules:398
             g.transfer(
                 (g.param("minor_income_per_disc") * g.b_collected(v_corporation, "income_center")),
                 g.name("bank"),
@@ -9215,16 +9478,19 @@ def t_minor_income(g, *_rest):
 
 def t_income_centers_removed(g, *_rest):
     """Phase 4 removes the minor income centres"""
+    # at rulespecs/18-grand-junction.rules:410
     g.b_discard_collected("income_center")
 
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
+    # at rulespecs/18-grand-junction.rules:725
     g.b_offer_card(v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
+    # at rulespecs/18-grand-junction.rules:730
     g.b_discard_cards()
 
 
@@ -9235,15 +9501,21 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
+    # at rulespecs/18-grand-junction.rules:737
     for v_corporation in g.b_operating_order():
+        # at rulespecs/18-grand-junction.rules:738
         if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
+            # at rulespecs/18-grand-junction.rules:739
             g.b_offer_card(v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
+    # at rulespecs/18-grand-junction.rules:751
     for v_corporation in g.name("corporations"):
+        # at rulespecs/18-grand-junction.rules:752
         if g.b_has_power(v_corporation, "bank_income"):
+            # at rulespecs/18-grand-junction.rules:753
             g.transfer(
                 g.b_power_value(v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -9253,6 +9525,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
+    # at rulespecs/18-grand-junction.rules:760
     g.transfer(
         (
             g.b_power_value(v_corporation, "extra_capital", "shares_at_par")
@@ -9261,6 +9534,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
+    # at rulespecs/18-grand-junction.rules:761
     g.b_spend_cubes(v_corporation, 1)
 
 
@@ -9273,10 +9547,13 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
+    # at rulespecs/18-grand-junction.rules:809
     for v_corporation in g.b_operating_order():
+        # at rulespecs/18-grand-junction.rules:810
         if (g.b_has_power(v_corporation, "choose_turn") and (g.b_cubes(v_corporation) > 0)) and (
             g.b_president(v_corporation) != None
         ):
+            # at rulespecs/18-grand-junction.rules:811
             g.b_require_decision(g.b_president(v_corporation), "choose_turn")
 
 

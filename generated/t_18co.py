@@ -9259,18 +9259,22 @@ DATA = TitleData(
 
 def a_bid(g, v_player, v_company, v_price):
     """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
+    # at rulespecs/18co.rules:2033
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
             at="rulespecs/18co.rules:2033",
         )
+    # at rulespecs/18co.rules:2034
     if not (g.b_holder_of(v_company) == g.name("bank")):
         raise IllegalAction(
             "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2034"
         )
+    # at rulespecs/18co.rules:2035
     if not ((v_price % g.param("bid_step")) == 0):
         raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2035")
+    # at rulespecs/18co.rules:2036
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -9280,116 +9284,145 @@ def a_bid(g, v_player, v_company, v_price):
             rule="§2.3",
             at="rulespecs/18co.rules:2036",
         )
+    # at rulespecs/18co.rules:2038
     if not ((g.b_free_cash(v_player) + g.b_own_bid(v_player, v_company)) >= v_price):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
             at="rulespecs/18co.rules:2038",
         )
+    # at rulespecs/18co.rules:2040
     g.b_open_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
+    # at rulespecs/lib/18xx.rules:679
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
             at="rulespecs/lib/18xx.rules:679",
         )
+    # at rulespecs/lib/18xx.rules:680
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
             at="rulespecs/lib/18xx.rules:680",
         )
+    # at rulespecs/lib/18xx.rules:681
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
             at="rulespecs/lib/18xx.rules:681",
         )
+    # at rulespecs/lib/18xx.rules:682
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
             at="rulespecs/lib/18xx.rules:682",
         )
+    # at rulespecs/lib/18xx.rules:683
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:683"
         )
+    # at rulespecs/lib/18xx.rules:684
     v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:685
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
             at="rulespecs/lib/18xx.rules:685",
         )
+    # at rulespecs/lib/18xx.rules:686
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:686"
         )
+    # at rulespecs/lib/18xx.rules:687
     g.b_set_par(v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:688
     if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:688
         g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:689
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
+    # at rulespecs/lib/18xx.rules:690
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:691
     g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/lib/18xx.rules:692
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
+    # at rulespecs/18co.rules:2152
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
             at="rulespecs/18co.rules:2152",
         )
+    # at rulespecs/18co.rules:2153
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
             at="rulespecs/18co.rules:2153",
         )
+    # at rulespecs/18co.rules:2154
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2154"
         )
+    # at rulespecs/18co.rules:2155
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
             at="rulespecs/18co.rules:2155",
         )
+    # at rulespecs/18co.rules:2156
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2156"
         )
+    # at rulespecs/18co.rules:2157
     if not (g.attr(v_shares[0], "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
             at="rulespecs/18co.rules:2157",
         )
+    # at rulespecs/18co.rules:2158
     v_seller = g.b_holder_of(v_shares[0])
+    # at rulespecs/18co.rules:2159
     if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
+        # at rulespecs/18co.rules:2160
         v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2161
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
                 at="rulespecs/18co.rules:2161",
             )
+        # at rulespecs/18co.rules:2162
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
                 at="rulespecs/18co.rules:2162",
             )
+        # at rulespecs/18co.rules:2163
         if not (
             (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
         ):
@@ -9398,12 +9431,14 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
                 rule="§4.2.2, §8.4",
                 at="rulespecs/18co.rules:2163",
             )
+        # at rulespecs/18co.rules:2166
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
                 at="rulespecs/18co.rules:2166",
             )
+        # at rulespecs/18co.rules:2167
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
@@ -9411,26 +9446,35 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2167"
             )
+        # at rulespecs/18co.rules:2168
         v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
+        # at rulespecs/18co.rules:2169
         if not (g.b_cash(v_player) >= v_cost):
             raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2169")
+        # at rulespecs/18co.rules:2170
         g.transfer(v_cost, v_player, v_seller)
+        # at rulespecs/18co.rules:2171
         g.move(v_cert, v_seller, v_player)
+        # at rulespecs/18co.rules:2172
         g.b_bought(v_player, v_corporation)
     else:
+        # at rulespecs/18co.rules:2174
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
                 at="rulespecs/18co.rules:2174",
             )
+        # at rulespecs/18co.rules:2176
         v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2177
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
                 at="rulespecs/18co.rules:2177",
             )
+        # at rulespecs/18co.rules:2178
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -9440,6 +9484,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
                 rule="§4.2.2, §4.2.4",
                 at="rulespecs/18co.rules:2178",
             )
+        # at rulespecs/18co.rules:2180
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -9449,6 +9494,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
                 rule="§4.4.1",
                 at="rulespecs/18co.rules:2180",
             )
+        # at rulespecs/18co.rules:2182
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -9459,16 +9505,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2182"
             )
+        # at rulespecs/18co.rules:2184
         v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+        # at rulespecs/18co.rules:2185
         if not (g.b_cash(v_player) >= v_cost):
             raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2185")
+        # at rulespecs/18co.rules:2186
         g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+        # at rulespecs/18co.rules:2187
         g.move(v_cert, v_seller, v_player)
+        # at rulespecs/18co.rules:2188
         g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
+    # at rulespecs/lib/18xx.rules:717
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9482,6 +9534,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:727
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9491,31 +9544,39 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
+    # at rulespecs/18co.rules:2061
     v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    # at rulespecs/18co.rules:2062
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§4.1, §3.1.1",
             at="rulespecs/18co.rules:2062",
         )
+    # at rulespecs/18co.rules:2064
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2064"
         )
+    # at rulespecs/18co.rules:2065
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no shares are sold in the first Stock Round",
             rule="§4.1.1",
             at="rulespecs/18co.rules:2065",
         )
+    # at rulespecs/18co.rules:2066
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at",
             rule="§4.1.3, §4.3.1",
             at="rulespecs/18co.rules:2066",
         )
+    # at rulespecs/18co.rules:2067
     v_pres = g.b_president_certificate(v_corporation)
+    # at rulespecs/18co.rules:2068
     v_exchange = v_pres in v_shares
+    # at rulespecs/18co.rules:2069
     if not (
         (g.b_len(v_shares) >= 1)
         and all(
@@ -9531,7 +9592,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="§4.1.2, §4.1.5",
             at="rulespecs/18co.rules:2069",
         )
+    # at rulespecs/18co.rules:2071
     v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2072
     if not (
         (v_percent == v_named)
         or (
@@ -9544,18 +9607,21 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="§4.1.2, §4.1.5",
             at="rulespecs/18co.rules:2072",
         )
+    # at rulespecs/18co.rules:2074
     if not ((g.b_pool_percent(v_corporation) + v_percent) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
             at="rulespecs/18co.rules:2074",
         )
+    # at rulespecs/18co.rules:2076
     if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
         raise IllegalAction(
             "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
             rule="§4.1.5, §4.5.1",
             at="rulespecs/18co.rules:2076",
         )
+    # at rulespecs/18co.rules:2078
     if not (
         (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
     ):
@@ -9564,11 +9630,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="§4.1.3, §4.1.4",
             at="rulespecs/18co.rules:2078",
         )
+    # at rulespecs/18co.rules:2081
     if v_emergency:
+        # at rulespecs/18co.rules:2082
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent)
+    # at rulespecs/18co.rules:2084
     v_falling = (
         (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
+    # at rulespecs/18co.rules:2085
     g.transfer(
         (
             g.b_falling_sale_value(v_corporation, (v_percent // 10))
@@ -9578,59 +9648,90 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         g.name("bank"),
         v_player,
     )
+    # at rulespecs/18co.rules:2087
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, (v_percent // 10))
+    # at rulespecs/18co.rules:2088
     g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/18co.rules:2089
     if v_exchange:
+        # at rulespecs/18co.rules:2092
         g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        # at rulespecs/18co.rules:2093
         for v_c in v_shares:
+            # at rulespecs/18co.rules:2094
             if v_c != v_pres:
+                # at rulespecs/18co.rules:2095
                 g.move(v_c, v_player, g.name("pool"))
+        # at rulespecs/18co.rules:2098
         v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
+        # at rulespecs/18co.rules:2099
         for v_c in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+            # at rulespecs/18co.rules:2100
             if not (g.attr(v_c, "percent") <= v_owed):
                 raise IllegalAction(
                     "a certificate given in the exchange is sold whole, or kept",
                     rule="§4.1.5, §4.5.3",
                     at="rulespecs/18co.rules:2100",
                 )
+            # at rulespecs/18co.rules:2101
             g.move(v_c, v_player, g.name("pool"))
+            # at rulespecs/18co.rules:2102
             if g.attr(v_c, "percent") < v_owed:
+                # at rulespecs/18co.rules:2103
                 for v_d in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+                    # at rulespecs/18co.rules:2104
                     if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
                         raise IllegalAction(
                             "a certificate given in the exchange is sold whole, or kept",
                             rule="§4.1.5, §4.5.3",
                             at="rulespecs/18co.rules:2104",
                         )
+                    # at rulespecs/18co.rules:2105
                     g.move(v_d, v_player, g.name("pool"))
     else:
+        # at rulespecs/18co.rules:2110
         for v_c in v_shares:
+            # at rulespecs/18co.rules:2111
             g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/18co.rules:2114
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
+    # at rulespecs/lib/18xx.rules:769
     if g.param("sell_price_drop") == "once_per_round":
+        # at rulespecs/lib/18xx.rules:772
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:773
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:777
         for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:778
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:782
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:785
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:786
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
+        # at rulespecs/lib/18xx.rules:791
         if v_sold > 1:
+            # at rulespecs/lib/18xx.rules:792
             for v_k in range(1, (v_sold) + 1):
+                # at rulespecs/lib/18xx.rules:793
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:796
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
+        # at rulespecs/lib/18xx.rules:769
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
@@ -9640,6 +9741,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
+    # at rulespecs/lib/18xx.rules:805
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9647,6 +9749,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
+    # at rulespecs/lib/18xx.rules:808
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -9658,50 +9761,60 @@ def a_pass(g, v_entity):
             rule="§4.4.1",
             at="rulespecs/lib/18xx.rules:808",
         )
+    # at rulespecs/lib/18xx.rules:810
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
             at="rulespecs/lib/18xx.rules:810",
         )
+    # at rulespecs/lib/18xx.rules:812
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
+    # at rulespecs/18co.rules:2195
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
             at="rulespecs/18co.rules:2195",
         )
+    # at rulespecs/18co.rules:2196
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
             at="rulespecs/18co.rules:2196",
         )
+    # at rulespecs/18co.rules:2197
     if not (not g.b_closed(v_company)):
         raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2197")
+    # at rulespecs/18co.rules:2198
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
             at="rulespecs/18co.rules:2198",
         )
+    # at rulespecs/18co.rules:2199
     v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2200
     if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
             at="rulespecs/18co.rules:2200",
         )
+    # at rulespecs/18co.rules:2201
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
             at="rulespecs/18co.rules:2201",
         )
+    # at rulespecs/18co.rules:2202
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -9714,102 +9827,131 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
             rule="§5.3.2",
             at="rulespecs/18co.rules:2202",
         )
+    # at rulespecs/18co.rules:2204
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2204")
+    # at rulespecs/18co.rules:2205
     if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
             at="rulespecs/18co.rules:2205",
         )
+    # at rulespecs/18co.rules:2207
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
+    # at rulespecs/18co.rules:2208
     g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
+    # at rulespecs/lib/18xx.rules:832
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
             at="rulespecs/lib/18xx.rules:832",
         )
+    # at rulespecs/lib/18xx.rules:833
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:834
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
             at="rulespecs/lib/18xx.rules:834",
         )
+    # at rulespecs/lib/18xx.rules:835
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:836
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
+    # at rulespecs/18co.rules:2264
     if g.b_pending_decision(v_corporation, "place_token"):
+        # at rulespecs/18co.rules:2265
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
                 at="rulespecs/18co.rules:2265",
             )
+        # at rulespecs/18co.rules:2267
         g.b_swap_station(v_corporation, v_city)
     else:
+        # at rulespecs/18co.rules:2269
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
                 at="rulespecs/18co.rules:2269",
             )
+        # at rulespecs/18co.rules:2270
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
                 at="rulespecs/18co.rules:2270",
             )
+        # at rulespecs/18co.rules:2271
         v_spot = g.b_check_token(v_corporation, v_city)
+        # at rulespecs/18co.rules:2272
         v_cost = g.b_next_token_cost(v_corporation)
+        # at rulespecs/18co.rules:2273
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2273"
             )
+        # at rulespecs/18co.rules:2274
         g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18co.rules:2275
         g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18co.rules:2276
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
+    # at rulespecs/lib/18xx.rules:851
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
             at="rulespecs/lib/18xx.rules:851",
         )
+    # at rulespecs/lib/18xx.rules:852
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:853
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
+    # at rulespecs/18co.rules:2284
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
             at="rulespecs/18co.rules:2284",
         )
+    # at rulespecs/18co.rules:2285
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2285"
         )
+    # at rulespecs/18co.rules:2286
     v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/18co.rules:2287
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
     )
+    # at rulespecs/18co.rules:2288
     if v_revenue > 0:
+        # at rulespecs/18co.rules:2289
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -9818,20 +9960,28 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
+    # at rulespecs/18co.rules:2291
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
+        # at rulespecs/18co.rules:2292
         g.b_close_private(g.entity("private", "DRGR"))
+    # at rulespecs/18co.rules:2294
     v_paid = v_revenue if (v_kind == "payout") else 0
+    # at rulespecs/18co.rules:2295
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2296
     r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/18co.rules:2297
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/18co.rules:2298
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
+    # at rulespecs/lib/18xx.rules:870
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -9841,7 +9991,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
+    # at rulespecs/lib/18xx.rules:877
     for v_holder in g.b_shareholders(v_corporation):
+        # at rulespecs/lib/18xx.rules:878
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -9851,6 +10003,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:887
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -9864,88 +10017,116 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
+    # at rulespecs/18co.rules:2319
     v_value = g.b_price(v_corporation)
+    # at rulespecs/18co.rules:2320
     if g.b_revenue(v_corporation) > 0:
+        # at rulespecs/18co.rules:2321
         if v_kind == "withhold":
+            # at rulespecs/18co.rules:2322
             g.b_market_move(v_corporation, "left")
         else:
+            # at rulespecs/18co.rules:2324
             g.b_market_move(v_corporation, "right")
+            # at rulespecs/18co.rules:2325
             if v_paid >= (2 * v_value):
+                # at rulespecs/18co.rules:2326
                 g.b_market_move(v_corporation, "up")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
+    # at rulespecs/18co.rules:2213
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
             at="rulespecs/18co.rules:2213",
         )
+    # at rulespecs/18co.rules:2214
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
             at="rulespecs/18co.rules:2214",
         )
+    # at rulespecs/18co.rules:2216
     v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18co.rules:2217
     if v_seller == g.name("depot"):
+        # at rulespecs/18co.rules:2218
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
                 at="rulespecs/18co.rules:2218",
             )
+        # at rulespecs/18co.rules:2219
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
                 at="rulespecs/18co.rules:2219",
             )
+        # at rulespecs/18co.rules:2220
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2220"
             )
+        # at rulespecs/18co.rules:2221
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2222
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
                 at="rulespecs/18co.rules:2222",
             )
+        # at rulespecs/18co.rules:2223
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/18co.rules:2224
         g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18co.rules:2225
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
+        # at rulespecs/18co.rules:2227
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
                 at="rulespecs/18co.rules:2227",
             )
+        # at rulespecs/18co.rules:2228
         r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2229
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
                 at="rulespecs/18co.rules:2229",
             )
+        # at rulespecs/18co.rules:2230
         g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/18co.rules:2231
         g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18co.rules:2232
         g.b_train_bought(v_corporation, v_train, False)
     else:
+        # at rulespecs/18co.rules:2234
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
                 at="rulespecs/18co.rules:2234",
             )
+        # at rulespecs/18co.rules:2235
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
                 at="rulespecs/18co.rules:2235",
             )
+        # at rulespecs/18co.rules:2237
         if not (
             (g.param("train_trades") == "any_corporation")
             or (g.b_president(v_seller) == g.b_president(v_corporation))
@@ -9955,103 +10136,129 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 rule="§5.10.1.3",
                 at="rulespecs/18co.rules:2237",
             )
+        # at rulespecs/18co.rules:2239
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
                 at="rulespecs/18co.rules:2239",
             )
+        # at rulespecs/18co.rules:2240
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
                 at="rulespecs/18co.rules:2240",
             )
+        # at rulespecs/18co.rules:2241
         g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/18co.rules:2242
         g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18co.rules:2243
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
+    # at rulespecs/lib/18xx.rules:936
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:936",
         )
+    # at rulespecs/lib/18xx.rules:937
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:937",
         )
+    # at rulespecs/lib/18xx.rules:938
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:939
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:939",
         )
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
             at="rulespecs/lib/18xx.rules:940",
         )
+    # at rulespecs/lib/18xx.rules:941
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:941",
         )
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
             at="rulespecs/lib/18xx.rules:942",
         )
+    # at rulespecs/lib/18xx.rules:943
     g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:944
     g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:945
     g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:946
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
+    # at rulespecs/18co.rules:2250
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
             at="rulespecs/18co.rules:2250",
         )
+    # at rulespecs/18co.rules:2251
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
             at="rulespecs/18co.rules:2251",
         )
+    # at rulespecs/18co.rules:2252
     if g.attr(v_train, "on_discard") == "removed_from_game":
+        # at rulespecs/18co.rules:2253
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
+        # at rulespecs/18co.rules:2255
         g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/18co.rules:2257
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+        # at rulespecs/18co.rules:2258
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once money is raised for a train the corporation must buy (§5.10.6.1)"""
+    # at rulespecs/18co.rules:2378
     return not r_money_raised_for_train(g)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
+    # at rulespecs/lib/18xx.rules:966
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
             at="rulespecs/lib/18xx.rules:966",
         )
+    # at rulespecs/lib/18xx.rules:968
     if not (
         (
             (
@@ -10094,6 +10301,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
             at="rulespecs/lib/18xx.rules:968",
         )
+    # at rulespecs/lib/18xx.rules:974
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10106,11 +10314,13 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             rule="§5.10.6.1",
             at="rulespecs/lib/18xx.rules:974",
         )
+    # at rulespecs/lib/18xx.rules:976
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
+    # at rulespecs/lib/18xx.rules:981
     return (
         (
             g.b_dearest_train_price()
@@ -10123,6 +10333,7 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
+    # at rulespecs/18co.rules:2372
     g.b_mark_done_this_turn("emergency_sale")
 
 
@@ -10132,122 +10343,151 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
+    # at rulespecs/lib/18xx.rules:996
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
             at="rulespecs/lib/18xx.rules:996",
         )
+    # at rulespecs/lib/18xx.rules:998
     g.b_end_game_now("agreement")
 
 
 def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     """A corporation's one bid for a corporation up for liquidation (§7.1.1)"""
+    # at rulespecs/18co.rules:491
     if not (g.b_in_round("acquisition")):
         raise IllegalAction(
             "corporations bid for others in the Acquisition Round",
             rule="§7, §7.1",
             at="rulespecs/18co.rules:491",
         )
+    # at rulespecs/18co.rules:492
     if not (v_corporation == g.b_acquisition_target()):
         raise IllegalAction(
             "the auction is for another corporation", rule="§7.1", at="rulespecs/18co.rules:492"
         )
+    # at rulespecs/18co.rules:493
     if not (g.b_president(v_bidder) != g.b_president(v_corporation)):
         raise IllegalAction(
             "a corporation with the same President as the one being liquidated does not bid",
             rule="§7.1.1",
             at="rulespecs/18co.rules:493",
         )
+    # at rulespecs/18co.rules:495
     if not (v_price >= g.param("acquisition_bid_min")):
         raise IllegalAction("a bid is at least $1", rule="§7.1.1", at="rulespecs/18co.rules:495")
+    # at rulespecs/18co.rules:496
     if not (v_price >= (g.b_highest_acquisition_bid() + g.param("acquisition_bid_raise"))):
         raise IllegalAction(
             "a bid beats the highest so far", rule="§7.1.2", at="rulespecs/18co.rules:496"
         )
+    # at rulespecs/18co.rules:498
     if not (g.b_cash(v_bidder) >= v_price):
         raise IllegalAction(
             "the winner pays its bid from its treasury",
             rule="§7.1.2",
             at="rulespecs/18co.rules:498",
         )
+    # at rulespecs/18co.rules:499
     g.b_acquisition_bid(v_bidder, v_price)
 
 
 def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     """Buy a certificate a corporation one presides holds of another corporation (§8.2)"""
+    # at rulespecs/18co.rules:520
     if not (g.b_in_special_round("presidents_choice")):
         raise IllegalAction(
             "certificates are bought so in the President's Choice Round",
             rule="§8",
             at="rulespecs/18co.rules:520",
         )
+    # at rulespecs/18co.rules:521
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:521")
+    # at rulespecs/18co.rules:522
     v_cert = v_shares[0]
+    # at rulespecs/18co.rules:523
     if not (g.attr(v_cert, "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§8.2",
             at="rulespecs/18co.rules:523",
         )
+    # at rulespecs/18co.rules:524
     v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:525
     if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
         raise IllegalAction(
             "the certificate is one a corporation holds of another corporation",
             rule="§8.2, §11.4",
             at="rulespecs/18co.rules:525",
         )
+    # at rulespecs/18co.rules:527
     if not (g.b_president(v_seller) == v_player):
         raise IllegalAction(
             "a President buys from the corporations he presides",
             rule="§8.2",
             at="rulespecs/18co.rules:527",
         )
+    # at rulespecs/18co.rules:528
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:528"
         )
+    # at rulespecs/18co.rules:529
     if not (
         (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent")) <= g.param("holding_cap")
     ):
         raise IllegalAction(
             "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:529"
         )
+    # at rulespecs/18co.rules:530
     v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
+    # at rulespecs/18co.rules:531
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:531")
+    # at rulespecs/18co.rules:532
     g.transfer(v_cost, v_player, v_seller)
+    # at rulespecs/18co.rules:533
     g.move(v_cert, v_seller, v_player)
+    # at rulespecs/18co.rules:534
     g.b_bought(v_player, v_corporation)
 
 
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     """Raise a bid and move it to another private (§2.1.2)"""
+    # at rulespecs/18co.rules:2045
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
             at="rulespecs/18co.rules:2045",
         )
+    # at rulespecs/18co.rules:2046
     if not (g.b_own_bid(v_player, v_from_company) > 0):
         raise IllegalAction(
             "the player has no bid on that private to move",
             rule="§2.1.2",
             at="rulespecs/18co.rules:2046",
         )
+    # at rulespecs/18co.rules:2047
     if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
         raise IllegalAction(
             "a bid is moved to another private in the auction",
             rule="§2.1.2",
             at="rulespecs/18co.rules:2047",
         )
+    # at rulespecs/18co.rules:2049
     if not (v_price > g.b_own_bid(v_player, v_from_company)):
         raise IllegalAction(
             "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2049"
         )
+    # at rulespecs/18co.rules:2050
     if not ((v_price % g.param("bid_step")) == 0):
         raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2050")
+    # at rulespecs/18co.rules:2051
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -10257,6 +10497,7 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
             rule="§2.3",
             at="rulespecs/18co.rules:2051",
         )
+    # at rulespecs/18co.rules:2053
     if not (
         (
             (g.b_free_cash(v_player) + g.b_own_bid(v_player, v_from_company))
@@ -10269,39 +10510,51 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
             rule="§2.4, §2.5",
             at="rulespecs/18co.rules:2053",
         )
+    # at rulespecs/18co.rules:2055
     g.b_move_bid(v_player, v_from_company, v_company, v_price)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (Table B, §5.6)"""
+    # at rulespecs/18co.rules:2130
     if not (not g.b_closed(v_company)):
         raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2130")
+    # at rulespecs/18co.rules:2131
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2131"
         )
+    # at rulespecs/18co.rules:2132
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    # at rulespecs/18co.rules:2133
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_remove_token(g, v_company, v_city):
     """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
+    # at rulespecs/18co.rules:2140
     if not (not g.b_closed(v_company)):
         raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2140")
+    # at rulespecs/18co.rules:2141
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
             at="rulespecs/18co.rules:2141",
         )
+    # at rulespecs/18co.rules:2142
     v_station = g.b_check_return_token(v_company, v_city)
+    # at rulespecs/18co.rules:2143
     v_corporation = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2144
     g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2145
     g.b_return_token(v_company, v_station)
 
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
+    # at rulespecs/18co.rules:2338
     return (g.b_len(g.b_treasury_certificates(v_corporation)) > 0) and (
         (g.b_pool_percent(v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -10309,15 +10562,18 @@ def r_can_issue(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
+    # at rulespecs/18co.rules:2342
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    # at rulespecs/18co.rules:2344
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
             at="rulespecs/18co.rules:2344",
         )
+    # at rulespecs/18co.rules:2346
     if not (
         (g.b_len(v_shares) == 1)
         and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
@@ -10327,45 +10583,61 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             rule="§5.11.1",
             at="rulespecs/18co.rules:2346",
         )
+    # at rulespecs/18co.rules:2348
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2349
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
             at="rulespecs/18co.rules:2349",
         )
+    # at rulespecs/18co.rules:2351
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2352
     for v_c in v_shares:
+        # at rulespecs/18co.rules:2353
         g.move(v_c, v_corporation, g.name("pool"))
+        # at rulespecs/18co.rules:2354
         g.b_market_move(v_corporation, "down")
+        # at rulespecs/18co.rules:2355
         if g.attr(v_c, "percent") > 10:
+            # at rulespecs/18co.rules:2356
             g.b_market_move(v_corporation, "down")
+    # at rulespecs/18co.rules:2359
     if v_emergency:
+        # at rulespecs/18co.rules:2360
         g.b_mark_done_this_turn("emergency_issue")
 
 
 def r_money_raised_for_train(g):
     """the corporation operating has raised money for a train it must buy this turn (§5.10.6.1)"""
+    # at rulespecs/18co.rules:2375
     return g.b_done_this_turn("emergency_issue") or g.b_done_this_turn("emergency_sale")
 
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
+    # at rulespecs/18co.rules:2382
     if not (g.b_len(v_shares) >= 1):
         raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2382")
+    # at rulespecs/18co.rules:2383
     v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18co.rules:2384
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
             at="rulespecs/18co.rules:2384",
         )
+    # at rulespecs/18co.rules:2386
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
             at="rulespecs/18co.rules:2386",
         )
+    # at rulespecs/18co.rules:2387
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -10377,41 +10649,53 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
             rule="§5.12, §11.4",
             at="rulespecs/18co.rules:2387",
         )
+    # at rulespecs/18co.rules:2389
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
             at="rulespecs/18co.rules:2389",
         )
+    # at rulespecs/18co.rules:2391
     if not (g.b_corporate_purchase_this_turn() != v_target):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
             at="rulespecs/18co.rules:2391",
         )
+    # at rulespecs/18co.rules:2393
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2394
     if not ((g.b_pool_percent(v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
             at="rulespecs/18co.rules:2394",
         )
+    # at rulespecs/18co.rules:2396
     g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2397
     for v_c in v_shares:
+        # at rulespecs/18co.rules:2398
         g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/18co.rules:2400
     if v_percent_sold > 10:
+        # at rulespecs/18co.rules:2401
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
+    # at rulespecs/18co.rules:2403
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
+    # at rulespecs/18co.rules:2408
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
             at="rulespecs/18co.rules:2408",
         )
+    # at rulespecs/18co.rules:2409
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
@@ -10421,57 +10705,74 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             rule="§5.4.1",
             at="rulespecs/18co.rules:2409",
         )
+    # at rulespecs/18co.rules:2411
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+    # at rulespecs/18co.rules:2412
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2412")
+    # at rulespecs/18co.rules:2413
     g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/18co.rules:2414
     for v_c in v_shares:
+        # at rulespecs/18co.rules:2415
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
+    # at rulespecs/18co.rules:2422
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
             at="rulespecs/18co.rules:2422",
         )
+    # at rulespecs/18co.rules:2424
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
             at="rulespecs/18co.rules:2424",
         )
+    # at rulespecs/18co.rules:2425
     v_cert = v_shares[0]
+    # at rulespecs/18co.rules:2426
     v_target = g.attr(v_cert, "corporation")
+    # at rulespecs/18co.rules:2427
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
             at="rulespecs/18co.rules:2427",
         )
+    # at rulespecs/18co.rules:2428
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
             at="rulespecs/18co.rules:2428",
         )
+    # at rulespecs/18co.rules:2429
     v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:2430
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
             at="rulespecs/18co.rules:2430",
         )
+    # at rulespecs/18co.rules:2432
     v_earlier = g.b_corporate_purchase_this_turn()
+    # at rulespecs/18co.rules:2433
     if not ((v_earlier == None) or (v_earlier == v_target)):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
             at="rulespecs/18co.rules:2433",
         )
+    # at rulespecs/18co.rules:2434
     v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    # at rulespecs/18co.rules:2435
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -10490,33 +10791,43 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
             at="rulespecs/18co.rules:2435",
         )
+    # at rulespecs/18co.rules:2440
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
+    # at rulespecs/18co.rules:2441
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2441")
+    # at rulespecs/18co.rules:2442
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
+    # at rulespecs/18co.rules:2443
     g.move(v_cert, v_seller, v_corporation)
+    # at rulespecs/18co.rules:2444
     g.b_note_corporate_purchase(v_target)
+    # at rulespecs/18co.rules:2445
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
+    # at rulespecs/18co.rules:2454
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
             at="rulespecs/18co.rules:2454",
         )
+    # at rulespecs/18co.rules:2455
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2455")
+    # at rulespecs/18co.rules:2456
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
             at="rulespecs/18co.rules:2456",
         )
+    # at rulespecs/18co.rules:2457
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
@@ -10525,23 +10836,27 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             rule="§5.10.6.1",
             at="rulespecs/18co.rules:2457",
         )
+    # at rulespecs/18co.rules:2459
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§10)"""
+    # at rulespecs/18co.rules:2463
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
             at="rulespecs/18co.rules:2463",
         )
+    # at rulespecs/18co.rules:2464
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
             at="rulespecs/18co.rules:2464",
         )
+    # at rulespecs/18co.rules:2465
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
@@ -10549,10 +10864,12 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2465"
         )
+    # at rulespecs/18co.rules:2467
     if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
         raise IllegalAction(
             "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2467"
         )
+    # at rulespecs/18co.rules:2469
     g.b_end_game_now("bankruptcy")
 
 
@@ -10561,40 +10878,51 @@ def a_bankrupt(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1007
     if g.param("capitalisation") == "full":
+        # at rulespecs/lib/18xx.rules:1008
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
+    # at rulespecs/lib/18xx.rules:1013
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
+    # at rulespecs/lib/18xx.rules:1017
     for v_company in g.b_open_privates():
+        # at rulespecs/lib/18xx.rules:1018
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_presidents_choice_called(g, *_rest):
     """The first 5D or E calls the President's Choice Round"""
+    # at rulespecs/18co.rules:515
     g.b_call_round("presidents_choice")
 
 
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
+    # at rulespecs/18co.rules:2302
     for v_c in g.name("corporations"):
+        # at rulespecs/18co.rules:2303
         if not g.b_started(v_c):
+            # at rulespecs/18co.rules:2304
             g.b_unreserve_home(v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
+    # at rulespecs/18co.rules:2309
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
+    # at rulespecs/18co.rules:2312
     g.b_close_private(g.entity("private", "IMC"))
 
 

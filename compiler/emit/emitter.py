@@ -303,6 +303,11 @@ class Compiler:
         out: list[str] = []
         for st in body:
             cite = _cite(getattr(st, "prov", s.NO_PROVENANCE)) or rule
+            at = _at(getattr(st, "span", None))
+            if at is not None and not isinstance(st, s.Match):
+                # where the statement is written: a refusal raised inside it by the runtime names it
+                # (`errors.clause_at` reads this line back from the traceback)
+                out.append(f"{pad}# at {at}")
             if isinstance(st, s.Require):
                 if not st.prov.citations:
                     cite = self.rule_for([st.cond] + ([st.unless] if st.unless else []), rule)
@@ -364,6 +369,9 @@ class Compiler:
         doc = (decl.title or decl.name) + (f" ({rule})" if rule else "")
         lines = [f"def {_ident(decl.name, prefix)}({sig}):", f"    {docstring(doc)}"]
         if decl.kind == "function":
+            at = _at(getattr(decl.result, "span", None) or clause.span)
+            if at is not None:
+                lines.append(f"    # at {at}")
             lines.append(f"    return {self.expr(decl.result, scope)}")
         else:
             lines.extend(self.stmts(decl.body, scope, rule, 1))

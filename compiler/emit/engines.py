@@ -7,6 +7,7 @@ they import only `compiler.runtime`.
 from __future__ import annotations
 
 import importlib.util
+import linecache
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -79,6 +80,8 @@ def memory_game_class(title, sources, shown: str) -> type:
         module.__file__ = shown
         sys.modules[qualified] = module
         exec(compile(source, shown, "exec"), module.__dict__)
+        # its source where a refusal's traceback looks for the statement's `# at` line (errors.clause_at)
+        linecache.cache[shown] = (len(source), None, source.splitlines(True), shown)
     return sys.modules[qualified].Game
 
 
@@ -159,5 +162,7 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
         module = ModuleType(qualified)
         module.__file__ = str(overlay)
         sys.modules[qualified] = module
-        exec(compile(source, f"<{shown} on {title}>", "exec"), module.__dict__)
+        filename = f"<{shown} on {title}>"
+        exec(compile(source, filename, "exec"), module.__dict__)
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return sys.modules[qualified].Game

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import linecache
+from types import TracebackType
+
+#: the comment the emitter writes above each statement of a generated engine: where the DSL has it
+_MARK = "# at "
+
 
 class IllegalAction(Exception):
     """An action the rules do not allow now.
@@ -17,11 +23,23 @@ class IllegalAction(Exception):
         super().__init__(message)
         self.message = message
         self.rule = rule
-        #: where the refusing clause is written, "rulespecs/lib/18xx.rules:701" (a DSL `require`), or None
-        self.at = at
+        self._at = at
         #: the title's clause whose data forbids it, as (kind, key): ("hex", "B4"), ("tile", "802");
         #: the engine cites that clause's provenance when no rule is given
         self.source = source
+
+    @property
+    def at(self) -> str | None:
+        """Where the refusing clause is written, "rulespecs/lib/18xx.rules:701", or None: a DSL
+        `require` says so itself; a refusal the runtime raises inside a DSL statement (`do
+        use_ability(...)`) names that statement, read from the traceback (`clause_at`)."""
+        if self._at is None and self.__traceback__ is not None:
+            self._at = clause_at(self.__traceback__)
+        return self._at
+
+    @at.setter
+    def at(self, value: str | None) -> None:
+        self._at = value
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message
@@ -52,3 +70,38 @@ class InvariantViolation(AssertionError):
         self.invariant = invariant
         self.detail = detail
         self.action = action
+
+
+def clause_at(tb: TracebackType | None) -> str | None:
+    """Where the DSL statement that was running is written ("rulespecs/1846.rules:120"): the innermost
+    frame of a generated engine (`generated.*`) in the traceback `tb`, and the `# at` comment the
+    emitter wrote above the statement holding its line; None where no engine frame has one. Read only
+    when a message is shown (a refusal tried while listing the legal actions never pays for it)."""
+    found = None
+    while tb is not None:
+        if str(tb.tb_frame.f_globals.get("__name__", "")).startswith("generated."):
+            found = tb
+        tb = tb.tb_next
+    if found is None:
+        return None
+    frame, line = found.tb_frame, found.tb_lineno
+    filename = frame.f_code.co_filename
+    text = linecache.getline(filename, line, frame.f_globals)
+    limit = _indent(text)
+    for number in range(line - 1, 0, -1):
+        above = linecache.getline(filename, number, frame.f_globals)
+        if not above.strip():
+            continue
+        depth = _indent(above)
+        if above.lstrip().startswith(_MARK):
+            if depth <= limit:
+                return above.strip()[len(_MARK):]
+        elif depth < limit:
+            limit = depth  # a line enclosing it: its marker is at this depth or above
+            if above.lstrip().startswith("def "):
+                return None
+    return None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
