@@ -1362,13 +1362,13 @@ class GameBase:
         return owner
 
     #: the ability timings of the library that say who may use it when, whatever its effect (`_ability_window`)
-    GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "sold", "phase_start"})
+    GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "any_time", "sold", "phase_start"})
     #: the generic timings at which the private owes the ability's `decision`
     DECISION_WHEN = frozenset({"sold", "phase_start"})
 
     def _generic_timing(self, ability: dict | None) -> bool:
-        """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn | sold |
-        phase_start`,
+        """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn |
+        any_time | sold | phase_start`,
         or `owner: player`), which `_ability_window` judges, rather than the owning corporation's turn."""
         return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
                                         or str(ability.get("owner", "")) == "player")
@@ -1378,7 +1378,9 @@ class GameBase:
         holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
         and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
         round; operating_turn: the operating turn of the owning corporation, or of one its player owner
-        presides; sold, phase_start: while the private owes the ability's `decision`); its `count` uses over
+        presides; any_time: any moment of a stock or an operating round, in or out of turn, the action
+        being one of the title's any_time_actions; sold, phase_start: while the private owes the
+        ability's `decision`); its `count` uses over
         the game and
         `count_per_operating_round` in this operating round are not spent. Returns the holder (a player) or
         the corporation acting (for a player owner in an operating turn, the corporation he presides that
@@ -1405,6 +1407,9 @@ class GameBase:
                 raise IllegalAction(f"{company} {what} in the operating turn of its owner"
                                     + (" or of a corporation he presides" if holder.kind == "player" else ""))
             user = acting
+        elif when == "any_time":
+            if self.g["round"] not in ("stock", "operating"):
+                raise IllegalAction(f"{company} {what} at any time of a stock or an operating round")
         elif when in self.DECISION_WHEN:
             if not self.b_pending_decision(company, str(ability.get("decision", ""))):
                 raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
@@ -5937,8 +5942,9 @@ class GameBase:
 
     def _title_action_candidates(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
         """Candidates for a title's own action (`action`, of vocabulary type `kind`): each later parameter
-        ranges over the entities of its type (money parameters over the item's declared prices, a train, hex,
-        tile or certificate over `_declared_kind_choices`); an optional field is also left out."""
+        ranges over the entities of its type (a money parameter over the price range of the private the
+        candidate names, `_money_range`, else every price the title declares; a train, hex, tile or
+        certificate over `_declared_kind_choices`); an optional field is also left out."""
         optional = self.ACTION_DEFAULTS.get(action or kind, {})
         first = params[0][1] if params else ()
         if who.get("entity_type") == "player" and "player" not in first or \
@@ -5975,7 +5981,18 @@ class GameBase:
             elif t == "player":
                 values = [p.id for p in self.players]
             elif t == "money":
-                values = sorted({0, *[int(v) for v in self._money_candidates()]})
+                # over the price range of the private the candidate names (the acting private, or one a
+                # parameter before binds), else every price the title declares
+                declared = sorted({0, *[int(v) for v in self._money_candidates()]})
+                expanded = []
+                for c in combos:
+                    amounts = self._money_range(self._named_private(who, c)) or declared
+                    if name in optional:
+                        expanded.append(c)  # left out: its default
+                        amounts = [v for v in amounts if v != optional[name]]
+                    expanded.extend({**c, name: v} for v in amounts)
+                combos = expanded
+                continue
             elif t == "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
                 # a choice among the title's `<action>_options` (1880's building rights; a number stays one)
                 values = [v if isinstance(v, int) and not isinstance(v, bool) else str(v)
@@ -6020,6 +6037,39 @@ class GameBase:
         if named:
             return [*dict.fromkeys(named)]
         return sorted(self.board.hexes) if kind == "hex" else sorted(self.board.tiles)
+
+    def _named_private(self, who: dict, combo: dict) -> Entity | None:
+        """The private a title action's candidate names: the acting private, else the first parameter
+        bound to a private (None if neither)."""
+        actor = self.find(who["entity"])
+        if actor.kind == "private":
+            return actor
+        for value in combo.values():
+            item = self.by_id.get(("private", str(value)))
+            if item is not None:
+                return item
+        return None
+
+    def _money_range(self, item: Entity | None) -> list[int]:
+        """The amounts random play tries for a price of private `item`: its range from `min_price` to
+        `max_price`, in steps of the title's `bid_step` (else `min_bid_raise`, else 5), at most five
+        amounts spread evenly over it, its face value (`cost`) among them where it lies inside; [] for
+        none or a private without both bounds. A DSL action's own guards decide which are legal."""
+        if item is None:
+            return []
+        low, high = item.get("min_price"), item.get("max_price")
+        if not isinstance(low, int) or not isinstance(high, int) or high < low:
+            return []
+        step = int(self.DATA.properties.get("bid_step") or self.DATA.properties.get("min_bid_raise") or 5)
+        amounts = list(range(low, high + 1, max(1, step)))
+        if amounts[-1] != high:
+            amounts.append(high)
+        if len(amounts) > 5:
+            amounts = [amounts[round(i * (len(amounts) - 1) / 4)] for i in range(5)]
+        cost = item.get("cost")
+        if isinstance(cost, int) and low <= cost <= high:
+            amounts.append(cost)
+        return sorted(set(amounts))
 
     def _money_candidates(self) -> list[int]:
         values = []

@@ -519,7 +519,8 @@ class Model:
             else:
                 copies = TRAIN_COPIES
                 what = "a gap" if isinstance(count, GapValue) else f"{count!r}"
-                self.note.lines.append(f"train {name}: count is {what}; {TRAIN_COPIES} copies modelled")
+                self.note.lines.append(f"train {name}: count is {what}; {TRAIN_COPIES} copies modelled"
+                                       + _written(comp.span))
             price = data.get("price")
             price = price if isinstance(price, int) else None
             for i in range(copies):
@@ -744,7 +745,7 @@ class Model:
             if ok:
                 matching.append(value)
         if not matching:
-            raise GapError(name, f"table {name} has no row for {self.n_players} players")
+            raise GapError(name, f"table {name} has no row for {self.n_players} players").locate(decl.span)
         for value in matching:
             if isinstance(value, GapValue):
                 raise GapError(name, value.reason).locate(decl.span)
@@ -752,7 +753,8 @@ class Model:
         if len(distinct) == 1:
             return matching[0]
         if not all(isinstance(v, int) for v in matching):
-            raise GapError(name, f"table {name} is keyed by {', '.join(decl.dims)}; play does not know all of them")
+            raise GapError(name, f"table {name} is keyed by {', '.join(decl.dims)}; play does not know all of them"
+                           ).locate(decl.span)
         if name not in self._param_consts:
             const = z3.Int(f"param:{name}")
             values = sorted(set(matching))
@@ -760,6 +762,7 @@ class Model:
             self.param_axioms.append(z3.Or([const == v for v in values]))
             self.note.lines.append(
                 f"{name}: a table keyed by {', '.join(decl.dims)}; one of {values} at {self.n_players} players"
+                + _written(decl.span)
             )
         return self._param_consts[name][0]
 
@@ -1085,3 +1088,10 @@ def hold_name(item: Item, holder: Ent | None) -> str:
     """The variable counting how often `holder` holds `item` (None: any holder
     outside the item's legal holders)."""
     return f"hold:{item.id}@{holder.id if holder is not None else OTHER}"
+
+
+def _written(span) -> str:
+    """" (path:line)": where the clause a scope note is about is written (every note about a clause names it)."""
+    if span is None or not span.path or span.path.startswith("<") or span.line <= 0:
+        return ""
+    return f" ({span.path}:{span.line})"

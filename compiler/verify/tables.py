@@ -216,7 +216,7 @@ def _share_layouts(title: Title) -> TableCheck:
     for comp in title.components("corporation"):
         shares = component_data(comp).get("shares")
         if not isinstance(shares, list):
-            gaps.append(comp.key or "")
+            gaps.append((comp.key or "") + _at(comp))
             continue
         total = sum(p for p in shares if isinstance(p, int))
         if total != 100:
@@ -248,7 +248,7 @@ def _upgrades(title: Title) -> TableCheck:
         value = data_value(row.value)
         if isinstance(value, GapValue):
             gaps += 1
-            check.notes.append(f"row {key}: gap ({value.reason})")
+            check.notes.append(f"row {key}: gap ({value.reason})" + _at(row))
             continue
         if key not in colour:
             check.details.append(f"row {key}: no tile or hex {key}" + _at(row))
@@ -270,7 +270,7 @@ def _upgrades(title: Title) -> TableCheck:
             if step <= 0:
                 check.details.append(f"{key} ({src}) -> {target} ({dst}): not a later colour" + _at(row))
             elif step > 1:
-                check.notes.append(f"{key} ({src}) -> {target} ({dst}) skips a colour")
+                check.notes.append(f"{key} ({src}) -> {target} ({dst}) skips a colour" + _at(row))
     if check.details:
         check.status = "failed"
     elif gaps:

@@ -2944,13 +2944,13 @@ class Builtins:
     def b_check_ability_lay(self, ctx: Ctx, company: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
         """As GameBase.b_check_ability_lay: its owning corporation lays, when it may use the private
         (`ability_user`); the lay itself is the map's (outside the model). An ability with the library's
-        generic timing (`when: stock_turn | operating_turn | sold`, `owner: player`) is judged by the runtime's
+        generic timing (`when: stock_turn | operating_turn | any_time | sold`, `owner: player`) is judged by the runtime's
         record of turns and uses, not modelled: no refusal (the proof covers every moment)."""
         m = self.m
         e = self.ent(company)
         generic = [x for x in m.privates
                    if any(a.get("kind") == "ability" and a.get("effect") == "free_lay"
-                          and (str(a.get("when", "")) in ("stock_turn", "operating_turn", "sold")
+                          and (str(a.get("when", "")) in ("stock_turn", "operating_turn", "any_time", "sold")
                                or str(a.get("owner", "")) == "player")
                           for a in m.data.get(x, {}).get("children") or ())]
         if generic:
