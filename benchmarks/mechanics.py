@@ -48,7 +48,7 @@ def main() -> None:
         if action["type"] == "buy_train" and action.get("exchange"):
             used["trade-in"] += 1
         if action.get("entity_type") == "company":
-            used[action["type"]] += 1  # the privates' abilities: rebate, works_stock, lay_tile, survey_fee
+            used[action["type"]] += 1  # the privates' abilities: rebate, works_stock, lay_tile, survey_fee, sell_office
         used["actions"] += 1
 
     for players in (2, 3):

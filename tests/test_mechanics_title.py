@@ -5,11 +5,12 @@ generic timing and ownership: a corporation's rebate (`owner: corporation`, `whe
 `from_phase`, `count`, `count_per_operating_round`) through the title's action with a train parameter,
 decisions owed on the private's sale (`when: sold`) and as a phase begins (`when: phase_start`,
 declinable), a player's tile lay in his stock-round turn (`owner: player`, `when: stock_turn`,
-`removed_on`); a hex of two terrains.
+`removed_on`), a player's sale of a private to another player at any time (`when: any_time`) at a price
+random play tries over the private's range; a hex of two terrains.
 
 It checks clean; 50 random games at each player count end, with every mechanic used at least once
 (counted, and checked against what the title says of it); the checks of the transitions that carry
-the trade-in, the rebate and full capitalisation are proved (the whole title proves 546 of 546:
+the trade-in, the rebate and full capitalisation are proved (the whole title proves 567 of 567:
 benchmarks/mechanics.py)."""
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
             holder = game.owner[action["entity"]]
             before.update(round=game.g["round"], phase=game.g["phase"], acting=game.current_entity(),
                           holder=holder, cash=game.cash[holder], stamp=game.g["rounds_played"])
+            if "buyer" in action:
+                before["buyer_cash"] = game.cash[game.entity("player", action["buyer"])]
         return action
 
     def observe(game, action):
@@ -92,6 +95,22 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
                 used["a lay in Marsh (two terrains)"] += 1
             lays.append(action["hex"])
             assert len(lays) <= 2
+        elif kind == "sell_office":
+            # SO's trade (when: any_time): its player owner sells it to another player, in or out of turn,
+            # twice in all, at a price random play tries over its range ($15..$60, not only the declared
+            # prices of the title's privates: 5, 15, 20, 30, 40, 60, 80)
+            used["office trade (when: any_time)"] += 1
+            seller, buyer = before["holder"], game.entity("player", action["buyer"])
+            assert seller.kind == "player" and game.owner["SO"] == buyer != seller
+            assert before["round"] in ("stock", "operating") and 15 <= action["price"] <= 60
+            assert game.cash[seller] == before["cash"] + action["price"]
+            assert game.cash[buyer] == before["buyer_cash"] - action["price"]
+            trades.append(action["price"])
+            assert len(trades) <= 2
+            if before["acting"] != seller:
+                used["office trade out of its owner's turn"] += 1
+            if action["price"] not in (5, 15, 20, 30, 40, 60, 80):
+                used["office price inside its range"] += 1
         elif kind in ("buy_shares", "par"):
             for corp in game.corporations:
                 if corp.id not in floated:
@@ -108,12 +127,14 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
         floated: set[str] = set()
         rebates: list[int] = []
         lays: list[str] = []
+        trades: list[int] = []
         record = play_one(Game, [f"p{i}" for i in range(players)], seed, choose=choose, observe=observe)
         ends[record["end_reason"]] += 1
     assert sum(ends.values()) == GAMES
     assert set(used) == {"trade-in (buy_train's exchange)", "rebate", "works stock (when: sold)",
                          "survey lay (a player's, in a stock round)", "a lay in Marsh (two terrains)",
-                         "survey fee (when: phase_start)", "full capitalisation"}, used
+                         "survey fee (when: phase_start)", "full capitalisation", "office trade (when: any_time)",
+                         "office trade out of its owner's turn", "office price inside its range"}, used
 
 
 def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):
@@ -158,11 +179,12 @@ def test_a_log_without_the_optional_field_binds_its_default(kestrel):
 
 def test_the_mechanics_transitions_are_proved(kestrel):
     """buy_train with and without a trade-in (the exchange bound to each train a discount names, and to
-    none), the title's rebate, and the purchase that floats under full capitalisation: every check."""
+    none), the title's rebate, the Office's sale between players, and the purchase that floats under full
+    capitalisation: every check."""
     from compiler.verify.verifier import verify_title
 
     _, title, _ = kestrel
-    transitions = ("buy_train", "company_rebate", "buy_shares")
+    transitions = ("buy_train", "company_rebate", "buy_shares", "company_sell_office")
     report = verify_title(title, only=transitions)
     results = [r for r in report.results if r.transition in transitions]
     assert {r.transition for r in results} == set(transitions)
@@ -252,8 +274,12 @@ def test_the_rebate_is_refused_before_phase_3_and_twice_in_a_round(kestrel):
                 "train": game.b_trains(game.owner["LW"])[0].id}
 
     early = next(g for g in (_game_at(Game, turn_of_the_works_owner(("2",)), s) for s in range(GAMES)) if g)
-    with pytest.raises(IllegalAction, match="from phase 3"):
+    with pytest.raises(IllegalAction, match="from phase 3") as refused:
         early.process(rebate(early))
+    # the runtime's refusal names the DSL statement it was raised in: `do use_ability(company, "rebate")`
+    line = next(i for i, text in enumerate(TEXT.splitlines(), 1) if 'do use_ability(company, "rebate")' in text)
+    assert refused.value.at == f"{PATH}:{line}"
+    assert refused.value.located().endswith(f"(§6; {PATH}:{line})")
     for seed in range(GAMES):
         game = _game_at(Game, turn_of_the_works_owner(("3", "4")), seed)
         if game is None or not game.is_legal(rebate(game)):

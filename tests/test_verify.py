@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 
 import pytest
 import z3
@@ -833,6 +834,13 @@ def test_the_real_tables_of_1800_hold(real):
     assert checks["par_cells_exist"] == "ok"
     assert checks["share_layouts"] == "ok"
     assert checks["upgrades_consistent"] in ("ok", "gap")  # the #29 row is a declared gap
+    # every note about a row of the chart names where the row is written (issue 43)
+    upgrades = next(t for t in report.tables if t.name == "upgrades_consistent")
+    about_rows = [n for n in upgrades.notes if "skips a colour" in n or n.startswith("row ")]
+    assert len(about_rows) >= 4, upgrades.notes
+    assert all(re.search(r"\(rulespecs/1800\.rules:\d+\)$", n) for n in about_rows), about_rows
+    line = int(next(n for n in about_rows if n.startswith("3 (yellow) -> 806")).rsplit(":", 1)[1].rstrip(")"))
+    assert paths.RULESPECS.joinpath("1800.rules").read_text(encoding="utf-8").splitlines()[line - 1].strip().startswith('"3" =>')
 
 
 def test_run_prints_json_and_exits_by_the_results(toy, tmp_path, monkeypatch):
