@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
+    "rulespecs/lib/18xx.rules": "97ff7b7e17b3a846",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8278,6 +8278,22 @@ DATA = TitleData(
         "action payoff_player_debt": "VII.3.9",
         "action place_token": "VII.3.4",
         "action sell_shares": "VI.4, VII.3.9",
+        "at action assign": "rulespecs/1880-romania.rules:1869",
+        "at action bid": "rulespecs/1880-romania.rules:1767",
+        "at action buy_shares": "rulespecs/1880-romania.rules:1974",
+        "at action buy_train": "rulespecs/1880-romania.rules:2031",
+        "at action choose": "rulespecs/1880-romania.rules:1829",
+        "at action close_for_cash": "rulespecs/1880-romania.rules:1851",
+        "at action discard_train": "rulespecs/lib/18xx.rules:949",
+        "at action dividend": "rulespecs/lib/18xx.rules:856",
+        "at action end_game": "rulespecs/lib/18xx.rules:994",
+        "at action lay_tile": "rulespecs/1880-romania.rules:1925",
+        "at action par": "rulespecs/1880-romania.rules:1789",
+        "at action pass": "rulespecs/1880-romania.rules:1745",
+        "at action payoff_player_debt": "rulespecs/1880-romania.rules:2128",
+        "at action place_token": "rulespecs/1880-romania.rules:1952",
+        "at action run_routes": "rulespecs/lib/18xx.rules:850",
+        "at action sell_shares": "rulespecs/1880-romania.rules:1998",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
         "building_right C": "VII.3.2",

@@ -72,3 +72,25 @@ def test_random_play_reports_the_stall_in_those_words(penniless):
     assert ", step buy_train; " in error
     assert "pass: a corporation without a train must buy one (§3; rulespecs/lib/18xx.rules:" in error
     assert "buy_train (train 2-0, price 900" in error and "the corporation cannot pay for the train" in error
+
+
+def test_a_broken_invariant_names_the_action_and_where_it_is_written(penniless, monkeypatch):
+    """Every message of `rulec play` about a clause names its file and line (issue 43): an invariant the
+    monitor finds broken names the action after which it broke and where that action is written. The
+    monitor is made to find one after the first `par` (the toy's own rules break none)."""
+    from compiler.app import playout
+    from compiler.paths import ROOT
+    from compiler.runtime.errors import InvariantViolation
+
+    def check(self, game, action=None):
+        if action is not None and action["type"] == "par":
+            raise InvariantViolation("money_conserved", "money in play is 1, was 0", action)
+
+    monkeypatch.setattr(playout.Monitor, "check", check)
+    with pytest.raises(PlayoutError) as caught:
+        play_one(penniless, ["A", "B"], seed=0)
+    error = caught.value.failure.error
+    assert error.startswith("InvariantViolation: invariant money_conserved broken after action ")
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(library, 1) if text.startswith("  action par("))
+    assert error.endswith(f"(the action par, rulespecs/lib/18xx.rules:{line})"), error

@@ -153,10 +153,17 @@ def play_one(game_class, names: list[str], seed: int, options=(), log_to: list |
         if action is None:
             raise PlayoutError(seed, count, None, explain(game).text())
         try:
+            name = game.action_name(action)
+        except (KeyError, TypeError):
+            name = str(action.get("type"))
+        try:
             game.process(action)
             monitor.check(game, action)
         except (IllegalAction, RuleGap, InvariantViolation) as exc:
             said = exc.located() if isinstance(exc, IllegalAction) else str(exc)  # the rule, and where it is written
+            where = game.DATA.rules.get(f"at action {name}")
+            if isinstance(exc, InvariantViolation) and where:
+                said += f" (the action {name}, {where})"
             raise PlayoutError(seed, count + 1, action, f"{type(exc).__name__}: {said}") from None
         except Exception as exc:  # an engine bug: report the action that found it
             raise PlayoutError(seed, count + 1, action, f"{type(exc).__name__}: {exc}") from exc

@@ -492,6 +492,9 @@ def render_module(title: Title, sources=None) -> str:
         cite = _cite(clause.prov)
         if cite:
             rules[f"{clause.kind} {clause.name}"] = cite
+        if clause.kind == "action" and _at(clause.span) is not None:
+            # where the action is written: `rulec play` names it when the monitor finds an invariant broken
+            rules[f"at action {clause.name}"] = _at(clause.span)
     digests = []
     if sources is not None:
         for path in title.source_paths():
