@@ -3,7 +3,7 @@ Kestrel Lines (tests/fixtures/mechanics/kestrel.rules, no real game). Full capit
 trade-in, the optional `exchange` field of the library's buy_train; private abilities with the library's
 generic timing and ownership: a corporation's rebate (`owner: corporation`, `when: operating_turn`,
 `from_phase`, `count`, `count_per_operating_round`) through the title's action with a train parameter,
-decisions owed on the private's sale (`when: sold`) and as a phase begins (`when: phase_start`,
+its free station in Endtown (`effect: free_token` with the same timing), decisions owed on the private's sale (`when: sold`) and as a phase begins (`when: phase_start`,
 declinable), a player's tile lay in his stock-round turn (`owner: player`, `when: stock_turn`,
 `removed_on`), a player's sale of a private to another player at any time (`when: any_time`) at a price
 random play tries over the private's range; a hex of two terrains.
@@ -95,6 +95,16 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
                 used["a lay in Marsh (two terrains)"] += 1
             lays.append(action["hex"])
             assert len(lays) <= 2
+        elif kind == "place_token" and action.get("entity_type") == "company":
+            # LW's siding (free_token with generic timing): from phase 3, in its corporation's operating
+            # turn, once; a station in Endtown beyond its charter, free
+            used["works siding (free_token, when: operating_turn, from_phase)"] += 1
+            corp = before["holder"]
+            assert before["phase"] in ("3", "4") and before["round"] == "operating"
+            assert corp.kind == "corporation" and before["acting"] == corp and game.cash[corp] == before["cash"]
+            assert ("B2", 0) in game.board.tokens_of(corp.id) and game.corp[corp.id]["extra_tokens"] == 1
+            sidings.append(corp.id)
+            assert len(sidings) == 1
         elif kind == "sell_office":
             # SO's trade (when: any_time): its player owner sells it to another player, in or out of turn,
             # twice in all, at a price random play tries over its range ($15..$60, not only the declared
@@ -128,13 +138,15 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
         rebates: list[int] = []
         lays: list[str] = []
         trades: list[int] = []
+        sidings: list[str] = []
         record = play_one(Game, [f"p{i}" for i in range(players)], seed, choose=choose, observe=observe)
         ends[record["end_reason"]] += 1
     assert sum(ends.values()) == GAMES
     assert set(used) == {"trade-in (buy_train's exchange)", "rebate", "works stock (when: sold)",
                          "survey lay (a player's, in a stock round)", "a lay in Marsh (two terrains)",
                          "survey fee (when: phase_start)", "full capitalisation", "office trade (when: any_time)",
-                         "office trade out of its owner's turn", "office price inside its range"}, used
+                         "office trade out of its owner's turn", "office price inside its range",
+                         "works siding (free_token, when: operating_turn, from_phase)"}, used
 
 
 def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):
@@ -179,12 +191,12 @@ def test_a_log_without_the_optional_field_binds_its_default(kestrel):
 
 def test_the_mechanics_transitions_are_proved(kestrel):
     """buy_train with and without a trade-in (the exchange bound to each train a discount names, and to
-    none), the title's rebate, the Office's sale between players, and the purchase that floats under full
+    none), the title's rebate and siding, the Office's sale between players, and the purchase that floats under full
     capitalisation: every check."""
     from compiler.verify.verifier import verify_title
 
     _, title, _ = kestrel
-    transitions = ("buy_train", "company_rebate", "buy_shares", "company_sell_office")
+    transitions = ("buy_train", "company_rebate", "buy_shares", "company_sell_office", "company_place_token")
     report = verify_title(title, only=transitions)
     results = [r for r in report.results if r.transition in transitions]
     assert {r.transition for r in results} == set(transitions)

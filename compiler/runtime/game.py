@@ -1554,8 +1554,8 @@ class GameBase:
         abilities = self._abilities(company, "free_token")
         if not abilities:
             raise IllegalAction(f"{company} has no station token to give")
-        corp = self._ability_user(company, "places its token")
         ability = abilities[0]
+        corp = self._token_ability_user(company, ability, "places its token")
         board = self._need_board()
         try:
             ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
@@ -1573,6 +1573,21 @@ class GameBase:
             self._board_change(lambda: kept.remove(company.id))
         return track.check_token(board, corp.id, ref, home=True)
 
+    def _token_ability_user(self, company: Entity, ability: dict, what: str) -> Entity:
+        """The corporation whose station private `company`'s token ability (`free_token`, `return_token`)
+        places or takes back now: the corporation holding the private. With the library's generic timing
+        (`when`, `from_phase`, `removed_on`, `count_per_operating_round`: `_ability_window`) in the moment
+        it allows, which must then be its own operating turn or one it holds the private in; else in its
+        operating turn, before its trains run (`_ability_user`). Refused (IllegalAction) otherwise, and
+        where a player holds the private: a station is a corporation's."""
+        if not self._generic_timing(ability):
+            return self._ability_user(company, what)
+        user = self._ability_window(company, ability, what)
+        holder = self.owner[company.id]
+        if holder.kind != "corporation" or user != holder:
+            raise IllegalAction(f"{company} {what} for the corporation holding it")
+        return holder
+
     def b_ability_token(self, company: Entity, spot: "track.TokenSpot") -> None:
         """ability_token(X, spot): the owning corporation's station token in the spot, for free, as an
         extra action (it does not end the corporation's token step); where the ability says `extra_token:
@@ -1581,6 +1596,9 @@ class GameBase:
         uses = dict(self.g.get("ability_uses", {}))
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
+        for ability in self._abilities(company, "free_token")[:1]:
+            if self._generic_timing(ability):
+                self._count_ability_use(company, ability)  # its uses in this operating round too
         if any(a.get("extra_token") for a in self._abilities(company, "free_token")):
             self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
         self.b_place_station(corp, spot)
@@ -1592,7 +1610,7 @@ class GameBase:
         abilities = self._abilities(company, "return_token")
         if not abilities:
             raise IllegalAction(f"{company} has no station token to take back")
-        corp = self._ability_user(company, "takes a station back")
+        corp = self._token_ability_user(company, abilities[0], "takes a station back")
         if self.g.get("ability_uses", {}).get(company.id, 0) >= int(abilities[0].get("count", 1)):
             raise IllegalAction(f"{company}'s ability has been used")
         board = self._need_board()
@@ -1626,6 +1644,9 @@ class GameBase:
         uses = dict(self.g.get("ability_uses", {}))
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
+        for ability in self._abilities(company, "return_token")[:1]:
+            if self._generic_timing(ability):
+                self._count_ability_use(company, ability)
         if any(a.get("closes_private") for a in self._abilities(company, "return_token")):
             self.b_close_private(company)
 

@@ -2960,6 +2960,24 @@ class Builtins:
             self.ability_user(ctx, company)
         return Opaque("a checked tile lay")
 
+    def token_ability_user(self, ctx: Ctx, company: Any, effect: str) -> None:
+        """As GameBase._token_ability_user: the title's window (`ability_user`) for a private whose ability
+        of `effect` has no generic timing; one with it (`when: operating_turn | any_time | ...`) is judged
+        by the runtime's record of turns and uses, not modelled: no refusal there (the proof covers every
+        moment), the station still the holding corporation's."""
+        m = self.m
+        e = self.ent(company)
+        generic = [x for x in m.privates
+                   if any(a.get("kind") == "ability" and a.get("effect") == effect
+                          and (str(a.get("when", "")) in ("stock_turn", "operating_turn", "any_time", "sold",
+                                                          "phase_start")
+                               or str(a.get("owner", "")) == "player")
+                          for a in m.data.get(x, {}).get("children") or ())]
+        if generic:
+            self.ability_user(ctx.fork(AND(*[e != m.z(x) for x in generic])), company)
+        else:
+            self.ability_user(ctx, company)
+
     def ability_user(self, ctx: Ctx, company: Any) -> None:
         """As GameBase._ability_user (the title's window): refused unless a corporation of the scope
         holding the private `company` is operating, and, unless the title's `private_ability_window` is
@@ -3013,8 +3031,9 @@ class Builtins:
         corporation keeps one on the map, so it has two or more there. Its stations on the map are an
         oracle: those it placed from its charter (`tokens`) and those a take-over gave it (18CO §6.1.3:
         a station swapped, which the model does not follow); one placed is the one taken back. The
-        corporation uses the private when it may (`ability_user`)."""
-        self.ability_user(ctx, company)
+        corporation uses the private when it may (`ability_user`; an ability of the library's generic
+        timing is judged by the runtime's turns and uses, not modelled: `token_ability_user`)."""
+        self.token_ability_user(ctx, company, "return_token")
         for c in self.m.corporations:
             placed = ctx.state[f"tokens:{c.id}"]
             stations = self.oracle(ctx, "stations_on_map", (c.id,), "int")
@@ -3037,9 +3056,10 @@ class Builtins:
 
     def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
         """As GameBase.b_check_ability_token: the map is outside the model; the
-        owning corporation must have a station token left, and may use the private now (`ability_user`)."""
+        owning corporation must have a station token left, and may use the private now (`ability_user`;
+        an ability of the library's generic timing is judged by the runtime: `token_ability_user`)."""
         m = self.m
-        self.ability_user(ctx, company)
+        self.token_ability_user(ctx, company, "free_token")
         item = self.tr.as_sel(company)
         for c in m.corporations:
             owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
