@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "31d84420dd81f5dc",
-    "rulespecs/lib/18xx.rules": "97ff7b7e17b3a846",
+    "rulespecs/lib/18xx.rules": "c59865fa4254dd8a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -475,6 +475,11 @@ DATA = TitleData(
                 "key": "hold_other_shares",
                 "title": "Other companies' shares",
                 "summary": "the company may buy and hold other companies' shares; their dividends go to its treasury (source, percent)",
+            },
+            {
+                "key": "share_exchange",
+                "title": "Exchange for a share",
+                "summary": "its player owner exchanges the private for one certificate of the ability's corporation from its IPO or the bank pool, within the holding cap; the private closes (corporation; the title's action calls the procedure exchange_for_share, with use_ability for the ability's timing and counts)",
             },
             {
                 "key": "train_exchange",
@@ -7402,24 +7407,24 @@ DATA = TitleData(
         "action place_token": '§"Placing Station Tokens"',
         "at action assign": "rulespecs/1846.rules:1480",
         "at action bankrupt": "rulespecs/1846.rules:1448",
-        "at action bid": "rulespecs/lib/18xx.rules:655",
-        "at action buy_shares": "rulespecs/lib/18xx.rules:695",
-        "at action buy_train": "rulespecs/lib/18xx.rules:896",
+        "at action bid": "rulespecs/lib/18xx.rules:656",
+        "at action buy_shares": "rulespecs/lib/18xx.rules:696",
+        "at action buy_train": "rulespecs/lib/18xx.rules:897",
         "at action company_lay_tile": "rulespecs/1846.rules:1501",
         "at action company_place_token": "rulespecs/1846.rules:1515",
         "at action contribute": "rulespecs/1846.rules:1436",
         "at action corporation_buy_company": "rulespecs/1846.rules:1274",
         "at action corporation_buy_shares": "rulespecs/1846.rules:1417",
         "at action corporation_sell_shares": "rulespecs/1846.rules:1347",
-        "at action discard_train": "rulespecs/lib/18xx.rules:949",
-        "at action dividend": "rulespecs/lib/18xx.rules:856",
-        "at action end_game": "rulespecs/lib/18xx.rules:994",
-        "at action lay_tile": "rulespecs/lib/18xx.rules:831",
-        "at action par": "rulespecs/lib/18xx.rules:678",
+        "at action discard_train": "rulespecs/lib/18xx.rules:973",
+        "at action dividend": "rulespecs/lib/18xx.rules:857",
+        "at action end_game": "rulespecs/lib/18xx.rules:1018",
+        "at action lay_tile": "rulespecs/lib/18xx.rules:832",
+        "at action par": "rulespecs/lib/18xx.rules:679",
         "at action pass": "rulespecs/1846.rules:1256",
         "at action place_token": "rulespecs/1846.rules:1526",
-        "at action run_routes": "rulespecs/lib/18xx.rules:850",
-        "at action sell_shares": "rulespecs/lib/18xx.rules:735",
+        "at action run_routes": "rulespecs/lib/18xx.rules:851",
+        "at action sell_shares": "rulespecs/lib/18xx.rules:736",
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -7560,6 +7565,7 @@ DATA = TitleData(
         "procedure acquire_minor": '§"Minor Companies"',
         "procedure dividend_price_move": '§"Paying Dividends"',
         "procedure emergency_sale_noted": '§"Emergency Money Raising"',
+        "procedure exchange_for_share": 'supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
         "procedure minor_dividend": '§"Minor Companies"',
         "procedure trade_in": 'supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
         "property any_time_actions": '§"Private Companies"',
@@ -8146,73 +8152,73 @@ DATA = TitleData(
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:656
+    # at rulespecs/lib/18xx.rules:657
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:657
+        # at rulespecs/lib/18xx.rules:658
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:657",
+                at="rulespecs/lib/18xx.rules:658",
             )
-        # at rulespecs/lib/18xx.rules:658
+        # at rulespecs/lib/18xx.rules:659
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:658",
+                at="rulespecs/lib/18xx.rules:659",
             )
-        # at rulespecs/lib/18xx.rules:659
+        # at rulespecs/lib/18xx.rules:660
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:659",
+                at="rulespecs/lib/18xx.rules:660",
             )
-        # at rulespecs/lib/18xx.rules:660
+        # at rulespecs/lib/18xx.rules:661
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:662
+        # at rulespecs/lib/18xx.rules:663
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:662",
+                at="rulespecs/lib/18xx.rules:663",
             )
-        # at rulespecs/lib/18xx.rules:663
+        # at rulespecs/lib/18xx.rules:664
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:664
+            # at rulespecs/lib/18xx.rules:665
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:664",
+                    at="rulespecs/lib/18xx.rules:665",
                 )
-            # at rulespecs/lib/18xx.rules:665
+            # at rulespecs/lib/18xx.rules:666
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:665",
+                    at="rulespecs/lib/18xx.rules:666",
                 )
-            # at rulespecs/lib/18xx.rules:666
+            # at rulespecs/lib/18xx.rules:667
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:666",
+                    at="rulespecs/lib/18xx.rules:667",
                 )
-            # at rulespecs/lib/18xx.rules:667
+            # at rulespecs/lib/18xx.rules:668
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:669
+            # at rulespecs/lib/18xx.rules:670
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:669",
+                    at="rulespecs/lib/18xx.rules:670",
                 )
-            # at rulespecs/lib/18xx.rules:670
+            # at rulespecs/lib/18xx.rules:671
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -8220,130 +8226,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:670",
+                    at="rulespecs/lib/18xx.rules:671",
                 )
-            # at rulespecs/lib/18xx.rules:672
+            # at rulespecs/lib/18xx.rules:673
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:672",
+                    at="rulespecs/lib/18xx.rules:673",
                 )
-            # at rulespecs/lib/18xx.rules:673
+            # at rulespecs/lib/18xx.rules:674
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:679
+    # at rulespecs/lib/18xx.rules:680
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:679",
+            at="rulespecs/lib/18xx.rules:680",
         )
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:681
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:680",
+            at="rulespecs/lib/18xx.rules:681",
         )
-    # at rulespecs/lib/18xx.rules:681
+    # at rulespecs/lib/18xx.rules:682
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:681",
+            at="rulespecs/lib/18xx.rules:682",
         )
-    # at rulespecs/lib/18xx.rules:682
+    # at rulespecs/lib/18xx.rules:683
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:682",
+            at="rulespecs/lib/18xx.rules:683",
         )
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:684
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:683",
+            at="rulespecs/lib/18xx.rules:684",
         )
-    # at rulespecs/lib/18xx.rules:684
-    v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/lib/18xx.rules:685
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:686
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:685",
+            at="rulespecs/lib/18xx.rules:686",
         )
-    # at rulespecs/lib/18xx.rules:686
+    # at rulespecs/lib/18xx.rules:687
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:686",
+            at="rulespecs/lib/18xx.rules:687",
         )
-    # at rulespecs/lib/18xx.rules:687
-    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:688
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:688
-        g.b_place_home_token(v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:689
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:689
+        g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:690
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
-    # at rulespecs/lib/18xx.rules:690
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:691
-    g.move(v_cert, v_corporation, v_player)
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:692
+    g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/lib/18xx.rules:693
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:696
+    # at rulespecs/lib/18xx.rules:697
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:696",
+            at="rulespecs/lib/18xx.rules:697",
         )
-    # at rulespecs/lib/18xx.rules:697
+    # at rulespecs/lib/18xx.rules:698
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:697",
+            at="rulespecs/lib/18xx.rules:698",
         )
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:699
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:698",
+            at="rulespecs/lib/18xx.rules:699",
         )
-    # at rulespecs/lib/18xx.rules:699
+    # at rulespecs/lib/18xx.rules:700
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:699",
+            at="rulespecs/lib/18xx.rules:700",
         )
-    # at rulespecs/lib/18xx.rules:700
-    v_cert = g.b_next_certificate(v_corporation, v_source)
     # at rulespecs/lib/18xx.rules:701
+    v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:702
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:701",
+            at="rulespecs/lib/18xx.rules:702",
         )
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:703
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8351,9 +8357,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:702",
+            at="rulespecs/lib/18xx.rules:703",
         )
-    # at rulespecs/lib/18xx.rules:704
+    # at rulespecs/lib/18xx.rules:705
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8364,26 +8370,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:705",
         )
-    # at rulespecs/lib/18xx.rules:706
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:707
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+    # at rulespecs/lib/18xx.rules:708
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:708"
         )
-    # at rulespecs/lib/18xx.rules:708
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:709
-    g.move(v_cert, v_source, v_player)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:710
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:711
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:717
+    # at rulespecs/lib/18xx.rules:718
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8397,7 +8403,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:727
+    # at rulespecs/lib/18xx.rules:728
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8407,23 +8413,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:736
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:737
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:738
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:737",
+            at="rulespecs/lib/18xx.rules:738",
         )
-    # at rulespecs/lib/18xx.rules:738
+    # at rulespecs/lib/18xx.rules:739
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:738",
+            at="rulespecs/lib/18xx.rules:739",
         )
-    # at rulespecs/lib/18xx.rules:739
+    # at rulespecs/lib/18xx.rules:740
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8431,9 +8437,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:739",
+            at="rulespecs/lib/18xx.rules:740",
         )
-    # at rulespecs/lib/18xx.rules:741
+    # at rulespecs/lib/18xx.rules:742
     if not (
         (
             (
@@ -8462,87 +8468,87 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:741",
+            at="rulespecs/lib/18xx.rules:742",
         )
-    # at rulespecs/lib/18xx.rules:746
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/lib/18xx.rules:747
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:748
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:748",
         )
-    # at rulespecs/lib/18xx.rules:749
+    # at rulespecs/lib/18xx.rules:750
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:749",
+            at="rulespecs/lib/18xx.rules:750",
         )
-    # at rulespecs/lib/18xx.rules:751
+    # at rulespecs/lib/18xx.rules:752
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:752
+        # at rulespecs/lib/18xx.rules:753
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:754
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:755
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:756
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:756
+        # at rulespecs/lib/18xx.rules:757
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:758
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:759
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:760
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:761
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:770
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:772
+        # at rulespecs/lib/18xx.rules:773
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:773
+            # at rulespecs/lib/18xx.rules:774
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:777
+        # at rulespecs/lib/18xx.rules:778
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:778
+            # at rulespecs/lib/18xx.rules:779
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:782
+        # at rulespecs/lib/18xx.rules:783
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:785
+        # at rulespecs/lib/18xx.rules:786
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:786
+            # at rulespecs/lib/18xx.rules:787
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:791
+        # at rulespecs/lib/18xx.rules:792
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:792
+            # at rulespecs/lib/18xx.rules:793
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:793
+                # at rulespecs/lib/18xx.rules:794
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:796
+            # at rulespecs/lib/18xx.rules:797
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:769
+        # at rulespecs/lib/18xx.rules:770
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:770",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:806
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8659,25 +8665,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:833
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:832",
+            at="rulespecs/lib/18xx.rules:833",
         )
-    # at rulespecs/lib/18xx.rules:833
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/lib/18xx.rules:834
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:835
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:835",
         )
-    # at rulespecs/lib/18xx.rules:835
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:836
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:837
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -8718,54 +8724,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:852
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:852",
         )
-    # at rulespecs/lib/18xx.rules:852
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:853
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:854
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:857
+    # at rulespecs/lib/18xx.rules:858
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:857",
+            at="rulespecs/lib/18xx.rules:858",
         )
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:859
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:858",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:859
-    v_revenue = g.b_revenue(v_corporation)
     # at rulespecs/lib/18xx.rules:860
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:861
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:861
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:862
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:863
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/lib/18xx.rules:864
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:865
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:871
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8775,9 +8781,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:877
+    # at rulespecs/lib/18xx.rules:878
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:878
+        # at rulespecs/lib/18xx.rules:879
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8787,7 +8793,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:887
+    # at rulespecs/lib/18xx.rules:888
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -8826,14 +8832,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:897
+    # at rulespecs/lib/18xx.rules:898
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:897",
+            at="rulespecs/lib/18xx.rules:898",
         )
-    # at rulespecs/lib/18xx.rules:898
+    # at rulespecs/lib/18xx.rules:899
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -8841,186 +8847,243 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:898",
+            at="rulespecs/lib/18xx.rules:899",
         )
-    # at rulespecs/lib/18xx.rules:899
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/lib/18xx.rules:900
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/lib/18xx.rules:901
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:901
+        # at rulespecs/lib/18xx.rules:902
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:903
+        # at rulespecs/lib/18xx.rules:904
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:903",
+                at="rulespecs/lib/18xx.rules:904",
             )
-        # at rulespecs/lib/18xx.rules:904
+        # at rulespecs/lib/18xx.rules:905
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:904",
+                at="rulespecs/lib/18xx.rules:905",
             )
-        # at rulespecs/lib/18xx.rules:905
+        # at rulespecs/lib/18xx.rules:906
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:905",
+                at="rulespecs/lib/18xx.rules:906",
             )
-        # at rulespecs/lib/18xx.rules:906
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:907
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:908
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:907",
+                at="rulespecs/lib/18xx.rules:908",
             )
-        # at rulespecs/lib/18xx.rules:908
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:909
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:910
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:911
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:912
+        # at rulespecs/lib/18xx.rules:913
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:912",
+                at="rulespecs/lib/18xx.rules:913",
             )
-        # at rulespecs/lib/18xx.rules:913
+        # at rulespecs/lib/18xx.rules:914
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:913",
+                at="rulespecs/lib/18xx.rules:914",
             )
-        # at rulespecs/lib/18xx.rules:914
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:915
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:916
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:917
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:918
+        # at rulespecs/lib/18xx.rules:919
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:918",
+                at="rulespecs/lib/18xx.rules:919",
             )
-        # at rulespecs/lib/18xx.rules:919
+        # at rulespecs/lib/18xx.rules:920
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:919",
+                at="rulespecs/lib/18xx.rules:920",
             )
-        # at rulespecs/lib/18xx.rules:920
+        # at rulespecs/lib/18xx.rules:921
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:920",
+                at="rulespecs/lib/18xx.rules:921",
             )
-        # at rulespecs/lib/18xx.rules:921
+        # at rulespecs/lib/18xx.rules:922
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:921",
+                at="rulespecs/lib/18xx.rules:922",
             )
-        # at rulespecs/lib/18xx.rules:922
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:923
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:924
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:925
         g.b_train_bought(v_corporation, v_train, False)
+
+
+def r_exchange_for_share(g, v_company, v_cert):
+    """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
+    # at rulespecs/lib/18xx.rules:937
+    v_player = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:938
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:939
+    if not (v_player in g.name("players")):
+        raise IllegalAction(
+            "only a player exchanges a private for a share",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:939",
+        )
+    # at rulespecs/lib/18xx.rules:940
+    if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
+        raise IllegalAction(
+            "the share comes from the corporation's IPO or the bank pool",
+            rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
+            at="rulespecs/lib/18xx.rules:940",
+        )
+    # at rulespecs/lib/18xx.rules:942
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "a share of a corporation that has started",
+            rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
+            at="rulespecs/lib/18xx.rules:942",
+        )
+    # at rulespecs/lib/18xx.rules:943
+    if not (g.b_private_on_sale() == None):
+        raise IllegalAction(
+            "no share changes hands while the privates are on sale",
+            rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
+            at="rulespecs/lib/18xx.rules:943",
+        )
+    # at rulespecs/lib/18xx.rules:944
+    if not (
+        (
+            (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
+            <= g.param("holding_cap")
+        )
+        or ("unlimited_holding" in g.b_zones(v_corporation))
+    ):
+        raise IllegalAction(
+            "the holding cap would be exceeded",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:944",
+        )
+    # at rulespecs/lib/18xx.rules:946
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:947
+    g.b_close_private(v_company)
+    # at rulespecs/lib/18xx.rules:948
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:949
+    g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:960
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:936",
+            at="rulespecs/lib/18xx.rules:960",
         )
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:961
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:961",
         )
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:962
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:963
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:964
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:965
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:966
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:967
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:968
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:969
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:970
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:974
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:950",
+            at="rulespecs/lib/18xx.rules:974",
         )
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:975
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:975",
         )
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:976
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:977
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:954
+        # at rulespecs/lib/18xx.rules:978
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -9034,14 +9097,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:990
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:990",
         )
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:992
     if not (
         (
             (
@@ -9082,9 +9145,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:968",
+            at="rulespecs/lib/18xx.rules:992",
         )
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:998
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -9095,15 +9158,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:998",
         )
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:1000
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:1005
     return (
         (
             g.b_dearest_train_price()
@@ -9126,14 +9189,14 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1020
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1020",
         )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1022
     g.b_end_game_now("agreement")
 
 
@@ -9607,23 +9670,23 @@ def a_company_place_token(g, v_company, v_city):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1031
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1008
+        # at rulespecs/lib/18xx.rules:1032
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1037
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1041
     for v_company in g.b_open_privates():
-        # at rulespecs/lib/18xx.rules:1018
+        # at rulespecs/lib/18xx.rules:1042
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
@@ -9754,6 +9817,7 @@ class Game(GameBase):
         "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
         "action:buy_train": a_buy_train,
+        "exchange_for_share": r_exchange_for_share,
         "trade_in": r_trade_in,
         "action:discard_train": a_discard_train,
         "may_buy_train_from": r_may_buy_train_from,

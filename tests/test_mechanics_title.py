@@ -6,7 +6,8 @@ generic timing and ownership: a corporation's rebate (`owner: corporation`, `whe
 its free station in Endtown (`effect: free_token` with the same timing), decisions owed on the private's sale (`when: sold`) and as a phase begins (`when: phase_start`,
 declinable), a player's tile lay in his stock-round turn (`owner: player`, `when: stock_turn`,
 `removed_on`), a player's sale of a private to another player at any time (`when: any_time`) at a price
-random play tries over the private's range; a hex of two terrains.
+random play tries over the private's range, and its exchange for a share (`effect: share_exchange`, the
+library's exchange_for_share, from a phase); a hex of two terrains.
 
 It checks clean; 50 random games at each player count end, with every mechanic used at least once
 (counted, and checked against what the title says of it); the checks of the transitions that carry
@@ -61,6 +62,10 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
                           holder=holder, cash=game.cash[holder], stamp=game.g["rounds_played"])
             if "buyer" in action:
                 before["buyer_cash"] = game.cash[game.entity("player", action["buyer"])]
+            if action["type"] == "exchange":
+                kl = game.entity("corporation", "KL")
+                before["percent"] = game.b_percent(holder, kl) if holder.kind == "player" else None
+                before["ipo"], before["pool"] = game.b_percent(kl, kl), game.b_pool_percent(kl)
         return action
 
     def observe(game, action):
@@ -105,6 +110,16 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
             assert ("B2", 0) in game.board.tokens_of(corp.id) and game.corp[corp.id]["extra_tokens"] == 1
             sidings.append(corp.id)
             assert len(sidings) == 1
+        elif kind == "exchange":
+            # SO's exchange (effect: share_exchange, the library's exchange_for_share): from phase 3, at any
+            # time, its player owner takes a 20% KL certificate from the IPO, else the pool; the Office closes
+            used["office exchange (share_exchange, when: any_time)"] += 1
+            player, kl = before["holder"], game.entity("corporation", "KL")
+            assert player.kind == "player" and before["phase"] in ("3", "4") and game.closed["SO"]
+            assert game.b_percent(player, kl) == before["percent"] + 20
+            assert (game.b_percent(kl, kl), game.b_pool_percent(kl)) in (
+                (before["ipo"] - 20, before["pool"]), (before["ipo"], before["pool"] - 20))
+            assert before["ipo"] == 0 or game.b_percent(kl, kl) == before["ipo"] - 20  # the IPO first
         elif kind == "sell_office":
             # SO's trade (when: any_time): its player owner sells it to another player, in or out of turn,
             # twice in all, at a price random play tries over its range ($15..$60, not only the declared
@@ -146,7 +161,8 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
                          "survey lay (a player's, in a stock round)", "a lay in Marsh (two terrains)",
                          "survey fee (when: phase_start)", "full capitalisation", "office trade (when: any_time)",
                          "office trade out of its owner's turn", "office price inside its range",
-                         "works siding (free_token, when: operating_turn, from_phase)"}, used
+                         "works siding (free_token, when: operating_turn, from_phase)",
+                         "office exchange (share_exchange, when: any_time)"}, used
 
 
 def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):
@@ -191,12 +207,13 @@ def test_a_log_without_the_optional_field_binds_its_default(kestrel):
 
 def test_the_mechanics_transitions_are_proved(kestrel):
     """buy_train with and without a trade-in (the exchange bound to each train a discount names, and to
-    none), the title's rebate and siding, the Office's sale between players, and the purchase that floats under full
+    none), the title's rebate and siding, the Office's sale between players and its exchange, and the purchase that floats under full
     capitalisation: every check."""
     from compiler.verify.verifier import verify_title
 
     _, title, _ = kestrel
-    transitions = ("buy_train", "company_rebate", "buy_shares", "company_sell_office", "company_place_token")
+    transitions = ("buy_train", "company_rebate", "buy_shares", "company_sell_office", "company_place_token",
+                   "company_exchange")
     report = verify_title(title, only=transitions)
     results = [r for r in report.results if r.transition in transitions]
     assert {r.transition for r in results} == set(transitions)

@@ -917,6 +917,7 @@ class GameBase:
         """next_certificate(C, source): the certificate of C to be bought from `source` (pool, or the
         corporation's IPO/treasury): the one the action names (its `shares`), where it names one held
         there, else the first there; a president's certificate only where the rules let it go."""
+        source = "pool" if source is POOL else source  # the holder `pool` named where a source is meant
         holder = POOL if source == "pool" else corp
         named = [self.certificates[cid] for cid in self._named_shares if cid in self.certificates]
         for cert in named + [c for c in self.certs_of[corp.id] if c not in named]:

@@ -2306,9 +2306,11 @@ class Builtins:
         return self.param(ctx, "pool_cap")
 
     def b_next_certificate(self, ctx: Ctx, corp: Any, source: Any) -> Any:
+        m = self.m
+        if z3.is_expr(source) and source.eq(m.z(POOL)):
+            source = "pool"  # the holder `pool` named where a source is meant (as the runtime reads it)
         if not isinstance(source, str):
             raise Unsupported("next_certificate from a non-name")
-        m = self.m
         alts = []
         for c, ccond in self.corp_of(ctx, corp):
             holder = POOL if source == "pool" else c
