@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "c59865fa4254dd8a",
+    "rulespecs/lib/18xx.rules": "2e7ced75734c9d24",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -431,6 +431,11 @@ DATA = TitleData(
                 "key": "free_lay",
                 "title": "Free tile lay",
                 "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "blocks_hexes",
+                "title": "Blocked hexes",
+                "summary": "while the private's holder is of the ability's owner kind (owner: player where not said), no corporation lays track in the ability's hexes by an ordinary lay; the private's own lays are not blocked (hexes; 18xx.games' blocks_hexes)",
             },
             {
                 "key": "free_token",
@@ -6725,26 +6730,26 @@ DATA = TitleData(
         "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action trade_company": "§12.3",
         "at action bankrupt": "rulespecs/1800.rules:830",
-        "at action bid": "rulespecs/lib/18xx.rules:656",
+        "at action bid": "rulespecs/lib/18xx.rules:657",
         "at action buy_bond": "rulespecs/1800.rules:734",
-        "at action buy_company": "rulespecs/lib/18xx.rules:643",
-        "at action buy_shares": "rulespecs/lib/18xx.rules:696",
-        "at action buy_train": "rulespecs/lib/18xx.rules:897",
+        "at action buy_company": "rulespecs/lib/18xx.rules:644",
+        "at action buy_shares": "rulespecs/lib/18xx.rules:697",
+        "at action buy_train": "rulespecs/lib/18xx.rules:898",
         "at action collect_bond": "rulespecs/1800.rules:746",
         "at action company_buy_shares": "rulespecs/1800-three-player.rules:211",
         "at action contribute": "rulespecs/1800.rules:820",
-        "at action corporation_buy_company": "rulespecs/lib/18xx.rules:816",
+        "at action corporation_buy_company": "rulespecs/lib/18xx.rules:817",
         "at action corporation_buy_shares": "rulespecs/1800.rules:794",
         "at action corporation_sell_shares": "rulespecs/1800.rules:778",
-        "at action discard_train": "rulespecs/lib/18xx.rules:973",
-        "at action dividend": "rulespecs/lib/18xx.rules:857",
-        "at action end_game": "rulespecs/lib/18xx.rules:1018",
-        "at action lay_tile": "rulespecs/lib/18xx.rules:832",
-        "at action par": "rulespecs/lib/18xx.rules:679",
-        "at action pass": "rulespecs/lib/18xx.rules:808",
-        "at action place_token": "rulespecs/lib/18xx.rules:840",
-        "at action run_routes": "rulespecs/lib/18xx.rules:851",
-        "at action sell_shares": "rulespecs/lib/18xx.rules:736",
+        "at action discard_train": "rulespecs/lib/18xx.rules:974",
+        "at action dividend": "rulespecs/lib/18xx.rules:858",
+        "at action end_game": "rulespecs/lib/18xx.rules:1019",
+        "at action lay_tile": "rulespecs/lib/18xx.rules:833",
+        "at action par": "rulespecs/lib/18xx.rules:680",
+        "at action pass": "rulespecs/lib/18xx.rules:809",
+        "at action place_token": "rulespecs/lib/18xx.rules:841",
+        "at action run_routes": "rulespecs/lib/18xx.rules:852",
+        "at action sell_shares": "rulespecs/lib/18xx.rules:737",
         "at action trade_company": "rulespecs/1800.rules:765",
         "bond CS_bond": "§2",
         "bond CW_bond": "§C.1",
@@ -7457,31 +7462,31 @@ DATA = TitleData(
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:644
+    # at rulespecs/lib/18xx.rules:645
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:644"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:645"
         )
-    # at rulespecs/lib/18xx.rules:645
+    # at rulespecs/lib/18xx.rules:646
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:645",
+            at="rulespecs/lib/18xx.rules:646",
         )
-    # at rulespecs/lib/18xx.rules:646
+    # at rulespecs/lib/18xx.rules:647
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:646",
-        )
-    # at rulespecs/lib/18xx.rules:647
-    if not (v_price == g.b_sale_price()):
-        raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:647"
+            at="rulespecs/lib/18xx.rules:647",
         )
     # at rulespecs/lib/18xx.rules:648
+    if not (v_price == g.b_sale_price()):
+        raise IllegalAction(
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:648"
+        )
+    # at rulespecs/lib/18xx.rules:649
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -7489,88 +7494,88 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:648",
+            at="rulespecs/lib/18xx.rules:649",
         )
-    # at rulespecs/lib/18xx.rules:650
+    # at rulespecs/lib/18xx.rules:651
     if not (g.b_free_cash(v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:650",
+            at="rulespecs/lib/18xx.rules:651",
         )
-    # at rulespecs/lib/18xx.rules:651
-    g.transfer(v_price, v_player, g.name("bank"))
     # at rulespecs/lib/18xx.rules:652
-    g.move(v_company, g.name("bank"), v_player)
+    g.transfer(v_price, v_player, g.name("bank"))
     # at rulespecs/lib/18xx.rules:653
+    g.move(v_company, g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:654
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:657
+    # at rulespecs/lib/18xx.rules:658
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:658
+        # at rulespecs/lib/18xx.rules:659
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:658",
+                at="rulespecs/lib/18xx.rules:659",
             )
-        # at rulespecs/lib/18xx.rules:659
+        # at rulespecs/lib/18xx.rules:660
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:659",
+                at="rulespecs/lib/18xx.rules:660",
             )
-        # at rulespecs/lib/18xx.rules:660
+        # at rulespecs/lib/18xx.rules:661
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:660",
+                at="rulespecs/lib/18xx.rules:661",
             )
-        # at rulespecs/lib/18xx.rules:661
+        # at rulespecs/lib/18xx.rules:662
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:663
+        # at rulespecs/lib/18xx.rules:664
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:663",
+                at="rulespecs/lib/18xx.rules:664",
             )
-        # at rulespecs/lib/18xx.rules:664
+        # at rulespecs/lib/18xx.rules:665
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:665
+            # at rulespecs/lib/18xx.rules:666
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:665",
+                    at="rulespecs/lib/18xx.rules:666",
                 )
-            # at rulespecs/lib/18xx.rules:666
+            # at rulespecs/lib/18xx.rules:667
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:666",
+                    at="rulespecs/lib/18xx.rules:667",
                 )
-            # at rulespecs/lib/18xx.rules:667
-            if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:667")
             # at rulespecs/lib/18xx.rules:668
+            if not (g.b_free_cash(v_player) >= v_price):
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:668")
+            # at rulespecs/lib/18xx.rules:669
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:670
+            # at rulespecs/lib/18xx.rules:671
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:670",
+                    at="rulespecs/lib/18xx.rules:671",
                 )
-            # at rulespecs/lib/18xx.rules:671
+            # at rulespecs/lib/18xx.rules:672
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -7578,114 +7583,114 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:671",
+                    at="rulespecs/lib/18xx.rules:672",
                 )
-            # at rulespecs/lib/18xx.rules:673
+            # at rulespecs/lib/18xx.rules:674
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:673",
+                    at="rulespecs/lib/18xx.rules:674",
                 )
-            # at rulespecs/lib/18xx.rules:674
+            # at rulespecs/lib/18xx.rules:675
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:681
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:680",
+            at="rulespecs/lib/18xx.rules:681",
         )
-    # at rulespecs/lib/18xx.rules:681
+    # at rulespecs/lib/18xx.rules:682
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:681",
-        )
-    # at rulespecs/lib/18xx.rules:682
-    if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:682"
+            at="rulespecs/lib/18xx.rules:682",
         )
     # at rulespecs/lib/18xx.rules:683
-    if not (not g.b_closed(v_corporation)):
+    if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:683"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:683"
         )
     # at rulespecs/lib/18xx.rules:684
-    if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:684")
+    if not (not g.b_closed(v_corporation)):
+        raise IllegalAction(
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:684"
+        )
     # at rulespecs/lib/18xx.rules:685
-    v_cert = g.b_president_certificate(v_corporation)
+    if not (v_price in g.b_par_prices(v_corporation)):
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:685")
     # at rulespecs/lib/18xx.rules:686
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:687
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:686",
+            at="rulespecs/lib/18xx.rules:687",
         )
-    # at rulespecs/lib/18xx.rules:687
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:687")
     # at rulespecs/lib/18xx.rules:688
-    g.b_set_par(v_corporation, v_price)
+    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:688")
     # at rulespecs/lib/18xx.rules:689
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:689
-        g.b_place_home_token(v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:690
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:690
+        g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:691
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
-    # at rulespecs/lib/18xx.rules:691
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:692
-    g.move(v_cert, v_corporation, v_player)
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:693
+    g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/lib/18xx.rules:694
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:697
+    # at rulespecs/lib/18xx.rules:698
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:697"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:698"
         )
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:699
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:698",
-        )
-    # at rulespecs/lib/18xx.rules:699
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:699"
+            at="rulespecs/lib/18xx.rules:699",
         )
     # at rulespecs/lib/18xx.rules:700
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:700"
+        )
+    # at rulespecs/lib/18xx.rules:701
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:700",
+            at="rulespecs/lib/18xx.rules:701",
         )
-    # at rulespecs/lib/18xx.rules:701
-    v_cert = g.b_next_certificate(v_corporation, v_source)
     # at rulespecs/lib/18xx.rules:702
+    v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:703
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:702",
+            at="rulespecs/lib/18xx.rules:703",
         )
-    # at rulespecs/lib/18xx.rules:703
+    # at rulespecs/lib/18xx.rules:704
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -7693,9 +7698,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:703",
+            at="rulespecs/lib/18xx.rules:704",
         )
-    # at rulespecs/lib/18xx.rules:705
+    # at rulespecs/lib/18xx.rules:706
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -7704,24 +7709,24 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:705"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:706"
         )
-    # at rulespecs/lib/18xx.rules:707
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:708
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:708")
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:709
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:709")
     # at rulespecs/lib/18xx.rules:710
-    g.move(v_cert, v_source, v_player)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:711
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:712
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:718
+    # at rulespecs/lib/18xx.rules:719
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -7735,7 +7740,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:728
+    # at rulespecs/lib/18xx.rules:729
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -7745,31 +7750,31 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:737
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
     # at rulespecs/lib/18xx.rules:738
+    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    # at rulespecs/lib/18xx.rules:739
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:738",
+            at="rulespecs/lib/18xx.rules:739",
         )
-    # at rulespecs/lib/18xx.rules:739
+    # at rulespecs/lib/18xx.rules:740
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:739",
+            at="rulespecs/lib/18xx.rules:740",
         )
-    # at rulespecs/lib/18xx.rules:740
+    # at rulespecs/lib/18xx.rules:741
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:740"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:741"
         )
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:743
     if not (
         (
             (
@@ -7798,87 +7803,87 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:742",
+            at="rulespecs/lib/18xx.rules:743",
         )
-    # at rulespecs/lib/18xx.rules:747
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/lib/18xx.rules:748
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:749
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:748",
+            at="rulespecs/lib/18xx.rules:749",
         )
-    # at rulespecs/lib/18xx.rules:750
+    # at rulespecs/lib/18xx.rules:751
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:750",
+            at="rulespecs/lib/18xx.rules:751",
         )
-    # at rulespecs/lib/18xx.rules:752
+    # at rulespecs/lib/18xx.rules:753
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:753
+        # at rulespecs/lib/18xx.rules:754
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:755
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:756
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:757
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:757
+        # at rulespecs/lib/18xx.rules:758
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:759
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:760
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:761
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:762
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:770
+    # at rulespecs/lib/18xx.rules:771
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:773
+        # at rulespecs/lib/18xx.rules:774
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:774
+            # at rulespecs/lib/18xx.rules:775
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:778
+        # at rulespecs/lib/18xx.rules:779
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:779
+            # at rulespecs/lib/18xx.rules:780
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:783
+        # at rulespecs/lib/18xx.rules:784
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:786
+        # at rulespecs/lib/18xx.rules:787
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:787
+            # at rulespecs/lib/18xx.rules:788
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:792
+        # at rulespecs/lib/18xx.rules:793
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:793
+            # at rulespecs/lib/18xx.rules:794
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:794
+                # at rulespecs/lib/18xx.rules:795
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:797
+            # at rulespecs/lib/18xx.rules:798
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:770
+        # at rulespecs/lib/18xx.rules:771
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:770",
+            at="rulespecs/lib/18xx.rules:771",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:807
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -7886,7 +7891,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:810
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -7896,170 +7901,170 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:810",
         )
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:812
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:811",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:814
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:819
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:818",
+            at="rulespecs/lib/18xx.rules:819",
         )
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:820
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:819",
-        )
-    # at rulespecs/lib/18xx.rules:820
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:820"
+            at="rulespecs/lib/18xx.rules:820",
         )
     # at rulespecs/lib/18xx.rules:821
-    v_seller = g.b_holder_of(v_company)
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:821"
+        )
     # at rulespecs/lib/18xx.rules:822
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:823
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:822"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:823"
         )
-    # at rulespecs/lib/18xx.rules:823
+    # at rulespecs/lib/18xx.rules:824
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:823"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:824"
         )
-    # at rulespecs/lib/18xx.rules:824
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:824")
     # at rulespecs/lib/18xx.rules:825
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:825")
+    # at rulespecs/lib/18xx.rules:826
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:826
-    g.move(v_company, v_seller, v_corporation)
     # at rulespecs/lib/18xx.rules:827
+    g.move(v_company, v_seller, v_corporation)
+    # at rulespecs/lib/18xx.rules:828
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:834
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:833"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:834"
         )
-    # at rulespecs/lib/18xx.rules:834
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/lib/18xx.rules:835
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:836
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:836",
         )
-    # at rulespecs/lib/18xx.rules:836
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:837
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:838
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:842
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:842",
         )
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:843
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:842",
+            at="rulespecs/lib/18xx.rules:843",
         )
-    # at rulespecs/lib/18xx.rules:843
-    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/lib/18xx.rules:844
-    v_cost = g.b_next_token_cost(v_corporation)
+    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/lib/18xx.rules:845
+    v_cost = g.b_next_token_cost(v_corporation)
+    # at rulespecs/lib/18xx.rules:846
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:845"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:846"
         )
-    # at rulespecs/lib/18xx.rules:846
-    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:847
-    g.b_place_station(v_corporation, v_spot)
+    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:848
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/lib/18xx.rules:849
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:853
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:853",
         )
-    # at rulespecs/lib/18xx.rules:853
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:854
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:855
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:859
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:858",
-        )
-    # at rulespecs/lib/18xx.rules:859
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:859"
+            at="rulespecs/lib/18xx.rules:859",
         )
     # at rulespecs/lib/18xx.rules:860
-    v_revenue = g.b_revenue(v_corporation)
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:860"
+        )
     # at rulespecs/lib/18xx.rules:861
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:862
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:862
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:863
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:864
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/lib/18xx.rules:865
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:866
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:872
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8069,9 +8074,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:878
+    # at rulespecs/lib/18xx.rules:879
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:880
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8081,7 +8086,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:889
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -8108,153 +8113,153 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:898
+    # at rulespecs/lib/18xx.rules:899
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:898",
+            at="rulespecs/lib/18xx.rules:899",
         )
-    # at rulespecs/lib/18xx.rules:899
+    # at rulespecs/lib/18xx.rules:900
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:899"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:900"
         )
-    # at rulespecs/lib/18xx.rules:900
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/lib/18xx.rules:901
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/lib/18xx.rules:902
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:902
+        # at rulespecs/lib/18xx.rules:903
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:904
+        # at rulespecs/lib/18xx.rules:905
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:904"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:905"
             )
-        # at rulespecs/lib/18xx.rules:905
+        # at rulespecs/lib/18xx.rules:906
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:905",
+                at="rulespecs/lib/18xx.rules:906",
             )
-        # at rulespecs/lib/18xx.rules:906
+        # at rulespecs/lib/18xx.rules:907
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:906",
+                at="rulespecs/lib/18xx.rules:907",
             )
-        # at rulespecs/lib/18xx.rules:907
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:908
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:909
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:908",
+                at="rulespecs/lib/18xx.rules:909",
             )
-        # at rulespecs/lib/18xx.rules:909
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:910
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:911
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:912
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:913
+        # at rulespecs/lib/18xx.rules:914
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:913",
+                at="rulespecs/lib/18xx.rules:914",
             )
-        # at rulespecs/lib/18xx.rules:914
+        # at rulespecs/lib/18xx.rules:915
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:914",
+                at="rulespecs/lib/18xx.rules:915",
             )
-        # at rulespecs/lib/18xx.rules:915
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:916
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:917
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:918
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:919
+        # at rulespecs/lib/18xx.rules:920
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:919",
+                at="rulespecs/lib/18xx.rules:920",
             )
-        # at rulespecs/lib/18xx.rules:920
+        # at rulespecs/lib/18xx.rules:921
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:920",
-            )
-        # at rulespecs/lib/18xx.rules:921
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:921"
+                at="rulespecs/lib/18xx.rules:921",
             )
         # at rulespecs/lib/18xx.rules:922
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:922"
+            )
+        # at rulespecs/lib/18xx.rules:923
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:922",
+                at="rulespecs/lib/18xx.rules:923",
             )
-        # at rulespecs/lib/18xx.rules:923
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:924
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:925
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:926
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:937
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:938
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:939
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:940
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1, Appendix C",
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:941
     if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:943
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:943",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:944
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:944",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:945
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8263,114 +8268,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:944"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:945"
         )
-    # at rulespecs/lib/18xx.rules:946
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:947
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:948
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:949
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:950
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:961
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:960",
+            at="rulespecs/lib/18xx.rules:961",
         )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:962
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:961",
+            at="rulespecs/lib/18xx.rules:962",
         )
-    # at rulespecs/lib/18xx.rules:962
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
     # at rulespecs/lib/18xx.rules:963
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:964
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:963",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:966
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:967
-    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:968
-    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:969
-    g.move(v_train, g.name("depot"), v_corporation)
+    g.transfer(v_price, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:970
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:971
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:975
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:975",
         )
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:976
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:976",
         )
-    # at rulespecs/lib/18xx.rules:976
-    g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:977
+    g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:978
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:978
+        # at rulespecs/lib/18xx.rules:979
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:984
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:991
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:991",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:993
     if not (
         (
             (
@@ -8411,9 +8416,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1, Appendix C",
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:993",
         )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:999
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -8424,15 +8429,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:999",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1001
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1006
     return (
         (
             g.b_dearest_train_price()
@@ -8461,14 +8466,14 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1021
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1020",
+            at="rulespecs/lib/18xx.rules:1021",
         )
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1023
     g.b_end_game_now("agreement")
 
 
@@ -8859,9 +8864,9 @@ def a_company_buy_shares(g, v_company, v_shares):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1032
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1032
+        # at rulespecs/lib/18xx.rules:1033
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
@@ -8880,9 +8885,9 @@ def t_privates_close(g, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1042
     for v_company in g.b_open_privates():
-        # at rulespecs/lib/18xx.rules:1042
+        # at rulespecs/lib/18xx.rules:1043
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 

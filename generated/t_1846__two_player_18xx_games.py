@@ -13,8 +13,8 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "31d84420dd81f5dc",
-    "rulespecs/lib/18xx.rules": "c59865fa4254dd8a",
+    "rulespecs/1846.rules": "5605d29ca8f1e03d",
+    "rulespecs/lib/18xx.rules": "2e7ced75734c9d24",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -368,6 +368,11 @@ DATA = TitleData(
                 "key": "free_lay",
                 "title": "Free tile lay",
                 "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "blocks_hexes",
+                "title": "Blocked hexes",
+                "summary": "while the private's holder is of the ability's owner kind (owner: player where not said), no corporation lays track in the ability's hexes by an ordinary lay; the private's own lays are not blocked (hexes; 18xx.games' blocks_hexes)",
             },
             {
                 "key": "free_token",
@@ -1293,6 +1298,7 @@ DATA = TitleData(
                         "key": "blocks",
                         "title": None,
                         "summary": "While a player owns it, nobody may build in B10 and B12.",
+                        "effect": "blocks_hexes",
                         "owner": "player",
                         "hexes": ["B10", "B12"],
                         "kind": "ability",
@@ -1327,6 +1333,7 @@ DATA = TitleData(
                         "key": "blocks",
                         "title": None,
                         "summary": "While a player owns it, nobody may build in F14 and F16.",
+                        "effect": "blocks_hexes",
                         "owner": "player",
                         "hexes": ["F14", "F16"],
                         "kind": "ability",
@@ -7418,25 +7425,25 @@ DATA = TitleData(
         "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action pass": '§"Stock Round", §"Operating Round"',
         "action place_token": '§"Placing Station Tokens"',
-        "at action assign": "rulespecs/1846.rules:1480",
-        "at action bankrupt": "rulespecs/1846.rules:1448",
+        "at action assign": "rulespecs/1846.rules:1482",
+        "at action bankrupt": "rulespecs/1846.rules:1450",
         "at action bid": "rulespecs/1846-18xx-games.rules:81",
-        "at action buy_shares": "rulespecs/lib/18xx.rules:696",
-        "at action buy_train": "rulespecs/lib/18xx.rules:897",
-        "at action company_lay_tile": "rulespecs/1846.rules:1501",
-        "at action company_place_token": "rulespecs/1846.rules:1515",
-        "at action corporation_buy_company": "rulespecs/1846.rules:1274",
-        "at action corporation_buy_shares": "rulespecs/1846.rules:1417",
-        "at action corporation_sell_shares": "rulespecs/1846.rules:1347",
-        "at action discard_train": "rulespecs/lib/18xx.rules:973",
-        "at action dividend": "rulespecs/lib/18xx.rules:857",
-        "at action end_game": "rulespecs/lib/18xx.rules:1018",
-        "at action lay_tile": "rulespecs/lib/18xx.rules:832",
-        "at action par": "rulespecs/lib/18xx.rules:679",
-        "at action pass": "rulespecs/1846.rules:1256",
-        "at action place_token": "rulespecs/1846.rules:1526",
-        "at action run_routes": "rulespecs/lib/18xx.rules:851",
-        "at action sell_shares": "rulespecs/lib/18xx.rules:736",
+        "at action buy_shares": "rulespecs/lib/18xx.rules:697",
+        "at action buy_train": "rulespecs/lib/18xx.rules:898",
+        "at action company_lay_tile": "rulespecs/1846.rules:1503",
+        "at action company_place_token": "rulespecs/1846.rules:1517",
+        "at action corporation_buy_company": "rulespecs/1846.rules:1276",
+        "at action corporation_buy_shares": "rulespecs/1846.rules:1419",
+        "at action corporation_sell_shares": "rulespecs/1846.rules:1349",
+        "at action discard_train": "rulespecs/lib/18xx.rules:974",
+        "at action dividend": "rulespecs/lib/18xx.rules:858",
+        "at action end_game": "rulespecs/lib/18xx.rules:1019",
+        "at action lay_tile": "rulespecs/lib/18xx.rules:833",
+        "at action par": "rulespecs/lib/18xx.rules:680",
+        "at action pass": "rulespecs/1846.rules:1258",
+        "at action place_token": "rulespecs/1846.rules:1528",
+        "at action run_routes": "rulespecs/lib/18xx.rules:852",
+        "at action sell_shares": "rulespecs/lib/18xx.rules:737",
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -8210,115 +8217,115 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:681
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:680",
+            at="rulespecs/lib/18xx.rules:681",
         )
-    # at rulespecs/lib/18xx.rules:681
+    # at rulespecs/lib/18xx.rules:682
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:681",
+            at="rulespecs/lib/18xx.rules:682",
         )
-    # at rulespecs/lib/18xx.rules:682
+    # at rulespecs/lib/18xx.rules:683
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:682",
+            at="rulespecs/lib/18xx.rules:683",
         )
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:684
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:683",
+            at="rulespecs/lib/18xx.rules:684",
         )
-    # at rulespecs/lib/18xx.rules:684
+    # at rulespecs/lib/18xx.rules:685
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:684",
+            at="rulespecs/lib/18xx.rules:685",
         )
-    # at rulespecs/lib/18xx.rules:685
-    v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/lib/18xx.rules:686
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:687
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:686",
+            at="rulespecs/lib/18xx.rules:687",
         )
-    # at rulespecs/lib/18xx.rules:687
+    # at rulespecs/lib/18xx.rules:688
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:687",
+            at="rulespecs/lib/18xx.rules:688",
         )
-    # at rulespecs/lib/18xx.rules:688
-    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:689
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:689
-        g.b_place_home_token(v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:690
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:690
+        g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:691
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
-    # at rulespecs/lib/18xx.rules:691
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:692
-    g.move(v_cert, v_corporation, v_player)
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:693
+    g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/lib/18xx.rules:694
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:697
+    # at rulespecs/lib/18xx.rules:698
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:697",
+            at="rulespecs/lib/18xx.rules:698",
         )
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:699
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:698",
+            at="rulespecs/lib/18xx.rules:699",
         )
-    # at rulespecs/lib/18xx.rules:699
+    # at rulespecs/lib/18xx.rules:700
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:699",
+            at="rulespecs/lib/18xx.rules:700",
         )
-    # at rulespecs/lib/18xx.rules:700
+    # at rulespecs/lib/18xx.rules:701
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:700",
+            at="rulespecs/lib/18xx.rules:701",
         )
-    # at rulespecs/lib/18xx.rules:701
-    v_cert = g.b_next_certificate(v_corporation, v_source)
     # at rulespecs/lib/18xx.rules:702
+    v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:703
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:702",
+            at="rulespecs/lib/18xx.rules:703",
         )
-    # at rulespecs/lib/18xx.rules:703
+    # at rulespecs/lib/18xx.rules:704
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8326,9 +8333,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:703",
+            at="rulespecs/lib/18xx.rules:704",
         )
-    # at rulespecs/lib/18xx.rules:705
+    # at rulespecs/lib/18xx.rules:706
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8339,26 +8346,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:705",
+            at="rulespecs/lib/18xx.rules:706",
         )
-    # at rulespecs/lib/18xx.rules:707
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:708
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+    # at rulespecs/lib/18xx.rules:709
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:708"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:709"
         )
-    # at rulespecs/lib/18xx.rules:709
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:710
-    g.move(v_cert, v_source, v_player)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:711
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:712
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:718
+    # at rulespecs/lib/18xx.rules:719
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8372,7 +8379,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:728
+    # at rulespecs/lib/18xx.rules:729
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8382,23 +8389,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:737
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:738
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:739
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:738",
+            at="rulespecs/lib/18xx.rules:739",
         )
-    # at rulespecs/lib/18xx.rules:739
+    # at rulespecs/lib/18xx.rules:740
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:739",
+            at="rulespecs/lib/18xx.rules:740",
         )
-    # at rulespecs/lib/18xx.rules:740
+    # at rulespecs/lib/18xx.rules:741
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8406,9 +8413,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:740",
+            at="rulespecs/lib/18xx.rules:741",
         )
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:743
     if not (
         (
             (
@@ -8437,87 +8444,87 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:742",
+            at="rulespecs/lib/18xx.rules:743",
         )
-    # at rulespecs/lib/18xx.rules:747
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/lib/18xx.rules:748
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:749
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:748",
+            at="rulespecs/lib/18xx.rules:749",
         )
-    # at rulespecs/lib/18xx.rules:750
+    # at rulespecs/lib/18xx.rules:751
     if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:750",
+            at="rulespecs/lib/18xx.rules:751",
         )
-    # at rulespecs/lib/18xx.rules:752
+    # at rulespecs/lib/18xx.rules:753
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:753
+        # at rulespecs/lib/18xx.rules:754
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:755
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:756
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:757
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:757
+        # at rulespecs/lib/18xx.rules:758
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:759
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:760
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:761
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:762
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:770
+    # at rulespecs/lib/18xx.rules:771
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:773
+        # at rulespecs/lib/18xx.rules:774
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:774
+            # at rulespecs/lib/18xx.rules:775
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:778
+        # at rulespecs/lib/18xx.rules:779
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:779
+            # at rulespecs/lib/18xx.rules:780
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:783
+        # at rulespecs/lib/18xx.rules:784
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:786
+        # at rulespecs/lib/18xx.rules:787
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:787
+            # at rulespecs/lib/18xx.rules:788
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:792
+        # at rulespecs/lib/18xx.rules:793
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:793
+            # at rulespecs/lib/18xx.rules:794
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:794
+                # at rulespecs/lib/18xx.rules:795
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:797
+            # at rulespecs/lib/18xx.rules:798
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:770
+        # at rulespecs/lib/18xx.rules:771
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:770",
+            at="rulespecs/lib/18xx.rules:771",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:807
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8525,7 +8532,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§\"Stock Round\", §\"Operating Round\")"""
-    # at rulespecs/1846.rules:1257
+    # at rulespecs/1846.rules:1259
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -8535,212 +8542,212 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule='§"Certificate Limits"',
-            at="rulespecs/1846.rules:1257",
+            at="rulespecs/1846.rules:1259",
         )
-    # at rulespecs/1846.rules:1259
+    # at rulespecs/1846.rules:1261
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule='§"Buying Trains"',
-            at="rulespecs/1846.rules:1259",
+            at="rulespecs/1846.rules:1261",
         )
-    # at rulespecs/1846.rules:1261
+    # at rulespecs/1846.rules:1263
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
-            at="rulespecs/1846.rules:1261",
+            at="rulespecs/1846.rules:1263",
         )
-    # at rulespecs/1846.rules:1264
+    # at rulespecs/1846.rules:1266
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private or a minor (§\"Purchasing Private Companies\", §\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1276
+    # at rulespecs/1846.rules:1278
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1276",
+            at="rulespecs/1846.rules:1278",
         )
-    # at rulespecs/1846.rules:1277
+    # at rulespecs/1846.rules:1279
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1277",
+            at="rulespecs/1846.rules:1279",
         )
-    # at rulespecs/1846.rules:1278
+    # at rulespecs/1846.rules:1280
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the company is closed",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1278",
+            at="rulespecs/1846.rules:1280",
         )
-    # at rulespecs/1846.rules:1279
+    # at rulespecs/1846.rules:1281
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/1846.rules:1280
+    # at rulespecs/1846.rules:1282
     if not (v_seller in g.name("players")):
         raise IllegalAction(
             "a corporation buys a company from the player who owns it",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1280",
+            at="rulespecs/1846.rules:1282",
         )
-    # at rulespecs/1846.rules:1282
+    # at rulespecs/1846.rules:1284
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
             "outside the company's price range",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1282",
+            at="rulespecs/1846.rules:1284",
         )
-    # at rulespecs/1846.rules:1283
+    # at rulespecs/1846.rules:1285
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "not enough cash",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1283",
+            at="rulespecs/1846.rules:1285",
         )
-    # at rulespecs/1846.rules:1284
+    # at rulespecs/1846.rules:1286
     if not (
         (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
     ):
         raise IllegalAction(
             "after issuing shares for a train it must buy, the corporation buys the train before anything else",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1284",
+            at="rulespecs/1846.rules:1286",
         )
-    # at rulespecs/1846.rules:1287
+    # at rulespecs/1846.rules:1289
     if v_company in g.name("minors"):
-        # at rulespecs/1846.rules:1288
+        # at rulespecs/1846.rules:1290
         if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
             raise IllegalAction(
                 "the corporation has no room for the minor's train",
                 rule='§"Minor Companies"',
-                at="rulespecs/1846.rules:1288",
+                at="rulespecs/1846.rules:1290",
             )
-        # at rulespecs/1846.rules:1290
+        # at rulespecs/1846.rules:1292
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1846.rules:1291
+        # at rulespecs/1846.rules:1293
         r_acquire_minor(g, v_corporation, v_company)
     else:
-        # at rulespecs/1846.rules:1293
+        # at rulespecs/1846.rules:1295
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1846.rules:1294
+        # at rulespecs/1846.rules:1296
         g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:834
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:834",
         )
-    # at rulespecs/lib/18xx.rules:834
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/lib/18xx.rules:835
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:836
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:836",
         )
-    # at rulespecs/lib/18xx.rules:836
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:837
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:838
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1528
+    # at rulespecs/1846.rules:1530
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1528",
+            at="rulespecs/1846.rules:1530",
         )
-    # at rulespecs/1846.rules:1529
+    # at rulespecs/1846.rules:1531
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1529",
+            at="rulespecs/1846.rules:1531",
         )
-    # at rulespecs/1846.rules:1530
-    v_spot = g.b_check_station(v_corporation, v_city)
-    # at rulespecs/1846.rules:1531
-    v_cost = g.b_token_cost(v_corporation, v_spot)
     # at rulespecs/1846.rules:1532
+    v_spot = g.b_check_station(v_corporation, v_city)
+    # at rulespecs/1846.rules:1533
+    v_cost = g.b_token_cost(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1534
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash for the token",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1532",
+            at="rulespecs/1846.rules:1534",
         )
-    # at rulespecs/1846.rules:1533
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1846.rules:1534
-    g.b_place_station(v_corporation, v_spot)
     # at rulespecs/1846.rules:1535
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1846.rules:1536
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1537
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:853
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:853",
         )
-    # at rulespecs/lib/18xx.rules:853
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:854
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:855
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:859
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:858",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:860
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:860",
         )
-    # at rulespecs/lib/18xx.rules:860
-    v_revenue = g.b_revenue(v_corporation)
     # at rulespecs/lib/18xx.rules:861
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:862
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:862
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:863
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:864
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/lib/18xx.rules:865
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:866
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:872
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8750,9 +8757,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:878
+    # at rulespecs/lib/18xx.rules:879
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:880
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8762,7 +8769,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:889
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -8807,14 +8814,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:898
+    # at rulespecs/lib/18xx.rules:899
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:898",
+            at="rulespecs/lib/18xx.rules:899",
         )
-    # at rulespecs/lib/18xx.rules:899
+    # at rulespecs/lib/18xx.rules:900
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -8822,144 +8829,144 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:899",
+            at="rulespecs/lib/18xx.rules:900",
         )
-    # at rulespecs/lib/18xx.rules:900
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/lib/18xx.rules:901
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/lib/18xx.rules:902
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:902
+        # at rulespecs/lib/18xx.rules:903
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:904
+        # at rulespecs/lib/18xx.rules:905
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:904",
+                at="rulespecs/lib/18xx.rules:905",
             )
-        # at rulespecs/lib/18xx.rules:905
+        # at rulespecs/lib/18xx.rules:906
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:905",
+                at="rulespecs/lib/18xx.rules:906",
             )
-        # at rulespecs/lib/18xx.rules:906
+        # at rulespecs/lib/18xx.rules:907
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:906",
+                at="rulespecs/lib/18xx.rules:907",
             )
-        # at rulespecs/lib/18xx.rules:907
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:908
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:909
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:908",
+                at="rulespecs/lib/18xx.rules:909",
             )
-        # at rulespecs/lib/18xx.rules:909
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:910
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:911
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:912
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:913
+        # at rulespecs/lib/18xx.rules:914
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:913",
+                at="rulespecs/lib/18xx.rules:914",
             )
-        # at rulespecs/lib/18xx.rules:914
+        # at rulespecs/lib/18xx.rules:915
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:914",
+                at="rulespecs/lib/18xx.rules:915",
             )
-        # at rulespecs/lib/18xx.rules:915
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:916
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:917
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:918
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:919
+        # at rulespecs/lib/18xx.rules:920
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:919",
+                at="rulespecs/lib/18xx.rules:920",
             )
-        # at rulespecs/lib/18xx.rules:920
+        # at rulespecs/lib/18xx.rules:921
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:920",
+                at="rulespecs/lib/18xx.rules:921",
             )
-        # at rulespecs/lib/18xx.rules:921
+        # at rulespecs/lib/18xx.rules:922
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:921",
+                at="rulespecs/lib/18xx.rules:922",
             )
-        # at rulespecs/lib/18xx.rules:922
+        # at rulespecs/lib/18xx.rules:923
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:922",
+                at="rulespecs/lib/18xx.rules:923",
             )
-        # at rulespecs/lib/18xx.rules:923
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:924
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:925
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:926
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:937
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:938
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:939
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:940
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:941
     if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:943
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:943",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:944
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:944",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:945
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8970,101 +8977,101 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:945",
         )
-    # at rulespecs/lib/18xx.rules:946
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:947
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:948
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:949
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:950
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:961
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:960",
+            at="rulespecs/lib/18xx.rules:961",
         )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:962
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:961",
+            at="rulespecs/lib/18xx.rules:962",
         )
-    # at rulespecs/lib/18xx.rules:962
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
     # at rulespecs/lib/18xx.rules:963
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:964
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:963",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:966
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:967
-    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:968
-    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:969
-    g.move(v_train, g.name("depot"), v_corporation)
+    g.transfer(v_price, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:970
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:971
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:975
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:975",
         )
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:976
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:976",
         )
-    # at rulespecs/lib/18xx.rules:976
-    g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:977
+    g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:978
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:978
+        # at rulespecs/lib/18xx.rules:979
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1238
+    # at rulespecs/1846.rules:1240
     return (
         (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
     ) and (g.b_cash(v_corporation) > 0)
@@ -9072,14 +9079,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:991
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:991",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:993
     if not (
         (
             (
@@ -9120,9 +9127,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:993",
         )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:999
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -9133,15 +9140,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:999",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1001
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1006
     return (
         (
             g.b_dearest_train_price()
@@ -9154,7 +9161,7 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1229
+    # at rulespecs/1846.rules:1231
     g.b_mark_done_this_turn("emergency_sale")
 
 
@@ -9181,20 +9188,20 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1021
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1020",
+            at="rulespecs/lib/18xx.rules:1021",
         )
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1023
     g.b_end_game_now("agreement")
 
 
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1215
+    # at rulespecs/1846.rules:1217
     return g.b_in_round("operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
@@ -9202,7 +9209,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_sale_left(g, v_player, v_buyer):
     """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1243
+    # at rulespecs/1846.rules:1245
     return any(
         (
             (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
@@ -9234,7 +9241,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
 
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1250
+    # at rulespecs/1846.rules:1252
     return (
         (
             (g.b_acting(v_corporation) and (g.b_president(v_corporation) == v_player))
@@ -9246,21 +9253,21 @@ def r_emergency_sale_for(g, v_player, v_corporation):
 
 def r_acquire_minor(g, v_corporation, v_minor):
     """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1301
+    # at rulespecs/1846.rules:1303
     g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
-    # at rulespecs/1846.rules:1302
+    # at rulespecs/1846.rules:1304
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/1846.rules:1303
+        # at rulespecs/1846.rules:1305
         g.move(v_t, v_minor, v_corporation)
-    # at rulespecs/1846.rules:1305
+    # at rulespecs/1846.rules:1307
     g.b_absorb_station(v_corporation, v_minor)
-    # at rulespecs/1846.rules:1306
+    # at rulespecs/1846.rules:1308
     g.b_close_minor(v_minor)
 
 
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1332
+    # at rulespecs/1846.rules:1334
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -9268,13 +9275,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1334
+    # at rulespecs/1846.rules:1336
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1336
+    # at rulespecs/1846.rules:1338
     return g.b_max(
         0,
         g.b_min(
@@ -9287,21 +9294,21 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for a share the corporation issues: one space left of its price (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1340
+    # at rulespecs/1846.rules:1342
     return g.b_price_after(v_corporation, "left")
 
 
 def r_redeem_price(g, v_corporation):
     """what the corporation pays for a share it redeems: one space right of its price (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1342
+    # at rulespecs/1846.rules:1344
     return g.b_price_after(v_corporation, "right")
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1349
+    # at rulespecs/1846.rules:1351
     v_emergency = r_emergency_issue_open(g, v_corporation)
-    # at rulespecs/1846.rules:1350
+    # at rulespecs/1846.rules:1352
     if not (
         (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
         or v_emergency
@@ -9309,9 +9316,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1350",
+            at="rulespecs/1846.rules:1352",
         )
-    # at rulespecs/1846.rules:1352
+    # at rulespecs/1846.rules:1354
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
@@ -9319,40 +9326,40 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation issues only shares from its treasury",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1352",
+            at="rulespecs/1846.rules:1354",
         )
-    # at rulespecs/1846.rules:1354
+    # at rulespecs/1846.rules:1356
     if v_emergency:
-        # at rulespecs/1846.rules:1355
+        # at rulespecs/1846.rules:1357
         if not (r_emergency_bundle(g, v_corporation, g.b_len(v_shares))):
             raise IllegalAction(
                 "in an emergency a corporation issues no more shares than it needs for the cheaper side of the bank's train (all it may issue where that is not enough), and none that raise nothing",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/1846.rules:1355",
+                at="rulespecs/1846.rules:1357",
             )
-        # at rulespecs/1846.rules:1358
+        # at rulespecs/1846.rules:1360
         g.transfer(
             r_emergency_raise(g, v_corporation, g.b_len(v_shares)), g.name("bank"), v_corporation
         )
-        # at rulespecs/1846.rules:1360
+        # at rulespecs/1846.rules:1362
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1361
+            # at rulespecs/1846.rules:1363
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1363
+        # at rulespecs/1846.rules:1365
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1364
+            # at rulespecs/1846.rules:1366
             g.b_market_move(v_corporation, "left")
-        # at rulespecs/1846.rules:1367
+        # at rulespecs/1846.rules:1369
         g.b_mark_done_this_turn("emergency_issue")
     else:
-        # at rulespecs/1846.rules:1369
+        # at rulespecs/1846.rules:1371
         if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/1846.rules:1369",
+                at="rulespecs/1846.rules:1371",
             )
-        # at rulespecs/1846.rules:1371
+        # at rulespecs/1846.rules:1373
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -9361,17 +9368,17 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/1846.rules:1373
+        # at rulespecs/1846.rules:1375
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1374
+            # at rulespecs/1846.rules:1376
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1376
+        # at rulespecs/1846.rules:1378
         g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1387
+    # at rulespecs/1846.rules:1389
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
@@ -9383,7 +9390,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1392
+    # at rulespecs/1846.rules:1394
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -9392,7 +9399,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1397
+    # at rulespecs/1846.rules:1399
     return g.b_max(
         0,
         g.b_min(
@@ -9404,13 +9411,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1401
+    # at rulespecs/1846.rules:1403
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1404
+    # at rulespecs/1846.rules:1406
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9419,7 +9426,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1409
+    # at rulespecs/1846.rules:1411
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9457,14 +9464,14 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1419
+    # at rulespecs/1846.rules:1421
     if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1419",
+            at="rulespecs/1846.rules:1421",
         )
-    # at rulespecs/1846.rules:1421
+    # at rulespecs/1846.rules:1423
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
@@ -9472,46 +9479,46 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its shares in the market",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1421",
+            at="rulespecs/1846.rules:1423",
         )
-    # at rulespecs/1846.rules:1423
+    # at rulespecs/1846.rules:1425
     v_cost = (
         r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
-    # at rulespecs/1846.rules:1424
+    # at rulespecs/1846.rules:1426
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1424",
+            at="rulespecs/1846.rules:1426",
         )
-    # at rulespecs/1846.rules:1425
+    # at rulespecs/1846.rules:1427
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1846.rules:1426
+    # at rulespecs/1846.rules:1428
     for v_c in v_shares:
-        # at rulespecs/1846.rules:1427
+        # at rulespecs/1846.rules:1429
         g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/1846.rules:1429
+    # at rulespecs/1846.rules:1431
     g.b_mark_done_this_turn("issued_or_redeemed")
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1449
+    # at rulespecs/1846.rules:1451
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1449",
+            at="rulespecs/1846.rules:1451",
         )
-    # at rulespecs/1846.rules:1450
+    # at rulespecs/1846.rules:1452
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1450",
+            at="rulespecs/1846.rules:1452",
         )
-    # at rulespecs/1846.rules:1452
+    # at rulespecs/1846.rules:1454
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
@@ -9519,105 +9526,105 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1452",
+            at="rulespecs/1846.rules:1454",
         )
-    # at rulespecs/1846.rules:1454
+    # at rulespecs/1846.rules:1456
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1454",
+            at="rulespecs/1846.rules:1456",
         )
-    # at rulespecs/1846.rules:1456
-    v_player = g.b_president(v_corporation)
-    # at rulespecs/1846.rules:1457
-    g.b_sell_out(v_player)
     # at rulespecs/1846.rules:1458
-    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    v_player = g.b_president(v_corporation)
     # at rulespecs/1846.rules:1459
-    g.b_leave_game(v_player)
+    g.b_sell_out(v_player)
     # at rulespecs/1846.rules:1460
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    # at rulespecs/1846.rules:1461
+    g.b_leave_game(v_player)
+    # at rulespecs/1846.rules:1462
     if g.b_players_in_game() <= 1:
-        # at rulespecs/1846.rules:1461
+        # at rulespecs/1846.rules:1463
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1470
-    v_revenue = g.b_revenue(v_minor)
-    # at rulespecs/1846.rules:1471
-    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
     # at rulespecs/1846.rules:1472
+    v_revenue = g.b_revenue(v_minor)
+    # at rulespecs/1846.rules:1473
+    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    # at rulespecs/1846.rules:1474
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
 
 
 def a_assign(g, v_company, v_target):
     """A corporation places its private's revenue marker (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1482
+    # at rulespecs/1846.rules:1484
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1482"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1484"
         )
-    # at rulespecs/1846.rules:1483
+    # at rulespecs/1846.rules:1485
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
-            at="rulespecs/1846.rules:1483",
+            at="rulespecs/1846.rules:1485",
         )
-    # at rulespecs/1846.rules:1484
+    # at rulespecs/1846.rules:1486
     g.b_place_marker(v_company, v_target)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
-    # at rulespecs/1846.rules:1504
+    # at rulespecs/1846.rules:1506
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1504"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1506"
         )
-    # at rulespecs/1846.rules:1505
+    # at rulespecs/1846.rules:1507
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1505",
+            at="rulespecs/1846.rules:1507",
         )
-    # at rulespecs/1846.rules:1506
-    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/1846.rules:1507
-    v_cost = g.b_ability_lay_cost(v_company, v_lay)
     # at rulespecs/1846.rules:1508
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    # at rulespecs/1846.rules:1509
+    v_cost = g.b_ability_lay_cost(v_company, v_lay)
+    # at rulespecs/1846.rules:1510
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the corporation cannot pay for the tile",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1508",
+            at="rulespecs/1846.rules:1510",
         )
-    # at rulespecs/1846.rules:1509
+    # at rulespecs/1846.rules:1511
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/1846.rules:1510
+    # at rulespecs/1846.rules:1512
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_company_place_token(g, v_company, v_city):
     """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1518
+    # at rulespecs/1846.rules:1520
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1518"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1520"
         )
-    # at rulespecs/1846.rules:1519
+    # at rulespecs/1846.rules:1521
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1519",
+            at="rulespecs/1846.rules:1521",
         )
-    # at rulespecs/1846.rules:1520
+    # at rulespecs/1846.rules:1522
     v_spot = g.b_check_ability_token(v_company, v_city)
-    # at rulespecs/1846.rules:1521
+    # at rulespecs/1846.rules:1523
     g.b_ability_token(v_company, v_spot)
 
 
@@ -9778,29 +9785,29 @@ def r_train_buying_power(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1032
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1032
+        # at rulespecs/lib/18xx.rules:1033
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1038
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1042
     for v_company in g.b_open_privates():
-        # at rulespecs/lib/18xx.rules:1042
+        # at rulespecs/lib/18xx.rules:1043
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 
 def t_ic_subsidy(g, v_corporation, v_price, *_rest):
     """The Illinois Central's subsidy"""
-    # at rulespecs/1846.rules:1476
+    # at rulespecs/1846.rules:1478
     g.transfer(v_price, g.name("bank"), v_corporation)
 
 
@@ -9812,29 +9819,29 @@ def w_ic_subsidy(g, *_args):
 
 def t_port_marker_assignment(g, *_rest):
     """A player owning the Steamboat Company assigns its marker"""
-    # at rulespecs/1846.rules:1491
+    # at rulespecs/1846.rules:1493
     for v_company in g.name("privates"):
-        # at rulespecs/1846.rules:1492
+        # at rulespecs/1846.rules:1494
         if g.b_marker_assigned_by_player(v_company):
-            # at rulespecs/1846.rules:1493
+            # at rulespecs/1846.rules:1495
             g.b_require_decision(v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1539
+    # at rulespecs/1846.rules:1541
     g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1543
+    # at rulespecs/1846.rules:1545
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1547
+    # at rulespecs/1846.rules:1549
     g.b_close_minors()
 
 

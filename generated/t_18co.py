@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "c59865fa4254dd8a",
+    "rulespecs/lib/18xx.rules": "2e7ced75734c9d24",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -561,6 +561,11 @@ DATA = TitleData(
                 "key": "free_lay",
                 "title": "Free tile lay",
                 "summary": "lays or upgrades a tile free of its cost in the ability's hex or hexes (tile, tiles, count, reachable, together, once_per_hex, joins_hexes, upgrades_from, closes_private)",
+            },
+            {
+                "key": "blocks_hexes",
+                "title": "Blocked hexes",
+                "summary": "while the private's holder is of the ability's owner kind (owner: player where not said), no corporation lays track in the ability's hexes by an ordinary lay; the private's own lays are not blocked (hexes; 18xx.games' blocks_hexes)",
             },
             {
                 "key": "free_token",
@@ -8326,14 +8331,14 @@ DATA = TitleData(
         "at action corporation_sell_shares": "rulespecs/18co.rules:2340",
         "at action discard_train": "rulespecs/18co.rules:2247",
         "at action dividend": "rulespecs/18co.rules:2283",
-        "at action end_game": "rulespecs/lib/18xx.rules:1018",
-        "at action lay_tile": "rulespecs/lib/18xx.rules:832",
+        "at action end_game": "rulespecs/lib/18xx.rules:1019",
+        "at action lay_tile": "rulespecs/lib/18xx.rules:833",
         "at action move_bid": "rulespecs/18co.rules:2043",
-        "at action par": "rulespecs/lib/18xx.rules:679",
-        "at action pass": "rulespecs/lib/18xx.rules:808",
+        "at action par": "rulespecs/lib/18xx.rules:680",
+        "at action pass": "rulespecs/lib/18xx.rules:809",
         "at action place_token": "rulespecs/18co.rules:2262",
         "at action remove_token": "rulespecs/18co.rules:2137",
-        "at action run_routes": "rulespecs/lib/18xx.rules:851",
+        "at action run_routes": "rulespecs/lib/18xx.rules:852",
         "at action sell_shares": "rulespecs/18co.rules:2059",
         "at action special_buy_shares": "rulespecs/18co.rules:518",
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
@@ -9327,68 +9332,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:681
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:680",
+            at="rulespecs/lib/18xx.rules:681",
         )
-    # at rulespecs/lib/18xx.rules:681
+    # at rulespecs/lib/18xx.rules:682
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:681",
+            at="rulespecs/lib/18xx.rules:682",
         )
-    # at rulespecs/lib/18xx.rules:682
+    # at rulespecs/lib/18xx.rules:683
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:682",
+            at="rulespecs/lib/18xx.rules:683",
         )
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:684
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:683",
-        )
-    # at rulespecs/lib/18xx.rules:684
-    if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:684"
+            at="rulespecs/lib/18xx.rules:684",
         )
     # at rulespecs/lib/18xx.rules:685
-    v_cert = g.b_president_certificate(v_corporation)
+    if not (v_price in g.b_par_prices(v_corporation)):
+        raise IllegalAction(
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:685"
+        )
     # at rulespecs/lib/18xx.rules:686
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:687
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:686",
-        )
-    # at rulespecs/lib/18xx.rules:687
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:687"
+            at="rulespecs/lib/18xx.rules:687",
         )
     # at rulespecs/lib/18xx.rules:688
-    g.b_set_par(v_corporation, v_price)
+    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+        raise IllegalAction(
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:688"
+        )
     # at rulespecs/lib/18xx.rules:689
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:689
-        g.b_place_home_token(v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:690
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:690
+        g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:691
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
-    # at rulespecs/lib/18xx.rules:691
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:692
-    g.move(v_cert, v_corporation, v_player)
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:693
+    g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/lib/18xx.rules:694
     g.b_bought(v_player, v_corporation)
 
 
@@ -9550,7 +9555,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:718
+    # at rulespecs/lib/18xx.rules:719
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9564,7 +9569,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:728
+    # at rulespecs/lib/18xx.rules:729
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9729,49 +9734,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:770
+    # at rulespecs/lib/18xx.rules:771
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:773
+        # at rulespecs/lib/18xx.rules:774
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:774
+            # at rulespecs/lib/18xx.rules:775
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:778
+        # at rulespecs/lib/18xx.rules:779
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:779
+            # at rulespecs/lib/18xx.rules:780
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:783
+        # at rulespecs/lib/18xx.rules:784
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:786
+        # at rulespecs/lib/18xx.rules:787
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:787
+            # at rulespecs/lib/18xx.rules:788
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:792
+        # at rulespecs/lib/18xx.rules:793
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:793
+            # at rulespecs/lib/18xx.rules:794
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:794
+                # at rulespecs/lib/18xx.rules:795
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:797
+            # at rulespecs/lib/18xx.rules:798
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:770
+        # at rulespecs/lib/18xx.rules:771
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:770",
+            at="rulespecs/lib/18xx.rules:771",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:807
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9779,7 +9784,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:810
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -9789,16 +9794,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:810",
         )
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:812
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:811",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:814
     g.b_pass_turn(v_entity)
 
 
@@ -9877,25 +9882,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:834
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:834",
         )
-    # at rulespecs/lib/18xx.rules:834
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/lib/18xx.rules:835
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:836
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:836",
         )
-    # at rulespecs/lib/18xx.rules:836
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:837
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:838
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -9946,16 +9951,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:853
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:853",
         )
-    # at rulespecs/lib/18xx.rules:853
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:854
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:855
     g.b_end_step(v_corporation)
 
 
@@ -10011,7 +10016,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:872
     return (
         g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -10021,9 +10026,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:878
+    # at rulespecs/lib/18xx.rules:879
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:880
         g.transfer(
             g.b_pay_per_share(v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -10033,7 +10038,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:889
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -10190,39 +10195,39 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:937
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:938
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:939
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:940
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:941
     if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:943
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:943",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:944
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:944",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:945
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -10233,71 +10238,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:945",
         )
-    # at rulespecs/lib/18xx.rules:946
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:947
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:948
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:949
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:950
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:961
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:960",
+            at="rulespecs/lib/18xx.rules:961",
         )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:962
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:961",
+            at="rulespecs/lib/18xx.rules:962",
         )
-    # at rulespecs/lib/18xx.rules:962
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
     # at rulespecs/lib/18xx.rules:963
+    v_discount = g.b_trade_in_discount(v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:964
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:963",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:966
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:967
-    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:968
-    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:969
-    g.move(v_train, g.name("depot"), v_corporation)
+    g.transfer(v_price, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:970
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:971
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -10338,14 +10343,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:991
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:991",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:993
     if not (
         (
             (
@@ -10386,9 +10391,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:993",
         )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:999
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10399,15 +10404,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:999",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1001
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1006
     return (
         (
             g.b_dearest_train_price()
@@ -10430,14 +10435,14 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1021
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1020",
+            at="rulespecs/lib/18xx.rules:1021",
         )
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1023
     g.b_end_game_now("agreement")
 
 
@@ -10965,23 +10970,23 @@ def a_bankrupt(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1032
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1032
+        # at rulespecs/lib/18xx.rules:1033
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1038
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1042
     for v_company in g.b_open_privates():
-        # at rulespecs/lib/18xx.rules:1042
+        # at rulespecs/lib/18xx.rules:1043
         g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
 
 

@@ -302,7 +302,14 @@ def test_the_rebate_is_refused_before_phase_3_and_twice_in_a_round(kestrel):
         return {"type": "rebate", "entity": "LW", "entity_type": "company",
                 "train": game.b_trains(game.owner["LW"])[0].id}
 
-    early = next(g for g in (_game_at(Game, turn_of_the_works_owner(("2",)), s) for s in range(GAMES)) if g)
+    def turn_with_a_train(phases):
+        return lambda g: g.g["round"] == "operating" and g.g["phase"] in phases \
+            and g.current_entity() is not None and g.current_entity().kind == "corporation" \
+            and bool(g.b_trains(g.current_entity()))
+
+    # corporations buy privates from phase 3: the test gives the Works to the corporation operating in phase 2
+    early = next(g for g in (_game_at(Game, turn_with_a_train(("2",)), s) for s in range(GAMES)) if g)
+    early.j.set(early.owner, "LW", early.current_entity())
     with pytest.raises(IllegalAction, match="from phase 3") as refused:
         early.process(rebate(early))
     # the runtime's refusal names the DSL statement it was raised in: `do use_ability(company, "rebate")`

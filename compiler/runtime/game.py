@@ -1054,7 +1054,7 @@ class GameBase:
         board = self._need_board()
         blocker = self._blocked_by(str(hex_id))
         if blocker is not None:
-            raise IllegalAction(f"{hex_id} is blocked while a player owns {blocker}",
+            raise IllegalAction(f"{hex_id} is blocked while a {self.owner[blocker.id].kind} owns {blocker}",
                                 rule=self.DATA.rules.get(f"private {blocker.id}"))
         name = str(tile) if str(tile) in board.tiles or "-" not in str(tile) else str(tile).rsplit("-", 1)[0]
         for comp in self.DATA.components_of("tile_set"):
@@ -1124,13 +1124,15 @@ class GameBase:
             self.j.set(self.g, "crossed_borders", frozenset(done))
 
     def _blocked_by(self, hex_id: str) -> Entity | None:
-        """The open private whose `blocks` ability (owner: player) closes `hex_id` to track now."""
+        """The open private whose `blocks_hexes` ability closes `hex_id` to ordinary lays now: while its
+        holder is of the ability's `owner` kind (a player where it says none)."""
         for item in self.privates:
-            if self.closed[item.id] or self.owner[item.id].kind != "player":
+            if self.closed[item.id]:
                 continue
             for child in item.get("children") or ():
-                if child.get("kind") == "ability" and child.get("key") == "blocks" \
-                        and child.get("owner", "player") == "player" and hex_id in (child.get("hexes") or ()):
+                if child.get("kind") == "ability" and child.get("effect") == "blocks_hexes" \
+                        and self.owner[item.id].kind == str(child.get("owner") or "player") \
+                        and hex_id in (child.get("hexes") or ()):
                     return item
         return None
 
