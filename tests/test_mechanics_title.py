@@ -327,3 +327,20 @@ def test_the_rebate_is_refused_before_phase_3_and_twice_in_a_round(kestrel):
         assert game.state() == before
         return
     pytest.fail("no rebate in phase 3 or later")
+
+
+def test_random_play_tries_a_private_s_price_over_its_range(kestrel):
+    """A money parameter of an action naming a private is tried over the private's range (min_price to
+    max_price in steps of bid_step, five amounts at most, its face value among them), not only at the
+    prices the title declares: the Office ($15..$60, face $30, bid_step $5) at 15, 25, 30, 35, 50 and 60,
+    to each other player; the guards take those the buyer can pay."""
+    _, _, Game = kestrel
+    game = _game_at(Game, lambda g: g.g["round"] == "stock" and g.owner["SO"].kind == "player")
+    assert game is not None
+    offers = [a for a in game._candidates() if a["type"] == "sell_office" and a["entity"] == "SO"]
+    seller = game.owner["SO"].id
+    assert {(a["buyer"], a["price"]) for a in offers} == {
+        (p.id, price) for p in game.players for price in (15, 25, 30, 35, 50, 60)}
+    legal = [a for a in offers if game.is_legal(a)]
+    assert legal and all(a["buyer"] != seller and a["price"] <= game.cash[game.entity("player", a["buyer"])]
+                         for a in legal)
