@@ -5009,7 +5009,8 @@ class GameBase:
         if pending and kind != pending[0][2] and not declinable:
             owed = pending[0][2]
             raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
-                                rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"))
+                                rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"),
+                                at=self.DATA.rules.get(f"at action {owed}"))
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
@@ -5034,7 +5035,8 @@ class GameBase:
                 raise IllegalAction(f"{args[0]} passed in the auction of {self.b_auction_company()} and may not "
                                     "re-enter the bidding for it", rule=self._starting_rule("auction_pass_final"))
             turn_rule = self.DATA.rules.get("cite action pass") or self.DATA.rules.get("action pass") or rule
-            raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule)
+            raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule,
+                                at=self.DATA.rules.get(f"at action {kind}"))
         try:
             routine(self, *args)
         except IllegalAction as exc:
