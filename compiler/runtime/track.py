@@ -68,7 +68,7 @@ import itertools
 import re
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -1941,6 +1941,13 @@ class _Graph:
         for ways in self.adj:  # the search tries valuable neighbours first
             ways.sort(key=lambda way: -self.rev[way[1]])
 
+    def signature(self) -> tuple[Any, ...]:
+        """Everything the route search reads from the graph: two graphs with one signature have
+        the same routes, revenues and run records (node ids and hex chains)."""
+        return (tuple(self.refs), tuple(self.kind), tuple(self.stops_as), tuple(self.rev),
+                tuple(self.passable), tuple(self.token), tuple(self.bits), tuple(self.seg_a),
+                tuple(self.seg_b), tuple(self.seg_mask), tuple(self.seg_chain))
+
     def bit(self, key: tuple[Any, ...]) -> int:
         if key not in self.bits:
             self.bits[key] = 1 << len(self.bits)
@@ -2513,6 +2520,7 @@ def best_routes(
     max_steps: int = 5_000_000,
     max_routes: int = 300_000,
     extras: Bonuses = NO_BONUSES,
+    memo: dict[tuple[Any, ...], RouteSet] | None = None,
 ) -> RouteSet:
     """The legal set of routes with the highest total revenue for the
     company's `trains` (train dicts or `TrainSpec`s; name them with "id" to
@@ -2530,11 +2538,48 @@ def best_routes(
     train holding it, so the best choice is found).
     Bounded by `max_steps` search steps, `time_limit` seconds and
     `max_routes` routes kept per kind of train: past a bound it returns the
-    best set found so far with `complete=False`."""
+    best set found so far with `complete=False`.
+
+    `memo` (a dict the caller keeps): answers of searches that ran to their end, by what the
+    search reads (`_Graph.signature`: the track, stops, revenues and stations the company reaches;
+    the trains; the bonuses). A company's track and trains often stand still from one operating
+    turn to the next while others build elsewhere; the same question gets the same answer."""
     started = time.perf_counter()
     specs = [_spec(t, None) for t in trains]
     seen = reach(board, company)
     g = _Graph(board, company, phase, scope=seen.nodes)
+    key: tuple[Any, ...] | None = None
+    if memo is not None:
+        key = (g.signature(), tuple(specs), extras, max_routes)
+        try:
+            found = memo.get(key)
+        except TypeError:  # a bonus holding a mutable value: not kept
+            found, key = None, None
+        if found is not None:
+            # the same track, stops, stations and trains as a search that ran to its end: its answer
+            return replace(found, steps=0, seconds=time.perf_counter() - started)
+    result = _best_routes(g, specs, time_limit, max_steps, max_routes, extras, started)
+    if memo is not None and key is not None and result.complete:
+        if len(memo) >= ROUTE_ANSWERS_KEPT:
+            memo.pop(next(iter(memo)))
+        memo[key] = result
+    return result
+
+
+#: how many answers a `best_routes` memo keeps (the oldest goes first)
+ROUTE_ANSWERS_KEPT = 256
+
+
+def _best_routes(
+    g: _Graph,
+    specs: list[TrainSpec],
+    time_limit: float,
+    max_steps: int,
+    max_routes: int,
+    extras: Bonuses,
+    started: float,
+) -> RouteSet:
+    """`best_routes` on the company's route graph `g`."""
     cache: dict[TrainSpec, list[_Cand]] = {}
     cands, kinds = [], []
     for spec in specs:
@@ -2604,11 +2649,48 @@ def _plain(g: _Graph, spec: TrainSpec, c: _Cand, extras: Bonuses) -> int:
     return value or 0
 
 
+def _undominated(options: Sequence[_Cand]) -> list[int]:
+    """The indexes of the routes of a list (sorted by revenue, best first) that no other route
+    dominates: a route earning as much on a part of its track (its mask a subset of the other's;
+    an identical route kept once). A dominated route is never needed: a set of disjoint routes
+    using it stays disjoint, and earns no less, with the dominating route in its place (two
+    routes of one list never run together if one's track is part of the other's)."""
+    kept: list[int] = []
+    masks: list[int] = []
+    for i, c in enumerate(options):
+        mask = c.mask
+        # the list is sorted by revenue, so only an earlier route may dominate this one
+        if any(not m & ~mask for m in masks):
+            continue
+        kept.append(i)
+        masks.append(mask)
+    return kept
+
+
 def _choose(
     g: _Graph, cands: Sequence[list[_Cand]], kinds: Sequence[int], budget: _Budget
 ) -> tuple[int, list[int | None]]:
     """One candidate route or none per train, pairwise track-disjoint, with the
-    highest total: (total, index chosen in each train's list or None)."""
+    highest total: (total, index chosen in each train's list or None).
+
+    Branch and bound: routes a route of the same list dominates are left out first
+    (`_undominated`); a train's choices are bounded by what the trains after it could still earn,
+    each alone on its best free route, and by a cover of the free routes with cliques of routes
+    that pairwise share track (`cover` in `_choose_among`)."""
+    kept: dict[int, list[int]] = {}
+    pruned: dict[int, list[_Cand]] = {}
+    for options in cands:
+        if id(options) not in kept:
+            kept[id(options)] = _undominated(options)
+            pruned[id(options)] = [options[i] for i in kept[id(options)]]
+    total, choice = _choose_among(g, [pruned[id(options)] for options in cands], kinds, budget)
+    return total, [None if i is None else kept[id(options)][i] for options, i in zip(cands, choice, strict=True)]
+
+
+def _choose_among(
+    g: _Graph, cands: Sequence[list[_Cand]], kinds: Sequence[int], budget: _Budget
+) -> tuple[int, list[int | None]]:
+    """`_choose` on lists with no dominated route."""
     # the train with the most routes last (it only takes its best free route),
     # identical trains side by side (their choices are ordered)
     order = sorted(range(len(cands)), key=lambda k: (len(cands[k]), kinds[k]))
@@ -2670,6 +2752,46 @@ def _choose(
                 m -= 1
         return total
 
+    # the routes of every list in one list, best first, for the clique bound (`cover`); the
+    # search carries its clashes as the last of `clashes` (with one list, that list's own)
+    if single:
+        merged, where, owner = lists[0], distinct[0], [0] * len(lists[0])
+    else:
+        listed = [(c, s) for s in range(len(distinct)) for c in lists[slot.index(s)]]
+        listed.sort(key=lambda pair: -pair[0].revenue)
+        merged, owner = [c for c, _ in listed], [s for _, s in listed]
+        where = _FreeIndex(merged, g)
+        clash_of.append(where.clash)
+    conflicts = [where.clash(c.mask) for c in merged]
+    revenue_at = [c.revenue for c in merged]
+    # the merged routes of the trains from k on, and how many trains that is
+    later_merged = []
+    for k in range(len(lists) + 1):
+        left_slots = {slot[j] for j in range(k, len(lists))}
+        later_merged.append(sum(1 << i for i, s in enumerate(owner) if s in left_slots))
+    trains_left = [len(lists) - k for k in range(len(lists) + 1)]
+
+    def cover(k: int, clashes: tuple[int, ...]) -> int:
+        """A bound from cliques of routes that pairwise share track: the free routes of the trains
+        from k on, split greedily (best first) into such cliques; disjoint routes take at most one
+        of each, and no more routes than trains are left, so they earn at most the best of each of
+        the first cliques, one per train left."""
+        left = later_merged[k] & ~clashes[-1]
+        total, trains = 0, trains_left[k]
+        while left and trains:
+            top = left & -left
+            i = top.bit_length() - 1
+            total += revenue_at[i]
+            trains -= 1
+            left ^= top
+            joined = left & conflicts[i]
+            while joined:
+                member = joined & -joined
+                left ^= member
+                joined &= conflicts[member.bit_length() - 1]
+                joined &= ~member
+        return total
+
     last = len(lists) - 1
 
     def search(k: int, clashes: tuple[int, ...], total: int) -> None:
@@ -2695,7 +2817,8 @@ def _choose(
                 best_total, best_pick = total + gain, list(pick)
                 pick[k] = None
             return
-        if total + rest[k] <= best_total or total + bound(k, clashes) <= best_total:
+        if total + rest[k] <= best_total or total + bound(k, clashes) <= best_total \
+                or total + cover(k, clashes) <= best_total:
             return
         after = rest[k + 1]
         while free:
@@ -2717,7 +2840,7 @@ def _choose(
         search(k + 1, clashes, total)
 
     if lists:
-        search(0, tuple(0 for _ in distinct), 0)
+        search(0, tuple(0 for _ in clash_of), 0)
     choice: list[int | None] = [None] * len(cands)
     for k, index in enumerate(best_pick):
         choice[order[k]] = index
