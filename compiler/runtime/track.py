@@ -577,6 +577,10 @@ class _Placed:
 _BOARD_VERSIONS = itertools.count(1)
 
 
+#: derived upgrades (`Board.upgrade_targets`) by (old tile, the title's tiles), for every board
+_DERIVED_UPGRADES: dict[tuple[Tile, tuple[Tile, ...]], tuple[str, ...]] = {}
+
+
 def _mutates(method):
     """A Board method that changes the board: the board's version moves on
     (before, so nothing is kept for a half-changed board, and after)."""
@@ -672,6 +676,7 @@ class Board:
                 self.home_nodes[company] = (h, node)
         self.paid_borders: set[tuple[str, int]] = set()
         self._derived: dict[Tile, tuple[str, ...]] = {}
+        self._tile_set: tuple[Tile, ...] | None = None
 
     # ------------------------------------------------------------ reading
 
@@ -858,17 +863,24 @@ class Board:
         if self.upgrades is not None and old.color != "white":
             return ()
         if old not in self._derived:
-            nxt = COLORS[COLORS.index(old.color) + 1] if old.color in COLORS[:-1] else None
-            self._derived[old] = tuple(
-                t.name
-                for t in self.tiles.values()
-                if t.color == nxt
-                and t.label == old.label
-                and (t.cities == old.cities or self.merges(old, t))
-                and t.towns == old.towns
-                and t.count("offboard") == old.count("offboard")
-                and any(node_map(old, 0, t, r, merge=self.merges(old, t)) is not None for r in range(6))
-            )
+            if self._tile_set is None:
+                self._tile_set = tuple(self.tiles.values())
+            # a function of the old tile and the title's tiles: kept for every game of the title
+            key = (old, self._tile_set)
+            found = _DERIVED_UPGRADES.get(key)
+            if found is None:
+                nxt = COLORS[COLORS.index(old.color) + 1] if old.color in COLORS[:-1] else None
+                found = _DERIVED_UPGRADES[key] = tuple(
+                    t.name
+                    for t in self.tiles.values()
+                    if t.color == nxt
+                    and t.label == old.label
+                    and (t.cities == old.cities or self.merges(old, t))
+                    and t.towns == old.towns
+                    and t.count("offboard") == old.count("offboard")
+                    and any(node_map(old, 0, t, r, merge=self.merges(old, t)) is not None for r in range(6))
+                )
+            self._derived[old] = found
         return self._derived[old]
 
     def merges(self, old: Tile, new: Tile) -> bool:
@@ -1034,6 +1046,33 @@ class Reach:
     @property
     def hexes(self) -> frozenset[str]:
         return frozenset(h for h, _ in self.nodes) | frozenset(h for h, _ in self.entries)
+
+    def entries_in(self, hex_id: str) -> frozenset[int]:
+        """The sides by which the company's track enters `hex_id`."""
+        return self._by_hex()[0].get(hex_id, frozenset())
+
+    def nodes_in(self, hex_id: str) -> frozenset[int]:
+        """The nodes of `hex_id` the company reaches."""
+        return self._by_hex()[1].get(hex_id, frozenset())
+
+    def paths_in(self, hex_id: str) -> frozenset[int]:
+        """The paths of `hex_id`'s tile the company can run on."""
+        return self._by_hex()[2].get(hex_id, frozenset())
+
+    def _by_hex(self) -> tuple[dict[str, frozenset[int]], ...]:
+        # entries, nodes and paths by hex, worked out once (a lay is judged hex by hex)
+        found = self.__dict__.get("_index")
+        if found is None:
+            found = tuple(_group(pairs) for pairs in (self.entries, self.nodes, self.paths))
+            object.__setattr__(self, "_index", found)
+        return found
+
+
+def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
+    grouped: dict[str, set[int]] = {}
+    for h, x in pairs:
+        grouped.setdefault(h, set()).add(x)
+    return {h: frozenset(xs) for h, xs in grouped.items()}
 
 
 def reach(board: Board, company: str) -> Reach:
@@ -1236,7 +1275,12 @@ def _keeps_track(board: Board, old: Tile, old_rotation: int, tile: Tile, name: s
     maps it (a lay outside a private's special power): a function of the tiles and of the
     board's fixed rules (its upgrade chart, `merges`)."""
     loose = name in (board.upgrades or {}).get(old.name, ())
-    merge = board.merges(old, tile)
+    return _rotations_keeping(old, old_rotation, tile, loose, board.merges(old, tile))
+
+
+@lru_cache(maxsize=None)
+def _rotations_keeping(old: Tile, old_rotation: int, tile: Tile, loose: bool, merge: bool) -> tuple[int, ...]:
+    """`_keeps_track`'s answer, a function of the tiles alone: worked out once per title."""
     return tuple(r for r in range(6) if node_map(old, old_rotation, tile, r, merge=merge) is not None
                  or (loose and node_map(old, old_rotation, tile, r, strict_kinds=False) is not None))
 
@@ -1368,10 +1412,10 @@ def _judge(
         board.rules.same_track_upgrades
         and not first
         and _same_track(old_lay, new_lay, mapping)
-        and any(hh == h for hh, _ in seen.paths)
+        and bool(seen.paths_in(h))
     ) and not (
         board.rules.any_exit_reach
-        and (any(hh == h and e in new_lay.exits for hh, e in seen.entries) or any(hh == h for hh, _ in seen.nodes))
+        and (bool(seen.entries_in(h) & new_lay.exits) or bool(seen.nodes_in(h)))
     ):
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
@@ -1450,10 +1494,12 @@ def _connects(
             and held
         )
 
-    stack: list[tuple[str, int]] = [("e", e) for hh, e in seen.entries if hh == h]
-    stack += [("n", mapping[i]) for hh, i in seen.nodes if hh == h and mapping[i] >= 0]
+    entries = seen.entries_in(h)
+    stack: list[tuple[str, int]] = [("e", e) for e in entries]
+    stack += [("n", mapping[i]) for i in seen.nodes_in(h) if mapping[i] >= 0]
     done: set[tuple[str, int]] = set()
     touched: set[int] = set()
+    left: set[int] = set()  # the edges the walk leaves the hex by
     while stack:
         item = stack.pop()
         if item in done:
@@ -1473,16 +1519,23 @@ def _connects(
             other = _other(lay.ends[p], start)
             if other >= NODE:
                 stack.append(("n", other - NODE))
+            else:
+                left.add(other)
     if touched & new_paths:
         return True
-    # A new exit may meet track that loops back to this hex: walk it for real.
-    entries = {e for hh, e in seen.entries if hh == h}
+    # A new exit may meet track that loops back to this hex: walk it for real. Only track the
+    # company did not reach before can (the rest of the map is as it was, and what the company
+    # reached from it came into this hex by `entries`): track beyond a side the walk leaves by
+    # that no walk entered from this hex (an old path reached now, through a city the new tile
+    # opens).
     loops = [
         f
         for f in lay.exits - entries
         if (nb := board.nbr[h][f]) is not None and opposite(f) in board.layout_at(nb).exits
     ]
     if not loops:
+        return False
+    if not any((nb := board.nbr[h][x]) is not None and (nb, opposite(x)) not in seen.entries for x in left):
         return False
     with board._trial(h, tile, rotation, mapping):
         after = reach(board, company)
