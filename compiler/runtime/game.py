@@ -5309,6 +5309,7 @@ class GameBase:
         memo[id(self._route_answers)] = {}
         if board is not None:
             memo[id(board.reaches)] = {}
+            memo[id(board.graphs)] = {}
         return copying.deepcopy(self, memo)
 
     def legal_actions(self) -> list[Action]:
