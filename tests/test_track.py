@@ -30,6 +30,7 @@ from compiler.runtime.track import (
     node_map,
     opposite,
     linked,
+    parse_node_id,
     reach,
     route_revenue,
 )
@@ -634,6 +635,64 @@ def test_best_routes_agrees_with_the_validator_and_brute_force(seed):
         else:
             brute = max(brute, total)
     assert best.revenue == brute
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_best_routes_with_many_trains_agrees_with_every_disjoint_choice(seed):
+    """1800 §11.4 with up to five trains, several of one kind: the branch and bound's total (its
+    dominated routes left out, its clique bound) equals the best of every choice of one route or
+    none per train, pairwise track-disjoint, found by a search that bounds nothing."""
+    from compiler.runtime.track import _Budget, _enumerate, _Graph
+
+    board = random_board(seed)
+    rng = random.Random(seed)
+    kinds = [TWO, THREE, TWO_E, FOUR_PLUS_FOUR]
+    trains = [dict(rng.choice(kinds)) for _ in range(rng.randint(4, 5))]
+    for i, t in enumerate(trains):
+        t["id"] = f"{t['name']}-{i}"
+    best = best_routes(board, "X", trains, "5")
+    assert best.complete
+    graph = _Graph(board, "X", "5", scope=reach(board, "X").nodes)
+    lists = [_enumerate(graph, TrainSpec.from_dict(t), _Budget(10**7, 60), 10**6) for t in trains]
+    top = 0
+
+    def every(k: int, used: int, total: int) -> None:
+        nonlocal top
+        if k == len(lists):
+            top = max(top, total)
+            return
+        every(k + 1, used, total)
+        for cand in lists[k]:
+            if not cand.mask & used:
+                every(k + 1, used | cand.mask, total + cand.revenue)
+
+    every(0, 0, 0)
+    assert best.revenue == top
+
+
+def test_best_routes_memo_answers_again_until_what_the_search_reads_changes():
+    """A memo keeps a complete search's answer for the same track, stations and trains: asked
+    again it answers without searching; once another company's stations fill a city the best
+    runs pass through, the answer is searched again and is a fresh search's."""
+    trains = [dict(THREE, id="3-0"), dict(TWO, id="2-0")]
+    filled = 0
+    for seed in range(12):
+        board = random_board(seed)
+        memo: dict = {}
+        first = best_routes(board, "X", trains, "5", memo=memo)
+        again = best_routes(board, "X", trains, "5", memo=memo)
+        assert again.steps == 0 and again.runs == first.runs and again.revenue == first.revenue
+        passed = [parse_node_id(n) for run in first.runs for n in run.nodes[1:-1]]
+        cities = [ref for ref in passed if board.node(ref).kind == "city" and "X" not in board.holders(ref)]
+        if not cities:
+            continue
+        while board.free_slot(cities[0], "Y") is not None:
+            board.place_token("Y", cities[0])
+        after = best_routes(board, "X", trains, "5", memo=memo)
+        assert after.steps > 0
+        assert after.revenue == best_routes(board, "X", trains, "5").revenue
+        filled += 1
+    assert filled  # some board's best runs pass a city that could be filled
 
 
 def test_train_spec_forms():

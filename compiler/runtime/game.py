@@ -112,6 +112,8 @@ class GameBase:
         self._exhaustive = False
         #: the route searches made in the states seen lately (`_route_candidates`)
         self._route_memo: dict[tuple, Any] = {}
+        #: best_routes' answers by the reached track, stations and trains (`track.best_routes`' memo)
+        self._route_answers: dict[tuple, Any] = {}
         if isinstance(self.DATA.properties.get("map"), Gap):
             # a title (or variant) whose map is a gap plays on no map, whatever hexes it inherits; its
             # other gaps are named with it, for the overlay that would fill them (`--map`)
@@ -5335,8 +5337,10 @@ class GameBase:
                        board.borders, board.phases, *board.tiles.values(), *(h.tile for h in board.hexes.values())]
         memo = {id(value): value for value in shared}
         memo[id(self._route_memo)] = {}  # caches: the copy keeps its own
+        memo[id(self._route_answers)] = {}
         if board is not None:
             memo[id(board.reaches)] = {}
+            memo[id(board.graphs)] = {}
         return copying.deepcopy(self, memo)
 
     def legal_actions(self) -> list[Action]:
@@ -5839,7 +5843,7 @@ class GameBase:
                                          max_routes=1, extras=extras)
             else:
                 best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
-                                         extras=extras)
+                                         extras=extras, memo=self._route_answers)
             if len(self._route_memo) >= 64:
                 self._route_memo.clear()
             self._route_memo[key] = best

@@ -68,7 +68,7 @@ import itertools
 import re
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -577,6 +577,10 @@ class _Placed:
 _BOARD_VERSIONS = itertools.count(1)
 
 
+#: derived upgrades (`Board.upgrade_targets`) by (old tile, the title's tiles), for every board
+_DERIVED_UPGRADES: dict[tuple[Tile, tuple[Tile, ...]], tuple[str, ...]] = {}
+
+
 def _mutates(method):
     """A Board method that changes the board: the board's version moves on
     (before, so nothing is kept for a half-changed board, and after)."""
@@ -621,6 +625,8 @@ class Board:
         self.version = next(_BOARD_VERSIONS)
         #: (company, version) -> Reach, for the versions seen lately
         self.reaches: dict[tuple[str, int], Reach] = {}
+        #: (company, version, phase) -> the whole map's route graph (`_route_graph`), lately
+        self.graphs: dict[tuple[str, int, str | None], _Graph] = {}
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):
@@ -672,6 +678,7 @@ class Board:
                 self.home_nodes[company] = (h, node)
         self.paid_borders: set[tuple[str, int]] = set()
         self._derived: dict[Tile, tuple[str, ...]] = {}
+        self._tile_set: tuple[Tile, ...] | None = None
 
     # ------------------------------------------------------------ reading
 
@@ -858,17 +865,24 @@ class Board:
         if self.upgrades is not None and old.color != "white":
             return ()
         if old not in self._derived:
-            nxt = COLORS[COLORS.index(old.color) + 1] if old.color in COLORS[:-1] else None
-            self._derived[old] = tuple(
-                t.name
-                for t in self.tiles.values()
-                if t.color == nxt
-                and t.label == old.label
-                and (t.cities == old.cities or self.merges(old, t))
-                and t.towns == old.towns
-                and t.count("offboard") == old.count("offboard")
-                and any(node_map(old, 0, t, r, merge=self.merges(old, t)) is not None for r in range(6))
-            )
+            if self._tile_set is None:
+                self._tile_set = tuple(self.tiles.values())
+            # a function of the old tile and the title's tiles: kept for every game of the title
+            key = (old, self._tile_set)
+            found = _DERIVED_UPGRADES.get(key)
+            if found is None:
+                nxt = COLORS[COLORS.index(old.color) + 1] if old.color in COLORS[:-1] else None
+                found = _DERIVED_UPGRADES[key] = tuple(
+                    t.name
+                    for t in self.tiles.values()
+                    if t.color == nxt
+                    and t.label == old.label
+                    and (t.cities == old.cities or self.merges(old, t))
+                    and t.towns == old.towns
+                    and t.count("offboard") == old.count("offboard")
+                    and any(node_map(old, 0, t, r, merge=self.merges(old, t)) is not None for r in range(6))
+                )
+            self._derived[old] = found
         return self._derived[old]
 
     def merges(self, old: Tile, new: Tile) -> bool:
@@ -1034,6 +1048,33 @@ class Reach:
     @property
     def hexes(self) -> frozenset[str]:
         return frozenset(h for h, _ in self.nodes) | frozenset(h for h, _ in self.entries)
+
+    def entries_in(self, hex_id: str) -> frozenset[int]:
+        """The sides by which the company's track enters `hex_id`."""
+        return self._by_hex()[0].get(hex_id, frozenset())
+
+    def nodes_in(self, hex_id: str) -> frozenset[int]:
+        """The nodes of `hex_id` the company reaches."""
+        return self._by_hex()[1].get(hex_id, frozenset())
+
+    def paths_in(self, hex_id: str) -> frozenset[int]:
+        """The paths of `hex_id`'s tile the company can run on."""
+        return self._by_hex()[2].get(hex_id, frozenset())
+
+    def _by_hex(self) -> tuple[dict[str, frozenset[int]], ...]:
+        # entries, nodes and paths by hex, worked out once (a lay is judged hex by hex)
+        found = self.__dict__.get("_index")
+        if found is None:
+            found = tuple(_group(pairs) for pairs in (self.entries, self.nodes, self.paths))
+            object.__setattr__(self, "_index", found)
+        return found
+
+
+def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
+    grouped: dict[str, set[int]] = {}
+    for h, x in pairs:
+        grouped.setdefault(h, set()).add(x)
+    return {h: frozenset(xs) for h, xs in grouped.items()}
 
 
 def reach(board: Board, company: str) -> Reach:
@@ -1236,7 +1277,12 @@ def _keeps_track(board: Board, old: Tile, old_rotation: int, tile: Tile, name: s
     maps it (a lay outside a private's special power): a function of the tiles and of the
     board's fixed rules (its upgrade chart, `merges`)."""
     loose = name in (board.upgrades or {}).get(old.name, ())
-    merge = board.merges(old, tile)
+    return _rotations_keeping(old, old_rotation, tile, loose, board.merges(old, tile))
+
+
+@lru_cache(maxsize=None)
+def _rotations_keeping(old: Tile, old_rotation: int, tile: Tile, loose: bool, merge: bool) -> tuple[int, ...]:
+    """`_keeps_track`'s answer, a function of the tiles alone: worked out once per title."""
     return tuple(r for r in range(6) if node_map(old, old_rotation, tile, r, merge=merge) is not None
                  or (loose and node_map(old, old_rotation, tile, r, strict_kinds=False) is not None))
 
@@ -1368,10 +1414,10 @@ def _judge(
         board.rules.same_track_upgrades
         and not first
         and _same_track(old_lay, new_lay, mapping)
-        and any(hh == h for hh, _ in seen.paths)
+        and bool(seen.paths_in(h))
     ) and not (
         board.rules.any_exit_reach
-        and (any(hh == h and e in new_lay.exits for hh, e in seen.entries) or any(hh == h for hh, _ in seen.nodes))
+        and (bool(seen.entries_in(h) & new_lay.exits) or bool(seen.nodes_in(h)))
     ):
         return f"{label} adds no new track that {company} can reach from its tokens"
     if cash is not None and cost > cash:
@@ -1450,10 +1496,12 @@ def _connects(
             and held
         )
 
-    stack: list[tuple[str, int]] = [("e", e) for hh, e in seen.entries if hh == h]
-    stack += [("n", mapping[i]) for hh, i in seen.nodes if hh == h and mapping[i] >= 0]
+    entries = seen.entries_in(h)
+    stack: list[tuple[str, int]] = [("e", e) for e in entries]
+    stack += [("n", mapping[i]) for i in seen.nodes_in(h) if mapping[i] >= 0]
     done: set[tuple[str, int]] = set()
     touched: set[int] = set()
+    left: set[int] = set()  # the edges the walk leaves the hex by
     while stack:
         item = stack.pop()
         if item in done:
@@ -1473,16 +1521,23 @@ def _connects(
             other = _other(lay.ends[p], start)
             if other >= NODE:
                 stack.append(("n", other - NODE))
+            else:
+                left.add(other)
     if touched & new_paths:
         return True
-    # A new exit may meet track that loops back to this hex: walk it for real.
-    entries = {e for hh, e in seen.entries if hh == h}
+    # A new exit may meet track that loops back to this hex: walk it for real. Only track the
+    # company did not reach before can (the rest of the map is as it was, and what the company
+    # reached from it came into this hex by `entries`): track beyond a side the walk leaves by
+    # that no walk entered from this hex (an old path reached now, through a city the new tile
+    # opens).
     loops = [
         f
         for f in lay.exits - entries
         if (nb := board.nbr[h][f]) is not None and opposite(f) in board.layout_at(nb).exits
     ]
     if not loops:
+        return False
+    if not any((nb := board.nbr[h][x]) is not None and (nb, opposite(x)) not in seen.entries for x in left):
         return False
     with board._trial(h, tile, rotation, mapping):
         after = reach(board, company)
@@ -1941,6 +1996,13 @@ class _Graph:
         for ways in self.adj:  # the search tries valuable neighbours first
             ways.sort(key=lambda way: -self.rev[way[1]])
 
+    def signature(self) -> tuple[Any, ...]:
+        """Everything the route search reads from the graph: two graphs with one signature have
+        the same routes, revenues and run records (node ids and hex chains)."""
+        return (tuple(self.refs), tuple(self.kind), tuple(self.stops_as), tuple(self.rev),
+                tuple(self.passable), tuple(self.token), tuple(self.bits), tuple(self.seg_a),
+                tuple(self.seg_b), tuple(self.seg_mask), tuple(self.seg_chain))
+
     def bit(self, key: tuple[Any, ...]) -> int:
         if key not in self.bits:
             self.bits[key] = 1 << len(self.bits)
@@ -2079,7 +2141,7 @@ def route_revenue(
     routes; a company token on every route; blocked cities and off-boards
     only at the ends; no stop skipped; the train's distance. Raises
     IllegalAction naming the route and the rule broken."""
-    g = _Graph(board, company, phase)
+    g = _route_graph(board, company, phase)
     options: list[list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = []
     specs = []
     for number, route in enumerate(routes, 1):
@@ -2127,6 +2189,22 @@ def route_revenue(
     )
     runs = _with_per_stop(g, specs, runs, [b[0] for b in best or []], extras)
     return RouteSet(runs, sum(r.revenue for r in runs))
+
+
+def _route_graph(board: Board, company: str, phase: str | None) -> _Graph:
+    """The whole map's route graph for `company` in `phase`, kept per board version (a run is
+    checked route by route and as a whole on one board)."""
+    key = (company, board.version, phase)
+    g = board.graphs.get(key)
+    if g is None:
+        if len(board.graphs) >= _GRAPHS_KEPT:
+            board.graphs.clear()
+        g = board.graphs[key] = _Graph(board, company, phase)
+    return g
+
+
+# how many route graphs a board keeps
+_GRAPHS_KEPT = 16
 
 
 def _stops(g: _Graph, spec: TrainSpec, nodes: Sequence[int]) -> int:
@@ -2513,6 +2591,7 @@ def best_routes(
     max_steps: int = 5_000_000,
     max_routes: int = 300_000,
     extras: Bonuses = NO_BONUSES,
+    memo: dict[tuple[Any, ...], RouteSet] | None = None,
 ) -> RouteSet:
     """The legal set of routes with the highest total revenue for the
     company's `trains` (train dicts or `TrainSpec`s; name them with "id" to
@@ -2530,11 +2609,48 @@ def best_routes(
     train holding it, so the best choice is found).
     Bounded by `max_steps` search steps, `time_limit` seconds and
     `max_routes` routes kept per kind of train: past a bound it returns the
-    best set found so far with `complete=False`."""
+    best set found so far with `complete=False`.
+
+    `memo` (a dict the caller keeps): answers of searches that ran to their end, by what the
+    search reads (`_Graph.signature`: the track, stops, revenues and stations the company reaches;
+    the trains; the bonuses). A company's track and trains often stand still from one operating
+    turn to the next while others build elsewhere; the same question gets the same answer."""
     started = time.perf_counter()
     specs = [_spec(t, None) for t in trains]
     seen = reach(board, company)
     g = _Graph(board, company, phase, scope=seen.nodes)
+    key: tuple[Any, ...] | None = None
+    if memo is not None:
+        key = (g.signature(), tuple(specs), extras, max_routes)
+        try:
+            found = memo.get(key)
+        except TypeError:  # a bonus holding a mutable value: not kept
+            found, key = None, None
+        if found is not None:
+            # the same track, stops, stations and trains as a search that ran to its end: its answer
+            return replace(found, steps=0, seconds=time.perf_counter() - started)
+    result = _best_routes(g, specs, time_limit, max_steps, max_routes, extras, started)
+    if memo is not None and key is not None and result.complete:
+        if len(memo) >= ROUTE_ANSWERS_KEPT:
+            memo.pop(next(iter(memo)))
+        memo[key] = result
+    return result
+
+
+#: how many answers a `best_routes` memo keeps (the oldest goes first)
+ROUTE_ANSWERS_KEPT = 256
+
+
+def _best_routes(
+    g: _Graph,
+    specs: list[TrainSpec],
+    time_limit: float,
+    max_steps: int,
+    max_routes: int,
+    extras: Bonuses,
+    started: float,
+) -> RouteSet:
+    """`best_routes` on the company's route graph `g`."""
     cache: dict[TrainSpec, list[_Cand]] = {}
     cands, kinds = [], []
     for spec in specs:
@@ -2604,14 +2720,52 @@ def _plain(g: _Graph, spec: TrainSpec, c: _Cand, extras: Bonuses) -> int:
     return value or 0
 
 
+def _undominated(options: Sequence[_Cand]) -> list[int]:
+    """The indexes of the routes of a list (sorted by revenue, best first) that no other route
+    dominates: a route earning as much on a part of its track (its mask a subset of the other's;
+    an identical route kept once). A dominated route is never needed: a set of disjoint routes
+    using it stays disjoint, and earns no less, with the dominating route in its place (two
+    routes of one list never run together if one's track is part of the other's)."""
+    kept: list[int] = []
+    masks: list[int] = []
+    for i, c in enumerate(options):
+        mask = c.mask
+        # the list is sorted by revenue, so only an earlier route may dominate this one
+        if any(not m & ~mask for m in masks):
+            continue
+        kept.append(i)
+        masks.append(mask)
+    return kept
+
+
 def _choose(
     g: _Graph, cands: Sequence[list[_Cand]], kinds: Sequence[int], budget: _Budget
 ) -> tuple[int, list[int | None]]:
     """One candidate route or none per train, pairwise track-disjoint, with the
-    highest total: (total, index chosen in each train's list or None)."""
-    # the train with the most routes last (it only takes its best free route),
-    # identical trains side by side (their choices are ordered)
-    order = sorted(range(len(cands)), key=lambda k: (len(cands[k]), kinds[k]))
+    highest total: (total, index chosen in each train's list or None).
+
+    Branch and bound: routes a route of the same list dominates are left out first
+    (`_undominated`); a train's choices are bounded by what the trains after it could still earn,
+    each alone on its best free route, and by a cover of the free routes with cliques of routes
+    that pairwise share track (`cover` in `_choose_among`)."""
+    kept: dict[int, list[int]] = {}
+    pruned: dict[int, list[_Cand]] = {}
+    for options in cands:
+        if id(options) not in kept:
+            kept[id(options)] = _undominated(options)
+            pruned[id(options)] = [options[i] for i in kept[id(options)]]
+    total, choice = _choose_among(g, [pruned[id(options)] for options in cands], kinds, budget)
+    return total, [None if i is None else kept[id(options)][i] for options, i in zip(cands, choice, strict=True)]
+
+
+def _choose_among(
+    g: _Graph, cands: Sequence[list[_Cand]], kinds: Sequence[int], budget: _Budget
+) -> tuple[int, list[int | None]]:
+    """`_choose` on lists with no dominated route."""
+    # the train with the most routes first (its choice bounds the others' most: measured on 18CO's
+    # seven-train companies, half the work of taking it last), identical trains side by side
+    # (their choices are ordered)
+    order = sorted(range(len(cands)), key=lambda k: (-len(cands[k]), kinds[k]))
     lists = [cands[k] for k in order]
     same = [
         k > 0 and kinds[order[k]] == kinds[order[k - 1]] and kinds[order[k]] >= 0
@@ -2670,6 +2824,46 @@ def _choose(
                 m -= 1
         return total
 
+    # the routes of every list in one list, best first, for the clique bound (`cover`); the
+    # search carries its clashes as the last of `clashes` (with one list, that list's own)
+    if single:
+        merged, where, owner = lists[0], distinct[0], [0] * len(lists[0])
+    else:
+        listed = [(c, s) for s in range(len(distinct)) for c in lists[slot.index(s)]]
+        listed.sort(key=lambda pair: -pair[0].revenue)
+        merged, owner = [c for c, _ in listed], [s for _, s in listed]
+        where = _FreeIndex(merged, g)
+        clash_of.append(where.clash)
+    conflicts = [where.clash(c.mask) for c in merged]
+    revenue_at = [c.revenue for c in merged]
+    # the merged routes of the trains from k on, and how many trains that is
+    later_merged = []
+    for k in range(len(lists) + 1):
+        left_slots = {slot[j] for j in range(k, len(lists))}
+        later_merged.append(sum(1 << i for i, s in enumerate(owner) if s in left_slots))
+    trains_left = [len(lists) - k for k in range(len(lists) + 1)]
+
+    def cover(k: int, clashes: tuple[int, ...]) -> int:
+        """A bound from cliques of routes that pairwise share track: the free routes of the trains
+        from k on, split greedily (best first) into such cliques; disjoint routes take at most one
+        of each, and no more routes than trains are left, so they earn at most the best of each of
+        the first cliques, one per train left."""
+        left = later_merged[k] & ~clashes[-1]
+        total, trains = 0, trains_left[k]
+        while left and trains:
+            top = left & -left
+            i = top.bit_length() - 1
+            total += revenue_at[i]
+            trains -= 1
+            left ^= top
+            joined = left & conflicts[i]
+            while joined:
+                member = joined & -joined
+                left ^= member
+                joined &= conflicts[member.bit_length() - 1]
+                joined &= ~member
+        return total
+
     last = len(lists) - 1
 
     def search(k: int, clashes: tuple[int, ...], total: int) -> None:
@@ -2695,9 +2889,12 @@ def _choose(
                 best_total, best_pick = total + gain, list(pick)
                 pick[k] = None
             return
-        if total + rest[k] <= best_total or total + bound(k, clashes) <= best_total:
+        if total + rest[k] <= best_total or total + bound(k, clashes) <= best_total \
+                or total + cover(k, clashes) <= best_total:
             return
-        after = rest[k + 1]
+        # what the trains after this one could earn with the track in use now: no more once this
+        # one's route is in use too
+        after = min(rest[k + 1], bound(k + 1, clashes), cover(k + 1, clashes)) if k + 1 < len(lists) else 0
         while free:
             bit = free & -free
             free ^= bit
@@ -2717,7 +2914,7 @@ def _choose(
         search(k + 1, clashes, total)
 
     if lists:
-        search(0, tuple(0 for _ in distinct), 0)
+        search(0, tuple(0 for _ in clash_of), 0)
     choice: list[int | None] = [None] * len(cands)
     for k, index in enumerate(best_pick):
         choice[order[k]] = index
