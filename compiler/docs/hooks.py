@@ -25,13 +25,13 @@ def on_config(config):
 
 #: What keeps its whitespace as it is: preformatted text, scripts, text areas.
 _VERBATIM = re.compile(r"(<pre\b.*?</pre>|<textarea\b.*?</textarea>|<script\b.*?</script>)", re.S | re.I)
-#: Whitespace between two tags that holds a line break: the theme's template indentation.
-_BETWEEN_TAGS = re.compile(r">\s*\n\s*<")
+#: A run of whitespace that holds a line break: the theme's template indentation.
+_INDENTATION = re.compile(r"[ \t]*\n\s*")
 
 
 def on_post_page(output: str, page=None, config=None) -> str:
-    """The page without its templates' indentation: whitespace between two tags that holds a line
-    break becomes that line break alone (outside `pre`, `script` and `textarea`), which a browser
-    renders alike. Every page is about a sixth smaller."""
+    """The page without its templates' indentation: a run of whitespace that holds a line break
+    becomes that line break alone (outside `pre`, `script` and `textarea`), which a browser renders
+    alike (white space collapses). Every page is about a fifth smaller."""
     pieces = _VERBATIM.split(output)
-    return "".join(piece if i % 2 else _BETWEEN_TAGS.sub(">\n<", piece) for i, piece in enumerate(pieces))
+    return "".join(piece if i % 2 else _INDENTATION.sub("\n", piece) for i, piece in enumerate(pieces))

@@ -11,6 +11,9 @@ is written:
   and its *home*: the first section citing it directly, else the first citing
   one of its parts, else the book's "other clauses" page. A clause is shown in
   full at its home and as a short entry in every other section citing it;
+- for a variant: which of its clauses it takes as its title has them, shown on the
+  title's pages (their home is the title's), and so which of its pages are its own
+  (the sections where it changes or removes a clause);
 - a stable anchor per clause: the slug of its kind and name
   (`private MT` -> `#private-mt`), unique within the book;
 - where every clause of the libraries lives (`library/<name>.md`).

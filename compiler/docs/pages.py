@@ -368,7 +368,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 change = "removed"
                 cites = "; ".join(dict.fromkeys(self.citation_text(c) for r in t.removals
                                                 if r.clause.key == old.key for c in r.prov.citations))
-                what = "removed"
+                what = ""
             else:
                 change = {"defined": "added"}.get(new.clause.change, new.clause.change)
                 change += f" by {esc(origin_label(new.clause.origin))}"
@@ -386,13 +386,11 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         for sp in book.all_pages:
             for sec in sp.sections:
                 sid = sec.citation.section_id
-                place = book.section_place(sid)
-                label = self.link(page, place, esc(section_label(sec)))
-                if book.owns(place.page):
-                    state = plural(changed_in[sid], "change") if changed_in[sid] else "its page shows this variant's changes"
+                if changed_in[sid]:
+                    place, state = book.section_place(sid), plural(changed_in[sid], "change")
                 else:
-                    state = f"as in {esc(parent.name)}"
-                rows.append([label, state])
+                    place, state = parent.section_place(sid) or book.section_place(sid), f"as in {esc(parent.name)}"
+                rows.append([self.link(page, place, esc(section_label(sec))), state])
         out.append(table(["section", f"in {esc(book.name)}"], rows))
         out.append("## More {#more}\n")
         more = [
