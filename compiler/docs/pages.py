@@ -80,6 +80,7 @@ class Writer(ReportPages, ReferencePages):
         self.answers = {(book.slug, t.slug): answer(book, t) for book in site.books for t in TOPICS}
         self.coverage = {book.slug: coverage_report(book.title) for book in site.books}
         self._boards: dict[str, object] = {}
+        self._own_maps: dict[str, bool] = {}  # `own_map`, by book
         self.terms = self.term_words()
 
     def _same_elsewhere(self) -> dict[tuple[str, str], list[tuple[Book, Place]]]:
@@ -296,10 +297,11 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         upgrades are drawn otherwise than its title's."""
         if book.parent is None:
             return True
-        mine, theirs = self.board(book), self.board(book.parent)
-        if mine is None or theirs is None:
-            return True
-        return (map_svg(mine, "") != map_svg(theirs, "") or upgrades_svg(mine, "") != upgrades_svg(theirs, ""))
+        if book.slug not in self._own_maps:
+            mine, theirs = self.board(book), self.board(book.parent)
+            self._own_maps[book.slug] = (mine is None or theirs is None or map_svg(mine, "") != map_svg(theirs, "")
+                                         or upgrades_svg(mine, "") != upgrades_svg(theirs, ""))
+        return self._own_maps[book.slug]
 
     def tables_place(self, book: Book) -> Place:
         return Place(book.tables) if self.own_market(book) else Place(book.parent.tables)
@@ -685,6 +687,9 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                f"Clauses in force in {esc(book.name)} that cite none of the sections it declares: "
                "those written for it that cite only a supplement, an assumption or an undeclared "
                "section, and the library clauses it takes as they are.\n"]
+        if book.parent is not None:
+            out[-1] = (f"The clauses {esc(book.name)} changes that cite none of the sections it declares; "
+                       "the rest are as in " + self.link(page, Place(book.parent.other), esc(book.parent.name)) + ".\n")
         out.append("## Written for this title {#written}\n")
         if not own:
             out.append("Every clause written for it cites a section.\n")
@@ -727,7 +732,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 rows = [row[:2] for row in rows]
             out.append(table([esc(kind), "meaning", header][:len(rows[0])], rows))
         tiles = [c for c in book.title.of_kind("tile") if c.origin.kind == "library"]
-        if tiles:
+        if tiles and book.parent is None:
             out.append("### tile {#library-tile}\n")
             out.append(f"The {len(tiles)} standard tiles of "
                        f"{self.link(page, Place(self.library_file('tiles')), 'library “tiles”')} are in force; "
