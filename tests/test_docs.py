@@ -572,3 +572,54 @@ def test_a_saved_study_is_on_the_site_under_studies(rendered):
         assert f"]({svg.name})" in page
     assert "[1800-greedy](1800-greedy/index.md)" in pages["studies/index.md"]
     assert _menu_of(nav, "Studies") == ["studies/index.md", {"1800: 1800-greedy": "studies/1800-greedy/index.md"}]
+
+
+# ---------------------------------------------------------------- a variant: what it changes
+
+
+def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, loaded):
+    """1846's Two-Player variant (rulespecs/1846-two-player.rules) changes the set-up, the trains' counts,
+    the game end and writes its own section: those are its section pages; every other section is
+    1846's page, linked from the variant's index, and a clause it leaves alone is linked on 1846's page."""
+    pages, _ = rendered
+    own = sorted(p.rsplit("/", 1)[1] for p in pages
+                 if p.startswith("titles/1846--two-player/section-"))
+    assert own == ["section-buying-trains.md", "section-game-end.md", "section-setup.md",
+                   "section-two-player-variant.md"]
+    assert "titles/1846/section-stock-market.md" in pages
+    index = pages["titles/1846--two-player/index.md"]
+    # what it changes, clause by clause: the change, its citation, the title's clause beside
+    row = next(line for line in index.splitlines() if "[`property players`]" in line)
+    assert "`3..5` → `2`" in row and "“Two-Player Variant”" in row
+    assert "(../1846/section-setup.md#property-players)" in row
+    # a section it leaves as it is: 1846's page
+    assert "[Stock Market](../1846/section-stock-market.md#section-stock-market) | as in 1846 |" in index
+    # each clause it changes is on a page of its own; each it takes as 1846 has it, on 1846's
+    site = Site(loaded)
+    two, base = site.book_by_slug["1846--two-player"], site.book_by_slug["1846"]
+    for key, entry in two.entries.items():
+        if entry.home is None:
+            continue
+        if two.differs(key):
+            assert entry.home.page.startswith("titles/1846--two-player/") and entry.home.page in pages, key
+        else:
+            assert entry.home == base.entries[key].home, key
+    page = pages["titles/1846--two-player/section-buying-trains.md"]
+    assert "{#train-4 " in page and "the base: [`train 4`](../1846/section-buying-trains.md#train-4)" in page
+    assert "the rest is as in [1846's Buying Trains](../1846/section-buying-trains.md#section-buying-trains)" in page
+
+
+def test_a_variants_engine_page_shows_the_functions_that_differ_from_its_titles(rendered, loaded):
+    pages, _ = rendered
+    site = Site(loaded)
+    for book in site.books:
+        if book.parent is None:
+            continue
+        page = pages[book.engine_page]
+        own = site.engines[book.module][1]
+        theirs = site.engines[book.parent.module][1]
+        for name, function in own.items():
+            if name in theirs and theirs[name].source == function.source:
+                assert f"({book.parent.module}.md#{name})" in page and f"{{#{name}}}" not in page, (book.name, name)
+            else:
+                assert f"{{#{name}}}" in page, (book.name, name)

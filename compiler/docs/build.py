@@ -30,7 +30,13 @@ The site (the layout of `site/docs`):
     engines/<module>.md            each generated engine's functions
     studies/<name>/index.md        a study saved under studies/ by `rulec simulate --out` (`docs_studies`)
 
-`<slug>` is the title's slug, `<title>--<variant>` for a variant. A clause's
+`<slug>` is the title's slug, `<title>--<variant>` for a variant. A variant (a reading
+too) has its index (what it changes, clause by clause, beside its title's clause),
+`changes.md`, its coverage and verification, and of the rules pages only those where it
+changes something (a section page of the clauses it changes there; other, market and
+map where it changes one of theirs): every clause it takes as its title has it links to
+the title's page (`model.Site._share_unchanged`), and its engine page shows the functions
+that differ from its title's engine. A clause's
 anchor is the slug of its kind and name (`#private-mt`, `#property-cert-limit`).
 Output is deterministic: sorted, no timestamps (mkdocs gets
 `SOURCE_DATE_EPOCH=0` for its sitemap).

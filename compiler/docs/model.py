@@ -11,6 +11,9 @@ is written:
   and its *home*: the first section citing it directly, else the first citing
   one of its parts, else the book's "other clauses" page. A clause is shown in
   full at its home and as a short entry in every other section citing it;
+- for a variant: which of its clauses it takes as its title has them, shown on the
+  title's pages (their home is the title's), and so which of its pages are its own
+  (the sections where it changes or removes a clause);
 - a stable anchor per clause: the slug of its kind and name
   (`private MT` -> `#private-mt`), unique within the book;
 - where every clause of the libraries lives (`library/<name>.md`).
@@ -164,6 +167,12 @@ class Book:
     entries: dict[tuple[str, str], Entry] = field(default_factory=dict)
     declared: dict[str, s.Section] = field(default_factory=dict)
     section_page: dict[str, SectionPage] = field(default_factory=dict)
+    #: every section page of the rulebook, the variant's own and those it shows on its title's pages
+    all_pages: list[SectionPage] = field(default_factory=list)
+    #: a variant: its title's entries it removes (`Site._share_unchanged`)
+    removed: list[Entry] = field(default_factory=list)
+    #: a variant: whether its "other clauses" page is its own (it changes a clause there)
+    own_other: bool = True
 
     @property
     def name(self) -> str:
@@ -212,6 +221,19 @@ class Book:
         if page is None:
             return None
         return Place(page.file, section_anchor(self.declared[sid]))
+
+    def owns(self, page: str) -> bool:
+        """Whether a section page is this book's own (a variant shows the sections it leaves as
+        they are on its title's pages)."""
+        return page.startswith(self.dir + "/")
+
+    def differs(self, key: tuple[str, str]) -> bool:
+        """Whether a variant has a clause otherwise than its title (replaced, amended, added,
+        removed, cited anew); a title's every clause is its own."""
+        if self.parent is None:
+            return True
+        base, entry = self.parent.entries.get(key), self.entries.get(key)
+        return base is None or entry is None or base.clause is not entry.clause or base.cite is not entry.cite
 
 
 # ---------------------------------------------------------------- engines
@@ -302,7 +324,42 @@ class Site:
         self.book_by_slug[book_slug] = book
         self._place_sections(book)
         self._place_clauses(book)
+        if parent is not None:
+            self._share_unchanged(book, parent)
         return book
+
+    def _share_unchanged(self, book: Book, parent: Book) -> None:
+        """A variant (or a reading) repeats most of its title: a clause it takes as the title has
+        it (the same clause, the same cite) is shown on the title's page, and the variant's own
+        pages are the sections where it replaces, amends, adds or removes a clause. A section it
+        leaves as it is links to the title's page of it; so do its "other clauses" where it
+        changes none of them."""
+        own: set[str] = set()
+        for key, entry in book.entries.items():
+            base = parent.entries.get(key)
+            if base is not None and base.clause is entry.clause and base.cite is entry.cite:
+                if base.home is not None:
+                    entry.home = base.home
+                elif entry.home is not None:
+                    own.add(entry.home.page)
+            elif entry.home is not None:
+                own.add(entry.home.page)
+        book.removed = [e for k, e in parent.entries.items() if k not in book.entries]
+        for entry in book.removed:
+            if entry.home is not None and parent.owns(entry.home.page):
+                own.add(book.file(posixpath.basename(entry.home.page)))
+        book.all_pages = list(book.pages)
+        kept = []
+        for sp in book.pages:
+            shared = [parent.section_page.get(sec.citation.section_id) for sec in sp.sections]
+            if sp.file in own or any(p is None or posixpath.basename(p.file) != posixpath.basename(sp.file)
+                                     for p in shared):
+                kept.append(sp)
+                continue
+            for sec, p in zip(sp.sections, shared):
+                book.section_page[sec.citation.section_id] = p
+        book.pages = kept
+        book.own_other = book.other in own
 
     def _place_sections(self, book: Book) -> None:
         """Group the declared sections into pages, one per top-level section."""
@@ -322,6 +379,7 @@ class Site:
                 book.pages.append(page)
             page.sections.append(sec)
             book.section_page[sec.citation.section_id] = page
+        book.all_pages = list(book.pages)
 
     def _top_of(self, sec: s.Section, numbered: s.Section | None, declared) -> str:
         c = sec.citation
@@ -386,6 +444,23 @@ class Site:
             if entry.home is not None:
                 entry.home = Place(entry.home.page, anchor)
             book.entries[clause.key] = entry
+
+    # -- engines
+    def engine_place(self, book: Book, fn: str) -> Place:
+        """Where an engine function is shown: on the book's engine page, or, for a variant whose
+        engine has it word for word as its title's engine does, on the title's engine page."""
+        parent = book.parent
+        if parent is not None and self.same_function(book, fn):
+            return Place(parent.engine_page, fn)
+        return Place(book.engine_page, fn)
+
+    def same_function(self, book: Book, fn: str) -> bool:
+        """Whether a variant's engine function is its title's, word for word."""
+        if book.parent is None:
+            return False
+        mine = self.engines.get(book.module, ("", {}, None))[1].get(fn)
+        theirs = self.engines.get(book.parent.module, ("", {}, None))[1].get(fn)
+        return mine is not None and theirs is not None and mine.source == theirs.source
 
     # -- libraries
     def _libraries(self) -> dict[str, tuple[s.Unit, dict[tuple[str, str], Place]]]:

@@ -80,6 +80,7 @@ class Writer(ReportPages, ReferencePages):
         self.answers = {(book.slug, t.slug): answer(book, t) for book in site.books for t in TOPICS}
         self.coverage = {book.slug: coverage_report(book.title) for book in site.books}
         self._boards: dict[str, object] = {}
+        self._own_maps: dict[str, bool] = {}  # `own_map`, by book
         self.terms = self.term_words()
 
     def _same_elsewhere(self) -> dict[tuple[str, str], list[tuple[Book, Place]]]:
@@ -109,12 +110,13 @@ class Writer(ReportPages, ReferencePages):
             out[book.index] = ranked + self.book_index(book)
             for page in book.pages:
                 out[page.file] = ranked + self.section_page(book, page)
-            out[book.other] = ranked + self.other_page(book)
-            market = self.market_page(book)
-            out[book.tables] = market
-            svg = self.market_picture(book)
-            if svg:
-                out[book.file("market.svg")] = svg
+            if book.own_other:
+                out[book.other] = ranked + self.other_page(book)
+            if self.own_market(book):
+                out[book.tables] = self.market_page(book)
+                svg = self.market_picture(book)
+                if svg:
+                    out[book.file("market.svg")] = svg
             if self.overlays(book):
                 out[book.changes] = self.changes_page(book)
             for reading in self.readings_of(book):
@@ -123,7 +125,7 @@ class Writer(ReportPages, ReferencePages):
             if book.name in self.site.proofs:
                 out[book.verification] = self.verification_page(book)
             board = self.board(book)
-            if board is not None:
+            if board is not None and self.own_map(book):
                 out[book.file("map.md")] = self.map_page(book, board)
                 out[book.file("map.svg")] = map_svg(board, book.name)
                 out[book.file("upgrades.svg")] = upgrades_svg(board, book.name)
@@ -180,8 +182,9 @@ in the other titles.
 ## The titles
 
 {titles}
-Each title's pages follow its rulebook's own sections; a variant has its own pages
-and a page of {changes}. The
+Each title's pages follow its rulebook's own sections; a variant's index says
+{changes}, clause by clause, and it has its own pages only for the sections it
+changes (the rest are its title's). The
 [questions across titles](compare/index.md) put the titles side by side, the
 [glossary](glossary.md) maps one title's words to another's, and the
 [reports](reports/index.md) list gaps, supplements, assumptions, contradictions
@@ -279,7 +282,141 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
 
     # ------------------------------------------------------------ a book
 
+    # ------------------------------------------------------------ a variant: what it changes, the rest its title's
+
+    def own_market(self, book: Book) -> bool:
+        """Whether a book has its own market page: a title does; a variant where it changes the
+        market, a zone, a phase or a train (else its title's page is the variant's)."""
+        if book.parent is None:
+            return True
+        keys = set(book.entries) | set(book.parent.entries)
+        return any(k[0] in _MARKET_KINDS and book.differs(k) for k in keys)
+
+    def own_map(self, book: Book) -> bool:
+        """Whether a book has its own map page: a title does; a variant where its map or its tile
+        upgrades are drawn otherwise than its title's."""
+        if book.parent is None:
+            return True
+        if book.slug not in self._own_maps:
+            mine, theirs = self.board(book), self.board(book.parent)
+            self._own_maps[book.slug] = (mine is None or theirs is None or map_svg(mine, "") != map_svg(theirs, "")
+                                         or upgrades_svg(mine, "") != upgrades_svg(theirs, ""))
+        return self._own_maps[book.slug]
+
+    def tables_place(self, book: Book) -> Place:
+        return Place(book.tables) if self.own_market(book) else Place(book.parent.tables)
+
+    def map_place(self, book: Book) -> Place:
+        return Place(book.file("map.md")) if self.own_map(book) else Place(book.parent.file("map.md"))
+
+    def other_place(self, book: Book) -> Place:
+        return Place(book.other) if book.own_other else Place(book.parent.other)
+
+    @staticmethod
+    def home_sid(entry: Entry) -> str | None:
+        """The section where a clause is shown in full (None: the "other clauses" page)."""
+        return entry.direct[0] if entry.direct else next(iter(entry.parts), None)
+
+    def variant_changes(self, book: Book) -> list[tuple[str | None, Entry | None, Entry | None]]:
+        """A variant's changes clause by clause, in the rulebook's order of sections: (the section
+        where it is shown, the variant's entry or None when removed, the title's entry or None when added)."""
+        parent = book.parent
+        sections = {sec.citation.section_id: i for i, sec in enumerate(book.declared.values())}
+        rows = []
+        for key, entry in book.entries.items():
+            if key[0] in ("tile", "hex", "term") and entry.clause.origin.kind == "library":
+                continue
+            if book.differs(key) and entry.home is not None:
+                rows.append((self.home_sid(entry), entry, parent.entries.get(key)))
+        for base in book.removed:
+            rows.append((self.home_sid(base), None, base))
+        rows.sort(key=lambda r: (r[0] is None, sections.get(r[0], 0) if r[0] else 0))
+        return rows
+
+    def variant_index(self, book: Book) -> str:
+        """A variant's (or a reading's) index: what it changes, clause by clause with citations and
+        the title's clause beside, and the rulebook's sections, each on the variant's page where it
+        changes something there, else on its title's."""
+        page = book.index
+        t, parent = book.title, book.parent
+        out = [f"# {esc(book.name)} {{#{book.slug}}}\n"]
+        out.append(self.precis(book, page))
+        facts = []
+        summary = t.prop("summary")
+        if summary is not None and isinstance(summary.value, s.Str):
+            facts.append(esc(summary.value.value[0].upper() + summary.value.value[1:]) + ".")
+        kind = "reading" if t.reading is not None else "variant"
+        facts.append(f"**A {kind} of** {self.link(page, Place(parent.index), esc(parent.name))}: this page says what "
+                     f"it changes; every rule it leaves as it is is shown on {esc(parent.name)}'s pages, which the "
+                     "links here lead to.")
+        facts.append("**Units applied:** " + esc(" → ".join(f"{o.kind} {o.name}" for o in t.chain)))
+        out.append("\n\n".join(facts) + "\n")
+        changes = self.variant_changes(book)
+        out.append("## What it changes {#what-it-changes}\n")
+        counted = Counter("removed" if new is None else new.clause.change for _, new, _ in changes)
+        out.append(f"{plural(len(changes), 'clause')} against {esc(parent.name)}: "
+                   + ", ".join(f"{counted.get(k, 0)} {w}" for k, w in
+                               (("replaced", "replaced"), ("amended", "amended"), ("defined", "added"), ("removed", "removed")))
+                   + f" ({self.link(page, Place(book.changes), 'the changes by overlay')}).\n")
+        rows = []
+        for sid, new, old in changes:
+            where = (self.link(page, book.section_place(sid), esc(section_label(book.declared[sid])))
+                     if sid is not None else self.link(page, self.other_place(book), "other clauses"))
+            shown = new or old
+            clause = shown.clause
+            name = code(f"{clause.kind} {clause.name}")
+            here = self.link(page, new.home, name) if new is not None else name
+            if new is None:
+                change = "removed"
+                cites = "; ".join(dict.fromkeys(self.citation_text(c) for r in t.removals
+                                                if r.clause.key == old.key for c in r.prov.citations))
+                what = ""
+            else:
+                change = {"defined": "added"}.get(new.clause.change, new.clause.change)
+                change += f" by {esc(origin_label(new.clause.origin))}"
+                cites = ", ".join(dict.fromkeys(esc(citation_label(c)) if c.is_rulebook else esc(c.kind)
+                                                for c in new.citations))
+                what = self.difference(new.clause) if old is not None else "new"
+            base = self.link(page, old.home, f"as {esc(parent.name)} has it") if old is not None and old.home else ""
+            rows.append([where, here, esc(short(clause_label(clause), 80)), change, esc(cites) if new is None else cites,
+                         what, base])
+        if rows:
+            out.append(table(["section", "clause", "summary", "change", "cited", "what changed", esc(parent.name)], rows))
+        out.append("## The rules, by the rulebook's sections {#sections}\n")
+        changed_in = Counter(sid for sid, _, _ in changes)
+        rows = []
+        for sp in book.all_pages:
+            for sec in sp.sections:
+                sid = sec.citation.section_id
+                if changed_in[sid]:
+                    place, state = book.section_place(sid), plural(changed_in[sid], "change")
+                else:
+                    place, state = parent.section_place(sid) or book.section_place(sid), f"as in {esc(parent.name)}"
+                rows.append([self.link(page, place, esc(section_label(sec))), state])
+        out.append(table(["section", f"in {esc(book.name)}"], rows))
+        out.append("## More {#more}\n")
+        more = [
+            f"- {self.link(page, self.other_place(book), 'Clauses outside the rulebook sections')}"
+            + ("" if book.own_other else f" (as in {esc(parent.name)})"),
+            f"- {self.link(page, self.tables_place(book), 'Market, phases and trains')}"
+            + ("" if self.own_market(book) else f" (as in {esc(parent.name)})"),
+            f"- {self.link(page, Place(book.reports), 'Coverage, gaps, supplements and assumptions')}",
+            f"- {self.link(page, Place(book.engine_page), 'The engine')}: `generated/{book.module}.py`",
+        ]
+        if self.board(book) is not None:
+            more.insert(2, f"- {self.link(page, self.map_place(book), 'Map and tile upgrades')} (drawn"
+                           + ("" if self.own_map(book) else f", as in {esc(parent.name)}") + ")")
+        if book.name in self.site.proofs:
+            report = self.site.proofs[book.name]
+            more.insert(-1, f"- {self.link(page, Place(book.verification), 'Verification')}: "
+                            + esc(status_summary(report.results) or "no checks"))
+        more.insert(0, f"- {self.link(page, Place(book.changes), 'What this overlay changes')}, by overlay")
+        out.append("\n".join(more) + "\n")
+        return "\n".join(out)
+
     def book_index(self, book: Book) -> str:
+        if book.parent is not None:
+            return self.variant_index(book)
         page = book.index
         t = book.title
         out = [f"# {esc(book.name)} {{#{book.slug}}}\n"]
@@ -497,6 +634,19 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         crumbs = self.link(page, Place(book.index), esc(book.name))
         if sp.owner != book.title.name:
             crumbs += f" · a section of the {esc(sp.owner)} rulebook"
+        parent = book.parent
+        removed: dict[str, list[Entry]] = defaultdict(list)
+        if parent is not None:
+            # a variant's page: the clauses it changes here, each with its title's beside it in its card;
+            # the rest of the section is its title's page
+            for entry in book.removed:
+                sid = self.home_sid(entry)
+                if sid is not None and book.section_page.get(sid) is sp:
+                    removed[sid].append(entry)
+            mentions = {sid: [e for e in es if book.differs(e.key)] for sid, es in mentions.items()}
+            base = parent.section_place(sp.sections[0].citation.section_id)
+            crumbs += (f" · what {esc(book.name)} changes in this section; the rest is as in "
+                       + self.link(page, base, esc(parent.name) + "'s " + esc(section_label(sp.top))))
         seen: Counter = Counter()
         for i, sec in enumerate(sp.sections):
             sid = sec.citation.section_id
@@ -508,12 +658,19 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append(f"{level} {esc(label)} {{#{section_anchor(sec)}}}\n")
             if i == 0:
                 out.append(crumbs + "\n")
-            if sec.note:
+            if parent is not None and not homes.get(sid) and not mentions.get(sid) and not removed.get(sid):
+                out.append(f"*As in* {self.link(page, parent.section_place(sid), esc(parent.name))}.\n")
+            elif sec.note:
                 out.append(f"*No rule transcribed here:* {esc(sec.note)}\n")
-            elif not homes.get(sid) and not mentions.get(sid):
+            elif not homes.get(sid) and not mentions.get(sid) and not removed.get(sid):
                 out.append("*No clause cites this section.*\n")
             for entry in homes.get(sid, []):
                 out.append(cards.card(entry, page))
+            if removed.get(sid):
+                out.append(f"**Removed by {esc(book.name)}:**\n")
+                out.append("\n".join(f"- {self.link(page, e.home, code(f'{e.clause.kind} {e.clause.name}'))}"
+                                     f" — {esc(clause_label(e.clause))}, as {esc(parent.name)} has it"
+                                     for e in removed[sid]) + "\n")
             if mentions.get(sid):
                 out.append("**Also citing this section:**\n")
                 out.append("\n".join(cards.mention(e, page, sid) for e in mentions[sid]) + "\n")
@@ -530,16 +687,27 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                f"Clauses in force in {esc(book.name)} that cite none of the sections it declares: "
                "those written for it that cite only a supplement, an assumption or an undeclared "
                "section, and the library clauses it takes as they are.\n"]
+        if book.parent is not None:
+            out[-1] = (f"The clauses {esc(book.name)} changes that cite none of the sections it declares; "
+                       "the rest are as in " + self.link(page, Place(book.parent.other), esc(book.parent.name)) + ".\n")
         out.append("## Written for this title {#written}\n")
         if not own:
             out.append("Every clause written for it cites a section.\n")
         for entry in own:
             out.append(cards.card(entry, page))
+        gone = [e for e in book.removed if e.home is not None and e.home.page == book.parent.other] if book.parent else []
+        if gone:
+            out.append("## Removed {#removed}\n")
+            out.append("\n".join(f"- {self.link(page, e.home, code(f'{e.clause.kind} {e.clause.name}'))}"
+                                 f" — {esc(clause_label(e.clause))}, as {esc(book.parent.name)} has it"
+                                 for e in gone) + "\n")
         out.append("## From the libraries {#from-libraries}\n")
         by_kind: dict[str, list[Entry]] = defaultdict(list)
         for entry in lib:
             by_kind[entry.clause.kind].append(entry)
         functions = self.site.engines.get(book.module, ("", {}, None))[1]
+        if book.parent is not None and not by_kind:
+            out.append("As in " + self.link(page, Place(book.parent.other, "from-libraries"), esc(book.parent.name)) + ".\n")
         for kind in sorted(by_kind):
             out.append(f"### {esc(kind)} {{#library-{anchor_for(kind, '')}}}\n")
             rows = []
@@ -557,14 +725,14 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                         status = "*gap*: not set"
                 fn = engine_function(clause)
                 if fn:
-                    status = self.link(page, Place(book.engine_page, fn), code(fn)) if fn in functions else code(fn)
+                    status = self.link(page, self.site.engine_place(book, fn), code(fn)) if fn in functions else code(fn)
                 rows.append([name_cell, esc(short(_library_summary(clause), 140)), status])
             header = "in this title" if kind == "param" else "engine"
             if not any(row[2] for row in rows):
                 rows = [row[:2] for row in rows]
             out.append(table([esc(kind), "meaning", header][:len(rows[0])], rows))
         tiles = [c for c in book.title.of_kind("tile") if c.origin.kind == "library"]
-        if tiles:
+        if tiles and book.parent is None:
             out.append("### tile {#library-tile}\n")
             out.append(f"The {len(tiles)} standard tiles of "
                        f"{self.link(page, Place(self.library_file('tiles')), 'library “tiles”')} are in force; "
@@ -1079,7 +1247,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
                 entry = book.entries.get((kind, name))
                 if fn in functions and entry is not None:
                     note = "" if entry.clause.origin.kind == "library" else " (replaced)"
-                    links.append(self.link(page, Place(book.engine_page, fn), esc(book.name)) + note)
+                    links.append(self.link(page, self.site.engine_place(book, fn), esc(book.name)) + note)
             if links:
                 out.append(f"**Engine:** {code(prefix + name)} in " + ", ".join(links) + "\n")
         if kind in ("action", "procedure", "trigger"):
@@ -1162,7 +1330,18 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             if fn:
                 implements[fn] = entry
                 implements.setdefault("w_" + entry.clause.name, entry) if entry.clause.kind == "trigger" else None
+        parent = book.parent
+        same = [fn for fn in functions if self.site.same_function(book, fn)]
+        if parent is not None:
+            names = ", ".join(self.link(page, Place(parent.engine_page, fn), code(fn))
+                              for fn in sorted(same, key=lambda n: functions[n].line))
+            out.append(f"{plural(len(functions) - len(same), 'function')} of {plural(len(functions), 'function')} "
+                       f"differ from those of {self.link(page, Place(parent.engine_page), code(f'generated/{parent.module}.py'))}"
+                       f" ({esc(parent.name)}) and are shown here"
+                       + (f"; the others are as there, word for word: {names}.\n" if same else ".\n"))
         for fn in sorted(functions, key=lambda n: functions[n].line):
+            if fn in same:
+                continue
             f = functions[fn]
             out.append(f"### {esc(fn)} {{#{fn}}}\n")
             entry = implements.get(fn)
@@ -1175,8 +1354,14 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append(fence(f.source, "python", linenums=f.line, title=f"generated/{book.module}.py:{f.line}"))
         if game_line is not None:
             out.append("## The Game class {#game}\n")
-            out.append(fence("\n".join(lines[game_line - 1:]), "python", linenums=game_line,
-                             title=f"generated/{book.module}.py:{game_line}"))
+            game = "\n".join(lines[game_line - 1:])
+            base_text, _, base_line = self.site.engines.get(parent.module, ("", {}, None)) if parent else ("", {}, None)
+            if base_line is not None and "\n".join(base_text.splitlines()[base_line - 1:]) == game:
+                out.append(f"Lines {game_line}–{len(lines)}: as in "
+                           + self.link(page, Place(parent.engine_page, "game"), code(f"generated/{parent.module}.py"))
+                           + ", word for word.\n")
+            else:
+                out.append(fence(game, "python", linenums=game_line, title=f"generated/{book.module}.py:{game_line}"))
         return "\n".join(out)
 
     # ------------------------------------------------------------ navigation
@@ -1215,8 +1400,11 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         out.append({"Rules": own} if own else {"Rules": [{"(no sections)": book.other}]})
         for owner, items in inherited.items():
             out.append({f"Rules of {owner}": items})
-        out += [{"Other clauses": book.other}, {"Market, phases and trains": book.tables}]
-        if self.board(book) is not None:
+        if book.own_other:
+            out.append({"Other clauses": book.other})
+        if self.own_market(book):
+            out.append({"Market, phases and trains": book.tables})
+        if self.board(book) is not None and self.own_map(book):
             out.append({"Map and tiles": book.file("map.md")})
         # a page has one label wherever the menu lists it: the Reports menu lists this one too
         out += [{f"Coverage of {book.name}": book.reports}]
@@ -1232,6 +1420,9 @@ _SEARCH_BELOW_TITLE = "---\nsearch:\n  boost: 0.5\n---\n\n"
 
 
 _ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+#: The kinds of clause a title's "market, phases and trains" page shows.
+_MARKET_KINDS = ("market", "zone", "phase", "train")
 
 
 def _answer_md(pa, limit: int) -> tuple[str, str]:

@@ -590,7 +590,7 @@ def _engine(writer, old_book, new_book, file: str) -> list[str]:
         anchor = name if name in new[1] else None
         label = code(name)
         if anchor is not None:
-            label = writer.link(file, Place(new_book.engine_page, anchor), label)
+            label = writer.link(file, writer.site.engine_place(new_book, anchor), label)
         out.append(f"??? note \"{code(name)}\"\n    {label}\n\n    ```diff\n"
                    + "\n".join("    " + line for line in change.diff or ["(no lines)"]) + "\n    ```\n")
     return out
