@@ -27,6 +27,38 @@ from compiler.lang.ir import Title
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
+#: `_match_sites` of each routine, trigger and invariant seen, by identity (the library's and an
+#: unchanged title's clauses are the same objects from one check to the next: `rulec lsp`, the
+#: mutation tests): a walk of every routine for its few `match`es was a sixth of a title's check
+_SITES: dict[int, tuple[object, tuple]] = {}
+_SITES_KEPT = 4000
+
+
+def _match_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple:
+    """The `match` statements and expressions of a routine, trigger or invariant, with its typed
+    parameters and its local names (lets, loop and quantifier variables, an event's arguments)."""
+    found = _SITES.get(id(decl))
+    if found is not None and found[0] is decl:
+        return found[1]
+    from compiler.lang.ir import statements
+
+    typed = {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else {}
+    body = () if isinstance(decl, s.Invariant) else decl.body
+    lets = {st.name for st in statements(body) if isinstance(st, s.Let)}
+    lets |= {st.var for st in statements(body) if isinstance(st, s.For)}
+    if isinstance(decl, s.Trigger):
+        lets |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
+    nodes = list(s.walk(decl))
+    lets |= {q.var for q in nodes if isinstance(q, s.Quantifier)}
+    matches = tuple(node for node in nodes if isinstance(node, (s.Match, s.MatchExpr)))
+    if len(_SITES) >= _SITES_KEPT:
+        _SITES.clear()
+    # the clause is kept with its answer, so that its id is not reused while the entry stands
+    result = (matches, typed, frozenset(lets))
+    _SITES[id(decl)] = (decl, result)
+    return result
+
+
 @dataclass(frozen=True)
 class Atom:
     """One alternative of a type, normalised: `form` is scalar, enum, kind, list,
@@ -210,22 +242,13 @@ class Checker:
         routine, typed by enums and `none`), or a case naming no value of it, or one named twice;
         E035 for a value with no case where the match has no `else`. So one case always runs: the
         engine's and the z3 model's lowering never reaches its `fail`."""
-        from compiler.lang.ir import statements
-
         for clause in self.title.clauses:
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
-            typed = {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else {}
-            body = () if isinstance(decl, s.Invariant) else decl.body
-            lets = {st.name for st in statements(body) if isinstance(st, s.Let)}
-            lets |= {st.var for st in statements(body) if isinstance(st, s.For)}
-            if isinstance(decl, s.Trigger):
-                lets |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
-            lets |= {q.var for q in s.walk(decl) if isinstance(q, s.Quantifier)}
-            for node in s.walk(decl):
-                if isinstance(node, (s.Match, s.MatchExpr)):
-                    self._match(node, typed, lets)
+            matches, typed, lets = _match_sites(decl)
+            for node in matches:
+                self._match(node, typed, lets)
 
     def _match(self, st: s.Match | s.MatchExpr, typed: dict[str, s.TypeRef], lets: set[str]) -> None:
         subject = st.subject
