@@ -445,78 +445,27 @@ class Resolver:
                     if wrong:
                         self._report(error("E029", f"the default of `{param.name}` is {wrong}, which its type "
                                            f"`{param.type}` does not take", param.default.span or param.span))
-                if decl.result is not None:
-                    self._names_in_expr(decl.result, known, local)
-                self._names_in_body(decl.body, known, local)
-            elif isinstance(decl, s.Trigger):
-                # an event's arguments name what the runtime passes with it: they bind locals
-                local = {arg.name for arg in decl.event.args if isinstance(arg, s.Name)}
-                for arg in decl.event.args:
-                    if not isinstance(arg, s.Name):
-                        self._names_in_expr(arg, known)
-                if decl.event.when is not None:
-                    self._names_in_expr(decl.event.when, known, local)
-                self._names_in_body(decl.body, known, local)
-            elif isinstance(decl, s.Invariant):
-                self._names_in_expr(decl.expr, known)
-
-    def _names_in_body(self, body, known: set[str], local: set[str]) -> None:
-        local = set(local)
-        for stmt in body:
-            if isinstance(stmt, s.Let):
-                self._names_in_expr(stmt.value, known, local)
-                local.add(stmt.name)
-            elif isinstance(stmt, s.If):
-                for cond, branch in stmt.branches:
-                    self._names_in_expr(cond, known, local)
-                    self._names_in_body(branch, known, local)
-                self._names_in_body(stmt.orelse, known, local)
-            elif isinstance(stmt, s.For):
-                self._names_in_expr(stmt.domain, known, local)
-                self._names_in_body(stmt.body, known, local | {stmt.var})
-            elif isinstance(stmt, s.Match):
-                # the cases' values are checked against the subject's enum (typecheck, E034)
-                self._names_in_expr(stmt.subject, known, local)
-                for _, branch in stmt.cases:
-                    self._names_in_body(branch, known, local)
-                self._names_in_body(stmt.orelse or (), known, local)
-            else:
-                for expr in _stmt_exprs(stmt):
-                    self._names_in_expr(expr, known, local)
+            if isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                for name, local in _free_names(decl):
+                    self._unknown_name(name, known, local)
 
     def _names_in_expr(self, expr, known: set[str], local: frozenset[str] | set[str] = frozenset()) -> None:
         """E015 for each name in `expr` that is neither `known` (the title's and the builtins')
-        nor `local` (kept apart: a union per expression would copy the title's thousands of names)."""
-        if isinstance(expr, s.Name):
-            if expr.name not in local and expr.name not in known:
-                from compiler.lang.schema import did_you_mean, nearest
+        nor `local`."""
+        free: list[tuple[s.Name, frozenset[str]]] = []
+        _collect_expr(expr, local, free)
+        for name, local_there in free:
+            self._unknown_name(name, known, local_there)
 
-                self._report(error(
-                    "E015", f"unknown name {expr.name!r}", expr.span,
-                    help="a name must be a parameter, a local, a clause of the title or a builtin (see `rulec` docs: "
-                         "builtins)" + did_you_mean(nearest(expr.name, set(known) | set(local))),
-                ))
-        elif isinstance(expr, s.Quantifier):
-            self._names_in_expr(expr.domain, known, local)
-            self._names_in_expr(expr.body, known, local | {expr.var})
-        elif isinstance(expr, s.Member):
-            self._names_in_expr(expr.obj, known, local)
-        elif isinstance(expr, s.Record):
-            for _, value in expr.fields:
-                self._names_in_expr(value, known, local)
-        elif isinstance(expr, s.Call):
-            self._names_in_expr(expr.func, known, local)
-            for arg in expr.args:
-                self._names_in_expr(arg, known, local)
-            for _, arg in expr.kwargs:
-                self._names_in_expr(arg, known, local)
-        elif isinstance(expr, s.MapLit):
-            for k, v in expr.entries:
-                self._names_in_expr(k, known, local)
-                self._names_in_expr(v, known, local)
-        else:
-            for child in _expr_children(expr):
-                self._names_in_expr(child, known, local)
+    def _unknown_name(self, name: s.Name, known: set[str], local: frozenset[str] | set[str] | tuple) -> None:
+        if name.name not in known:
+            from compiler.lang.schema import did_you_mean, nearest
+
+            self._report(error(
+                "E015", f"unknown name {name.name!r}", name.span,
+                help="a name must be a parameter, a local, a clause of the title or a builtin (see `rulec` docs: "
+                     "builtins)" + did_you_mean(nearest(name.name, set(known) | set(local))),
+            ))
 
 
 def _default_misfit(param: s.ParamDecl) -> str | None:
@@ -612,3 +561,96 @@ def resolve_overlaid(modules: Iterable[s.Module], overlay: Iterable[s.Unit], tit
 
 
 __all__ = ["resolve", "resolve_overlaid", "Resolver", "statements"]
+
+
+#: `_free_names` of each routine, trigger and invariant seen, by identity (the library's clauses and
+#: an unchanged title's are the same objects from one resolve to the next: `rulec lsp`, the
+#: mutation tests); each entry keeps its clause, so that the id is not reused while it stands
+_FREE: dict[int, tuple[object, tuple]] = {}
+_FREE_KEPT = 4000
+
+
+def _free_names(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple[s.Name, frozenset[str]], ...]:
+    """The names a routine, trigger or invariant reads that it does not bind itself (a parameter, a
+    `let`, a loop's or a quantifier's variable, an event's argument), in the order they are written,
+    each with the locals bound where it is read: each must be a clause of the title or a builtin
+    (E015)."""
+    found = _FREE.get(id(decl))
+    if found is not None and found[0] is decl:
+        return found[1]
+    free: list[tuple[s.Name, frozenset[str]]] = []
+    if isinstance(decl, s.Routine):
+        # (a parameter's default is checked with the parameter: `_check_names`)
+        local = {p.name for p in decl.params}
+        if decl.result is not None:
+            _collect_expr(decl.result, local, free)
+        _collect_body(decl.body, local, free)
+    elif isinstance(decl, s.Trigger):
+        # an event's arguments name what the runtime passes with it: they bind locals
+        local = {arg.name for arg in decl.event.args if isinstance(arg, s.Name)}
+        for arg in decl.event.args:
+            if not isinstance(arg, s.Name):
+                _collect_expr(arg, frozenset(), free)
+        if decl.event.when is not None:
+            _collect_expr(decl.event.when, local, free)
+        _collect_body(decl.body, local, free)
+    else:
+        _collect_expr(decl.expr, frozenset(), free)
+    if len(_FREE) >= _FREE_KEPT:
+        _FREE.clear()
+    _FREE[id(decl)] = (decl, tuple(free))
+    return _FREE[id(decl)][1]
+
+
+def _collect_body(body, local: set[str], free: list) -> None:
+    local = set(local)
+    for stmt in body:
+        if isinstance(stmt, s.Let):
+            _collect_expr(stmt.value, local, free)
+            local.add(stmt.name)
+        elif isinstance(stmt, s.If):
+            for cond, branch in stmt.branches:
+                _collect_expr(cond, local, free)
+                _collect_body(branch, local, free)
+            _collect_body(stmt.orelse, local, free)
+        elif isinstance(stmt, s.For):
+            _collect_expr(stmt.domain, local, free)
+            _collect_body(stmt.body, local | {stmt.var}, free)
+        elif isinstance(stmt, s.Match):
+            # the cases' values are checked against the subject's enum (typecheck, E034)
+            _collect_expr(stmt.subject, local, free)
+            for _, branch in stmt.cases:
+                _collect_body(branch, local, free)
+            _collect_body(stmt.orelse or (), local, free)
+        else:
+            for expr in _stmt_exprs(stmt):
+                _collect_expr(expr, local, free)
+
+
+def _collect_expr(expr, local: frozenset[str] | set[str], free: list) -> None:
+    """Append to `free` each name in `expr` not in `local`, with the locals there (for a did-you-mean);
+    the title's thousands of names are kept apart (`_check_names`)."""
+    if isinstance(expr, s.Name):
+        if expr.name not in local:
+            free.append((expr, frozenset(local)))
+    elif isinstance(expr, s.Quantifier):
+        _collect_expr(expr.domain, local, free)
+        _collect_expr(expr.body, local | {expr.var}, free)
+    elif isinstance(expr, s.Member):
+        _collect_expr(expr.obj, local, free)
+    elif isinstance(expr, s.Record):
+        for _, value in expr.fields:
+            _collect_expr(value, local, free)
+    elif isinstance(expr, s.Call):
+        _collect_expr(expr.func, local, free)
+        for arg in expr.args:
+            _collect_expr(arg, local, free)
+        for _, arg in expr.kwargs:
+            _collect_expr(arg, local, free)
+    elif isinstance(expr, s.MapLit):
+        for k, v in expr.entries:
+            _collect_expr(k, local, free)
+            _collect_expr(v, local, free)
+    else:
+        for child in _expr_children(expr):
+            _collect_expr(child, local, free)
