@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
+    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7335,27 +7335,82 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def r_min(g, v_a, v_b):
+    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
+    return v_a if (v_a <= v_b) else v_b
+
+
+def r_max(g, v_a, v_b):
+    """max(a, b): the larger of two amounts (library '18xx' function max)"""
+    return v_a if (v_a >= v_b) else v_b
+
+
+def r_floor_to(g, v_x, v_n):
+    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
+    return v_x - (v_x % v_n)
+
+
+def r_ceil_to(g, v_x, v_n):
+    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
+    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
+
+
+def r_pool_percent(g, v_corporation):
+    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
+    return g.b_percent(g.name("pool"), v_corporation)
+
+
+def r_sold_percent(g, v_corporation):
+    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
+    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+
+
+def r_pool_certificates(g, v_corporation):
+    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
+    return g.b_held_certificates(g.name("pool"), v_corporation)
+
+
+def r_pay_per_share(g, v_corporation, v_holder, v_amount):
+    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
+    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
+
+
+def r_can_sell(g, v_player):
+    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
+    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        for v_c in g.name("corporations")
+    )
+
+
+def r_close_minors(g):
+    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
+    for v_m in g.name("minors"):
+        if not g.b_closed(v_m):
+            g.b_close_minor(v_m)
+
+
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:643"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:676"
         )
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:644",
+            at="rulespecs/lib/18xx.rules:677",
         )
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:645",
+            at="rulespecs/lib/18xx.rules:678",
         )
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:646"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:679"
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -7364,13 +7419,13 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:647",
+            at="rulespecs/lib/18xx.rules:680",
         )
     if not (g.b_free_cash(v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:649",
+            at="rulespecs/lib/18xx.rules:682",
         )
     g.transfer(v_price, v_player, g.name("bank"))
     g.move(v_company, g.name("bank"), v_player)
@@ -7384,19 +7439,19 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:657",
+                at="rulespecs/lib/18xx.rules:690",
             )
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:658",
+                at="rulespecs/lib/18xx.rules:691",
             )
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:659",
+                at="rulespecs/lib/18xx.rules:692",
             )
         g.b_draft_pick(v_player, v_company)
     else:
@@ -7404,30 +7459,30 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:662",
+                at="rulespecs/lib/18xx.rules:695",
             )
         if g.b_in_auction():
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:664",
+                    at="rulespecs/lib/18xx.rules:697",
                 )
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:665",
+                    at="rulespecs/lib/18xx.rules:698",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:666")
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:699")
             g.b_raise_bid(v_player, v_price)
         else:
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:669",
+                    at="rulespecs/lib/18xx.rules:702",
                 )
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
@@ -7436,13 +7491,13 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:670",
+                    at="rulespecs/lib/18xx.rules:703",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:672",
+                    at="rulespecs/lib/18xx.rules:705",
                 )
             g.b_place_bid(v_player, v_company, v_price)
 
@@ -7453,33 +7508,33 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:679",
+            at="rulespecs/lib/18xx.rules:712",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:680",
+            at="rulespecs/lib/18xx.rules:713",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:681"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:714"
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:682"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:715"
         )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:683")
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:716")
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:685",
+            at="rulespecs/lib/18xx.rules:718",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:686")
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:719")
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -7495,30 +7550,30 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:696"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:729"
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:697",
+            at="rulespecs/lib/18xx.rules:730",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:698"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:731"
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:699",
+            at="rulespecs/lib/18xx.rules:732",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:701",
+            at="rulespecs/lib/18xx.rules:734",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -7527,7 +7582,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:702",
+            at="rulespecs/lib/18xx.rules:735",
         )
     if not (
         (
@@ -7537,11 +7592,11 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:704"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:737"
         )
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:707")
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:740")
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
@@ -7576,20 +7631,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:737",
+            at="rulespecs/lib/18xx.rules:770",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:738",
+            at="rulespecs/lib/18xx.rules:771",
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:739"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:772"
         )
     if not (
         (
@@ -7619,20 +7674,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:741",
+            at="rulespecs/lib/18xx.rules:774",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:780",
         )
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:749",
+            at="rulespecs/lib/18xx.rules:782",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -7669,7 +7724,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:802",
         )
 
 
@@ -7685,19 +7740,19 @@ def a_pass(g, v_entity):
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and g.b_can_sell(v_entity)
+            and r_can_sell(g, v_entity)
         )
     ):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:808",
+            at="rulespecs/lib/18xx.rules:841",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:810",
+            at="rulespecs/lib/18xx.rules:843",
         )
     g.b_pass_turn(v_entity)
 
@@ -7708,31 +7763,31 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:817",
+            at="rulespecs/lib/18xx.rules:850",
         )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:818",
+            at="rulespecs/lib/18xx.rules:851",
         )
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:819"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:852"
         )
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:821"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:854"
         )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:822"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:855"
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:823")
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:856")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -7744,14 +7799,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:832"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:865"
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:867",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -7763,19 +7818,19 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:840",
+            at="rulespecs/lib/18xx.rules:873",
         )
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:874",
         )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:844"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:877"
         )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
@@ -7788,7 +7843,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:884",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -7800,11 +7855,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:857",
+            at="rulespecs/lib/18xx.rules:890",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:858"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:891"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -7819,7 +7874,7 @@ def a_dividend(g, v_corporation, v_kind):
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
     return (
-        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
         else ((v_revenue // 20) * 10)
     )
@@ -7829,7 +7884,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
-            g.b_pay_per_share(v_corporation, v_holder, v_paid),
+            r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
             r_dividend_payee(g, v_holder, v_corporation),
         )
@@ -7864,14 +7919,14 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:897",
+            at="rulespecs/lib/18xx.rules:930",
         )
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:898"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:931"
         )
     v_seller = g.b_holder_of(v_train)
     if v_exchange != None:
@@ -7879,26 +7934,26 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     elif v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:903"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:936"
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:904",
+                at="rulespecs/lib/18xx.rules:937",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:905",
+                at="rulespecs/lib/18xx.rules:938",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:907",
+                at="rulespecs/lib/18xx.rules:940",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -7908,13 +7963,13 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:912",
+                at="rulespecs/lib/18xx.rules:945",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:913",
+                at="rulespecs/lib/18xx.rules:946",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -7924,23 +7979,23 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:918",
+                at="rulespecs/lib/18xx.rules:951",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:919",
+                at="rulespecs/lib/18xx.rules:952",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
-                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:920"
+                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:953"
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:921",
+                at="rulespecs/lib/18xx.rules:954",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -7953,38 +8008,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:936",
+            at="rulespecs/lib/18xx.rules:969",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:970",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:972",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:973",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:974",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:975",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -7998,13 +8053,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:950",
+            at="rulespecs/lib/18xx.rules:983",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:984",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8022,7 +8077,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:999",
         )
     if not (
         (
@@ -8064,7 +8119,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1",
-            at="rulespecs/lib/18xx.rules:968",
+            at="rulespecs/lib/18xx.rules:1001",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8076,7 +8131,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8101,7 +8156,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
         g.transfer(
-            g.b_min(v_price, ((v_price * g.b_pool_percent(v_corporation)) // 100)),
+            r_min(g, v_price, ((v_price * r_pool_percent(g, v_corporation)) // 100)),
             g.name("bank"),
             v_corporation,
         )
@@ -8113,7 +8168,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1029",
         )
     g.b_end_game_now("agreement")
 
@@ -8231,7 +8286,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:782"
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:785"
         )
@@ -8258,7 +8313,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         )
     if not (
         (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
+        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "the company buys back only its shares in the Bank Pool",
@@ -8432,6 +8487,16 @@ class Game(GameBase):
         "buy_train": {"exchange": None},
     }
     ROUTINES = {
+        "min": r_min,
+        "max": r_max,
+        "floor_to": r_floor_to,
+        "ceil_to": r_ceil_to,
+        "pool_percent": r_pool_percent,
+        "sold_percent": r_sold_percent,
+        "pool_certificates": r_pool_certificates,
+        "pay_per_share": r_pay_per_share,
+        "can_sell": r_can_sell,
+        "close_minors": r_close_minors,
         "action:buy_company": a_buy_company,
         "action:bid": a_bid,
         "action:par": a_par,

@@ -13,8 +13,8 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "31d84420dd81f5dc",
-    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
+    "rulespecs/1846.rules": "09658a6680aee175",
+    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8149,6 +8149,61 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def r_min(g, v_a, v_b):
+    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
+    return v_a if (v_a <= v_b) else v_b
+
+
+def r_max(g, v_a, v_b):
+    """max(a, b): the larger of two amounts (library '18xx' function max)"""
+    return v_a if (v_a >= v_b) else v_b
+
+
+def r_floor_to(g, v_x, v_n):
+    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
+    return v_x - (v_x % v_n)
+
+
+def r_ceil_to(g, v_x, v_n):
+    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
+    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
+
+
+def r_pool_percent(g, v_corporation):
+    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
+    return g.b_percent(g.name("pool"), v_corporation)
+
+
+def r_sold_percent(g, v_corporation):
+    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
+    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+
+
+def r_pool_certificates(g, v_corporation):
+    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
+    return g.b_held_certificates(g.name("pool"), v_corporation)
+
+
+def r_pay_per_share(g, v_corporation, v_holder, v_amount):
+    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
+    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
+
+
+def r_can_sell(g, v_player):
+    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
+    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        for v_c in g.name("corporations")
+    )
+
+
+def r_close_minors(g):
+    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
+    for v_m in g.name("minors"):
+        if not g.b_closed(v_m):
+            g.b_close_minor(v_m)
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Pick a company in the draft (the bid names the card's face value) (§\"Private Company Draft\")"""
     if not (g.b_in_round("draft")):
@@ -8184,44 +8239,44 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:679",
+            at="rulespecs/lib/18xx.rules:712",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:680",
+            at="rulespecs/lib/18xx.rules:713",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:681",
+            at="rulespecs/lib/18xx.rules:714",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:682",
+            at="rulespecs/lib/18xx.rules:715",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:683",
+            at="rulespecs/lib/18xx.rules:716",
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:685",
+            at="rulespecs/lib/18xx.rules:718",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:686",
+            at="rulespecs/lib/18xx.rules:719",
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -8240,32 +8295,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:696",
+            at="rulespecs/lib/18xx.rules:729",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:697",
+            at="rulespecs/lib/18xx.rules:730",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:698",
+            at="rulespecs/lib/18xx.rules:731",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:699",
+            at="rulespecs/lib/18xx.rules:732",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:701",
+            at="rulespecs/lib/18xx.rules:734",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -8274,7 +8329,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:702",
+            at="rulespecs/lib/18xx.rules:735",
         )
     if not (
         (
@@ -8286,12 +8341,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:737",
         )
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:740"
         )
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
@@ -8327,13 +8382,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:737",
+            at="rulespecs/lib/18xx.rules:770",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:738",
+            at="rulespecs/lib/18xx.rules:771",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8342,7 +8397,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:739",
+            at="rulespecs/lib/18xx.rules:772",
         )
     if not (
         (
@@ -8372,20 +8427,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:741",
+            at="rulespecs/lib/18xx.rules:774",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:780",
         )
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:749",
+            at="rulespecs/lib/18xx.rules:782",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8422,7 +8477,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:802",
         )
 
 
@@ -8438,7 +8493,7 @@ def a_pass(g, v_entity):
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and g.b_can_sell(v_entity)
+            and r_can_sell(g, v_entity)
         )
     ):
         raise IllegalAction(
@@ -8530,14 +8585,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:832",
+            at="rulespecs/lib/18xx.rules:865",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:867",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -8576,7 +8631,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:884",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8588,13 +8643,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:857",
+            at="rulespecs/lib/18xx.rules:890",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:858",
+            at="rulespecs/lib/18xx.rules:891",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8609,7 +8664,7 @@ def a_dividend(g, v_corporation, v_kind):
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
     return (
-        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
         else ((v_revenue // 20) * 10)
     )
@@ -8619,7 +8674,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
-            g.b_pay_per_share(v_corporation, v_holder, v_paid),
+            r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
             r_dividend_payee(g, v_holder, v_corporation),
         )
@@ -8664,7 +8719,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:897",
+            at="rulespecs/lib/18xx.rules:930",
         )
     if not (
         (v_exchange != None)
@@ -8673,7 +8728,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:898",
+            at="rulespecs/lib/18xx.rules:931",
         )
     v_seller = g.b_holder_of(v_train)
     if v_exchange != None:
@@ -8683,26 +8738,26 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:903",
+                at="rulespecs/lib/18xx.rules:936",
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:904",
+                at="rulespecs/lib/18xx.rules:937",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:905",
+                at="rulespecs/lib/18xx.rules:938",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:907",
+                at="rulespecs/lib/18xx.rules:940",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -8712,13 +8767,13 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:912",
+                at="rulespecs/lib/18xx.rules:945",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:913",
+                at="rulespecs/lib/18xx.rules:946",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -8728,25 +8783,25 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:918",
+                at="rulespecs/lib/18xx.rules:951",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:919",
+                at="rulespecs/lib/18xx.rules:952",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:920",
+                at="rulespecs/lib/18xx.rules:953",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:921",
+                at="rulespecs/lib/18xx.rules:954",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -8759,38 +8814,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:936",
+            at="rulespecs/lib/18xx.rules:969",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:970",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:972",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:973",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:974",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:975",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -8804,13 +8859,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:950",
+            at="rulespecs/lib/18xx.rules:983",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:984",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8830,7 +8885,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:999",
         )
     if not (
         (
@@ -8872,7 +8927,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:968",
+            at="rulespecs/lib/18xx.rules:1001",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8884,7 +8939,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8930,7 +8985,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1029",
         )
     g.b_end_game_now("agreement")
 
@@ -8949,7 +9004,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
             (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
             and any(
                 (
-                    ((g.b_pool_percent(v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                    ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
                     and (
                         not (
                             (v_c == v_buyer)
@@ -9007,12 +9062,20 @@ def r_player_shares(g, v_corporation):
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    return g.b_max(
+    return r_max(
+        g,
         0,
-        g.b_min(
+        r_min(
+            g,
             g.b_len(g.b_treasury_certificates(v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
-            ((g.param("pool_cap") - g.b_pool_percent(v_corporation)) // 10),
+            r_min(
+                g,
+                (
+                    r_player_shares(g, v_corporation)
+                    - g.b_len(r_pool_certificates(g, v_corporation))
+                ),
+                ((g.param("pool_cap") - r_pool_percent(g, v_corporation)) // 10),
+            ),
         ),
     )
 
@@ -9104,11 +9167,13 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    return g.b_max(
+    return r_max(
+        g,
         0,
-        g.b_min(
+        r_min(
+            g,
             g.b_len(g.b_treasury_certificates(v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
+            (r_player_shares(g, v_corporation) - g.b_len(r_pool_certificates(g, v_corporation))),
         ),
     )
 
@@ -9173,7 +9238,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         )
     if not (
         (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
+        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "a corporation redeems only its shares in the market",
@@ -9387,13 +9452,15 @@ def r_buying_power(g, v_corporation):
     return g.b_cash(v_corporation) + (
         (
             r_issue_price(g, v_corporation)
-            * g.b_max(
+            * r_max(
+                g,
                 0,
-                g.b_min(
+                r_min(
+                    g,
                     g.b_len(g.b_treasury_certificates(v_corporation)),
                     (
                         r_player_shares(g, v_corporation)
-                        - g.b_len(g.b_pool_certificates(v_corporation))
+                        - g.b_len(r_pool_certificates(g, v_corporation))
                     ),
                 ),
             )
@@ -9491,7 +9558,7 @@ def t_markers_removed(g, *_rest):
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    g.b_close_minors()
+    r_close_minors(g)
 
 
 class Game(GameBase):
@@ -9557,6 +9624,16 @@ class Game(GameBase):
         "buy_train": {"exchange": None},
     }
     ROUTINES = {
+        "min": r_min,
+        "max": r_max,
+        "floor_to": r_floor_to,
+        "ceil_to": r_ceil_to,
+        "pool_percent": r_pool_percent,
+        "sold_percent": r_sold_percent,
+        "pool_certificates": r_pool_certificates,
+        "pay_per_share": r_pay_per_share,
+        "can_sell": r_can_sell,
+        "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

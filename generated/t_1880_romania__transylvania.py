@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
+    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8982,6 +8982,61 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def r_min(g, v_a, v_b):
+    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
+    return v_a if (v_a <= v_b) else v_b
+
+
+def r_max(g, v_a, v_b):
+    """max(a, b): the larger of two amounts (library '18xx' function max)"""
+    return v_a if (v_a >= v_b) else v_b
+
+
+def r_floor_to(g, v_x, v_n):
+    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
+    return v_x - (v_x % v_n)
+
+
+def r_ceil_to(g, v_x, v_n):
+    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
+    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
+
+
+def r_pool_percent(g, v_corporation):
+    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
+    return g.b_percent(g.name("pool"), v_corporation)
+
+
+def r_sold_percent(g, v_corporation):
+    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
+    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+
+
+def r_pool_certificates(g, v_corporation):
+    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
+    return g.b_held_certificates(g.name("pool"), v_corporation)
+
+
+def r_pay_per_share(g, v_corporation, v_holder, v_amount):
+    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
+    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
+
+
+def r_can_sell(g, v_player):
+    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
+    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        for v_c in g.name("corporations")
+    )
+
+
+def r_close_minors(g):
+    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
+    for v_m in g.name("minors"):
+        if not g.b_closed(v_m):
+            g.b_close_minor(v_m)
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
     if g.b_picking():
@@ -9295,7 +9350,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:802",
         )
 
 
@@ -9311,7 +9366,7 @@ def a_pass(g, v_entity):
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and g.b_can_sell(v_entity)
+            and r_can_sell(g, v_entity)
         )
     ):
         raise IllegalAction(
@@ -9447,7 +9502,7 @@ def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:851"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:884"
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9459,11 +9514,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:857",
+            at="rulespecs/lib/18xx.rules:890",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:858"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:891"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -9478,7 +9533,7 @@ def a_dividend(g, v_corporation, v_kind):
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
     return (
-        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
         else ((v_revenue // 20) * 10)
     )
@@ -9489,7 +9544,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
     for v_holder in g.b_shareholders(v_corporation):
         if not (v_holder in g.name("minors")):
             g.transfer(
-                g.b_pay_per_share(v_corporation, v_holder, v_paid),
+                r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
                 r_dividend_payee(g, v_holder, v_corporation),
             )
@@ -9663,38 +9718,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:936",
+            at="rulespecs/lib/18xx.rules:969",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:970",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:972",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:973",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:974",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:975",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -9708,13 +9763,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:950",
+            at="rulespecs/lib/18xx.rules:983",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:984",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -9732,7 +9787,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:999",
         )
     if not (
         (
@@ -9774,7 +9829,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.1, VI.8",
-            at="rulespecs/lib/18xx.rules:968",
+            at="rulespecs/lib/18xx.rules:1001",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9786,7 +9841,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9812,7 +9867,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
         v_owner = g.b_president(v_corporation)
         v_short = v_price - g.b_cash(v_corporation)
-        v_paid = g.b_min(v_short, g.b_cash(v_owner))
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
         g.transfer(v_paid, v_owner, v_corporation)
         if v_short > v_paid:
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
@@ -9825,7 +9880,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1029",
         )
     g.b_end_game_now("agreement")
 
@@ -10005,7 +10060,7 @@ def r_buys_trains(g, v_corporation):
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    return g.b_sold_percent(v_corporation) + sum(
+    return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
 
@@ -10039,7 +10094,7 @@ def a_payoff_player_debt(g, v_player):
         raise IllegalAction(
             "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2130"
         )
-    v_amount = g.b_min(g.b_debt(v_player), g.b_cash(v_player))
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
     if not (v_amount > 0):
         raise IllegalAction(
             "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2132"
@@ -10144,6 +10199,16 @@ class Game(GameBase):
         "payoff_player_debt": [("player", ("player",))],
     }
     ROUTINES = {
+        "min": r_min,
+        "max": r_max,
+        "floor_to": r_floor_to,
+        "ceil_to": r_ceil_to,
+        "pool_percent": r_pool_percent,
+        "sold_percent": r_sold_percent,
+        "pool_certificates": r_pool_certificates,
+        "pay_per_share": r_pay_per_share,
+        "can_sell": r_can_sell,
+        "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

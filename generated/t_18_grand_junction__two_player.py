@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "b3473308970042fd",
-    "rulespecs/1846.rules": "31d84420dd81f5dc",
-    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
+    "rulespecs/1846.rules": "09658a6680aee175",
+    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7851,6 +7851,61 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def r_min(g, v_a, v_b):
+    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
+    return v_a if (v_a <= v_b) else v_b
+
+
+def r_max(g, v_a, v_b):
+    """max(a, b): the larger of two amounts (library '18xx' function max)"""
+    return v_a if (v_a >= v_b) else v_b
+
+
+def r_floor_to(g, v_x, v_n):
+    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
+    return v_x - (v_x % v_n)
+
+
+def r_ceil_to(g, v_x, v_n):
+    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
+    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
+
+
+def r_pool_percent(g, v_corporation):
+    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
+    return g.b_percent(g.name("pool"), v_corporation)
+
+
+def r_sold_percent(g, v_corporation):
+    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
+    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+
+
+def r_pool_certificates(g, v_corporation):
+    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
+    return g.b_held_certificates(g.name("pool"), v_corporation)
+
+
+def r_pay_per_share(g, v_corporation, v_holder, v_amount):
+    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
+    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
+
+
+def r_can_sell(g, v_player):
+    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
+    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        for v_c in g.name("corporations")
+    )
+
+
+def r_close_minors(g):
+    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
+    for v_m in g.name("minors"):
+        if not g.b_closed(v_m):
+            g.b_close_minor(v_m)
+
+
 def a_par(g, v_player, v_corporation, v_price):
     """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     if not (g.b_in_round("stock")):
@@ -7922,32 +7977,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:696",
+            at="rulespecs/lib/18xx.rules:729",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:697",
+            at="rulespecs/lib/18xx.rules:730",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:698",
+            at="rulespecs/lib/18xx.rules:731",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:699",
+            at="rulespecs/lib/18xx.rules:732",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:701",
+            at="rulespecs/lib/18xx.rules:734",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -7956,7 +8011,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:702",
+            at="rulespecs/lib/18xx.rules:735",
         )
     if not (
         (
@@ -7968,12 +8023,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:737",
         )
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:707"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:740"
         )
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
@@ -8009,13 +8064,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:737",
+            at="rulespecs/lib/18xx.rules:770",
         )
     if not (g.b_may_sell_now(v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:738",
+            at="rulespecs/lib/18xx.rules:771",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8024,7 +8079,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:739",
+            at="rulespecs/lib/18xx.rules:772",
         )
     if not (
         (
@@ -8054,20 +8109,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:741",
+            at="rulespecs/lib/18xx.rules:774",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:780",
         )
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:749",
+            at="rulespecs/lib/18xx.rules:782",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8104,7 +8159,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:802",
         )
 
 
@@ -8120,7 +8175,7 @@ def a_pass(g, v_entity):
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and g.b_can_sell(v_entity)
+            and r_can_sell(g, v_entity)
         )
     ):
         raise IllegalAction(
@@ -8202,7 +8257,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:884",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8214,13 +8269,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:857",
+            at="rulespecs/lib/18xx.rules:890",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:858",
+            at="rulespecs/lib/18xx.rules:891",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8235,7 +8290,7 @@ def a_dividend(g, v_corporation, v_kind):
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
     return (
-        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
         else ((v_revenue // 20) * 10)
     )
@@ -8245,7 +8300,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
-            g.b_pay_per_share(v_corporation, v_holder, v_paid),
+            r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
             r_dividend_payee(g, v_holder, v_corporation),
         )
@@ -8381,38 +8436,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:936",
+            at="rulespecs/lib/18xx.rules:969",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:970",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:972",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:973",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:974",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:975",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -8426,13 +8481,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:950",
+            at="rulespecs/lib/18xx.rules:983",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:984",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8452,7 +8507,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:999",
         )
     if not (
         (
@@ -8494,7 +8549,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:968",
+            at="rulespecs/lib/18xx.rules:1001",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8506,7 +8561,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8538,7 +8593,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1029",
         )
     g.b_end_game_now("agreement")
 
@@ -8557,7 +8612,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
             (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
             and any(
                 (
-                    ((g.b_pool_percent(v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                    ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
                     and (
                         not (
                             (v_c == v_buyer)
@@ -8615,12 +8670,20 @@ def r_player_shares(g, v_corporation):
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    return g.b_max(
+    return r_max(
+        g,
         0,
-        g.b_min(
+        r_min(
+            g,
             g.b_len(g.b_treasury_certificates(v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
-            ((g.param("pool_cap") - g.b_pool_percent(v_corporation)) // 10),
+            r_min(
+                g,
+                (
+                    r_player_shares(g, v_corporation)
+                    - g.b_len(r_pool_certificates(g, v_corporation))
+                ),
+                ((g.param("pool_cap") - r_pool_percent(g, v_corporation)) // 10),
+            ),
         ),
     )
 
@@ -8707,7 +8770,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
                 at="rulespecs/18-grand-junction.rules:903",
             )
         if not (
-            (g.b_pool_percent(v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
+            (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
         ):
             raise IllegalAction(
@@ -8749,11 +8812,13 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    return g.b_max(
+    return r_max(
+        g,
         0,
-        g.b_min(
+        r_min(
+            g,
             g.b_len(g.b_treasury_certificates(v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
+            (r_player_shares(g, v_corporation) - g.b_len(r_pool_certificates(g, v_corporation))),
         ),
     )
 
@@ -8824,7 +8889,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         )
     v_target = g.attr(v_shares[0], "corporation")
     if v_target == v_corporation:
-        if not (all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)):
+        if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
@@ -8855,7 +8920,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
                 rule='§"Cleveland Graham"',
                 at="rulespecs/18-grand-junction.rules:868",
             )
-        if not (all((v_c in g.b_pool_certificates(v_target)) for v_c in v_shares)):
+        if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
@@ -9015,7 +9080,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
             at="rulespecs/18-grand-junction.rules:777",
         )
     if not (
-        (g.b_revenue(v_corporation) + v_amount) <= g.b_ceil_to((3 * g.b_price(v_corporation)), 10)
+        (g.b_revenue(v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
@@ -9097,7 +9162,7 @@ def t_markers_removed(g, *_rest):
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    g.b_close_minors()
+    r_close_minors(g)
 
 
 def t_minor_income(g, *_rest):
@@ -9241,6 +9306,16 @@ class Game(GameBase):
         "corporation_assign": [("corporation", ("corporation",)), ("target", ("name",))],
     }
     ROUTINES = {
+        "min": r_min,
+        "max": r_max,
+        "floor_to": r_floor_to,
+        "ceil_to": r_ceil_to,
+        "pool_percent": r_pool_percent,
+        "sold_percent": r_sold_percent,
+        "pool_certificates": r_pool_certificates,
+        "pay_per_share": r_pay_per_share,
+        "can_sell": r_can_sell,
+        "close_minors": r_close_minors,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,

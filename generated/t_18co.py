@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "a0cf333c3c49f56a",
+    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9257,6 +9257,61 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def r_min(g, v_a, v_b):
+    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
+    return v_a if (v_a <= v_b) else v_b
+
+
+def r_max(g, v_a, v_b):
+    """max(a, b): the larger of two amounts (library '18xx' function max)"""
+    return v_a if (v_a >= v_b) else v_b
+
+
+def r_floor_to(g, v_x, v_n):
+    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
+    return v_x - (v_x % v_n)
+
+
+def r_ceil_to(g, v_x, v_n):
+    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
+    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
+
+
+def r_pool_percent(g, v_corporation):
+    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
+    return g.b_percent(g.name("pool"), v_corporation)
+
+
+def r_sold_percent(g, v_corporation):
+    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
+    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+
+
+def r_pool_certificates(g, v_corporation):
+    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
+    return g.b_held_certificates(g.name("pool"), v_corporation)
+
+
+def r_pay_per_share(g, v_corporation, v_holder, v_amount):
+    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
+    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
+
+
+def r_can_sell(g, v_player):
+    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
+    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        for v_c in g.name("corporations")
+    )
+
+
+def r_close_minors(g):
+    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
+    for v_m in g.name("minors"):
+        if not g.b_closed(v_m):
+            g.b_close_minor(v_m)
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
     if not (g.b_in_round("auction")):
@@ -9295,40 +9350,40 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:679",
+            at="rulespecs/lib/18xx.rules:712",
         )
     if not (g.b_may_buy_now(v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:680",
+            at="rulespecs/lib/18xx.rules:713",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:681",
+            at="rulespecs/lib/18xx.rules:714",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:682",
+            at="rulespecs/lib/18xx.rules:715",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:683"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:716"
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:685",
+            at="rulespecs/lib/18xx.rules:718",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:686"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:719"
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -9544,7 +9599,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="§4.1.2, §4.1.5",
             at="rulespecs/18co.rules:2072",
         )
-    if not ((g.b_pool_percent(v_corporation) + v_percent) <= g.param("pool_cap")):
+    if not ((r_pool_percent(g, v_corporation) + v_percent) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
@@ -9634,7 +9689,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:802",
         )
 
 
@@ -9650,19 +9705,19 @@ def a_pass(g, v_entity):
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and g.b_can_sell(v_entity)
+            and r_can_sell(g, v_entity)
         )
     ):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:808",
+            at="rulespecs/lib/18xx.rules:841",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:810",
+            at="rulespecs/lib/18xx.rules:843",
         )
     g.b_pass_turn(v_entity)
 
@@ -9734,14 +9789,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:832",
+            at="rulespecs/lib/18xx.rules:865",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:867",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9787,7 +9842,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:884",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9833,7 +9888,7 @@ def a_dividend(g, v_corporation, v_kind):
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
     return (
-        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
         else ((v_revenue // 20) * 10)
     )
@@ -9843,7 +9898,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
     for v_holder in g.b_shareholders(v_corporation):
         g.transfer(
-            g.b_pay_per_share(v_corporation, v_holder, v_paid),
+            r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
             r_dividend_payee(g, v_holder, v_corporation),
         )
@@ -9978,38 +10033,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:936",
+            at="rulespecs/lib/18xx.rules:969",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:970",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:939",
+            at="rulespecs/lib/18xx.rules:972",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:973",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:974",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:975",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -10050,7 +10105,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:999",
         )
     if not (
         (
@@ -10092,7 +10147,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:968",
+            at="rulespecs/lib/18xx.rules:1001",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -10104,7 +10159,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10136,7 +10191,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1029",
         )
     g.b_end_game_now("agreement")
 
@@ -10303,7 +10358,7 @@ def a_remove_token(g, v_company, v_city):
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
     return (g.b_len(g.b_treasury_certificates(v_corporation)) > 0) and (
-        (g.b_pool_percent(v_corporation) + 10) <= g.param("pool_cap")
+        (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
 
 
@@ -10328,7 +10383,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             at="rulespecs/18co.rules:2346",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
@@ -10390,7 +10445,7 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
             at="rulespecs/18co.rules:2391",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    if not ((g.b_pool_percent(v_target) + v_percent_sold) <= g.param("pool_cap")):
+    if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
@@ -10414,7 +10469,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         )
     if not (
         (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
+        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
@@ -10686,6 +10741,16 @@ class Game(GameBase):
         "bankrupt": [("corporation", ("corporation",))],
     }
     ROUTINES = {
+        "min": r_min,
+        "max": r_max,
+        "floor_to": r_floor_to,
+        "ceil_to": r_ceil_to,
+        "pool_percent": r_pool_percent,
+        "sold_percent": r_sold_percent,
+        "pool_certificates": r_pool_certificates,
+        "pay_per_share": r_pay_per_share,
+        "can_sell": r_can_sell,
+        "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

@@ -278,7 +278,7 @@ def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_
     _to_acquisition_round(g)
     assert g.g["acquisition"]["target"] == "KPAC"
     act(g, C("CM", "pass"))                                        # no bid: KPAC is liquidated (monitor checks)
-    assert g.owner[certs[5].id] is POOL and g.b_pool_percent(cm) == 60
+    assert g.owner[certs[5].id] is POOL and g.call("pool_percent", cm) == 60
 
 
 # ---------------------------------------------------------------- the rules easy to miss

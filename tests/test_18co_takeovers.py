@@ -447,7 +447,7 @@ def test_5_5_1_a_corporation_buys_a_share_of_another_from_the_market():
     _cm_in_market(g, 1)
     _kpac_operating(g)
     km = _corp(g, "KPAC")
-    cert = g.b_pool_certificates(_corp(g, "CM"))[0]
+    cert = g.call("pool_certificates", _corp(g, "CM"))[0]
     treasury, bank = g.cash[km], g.cash[BANK]
     act(g, C("KPAC", "corporate_buy_shares", shares=[cert.id], percent=10))
     assert g.owner[cert.id] == km
@@ -480,8 +480,8 @@ def test_5_5_1_certificates_of_one_other_corporation_a_turn():
     cs = _corp(g, "CS")
     g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market too
     _kpac_operating(g)
-    act(g, C("KPAC", "corporate_buy_shares", shares=[g.b_pool_certificates(_corp(g, "CM"))[0].id], percent=10))
-    cs_cert = g.b_pool_certificates(cs)[0]
+    act(g, C("KPAC", "corporate_buy_shares", shares=[g.call("pool_certificates", _corp(g, "CM"))[0].id], percent=10))
+    cs_cert = g.call("pool_certificates", cs)[0]
     assert_refused(g, C("KPAC", "corporate_buy_shares", shares=[cs_cert.id], percent=10), "§5.5.1")
 
 
@@ -490,7 +490,7 @@ def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_preside
     _cm_in_market(g, 3)
     _kpac_operating(g)
     km, cm = _corp(g, "KPAC"), _corp(g, "CM")
-    certs = [c.id for c in g.b_pool_certificates(cm)]
+    certs = [c.id for c in g.call("pool_certificates", cm)]
     assert_refused(g, C("KPAC", "corporate_buy_shares", shares=certs[:2], percent=20), "§5.5.4")
     act(g, C("KPAC", "corporate_buy_shares", shares=[certs[0]], percent=10))
     act(g, C("KPAC", "corporate_buy_shares", shares=[certs[1]], percent=10))
@@ -545,7 +545,7 @@ def test_5_12_1_no_sale_after_buying_the_same_corporation_this_turn():
     cs = _corp(g, "CS")
     g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market
     _kpac_operating(g)
-    cert = g.b_pool_certificates(cs)[0]
+    cert = g.call("pool_certificates", cs)[0]
     act(g, C("KPAC", "corporate_buy_shares", shares=[cert.id], percent=10))   # §5.5 at the start of the turn
     while g.g["step"] != "buy_train":
         pass_(g)

@@ -465,7 +465,7 @@ def test_neville_tinning_issues_and_redeems_at_the_market_price():
     next_turn(g, "DRG")
     drg = g.entity("corporation", "DRG")
     price, cash = g.b_price(drg), g.cash[drg]
-    share = g.b_pool_certificates(drg)[0]
+    share = g.call("pool_certificates", drg)[0]
     act(g, C("DRG", "buy_shares", shares=[share.id], percent=10))
     assert g.cash[drg] == cash - price  # redeemed at the price, not one space right
     assert cubes(g, "DRG") == 0  # a lasting power, no cubes
@@ -695,7 +695,7 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     pooled = _to_pool(g, "DSPP", 3) + _to_pool(g, "DRG", 1)
     # DSPP (Delaney) operates first, at the lower price: without Graham it buys no other company's share
     to_step(g, "DSPP", "track_and_token")
-    drg_share = g.b_pool_certificates(drg)[0]
+    drg_share = g.call("pool_certificates", drg)[0]
     assert_refused(g, C("DSPP", "buy_shares", shares=[drg_share.id], percent=10), "Cleveland Graham",
                    "only a company with Cleveland Graham")
     to_step(g, "DRG", "track_and_token")

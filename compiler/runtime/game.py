@@ -478,11 +478,6 @@ class GameBase:
     def _start_minor(self, minor: Entity) -> None:
         self.j.set(self.corp[minor.id], "floated", True)
 
-    def b_close_minors(self) -> None:
-        """close_minors(): every minor closes: its cash goes to the bank, its trains to the pool, its tokens leave the map."""
-        for minor in self.minors:
-            self._close_minor(minor)
-
     def _close_minor(self, minor: Entity) -> None:
         if self.corp[minor.id]["closed"]:
             return
@@ -907,12 +902,6 @@ class GameBase:
             total += sum(1 for m in self.minors if self.owner[m.id] == player and not self.corp[m.id]["closed"])
         return total
 
-    def b_cert_limit(self) -> int:
-        return self.param("cert_limit")
-
-    def b_holding_cap(self) -> int:
-        return self.param("holding_cap")
-
     def b_next_certificate(self, corp: Entity, source: str) -> Certificate | None:
         """next_certificate(C, source): the certificate of C to be bought from `source` (pool, or the
         corporation's IPO/treasury): the one the action names (its `shares`), where it names one held
@@ -929,12 +918,6 @@ class GameBase:
                     continue  # it passes only by exchange to a player holding as much (_check_president)
                 return cert
         return None
-
-    def b_pool_percent(self, corp: Entity) -> int:
-        return self.b_percent(POOL, corp)
-
-    def b_pool_cap(self) -> int:
-        return self.param("pool_cap")
 
     def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
         """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
@@ -965,18 +948,6 @@ class GameBase:
     def b_take(self, xs, n: int) -> list:
         """take(xs, n): the first n of xs."""
         return list(xs)[:n]
-
-    def b_min(self, *xs):
-        return min(xs)
-
-    def b_max(self, *xs):
-        return max(xs)
-
-    def b_floor_to(self, x: int, n: int) -> int:
-        return x - x % n
-
-    def b_ceil_to(self, x: int, n: int) -> int:
-        return x if x % n == 0 else x + n - x % n
 
     def b_first(self, xs):
         xs = list(xs)
@@ -2305,12 +2276,6 @@ class GameBase:
             return out
         return distance
 
-    def b_can_sell(self, player: Entity) -> bool:
-        """can_sell(P): whether P may sell any certificate now (the round's rules permitting)."""
-        if self.g["round"] != "stock" or self.g["stock_rounds"] <= 1:
-            return False
-        return any(self.b_sellable(player, c) for c in self.corporations if self.b_started(c))
-
     def b_must_buy_train(self, corp: Entity) -> bool:
         """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
         return (
@@ -2351,7 +2316,7 @@ class GameBase:
             if self.corp[corp.id]["cell"] is None or self.corp[corp.id]["closed"]:
                 continue
             for cert in self.b_sellable(player, corp):
-                if self.b_pool_percent(corp) + cert.percent <= self.param("pool_cap"):
+                if self.b_percent(POOL, corp) + cert.percent <= self.param("pool_cap"):
                     return True
         return False
 
@@ -2430,10 +2395,6 @@ class GameBase:
     def b_treasury_certificates(self, corp: Entity) -> list[Certificate]:
         """treasury_certificates(C): C's own certificates on its mat."""
         return [c for c in self.certs_of[corp.id] if self.owner[c.id] == corp and not c.president]
-
-    def b_pool_certificates(self, corp: Entity) -> list[Certificate]:
-        """pool_certificates(C): C's certificates in the bank pool."""
-        return [c for c in self.certs_of[corp.id] if self.owner[c.id] is POOL]
 
     def b_closed(self, item: Entity) -> bool:
         """closed(X): whether private, corporation or minor X is closed (or out of the game)."""
@@ -2557,10 +2518,6 @@ class GameBase:
         """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
         return self._by_phase(value, "phase_value")
 
-    def b_sold_percent(self, corp: Entity) -> int:
-        """sold_percent(C): the percentage of C that players hold."""
-        return sum(self.b_percent(p, corp) for p in self.players)
-
     # -- personal loans (a player's debt to the bank)
 
     def b_debt(self, player: Entity) -> int:
@@ -2662,11 +2619,6 @@ class GameBase:
         if isinstance(d, list):
             return sum(int(part.get("visit", part.get("pay", 0))) for part in d)
         raise RuleGap(f"train {train.name} distance", "not a number of stops")
-
-    def b_pay_per_share(self, corp: Entity, holder: Entity, amount: int) -> int:
-        """What `holder`'s shares of `corp` earn from a dividend of `amount`
-        to all shareholders (10% of it per share)."""
-        return amount * self.b_percent(holder, corp) // 100
 
     def b_end_step(self, corp: Entity) -> None:
         if self.g["step"] == "track_and_token":
@@ -3060,7 +3012,7 @@ class GameBase:
                 continue
             if not any(self.owner[c.id] == player for c in self.certs_of[corp.id]):
                 continue
-            normal, room = [], self.param("pool_cap") - self.b_pool_percent(corp)
+            normal, room = [], self.param("pool_cap") - self.b_percent(POOL, corp)
             for cert in self.b_sellable(player, corp):
                 if cert.percent <= room:
                     normal.append(cert)
@@ -3079,7 +3031,7 @@ class GameBase:
                 self.transfer(self.b_price(corp) * sum(c.percent for c in rest) // 10, BANK, player)
                 for cert in rest:
                     self.move(cert, player, POOL)
-            if self.b_pool_percent(corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "sell_out"):
+            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "sell_out"):
                 # the title's `sanction pool_cap for ...` allows it until players buy the excess back
                 self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
             self._check_president(corp)
@@ -3150,7 +3102,7 @@ class GameBase:
                 return all(self.b_percent(player, c) <= self.param("holding_cap")
                            or "unlimited_holding" in self.b_zones(c) for c in self.corporations)
             if name == "pool_cap":
-                return self.b_pool_percent(self.entity("corporation", pid)) <= self.param("pool_cap")
+                return self.b_percent(POOL, self.entity("corporation", pid)) <= self.param("pool_cap")
             return False
 
         keep = frozenset((name, pid) for name, pid in self.g["sanctioned"] if not settled(name, pid))
@@ -4672,7 +4624,7 @@ class GameBase:
             corp = self.entity("corporation", cert.corporation)
             self.transfer(self.b_price(corp) * cert.percent // 10, BANK, owned)
             self.move(cert, owned, POOL)
-            if self.b_pool_percent(corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "take_over"):
+            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "take_over"):
                 self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
         board = self.board
         if board is not None:
@@ -4705,7 +4657,7 @@ class GameBase:
             if self.owner[item.id] == owned and not self.closed[item.id]:
                 self.move(item, owned, owner)
         step = int(self._value(props.get("takeover_payout_rounding", 1), "takeover_payout_rounding"))
-        payout = self.b_floor_to(self.cash[owned], step)
+        payout = self.cash[owned] - self.cash[owned] % step
         for holder in self.b_shareholders(owned):
             if holder == owned or holder is SCRAP:
                 continue
@@ -4887,7 +4839,7 @@ class GameBase:
                 if self.owner[cert.id] == target and cert.corporation != target.id:
                     self.move(cert, target, POOL)
                     corp = self.entity("corporation", cert.corporation)
-                    if self.b_pool_percent(corp) > self.param("pool_cap") \
+                    if self.b_percent(POOL, corp) > self.param("pool_cap") \
                             and self._sanctioned("pool_cap", "acquisition_round"):
                         self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
             self._close_corporation(target)

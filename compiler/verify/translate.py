@@ -2296,15 +2296,6 @@ class Builtins:
     def b_certificates(self, ctx: Ctx, holder: Any) -> Any:
         return self.cert_count(ctx, holder)
 
-    def b_cert_limit(self, ctx: Ctx) -> Any:
-        return self.param(ctx, "cert_limit")
-
-    def b_holding_cap(self, ctx: Ctx) -> Any:
-        return self.param(ctx, "holding_cap")
-
-    def b_pool_cap(self, ctx: Ctx) -> Any:
-        return self.param(ctx, "pool_cap")
-
     def b_next_certificate(self, ctx: Ctx, corp: Any, source: Any) -> Any:
         if not isinstance(source, str):
             raise Unsupported("next_certificate from a non-name")
@@ -2330,9 +2321,6 @@ class Builtins:
         if not self.m.prop_value("receivership_steps"):
             return False
         return AND(ctx.state[f"has_par:{corp.id}"], self.held(ctx, self.m.certs_for(corp.id)[0], self.m.z(POOL)))
-
-    def b_pool_percent(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, self.m.z(POOL), c))
 
     def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         """As GameBase.b_sellable: the certificates of the corporation the player may sell, president's
@@ -2381,25 +2369,6 @@ class Builtins:
 
     def b_len(self, ctx: Ctx, xs: Any) -> Any:
         return self.tr.length(xs)
-
-    def b_min(self, ctx: Ctx, *xs: Any) -> Any:
-        out = xs[0]
-        for x in xs[1:]:
-            out = min(out, x) if not is_z3(x) and not is_z3(out) else IF(self.tr.cmp("<", x, out), x, out)
-        return out
-
-    def b_max(self, ctx: Ctx, *xs: Any) -> Any:
-        out = xs[0]
-        for x in xs[1:]:
-            out = max(out, x) if not is_z3(x) and not is_z3(out) else IF(self.tr.cmp(">", x, out), x, out)
-        return out
-
-    def b_floor_to(self, ctx: Ctx, x: Any, n: Any) -> Any:
-        return SUM([x, NEG(MOD(x, n))])
-
-    def b_ceil_to(self, ctx: Ctx, x: Any, n: Any) -> Any:
-        r = MOD(x, n)
-        return IF(self.tr.eq(r, 0), x, SUM([x, n, NEG(r)]))
 
     def b_take(self, ctx: Ctx, xs: Any, n: Any) -> Any:
         """take(xs, n): the first n present elements (n a number the title gives)."""
@@ -2559,15 +2528,6 @@ class Builtins:
             out = IF(e == m.z(x), m.z(corp), out) if k is None else m.z(corp)
         return out
 
-    def b_can_sell(self, ctx: Ctx, player: Any) -> Any:
-        m = self.m
-        st = ctx.state
-        parts = []
-        for c in m.corporations:
-            sellable = self.b_sellable(ctx, player, m.z(c))
-            parts.append(AND(st[f"has_par:{c.id}"], OR(*[cond for _, cond in sellable.elems])))
-        return AND(st["round"] == ROUNDS.index("stock"), st["stock_rounds"] > 1, OR(*parts))
-
     def b_must_buy_train(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
         e = self.ent(corp)
@@ -2643,13 +2603,6 @@ class Builtins:
             for cert in self.m.certs_for(c.id):
                 if not cert.president:
                     elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, self.m.z(c)))))
-        return SymList(elems)
-
-    def b_pool_certificates(self, ctx: Ctx, corp: Any) -> Any:
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert in self.m.certs_for(c.id):
-                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, self.m.z(POOL)))))
         return SymList(elems)
 
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
@@ -2781,10 +2734,6 @@ class Builtins:
         """As GameBase.b_recorded_revenue: a run's revenue as its record gives it, any amount the
         routes could earn (an oracle, as route_revenue)."""
         return self.b_route_revenue(ctx, corp, routes)
-
-    def b_pay_per_share(self, ctx: Ctx, corp: Any, holder: Any, amount: Any) -> Any:
-        pct = self.b_percent(ctx, holder, corp)
-        return DIV(MUL(amount, pct), 100)
 
     # -- the map: tile lays and station tokens are not modelled; what they cost
     #    and which privates they close are left to the engine (oracles)
@@ -3610,11 +3559,6 @@ class Builtins:
             raise GapError("phase_value", "no phase has a value")
         return out
 
-    def b_sold_percent(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_sold_percent: the percentage of the corporation players hold."""
-        m = self.m
-        return self.per_corp(ctx, corp, lambda c: SUM([self.percent_of(ctx, m.z(p), c) for p in m.players]))
-
     def debt_of(self, ctx: Ctx, player: Any) -> Any:
         m = self.m
         p = self.ent(player)
@@ -4439,11 +4383,6 @@ class Builtins:
         self.corp_of(ctx, corp)
         ctx.require(AND(self.tr.cmp(">=", position, 1),
                         self.oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
-
-    def b_close_minors(self, ctx: Ctx) -> None:
-        """As GameBase.b_close_minors: every minor closes."""
-        for x in self.m.minors:
-            self.close_minor(ctx, x, True)
 
     def b_close_minor(self, ctx: Ctx, minor: Any) -> None:
         """As GameBase.b_close_minor: that minor closes."""

@@ -437,7 +437,7 @@ class Validator:
         for corp in game.corporations:
             if self.model.corp(corp.id) is not None or game.corp[corp.id]["cell"] is None or game.corp[corp.id]["closed"]:
                 continue
-            if any(game.b_pool_percent(corp) + cert.percent <= cap for cert in game.b_sellable(player, corp)):
+            if any(game.b_percent(RT_POOL, corp) + cert.percent <= cap for cert in game.b_sellable(player, corp)):
                 return True
         return False
 
@@ -1060,7 +1060,7 @@ def _into_scope(validator: Validator, rng: random.Random) -> bool:
                 if not (isinstance(holder, Entity) and holder.kind == "corporation"
                         and model_entity(model, holder) is None):
                     continue
-                if not cert.president and game.b_pool_percent(engine_corp) + cert.percent <= cap:
+                if not cert.president and game.b_percent(RT_POOL, engine_corp) + cert.percent <= cap:
                     j.set(game.owner, cert.id, RT_POOL)
                 else:
                     j.set(game.owner, cert.id, rng.choice(game.players))
