@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "09658a6680aee175",
-    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
+    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8184,6 +8184,27 @@ def r_pool_certificates(g, v_corporation):
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
+def r_treasury_certificates(g, v_corporation):
+    """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
+    return [
+        v_c
+        for v_c in g.b_held_certificates(v_corporation, v_corporation)
+        if (not g.attr(v_c, "president"))
+    ]
+
+
+def r_open_privates(g):
+    """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
+    return [
+        v_p
+        for v_p in g.name("privates")
+        if (
+            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
+            and (g.b_holder_of(v_p) != g.name("pool"))
+        )
+    ]
+
+
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
@@ -8195,6 +8216,23 @@ def r_can_sell(g, v_player):
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
     )
+
+
+def r_owner(g, v_item):
+    """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
+    return g.b_holder_of(v_item)
+
+
+def r_may_buy_now(g, v_player):
+    """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
+    return (not g.b_bought_this_turn()) and (
+        not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
+    )
+
+
+def r_may_sell_now(g, v_player):
+    """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
+    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
 def r_close_minors(g):
@@ -8239,44 +8277,44 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:712",
+            at="rulespecs/lib/18xx.rules:730",
         )
-    if not (g.b_may_buy_now(v_player)):
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:713",
+            at="rulespecs/lib/18xx.rules:731",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:714",
+            at="rulespecs/lib/18xx.rules:732",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:715",
+            at="rulespecs/lib/18xx.rules:733",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:716",
+            at="rulespecs/lib/18xx.rules:734",
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:718",
+            at="rulespecs/lib/18xx.rules:736",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:719",
+            at="rulespecs/lib/18xx.rules:737",
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -8295,32 +8333,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:729",
+            at="rulespecs/lib/18xx.rules:747",
         )
-    if not (g.b_may_buy_now(v_player)):
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:730",
+            at="rulespecs/lib/18xx.rules:748",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:749",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:732",
+            at="rulespecs/lib/18xx.rules:750",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:734",
+            at="rulespecs/lib/18xx.rules:752",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -8329,7 +8367,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:735",
+            at="rulespecs/lib/18xx.rules:753",
         )
     if not (
         (
@@ -8341,12 +8379,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:737",
+            at="rulespecs/lib/18xx.rules:755",
         )
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:740"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:758"
         )
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
@@ -8382,13 +8420,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:770",
+            at="rulespecs/lib/18xx.rules:788",
         )
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:789",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8397,7 +8435,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:772",
+            at="rulespecs/lib/18xx.rules:790",
         )
     if not (
         (
@@ -8427,20 +8465,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:774",
+            at="rulespecs/lib/18xx.rules:792",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:780",
+            at="rulespecs/lib/18xx.rules:798",
         )
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:782",
+            at="rulespecs/lib/18xx.rules:800",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8477,7 +8515,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:802",
+            at="rulespecs/lib/18xx.rules:820",
         )
 
 
@@ -8585,14 +8623,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:865",
+            at="rulespecs/lib/18xx.rules:883",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:885",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -8631,7 +8669,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:884",
+            at="rulespecs/lib/18xx.rules:902",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8643,13 +8681,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:890",
+            at="rulespecs/lib/18xx.rules:908",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:891",
+            at="rulespecs/lib/18xx.rules:909",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8719,7 +8757,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:930",
+            at="rulespecs/lib/18xx.rules:948",
         )
     if not (
         (v_exchange != None)
@@ -8728,7 +8766,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:931",
+            at="rulespecs/lib/18xx.rules:949",
         )
     v_seller = g.b_holder_of(v_train)
     if v_exchange != None:
@@ -8738,26 +8776,26 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:936",
+                at="rulespecs/lib/18xx.rules:954",
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:937",
+                at="rulespecs/lib/18xx.rules:955",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:938",
+                at="rulespecs/lib/18xx.rules:956",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:940",
+                at="rulespecs/lib/18xx.rules:958",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -8767,13 +8805,13 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:945",
+                at="rulespecs/lib/18xx.rules:963",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:946",
+                at="rulespecs/lib/18xx.rules:964",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -8783,25 +8821,25 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:951",
+                at="rulespecs/lib/18xx.rules:969",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:952",
+                at="rulespecs/lib/18xx.rules:970",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:953",
+                at="rulespecs/lib/18xx.rules:971",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:954",
+                at="rulespecs/lib/18xx.rules:972",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -8814,38 +8852,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:969",
+            at="rulespecs/lib/18xx.rules:987",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:970",
+            at="rulespecs/lib/18xx.rules:988",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:990",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:973",
+            at="rulespecs/lib/18xx.rules:991",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:992",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:993",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -8859,13 +8897,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:983",
+            at="rulespecs/lib/18xx.rules:1001",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:984",
+            at="rulespecs/lib/18xx.rules:1002",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8885,7 +8923,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:999",
+            at="rulespecs/lib/18xx.rules:1017",
         )
     if not (
         (
@@ -8927,7 +8965,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1001",
+            at="rulespecs/lib/18xx.rules:1019",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8939,7 +8977,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1007",
+            at="rulespecs/lib/18xx.rules:1025",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8985,7 +9023,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1029",
+            at="rulespecs/lib/18xx.rules:1047",
         )
     g.b_end_game_now("agreement")
 
@@ -9067,7 +9105,7 @@ def r_issuable(g, v_corporation):
         0,
         r_min(
             g,
-            g.b_len(g.b_treasury_certificates(v_corporation)),
+            g.b_len(r_treasury_certificates(g, v_corporation)),
             r_min(
                 g,
                 (
@@ -9104,7 +9142,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     if not (
         (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "a corporation issues only shares from its treasury",
@@ -9172,7 +9210,7 @@ def r_emergency_issue_limit(g, v_corporation):
         0,
         r_min(
             g,
-            g.b_len(g.b_treasury_certificates(v_corporation)),
+            g.b_len(r_treasury_certificates(g, v_corporation)),
             (r_player_shares(g, v_corporation) - g.b_len(r_pool_certificates(g, v_corporation))),
         ),
     )
@@ -9301,7 +9339,7 @@ def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
     v_revenue = g.b_revenue(v_minor)
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
-    g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
+    g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def a_assign(g, v_company, v_target):
@@ -9416,7 +9454,7 @@ def r_step_held(g, v_corporation, v_step):
                                 (
                                     (
                                         (not g.b_closed(v_x))
-                                        and (g.b_owner(v_x) in g.name("players"))
+                                        and (r_owner(g, v_x) in g.name("players"))
                                     )
                                     and (
                                         g.attr(v_x, "min_price") <= r_buying_power(g, v_corporation)
@@ -9428,7 +9466,7 @@ def r_step_held(g, v_corporation, v_step):
                                 (
                                     (
                                         (not g.b_closed(v_m))
-                                        and (g.b_owner(v_m) in g.name("players"))
+                                        and (r_owner(g, v_m) in g.name("players"))
                                     )
                                     and (
                                         g.attr(v_m, "min_price") <= r_buying_power(g, v_corporation)
@@ -9457,7 +9495,7 @@ def r_buying_power(g, v_corporation):
                 0,
                 r_min(
                     g,
-                    g.b_len(g.b_treasury_certificates(v_corporation)),
+                    g.b_len(r_treasury_certificates(g, v_corporation)),
                     (
                         r_player_shares(g, v_corporation)
                         - g.b_len(r_pool_certificates(g, v_corporation))
@@ -9480,7 +9518,7 @@ def r_minors_cash(g, v_corporation, v_fewest, v_most):
             (
                 (g.b_cash(v_m) - 1)
                 if (
-                    ((not g.b_closed(v_m)) and (g.b_owner(v_m) in g.name("players")))
+                    ((not g.b_closed(v_m)) and (r_owner(g, v_m) in g.name("players")))
                     and (g.b_cash(v_m) > 0)
                 )
                 else 0
@@ -9524,8 +9562,8 @@ def t_privates_close(g, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    for v_company in g.b_open_privates():
-        g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+    for v_company in r_open_privates(g):
+        g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_ic_subsidy(g, v_corporation, v_price, *_rest):
@@ -9631,8 +9669,13 @@ class Game(GameBase):
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "treasury_certificates": r_treasury_certificates,
+        "open_privates": r_open_privates,
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
+        "owner": r_owner,
+        "may_buy_now": r_may_buy_now,
+        "may_sell_now": r_may_sell_now,
         "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,

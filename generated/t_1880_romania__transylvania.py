@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
+    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9017,6 +9017,27 @@ def r_pool_certificates(g, v_corporation):
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
+def r_treasury_certificates(g, v_corporation):
+    """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
+    return [
+        v_c
+        for v_c in g.b_held_certificates(v_corporation, v_corporation)
+        if (not g.attr(v_c, "president"))
+    ]
+
+
+def r_open_privates(g):
+    """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
+    return [
+        v_p
+        for v_p in g.name("privates")
+        if (
+            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
+            and (g.b_holder_of(v_p) != g.name("pool"))
+        )
+    ]
+
+
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
@@ -9028,6 +9049,23 @@ def r_can_sell(g, v_player):
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
     )
+
+
+def r_owner(g, v_item):
+    """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
+    return g.b_holder_of(v_item)
+
+
+def r_may_buy_now(g, v_player):
+    """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
+    return (not g.b_bought_this_turn()) and (
+        not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
+    )
+
+
+def r_may_sell_now(g, v_player):
+    """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
+    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
 def r_close_minors(g):
@@ -9113,7 +9151,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
             rule="VI.6",
             at="rulespecs/1880-romania.rules:1794",
         )
-    if not (g.b_may_buy_now(v_player) or v_granted):
+    if not (r_may_buy_now(g, v_player) or v_granted):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1795"
         )
@@ -9167,7 +9205,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     g.transfer(v_cost, v_player, g.name("bank"))
     g.move(v_cert, v_corporation, v_player)
     for v_investor in g.name("minors"):
-        if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
+        if ((r_owner(g, v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
             g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
@@ -9188,7 +9226,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1976",
         )
-    if not (g.b_may_buy_now(v_player)):
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1977"
         )
@@ -9279,7 +9317,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="VI.4, VII.3.9",
             at="rulespecs/1880-romania.rules:2001",
         )
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2003"
         )
@@ -9350,7 +9388,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:802",
+            at="rulespecs/lib/18xx.rules:820",
         )
 
 
@@ -9502,7 +9540,7 @@ def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:884"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:902"
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -9514,11 +9552,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:890",
+            at="rulespecs/lib/18xx.rules:908",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:891"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:909"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -9718,38 +9756,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:969",
+            at="rulespecs/lib/18xx.rules:987",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:970",
+            at="rulespecs/lib/18xx.rules:988",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:990",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:973",
+            at="rulespecs/lib/18xx.rules:991",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:992",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:993",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -9763,13 +9801,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:983",
+            at="rulespecs/lib/18xx.rules:1001",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:984",
+            at="rulespecs/lib/18xx.rules:1002",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -9787,7 +9825,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:999",
+            at="rulespecs/lib/18xx.rules:1017",
         )
     if not (
         (
@@ -9829,7 +9867,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.1, VI.8",
-            at="rulespecs/lib/18xx.rules:1001",
+            at="rulespecs/lib/18xx.rules:1019",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -9841,7 +9879,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1007",
+            at="rulespecs/lib/18xx.rules:1025",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9880,7 +9918,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1029",
+            at="rulespecs/lib/18xx.rules:1047",
         )
     g.b_end_game_now("agreement")
 
@@ -10017,7 +10055,7 @@ def r_minor_turn_end(g, v_minor):
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
-    v_holder = g.b_owner(v_investor)
+    v_holder = r_owner(g, v_investor)
     for v_c in g.name("corporations"):
         if g.b_percent(v_investor, v_c) > 0:
             if v_take_station:
@@ -10119,9 +10157,9 @@ def t_privates_close(g, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income until the communist phase"""
-    for v_company in g.b_open_privates():
+    for v_company in r_open_privates(g):
         if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
-            g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+            g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_dotted_border_opens(g, *_rest):
@@ -10206,8 +10244,13 @@ class Game(GameBase):
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "treasury_certificates": r_treasury_certificates,
+        "open_privates": r_open_privates,
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
+        "owner": r_owner,
+        "may_buy_now": r_may_buy_now,
+        "may_sell_now": r_may_sell_now,
         "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
     "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "931faf6a34ab237a",
+    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9297,6 +9297,27 @@ def r_pool_certificates(g, v_corporation):
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
+def r_treasury_certificates(g, v_corporation):
+    """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
+    return [
+        v_c
+        for v_c in g.b_held_certificates(v_corporation, v_corporation)
+        if (not g.attr(v_c, "president"))
+    ]
+
+
+def r_open_privates(g):
+    """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
+    return [
+        v_p
+        for v_p in g.name("privates")
+        if (
+            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
+            and (g.b_holder_of(v_p) != g.name("pool"))
+        )
+    ]
+
+
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
@@ -9308,6 +9329,23 @@ def r_can_sell(g, v_player):
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
     )
+
+
+def r_owner(g, v_item):
+    """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
+    return g.b_holder_of(v_item)
+
+
+def r_may_buy_now(g, v_player):
+    """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
+    return (not g.b_bought_this_turn()) and (
+        not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
+    )
+
+
+def r_may_sell_now(g, v_player):
+    """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
+    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
 def r_close_minors(g):
@@ -9355,40 +9393,40 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:712",
+            at="rulespecs/lib/18xx.rules:730",
         )
-    if not (g.b_may_buy_now(v_player)):
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:713",
+            at="rulespecs/lib/18xx.rules:731",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:714",
+            at="rulespecs/lib/18xx.rules:732",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:715",
+            at="rulespecs/lib/18xx.rules:733",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:716"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:734"
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:718",
+            at="rulespecs/lib/18xx.rules:736",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:719"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:737"
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -9409,7 +9447,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             rule="§4.2, §3.1.1",
             at="rulespecs/18co.rules:2152",
         )
-    if not (g.b_may_buy_now(v_player)):
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
@@ -9558,7 +9596,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             rule="§4.1, §3.1.1",
             at="rulespecs/18co.rules:2062",
         )
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2064"
         )
@@ -9694,7 +9732,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:802",
+            at="rulespecs/lib/18xx.rules:820",
         )
 
 
@@ -9716,13 +9754,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:859",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:861",
         )
     g.b_pass_turn(v_entity)
 
@@ -9794,14 +9832,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:865",
+            at="rulespecs/lib/18xx.rules:883",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:885",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9847,7 +9885,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:884",
+            at="rulespecs/lib/18xx.rules:902",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -10037,38 +10075,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:969",
+            at="rulespecs/lib/18xx.rules:987",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:970",
+            at="rulespecs/lib/18xx.rules:988",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:990",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:973",
+            at="rulespecs/lib/18xx.rules:991",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:992",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:993",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -10109,7 +10147,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:999",
+            at="rulespecs/lib/18xx.rules:1017",
         )
     if not (
         (
@@ -10151,7 +10189,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1001",
+            at="rulespecs/lib/18xx.rules:1019",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -10163,7 +10201,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1007",
+            at="rulespecs/lib/18xx.rules:1025",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10215,7 +10253,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1029",
+            at="rulespecs/lib/18xx.rules:1047",
         )
     g.b_end_game_now("agreement")
 
@@ -10381,7 +10419,7 @@ def a_remove_token(g, v_company, v_city):
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    return (g.b_len(g.b_treasury_certificates(v_corporation)) > 0) and (
+    return (g.b_len(r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
 
@@ -10399,7 +10437,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     if not (
         (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "the corporation issues certificates from its treasury",
@@ -10634,7 +10672,7 @@ def a_bankrupt(g, v_corporation):
     v_player = g.b_president(v_corporation)
     v_issuable = r_min(
         g,
-        g.b_len(g.b_treasury_certificates(v_corporation)),
+        g.b_len(r_treasury_certificates(g, v_corporation)),
         ((g.param("pool_cap") - r_pool_percent(g, v_corporation)) // 10),
     )
     if not (
@@ -10684,8 +10722,8 @@ def t_privates_close(g, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    for v_company in g.b_open_privates():
-        g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+    for v_company in r_open_privates(g):
+        g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_presidents_choice_called(g, *_rest):
@@ -10805,8 +10843,13 @@ class Game(GameBase):
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "treasury_certificates": r_treasury_certificates,
+        "open_privates": r_open_privates,
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
+        "owner": r_owner,
+        "may_buy_now": r_may_buy_now,
+        "may_sell_now": r_may_sell_now,
         "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,

@@ -869,20 +869,12 @@ class GameBase:
         """operated(C): C has finished an operating turn in this game."""
         return bool(self.corp[corp.id].get("operated"))
 
+    def b_bought_this_turn(self) -> bool:
+        """bought_this_turn(): the player to act has bought a certificate (or a private) in this stock-round turn."""
+        return self.g["bought"]
+
     def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
         return (player.id, corp.id) in self.g["sold_this_round"]
-
-    def b_may_buy_now(self, player: Entity) -> bool:
-        """One buy per stock-round turn; with sell-then-buy, no sale after it."""
-        if self.g["bought"]:
-            return False
-        if self.g["round"] == "stock" and self._privates_for_sale():
-            return False
-        return True
-
-    def b_may_sell_now(self, player: Entity) -> bool:
-        order = self.param("sell_buy_order")
-        return not (order == "sell_then_buy" and self.g["bought"])
 
     def b_certificates(self, player: Entity) -> int:
         """Certificates counting against the limit: shares outside exempt
@@ -953,9 +945,6 @@ class GameBase:
         xs = list(xs)
         return xs[0] if xs else None
 
-    def b_owner(self, item: Any) -> Entity:
-        return self.owner[item.id]
-
     def b_trains(self, holder: Entity) -> list[Train]:
         return [t for tid, t in self.trains.items() if self.owner[tid] == holder]
 
@@ -969,9 +958,6 @@ class GameBase:
             if holder not in seen:
                 seen.append(holder)
         return seen
-
-    def b_open_privates(self) -> list[Entity]:
-        return [p for p in self.privates if not self.closed[p.id] and self.owner[p.id] not in (BANK, POOL)]
 
     def b_train_limit(self, corp: Entity) -> int:
         """train_limit(C): the phase's train limit, raised for C by each corporation it took over (the
@@ -2391,10 +2377,6 @@ class GameBase:
         finally:
             self.j.rollback()
         return max(0, price - self.cash[corp] - help_)
-
-    def b_treasury_certificates(self, corp: Entity) -> list[Certificate]:
-        """treasury_certificates(C): C's own certificates on its mat."""
-        return [c for c in self.certs_of[corp.id] if self.owner[c.id] == corp and not c.president]
 
     def b_closed(self, item: Entity) -> bool:
         """closed(X): whether private, corporation or minor X is closed (or out of the game)."""

@@ -1091,6 +1091,8 @@ class Translator:
         return v
 
     def quantifier(self, e: s.Quantifier, ctx: Ctx) -> Any:
+        if e.kind == "filter":
+            return self.filtered(e, ctx)
         if isinstance(e.domain, s.Name) and e.domain.name in OUT_OF_SCOPE_GROUPS and e.domain.name not in ctx.locals \
                 and not self.model.minors:
             # over a group the model leaves out (the minors' holdings)
@@ -1125,6 +1127,26 @@ class Translator:
         if e.kind == "count":
             return SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
         raise Unsupported(f"quantifier {e.kind}")
+
+    def filtered(self, e: s.Quantifier, ctx: Ctx) -> "SymList":
+        """filter(var in domain: body): the domain's elements, each present where it was and the body
+        holds of it. Over the model's members of a group only (as every list of the model): the
+        corporations a cut-down scope leaves out are in no list."""
+        domain = self.expr(e.domain, ctx)
+        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+            domain = self.range_list(domain[1], domain[2])
+        if isinstance(domain, list):
+            domain = SymList([(x, True) for x in domain])
+        if not isinstance(domain, SymList):
+            raise Unsupported(f"filter over {domain!r}")
+        elems = []
+        for value, cond in domain.elems:
+            if truth(cond) is False:
+                continue
+            sub = ctx.fork(cond)
+            sub.locals[e.var] = value
+            elems.append((value, AND(cond, self.truthy(self.expr(e.body, sub)))))
+        return SymList(elems)
 
     def range_list(self, low: Any, high: Any, counts_shares: bool = False) -> "SymList":
         """The numbers low..high (both included) as a list: each with the condition that it is within
@@ -1977,13 +1999,6 @@ class Builtins:
             out = IF(cond, self.holder(ctx, it), out)
         return out
 
-    def b_owner(self, ctx: Ctx, item: Any) -> Any:
-        """As GameBase.b_owner: a minor's owner (`owner:<minor>`), else the holder of the item."""
-        k = self.known(item) if is_z3(item) else None
-        if k is not None and k.kind == "minor":
-            return ctx.state[f"owner:{k.id}"]
-        return self.b_holder_of(ctx, item)
-
     def b_president(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
 
@@ -2253,6 +2268,10 @@ class Builtins:
         """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
         return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
 
+    def b_bought_this_turn(self, ctx: Ctx) -> Any:
+        """As GameBase.b_bought_this_turn: the turn's purchase flag."""
+        return ctx.state["bought"]
+
     def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         m = self.m
         p = self.ent(player)
@@ -2283,15 +2302,6 @@ class Builtins:
         for ent, cond in reversed(self.privates_for_sale(ctx)):
             out = IF(cond, m.z(ent), out)
         return out
-
-    def b_may_buy_now(self, ctx: Ctx, player: Any) -> Any:
-        st = ctx.state
-        for_sale = OR(*[c for _, c in self.privates_for_sale(ctx)])
-        return AND(NOT(st["bought"]), NOT(AND(st["round"] == ROUNDS.index("stock"), for_sale)))
-
-    def b_may_sell_now(self, ctx: Ctx, player: Any) -> Any:
-        order = self.param(ctx, "sell_buy_order")
-        return NOT(ctx.state["bought"]) if order == "sell_then_buy" else True
 
     def b_certificates(self, ctx: Ctx, holder: Any) -> Any:
         return self.cert_count(ctx, holder)
@@ -2406,16 +2416,6 @@ class Builtins:
         for h in m.buckets["certificate"]:
             elems.append((m.z(h), AND(cond, OR(*[ctx.state[hold_name(x, h)] >= 1 for x in certs]))))
         elems.append((m.z(ELSEWHERE), AND(cond, OR(*[ctx.state[hold_name(x, None)] >= 1 for x in certs]))))
-        return SymList(elems)
-
-    def b_open_privates(self, ctx: Ctx) -> Any:
-        m = self.m
-        elems = []
-        for x in m.privates:
-            item = m.item_of_ent(x)
-            assert item is not None
-            st = ctx.state
-            elems.append((m.z(x), AND(NOT(st[f"closed:{x.id}"]), st[hold_name(item, BANK)] < 1, st[hold_name(item, POOL)] < 1)))
         return SymList(elems)
 
     def b_train_limit(self, ctx: Ctx, corp: Any = None) -> Any:
@@ -2596,14 +2596,6 @@ class Builtins:
         help_ = SUM([after, NEG(before)])
         short = SUM([price, NEG(before), NEG(help_)])
         return IF(must, IF(self.tr.cmp(">", short, 0), short, 0), 0)
-
-    def b_treasury_certificates(self, ctx: Ctx, corp: Any) -> Any:
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert in self.m.certs_for(c.id):
-                if not cert.president:
-                    elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, self.m.z(c)))))
-        return SymList(elems)
 
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m
