@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
+    "rulespecs/lib/18xx.rules": "a29d150d09538572",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7513,6 +7513,48 @@ def r_may_sell_now(g, v_player):
     return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
+def r_director(g, v_operator):
+    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
+    return (
+        g.b_president(v_operator)
+        if (v_operator in g.name("corporations"))
+        else (
+            None
+            if (v_operator in g.name("players"))
+            else (
+                g.b_holder_of(v_operator)
+                if (g.b_holder_of(v_operator) in g.name("players"))
+                else None
+            )
+        )
+    )
+
+
+def r_emergency_seller(g, v_player):
+    """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
+    return g.b_in_round("operating") and any(
+        (
+            (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
+            and ((g.b_cash(v_c) + g.b_cash(v_player)) < g.b_cheapest_train_price())
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_shortfall(g):
+    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
+    return sum(
+        (
+            r_max(
+                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
+            )
+            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
+            else 0
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
     for v_m in g.name("minors"):
@@ -7524,23 +7566,23 @@ def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:694"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:711"
         )
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:695",
+            at="rulespecs/lib/18xx.rules:712",
         )
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:696",
+            at="rulespecs/lib/18xx.rules:713",
         )
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:697"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:714"
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -7549,13 +7591,13 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:698",
+            at="rulespecs/lib/18xx.rules:715",
         )
     if not (g.b_free_cash(v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:700",
+            at="rulespecs/lib/18xx.rules:717",
         )
     g.transfer(v_price, v_player, g.name("bank"))
     g.move(v_company, g.name("bank"), v_player)
@@ -7569,19 +7611,19 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:708",
+                at="rulespecs/lib/18xx.rules:725",
             )
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:709",
+                at="rulespecs/lib/18xx.rules:726",
             )
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:710",
+                at="rulespecs/lib/18xx.rules:727",
             )
         g.b_draft_pick(v_player, v_company)
     else:
@@ -7589,30 +7631,30 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:713",
+                at="rulespecs/lib/18xx.rules:730",
             )
         if g.b_in_auction():
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:715",
+                    at="rulespecs/lib/18xx.rules:732",
                 )
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:716",
+                    at="rulespecs/lib/18xx.rules:733",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:717")
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:734")
             g.b_raise_bid(v_player, v_price)
         else:
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:720",
+                    at="rulespecs/lib/18xx.rules:737",
                 )
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
@@ -7621,13 +7663,13 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:721",
+                    at="rulespecs/lib/18xx.rules:738",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:723",
+                    at="rulespecs/lib/18xx.rules:740",
                 )
             g.b_place_bid(v_player, v_company, v_price)
 
@@ -7638,33 +7680,33 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:730",
+            at="rulespecs/lib/18xx.rules:747",
         )
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:748",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:732"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:749"
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:733"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:750"
         )
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:734")
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:751")
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:736",
+            at="rulespecs/lib/18xx.rules:753",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:737")
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:754")
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
         g.b_place_home_token(v_corporation)
@@ -7680,30 +7722,30 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:747"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:764"
         )
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:748",
+            at="rulespecs/lib/18xx.rules:765",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:749"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:766"
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:750",
+            at="rulespecs/lib/18xx.rules:767",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:752",
+            at="rulespecs/lib/18xx.rules:769",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -7712,7 +7754,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:753",
+            at="rulespecs/lib/18xx.rules:770",
         )
     if not (
         (
@@ -7722,11 +7764,11 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:755"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:772"
         )
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:758")
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:775")
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
     g.b_bought(v_player, v_corporation)
@@ -7756,25 +7798,25 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:788",
+            at="rulespecs/lib/18xx.rules:805",
         )
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:806",
         )
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:790"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:807"
         )
     if not (
         (
@@ -7804,20 +7846,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:809",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:815",
         )
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:817",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -7854,7 +7896,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:837",
         )
 
 
@@ -7876,13 +7918,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:876",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:861",
+            at="rulespecs/lib/18xx.rules:878",
         )
     g.b_pass_turn(v_entity)
 
@@ -7893,31 +7935,31 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:868",
+            at="rulespecs/lib/18xx.rules:885",
         )
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:886",
         )
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:870"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:887"
         )
     v_seller = g.b_holder_of(v_company)
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:872"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:889"
         )
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:873"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:890"
         )
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:874")
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:891")
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
@@ -7929,14 +7971,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:883"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:900"
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:885",
+            at="rulespecs/lib/18xx.rules:902",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -7948,19 +7990,19 @@ def a_place_token(g, v_corporation, v_city):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:891",
+            at="rulespecs/lib/18xx.rules:908",
         )
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:892",
+            at="rulespecs/lib/18xx.rules:909",
         )
     v_spot = g.b_check_token(v_corporation, v_city)
     v_cost = g.b_next_token_cost(v_corporation)
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:895"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:912"
         )
     g.transfer(v_cost, v_corporation, g.name("bank"))
     g.b_place_station(v_corporation, v_spot)
@@ -7973,7 +8015,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:919",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -7985,11 +8027,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:925",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:909"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:926"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8049,14 +8091,14 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:965",
         )
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:949"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:966"
         )
     v_seller = g.b_holder_of(v_train)
     if v_exchange != None:
@@ -8064,26 +8106,26 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     elif v_seller == g.name("depot"):
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:954"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:971"
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:955",
+                at="rulespecs/lib/18xx.rules:972",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:956",
+                at="rulespecs/lib/18xx.rules:973",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:958",
+                at="rulespecs/lib/18xx.rules:975",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -8093,13 +8135,13 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:963",
+                at="rulespecs/lib/18xx.rules:980",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:964",
+                at="rulespecs/lib/18xx.rules:981",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -8109,23 +8151,23 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:969",
+                at="rulespecs/lib/18xx.rules:986",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:970",
+                at="rulespecs/lib/18xx.rules:987",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
-                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:971"
+                "below the least price for a train", rule="§11.7", at="rulespecs/lib/18xx.rules:988"
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:972",
+                at="rulespecs/lib/18xx.rules:989",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -8138,38 +8180,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:987",
+            at="rulespecs/lib/18xx.rules:1004",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1005",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1008",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1009",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1010",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -8183,13 +8225,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1001",
+            at="rulespecs/lib/18xx.rules:1018",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1002",
+            at="rulespecs/lib/18xx.rules:1019",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8207,7 +8249,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1034",
         )
     if not (
         (
@@ -8249,7 +8291,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1, Appendix C",
-            at="rulespecs/lib/18xx.rules:1019",
+            at="rulespecs/lib/18xx.rules:1036",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8261,7 +8303,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1042",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8298,7 +8340,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1064",
         )
     g.b_end_game_now("agreement")
 
@@ -8712,6 +8754,9 @@ class Game(GameBase):
         "owner": r_owner,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
+        "director": r_director,
+        "emergency_seller": r_emergency_seller,
+        "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "action:buy_company": a_buy_company,
         "action:bid": a_bid,

@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "09658a6680aee175",
-    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
+    "rulespecs/1846.rules": "5712d901ef7a2f56",
+    "rulespecs/lib/18xx.rules": "a29d150d09538572",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8210,6 +8210,44 @@ def r_may_sell_now(g, v_player):
     return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
+def r_director(g, v_operator):
+    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
+    return (
+        g.b_president(v_operator)
+        if (v_operator in g.name("corporations"))
+        else (
+            None
+            if (v_operator in g.name("players"))
+            else (
+                g.b_holder_of(v_operator)
+                if (g.b_holder_of(v_operator) in g.name("players"))
+                else None
+            )
+        )
+    )
+
+
+def r_emergency_seller(g, v_player):
+    """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
+    return g.b_in_round("operating") and any(
+        r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_shortfall(g):
+    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
+    return sum(
+        (
+            r_max(
+                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
+            )
+            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
+            else 0
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
     for v_m in g.name("minors"):
@@ -8224,19 +8262,19 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:708",
+                at="rulespecs/lib/18xx.rules:725",
             )
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:709",
+                at="rulespecs/lib/18xx.rules:726",
             )
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:710",
+                at="rulespecs/lib/18xx.rules:727",
             )
         g.b_draft_pick(v_player, v_company)
     else:
@@ -8244,26 +8282,26 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:713",
+                at="rulespecs/lib/18xx.rules:730",
             )
         if g.b_in_auction():
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:715",
+                    at="rulespecs/lib/18xx.rules:732",
                 )
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:716",
+                    at="rulespecs/lib/18xx.rules:733",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:717",
+                    at="rulespecs/lib/18xx.rules:734",
                 )
             g.b_raise_bid(v_player, v_price)
         else:
@@ -8271,7 +8309,7 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:720",
+                    at="rulespecs/lib/18xx.rules:737",
                 )
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
@@ -8280,13 +8318,13 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:721",
+                    at="rulespecs/lib/18xx.rules:738",
                 )
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:723",
+                    at="rulespecs/lib/18xx.rules:740",
                 )
             g.b_place_bid(v_player, v_company, v_price)
 
@@ -8297,44 +8335,44 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:730",
+            at="rulespecs/lib/18xx.rules:747",
         )
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:748",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:732",
+            at="rulespecs/lib/18xx.rules:749",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:733",
+            at="rulespecs/lib/18xx.rules:750",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:734",
+            at="rulespecs/lib/18xx.rules:751",
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:736",
+            at="rulespecs/lib/18xx.rules:753",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:737",
+            at="rulespecs/lib/18xx.rules:754",
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -8353,32 +8391,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:764",
         )
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:748",
+            at="rulespecs/lib/18xx.rules:765",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:749",
+            at="rulespecs/lib/18xx.rules:766",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:750",
+            at="rulespecs/lib/18xx.rules:767",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:752",
+            at="rulespecs/lib/18xx.rules:769",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -8387,7 +8425,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:753",
+            at="rulespecs/lib/18xx.rules:770",
         )
     if not (
         (
@@ -8399,12 +8437,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:755",
+            at="rulespecs/lib/18xx.rules:772",
         )
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:758"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:775"
         )
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
@@ -8440,13 +8478,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:788",
+            at="rulespecs/lib/18xx.rules:805",
         )
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:806",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8455,7 +8493,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:790",
+            at="rulespecs/lib/18xx.rules:807",
         )
     if not (
         (
@@ -8485,20 +8523,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:809",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:815",
         )
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:817",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8535,7 +8573,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:837",
         )
 
 
@@ -8643,14 +8681,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:900",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:885",
+            at="rulespecs/lib/18xx.rules:902",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -8689,7 +8727,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:919",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8701,13 +8739,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:925",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:909",
+            at="rulespecs/lib/18xx.rules:926",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8773,7 +8811,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:965",
         )
     if not (
         (v_exchange != None)
@@ -8782,7 +8820,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:949",
+            at="rulespecs/lib/18xx.rules:966",
         )
     v_seller = g.b_holder_of(v_train)
     if v_exchange != None:
@@ -8792,26 +8830,26 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:954",
+                at="rulespecs/lib/18xx.rules:971",
             )
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:955",
+                at="rulespecs/lib/18xx.rules:972",
             )
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:956",
+                at="rulespecs/lib/18xx.rules:973",
             )
         r_forced_purchase_help(g, v_corporation, v_price)
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:958",
+                at="rulespecs/lib/18xx.rules:975",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("depot"), v_corporation)
@@ -8821,13 +8859,13 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:963",
+                at="rulespecs/lib/18xx.rules:980",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:964",
+                at="rulespecs/lib/18xx.rules:981",
             )
         g.transfer(v_price, v_corporation, g.name("bank"))
         g.move(v_train, g.name("pool"), v_corporation)
@@ -8837,25 +8875,25 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:969",
+                at="rulespecs/lib/18xx.rules:986",
             )
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:970",
+                at="rulespecs/lib/18xx.rules:987",
             )
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:971",
+                at="rulespecs/lib/18xx.rules:988",
             )
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:972",
+                at="rulespecs/lib/18xx.rules:989",
             )
         g.transfer(v_price, v_corporation, v_seller)
         g.move(v_train, v_seller, v_corporation)
@@ -8868,38 +8906,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:987",
+            at="rulespecs/lib/18xx.rules:1004",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1005",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1008",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1009",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1010",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -8913,13 +8951,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1001",
+            at="rulespecs/lib/18xx.rules:1018",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1002",
+            at="rulespecs/lib/18xx.rules:1019",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8939,7 +8977,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1034",
         )
     if not (
         (
@@ -8981,7 +9019,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1019",
+            at="rulespecs/lib/18xx.rules:1036",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8993,7 +9031,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1042",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -9025,16 +9063,9 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1064",
         )
     g.b_end_game_now("agreement")
-
-
-def r_emergency_seller(g, v_player):
-    """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
-    return g.b_in_round("operating") and any(
-        r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
-    )
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
@@ -9565,6 +9596,9 @@ class Game(GameBase):
         "owner": r_owner,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
+        "director": r_director,
+        "emergency_seller": r_emergency_seller,
+        "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,
@@ -9593,7 +9627,6 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
-        "emergency_seller": r_emergency_seller,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "edaaf7b896d27939",
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
+    "rulespecs/lib/18xx.rules": "a29d150d09538572",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9342,6 +9342,48 @@ def r_may_sell_now(g, v_player):
     return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
+def r_director(g, v_operator):
+    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
+    return (
+        g.b_president(v_operator)
+        if (v_operator in g.name("corporations"))
+        else (
+            None
+            if (v_operator in g.name("players"))
+            else (
+                g.b_holder_of(v_operator)
+                if (g.b_holder_of(v_operator) in g.name("players"))
+                else None
+            )
+        )
+    )
+
+
+def r_emergency_seller(g, v_player):
+    """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
+    return g.b_in_round("operating") and any(
+        (
+            (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
+            and ((g.b_cash(v_c) + g.b_cash(v_player)) < g.b_cheapest_train_price())
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_shortfall(g):
+    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
+    return sum(
+        (
+            r_max(
+                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
+            )
+            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
+            else 0
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
     for v_m in g.name("minors"):
@@ -9575,7 +9617,7 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
@@ -9653,7 +9695,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:837",
         )
 
 
@@ -9828,11 +9870,11 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:925",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:909"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:926"
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -10032,38 +10074,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:987",
+            at="rulespecs/lib/18xx.rules:1004",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1005",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1008",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1009",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1010",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -10101,7 +10143,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1034",
         )
     if not (
         (
@@ -10143,7 +10185,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1019",
+            at="rulespecs/lib/18xx.rules:1036",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -10155,7 +10197,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1042",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10194,7 +10236,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1064",
         )
     g.b_end_game_now("agreement")
 
@@ -10253,7 +10295,7 @@ def a_assign(g, v_company, v_target):
             )
         v_corp = g.b_corporation_named(v_target)
         if not (
-            ((v_corp != None) and (g.b_director(v_corp) == g.b_holder_of(v_company)))
+            ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company)))
             and g.b_floated(v_corp)
         ):
             raise IllegalAction(
@@ -10276,7 +10318,7 @@ def a_assign(g, v_company, v_target):
                 at="rulespecs/1880-romania-18xx-games.rules:464",
             )
         v_corp = g.b_corporation_named(v_target)
-        if not ((v_corp != None) and (g.b_director(v_corp) == g.b_holder_of(v_company))):
+        if not ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company))):
             raise IllegalAction(
                 "the 3+3 goes to a company the owner directs",
                 rule="II.3.1",
@@ -10286,7 +10328,7 @@ def a_assign(g, v_company, v_target):
             (g.b_len(g.b_trains(v_corp)) < g.b_train_limit(v_corp))
             or all(
                 (
-                    (g.b_director(v_c) != g.b_holder_of(v_company))
+                    (r_director(g, v_c) != g.b_holder_of(v_company))
                     or (g.b_len(g.b_trains(v_c)) >= g.b_train_limit(v_c))
                 )
                 for v_c in g.name("corporations")
@@ -10595,7 +10637,7 @@ def r_step_held(g, v_corporation, v_step):
                     and any(
                         (
                             (g.b_has_ability(v_x, "permit_exchange") and (not g.b_closed(v_x)))
-                            and (g.b_holder_of(v_x) == g.b_director(v_corporation))
+                            and (g.b_holder_of(v_x) == r_director(g, v_corporation))
                         )
                         for v_x in g.name("privates")
                     )
@@ -10617,7 +10659,8 @@ def r_step_held(g, v_corporation, v_step):
                                             (
                                                 (v_c != v_corporation)
                                                 and (
-                                                    g.b_director(v_c) == g.b_director(v_corporation)
+                                                    r_director(g, v_c)
+                                                    == r_director(g, v_corporation)
                                                 )
                                             )
                                             and (g.b_len(g.b_trains(v_c)) > 0)
@@ -10661,11 +10704,11 @@ def r_in_owners_turn(g, v_company):
         g.b_in_round("operating")
         and (
             any(
-                (g.b_acting(v_c) and (g.b_director(v_c) == g.b_holder_of(v_company)))
+                (g.b_acting(v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
                 for v_c in g.name("corporations")
             )
             or any(
-                (g.b_acting(v_m) and (g.b_director(v_m) == g.b_holder_of(v_company)))
+                (g.b_acting(v_m) and (r_director(g, v_m) == g.b_holder_of(v_company)))
                 for v_m in g.name("minors")
             )
         )
@@ -10676,11 +10719,11 @@ def r_in_owners_operating_turn(g, v_company):
     """A company the owner of the private directs is operating (II.3.1)"""
     return g.b_in_round("operating") and (
         any(
-            (g.b_acting(v_c) and (g.b_director(v_c) == g.b_holder_of(v_company)))
+            (g.b_acting(v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
             for v_c in g.name("corporations")
         )
         or any(
-            (g.b_acting(v_m) and (g.b_director(v_m) == g.b_holder_of(v_company)))
+            (g.b_acting(v_m) and (r_director(g, v_m) == g.b_holder_of(v_company)))
             for v_m in g.name("minors")
         )
     )
@@ -10714,7 +10757,7 @@ def a_choose_ability(g, v_company, v_choice):
         else:
             v_target = g.b_corporation_named(v_choice)
             if not (
-                ((v_target != None) and (g.b_director(v_target) == g.b_holder_of(v_company)))
+                ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
                 and g.b_floated(v_target)
             ):
                 raise IllegalAction(
@@ -10737,7 +10780,7 @@ def a_choose_ability(g, v_company, v_choice):
             )
         v_target = g.b_corporation_named(g.b_part(v_choice, "|", 0))
         if not (
-            ((v_target != None) and (g.b_director(v_target) == g.b_holder_of(v_company)))
+            ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
             and g.b_floated(v_target)
         ):
             raise IllegalAction(
@@ -10841,7 +10884,7 @@ def t_communist_privates(g, *_rest):
         if ((not g.b_closed(v_x)) and g.b_has_ability(v_x, "train_exchange")) and (
             g.b_holder_of(v_x) in g.name("players")
         ):
-            if any((g.b_director(v_c) == g.b_holder_of(v_x)) for v_c in g.name("corporations")):
+            if any((r_director(g, v_c) == g.b_holder_of(v_x)) for v_c in g.name("corporations")):
                 g.b_require_decision(v_x, "assign")
             else:
                 g.b_close_private(v_x)
@@ -10911,6 +10954,9 @@ class Game(GameBase):
         "owner": r_owner,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
+        "director": r_director,
+        "emergency_seller": r_emergency_seller,
+        "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,

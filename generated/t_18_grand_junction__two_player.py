@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "b3473308970042fd",
-    "rulespecs/1846.rules": "09658a6680aee175",
-    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
+    "rulespecs/1846.rules": "5712d901ef7a2f56",
+    "rulespecs/lib/18xx.rules": "a29d150d09538572",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7937,6 +7937,44 @@ def r_may_sell_now(g, v_player):
     return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
+def r_director(g, v_operator):
+    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
+    return (
+        g.b_president(v_operator)
+        if (v_operator in g.name("corporations"))
+        else (
+            None
+            if (v_operator in g.name("players"))
+            else (
+                g.b_holder_of(v_operator)
+                if (g.b_holder_of(v_operator) in g.name("players"))
+                else None
+            )
+        )
+    )
+
+
+def r_emergency_seller(g, v_player):
+    """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
+    return g.b_in_round("operating") and any(
+        r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_shortfall(g):
+    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
+    return sum(
+        (
+            r_max(
+                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
+            )
+            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
+            else 0
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
     for v_m in g.name("minors"):
@@ -8015,32 +8053,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:764",
         )
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:748",
+            at="rulespecs/lib/18xx.rules:765",
         )
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:749",
+            at="rulespecs/lib/18xx.rules:766",
         )
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:750",
+            at="rulespecs/lib/18xx.rules:767",
         )
     v_cert = g.b_next_certificate(v_corporation, v_source)
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:752",
+            at="rulespecs/lib/18xx.rules:769",
         )
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
@@ -8049,7 +8087,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:753",
+            at="rulespecs/lib/18xx.rules:770",
         )
     if not (
         (
@@ -8061,12 +8099,12 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:755",
+            at="rulespecs/lib/18xx.rules:772",
         )
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:758"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:775"
         )
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     g.move(v_cert, v_source, v_player)
@@ -8102,13 +8140,13 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:788",
+            at="rulespecs/lib/18xx.rules:805",
         )
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:806",
         )
     if not (
         (g.b_len(v_shares) >= 1)
@@ -8117,7 +8155,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:790",
+            at="rulespecs/lib/18xx.rules:807",
         )
     if not (
         (
@@ -8147,20 +8185,20 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:809",
         )
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:815",
         )
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:817",
         )
     if v_emergency and (not g.b_in_round("stock")):
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
@@ -8197,7 +8235,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:837",
         )
 
 
@@ -8295,7 +8333,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:919",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -8307,13 +8345,13 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:925",
         )
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:909",
+            at="rulespecs/lib/18xx.rules:926",
         )
     v_revenue = g.b_revenue(v_corporation)
     v_paid = (
@@ -8474,38 +8512,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:987",
+            at="rulespecs/lib/18xx.rules:1004",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1005",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1008",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1009",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1010",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -8519,13 +8557,13 @@ def a_discard_train(g, v_corporation, v_train):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1001",
+            at="rulespecs/lib/18xx.rules:1018",
         )
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1002",
+            at="rulespecs/lib/18xx.rules:1019",
         )
     g.move(v_train, v_corporation, g.name("pool"))
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
@@ -8545,7 +8583,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1034",
         )
     if not (
         (
@@ -8587,7 +8625,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1019",
+            at="rulespecs/lib/18xx.rules:1036",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -8599,7 +8637,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1042",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -8631,16 +8669,9 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1064",
         )
     g.b_end_game_now("agreement")
-
-
-def r_emergency_seller(g, v_player):
-    """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
-    return g.b_in_round("operating") and any(
-        r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
-    )
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
@@ -9358,6 +9389,9 @@ class Game(GameBase):
         "owner": r_owner,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
+        "director": r_director,
+        "emergency_seller": r_emergency_seller,
+        "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -9384,7 +9418,6 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
-        "emergency_seller": r_emergency_seller,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

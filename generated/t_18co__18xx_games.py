@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
     "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "610dd3ccf6c464a3",
+    "rulespecs/lib/18xx.rules": "a29d150d09538572",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9348,6 +9348,48 @@ def r_may_sell_now(g, v_player):
     return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
+def r_director(g, v_operator):
+    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
+    return (
+        g.b_president(v_operator)
+        if (v_operator in g.name("corporations"))
+        else (
+            None
+            if (v_operator in g.name("players"))
+            else (
+                g.b_holder_of(v_operator)
+                if (g.b_holder_of(v_operator) in g.name("players"))
+                else None
+            )
+        )
+    )
+
+
+def r_emergency_seller(g, v_player):
+    """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
+    return g.b_in_round("operating") and any(
+        (
+            (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
+            and ((g.b_cash(v_c) + g.b_cash(v_player)) < g.b_cheapest_train_price())
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_shortfall(g):
+    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
+    return sum(
+        (
+            r_max(
+                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
+            )
+            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
+            else 0
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
     for v_m in g.name("minors"):
@@ -9393,40 +9435,40 @@ def a_par(g, v_player, v_corporation, v_price):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:730",
+            at="rulespecs/lib/18xx.rules:747",
         )
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:748",
         )
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:732",
+            at="rulespecs/lib/18xx.rules:749",
         )
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:733",
+            at="rulespecs/lib/18xx.rules:750",
         )
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:734"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:751"
         )
     v_cert = g.b_president_certificate(v_corporation)
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:736",
+            at="rulespecs/lib/18xx.rules:753",
         )
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:737"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:754"
         )
     g.b_set_par(v_corporation, v_price)
     if g.param("home_token_at") == "par":
@@ -9589,7 +9631,7 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
@@ -9732,7 +9774,7 @@ def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:837",
         )
 
 
@@ -9754,13 +9796,13 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:876",
         )
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:861",
+            at="rulespecs/lib/18xx.rules:878",
         )
     g.b_pass_turn(v_entity)
 
@@ -9832,14 +9874,14 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:900",
         )
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:885",
+            at="rulespecs/lib/18xx.rules:902",
         )
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     g.b_lay(v_corporation, v_lay, v_tile)
@@ -9885,7 +9927,7 @@ def a_run_routes(g, v_corporation, v_routes):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:919",
         )
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     g.b_end_step(v_corporation)
@@ -10075,38 +10117,38 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:987",
+            at="rulespecs/lib/18xx.rules:1004",
         )
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1005",
         )
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1007",
         )
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1008",
         )
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1009",
         )
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1010",
         )
     g.move(v_exchange, v_corporation, g.name("pool"))
     g.transfer(v_price, v_corporation, g.name("bank"))
@@ -10147,7 +10189,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1034",
         )
     if not (
         (
@@ -10189,7 +10231,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1019",
+            at="rulespecs/lib/18xx.rules:1036",
         )
     if not (
         (g.param("emergency_sale_minimum") == None)
@@ -10201,7 +10243,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1042",
         )
     r_emergency_sale_noted(g, v_player, v_corporation)
 
@@ -10253,7 +10295,7 @@ def a_end_game(g, v_player):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1064",
         )
     g.b_end_game_now("agreement")
 
@@ -10850,6 +10892,9 @@ class Game(GameBase):
         "owner": r_owner,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
+        "director": r_director,
+        "emergency_seller": r_emergency_seller,
+        "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,

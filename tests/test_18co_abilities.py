@@ -307,7 +307,7 @@ def test_16_1_1_no_emergency_money_for_a_corporation_holding_the_permanent_2():
     president = g.b_president(km)
     permanent = next(t for t in g.trains if g.trains[t].name == "2P")
     g.move(g.trains[permanent], g.owner[permanent], km)            # test setup: KPAC holds the DSNG's 2P
-    assert not g.b_must_buy_train(km) and not g.b_emergency_seller(president)
+    assert not g.b_must_buy_train(km) and not g.call("emergency_seller", president)
     assert_refused(g, C("KPAC", "contribute", player=president.id, amount=10), "§5.10.6")
     assert_refused(g, C("KPAC", "bankrupt"), "§5.10.6")
 

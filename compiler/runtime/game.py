@@ -2306,28 +2306,8 @@ class GameBase:
                     return True
         return False
 
-    def b_emergency_seller(self, player: Entity) -> bool:
-        """emergency_seller(P): P presides the corporation operating now, which must buy a train
-        it and P together cannot pay for: P may sell shares (emergency money raising)."""
-        if self.g["round"] != "operating" or self.g["operating"] is None:
-            return False
-        corp = self._operator(self.g["operating"])
-        return (corp.kind == "corporation" and self.b_president(corp) == player and self.b_must_buy_train(corp)
-                and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
-
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
-
-    def b_emergency_shortfall(self) -> int:
-        """emergency_shortfall(): what the president of the corporation operating now must still raise for the
-        cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed)."""
-        if self.g["round"] != "operating" or self.g["operating"] is None:
-            return 0
-        corp = self._operator(self.g["operating"])
-        president = self.b_president(corp) if corp.kind == "corporation" else None
-        if president is None or president.kind != "player" or not self.b_must_buy_train(corp):
-            return 0
-        return max(0, self.b_cheapest_train_price() - self.cash[corp] - self.cash[president])
 
     def b_dearest_side_price(self) -> int:
         """dearest_side_price(): the highest price of a side of the bank's cheapest train card (1846's 4 and
@@ -2682,10 +2662,6 @@ class GameBase:
             if a.get("kind") == "ability" and a.get("key") == str(ability) and a.get(str(field)) is not None:
                 return self._value(a[str(field)], f"{company} {ability} {field}")
         raise RuleGap(f"{company} ability {ability}.{field}", "the rulespec does not give it")
-
-    def b_director(self, operator: Entity) -> Entity | None:
-        """director(C): the player who directs C: a corporation's president, a minor's owner (none if none)."""
-        return self._director(operator)
 
     def b_close_private(self, item: Entity) -> None:
         """close_private(X): private X closes (no more income, no more ability)."""

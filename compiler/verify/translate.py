@@ -2550,28 +2550,6 @@ class Builtins:
         ctx.shared.reads.add("train", f"{train.name}.satisfies_train_obligation", value)
         return value is not False
 
-    def b_emergency_seller(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_emergency_seller: in an operating round, the player
-        presides the operating corporation, which must buy a train that it and
-        he together cannot pay for. In a cut-down scope the operating
-        corporation may be one the model leaves out (`operating` is then
-        NONE): whether it must buy a train its president cannot pay for is
-        outside the model, an oracle says, so both answers are checked."""
-        m = self.m
-        st = ctx.state
-        p = self.ent(player)
-        price = self.b_cheapest_train_price(ctx)
-        parts = []
-        for c in m.corporations:
-            z = m.z(c)
-            parts.append(AND(st["operating"] == z, self.b_president(ctx, z) == p, self.b_must_buy_train(ctx, z),
-                             self.tr.cmp("<", self.cash_of(ctx, z) + self.cash_of(ctx, p), price)))
-        if m.truncated:
-            outside = ctx.fresh("emergency_seller_outside_scope", "bool")
-            ctx.shared.oracles.append(("emergency_seller_outside_scope", (), outside))
-            parts.append(AND(st["operating"] == m.z(NONE), outside))
-        return AND(st["round"] == ROUNDS.index("operating"), OR(*parts))
-
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_cheapest_train_price: the cheapest side of a card the bank sells (1846's 4-train
         card sold as a 3/5 at $160); only a train that meets the duty to own one counts."""
@@ -3412,14 +3390,6 @@ class Builtins:
 
         return self.per_corp(ctx, corp, value)
 
-    def b_emergency_shortfall(self, ctx: Ctx) -> Any:
-        """As GameBase.b_emergency_shortfall: what the operating corporation's president still has to raise
-        for the train it must buy (an oracle, at least 0: the train's price is the depot's; the validator
-        reads the engine's answer)."""
-        v = self.oracle(ctx, "emergency_shortfall", (), "int")
-        ctx.shared.axioms.append(v >= 0)
-        return v
-
     def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_can_emergency_sell: the player holds a certificate of a
         corporation with a price that the pool could take now."""
@@ -4112,20 +4082,6 @@ class Builtins:
         out: Any = values[-1][1]
         for cond, value in reversed(values[:-1]):
             out = IF(cond, value, out)
-        return out
-
-    def b_director(self, ctx: Ctx, operator: Any) -> Any:
-        """As GameBase.b_director: a corporation's president; a private's owner if
-        a player holds it; no one for a player."""
-        m = self.m
-        e = self.ent(operator)
-        out: Any = m.z(NONE)
-        for x in reversed(m.privates):
-            holder = self.holder(ctx, m.item_of_ent(x))  # type: ignore[arg-type]
-            by_player = OR(*[self.tr.ent_is(holder, p) for p in m.players])
-            out = IF(self.tr.ent_is(e, x), IF(by_player, holder, m.z(NONE)), out)
-        for c in reversed(m.corporations):
-            out = IF(self.tr.ent_is(e, c), self.b_president(ctx, m.z(c)), out)
         return out
 
 

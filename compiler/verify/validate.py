@@ -166,7 +166,7 @@ CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
 #: reads from the engine (`Validator._engine_fact`).
 ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
                           "position_open", "armed", "hold_price", "train_discount", "available", "home_open",
-                          "stations_on_map", "emergency_shortfall"})
+                          "stations_on_map"})
 
 
 def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
@@ -700,10 +700,6 @@ class Validator:
                 env[cname] = outside_proceeds[1]
             elif name == "emergency_sellable_outside_scope" and outside_sellable is not None:
                 env[cname] = outside_sellable
-            elif name == "emergency_seller_outside_scope":
-                # the operating corporation is outside the scope: the engine's answer for the acting player
-                env[cname] = (action.get("entity_type") == "player"
-                              and game.b_emergency_seller(game.entity("player", action["entity"])))
             elif name == "presides_acting_outside_scope":
                 # the acting corporation is outside the scope: whether the acting player presides it
                 acting = game.current_entity()
@@ -791,8 +787,6 @@ class Validator:
         game = self.game
         if name == "deck_empty":
             return not game.b_deck()
-        if name == "emergency_shortfall":
-            return game.b_emergency_shortfall()
         if None in args:
             return None
         offers = tuple(game.g.get("card_offers", ()))
