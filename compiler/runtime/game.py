@@ -1141,11 +1141,9 @@ class GameBase:
                                          and self._serves_owner_companies(p)))]
 
     def _director(self, operator: Entity) -> Entity | None:
-        """The player who directs `operator`: a corporation's president, a minor's owner (None if none)."""
-        if operator.kind == "corporation":
-            return self.b_president(operator)
-        holder = self.owner.get(operator.id)
-        return holder if holder is not None and holder.kind == "player" else None
+        """The player who directs `operator`: the library's function `director` (a corporation's president,
+        a minor's or a private's owner where a player holds it; None otherwise)."""
+        return self.call("director", operator)
 
     @staticmethod
     def _serves_owner_companies(company: Entity) -> bool:
