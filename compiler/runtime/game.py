@@ -2274,13 +2274,6 @@ class GameBase:
         `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
         return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
 
-    def b_price_after(self, corp: Entity, direction: str) -> int:
-        """price_after(C, d): the price one market move of C in direction d would give."""
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            raise IllegalAction(f"{corp} has no share price yet")
-        return self.market.price(self.market.move(cell, str(direction)))
-
     def b_falling_sale_value(self, corp: Entity, shares: int) -> int:
         """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of
         the token's way down the market, from its price now: the first at the price now, the next at the

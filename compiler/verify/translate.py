@@ -3252,21 +3252,6 @@ class Builtins:
             name = f"sold_this_turn:{c.id}"
             st[name] = IF(AND(ctx.path, cond), True, st[name])
 
-    def b_price_after(self, ctx: Ctx, corp: Any, direction: Any) -> Any:
-        """As GameBase.b_price_after: the price one market move would give
-        (refused when the corporation has no price yet)."""
-        market = self.m.require_market()
-        if str(direction) not in ("up", "down", "left", "right"):
-            raise Unsupported(f"market move {direction!r}")
-        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
-
-        def after(c: Ent) -> Any:
-            ctx.require(ctx.state[f"has_cell:{c.id}"])
-            return self.cell_chain(ctx, c, lambda cell: market.price(market.move(cell, str(direction))),
-                                   key=("price after", str(direction)))
-
-        return self.per_corp(ctx, corp, after)
-
     def b_price_after_moves(self, ctx: Ctx, corp: Any, direction: Any, n: Any) -> Any:
         """As GameBase.b_price_after_moves: the price `n` market moves would give. A number of moves that
         is a term (a count of certificates and one more) is read up to the most certificates a corporation
