@@ -2384,10 +2384,6 @@ class GameBase:
             if c.id in granted and self.owner[c.id].kind == "player"
         )
 
-    def b_bonds_of(self, corp: Entity) -> list[Entity]:
-        """bonds_of(C): the bonds of corporation C."""
-        return [b for b in self.bonds if b.get("corporation") == corp.id]
-
     def b_done_this_turn(self, mark: str) -> bool:
         """done_this_turn(m): whether m was marked in this turn."""
         return mark in self.g.get("turn_marks", frozenset())
@@ -2689,6 +2685,8 @@ class GameBase:
             return list(self.privates)
         if name == "minors":
             return list(self.minors)
+        if name == "bonds":
+            return list(self.bonds)
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):

@@ -585,10 +585,10 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name not in ("players", "corporations", "privates") and not (name == "minors" and m.minors):
+                if name not in ("players", "corporations", "privates", "bonds") and not (name == "minors" and m.minors):
                     raise Unsupported(f"the {name} are outside the verified scope")
                 group = {"players": m.players, "corporations": m.corporations, "privates": m.privates,
-                         "minors": m.minors}[name]
+                         "minors": m.minors, "bonds": m.bonds}[name]
                 return SymList([(m.z(x), True) for x in group])
             if name in self.params:
                 return self.param_value(name, ctx)
@@ -2592,15 +2592,6 @@ class Builtins:
                            self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)
-
-    def b_bonds_of(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for b in m.bonds:
-                if m.data[b].get("corporation") == c.id:
-                    elems.append((m.z(b), cond))
-        return SymList(elems)
 
     def mark(self, ctx: Ctx, mark: Any) -> str:
         name = f"mark:{mark}"
