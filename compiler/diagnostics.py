@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "E033": "A value the library accepts that the runtime does not implement, set where the runtime would read it.",
     "E034": "A `match` whose subject is not an enum value (a parameter of the title or of the routine typed by an enum), or a case that names no value of it, or one value twice.",
     "E035": "A `match` that leaves a value of its enum without a case and has no `else`.",
+    "E036": "A call to a procedure or function with more or fewer arguments than it declares parameters (an action's optional fields may be left out).",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
@@ -178,6 +179,12 @@ EXAMPLES: dict[str, str] = {
         '      per_sale => { fail "one space per sale" }\n'
         '    }\n'
         '  }\n'
+        '}\n'
+    ),
+    "E036": (
+        'title "t" {\n'
+        '  function least(a: int, b: int) "the smaller of two amounts" §8 = a <= b ? a : b\n'
+        '  function cap(x: int) "x, at most 60 and at most 100" §8 = least(x, 60, 100)\n'
         '}\n'
     ),
 }

@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "5605d29ca8f1e03d",
-    "rulespecs/lib/18xx.rules": "2e7ced75734c9d24",
+    "rulespecs/1846.rules": "e4150c3dd45ff08f",
+    "rulespecs/lib/18xx.rules": "9d7a934f8ca20af7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7414,24 +7414,24 @@ DATA = TitleData(
         "action place_token": '§"Placing Station Tokens"',
         "at action assign": "rulespecs/1846.rules:1482",
         "at action bankrupt": "rulespecs/1846.rules:1450",
-        "at action bid": "rulespecs/lib/18xx.rules:657",
-        "at action buy_shares": "rulespecs/lib/18xx.rules:697",
-        "at action buy_train": "rulespecs/lib/18xx.rules:898",
+        "at action bid": "rulespecs/lib/18xx.rules:730",
+        "at action buy_shares": "rulespecs/lib/18xx.rules:770",
+        "at action buy_train": "rulespecs/lib/18xx.rules:971",
         "at action company_lay_tile": "rulespecs/1846.rules:1503",
         "at action company_place_token": "rulespecs/1846.rules:1517",
         "at action contribute": "rulespecs/1846.rules:1438",
         "at action corporation_buy_company": "rulespecs/1846.rules:1276",
         "at action corporation_buy_shares": "rulespecs/1846.rules:1419",
         "at action corporation_sell_shares": "rulespecs/1846.rules:1349",
-        "at action discard_train": "rulespecs/lib/18xx.rules:974",
-        "at action dividend": "rulespecs/lib/18xx.rules:858",
-        "at action end_game": "rulespecs/lib/18xx.rules:1019",
-        "at action lay_tile": "rulespecs/lib/18xx.rules:833",
-        "at action par": "rulespecs/lib/18xx.rules:680",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1047",
+        "at action dividend": "rulespecs/lib/18xx.rules:931",
+        "at action end_game": "rulespecs/lib/18xx.rules:1092",
+        "at action lay_tile": "rulespecs/lib/18xx.rules:906",
+        "at action par": "rulespecs/lib/18xx.rules:753",
         "at action pass": "rulespecs/1846.rules:1258",
         "at action place_token": "rulespecs/1846.rules:1528",
-        "at action run_routes": "rulespecs/lib/18xx.rules:852",
-        "at action sell_shares": "rulespecs/lib/18xx.rules:737",
+        "at action run_routes": "rulespecs/lib/18xx.rules:925",
+        "at action sell_shares": "rulespecs/lib/18xx.rules:810",
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -8157,75 +8157,238 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def r_min(g, v_a, v_b):
+    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
+    # at rulespecs/lib/18xx.rules:646
+    return v_a if (v_a <= v_b) else v_b
+
+
+def r_max(g, v_a, v_b):
+    """max(a, b): the larger of two amounts (library '18xx' function max)"""
+    # at rulespecs/lib/18xx.rules:647
+    return v_a if (v_a >= v_b) else v_b
+
+
+def r_floor_to(g, v_x, v_n):
+    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
+    # at rulespecs/lib/18xx.rules:648
+    return v_x - (v_x % v_n)
+
+
+def r_ceil_to(g, v_x, v_n):
+    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
+    # at rulespecs/lib/18xx.rules:650
+    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
+
+
+def r_pool_percent(g, v_corporation):
+    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
+    # at rulespecs/lib/18xx.rules:653
+    return g.b_percent(g.name("pool"), v_corporation)
+
+
+def r_sold_percent(g, v_corporation):
+    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
+    # at rulespecs/lib/18xx.rules:655
+    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+
+
+def r_pool_certificates(g, v_corporation):
+    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
+    # at rulespecs/lib/18xx.rules:657
+    return g.b_held_certificates(g.name("pool"), v_corporation)
+
+
+def r_price_after(g, v_corporation, v_direction):
+    """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
+    # at rulespecs/lib/18xx.rules:660
+    return g.b_price_after_moves(v_corporation, v_direction, 1)
+
+
+def r_treasury_certificates(g, v_corporation):
+    """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
+    # at rulespecs/lib/18xx.rules:663
+    return [
+        v_c
+        for v_c in g.b_held_certificates(v_corporation, v_corporation)
+        if (not g.attr(v_c, "president"))
+    ]
+
+
+def r_open_privates(g):
+    """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
+    # at rulespecs/lib/18xx.rules:665
+    return [
+        v_p
+        for v_p in g.name("privates")
+        if (
+            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
+            and (g.b_holder_of(v_p) != g.name("pool"))
+        )
+    ]
+
+
+def r_bonds_of(g, v_corporation):
+    """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
+    # at rulespecs/lib/18xx.rules:667
+    return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
+
+
+def r_pay_per_share(g, v_corporation, v_holder, v_amount):
+    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
+    # at rulespecs/lib/18xx.rules:670
+    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
+
+
+def r_can_sell(g, v_player):
+    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
+    # at rulespecs/lib/18xx.rules:674
+    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        for v_c in g.name("corporations")
+    )
+
+
+def r_owner(g, v_item):
+    """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
+    # at rulespecs/lib/18xx.rules:677
+    return g.b_holder_of(v_item)
+
+
+def r_may_buy_now(g, v_player):
+    """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
+    # at rulespecs/lib/18xx.rules:682
+    return (not g.b_bought_this_turn()) and (
+        not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
+    )
+
+
+def r_may_sell_now(g, v_player):
+    """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
+    # at rulespecs/lib/18xx.rules:685
+    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
+
+
+def r_director(g, v_operator):
+    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
+    # at rulespecs/lib/18xx.rules:692
+    return (
+        g.b_president(v_operator)
+        if (v_operator in g.name("corporations"))
+        else (
+            None
+            if (v_operator in g.name("players"))
+            else (
+                g.b_holder_of(v_operator)
+                if (g.b_holder_of(v_operator) in g.name("players"))
+                else None
+            )
+        )
+    )
+
+
+def r_emergency_seller(g, v_player):
+    """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846.rules:1217
+    return g.b_in_round("operating") and any(
+        r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_shortfall(g):
+    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
+    # at rulespecs/lib/18xx.rules:704
+    return sum(
+        (
+            r_max(
+                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
+            )
+            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
+            else 0
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_close_minors(g):
+    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
+    # at rulespecs/lib/18xx.rules:708
+    for v_m in g.name("minors"):
+        # at rulespecs/lib/18xx.rules:709
+        if not g.b_closed(v_m):
+            # at rulespecs/lib/18xx.rules:710
+            g.b_close_minor(v_m)
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:658
+    # at rulespecs/lib/18xx.rules:731
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:659
+        # at rulespecs/lib/18xx.rules:732
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:659",
+                at="rulespecs/lib/18xx.rules:732",
             )
-        # at rulespecs/lib/18xx.rules:660
+        # at rulespecs/lib/18xx.rules:733
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:660",
+                at="rulespecs/lib/18xx.rules:733",
             )
-        # at rulespecs/lib/18xx.rules:661
+        # at rulespecs/lib/18xx.rules:734
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:661",
+                at="rulespecs/lib/18xx.rules:734",
             )
-        # at rulespecs/lib/18xx.rules:662
+        # at rulespecs/lib/18xx.rules:735
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:664
+        # at rulespecs/lib/18xx.rules:737
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:664",
+                at="rulespecs/lib/18xx.rules:737",
             )
-        # at rulespecs/lib/18xx.rules:665
+        # at rulespecs/lib/18xx.rules:738
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:666
+            # at rulespecs/lib/18xx.rules:739
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:666",
+                    at="rulespecs/lib/18xx.rules:739",
                 )
-            # at rulespecs/lib/18xx.rules:667
+            # at rulespecs/lib/18xx.rules:740
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:667",
+                    at="rulespecs/lib/18xx.rules:740",
                 )
-            # at rulespecs/lib/18xx.rules:668
+            # at rulespecs/lib/18xx.rules:741
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:668",
+                    at="rulespecs/lib/18xx.rules:741",
                 )
-            # at rulespecs/lib/18xx.rules:669
+            # at rulespecs/lib/18xx.rules:742
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:671
+            # at rulespecs/lib/18xx.rules:744
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:671",
+                    at="rulespecs/lib/18xx.rules:744",
                 )
-            # at rulespecs/lib/18xx.rules:672
+            # at rulespecs/lib/18xx.rules:745
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -8233,130 +8396,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:672",
+                    at="rulespecs/lib/18xx.rules:745",
                 )
-            # at rulespecs/lib/18xx.rules:674
+            # at rulespecs/lib/18xx.rules:747
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:674",
+                    at="rulespecs/lib/18xx.rules:747",
                 )
-            # at rulespecs/lib/18xx.rules:675
+            # at rulespecs/lib/18xx.rules:748
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:681
+    # at rulespecs/lib/18xx.rules:754
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:681",
+            at="rulespecs/lib/18xx.rules:754",
         )
-    # at rulespecs/lib/18xx.rules:682
-    if not (g.b_may_buy_now(v_player)):
+    # at rulespecs/lib/18xx.rules:755
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:682",
+            at="rulespecs/lib/18xx.rules:755",
         )
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:756
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:683",
+            at="rulespecs/lib/18xx.rules:756",
         )
-    # at rulespecs/lib/18xx.rules:684
+    # at rulespecs/lib/18xx.rules:757
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:684",
+            at="rulespecs/lib/18xx.rules:757",
         )
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:758
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:685",
+            at="rulespecs/lib/18xx.rules:758",
         )
-    # at rulespecs/lib/18xx.rules:686
+    # at rulespecs/lib/18xx.rules:759
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:687
+    # at rulespecs/lib/18xx.rules:760
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:687",
+            at="rulespecs/lib/18xx.rules:760",
         )
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:761
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:688",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:689
+    # at rulespecs/lib/18xx.rules:762
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:690
+    # at rulespecs/lib/18xx.rules:763
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:690
+        # at rulespecs/lib/18xx.rules:763
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:764
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
-    # at rulespecs/lib/18xx.rules:692
+    # at rulespecs/lib/18xx.rules:765
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:693
+    # at rulespecs/lib/18xx.rules:766
     g.move(v_cert, v_corporation, v_player)
-    # at rulespecs/lib/18xx.rules:694
+    # at rulespecs/lib/18xx.rules:767
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:771
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:698",
+            at="rulespecs/lib/18xx.rules:771",
         )
-    # at rulespecs/lib/18xx.rules:699
-    if not (g.b_may_buy_now(v_player)):
+    # at rulespecs/lib/18xx.rules:772
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:699",
+            at="rulespecs/lib/18xx.rules:772",
         )
-    # at rulespecs/lib/18xx.rules:700
+    # at rulespecs/lib/18xx.rules:773
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:700",
+            at="rulespecs/lib/18xx.rules:773",
         )
-    # at rulespecs/lib/18xx.rules:701
+    # at rulespecs/lib/18xx.rules:774
     if not (not g.b_sold_this_round(v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:701",
+            at="rulespecs/lib/18xx.rules:774",
         )
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:775
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:703
+    # at rulespecs/lib/18xx.rules:776
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:703",
+            at="rulespecs/lib/18xx.rules:776",
         )
-    # at rulespecs/lib/18xx.rules:704
+    # at rulespecs/lib/18xx.rules:777
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8364,9 +8527,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:704",
+            at="rulespecs/lib/18xx.rules:777",
         )
-    # at rulespecs/lib/18xx.rules:706
+    # at rulespecs/lib/18xx.rules:779
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8377,26 +8540,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:706",
+            at="rulespecs/lib/18xx.rules:779",
         )
-    # at rulespecs/lib/18xx.rules:708
+    # at rulespecs/lib/18xx.rules:781
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:709
+    # at rulespecs/lib/18xx.rules:782
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:709"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:782"
         )
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:783
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:784
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:712
+    # at rulespecs/lib/18xx.rules:785
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:719
+    # at rulespecs/lib/18xx.rules:792
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8410,7 +8573,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:802
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8420,23 +8583,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:738
+    # at rulespecs/lib/18xx.rules:811
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:739
+    # at rulespecs/lib/18xx.rules:812
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:739",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:740
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    # at rulespecs/lib/18xx.rules:813
+    if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:740",
+            at="rulespecs/lib/18xx.rules:813",
         )
-    # at rulespecs/lib/18xx.rules:741
+    # at rulespecs/lib/18xx.rules:814
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8444,9 +8607,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:741",
+            at="rulespecs/lib/18xx.rules:814",
         )
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:816
     if not (
         (
             (
@@ -8475,87 +8638,87 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:743",
+            at="rulespecs/lib/18xx.rules:816",
         )
-    # at rulespecs/lib/18xx.rules:748
+    # at rulespecs/lib/18xx.rules:821
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:749
+    # at rulespecs/lib/18xx.rules:822
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:749",
+            at="rulespecs/lib/18xx.rules:822",
         )
-    # at rulespecs/lib/18xx.rules:751
-    if not ((g.b_pool_percent(v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+    # at rulespecs/lib/18xx.rules:824
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:751",
+            at="rulespecs/lib/18xx.rules:824",
         )
-    # at rulespecs/lib/18xx.rules:753
+    # at rulespecs/lib/18xx.rules:826
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:754
+        # at rulespecs/lib/18xx.rules:827
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:756
+    # at rulespecs/lib/18xx.rules:829
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:830
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:758
+        # at rulespecs/lib/18xx.rules:831
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:833
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:834
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:835
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:844
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:774
+        # at rulespecs/lib/18xx.rules:847
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:775
+            # at rulespecs/lib/18xx.rules:848
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:779
+        # at rulespecs/lib/18xx.rules:852
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:780
+            # at rulespecs/lib/18xx.rules:853
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:784
+        # at rulespecs/lib/18xx.rules:857
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:787
+        # at rulespecs/lib/18xx.rules:860
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:788
+            # at rulespecs/lib/18xx.rules:861
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:793
+        # at rulespecs/lib/18xx.rules:866
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:794
+            # at rulespecs/lib/18xx.rules:867
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:795
+                # at rulespecs/lib/18xx.rules:868
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:798
+            # at rulespecs/lib/18xx.rules:871
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:771
+        # at rulespecs/lib/18xx.rules:844
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:844",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:880
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8567,7 +8730,7 @@ def a_pass(g, v_entity):
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and g.b_can_sell(v_entity)
+            and r_can_sell(g, v_entity)
         )
     ):
         raise IllegalAction(
@@ -8672,25 +8835,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:907
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:907",
         )
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:908
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:909
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:909",
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:910
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:838
+    # at rulespecs/lib/18xx.rules:911
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -8731,56 +8894,56 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:853",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:854
+    # at rulespecs/lib/18xx.rules:927
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:855
+    # at rulespecs/lib/18xx.rules:928
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:932
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:932",
         )
-    # at rulespecs/lib/18xx.rules:860
+    # at rulespecs/lib/18xx.rules:933
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:860",
+            at="rulespecs/lib/18xx.rules:933",
         )
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:934
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:862
+    # at rulespecs/lib/18xx.rules:935
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:936
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:937
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:865
+    # at rulespecs/lib/18xx.rules:938
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:939
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:872
+    # at rulespecs/lib/18xx.rules:945
     return (
-        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
         else ((v_revenue // 20) * 10)
     )
@@ -8788,11 +8951,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:879
+    # at rulespecs/lib/18xx.rules:952
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:880
+        # at rulespecs/lib/18xx.rules:953
         g.transfer(
-            g.b_pay_per_share(v_corporation, v_holder, v_paid),
+            r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
             r_dividend_payee(g, v_holder, v_corporation),
         )
@@ -8800,7 +8963,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:962
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -8839,14 +9002,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:899
+    # at rulespecs/lib/18xx.rules:972
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:899",
+            at="rulespecs/lib/18xx.rules:972",
         )
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:973
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -8854,144 +9017,144 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:900",
+            at="rulespecs/lib/18xx.rules:973",
         )
-    # at rulespecs/lib/18xx.rules:901
+    # at rulespecs/lib/18xx.rules:974
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:975
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:903
+        # at rulespecs/lib/18xx.rules:976
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:905
+        # at rulespecs/lib/18xx.rules:978
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:905",
+                at="rulespecs/lib/18xx.rules:978",
             )
-        # at rulespecs/lib/18xx.rules:906
+        # at rulespecs/lib/18xx.rules:979
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:906",
+                at="rulespecs/lib/18xx.rules:979",
             )
-        # at rulespecs/lib/18xx.rules:907
+        # at rulespecs/lib/18xx.rules:980
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:907",
+                at="rulespecs/lib/18xx.rules:980",
             )
-        # at rulespecs/lib/18xx.rules:908
+        # at rulespecs/lib/18xx.rules:981
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:909
+        # at rulespecs/lib/18xx.rules:982
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:909",
+                at="rulespecs/lib/18xx.rules:982",
             )
-        # at rulespecs/lib/18xx.rules:910
+        # at rulespecs/lib/18xx.rules:983
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:911
+        # at rulespecs/lib/18xx.rules:984
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:912
+        # at rulespecs/lib/18xx.rules:985
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:914
+        # at rulespecs/lib/18xx.rules:987
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:914",
+                at="rulespecs/lib/18xx.rules:987",
             )
-        # at rulespecs/lib/18xx.rules:915
+        # at rulespecs/lib/18xx.rules:988
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:915",
+                at="rulespecs/lib/18xx.rules:988",
             )
-        # at rulespecs/lib/18xx.rules:916
+        # at rulespecs/lib/18xx.rules:989
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:917
+        # at rulespecs/lib/18xx.rules:990
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:918
+        # at rulespecs/lib/18xx.rules:991
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:920
+        # at rulespecs/lib/18xx.rules:993
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:920",
+                at="rulespecs/lib/18xx.rules:993",
             )
-        # at rulespecs/lib/18xx.rules:921
+        # at rulespecs/lib/18xx.rules:994
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:921",
+                at="rulespecs/lib/18xx.rules:994",
             )
-        # at rulespecs/lib/18xx.rules:922
+        # at rulespecs/lib/18xx.rules:995
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:922",
+                at="rulespecs/lib/18xx.rules:995",
             )
-        # at rulespecs/lib/18xx.rules:923
+        # at rulespecs/lib/18xx.rules:996
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:923",
+                at="rulespecs/lib/18xx.rules:996",
             )
-        # at rulespecs/lib/18xx.rules:924
+        # at rulespecs/lib/18xx.rules:997
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:925
+        # at rulespecs/lib/18xx.rules:998
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:926
+        # at rulespecs/lib/18xx.rules:999
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:1011
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:1012
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:1013
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:1013",
         )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:1014
     if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:1014",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:1016
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:1016",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:1017",
         )
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:1018
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -9002,95 +9165,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:945",
+            at="rulespecs/lib/18xx.rules:1018",
         )
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:1020
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:1021
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:1022
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:1023
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:1034
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:961",
+            at="rulespecs/lib/18xx.rules:1034",
         )
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:1035
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:962",
+            at="rulespecs/lib/18xx.rules:1035",
         )
-    # at rulespecs/lib/18xx.rules:963
+    # at rulespecs/lib/18xx.rules:1036
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:1037
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:1038
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:1038",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:1039
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:967",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:1041
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:1042
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:1043
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:1044
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:1048
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:1048",
         )
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:1049
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:976",
+            at="rulespecs/lib/18xx.rules:1049",
         )
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:1050
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:1051
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:979
+        # at rulespecs/lib/18xx.rules:1052
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -9104,14 +9267,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:1064
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1066
     if not (
         (
             (
@@ -9152,9 +9315,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1072
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -9165,15 +9328,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:999",
+            at="rulespecs/lib/18xx.rules:1072",
         )
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1074
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1079
     return (
         (
             g.b_dearest_train_price()
@@ -9196,23 +9359,15 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1094
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1021",
+            at="rulespecs/lib/18xx.rules:1094",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1096
     g.b_end_game_now("agreement")
-
-
-def r_emergency_seller(g, v_player):
-    """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1217
-    return g.b_in_round("operating") and any(
-        r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
-    )
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
@@ -9223,7 +9378,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
             (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
             and any(
                 (
-                    ((g.b_pool_percent(v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                    ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
                     and (
                         not (
                             (v_c == v_buyer)
@@ -9290,12 +9445,20 @@ def r_player_shares(g, v_corporation):
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
     # at rulespecs/1846.rules:1338
-    return g.b_max(
+    return r_max(
+        g,
         0,
-        g.b_min(
-            g.b_len(g.b_treasury_certificates(v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
-            ((g.param("pool_cap") - g.b_pool_percent(v_corporation)) // 10),
+        r_min(
+            g,
+            g.b_len(r_treasury_certificates(g, v_corporation)),
+            r_min(
+                g,
+                (
+                    r_player_shares(g, v_corporation)
+                    - g.b_len(r_pool_certificates(g, v_corporation))
+                ),
+                ((g.param("pool_cap") - r_pool_percent(g, v_corporation)) // 10),
+            ),
         ),
     )
 
@@ -9303,13 +9466,13 @@ def r_issuable(g, v_corporation):
 def r_issue_price(g, v_corporation):
     """what the market pays for a share the corporation issues: one space left of its price (§\"Issuing and Redeeming Shares\")"""
     # at rulespecs/1846.rules:1342
-    return g.b_price_after(v_corporation, "left")
+    return r_price_after(g, v_corporation, "left")
 
 
 def r_redeem_price(g, v_corporation):
     """what the corporation pays for a share it redeems: one space right of its price (§\"Issuing and Redeeming Shares\")"""
     # at rulespecs/1846.rules:1344
-    return g.b_price_after(v_corporation, "right")
+    return r_price_after(g, v_corporation, "right")
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
@@ -9329,7 +9492,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/1846.rules:1354
     if not (
         (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_treasury_certificates(v_corporation)) for v_c in v_shares)
+        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "a corporation issues only shares from its treasury",
@@ -9408,11 +9571,13 @@ def r_emergency_issue_possible(g, v_corporation):
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1399
-    return g.b_max(
+    return r_max(
+        g,
         0,
-        g.b_min(
-            g.b_len(g.b_treasury_certificates(v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(g.b_pool_certificates(v_corporation))),
+        r_min(
+            g,
+            g.b_len(r_treasury_certificates(g, v_corporation)),
+            (r_player_shares(g, v_corporation) - g.b_len(r_pool_certificates(g, v_corporation))),
         ),
     )
 
@@ -9482,7 +9647,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
     # at rulespecs/1846.rules:1423
     if not (
         (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_pool_certificates(v_corporation)) for v_c in v_shares)
+        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "a corporation redeems only its shares in the market",
@@ -9600,7 +9765,7 @@ def r_minor_dividend(g, v_minor):
     # at rulespecs/1846.rules:1473
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
     # at rulespecs/1846.rules:1474
-    g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), g.b_owner(v_minor))
+    g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def a_assign(g, v_company, v_target):
@@ -9677,24 +9842,24 @@ def a_company_place_token(g, v_company, v_city):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1105
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1033
+        # at rulespecs/lib/18xx.rules:1106
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1111
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1042
-    for v_company in g.b_open_privates():
-        # at rulespecs/lib/18xx.rules:1043
-        g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+    # at rulespecs/lib/18xx.rules:1115
+    for v_company in r_open_privates(g):
+        # at rulespecs/lib/18xx.rules:1116
+        g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_ic_subsidy(g, v_corporation, v_price, *_rest):
@@ -9734,7 +9899,7 @@ def t_markers_removed(g, *_rest):
 def t_minors_close(g, *_rest):
     """The minors close"""
     # at rulespecs/1846.rules:1549
-    g.b_close_minors()
+    r_close_minors(g)
 
 
 class Game(GameBase):
@@ -9805,6 +9970,26 @@ class Game(GameBase):
         "buy_train": {"exchange": None},
     }
     ROUTINES = {
+        "min": r_min,
+        "max": r_max,
+        "floor_to": r_floor_to,
+        "ceil_to": r_ceil_to,
+        "pool_percent": r_pool_percent,
+        "sold_percent": r_sold_percent,
+        "pool_certificates": r_pool_certificates,
+        "price_after": r_price_after,
+        "treasury_certificates": r_treasury_certificates,
+        "open_privates": r_open_privates,
+        "bonds_of": r_bonds_of,
+        "pay_per_share": r_pay_per_share,
+        "can_sell": r_can_sell,
+        "owner": r_owner,
+        "may_buy_now": r_may_buy_now,
+        "may_sell_now": r_may_sell_now,
+        "director": r_director,
+        "emergency_seller": r_emergency_seller,
+        "emergency_shortfall": r_emergency_shortfall,
+        "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -9833,7 +10018,6 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
-        "emergency_seller": r_emergency_seller,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

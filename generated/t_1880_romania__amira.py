@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "2e7ced75734c9d24",
+    "rulespecs/lib/18xx.rules": "9d7a934f8ca20af7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8323,15 +8323,15 @@ DATA = TitleData(
         "at action buy_train": "rulespecs/1880-romania.rules:2031",
         "at action choose": "rulespecs/1880-romania.rules:1829",
         "at action close_for_cash": "rulespecs/1880-romania.rules:1851",
-        "at action discard_train": "rulespecs/lib/18xx.rules:974",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1047",
         "at action dividend": "rulespecs/1880-romania-variants.rules:217",
-        "at action end_game": "rulespecs/lib/18xx.rules:1019",
+        "at action end_game": "rulespecs/lib/18xx.rules:1092",
         "at action lay_tile": "rulespecs/1880-romania.rules:1925",
         "at action par": "rulespecs/1880-romania.rules:1789",
         "at action pass": "rulespecs/1880-romania.rules:1745",
         "at action payoff_player_debt": "rulespecs/1880-romania.rules:2128",
         "at action place_token": "rulespecs/1880-romania.rules:1952",
-        "at action run_routes": "rulespecs/lib/18xx.rules:852",
+        "at action run_routes": "rulespecs/lib/18xx.rules:925",
         "at action sell_shares": "rulespecs/1880-romania.rules:1998",
         "automa AMIRA": "XI.3",
         "building_right A": "VII.3.2",
@@ -9164,6 +9164,173 @@ DATA = TitleData(
 # ------------------------------------------------------------ actions, procedures, functions
 
 
+def r_min(g, v_a, v_b):
+    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
+    # at rulespecs/lib/18xx.rules:646
+    return v_a if (v_a <= v_b) else v_b
+
+
+def r_max(g, v_a, v_b):
+    """max(a, b): the larger of two amounts (library '18xx' function max)"""
+    # at rulespecs/lib/18xx.rules:647
+    return v_a if (v_a >= v_b) else v_b
+
+
+def r_floor_to(g, v_x, v_n):
+    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
+    # at rulespecs/lib/18xx.rules:648
+    return v_x - (v_x % v_n)
+
+
+def r_ceil_to(g, v_x, v_n):
+    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
+    # at rulespecs/lib/18xx.rules:650
+    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
+
+
+def r_pool_percent(g, v_corporation):
+    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
+    # at rulespecs/lib/18xx.rules:653
+    return g.b_percent(g.name("pool"), v_corporation)
+
+
+def r_sold_percent(g, v_corporation):
+    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
+    # at rulespecs/lib/18xx.rules:655
+    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+
+
+def r_pool_certificates(g, v_corporation):
+    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
+    # at rulespecs/lib/18xx.rules:657
+    return g.b_held_certificates(g.name("pool"), v_corporation)
+
+
+def r_price_after(g, v_corporation, v_direction):
+    """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
+    # at rulespecs/lib/18xx.rules:660
+    return g.b_price_after_moves(v_corporation, v_direction, 1)
+
+
+def r_treasury_certificates(g, v_corporation):
+    """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
+    # at rulespecs/lib/18xx.rules:663
+    return [
+        v_c
+        for v_c in g.b_held_certificates(v_corporation, v_corporation)
+        if (not g.attr(v_c, "president"))
+    ]
+
+
+def r_open_privates(g):
+    """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
+    # at rulespecs/lib/18xx.rules:665
+    return [
+        v_p
+        for v_p in g.name("privates")
+        if (
+            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
+            and (g.b_holder_of(v_p) != g.name("pool"))
+        )
+    ]
+
+
+def r_bonds_of(g, v_corporation):
+    """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
+    # at rulespecs/lib/18xx.rules:667
+    return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
+
+
+def r_pay_per_share(g, v_corporation, v_holder, v_amount):
+    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
+    # at rulespecs/lib/18xx.rules:670
+    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
+
+
+def r_can_sell(g, v_player):
+    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
+    # at rulespecs/lib/18xx.rules:674
+    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        for v_c in g.name("corporations")
+    )
+
+
+def r_owner(g, v_item):
+    """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
+    # at rulespecs/lib/18xx.rules:677
+    return g.b_holder_of(v_item)
+
+
+def r_may_buy_now(g, v_player):
+    """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
+    # at rulespecs/lib/18xx.rules:682
+    return (not g.b_bought_this_turn()) and (
+        not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
+    )
+
+
+def r_may_sell_now(g, v_player):
+    """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
+    # at rulespecs/lib/18xx.rules:685
+    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
+
+
+def r_director(g, v_operator):
+    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
+    # at rulespecs/lib/18xx.rules:692
+    return (
+        g.b_president(v_operator)
+        if (v_operator in g.name("corporations"))
+        else (
+            None
+            if (v_operator in g.name("players"))
+            else (
+                g.b_holder_of(v_operator)
+                if (g.b_holder_of(v_operator) in g.name("players"))
+                else None
+            )
+        )
+    )
+
+
+def r_emergency_seller(g, v_player):
+    """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
+    # at rulespecs/lib/18xx.rules:699
+    return g.b_in_round("operating") and any(
+        (
+            (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
+            and ((g.b_cash(v_c) + g.b_cash(v_player)) < g.b_cheapest_train_price())
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_emergency_shortfall(g):
+    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
+    # at rulespecs/lib/18xx.rules:704
+    return sum(
+        (
+            r_max(
+                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
+            )
+            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
+            else 0
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_close_minors(g):
+    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
+    # at rulespecs/lib/18xx.rules:708
+    for v_m in g.name("minors"):
+        # at rulespecs/lib/18xx.rules:709
+        if not g.b_closed(v_m):
+            # at rulespecs/lib/18xx.rules:710
+            g.b_close_minor(v_m)
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
     # at rulespecs/1880-romania.rules:1769
@@ -9257,7 +9424,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
             at="rulespecs/1880-romania.rules:1794",
         )
     # at rulespecs/1880-romania.rules:1795
-    if not (g.b_may_buy_now(v_player) or v_granted):
+    if not (r_may_buy_now(g, v_player) or v_granted):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1795"
         )
@@ -9328,7 +9495,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     # at rulespecs/1880-romania.rules:1813
     for v_investor in g.name("minors"):
         # at rulespecs/1880-romania.rules:1814
-        if ((g.b_owner(v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
+        if ((r_owner(g, v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
             # at rulespecs/1880-romania.rules:1815
@@ -9358,7 +9525,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             at="rulespecs/1880-romania.rules:1976",
         )
     # at rulespecs/1880-romania.rules:1977
-    if not (g.b_may_buy_now(v_player)):
+    if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1977"
         )
@@ -9434,7 +9601,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:719
+    # at rulespecs/lib/18xx.rules:792
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9448,7 +9615,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:802
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9459,7 +9626,7 @@ def r_payee(g, v_corporation, v_source):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
     # at rulespecs/1880-romania.rules:2000
-    v_emergency = g.b_in_round("operating") and g.b_emergency_seller(v_player)
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/1880-romania.rules:2001
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
@@ -9468,7 +9635,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/1880-romania.rules:2001",
         )
     # at rulespecs/1880-romania.rules:2003
-    if not (g.b_may_sell_now(v_player) or v_emergency):
+    if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2003"
         )
@@ -9529,49 +9696,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:844
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:774
+        # at rulespecs/lib/18xx.rules:847
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:775
+            # at rulespecs/lib/18xx.rules:848
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:779
+        # at rulespecs/lib/18xx.rules:852
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:780
+            # at rulespecs/lib/18xx.rules:853
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:784
+        # at rulespecs/lib/18xx.rules:857
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:787
+        # at rulespecs/lib/18xx.rules:860
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:788
+            # at rulespecs/lib/18xx.rules:861
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:793
+        # at rulespecs/lib/18xx.rules:866
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:794
+            # at rulespecs/lib/18xx.rules:867
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:795
+                # at rulespecs/lib/18xx.rules:868
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:798
+            # at rulespecs/lib/18xx.rules:871
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:771
+        # at rulespecs/lib/18xx.rules:844
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:844",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:880
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9583,7 +9750,7 @@ def a_pass(g, v_entity):
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and g.b_can_sell(v_entity)
+            and r_can_sell(g, v_entity)
         )
     ):
         raise IllegalAction(
@@ -9744,14 +9911,14 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:853"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:926"
         )
-    # at rulespecs/lib/18xx.rules:854
+    # at rulespecs/lib/18xx.rules:927
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:855
+    # at rulespecs/lib/18xx.rules:928
     g.b_end_step(v_corporation)
 
 
@@ -9797,9 +9964,9 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:872
+    # at rulespecs/lib/18xx.rules:945
     return (
-        g.b_min(v_revenue, (((v_revenue + 19) // 20) * 10))
+        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
         else ((v_revenue // 20) * 10)
     )
@@ -9813,7 +9980,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
         if not (v_holder in g.name("minors")):
             # at rulespecs/1880-romania.rules:1916
             g.transfer(
-                g.b_pay_per_share(v_corporation, v_holder, v_paid),
+                r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
                 r_dividend_payee(g, v_holder, v_corporation),
             )
@@ -9821,7 +9988,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:962
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -9835,12 +10002,12 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:893
+    # at rulespecs/lib/18xx.rules:966
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:893
+        # at rulespecs/lib/18xx.rules:966
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:893
+        # at rulespecs/lib/18xx.rules:966
         g.b_market_move(v_corporation, "left")
 
 
@@ -10016,39 +10183,39 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:1011
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:1012
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:1013
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.3",
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:1013",
         )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:1014
     if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:1014",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:1016
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:1016",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:1017",
         )
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:1018
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -10057,114 +10224,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:945"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1018"
         )
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:1020
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:1021
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:1022
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:1023
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:1034
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:961",
+            at="rulespecs/lib/18xx.rules:1034",
         )
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:1035
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:962",
+            at="rulespecs/lib/18xx.rules:1035",
         )
-    # at rulespecs/lib/18xx.rules:963
+    # at rulespecs/lib/18xx.rules:1036
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:1037
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:1038
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:1038",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:1039
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:967",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:1041
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:1042
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:1043
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:1044
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:1048
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:1048",
         )
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:1049
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:976",
+            at="rulespecs/lib/18xx.rules:1049",
         )
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:1050
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:1051
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:979
+        # at rulespecs/lib/18xx.rules:1052
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:1057
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:1064
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1066
     if not (
         (
             (
@@ -10205,9 +10372,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.3, VI.8",
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1072
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10218,15 +10385,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:999",
+            at="rulespecs/lib/18xx.rules:1072",
         )
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1074
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1079
     return (
         (
             g.b_dearest_train_price()
@@ -10250,7 +10417,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
         # at rulespecs/1880-romania.rules:2112
         v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania.rules:2113
-        v_paid = g.b_min(v_short, g.b_cash(v_owner))
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
         # at rulespecs/1880-romania.rules:2114
         g.transfer(v_paid, v_owner, v_corporation)
         # at rulespecs/1880-romania.rules:2115
@@ -10263,14 +10430,14 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1094
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1021",
+            at="rulespecs/lib/18xx.rules:1094",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1096
     g.b_end_game_now("agreement")
 
 
@@ -10368,7 +10535,7 @@ def a_close_for_cash(g, v_company, v_target):
         )
     else:
         # at rulespecs/1880-romania.rules:1860
-        if not ((g.b_director(v_target) == v_holder) and (not g.b_closed(v_target))):
+        if not ((r_director(g, v_target) == v_holder) and (not g.b_closed(v_target))):
             raise IllegalAction(
                 "the Ł40 goes to a company the owner directs, a foreign investor included",
                 rule="II.3.1",
@@ -10435,7 +10602,7 @@ def r_minor_turn_end(g, v_minor):
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
     # at rulespecs/1880-romania.rules:1890
-    v_holder = g.b_owner(v_investor)
+    v_holder = r_owner(g, v_investor)
     # at rulespecs/1880-romania.rules:1891
     for v_c in g.name("corporations"):
         # at rulespecs/1880-romania.rules:1892
@@ -10496,7 +10663,7 @@ def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack: the players' shares, a share reserved for an investor, and Amira's certificate (VI.1, VI.6, VI.7, XI.3)"""
     # at rulespecs/1880-romania-variants.rules:198
     return (
-        g.b_sold_percent(v_corporation)
+        r_sold_percent(g, v_corporation)
         + sum(g.b_percent(v_m, v_corporation) for v_m in g.name("minors"))
     ) + (
         g.attr(g.b_president_certificate(v_corporation), "percent")
@@ -10544,7 +10711,7 @@ def a_payoff_player_debt(g, v_player):
             "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2130"
         )
     # at rulespecs/1880-romania.rules:2131
-    v_amount = g.b_min(g.b_debt(v_player), g.b_cash(v_player))
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
     # at rulespecs/1880-romania.rules:2132
     if not (v_amount > 0):
         raise IllegalAction(
@@ -10587,26 +10754,26 @@ def r_leases_train(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1105
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1033
+        # at rulespecs/lib/18xx.rules:1106
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1111
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income until the communist phase"""
     # at rulespecs/1880-romania.rules:1757
-    for v_company in g.b_open_privates():
+    for v_company in r_open_privates(g):
         # at rulespecs/1880-romania.rules:1758
         if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
             # at rulespecs/1880-romania.rules:1759
-            g.transfer(g.attr(v_company, "income"), g.name("bank"), g.b_owner(v_company))
+            g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_dotted_border_opens(g, *_rest):
@@ -10737,6 +10904,26 @@ class Game(GameBase):
         "payoff_player_debt": [("player", ("player",))],
     }
     ROUTINES = {
+        "min": r_min,
+        "max": r_max,
+        "floor_to": r_floor_to,
+        "ceil_to": r_ceil_to,
+        "pool_percent": r_pool_percent,
+        "sold_percent": r_sold_percent,
+        "pool_certificates": r_pool_certificates,
+        "price_after": r_price_after,
+        "treasury_certificates": r_treasury_certificates,
+        "open_privates": r_open_privates,
+        "bonds_of": r_bonds_of,
+        "pay_per_share": r_pay_per_share,
+        "can_sell": r_can_sell,
+        "owner": r_owner,
+        "may_buy_now": r_may_buy_now,
+        "may_sell_now": r_may_sell_now,
+        "director": r_director,
+        "emergency_seller": r_emergency_seller,
+        "emergency_shortfall": r_emergency_shortfall,
+        "close_minors": r_close_minors,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

@@ -73,7 +73,7 @@ def _kpac_holds_a_cm_share():
     from tests.test_18co_takeovers import _game
     g = _game()
     cm, km = g.find("CM"), g.find("KPAC")
-    cert = g.b_treasury_certificates(cm)[0]
+    cert = g.call("treasury_certificates", cm)[0]
     g.move(cert, cm, km)
     return g, cert
 
@@ -270,7 +270,7 @@ def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_
     from tests.test_18co_takeovers import _game, _to_acquisition_round, _to_zone
     g = _game()
     cm, km = g.find("CM"), g.find("KPAC")
-    certs = g.b_treasury_certificates(cm)
+    certs = g.call("treasury_certificates", cm)
     for cert in certs[:5]:
         g.move(cert, cm, POOL)                                     # test setup: five CM shares in the Market
     g.move(certs[5], cm, km)                                       # and one held by KPAC
@@ -278,7 +278,7 @@ def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_
     _to_acquisition_round(g)
     assert g.g["acquisition"]["target"] == "KPAC"
     act(g, C("CM", "pass"))                                        # no bid: KPAC is liquidated (monitor checks)
-    assert g.owner[certs[5].id] is POOL and g.b_pool_percent(cm) == 60
+    assert g.owner[certs[5].id] is POOL and g.call("pool_percent", cm) == 60
 
 
 # ---------------------------------------------------------------- the rules easy to miss
@@ -307,7 +307,7 @@ def test_16_1_1_no_emergency_money_for_a_corporation_holding_the_permanent_2():
     president = g.b_president(km)
     permanent = next(t for t in g.trains if g.trains[t].name == "2P")
     g.move(g.trains[permanent], g.owner[permanent], km)            # test setup: KPAC holds the DSNG's 2P
-    assert not g.b_must_buy_train(km) and not g.b_emergency_seller(president)
+    assert not g.b_must_buy_train(km) and not g.call("emergency_seller", president)
     assert_refused(g, C("KPAC", "contribute", player=president.id, amount=10), "§5.10.6")
     assert_refused(g, C("KPAC", "bankrupt"), "§5.10.6")
 
@@ -345,7 +345,7 @@ def test_4_4_2_a_player_over_the_certificate_limit_sells_at_the_first_legal_oppo
     turn_to(g, "Cid")
     cid = g.find("Cid")
     for sym in ("CM", "CS", "KPAC"):                               # test setup: Cid is handed certificates
-        for cert in g.b_treasury_certificates(g.find(sym)):
+        for cert in g.call("treasury_certificates", g.find(sym)):
             if g.b_certificates(cid) > g.param("cert_limit"):
                 break
             g.move(cert, g.find(sym), cid)

@@ -133,7 +133,7 @@ def test_major_investors_a_purchase_may_not_pass_the_presidency_to_another_playe
         dee_share = next(c for c in g.certs_of["CM"] if g.owner[c.id] == g.find("Bob"))
         g.move(dee_share, g.find("Bob"), g.find("Dee"))
         _kpac_operating(g)
-        cert = g.b_pool_certificates(g.find("CM"))[0]
+        cert = g.call("pool_certificates", g.find("CM"))[0]
         buy_one = C("KPAC", "corporate_buy_shares", shares=[cert.id], percent=10)
         # KPAC's president Dee holds 10% of CM, CM's president Ann 20%: the share would not make KPAC CM's
         # largest holder (a takeover), and Ann's 20% plus it is more than Dee's 10%, so the option refuses

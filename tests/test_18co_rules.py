@@ -627,7 +627,7 @@ def _after_buy_train():
 
 def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
     g = _after_buy_train()
-    treasury_certs = [c.id for c in g.b_treasury_certificates(g.find("KPAC"))]
+    treasury_certs = [c.id for c in g.call("treasury_certificates", g.find("KPAC"))]
     assert_refused(g, C("KPAC", "sell_shares", shares=treasury_certs[:2], percent=20), "§5.11.1")
     row, col = _cell(g, "KPAC")
     cash_before = corp_state(g, "KPAC")["treasury"]
@@ -639,7 +639,7 @@ def test_5_11_1_issue_one_certificate_at_a_time_moving_down():
 
 def test_5_4_redeeming_comes_before_the_trains_run():
     g = _after_buy_train()
-    cert = g.b_treasury_certificates(g.find("KPAC"))[0].id
+    cert = g.call("treasury_certificates", g.find("KPAC"))[0].id
     act(g, C("KPAC", "sell_shares", shares=[cert], percent=10))
     assert_refused(g, C("KPAC", "buy_shares", shares=[cert], percent=10), "§5.2")
 
@@ -683,9 +683,9 @@ def test_4_3_3_a_share_bought_from_the_treasury_counts_for_the_float_once_sold_t
     par(g, a, "KPAC", 80)                                         # purple: 50% to float (§4.3.1.2)
     km = g.find("KPAC")
     b = next(p for p in g.players if p.id != a)
-    for cert in g.b_treasury_certificates(km)[:2]:                # test setup: two shares bought and sold again
+    for cert in g.call("treasury_certificates", km)[:2]:                # test setup: two shares bought and sold again
         g.move(cert, km, POOL)
-    cert = g.b_treasury_certificates(km)[0]
+    cert = g.call("treasury_certificates", km)[0]
     g.move(cert, km, b)
     assert not corp_state(g, "KPAC")["floated"]
     g.b_check_float(km)                                           # 20% + 10% held, 20% in the Market: 50% sold
@@ -699,7 +699,7 @@ def test_4_6_2_a_corporation_owned_by_players_and_other_corporations_rises():
     a = acting(g)
     par(g, a, "KPAC", 60)
     km, cm = g.find("KPAC"), g.find("CM")
-    for cert in g.b_treasury_certificates(km):                    # test setup: every other share held by CM
+    for cert in g.call("treasury_certificates", km):                    # test setup: every other share held by CM
         g.move(cert, km, cm)
     row, col = corp_state(g, "KPAC")["market_cell"]
     while g.g["stock_rounds"] == 1:
@@ -734,7 +734,7 @@ def test_5_11_1_a_two_share_certificate_issued_moves_the_token_down_twice():
     km = g.find("KPAC")
     # test setup: two of KPAC's single-share certificates in its treasury become one two-share certificate
     # (as the DSNG's are), the other of the two out of the game
-    one, other = g.b_treasury_certificates(km)[:2]
+    one, other = g.call("treasury_certificates", km)[:2]
     two = Certificate("KPAC", one.index, 20)
     g.certs_of["KPAC"][g.certs_of["KPAC"].index(one)] = two
     g.certificates[two.id] = two
@@ -755,6 +755,6 @@ def test_4_2_2_the_certificate_named_is_the_one_bought():
     a = acting(g)
     par(g, a, "KPAC", 60)
     b = acting(g)
-    last = g.b_treasury_certificates(g.find("KPAC"))[-1]
+    last = g.call("treasury_certificates", g.find("KPAC"))[-1]
     act(g, P(b, "buy_shares", shares=[last.id], percent=10))
     assert g.owner[last.id] == g.find(b)

@@ -137,7 +137,7 @@ def _kpac_must_buy_a_train(variant=None):
     g.transfer(g.cash[km], km, BANK)
     g.transfer(g.cash[dee] - 10, dee, BANK)
     g.move(_held(g, "Bob", "CM")[0], g.find("Bob"), dee)
-    assert g.b_must_buy_train(km) and g.b_emergency_seller(dee)
+    assert g.b_must_buy_train(km) and g.call("emergency_seller", dee)
     return g
 
 
@@ -153,11 +153,11 @@ def test_5_10_6_1_the_president_sells_no_more_than_he_needs():
         g = _kpac_must_buy_a_train()
         g.move(_held(g, "Bob", "CM")[0], g.find("Bob"), g.find("Dee"))   # test setup: Dee holds two CM shares
         price = corp_state(g, "CM")["share_price"]
-        g.transfer(g.b_emergency_shortfall() - price * 3 // 2, BANK, g.find("Dee"))   # he needs 1.5 shares' worth
+        g.transfer(g.call("emergency_shortfall") - price * 3 // 2, BANK, g.find("Dee"))   # he needs 1.5 shares' worth
         return g, price
 
     g, price = position()
-    assert price < g.b_emergency_shortfall() <= 2 * price          # one share is not enough, two are
+    assert price < g.call("emergency_shortfall") <= 2 * price          # one share is not enough, two are
     act(g, P("Dee", "sell_shares", shares=[c.id for c in _held(g, "Dee", "CM")], percent=20))
     g, price = position()
     g.transfer(price, BANK, g.find("Dee"))                         # (test setup: now one share is enough)

@@ -100,7 +100,7 @@ def test_6_1_no_takeover_while_players_hold_the_presidents_certificate():
 def test_6_1_1_third_party_certificates_are_sold_to_the_market_without_moving_the_price():
     g = _game()
     cs = _corp(g, "CS")
-    cert = next(c for c in g.b_treasury_certificates(cs))
+    cert = next(c for c in g.call("treasury_certificates", cs))
     g.move(cert, cs, _corp(g, "CM"))                           # test setup: CM holds a CS share
     cell = corp_state(g, "CS")["market_cell"]
     pool = corp_state(g, "CS")["pool_percent"]
@@ -172,7 +172,7 @@ def test_6_1_4_trains_mines_privates_and_the_owners_certificates_pass_to_the_own
     trains = sorted(t.id for t in g.b_trains(km) + g.b_trains(cm))
     g.g["collected"] = (("mine", "D14", "CM"), ("mine", "E11", "KPAC"))   # test setup: one mine each
     g.owner["IMC"] = cm                                          # test setup: CM owns the Idarado Mining Company
-    own = g.b_treasury_certificates(km)[0]
+    own = g.call("treasury_certificates", km)[0]
     g.move(own, km, cm)                                          # test setup: CM holds a KPAC share
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
@@ -312,7 +312,7 @@ def _presidents_choice():
     share (test setup: from CS's treasury), and the set of operating rounds is played out."""
     g = _game()
     cs, km = _corp(g, "CS"), _corp(g, "KPAC")
-    cert = g.b_treasury_certificates(cs)[0]
+    cert = g.call("treasury_certificates", cs)[0]
     g.move(cert, cs, km)
     g.emit("presidents_choice")
     while g.g["round"] == "stock":
@@ -360,7 +360,7 @@ def test_8_2_only_certificates_of_another_corporation():
     g, _ = _presidents_choice()
     while acting(g) != "Dee":
         pass_(g)
-    own = g.b_treasury_certificates(_corp(g, "KPAC"))[0]        # KPAC's own unsold share
+    own = g.call("treasury_certificates", _corp(g, "KPAC"))[0]        # KPAC's own unsold share
     assert_refused(g, P("Dee", "buy_shares", shares=[own.id], percent=10), "§8.2")
 
 
@@ -382,7 +382,7 @@ def test_8_3_a_pass_is_final_and_8_4_all_passing_leads_to_the_stock_round():
 def test_8_2_a_player_who_bought_comes_round_again():
     g, cert = _presidents_choice()
     cs, km = _corp(g, "CS"), _corp(g, "KPAC")
-    second = g.b_treasury_certificates(cs)[0]
+    second = g.call("treasury_certificates", cs)[0]
     g.move(second, cs, km)                                       # test setup: KPAC holds two CS shares
     while acting(g) != "Dee":
         pass_(g)
@@ -438,7 +438,7 @@ def _kpac_operating(g):
 def _cm_in_market(g, n):
     """Test setup: n of CM's unsold certificates lie in the Market (moved, no money)."""
     cm = _corp(g, "CM")
-    for cert in g.b_treasury_certificates(cm)[:n]:
+    for cert in g.call("treasury_certificates", cm)[:n]:
         g.move(cert, cm, POOL)
 
 
@@ -447,7 +447,7 @@ def test_5_5_1_a_corporation_buys_a_share_of_another_from_the_market():
     _cm_in_market(g, 1)
     _kpac_operating(g)
     km = _corp(g, "KPAC")
-    cert = g.b_pool_certificates(_corp(g, "CM"))[0]
+    cert = g.call("pool_certificates", _corp(g, "CM"))[0]
     treasury, bank = g.cash[km], g.cash[BANK]
     act(g, C("KPAC", "corporate_buy_shares", shares=[cert.id], percent=10))
     assert g.owner[cert.id] == km
@@ -478,10 +478,10 @@ def test_5_5_1_certificates_of_one_other_corporation_a_turn():
     g = _game()
     _cm_in_market(g, 1)
     cs = _corp(g, "CS")
-    g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market too
+    g.move(g.call("treasury_certificates", cs)[0], cs, POOL)           # test setup: a CS share in the Market too
     _kpac_operating(g)
-    act(g, C("KPAC", "corporate_buy_shares", shares=[g.b_pool_certificates(_corp(g, "CM"))[0].id], percent=10))
-    cs_cert = g.b_pool_certificates(cs)[0]
+    act(g, C("KPAC", "corporate_buy_shares", shares=[g.call("pool_certificates", _corp(g, "CM"))[0].id], percent=10))
+    cs_cert = g.call("pool_certificates", cs)[0]
     assert_refused(g, C("KPAC", "corporate_buy_shares", shares=[cs_cert.id], percent=10), "§5.5.1")
 
 
@@ -490,7 +490,7 @@ def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_preside
     _cm_in_market(g, 3)
     _kpac_operating(g)
     km, cm = _corp(g, "KPAC"), _corp(g, "CM")
-    certs = [c.id for c in g.b_pool_certificates(cm)]
+    certs = [c.id for c in g.call("pool_certificates", cm)]
     assert_refused(g, C("KPAC", "corporate_buy_shares", shares=certs[:2], percent=20), "§5.5.4")
     act(g, C("KPAC", "corporate_buy_shares", shares=[certs[0]], percent=10))
     act(g, C("KPAC", "corporate_buy_shares", shares=[certs[1]], percent=10))
@@ -508,7 +508,7 @@ def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_preside
 def _kpac_at_train_step(g, cs_shares):
     """KPAC holds `cs_shares` CS shares (test setup: from CS's treasury) and has reached its train purchase."""
     cs, km = _corp(g, "CS"), _corp(g, "KPAC")
-    for cert in g.b_treasury_certificates(cs)[:cs_shares]:
+    for cert in g.call("treasury_certificates", cs)[:cs_shares]:
         g.move(cert, cs, km)
     _kpac_operating(g)
     for _ in range(10):
@@ -543,9 +543,9 @@ def test_5_12_2_several_corporate_shares_drop_one_space_each():
 def test_5_12_1_no_sale_after_buying_the_same_corporation_this_turn():
     g = _game()
     cs = _corp(g, "CS")
-    g.move(g.b_treasury_certificates(cs)[0], cs, POOL)           # test setup: a CS share in the Market
+    g.move(g.call("treasury_certificates", cs)[0], cs, POOL)           # test setup: a CS share in the Market
     _kpac_operating(g)
-    cert = g.b_pool_certificates(cs)[0]
+    cert = g.call("pool_certificates", cs)[0]
     act(g, C("KPAC", "corporate_buy_shares", shares=[cert.id], percent=10))   # §5.5 at the start of the turn
     while g.g["step"] != "buy_train":
         pass_(g)
@@ -559,7 +559,7 @@ def test_5_2_10_corporate_shares_are_sold_after_the_train_step():
     after it no track is laid (§5.2.4) and no train bought (§5.2.8) in the turn."""
     g = _game()
     cs, km = _corp(g, "CS"), _corp(g, "KPAC")
-    cert = g.b_treasury_certificates(cs)[0]
+    cert = g.call("treasury_certificates", cs)[0]
     g.move(cert, cs, km)
     _kpac_operating(g)
     assert g.g["step"] == "redeem_shares"

@@ -458,14 +458,14 @@ def test_neville_tinning_issues_and_redeems_at_the_market_price():
     for corp, paid in (("DRG", 100), ("DSPP", 90)):  # Tinning: the price; otherwise one space left
         to_step(g, corp, "track_and_token")
         c = g.entity("corporation", corp)
-        share = g.b_treasury_certificates(c)[0]
+        share = g.call("treasury_certificates", c)[0]
         cash = g.cash[c]
         act(g, C(corp, "sell_shares", shares=[share.id], percent=10))
         assert g.cash[c] == cash + paid
     next_turn(g, "DRG")
     drg = g.entity("corporation", "DRG")
     price, cash = g.b_price(drg), g.cash[drg]
-    share = g.b_pool_certificates(drg)[0]
+    share = g.call("pool_certificates", drg)[0]
     act(g, C("DRG", "buy_shares", shares=[share.id], percent=10))
     assert g.cash[drg] == cash - price  # redeemed at the price, not one space right
     assert cubes(g, "DRG") == 0  # a lasting power, no cubes
@@ -681,7 +681,7 @@ def _to_pool(g, corp, n):
     from compiler.runtime.entities import POOL
 
     c = g.entity("corporation", corp)
-    certs = g.b_treasury_certificates(c)[:n]
+    certs = g.call("treasury_certificates", c)[:n]
     for cert in certs:
         g.j.set(g.owner, cert.id, POOL)
     return certs
@@ -695,14 +695,14 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     pooled = _to_pool(g, "DSPP", 3) + _to_pool(g, "DRG", 1)
     # DSPP (Delaney) operates first, at the lower price: without Graham it buys no other company's share
     to_step(g, "DSPP", "track_and_token")
-    drg_share = g.b_pool_certificates(drg)[0]
+    drg_share = g.call("pool_certificates", drg)[0]
     assert_refused(g, C("DSPP", "buy_shares", shares=[drg_share.id], percent=10), "Cleveland Graham",
                    "only a company with Cleveland Graham")
     to_step(g, "DRG", "track_and_token")
     offered = {tuple(a["shares"]) for a in g.legal_actions() if a["type"] == "buy_shares"}
     assert (pooled[0].id,) in offered
     # only from the open market: a share in DSPP's treasury is not for sale to DRG
-    in_treasury = g.b_treasury_certificates(dspp)[0]
+    in_treasury = g.call("treasury_certificates", dspp)[0]
     assert_refused(g, C("DRG", "buy_shares", shares=[in_treasury.id], percent=10), "Cleveland Graham",
                    "from the open market")
     # never another company's president's certificate (test setup: DSPP's lies in the open market)

@@ -13,8 +13,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: the twins at the last count; a change that adds one fails here (199 after the price drop, half pay,
 #: share cost and payees moved into the library; 203 with the trade-in's discount and the abilities'
-#: generic timing, `use_ability`, `ability_usable`, `ability_sold`, merged beside them as primitives)
-RECORDED = 203
+#: generic timing, `use_ability`, `ability_usable`, `ability_sold`, merged beside them as primitives;
+#: 181 with the holdings, bonds, the market (price_after), arithmetic, stock-round turn and emergency rules below in the library, and
+#: cert_limit(), holding_cap(), pool_cap() gone, which no rulespec called)
+RECORDED = 181
+
+#: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
+MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
+         "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
+         "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of"]
 
 
 @functools.cache
@@ -54,3 +61,12 @@ def test_the_share_policies_are_the_librarys(name):
     found = _census()
     assert name not in found["twins"] + found["engine_only"]
     assert f"function {name}(" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_the_moved_rules_are_the_librarys(name):
+    """Each is written once, in the library, over primitives: no `b_` method, no z3 twin."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert f"function {name}(" in library or f"procedure {name}(" in library

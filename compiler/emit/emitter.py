@@ -294,6 +294,8 @@ class Compiler:
                 return f"any({body} for {var} in {domain})"
             if e.kind == "sum":
                 return f"sum({body} for {var} in {domain})"
+            if e.kind == "filter":
+                return f"[{var} for {var} in {domain} if {body}]"
             return f"sum(1 for {var} in {domain} if {body})"
         raise EmitError(f"cannot compile {type(e).__name__}", getattr(e, "span", None))
 

@@ -29,6 +29,7 @@ VALUES: dict[str, str] = {
     "corporations": "every corporation",
     "privates": "every private company",
     "minors": "every minor (and every pick that operates as one)",
+    "bonds": "every bond",
 }
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"

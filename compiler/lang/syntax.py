@@ -253,7 +253,7 @@ class Index:
 
 @dataclass(frozen=True)
 class Quantifier:
-    """all/any/sum/count(var in domain: body)."""
+    """all/any/sum/count/filter(var in domain: body); filter is the list of the domain's elements for which the body holds."""
 
     kind: str
     var: str

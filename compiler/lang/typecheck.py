@@ -234,7 +234,40 @@ class Checker:
                 self._cached_component(decl)
         self._required_params()
         self._matches()
+        self._arities()
         return self.out
+
+    # -- calls of the title's procedures and functions
+    def _arities(self) -> None:
+        """E036 for a call of a procedure or function of the title (its library's among them) with more
+        arguments than it has parameters, or without one it requires: the engine would fail at play and
+        the z3 translation refuse it. A builtin's arguments are the runtime's to check."""
+        routines = {clause.decl.name: clause.decl for clause in self.title.clauses
+                    if isinstance(clause.decl, s.Routine) and clause.decl.kind in ("procedure", "function")}
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            for node in s.walk(decl):
+                if not (isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in routines):
+                    continue
+                callee = routines[node.func.name]
+                names = [p.name for p in callee.params]
+                given = set(names[:len(node.args)]) | {k for k, _ in node.kwargs}
+                unknown = [k for k, _ in node.kwargs if k not in names]
+                missing = [p.name for p in callee.params if p.name not in given and p.default is None]
+                if len(node.args) <= len(names) and not unknown and not missing:
+                    continue
+                wanted = ", ".join(names) or "no arguments"
+                given_n = len(node.args) + len(node.kwargs)
+                self.out.append(error(
+                    "E036", f"`{callee.name}` takes {len(names)} argument{'s' if len(names) != 1 else ''} "
+                            f"({wanted}); this call gives {given_n}"
+                            + (f", naming {', '.join(f'`{k}`' for k in unknown)}" if unknown else "")
+                            + (f", without {', '.join(f'`{k}`' for k in missing)}" if missing else ""),
+                    node.span,
+                    help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}",
+                ))
 
     # -- `match` over an enum value
     def _matches(self) -> None:

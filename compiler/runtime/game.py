@@ -480,11 +480,6 @@ class GameBase:
     def _start_minor(self, minor: Entity) -> None:
         self.j.set(self.corp[minor.id], "floated", True)
 
-    def b_close_minors(self) -> None:
-        """close_minors(): every minor closes: its cash goes to the bank, its trains to the pool, its tokens leave the map."""
-        for minor in self.minors:
-            self._close_minor(minor)
-
     def _close_minor(self, minor: Entity) -> None:
         if self.corp[minor.id]["closed"]:
             return
@@ -876,20 +871,12 @@ class GameBase:
         """operated(C): C has finished an operating turn in this game."""
         return bool(self.corp[corp.id].get("operated"))
 
+    def b_bought_this_turn(self) -> bool:
+        """bought_this_turn(): the player to act has bought a certificate (or a private) in this stock-round turn."""
+        return self.g["bought"]
+
     def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
         return (player.id, corp.id) in self.g["sold_this_round"]
-
-    def b_may_buy_now(self, player: Entity) -> bool:
-        """One buy per stock-round turn; with sell-then-buy, no sale after it."""
-        if self.g["bought"]:
-            return False
-        if self.g["round"] == "stock" and self._privates_for_sale():
-            return False
-        return True
-
-    def b_may_sell_now(self, player: Entity) -> bool:
-        order = self.param("sell_buy_order")
-        return not (order == "sell_then_buy" and self.g["bought"])
 
     def b_certificates(self, player: Entity) -> int:
         """Certificates counting against the limit: shares outside exempt
@@ -909,12 +896,6 @@ class GameBase:
             total += sum(1 for m in self.minors if self.owner[m.id] == player and not self.corp[m.id]["closed"])
         return total
 
-    def b_cert_limit(self) -> int:
-        return self.param("cert_limit")
-
-    def b_holding_cap(self) -> int:
-        return self.param("holding_cap")
-
     def b_next_certificate(self, corp: Entity, source: str) -> Certificate | None:
         """next_certificate(C, source): the certificate of C to be bought from `source` (pool, or the
         corporation's IPO/treasury): the one the action names (its `shares`), where it names one held
@@ -932,12 +913,6 @@ class GameBase:
                     continue  # it passes only by exchange to a player holding as much (_check_president)
                 return cert
         return None
-
-    def b_pool_percent(self, corp: Entity) -> int:
-        return self.b_percent(POOL, corp)
-
-    def b_pool_cap(self) -> int:
-        return self.param("pool_cap")
 
     def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
         """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
@@ -969,24 +944,9 @@ class GameBase:
         """take(xs, n): the first n of xs."""
         return list(xs)[:n]
 
-    def b_min(self, *xs):
-        return min(xs)
-
-    def b_max(self, *xs):
-        return max(xs)
-
-    def b_floor_to(self, x: int, n: int) -> int:
-        return x - x % n
-
-    def b_ceil_to(self, x: int, n: int) -> int:
-        return x if x % n == 0 else x + n - x % n
-
     def b_first(self, xs):
         xs = list(xs)
         return xs[0] if xs else None
-
-    def b_owner(self, item: Any) -> Entity:
-        return self.owner[item.id]
 
     def b_trains(self, holder: Entity) -> list[Train]:
         return [t for tid, t in self.trains.items() if self.owner[tid] == holder]
@@ -1001,9 +961,6 @@ class GameBase:
             if holder not in seen:
                 seen.append(holder)
         return seen
-
-    def b_open_privates(self) -> list[Entity]:
-        return [p for p in self.privates if not self.closed[p.id] and self.owner[p.id] not in (BANK, POOL)]
 
     def b_train_limit(self, corp: Entity) -> int:
         """train_limit(C): the phase's train limit, raised for C by each corporation it took over (the
@@ -1189,11 +1146,9 @@ class GameBase:
                                          and self._serves_owner_companies(p)))]
 
     def _director(self, operator: Entity) -> Entity | None:
-        """The player who directs `operator`: a corporation's president, a minor's owner (None if none)."""
-        if operator.kind == "corporation":
-            return self.b_president(operator)
-        holder = self.owner.get(operator.id)
-        return holder if holder is not None and holder.kind == "player" else None
+        """The player who directs `operator`: the library's function `director` (a corporation's president,
+        a minor's or a private's owner where a player holds it; None otherwise)."""
+        return self.call("director", operator)
 
     @staticmethod
     def _serves_owner_companies(company: Entity) -> bool:
@@ -2336,12 +2291,6 @@ class GameBase:
             return out
         return distance
 
-    def b_can_sell(self, player: Entity) -> bool:
-        """can_sell(P): whether P may sell any certificate now (the round's rules permitting)."""
-        if self.g["round"] != "stock" or self.g["stock_rounds"] <= 1:
-            return False
-        return any(self.b_sellable(player, c) for c in self.corporations if self.b_started(c))
-
     def b_must_buy_train(self, corp: Entity) -> bool:
         """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
         return (
@@ -2355,13 +2304,6 @@ class GameBase:
         """A train that counts for a corporation's duty to own one (not one with
         `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
         return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
-
-    def b_price_after(self, corp: Entity, direction: str) -> int:
-        """price_after(C, d): the price one market move of C in direction d would give."""
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            raise IllegalAction(f"{corp} has no share price yet")
-        return self.market.price(self.market.move(cell, str(direction)))
 
     def b_falling_sale_value(self, corp: Entity, shares: int) -> int:
         """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of
@@ -2382,32 +2324,12 @@ class GameBase:
             if self.corp[corp.id]["cell"] is None or self.corp[corp.id]["closed"]:
                 continue
             for cert in self.b_sellable(player, corp):
-                if self.b_pool_percent(corp) + cert.percent <= self.param("pool_cap"):
+                if self.b_percent(POOL, corp) + cert.percent <= self.param("pool_cap"):
                     return True
         return False
 
-    def b_emergency_seller(self, player: Entity) -> bool:
-        """emergency_seller(P): P presides the corporation operating now, which must buy a train
-        it and P together cannot pay for: P may sell shares (emergency money raising)."""
-        if self.g["round"] != "operating" or self.g["operating"] is None:
-            return False
-        corp = self._operator(self.g["operating"])
-        return (corp.kind == "corporation" and self.b_president(corp) == player and self.b_must_buy_train(corp)
-                and self.cash[corp] + self.cash[player] < self.b_cheapest_train_price())
-
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
-
-    def b_emergency_shortfall(self) -> int:
-        """emergency_shortfall(): what the president of the corporation operating now must still raise for the
-        cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed)."""
-        if self.g["round"] != "operating" or self.g["operating"] is None:
-            return 0
-        corp = self._operator(self.g["operating"])
-        president = self.b_president(corp) if corp.kind == "corporation" else None
-        if president is None or president.kind != "player" or not self.b_must_buy_train(corp):
-            return 0
-        return max(0, self.b_cheapest_train_price() - self.cash[corp] - self.cash[president])
 
     def b_dearest_side_price(self) -> int:
         """dearest_side_price(): the highest price of a side of the bank's cheapest train card (1846's 4 and
@@ -2458,14 +2380,6 @@ class GameBase:
             self.j.rollback()
         return max(0, price - self.cash[corp] - help_)
 
-    def b_treasury_certificates(self, corp: Entity) -> list[Certificate]:
-        """treasury_certificates(C): C's own certificates on its mat."""
-        return [c for c in self.certs_of[corp.id] if self.owner[c.id] == corp and not c.president]
-
-    def b_pool_certificates(self, corp: Entity) -> list[Certificate]:
-        """pool_certificates(C): C's certificates in the bank pool."""
-        return [c for c in self.certs_of[corp.id] if self.owner[c.id] is POOL]
-
     def b_closed(self, item: Entity) -> bool:
         """closed(X): whether private, corporation or minor X is closed (or out of the game)."""
         if item.kind in ("corporation", "minor"):
@@ -2500,10 +2414,6 @@ class GameBase:
             c.shares for c in self.certs_of[corp.id]
             if c.id in granted and self.owner[c.id].kind == "player"
         )
-
-    def b_bonds_of(self, corp: Entity) -> list[Entity]:
-        """bonds_of(C): the bonds of corporation C."""
-        return [b for b in self.bonds if b.get("corporation") == corp.id]
 
     def b_done_this_turn(self, mark: str) -> bool:
         """done_this_turn(m): whether m was marked in this turn."""
@@ -2587,10 +2497,6 @@ class GameBase:
     def b_phase_value(self, value):
         """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
         return self._by_phase(value, "phase_value")
-
-    def b_sold_percent(self, corp: Entity) -> int:
-        """sold_percent(C): the percentage of C that players hold."""
-        return sum(self.b_percent(p, corp) for p in self.players)
 
     # -- personal loans (a player's debt to the bank)
 
@@ -2694,11 +2600,6 @@ class GameBase:
             return sum(int(part.get("visit", part.get("pay", 0))) for part in d)
         raise RuleGap(f"train {train.name} distance", "not a number of stops")
 
-    def b_pay_per_share(self, corp: Entity, holder: Entity, amount: int) -> int:
-        """What `holder`'s shares of `corp` earn from a dividend of `amount`
-        to all shareholders (10% of it per share)."""
-        return amount * self.b_percent(holder, corp) // 100
-
     def b_end_step(self, corp: Entity) -> None:
         if self.g["step"] == "track_and_token":
             # a combined step ends when its station token is placed and its tile lays are used
@@ -2780,10 +2681,6 @@ class GameBase:
                 return self._value(a[str(field)], f"{company} {ability} {field}")
         raise RuleGap(f"{company} ability {ability}.{field}", "the rulespec does not give it")
 
-    def b_director(self, operator: Entity) -> Entity | None:
-        """director(C): the player who directs C: a corporation's president, a minor's owner (none if none)."""
-        return self._director(operator)
-
     def b_close_private(self, item: Entity) -> None:
         """close_private(X): private X closes (no more income, no more ability)."""
         self.j.set(self.closed, item.id, True)
@@ -2819,6 +2716,8 @@ class GameBase:
             return list(self.privates)
         if name == "minors":
             return list(self.minors)
+        if name == "bonds":
+            return list(self.bonds)
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -3091,7 +2990,7 @@ class GameBase:
                 continue
             if not any(self.owner[c.id] == player for c in self.certs_of[corp.id]):
                 continue
-            normal, room = [], self.param("pool_cap") - self.b_pool_percent(corp)
+            normal, room = [], self.param("pool_cap") - self.b_percent(POOL, corp)
             for cert in self.b_sellable(player, corp):
                 if cert.percent <= room:
                     normal.append(cert)
@@ -3110,7 +3009,7 @@ class GameBase:
                 self.transfer(self.b_price(corp) * sum(c.percent for c in rest) // 10, BANK, player)
                 for cert in rest:
                     self.move(cert, player, POOL)
-            if self.b_pool_percent(corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "sell_out"):
+            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "sell_out"):
                 # the title's `sanction pool_cap for ...` allows it until players buy the excess back
                 self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
             self._check_president(corp)
@@ -3181,7 +3080,7 @@ class GameBase:
                 return all(self.b_percent(player, c) <= self.param("holding_cap")
                            or "unlimited_holding" in self.b_zones(c) for c in self.corporations)
             if name == "pool_cap":
-                return self.b_pool_percent(self.entity("corporation", pid)) <= self.param("pool_cap")
+                return self.b_percent(POOL, self.entity("corporation", pid)) <= self.param("pool_cap")
             return False
 
         keep = frozenset((name, pid) for name, pid in self.g["sanctioned"] if not settled(name, pid))
@@ -4703,7 +4602,7 @@ class GameBase:
             corp = self.entity("corporation", cert.corporation)
             self.transfer(self.b_price(corp) * cert.percent // 10, BANK, owned)
             self.move(cert, owned, POOL)
-            if self.b_pool_percent(corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "take_over"):
+            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "take_over"):
                 self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
         board = self.board
         if board is not None:
@@ -4736,7 +4635,7 @@ class GameBase:
             if self.owner[item.id] == owned and not self.closed[item.id]:
                 self.move(item, owned, owner)
         step = int(self._value(props.get("takeover_payout_rounding", 1), "takeover_payout_rounding"))
-        payout = self.b_floor_to(self.cash[owned], step)
+        payout = self.cash[owned] - self.cash[owned] % step
         for holder in self.b_shareholders(owned):
             if holder == owned or holder is SCRAP:
                 continue
@@ -4918,7 +4817,7 @@ class GameBase:
                 if self.owner[cert.id] == target and cert.corporation != target.id:
                     self.move(cert, target, POOL)
                     corp = self.entity("corporation", cert.corporation)
-                    if self.b_pool_percent(corp) > self.param("pool_cap") \
+                    if self.b_percent(POOL, corp) > self.param("pool_cap") \
                             and self._sanctioned("pool_cap", "acquisition_round"):
                         self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
             self._close_corporation(target)

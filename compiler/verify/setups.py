@@ -138,7 +138,7 @@ def leave_nothing_to_sell(game: Any, corp: Entity, rng: random.Random) -> None:
         if game.corp[owned.id]["cell"] is None:
             continue
         for cert in game.b_sellable(president, owned):
-            if cert.president or game.b_pool_percent(owned) + cert.percent > cap:
+            if cert.president or game.b_percent(RT_POOL, owned) + cert.percent > cap:
                 continue
             if rng.random() < 0.5 or not others:
                 j.set(game.owner, cert.id, RT_POOL)

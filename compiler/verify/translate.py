@@ -585,10 +585,10 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name not in ("players", "corporations", "privates") and not (name == "minors" and m.minors):
+                if name not in ("players", "corporations", "privates", "bonds") and not (name == "minors" and m.minors):
                     raise Unsupported(f"the {name} are outside the verified scope")
                 group = {"players": m.players, "corporations": m.corporations, "privates": m.privates,
-                         "minors": m.minors}[name]
+                         "minors": m.minors, "bonds": m.bonds}[name]
                 return SymList([(m.z(x), True) for x in group])
             if name in self.params:
                 return self.param_value(name, ctx)
@@ -1091,6 +1091,8 @@ class Translator:
         return v
 
     def quantifier(self, e: s.Quantifier, ctx: Ctx) -> Any:
+        if e.kind == "filter":
+            return self.filtered(e, ctx)
         if isinstance(e.domain, s.Name) and e.domain.name in OUT_OF_SCOPE_GROUPS and e.domain.name not in ctx.locals \
                 and not self.model.minors:
             # over a group the model leaves out (the minors' holdings)
@@ -1125,6 +1127,26 @@ class Translator:
         if e.kind == "count":
             return SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
         raise Unsupported(f"quantifier {e.kind}")
+
+    def filtered(self, e: s.Quantifier, ctx: Ctx) -> "SymList":
+        """filter(var in domain: body): the domain's elements, each present where it was and the body
+        holds of it. Over the model's members of a group only (as every list of the model): the
+        corporations a cut-down scope leaves out are in no list."""
+        domain = self.expr(e.domain, ctx)
+        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+            domain = self.range_list(domain[1], domain[2])
+        if isinstance(domain, list):
+            domain = SymList([(x, True) for x in domain])
+        if not isinstance(domain, SymList):
+            raise Unsupported(f"filter over {domain!r}")
+        elems = []
+        for value, cond in domain.elems:
+            if truth(cond) is False:
+                continue
+            sub = ctx.fork(cond)
+            sub.locals[e.var] = value
+            elems.append((value, AND(cond, self.truthy(self.expr(e.body, sub)))))
+        return SymList(elems)
 
     def range_list(self, low: Any, high: Any, counts_shares: bool = False) -> "SymList":
         """The numbers low..high (both included) as a list: each with the condition that it is within
@@ -1977,13 +1999,6 @@ class Builtins:
             out = IF(cond, self.holder(ctx, it), out)
         return out
 
-    def b_owner(self, ctx: Ctx, item: Any) -> Any:
-        """As GameBase.b_owner: a minor's owner (`owner:<minor>`), else the holder of the item."""
-        k = self.known(item) if is_z3(item) else None
-        if k is not None and k.kind == "minor":
-            return ctx.state[f"owner:{k.id}"]
-        return self.b_holder_of(ctx, item)
-
     def b_president(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
 
@@ -2253,6 +2268,10 @@ class Builtins:
         """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
         return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
 
+    def b_bought_this_turn(self, ctx: Ctx) -> Any:
+        """As GameBase.b_bought_this_turn: the turn's purchase flag."""
+        return ctx.state["bought"]
+
     def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         m = self.m
         p = self.ent(player)
@@ -2284,26 +2303,8 @@ class Builtins:
             out = IF(cond, m.z(ent), out)
         return out
 
-    def b_may_buy_now(self, ctx: Ctx, player: Any) -> Any:
-        st = ctx.state
-        for_sale = OR(*[c for _, c in self.privates_for_sale(ctx)])
-        return AND(NOT(st["bought"]), NOT(AND(st["round"] == ROUNDS.index("stock"), for_sale)))
-
-    def b_may_sell_now(self, ctx: Ctx, player: Any) -> Any:
-        order = self.param(ctx, "sell_buy_order")
-        return NOT(ctx.state["bought"]) if order == "sell_then_buy" else True
-
     def b_certificates(self, ctx: Ctx, holder: Any) -> Any:
         return self.cert_count(ctx, holder)
-
-    def b_cert_limit(self, ctx: Ctx) -> Any:
-        return self.param(ctx, "cert_limit")
-
-    def b_holding_cap(self, ctx: Ctx) -> Any:
-        return self.param(ctx, "holding_cap")
-
-    def b_pool_cap(self, ctx: Ctx) -> Any:
-        return self.param(ctx, "pool_cap")
 
     def b_next_certificate(self, ctx: Ctx, corp: Any, source: Any) -> Any:
         m = self.m
@@ -2332,9 +2333,6 @@ class Builtins:
         if not self.m.prop_value("receivership_steps"):
             return False
         return AND(ctx.state[f"has_par:{corp.id}"], self.held(ctx, self.m.certs_for(corp.id)[0], self.m.z(POOL)))
-
-    def b_pool_percent(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, self.m.z(POOL), c))
 
     def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         """As GameBase.b_sellable: the certificates of the corporation the player may sell, president's
@@ -2384,25 +2382,6 @@ class Builtins:
     def b_len(self, ctx: Ctx, xs: Any) -> Any:
         return self.tr.length(xs)
 
-    def b_min(self, ctx: Ctx, *xs: Any) -> Any:
-        out = xs[0]
-        for x in xs[1:]:
-            out = min(out, x) if not is_z3(x) and not is_z3(out) else IF(self.tr.cmp("<", x, out), x, out)
-        return out
-
-    def b_max(self, ctx: Ctx, *xs: Any) -> Any:
-        out = xs[0]
-        for x in xs[1:]:
-            out = max(out, x) if not is_z3(x) and not is_z3(out) else IF(self.tr.cmp(">", x, out), x, out)
-        return out
-
-    def b_floor_to(self, ctx: Ctx, x: Any, n: Any) -> Any:
-        return SUM([x, NEG(MOD(x, n))])
-
-    def b_ceil_to(self, ctx: Ctx, x: Any, n: Any) -> Any:
-        r = MOD(x, n)
-        return IF(self.tr.eq(r, 0), x, SUM([x, n, NEG(r)]))
-
     def b_take(self, ctx: Ctx, xs: Any, n: Any) -> Any:
         """take(xs, n): the first n present elements (n a number the title gives)."""
         if is_z3(n):
@@ -2439,16 +2418,6 @@ class Builtins:
         for h in m.buckets["certificate"]:
             elems.append((m.z(h), AND(cond, OR(*[ctx.state[hold_name(x, h)] >= 1 for x in certs]))))
         elems.append((m.z(ELSEWHERE), AND(cond, OR(*[ctx.state[hold_name(x, None)] >= 1 for x in certs]))))
-        return SymList(elems)
-
-    def b_open_privates(self, ctx: Ctx) -> Any:
-        m = self.m
-        elems = []
-        for x in m.privates:
-            item = m.item_of_ent(x)
-            assert item is not None
-            st = ctx.state
-            elems.append((m.z(x), AND(NOT(st[f"closed:{x.id}"]), st[hold_name(item, BANK)] < 1, st[hold_name(item, POOL)] < 1)))
         return SymList(elems)
 
     def b_train_limit(self, ctx: Ctx, corp: Any = None) -> Any:
@@ -2561,15 +2530,6 @@ class Builtins:
             out = IF(e == m.z(x), m.z(corp), out) if k is None else m.z(corp)
         return out
 
-    def b_can_sell(self, ctx: Ctx, player: Any) -> Any:
-        m = self.m
-        st = ctx.state
-        parts = []
-        for c in m.corporations:
-            sellable = self.b_sellable(ctx, player, m.z(c))
-            parts.append(AND(st[f"has_par:{c.id}"], OR(*[cond for _, cond in sellable.elems])))
-        return AND(st["round"] == ROUNDS.index("stock"), st["stock_rounds"] > 1, OR(*parts))
-
     def b_must_buy_train(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
         e = self.ent(corp)
@@ -2591,28 +2551,6 @@ class Builtins:
         value = self.m.train_data.get(train.name or "", {}).get("satisfies_train_obligation", True)
         ctx.shared.reads.add("train", f"{train.name}.satisfies_train_obligation", value)
         return value is not False
-
-    def b_emergency_seller(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_emergency_seller: in an operating round, the player
-        presides the operating corporation, which must buy a train that it and
-        he together cannot pay for. In a cut-down scope the operating
-        corporation may be one the model leaves out (`operating` is then
-        NONE): whether it must buy a train its president cannot pay for is
-        outside the model, an oracle says, so both answers are checked."""
-        m = self.m
-        st = ctx.state
-        p = self.ent(player)
-        price = self.b_cheapest_train_price(ctx)
-        parts = []
-        for c in m.corporations:
-            z = m.z(c)
-            parts.append(AND(st["operating"] == z, self.b_president(ctx, z) == p, self.b_must_buy_train(ctx, z),
-                             self.tr.cmp("<", self.cash_of(ctx, z) + self.cash_of(ctx, p), price)))
-        if m.truncated:
-            outside = ctx.fresh("emergency_seller_outside_scope", "bool")
-            ctx.shared.oracles.append(("emergency_seller_outside_scope", (), outside))
-            parts.append(AND(st["operating"] == m.z(NONE), outside))
-        return AND(st["round"] == ROUNDS.index("operating"), OR(*parts))
 
     def b_cheapest_train_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_cheapest_train_price: the cheapest side of a card the bank sells (1846's 4-train
@@ -2639,21 +2577,6 @@ class Builtins:
         short = SUM([price, NEG(before), NEG(help_)])
         return IF(must, IF(self.tr.cmp(">", short, 0), short, 0), 0)
 
-    def b_treasury_certificates(self, ctx: Ctx, corp: Any) -> Any:
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert in self.m.certs_for(c.id):
-                if not cert.president:
-                    elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, self.m.z(c)))))
-        return SymList(elems)
-
-    def b_pool_certificates(self, ctx: Ctx, corp: Any) -> Any:
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert in self.m.certs_for(c.id):
-                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, self.m.z(POOL)))))
-        return SymList(elems)
-
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m
         e = self.ent(item)
@@ -2671,15 +2594,6 @@ class Builtins:
                            self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)
-
-    def b_bonds_of(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for b in m.bonds:
-                if m.data[b].get("corporation") == c.id:
-                    elems.append((m.z(b), cond))
-        return SymList(elems)
 
     def mark(self, ctx: Ctx, mark: Any) -> str:
         name = f"mark:{mark}"
@@ -2783,10 +2697,6 @@ class Builtins:
         """As GameBase.b_recorded_revenue: a run's revenue as its record gives it, any amount the
         routes could earn (an oracle, as route_revenue)."""
         return self.b_route_revenue(ctx, corp, routes)
-
-    def b_pay_per_share(self, ctx: Ctx, corp: Any, holder: Any, amount: Any) -> Any:
-        pct = self.b_percent(ctx, holder, corp)
-        return DIV(MUL(amount, pct), 100)
 
     # -- the map: tile lays and station tokens are not modelled; what they cost
     #    and which privates they close are left to the engine (oracles)
@@ -3355,21 +3265,6 @@ class Builtins:
             name = f"sold_this_turn:{c.id}"
             st[name] = IF(AND(ctx.path, cond), True, st[name])
 
-    def b_price_after(self, ctx: Ctx, corp: Any, direction: Any) -> Any:
-        """As GameBase.b_price_after: the price one market move would give
-        (refused when the corporation has no price yet)."""
-        market = self.m.require_market()
-        if str(direction) not in ("up", "down", "left", "right"):
-            raise Unsupported(f"market move {direction!r}")
-        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
-
-        def after(c: Ent) -> Any:
-            ctx.require(ctx.state[f"has_cell:{c.id}"])
-            return self.cell_chain(ctx, c, lambda cell: market.price(market.move(cell, str(direction))),
-                                   key=("price after", str(direction)))
-
-        return self.per_corp(ctx, corp, after)
-
     def b_price_after_moves(self, ctx: Ctx, corp: Any, direction: Any, n: Any) -> Any:
         """As GameBase.b_price_after_moves: the price `n` market moves would give. A number of moves that
         is a term (a count of certificates and one more) is read up to the most certificates a corporation
@@ -3492,14 +3387,6 @@ class Builtins:
             return self.cell_chain(ctx, c, at)
 
         return self.per_corp(ctx, corp, value)
-
-    def b_emergency_shortfall(self, ctx: Ctx) -> Any:
-        """As GameBase.b_emergency_shortfall: what the operating corporation's president still has to raise
-        for the train it must buy (an oracle, at least 0: the train's price is the depot's; the validator
-        reads the engine's answer)."""
-        v = self.oracle(ctx, "emergency_shortfall", (), "int")
-        ctx.shared.axioms.append(v >= 0)
-        return v
 
     def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
         """As GameBase.b_can_emergency_sell: the player holds a certificate of a
@@ -3631,11 +3518,6 @@ class Builtins:
         if out is None:
             raise GapError("phase_value", "no phase has a value")
         return out
-
-    def b_sold_percent(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_sold_percent: the percentage of the corporation players hold."""
-        m = self.m
-        return self.per_corp(ctx, corp, lambda c: SUM([self.percent_of(ctx, m.z(p), c) for p in m.players]))
 
     def debt_of(self, ctx: Ctx, player: Any) -> Any:
         m = self.m
@@ -4200,20 +4082,6 @@ class Builtins:
             out = IF(cond, value, out)
         return out
 
-    def b_director(self, ctx: Ctx, operator: Any) -> Any:
-        """As GameBase.b_director: a corporation's president; a private's owner if
-        a player holds it; no one for a player."""
-        m = self.m
-        e = self.ent(operator)
-        out: Any = m.z(NONE)
-        for x in reversed(m.privates):
-            holder = self.holder(ctx, m.item_of_ent(x))  # type: ignore[arg-type]
-            by_player = OR(*[self.tr.ent_is(holder, p) for p in m.players])
-            out = IF(self.tr.ent_is(e, x), IF(by_player, holder, m.z(NONE)), out)
-        for c in reversed(m.corporations):
-            out = IF(self.tr.ent_is(e, c), self.b_president(ctx, m.z(c)), out)
-        return out
-
 
     # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
     #    The card each corporation holds and the cubes left on it are state (`card:C`, `cubes:C`).
@@ -4461,11 +4329,6 @@ class Builtins:
         self.corp_of(ctx, corp)
         ctx.require(AND(self.tr.cmp(">=", position, 1),
                         self.oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
-
-    def b_close_minors(self, ctx: Ctx) -> None:
-        """As GameBase.b_close_minors: every minor closes."""
-        for x in self.m.minors:
-            self.close_minor(ctx, x, True)
 
     def b_close_minor(self, ctx: Ctx, minor: Any) -> None:
         """As GameBase.b_close_minor: that minor closes."""

@@ -166,7 +166,7 @@ CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
 #: reads from the engine (`Validator._engine_fact`).
 ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
                           "position_open", "armed", "hold_price", "train_discount", "available", "home_open",
-                          "stations_on_map", "emergency_shortfall"})
+                          "stations_on_map"})
 
 
 def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
@@ -437,7 +437,7 @@ class Validator:
         for corp in game.corporations:
             if self.model.corp(corp.id) is not None or game.corp[corp.id]["cell"] is None or game.corp[corp.id]["closed"]:
                 continue
-            if any(game.b_pool_percent(corp) + cert.percent <= cap for cert in game.b_sellable(player, corp)):
+            if any(game.b_percent(RT_POOL, corp) + cert.percent <= cap for cert in game.b_sellable(player, corp)):
                 return True
         return False
 
@@ -700,10 +700,6 @@ class Validator:
                 env[cname] = outside_proceeds[1]
             elif name == "emergency_sellable_outside_scope" and outside_sellable is not None:
                 env[cname] = outside_sellable
-            elif name == "emergency_seller_outside_scope":
-                # the operating corporation is outside the scope: the engine's answer for the acting player
-                env[cname] = (action.get("entity_type") == "player"
-                              and game.b_emergency_seller(game.entity("player", action["entity"])))
             elif name == "presides_acting_outside_scope":
                 # the acting corporation is outside the scope: whether the acting player presides it
                 acting = game.current_entity()
@@ -791,8 +787,6 @@ class Validator:
         game = self.game
         if name == "deck_empty":
             return not game.b_deck()
-        if name == "emergency_shortfall":
-            return game.b_emergency_shortfall()
         if None in args:
             return None
         offers = tuple(game.g.get("card_offers", ()))
@@ -1060,7 +1054,7 @@ def _into_scope(validator: Validator, rng: random.Random) -> bool:
                 if not (isinstance(holder, Entity) and holder.kind == "corporation"
                         and model_entity(model, holder) is None):
                     continue
-                if not cert.president and game.b_pool_percent(engine_corp) + cert.percent <= cap:
+                if not cert.president and game.b_percent(RT_POOL, engine_corp) + cert.percent <= cap:
                     j.set(game.owner, cert.id, RT_POOL)
                 else:
                     j.set(game.owner, cert.id, rng.choice(game.players))
