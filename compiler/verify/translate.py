@@ -1594,6 +1594,8 @@ class Builtins:
         #: `cell_chain`'s terms by what they read of each cell and the corporation's row and column terms
         #: (z3's ids; the terms are kept with them, so no id is reused while cached)
         self.chains: dict[tuple, tuple[Any, Any, Any]] = {}
+        #: `cell_chain`'s conditions by the row and column terms' ids (`_cell_conds`)
+        self.cell_conds: dict[tuple, tuple[list[Any], Any, Any]] = {}
 
     # -- helpers over items and holders
     def ent(self, v: Any) -> z3.ExprRef:
@@ -1843,10 +1845,22 @@ class Builtins:
                 found = self.chains[(key, corp.id, ids)] = (self.cell_chain(ctx, corp, f), row, col)
             return found[0]
         cells = self.m.cells
+        conds = self._cell_conds(st[f"row:{corp.id}"], st[f"col:{corp.id}"])
         out = f(cells[-1])
-        for cell in reversed(cells[:-1]):
-            out = IF(AND(st[f"row:{corp.id}"] == cell[0], st[f"col:{corp.id}"] == cell[1]), f(cell), out)
+        for i in range(len(cells) - 2, -1, -1):
+            out = IF(conds[i], f(cells[i]), out)
         return out
+
+    def _cell_conds(self, row: Any, col: Any) -> list[Any]:
+        """`row == r and col == c` for each market cell but the last (`cell_chain`'s cases), made once
+        for each row and column term: the chains of one step read the same terms (z3 shares equal terms,
+        so the chain is the term it was)."""
+        ids = tuple(v.get_id() if isinstance(v, z3.ExprRef) else ("value", v) for v in (row, col))
+        found = self.cell_conds.get(ids)
+        if found is None:
+            conds = [AND(row == r, col == c) for r, c in self.m.cells[:-1]]
+            found = self.cell_conds[ids] = (conds, row, col)  # (the terms kept: no id reused while cached)
+        return found[0]
 
     def in_cells(self, ctx: Ctx, corp: Ent, cells: list[tuple[int, int]]) -> Any:
         st = ctx.state
