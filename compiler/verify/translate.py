@@ -183,22 +183,57 @@ def zi(v: Any) -> z3.ArithRef:
     raise Unsupported(f"a value that is not a number: {v!r}")
 
 
-_TRUE_ID = z3.BoolVal(True).get_id()
-_FALSE_ID = z3.BoolVal(False).get_id()
+_TRUE = z3.BoolVal(True)
+_FALSE = z3.BoolVal(False)
+_TRUE_ID = _TRUE.get_id()
+_FALSE_ID = _FALSE.get_id()
+#: the ASTs' addresses: z3 shares equal terms (hash-consing), so two terms are one term when their
+#: addresses are equal (what `ExprRef.eq`, `Z3_is_eq_ast`, compares), and true and false are one each
+_TRUE_AST = _TRUE.as_ast().value
+_FALSE_AST = _FALSE.as_ast().value
 
 
 def truth(v: Any) -> bool | None:
     """A condition's constant value, when it has one (z3 shares the ASTs of
-    true and false, so their ids tell them)."""
+    true and false, so their addresses tell them)."""
     if isinstance(v, bool):
         return v
     if isinstance(v, z3.BoolRef):
-        i = v.get_id()
-        if i == _TRUE_ID:
+        i = v.ast.value
+        if i == _TRUE_AST:
             return True
-        if i == _FALSE_ID:
+        if i == _FALSE_AST:
             return False
     return None
+
+
+# The connectives below call z3's constructors directly where the Python API's would only check
+# and coerce what is already known (terms of one context, truth values for `and`/`or`, two terms of
+# one sort for `if`): the same terms, without most of the Python calls a translation made.
+_mk_and, _mk_or, _mk_ite = z3.z3core.Z3_mk_and, z3.z3core.Z3_mk_or, z3.z3core.Z3_mk_ite
+#: the class `z3.If` gives an if-then-else of two terms of these classes (a numeral's is a term's)
+_ITE_CLASS = {z3.ArithRef: z3.ArithRef, z3.IntNumRef: z3.ArithRef, z3.BoolRef: z3.BoolRef,
+              z3.DatatypeRef: z3.DatatypeRef}
+
+
+def _connective(mk: Callable, terms: list[z3.BoolRef]) -> z3.BoolRef:
+    """`z3.And(terms)` or `z3.Or(terms)` of truth values (`zb`) of one context."""
+    ctx = terms[0].ctx
+    if any(t.ctx is not ctx for t in terms):
+        return z3.And(terms) if mk is _mk_and else z3.Or(terms)
+    args = (z3.Ast * len(terms))(*[t.ast for t in terms])
+    return z3.BoolRef(mk(ctx.ref(), len(terms), args), ctx)
+
+
+def _ite(c: z3.BoolRef, a: z3.ExprRef, b: z3.ExprRef) -> z3.ExprRef:
+    """`z3.If(c, a, b)`."""
+    ctx = c.ctx
+    cls = _ITE_CLASS.get(type(a))
+    if cls is None or cls is not _ITE_CLASS.get(type(b)) or a.ctx is not ctx or b.ctx is not ctx:
+        return z3.If(c, a, b)  # (a mismatch or another kind of term: as z3 makes it)
+    # (the model's numbers are all integers, so no coercion is left out; two datatypes of different
+    # sorts are refused by z3's constructor, as by `z3.If`, with a `Z3Exception`)
+    return cls(_mk_ite(ctx.ref(), c.ast, a.ast, b.ast), ctx)
 
 
 def AND(*xs: Any) -> Any:
@@ -211,7 +246,7 @@ def AND(*xs: Any) -> Any:
             out.append(zb(x))
     if not out:
         return True
-    return out[0] if len(out) == 1 else z3.And(out)
+    return out[0] if len(out) == 1 else _connective(_mk_and, out)
 
 
 def OR(*xs: Any) -> Any:
@@ -224,7 +259,7 @@ def OR(*xs: Any) -> Any:
             out.append(zb(x))
     if not out:
         return False
-    return out[0] if len(out) == 1 else z3.Or(out)
+    return out[0] if len(out) == 1 else _connective(_mk_or, out)
 
 
 def NOT(x: Any) -> Any:
@@ -263,9 +298,9 @@ def IF(c: Any, a: Any, b: Any) -> Any:
             b = z3.IntVal(b)
     if not is_z3(a) or not is_z3(b):
         raise Unsupported(f"a choice between {a!r} and {b!r}")
-    if a.eq(b):
+    if a.ast.value == b.ast.value and a.ctx is b.ctx:  # (`a.eq(b)`)
         return a
-    return z3.If(zb(c), a, b)
+    return _ite(zb(c), a, b)
 
 
 def NEG(x: Any) -> Any:

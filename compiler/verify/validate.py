@@ -868,7 +868,9 @@ class Validator:
     def try_all(self, kinds: set[str] | None = None) -> list[dict]:
         """Every candidate now (of `kinds`, when given); the legal ones."""
         game = self.game
-        pre = abstract_state(game, self.model)
+        # the state now, abstracted once for every candidate, when one is first compared (the
+        # candidates are tried in transactions rolled back, so it is the state they all start from)
+        pre: dict[str, Any] | None = None
         legal = []
         self.unbound_legal = []
         self.offered = set()
@@ -877,6 +879,8 @@ class Validator:
             self.offered.add(name)
             if kinds is not None and name not in kinds:
                 continue
+            if pre is None and self.wants(name):
+                pre = abstract_state(game, self.model)
             accepted = self.check(action, pre)
             if accepted is UNBOUND:
                 if game.is_legal(action):
@@ -893,6 +897,8 @@ class Validator:
             if players:
                 player = players[len(self.offered) % len(players)]
                 self.offered.add("end_game")
+                if pre is None:
+                    pre = abstract_state(game, self.model)
                 self.check({"type": "end_game", "entity": player.id, "entity_type": "player"}, pre)
         return legal
 
