@@ -65,21 +65,33 @@ def _decl_name(ctx: z3.Context, decl: Any) -> str:
 
 class Compiled:
     """z3 terms turned into a table of plain nodes once, so that evaluating
-    them on many states needs no calls into z3: (op, payload, children)."""
+    them on many states needs no calls into z3: (op, payload, children).
+
+    One table may hold the terms of many steps (a validation's steps share most of their terms: the
+    market's chains, the holdings): it keeps each term it is given alive, as its keys are z3's term
+    ids, and says of each node whether it reads the depot (`reads_depot`)."""
 
     def __init__(self, model: Model):
         self.model = model
         self.nodes: list[tuple[str, Any, tuple[int, ...]]] = []
         self.index: dict[int, int] = {}
+        #: whether each node reads a holding of the depot (a variable `...@depot`), itself or below
+        self.depot: list[bool] = []
+        #: the terms added (z3 reuses the id of a term no longer referenced)
+        self.kept: list[Any] = []
+
+    def reads_depot(self, nodes: Any) -> bool:
+        """Whether any of these nodes reads a holding of the depot."""
+        return any(self.depot[n] for n in nodes)
 
     def add(self, e: Any) -> int:
         """The node of a term (a Python int or bool is a constant).
 
         The walk calls z3's C functions directly (the Python API's objects and
-        error checks made most of a validation's time); `e` is kept alive by
-        the caller while the table is in use, as the keys are z3's term ids."""
+        error checks made most of a validation's time)."""
         if not isinstance(e, z3.ExprRef):
             self.nodes.append(("const", e, ()))
+            self.depot.append(False)
             return len(self.nodes) - 1
         lib, c = _Z3, e.ctx.ref()
         index, by_id = self.index, self.model._by_id
@@ -87,6 +99,7 @@ class Compiled:
         found = index.get(key)
         if found is not None:
             return found
+        self.kept.append(e)
         # iterative post-order walk (terms can be deep); a term's children are read once, and kept on
         # the stack with it until they are in the table
         get_id, put = lib.Z3_get_ast_id, self._put
@@ -98,10 +111,12 @@ class Compiled:
                 if k in index:
                     continue
                 op = _OPS.get(kind)
+                args = tuple(index[get_id(c, child)] for child in children)
                 if op is None:
-                    put(k, ("unknown", _decl_name(e.ctx, decl), ()))
+                    # (its arguments are in the table only for what they read: it is not evaluated)
+                    put(k, ("unknown", _decl_name(e.ctx, decl), args))
                 else:
-                    put(k, (op, None, tuple(index[get_id(c, child)] for child in children)))
+                    put(k, (op, None, args))
                 continue
             k = get_id(c, term)
             if k in index:
@@ -123,9 +138,6 @@ class Compiled:
             if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
                 put(k, ("var", _decl_name(e.ctx, decl), ()))
                 continue
-            if _OPS.get(kind) is None:
-                put(k, ("unknown", _decl_name(e.ctx, decl), ()))
-                continue
             children = [lib.Z3_get_app_arg(c, term, i) for i in range(count)]
             stack.append((term, (k, kind, decl, children)))
             for child in children:
@@ -134,6 +146,9 @@ class Compiled:
         return index[key]
 
     def _put(self, key: int, node: tuple[str, Any, tuple[int, ...]]) -> None:
+        op, payload, args = node
+        depot = self.depot
+        depot.append(payload.endswith("@depot") if op == "var" else any(depot[a] for a in args))
         self.nodes.append(node)
         self.index[key] = len(self.nodes) - 1
 
