@@ -211,6 +211,17 @@ def truth(v: Any) -> bool | None:
 # and coerce what is already known (terms of one context, truth values for `and`/`or`, two terms of
 # one sort for `if`): the same terms, without most of the Python calls a translation made.
 _mk_and, _mk_or, _mk_ite = z3.z3core.Z3_mk_and, z3.z3core.Z3_mk_or, z3.z3core.Z3_mk_ite
+_mk_add = z3.z3core.Z3_mk_add
+#: the classes of integer terms (`SUM`'s fast path)
+_INT_TERMS = (z3.ArithRef, z3.IntNumRef)
+#: z3's C functions for a term's sort kind (reading only: no error to check)
+_get_sort = z3.z3core.Z3_get_sort.__defaults__[-1].f
+_get_sort_kind = z3.z3core.Z3_get_sort_kind.__defaults__[-1].f
+
+
+def _is_int_term(ctx: z3.Context, t: z3.ExprRef) -> bool:
+    ref = ctx.ref()
+    return _get_sort_kind(ref, _get_sort(ref, t.ast)) == z3.Z3_INT_SORT
 #: the class `z3.If` gives an if-then-else of two terms of these classes (a numeral's is a term's)
 _ITE_CLASS = {z3.ArithRef: z3.ArithRef, z3.IntNumRef: z3.ArithRef, z3.BoolRef: z3.BoolRef,
               z3.DatatypeRef: z3.DatatypeRef}
@@ -293,14 +304,29 @@ def IF(c: Any, a: Any, b: Any) -> Any:
             if a == b:
                 return a
         if isinstance(a, int):
-            a = z3.IntVal(a)
+            a = _int_val(a)
         if isinstance(b, int):
-            b = z3.IntVal(b)
+            b = _int_val(b)
     if not is_z3(a) or not is_z3(b):
         raise Unsupported(f"a choice between {a!r} and {b!r}")
     if a.ast.value == b.ast.value and a.ctx is b.ctx:  # (`a.eq(b)`)
         return a
     return _ite(zb(c), a, b)
+
+
+#: `z3.IntVal` of the numbers `IF` met (z3 shares equal terms: the same numeral), up to `_INT_VALS_MOST`
+_INT_VALS: dict[int, z3.ArithRef] = {}
+_INT_VALS_MOST = 4096
+
+
+def _int_val(n: int) -> z3.ArithRef:
+    """`z3.IntVal(n)`."""
+    found = _INT_VALS.get(n)
+    if found is None:
+        found = z3.IntVal(n)
+        if len(_INT_VALS) < _INT_VALS_MOST:
+            _INT_VALS[n] = found
+    return found
 
 
 def NEG(x: Any) -> Any:
@@ -312,6 +338,15 @@ def SUM(xs: list[Any]) -> Any:
     terms = [x for x in xs if is_z3(x)]
     if not terms:
         return consts
+    ctx = terms[0].ctx
+    if all(type(t) in _INT_TERMS and t.ctx is ctx and _is_int_term(ctx, t) for t in terms):
+        # (`z3.Sum(terms) + consts`, made by z3's constructor: the terms are integers of one context,
+        # which the Python API's would only check and coerce)
+        total = terms[0] if len(terms) == 1 else z3.ArithRef(
+            _mk_add(ctx.ref(), len(terms), (z3.Ast * len(terms))(*[t.ast for t in terms])), ctx)
+        if not consts:
+            return total
+        return z3.ArithRef(_mk_add(ctx.ref(), 2, (z3.Ast * 2)(total.ast, _int_val(consts).ast)), ctx)
     total = z3.Sum(terms) if len(terms) > 1 else terms[0]
     return total + consts if consts else total
 
