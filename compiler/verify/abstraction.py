@@ -79,6 +79,9 @@ class Compiled:
         self.depot: list[bool] = []
         #: the terms added (z3 reuses the id of a term no longer referenced)
         self.kept: list[Any] = []
+        #: whether each node reads nothing but the pre-state (`pre.X` variables and constants): its
+        #: value is the same for every candidate tried on one state (`Evaluator`'s `shared`)
+        self.pre_only: list[bool] = []
 
     def reads_depot(self, nodes: Any) -> bool:
         """Whether any of these nodes reads a holding of the depot."""
@@ -92,6 +95,7 @@ class Compiled:
         if not isinstance(e, z3.ExprRef):
             self.nodes.append(("const", e, ()))
             self.depot.append(False)
+            self.pre_only.append(True)
             return len(self.nodes) - 1
         lib, c = _Z3, e.ctx.ref()
         index, by_id = self.index, self.model._by_id
@@ -149,6 +153,9 @@ class Compiled:
         op, payload, args = node
         depot = self.depot
         depot.append(payload.endswith("@depot") if op == "var" else any(depot[a] for a in args))
+        pre_only = self.pre_only
+        pre_only.append(payload.startswith("pre.") if op == "var" else
+                        op != "unknown" and all(pre_only[a] for a in args))
         self.nodes.append(node)
         self.index[key] = len(self.nodes) - 1
 
@@ -157,10 +164,16 @@ class Evaluator:
     """Evaluates compiled terms on concrete values: `env` maps constant names
     to ints, bools or entities. Raises `Unknown` for a constant it lacks."""
 
-    def __init__(self, compiled: Compiled, env: dict[str, Any]):
+    def __init__(self, compiled: Compiled, env: dict[str, Any], shared: dict[int, Any] | None = None):
+        """`shared`: the values of the nodes that read nothing but the pre-state (`Compiled.pre_only`)
+        for evaluators of the same `pre.X` values in `env` (the candidates tried on one state)."""
         self.c = compiled
         self.env = env
         self.memo: dict[int, Any] = {}
+        if shared is not None:
+            self._shared, self._pre_only = shared, compiled.pre_only
+        else:
+            self._shared = None
 
     def __call__(self, i: int) -> Any:
         memo = self.memo
@@ -172,6 +185,14 @@ class Evaluator:
         op, payload, args = self.c.nodes[i]
         if op == "const":
             return payload  # (a constant is its own value: nothing to keep)
+        shared = self._shared
+        if shared is not None and self._pre_only[i]:
+            memo = shared
+            if i in memo:
+                value = memo[i]
+                if isinstance(value, Unknown):
+                    raise value
+                return value
         try:
             value = self._eval(op, payload, args)
         except Unknown as exc:

@@ -239,6 +239,8 @@ class Validator:
         self.heads: dict[str, set[str]] = {}
         #: the last pre-state's variables named as the compiled terms name them ("pre.X")
         self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
+        #: the values of the terms that read nothing but that pre-state (`Evaluator`'s `shared`)
+        self._pre_values: dict[int, Any] = {}
         self._exact_of: tuple[dict[str, Any] | None, dict[str, bool]] = (None, {})
         self.cert_ids = {c.id for c in self.model.certs}
         self.model_item_ids = {item.id for item in self.model.items}
@@ -673,6 +675,7 @@ class Validator:
         compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
         if self._pre_env[0] is not pre:  # (`try_all` checks every candidate on one pre-state)
             self._pre_env = (pre, {f"pre.{name}": value for name, value in pre.items()})
+            self._pre_values = {}
         env = dict(self._pre_env[1])
         for name in self.model.table_constants():
             # a table keyed by more than the player count (1846's certificate limit by the
@@ -844,7 +847,7 @@ class Validator:
         """The model's guard on `env` (None when unknown) and, when `compare` (an action the engine
         accepted, compared), the post-state variables that differ from the engine's `post` (name,
         the model's value) and how many were compared (one the oracles leave unknown is not)."""
-        ev = Evaluator(compiled, env)
+        ev = Evaluator(compiled, env, self._pre_values)
         try:
             guard: bool | None = bool(ev(guard_node))
         except Unknown:
