@@ -8,6 +8,7 @@ with no solver: z3 terms turned into plain nodes once, then interpreted per stat
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import z3
@@ -64,21 +65,37 @@ def _decl_name(ctx: z3.Context, decl: Any) -> str:
 
 class Compiled:
     """z3 terms turned into a table of plain nodes once, so that evaluating
-    them on many states needs no calls into z3: (op, payload, children)."""
+    them on many states needs no calls into z3: (op, payload, children).
+
+    One table may hold the terms of many steps (a validation's steps share most of their terms: the
+    market's chains, the holdings): it keeps each term it is given alive, as its keys are z3's term
+    ids, and says of each node whether it reads the depot (`reads_depot`)."""
 
     def __init__(self, model: Model):
         self.model = model
         self.nodes: list[tuple[str, Any, tuple[int, ...]]] = []
         self.index: dict[int, int] = {}
+        #: whether each node reads a holding of the depot (a variable `...@depot`), itself or below
+        self.depot: list[bool] = []
+        #: the terms added (z3 reuses the id of a term no longer referenced)
+        self.kept: list[Any] = []
+        #: whether each node reads nothing but the pre-state (`pre.X` variables and constants): its
+        #: value is the same for every candidate tried on one state (`Evaluator`'s `shared`)
+        self.pre_only: list[bool] = []
+
+    def reads_depot(self, nodes: Any) -> bool:
+        """Whether any of these nodes reads a holding of the depot."""
+        return any(self.depot[n] for n in nodes)
 
     def add(self, e: Any) -> int:
         """The node of a term (a Python int or bool is a constant).
 
         The walk calls z3's C functions directly (the Python API's objects and
-        error checks made most of a validation's time); `e` is kept alive by
-        the caller while the table is in use, as the keys are z3's term ids."""
+        error checks made most of a validation's time)."""
         if not isinstance(e, z3.ExprRef):
             self.nodes.append(("const", e, ()))
+            self.depot.append(False)
+            self.pre_only.append(True)
             return len(self.nodes) - 1
         lib, c = _Z3, e.ctx.ref()
         index, by_id = self.index, self.model._by_id
@@ -86,45 +103,59 @@ class Compiled:
         found = index.get(key)
         if found is not None:
             return found
-        # iterative post-order walk (terms can be deep)
-        stack = [(e.as_ast(), False)]
+        self.kept.append(e)
+        # iterative post-order walk (terms can be deep); a term's children are read once, and kept on
+        # the stack with it until they are in the table
+        get_id, put = lib.Z3_get_ast_id, self._put
+        stack: list[tuple[Any, Any]] = [(e.as_ast(), None)]
         while stack:
             term, ready = stack.pop()
-            k = lib.Z3_get_ast_id(c, term)
+            if ready is not None:
+                k, kind, decl, children = ready
+                if k in index:
+                    continue
+                op = _OPS.get(kind)
+                args = tuple(index[get_id(c, child)] for child in children)
+                if op is None:
+                    # (its arguments are in the table only for what they read: it is not evaluated)
+                    put(k, ("unknown", _decl_name(e.ctx, decl), args))
+                else:
+                    put(k, (op, None, args))
+                continue
+            k = get_id(c, term)
             if k in index:
                 continue
             numeral = lib.Z3_get_ast_kind(c, term) == z3.Z3_NUMERAL_AST
             if numeral and lib.Z3_get_sort_kind(c, lib.Z3_get_sort(c, term)) == z3.Z3_INT_SORT:
-                self._put(k, ("const", int(lib.Z3_get_numeral_string(c, term)), ()))
+                put(k, ("const", int(lib.Z3_get_numeral_string(c, term)), ()))
                 continue
             decl = lib.Z3_get_app_decl(c, term)
             kind = lib.Z3_get_decl_kind(c, decl)
             if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
-                self._put(k, ("const", kind == z3.Z3_OP_TRUE, ()))
+                put(k, ("const", kind == z3.Z3_OP_TRUE, ()))
                 continue
             ent = by_id.get(k)
             if ent is not None:
-                self._put(k, ("const", ent, ()))
+                put(k, ("const", ent, ()))
                 continue
             count = lib.Z3_get_app_num_args(c, term)
             if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
-                self._put(k, ("var", _decl_name(e.ctx, decl), ()))
+                put(k, ("var", _decl_name(e.ctx, decl), ()))
                 continue
             children = [lib.Z3_get_app_arg(c, term, i) for i in range(count)]
-            if not ready:
-                stack.append((term, True))
-                for child in children:
-                    if lib.Z3_get_ast_id(c, child) not in index:
-                        stack.append((child, False))
-                continue
-            op = _OPS.get(kind)
-            if op is None:
-                self._put(k, ("unknown", _decl_name(e.ctx, decl), ()))
-                continue
-            self._put(k, (op, None, tuple(index[lib.Z3_get_ast_id(c, child)] for child in children)))
+            stack.append((term, (k, kind, decl, children)))
+            for child in children:
+                if get_id(c, child) not in index:
+                    stack.append((child, None))
         return index[key]
 
     def _put(self, key: int, node: tuple[str, Any, tuple[int, ...]]) -> None:
+        op, payload, args = node
+        depot = self.depot
+        depot.append(payload.endswith("@depot") if op == "var" else any(depot[a] for a in args))
+        pre_only = self.pre_only
+        pre_only.append(payload.startswith("pre.") if op == "var" else
+                        op != "unknown" and all(pre_only[a] for a in args))
         self.nodes.append(node)
         self.index[key] = len(self.nodes) - 1
 
@@ -133,10 +164,16 @@ class Evaluator:
     """Evaluates compiled terms on concrete values: `env` maps constant names
     to ints, bools or entities. Raises `Unknown` for a constant it lacks."""
 
-    def __init__(self, compiled: Compiled, env: dict[str, Any]):
+    def __init__(self, compiled: Compiled, env: dict[str, Any], shared: dict[int, Any] | None = None):
+        """`shared`: the values of the nodes that read nothing but the pre-state (`Compiled.pre_only`)
+        for evaluators of the same `pre.X` values in `env` (the candidates tried on one state)."""
         self.c = compiled
         self.env = env
         self.memo: dict[int, Any] = {}
+        if shared is not None:
+            self._shared, self._pre_only = shared, compiled.pre_only
+        else:
+            self._shared = None
 
     def __call__(self, i: int) -> Any:
         memo = self.memo
@@ -145,30 +182,43 @@ class Evaluator:
             if isinstance(value, Unknown):
                 raise value
             return value
+        op, payload, args = self.c.nodes[i]
+        if op == "const":
+            return payload  # (a constant is its own value: nothing to keep)
+        shared = self._shared
+        if shared is not None and self._pre_only[i]:
+            memo = shared
+            if i in memo:
+                value = memo[i]
+                if isinstance(value, Unknown):
+                    raise value
+                return value
         try:
-            value = self._eval(i)
+            value = self._eval(op, payload, args)
         except Unknown as exc:
             memo[i] = exc
             raise
         memo[i] = value
         return value
 
-    def _eval(self, i: int) -> Any:
-        op, payload, args = self.c.nodes[i]
-        if op == "const":
-            return payload
+    def _eval(self, op: str, payload: Any, args: tuple[int, ...]) -> Any:
         if op == "var":
-            if payload not in self.env:
+            env = self.env
+            if payload not in env:
                 raise Unknown(payload)
-            return self.env[payload]
+            return env[payload]
         if op == "ite":
             # a chain of ite in the else branches (a value per case) is walked
             # in a loop, not by recursion: the chains can be thousands long
+            nodes, memo = self.c.nodes, self.memo
             while True:
                 branch = args[1] if self(args[0]) else args[2]
-                op, _, args = self.c.nodes[branch]
-                if op != "ite" or branch in self.memo:
+                op, _, args = nodes[branch]
+                if op != "ite" or branch in memo:
                     return self(branch)
+        compare = _COMPARE.get(op)
+        if compare is not None:
+            return compare(self(args[0]), self(args[1]))
         if op in ("and", "or"):
             want = op == "or"
             unknown = None
@@ -188,18 +238,8 @@ class Evaluator:
         if op == "unknown":
             raise Unknown(f"operator {payload}")
         values = [self(a) for a in args]
-        if op == "eq":
-            return values[0] == values[1]
         if op == "distinct":
             return len(set(values)) == len(values)
-        if op == "le":
-            return values[0] <= values[1]
-        if op == "lt":
-            return values[0] < values[1]
-        if op == "ge":
-            return values[0] >= values[1]
-        if op == "gt":
-            return values[0] > values[1]
         if op == "add":
             return sum(values)
         if op == "sub":
@@ -221,6 +261,10 @@ class Evaluator:
         if op == "div":
             return (a - r) // b
         return r
+
+
+#: the binary comparisons `Evaluator` reads (z3's are of two arguments)
+_COMPARE = {"eq": operator.eq, "le": operator.le, "lt": operator.lt, "ge": operator.ge, "gt": operator.gt}
 
 
 # ---------------------------------------------------------------- abstraction
@@ -329,12 +373,15 @@ def depot_exact(game: Any, model: Model) -> bool:
     return all(t in items for t in game._available_train_ids())
 
 
-def _holding_plan(model: Model) -> list[tuple[str, dict[Ent, str], str]]:
+def _holding_plan(model: Model) -> tuple[list[tuple[str, dict[Ent, str], str]], dict[str, int]]:
+    """Each item's id, its holding variables by holder and its "elsewhere" variable; and every
+    holding variable at 0, in that order (what `abstract_state` starts from)."""
     plan = getattr(model, "_holding_plan", None)
     if plan is None:
-        plan = [(item.id, {b: hold_name(item, b) for b in model.buckets[item.kind]}, hold_name(item, None))
-                for item in model.items]
-        model._holding_plan = plan  # type: ignore[attr-defined]
+        items = [(item.id, {b: hold_name(item, b) for b in model.buckets[item.kind]}, hold_name(item, None))
+                 for item in model.items]
+        zeros = {name: 0 for _, buckets, other in items for name in (*buckets.values(), other)}
+        plan = model._holding_plan = (items, zeros)  # type: ignore[attr-defined]
     return plan
 
 
@@ -353,19 +400,31 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"owner:{x.id}"] = model_entity(model, game.owner[x.id]) or ELSEWHERE
         out[f"closed:{x.id}"] = bool(game.corp[x.id]["closed"])
     owner = game.owner
-    for item_id, buckets, other in _holding_plan(model):
+    plan, zeros = _holding_plan(model)
+    out.update(zeros)
+    #: the model's entity of each engine holder met (by the holder's identity: the game keeps it)
+    holders: dict[int, Ent | None] = {}
+    for item_id, buckets, other in plan:
         # an item the engine lacks (a train side the model counts as cards of
         # its own) is elsewhere
-        holder = model_entity(model, owner[item_id]) if item_id in owner else None
-        # a certificate the share layout chosen lacks is held by nobody, not elsewhere
-        found = item_id not in owner and item_id in model.layout_cert_ids
-        for b, name in buckets.items():
-            if holder == b:
-                out[name] = 1
-                found = True
+        if item_id in owner:
+            engine_holder = owner[item_id]
+            key = id(engine_holder)
+            if key in holders:
+                holder = holders[key]
             else:
-                out[name] = 0
-        out[other] = 0 if found else 1
+                holder = holders[key] = model_entity(model, engine_holder)
+            found = False
+        else:
+            holder = None
+            # a certificate the share layout chosen lacks is held by nobody, not elsewhere
+            found = item_id in model.layout_cert_ids
+        name = buckets.get(holder) if holder is not None else None
+        if name is not None:
+            out[name] = 1
+            found = True
+        if not found:
+            out[other] = 1
     for x in model.privates:
         out[f"closed:{x.id}"] = bool(game.closed[x.id])
     for c in model.corporations:

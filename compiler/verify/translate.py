@@ -183,22 +183,68 @@ def zi(v: Any) -> z3.ArithRef:
     raise Unsupported(f"a value that is not a number: {v!r}")
 
 
-_TRUE_ID = z3.BoolVal(True).get_id()
-_FALSE_ID = z3.BoolVal(False).get_id()
+_TRUE = z3.BoolVal(True)
+_FALSE = z3.BoolVal(False)
+_TRUE_ID = _TRUE.get_id()
+_FALSE_ID = _FALSE.get_id()
+#: the ASTs' addresses: z3 shares equal terms (hash-consing), so two terms are one term when their
+#: addresses are equal (what `ExprRef.eq`, `Z3_is_eq_ast`, compares), and true and false are one each
+_TRUE_AST = _TRUE.as_ast().value
+_FALSE_AST = _FALSE.as_ast().value
 
 
 def truth(v: Any) -> bool | None:
     """A condition's constant value, when it has one (z3 shares the ASTs of
-    true and false, so their ids tell them)."""
+    true and false, so their addresses tell them)."""
     if isinstance(v, bool):
         return v
     if isinstance(v, z3.BoolRef):
-        i = v.get_id()
-        if i == _TRUE_ID:
+        i = v.ast.value
+        if i == _TRUE_AST:
             return True
-        if i == _FALSE_ID:
+        if i == _FALSE_AST:
             return False
     return None
+
+
+# The connectives below call z3's constructors directly where the Python API's would only check
+# and coerce what is already known (terms of one context, truth values for `and`/`or`, two terms of
+# one sort for `if`): the same terms, without most of the Python calls a translation made.
+_mk_and, _mk_or, _mk_ite = z3.z3core.Z3_mk_and, z3.z3core.Z3_mk_or, z3.z3core.Z3_mk_ite
+_mk_add = z3.z3core.Z3_mk_add
+#: the classes of integer terms (`SUM`'s fast path)
+_INT_TERMS = (z3.ArithRef, z3.IntNumRef)
+#: z3's C functions for a term's sort kind (reading only: no error to check)
+_get_sort = z3.z3core.Z3_get_sort.__defaults__[-1].f
+_get_sort_kind = z3.z3core.Z3_get_sort_kind.__defaults__[-1].f
+
+
+def _is_int_term(ctx: z3.Context, t: z3.ExprRef) -> bool:
+    ref = ctx.ref()
+    return _get_sort_kind(ref, _get_sort(ref, t.ast)) == z3.Z3_INT_SORT
+#: the class `z3.If` gives an if-then-else of two terms of these classes (a numeral's is a term's)
+_ITE_CLASS = {z3.ArithRef: z3.ArithRef, z3.IntNumRef: z3.ArithRef, z3.BoolRef: z3.BoolRef,
+              z3.DatatypeRef: z3.DatatypeRef}
+
+
+def _connective(mk: Callable, terms: list[z3.BoolRef]) -> z3.BoolRef:
+    """`z3.And(terms)` or `z3.Or(terms)` of truth values (`zb`) of one context."""
+    ctx = terms[0].ctx
+    if any(t.ctx is not ctx for t in terms):
+        return z3.And(terms) if mk is _mk_and else z3.Or(terms)
+    args = (z3.Ast * len(terms))(*[t.ast for t in terms])
+    return z3.BoolRef(mk(ctx.ref(), len(terms), args), ctx)
+
+
+def _ite(c: z3.BoolRef, a: z3.ExprRef, b: z3.ExprRef) -> z3.ExprRef:
+    """`z3.If(c, a, b)`."""
+    ctx = c.ctx
+    cls = _ITE_CLASS.get(type(a))
+    if cls is None or cls is not _ITE_CLASS.get(type(b)) or a.ctx is not ctx or b.ctx is not ctx:
+        return z3.If(c, a, b)  # (a mismatch or another kind of term: as z3 makes it)
+    # (the model's numbers are all integers, so no coercion is left out; two datatypes of different
+    # sorts are refused by z3's constructor, as by `z3.If`, with a `Z3Exception`)
+    return cls(_mk_ite(ctx.ref(), c.ast, a.ast, b.ast), ctx)
 
 
 def AND(*xs: Any) -> Any:
@@ -211,7 +257,7 @@ def AND(*xs: Any) -> Any:
             out.append(zb(x))
     if not out:
         return True
-    return out[0] if len(out) == 1 else z3.And(out)
+    return out[0] if len(out) == 1 else _connective(_mk_and, out)
 
 
 def OR(*xs: Any) -> Any:
@@ -224,7 +270,7 @@ def OR(*xs: Any) -> Any:
             out.append(zb(x))
     if not out:
         return False
-    return out[0] if len(out) == 1 else z3.Or(out)
+    return out[0] if len(out) == 1 else _connective(_mk_or, out)
 
 
 def NOT(x: Any) -> Any:
@@ -258,14 +304,29 @@ def IF(c: Any, a: Any, b: Any) -> Any:
             if a == b:
                 return a
         if isinstance(a, int):
-            a = z3.IntVal(a)
+            a = _int_val(a)
         if isinstance(b, int):
-            b = z3.IntVal(b)
+            b = _int_val(b)
     if not is_z3(a) or not is_z3(b):
         raise Unsupported(f"a choice between {a!r} and {b!r}")
-    if a.eq(b):
+    if a.ast.value == b.ast.value and a.ctx is b.ctx:  # (`a.eq(b)`)
         return a
-    return z3.If(zb(c), a, b)
+    return _ite(zb(c), a, b)
+
+
+#: `z3.IntVal` of the numbers `IF` met (z3 shares equal terms: the same numeral), up to `_INT_VALS_MOST`
+_INT_VALS: dict[int, z3.ArithRef] = {}
+_INT_VALS_MOST = 4096
+
+
+def _int_val(n: int) -> z3.ArithRef:
+    """`z3.IntVal(n)`."""
+    found = _INT_VALS.get(n)
+    if found is None:
+        found = z3.IntVal(n)
+        if len(_INT_VALS) < _INT_VALS_MOST:
+            _INT_VALS[n] = found
+    return found
 
 
 def NEG(x: Any) -> Any:
@@ -277,6 +338,15 @@ def SUM(xs: list[Any]) -> Any:
     terms = [x for x in xs if is_z3(x)]
     if not terms:
         return consts
+    ctx = terms[0].ctx
+    if all(type(t) in _INT_TERMS and t.ctx is ctx and _is_int_term(ctx, t) for t in terms):
+        # (`z3.Sum(terms) + consts`, made by z3's constructor: the terms are integers of one context,
+        # which the Python API's would only check and coerce)
+        total = terms[0] if len(terms) == 1 else z3.ArithRef(
+            _mk_add(ctx.ref(), len(terms), (z3.Ast * len(terms))(*[t.ast for t in terms])), ctx)
+        if not consts:
+            return total
+        return z3.ArithRef(_mk_add(ctx.ref(), 2, (z3.Ast * 2)(total.ast, _int_val(consts).ast)), ctx)
     total = z3.Sum(terms) if len(terms) > 1 else terms[0]
     return total + consts if consts else total
 
@@ -1616,6 +1686,8 @@ class Builtins:
         #: `cell_chain`'s terms by what they read of each cell and the corporation's row and column terms
         #: (z3's ids; the terms are kept with them, so no id is reused while cached)
         self.chains: dict[tuple, tuple[Any, Any, Any]] = {}
+        #: `cell_chain`'s conditions by the row and column terms' ids (`_cell_conds`)
+        self.cell_conds: dict[tuple, tuple[list[Any], Any, Any]] = {}
 
     # -- helpers over items and holders
     def ent(self, v: Any) -> z3.ExprRef:
@@ -1865,10 +1937,22 @@ class Builtins:
                 found = self.chains[(key, corp.id, ids)] = (self.cell_chain(ctx, corp, f), row, col)
             return found[0]
         cells = self.m.cells
+        conds = self._cell_conds(st[f"row:{corp.id}"], st[f"col:{corp.id}"])
         out = f(cells[-1])
-        for cell in reversed(cells[:-1]):
-            out = IF(AND(st[f"row:{corp.id}"] == cell[0], st[f"col:{corp.id}"] == cell[1]), f(cell), out)
+        for i in range(len(cells) - 2, -1, -1):
+            out = IF(conds[i], f(cells[i]), out)
         return out
+
+    def _cell_conds(self, row: Any, col: Any) -> list[Any]:
+        """`row == r and col == c` for each market cell but the last (`cell_chain`'s cases), made once
+        for each row and column term: the chains of one step read the same terms (z3 shares equal terms,
+        so the chain is the term it was)."""
+        ids = tuple(v.get_id() if isinstance(v, z3.ExprRef) else ("value", v) for v in (row, col))
+        found = self.cell_conds.get(ids)
+        if found is None:
+            conds = [AND(row == r, col == c) for r, c in self.m.cells[:-1]]
+            found = self.cell_conds[ids] = (conds, row, col)  # (the terms kept: no id reused while cached)
+        return found[0]
 
     def in_cells(self, ctx: Ctx, corp: Ent, cells: list[tuple[int, int]]) -> Any:
         st = ctx.state

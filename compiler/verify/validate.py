@@ -207,6 +207,8 @@ class Translations:
         #: whether an action's guard or post-state reads what the depot holds
         self.reads_depot: dict[tuple[str, Binding], bool] = {}
         self.compiled: dict[tuple[str, Binding], tuple[Compiled, int, dict[str, int], dict[str, str]]] = {}
+        #: the one table of every step's terms: steps share most of them (the market's chains)
+        self.table = Compiled(self.model)
         #: each step's oracles as (name, arguments, the constant's name, whether it is a bool): z3
         #: answers a constant's name slowly, and every candidate checked reads them
         self.oracle_names: dict[tuple[str, Binding], tuple[tuple[str, tuple, str, bool], ...]] = {}
@@ -237,6 +239,8 @@ class Validator:
         self.heads: dict[str, set[str]] = {}
         #: the last pre-state's variables named as the compiled terms name them ("pre.X")
         self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
+        #: the values of the terms that read nothing but that pre-state (`Evaluator`'s `shared`)
+        self._pre_values: dict[int, Any] = {}
         self._exact_of: tuple[dict[str, Any] | None, dict[str, bool]] = (None, {})
         self.cert_ids = {c.id for c in self.model.certs}
         self.model_item_ids = {item.id for item in self.model.items}
@@ -281,6 +285,8 @@ class Validator:
                     self.round_kinds.setdefault(("special", first), set()).add(name)
                 elif call == "in_round" and first == "acquisition":
                     self.round_kinds.setdefault(("acquisition", first), set()).add(name)
+        #: each step's post-state plan for `_evaluate` by its post nodes' identity (kept with them)
+        self._post_plans: dict[int, tuple[dict[str, Any], list]] = {}
         #: the action names offered at each operating step so far (`_construct_steps`)
         self.step_kinds: dict[str, set[str]] = {}
         self._patch()
@@ -391,7 +397,7 @@ class Validator:
 
             tn = next(t for t in runtime_transitions(self.tr) if t.name == name)
             step = tn.translate(binding)
-            compiled = Compiled(self.model)
+            compiled = self.translations.table
             self.compiled[key] = (compiled, compiled.add(step.guard),
                                   {n: compiled.add(t) for n, t in step.post.items() if n not in step.havocked}, {})
         compiled, guard_node, post_nodes, _ = self.compiled[key]
@@ -557,15 +563,14 @@ class Validator:
             try:
                 step = self.tr.translate_routine(clause, binding)  # type: ignore[arg-type]
                 self.steps[key] = step
-                compiled = Compiled(self.model)
+                compiled = self.translations.table
                 guard = compiled.add(step.guard)
                 post = {name: compiled.add(term) for name, term in step.post.items() if name not in step.havocked}
                 oracles = {name: const.decl().name() for name, _, const in step.oracles}
                 self.oracle_names[key] = tuple((name, args, const.decl().name(), z3.is_bool(const))
                                                for name, args, const in step.oracles)
                 self.compiled[key] = (compiled, guard, post, oracles)
-                self.reads_depot[key] = any(op == "var" and payload.endswith("@depot")
-                                            for op, payload, _ in compiled.nodes)
+                self.reads_depot[key] = compiled.reads_depot([guard, *post.values()])
             except (GapError, Unsupported) as exc:
                 self.steps[key] = exc
         return self.steps[key]
@@ -670,6 +675,7 @@ class Validator:
         compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
         if self._pre_env[0] is not pre:  # (`try_all` checks every candidate on one pre-state)
             self._pre_env = (pre, {f"pre.{name}": value for name, value in pre.items()})
+            self._pre_values = {}
         env = dict(self._pre_env[1])
         for name in self.model.table_constants():
             # a table keyed by more than the player count (1846's certificate limit by the
@@ -830,13 +836,12 @@ class Validator:
             return int(game.b_power_value(corp_entity, "train_discount", "discount_per_use")) * n if n else 0
         return None
 
-    @staticmethod
-    def _evaluate(compiled: Any, guard_node: Any, post_nodes: dict[str, Any], env: dict[str, Any],
+    def _evaluate(self, compiled: Any, guard_node: Any, post_nodes: dict[str, Any], env: dict[str, Any],
                   post: dict[str, Any], compare: bool) -> tuple[bool | None, list[tuple[str, Any]], int]:
         """The model's guard on `env` (None when unknown) and, when `compare` (an action the engine
         accepted, compared), the post-state variables that differ from the engine's `post` (name,
         the model's value) and how many were compared (one the oracles leave unknown is not)."""
-        ev = Evaluator(compiled, env)
+        ev = Evaluator(compiled, env, self._pre_values)
         try:
             guard: bool | None = bool(ev(guard_node))
         except Unknown:
@@ -845,24 +850,49 @@ class Validator:
         compared = 0
         if not compare:
             return guard, diffs, compared
-        for name, term in post_nodes.items():
-            if name.startswith("par:") and not post.get("has_par:" + name[4:]):
-                continue
-            if (name.startswith("row:") or name.startswith("col:")) and not post.get("has_cell:" + name[4:]):
-                continue
-            try:
-                value = ev(term)
-            except Unknown:
-                continue
+        for name, term, gate, op, payload in self._post_plan(compiled, post_nodes):
+            if gate is not None and not post.get(gate):
+                continue  # (a par, a row or a column is compared where the engine has one)
+            if op == "var":  # (the variable's value, as `ev` reads it)
+                if payload not in env:
+                    continue
+                value = env[payload]
+            elif op == "const":
+                value = payload
+            else:
+                try:
+                    value = ev(term)
+                except Unknown:
+                    continue
             compared += 1
             if value != post.get(name):
                 diffs.append((name, value))
         return guard, diffs, compared
 
+    def _post_plan(self, compiled: Any, post_nodes: dict[str, Any]) -> list[tuple[str, int, str | None, str, Any]]:
+        """A step's post-state variables as `_evaluate` reads them, made once a step: the name, its
+        node, the variable that says whether the engine has a value for it (`has_par:`, `has_cell:`),
+        and the node's operator and payload."""
+        found = self._post_plans.get(id(post_nodes))
+        if found is None or found[0] is not post_nodes:
+            plan = []
+            for name, term in post_nodes.items():
+                gate = None
+                if name.startswith("par:"):
+                    gate = "has_par:" + name[4:]
+                elif name.startswith("row:") or name.startswith("col:"):
+                    gate = "has_cell:" + name[4:]
+                op, payload, _ = compiled.nodes[term]
+                plan.append((name, term, gate, op, payload))
+            found = self._post_plans[id(post_nodes)] = (post_nodes, plan)
+        return found[1]
+
     def try_all(self, kinds: set[str] | None = None) -> list[dict]:
         """Every candidate now (of `kinds`, when given); the legal ones."""
         game = self.game
-        pre = abstract_state(game, self.model)
+        # the state now, abstracted once for every candidate, when one is first compared (the
+        # candidates are tried in transactions rolled back, so it is the state they all start from)
+        pre: dict[str, Any] | None = None
         legal = []
         self.unbound_legal = []
         self.offered = set()
@@ -871,6 +901,8 @@ class Validator:
             self.offered.add(name)
             if kinds is not None and name not in kinds:
                 continue
+            if pre is None and self.wants(name):
+                pre = abstract_state(game, self.model)
             accepted = self.check(action, pre)
             if accepted is UNBOUND:
                 if game.is_legal(action):
@@ -887,6 +919,8 @@ class Validator:
             if players:
                 player = players[len(self.offered) % len(players)]
                 self.offered.add("end_game")
+                if pre is None:
+                    pre = abstract_state(game, self.model)
                 self.check({"type": "end_game", "entity": player.id, "entity_type": "player"}, pre)
         return legal
 
