@@ -655,7 +655,9 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name not in ("players", "corporations", "privates", "bonds") and not (name == "minors" and m.minors):
+                # the model holds every minor of the title (`Model.minors`): a title with none reads an
+                # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
+                if name not in ("players", "corporations", "privates", "bonds", "minors"):
                     raise Unsupported(f"the {name} are outside the verified scope")
                 group = {"players": m.players, "corporations": m.corporations, "privates": m.privates,
                          "minors": m.minors, "bonds": m.bonds}[name]
