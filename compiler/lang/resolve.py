@@ -563,21 +563,11 @@ def resolve_overlaid(modules: Iterable[s.Module], overlay: Iterable[s.Unit], tit
 __all__ = ["resolve", "resolve_overlaid", "Resolver", "statements"]
 
 
-#: `_free_names` of each routine, trigger and invariant seen, by identity (the library's clauses and
-#: an unchanged title's are the same objects from one resolve to the next: `rulec lsp`, the
-#: mutation tests); each entry keeps its clause, so that the id is not reused while it stands
-_FREE: dict[int, tuple[object, tuple]] = {}
-_FREE_KEPT = 4000
-
-
 def _free_names(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple[s.Name, frozenset[str]], ...]:
     """The names a routine, trigger or invariant reads that it does not bind itself (a parameter, a
     `let`, a loop's or a quantifier's variable, an event's argument), in the order they are written,
     each with the locals bound where it is read: each must be a clause of the title or a builtin
     (E015)."""
-    found = _FREE.get(id(decl))
-    if found is not None and found[0] is decl:
-        return found[1]
     free: list[tuple[s.Name, frozenset[str]]] = []
     if isinstance(decl, s.Routine):
         # (a parameter's default is checked with the parameter: `_check_names`)
@@ -596,10 +586,11 @@ def _free_names(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple[s.Name
         _collect_body(decl.body, local, free)
     else:
         _collect_expr(decl.expr, frozenset(), free)
-    if len(_FREE) >= _FREE_KEPT:
-        _FREE.clear()
-    _FREE[id(decl)] = (decl, tuple(free))
-    return _FREE[id(decl)][1]
+    return tuple(free)
+
+
+#: each clause's free names, kept by identity across resolves (`syntax.ByNode`)
+_free_names = s.ByNode(_free_names)
 
 
 def _collect_body(body, local: set[str], free: list) -> None:

@@ -9,7 +9,7 @@ two clauses that say the same thing compare equal wherever they are written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import Any, Callable, Iterator, Union
 
 from compiler.diagnostics import Span
 
@@ -18,6 +18,28 @@ _NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 def _span() -> Span:
     return field(default=_NO_SPAN, compare=False, repr=False)
+
+
+class ByNode:
+    """Answers computed from a syntax node, kept by the node's identity: the library's clauses and an
+    unchanged title's are the same objects from one check to the next (`rulec lsp`, the mutation
+    tests), where hashing a frozen node would walk all of it. Each entry keeps its node, so that the
+    id is not reused while the entry stands; `kept` bounds the entries (all dropped when full)."""
+
+    def __init__(self, make: Callable[[Any], Any], kept: int = 4000):
+        self.make = make
+        self.kept = kept
+        self._answers: dict[int, tuple[object, Any]] = {}
+
+    def __call__(self, node: object) -> Any:
+        found = self._answers.get(id(node))
+        if found is not None and found[0] is node:
+            return found[1]
+        answer = self.make(node)
+        if len(self._answers) >= self.kept:
+            self._answers.clear()
+        self._answers[id(node)] = (node, answer)
+        return answer
 
 
 def walk(node: object) -> Iterator[object]:

@@ -27,19 +27,9 @@ from compiler.lang.ir import Title
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
-#: `_match_sites` of each routine, trigger and invariant seen, by identity (the library's and an
-#: unchanged title's clauses are the same objects from one check to the next: `rulec lsp`, the
-#: mutation tests): a walk of every routine for its few `match`es was a sixth of a title's check
-_SITES: dict[int, tuple[object, tuple]] = {}
-_SITES_KEPT = 4000
-
-
 def _match_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple:
     """The `match` statements and expressions of a routine, trigger or invariant, with its typed
     parameters and its local names (lets, loop and quantifier variables, an event's arguments)."""
-    found = _SITES.get(id(decl))
-    if found is not None and found[0] is decl:
-        return found[1]
     from compiler.lang.ir import statements
 
     typed = {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else {}
@@ -51,12 +41,12 @@ def _match_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple:
     nodes = list(s.walk(decl))
     lets |= {q.var for q in nodes if isinstance(q, s.Quantifier)}
     matches = tuple(node for node in nodes if isinstance(node, (s.Match, s.MatchExpr)))
-    if len(_SITES) >= _SITES_KEPT:
-        _SITES.clear()
-    # the clause is kept with its answer, so that its id is not reused while the entry stands
-    result = (matches, typed, frozenset(lets))
-    _SITES[id(decl)] = (decl, result)
-    return result
+    return matches, typed, frozenset(lets)
+
+
+#: each clause's match sites, kept by identity across checks (a walk of every routine for its few
+#: `match`es was a sixth of a title's check)
+_match_sites = s.ByNode(_match_sites)
 
 
 @dataclass(frozen=True)
