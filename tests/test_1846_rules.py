@@ -17,6 +17,7 @@ moves from the bank, so the monitor's conservation check still holds).
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -818,9 +819,11 @@ def _play_to_the_stalemate(g, rng):
                           or [a for a in legal if a["type"] == "pass"]))
 
 
+@functools.cache
 def _stalemate_seed() -> int:
     """The first seed whose random play (3 players) closes every corporation but ones nobody can afford
-    to start: the play that can no longer change."""
+    to start: the play that can no longer change. Searched once per process (both stalemate tests
+    run in one xdist group, so on one worker)."""
     for seed in range(1, 40):
         g = new_game(3, seed=seed)
         _play_to_the_stalemate(g, random.Random(seed))
@@ -831,6 +834,7 @@ def _stalemate_seed() -> int:
     raise AssertionError("no seed reached play that can no longer change")
 
 
+@pytest.mark.xdist_group("stalemate")
 def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
     """The stalemate is an assumption of the rulespec (`stalemate_ends_game`), not an 1846 end."""
     seed = _stalemate_seed()
@@ -844,6 +848,7 @@ def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
     assert "property stalemate_ends_game" in assumed_clauses("1846")
 
 
+@pytest.mark.xdist_group("stalemate")
 def test_game_end_without_the_stalemate_reading_the_game_stops_at_a_gap(monkeypatch):
     """Without `stalemate_ends_game` the same play stops where it can no longer change, and what is
     refused names the missing reading: the runtime never ends a game the rulespec does not end."""
