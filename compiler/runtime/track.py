@@ -577,8 +577,32 @@ class _Placed:
 _BOARD_VERSIONS = itertools.count(1)
 
 
-#: derived upgrades (`Board.upgrade_targets`) by (old tile, the title's tiles), for every board
-_DERIVED_UPGRADES: dict[tuple[Tile, tuple[Tile, ...]], tuple[str, ...]] = {}
+#: derived upgrades (`Board.upgrade_targets`) by (old tile, the title's tiles' token in
+#: `_TILE_SETS`), for every board
+_DERIVED_UPGRADES: dict[tuple[Tile, int], tuple[str, ...]] = {}
+#: each tile set seen (a title's tiles, in order) -> a small number standing for it in the keys above
+_TILE_SETS: dict[tuple[Tile, ...], int] = {}
+#: the Tile built from each tile dict, by the dict's identity (with the dict and the name, so an
+#: identity is never taken for another dict's): a title's engine builds the board of every game from
+#: the same dicts of its DATA, and gets the same Tile objects back. The caches keyed by tiles then
+#: compare them at once; equal tiles that are different objects compare field by field (a derived
+#: upgrade chart asked of 473 tiles, each compared with the 473 of the set, was four fifths of
+#: starting a game of 1880 Romania).
+_TILES_BY_DICT: dict[int, tuple[Mapping[str, Any], str, "Tile"]] = {}
+_TILES_KEPT = 20_000
+
+
+def _tile_of(name: str, data: Any) -> "Tile":
+    if isinstance(data, Tile):
+        return data
+    kept = _TILES_BY_DICT.get(id(data))
+    if kept is not None and kept[0] is data and kept[1] == name:
+        return kept[2]
+    tile = Tile.from_dict(name, data)
+    if len(_TILES_BY_DICT) >= _TILES_KEPT:
+        _TILES_BY_DICT.clear()
+    _TILES_BY_DICT[id(data)] = (data, name, tile)
+    return tile
 
 
 def _mutates(method):
@@ -634,10 +658,7 @@ class Board:
             self.hexes[hex_id] = (
                 data if isinstance(data, MapHex) else MapHex.from_dict(hex_id, data)
             )
-        self.tiles: dict[str, Tile] = {
-            name: (data if isinstance(data, Tile) else Tile.from_dict(name, data))
-            for name, data in _items(tiles)
-        }
+        self.tiles: dict[str, Tile] = {name: _tile_of(name, data) for name, data in _items(tiles)}
         if tile_counts is None:
             self.counts: dict[str, int | None] = {name: None for name in self.tiles}
         else:
@@ -678,7 +699,7 @@ class Board:
                 self.home_nodes[company] = (h, node)
         self.paid_borders: set[tuple[str, int]] = set()
         self._derived: dict[Tile, tuple[str, ...]] = {}
-        self._tile_set: tuple[Tile, ...] | None = None
+        self._tile_set: int | None = None
 
     # ------------------------------------------------------------ reading
 
@@ -866,7 +887,7 @@ class Board:
             return ()
         if old not in self._derived:
             if self._tile_set is None:
-                self._tile_set = tuple(self.tiles.values())
+                self._tile_set = _TILE_SETS.setdefault(tuple(self.tiles.values()), len(_TILE_SETS))
             # a function of the old tile and the title's tiles: kept for every game of the title
             key = (old, self._tile_set)
             found = _DERIVED_UPGRADES.get(key)
