@@ -335,7 +335,7 @@ def test_vii_3_5_1_ports_count_for_a_plus_trains_small_number():
     from compiler.runtime import track
 
     g = Game(players=list(NAMES), seed=1)
-    graph = track._Graph(g.board, "DR", "A1")
+    graph = track.routes._Graph(g.board, "DR", "A1")
     plus = track.TrainSpec.from_dict(g.DATA.component("train", "2+2"), name="2+2")
     kinds = {g.board.node(ref).kind: graph.stop_kind(k, plus) for k, ref in enumerate(graph.refs)
              if ref[0] in ("H26", "J26")}

@@ -1,4 +1,4 @@
-"""Tests of the track runtime (compiler/runtime/track.py), named after the
+"""Tests of the track runtime (compiler/runtime/track/), named after the
 rulebook sections they come from.
 
 Every board built here is a TEST FIXTURE: a small map made in Python to
@@ -254,7 +254,7 @@ def test_geometry_replays_real_logs(fixture, title):
     path = FIXTURES / fixture
     if not path.exists() or not (REFERENCE / f"18xx-games-{title}.json").exists():
         pytest.skip("../shared fixtures or reference data absent")
-    from compiler.runtime.track import _Graph, _resolve
+    from compiler.runtime.track.routes import _Graph, _resolve
 
     board = _reference_board(title)
     board.remove_borders("impassable")  # 1880 Romania's border opens after phase A
@@ -603,7 +603,7 @@ def test_best_routes_agrees_with_the_validator_and_brute_force(seed):
     """1800 §11.4: the search finds the highest legal total. Its runs pass
     `route_revenue`; its total equals the best of every combination of the
     enumerated routes."""
-    from compiler.runtime.track import _Budget, _enumerate, _Graph
+    from compiler.runtime.track.routes import _Budget, _enumerate, _Graph
 
     board = random_board(seed)
     trains = [TWO, dict(THREE, id="3-0"), dict(THREE, id="3-1"), TWO_E, FOUR_PLUS_FOUR]
@@ -642,7 +642,7 @@ def test_best_routes_with_many_trains_agrees_with_every_disjoint_choice(seed):
     """1800 §11.4 with up to five trains, several of one kind: the branch and bound's total (its
     dominated routes left out, its clique bound) equals the best of every choice of one route or
     none per train, pairwise track-disjoint, found by a search that bounds nothing."""
-    from compiler.runtime.track import _Budget, _enumerate, _Graph
+    from compiler.runtime.track.routes import _Budget, _enumerate, _Graph
 
     board = random_board(seed)
     rng = random.Random(seed)

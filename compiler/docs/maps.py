@@ -11,7 +11,7 @@ costs and borders; hovering a hex shows its id, name and costs.
 for each upgrade the chart (or, where the title gives none, the runtime's
 derivation) allows.
 
-Geometry follows `compiler/runtime/track.py` (doubled coordinates; edges 0-5
+Geometry follows `compiler/runtime/track/` (doubled coordinates; edges 0-5
 clockwise). Output is deterministic: fixed sizes, numbers rounded, hexes in
 sorted order.
 """

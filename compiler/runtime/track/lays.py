@@ -1,0 +1,610 @@
+"""Track, part 3: what a company reaches (`reach`), tile lays (`legal_lays`, `check_lay`) and
+station tokens (`legal_tokens`, `check_token`).
+
+Part of `compiler.runtime.track` (its docstring holds the conventions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Iterator, Sequence
+
+from compiler.runtime.errors import IllegalAction
+from compiler.runtime.track.tiles import COLORS, _Layout, _layout, NODE, node_id, node_map, NodeRef, OFF_MAP_COLORS, opposite, _other, parse_node_id, Refusal, Tile
+from compiler.runtime.track.board import Board
+
+
+# ---------------------------------------------------------------- reach
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What a company reaches from its tokens without passing a city filled
+    by other companies' tokens (it may enter one) or an off-board area.
+
+    `nodes`: nodes reached; `entries`: (hex, edge) sides through which the
+    company's track arrives at a hex from its neighbour; `paths`: (hex, path
+    number) of track the company can run on."""
+
+    company: str
+    nodes: frozenset[NodeRef]
+    entries: frozenset[tuple[str, int]]
+    paths: frozenset[tuple[str, int]]
+
+    @property
+    def hexes(self) -> frozenset[str]:
+        return frozenset(h for h, _ in self.nodes) | frozenset(h for h, _ in self.entries)
+
+    def entries_in(self, hex_id: str) -> frozenset[int]:
+        """The sides by which the company's track enters `hex_id`."""
+        return self._by_hex()[0].get(hex_id, frozenset())
+
+    def nodes_in(self, hex_id: str) -> frozenset[int]:
+        """The nodes of `hex_id` the company reaches."""
+        return self._by_hex()[1].get(hex_id, frozenset())
+
+    def paths_in(self, hex_id: str) -> frozenset[int]:
+        """The paths of `hex_id`'s tile the company can run on."""
+        return self._by_hex()[2].get(hex_id, frozenset())
+
+    def _by_hex(self) -> tuple[dict[str, frozenset[int]], ...]:
+        # entries, nodes and paths by hex, worked out once (a lay is judged hex by hex)
+        found = self.__dict__.get("_index")
+        if found is None:
+            found = tuple(_group(pairs) for pairs in (self.entries, self.nodes, self.paths))
+            object.__setattr__(self, "_index", found)
+        return found
+
+
+def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
+    grouped: dict[str, set[int]] = {}
+    for h, x in pairs:
+        grouped.setdefault(h, set()).add(x)
+    return {h: frozenset(xs) for h, xs in grouped.items()}
+
+
+def reach(board: Board, company: str) -> Reach:
+    """Walk the track from every token of `company` (1800 §11.1-§11.2,
+    18CO 5.7.3, 1880 VII.3.1/VII.3.4). Kept per board version: asked again
+    of an unchanged board, the walk is not repeated."""
+    key = (company, board.version)
+    found = board.reaches.get(key)
+    if found is None:
+        if len(board.reaches) >= _REACHES_KEPT:
+            board.reaches.clear()
+        found = board.reaches[key] = _walk(board, company)
+    return found
+
+
+# how many walks a board keeps
+_REACHES_KEPT = 512
+
+
+def _walk(board: Board, company: str) -> Reach:
+    nodes: set[NodeRef] = set()
+    expanded: set[NodeRef] = set()
+    entries: set[tuple[str, int]] = set()
+    paths: set[tuple[str, int]] = set()
+    starts = set(board.tokens_of(company))
+    stack: list[tuple[str, str, int]] = [("n", h, i) for h, i in starts]
+
+    while stack:
+        what, h, x = stack.pop()
+        if what == "n":
+            ref = (h, x)
+            nodes.add(ref)
+            if ref in expanded or not (ref in starts or board.passable(ref, company)):
+                continue
+            expanded.add(ref)
+            lay = board.layout_at(h)
+            for p in lay.node_paths[x]:
+                paths.add((h, p))
+                other = _other(lay.ends[p], NODE + x)
+                stack.append(("n", h, other - NODE) if other >= NODE else ("x", h, other))
+        elif what == "x":  # leaving hex h through edge x
+            nb = board.nbr[h][x]
+            border = board.borders.get((h, x))
+            if nb is None or (border is not None and border.type == "impassable"):
+                continue
+            e = opposite(x)
+            if (nb, e) in entries:
+                continue
+            entries.add((nb, e))
+            lay = board.layout_at(nb)
+            for p in lay.edge_paths[e]:
+                paths.add((nb, p))
+                other = _other(lay.ends[p], e)
+                stack.append(("n", nb, other - NODE) if other >= NODE else ("x", nb, other))
+    return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
+
+
+def linked(board: Board, starts: Iterable[NodeRef]) -> frozenset[NodeRef]:
+    """The nodes joined by track to any of `starts`, whoever's tokens fill
+    the cities between (a physical connection, not a route: 1880 VII.3.7);
+    a route's dead end (a terminal node, an off-board area) is reached but
+    not passed."""
+    starts = set(starts)
+    seen: set[NodeRef] = set()
+    entries: set[tuple[str, int]] = set()
+    stack: list[tuple[str, str, int]] = [("n", h, i) for h, i in starts]
+    while stack:
+        what, h, x = stack.pop()
+        if what == "n":
+            ref = (h, x)
+            if ref in seen:
+                continue
+            seen.add(ref)
+            lay = board.layout_at(h)
+            if ref not in starts and (x in lay.terminal or board.node(ref).kind == "offboard"):
+                continue
+            for p in lay.node_paths[x]:
+                other = _other(lay.ends[p], NODE + x)
+                stack.append(("n", h, other - NODE) if other >= NODE else ("x", h, other))
+        else:  # leaving hex h through edge x
+            nb = board.nbr[h][x]
+            border = board.borders.get((h, x))
+            if nb is None or (border is not None and border.type == "impassable"):
+                continue
+            e = opposite(x)
+            if (nb, e) in entries:
+                continue
+            entries.add((nb, e))
+            lay = board.layout_at(nb)
+            for p in lay.edge_paths[e]:
+                other = _other(lay.ends[p], e)
+                stack.append(("n", nb, other - NODE) if other >= NODE else ("x", nb, other))
+    return frozenset(seen)
+
+
+# ---------------------------------------------------------------- tile lays
+
+
+@dataclass(frozen=True)
+class Lay:
+    """A legal tile lay: `tile` on `hex` at `rotation`, replacing `replaces`;
+    `cost` the terrain and border costs in the title's money; `upgrade`
+    whether it replaces a laid or pre-printed non-white tile; `mapping` the
+    old nodes' new numbers (tokens follow them)."""
+
+    hex: str
+    tile: str
+    rotation: int
+    cost: int = 0
+    upgrade: bool = False
+    replaces: str = ""
+    mapping: tuple[int, ...] = ()
+    borders: tuple[tuple[str, int], ...] = ()
+    new_exits: tuple[int, ...] = ()
+    crossed: tuple[tuple[str, int], ...] = ()
+
+    def action(self, entity: str, copy: int | None = None) -> dict[str, Any]:
+        """The lay as an 18xx.games `lay_tile` action."""
+        return {
+            "type": "lay_tile",
+            "entity": entity,
+            "entity_type": "corporation",
+            "hex": self.hex,
+            "tile": f"{self.tile}-{copy or 0}",
+            "rotation": self.rotation,
+        }
+
+
+def legal_lays(
+    board: Board,
+    company: str,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+    hexes: Iterable[str] | None = None,
+) -> list[Lay]:
+    """Every legal (hex, tile, rotation) for `company` now (1800 §11.1,
+    Appendix E; 1880 VII.3.1/VII.3.3; 18CO 5.6): tiles of the phase's
+    `colors`, from the upgrade chart or derived, in the supply, keeping all
+    old track, with no track off the board (see `TrackRules`), some new
+    track reachable from the company's tokens, reserved hexes honoured and
+    (if `cash` is given) affordable; `hexes` limits the search to those
+    hexes. Ordered by hex, tile, rotation."""
+    colors = frozenset(colors)
+    seen = reach(board, company)
+    near = seen.hexes
+    if board.rules.city_value_lays:
+        # a lay raising a city's value needs no route (18CO 5.6.10): every hex with a city is a candidate
+        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+    candidates = near if hexes is None else frozenset(hexes) & near
+    return list(_iter_lays(board, company, colors, seen, cash, candidates))
+
+
+def iter_legal_lays(
+    board: Board,
+    company: str,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+    exhaustive: bool = False,
+) -> Iterator[Lay]:
+    """`legal_lays`, one at a time (to stop at the first where only its existence matters);
+    `exhaustive` judges every (hex, tile, rotation) (the test oracle, see `_iter_lays`)."""
+    seen = reach(board, company)
+    near = seen.hexes
+    if board.rules.city_value_lays:
+        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+    return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive)
+
+
+def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
+               candidates: Iterable[str], exhaustive: bool = False) -> Iterator[Lay]:
+    """The legal lays on `candidates`, each (hex, tile, rotation) judged by `_judge`. Unless
+    `exhaustive`, the triples `_judge` would refuse whatever the state beyond the hex's own tile (an
+    off-board area, a tile of a colour the phase does not allow or none left in the supply, a
+    rotation that does not keep the old track: `_keeps_track`) are not judged; the lays are the same
+    (the exhaustive listing is the test oracle)."""
+    for h in sorted(candidates):
+        if h not in board.hexes:
+            continue
+        old = board.placed[h]
+        if not exhaustive and old.tile.color in OFF_MAP_COLORS:
+            continue
+        for name in sorted(set(board.upgrade_targets(old.tile))):
+            if exhaustive:
+                rotations: Iterable[int] = range(6)
+            else:
+                tile = board.tiles.get(name)
+                if tile is None or tile.color not in colors or board.available(name) == 0:
+                    continue
+                rotations = _keeps_track(board, old.tile, old.rotation, tile, name)
+            for rotation in rotations:
+                verdict = _judge(board, company, h, name, rotation, colors, seen, cash)
+                if isinstance(verdict, Lay):
+                    yield verdict
+
+
+def _keeps_track(board: Board, old: Tile, old_rotation: int, tile: Tile, name: str) -> tuple[int, ...]:
+    """The rotations at which `tile` keeps the track of `old` (at `old_rotation`) as `_judge`
+    maps it (a lay outside a private's special power): a function of the tiles and of the
+    board's fixed rules (its upgrade chart, `merges`)."""
+    loose = name in (board.upgrades or {}).get(old.name, ())
+    return _rotations_keeping(old, old_rotation, tile, loose, board.merges(old, tile))
+
+
+@lru_cache(maxsize=None)
+def _rotations_keeping(old: Tile, old_rotation: int, tile: Tile, loose: bool, merge: bool) -> tuple[int, ...]:
+    """`_keeps_track`'s answer, a function of the tiles alone: worked out once per title."""
+    return tuple(r for r in range(6) if node_map(old, old_rotation, tile, r, merge=merge) is not None
+                 or (loose and node_map(old, old_rotation, tile, r, strict_kinds=False) is not None))
+
+
+def check_lay(
+    board: Board,
+    company: str,
+    hex_id: str,
+    tile: str,
+    rotation: int,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+    reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
+) -> Lay:
+    """The `Lay` if laying `tile` on `hex_id` at `rotation` is legal for
+    `company`; raises IllegalAction saying why not. `reachable=False` (a
+    private's tile-lay ability) waives the need for new track the company
+    can reach from its tokens. `crossable`: border types this company may
+    run track across (1880 P2's dotted border, II.3.1); the lay lists the
+    borders it crosses in `crossed`. `special` (with `special_from`, a
+    colour): tiles that may replace a tile of that colour whatever the
+    phase and the upgrade chart say, its towns becoming cities (18CO's
+    GJGR: a yellow town upgraded to a green city); old track still stays."""
+    tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
+    verdict = _judge(
+        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
+        reachable=reachable, crossable=crossable, special=special, special_from=special_from,
+    )
+    if isinstance(verdict, str):
+        raise IllegalAction(verdict, source=getattr(verdict, "source", None))
+    return verdict
+
+
+def _judge(
+    board: Board,
+    company: str,
+    h: str,
+    name: str,
+    rotation: int,
+    colors: frozenset[str],
+    seen: Reach,
+    cash: int | None,
+    *,
+    reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
+) -> Lay | str:
+    if h not in board.hexes:
+        return f"{h} is not on the map"
+    if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+        return f"rotation must be 0-5, not {rotation!r}"
+    mh = board.hexes[h]
+    old = board.placed[h]
+    if old.tile.color in OFF_MAP_COLORS:
+        return f"{h} is an off-board area; no tile may be laid there"
+    tile = board.tiles.get(name)
+    if tile is None:
+        return f"there is no tile #{name}"
+    label = f"#{name} at rotation {rotation}"
+    special_lay = name in special and special_from is not None and old.tile.color == special_from
+    if special_lay:
+        colors = colors | {tile.color}
+    if tile.color not in colors:
+        allowed = ", ".join(c for c in COLORS if c in colors)
+        return f"#{name} is a {tile.color} tile; this phase allows {allowed} tiles"
+    targets = board.upgrade_targets(old.tile)
+    if special_lay:
+        targets = tuple(targets) + (name,)
+    if name not in targets:
+        what = "the printed hex" if old.copy is None else f"#{old.tile.name}"
+        chart = ("table", "upgrades") if board.upgrades is not None else None
+        if not targets:
+            return Refusal(f"{what} on {h} cannot be replaced", chart)
+        return Refusal(f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})", chart)
+    if board.available(name) == 0:
+        return Refusal(f"no #{name} tile is left in the supply", ("table", "tile_counts"))
+    first = old.tile.color == "white"
+    if not first and old.copy is not None:
+        # a hex's printed label stays with it under unlabelled tiles (Denver's
+        # "D" under a #5): an upgrade of a laid tile keeps the label (1800
+        # §11.1: no #12 in Denver); a printed tile upgrades as its chart row says
+        held = old.tile.label or mh.tile.label
+        if (tile.label or held) and tile.label != held:
+            return f"#{name} ({tile.label or 'no label'}) cannot replace a tile labelled {held or 'nothing'} on {h}"
+    if first and mh.reserved_for and mh.reserved_for != company:
+        return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
+    mapping = node_map(old.tile, old.rotation, tile, rotation, merge=board.merges(old.tile, tile))
+    if mapping is None and (special_lay or name in (board.upgrades or {}).get(old.tile.name, ())):
+        mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
+    if mapping is None or board._drops_station(h, mapping):
+        return f"{label} does not keep the existing track and stations on {h}"
+    old_lay, new_lay = _layout(old.tile, old.rotation), _layout(tile, rotation)
+    new_exits = new_lay.exits - old_lay.exits
+    # terrain is paid once: a first tile pays the hex's cost, the tile replacing a pre-printed one
+    # its upgrade cost (Detroit's river, 1846), the upgrade of a laid tile nothing
+    cost = mh.cost if first else (mh.upgrade_cost if old.copy is None else 0)
+    paid: list[tuple[str, int]] = []
+    crossed: list[tuple[str, int]] = []
+    for f in sorted(new_exits):
+        nb = board.nbr[h][f]
+        border = board.borders.get((h, f))
+        if nb is None:
+            if not board.rules.off_board:
+                return f"{label} runs track off the board at edge {f} of {h}"
+            continue
+        if border is not None and border.type in crossable:
+            crossed.append((h, f))
+        elif border is not None and border.type == "impassable":
+            return f"{label} runs track across the impassable border at edge {f} of {h}"
+        nb_tile = board.placed[nb].tile
+        if (
+            nb_tile.color in board.rules.dead_end_colors
+            and opposite(f) not in board.layout_at(nb).exits
+        ):
+            return f"{label} runs track into a side of {nb} that has no track"
+        if border is not None and border.cost and board._border_key(h, f) not in board.paid_borders and not (
+                board.rules.border_cost_on_connection and opposite(f) not in board.layout_at(nb).exits):
+            cost += border.cost
+            paid.append(board._border_key(h, f))
+    if reachable and not _connects(board, company, h, tile, rotation, mapping, seen,
+                                   any_path=board.rules.reached_upgrades and not first) and not (
+        board.rules.city_value_lays and _raises_a_city(old.tile, tile, mapping)
+    ) and not (
+        board.rules.same_track_upgrades
+        and not first
+        and _same_track(old_lay, new_lay, mapping)
+        and bool(seen.paths_in(h))
+    ) and not (
+        board.rules.any_exit_reach
+        and (bool(seen.entries_in(h) & new_lay.exits) or bool(seen.nodes_in(h)))
+    ):
+        return f"{label} adds no new track that {company} can reach from its tokens"
+    if cash is not None and cost > cash:
+        return f"{label} costs {cost}; {company} has {cash}"
+    return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
+               tuple(sorted(new_exits)), tuple(crossed))
+
+
+def _raises_a_city(old: Tile, new: Tile, mapping: Sequence[int]) -> bool:
+    """Some city of `old` becomes a city of `new` with a higher fixed value
+    (a printed city with no value counts as 0)."""
+    for i, node in enumerate(old.nodes):
+        j = mapping[i] if i < len(mapping) else -1
+        if node.kind != "city" or j < 0 or new.nodes[j].kind != "city":
+            continue
+        before, after = node.revenue, new.nodes[j].revenue
+        if isinstance(before, int) and isinstance(after, int) and after > before:
+            return True
+    return False
+
+
+def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> bool:
+    """The new tile's track is exactly the old tile's (its nodes renumbered by `mapping`)."""
+
+    def mapped(end: int) -> int:
+        return end if end < NODE else NODE + mapping[end - NODE]
+
+    old_paths = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
+    return old_paths == {frozenset(pair) for pair in new_lay.ends}
+
+
+def _connects(
+    board: Board,
+    company: str,
+    h: str,
+    tile: Tile,
+    rotation: int,
+    mapping: tuple[int, ...],
+    seen: Reach,
+    *,
+    any_path: bool = False,
+) -> bool:
+    """Some path of `tile` that the old tile lacked is reachable by the
+    company once the tile is laid (1800 §11.1: "at least one track on the
+    tile must continue a path, unblocked ..., back to a token"); with
+    `any_path`, some path of `tile`, old or new (`TrackRules.reached_upgrades`)."""
+    old = board.placed[h]
+    old_lay, lay = _layout(old.tile, old.rotation), _layout(tile, rotation)
+
+    def mapped(end: int) -> int:
+        return end if end < NODE else NODE + mapping[end - NODE]
+
+    kept = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
+    new_paths = {p for p, (a, b) in enumerate(lay.ends)
+                 if any_path or frozenset((a, b)) not in kept}
+    if not new_paths:
+        return False
+    holders: dict[int, list[str | None]] = {}
+    for i, j in enumerate(mapping):
+        if j >= 0 and (h, i) in board.tokens:
+            holders[j] = board.tokens[(h, i)]
+    own = {j for j, held in holders.items() if company in held}
+
+    def passable(j: int) -> bool:
+        node = tile.nodes[j]
+        if node.kind == "junction":
+            return True
+        if j in lay.terminal:
+            return False
+        held = holders.get(j, [])
+        return not (
+            node.kind == "city"
+            and len(held) >= node.slots
+            and None not in held
+            and company not in held
+            and held
+        )
+
+    entries = seen.entries_in(h)
+    stack: list[tuple[str, int]] = [("e", e) for e in entries]
+    stack += [("n", mapping[i]) for i in seen.nodes_in(h) if mapping[i] >= 0]
+    done: set[tuple[str, int]] = set()
+    touched: set[int] = set()
+    left: set[int] = set()  # the edges the walk leaves the hex by
+    while stack:
+        item = stack.pop()
+        if item in done:
+            continue
+        done.add(item)
+        what, x = item
+        if what == "e":
+            ways = lay.edge_paths[x]
+            start = x
+        else:
+            if x not in own and not passable(x):
+                continue
+            ways = lay.node_paths[x]
+            start = NODE + x
+        for p in ways:
+            touched.add(p)
+            other = _other(lay.ends[p], start)
+            if other >= NODE:
+                stack.append(("n", other - NODE))
+            else:
+                left.add(other)
+    if touched & new_paths:
+        return True
+    # A new exit may meet track that loops back to this hex: walk it for real. Only track the
+    # company did not reach before can (the rest of the map is as it was, and what the company
+    # reached from it came into this hex by `entries`): track beyond a side the walk leaves by
+    # that no walk entered from this hex (an old path reached now, through a city the new tile
+    # opens).
+    loops = [
+        f
+        for f in lay.exits - entries
+        if (nb := board.nbr[h][f]) is not None and opposite(f) in board.layout_at(nb).exits
+    ]
+    if not loops:
+        return False
+    if not any((nb := board.nbr[h][x]) is not None and (nb, opposite(x)) not in seen.entries for x in left):
+        return False
+    with board._trial(h, tile, rotation, mapping):
+        after = reach(board, company)
+    return any((h, p) in after.paths for p in new_paths)
+
+
+# ---------------------------------------------------------------- station tokens
+
+
+@dataclass(frozen=True)
+class TokenSpot:
+    """A legal station: city `node` on `hex`, slot `slot`; `city` its
+    18xx.games id."""
+
+    hex: str
+    node: int
+    slot: int
+    city: str
+
+    def action(self, entity: str) -> dict[str, Any]:
+        """The placement as an 18xx.games `place_token` action."""
+        return {
+            "type": "place_token",
+            "entity": entity,
+            "entity_type": "corporation",
+            "city": self.city,
+            "slot": self.slot,
+        }
+
+
+def legal_tokens(board: Board, company: str) -> list[TokenSpot]:
+    """Cities where `company` may place a station token now (1800 §11.2,
+    18CO 5.7, 1880 VII.3.4): reachable over unblocked track, a free slot
+    after other companies' reservations, and no token of the company in the
+    hex already."""
+    out = []
+    for ref in sorted(reach(board, company).nodes):
+        verdict = _token_verdict(board, company, ref, reachable=True)
+        if isinstance(verdict, TokenSpot):
+            out.append(verdict)
+    return out
+
+
+def check_token(board: Board, company: str, ref: NodeRef | str, *, home: bool = False) -> TokenSpot:
+    """The `TokenSpot` if `company` may place a token in `ref` (a NodeRef, a
+    route node id "E15-2" or a city id "57-0-0"); raises IllegalAction.
+    `home`: a home station, which needs no track connection."""
+    if isinstance(ref, str):
+        try:
+            ref = board.city(ref) if ref.count("-") == 2 else parse_node_id(ref)
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+    if ref[0] not in board.hexes or not 0 <= ref[1] < len(board.tile_at(ref[0]).nodes):
+        raise IllegalAction(f"there is no node {node_id(ref)}")
+    reachable = home or ref in reach(board, company).nodes
+    verdict = _token_verdict(board, company, ref, reachable)
+    if isinstance(verdict, str):
+        raise IllegalAction(verdict, source=getattr(verdict, "source", None))
+    return verdict
+
+
+def _token_verdict(board: Board, company: str, ref: NodeRef, reachable: bool) -> TokenSpot | str:
+    h, i = ref
+    where = f"{node_id(ref)}"
+    if board.node(ref).kind != "city":
+        return f"{where} is not a city; tokens go on city circles"
+    if any(company in held for (hh, _), held in board.tokens.items() if hh == h):
+        return f"{company} already has a token on {h}; one per hex"
+    for blocker in board.hexes[h].hex_blocking_homes:
+        if blocker != company and not any(blocker in held for (hh, _), held in board.tokens.items() if hh == h):
+            return Refusal(f"no station on {h} before {blocker}'s home station is placed", ("hex", h))
+    slot = board.free_slot(ref, company)
+    if slot is None:
+        if None in board.holders(ref):
+            others = sorted(set(board.reservations(ref)) - {company})
+            tile = board.tile_at(h)
+            kept = [c for c, node in tile.reserved if node == i and c in others]
+            source = ("tile", tile.name) if kept else ("hex", h)
+            return Refusal(f"the free slots of {where} are reserved for other companies: {', '.join(others)}", source)
+        return f"{where} has no free slot"
+    if not reachable:
+        return f"{company} has no unblocked track from its tokens to {where}"
+    return TokenSpot(h, i, slot, board.city_id(ref))
