@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "3cd6c9fe201e0e82",
+    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

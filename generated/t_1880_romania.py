@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "3cd6c9fe201e0e82",
+    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "b3473308970042fd",
     "rulespecs/1846.rules": "e4150c3dd45ff08f",
-    "rulespecs/lib/18xx.rules": "3cd6c9fe201e0e82",
+    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

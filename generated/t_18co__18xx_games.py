@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
     "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "3cd6c9fe201e0e82",
+    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
