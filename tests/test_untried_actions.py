@@ -87,3 +87,21 @@ def test_every_shipped_title_has_no_untried_action():
 
     loaded = load()  # every rulespec, as `rulec check` reads them
     assert [(d.code, d.span.path, d.span.line) for d in loaded.diagnostics if d.code == "W006"] == []
+
+
+def test_the_listing_read_back_from_the_cache_is_the_runtimes(tmp_path, monkeypatch):
+    """`rulec check` reads the runtime's generators from the cache, not from `GameBase`: read back, they
+    are what `GameBase` has (a `_cand_` method per vocabulary type it lists by itself)."""
+    from compiler.lang import builtins
+    from compiler.runtime.game import GameBase
+
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
+    builtins.listing.cache_clear()
+    try:
+        first = builtins.listing()
+        builtins.listing.cache_clear()
+        assert builtins.listing() == first and (tmp_path / "listing").is_dir()
+        assert set(first["generators"]) == {n[len("_cand_"):] for n in dir(GameBase) if n.startswith("_cand_")}
+        assert {"buy_shares", "lay_tile", "pass"} <= set(first["generators"])
+    finally:
+        builtins.listing.cache_clear()

@@ -53,32 +53,14 @@ def table() -> dict[str, str]:
     takes longer than a quick command's whole work, so the table is kept in the cache
     (`.rulec-cache/builtins/`) under a digest of the runtime's sources, from which alone
     `GameBase` is built."""
-    digest = hashlib.sha256()
-    for source in sorted(RUNTIME.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    folder = cache_dir("builtins")
-    stored = folder / f"{digest.hexdigest()}.json" if folder is not None else None
-    if stored is not None:
-        try:
-            return json.loads(stored.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
-    found = {**VALUES, **_functions()}
-    if stored is not None:
-        try:
-            partial = stored.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(json.dumps(found), encoding="utf-8")
-            partial.replace(stored)
-        except OSError:
-            pass
-    return found
+    return _cached("builtins", lambda: {**VALUES, **_functions()})
 
 
 @functools.cache
 def listing() -> dict[str, list[str]]:
     """What the runtime's listing of legal actions is made of, for `compiler.runtime.enumerated`: the
     vocabulary types with a generator of their own (`GameBase._cand_<type>`), the vocabulary and the round
-    prefixes. Kept in the cache beside `table`, under the same digest of the runtime's sources."""
+    prefixes. Kept in the cache (`.rulec-cache/listing/`) as `table` is."""
     return _cached("listing", _listing)
 
 
@@ -90,12 +72,12 @@ def _listing() -> dict[str, list[str]]:
 
 
 def _cached(name: str, build):
-    """`build()`'s JSON answer, kept in `.rulec-cache/builtins/` under a digest of the runtime's sources."""
+    """`build()`'s JSON answer, kept in the cache folder `name` under a digest of the runtime's sources."""
     digest = hashlib.sha256()
     for source in sorted(RUNTIME.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    folder = cache_dir("builtins")
-    stored = folder / f"{name}-{digest.hexdigest()}.json" if folder is not None else None
+    folder = cache_dir(name)
+    stored = folder / f"{digest.hexdigest()}.json" if folder is not None else None
     if stored is not None:
         try:
             return json.loads(stored.read_text(encoding="utf-8"))
