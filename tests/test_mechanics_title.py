@@ -210,6 +210,8 @@ def test_full_capitalisation_by_hand_the_bank_gets_the_ipo_and_the_corporation_t
     assert after_float == {"A": 400 - 40 - 280, "B": 400 - 30 - 140, "KL": 700, "HR": 0,
                            "bank": start + 40 + 30 + 280 + 140 - 700}
     assert (game.b_percent(ipo, kl), game.b_percent(kl, kl), game.b_percent(game.name("pool"), kl)) == (40, 0, 0)
+    shown = next(c for c in game.state()["corporations"] if c["sym"] == "KL")
+    assert (shown["ipo_percent"], shown["treasury_percent"], shown["treasury"]) == (40, 0, game.cash[kl])
     income = 2 * 5 * 2  # each private pays $5 at the start of each of the two operating rounds
     if kind == "withhold":
         assert game.cash[kl] == 10 * 70 - 100 + 50 == 650

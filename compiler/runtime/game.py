@@ -6052,6 +6052,8 @@ class GameBase:
                 "floated": st["floated"],
                 "president": (self.b_president(c).id if self.b_president(c) else None),
                 "ipo_percent": self.b_percent(self._ipo_of(c), c),
+                # the corporation's own holding, where the IPO is a place apart (full capitalisation)
+                **({"treasury_percent": self.b_percent(c, c)} if self._ipo_of(c) is IPO else {}),
                 "pool_percent": self.b_percent(POOL, c),
                 "shares": {o.id: self.b_percent(c, o) for o in self.corporations if o != c and self.b_percent(c, o)},
                 "closed": st["closed"],
