@@ -6158,4 +6158,3 @@ ROUND_ACTION_PREFIXES = ("special", "acquisition")
 VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
                         "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
                         "lay_tile", "place_token", "assign", "corporate_buy_shares", "corporate_sell_shares"})
-
