@@ -67,6 +67,7 @@ CODES: dict[str, str] = {
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
     "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins (a note: the reading is recorded).",
     "W005": "A citation names a section that the title does not declare.",
+    "W006": "An action random play never tries: a parameter of a kind it does not enumerate (an `int` or a `name` without the title's `<action>_options`, a percent, a bool, ...).",
     # tool
     "E090": "rulec was asked for something that does not exist (a title, variant or path).",
 }

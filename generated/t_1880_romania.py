@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "9d7a934f8ca20af7",
+    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8294,15 +8294,15 @@ DATA = TitleData(
         "at action buy_train": "rulespecs/1880-romania.rules:2031",
         "at action choose": "rulespecs/1880-romania.rules:1829",
         "at action close_for_cash": "rulespecs/1880-romania.rules:1851",
-        "at action discard_train": "rulespecs/lib/18xx.rules:1047",
-        "at action dividend": "rulespecs/lib/18xx.rules:931",
-        "at action end_game": "rulespecs/lib/18xx.rules:1092",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1056",
+        "at action dividend": "rulespecs/lib/18xx.rules:939",
+        "at action end_game": "rulespecs/lib/18xx.rules:1101",
         "at action lay_tile": "rulespecs/1880-romania.rules:1925",
         "at action par": "rulespecs/1880-romania.rules:1789",
         "at action pass": "rulespecs/1880-romania.rules:1745",
         "at action payoff_player_debt": "rulespecs/1880-romania.rules:2128",
         "at action place_token": "rulespecs/1880-romania.rules:1952",
-        "at action run_routes": "rulespecs/lib/18xx.rules:925",
+        "at action run_routes": "rulespecs/lib/18xx.rules:933",
         "at action sell_shares": "rulespecs/1880-romania.rules:1998",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
@@ -9188,9 +9188,15 @@ def r_treasury_certificates(g, v_corporation):
     ]
 
 
+def r_ipo_of(g, v_corporation):
+    """ipo_of(C): where C's unsold certificates sit: the IPO under full capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
+    # at rulespecs/lib/18xx.rules:666
+    return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
+
+
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:665
+    # at rulespecs/lib/18xx.rules:668
     return [
         v_p
         for v_p in g.name("privates")
@@ -9203,19 +9209,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:667
+    # at rulespecs/lib/18xx.rules:670
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:673
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:674
+    # at rulespecs/lib/18xx.rules:677
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -9224,13 +9230,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:677
+    # at rulespecs/lib/18xx.rules:680
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:682
+    # at rulespecs/lib/18xx.rules:685
     return (not g.b_bought_this_turn()) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -9238,13 +9244,13 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:688
     return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
 
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:692
+    # at rulespecs/lib/18xx.rules:695
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -9262,7 +9268,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:699
+    # at rulespecs/lib/18xx.rules:702
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -9274,7 +9280,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:704
+    # at rulespecs/lib/18xx.rules:707
     return sum(
         (
             r_max(
@@ -9289,11 +9295,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:708
+    # at rulespecs/lib/18xx.rules:711
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:709
+        # at rulespecs/lib/18xx.rules:712
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:710
+            # at rulespecs/lib/18xx.rules:713
             g.b_close_minor(v_m)
 
 
@@ -9567,7 +9573,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:796
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9580,12 +9586,23 @@ def r_share_cost(g, v_corporation, v_source):
 
 
 def r_payee(g, v_corporation, v_source):
-    """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:802
+    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:806
     return (
         g.name("bank")
         if (v_source == "pool")
-        else (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
+        else (
+            (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
+            if (v_source == "ipo")
+            else (
+                v_corporation
+                if (
+                    (g.param("capitalisation") == "incremental")
+                    or (g.param("capitalisation") == "full")
+                )
+                else g.name("bank")
+            )
+        )
     )
 
 
@@ -9662,49 +9679,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:852
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:847
+        # at rulespecs/lib/18xx.rules:855
         if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:848
+            # at rulespecs/lib/18xx.rules:856
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:852
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:853
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:857
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
         # at rulespecs/lib/18xx.rules:860
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+        for v_k in range(1, (v_sold) + 1):
             # at rulespecs/lib/18xx.rules:861
             g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:865
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:868
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:869
+            g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:874
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:867
+            # at rulespecs/lib/18xx.rules:875
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:868
+                # at rulespecs/lib/18xx.rules:876
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:871
+            # at rulespecs/lib/18xx.rules:879
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:844
+        # at rulespecs/lib/18xx.rules:852
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:844",
+            at="rulespecs/lib/18xx.rules:852",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:888
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9877,50 +9894,50 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:926
+    # at rulespecs/lib/18xx.rules:934
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:926"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:934"
         )
-    # at rulespecs/lib/18xx.rules:927
+    # at rulespecs/lib/18xx.rules:935
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:928
+    # at rulespecs/lib/18xx.rules:936
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:941
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:933"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:941"
         )
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:942
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:943
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:944
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:945
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:946
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:947
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:953
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -9943,27 +9960,31 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_payee(g, v_holder, v_corporation):
-    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:962
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:970
     return (
-        (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
-        if (v_holder == g.name("pool"))
+        g.name("bank")
+        if (v_holder == g.name("initial_offering"))
         else (
-            (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
-            if (v_holder == v_corporation)
-            else v_holder
+            (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
+            if (v_holder == g.name("pool"))
+            else (
+                (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
+                if (v_holder == v_corporation)
+                else v_holder
+            )
         )
     )
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:975
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:966
+        # at rulespecs/lib/18xx.rules:975
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:966
+        # at rulespecs/lib/18xx.rules:975
         g.b_market_move(v_corporation, "left")
 
 
@@ -10139,39 +10160,42 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1020
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1021
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1022
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1013",
+            at="rulespecs/lib/18xx.rules:1022",
         )
-    # at rulespecs/lib/18xx.rules:1014
-    if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
+    # at rulespecs/lib/18xx.rules:1023
+    if not (
+        (g.b_holder_of(v_cert) == g.name("pool"))
+        or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
+    ):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1023",
         )
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1025
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1025",
         )
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1026
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1026",
         )
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1027
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -10180,114 +10204,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1018"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1027"
         )
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1029
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1030
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1031
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1032
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1043
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1034",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1044
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1035",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1045
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1046
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1046",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1047
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1038",
+            at="rulespecs/lib/18xx.rules:1047",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1048
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1048",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1049
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1049",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1050
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1051
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1052
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1053
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1057
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1058
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1058",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1059
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1060
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1061
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1066
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1073
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1073",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1075
     if not (
         (
             (
@@ -10328,9 +10352,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1081
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10341,15 +10365,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1081",
         )
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1083
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1088
     return (
         (
             g.b_dearest_train_price()
@@ -10386,14 +10410,14 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1103
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1105
     g.b_end_game_now("agreement")
 
 
@@ -10676,15 +10700,15 @@ def a_payoff_player_debt(g, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1114
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1106
+        # at rulespecs/lib/18xx.rules:1115
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1120
     g.b_close_privates()
 
 
@@ -10790,6 +10814,7 @@ class Game(GameBase):
         "pool_certificates": r_pool_certificates,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
+        "ipo_of": r_ipo_of,
         "open_privates": r_open_privates,
         "bonds_of": r_bonds_of,
         "pay_per_share": r_pay_per_share,

@@ -65,7 +65,7 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
             if action["type"] == "exchange":
                 kl = game.entity("corporation", "KL")
                 before["percent"] = game.b_percent(holder, kl) if holder.kind == "player" else None
-                before["ipo"], before["pool"] = game.b_percent(kl, kl), game.call("pool_percent", kl)
+                before["ipo"], before["pool"] = game.b_percent(game.name("initial_offering"), kl), game.call("pool_percent", kl)
         return action
 
     def observe(game, action):
@@ -117,9 +117,10 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
             player, kl = before["holder"], game.entity("corporation", "KL")
             assert player.kind == "player" and before["phase"] in ("3", "4") and game.closed["SO"]
             assert game.b_percent(player, kl) == before["percent"] + 20
-            assert (game.b_percent(kl, kl), game.call("pool_percent", kl)) in (
+            ipo = game.b_percent(game.name("initial_offering"), kl)
+            assert (ipo, game.call("pool_percent", kl)) in (
                 (before["ipo"] - 20, before["pool"]), (before["ipo"], before["pool"] - 20))
-            assert before["ipo"] == 0 or game.b_percent(kl, kl) == before["ipo"] - 20  # the IPO first
+            assert before["ipo"] == 0 or ipo == before["ipo"] - 20  # the IPO first
         elif kind == "sell_office":
             # SO's trade (when: any_time): its player owner sells it to another player, in or out of turn,
             # twice in all, at a price random play tries over its range ($15..$60, not only the declared
@@ -163,6 +164,82 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
                          "office trade out of its owner's turn", "office price inside its range",
                          "works siding (free_token, when: operating_turn, from_phase)",
                          "office exchange (share_exchange, when: any_time)"}, used
+
+
+def _kestrel_first_dividend(Game, kind: str):
+    """Two players ($400 each) play Kestrel Lines' opening by hand to KL's first dividend with revenue:
+    A buys the Loco Works ($40), B the Survey Office ($30); A starts KL at $70 (its 40% president's
+    certificate, $280); B buys 20% from the IPO ($140): 60% sold, KL floats. Then every player passes,
+    KL buys a 2-train ($100) in its first operating turn and runs it Toyville-Endtown ($20 + $30) in the
+    next, and pays out or withholds (`kind`). Returns the game and each holder's cash after the float."""
+    game = Game(players=["A", "B"], seed=0)
+    plan = [("A", "buy_company", "LW"), ("B", "buy_company", "SO"), ("A", "par", "KL"), ("A", "pass", None),
+            ("B", "buy_shares", "KL_1")]
+    after_float = None
+    while True:
+        actions = game.legal_actions()
+        if plan:
+            entity, kind_, what = plan[0]
+            action = next(a for a in actions if a["entity"] == entity and a["type"] == kind_ and what in (
+                None, a.get("company"), a.get("corporation"), (a.get("shares") or [None])[0]))
+            plan.pop(0)
+        else:
+            wanted = [a for a in actions if a["type"] in ("buy_train", "run_routes")
+                      or (a["type"] == "dividend" and a["kind"] == kind)]
+            action = wanted[0] if wanted else next(a for a in actions if a["type"] == "pass")
+        game.process(action)
+        if action["type"] == "buy_shares":
+            after_float = {str(h): cash for h, cash in game.cash.items()}
+        if action["type"] == "dividend":
+            return game, after_float
+
+
+@pytest.mark.parametrize("kind", ["withhold", "payout"])
+def test_full_capitalisation_by_hand_the_bank_gets_the_ipo_and_the_corporation_ten_times_par(kestrel, kind):
+    """Full capitalisation against a hand count (_kestrel_first_dividend). The IPO purchases pay the bank:
+    A's $280 and B's $140, KL's treasury still $0 until the purchase that floats it, which brings it ten
+    shares at par from the bank ($700). Then a 2-train ($100) and a $50 run: withheld, KL ends with
+    $700 - $100 + $50 = $650 (the issue's title, wrongly paid for every IPO purchase, ended with more);
+    paid out, A's 40% gets $20, B's 20% $10, and the 40% still in the IPO nothing (the bank keeps $20),
+    KL keeps $600. The IPO is a holder apart: KL's treasury holds none of its own certificates."""
+    _, _, Game = kestrel
+    game, after_float = _kestrel_first_dividend(Game, kind)
+    ipo, kl = game.name("initial_offering"), game.entity("corporation", "KL")
+    start = 4000 - 2 * 400
+    # bank: +$40 +$30 (the privates), +$280 +$140 (the IPO purchases), -$700 (the capital)
+    assert after_float == {"A": 400 - 40 - 280, "B": 400 - 30 - 140, "KL": 700, "HR": 0,
+                           "bank": start + 40 + 30 + 280 + 140 - 700}
+    assert (game.b_percent(ipo, kl), game.b_percent(kl, kl), game.b_percent(game.name("pool"), kl)) == (40, 0, 0)
+    shown = next(c for c in game.state()["corporations"] if c["sym"] == "KL")
+    assert (shown["ipo_percent"], shown["treasury_percent"], shown["treasury"]) == (40, 0, game.cash[kl])
+    income = 2 * 5 * 2  # each private pays $5 at the start of each of the two operating rounds
+    if kind == "withhold":
+        assert game.cash[kl] == 10 * 70 - 100 + 50 == 650
+        assert (game.cash[game.find("A")], game.cash[game.find("B")]) == (80 + income // 2, 230 + income // 2)
+    else:
+        assert game.cash[kl] == 10 * 70 - 100 == 600
+        assert (game.cash[game.find("A")], game.cash[game.find("B")]) == (80 + income // 2 + 20, 230 + income // 2 + 10)
+    assert game.cash[game.name("bank")] == (after_float["bank"] - income + 100
+                                           - (50 if kind == "withhold" else 30))
+
+
+def test_under_full_capitalisation_the_treasury_may_pay_its_corporation_and_the_ipo_pays_nobody():
+    """`treasury_shares_pay: company` under full capitalisation (refused while the IPO and the treasury were one
+    place): a certificate the corporation comes to hold pays it; the IPO's pay nobody (the bank keeps them)."""
+    from compiler.emit.engines import current_game_class
+    from compiler.lang.pipeline import load_texts
+
+    text = TEXT.replace("  treasury_shares_pay: none §3", "  treasury_shares_pay: company §3")
+    assert text != TEXT
+    loaded = load_texts({**LIBRARIES, PATH: text})
+    assert loaded.ok, [(d.code, d.span.line, d.message) for d in loaded.errors]
+    game = current_game_class(loaded.program.titles["Kestrel Lines"], loaded.sources)[0](players=["A", "B"], seed=0)
+    kl, ipo, bank = game.entity("corporation", "KL"), game.name("initial_offering"), game.name("bank")
+    assert {game.owner[c.id] for c in game.certs_of["KL"]} == {ipo}  # every certificate starts in the IPO
+    assert game.call("dividend_payee", kl, kl) == kl
+    assert game.call("dividend_payee", ipo, kl) == bank
+    # a share bought from the treasury pays the corporation, from the IPO the bank
+    assert (game.call("payee", kl, "treasury"), game.call("payee", kl, "ipo")) == (kl, bank)
 
 
 def test_a_trade_in_is_offered_at_the_discount_and_refused_otherwise(kestrel):

@@ -23,6 +23,7 @@ from compiler.paths import cache_dir
 VALUES: dict[str, str] = {
     "bank": "the bank (finite or unlimited)",
     "pool": "the bank pool (the market for shares)",
+    "initial_offering": "the IPO as a holder: where unsold certificates sit when the title's capitalisation keeps them apart from the corporation's treasury (full); the library's ipo_of(C) names C's (a purchase names its source `ipo`)",
     "depot": "the trains not yet bought",
     "scrap": "out of the game (rusted and removed trains, a closed corporation's certificates)",
     "players": "the players, in seating order",
@@ -52,17 +53,37 @@ def table() -> dict[str, str]:
     takes longer than a quick command's whole work, so the table is kept in the cache
     (`.rulec-cache/builtins/`) under a digest of the runtime's sources, from which alone
     `GameBase` is built."""
+    return _cached("builtins", lambda: {**VALUES, **_functions()})
+
+
+@functools.cache
+def listing() -> dict[str, list[str]]:
+    """What the runtime's listing of legal actions is made of, for `compiler.runtime.enumerated`: the
+    vocabulary types with a generator of their own (`GameBase._cand_<type>`), the vocabulary and the round
+    prefixes. Kept in the cache (`.rulec-cache/listing/`) as `table` is."""
+    return _cached("listing", _listing)
+
+
+def _listing() -> dict[str, list[str]]:
+    from compiler.runtime import game
+
+    return {"generators": sorted(n[len("_cand_"):] for n in dir(game.GameBase) if n.startswith("_cand_")),
+            "vocabulary": sorted(game.VOCABULARY), "round_prefixes": list(game.ROUND_ACTION_PREFIXES)}
+
+
+def _cached(name: str, build):
+    """`build()`'s JSON answer, kept in the cache folder `name` under a digest of the runtime's sources."""
     digest = hashlib.sha256()
     for source in sorted(RUNTIME.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    folder = cache_dir("builtins")
+    folder = cache_dir(name)
     stored = folder / f"{digest.hexdigest()}.json" if folder is not None else None
     if stored is not None:
         try:
             return json.loads(stored.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
-    found = {**VALUES, **_functions()}
+    found = build()
     if stored is not None:
         try:
             partial = stored.with_suffix(f".{os.getpid()}.tmp")

@@ -13,15 +13,21 @@ value's own span:
 - E032 a tile the title names (an upgrade chart row, an ability's tile) that is
   not in its tile set, the `tile_counts` table: no copy of it is ever in the supply;
 - E033 a value the library accepts that the runtime does not play
-  (`compiler.runtime.built`), set where the runtime would read it.
+  (`compiler.runtime.built`), set where the runtime would read it;
+- W006 an action random play never tries: a parameter of a kind it does not
+  enumerate (an `int` with no `<action>_options`, a percent, a bool, ...), as
+  `compiler.runtime.enumerated.untried_parameter` reads the runtime's listing; a warning,
+  since a log may still take the action.
 """
 
 from __future__ import annotations
 
 from compiler.lang import syntax as s
-from compiler.diagnostics import Diagnostic, error
+from compiler.diagnostics import Diagnostic, error, warning
 from compiler.lang.ir import Title
 from compiler.runtime.built import unbuilt
+from compiler.runtime.enumerated import untried_parameter
+from compiler.lang.builtins import listing as runtime_listing
 from compiler.lang.schema import did_you_mean, listing, nearest
 
 
@@ -32,6 +38,7 @@ def check_play(title: Title) -> list[Diagnostic]:
     out.extend(_homes(title))
     out.extend(_tile_set(title))
     out.extend(_unbuilt(title))
+    out.extend(_untried(title))
     return out
 
 
@@ -210,4 +217,45 @@ def _unbuilt(title: Title) -> list[Diagnostic]:
                 help="choose a value the runtime plays, or build this one (compiler/runtime/built.py lists "
                      "what is missing)",
             ))
+    return out
+
+
+# ---------------------------------------------------------------- W006 actions random play never tries
+
+
+class _Properties:
+    """A title's properties as `untried_parameter` reads them: a list where the value is a list literal."""
+
+    def __init__(self, title: Title):
+        self.title = title
+
+    def get(self, name: str):
+        prop = self.title.prop(name)
+        if prop is None:
+            return None
+        return [] if isinstance(prop.value, s.ListLit) else _literal(prop.value)
+
+
+def _untried(title: Title) -> list[Diagnostic]:
+    out = []
+    properties = _Properties(title)
+    for clause in title.clauses:
+        decl = clause.decl
+        if clause.kind != "action" or not isinstance(decl, s.Routine):
+            continue
+        params = [(p.name, (str(p.type),) if p.type.is_list else tuple(str(a) for a in p.type.alternatives))
+                  for p in decl.params]
+        optional = {p.name for p in decl.params if p.default is not None}
+        name = untried_parameter(decl.name, params, properties, optional, runtime_listing())
+        if name is None:
+            continue
+        param = next(p for p in decl.params if p.name == name)
+        kind = dict(params)[name][0]
+        out.append(warning(
+            "W006", f"random play never tries action {decl.name}: its parameter `{name}` is of kind {kind}, "
+                    f"which random play does not enumerate", param.span,
+            help=f"list the values to try as the title's `{decl.name}_options: [...]` (an int or a name), give "
+                 f"{name} a kind random play enumerates (a player, corporation, private, bond, train, hex, tile, "
+                 f"money, certificate list), or make it an optional field with a default",
+        ))
     return out

@@ -33,10 +33,6 @@ UNBUILT: tuple[Unbuilt, ...] = (
     Unbuilt("seating_after_auction", "passing_order", ("first_round", "auction"),
             "the seating by passing order after an opening auction (first_round: auction) is not built; "
             "only unchanged and cash_ascending play (passing_order plays after an open_auction)"),
-    Unbuilt("treasury_shares_pay", "company", ("capitalisation", "full"),
-            "under full capitalisation a corporation's own certificates are its IPO, which pays nothing; a "
-            "treasury apart from the IPO (shares a corporation issued or bought back, paying it) is not built: "
-            "write `treasury_shares_pay: none`"),
 )
 
 

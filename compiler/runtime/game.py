@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from compiler.runtime.built import unbuilt
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
-from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train, exchange_sets
+from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train, exchange_sets
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.journal import Journal
 from compiler.runtime.market import Market
@@ -165,7 +165,7 @@ class GameBase:
             self.minors += self.pickables
         self.by_id: dict[tuple[str, str], Entity] = {}
         for e in (self.players + self.corporations + self.privates + self.bonds + self.minors
-                  + [x for x in self.pickables if x not in self.minors] + [BANK, POOL, DEPOT, SCRAP]):
+                  + [x for x in self.pickables if x not in self.minors] + [BANK, POOL, IPO, DEPOT, SCRAP]):
             self.by_id[(e.kind, e.id)] = e
         #: ids as 18xx.games logs spell them ("B&O" for BO): a component's `log_id`
         self.log_ids: dict[str, str] = {}
@@ -354,7 +354,7 @@ class GameBase:
         self.owner: dict[str, Entity] = {}
         for corp in self.corporations:
             for cert in self.certs_of[corp.id]:
-                self.owner[cert.id] = corp  # unsold certificates wait on the corporation's mat
+                self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait in the IPO (_ipo_of)
         for item in self.privates + self.pickables:
             self.owner[item.id] = BANK
         for bond in self.bonds:
@@ -790,10 +790,19 @@ class GameBase:
             if markers != tuple(self.g.get("markers", ())):
                 self.j.set(self.g, "markers", markers)
 
+    def _ipo_of(self, corp: Entity) -> Entity:
+        """Where `corp`'s unsold certificates sit: the IPO, a holder apart from the corporation, under
+        `capitalisation: full` (a purchase from it pays the bank, its certificates pay no dividend, the
+        corporation's treasury holds only what it comes to hold in play); else the corporation's own
+        treasury (incremental: a purchase from it pays the corporation; by_title: the title's rules say)."""
+        return IPO if self.DATA.properties.get("capitalisation") == "full" else corp
+
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":
             return POOL
-        if source in ("treasury", "ipo") and isinstance(item, Certificate):
+        if source == "ipo" and isinstance(item, Certificate):
+            return self._ipo_of(self.entity("corporation", item.corporation))
+        if source == "treasury" and isinstance(item, Certificate):
             return self.entity("corporation", item.corporation)
         if source == "depot":
             return DEPOT
@@ -897,11 +906,12 @@ class GameBase:
         return total
 
     def b_next_certificate(self, corp: Entity, source: str) -> Certificate | None:
-        """next_certificate(C, source): the certificate of C to be bought from `source` (pool, or the
-        corporation's IPO/treasury): the one the action names (its `shares`), where it names one held
-        there, else the first there; a president's certificate only where the rules let it go."""
-        source = "pool" if source is POOL else source  # the holder `pool` named where a source is meant
-        holder = POOL if source == "pool" else corp
+        """next_certificate(C, source): the certificate of C to be bought from `source` (pool, the IPO, or
+        C's treasury; the IPO is C's treasury unless the title's capitalisation is full): the one the action
+        names (its `shares`), where it names one held there, else the first there; a president's certificate only where the rules let it go."""
+        # the holders `pool` and `initial_offering` named where a source is meant
+        source = "pool" if source is POOL else ("ipo" if source is IPO else source)
+        holder = POOL if source == "pool" else (self._ipo_of(corp) if source == "ipo" else corp)
         named = [self.certificates[cid] for cid in self._named_shares if cid in self.certificates]
         for cert in named + [c for c in self.certs_of[corp.id] if c not in named]:
             if cert.corporation != corp.id:
@@ -2387,10 +2397,10 @@ class GameBase:
         return self.closed.get(item.id, False)
 
     def b_reset_corporation(self, corp: Entity) -> None:
-        """reset_corporation(C): every certificate back on C's mat, price and par gone, not floated: C may start again."""
+        """reset_corporation(C): every certificate back in C's IPO, price and par gone, not floated: C may start again."""
         for cert in self.certs_of[corp.id]:
-            if self.owner[cert.id] != corp:
-                self.j.set(self.owner, cert.id, corp)
+            if self.owner[cert.id] != self._ipo_of(corp):
+                self.j.set(self.owner, cert.id, self._ipo_of(corp))
         cell = self.corp[corp.id]["cell"]
         if cell is not None:
             self.j.remove(self.stacks[cell], corp.id)
@@ -2478,7 +2488,7 @@ class GameBase:
         layouts = corp.get("share_layouts")
         if not isinstance(layouts, dict) or president_percent not in layouts:
             raise IllegalAction(f"{corp} has no share layout with a {president_percent}% president's certificate")
-        if any(self.owner[c.id] != corp for c in self.certs_of[corp.id]):
+        if any(self.owner[c.id] != self._ipo_of(corp) for c in self.certs_of[corp.id]):
             raise IllegalAction(f"{corp}'s certificates are no longer all in the bank")
         for cert in self.certs_of[corp.id]:
             self.j.delete(self.certificates, cert.id)
@@ -2486,7 +2496,7 @@ class GameBase:
         certs = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate(layouts[president_percent])]
         for cert in certs:
             self.j.set(self.certificates, cert.id, cert)
-            self.j.set(self.owner, cert.id, corp)
+            self.j.set(self.owner, cert.id, self._ipo_of(corp))
         self.j.set(self.certs_of, corp.id, certs)
 
     def b_prices_frozen(self) -> bool:
@@ -2704,6 +2714,8 @@ class GameBase:
             return BANK
         if name == "pool":
             return POOL
+        if name == "initial_offering":
+            return IPO
         if name == "depot":
             return DEPOT
         if name == "scrap":
@@ -2799,8 +2811,8 @@ class GameBase:
         needed = self._by_par_zone(corp, self._value(needed, f"corporation {corp} float"))
         needed = self._by_phase(needed, f"corporation {corp} float")
         if self.DATA.properties.get("float_counts") == "sold_from_treasury":
-            # every certificate that has left the corporation's treasury counts, wherever it is now
-            held = 100 - self.b_percent(corp, corp)
+            # every certificate that has left the corporation's IPO counts, wherever it is now
+            held = 100 - self.b_percent(self._ipo_of(corp), corp)
         else:
             held = sum(self.b_percent(p, corp) for p in self.players)
         if held >= needed:
@@ -3965,18 +3977,18 @@ class GameBase:
         if grant.get("president"):
             corp = self.entity("corporation", grant["corporation"])
             cert = self.certs_of[corp.id][0]
-            if not cert.president or self.owner[cert.id] != corp:
+            if not cert.president or self.owner[cert.id] != self._ipo_of(corp):
                 return
             if not self.b_started(corp) and grant.get("par") is not None:
                 self.b_set_par(corp, int(self._value(grant["par"], f"{item} grants par")))
-            self.move(cert, corp, player)  # its holder presides: nobody else holds any of it yet
+            self.move(cert, self._ipo_of(corp), player)  # its holder presides: nobody else holds any of it yet
             return
         want = int(grant["percent"])
 
         def ordinary(corp: Entity) -> Certificate | None:
-            # the first of its kind in the treasury, as a purchase from the treasury would take it
+            # the first of its kind in the IPO, as a purchase from the IPO would take it
             return next((c for c in self.certs_of[corp.id]
-                         if not c.president and c.percent == want and self.owner[c.id] == corp), None)
+                         if not c.president and c.percent == want and self.owner[c.id] == self._ipo_of(corp)), None)
 
         if grant.get("corporations"):
             pool = [self.entity("corporation", str(k)) for k in grant["corporations"]]
@@ -3990,7 +4002,7 @@ class GameBase:
             corp = self.entity("corporation", grant["corporation"])
         cert = ordinary(corp)
         if cert is not None:
-            self.move(cert, corp, player)
+            self.move(cert, self._ipo_of(corp), player)
             self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
 
     # ------------------------------------------------------------ rounds: stock
@@ -5178,7 +5190,8 @@ class GameBase:
             return self.entity("corporation", self.certificates[shares[0]].corporation)
         if name == "source" and shares:
             holder = self.owner[shares[0]]
-            return "pool" if holder is POOL else ("treasury" if holder.kind == "corporation" else "player")
+            return "pool" if holder is POOL else ("ipo" if holder is IPO else (
+                "treasury" if holder.kind == "corporation" else "player"))
         if name == "count" and shares is not None:
             return len(shares)
         if name == "price" and "share_price" in action and "price" not in action:
@@ -5226,7 +5239,7 @@ class GameBase:
 
         if self.j.active:
             raise RuntimeError("a game is copied between actions, not while one is being processed")
-        shared: list[Any] = [BANK, POOL, SCRAP, DEPOT, SUBSIDY, self.DATA]
+        shared: list[Any] = [BANK, POOL, IPO, SCRAP, DEPOT, SUBSIDY, self.DATA]
         shared += self.players + self.corporations + self.privates + self.bonds + self.minors + self.pickables
         shared += list(self.certificates.values()) + list(self.trains.values())
         shared += [self.by_id, self.certificates, self.certs_of, self.trains, self.train_sides, self.log_ids]
@@ -5577,7 +5590,7 @@ class GameBase:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
                         out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
-            holders = sources or (corp, POOL)
+            holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
             if entity.kind == "player" and "shares" in [n for n, _ in self.ACTION_PARAMS.get("buy_shares", ())]:
                 # a certificate another corporation holds, where the title's buy_shares names the certificate
                 # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
@@ -6038,7 +6051,9 @@ class GameBase:
                 "tokens_placed": st["tokens"],
                 "floated": st["floated"],
                 "president": (self.b_president(c).id if self.b_president(c) else None),
-                "ipo_percent": self.b_percent(c, c),
+                "ipo_percent": self.b_percent(self._ipo_of(c), c),
+                # the corporation's own holding, where the IPO is a place apart (full capitalisation)
+                **({"treasury_percent": self.b_percent(c, c)} if self._ipo_of(c) is IPO else {}),
                 "pool_percent": self.b_percent(POOL, c),
                 "shares": {o.id: self.b_percent(c, o) for o in self.corporations if o != c and self.b_percent(c, o)},
                 "closed": st["closed"],

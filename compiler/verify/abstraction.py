@@ -19,6 +19,7 @@ from compiler.verify.model import (
     BANK,
     DEPOT,
     ELSEWHERE,
+    IPO,
     NONE,
     POOL,
     ROUNDS,
@@ -278,6 +279,8 @@ def _ent(model: Model, e: Any) -> Ent:
             return BANK
         if e.kind == "pool":
             return POOL
+        if e.kind == "ipo" and model.ipo_apart:
+            return IPO
         if e.kind == "depot":
             return DEPOT
         if e.kind == "scrap":

@@ -129,6 +129,8 @@ class Ent:
 NONE = Ent("none", "none")
 BANK = Ent("bank", "bank")
 POOL = Ent("pool", "pool")
+#: the IPO apart from the corporations' treasuries (`capitalisation: full`; `Model.ipo_of`)
+IPO = Ent("ipo", "ipo")
 DEPOT = Ent("depot", "depot")
 SCRAP = Ent("scrap", "scrap")
 ELSEWHERE = Ent("elsewhere", "elsewhere")
@@ -554,8 +556,11 @@ class Model:
         return value
 
     def _build_universe(self) -> None:
-        ents = ([NONE, ELSEWHERE, BANK, POOL, DEPOT, SCRAP] + self.players + self.corporations + self.privates
-                + self.bonds + self.minors)
+        #: whether unsold certificates sit in an IPO apart from the corporation (as GameBase._ipo_of): then
+        #: the IPO is an entity and a certificate's holder; a title without has neither, its model unchanged
+        self.ipo_apart = self.prop_value("capitalisation") == "full"
+        ents = ([NONE, ELSEWHERE, BANK, POOL] + ([IPO] if self.ipo_apart else []) + [DEPOT, SCRAP]
+                + self.players + self.corporations + self.privates + self.bonds + self.minors)
         self.ents = ents
         names = [f"{e.kind}:{e.id}" for e in ents]
         tag = stable_hash(self.title.display_name, names)[:8]
@@ -565,7 +570,7 @@ class Model:
         self._by_id = {c.get_id(): e for e, c in zip(ents, consts)}
         # the holders each kind of item may have
         self.buckets: dict[str, list[Ent]] = {
-            "certificate": self.players + self.corporations + [POOL]
+            "certificate": self.players + self.corporations + [POOL] + ([IPO] if self.ipo_apart else [])
             + (self.minors if self.minors_hold_certificates else []),
             "train": [DEPOT] + self.corporations + [POOL, SCRAP],
             "private": [BANK] + self.players + self.corporations + [POOL],
@@ -606,6 +611,11 @@ class Model:
         if not isinstance(value, z3.ExprRef):
             return None
         return self._by_id.get(value.get_id())
+
+    def ipo_of(self, corp: Ent) -> Ent:
+        """Where the corporation's unsold certificates sit (GameBase._ipo_of): the IPO under full
+        capitalisation, else the corporation itself."""
+        return IPO if self.ipo_apart else corp
 
     def corp(self, cid: str) -> Ent | None:
         for c in self.corporations:

@@ -49,6 +49,7 @@ from compiler.verify.model import (
     BANK,
     DEPOT,
     ELSEWHERE,
+    IPO,
     NONE,
     POOL,
     ROUNDS,
@@ -651,6 +652,10 @@ class Translator:
                     return m.z(BANK)
                 if name == "pool":
                     return m.z(POOL)
+                if name == "initial_offering":
+                    # no IPO apart from the treasuries (GameBase._ipo_of): the name denotes no holder, as the
+                    # runtime's IPO then holds nothing
+                    return m.z(IPO) if m.ipo_apart else m.z(NONE)
                 if name == "depot":
                     return m.z(DEPOT)
                 if name == "scrap":
@@ -801,7 +806,7 @@ class Translator:
             raise Unsupported("a certificate or train used as a holder")
         if isinstance(v, str):
             for ent in m.ents:
-                if ent.id == v and ent.kind in ("bank", "pool", "depot"):
+                if ent.id == v and ent.kind in ("bank", "pool", "ipo", "depot"):
                     return m.z(ent)
         raise Unsupported(f"not an entity: {v!r}")
 
@@ -1860,7 +1865,9 @@ class Builtins:
         if isinstance(source, str):
             if source == "pool":
                 return m.z(POOL)
-            if source in ("treasury", "ipo") and item.kind == "certificate":
+            if source == "ipo" and item.kind == "certificate":
+                return m.z(m.ipo_of(m.corp(item.corp or "")))  # type: ignore[arg-type]
+            if source == "treasury" and item.kind == "certificate":
                 return m.z(m.corp(item.corp or ""))  # type: ignore[arg-type]
             if source == "depot":
                 return m.z(DEPOT)
@@ -2396,11 +2403,13 @@ class Builtins:
         m = self.m
         if z3.is_expr(source) and source.eq(m.z(POOL)):
             source = "pool"  # the holder `pool` named where a source is meant (as the runtime reads it)
+        elif z3.is_expr(source) and m.ipo_apart and source.eq(m.z(IPO)):
+            source = "ipo"  # the holder `initial_offering` likewise
         if not isinstance(source, str):
             raise Unsupported("next_certificate from a non-name")
         alts = []
         for c, ccond in self.corp_of(ctx, corp):
-            holder = POOL if source == "pool" else c
+            holder = POOL if source == "pool" else (m.ipo_of(c) if source == "ipo" else c)
             started = ctx.state[f"has_par:{c.id}"]
             taken: Any = False
             for cert in m.certs_for(c.id):
@@ -3301,8 +3310,8 @@ class Builtins:
         counts = m.prop_value("float_counts")
         ctx.shared.reads.add("property", "float_counts", counts)
         if counts == "sold_from_treasury":
-            # as GameBase._check_float: every certificate out of the treasury counts, wherever it is now
-            held = SUM([100, NEG(self.percent_of(ctx, m.z(corp), corp))])
+            # as GameBase._check_float: every certificate out of the IPO counts, wherever it is now
+            held = SUM([100, NEG(self.percent_of(ctx, m.z(m.ipo_of(corp)), corp))])
         else:
             held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
         st = ctx.state
@@ -3968,15 +3977,15 @@ class Builtins:
                     raise Unsupported(f"private {x.id} grants a certificate of a corporation with share layouts")
                 return [cert for cert in m.certs_for(corp.id) if not cert.president and cert.percent == want]
 
-            has = [OR(*[ctx.state[hold_name(cert, c)] >= 1 for cert in ordinary(c)]) for c in corps]
+            has = [OR(*[ctx.state[hold_name(cert, m.ipo_of(c))] >= 1 for cert in ordinary(c)]) for c in corps]
             def grant_first(picked: list) -> None:
                 # the first ordinary certificate the corporation still holds, of the picked corporation
                 for corp, chosen in zip(corps, picked):
                     taken: Any = False
                     for cert in ordinary(corp):
-                        here = ctx.state[hold_name(cert, corp)] >= 1
+                        here = ctx.state[hold_name(cert, m.ipo_of(corp))] >= 1
                         go = AND(on, chosen, here, NOT(taken))
-                        self._move_one(ctx, cert, m.z(corp), player, go)
+                        self._move_one(ctx, cert, m.z(m.ipo_of(corp)), player, go)
                         ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
                         taken = OR(taken, here)
 
@@ -4010,7 +4019,7 @@ class Builtins:
         if corp is None:
             raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
         cert = m.certs_for(corp.id)[0]
-        go = AND(on, ctx.state[hold_name(cert, corp)] >= 1)
+        go = AND(on, ctx.state[hold_name(cert, m.ipo_of(corp))] >= 1)
         par = grant.get("par")
         if par is not None:
             market = m.require_market()
@@ -4024,7 +4033,7 @@ class Builtins:
             st[f"col:{corp.id}"] = IF(start, cell[1], st[f"col:{corp.id}"])
             st[f"has_par:{corp.id}"] = IF(start, True, st[f"has_par:{corp.id}"])
             st[f"has_cell:{corp.id}"] = IF(start, True, st[f"has_cell:{corp.id}"])
-        self._move_one(ctx, cert, m.z(corp), player, go)
+        self._move_one(ctx, cert, m.z(m.ipo_of(corp)), player, go)
 
     def b_choose_share_layout(self, ctx: Ctx, corp: Any, president_percent: Any) -> None:
         """As GameBase.b_choose_share_layout: refused unless the corporation has a share layout whose
@@ -4041,15 +4050,15 @@ class Builtins:
             keys = [key for key, _ in m.certs_for(c.id)[0].layouts]
             ctx.require(IMPLIES(cond, OR(*[zi(president_percent) == key for key in keys])))
             certs = m.certs_for(c.id)
-            ctx.require(IMPLIES(cond, AND(*[IMPLIES(self.cert_exists(ctx, x), self.held(ctx, x, m.z(c)))
+            ctx.require(IMPLIES(cond, AND(*[IMPLIES(self.cert_exists(ctx, x), self.held(ctx, x, m.z(m.ipo_of(c))))
                                             for x in certs])))
             when = AND(ctx.path, cond)
             st = ctx.state
             st[f"layout:{c.id}"] = IF(when, zi(president_percent), st[f"layout:{c.id}"])
             for x in certs:
-                # on the mat where the new layout has it, out of the game where it has none
-                self.set_holder(ctx, x, c, AND(when, self.cert_exists(ctx, x)))
-                name = hold_name(x, c)
+                # in the IPO where the new layout has it, out of the game where it has none
+                self.set_holder(ctx, x, m.ipo_of(c), AND(when, self.cert_exists(ctx, x)))
+                name = hold_name(x, m.ipo_of(c))
                 ctx.state[name] = IF(AND(when, NOT(self.cert_exists(ctx, x))), 0, ctx.state[name])
 
     def b_reset_corporation(self, ctx: Ctx, corp: Any) -> None:
@@ -4057,7 +4066,7 @@ class Builtins:
             when = AND(ctx.path, cond)
             for cert in self.m.certs_for(c.id):
                 # (a certificate the chosen share layout lacks stays out of the game)
-                self.set_holder(ctx, cert, c, AND(when, self.cert_exists(ctx, cert)))
+                self.set_holder(ctx, cert, self.m.ipo_of(c), AND(when, self.cert_exists(ctx, cert)))
             st = ctx.state
             st[f"has_par:{c.id}"] = IF(when, False, st[f"has_par:{c.id}"])
             st[f"has_cell:{c.id}"] = IF(when, False, st[f"has_cell:{c.id}"])
@@ -4641,7 +4650,7 @@ def _prop_cite(m: Model, name: str) -> str | None:
 
 def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None) -> dict[str, Any]:
     """The state `GameBase.__init__` builds, before the first action: starting
-    cash paid out of the bank, every certificate on its corporation's mat,
+    cash paid out of the bank, every certificate in its corporation's IPO (`Model.ipo_of`),
     privates with the bank (those setup's removals draw, closed: `axioms` gets
     how many of each group), bonds with their corporations, trains in the depot.
     Turn bookkeeping is left free. Raises `GapError` (bank, starting cash)."""
@@ -4671,7 +4680,7 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
     home = {}
     for c in m.corporations:
         for cert in m.certs_of.get(c.id, []):
-            home[cert.id] = c
+            home[cert.id] = m.ipo_of(c)
     for x in m.private_items:
         home[x.id] = BANK
     for bond in m.bond_items:

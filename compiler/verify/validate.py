@@ -480,7 +480,7 @@ class Validator:
         """Whether the train or private `item_id` is held by an entity the scope leaves out (a
         corporation or a minor outside it; not the bank, the pool, the depot or the scrap)."""
         holder = self.game.owner.get(item_id)
-        return isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "depot", "scrap") \
+        return isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "ipo", "depot", "scrap") \
             and (model_entity(self.model, holder) is None or holder.kind == "minor")
 
     def bind(self, kind: str, action: dict) -> tuple[Binding, dict[str, Any]] | None:
