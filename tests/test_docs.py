@@ -17,6 +17,7 @@ verified here).
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import http.server
 import posixpath
@@ -68,6 +69,13 @@ def proofs(site_proofs):
 @pytest.fixture(scope="module")
 def rendered(site_rendered):
     return site_rendered
+
+
+@pytest.fixture(scope="module")
+def site(loaded):
+    """The site's model of the rulespecs (books, their clauses' homes, the engines), made once
+    for the tests that read it: each took a second or more to make its own."""
+    return Site(loaded)
 
 
 @pytest.fixture(scope="module")
@@ -167,15 +175,10 @@ def test_every_internal_link_and_anchor_in_the_built_html_resolves(built):
 def test_rebuilding_gives_identical_pages_and_html(built, rendered, toy, tmp_path):
     """The same rulespecs give the same pages (a fresh load, a fresh render of the whole site: nothing
     to rewrite), and mkdocs the same HTML from the same pages: the toy title's site (its engines, its
-    proofs, the libraries' pages, 49 pages) built twice into two folders is byte for byte the same.
-    (The whole site's second build took 25 s; what could differ between two builds is mkdocs',
-    Material's and the search index's, the same on every page.)"""
-    root, _files = built
-    again = load()
-    pages, nav = docs.render_pages(again, recorded(again, paths.SITE).reports,  # a fresh load, a fresh render
-                                   **docs.inputs(again, paths.SITE))
-    assert pages == rendered[0] and nav == rendered[1]
-    assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
+    proofs, the libraries' pages, 49 pages) rendered twice and built twice into two folders is byte
+    for byte the same. (The whole site's second build took 25 s; what could differ between two
+    builds is mkdocs', Material's and the search index's, the same on every page.) The two builds
+    run in processes of their own while this one loads and renders the whole site again."""
     from compiler.emit import emitter as emit
 
     generated = tmp_path / "generated"
@@ -183,15 +186,23 @@ def test_rebuilding_gives_identical_pages_and_html(built, rendered, toy, tmp_pat
     for path, text in emit.outputs(list(toy.every_title()), toy.sources).items():
         (generated / path.name).write_text(text, encoding="utf-8")
     reports = {t.display_name: verify.verify_title(t, only=["init", "buy_shares"]) for t in toy.every_title()}
-    trees = []
+    sites = []
     for name in ("first", "second"):
         toy_pages, toy_nav = docs.render_pages(toy, reports, generated)
         site = tmp_path / name
         docs.write(site, docs.site_files(toy_pages, toy_nav, site))
-        done = docs.mkdocs(site)
-        assert done.returncode == 0, docs._mkdocs_problems(done)
-        trees.append(_tree(site / "site"))
-    first, second = trees
+        sites.append(site)
+    with concurrent.futures.ThreadPoolExecutor(len(sites)) as pool:
+        builds = [pool.submit(docs.mkdocs, site) for site in sites]
+        root, _files = built
+        again = load()
+        pages, nav = docs.render_pages(again, recorded(again, paths.SITE).reports,  # a fresh load, a fresh render
+                                       **docs.inputs(again, paths.SITE))
+        assert pages == rendered[0] and nav == rendered[1]
+        assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
+        for done in builds:
+            assert done.result().returncode == 0, docs._mkdocs_problems(done.result())
+    first, second = (_tree(site / "site") for site in sites)
     assert len([n for n in first if n.endswith(".html")]) > 40
     assert first.keys() == second.keys()
     differing = [name for name in first if first[name] != second[name]]
@@ -296,9 +307,8 @@ def test_the_precis_links_values_and_shows_gaps(rendered):
     assert "*gap*: [`end_share_price`](other.md#param-end-share-price) not set" in pages["titles/1846/index.md"]
 
 
-def test_cross_title_pages_answer_for_every_title_and_variant(rendered, loaded):
+def test_cross_title_pages_answer_for_every_title_and_variant(rendered, site):
     pages, _ = rendered
-    site = Site(loaded)
     page = pages["compare/price-drop.md"]
     assert page.startswith("# Does the price drop once per sale or per share?")
     for book in site.books:
@@ -353,11 +363,11 @@ def test_each_action_card_shows_the_invariants_checked_after_it(rendered):
     assert "[1800](../titles/1800/verification.md)" in pages["reports/index.md"]
 
 
-def test_each_map_is_drawn_from_its_hexes_with_the_upgrade_chart(rendered, loaded):
+def test_each_map_is_drawn_from_its_hexes_with_the_upgrade_chart(rendered, site):
     """#10: a title's map drawn from its hex data; the tile upgrade graph."""
     pages, _ = rendered
     for slug in ("1800", "1800--three-player", "18co"):
-        title = Site(loaded).book_by_slug[slug].title
+        title = site.book_by_slug[slug].title
         hexes = {c.name for c in title.of_kind("hex")}
         svg = ET.fromstring(pages[f"titles/{slug}/map.svg"])
         drawn = {g.get("id")[4:] for g in svg.iter("{http://www.w3.org/2000/svg}g") if (g.get("id") or "").startswith("hex-")}
@@ -371,12 +381,12 @@ def test_each_map_is_drawn_from_its_hexes_with_the_upgrade_chart(rendered, loade
     assert "[Map and tile upgrades](map.md)" in pages["titles/1800/index.md"]
 
 
-def test_the_market_picture_marks_par_cells(rendered, loaded):
+def test_the_market_picture_marks_par_cells(rendered, site):
     pages, _ = rendered
     svg = pages["titles/1800/market.svg"]
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg")
-    market = Site(loaded).book_by_slug["1800"].title.get("market", "stock").decl
+    market = site.book_by_slug["1800"].title.get("market", "stock").decl
     par = sum(1 for row in market_cells(market) for cell in row if cell and "par" in cell.zones)
     assert par == 5 and svg.count('stroke-width="2.5">') == par
     assert "#fff1a8" in svg  # the no-certificate-limit zone
@@ -577,7 +587,7 @@ def test_a_saved_study_is_on_the_site_under_studies(rendered):
 # ---------------------------------------------------------------- a variant: what it changes
 
 
-def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, loaded):
+def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, site):
     """1846's Two-Player variant (rulespecs/1846-two-player.rules) changes the set-up, the trains' counts,
     the game end and writes its own section: those are its section pages; every other section is
     1846's page, linked from the variant's index, and a clause it leaves alone is linked on 1846's page."""
@@ -595,7 +605,6 @@ def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, l
     # a section it leaves as it is: 1846's page
     assert "[Stock Market](../1846/section-stock-market.md#section-stock-market) | as in 1846 |" in index
     # each clause it changes is on a page of its own; each it takes as 1846 has it, on 1846's
-    site = Site(loaded)
     two, base = site.book_by_slug["1846--two-player"], site.book_by_slug["1846"]
     for key, entry in two.entries.items():
         if entry.home is None:
@@ -609,9 +618,8 @@ def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, l
     assert "the rest is as in [1846's Buying Trains](../1846/section-buying-trains.md#section-buying-trains)" in page
 
 
-def test_a_variants_engine_page_shows_the_functions_that_differ_from_its_titles(rendered, loaded):
+def test_a_variants_engine_page_shows_the_functions_that_differ_from_its_titles(rendered, site):
     pages, _ = rendered
-    site = Site(loaded)
     for book in site.books:
         if book.parent is None:
             continue
