@@ -22,7 +22,6 @@ import functools
 import http.server
 import posixpath
 import re
-import shutil
 import threading
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
