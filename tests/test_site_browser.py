@@ -51,7 +51,7 @@ CHROMIUM_FLAGS = (
 WINDOW = (1400, 1000)
 #: Browsers reading the pages at once (each its own Chromium and thread): a page's cost is
 #: the renderer's, so two keep two cores busy where the rest of the suite has finished.
-BROWSERS = max(1, min(4, os.cpu_count() or 1))
+BROWSERS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 #: The smallest width a map or a market is drawn at, in CSS pixels.
 PICTURE_MIN_WIDTH = 600
 #: The pages photographed: (file name, page under the site root).
