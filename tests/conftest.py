@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 from pathlib import Path
 
@@ -85,7 +86,8 @@ def toy():
 
 # ---------------------------------------------------------------- the site, rendered and built once
 # tests/test_docs.py and tests/test_site_browser.py share one xdist group ("site"), so one worker
-# renders the pages and runs `mkdocs build --strict` once for both (about 25 s each time).
+# renders the pages and runs `mkdocs build --strict` once for both (about 25 s each time), the
+# build in a process of its own while the tests that need only the rendered pages run.
 
 
 @pytest.fixture(scope="session")
@@ -117,16 +119,28 @@ def site_rendered(site_loaded, site_proofs):
 
 
 @pytest.fixture(scope="session")
-def site_built(site_rendered, tmp_path_factory):
-    """The rendered site written into a temporary folder and built with mkdocs --strict: (root,
-    files); the HTML is under root / "site". tests/test_docs.py holds the committed pages to be
-    these, so this is also the committed site's build."""
+def site_building(site_rendered, tmp_path_factory):
+    """The rendered site written into a temporary folder and `mkdocs build --strict` started on
+    it in a thread of its own: (root, files, the build's future). tests/test_docs.py's tests of
+    the rendered pages run meanwhile (its `rendered` starts the build); `site_built` waits."""
     from compiler.docs import build as docs
 
     pages, nav = site_rendered
     root = tmp_path_factory.mktemp("site")
     files = docs.site_files(pages, nav, root)
     docs.write(root, files)
-    done = docs.mkdocs(root)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        yield root, files, pool.submit(docs.mkdocs, root)
+
+
+@pytest.fixture(scope="session")
+def site_built(site_building):
+    """The rendered site built with mkdocs --strict: (root, files); the HTML is under root / "site".
+    tests/test_docs.py holds the committed pages to be these, so this is also the committed site's
+    build."""
+    from compiler.docs import build as docs
+
+    root, files, build = site_building
+    done = build.result()
     assert done.returncode == 0, "mkdocs build --strict failed:\n" + docs._mkdocs_problems(done)
     return root, files

@@ -17,11 +17,11 @@ verified here).
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import http.server
 import posixpath
 import re
-import shutil
 import threading
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -66,8 +66,16 @@ def proofs(site_proofs):
 
 
 @pytest.fixture(scope="module")
-def rendered(site_rendered):
+def rendered(site_rendered, site_building):
+    """The site's pages and navigation (conftest.py's); their `mkdocs build` started meanwhile."""
     return site_rendered
+
+
+@pytest.fixture(scope="module")
+def site(loaded):
+    """The site's model of the rulespecs (books, their clauses' homes, the engines), made once
+    for the tests that read it: each took a second or more to make its own."""
+    return Site(loaded)
 
 
 @pytest.fixture(scope="module")
@@ -109,19 +117,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-# ---------------------------------------------------------------- the build
-
-
-def test_the_site_builds_with_strict_and_has_the_main_pages(built):
-    root, files = built
-    site = root / "site"
-    for page in ("index.html", "titles/1800/index.html", "titles/1800/section-8/index.html",
-                 "titles/1800--three-player/changes/index.html", "titles/18-grand-junction/changes/index.html",
-                 "compare/certificate-limit/index.html", "glossary/index.html", "reports/index.html",
-                 "reference/diagnostics/index.html", "reference/builtins/index.html",
-                 "engines/t_1800/index.html", "library/18xx/index.html"):
-        assert (site / page).is_file(), page
-    assert "site_dir: site" in files["mkdocs.yml"] and "anchors: warn" in files["mkdocs.yml"]
+# ---------------------------------------------------------------- the pages' sources
 
 
 def test_strict_build_fails_on_a_broken_anchor(tmp_path):
@@ -131,71 +127,6 @@ def test_strict_build_fails_on_a_broken_anchor(tmp_path):
     done = docs.mkdocs(tmp_path)
     assert done.returncode != 0
     assert "no-such-anchor" in docs._mkdocs_problems(done)
-
-
-def test_every_internal_link_and_anchor_in_the_built_html_resolves(built):
-    root, _ = built
-    site = root / "site"
-    pages = _parse_site(site)
-    assert len(pages) > 100
-    broken = []
-    checked = 0
-    for path, page in pages.items():
-        for href in page.links:
-            parts = urlsplit(href)
-            if parts.scheme or href.startswith("//"):
-                continue
-            target_path = unquote(parts.path)
-            if target_path.startswith("/"):  # 404.html links from the site root
-                target = site / target_path.lstrip("/")
-            elif target_path:
-                target = path.parent / target_path
-            else:
-                target = path
-            target = Path(posixpath.normpath(target.as_posix()))
-            if target.is_dir():
-                target = target / "index.html"
-            checked += 1
-            if not target.is_file():
-                broken.append(f"{path.relative_to(site)}: {href} (no such file)")
-            elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in pages[target].ids:
-                broken.append(f"{path.relative_to(site)}: {href} (no such anchor)")
-    assert checked > 10_000
-    assert not broken, "\n".join(broken[:40])
-
-
-def test_rebuilding_gives_identical_pages_and_html(built, rendered, toy, tmp_path):
-    """The same rulespecs give the same pages (a fresh load, a fresh render of the whole site: nothing
-    to rewrite), and mkdocs the same HTML from the same pages: the toy title's site (its engines, its
-    proofs, the libraries' pages, 49 pages) built twice into two folders is byte for byte the same.
-    (The whole site's second build took 25 s; what could differ between two builds is mkdocs',
-    Material's and the search index's, the same on every page.)"""
-    root, _files = built
-    again = load()
-    pages, nav = docs.render_pages(again, recorded(again, paths.SITE).reports,  # a fresh load, a fresh render
-                                   **docs.inputs(again, paths.SITE))
-    assert pages == rendered[0] and nav == rendered[1]
-    assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
-    from compiler.emit import emitter as emit
-
-    generated = tmp_path / "generated"
-    generated.mkdir()
-    for path, text in emit.outputs(list(toy.every_title()), toy.sources).items():
-        (generated / path.name).write_text(text, encoding="utf-8")
-    reports = {t.display_name: verify.verify_title(t, only=["init", "buy_shares"]) for t in toy.every_title()}
-    trees = []
-    for name in ("first", "second"):
-        toy_pages, toy_nav = docs.render_pages(toy, reports, generated)
-        site = tmp_path / name
-        docs.write(site, docs.site_files(toy_pages, toy_nav, site))
-        done = docs.mkdocs(site)
-        assert done.returncode == 0, docs._mkdocs_problems(done)
-        trees.append(_tree(site / "site"))
-    first, second = trees
-    assert len([n for n in first if n.endswith(".html")]) > 40
-    assert first.keys() == second.keys()
-    differing = [name for name in first if first[name] != second[name]]
-    assert not differing, differing[:10]
 
 
 def test_the_committed_pages_are_the_ones_the_rulespecs_give(rendered, loaded, proofs):
@@ -296,9 +227,8 @@ def test_the_precis_links_values_and_shows_gaps(rendered):
     assert "*gap*: [`end_share_price`](other.md#param-end-share-price) not set" in pages["titles/1846/index.md"]
 
 
-def test_cross_title_pages_answer_for_every_title_and_variant(rendered, loaded):
+def test_cross_title_pages_answer_for_every_title_and_variant(rendered, site):
     pages, _ = rendered
-    site = Site(loaded)
     page = pages["compare/price-drop.md"]
     assert page.startswith("# Does the price drop once per sale or per share?")
     for book in site.books:
@@ -353,11 +283,11 @@ def test_each_action_card_shows_the_invariants_checked_after_it(rendered):
     assert "[1800](../titles/1800/verification.md)" in pages["reports/index.md"]
 
 
-def test_each_map_is_drawn_from_its_hexes_with_the_upgrade_chart(rendered, loaded):
+def test_each_map_is_drawn_from_its_hexes_with_the_upgrade_chart(rendered, site):
     """#10: a title's map drawn from its hex data; the tile upgrade graph."""
     pages, _ = rendered
     for slug in ("1800", "1800--three-player", "18co"):
-        title = Site(loaded).book_by_slug[slug].title
+        title = site.book_by_slug[slug].title
         hexes = {c.name for c in title.of_kind("hex")}
         svg = ET.fromstring(pages[f"titles/{slug}/map.svg"])
         drawn = {g.get("id")[4:] for g in svg.iter("{http://www.w3.org/2000/svg}g") if (g.get("id") or "").startswith("hex-")}
@@ -371,12 +301,12 @@ def test_each_map_is_drawn_from_its_hexes_with_the_upgrade_chart(rendered, loade
     assert "[Map and tile upgrades](map.md)" in pages["titles/1800/index.md"]
 
 
-def test_the_market_picture_marks_par_cells(rendered, loaded):
+def test_the_market_picture_marks_par_cells(rendered, site):
     pages, _ = rendered
     svg = pages["titles/1800/market.svg"]
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg")
-    market = Site(loaded).book_by_slug["1800"].title.get("market", "stock").decl
+    market = site.book_by_slug["1800"].title.get("market", "stock").decl
     par = sum(1 for row in market_cells(market) for cell in row if cell and "par" in cell.zones)
     assert par == 5 and svg.count('stroke-width="2.5">') == par
     assert "#fff1a8" in svg  # the no-certificate-limit zone
@@ -391,92 +321,6 @@ def test_the_lexer_reads_every_rulespec_without_an_error_token():
     from pygments.lexers import get_lexer_by_name
 
     assert isinstance(get_lexer_by_name("rulespec"), RulespecLexer)
-
-
-def test_highlighting_reaches_the_html(built):
-    root, _ = built
-    html = (root / "site" / "titles" / "1800" / "section-4" / "index.html").read_text(encoding="utf-8")
-    assert 'class="language-rulespec highlight"' in html
-    assert re.search(r'<span class="kt">private</span>', html)  # the component's kind
-
-
-# ---------------------------------------------------------------- in a browser
-
-
-@pytest.fixture
-def served(built):
-    """The built site on a local HTTP server on 127.0.0.1 (a free port)."""
-    root, _ = built
-    handler = functools.partial(_QuietHandler, directory=str(root / "site"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def test_a_reader_searches_and_follows_a_rule_to_its_cross_title_page(served, tmp_path):
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("Chromium is absent: `apt-get install chromium chromium-driver` "
-                    "(/usr/bin/chromium, /usr/bin/chromedriver) runs this test")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra pins it)")
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    wait = WebDriverWait(driver, 30)
-    try:
-        driver.get(served + "/")
-        search = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
-        search.click()
-        search.send_keys("certificate limit 1800")
-
-        def rule_result(d):
-            # 1800's rule is among the results of its page (§8), shown at once or under the page's
-            # "more on this page", which the reader opens
-            for a in d.find_elements(By.CSS_SELECTOR, "a.md-search-result__link"):
-                href = a.get_attribute("href") or ""
-                if "/titles/1800/" in href and href.endswith("#property-cert-limit"):
-                    if not a.is_displayed():
-                        more = a.find_element(By.XPATH, "ancestor::details[1]/summary")
-                        d.execute_script("arguments[0].scrollIntoView({block: 'center'});", more)
-                        more.click()
-                    return a if a.is_displayed() else False
-            return False
-
-        result = wait.until(rule_result)
-        result.click()
-        wait.until(lambda d: urlsplit(d.current_url).fragment == "property-cert-limit")
-        assert urlsplit(driver.current_url).path == "/titles/1800/section-8/"
-
-        across = driver.find_element(
-            By.XPATH, "//*[@id='property-cert-limit']/following::a"
-                      "[normalize-space()='How many certificates may a player hold?'][1]")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", across)
-        across.click()
-        wait.until(lambda d: urlsplit(d.current_url).path == "/compare/certificate-limit/")
-        assert urlsplit(driver.current_url).fragment == "1800"
-        target = driver.execute_script("return document.querySelector(':target')")
-        assert target is not None and target.get_attribute("id") == "1800"
-        assert target.text.startswith("1800")
-        top = driver.execute_script("return arguments[0].getBoundingClientRect().top", target)
-        height = driver.execute_script("return window.innerHeight")
-        assert 0 <= top < height  # the browser landed on it
-    finally:
-        driver.quit()
 
 
 def test_the_home_pages_erratum_example_applies_and_shows_what_it_changed():
@@ -577,7 +421,7 @@ def test_a_saved_study_is_on_the_site_under_studies(rendered):
 # ---------------------------------------------------------------- a variant: what it changes
 
 
-def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, loaded):
+def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, site):
     """1846's Two-Player variant (rulespecs/1846-two-player.rules) changes the set-up, the trains' counts,
     the game end and writes its own section: those are its section pages; every other section is
     1846's page, linked from the variant's index, and a clause it leaves alone is linked on 1846's page."""
@@ -595,7 +439,6 @@ def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, l
     # a section it leaves as it is: 1846's page
     assert "[Stock Market](../1846/section-stock-market.md#section-stock-market) | as in 1846 |" in index
     # each clause it changes is on a page of its own; each it takes as 1846 has it, on 1846's
-    site = Site(loaded)
     two, base = site.book_by_slug["1846--two-player"], site.book_by_slug["1846"]
     for key, entry in two.entries.items():
         if entry.home is None:
@@ -609,9 +452,8 @@ def test_a_variant_has_its_own_pages_only_where_it_changes_its_title(rendered, l
     assert "the rest is as in [1846's Buying Trains](../1846/section-buying-trains.md#section-buying-trains)" in page
 
 
-def test_a_variants_engine_page_shows_the_functions_that_differ_from_its_titles(rendered, loaded):
+def test_a_variants_engine_page_shows_the_functions_that_differ_from_its_titles(rendered, site):
     pages, _ = rendered
-    site = Site(loaded)
     for book in site.books:
         if book.parent is None:
             continue
@@ -623,3 +465,173 @@ def test_a_variants_engine_page_shows_the_functions_that_differ_from_its_titles(
                 assert f"({book.parent.module}.md#{name})" in page and f"{{#{name}}}" not in page, (book.name, name)
             else:
                 assert f"{{#{name}}}" in page, (book.name, name)
+
+
+# ---------------------------------------------------------------- the built HTML
+# (last: its `mkdocs build`, started with the first test of the rendered pages, runs meanwhile)
+
+
+def test_the_site_builds_with_strict_and_has_the_main_pages(built):
+    root, files = built
+    site = root / "site"
+    for page in ("index.html", "titles/1800/index.html", "titles/1800/section-8/index.html",
+                 "titles/1800--three-player/changes/index.html", "titles/18-grand-junction/changes/index.html",
+                 "compare/certificate-limit/index.html", "glossary/index.html", "reports/index.html",
+                 "reference/diagnostics/index.html", "reference/builtins/index.html",
+                 "engines/t_1800/index.html", "library/18xx/index.html"):
+        assert (site / page).is_file(), page
+    assert "site_dir: site" in files["mkdocs.yml"] and "anchors: warn" in files["mkdocs.yml"]
+
+
+def test_every_internal_link_and_anchor_in_the_built_html_resolves(built):
+    root, _ = built
+    site = root / "site"
+    pages = _parse_site(site)
+    assert len(pages) > 100
+    broken = []
+    checked = 0
+    for path, page in pages.items():
+        for href in page.links:
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith("//"):
+                continue
+            target_path = unquote(parts.path)
+            if target_path.startswith("/"):  # 404.html links from the site root
+                target = site / target_path.lstrip("/")
+            elif target_path:
+                target = path.parent / target_path
+            else:
+                target = path
+            target = Path(posixpath.normpath(target.as_posix()))
+            if target.is_dir():
+                target = target / "index.html"
+            checked += 1
+            if not target.is_file():
+                broken.append(f"{path.relative_to(site)}: {href} (no such file)")
+            elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in pages[target].ids:
+                broken.append(f"{path.relative_to(site)}: {href} (no such anchor)")
+    assert checked > 10_000
+    assert not broken, "\n".join(broken[:40])
+
+
+def test_rebuilding_gives_identical_pages_and_html(built, rendered, toy, tmp_path):
+    """The same rulespecs give the same pages (a fresh load, a fresh render of the whole site: nothing
+    to rewrite), and mkdocs the same HTML from the same pages: the toy title's site (its engines, its
+    proofs, the libraries' pages, 49 pages) rendered twice and built twice into two folders is byte
+    for byte the same. (The whole site's second build took 25 s; what could differ between two
+    builds is mkdocs', Material's and the search index's, the same on every page.) The two builds
+    run in processes of their own while this one loads and renders the whole site again."""
+    from compiler.emit import emitter as emit
+
+    generated = tmp_path / "generated"
+    generated.mkdir()
+    for path, text in emit.outputs(list(toy.every_title()), toy.sources).items():
+        (generated / path.name).write_text(text, encoding="utf-8")
+    reports = {t.display_name: verify.verify_title(t, only=["init", "buy_shares"]) for t in toy.every_title()}
+    sites = []
+    for name in ("first", "second"):
+        toy_pages, toy_nav = docs.render_pages(toy, reports, generated)
+        site = tmp_path / name
+        docs.write(site, docs.site_files(toy_pages, toy_nav, site))
+        sites.append(site)
+    with concurrent.futures.ThreadPoolExecutor(len(sites)) as pool:
+        builds = [pool.submit(docs.mkdocs, site) for site in sites]
+        root, _files = built
+        again = load()
+        pages, nav = docs.render_pages(again, recorded(again, paths.SITE).reports,  # a fresh load, a fresh render
+                                       **docs.inputs(again, paths.SITE))
+        assert pages == rendered[0] and nav == rendered[1]
+        assert docs.write(root, docs.site_files(pages, nav, root)) == []  # nothing to rewrite
+        for done in builds:
+            assert done.result().returncode == 0, docs._mkdocs_problems(done.result())
+    first, second = (_tree(site / "site") for site in sites)
+    assert len([n for n in first if n.endswith(".html")]) > 40
+    assert first.keys() == second.keys()
+    differing = [name for name in first if first[name] != second[name]]
+    assert not differing, differing[:10]
+
+
+def test_highlighting_reaches_the_html(built):
+    root, _ = built
+    html = (root / "site" / "titles" / "1800" / "section-4" / "index.html").read_text(encoding="utf-8")
+    assert 'class="language-rulespec highlight"' in html
+    assert re.search(r'<span class="kt">private</span>', html)  # the component's kind
+
+
+# ---------------------------------------------------------------- in a browser
+
+
+@pytest.fixture
+def served(built):
+    """The built site on a local HTTP server on 127.0.0.1 (a free port)."""
+    root, _ = built
+    handler = functools.partial(_QuietHandler, directory=str(root / "site"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_a_reader_searches_and_follows_a_rule_to_its_cross_title_page(served, tmp_path):
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip("Chromium is absent: `apt-get install chromium chromium-driver` "
+                    "(/usr/bin/chromium, /usr/bin/chromedriver) runs this test")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra pins it)")
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    wait = WebDriverWait(driver, 30)
+    try:
+        driver.get(served + "/")
+        search = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+        search.click()
+        search.send_keys("certificate limit 1800")
+
+        def rule_result(d):
+            # 1800's rule is among the results of its page (§8), shown at once or under the page's
+            # "more on this page", which the reader opens
+            for a in d.find_elements(By.CSS_SELECTOR, "a.md-search-result__link"):
+                href = a.get_attribute("href") or ""
+                if "/titles/1800/" in href and href.endswith("#property-cert-limit"):
+                    if not a.is_displayed():
+                        more = a.find_element(By.XPATH, "ancestor::details[1]/summary")
+                        d.execute_script("arguments[0].scrollIntoView({block: 'center'});", more)
+                        more.click()
+                    return a if a.is_displayed() else False
+            return False
+
+        result = wait.until(rule_result)
+        result.click()
+        wait.until(lambda d: urlsplit(d.current_url).fragment == "property-cert-limit")
+        assert urlsplit(driver.current_url).path == "/titles/1800/section-8/"
+
+        across = driver.find_element(
+            By.XPATH, "//*[@id='property-cert-limit']/following::a"
+                      "[normalize-space()='How many certificates may a player hold?'][1]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", across)
+        across.click()
+        wait.until(lambda d: urlsplit(d.current_url).path == "/compare/certificate-limit/")
+        assert urlsplit(driver.current_url).fragment == "1800"
+        target = driver.execute_script("return document.querySelector(':target')")
+        assert target is not None and target.get_attribute("id") == "1800"
+        assert target.text.startswith("1800")
+        top = driver.execute_script("return arguments[0].getBoundingClientRect().top", target)
+        height = driver.execute_script("return window.innerHeight")
+        assert 0 <= top < height  # the browser landed on it
+    finally:
+        driver.quit()

@@ -3,20 +3,15 @@
 The pages the rulespecs give (tests/test_docs.py holds the committed
 `site/docs` to be those) are built once with `mkdocs build --strict` into a
 temporary folder (conftest.py's `site_built`, shared with
-tests/test_docs.py), served on 127.0.0.1, and opened one after another in
-one browser session (Debian's `chromium` and `chromium-driver`, driven by
-Selenium, as in tests/test_docs.py; the test skips where they are absent).
-On each page the browser measures what the Markdown cannot show:
-
-- text outside code matching `None` or a Python list or dict repr
-  (`["…", "…"]`, `[11, 14]`, `{'a': 1}`), in the page and in its menus;
-- a count of one with a plural noun ("1 rows");
-- a snake_case identifier in the article's prose, not set as code;
-- a table column without a header;
-- two entries with the same label under one parent in the navigation;
-- a table or a picture wider than the content column with no scroll
-  container around it (it would be cut off);
-- a map or market picture drawn narrower than 600 px.
+tests/test_docs.py), served on 127.0.0.1, and read by two browsers at once,
+each its own headless Chromium in a thread of its own reading every other
+page (Debian's `chromium` and `chromium-driver`, driven by Selenium, as in
+tests/test_docs.py; the test skips where they are absent). The browsers'
+windows are minimised: a page is parsed, styled, laid out and its scripts
+run as in a window on screen (the column is the same 1400 px window's), but
+no frame of it is drawn, which was a third of the browser's work; the five
+pages photographed are shown in the window first. On each page the browser
+measures what the Markdown cannot show:
 
 It saves screenshots of the home page, a title, a map, a market and a
 proofs page into one folder, `rulec-site-screenshots` under the system's
@@ -26,8 +21,11 @@ known even where pytest-xdist hides a test's output), and prints it.
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import functools
 import http.server
+import os
 import re
 import shutil
 import tempfile
@@ -45,8 +43,15 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CHROMIUM_FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+    # the window is minimised (nothing drawn): its pages keep their priority all the same
+    "--disable-renderer-backgrounding",
+    # a page left is done with, not kept alive for the Back button
+    "--disable-features=BackForwardCache",
 )
 WINDOW = (1400, 1000)
+#: Browsers reading the pages at once (each its own Chromium and thread): a page's cost is
+#: the renderer's, so two keep two cores busy where the rest of the suite has finished.
+BROWSERS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 #: The smallest width a map or a market is drawn at, in CSS pixels.
 PICTURE_MIN_WIDTH = 600
 #: The pages photographed: (file name, page under the site root).
@@ -75,21 +80,12 @@ ONE_PLURAL = re.compile(r"(?<![\d.,$£Ł])(?<!legend )(?<!phase )(?<!row )(?<!co
 #: A snake_case identifier (two or more words joined by underscores).
 SNAKE_CASE = re.compile(r"(?<![\w./#-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/#-])")
 
-#: What the browser measures on one page (returns a JSON-able object).
+#: What the browser measures on one page (returns a JSON-able object). The page as it is
+#: first: the navigation and the boxes, on the layout the theme's script has already asked
+#: for; then its text with the code hidden, the one layout more a page costs.
 MEASURE = r"""
 const out = {text: "", article: "", nav: [], wide: [], pictures: [], headers: []};
 const content = document.querySelector(".md-content__inner");
-// the text a reader sees, code hidden
-const hide = document.createElement("style");
-hide.textContent = "pre, code, kbd, samp, svg, .highlight { display: none !important; }";
-document.head.appendChild(hide);
-out.text = document.body.innerText;
-out.article = content ? content.innerText : "";
-// the nav labels, which innerText misses where a section is collapsed
-const labels = [];
-document.querySelectorAll(".md-nav__link").forEach(a => labels.push(a.textContent.trim()));
-out.text += "\n" + labels.join("\n");
-hide.remove();
 // two entries with one label under one parent, in the site's navigation
 document.querySelectorAll("nav.md-nav--primary ul.md-nav__list").forEach(ul => {
   const seen = {};
@@ -143,6 +139,17 @@ if (content) {
     }
   });
 }
+// the text a reader sees, code hidden
+const hide = document.createElement("style");
+hide.textContent = "pre, code, kbd, samp, svg, .highlight { display: none !important; }";
+document.head.appendChild(hide);
+out.text = document.body.innerText;
+out.article = content ? content.innerText : "";
+// the nav labels, which innerText misses where a section is collapsed
+const labels = [];
+document.querySelectorAll(".md-nav__link").forEach(a => labels.push(a.textContent.trim()));
+out.text += "\n" + labels.join("\n");
+hide.remove();
 return out;
 """
 
@@ -162,6 +169,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def end_headers(self):
+        # the site does not change while it is read: a browser takes the theme's scripts, styles
+        # and pictures from its cache for every page after the first, without asking again
+        self.send_header("Cache-Control", "max-age=3600")
+        super().end_headers()
+
 
 @pytest.fixture(scope="module")
 def served(site_html):
@@ -177,11 +190,17 @@ def served(site_html):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chromium():
+    """Selenium's webdriver, where Chromium and its driver are installed."""
     if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
         pytest.skip("Chromium is absent: `apt-get install chromium chromium-driver` "
                     "(/usr/bin/chromium, /usr/bin/chromedriver) runs this test")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra pins it)")
+    return pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra pins it)")
+
+
+@contextlib.contextmanager
+def _browser(webdriver, profile: Path):
+    """One headless Chromium, its window minimised (see the module's note)."""
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
@@ -189,18 +208,35 @@ def browser(tmp_path_factory):
     # measure once the document is parsed: the pictures are sized by their attributes and CSS,
     # so waiting for every resource's load event only costs time (a quarter of this test's)
     options.page_load_strategy = "eager"
-    profile = tmp_path_factory.mktemp("chromium-profile")
     for flag in CHROMIUM_FLAGS + (f"--user-data-dir={profile}", f"--window-size={WINDOW[0]},{WINDOW[1]}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    # the search index (megabytes, read by a worker on every page) is not what is measured here
-    driver.execute_cdp_cmd("Network.enable", {})
-    # nor are the web fonts (no network here: every page would wait for them)
-    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*search_index.json", "https://*"]})
     try:
+        # the search index (megabytes, read by a worker on every page) is not what is measured here
+        driver.execute_cdp_cmd("Network.enable", {})
+        # nor are the web fonts (no network here: every page would wait for them)
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*search_index.json", "https://*"]})
+        driver.minimize_window()
         yield driver
     finally:
         driver.quit()
+
+
+def _read(webdriver, profile: Path, served: str, pages: list[str], shots: dict[str, Path]) -> dict[str, dict]:
+    """What one browser measures on each of `pages` (MEASURE's object by page); the pages of
+    `shots` photographed into their files, the window shown at the page's height for it."""
+    found = {}
+    with _browser(webdriver, profile) as browser:
+        for page in pages:
+            browser.get(f"{served}/{page}")
+            found[page] = browser.execute_script(MEASURE)
+            if page in shots:
+                height = min(browser.execute_script("return document.body.scrollHeight"), 6000)
+                browser.set_window_size(WINDOW[0], height)
+                browser.save_screenshot(str(shots[page]))
+                browser.set_window_size(*WINDOW)
+                browser.minimize_window()
+    return found
 
 
 def _pages(site: Path) -> list[str]:
@@ -219,21 +255,26 @@ def _snippet(text: str, match: re.Match) -> str:
 # ---------------------------------------------------------------- the test
 
 
-def test_every_page_reads_without_python_and_fits_its_column(site_html, served, browser, capsys):
+def test_every_page_reads_without_python_and_fits_its_column(site_html, served, chromium, tmp_path, capsys):
     pages = _pages(site_html)
     assert len(pages) > 300 and "" in pages
     shots = Path(tempfile.gettempdir()) / "rulec-site-screenshots"
     shutil.rmtree(shots, ignore_errors=True)
     shots.mkdir()
-    wanted = dict((page, name) for name, page in SCREENSHOTS)
+    wanted = {page: shots / name for name, page in SCREENSHOTS}
     assert set(wanted) <= set(pages), sorted(set(wanted) - set(pages))
     problems: dict[str, list[str]] = {"python": [], "one_plural": [], "snake_case": [], "nav": [],
                                       "header": [], "wide": [], "small": []}
     drawn = 0
     started = time.monotonic()
+    # every other page to each browser (the big pages are spread over the site)
+    with concurrent.futures.ThreadPoolExecutor(BROWSERS) as pool:
+        reads = [pool.submit(_read, chromium, tmp_path / f"chromium-{i}", served, pages[i::BROWSERS], wanted)
+                 for i in range(BROWSERS)]
+        measured = {page: found for read in reads for page, found in read.result().items()}
+    assert measured.keys() == set(pages)
     for page in pages:
-        browser.get(f"{served}/{page}")
-        found = browser.execute_script(MEASURE)
+        found = measured[page]
         for m in PYTHON_TEXT.finditer(found["text"]):
             problems["python"].append(f"/{page}: {_snippet(found['text'], m)}")
         for m in ONE_PLURAL.finditer(found["text"]):
@@ -247,13 +288,9 @@ def test_every_page_reads_without_python_and_fits_its_column(site_html, served, 
             drawn += 1
             if width < PICTURE_MIN_WIDTH:
                 problems["small"].append(f"/{page}: {src} drawn {width} px wide (its own width {natural} px)")
-        if page in wanted:
-            browser.set_window_size(WINDOW[0], min(browser.execute_script("return document.body.scrollHeight"), 6000))
-            browser.save_screenshot(str(shots / wanted[page]))
-            browser.set_window_size(*WINDOW)
     elapsed = time.monotonic() - started
     with capsys.disabled():
-        print(f"\n{len(pages)} pages opened in Chromium in {elapsed:.0f} s; "
+        print(f"\n{len(pages)} pages opened in Chromium ({BROWSERS} browsers) in {elapsed:.0f} s; "
               f"screenshots in {shots}: {', '.join(name for name, _ in SCREENSHOTS)}")
     assert drawn >= 20, "the maps and markets were not found on their pages"
     problems["nav"] = list({entry.split(": ", 1)[1]: entry for entry in problems["nav"]}.values())
