@@ -632,9 +632,6 @@ class Validator:
             return self.skip(kind, "the depot's next train outside the scope")
         if pre is None:
             pre = abstract_state(game, self.model)
-        outside_sellable = self._outside_sellable(action) if step.oracles else None
-        outside_proceeds = (self._outside_sell_out(action)
-                            if any(o[0] == "sell_out_outside_scope" for o in step.oracles) else None)
         self.snapshot = None
         self.capture = self.report.accepted.get(kind, 0) < self.limit
         closed_before = _closed_corporations(game, self.model)
@@ -672,6 +669,14 @@ class Validator:
         self.snapshot = None
         self.capture = False
         self.deferred = []
+        # an outcome that would not be counted (its kind has its samples of it) is not evaluated
+        if closed:
+            self.report.closings[kind] = self.report.closings.get(kind, 0) + 1
+            return True
+        if refusal is None and self.report.accepted.get(kind, 0) >= self.limit:
+            return True
+        if refusal is not None and self.report.refused.get(kind, 0) >= self.refused_limit:
+            return False
         compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
         if self._pre_env[0] is not pre:  # (`try_all` checks every candidate on one pre-state)
             self._pre_env = (pre, {f"pre.{name}": value for name, value in pre.items()})
@@ -683,6 +688,13 @@ class Validator:
             env[f"param:{name}"] = game.param(name)
         env.update(params)
         oracle_names = self.oracle_names[(kind, binding)]
+        # (the oracles the engine answers with a trial of its own, in the pre-state: the action's trial
+        # is rolled back; each asked for only where the step reads it)
+        names = {name for name, _, _, _ in oracle_names}
+        outside_sellable = (self._outside_sellable(action)
+                            if "emergency_sellable_outside_scope" in names else None)
+        outside_proceeds = (self._outside_sell_out(action)
+                            if "sell_out_outside_scope" in names else None)
         for name, _args, cname, _is_bool in oracle_names:
             if name == "route_revenue" and params.get("oracle:route_revenue") is not None:
                 env[cname] = params["oracle:route_revenue"]
@@ -753,18 +765,13 @@ class Validator:
                 if name.endswith(" in corporations outside the scope)") and is_bool and cname not in env][:4]
         envs = ([{**env, **dict(zip(free, values))} for values in itertools.product((False, True), repeat=len(free))]
                 if free else [env])
-        compare = refusal is None and not closed and self.report.accepted.get(kind, 0) < self.limit
+        compare = refusal is None
         results = [self._evaluate(compiled, guard_node, post_nodes, e, post, compare) for e in envs]
         if refusal is None:
             guard, diffs, compared = min(results, key=lambda r: (r[0] is False, len(r[1])))
         else:
             guard, diffs, compared = min(results, key=lambda r: r[0] is not False)
-        if closed:
-            self.report.closings[kind] = self.report.closings.get(kind, 0) + 1
-            return True
         if refusal is None:
-            if self.report.accepted.get(kind, 0) >= self.limit:
-                return True
             self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
             if guard is False:
                 self.report.mismatches.append(Mismatch(action, kind, "the engine accepts it; the model's guard is false"))
@@ -773,8 +780,6 @@ class Validator:
                 self.report.mismatches.append(Mismatch(
                     action, kind, f"{name}: model {value}, engine {post.get(name)} (before {pre.get(name)})"))
             return True
-        if self.report.refused.get(kind, 0) >= self.refused_limit:
-            return False
         self.report.refused[kind] = self.report.refused.get(kind, 0) + 1
         if guard is True:
             # (round -1: a round of the runtime's own the model does not
@@ -887,13 +892,15 @@ class Validator:
             found = self._post_plans[id(post_nodes)] = (post_nodes, plan)
         return found[1]
 
-    def try_all(self, kinds: set[str] | None = None) -> list[dict]:
-        """Every candidate now (of `kinds`, when given); the legal ones."""
+    def try_all(self, kinds: set[str] | None = None, legal: bool = True) -> list[dict]:
+        """Every candidate now (of `kinds`, when given); the legal ones. Without `legal` (the
+        constructions, which only compare) the candidates not compared are not judged: none is
+        returned, nor any in `unbound_legal`."""
         game = self.game
         # the state now, abstracted once for every candidate, when one is first compared (the
         # candidates are tried in transactions rolled back, so it is the state they all start from)
         pre: dict[str, Any] | None = None
-        legal = []
+        judge, legal = legal, []
         self.unbound_legal = []
         self.offered = set()
         for action in game._candidates():
@@ -905,10 +912,12 @@ class Validator:
                 pre = abstract_state(game, self.model)
             accepted = self.check(action, pre)
             if accepted is UNBOUND:
-                if game.is_legal(action):
+                if judge and game.is_legal(action):
                     self.unbound_legal.append(action)
                 continue
             if accepted is None:
+                if not judge:
+                    continue
                 accepted = game.is_legal(action)
             if accepted:
                 legal.append(action)
@@ -1058,7 +1067,7 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     try:
         if _into_scope(validator, rng):
             report = validator.report
-            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want})
+            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want}, legal=False)
             _construct_from(validator, rng, want)
     finally:
         game.j.rollback()
@@ -1150,7 +1159,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     j.set(game.g, "sale_price", price)
                     if "buy_bond" in short and rng.random() < 0.5:
                         j.set(game.cash, game.players[i], game.cash[game.players[i]] + rng.choice((100, 300, 500)))
-                    validator.try_all(short)
+                    validator.try_all(short, legal=False)
                 finally:
                     j.rollback()
             if short & validator.private_kinds:
@@ -1166,7 +1175,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                             j.set(game.owner, item.id, rng.choice(others))
                     if rng.random() < 0.5:
                         later_phase(game, rng)
-                    validator.try_all(short & validator.private_kinds)
+                    validator.try_all(short & validator.private_kinds, legal=False)
                 finally:
                     j.rollback()
             if "sell_shares" in short:
@@ -1181,7 +1190,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                         mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
                         for cert in mat[:2]:
                             j.set(game.owner, cert.id, game.players[i])
-                    validator.try_all({"sell_shares"})
+                    validator.try_all({"sell_shares"}, legal=False)
                 finally:
                     j.rollback()
     draft = game.g.get("draft") or {}
@@ -1195,7 +1204,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     rng.shuffle(deck)
                     j.set(game.g, "draft", {**draft, "deck": tuple(deck)})
                     j.set(game.g, "turn", i)
-                    validator.try_all({"bid"})
+                    validator.try_all({"bid"}, legal=False)
                 finally:
                     j.rollback()
     short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
@@ -1207,7 +1216,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
             try:
                 j.set(game.g, "turn", i)
                 j.set(game.debts, game.players[i].id, game.debts.get(game.players[i].id, 0) + rng.choice((20, 150)))
-                validator.try_all(short_other)
+                validator.try_all(short_other, legal=False)
             finally:
                 j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
@@ -1238,7 +1247,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     leave_nothing_to_sell(game, corp, rng)
                 if game._available_train_ids():
                     kinds = forced | {"buy_train", "corporation_sell_shares", "pass"}
-                    validator.try_all(kinds)
+                    validator.try_all(kinds, legal=False)
                     # again with nothing left to issue (where a title lets a corporation raise a
                     # train's price by issuing its own certificates, that comes before the president
                     # pays): its certificates given to the other players
@@ -1247,7 +1256,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     if own:
                         for cert in own:
                             j.set(game.owner, cert.id, rng.choice(others))
-                        validator.try_all(kinds)
+                        validator.try_all(kinds, legal=False)
             finally:
                 j.rollback()
         if report.accepted.get("discard_train", 0) < want:
@@ -1256,7 +1265,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 if not game.b_trains(corp) and not _give_train(validator, corp):
                     continue
                 j.set(game.g, "pending", (("corporation", corp.id, "discard_train"),))
-                validator.try_all({"discard_train"})
+                validator.try_all({"discard_train"}, legal=False)
             finally:
                 j.rollback()
 
@@ -1305,7 +1314,7 @@ def _construct_called_rounds(validator: Validator, rng: random.Random, want: int
                     j.set(game.g, "special", {**game.g["special"], "turn": turn})
                 else:
                     j.set(game.g, "acquisition", {**game.g["acquisition"], "turn": turn})
-                validator.try_all(short)
+                validator.try_all(short, legal=False)
         except (IllegalAction, RuleGap):
             pass  # a round the state cannot start: nothing to try
         finally:
@@ -1377,7 +1386,7 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                             add_station(game, corp, rng)
                         if stations:
                             extend_track(game, corp, rng)
-                        validator.try_all(short)
+                        validator.try_all(short, legal=False)
                         seen |= validator.offered
                     finally:
                         j.rollback()
@@ -1437,7 +1446,7 @@ def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> 
             if (game.owner[item.id].kind != "player" or game.closed[item.id]) and rng.random() < 0.7:
                 j.set(game.owner, item.id, rng.choice(game.players))
                 j.set(game.closed, item.id, False)
-        validator.try_all(set(names))
+        validator.try_all(set(names), legal=False)
     finally:
         j.rollback()
 
@@ -1485,7 +1494,7 @@ def _decide_after(validator: Validator, action: dict, want: int, rng: random.Ran
         pending = game.g.get("pending")
         if not pending or validator.report.accepted.get(pending[0][2], 0) >= want:
             return False
-        validator.try_all({pending[0][2]})
+        validator.try_all({pending[0][2]}, legal=False)
         return True
     finally:
         game.j.rollback()
