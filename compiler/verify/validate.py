@@ -911,15 +911,16 @@ class Validator:
             found = self._post_plans[id(post_nodes)] = (post_nodes, plan)
         return found[1]
 
-    def try_all(self, kinds: set[str] | None = None, legal: bool = True) -> list[dict]:
-        """Every candidate now (of `kinds`, when given); the legal ones. Without `legal` (the
-        constructions, which only compare) the candidates not compared are not judged: none is
-        returned, nor any in `unbound_legal`."""
+    def try_all(self, kinds: set[str] | None = None) -> list[dict]:
+        """Every candidate now (of `kinds`, when given); the legal ones. (The constructions, which
+        only compare, ask for them too: a trial may draw from the engine's generator, which its
+        rollback leaves drawn, 1846's draft pick shuffling the hand, so the states that follow
+        depend on every trial.)"""
         game = self.game
         # the state now, abstracted once for every candidate, when one is first compared (the
         # candidates are tried in transactions rolled back, so it is the state they all start from)
         now = _Now(game, self.model)
-        judge, legal = legal, []
+        legal = []
         self.unbound_legal = []
         self.offered = set()
         for action in game._candidates():
@@ -929,12 +930,10 @@ class Validator:
                 continue
             accepted = self.check(action, now=now)
             if accepted is UNBOUND:
-                if judge and game.is_legal(action):
+                if game.is_legal(action):
                     self.unbound_legal.append(action)
                 continue
             if accepted is None:
-                if not judge:
-                    continue
                 accepted = game.is_legal(action)
             if accepted:
                 legal.append(action)
@@ -1082,7 +1081,7 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     try:
         if _into_scope(validator, rng):
             report = validator.report
-            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want}, legal=False)
+            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want})
             _construct_from(validator, rng, want)
     finally:
         game.j.rollback()
@@ -1174,7 +1173,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     j.set(game.g, "sale_price", price)
                     if "buy_bond" in short and rng.random() < 0.5:
                         j.set(game.cash, game.players[i], game.cash[game.players[i]] + rng.choice((100, 300, 500)))
-                    validator.try_all(short, legal=False)
+                    validator.try_all(short)
                 finally:
                     j.rollback()
             if short & validator.private_kinds:
@@ -1190,7 +1189,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                             j.set(game.owner, item.id, rng.choice(others))
                     if rng.random() < 0.5:
                         later_phase(game, rng)
-                    validator.try_all(short & validator.private_kinds, legal=False)
+                    validator.try_all(short & validator.private_kinds)
                 finally:
                     j.rollback()
             if "sell_shares" in short:
@@ -1205,7 +1204,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                         mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
                         for cert in mat[:2]:
                             j.set(game.owner, cert.id, game.players[i])
-                    validator.try_all({"sell_shares"}, legal=False)
+                    validator.try_all({"sell_shares"})
                 finally:
                     j.rollback()
     draft = game.g.get("draft") or {}
@@ -1219,7 +1218,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     rng.shuffle(deck)
                     j.set(game.g, "draft", {**draft, "deck": tuple(deck)})
                     j.set(game.g, "turn", i)
-                    validator.try_all({"bid"}, legal=False)
+                    validator.try_all({"bid"})
                 finally:
                     j.rollback()
     short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
@@ -1231,7 +1230,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
             try:
                 j.set(game.g, "turn", i)
                 j.set(game.debts, game.players[i].id, game.debts.get(game.players[i].id, 0) + rng.choice((20, 150)))
-                validator.try_all(short_other, legal=False)
+                validator.try_all(short_other)
             finally:
                 j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
@@ -1262,7 +1261,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     leave_nothing_to_sell(game, corp, rng)
                 if game._available_train_ids():
                     kinds = forced | {"buy_train", "corporation_sell_shares", "pass"}
-                    validator.try_all(kinds, legal=False)
+                    validator.try_all(kinds)
                     # again with nothing left to issue (where a title lets a corporation raise a
                     # train's price by issuing its own certificates, that comes before the president
                     # pays): its certificates given to the other players
@@ -1271,7 +1270,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     if own:
                         for cert in own:
                             j.set(game.owner, cert.id, rng.choice(others))
-                        validator.try_all(kinds, legal=False)
+                        validator.try_all(kinds)
             finally:
                 j.rollback()
         if report.accepted.get("discard_train", 0) < want:
@@ -1280,7 +1279,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 if not game.b_trains(corp) and not _give_train(validator, corp):
                     continue
                 j.set(game.g, "pending", (("corporation", corp.id, "discard_train"),))
-                validator.try_all({"discard_train"}, legal=False)
+                validator.try_all({"discard_train"})
             finally:
                 j.rollback()
 
@@ -1329,7 +1328,7 @@ def _construct_called_rounds(validator: Validator, rng: random.Random, want: int
                     j.set(game.g, "special", {**game.g["special"], "turn": turn})
                 else:
                     j.set(game.g, "acquisition", {**game.g["acquisition"], "turn": turn})
-                validator.try_all(short, legal=False)
+                validator.try_all(short)
         except (IllegalAction, RuleGap):
             pass  # a round the state cannot start: nothing to try
         finally:
@@ -1401,7 +1400,7 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                             add_station(game, corp, rng)
                         if stations:
                             extend_track(game, corp, rng)
-                        validator.try_all(short, legal=False)
+                        validator.try_all(short)
                         seen |= validator.offered
                     finally:
                         j.rollback()
@@ -1461,7 +1460,7 @@ def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> 
             if (game.owner[item.id].kind != "player" or game.closed[item.id]) and rng.random() < 0.7:
                 j.set(game.owner, item.id, rng.choice(game.players))
                 j.set(game.closed, item.id, False)
-        validator.try_all(set(names), legal=False)
+        validator.try_all(set(names))
     finally:
         j.rollback()
 
@@ -1509,7 +1508,7 @@ def _decide_after(validator: Validator, action: dict, want: int, rng: random.Ran
         pending = game.g.get("pending")
         if not pending or validator.report.accepted.get(pending[0][2], 0) >= want:
             return False
-        validator.try_all({pending[0][2]}, legal=False)
+        validator.try_all({pending[0][2]})
         return True
     finally:
         game.j.rollback()
