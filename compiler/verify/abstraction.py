@@ -359,8 +359,16 @@ def scope_exact(game: Any, model: Model) -> bool:
 
 def _layouts(model: Model, corp: Ent) -> list[list[tuple[str, int, bool]]]:
     """The certificates (id, percent, president's) of each share layout the model gives the
-    corporation: its only layout, without `share_layouts`."""
-    return [[(c.id, c.percent, bool(c.president)) for c in certs] for _, certs in model.layout_certificates(corp)]
+    corporation: its only layout, without `share_layouts` (worked out once a model: `scope_exact`
+    asks at every state)."""
+    known = getattr(model, "_layouts_by_corp", None)
+    if known is None:
+        known = model._layouts_by_corp = {}  # type: ignore[attr-defined]
+    found = known.get(corp.id)
+    if found is None:
+        found = known[corp.id] = [[(c.id, c.percent, bool(c.president)) for c in certs]
+                                  for _, certs in model.layout_certificates(corp)]
+    return found
 
 
 def depot_exact(game: Any, model: Model) -> bool:

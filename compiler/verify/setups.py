@@ -82,11 +82,9 @@ def extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) ->
     from compiler.runtime import track
 
     board = game.board
+    colors = frozenset(game._phase_colors())
     for _ in range(lays):
-        reached = track.reach(board, corp.id).hexes
-        near = track.legal_lays(board, corp.id, game._phase_colors(), hexes=reached)
-        if not near:
-            return
+        seen = track.reach(board, corp.id)
         distance = city_distances(board, corp.id)
         far = len(board.hexes) + 1
 
@@ -98,9 +96,28 @@ def extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) ->
             new = board.tiles[lay.tile].exits(lay.rotation) - old
             return 1 + min((distance.get(board.nbr[lay.hex][e] or "", far) for e in new), default=far)
 
-        scored = [(score(lay), lay) for lay in near]
-        best = min(value for value, _ in scored)
-        lay = rng.choice([lay for value, lay in scored if value == best])
+        def bound(hex_id: str) -> int:
+            """No lay on the hex scores less (its new exits are some of its edges)."""
+            if distance.get(hex_id) == 0:
+                return 0
+            return 1 + min((distance.get(other or "", far) for other in board.nbr[hex_id]), default=far)
+
+        # the legal lays on the hexes reached (`legal_lays`, hex by hex: a hex's lays are judged on
+        # their own), the hexes taken by their bound, so that those that cannot score the best are
+        # not judged; the best lays in `legal_lays`' order (by hex, tile, rotation)
+        reached = sorted(h for h in seen.hexes if h in board.hexes)
+        bounds = {h: bound(h) for h in reached}
+        scored: dict[str, list[tuple[int, Any]]] = {}
+        best: int | None = None
+        for hex_id in sorted(reached, key=lambda h: (bounds[h], h)):
+            if best is not None and bounds[hex_id] > best:
+                break
+            scored[hex_id] = [(score(lay), lay) for lay in track._iter_lays(board, corp.id, colors, seen, None, (hex_id,))]
+            for value, _ in scored[hex_id]:
+                best = value if best is None else min(best, value)
+        if best is None:
+            return
+        lay = rng.choice([lay for hex_id in reached for value, lay in scored.get(hex_id, ()) if value == best])
         game._board_change(lambda lay=lay: board.lay(lay.hex, lay.tile, lay.rotation, None, lay.mapping or None))
 
 

@@ -194,6 +194,22 @@ def _arg_value(arg: Any, env: dict[str, Any]) -> Any:
 UNBOUND = object()
 
 
+class _Now:
+    """The state `Validator.try_all` tries every candidate on (each trial is rolled back): the key of
+    what is worked out once for it (`Validator._exact`), abstracted once, when the first candidate
+    whose outcome is counted asks (`pre`)."""
+
+    __slots__ = ("game", "model", "_pre")
+
+    def __init__(self, game: Any, model: Model, pre: dict[str, Any] | None = None):
+        self.game, self.model, self._pre = game, model, pre
+
+    def pre(self) -> dict[str, Any]:
+        if self._pre is None:
+            self._pre = abstract_state(self.game, self.model)
+        return self._pre
+
+
 class Translations:
     """The model of a title with a set of options, and each action binding translated and compiled
     so far: the same for every game played with those options, so the Validators of one
@@ -241,7 +257,7 @@ class Validator:
         self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
         #: the values of the terms that read nothing but that pre-state (`Evaluator`'s `shared`)
         self._pre_values: dict[int, Any] = {}
-        self._exact_of: tuple[dict[str, Any] | None, dict[str, bool]] = (None, {})
+        self._exact_of: tuple[_Now | None, dict[str, bool]] = (None, {})
         self.cert_ids = {c.id for c in self.model.certs}
         self.model_item_ids = {item.id for item in self.model.items}
         self.snapshot: dict[str, Any] | None = None
@@ -592,22 +608,23 @@ class Validator:
     def refused_limit(self) -> int:
         return max(1, self.limit // 4)
 
-    def _exact(self, pre: dict[str, Any] | None, which: str) -> bool:
-        """`scope_exact` or `depot_exact` of the game now; computed once per pre-state when
-        `pre` is given (`try_all` checks every candidate on one state)."""
+    def _exact(self, now: _Now | None, which: str) -> bool:
+        """`scope_exact` or `depot_exact` of the game now; computed once per state when `now` is
+        given (`try_all` checks every candidate on one state)."""
         test = scope_exact if which == "scope" else depot_exact
-        if pre is None:
+        if now is None:
             return test(self.game, self.model)
-        if self._exact_of[0] is not pre:
-            self._exact_of = (pre, {})
+        if self._exact_of[0] is not now:
+            self._exact_of = (now, {})
         known = self._exact_of[1]
         if which not in known:
             known[which] = test(self.game, self.model)
         return known[which]
 
-    def check(self, action: dict, pre: dict[str, Any] | None = None) -> Any:
+    def check(self, action: dict, pre: dict[str, Any] | None = None, now: _Now | None = None) -> Any:
         """Try one candidate: compare, roll back. `pre`: the abstract state now
-        (computed when not given). Returns whether the engine accepted it;
+        (computed when not given, and only for an outcome that is counted); `now`: the state
+        `try_all` tries every candidate on, instead. Returns whether the engine accepted it;
         None when it was not tried (enough samples of its kind); `UNBOUND` for
         an action the model cannot bind (an entity of the wrong kind, a train
         copy outside the scope), which playouts leave out."""
@@ -625,16 +642,13 @@ class Validator:
         step = self.step(kind, binding)
         if isinstance(step, Exception):
             return self.skip(kind, f"{type(step).__name__}: {step}")
-        if not self._exact(pre, "scope"):
+        if now is None and pre is not None:
+            now = _Now(game, self.model, pre)
+        if not self._exact(now, "scope"):
             return self.skip(kind, "a state outside the scope")
-        if self.reads_depot[(kind, binding)] and not self._exact(pre, "depot"):
+        if self.reads_depot[(kind, binding)] and not self._exact(now, "depot"):
             self.report.depot_skipped[kind] = self.report.depot_skipped.get(kind, 0) + 1
             return self.skip(kind, "the depot's next train outside the scope")
-        if pre is None:
-            pre = abstract_state(game, self.model)
-        outside_sellable = self._outside_sellable(action) if step.oracles else None
-        outside_proceeds = (self._outside_sell_out(action)
-                            if any(o[0] == "sell_out_outside_scope" for o in step.oracles) else None)
         self.snapshot = None
         self.capture = self.report.accepted.get(kind, 0) < self.limit
         closed_before = _closed_corporations(game, self.model)
@@ -672,7 +686,17 @@ class Validator:
         self.snapshot = None
         self.capture = False
         self.deferred = []
+        # an outcome that would not be counted (its kind has its samples of it) is not evaluated
+        if closed:
+            self.report.closings[kind] = self.report.closings.get(kind, 0) + 1
+            return True
+        if refusal is None and self.report.accepted.get(kind, 0) >= self.limit:
+            return True
+        if refusal is not None and self.report.refused.get(kind, 0) >= self.refused_limit:
+            return False
         compiled, guard_node, post_nodes, _ = self.compiled[(kind, binding)]
+        # (the trial is rolled back: the state now is the one before the action)
+        pre = now.pre() if now is not None else abstract_state(game, self.model)
         if self._pre_env[0] is not pre:  # (`try_all` checks every candidate on one pre-state)
             self._pre_env = (pre, {f"pre.{name}": value for name, value in pre.items()})
             self._pre_values = {}
@@ -683,6 +707,13 @@ class Validator:
             env[f"param:{name}"] = game.param(name)
         env.update(params)
         oracle_names = self.oracle_names[(kind, binding)]
+        # (the oracles the engine answers with a trial of its own, in the pre-state: the action's trial
+        # is rolled back; each asked for only where the step reads it)
+        names = {name for name, _, _, _ in oracle_names}
+        outside_sellable = (self._outside_sellable(action)
+                            if "emergency_sellable_outside_scope" in names else None)
+        outside_proceeds = (self._outside_sell_out(action)
+                            if "sell_out_outside_scope" in names else None)
         for name, _args, cname, _is_bool in oracle_names:
             if name == "route_revenue" and params.get("oracle:route_revenue") is not None:
                 env[cname] = params["oracle:route_revenue"]
@@ -753,18 +784,13 @@ class Validator:
                 if name.endswith(" in corporations outside the scope)") and is_bool and cname not in env][:4]
         envs = ([{**env, **dict(zip(free, values))} for values in itertools.product((False, True), repeat=len(free))]
                 if free else [env])
-        compare = refusal is None and not closed and self.report.accepted.get(kind, 0) < self.limit
+        compare = refusal is None
         results = [self._evaluate(compiled, guard_node, post_nodes, e, post, compare) for e in envs]
         if refusal is None:
             guard, diffs, compared = min(results, key=lambda r: (r[0] is False, len(r[1])))
         else:
             guard, diffs, compared = min(results, key=lambda r: r[0] is not False)
-        if closed:
-            self.report.closings[kind] = self.report.closings.get(kind, 0) + 1
-            return True
         if refusal is None:
-            if self.report.accepted.get(kind, 0) >= self.limit:
-                return True
             self.report.accepted[kind] = self.report.accepted.get(kind, 0) + 1
             if guard is False:
                 self.report.mismatches.append(Mismatch(action, kind, "the engine accepts it; the model's guard is false"))
@@ -773,8 +799,6 @@ class Validator:
                 self.report.mismatches.append(Mismatch(
                     action, kind, f"{name}: model {value}, engine {post.get(name)} (before {pre.get(name)})"))
             return True
-        if self.report.refused.get(kind, 0) >= self.refused_limit:
-            return False
         self.report.refused[kind] = self.report.refused.get(kind, 0) + 1
         if guard is True:
             # (round -1: a round of the runtime's own the model does not
@@ -888,11 +912,14 @@ class Validator:
         return found[1]
 
     def try_all(self, kinds: set[str] | None = None) -> list[dict]:
-        """Every candidate now (of `kinds`, when given); the legal ones."""
+        """Every candidate now (of `kinds`, when given); the legal ones. (The constructions, which
+        only compare, ask for them too: a trial may draw from the engine's generator, which its
+        rollback leaves drawn, 1846's draft pick shuffling the hand, so the states that follow
+        depend on every trial.)"""
         game = self.game
         # the state now, abstracted once for every candidate, when one is first compared (the
         # candidates are tried in transactions rolled back, so it is the state they all start from)
-        pre: dict[str, Any] | None = None
+        now = _Now(game, self.model)
         legal = []
         self.unbound_legal = []
         self.offered = set()
@@ -901,9 +928,7 @@ class Validator:
             self.offered.add(name)
             if kinds is not None and name not in kinds:
                 continue
-            if pre is None and self.wants(name):
-                pre = abstract_state(game, self.model)
-            accepted = self.check(action, pre)
+            accepted = self.check(action, now=now)
             if accepted is UNBOUND:
                 if game.is_legal(action):
                     self.unbound_legal.append(action)
@@ -919,9 +944,7 @@ class Validator:
             if players:
                 player = players[len(self.offered) % len(players)]
                 self.offered.add("end_game")
-                if pre is None:
-                    pre = abstract_state(game, self.model)
-                self.check({"type": "end_game", "entity": player.id, "entity_type": "player"}, pre)
+                self.check({"type": "end_game", "entity": player.id, "entity_type": "player"}, now=now)
         return legal
 
 
