@@ -81,3 +81,23 @@ def test_play_on_a_copy_leaves_the_original_as_it_was():
     _played(game, random.Random(8), 40)
     _played(twin, random.Random(8), 40)
     assert game.to_log() == twin.to_log() and game.state() == twin.state()
+
+
+def test_listing_a_draft_leaves_the_random_draws_to_come_as_they_were():
+    """A pick in 1846's draft shuffles the rest of the hand (§"Private Company Draft"); listing the
+    picks tries each and rolls it back, and a refused pick is rolled back too: neither may move the
+    game's random generator, or the game that follows would depend on what was only tried."""
+    from compiler.emit.engines import game_class
+    from compiler.runtime.errors import IllegalAction
+
+    g = game_class("1846")(players=["P1", "P2", "P3", "P4"], seed=3)
+    assert g.g["round"] == "draft"
+    before = g.rng.getstate()
+    picks = [a for a in g.legal_actions() if a["type"] == "bid"]
+    assert len(picks) > 1 and g.rng.getstate() == before
+    card = picks[0]["company"]
+    with pytest.raises(IllegalAction):  # the right card at a price it does not cost
+        g.process({**picks[0], "price": picks[0]["price"] + 1})
+    assert g.rng.getstate() == before
+    g.process(picks[0])
+    assert g.rng.getstate() != before and card not in g.b_draft_hand()

@@ -27,7 +27,7 @@ from compiler.runtime.built import unbuilt
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
 from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train, exchange_sets
 from compiler.runtime.errors import IllegalAction, RuleGap
-from compiler.runtime.journal import Journal
+from compiler.runtime.journal import Journal, JournaledRandom
 from compiler.runtime.market import Market
 from compiler.runtime import track
 
@@ -97,8 +97,9 @@ class GameBase:
         for comp in self.DATA.components_of("option"):
             if comp["key"] in self.options:
                 self.option_sets.update(comp.get("sets") or {})
-        self.rng = random.Random(seed)
         self.j = Journal()
+        #: the game's own random draws (a shuffled deck, a private given at random): undone with a refused action
+        self.rng = JournaledRandom(seed, self.j)
         self.actions: list[Action] = []
         self.n = len(names)
         #: ids a replayed log from another engine uses: its hidden random draws (setup removals, a draft's

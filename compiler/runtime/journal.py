@@ -9,6 +9,7 @@ state is exactly as it was.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 _MISSING = object()
@@ -18,12 +19,16 @@ class Journal:
     def __init__(self) -> None:
         self._undo: list[tuple] = []
         self._marks: list[int] = []
+        #: moves on at every begin, commit and rollback (`JournaledRandom` records once per transaction)
+        self.generation = 0
 
     # -- transactions
     def begin(self) -> None:
+        self.generation += 1
         self._marks.append(len(self._undo))
 
     def commit(self) -> None:
+        self.generation += 1
         mark = self._marks.pop()
         if not self._marks:
             # outermost transaction: nothing can roll it back any more
@@ -31,6 +36,7 @@ class Journal:
             self._undo.clear()
 
     def rollback(self) -> None:
+        self.generation += 1
         mark = self._marks.pop()
         while len(self._undo) > mark:
             op = self._undo.pop()
@@ -95,3 +101,39 @@ class Journal:
         if self._marks:
             self._undo.append(("remove", container, index, value))
         del container[index]
+
+
+class JournaledRandom(random.Random):
+    """A game's random draws, undone with the rest of a refused action: an action tried and rolled
+    back (`is_legal` while listing, a refused `process`) leaves the draws to come as they were, as it
+    leaves the rest of the state. The first draw inside a transaction records the generator's state
+    with the journal (`on_rollback`); draws outside any transaction record nothing. Every draw of
+    `random.Random` (shuffle, sample, choice, randrange) goes through `random` or `getrandbits`."""
+
+    def __init__(self, seed: Any = None, journal: Journal | None = None) -> None:
+        self._journal = journal
+        self._recorded: int | None = None
+        super().__init__(seed)
+
+    def _record(self) -> None:
+        journal = self._journal
+        if journal is not None and journal.active and self._recorded != journal.generation:
+            self._recorded = journal.generation
+            state = super().getstate()
+            journal.on_rollback(lambda: self._restore(state))
+
+    def _restore(self, state: Any) -> None:
+        super().setstate(state)
+        self._recorded = None
+
+    def random(self) -> float:
+        self._record()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._record()
+        return super().getrandbits(k)
+
+    def __reduce__(self):
+        # copied with its game (`GameBase.copy`): the copy draws as the original would, under its own journal
+        return (self.__class__, (None, self._journal), self.getstate())
