@@ -12,8 +12,8 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "9d7a934f8ca20af7",
+    "rulespecs/1880-romania.rules": "dd21121e04f35e53",
+    "rulespecs/lib/18xx.rules": "fe8e297f5dc9484f",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8246,18 +8246,18 @@ DATA = TitleData(
         "at action assign": "rulespecs/1880-romania.rules:1869",
         "at action bid": "rulespecs/1880-romania.rules:1767",
         "at action buy_shares": "rulespecs/1880-romania.rules:1974",
-        "at action buy_train": "rulespecs/1880-romania.rules:2031",
+        "at action buy_train": "rulespecs/1880-romania.rules:2032",
         "at action choose": "rulespecs/1880-romania.rules:1829",
         "at action close_for_cash": "rulespecs/1880-romania.rules:1851",
-        "at action discard_train": "rulespecs/lib/18xx.rules:1047",
-        "at action dividend": "rulespecs/lib/18xx.rules:931",
-        "at action end_game": "rulespecs/lib/18xx.rules:1092",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1054",
+        "at action dividend": "rulespecs/lib/18xx.rules:938",
+        "at action end_game": "rulespecs/lib/18xx.rules:1099",
         "at action lay_tile": "rulespecs/1880-romania.rules:1925",
         "at action par": "rulespecs/1880-romania.rules:1789",
         "at action pass": "rulespecs/1880-romania.rules:1745",
-        "at action payoff_player_debt": "rulespecs/1880-romania.rules:2128",
+        "at action payoff_player_debt": "rulespecs/1880-romania.rules:2129",
         "at action place_token": "rulespecs/1880-romania.rules:1952",
-        "at action run_routes": "rulespecs/lib/18xx.rules:925",
+        "at action run_routes": "rulespecs/lib/18xx.rules:932",
         "at action sell_shares": "rulespecs/1880-romania.rules:1998",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
@@ -9469,7 +9469,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             at="rulespecs/1880-romania.rules:1980",
         )
     # at rulespecs/1880-romania.rules:1982
-    if not (not g.b_sold_this_round(v_player, v_corporation)):
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
@@ -9521,7 +9521,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:798
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9535,7 +9535,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:808
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9611,54 +9611,63 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     # at rulespecs/1880-romania.rules:2020
     g.b_note_sold(v_player, v_corporation)
     # at rulespecs/1880-romania.rules:2021
+    g.state_set(
+        "sold_this_round",
+        (
+            v_player,
+            v_corporation,
+        ),
+        True,
+    )
+    # at rulespecs/1880-romania.rules:2022
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:851
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:847
-        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:848
+        # at rulespecs/lib/18xx.rules:854
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:855
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:852
+        # at rulespecs/lib/18xx.rules:859
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:853
+            # at rulespecs/lib/18xx.rules:860
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:857
+        # at rulespecs/lib/18xx.rules:864
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:860
+        # at rulespecs/lib/18xx.rules:867
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:861
+            # at rulespecs/lib/18xx.rules:868
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:873
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:867
+            # at rulespecs/lib/18xx.rules:874
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:868
+                # at rulespecs/lib/18xx.rules:875
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:871
+            # at rulespecs/lib/18xx.rules:878
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:844
+        # at rulespecs/lib/18xx.rules:851
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:844",
+            at="rulespecs/lib/18xx.rules:851",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:887
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9831,50 +9840,50 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:926
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:926"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:933"
         )
-    # at rulespecs/lib/18xx.rules:927
+    # at rulespecs/lib/18xx.rules:934
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:928
+    # at rulespecs/lib/18xx.rules:935
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:939
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:939",
         )
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:940
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:933"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:940"
         )
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:941
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:942
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:943
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:944
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:945
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:946
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:952
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -9898,7 +9907,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:969
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -9912,39 +9921,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:973
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:966
+        # at rulespecs/lib/18xx.rules:973
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:966
+        # at rulespecs/lib/18xx.rules:973
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2032
+    # at rulespecs/1880-romania.rules:2033
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2032",
-        )
-    # at rulespecs/1880-romania.rules:2033
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2033"
+            at="rulespecs/1880-romania.rules:2033",
         )
     # at rulespecs/1880-romania.rules:2034
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2034"
+        )
+    # at rulespecs/1880-romania.rules:2035
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2034",
+            at="rulespecs/1880-romania.rules:2035",
         )
-    # at rulespecs/1880-romania.rules:2035
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/1880-romania.rules:2036
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2037
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -9959,9 +9968,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2036",
+            at="rulespecs/1880-romania.rules:2037",
         )
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2039
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -9984,148 +9993,148 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2038",
+            at="rulespecs/1880-romania.rules:2039",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2043
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2043
+        # at rulespecs/1880-romania.rules:2044
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2043",
+                at="rulespecs/1880-romania.rules:2044",
             )
-        # at rulespecs/1880-romania.rules:2044
+        # at rulespecs/1880-romania.rules:2045
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2044",
+                at="rulespecs/1880-romania.rules:2045",
             )
-        # at rulespecs/1880-romania.rules:2045
+        # at rulespecs/1880-romania.rules:2046
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2045",
+                at="rulespecs/1880-romania.rules:2046",
             )
-        # at rulespecs/1880-romania.rules:2046
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/1880-romania.rules:2047
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2048
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2047",
+                at="rulespecs/1880-romania.rules:2048",
             )
-        # at rulespecs/1880-romania.rules:2048
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2049
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2050
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/1880-romania.rules:2051
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2053
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2053",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2054
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2053",
+                at="rulespecs/1880-romania.rules:2054",
             )
-        # at rulespecs/1880-romania.rules:2054
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/1880-romania.rules:2055
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2056
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2055",
+                at="rulespecs/1880-romania.rules:2056",
             )
-        # at rulespecs/1880-romania.rules:2056
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2057
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2058
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/1880-romania.rules:2059
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2061
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2060",
+                at="rulespecs/1880-romania.rules:2061",
             )
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2062
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2061",
+                at="rulespecs/1880-romania.rules:2062",
             )
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2063
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
+                at="rulespecs/1880-romania.rules:2063",
             )
-        # at rulespecs/1880-romania.rules:2063
+        # at rulespecs/1880-romania.rules:2064
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2063",
+                at="rulespecs/1880-romania.rules:2064",
             )
-        # at rulespecs/1880-romania.rules:2064
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1880-romania.rules:2065
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1880-romania.rules:2066
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/1880-romania.rules:2067
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1018
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1019
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1020
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.2",
-            at="rulespecs/lib/18xx.rules:1013",
+            at="rulespecs/lib/18xx.rules:1020",
         )
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1021
     if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1021",
         )
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1023
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1023",
         )
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1024
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1024",
         )
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1025
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -10134,114 +10143,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1018"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1025"
         )
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1027
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1028
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1029
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1030
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1041
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1034",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1042
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1035",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1043
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1044
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1045
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1038",
+            at="rulespecs/lib/18xx.rules:1045",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1046
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1046",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1047
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1047",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1048
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1049
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1050
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1051
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1055
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1055",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1056
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1056",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1057
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1058
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1059
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1064
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1071
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1071",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1073
     if not (
         (
             (
@@ -10282,9 +10291,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.2, VI.8",
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1073",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1079
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10295,15 +10304,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1079",
         )
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1081
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1086
     return (
         (
             g.b_dearest_train_price()
@@ -10320,34 +10329,34 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2110
+    # at rulespecs/1880-romania.rules:2111
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2111
-        v_owner = g.b_president(v_corporation)
         # at rulespecs/1880-romania.rules:2112
-        v_short = v_price - g.b_cash(v_corporation)
+        v_owner = g.b_president(v_corporation)
         # at rulespecs/1880-romania.rules:2113
-        v_paid = r_min(g, v_short, g.b_cash(v_owner))
+        v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania.rules:2114
-        g.transfer(v_paid, v_owner, v_corporation)
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
         # at rulespecs/1880-romania.rules:2115
+        g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania.rules:2116
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2116
-            g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
             # at rulespecs/1880-romania.rules:2117
+            g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
+            # at rulespecs/1880-romania.rules:2118
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1101
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1101",
         )
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1103
     g.b_end_game_now("agreement")
 
 
@@ -10571,7 +10580,7 @@ def r_buys_trains(g, v_corporation):
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2073
+    # at rulespecs/1880-romania.rules:2074
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -10579,7 +10588,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2078
+    # at rulespecs/1880-romania.rules:2079
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -10587,41 +10596,41 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2095
+    # at rulespecs/1880-romania.rules:2096
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2097
-        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
         # at rulespecs/1880-romania.rules:2098
+        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+        # at rulespecs/1880-romania.rules:2099
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2129
+    # at rulespecs/1880-romania.rules:2130
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2129",
-        )
-    # at rulespecs/1880-romania.rules:2130
-    if not (g.b_debt(v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2130"
+            at="rulespecs/1880-romania.rules:2130",
         )
     # at rulespecs/1880-romania.rules:2131
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    if not (g.b_debt(v_player) > 0):
+        raise IllegalAction(
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2131"
+        )
     # at rulespecs/1880-romania.rules:2132
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2133
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2132"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2133"
         )
-    # at rulespecs/1880-romania.rules:2133
-    g.transfer(v_amount, v_player, g.name("bank"))
     # at rulespecs/1880-romania.rules:2134
+    g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2135
     g.b_reduce_debt(v_player, v_amount)
 
 
@@ -10630,15 +10639,15 @@ def a_payoff_player_debt(g, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1112
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1106
+        # at rulespecs/lib/18xx.rules:1113
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1118
     g.b_close_privates()
 
 
@@ -10660,31 +10669,31 @@ def t_dotted_border_opens(g, *_rest):
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2083
+    # at rulespecs/1880-romania.rules:2084
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/1880-romania.rules:2084
+    # at rulespecs/1880-romania.rules:2085
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2085
+        # at rulespecs/1880-romania.rules:2086
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2103
+    # at rulespecs/1880-romania.rules:2104
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2104
+        # at rulespecs/1880-romania.rules:2105
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2123
+    # at rulespecs/1880-romania.rules:2124
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2124
+        # at rulespecs/1880-romania.rules:2125
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
 
 
@@ -10795,6 +10804,9 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
+    }
+    STATES = {
+        "sold_this_round": "stock_round_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_capitalise)],

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "b3473308970042fd",
     "rulespecs/1846.rules": "e4150c3dd45ff08f",
-    "rulespecs/lib/18xx.rules": "9d7a934f8ca20af7",
+    "rulespecs/lib/18xx.rules": "fe8e297f5dc9484f",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7276,23 +7276,23 @@ DATA = TitleData(
         "action top_up_revenue": '§"Abraham Donaldson"',
         "action use_ability": '§"Using the Company Presidents"',
         "at action bankrupt": "rulespecs/1846.rules:1450",
-        "at action buy_shares": "rulespecs/lib/18xx.rules:770",
+        "at action buy_shares": "rulespecs/lib/18xx.rules:776",
         "at action buy_train": "rulespecs/18-grand-junction.rules:922",
         "at action choose_turn": "rulespecs/18-grand-junction.rules:815",
         "at action contribute": "rulespecs/1846.rules:1438",
         "at action corporation_assign": "rulespecs/18-grand-junction.rules:828",
         "at action corporation_buy_shares": "rulespecs/18-grand-junction.rules:850",
         "at action corporation_sell_shares": "rulespecs/18-grand-junction.rules:885",
-        "at action discard_train": "rulespecs/lib/18xx.rules:1047",
-        "at action dividend": "rulespecs/lib/18xx.rules:931",
-        "at action end_game": "rulespecs/lib/18xx.rules:1092",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1054",
+        "at action dividend": "rulespecs/lib/18xx.rules:938",
+        "at action end_game": "rulespecs/lib/18xx.rules:1099",
         "at action lay_tile": "rulespecs/18-grand-junction.rules:496",
         "at action par": "rulespecs/18-grand-junction.rules:456",
         "at action pass": "rulespecs/1846.rules:1258",
         "at action place_token": "rulespecs/18-grand-junction.rules:478",
-        "at action run_routes": "rulespecs/lib/18xx.rules:925",
+        "at action run_routes": "rulespecs/lib/18xx.rules:932",
         "at action select_president": "rulespecs/18-grand-junction.rules:714",
-        "at action sell_shares": "rulespecs/lib/18xx.rules:810",
+        "at action sell_shares": "rulespecs/lib/18xx.rules:816",
         "at action top_up_revenue": "rulespecs/18-grand-junction.rules:771",
         "at action use_ability": "rulespecs/18-grand-junction.rules:744",
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
@@ -8232,44 +8232,44 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:777
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:777",
         )
-    # at rulespecs/lib/18xx.rules:772
+    # at rulespecs/lib/18xx.rules:778
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:772",
+            at="rulespecs/lib/18xx.rules:778",
         )
-    # at rulespecs/lib/18xx.rules:773
+    # at rulespecs/lib/18xx.rules:779
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:779",
         )
-    # at rulespecs/lib/18xx.rules:774
-    if not (not g.b_sold_this_round(v_player, v_corporation)):
+    # at rulespecs/lib/18xx.rules:780
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:774",
+            at="rulespecs/lib/18xx.rules:780",
         )
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:781
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:782
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:776",
+            at="rulespecs/lib/18xx.rules:782",
         )
-    # at rulespecs/lib/18xx.rules:777
+    # at rulespecs/lib/18xx.rules:783
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8277,9 +8277,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:777",
+            at="rulespecs/lib/18xx.rules:783",
         )
-    # at rulespecs/lib/18xx.rules:779
+    # at rulespecs/lib/18xx.rules:785
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8290,26 +8290,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:785",
         )
-    # at rulespecs/lib/18xx.rules:781
+    # at rulespecs/lib/18xx.rules:787
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:782
+    # at rulespecs/lib/18xx.rules:788
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:782"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:788"
         )
-    # at rulespecs/lib/18xx.rules:783
+    # at rulespecs/lib/18xx.rules:789
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:784
+    # at rulespecs/lib/18xx.rules:790
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:785
+    # at rulespecs/lib/18xx.rules:791
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:798
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8323,7 +8323,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the corporation's own holding the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it) (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:808
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8333,23 +8333,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:817
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:818
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:812",
+            at="rulespecs/lib/18xx.rules:818",
         )
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:819
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:813",
+            at="rulespecs/lib/18xx.rules:819",
         )
-    # at rulespecs/lib/18xx.rules:814
+    # at rulespecs/lib/18xx.rules:820
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8357,9 +8357,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:814",
+            at="rulespecs/lib/18xx.rules:820",
         )
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:822
     if not (
         (
             (
@@ -8388,87 +8388,96 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:816",
+            at="rulespecs/lib/18xx.rules:822",
         )
-    # at rulespecs/lib/18xx.rules:821
+    # at rulespecs/lib/18xx.rules:827
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:822
+    # at rulespecs/lib/18xx.rules:828
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:822",
+            at="rulespecs/lib/18xx.rules:828",
         )
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:830
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:824",
+            at="rulespecs/lib/18xx.rules:830",
         )
-    # at rulespecs/lib/18xx.rules:826
+    # at rulespecs/lib/18xx.rules:832
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:827
+        # at rulespecs/lib/18xx.rules:833
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:829
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:830
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:831
-        g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:833
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:834
-    g.b_note_sold(v_player, v_corporation)
     # at rulespecs/lib/18xx.rules:835
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:836
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:837
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:839
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:840
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:841
+    g.state_set(
+        "sold_this_round",
+        (
+            v_player,
+            v_corporation,
+        ),
+        True,
+    )
+    # at rulespecs/lib/18xx.rules:842
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:851
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:847
-        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:848
+        # at rulespecs/lib/18xx.rules:854
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:855
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:852
+        # at rulespecs/lib/18xx.rules:859
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:853
+            # at rulespecs/lib/18xx.rules:860
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:857
+        # at rulespecs/lib/18xx.rules:864
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:860
+        # at rulespecs/lib/18xx.rules:867
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:861
+            # at rulespecs/lib/18xx.rules:868
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:873
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:867
+            # at rulespecs/lib/18xx.rules:874
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:868
+                # at rulespecs/lib/18xx.rules:875
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:871
+            # at rulespecs/lib/18xx.rules:878
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:844
+        # at rulespecs/lib/18xx.rules:851
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:844",
+            at="rulespecs/lib/18xx.rules:851",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:887
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8580,54 +8589,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:926
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:926",
+            at="rulespecs/lib/18xx.rules:933",
         )
-    # at rulespecs/lib/18xx.rules:927
+    # at rulespecs/lib/18xx.rules:934
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:928
+    # at rulespecs/lib/18xx.rules:935
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:939
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:939",
         )
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:940
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:933",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:941
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:942
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:943
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:944
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:945
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:946
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:952
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8637,9 +8646,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:959
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:953
+        # at rulespecs/lib/18xx.rules:960
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8649,7 +8658,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:969
     return (
         (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
         if (v_holder == g.name("pool"))
@@ -8804,39 +8813,39 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1018
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1019
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1020
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1013",
+            at="rulespecs/lib/18xx.rules:1020",
         )
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1021
     if not ((g.b_holder_of(v_cert) == g.name("pool")) or (g.b_holder_of(v_cert) == v_corporation)):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1021",
         )
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1023
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1023",
         )
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1024
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1024",
         )
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1025
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8847,95 +8856,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1018",
+            at="rulespecs/lib/18xx.rules:1025",
         )
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1027
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1028
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1029
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1030
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1041
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1034",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1042
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1035",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1043
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1044
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1045
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1038",
+            at="rulespecs/lib/18xx.rules:1045",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1046
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1046",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1047
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1047",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1048
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1049
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1050
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1051
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1055
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1055",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1056
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1056",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1057
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1058
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1059
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -8949,14 +8958,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1071
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1071",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1073
     if not (
         (
             (
@@ -8997,9 +9006,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1073",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1079
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -9010,15 +9019,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1079",
         )
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1081
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1086
     return (
         (
             g.b_dearest_train_price()
@@ -9041,14 +9050,14 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1101
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1101",
         )
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1103
     g.b_end_game_now("agreement")
 
 
@@ -9677,23 +9686,23 @@ def a_corporation_assign(g, v_corporation, v_target):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1112
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1106
+        # at rulespecs/lib/18xx.rules:1113
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1118
     g.b_close_privates()
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1122
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1116
+        # at rulespecs/lib/18xx.rules:1123
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -9943,6 +9952,9 @@ class Game(GameBase):
         "action:top_up_revenue": a_top_up_revenue,
         "action:choose_turn": a_choose_turn,
         "action:corporation_assign": a_corporation_assign,
+    }
+    STATES = {
+        "sold_this_round": "stock_round_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

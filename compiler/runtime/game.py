@@ -56,6 +56,9 @@ STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("la
 HOLDING_STEPS = {"buy_company": ("buy_company",)}
 #: a combined step: tiles and a station token in any order, one pass ends both
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
+#: the moments at which a declared state (`state NAME: set[...] reset on MOMENT`) is emptied: as a stock
+#: round starts, as a company's operating turn starts (a state with no `reset` lasts the game)
+STATE_RESETS = ("stock_round_start", "operating_turn_start")
 
 
 class GameBase:
@@ -64,6 +67,8 @@ class GameBase:
     TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
     #: each action's optional fields (`exchange: train | none = none`): the value bound where an action leaves one out
     ACTION_DEFAULTS: dict[str, dict[str, Any]] = {}
+    #: the title's declared states (`state NAME: set[...] reset on MOMENT`): name -> its moment (None: the game)
+    STATES: dict[str, str | None] = {}
 
     # ------------------------------------------------------------ setup
 
@@ -389,7 +394,6 @@ class GameBase:
             "acted": False,
             "bought": False,
             "sold": False,
-            "sold_this_round": frozenset(),
             "sale": 0,
             "sale_price": None,
             "order": (),
@@ -874,9 +878,6 @@ class GameBase:
     def b_bought_this_turn(self) -> bool:
         """bought_this_turn(): the player to act has bought a certificate (or a private) in this stock-round turn."""
         return self.g["bought"]
-
-    def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
-        return (player.id, corp.id) in self.g["sold_this_round"]
 
     def b_certificates(self, player: Entity) -> int:
         """Certificates counting against the limit: shares outside exempt
@@ -2453,7 +2454,6 @@ class GameBase:
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
-        self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
         self.j.set(self.g, "turn_sold", self.g.get("turn_sold", frozenset()) | {corp.id})
 
     def b_sold_this_turn(self, player: Entity, corp: Entity) -> bool:
@@ -2725,6 +2725,30 @@ class GameBase:
             if found is not None:
                 return found
         return name  # an enum value or zone name stands for itself
+
+    # -- declared states (`state NAME: set[...]`): kept in the round state `g`, so the journal undoes them
+
+    @staticmethod
+    def _state_key(value: Any) -> Any:
+        return value.id if isinstance(value, Entity) else value
+
+    def state_has(self, name: str, *parts: Any) -> bool:
+        """`NAME(a, b)` of a declared state: whether (a, b) is in it."""
+        return tuple(self._state_key(p) for p in parts) in self.g.get(f"state:{name}", frozenset())
+
+    def state_set(self, name: str, parts: tuple, present: bool) -> None:
+        """`set NAME(a, b) = present`: (a, b) put in the declared state, or taken out."""
+        key = f"state:{name}"
+        element = tuple(self._state_key(p) for p in parts)
+        held = self.g.get(key, frozenset())
+        if (element in held) != bool(present):
+            self.j.set(self.g, key, held | {element} if present else held - {element})
+
+    def _reset_states(self, moment: str) -> None:
+        """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied."""
+        for name, reset in self.STATES.items():
+            if reset == moment and self.g.get(f"state:{name}"):
+                self.j.set(self.g, f"state:{name}", frozenset())
 
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data."""
@@ -4003,7 +4027,7 @@ class GameBase:
             first_player = (first_player + 1) % self.n
         self.j.set(self.g, "turn", first_player)
         self.j.set(self.g, "passes", 0)
-        self.j.set(self.g, "sold_this_round", frozenset())
+        self._reset_states("stock_round_start")
         self.j.set(self.g, "round_acted", False)
         self._new_turn()
 
@@ -4343,6 +4367,7 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        self._reset_states("operating_turn_start")
         if self.g.get("turn_sold"):
             self.j.set(self.g, "turn_sold", frozenset())
         self.j.set(self.g, "corporate_purchase", None)

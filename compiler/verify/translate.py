@@ -63,6 +63,7 @@ from compiler.verify.model import (
     Unsupported,
     component_data,
     hold_name,
+    state_var,
 )
 
 # ---------------------------------------------------------------- values
@@ -627,6 +628,8 @@ class Translator:
             elif isinstance(decl, (s.Property, s.Table, s.Param)):
                 self.params.add(decl.name)
         self.constants.update(c.name for c in self.title.clauses if c.kind in ("action", "enum"))
+        #: the declared states (`state NAME: set[...]`): read `NAME(a, b)`, written `set NAME(a, b) = v`
+        self.states = {c.name: c.decl for c in self.title.clauses if isinstance(c.decl, s.StateDecl)}
         self.builtins = Builtins(self)
         #: the translation under way (see `new_ctx`)
         self.current_shared = Shared()
@@ -718,6 +721,8 @@ class Translator:
             name = e.func.name
             args = [self.expr(a, ctx) for a in e.args]
             kwargs = {k: self.expr(v, ctx) for k, v in e.kwargs}
+            if name in self.states and name not in ctx.locals and not kwargs:
+                return self.state_has(self.states[name], args, ctx)
             return self.call(name, args, kwargs, ctx)
         if isinstance(e, s.Quantifier):
             return self.quantifier(e, ctx)
@@ -1244,6 +1249,31 @@ class Translator:
             raise Unsupported(f"builtin {name}")
         return fn(ctx, *args, **kwargs)
 
+    # -- declared states (`state NAME: set[...]`, the engine's GameBase.state_has and state_set)
+    def _state_matches(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> list[tuple[str, Any]]:
+        """Each element's state variable, with the condition that the arguments are that element."""
+        m = self.model
+        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on))
+        ctx.shared.calls.add(decl.name)
+        if len(args) != len(decl.element):
+            raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
+        terms = [self.as_ent(a) for a in args]
+        out = []
+        for parts in m.state_elements(decl):
+            cond = AND(*[self.ent_is(term, part) for term, part in zip(terms, parts)])
+            if truth(cond) is not False:
+                out.append((state_var(decl.name, parts), cond))
+        return out
+
+    def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
+        """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is)."""
+        return OR(*[AND(cond, ctx.state[name]) for name, cond in self._state_matches(decl, args, ctx)])
+
+    def state_set(self, decl: s.StateDecl, args: list[Any], value: Any, ctx: Ctx) -> None:
+        """`set NAME(a, b) = v`: (a, b) put in the state (v true) or taken out (v false), on the path."""
+        for name, cond in self._state_matches(decl, args, ctx):
+            ctx.state[name] = IF(AND(ctx.path, cond), value, ctx.state[name])
+
     def call_routine(self, clause: Clause, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
         decl: s.Routine = clause.decl  # type: ignore[assignment]
         if ctx.shared.depth > 30:
@@ -1358,10 +1388,14 @@ class Translator:
                 obj = self.expr(st.target.obj, ctx)
                 value = self.expr(st.value, ctx)
                 self.builtins.set_attr(ctx, obj, st.target.name, value)
+            elif (isinstance(st.target, s.Call) and isinstance(st.target.func, s.Name)
+                  and st.target.func.name in self.states and not st.target.kwargs):
+                args = [self.expr(a, ctx) for a in st.target.args]
+                self.state_set(self.states[st.target.func.name], args, self.truthy(self.expr(st.value, ctx)), ctx)
             elif isinstance(st.target, s.Name) and st.target.name in ctx.locals:
                 ctx.locals[st.target.name] = self.expr(st.value, ctx)
             else:
-                raise Unsupported("`set` of something that is not a local or an entity's field")
+                raise Unsupported("`set` of something that is not a local, an entity's field or a state's element")
         elif isinstance(st, s.Let):
             ctx.locals[st.name] = self.expr(st.value, ctx)
         elif isinstance(st, s.If):
@@ -2358,15 +2392,6 @@ class Builtins:
         """As GameBase.b_bought_this_turn: the turn's purchase flag."""
         return ctx.state["bought"]
 
-    def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
-        m = self.m
-        p = self.ent(player)
-        parts = []
-        for c, cond in self.corp_of(ctx, corp):
-            for q in m.players:
-                parts.append(AND(cond, p == m.z(q), ctx.state[f"sold_this_round:{q.id}@{c.id}"]))
-        return OR(*parts)
-
     def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:
         """`_privates_for_sale`: the sale order's privates still with the bank, open."""
         m = self.m
@@ -3339,15 +3364,12 @@ class Builtins:
         return out
 
     def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
-        m = self.m
+        """As GameBase.b_note_sold: the turn's sale marks (the round's sales are the library's state
+        sold_this_round, which the sale sets itself)."""
         st = ctx.state
         st["sold"] = IF(ctx.path, True, st["sold"])
         st["acted"] = IF(ctx.path, True, st["acted"])
-        p = self.ent(player)
         for c, cond in self.corp_of(ctx, corp):
-            for q in m.players:
-                name = f"sold_this_round:{q.id}@{c.id}"
-                st[name] = IF(AND(ctx.path, cond, p == m.z(q)), True, st[name])
             name = f"sold_this_turn:{c.id}"
             st[name] = IF(AND(ctx.path, cond), True, st[name])
 
