@@ -70,3 +70,16 @@ def test_the_moved_rules_are_the_librarys(name):
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
     assert f"function {name}(" in library or f"procedure {name}(" in library
+
+
+#: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
+STATES = ["sold_this_round"]
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_the_states_the_rules_keep_are_the_librarys(name):
+    """Read NAME(...), set by the rules that change it, emptied by the runtime at its moment: no `b_`
+    method, no z3 twin."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert f"state {name}: set[" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
