@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "913a74b3c211c445",
-    "rulespecs/lib/18xx.rules": "fe8e297f5dc9484f",
+    "rulespecs/lib/18xx.rules": "1f1db0a872e0307f",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8655,6 +8655,18 @@ def a_end_game(g, v_player):
     g.b_end_game_now("agreement")
 
 
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1124
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1125
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1126
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1127
+            g.b_close_private(v_company)
+
+
 def a_buy_bond(g, v_player, v_bond):
     """Buy the Corporate Bond (§5, §11.10)"""
     # at rulespecs/1800.rules:735
@@ -9063,9 +9075,9 @@ def t_privates_close(g, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1133
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1123
+        # at rulespecs/lib/18xx.rules:1134
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -9188,6 +9200,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,
         "action:trade_company": a_trade_company,

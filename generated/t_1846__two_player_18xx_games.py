@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "e4150c3dd45ff08f",
-    "rulespecs/lib/18xx.rules": "fe8e297f5dc9484f",
+    "rulespecs/lib/18xx.rules": "1f1db0a872e0307f",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -9371,6 +9371,18 @@ def a_end_game(g, v_player):
     g.b_end_game_now("agreement")
 
 
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1124
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1125
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1126
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1127
+            g.b_close_private(v_company)
+
+
 def r_emergency_sale_left(g, v_player, v_buyer):
     """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
     # at rulespecs/1846.rules:1245
@@ -9970,14 +9982,14 @@ def t_full_capitalisation(g, v_corporation, *_rest):
 def t_privates_close(g, *_rest):
     """Privates close"""
     # at rulespecs/lib/18xx.rules:1118
-    g.b_close_privates()
+    r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1133
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1123
+        # at rulespecs/lib/18xx.rules:1134
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -10132,6 +10144,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

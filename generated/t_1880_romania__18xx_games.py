@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "edaaf7b896d27939",
     "rulespecs/1880-romania.rules": "dd21121e04f35e53",
-    "rulespecs/lib/18xx.rules": "fe8e297f5dc9484f",
+    "rulespecs/lib/18xx.rules": "1f1db0a872e0307f",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -10562,6 +10562,18 @@ def a_end_game(g, v_player):
     g.b_end_game_now("agreement")
 
 
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1124
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1125
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1126
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1127
+            g.b_close_private(v_company)
+
+
 def a_choose(g, v_corporation, v_choice):
     """A company's choice: replace a closing investor's station with its own marker, or not; or the train that takes the REMAR's tender (VII.3.7)"""
     # at rulespecs/1880-romania-18xx-games.rules:231
@@ -11302,7 +11314,7 @@ def t_full_capitalisation(g, v_corporation, *_rest):
 def t_privates_close(g, *_rest):
     """Privates close"""
     # at rulespecs/lib/18xx.rules:1118
-    g.b_close_privates()
+    r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
@@ -11472,6 +11484,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "action:choose": a_choose,
         "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,

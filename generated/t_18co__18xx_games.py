@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
     "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "fe8e297f5dc9484f",
+    "rulespecs/lib/18xx.rules": "1f1db0a872e0307f",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -10641,6 +10641,18 @@ def a_end_game(g, v_player):
     g.b_end_game_now("agreement")
 
 
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1124
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1125
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1126
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1127
+            g.b_close_private(v_company)
+
+
 def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     """A corporation's one bid for a corporation up for liquidation (§7.1.1)"""
     # at rulespecs/18co.rules:491
@@ -11210,14 +11222,14 @@ def t_full_capitalisation(g, v_corporation, *_rest):
 def t_privates_close(g, *_rest):
     """Privates close"""
     # at rulespecs/lib/18xx.rules:1118
-    g.b_close_privates()
+    r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1133
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1123
+        # at rulespecs/lib/18xx.rules:1134
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -11385,6 +11397,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,

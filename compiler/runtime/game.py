@@ -1892,9 +1892,16 @@ class GameBase:
         if self._armed(corp, "train_discount"):
             self._disarm(corp)
 
-    def b_remove_markers(self) -> None:
-        """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
-        self.j.set(self.g, "markers", ())
+    def b_remove_markers(self, company: Entity | None = None) -> None:
+        """remove_markers(): every revenue marker leaves the map (their bonuses end). remove_markers(X), as
+        private X closes: its marker leaves the map where a player holds X and its marker ability for a player
+        owner says `removed_on_close: true` (a corporation's stays)."""
+        if company is None:
+            self.j.set(self.g, "markers", ())
+        elif self.owner[company.id].kind == "player" and not self.closed[company.id] and any(
+                str(a.get("owner", "")) == "player" and a.get("removed_on_close")
+                for a in self._abilities(company, "hex_marker")):
+            self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != company.id))
 
     def b_stays_open(self, company: Entity) -> bool:
         """stays_open(X): whether private X escapes the closing of privates now: it has an ability
@@ -3229,19 +3236,6 @@ class GameBase:
             # the decisions asked before the first company operates are taken: the round begins
             self.j.set(self.g, "after_decisions", None)
             self._next_corporation()
-
-    def b_close_privates(self) -> None:
-        """close_privates(): every private closes, but one whose ability keeps it open (stays_open); the
-        marker of a private a player owns leaves the map with it where its marker ability for a player
-        owner says `removed_on_close: true`."""
-        for p in self.privates:
-            if not self.b_stays_open(p):
-                if self.owner[p.id].kind == "player" and not self.closed[p.id] and any(
-                        str(a.get("owner", "")) == "player" and a.get("removed_on_close")
-                        for a in self._abilities(p, "hex_marker")):
-                    self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != p.id))
-                self.j.set(self.closed, p.id, True)
-                self._drop_reservations(p)
 
     # ------------------------------------------------------------ government subsidies (a `subsidy` component)
 

@@ -3120,8 +3120,8 @@ class Builtins:
         for name in names:
             ctx.state[name] = sub.state[name]
 
-    def b_remove_markers(self, ctx: Ctx) -> None:
-        """As GameBase.b_remove_markers: markers are outside the model."""
+    def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
+        """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
 
     def b_remove_reservations(self, ctx: Ctx) -> None:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
@@ -3863,10 +3863,25 @@ class Builtins:
             name = f"closed:{x.id}"
             ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
 
-    def b_close_privates(self, ctx: Ctx) -> None:
-        for x in self.m.privates:
-            name = f"closed:{x.id}"
-            ctx.state[name] = IF(ctx.path, True, ctx.state[name])
+    def b_stays_open(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_stays_open: the private has an ability `effect: stays_open` whose `owner` (player, or
+        corporation by default) is the kind of its holder (a holder outside the scope: either)."""
+        m = self.m
+        e = self.ent(company)
+        out: list[Any] = []
+        for x in m.privates:
+            kinds = {str(a.get("owner", "corporation")) for a in m.data.get(x, {}).get("children") or ()
+                     if a.get("kind") == "ability" and a.get("effect") == "stays_open"}
+            ctx.shared.reads.add("private", f"{x.id}.stays_open", sorted(kinds))
+            if not kinds:
+                continue
+            item = m.item_of_ent(x)
+            holder = self.holder(ctx, item)
+            held = [ent_is(m, holder, h) for kind in sorted(kinds)
+                    for h in (m.players if kind == "player" else m.corporations if kind == "corporation" else [])]
+            elsewhere = AND(ent_is(m, holder, ELSEWHERE), ctx.fresh("stays_open_elsewhere", "bool"))
+            out.append(AND(self.tr.ent_is(e, x), OR(*held, elsewhere)))
+        return OR(*out)
 
     def b_require_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
         st = ctx.state
