@@ -113,6 +113,20 @@ def test_a_declared_state_is_set_read_undone_by_the_journal_and_emptied_at_its_m
     assert not game.call("was_noted", b, corp)
 
 
+def test_bought_this_turn_is_a_flag_the_purchase_sets_and_the_next_turn_clears():
+    """The library's `state bought_this_turn: bool reset on stock_turn_start`: the par sets it (one purchase
+    a turn), the turn's end clears it for the next player; a refused purchase leaves it as it was."""
+    loaded = toy()
+    game = new_game(loaded)
+    assert game.STATES["bought_this_turn"] == "stock_turn_start"
+    assert not game.state_has("bought_this_turn")
+    act(game, P("A", "par", corporation="TOY", share_price="70,0,2"))
+    assert game.state_has("bought_this_turn") and game.call("may_buy_now", game.find("A")) is False
+    act(game, P("A", "pass"))
+    assert not game.state_has("bought_this_turn")
+    assert game.call("may_buy_now", game.find("B")) is True
+
+
 def test_a_declared_state_in_the_z3_model_is_what_the_engine_keeps():
     """The model's `set noted(p, c) = true` puts exactly that element in; the read agrees."""
     import z3

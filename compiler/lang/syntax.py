@@ -616,8 +616,9 @@ class Enum:
 class StateDecl:
     """`state sold_this_round: set[(player, corporation)] reset on stock_round_start "meaning"`: state the
     rules keep themselves. A set of entities (or of tuples of them): `sold_this_round(P, C)` reads whether
-    (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out). The runtime
-    empties it at the moment `reset_on` names (`runtime.game.STATE_RESETS`); with none it lasts the game."""
+    (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out); or a flag
+    (`bool`), read `NAME()`. The runtime empties it at the moment `reset_on` names
+    (`runtime.game.STATE_RESETS`); with none it lasts the game."""
 
     name: str
     type: TypeRef
@@ -631,8 +632,15 @@ class StateDecl:
         return ("state", self.name)
 
     @property
+    def is_flag(self) -> bool:
+        """`state NAME: bool`: one truth value, read NAME(), set with `set NAME() = true` (a set whose one
+        element is the empty tuple)."""
+        return not self.type.is_set and self.type.alternatives == ("bool",)
+
+    @property
     def element(self) -> tuple[str, ...]:
-        """The kinds of an element's parts: ("player", "corporation") for set[(player, corporation)]."""
+        """The kinds of an element's parts: ("player", "corporation") for set[(player, corporation)]; none
+        for a flag (`bool`)."""
         inner = self.type.alternatives[0] if self.type.is_set and len(self.type.alternatives) == 1 else None
         if isinstance(inner, TypeRef) and inner.parts:
             return inner.parts

@@ -239,11 +239,11 @@ class Checker:
         kinds = ("player", "corporation", "private", "minor")
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
         for decl in states.values():
-            if not decl.element or any(k not in kinds for k in decl.element):
+            if not decl.is_flag and (not decl.element or any(k not in kinds for k in decl.element)):
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
-                            + ", ".join(kinds[:-1]) + f" or {kinds[-1]}, or of tuples of them",
-                    decl.type.span or decl.span, help="write set[corporation] or set[(player, corporation)]"))
+                            + ", ".join(kinds[:-1]) + f" or {kinds[-1]}, or of tuples of them, or a bool",
+                    decl.type.span or decl.span, help="write set[corporation], set[(player, corporation)] or bool"))
             if decl.reset_on is not None and decl.reset_on not in STATE_RESETS:
                 self.out.append(error(
                     "E037", f"the runtime empties no state at `{decl.reset_on}`"
@@ -263,7 +263,7 @@ class Checker:
                 state = states[node.func.name]
                 if len(node.args) != len(state.element) or node.kwargs:
                     self.out.append(error(
-                        "E037", f"state `{state.name}` holds {state.type}: name {len(state.element)} "
+                        "E037", f"state `{state.name}` is {state.type}: name {len(state.element)} "
                                 f"part{'s' if len(state.element) != 1 else ''} ({', '.join(state.element)}); "
                                 f"this gives {len(node.args) + len(node.kwargs)}",
                         node.span, help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))

@@ -57,8 +57,9 @@ HOLDING_STEPS = {"buy_company": ("buy_company",)}
 #: a combined step: tiles and a station token in any order, one pass ends both
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
 #: the moments at which a declared state (`state NAME: set[...] reset on MOMENT`) is emptied: as a stock
-#: round starts, as a company's operating turn starts (a state with no `reset` lasts the game)
-STATE_RESETS = ("stock_round_start", "operating_turn_start")
+#: round starts, as each turn of a stock round (or of its auctions and special rounds) starts, as a
+#: company's operating turn starts (a state with no `reset` lasts the game)
+STATE_RESETS = ("stock_round_start", "stock_turn_start", "operating_turn_start")
 
 
 class GameBase:
@@ -392,7 +393,6 @@ class GameBase:
             "priority": 0,
             "passes": 0,
             "acted": False,
-            "bought": False,
             "sold": False,
             "sale": 0,
             "sale_price": None,
@@ -874,10 +874,6 @@ class GameBase:
     def b_operated(self, corp: Entity) -> bool:
         """operated(C): C has finished an operating turn in this game."""
         return bool(self.corp[corp.id].get("operated"))
-
-    def b_bought_this_turn(self) -> bool:
-        """bought_this_turn(): the player to act has bought a certificate (or a private) in this stock-round turn."""
-        return self.g["bought"]
 
     def b_certificates(self, player: Entity) -> int:
         """Certificates counting against the limit: shares outside exempt
@@ -2443,7 +2439,6 @@ class GameBase:
     def b_bought(self, player: Entity, corp: Entity) -> None:
         self._reenter(player)
         self.j.set(self.g, "round_acted", True)
-        self.j.set(self.g, "bought", True)
         self.j.set(self.g, "acted", True)
         self._check_float(corp)
         self._check_president(corp)
@@ -4027,7 +4022,7 @@ class GameBase:
 
     def _new_turn(self) -> None:
         self.j.set(self.g, "acted", False)
-        self.j.set(self.g, "bought", False)
+        self._reset_states("stock_turn_start")
         self.j.set(self.g, "sold", False)
         if self.g.get("turn_sold"):
             self.j.set(self.g, "turn_sold", frozenset())

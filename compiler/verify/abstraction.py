@@ -500,7 +500,7 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
-    for name in ("bought", "sold", "acted"):
+    for name in ("sold", "acted"):
         out[name] = bool(g[name])
     for decl in model.states():  # the declared states: each element of the scope in the engine's set or not
         try:

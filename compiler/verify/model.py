@@ -627,6 +627,8 @@ class Model:
         domains = {"player": self.players, "corporation": self.corporations, "private": self.privates,
                    "minor": self.minors}
         parts = decl.element
+        if decl.is_flag:
+            return [()]
         if not parts or any(k not in domains for k in parts):
             raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors "
                               "or tuples of them)")
@@ -922,7 +924,7 @@ class StateVars:
             add(name, "int", "turn")
         for name in ("operating", "acting", "pending_entity"):
             add(name, "ent", "turn")
-        for name in ("bought", "sold", "acted", "pending"):
+        for name in ("sold", "acted", "pending"):
             add(name, "bool", "turn")
         # the title's declared states: a truth value per element; one with a lifetime is round bookkeeping
         # (havocked where the round machinery moves on, which covers its reset), one for the game changes

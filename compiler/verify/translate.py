@@ -2388,10 +2388,6 @@ class Builtins:
         """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
         return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
 
-    def b_bought_this_turn(self, ctx: Ctx) -> Any:
-        """As GameBase.b_bought_this_turn: the turn's purchase flag."""
-        return ctx.state["bought"]
-
     def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:
         """`_privates_for_sale`: the sale order's privates still with the bank, open."""
         m = self.m
@@ -3298,7 +3294,6 @@ class Builtins:
         round (18CO §8.2: one certificate a turn) the turn moves on, which the round machinery says
         (havocked, as a pass's)."""
         st = ctx.state
-        st["bought"] = IF(ctx.path, True, st["bought"])
         st["acted"] = IF(ctx.path, True, st["acted"])
         for c, cond in self.corp_of(ctx, corp):
             self.check_float(ctx, c, cond)
