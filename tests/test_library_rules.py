@@ -165,3 +165,34 @@ def test_a_wrong_state_is_E037(clause, says):
     found = [d for d in loaded.errors]
     assert [d.code for d in found] == ["E037"] and says in found[0].message, [(d.code, d.message) for d in found]
     assert found[0].span.path == "extra.rules"
+
+
+def test_the_model_of_the_privates_closing_keeps_a_private_that_stays_open():
+    """close_privates is the library's procedure: its z3 model follows stays_open, which the old twin
+    ignored (it closed every private). 1846's Mail Contract stays open in a corporation's hands only."""
+    import z3
+
+    from compiler.lang.pipeline import load
+    from compiler.verify.model import Model, hold_name
+    from compiler.verify.translate import Translator
+
+    title = load().program.titles["1846"]
+    model = Model(title)
+    tr = Translator(model)
+    clause = title.get("trigger", "privates_close")
+    (binding,) = tr.trigger_bindings(clause.decl)
+    step = tr.translate_trigger(clause, binding)
+    mc = model.entity("private", "MAIL")
+    item = model.item_of_ent(mc)
+    corp, player = model.corporations[0], model.players[0]
+    closed = step.post[f"closed:{mc.id}"]
+    for holder, stays in ((corp, True), (player, False)):
+        solver = z3.Solver()
+        solver.add(step.pre[hold_name(item, holder)] == 1, z3.Not(step.pre[f"closed:{mc.id}"]))
+        solver.add(*[step.pre[hold_name(item, b)] == 0 for b in model.buckets[item.kind] + [None] if b != holder])
+        solver.add(*model.vars.domain(step.pre))
+        solver.add(closed if stays else z3.Not(closed))  # the opposite of what the rule says
+        assert solver.check() == z3.unsat, holder
+    others = [x for x in model.privates if x != mc]
+    assert all(z3.simplify(step.post[f"closed:{x.id}"]) == z3.BoolVal(True) or step.post[f"closed:{x.id}"] is True
+               for x in others)
