@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
-    "rulespecs/18co.rules": "7e9c9c1c0bb19aa6",
+    "rulespecs/18co.rules": "48bb7a75f68b115a",
     "rulespecs/lib/18xx.rules": "fc047c78e47700eb",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -8320,25 +8320,25 @@ DATA = TitleData(
         "action special_buy_shares": "§8.2",
         "at action bankrupt": "rulespecs/18co-18xx-games.rules:108",
         "at action bid": "rulespecs/18co.rules:2032",
-        "at action buy_shares": "rulespecs/18co.rules:2150",
-        "at action buy_train": "rulespecs/18co.rules:2215",
-        "at action company_lay_tile": "rulespecs/18co.rules:2129",
-        "at action contribute": "rulespecs/18co.rules:2454",
-        "at action corporate_buy_shares": "rulespecs/18co.rules:2422",
-        "at action corporate_sell_shares": "rulespecs/18co.rules:2383",
+        "at action buy_shares": "rulespecs/18co.rules:2151",
+        "at action buy_train": "rulespecs/18co.rules:2216",
+        "at action company_lay_tile": "rulespecs/18co.rules:2130",
+        "at action contribute": "rulespecs/18co.rules:2455",
+        "at action corporate_buy_shares": "rulespecs/18co.rules:2423",
+        "at action corporate_sell_shares": "rulespecs/18co.rules:2384",
         "at action corporation_bid": "rulespecs/18co.rules:489",
-        "at action corporation_buy_company": "rulespecs/18co.rules:2196",
-        "at action corporation_buy_shares": "rulespecs/18co.rules:2409",
+        "at action corporation_buy_company": "rulespecs/18co.rules:2197",
+        "at action corporation_buy_shares": "rulespecs/18co.rules:2410",
         "at action corporation_sell_shares": "rulespecs/18co-18xx-games.rules:38",
-        "at action discard_train": "rulespecs/18co.rules:2250",
-        "at action dividend": "rulespecs/18co.rules:2286",
+        "at action discard_train": "rulespecs/18co.rules:2251",
+        "at action dividend": "rulespecs/18co.rules:2287",
         "at action end_game": "rulespecs/lib/18xx.rules:1106",
         "at action lay_tile": "rulespecs/lib/18xx.rules:920",
         "at action move_bid": "rulespecs/18co.rules:2044",
         "at action par": "rulespecs/lib/18xx.rules:753",
         "at action pass": "rulespecs/lib/18xx.rules:896",
-        "at action place_token": "rulespecs/18co.rules:2265",
-        "at action remove_token": "rulespecs/18co.rules:2138",
+        "at action place_token": "rulespecs/18co.rules:2266",
+        "at action remove_token": "rulespecs/18co.rules:2139",
         "at action run_routes": "rulespecs/lib/18xx.rules:939",
         "at action sell_shares": "rulespecs/18co.rules:2060",
         "at action special_buy_shares": "rulespecs/18co.rules:518",
@@ -9577,119 +9577,119 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
-    # at rulespecs/18co.rules:2153
+    # at rulespecs/18co.rules:2154
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2153",
+            at="rulespecs/18co.rules:2154",
         )
-    # at rulespecs/18co.rules:2154
+    # at rulespecs/18co.rules:2155
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2154",
-        )
-    # at rulespecs/18co.rules:2155
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2155"
+            at="rulespecs/18co.rules:2155",
         )
     # at rulespecs/18co.rules:2156
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2156"
+        )
+    # at rulespecs/18co.rules:2157
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2156",
-        )
-    # at rulespecs/18co.rules:2157
-    if not (g.b_len(v_shares) == 1):
-        raise IllegalAction(
-            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2157"
+            at="rulespecs/18co.rules:2157",
         )
     # at rulespecs/18co.rules:2158
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction(
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2158"
+        )
+    # at rulespecs/18co.rules:2159
     if not (g.attr(v_shares[0], "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
-            at="rulespecs/18co.rules:2158",
+            at="rulespecs/18co.rules:2159",
         )
-    # at rulespecs/18co.rules:2159
-    v_seller = g.b_holder_of(v_shares[0])
     # at rulespecs/18co.rules:2160
+    v_seller = g.b_holder_of(v_shares[0])
+    # at rulespecs/18co.rules:2161
     if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
-        # at rulespecs/18co.rules:2161
-        v_cert = v_shares[0]
         # at rulespecs/18co.rules:2162
+        v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2163
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2162",
+                at="rulespecs/18co.rules:2163",
             )
-        # at rulespecs/18co.rules:2163
+        # at rulespecs/18co.rules:2164
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
-                at="rulespecs/18co.rules:2163",
+                at="rulespecs/18co.rules:2164",
             )
-        # at rulespecs/18co.rules:2164
+        # at rulespecs/18co.rules:2165
         if not (
             (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
         ):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
-                at="rulespecs/18co.rules:2164",
+                at="rulespecs/18co.rules:2165",
             )
-        # at rulespecs/18co.rules:2167
+        # at rulespecs/18co.rules:2168
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2167",
+                at="rulespecs/18co.rules:2168",
             )
-        # at rulespecs/18co.rules:2168
+        # at rulespecs/18co.rules:2169
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2168"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2169"
             )
-        # at rulespecs/18co.rules:2169
-        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2170
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2170")
+        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2171
-        g.transfer(v_cost, v_player, v_seller)
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2171")
         # at rulespecs/18co.rules:2172
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, v_seller)
         # at rulespecs/18co.rules:2173
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2174
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2175
         g.b_bought(v_player, v_corporation)
     else:
-        # at rulespecs/18co.rules:2176
+        # at rulespecs/18co.rules:2177
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2176",
+                at="rulespecs/18co.rules:2177",
             )
-        # at rulespecs/18co.rules:2178
-        v_cert = v_shares[0]
         # at rulespecs/18co.rules:2179
+        v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2180
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
-                at="rulespecs/18co.rules:2179",
+                at="rulespecs/18co.rules:2180",
             )
-        # at rulespecs/18co.rules:2180
+        # at rulespecs/18co.rules:2181
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -9697,9 +9697,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
-                at="rulespecs/18co.rules:2180",
+                at="rulespecs/18co.rules:2181",
             )
-        # at rulespecs/18co.rules:2182
+        # at rulespecs/18co.rules:2183
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -9707,9 +9707,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2182",
+                at="rulespecs/18co.rules:2183",
             )
-        # at rulespecs/18co.rules:2184
+        # at rulespecs/18co.rules:2185
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -9718,20 +9718,20 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2184"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2185"
             )
-        # at rulespecs/18co.rules:2186
-        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2187
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2187")
+        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2188
-        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2188")
         # at rulespecs/18co.rules:2189
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
         # at rulespecs/18co.rules:2190
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2191
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2192
         g.b_bought(v_player, v_corporation)
 
 
@@ -9870,47 +9870,56 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     # at rulespecs/18co.rules:2089
     g.b_note_sold(v_player, v_corporation)
     # at rulespecs/18co.rules:2090
+    g.state_set(
+        "sold_this_round",
+        (
+            v_player,
+            v_corporation,
+        ),
+        True,
+    )
+    # at rulespecs/18co.rules:2091
     if v_exchange:
-        # at rulespecs/18co.rules:2093
-        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
         # at rulespecs/18co.rules:2094
+        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        # at rulespecs/18co.rules:2095
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2095
+            # at rulespecs/18co.rules:2096
             if v_c != v_pres:
-                # at rulespecs/18co.rules:2096
+                # at rulespecs/18co.rules:2097
                 g.move(v_c, v_player, g.name("pool"))
-        # at rulespecs/18co.rules:2099
-        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
         # at rulespecs/18co.rules:2100
+        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
+        # at rulespecs/18co.rules:2101
         for v_c in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
-            # at rulespecs/18co.rules:2101
+            # at rulespecs/18co.rules:2102
             if not (g.attr(v_c, "percent") <= v_owed):
                 raise IllegalAction(
                     "a certificate given in the exchange is sold whole, or kept",
                     rule="§4.1.5, §4.5.3",
-                    at="rulespecs/18co.rules:2101",
+                    at="rulespecs/18co.rules:2102",
                 )
-            # at rulespecs/18co.rules:2102
-            g.move(v_c, v_player, g.name("pool"))
             # at rulespecs/18co.rules:2103
+            g.move(v_c, v_player, g.name("pool"))
+            # at rulespecs/18co.rules:2104
             if g.attr(v_c, "percent") < v_owed:
-                # at rulespecs/18co.rules:2104
+                # at rulespecs/18co.rules:2105
                 for v_d in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
-                    # at rulespecs/18co.rules:2105
+                    # at rulespecs/18co.rules:2106
                     if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
                         raise IllegalAction(
                             "a certificate given in the exchange is sold whole, or kept",
                             rule="§4.1.5, §4.5.3",
-                            at="rulespecs/18co.rules:2105",
+                            at="rulespecs/18co.rules:2106",
                         )
-                    # at rulespecs/18co.rules:2106
+                    # at rulespecs/18co.rules:2107
                     g.move(v_d, v_player, g.name("pool"))
     else:
-        # at rulespecs/18co.rules:2111
+        # at rulespecs/18co.rules:2112
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2112
+            # at rulespecs/18co.rules:2113
             g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/18co.rules:2115
+    # at rulespecs/18co.rules:2116
     g.b_check_president(v_corporation)
 
 
@@ -9991,47 +10000,47 @@ def a_pass(g, v_entity):
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
-    # at rulespecs/18co.rules:2198
+    # at rulespecs/18co.rules:2199
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2198",
+            at="rulespecs/18co.rules:2199",
         )
-    # at rulespecs/18co.rules:2199
+    # at rulespecs/18co.rules:2200
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2199",
+            at="rulespecs/18co.rules:2200",
         )
-    # at rulespecs/18co.rules:2200
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2200")
     # at rulespecs/18co.rules:2201
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2201")
+    # at rulespecs/18co.rules:2202
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2201",
+            at="rulespecs/18co.rules:2202",
         )
-    # at rulespecs/18co.rules:2202
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2203
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2204
     if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2203",
+            at="rulespecs/18co.rules:2204",
         )
-    # at rulespecs/18co.rules:2204
+    # at rulespecs/18co.rules:2205
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
-            at="rulespecs/18co.rules:2204",
+            at="rulespecs/18co.rules:2205",
         )
-    # at rulespecs/18co.rules:2205
+    # at rulespecs/18co.rules:2206
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -10042,23 +10051,23 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "a private is bought from a player for 50% to 150% of its face value",
             rule="§5.3.2",
-            at="rulespecs/18co.rules:2205",
+            at="rulespecs/18co.rules:2206",
         )
-    # at rulespecs/18co.rules:2207
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2207")
     # at rulespecs/18co.rules:2208
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2208")
+    # at rulespecs/18co.rules:2209
     if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2208",
+            at="rulespecs/18co.rules:2209",
         )
-    # at rulespecs/18co.rules:2210
+    # at rulespecs/18co.rules:2211
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2211
+    # at rulespecs/18co.rules:2212
     g.move(v_company, v_seller, v_corporation)
 
 
@@ -10088,46 +10097,46 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
-    # at rulespecs/18co.rules:2267
+    # at rulespecs/18co.rules:2268
     if g.b_pending_decision(v_corporation, "place_token"):
-        # at rulespecs/18co.rules:2268
+        # at rulespecs/18co.rules:2269
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
-                at="rulespecs/18co.rules:2268",
+                at="rulespecs/18co.rules:2269",
             )
-        # at rulespecs/18co.rules:2270
+        # at rulespecs/18co.rules:2271
         g.b_swap_station(v_corporation, v_city)
     else:
-        # at rulespecs/18co.rules:2272
+        # at rulespecs/18co.rules:2273
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
-                at="rulespecs/18co.rules:2272",
+                at="rulespecs/18co.rules:2273",
             )
-        # at rulespecs/18co.rules:2273
+        # at rulespecs/18co.rules:2274
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
-                at="rulespecs/18co.rules:2273",
+                at="rulespecs/18co.rules:2274",
             )
-        # at rulespecs/18co.rules:2274
-        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2275
-        v_cost = g.b_next_token_cost(v_corporation)
+        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2276
+        v_cost = g.b_next_token_cost(v_corporation)
+        # at rulespecs/18co.rules:2277
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
-                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2276"
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2277"
             )
-        # at rulespecs/18co.rules:2277
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2278
-        g.b_place_station(v_corporation, v_spot)
+        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2279
+        g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18co.rules:2280
         g.b_end_step(v_corporation)
 
 
@@ -10148,27 +10157,27 @@ def a_run_routes(g, v_corporation, v_routes):
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
-    # at rulespecs/18co.rules:2287
+    # at rulespecs/18co.rules:2288
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2287",
-        )
-    # at rulespecs/18co.rules:2288
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2288"
+            at="rulespecs/18co.rules:2288",
         )
     # at rulespecs/18co.rules:2289
-    v_revenue = g.b_revenue(v_corporation)
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2289"
+        )
     # at rulespecs/18co.rules:2290
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/18co.rules:2291
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
     )
-    # at rulespecs/18co.rules:2291
+    # at rulespecs/18co.rules:2292
     if v_revenue > 0:
-        # at rulespecs/18co.rules:2292
+        # at rulespecs/18co.rules:2293
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -10177,22 +10186,22 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
-    # at rulespecs/18co.rules:2294
+    # at rulespecs/18co.rules:2295
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
-        # at rulespecs/18co.rules:2295
+        # at rulespecs/18co.rules:2296
         g.b_close_private(g.entity("private", "DRGR"))
-    # at rulespecs/18co.rules:2297
-    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2298
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2299
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2300
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/18co.rules:2301
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/18co.rules:2302
     g.b_end_step(v_corporation)
 
 
@@ -10251,97 +10260,97 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
-    # at rulespecs/18co.rules:2216
+    # at rulespecs/18co.rules:2217
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2216",
+            at="rulespecs/18co.rules:2217",
         )
-    # at rulespecs/18co.rules:2217
+    # at rulespecs/18co.rules:2218
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2217",
+            at="rulespecs/18co.rules:2218",
         )
-    # at rulespecs/18co.rules:2219
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18co.rules:2220
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18co.rules:2221
     if v_seller == g.name("depot"):
-        # at rulespecs/18co.rules:2221
+        # at rulespecs/18co.rules:2222
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
-                at="rulespecs/18co.rules:2221",
+                at="rulespecs/18co.rules:2222",
             )
-        # at rulespecs/18co.rules:2222
+        # at rulespecs/18co.rules:2223
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
-                at="rulespecs/18co.rules:2222",
-            )
-        # at rulespecs/18co.rules:2223
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2223"
+                at="rulespecs/18co.rules:2223",
             )
         # at rulespecs/18co.rules:2224
-        r_forced_purchase_help(g, v_corporation, v_price)
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2224"
+            )
         # at rulespecs/18co.rules:2225
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2226
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2225",
+                at="rulespecs/18co.rules:2226",
             )
-        # at rulespecs/18co.rules:2226
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2227
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2228
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18co.rules:2229
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18co.rules:2230
+        # at rulespecs/18co.rules:2231
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
-                at="rulespecs/18co.rules:2230",
+                at="rulespecs/18co.rules:2231",
             )
-        # at rulespecs/18co.rules:2231
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18co.rules:2232
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2233
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2232",
+                at="rulespecs/18co.rules:2233",
             )
-        # at rulespecs/18co.rules:2233
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2234
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2235
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18co.rules:2236
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18co.rules:2237
+        # at rulespecs/18co.rules:2238
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2237",
+                at="rulespecs/18co.rules:2238",
             )
-        # at rulespecs/18co.rules:2238
+        # at rulespecs/18co.rules:2239
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
-                at="rulespecs/18co.rules:2238",
+                at="rulespecs/18co.rules:2239",
             )
-        # at rulespecs/18co.rules:2240
+        # at rulespecs/18co.rules:2241
         if not (
             (g.param("train_trades") == "any_corporation")
             or (g.b_president(v_seller) == g.b_president(v_corporation))
@@ -10349,27 +10358,27 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2240",
+                at="rulespecs/18co.rules:2241",
             )
-        # at rulespecs/18co.rules:2242
+        # at rulespecs/18co.rules:2243
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2242",
+                at="rulespecs/18co.rules:2243",
             )
-        # at rulespecs/18co.rules:2243
+        # at rulespecs/18co.rules:2244
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2243",
+                at="rulespecs/18co.rules:2244",
             )
-        # at rulespecs/18co.rules:2244
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2245
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2246
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18co.rules:2247
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -10488,30 +10497,30 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
-    # at rulespecs/18co.rules:2253
+    # at rulespecs/18co.rules:2254
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2253",
+            at="rulespecs/18co.rules:2254",
         )
-    # at rulespecs/18co.rules:2254
+    # at rulespecs/18co.rules:2255
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2254",
+            at="rulespecs/18co.rules:2255",
         )
-    # at rulespecs/18co.rules:2255
+    # at rulespecs/18co.rules:2256
     if g.attr(v_train, "on_discard") == "removed_from_game":
-        # at rulespecs/18co.rules:2256
+        # at rulespecs/18co.rules:2257
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
-        # at rulespecs/18co.rules:2258
+        # at rulespecs/18co.rules:2259
         g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2260
+    # at rulespecs/18co.rules:2261
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
-        # at rulespecs/18co.rules:2261
+        # at rulespecs/18co.rules:2262
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -10605,7 +10614,7 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2375
+    # at rulespecs/18co.rules:2376
     g.b_mark_done_this_turn("emergency_sale")
 
 
@@ -10827,45 +10836,45 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (Table B, §5.6)"""
-    # at rulespecs/18co.rules:2131
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2131")
     # at rulespecs/18co.rules:2132
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2132")
+    # at rulespecs/18co.rules:2133
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2132"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2133"
         )
-    # at rulespecs/18co.rules:2133
-    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
     # at rulespecs/18co.rules:2134
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    # at rulespecs/18co.rules:2135
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_remove_token(g, v_company, v_city):
     """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
-    # at rulespecs/18co.rules:2141
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2141")
     # at rulespecs/18co.rules:2142
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2142")
+    # at rulespecs/18co.rules:2143
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2142",
+            at="rulespecs/18co.rules:2143",
         )
-    # at rulespecs/18co.rules:2143
-    v_station = g.b_check_return_token(v_company, v_city)
     # at rulespecs/18co.rules:2144
-    v_corporation = g.b_holder_of(v_company)
+    v_station = g.b_check_return_token(v_company, v_city)
     # at rulespecs/18co.rules:2145
-    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    v_corporation = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2146
+    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2147
     g.b_return_token(v_company, v_station)
 
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    # at rulespecs/18co.rules:2341
+    # at rulespecs/18co.rules:2342
     return (g.b_len(r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -10945,26 +10954,26 @@ def r_money_raised_for_train(g):
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2385
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2385")
     # at rulespecs/18co.rules:2386
-    v_target = g.attr(v_shares[0], "corporation")
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2386")
     # at rulespecs/18co.rules:2387
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18co.rules:2388
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2387",
+            at="rulespecs/18co.rules:2388",
         )
-    # at rulespecs/18co.rules:2389
+    # at rulespecs/18co.rules:2390
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2389",
+            at="rulespecs/18co.rules:2390",
         )
-    # at rulespecs/18co.rules:2390
+    # at rulespecs/18co.rules:2391
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -10974,55 +10983,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2390",
+            at="rulespecs/18co.rules:2391",
         )
-    # at rulespecs/18co.rules:2392
+    # at rulespecs/18co.rules:2393
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2392",
+            at="rulespecs/18co.rules:2393",
         )
-    # at rulespecs/18co.rules:2394
+    # at rulespecs/18co.rules:2395
     if not (g.b_corporate_purchase_this_turn() != v_target):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2394",
+            at="rulespecs/18co.rules:2395",
         )
-    # at rulespecs/18co.rules:2396
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2397
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2398
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2397",
+            at="rulespecs/18co.rules:2398",
         )
-    # at rulespecs/18co.rules:2399
-    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2400
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2401
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2401
+        # at rulespecs/18co.rules:2402
         g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2403
+    # at rulespecs/18co.rules:2404
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2404
+        # at rulespecs/18co.rules:2405
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2406
+    # at rulespecs/18co.rules:2407
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2411
+    # at rulespecs/18co.rules:2412
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2411",
+            at="rulespecs/18co.rules:2412",
         )
-    # at rulespecs/18co.rules:2412
+    # at rulespecs/18co.rules:2413
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -11030,76 +11039,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2412",
+            at="rulespecs/18co.rules:2413",
         )
-    # at rulespecs/18co.rules:2414
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2415
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2415")
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2416
-    g.transfer(v_cost, v_corporation, g.name("bank"))
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2416")
     # at rulespecs/18co.rules:2417
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/18co.rules:2418
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2418
+        # at rulespecs/18co.rules:2419
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2425
+    # at rulespecs/18co.rules:2426
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2425",
+            at="rulespecs/18co.rules:2426",
         )
-    # at rulespecs/18co.rules:2427
+    # at rulespecs/18co.rules:2428
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2427",
+            at="rulespecs/18co.rules:2428",
         )
-    # at rulespecs/18co.rules:2428
-    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2429
-    v_target = g.attr(v_cert, "corporation")
+    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2430
+    v_target = g.attr(v_cert, "corporation")
+    # at rulespecs/18co.rules:2431
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2430",
+            at="rulespecs/18co.rules:2431",
         )
-    # at rulespecs/18co.rules:2431
+    # at rulespecs/18co.rules:2432
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2431",
+            at="rulespecs/18co.rules:2432",
         )
-    # at rulespecs/18co.rules:2432
-    v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:2433
+    v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:2434
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2433",
+            at="rulespecs/18co.rules:2434",
         )
-    # at rulespecs/18co.rules:2435
-    v_earlier = g.b_corporate_purchase_this_turn()
     # at rulespecs/18co.rules:2436
+    v_earlier = g.b_corporate_purchase_this_turn()
+    # at rulespecs/18co.rules:2437
     if not ((v_earlier == None) or (v_earlier == v_target)):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2436",
+            at="rulespecs/18co.rules:2437",
         )
-    # at rulespecs/18co.rules:2437
-    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
     # at rulespecs/18co.rules:2438
+    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    # at rulespecs/18co.rules:2439
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -11116,54 +11125,54 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2438",
+            at="rulespecs/18co.rules:2439",
         )
-    # at rulespecs/18co.rules:2443
-    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2444
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2444")
+    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2445
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2445")
+    # at rulespecs/18co.rules:2446
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2446
-    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2447
-    g.b_note_corporate_purchase(v_target)
+    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2448
+    g.b_note_corporate_purchase(v_target)
+    # at rulespecs/18co.rules:2449
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2457
+    # at rulespecs/18co.rules:2458
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2457",
+            at="rulespecs/18co.rules:2458",
         )
-    # at rulespecs/18co.rules:2458
-    if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2458")
     # at rulespecs/18co.rules:2459
+    if not (v_player == g.b_president(v_corporation)):
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2459")
+    # at rulespecs/18co.rules:2460
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2459",
+            at="rulespecs/18co.rules:2460",
         )
-    # at rulespecs/18co.rules:2460
+    # at rulespecs/18co.rules:2461
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2460",
+            at="rulespecs/18co.rules:2461",
         )
-    # at rulespecs/18co.rules:2462
+    # at rulespecs/18co.rules:2463
     g.transfer(v_amount, v_player, v_corporation)
 
 
@@ -11253,23 +11262,23 @@ def t_presidents_choice_called(g, *_rest):
 
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
-    # at rulespecs/18co.rules:2305
+    # at rulespecs/18co.rules:2306
     for v_c in g.name("corporations"):
-        # at rulespecs/18co.rules:2306
+        # at rulespecs/18co.rules:2307
         if not g.b_started(v_c):
-            # at rulespecs/18co.rules:2307
+            # at rulespecs/18co.rules:2308
             g.b_unreserve_home(v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
-    # at rulespecs/18co.rules:2312
+    # at rulespecs/18co.rules:2313
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
-    # at rulespecs/18co.rules:2315
+    # at rulespecs/18co.rules:2316
     g.b_close_private(g.entity("private", "IMC"))
 
 

@@ -3028,6 +3028,7 @@ class GameBase:
                 # the library's price drop, the sale naming no certificates (the runtime makes it)
                 self.call("price_drop_on_sale", player, corp, [], len(normal))
                 self.b_note_sold(player, corp)
+                self.state_set("sold_this_round", (player, corp), True)  # the library's record of the round's sales
             if self.corp[corp.id]["closed"]:
                 continue
             rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
