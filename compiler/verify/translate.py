@@ -3549,6 +3549,8 @@ class Builtins:
             self.tr.call("price_drop_on_sale", [p, m.z(c), SymList([]), SUM([IF(t, 1, 0) for t in taken.values()])],
                          {}, sale)
             self.b_note_sold(sale, p, m.z(c))
+            if "sold_this_round" in self.tr.states:  # as the runtime: the library's record of the round's sales
+                self.tr.state_set(self.tr.states["sold_this_round"], [p, m.z(c)], True, sale)
             # the rest, at the price the sale left; every certificate he held ends in the pool, written
             # as one move from the holdings before (the end state of the runtime's two moves)
             holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}
