@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "E034": "A `match` whose subject is not an enum value (a parameter of the title or of the routine typed by an enum), or a case that names no value of it, or one value twice.",
     "E035": "A `match` that leaves a value of its enum without a case and has no `else`.",
     "E036": "A call to a procedure or function with more or fewer arguments than it declares parameters (an action's optional fields may be left out).",
+    "E037": "A declared state (`state NAME: set[...] reset on MOMENT`) that is not a set of players, corporations, privates or minors (or of tuples of them), whose moment the runtime does not know, or that is read or set with as many arguments as its elements have parts.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
@@ -186,6 +187,12 @@ EXAMPLES: dict[str, str] = {
         'title "t" {\n'
         '  function least(a: int, b: int) "the smaller of two amounts" §8 = a <= b ? a : b\n'
         '  function cap(x: int) "x, at most 60 and at most 100" §8 = least(x, 60, 100)\n'
+        '}\n'
+    ),
+    "E037": (
+        'title "t" {\n'
+        '  state sold: set[(player, corporation)] reset on stock_round_start "who sold what this round" §5\n'
+        '  function sold_any(p: player) "whether p sold this round" §5 = sold(p)\n'
         '}\n'
     ),
 }

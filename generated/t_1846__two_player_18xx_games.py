@@ -14,7 +14,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "e4150c3dd45ff08f",
-    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
+    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7428,22 +7428,22 @@ DATA = TitleData(
         "at action assign": "rulespecs/1846.rules:1482",
         "at action bankrupt": "rulespecs/1846.rules:1450",
         "at action bid": "rulespecs/1846-18xx-games.rules:81",
-        "at action buy_shares": "rulespecs/lib/18xx.rules:773",
-        "at action buy_train": "rulespecs/lib/18xx.rules:980",
+        "at action buy_shares": "rulespecs/lib/18xx.rules:785",
+        "at action buy_train": "rulespecs/lib/18xx.rules:994",
         "at action company_lay_tile": "rulespecs/1846.rules:1503",
         "at action company_place_token": "rulespecs/1846.rules:1517",
         "at action corporation_buy_company": "rulespecs/1846.rules:1276",
         "at action corporation_buy_shares": "rulespecs/1846.rules:1419",
         "at action corporation_sell_shares": "rulespecs/1846.rules:1349",
-        "at action discard_train": "rulespecs/lib/18xx.rules:1056",
-        "at action dividend": "rulespecs/lib/18xx.rules:939",
-        "at action end_game": "rulespecs/lib/18xx.rules:1101",
-        "at action lay_tile": "rulespecs/lib/18xx.rules:914",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1070",
+        "at action dividend": "rulespecs/lib/18xx.rules:953",
+        "at action end_game": "rulespecs/lib/18xx.rules:1115",
+        "at action lay_tile": "rulespecs/lib/18xx.rules:928",
         "at action par": "rulespecs/lib/18xx.rules:756",
         "at action pass": "rulespecs/1846.rules:1258",
         "at action place_token": "rulespecs/1846.rules:1528",
-        "at action run_routes": "rulespecs/lib/18xx.rules:933",
-        "at action sell_shares": "rulespecs/lib/18xx.rules:818",
+        "at action run_routes": "rulespecs/lib/18xx.rules:947",
+        "at action sell_shares": "rulespecs/lib/18xx.rules:831",
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -8288,7 +8288,7 @@ def r_owner(g, v_item):
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
     # at rulespecs/lib/18xx.rules:685
-    return (not g.b_bought_this_turn()) and (
+    return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
 
@@ -8296,7 +8296,11 @@ def r_may_buy_now(g, v_player):
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
     # at rulespecs/lib/18xx.rules:688
-    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
+    return (
+        (not g.state_has("bought_this_turn"))
+        if (g.param("sell_buy_order") == "sell_then_buy")
+        else True
+    )
 
 
 def r_director(g, v_operator):
@@ -8450,49 +8454,51 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:769
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
     # at rulespecs/lib/18xx.rules:770
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:771
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:774
+    # at rulespecs/lib/18xx.rules:786
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:774",
+            at="rulespecs/lib/18xx.rules:786",
         )
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:787
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:775",
+            at="rulespecs/lib/18xx.rules:787",
         )
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:788
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:776",
+            at="rulespecs/lib/18xx.rules:788",
         )
-    # at rulespecs/lib/18xx.rules:777
-    if not (not g.b_sold_this_round(v_player, v_corporation)):
+    # at rulespecs/lib/18xx.rules:789
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:777",
+            at="rulespecs/lib/18xx.rules:789",
         )
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:790
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:779
+    # at rulespecs/lib/18xx.rules:791
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:791",
         )
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:792
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8500,9 +8506,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:780",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:782
+    # at rulespecs/lib/18xx.rules:794
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8513,26 +8519,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:782",
+            at="rulespecs/lib/18xx.rules:794",
         )
-    # at rulespecs/lib/18xx.rules:784
+    # at rulespecs/lib/18xx.rules:796
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:785
+    # at rulespecs/lib/18xx.rules:797
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:785"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:797"
         )
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:798
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:799
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:800
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:801
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:809
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8546,7 +8554,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:819
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8567,23 +8575,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:832
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:833
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:833",
         )
-    # at rulespecs/lib/18xx.rules:821
+    # at rulespecs/lib/18xx.rules:834
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:821",
+            at="rulespecs/lib/18xx.rules:834",
         )
-    # at rulespecs/lib/18xx.rules:822
+    # at rulespecs/lib/18xx.rules:835
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8591,9 +8599,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:822",
+            at="rulespecs/lib/18xx.rules:835",
         )
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:837
     if not (
         (
             (
@@ -8622,87 +8630,96 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:824",
+            at="rulespecs/lib/18xx.rules:837",
         )
-    # at rulespecs/lib/18xx.rules:829
+    # at rulespecs/lib/18xx.rules:842
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:830
+    # at rulespecs/lib/18xx.rules:843
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:843",
         )
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:845
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:832",
+            at="rulespecs/lib/18xx.rules:845",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:847
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:835
+        # at rulespecs/lib/18xx.rules:848
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:850
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:838
+    # at rulespecs/lib/18xx.rules:851
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:839
+        # at rulespecs/lib/18xx.rules:852
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:854
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:855
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:856
+    g.state_set(
+        "sold_this_round",
+        (
+            v_player,
+            v_corporation,
+        ),
+        True,
+    )
+    # at rulespecs/lib/18xx.rules:857
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:866
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:855
-        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:856
+        # at rulespecs/lib/18xx.rules:869
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:870
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:860
+        # at rulespecs/lib/18xx.rules:874
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:861
+            # at rulespecs/lib/18xx.rules:875
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:865
+        # at rulespecs/lib/18xx.rules:879
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:868
+        # at rulespecs/lib/18xx.rules:882
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:869
+            # at rulespecs/lib/18xx.rules:883
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:888
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:889
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:876
+                # at rulespecs/lib/18xx.rules:890
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:879
+            # at rulespecs/lib/18xx.rules:893
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:852
+        # at rulespecs/lib/18xx.rules:866
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:866",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:902
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8819,25 +8836,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:929
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:915",
+            at="rulespecs/lib/18xx.rules:929",
         )
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:930
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:931
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:917",
+            at="rulespecs/lib/18xx.rules:931",
         )
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:932
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:933
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -8878,54 +8895,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:948
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:934",
+            at="rulespecs/lib/18xx.rules:948",
         )
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:949
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:950
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:954
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:954",
         )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:955
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:955",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:956
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:957
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:958
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:959
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:960
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:961
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8935,9 +8952,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:974
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:961
+        # at rulespecs/lib/18xx.rules:975
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8947,7 +8964,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:984
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -8996,14 +9013,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:995
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:995",
         )
-    # at rulespecs/lib/18xx.rules:982
+    # at rulespecs/lib/18xx.rules:996
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -9011,94 +9028,38 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:982",
+            at="rulespecs/lib/18xx.rules:996",
         )
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:997
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:998
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:985
+        # at rulespecs/lib/18xx.rules:999
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:987
+        # at rulespecs/lib/18xx.rules:1001
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:987",
+                at="rulespecs/lib/18xx.rules:1001",
             )
-        # at rulespecs/lib/18xx.rules:988
+        # at rulespecs/lib/18xx.rules:1002
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:988",
+                at="rulespecs/lib/18xx.rules:1002",
             )
-        # at rulespecs/lib/18xx.rules:989
+        # at rulespecs/lib/18xx.rules:1003
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:989",
-            )
-        # at rulespecs/lib/18xx.rules:990
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:991
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:991",
-            )
-        # at rulespecs/lib/18xx.rules:992
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:993
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:994
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:996
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:996",
-            )
-        # at rulespecs/lib/18xx.rules:997
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:997",
-            )
-        # at rulespecs/lib/18xx.rules:998
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:999
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1000
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/lib/18xx.rules:1002
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another corporation",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1002",
-            )
-        # at rulespecs/lib/18xx.rules:1003
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1003",
             )
         # at rulespecs/lib/18xx.rules:1004
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1004",
-            )
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1005
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
@@ -9107,27 +9068,83 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
                 at="rulespecs/lib/18xx.rules:1005",
             )
         # at rulespecs/lib/18xx.rules:1006
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1007
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1008
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:1010
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1010",
+            )
+        # at rulespecs/lib/18xx.rules:1011
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1011",
+            )
+        # at rulespecs/lib/18xx.rules:1012
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1013
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1014
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1016
+        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1016",
+            )
+        # at rulespecs/lib/18xx.rules:1017
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1017",
+            )
+        # at rulespecs/lib/18xx.rules:1018
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1018",
+            )
+        # at rulespecs/lib/18xx.rules:1019
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1019",
+            )
+        # at rulespecs/lib/18xx.rules:1020
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1021
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1022
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1034
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1035
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1036
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1036",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1037
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -9135,23 +9152,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1023",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1039
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1026",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1027
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -9162,95 +9179,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1027",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1043
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1044
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1045
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1046
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1057
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1058
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1058",
         )
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1059
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1060
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1046",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1062
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1063
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1064
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1065
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1066
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1067
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1071
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1071",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1072
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1072",
         )
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1073
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1074
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1075
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -9264,14 +9281,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1087
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1073",
+            at="rulespecs/lib/18xx.rules:1087",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1089
     if not (
         (
             (
@@ -9312,9 +9329,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1089",
         )
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1095
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -9325,15 +9342,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1081",
+            at="rulespecs/lib/18xx.rules:1095",
         )
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1097
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1102
     return (
         (
             g.b_dearest_train_price()
@@ -9373,15 +9390,27 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1117
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1103",
+            at="rulespecs/lib/18xx.rules:1117",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1119
     g.b_end_game_now("agreement")
+
+
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1140
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1141
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1142
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1143
+            g.b_close_private(v_company)
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
@@ -9974,23 +10003,23 @@ def r_train_buying_power(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1128
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1115
+        # at rulespecs/lib/18xx.rules:1129
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1120
-    g.b_close_privates()
+    # at rulespecs/lib/18xx.rules:1134
+    r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1149
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1125
+        # at rulespecs/lib/18xx.rules:1150
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -10146,6 +10175,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
@@ -10172,6 +10202,10 @@ class Game(GameBase):
         "minors_cash": r_minors_cash,
         "track_buying_power": r_track_buying_power,
         "train_buying_power": r_train_buying_power,
+    }
+    STATES = {
+        "bought_this_turn": "stock_turn_start",
+        "sold_this_round": "stock_round_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

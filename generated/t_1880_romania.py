@@ -11,8 +11,8 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania.rules": "94bcabe35880c14b",
-    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
+    "rulespecs/1880-romania.rules": "13f4211160f43a46",
+    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8288,22 +8288,22 @@ DATA = TitleData(
         "action payoff_player_debt": "VII.3.9",
         "action place_token": "VII.3.4",
         "action sell_shares": "VI.4, VII.3.9",
-        "at action assign": "rulespecs/1880-romania.rules:1869",
+        "at action assign": "rulespecs/1880-romania.rules:1870",
         "at action bid": "rulespecs/1880-romania.rules:1767",
-        "at action buy_shares": "rulespecs/1880-romania.rules:1974",
-        "at action buy_train": "rulespecs/1880-romania.rules:2031",
-        "at action choose": "rulespecs/1880-romania.rules:1829",
-        "at action close_for_cash": "rulespecs/1880-romania.rules:1851",
-        "at action discard_train": "rulespecs/lib/18xx.rules:1056",
-        "at action dividend": "rulespecs/lib/18xx.rules:939",
-        "at action end_game": "rulespecs/lib/18xx.rules:1101",
-        "at action lay_tile": "rulespecs/1880-romania.rules:1925",
+        "at action buy_shares": "rulespecs/1880-romania.rules:1975",
+        "at action buy_train": "rulespecs/1880-romania.rules:2034",
+        "at action choose": "rulespecs/1880-romania.rules:1830",
+        "at action close_for_cash": "rulespecs/1880-romania.rules:1852",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1070",
+        "at action dividend": "rulespecs/lib/18xx.rules:953",
+        "at action end_game": "rulespecs/lib/18xx.rules:1115",
+        "at action lay_tile": "rulespecs/1880-romania.rules:1926",
         "at action par": "rulespecs/1880-romania.rules:1789",
         "at action pass": "rulespecs/1880-romania.rules:1745",
-        "at action payoff_player_debt": "rulespecs/1880-romania.rules:2128",
-        "at action place_token": "rulespecs/1880-romania.rules:1952",
-        "at action run_routes": "rulespecs/lib/18xx.rules:933",
-        "at action sell_shares": "rulespecs/1880-romania.rules:1998",
+        "at action payoff_player_debt": "rulespecs/1880-romania.rules:2131",
+        "at action place_token": "rulespecs/1880-romania.rules:1953",
+        "at action run_routes": "rulespecs/lib/18xx.rules:947",
+        "at action sell_shares": "rulespecs/1880-romania.rules:2000",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
         "building_right C": "VII.3.2",
@@ -9237,7 +9237,7 @@ def r_owner(g, v_item):
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
     # at rulespecs/lib/18xx.rules:685
-    return (not g.b_bought_this_turn()) and (
+    return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
 
@@ -9245,7 +9245,11 @@ def r_may_buy_now(g, v_player):
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
     # at rulespecs/lib/18xx.rules:688
-    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
+    return (
+        (not g.state_has("bought_this_turn"))
+        if (g.param("sell_buy_order") == "sell_then_buy")
+        else True
+    )
 
 
 def r_director(g, v_operator):
@@ -9484,59 +9488,61 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
         # at rulespecs/1880-romania.rules:1824
         g.b_require_decision(v_corporation, "choose")
         # at rulespecs/1880-romania.rules:1825
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/1880-romania.rules:1826
         g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1976
+    # at rulespecs/1880-romania.rules:1977
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1976",
-        )
-    # at rulespecs/1880-romania.rules:1977
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1977"
+            at="rulespecs/1880-romania.rules:1977",
         )
     # at rulespecs/1880-romania.rules:1978
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1978"
+        )
+    # at rulespecs/1880-romania.rules:1979
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1978",
-        )
-    # at rulespecs/1880-romania.rules:1979
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1979"
+            at="rulespecs/1880-romania.rules:1979",
         )
     # at rulespecs/1880-romania.rules:1980
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1980"
+        )
+    # at rulespecs/1880-romania.rules:1981
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1980",
+            at="rulespecs/1880-romania.rules:1981",
         )
-    # at rulespecs/1880-romania.rules:1982
-    if not (not g.b_sold_this_round(v_player, v_corporation)):
+    # at rulespecs/1880-romania.rules:1983
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1982",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1983
-    v_cert = g.b_next_certificate(v_corporation, "treasury")
     # at rulespecs/1880-romania.rules:1984
+    v_cert = g.b_next_certificate(v_corporation, "treasury")
+    # at rulespecs/1880-romania.rules:1985
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1984",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1986
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -9547,33 +9553,35 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1986",
         )
-    # at rulespecs/1880-romania.rules:1987
+    # at rulespecs/1880-romania.rules:1988
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1987",
+            at="rulespecs/1880-romania.rules:1988",
         )
-    # at rulespecs/1880-romania.rules:1988
-    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
     # at rulespecs/1880-romania.rules:1989
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1989")
+    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
     # at rulespecs/1880-romania.rules:1990
-    g.transfer(v_cost, v_player, g.name("bank"))
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1990")
     # at rulespecs/1880-romania.rules:1991
+    g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1992
     g.move(v_cert, v_corporation, v_player)
-    # at rulespecs/1880-romania.rules:1994
-    r_second_capitalisation(g, v_corporation)
     # at rulespecs/1880-romania.rules:1995
+    r_second_capitalisation(g, v_corporation)
+    # at rulespecs/1880-romania.rules:1996
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/1880-romania.rules:1997
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:809
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9587,7 +9595,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:819
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9608,21 +9616,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2000
+    # at rulespecs/1880-romania.rules:2002
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2001
+    # at rulespecs/1880-romania.rules:2003
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2001",
+            at="rulespecs/1880-romania.rules:2003",
         )
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:2005
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2003"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2005"
         )
-    # at rulespecs/1880-romania.rules:2004
+    # at rulespecs/1880-romania.rules:2006
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -9630,98 +9638,107 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2004",
+            at="rulespecs/1880-romania.rules:2006",
         )
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2008
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2006",
+            at="rulespecs/1880-romania.rules:2008",
         )
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2009
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2011
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:2012
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2010",
+            at="rulespecs/1880-romania.rules:2012",
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2014
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2013
+        # at rulespecs/1880-romania.rules:2015
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2015
+    # at rulespecs/1880-romania.rules:2017
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2016
+    # at rulespecs/1880-romania.rules:2018
     for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2017
+        # at rulespecs/1880-romania.rules:2019
         g.move(v_c, v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2019
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/1880-romania.rules:2020
-    g.b_note_sold(v_player, v_corporation)
     # at rulespecs/1880-romania.rules:2021
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/1880-romania.rules:2022
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2023
+    g.state_set(
+        "sold_this_round",
+        (
+            v_player,
+            v_corporation,
+        ),
+        True,
+    )
+    # at rulespecs/1880-romania.rules:2024
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:866
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:855
-        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:856
+        # at rulespecs/lib/18xx.rules:869
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:870
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:860
+        # at rulespecs/lib/18xx.rules:874
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:861
+            # at rulespecs/lib/18xx.rules:875
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:865
+        # at rulespecs/lib/18xx.rules:879
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:868
+        # at rulespecs/lib/18xx.rules:882
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:869
+            # at rulespecs/lib/18xx.rules:883
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:888
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:889
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:876
+                # at rulespecs/lib/18xx.rules:890
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:879
+            # at rulespecs/lib/18xx.rules:893
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:852
+        # at rulespecs/lib/18xx.rules:866
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:866",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:902
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9762,21 +9779,21 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1927
+    # at rulespecs/1880-romania.rules:1928
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1927",
+            at="rulespecs/1880-romania.rules:1928",
         )
-    # at rulespecs/1880-romania.rules:1928
+    # at rulespecs/1880-romania.rules:1929
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1928",
+            at="rulespecs/1880-romania.rules:1929",
         )
-    # at rulespecs/1880-romania.rules:1929
+    # at rulespecs/1880-romania.rules:1930
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -9786,9 +9803,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1929",
+            at="rulespecs/1880-romania.rules:1930",
         )
-    # at rulespecs/1880-romania.rules:1931
+    # at rulespecs/1880-romania.rules:1932
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -9799,76 +9816,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1931",
+            at="rulespecs/1880-romania.rules:1932",
         )
-    # at rulespecs/1880-romania.rules:1934
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/1880-romania.rules:1935
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/1880-romania.rules:1936
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1936
+        # at rulespecs/1880-romania.rules:1937
         if not (not g.b_done_this_turn("yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1936",
+                at="rulespecs/1880-romania.rules:1937",
             )
-        # at rulespecs/1880-romania.rules:1937
+        # at rulespecs/1880-romania.rules:1938
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1937",
+                at="rulespecs/1880-romania.rules:1938",
             )
-        # at rulespecs/1880-romania.rules:1938
+        # at rulespecs/1880-romania.rules:1939
         g.b_mark_done_this_turn("upgrade")
     else:
-        # at rulespecs/1880-romania.rules:1940
+        # at rulespecs/1880-romania.rules:1941
         if not (not g.b_done_this_turn("upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1940",
+                at="rulespecs/1880-romania.rules:1941",
             )
-        # at rulespecs/1880-romania.rules:1941
+        # at rulespecs/1880-romania.rules:1942
         g.b_mark_done_this_turn("yellow")
-    # at rulespecs/1880-romania.rules:1943
-    v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
     # at rulespecs/1880-romania.rules:1944
+    v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
+    # at rulespecs/1880-romania.rules:1945
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1944",
+            at="rulespecs/1880-romania.rules:1945",
         )
-    # at rulespecs/1880-romania.rules:1945
-    g.transfer(v_terrain, v_corporation, g.name("bank"))
     # at rulespecs/1880-romania.rules:1946
+    g.transfer(v_terrain, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1947
     if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1947
+        # at rulespecs/1880-romania.rules:1948
         g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1949
+    # at rulespecs/1880-romania.rules:1950
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1953
+    # at rulespecs/1880-romania.rules:1954
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1953",
+            at="rulespecs/1880-romania.rules:1954",
         )
-    # at rulespecs/1880-romania.rules:1954
+    # at rulespecs/1880-romania.rules:1955
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1954",
+            at="rulespecs/1880-romania.rules:1955",
         )
-    # at rulespecs/1880-romania.rules:1955
-    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1880-romania.rules:1956
+    v_spot = g.b_check_token(v_corporation, v_city)
+    # at rulespecs/1880-romania.rules:1957
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -9877,67 +9894,67 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1957
+    # at rulespecs/1880-romania.rules:1958
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1957",
+            at="rulespecs/1880-romania.rules:1958",
         )
-    # at rulespecs/1880-romania.rules:1958
-    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/1880-romania.rules:1959
-    g.b_place_station(v_corporation, v_spot)
+    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/1880-romania.rules:1960
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/1880-romania.rules:1961
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:948
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:934"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:948"
         )
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:949
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:950
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:954
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:954",
         )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:955
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:941"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:955"
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:956
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:957
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:958
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:959
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:960
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:961
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -9947,11 +9964,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
-    # at rulespecs/1880-romania.rules:1914
+    # at rulespecs/1880-romania.rules:1915
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/1880-romania.rules:1915
+        # at rulespecs/1880-romania.rules:1916
         if not (v_holder in g.name("minors")):
-            # at rulespecs/1880-romania.rules:1916
+            # at rulespecs/1880-romania.rules:1917
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -9961,7 +9978,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:984
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -9979,39 +9996,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:989
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:975
+        # at rulespecs/lib/18xx.rules:989
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:975
+        # at rulespecs/lib/18xx.rules:989
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2032
+    # at rulespecs/1880-romania.rules:2035
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2032",
+            at="rulespecs/1880-romania.rules:2035",
         )
-    # at rulespecs/1880-romania.rules:2033
+    # at rulespecs/1880-romania.rules:2036
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2033"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2036"
         )
-    # at rulespecs/1880-romania.rules:2034
+    # at rulespecs/1880-romania.rules:2037
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2034",
+            at="rulespecs/1880-romania.rules:2037",
         )
-    # at rulespecs/1880-romania.rules:2035
+    # at rulespecs/1880-romania.rules:2038
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2036
+    # at rulespecs/1880-romania.rules:2039
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -10026,9 +10043,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2036",
+            at="rulespecs/1880-romania.rules:2039",
         )
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2041
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -10051,127 +10068,127 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2038",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2045
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2043
+        # at rulespecs/1880-romania.rules:2046
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2043",
+                at="rulespecs/1880-romania.rules:2046",
             )
-        # at rulespecs/1880-romania.rules:2044
+        # at rulespecs/1880-romania.rules:2047
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2044",
+                at="rulespecs/1880-romania.rules:2047",
             )
-        # at rulespecs/1880-romania.rules:2045
+        # at rulespecs/1880-romania.rules:2048
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2045",
+                at="rulespecs/1880-romania.rules:2048",
             )
-        # at rulespecs/1880-romania.rules:2046
+        # at rulespecs/1880-romania.rules:2049
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2047
+        # at rulespecs/1880-romania.rules:2050
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2047",
+                at="rulespecs/1880-romania.rules:2050",
             )
-        # at rulespecs/1880-romania.rules:2048
+        # at rulespecs/1880-romania.rules:2051
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2049
+        # at rulespecs/1880-romania.rules:2052
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2053
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2055
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2055",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2056
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2053",
+                at="rulespecs/1880-romania.rules:2056",
             )
-        # at rulespecs/1880-romania.rules:2054
+        # at rulespecs/1880-romania.rules:2057
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2055
+        # at rulespecs/1880-romania.rules:2058
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2055",
+                at="rulespecs/1880-romania.rules:2058",
             )
-        # at rulespecs/1880-romania.rules:2056
+        # at rulespecs/1880-romania.rules:2059
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2057
+        # at rulespecs/1880-romania.rules:2060
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2058
+        # at rulespecs/1880-romania.rules:2061
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2063
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2060",
+                at="rulespecs/1880-romania.rules:2063",
             )
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2064
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2061",
+                at="rulespecs/1880-romania.rules:2064",
             )
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2065
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
+                at="rulespecs/1880-romania.rules:2065",
             )
-        # at rulespecs/1880-romania.rules:2063
+        # at rulespecs/1880-romania.rules:2066
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2063",
+                at="rulespecs/1880-romania.rules:2066",
             )
-        # at rulespecs/1880-romania.rules:2064
+        # at rulespecs/1880-romania.rules:2067
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2065
+        # at rulespecs/1880-romania.rules:2068
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2066
+        # at rulespecs/1880-romania.rules:2069
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1034
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1035
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1036
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1036",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1037
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -10179,23 +10196,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1023",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1039
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1026",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1027
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -10204,114 +10221,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1027"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1041"
         )
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1043
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1044
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1045
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1046
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1057
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1058
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1058",
         )
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1059
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1060
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1046",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1062
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1063
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1064
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1065
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1066
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1067
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1071
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1071",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1072
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1072",
         )
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1073
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1074
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1075
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1080
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1087
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1073",
+            at="rulespecs/lib/18xx.rules:1087",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1089
     if not (
         (
             (
@@ -10352,9 +10369,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1089",
         )
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1095
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10365,15 +10382,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1081",
+            at="rulespecs/lib/18xx.rules:1095",
         )
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1097
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1102
     return (
         (
             g.b_dearest_train_price()
@@ -10390,67 +10407,79 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2110
+    # at rulespecs/1880-romania.rules:2113
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2111
-        v_owner = g.b_president(v_corporation)
-        # at rulespecs/1880-romania.rules:2112
-        v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania.rules:2113
-        v_paid = r_min(g, v_short, g.b_cash(v_owner))
         # at rulespecs/1880-romania.rules:2114
-        g.transfer(v_paid, v_owner, v_corporation)
+        v_owner = g.b_president(v_corporation)
         # at rulespecs/1880-romania.rules:2115
+        v_short = v_price - g.b_cash(v_corporation)
+        # at rulespecs/1880-romania.rules:2116
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
+        # at rulespecs/1880-romania.rules:2117
+        g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania.rules:2118
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2116
+            # at rulespecs/1880-romania.rules:2119
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2117
+            # at rulespecs/1880-romania.rules:2120
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1117
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1103",
+            at="rulespecs/lib/18xx.rules:1117",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1119
     g.b_end_game_now("agreement")
+
+
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1140
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1141
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1142
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1143
+            g.b_close_private(v_company)
 
 
 def a_choose(g, v_corporation, v_choice):
     """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1831
+    # at rulespecs/1880-romania.rules:1832
     if not (g.b_pending_decision(v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
-            at="rulespecs/1880-romania.rules:1831",
+            at="rulespecs/1880-romania.rules:1832",
         )
-    # at rulespecs/1880-romania.rules:1832
+    # at rulespecs/1880-romania.rules:1833
     if g.attr(v_corporation, "kind") == "investor":
-        # at rulespecs/1880-romania.rules:1833
+        # at rulespecs/1880-romania.rules:1834
         v_to_company = (v_choice == "capital_to_company") or (
             v_choice == "capital_to_company_take_station"
         )
-        # at rulespecs/1880-romania.rules:1834
+        # at rulespecs/1880-romania.rules:1835
         v_take_station = (v_choice == "capital_to_company_take_station") or (
             v_choice == "capital_to_owner_take_station"
         )
-        # at rulespecs/1880-romania.rules:1835
+        # at rulespecs/1880-romania.rules:1836
         if not ((v_to_company or v_take_station) or (v_choice == "capital_to_owner")):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
-                at="rulespecs/1880-romania.rules:1835",
+                at="rulespecs/1880-romania.rules:1836",
             )
-        # at rulespecs/1880-romania.rules:1837
+        # at rulespecs/1880-romania.rules:1838
         r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
-        # at rulespecs/1880-romania.rules:1839
+        # at rulespecs/1880-romania.rules:1840
         if not (
             (
                 (
@@ -10464,9 +10493,9 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "building rights are for one to three different phases, A to D",
                 rule="VII.3.2",
-                at="rulespecs/1880-romania.rules:1839",
+                at="rulespecs/1880-romania.rules:1840",
             )
-        # at rulespecs/1880-romania.rules:1842
+        # at rulespecs/1880-romania.rules:1843
         if not (
             g.b_len(v_choice)
             == g.param("building_rights_count")[
@@ -10476,172 +10505,172 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
                 rule="VI.6",
-                at="rulespecs/1880-romania.rules:1842",
+                at="rulespecs/1880-romania.rules:1843",
             )
-        # at rulespecs/1880-romania.rules:1844
+        # at rulespecs/1880-romania.rules:1845
         g.set_attr(v_corporation, "building_rights", v_choice)
-    # at rulespecs/1880-romania.rules:1846
+    # at rulespecs/1880-romania.rules:1847
     g.b_resolve_decision(v_corporation, "choose")
 
 
 def a_close_for_cash(g, v_company, v_target):
     """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1853
+    # at rulespecs/1880-romania.rules:1854
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1853",
-        )
-    # at rulespecs/1880-romania.rules:1854
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
+            at="rulespecs/1880-romania.rules:1854",
         )
     # at rulespecs/1880-romania.rules:1855
-    v_holder = g.b_holder_of(v_company)
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1855"
+        )
     # at rulespecs/1880-romania.rules:1856
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/1880-romania.rules:1857
     if not (v_holder in g.name("players")):
         raise IllegalAction(
-            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1856"
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
         )
-    # at rulespecs/1880-romania.rules:1857
+    # at rulespecs/1880-romania.rules:1858
     if v_target == v_holder:
-        # at rulespecs/1880-romania.rules:1858
+        # at rulespecs/1880-romania.rules:1859
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "player_amount"),
             g.name("bank"),
             v_holder,
         )
     else:
-        # at rulespecs/1880-romania.rules:1860
+        # at rulespecs/1880-romania.rules:1861
         if not ((r_director(g, v_target) == v_holder) and (not g.b_closed(v_target))):
             raise IllegalAction(
                 "the Ł40 goes to a company the owner directs, a foreign investor included",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1860",
+                at="rulespecs/1880-romania.rules:1861",
             )
-        # at rulespecs/1880-romania.rules:1862
+        # at rulespecs/1880-romania.rules:1863
         if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
             raise IllegalAction(
                 "the Ł40 goes to a company that has begun to operate",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1862",
+                at="rulespecs/1880-romania.rules:1863",
             )
-        # at rulespecs/1880-romania.rules:1864
+        # at rulespecs/1880-romania.rules:1865
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "company_amount"),
             g.name("bank"),
             v_target,
         )
-    # at rulespecs/1880-romania.rules:1866
+    # at rulespecs/1880-romania.rules:1867
     g.b_close_private(v_company)
 
 
 def a_assign(g, v_company, v_target):
     """Lay P4's +10 token on a Danube harbour (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1870
+    # at rulespecs/1880-romania.rules:1871
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1870"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1871"
         )
-    # at rulespecs/1880-romania.rules:1871
+    # at rulespecs/1880-romania.rules:1872
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1871",
+            at="rulespecs/1880-romania.rules:1872",
         )
-    # at rulespecs/1880-romania.rules:1872
+    # at rulespecs/1880-romania.rules:1873
     if not (not g.b_in_round("auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1872",
+            at="rulespecs/1880-romania.rules:1873",
         )
-    # at rulespecs/1880-romania.rules:1873
+    # at rulespecs/1880-romania.rules:1874
     g.b_place_marker(v_company, v_target)
 
 
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
-    # at rulespecs/1880-romania.rules:1877
+    # at rulespecs/1880-romania.rules:1878
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
 
 
 def r_minor_turn_end(g, v_minor):
     """Checking for a track connection (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1881
+    # at rulespecs/1880-romania.rules:1882
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1882
+        # at rulespecs/1880-romania.rules:1883
         if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
-            # at rulespecs/1880-romania.rules:1883
+            # at rulespecs/1880-romania.rules:1884
             g.b_require_decision(v_minor, "choose")
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1890
-    v_holder = r_owner(g, v_investor)
     # at rulespecs/1880-romania.rules:1891
+    v_holder = r_owner(g, v_investor)
+    # at rulespecs/1880-romania.rules:1892
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1892
+        # at rulespecs/1880-romania.rules:1893
         if g.b_percent(v_investor, v_c) > 0:
-            # at rulespecs/1880-romania.rules:1893
+            # at rulespecs/1880-romania.rules:1894
             if v_take_station:
-                # at rulespecs/1880-romania.rules:1894
+                # at rulespecs/1880-romania.rules:1895
                 if not (g.b_can_take_station(v_c, v_investor)):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
-                        at="rulespecs/1880-romania.rules:1894",
+                        at="rulespecs/1880-romania.rules:1895",
                     )
-                # at rulespecs/1880-romania.rules:1896
+                # at rulespecs/1880-romania.rules:1897
                 g.b_take_station(v_c, v_investor)
-            # at rulespecs/1880-romania.rules:1898
+            # at rulespecs/1880-romania.rules:1899
             for v_cert in g.b_held_certificates(v_investor, v_c):
-                # at rulespecs/1880-romania.rules:1899
+                # at rulespecs/1880-romania.rules:1900
                 g.move(v_cert, v_investor, v_holder)
-            # at rulespecs/1880-romania.rules:1901
-            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
             # at rulespecs/1880-romania.rules:1902
+            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
+            # at rulespecs/1880-romania.rules:1903
             if v_to_company:
-                # at rulespecs/1880-romania.rules:1903
+                # at rulespecs/1880-romania.rules:1904
                 g.transfer(g.b_cash(v_investor), v_investor, v_c)
             else:
-                # at rulespecs/1880-romania.rules:1905
+                # at rulespecs/1880-romania.rules:1906
                 g.transfer(
                     ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
                     v_investor,
                     v_holder,
                 )
-            # at rulespecs/1880-romania.rules:1907
+            # at rulespecs/1880-romania.rules:1908
             g.b_check_president(v_c)
-    # at rulespecs/1880-romania.rules:1910
+    # at rulespecs/1880-romania.rules:1911
     g.b_close_minor(v_investor)
 
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1964
+    # at rulespecs/1880-romania.rules:1965
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1966
+    # at rulespecs/1880-romania.rules:1967
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1968
+    # at rulespecs/1880-romania.rules:1969
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2073
+    # at rulespecs/1880-romania.rules:2076
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -10649,7 +10678,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2078
+    # at rulespecs/1880-romania.rules:2081
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -10657,41 +10686,41 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2095
+    # at rulespecs/1880-romania.rules:2098
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2097
+        # at rulespecs/1880-romania.rules:2100
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        # at rulespecs/1880-romania.rules:2098
+        # at rulespecs/1880-romania.rules:2101
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2129
+    # at rulespecs/1880-romania.rules:2132
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2129",
-        )
-    # at rulespecs/1880-romania.rules:2130
-    if not (g.b_debt(v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2130"
-        )
-    # at rulespecs/1880-romania.rules:2131
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2132
-    if not (v_amount > 0):
-        raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2132"
+            at="rulespecs/1880-romania.rules:2132",
         )
     # at rulespecs/1880-romania.rules:2133
-    g.transfer(v_amount, v_player, g.name("bank"))
+    if not (g.b_debt(v_player) > 0):
+        raise IllegalAction(
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2133"
+        )
     # at rulespecs/1880-romania.rules:2134
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2135
+    if not (v_amount > 0):
+        raise IllegalAction(
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2135"
+        )
+    # at rulespecs/1880-romania.rules:2136
+    g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2137
     g.b_reduce_debt(v_player, v_amount)
 
 
@@ -10700,16 +10729,16 @@ def a_payoff_player_debt(g, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1128
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1115
+        # at rulespecs/lib/18xx.rules:1129
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1120
-    g.b_close_privates()
+    # at rulespecs/lib/18xx.rules:1134
+    r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
@@ -10724,37 +10753,37 @@ def t_private_income(g, *_rest):
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1971
+    # at rulespecs/1880-romania.rules:1972
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2083
+    # at rulespecs/1880-romania.rules:2086
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/1880-romania.rules:2084
+    # at rulespecs/1880-romania.rules:2087
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2085
+        # at rulespecs/1880-romania.rules:2088
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2103
+    # at rulespecs/1880-romania.rules:2106
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2104
+        # at rulespecs/1880-romania.rules:2107
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2123
+    # at rulespecs/1880-romania.rules:2126
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2124
+        # at rulespecs/1880-romania.rules:2127
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
 
 
@@ -10853,6 +10882,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
         "action:assign": a_assign,
@@ -10866,6 +10896,10 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
+    }
+    STATES = {
+        "bought_this_turn": "stock_turn_start",
+        "sold_this_round": "stock_round_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_capitalise)],

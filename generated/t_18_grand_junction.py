@@ -11,9 +11,9 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "b3473308970042fd",
+    "rulespecs/18-grand-junction.rules": "feef4ab6cd3632f7",
     "rulespecs/1846.rules": "e4150c3dd45ff08f",
-    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
+    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -7276,25 +7276,25 @@ DATA = TitleData(
         "action top_up_revenue": '§"Abraham Donaldson"',
         "action use_ability": '§"Using the Company Presidents"',
         "at action bankrupt": "rulespecs/1846.rules:1450",
-        "at action buy_shares": "rulespecs/lib/18xx.rules:773",
-        "at action buy_train": "rulespecs/18-grand-junction.rules:922",
-        "at action choose_turn": "rulespecs/18-grand-junction.rules:815",
+        "at action buy_shares": "rulespecs/lib/18xx.rules:785",
+        "at action buy_train": "rulespecs/18-grand-junction.rules:923",
+        "at action choose_turn": "rulespecs/18-grand-junction.rules:816",
         "at action contribute": "rulespecs/1846.rules:1438",
-        "at action corporation_assign": "rulespecs/18-grand-junction.rules:828",
-        "at action corporation_buy_shares": "rulespecs/18-grand-junction.rules:850",
-        "at action corporation_sell_shares": "rulespecs/18-grand-junction.rules:885",
-        "at action discard_train": "rulespecs/lib/18xx.rules:1056",
-        "at action dividend": "rulespecs/lib/18xx.rules:939",
-        "at action end_game": "rulespecs/lib/18xx.rules:1101",
-        "at action lay_tile": "rulespecs/18-grand-junction.rules:496",
+        "at action corporation_assign": "rulespecs/18-grand-junction.rules:829",
+        "at action corporation_buy_shares": "rulespecs/18-grand-junction.rules:851",
+        "at action corporation_sell_shares": "rulespecs/18-grand-junction.rules:886",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1070",
+        "at action dividend": "rulespecs/lib/18xx.rules:953",
+        "at action end_game": "rulespecs/lib/18xx.rules:1115",
+        "at action lay_tile": "rulespecs/18-grand-junction.rules:497",
         "at action par": "rulespecs/18-grand-junction.rules:456",
         "at action pass": "rulespecs/1846.rules:1258",
-        "at action place_token": "rulespecs/18-grand-junction.rules:478",
-        "at action run_routes": "rulespecs/lib/18xx.rules:933",
-        "at action select_president": "rulespecs/18-grand-junction.rules:714",
-        "at action sell_shares": "rulespecs/lib/18xx.rules:818",
-        "at action top_up_revenue": "rulespecs/18-grand-junction.rules:771",
-        "at action use_ability": "rulespecs/18-grand-junction.rules:744",
+        "at action place_token": "rulespecs/18-grand-junction.rules:479",
+        "at action run_routes": "rulespecs/lib/18xx.rules:947",
+        "at action select_president": "rulespecs/18-grand-junction.rules:715",
+        "at action sell_shares": "rulespecs/lib/18xx.rules:831",
+        "at action top_up_revenue": "rulespecs/18-grand-junction.rules:772",
+        "at action use_ability": "rulespecs/18-grand-junction.rules:745",
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
         "cite action bid": '§"Private Company Draft"',
         "cite action buy_shares": '§"Stock Round"',
@@ -8095,7 +8095,7 @@ def r_owner(g, v_item):
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
     # at rulespecs/lib/18xx.rules:685
-    return (not g.b_bought_this_turn()) and (
+    return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
 
@@ -8103,7 +8103,11 @@ def r_may_buy_now(g, v_player):
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
     # at rulespecs/lib/18xx.rules:688
-    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
+    return (
+        (not g.state_has("bought_this_turn"))
+        if (g.param("sell_buy_order") == "sell_then_buy")
+        else True
+    )
 
 
 def r_director(g, v_operator):
@@ -8233,49 +8237,51 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/18-grand-junction.rules:472
     g.move(v_cert, v_corporation, v_player)
     # at rulespecs/18-grand-junction.rules:473
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/18-grand-junction.rules:474
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:774
+    # at rulespecs/lib/18xx.rules:786
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:774",
+            at="rulespecs/lib/18xx.rules:786",
         )
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:787
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:775",
+            at="rulespecs/lib/18xx.rules:787",
         )
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:788
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:776",
+            at="rulespecs/lib/18xx.rules:788",
         )
-    # at rulespecs/lib/18xx.rules:777
-    if not (not g.b_sold_this_round(v_player, v_corporation)):
+    # at rulespecs/lib/18xx.rules:789
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:777",
+            at="rulespecs/lib/18xx.rules:789",
         )
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:790
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:779
+    # at rulespecs/lib/18xx.rules:791
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:791",
         )
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:792
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -8283,9 +8289,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:780",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:782
+    # at rulespecs/lib/18xx.rules:794
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8296,26 +8302,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:782",
+            at="rulespecs/lib/18xx.rules:794",
         )
-    # at rulespecs/lib/18xx.rules:784
+    # at rulespecs/lib/18xx.rules:796
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:785
+    # at rulespecs/lib/18xx.rules:797
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:785"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:797"
         )
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:798
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:799
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:800
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:801
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:809
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -8329,7 +8337,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:819
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -8350,23 +8358,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:832
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:833
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:833",
         )
-    # at rulespecs/lib/18xx.rules:821
+    # at rulespecs/lib/18xx.rules:834
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:821",
+            at="rulespecs/lib/18xx.rules:834",
         )
-    # at rulespecs/lib/18xx.rules:822
+    # at rulespecs/lib/18xx.rules:835
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -8374,9 +8382,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:822",
+            at="rulespecs/lib/18xx.rules:835",
         )
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:837
     if not (
         (
             (
@@ -8405,87 +8413,96 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:824",
+            at="rulespecs/lib/18xx.rules:837",
         )
-    # at rulespecs/lib/18xx.rules:829
+    # at rulespecs/lib/18xx.rules:842
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:830
+    # at rulespecs/lib/18xx.rules:843
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:843",
         )
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:845
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:832",
+            at="rulespecs/lib/18xx.rules:845",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:847
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:835
+        # at rulespecs/lib/18xx.rules:848
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:850
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:838
+    # at rulespecs/lib/18xx.rules:851
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:839
+        # at rulespecs/lib/18xx.rules:852
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:854
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:855
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:856
+    g.state_set(
+        "sold_this_round",
+        (
+            v_player,
+            v_corporation,
+        ),
+        True,
+    )
+    # at rulespecs/lib/18xx.rules:857
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:866
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:855
-        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:856
+        # at rulespecs/lib/18xx.rules:869
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:870
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:860
+        # at rulespecs/lib/18xx.rules:874
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:861
+            # at rulespecs/lib/18xx.rules:875
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:865
+        # at rulespecs/lib/18xx.rules:879
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:868
+        # at rulespecs/lib/18xx.rules:882
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:869
+            # at rulespecs/lib/18xx.rules:883
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:888
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:889
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:876
+                # at rulespecs/lib/18xx.rules:890
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:879
+            # at rulespecs/lib/18xx.rules:893
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:852
+        # at rulespecs/lib/18xx.rules:866
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:866",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:902
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -8525,126 +8542,126 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
-    # at rulespecs/18-grand-junction.rules:498
+    # at rulespecs/18-grand-junction.rules:499
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:498",
+            at="rulespecs/18-grand-junction.rules:499",
         )
-    # at rulespecs/18-grand-junction.rules:499
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/18-grand-junction.rules:500
-    v_cost = g.b_lay_cost(v_lay)
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/18-grand-junction.rules:501
+    v_cost = g.b_lay_cost(v_lay)
+    # at rulespecs/18-grand-junction.rules:502
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the track",
             rule='§"Track Building Costs"',
-            at="rulespecs/18-grand-junction.rules:501",
+            at="rulespecs/18-grand-junction.rules:502",
         )
-    # at rulespecs/18-grand-junction.rules:502
-    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:503
-    g.b_subsidise_track(v_corporation, v_cost)
+    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:504
+    g.b_subsidise_track(v_corporation, v_cost)
+    # at rulespecs/18-grand-junction.rules:505
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:480
+    # at rulespecs/18-grand-junction.rules:481
     if g.b_pending_decision(v_corporation, "place_token"):
-        # at rulespecs/18-grand-junction.rules:481
-        v_home = g.b_check_home_choice(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:482
-        g.b_place_station(v_corporation, v_home)
+        v_home = g.b_check_home_choice(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:483
+        g.b_place_station(v_corporation, v_home)
+        # at rulespecs/18-grand-junction.rules:484
         g.b_resolve_decision(v_corporation, "place_token")
     else:
-        # at rulespecs/18-grand-junction.rules:485
+        # at rulespecs/18-grand-junction.rules:486
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:485",
+                at="rulespecs/18-grand-junction.rules:486",
             )
-        # at rulespecs/18-grand-junction.rules:486
+        # at rulespecs/18-grand-junction.rules:487
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station token left",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:486",
+                at="rulespecs/18-grand-junction.rules:487",
             )
-        # at rulespecs/18-grand-junction.rules:487
-        v_spot = g.b_check_station(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:488
-        v_cost = g.b_token_cost(v_corporation, v_spot)
+        v_spot = g.b_check_station(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:489
+        v_cost = g.b_token_cost(v_corporation, v_spot)
+        # at rulespecs/18-grand-junction.rules:490
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash for the token",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:489",
+                at="rulespecs/18-grand-junction.rules:490",
             )
-        # at rulespecs/18-grand-junction.rules:490
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:491
-        g.b_place_station(v_corporation, v_spot)
+        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:492
+        g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18-grand-junction.rules:493
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:948
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:934",
+            at="rulespecs/lib/18xx.rules:948",
         )
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:949
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:950
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:954
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:940",
+            at="rulespecs/lib/18xx.rules:954",
         )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:955
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:955",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:956
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:957
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:958
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:959
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:960
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:961
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -8654,9 +8671,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:974
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:961
+        # at rulespecs/lib/18xx.rules:975
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -8666,7 +8683,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:984
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -8684,159 +8701,159 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:789
-    v_share = g.b_price(v_corporation)
     # at rulespecs/18-grand-junction.rules:790
+    v_share = g.b_price(v_corporation)
+    # at rulespecs/18-grand-junction.rules:791
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:791
+        # at rulespecs/18-grand-junction.rules:792
         g.b_market_move(v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and ((v_share >= 165) or g.b_done_this_turn("topped_up")):
-        # at rulespecs/18-grand-junction.rules:793
-        g.b_market_move(v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:794
         g.b_market_move(v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:795
         g.b_market_move(v_corporation, "right")
-    elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:797
+        # at rulespecs/18-grand-junction.rules:796
         g.b_market_move(v_corporation, "right")
+    elif v_paid >= (2 * v_share):
         # at rulespecs/18-grand-junction.rules:798
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:799
+        g.b_market_move(v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:800
+        # at rulespecs/18-grand-junction.rules:801
         g.b_market_move(v_corporation, "right")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:923
+    # at rulespecs/18-grand-junction.rules:924
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:923",
+            at="rulespecs/18-grand-junction.rules:924",
         )
-    # at rulespecs/18-grand-junction.rules:924
+    # at rulespecs/18-grand-junction.rules:925
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:924",
+            at="rulespecs/18-grand-junction.rules:925",
         )
-    # at rulespecs/18-grand-junction.rules:925
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18-grand-junction.rules:926
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18-grand-junction.rules:927
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:927
+        # at rulespecs/18-grand-junction.rules:928
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:927",
+                at="rulespecs/18-grand-junction.rules:928",
             )
-        # at rulespecs/18-grand-junction.rules:928
+        # at rulespecs/18-grand-junction.rules:929
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:928",
+                at="rulespecs/18-grand-junction.rules:929",
             )
-        # at rulespecs/18-grand-junction.rules:929
+        # at rulespecs/18-grand-junction.rules:930
         if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:929",
+                at="rulespecs/18-grand-junction.rules:930",
             )
-        # at rulespecs/18-grand-junction.rules:930
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18-grand-junction.rules:931
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18-grand-junction.rules:932
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:931",
+                at="rulespecs/18-grand-junction.rules:932",
             )
-        # at rulespecs/18-grand-junction.rules:932
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:933
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:934
-        g.b_discount_used(v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/18-grand-junction.rules:935
+        g.b_discount_used(v_corporation)
+        # at rulespecs/18-grand-junction.rules:936
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:937
+        # at rulespecs/18-grand-junction.rules:938
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:937",
+                at="rulespecs/18-grand-junction.rules:938",
             )
-        # at rulespecs/18-grand-junction.rules:938
+        # at rulespecs/18-grand-junction.rules:939
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:938",
+                at="rulespecs/18-grand-junction.rules:939",
             )
-        # at rulespecs/18-grand-junction.rules:939
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:940
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:941
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:942
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:943
+        # at rulespecs/18-grand-junction.rules:944
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:943",
+                at="rulespecs/18-grand-junction.rules:944",
             )
-        # at rulespecs/18-grand-junction.rules:944
+        # at rulespecs/18-grand-junction.rules:945
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:944",
+                at="rulespecs/18-grand-junction.rules:945",
             )
-        # at rulespecs/18-grand-junction.rules:946
+        # at rulespecs/18-grand-junction.rules:947
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:946",
+                at="rulespecs/18-grand-junction.rules:947",
             )
-        # at rulespecs/18-grand-junction.rules:947
+        # at rulespecs/18-grand-junction.rules:948
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:947",
+                at="rulespecs/18-grand-junction.rules:948",
             )
-        # at rulespecs/18-grand-junction.rules:948
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:949
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:950
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:951
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1034
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1035
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1036
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1036",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1037
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -8844,23 +8861,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1023",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1039
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1026",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1027
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -8871,95 +8888,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1027",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1043
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1044
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1045
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1046
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1057
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1058
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1058",
         )
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1059
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1060
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1046",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1062
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1063
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1064
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1065
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1066
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1067
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1071
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1071",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1072
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1072",
         )
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1073
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1074
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1075
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -8973,14 +8990,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1087
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1073",
+            at="rulespecs/lib/18xx.rules:1087",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1089
     if not (
         (
             (
@@ -9021,9 +9038,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1089",
         )
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1095
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -9034,15 +9051,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1081",
+            at="rulespecs/lib/18xx.rules:1095",
         )
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1097
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1102
     return (
         (
             g.b_dearest_train_price()
@@ -9065,15 +9082,27 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1117
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1103",
+            at="rulespecs/lib/18xx.rules:1117",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1119
     g.b_end_game_now("agreement")
+
+
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1140
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1141
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1142
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1143
+            g.b_close_private(v_company)
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
@@ -9171,7 +9200,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:837
+    # at rulespecs/18-grand-junction.rules:838
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -9181,7 +9210,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:840
+    # at rulespecs/18-grand-junction.rules:841
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -9191,12 +9220,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:887
+    # at rulespecs/18-grand-junction.rules:888
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     ) and (not g.b_done_this_turn("emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:889
+    # at rulespecs/18-grand-junction.rules:890
     if not (
         (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
         or v_emergency
@@ -9204,34 +9233,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:889",
+            at="rulespecs/18-grand-junction.rules:890",
         )
-    # at rulespecs/18-grand-junction.rules:891
+    # at rulespecs/18-grand-junction.rules:892
     if not (g.b_len(v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:891",
+            at="rulespecs/18-grand-junction.rules:892",
         )
-    # at rulespecs/18-grand-junction.rules:892
-    v_target = g.attr(v_shares[0], "corporation")
     # at rulespecs/18-grand-junction.rules:893
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18-grand-junction.rules:894
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:894
+        # at rulespecs/18-grand-junction.rules:895
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:894",
+                at="rulespecs/18-grand-junction.rules:895",
             )
-        # at rulespecs/18-grand-junction.rules:896
+        # at rulespecs/18-grand-junction.rules:897
         if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:896",
+                at="rulespecs/18-grand-junction.rules:897",
             )
-        # at rulespecs/18-grand-junction.rules:898
+        # at rulespecs/18-grand-junction.rules:899
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -9240,12 +9269,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:899
+        # at rulespecs/18-grand-junction.rules:900
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:900
+            # at rulespecs/18-grand-junction.rules:901
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:903
+        # at rulespecs/18-grand-junction.rules:904
         if not (
             all(
                 (
@@ -9261,9 +9290,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:903",
+                at="rulespecs/18-grand-junction.rules:904",
             )
-        # at rulespecs/18-grand-junction.rules:905
+        # at rulespecs/18-grand-junction.rules:906
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -9271,24 +9300,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:905",
+                at="rulespecs/18-grand-junction.rules:906",
             )
-        # at rulespecs/18-grand-junction.rules:907
+        # at rulespecs/18-grand-junction.rules:908
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:909
+        # at rulespecs/18-grand-junction.rules:910
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:910
+            # at rulespecs/18-grand-junction.rules:911
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:913
+    # at rulespecs/18-grand-junction.rules:914
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:914
+        # at rulespecs/18-grand-junction.rules:915
         g.b_mark_done_this_turn("emergency_issue")
     else:
-        # at rulespecs/18-grand-junction.rules:916
+        # at rulespecs/18-grand-junction.rules:917
         g.b_mark_done_this_turn("issued_or_redeemed")
 
 
@@ -9382,71 +9411,71 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:852
+    # at rulespecs/18-grand-junction.rules:853
     if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:852",
+            at="rulespecs/18-grand-junction.rules:853",
         )
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:855
     if not (g.b_len(v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:854",
+            at="rulespecs/18-grand-junction.rules:855",
         )
-    # at rulespecs/18-grand-junction.rules:855
-    v_target = g.attr(v_shares[0], "corporation")
     # at rulespecs/18-grand-junction.rules:856
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18-grand-junction.rules:857
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:857
+        # at rulespecs/18-grand-junction.rules:858
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:857",
+                at="rulespecs/18-grand-junction.rules:858",
             )
-        # at rulespecs/18-grand-junction.rules:859
+        # at rulespecs/18-grand-junction.rules:860
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:860
+        # at rulespecs/18-grand-junction.rules:861
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:860",
+                at="rulespecs/18-grand-junction.rules:861",
             )
-        # at rulespecs/18-grand-junction.rules:861
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:862
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:863
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:863
+            # at rulespecs/18-grand-junction.rules:864
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:866
+        # at rulespecs/18-grand-junction.rules:867
         if not (g.b_has_power(v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:866",
+                at="rulespecs/18-grand-junction.rules:867",
             )
-        # at rulespecs/18-grand-junction.rules:868
+        # at rulespecs/18-grand-junction.rules:869
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:868",
+                at="rulespecs/18-grand-junction.rules:869",
             )
-        # at rulespecs/18-grand-junction.rules:870
+        # at rulespecs/18-grand-junction.rules:871
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:870",
+                at="rulespecs/18-grand-junction.rules:871",
             )
-        # at rulespecs/18-grand-junction.rules:872
+        # at rulespecs/18-grand-junction.rules:873
         if not (
             (
                 (
@@ -9460,24 +9489,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:872",
+                at="rulespecs/18-grand-junction.rules:873",
             )
-        # at rulespecs/18-grand-junction.rules:874
-        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
         # at rulespecs/18-grand-junction.rules:875
+        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        # at rulespecs/18-grand-junction.rules:876
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:875",
+                at="rulespecs/18-grand-junction.rules:876",
             )
-        # at rulespecs/18-grand-junction.rules:876
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:877
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:878
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:878
+            # at rulespecs/18-grand-junction.rules:879
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:881
+    # at rulespecs/18-grand-junction.rules:882
     g.b_mark_done_this_turn("issued_or_redeemed")
 
 
@@ -9576,91 +9605,91 @@ def r_minor_dividend(g, v_minor):
 
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:716
+    # at rulespecs/18-grand-junction.rules:717
     if not (g.b_offered(v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:716",
+            at="rulespecs/18-grand-junction.rules:717",
         )
-    # at rulespecs/18-grand-junction.rules:718
+    # at rulespecs/18-grand-junction.rules:719
     if not (g.b_card_of(v_corporation) == None):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:718",
+            at="rulespecs/18-grand-junction.rules:719",
         )
-    # at rulespecs/18-grand-junction.rules:720
+    # at rulespecs/18-grand-junction.rules:721
     g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:746
+    # at rulespecs/18-grand-junction.rules:747
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:746",
+            at="rulespecs/18-grand-junction.rules:747",
         )
-    # at rulespecs/18-grand-junction.rules:747
+    # at rulespecs/18-grand-junction.rules:748
     g.b_use_power(v_corporation, v_count)
 
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:773
+    # at rulespecs/18-grand-junction.rules:774
     if not (
         g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:773",
+            at="rulespecs/18-grand-junction.rules:774",
         )
-    # at rulespecs/18-grand-junction.rules:776
+    # at rulespecs/18-grand-junction.rules:777
     if not (not g.b_done_this_turn("topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:776",
+            at="rulespecs/18-grand-junction.rules:777",
         )
-    # at rulespecs/18-grand-junction.rules:777
+    # at rulespecs/18-grand-junction.rules:778
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:777",
+            at="rulespecs/18-grand-junction.rules:778",
         )
-    # at rulespecs/18-grand-junction.rules:778
+    # at rulespecs/18-grand-junction.rules:779
     if not (
         (g.b_revenue(v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:778",
+            at="rulespecs/18-grand-junction.rules:779",
         )
-    # at rulespecs/18-grand-junction.rules:780
+    # at rulespecs/18-grand-junction.rules:781
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:780",
+            at="rulespecs/18-grand-junction.rules:781",
         )
-    # at rulespecs/18-grand-junction.rules:781
-    g.b_spend_cubes(v_corporation, 1)
     # at rulespecs/18-grand-junction.rules:782
-    g.transfer(v_amount, v_corporation, g.name("bank"))
+    g.b_spend_cubes(v_corporation, 1)
     # at rulespecs/18-grand-junction.rules:783
-    g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
+    g.transfer(v_amount, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:784
+    g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
+    # at rulespecs/18-grand-junction.rules:785
     g.b_mark_done_this_turn("topped_up")
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:817
+    # at rulespecs/18-grand-junction.rules:818
     if not (
         (
             g.b_pending_decision(v_player, "choose_turn")
@@ -9671,28 +9700,28 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:817",
+            at="rulespecs/18-grand-junction.rules:818",
         )
-    # at rulespecs/18-grand-junction.rules:820
+    # at rulespecs/18-grand-junction.rules:821
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:821
-        g.b_spend_cubes(v_corporation, 1)
         # at rulespecs/18-grand-junction.rules:822
+        g.b_spend_cubes(v_corporation, 1)
+        # at rulespecs/18-grand-junction.rules:823
         g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:824
+    # at rulespecs/18-grand-junction.rules:825
     g.b_resolve_decision(v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:830
+    # at rulespecs/18-grand-junction.rules:831
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:830",
+            at="rulespecs/18-grand-junction.rules:831",
         )
-    # at rulespecs/18-grand-junction.rules:831
+    # at rulespecs/18-grand-junction.rules:832
     g.b_place_card_marker(v_corporation, v_target)
 
 
@@ -9701,23 +9730,23 @@ def a_corporation_assign(g, v_corporation, v_target):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1128
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1115
+        # at rulespecs/lib/18xx.rules:1129
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1120
-    g.b_close_privates()
+    # at rulespecs/lib/18xx.rules:1134
+    r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1149
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1125
+        # at rulespecs/lib/18xx.rules:1150
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -9761,13 +9790,13 @@ def t_income_centers_removed(g, *_rest):
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
-    # at rulespecs/18-grand-junction.rules:725
+    # at rulespecs/18-grand-junction.rules:726
     g.b_offer_card(v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
-    # at rulespecs/18-grand-junction.rules:730
+    # at rulespecs/18-grand-junction.rules:731
     g.b_discard_cards()
 
 
@@ -9778,21 +9807,21 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
-    # at rulespecs/18-grand-junction.rules:737
+    # at rulespecs/18-grand-junction.rules:738
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:738
+        # at rulespecs/18-grand-junction.rules:739
         if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
-            # at rulespecs/18-grand-junction.rules:739
+            # at rulespecs/18-grand-junction.rules:740
             g.b_offer_card(v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:751
+    # at rulespecs/18-grand-junction.rules:752
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:752
+        # at rulespecs/18-grand-junction.rules:753
         if g.b_has_power(v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:753
+            # at rulespecs/18-grand-junction.rules:754
             g.transfer(
                 g.b_power_value(v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -9802,7 +9831,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:760
+    # at rulespecs/18-grand-junction.rules:761
     g.transfer(
         (
             g.b_power_value(v_corporation, "extra_capital", "shares_at_par")
@@ -9811,7 +9840,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:761
+    # at rulespecs/18-grand-junction.rules:762
     g.b_spend_cubes(v_corporation, 1)
 
 
@@ -9824,13 +9853,13 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:809
+    # at rulespecs/18-grand-junction.rules:810
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:810
+        # at rulespecs/18-grand-junction.rules:811
         if (g.b_has_power(v_corporation, "choose_turn") and (g.b_cubes(v_corporation) > 0)) and (
             g.b_president(v_corporation) != None
         ):
-            # at rulespecs/18-grand-junction.rules:811
+            # at rulespecs/18-grand-junction.rules:812
             g.b_require_decision(g.b_president(v_corporation), "choose_turn")
 
 
@@ -9944,6 +9973,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
@@ -9968,6 +9998,10 @@ class Game(GameBase):
         "action:top_up_revenue": a_top_up_revenue,
         "action:choose_turn": a_choose_turn,
         "action:corporation_assign": a_corporation_assign,
+    }
+    STATES = {
+        "bought_this_turn": "stock_turn_start",
+        "sold_this_round": "stock_round_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

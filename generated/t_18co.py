@@ -11,8 +11,8 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "5f783101b5c04425",
-    "rulespecs/lib/18xx.rules": "fdfb0e7f116bf949",
+    "rulespecs/18co.rules": "48bb7a75f68b115a",
+    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -255,7 +255,7 @@ DATA = TitleData(
         "score_excludes": ["DRGR"],
         "bankruptcy_procedure": Gap(
             "§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given",
-            at="rulespecs/18co.rules:577",
+            at="rulespecs/18co.rules:578",
         ),
         "supporting_tables": ["Table A", "Table B", "Table C", "Table D"],
         "launch_order_free": True,
@@ -543,7 +543,7 @@ DATA = TitleData(
                 "summary": "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private",
                 "class": Gap(
                     "Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class",
-                    at="rulespecs/18co.rules:1029",
+                    at="rulespecs/18co.rules:1030",
                 ),
                 "shares": [20, 10, 20, 20, 10, 10, 10],
                 "par_zones": ["blue"],
@@ -2075,7 +2075,7 @@ DATA = TitleData(
                 "income": 10,
                 "group": Gap(
                     "Table B is cut off before this row; the reference has no group letters",
-                    at="rulespecs/18co.rules:834",
+                    at="rulespecs/18co.rules:835",
                 ),
                 "min_price": 30,
                 "max_price": 90,
@@ -2099,7 +2099,7 @@ DATA = TitleData(
                 "income": 15,
                 "group": Gap(
                     "Table B is cut off before this row; the reference has no group letters",
-                    at="rulespecs/18co.rules:848",
+                    at="rulespecs/18co.rules:849",
                 ),
                 "min_price": 35,
                 "max_price": 105,
@@ -2129,7 +2129,7 @@ DATA = TitleData(
                 "income": 15,
                 "group": Gap(
                     "Table B is cut off before this row; the reference has no group letters",
-                    at="rulespecs/18co.rules:868",
+                    at="rulespecs/18co.rules:869",
                 ),
                 "min_price": 50,
                 "max_price": 150,
@@ -2153,7 +2153,7 @@ DATA = TitleData(
                 "income": 25,
                 "group": Gap(
                     "Table B is cut off before this row; the reference has no group letters",
-                    at="rulespecs/18co.rules:882",
+                    at="rulespecs/18co.rules:883",
                 ),
                 "buyable_by_corporation": False,
                 "min_price": 60,
@@ -8317,29 +8317,29 @@ DATA = TitleData(
         "action remove_token": "Table B",
         "action sell_shares": "§4.1",
         "action special_buy_shares": "§8.2",
-        "at action bankrupt": "rulespecs/18co.rules:2462",
-        "at action bid": "rulespecs/18co.rules:2031",
-        "at action buy_shares": "rulespecs/18co.rules:2149",
-        "at action buy_train": "rulespecs/18co.rules:2212",
-        "at action company_lay_tile": "rulespecs/18co.rules:2128",
-        "at action contribute": "rulespecs/18co.rules:2451",
-        "at action corporate_buy_shares": "rulespecs/18co.rules:2419",
-        "at action corporate_sell_shares": "rulespecs/18co.rules:2380",
+        "at action bankrupt": "rulespecs/18co.rules:2466",
+        "at action bid": "rulespecs/18co.rules:2032",
+        "at action buy_shares": "rulespecs/18co.rules:2151",
+        "at action buy_train": "rulespecs/18co.rules:2216",
+        "at action company_lay_tile": "rulespecs/18co.rules:2130",
+        "at action contribute": "rulespecs/18co.rules:2455",
+        "at action corporate_buy_shares": "rulespecs/18co.rules:2423",
+        "at action corporate_sell_shares": "rulespecs/18co.rules:2384",
         "at action corporation_bid": "rulespecs/18co.rules:489",
-        "at action corporation_buy_company": "rulespecs/18co.rules:2193",
-        "at action corporation_buy_shares": "rulespecs/18co.rules:2406",
-        "at action corporation_sell_shares": "rulespecs/18co.rules:2340",
-        "at action discard_train": "rulespecs/18co.rules:2247",
-        "at action dividend": "rulespecs/18co.rules:2283",
-        "at action end_game": "rulespecs/lib/18xx.rules:1101",
-        "at action lay_tile": "rulespecs/lib/18xx.rules:914",
-        "at action move_bid": "rulespecs/18co.rules:2043",
+        "at action corporation_buy_company": "rulespecs/18co.rules:2197",
+        "at action corporation_buy_shares": "rulespecs/18co.rules:2410",
+        "at action corporation_sell_shares": "rulespecs/18co.rules:2344",
+        "at action discard_train": "rulespecs/18co.rules:2251",
+        "at action dividend": "rulespecs/18co.rules:2287",
+        "at action end_game": "rulespecs/lib/18xx.rules:1115",
+        "at action lay_tile": "rulespecs/lib/18xx.rules:928",
+        "at action move_bid": "rulespecs/18co.rules:2044",
         "at action par": "rulespecs/lib/18xx.rules:756",
-        "at action pass": "rulespecs/lib/18xx.rules:890",
-        "at action place_token": "rulespecs/18co.rules:2262",
-        "at action remove_token": "rulespecs/18co.rules:2137",
-        "at action run_routes": "rulespecs/lib/18xx.rules:933",
-        "at action sell_shares": "rulespecs/18co.rules:2059",
+        "at action pass": "rulespecs/lib/18xx.rules:904",
+        "at action place_token": "rulespecs/18co.rules:2266",
+        "at action remove_token": "rulespecs/18co.rules:2139",
+        "at action run_routes": "rulespecs/lib/18xx.rules:947",
+        "at action sell_shares": "rulespecs/18co.rules:2060",
         "at action special_buy_shares": "rulespecs/18co.rules:518",
         "cite action buy_shares": "§4.2, §4.2.1, §4.2.4",
         "cite action buy_train": "§5.10, §5.2.8",
@@ -9399,7 +9399,7 @@ def r_owner(g, v_item):
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
     # at rulespecs/lib/18xx.rules:685
-    return (not g.b_bought_this_turn()) and (
+    return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
 
@@ -9407,7 +9407,11 @@ def r_may_buy_now(g, v_player):
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
     # at rulespecs/lib/18xx.rules:688
-    return (not g.b_bought_this_turn()) if (g.param("sell_buy_order") == "sell_then_buy") else True
+    return (
+        (not g.state_has("bought_this_turn"))
+        if (g.param("sell_buy_order") == "sell_then_buy")
+        else True
+    )
 
 
 def r_director(g, v_operator):
@@ -9467,22 +9471,22 @@ def r_close_minors(g):
 
 def a_bid(g, v_player, v_company, v_price):
     """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
-    # at rulespecs/18co.rules:2033
+    # at rulespecs/18co.rules:2034
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
-            at="rulespecs/18co.rules:2033",
-        )
-    # at rulespecs/18co.rules:2034
-    if not (g.b_holder_of(v_company) == g.name("bank")):
-        raise IllegalAction(
-            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2034"
+            at="rulespecs/18co.rules:2034",
         )
     # at rulespecs/18co.rules:2035
-    if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2035")
+    if not (g.b_holder_of(v_company) == g.name("bank")):
+        raise IllegalAction(
+            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2035"
+        )
     # at rulespecs/18co.rules:2036
+    if not ((v_price % g.param("bid_step")) == 0):
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2036")
+    # at rulespecs/18co.rules:2037
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -9490,16 +9494,16 @@ def a_bid(g, v_player, v_company, v_price):
         raise IllegalAction(
             "a bid is at least the base cost and at least $5 over the current bid",
             rule="§2.3",
-            at="rulespecs/18co.rules:2036",
+            at="rulespecs/18co.rules:2037",
         )
-    # at rulespecs/18co.rules:2038
+    # at rulespecs/18co.rules:2039
     if not ((g.b_free_cash(v_player) + g.b_own_bid(v_player, v_company)) >= v_price):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2038",
+            at="rulespecs/18co.rules:2039",
         )
-    # at rulespecs/18co.rules:2040
+    # at rulespecs/18co.rules:2041
     g.b_open_bid(v_player, v_company, v_price)
 
 
@@ -9565,122 +9569,126 @@ def a_par(g, v_player, v_corporation, v_price):
     # at rulespecs/lib/18xx.rules:769
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
     # at rulespecs/lib/18xx.rules:770
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:771
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
-    # at rulespecs/18co.rules:2152
+    # at rulespecs/18co.rules:2154
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2152",
+            at="rulespecs/18co.rules:2154",
         )
-    # at rulespecs/18co.rules:2153
+    # at rulespecs/18co.rules:2155
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2153",
-        )
-    # at rulespecs/18co.rules:2154
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2154"
-        )
-    # at rulespecs/18co.rules:2155
-    if not (not g.b_sold_this_round(v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round",
-            rule="§4.2.6",
             at="rulespecs/18co.rules:2155",
         )
     # at rulespecs/18co.rules:2156
-    if not (g.b_len(v_shares) == 1):
+    if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2156"
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2156"
         )
     # at rulespecs/18co.rules:2157
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule="§4.2.6",
+            at="rulespecs/18co.rules:2157",
+        )
+    # at rulespecs/18co.rules:2158
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction(
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2158"
+        )
+    # at rulespecs/18co.rules:2159
     if not (g.attr(v_shares[0], "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
-            at="rulespecs/18co.rules:2157",
+            at="rulespecs/18co.rules:2159",
         )
-    # at rulespecs/18co.rules:2158
+    # at rulespecs/18co.rules:2160
     v_seller = g.b_holder_of(v_shares[0])
-    # at rulespecs/18co.rules:2159
+    # at rulespecs/18co.rules:2161
     if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
-        # at rulespecs/18co.rules:2160
+        # at rulespecs/18co.rules:2162
         v_cert = v_shares[0]
-        # at rulespecs/18co.rules:2161
+        # at rulespecs/18co.rules:2163
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2161",
+                at="rulespecs/18co.rules:2163",
             )
-        # at rulespecs/18co.rules:2162
+        # at rulespecs/18co.rules:2164
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
-                at="rulespecs/18co.rules:2162",
+                at="rulespecs/18co.rules:2164",
             )
-        # at rulespecs/18co.rules:2163
+        # at rulespecs/18co.rules:2165
         if not (
             (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
         ):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
-                at="rulespecs/18co.rules:2163",
+                at="rulespecs/18co.rules:2165",
             )
-        # at rulespecs/18co.rules:2166
+        # at rulespecs/18co.rules:2168
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2166",
+                at="rulespecs/18co.rules:2168",
             )
-        # at rulespecs/18co.rules:2167
+        # at rulespecs/18co.rules:2169
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2167"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2169"
             )
-        # at rulespecs/18co.rules:2168
-        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
-        # at rulespecs/18co.rules:2169
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2169")
         # at rulespecs/18co.rules:2170
-        g.transfer(v_cost, v_player, v_seller)
+        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2171
-        g.move(v_cert, v_seller, v_player)
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2171")
         # at rulespecs/18co.rules:2172
+        g.transfer(v_cost, v_player, v_seller)
+        # at rulespecs/18co.rules:2173
+        g.move(v_cert, v_seller, v_player)
+        # at rulespecs/18co.rules:2174
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2175
         g.b_bought(v_player, v_corporation)
     else:
-        # at rulespecs/18co.rules:2174
+        # at rulespecs/18co.rules:2177
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2174",
+                at="rulespecs/18co.rules:2177",
             )
-        # at rulespecs/18co.rules:2176
+        # at rulespecs/18co.rules:2179
         v_cert = v_shares[0]
-        # at rulespecs/18co.rules:2177
+        # at rulespecs/18co.rules:2180
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
-                at="rulespecs/18co.rules:2177",
+                at="rulespecs/18co.rules:2180",
             )
-        # at rulespecs/18co.rules:2178
+        # at rulespecs/18co.rules:2181
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -9688,9 +9696,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
-                at="rulespecs/18co.rules:2178",
+                at="rulespecs/18co.rules:2181",
             )
-        # at rulespecs/18co.rules:2180
+        # at rulespecs/18co.rules:2183
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -9698,9 +9706,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2180",
+                at="rulespecs/18co.rules:2183",
             )
-        # at rulespecs/18co.rules:2182
+        # at rulespecs/18co.rules:2185
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -9709,24 +9717,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2182"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2185"
             )
-        # at rulespecs/18co.rules:2184
-        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-        # at rulespecs/18co.rules:2185
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2185")
-        # at rulespecs/18co.rules:2186
-        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
         # at rulespecs/18co.rules:2187
-        g.move(v_cert, v_seller, v_player)
+        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2188
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2188")
+        # at rulespecs/18co.rules:2189
+        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+        # at rulespecs/18co.rules:2190
+        g.move(v_cert, v_seller, v_player)
+        # at rulespecs/18co.rules:2191
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2192
         g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:809
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9740,7 +9750,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:819
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9761,39 +9771,39 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
-    # at rulespecs/18co.rules:2061
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/18co.rules:2062
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/18co.rules:2063
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§4.1, §3.1.1",
-            at="rulespecs/18co.rules:2062",
-        )
-    # at rulespecs/18co.rules:2064
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2064"
+            at="rulespecs/18co.rules:2063",
         )
     # at rulespecs/18co.rules:2065
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2065"
+        )
+    # at rulespecs/18co.rules:2066
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no shares are sold in the first Stock Round",
             rule="§4.1.1",
-            at="rulespecs/18co.rules:2065",
+            at="rulespecs/18co.rules:2066",
         )
-    # at rulespecs/18co.rules:2066
+    # at rulespecs/18co.rules:2067
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at",
             rule="§4.1.3, §4.3.1",
-            at="rulespecs/18co.rules:2066",
+            at="rulespecs/18co.rules:2067",
         )
-    # at rulespecs/18co.rules:2067
-    v_pres = g.b_president_certificate(v_corporation)
     # at rulespecs/18co.rules:2068
-    v_exchange = v_pres in v_shares
+    v_pres = g.b_president_certificate(v_corporation)
     # at rulespecs/18co.rules:2069
+    v_exchange = v_pres in v_shares
+    # at rulespecs/18co.rules:2070
     if not (
         (g.b_len(v_shares) >= 1)
         and all(
@@ -9807,11 +9817,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule="§4.1.2, §4.1.5",
-            at="rulespecs/18co.rules:2069",
+            at="rulespecs/18co.rules:2070",
         )
-    # at rulespecs/18co.rules:2071
-    v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2072
+    v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2073
     if not (
         (v_percent == v_named)
         or (
@@ -9822,40 +9832,40 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "the shares sold are those of the certificates named (only a sale of the President's certificate may keep one of its shares): a sale is never read as another",
             rule="§4.1.2, §4.1.5",
-            at="rulespecs/18co.rules:2072",
+            at="rulespecs/18co.rules:2073",
         )
-    # at rulespecs/18co.rules:2074
+    # at rulespecs/18co.rules:2075
     if not ((r_pool_percent(g, v_corporation) + v_percent) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2074",
+            at="rulespecs/18co.rules:2075",
         )
-    # at rulespecs/18co.rules:2076
+    # at rulespecs/18co.rules:2077
     if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
         raise IllegalAction(
             "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
             rule="§4.1.5, §4.5.1",
-            at="rulespecs/18co.rules:2076",
+            at="rulespecs/18co.rules:2077",
         )
-    # at rulespecs/18co.rules:2078
+    # at rulespecs/18co.rules:2079
     if not (
         (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
     ):
         raise IllegalAction(
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
             rule="§4.1.3, §4.1.4",
-            at="rulespecs/18co.rules:2078",
+            at="rulespecs/18co.rules:2079",
         )
-    # at rulespecs/18co.rules:2081
+    # at rulespecs/18co.rules:2082
     if v_emergency:
-        # at rulespecs/18co.rules:2082
+        # at rulespecs/18co.rules:2083
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent)
-    # at rulespecs/18co.rules:2084
+    # at rulespecs/18co.rules:2085
     v_falling = (
         (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
-    # at rulespecs/18co.rules:2085
+    # at rulespecs/18co.rules:2086
     g.transfer(
         (
             g.b_falling_sale_value(v_corporation, (v_percent // 10))
@@ -9865,100 +9875,109 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/18co.rules:2087
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, (v_percent // 10))
     # at rulespecs/18co.rules:2088
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, (v_percent // 10))
     # at rulespecs/18co.rules:2089
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/18co.rules:2090
+    g.state_set(
+        "sold_this_round",
+        (
+            v_player,
+            v_corporation,
+        ),
+        True,
+    )
+    # at rulespecs/18co.rules:2091
     if v_exchange:
-        # at rulespecs/18co.rules:2092
+        # at rulespecs/18co.rules:2094
         g.b_hand_over_presidency(v_corporation, v_player, v_percent)
-        # at rulespecs/18co.rules:2093
+        # at rulespecs/18co.rules:2095
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2094
+            # at rulespecs/18co.rules:2096
             if v_c != v_pres:
-                # at rulespecs/18co.rules:2095
+                # at rulespecs/18co.rules:2097
                 g.move(v_c, v_player, g.name("pool"))
-        # at rulespecs/18co.rules:2098
+        # at rulespecs/18co.rules:2100
         v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
-        # at rulespecs/18co.rules:2099
+        # at rulespecs/18co.rules:2101
         for v_c in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
-            # at rulespecs/18co.rules:2100
+            # at rulespecs/18co.rules:2102
             if not (g.attr(v_c, "percent") <= v_owed):
                 raise IllegalAction(
                     "a certificate given in the exchange is sold whole, or kept",
                     rule="§4.1.5, §4.5.3",
-                    at="rulespecs/18co.rules:2100",
+                    at="rulespecs/18co.rules:2102",
                 )
-            # at rulespecs/18co.rules:2101
+            # at rulespecs/18co.rules:2103
             g.move(v_c, v_player, g.name("pool"))
-            # at rulespecs/18co.rules:2102
+            # at rulespecs/18co.rules:2104
             if g.attr(v_c, "percent") < v_owed:
-                # at rulespecs/18co.rules:2103
+                # at rulespecs/18co.rules:2105
                 for v_d in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
-                    # at rulespecs/18co.rules:2104
+                    # at rulespecs/18co.rules:2106
                     if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
                         raise IllegalAction(
                             "a certificate given in the exchange is sold whole, or kept",
                             rule="§4.1.5, §4.5.3",
-                            at="rulespecs/18co.rules:2104",
+                            at="rulespecs/18co.rules:2106",
                         )
-                    # at rulespecs/18co.rules:2105
+                    # at rulespecs/18co.rules:2107
                     g.move(v_d, v_player, g.name("pool"))
     else:
-        # at rulespecs/18co.rules:2110
+        # at rulespecs/18co.rules:2112
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2111
+            # at rulespecs/18co.rules:2113
             g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/18co.rules:2114
+    # at rulespecs/18co.rules:2116
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:866
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:855
-        if not any(g.b_sold_this_round(v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:856
+        # at rulespecs/lib/18xx.rules:869
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
+            # at rulespecs/lib/18xx.rules:870
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:860
+        # at rulespecs/lib/18xx.rules:874
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:861
+            # at rulespecs/lib/18xx.rules:875
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:865
+        # at rulespecs/lib/18xx.rules:879
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:868
+        # at rulespecs/lib/18xx.rules:882
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:869
+            # at rulespecs/lib/18xx.rules:883
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:888
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:889
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:876
+                # at rulespecs/lib/18xx.rules:890
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:879
+            # at rulespecs/lib/18xx.rules:893
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:852
+        # at rulespecs/lib/18xx.rules:866
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:866",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:902
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9966,7 +9985,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:905
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -9976,62 +9995,62 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:891",
+            at="rulespecs/lib/18xx.rules:905",
         )
-    # at rulespecs/lib/18xx.rules:893
+    # at rulespecs/lib/18xx.rules:907
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:893",
+            at="rulespecs/lib/18xx.rules:907",
         )
-    # at rulespecs/lib/18xx.rules:895
+    # at rulespecs/lib/18xx.rules:909
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
-    # at rulespecs/18co.rules:2195
+    # at rulespecs/18co.rules:2199
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2195",
+            at="rulespecs/18co.rules:2199",
         )
-    # at rulespecs/18co.rules:2196
+    # at rulespecs/18co.rules:2200
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2196",
+            at="rulespecs/18co.rules:2200",
         )
-    # at rulespecs/18co.rules:2197
+    # at rulespecs/18co.rules:2201
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2197")
-    # at rulespecs/18co.rules:2198
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2201")
+    # at rulespecs/18co.rules:2202
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2198",
+            at="rulespecs/18co.rules:2202",
         )
-    # at rulespecs/18co.rules:2199
+    # at rulespecs/18co.rules:2203
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/18co.rules:2200
+    # at rulespecs/18co.rules:2204
     if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2200",
+            at="rulespecs/18co.rules:2204",
         )
-    # at rulespecs/18co.rules:2201
+    # at rulespecs/18co.rules:2205
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
-            at="rulespecs/18co.rules:2201",
+            at="rulespecs/18co.rules:2205",
         )
-    # at rulespecs/18co.rules:2202
+    # at rulespecs/18co.rules:2206
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -10042,133 +10061,133 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "a private is bought from a player for 50% to 150% of its face value",
             rule="§5.3.2",
-            at="rulespecs/18co.rules:2202",
+            at="rulespecs/18co.rules:2206",
         )
-    # at rulespecs/18co.rules:2204
+    # at rulespecs/18co.rules:2208
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2204")
-    # at rulespecs/18co.rules:2205
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2208")
+    # at rulespecs/18co.rules:2209
     if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2205",
+            at="rulespecs/18co.rules:2209",
         )
-    # at rulespecs/18co.rules:2207
+    # at rulespecs/18co.rules:2211
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2208
+    # at rulespecs/18co.rules:2212
     g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:929
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:915",
+            at="rulespecs/lib/18xx.rules:929",
         )
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:930
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:931
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:917",
+            at="rulespecs/lib/18xx.rules:931",
         )
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:932
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:933
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
-    # at rulespecs/18co.rules:2264
+    # at rulespecs/18co.rules:2268
     if g.b_pending_decision(v_corporation, "place_token"):
-        # at rulespecs/18co.rules:2265
+        # at rulespecs/18co.rules:2269
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
-                at="rulespecs/18co.rules:2265",
+                at="rulespecs/18co.rules:2269",
             )
-        # at rulespecs/18co.rules:2267
+        # at rulespecs/18co.rules:2271
         g.b_swap_station(v_corporation, v_city)
     else:
-        # at rulespecs/18co.rules:2269
+        # at rulespecs/18co.rules:2273
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
-                at="rulespecs/18co.rules:2269",
+                at="rulespecs/18co.rules:2273",
             )
-        # at rulespecs/18co.rules:2270
+        # at rulespecs/18co.rules:2274
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
-                at="rulespecs/18co.rules:2270",
+                at="rulespecs/18co.rules:2274",
             )
-        # at rulespecs/18co.rules:2271
+        # at rulespecs/18co.rules:2275
         v_spot = g.b_check_token(v_corporation, v_city)
-        # at rulespecs/18co.rules:2272
+        # at rulespecs/18co.rules:2276
         v_cost = g.b_next_token_cost(v_corporation)
-        # at rulespecs/18co.rules:2273
+        # at rulespecs/18co.rules:2277
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
-                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2273"
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2277"
             )
-        # at rulespecs/18co.rules:2274
+        # at rulespecs/18co.rules:2278
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2275
+        # at rulespecs/18co.rules:2279
         g.b_place_station(v_corporation, v_spot)
-        # at rulespecs/18co.rules:2276
+        # at rulespecs/18co.rules:2280
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:948
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:934",
+            at="rulespecs/lib/18xx.rules:948",
         )
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:949
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:950
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
-    # at rulespecs/18co.rules:2284
+    # at rulespecs/18co.rules:2288
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2284",
+            at="rulespecs/18co.rules:2288",
         )
-    # at rulespecs/18co.rules:2285
+    # at rulespecs/18co.rules:2289
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2285"
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2289"
         )
-    # at rulespecs/18co.rules:2286
+    # at rulespecs/18co.rules:2290
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/18co.rules:2287
+    # at rulespecs/18co.rules:2291
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
     )
-    # at rulespecs/18co.rules:2288
+    # at rulespecs/18co.rules:2292
     if v_revenue > 0:
-        # at rulespecs/18co.rules:2289
+        # at rulespecs/18co.rules:2293
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -10177,28 +10196,28 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
-    # at rulespecs/18co.rules:2291
+    # at rulespecs/18co.rules:2295
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
-        # at rulespecs/18co.rules:2292
+        # at rulespecs/18co.rules:2296
         g.b_close_private(g.entity("private", "DRGR"))
-    # at rulespecs/18co.rules:2294
-    v_paid = v_revenue if (v_kind == "payout") else 0
-    # at rulespecs/18co.rules:2295
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2296
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/18co.rules:2297
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/18co.rules:2298
+    v_paid = v_revenue if (v_kind == "payout") else 0
+    # at rulespecs/18co.rules:2299
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2300
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/18co.rules:2301
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/18co.rules:2302
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -10208,9 +10227,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:974
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:961
+        # at rulespecs/lib/18xx.rules:975
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -10220,7 +10239,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:984
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -10238,116 +10257,116 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
-    # at rulespecs/18co.rules:2319
+    # at rulespecs/18co.rules:2323
     v_value = g.b_price(v_corporation)
-    # at rulespecs/18co.rules:2320
+    # at rulespecs/18co.rules:2324
     if g.b_revenue(v_corporation) > 0:
-        # at rulespecs/18co.rules:2321
+        # at rulespecs/18co.rules:2325
         if v_kind == "withhold":
-            # at rulespecs/18co.rules:2322
+            # at rulespecs/18co.rules:2326
             g.b_market_move(v_corporation, "left")
         else:
-            # at rulespecs/18co.rules:2324
+            # at rulespecs/18co.rules:2328
             g.b_market_move(v_corporation, "right")
-            # at rulespecs/18co.rules:2325
+            # at rulespecs/18co.rules:2329
             if v_paid >= (2 * v_value):
-                # at rulespecs/18co.rules:2326
+                # at rulespecs/18co.rules:2330
                 g.b_market_move(v_corporation, "up")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
-    # at rulespecs/18co.rules:2213
+    # at rulespecs/18co.rules:2217
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2213",
+            at="rulespecs/18co.rules:2217",
         )
-    # at rulespecs/18co.rules:2214
+    # at rulespecs/18co.rules:2218
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2214",
+            at="rulespecs/18co.rules:2218",
         )
-    # at rulespecs/18co.rules:2216
+    # at rulespecs/18co.rules:2220
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18co.rules:2217
+    # at rulespecs/18co.rules:2221
     if v_seller == g.name("depot"):
-        # at rulespecs/18co.rules:2218
+        # at rulespecs/18co.rules:2222
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
-                at="rulespecs/18co.rules:2218",
+                at="rulespecs/18co.rules:2222",
             )
-        # at rulespecs/18co.rules:2219
+        # at rulespecs/18co.rules:2223
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
-                at="rulespecs/18co.rules:2219",
+                at="rulespecs/18co.rules:2223",
             )
-        # at rulespecs/18co.rules:2220
+        # at rulespecs/18co.rules:2224
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2220"
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2224"
             )
-        # at rulespecs/18co.rules:2221
+        # at rulespecs/18co.rules:2225
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18co.rules:2222
+        # at rulespecs/18co.rules:2226
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2222",
+                at="rulespecs/18co.rules:2226",
             )
-        # at rulespecs/18co.rules:2223
+        # at rulespecs/18co.rules:2227
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2224
+        # at rulespecs/18co.rules:2228
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18co.rules:2225
+        # at rulespecs/18co.rules:2229
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18co.rules:2227
+        # at rulespecs/18co.rules:2231
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
-                at="rulespecs/18co.rules:2227",
+                at="rulespecs/18co.rules:2231",
             )
-        # at rulespecs/18co.rules:2228
+        # at rulespecs/18co.rules:2232
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18co.rules:2229
+        # at rulespecs/18co.rules:2233
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2229",
+                at="rulespecs/18co.rules:2233",
             )
-        # at rulespecs/18co.rules:2230
+        # at rulespecs/18co.rules:2234
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2231
+        # at rulespecs/18co.rules:2235
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18co.rules:2232
+        # at rulespecs/18co.rules:2236
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18co.rules:2234
+        # at rulespecs/18co.rules:2238
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2234",
+                at="rulespecs/18co.rules:2238",
             )
-        # at rulespecs/18co.rules:2235
+        # at rulespecs/18co.rules:2239
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
-                at="rulespecs/18co.rules:2235",
+                at="rulespecs/18co.rules:2239",
             )
-        # at rulespecs/18co.rules:2237
+        # at rulespecs/18co.rules:2241
         if not (
             (g.param("train_trades") == "any_corporation")
             or (g.b_president(v_seller) == g.b_president(v_corporation))
@@ -10355,44 +10374,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2237",
+                at="rulespecs/18co.rules:2241",
             )
-        # at rulespecs/18co.rules:2239
+        # at rulespecs/18co.rules:2243
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2239",
+                at="rulespecs/18co.rules:2243",
             )
-        # at rulespecs/18co.rules:2240
+        # at rulespecs/18co.rules:2244
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2240",
+                at="rulespecs/18co.rules:2244",
             )
-        # at rulespecs/18co.rules:2241
+        # at rulespecs/18co.rules:2245
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18co.rules:2242
+        # at rulespecs/18co.rules:2246
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18co.rules:2243
+        # at rulespecs/18co.rules:2247
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1034
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1021
+    # at rulespecs/lib/18xx.rules:1035
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1036
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1036",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1037
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -10400,23 +10419,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1023",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1039
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1026",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1027
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -10427,119 +10446,119 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1027",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1043
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1044
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1045
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1046
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1057
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1058
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1058",
         )
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1059
     v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1060
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1046",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1062
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1063
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1064
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1065
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1066
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1067
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
-    # at rulespecs/18co.rules:2250
+    # at rulespecs/18co.rules:2254
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2250",
+            at="rulespecs/18co.rules:2254",
         )
-    # at rulespecs/18co.rules:2251
+    # at rulespecs/18co.rules:2255
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2251",
+            at="rulespecs/18co.rules:2255",
         )
-    # at rulespecs/18co.rules:2252
+    # at rulespecs/18co.rules:2256
     if g.attr(v_train, "on_discard") == "removed_from_game":
-        # at rulespecs/18co.rules:2253
+        # at rulespecs/18co.rules:2257
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
-        # at rulespecs/18co.rules:2255
+        # at rulespecs/18co.rules:2259
         g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2257
+    # at rulespecs/18co.rules:2261
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
-        # at rulespecs/18co.rules:2258
+        # at rulespecs/18co.rules:2262
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once money is raised for a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2378
+    # at rulespecs/18co.rules:2382
     return not r_money_raised_for_train(g)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1087
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1073",
+            at="rulespecs/lib/18xx.rules:1087",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1089
     if not (
         (
             (
@@ -10580,9 +10599,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1089",
         )
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1095
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10593,15 +10612,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1081",
+            at="rulespecs/lib/18xx.rules:1095",
         )
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1097
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1102
     return (
         (
             g.b_dearest_train_price()
@@ -10614,7 +10633,7 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2372
+    # at rulespecs/18co.rules:2376
     g.b_mark_done_this_turn("emergency_sale")
 
 
@@ -10624,15 +10643,27 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1117
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1103",
+            at="rulespecs/lib/18xx.rules:1117",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1119
     g.b_end_game_now("agreement")
+
+
+def r_close_privates(g):
+    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
+    # at rulespecs/lib/18xx.rules:1140
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1141
+        if not g.b_stays_open(v_company):
+            # at rulespecs/lib/18xx.rules:1142
+            g.b_remove_markers(v_company)
+            # at rulespecs/lib/18xx.rules:1143
+            g.b_close_private(v_company)
 
 
 def a_corporation_bid(g, v_bidder, v_corporation, v_price):
@@ -10734,41 +10765,43 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     # at rulespecs/18co.rules:533
     g.move(v_cert, v_seller, v_player)
     # at rulespecs/18co.rules:534
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/18co.rules:535
     g.b_bought(v_player, v_corporation)
 
 
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     """Raise a bid and move it to another private (§2.1.2)"""
-    # at rulespecs/18co.rules:2045
+    # at rulespecs/18co.rules:2046
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2045",
+            at="rulespecs/18co.rules:2046",
         )
-    # at rulespecs/18co.rules:2046
+    # at rulespecs/18co.rules:2047
     if not (g.b_own_bid(v_player, v_from_company) > 0):
         raise IllegalAction(
             "the player has no bid on that private to move",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2046",
+            at="rulespecs/18co.rules:2047",
         )
-    # at rulespecs/18co.rules:2047
+    # at rulespecs/18co.rules:2048
     if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
         raise IllegalAction(
             "a bid is moved to another private in the auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2047",
-        )
-    # at rulespecs/18co.rules:2049
-    if not (v_price > g.b_own_bid(v_player, v_from_company)):
-        raise IllegalAction(
-            "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2049"
+            at="rulespecs/18co.rules:2048",
         )
     # at rulespecs/18co.rules:2050
-    if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2050")
+    if not (v_price > g.b_own_bid(v_player, v_from_company)):
+        raise IllegalAction(
+            "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2050"
+        )
     # at rulespecs/18co.rules:2051
+    if not ((v_price % g.param("bid_step")) == 0):
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2051")
+    # at rulespecs/18co.rules:2052
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -10776,9 +10809,9 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
         raise IllegalAction(
             "a bid is at least the base cost and at least $5 over the current bid",
             rule="§2.3",
-            at="rulespecs/18co.rules:2051",
+            at="rulespecs/18co.rules:2052",
         )
-    # at rulespecs/18co.rules:2053
+    # at rulespecs/18co.rules:2054
     if not (
         (
             (g.b_free_cash(v_player) + g.b_own_bid(v_player, v_from_company))
@@ -10789,53 +10822,53 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2053",
+            at="rulespecs/18co.rules:2054",
         )
-    # at rulespecs/18co.rules:2055
+    # at rulespecs/18co.rules:2056
     g.b_move_bid(v_player, v_from_company, v_company, v_price)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (Table B, §5.6)"""
-    # at rulespecs/18co.rules:2130
+    # at rulespecs/18co.rules:2132
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2130")
-    # at rulespecs/18co.rules:2131
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2132")
+    # at rulespecs/18co.rules:2133
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2131"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2133"
         )
-    # at rulespecs/18co.rules:2132
+    # at rulespecs/18co.rules:2134
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/18co.rules:2133
+    # at rulespecs/18co.rules:2135
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_remove_token(g, v_company, v_city):
     """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
-    # at rulespecs/18co.rules:2140
+    # at rulespecs/18co.rules:2142
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2140")
-    # at rulespecs/18co.rules:2141
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2142")
+    # at rulespecs/18co.rules:2143
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2141",
+            at="rulespecs/18co.rules:2143",
         )
-    # at rulespecs/18co.rules:2142
-    v_station = g.b_check_return_token(v_company, v_city)
-    # at rulespecs/18co.rules:2143
-    v_corporation = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2144
-    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    v_station = g.b_check_return_token(v_company, v_city)
     # at rulespecs/18co.rules:2145
+    v_corporation = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2146
+    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2147
     g.b_return_token(v_company, v_station)
 
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    # at rulespecs/18co.rules:2338
+    # at rulespecs/18co.rules:2342
     return (g.b_len(r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -10843,18 +10876,18 @@ def r_can_issue(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
-    # at rulespecs/18co.rules:2342
+    # at rulespecs/18co.rules:2346
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    # at rulespecs/18co.rules:2344
+    # at rulespecs/18co.rules:2348
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2344",
+            at="rulespecs/18co.rules:2348",
         )
-    # at rulespecs/18co.rules:2346
+    # at rulespecs/18co.rules:2350
     if not (
         (g.b_len(v_shares) == 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -10862,63 +10895,63 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "certificates are issued one at a time from the treasury",
             rule="§5.11.1",
-            at="rulespecs/18co.rules:2346",
+            at="rulespecs/18co.rules:2350",
         )
-    # at rulespecs/18co.rules:2348
+    # at rulespecs/18co.rules:2352
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2349
+    # at rulespecs/18co.rules:2353
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2349",
+            at="rulespecs/18co.rules:2353",
         )
-    # at rulespecs/18co.rules:2351
+    # at rulespecs/18co.rules:2355
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2352
+    # at rulespecs/18co.rules:2356
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2353
+        # at rulespecs/18co.rules:2357
         g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/18co.rules:2354
+        # at rulespecs/18co.rules:2358
         g.b_market_move(v_corporation, "down")
-        # at rulespecs/18co.rules:2355
+        # at rulespecs/18co.rules:2359
         if g.attr(v_c, "percent") > 10:
-            # at rulespecs/18co.rules:2356
+            # at rulespecs/18co.rules:2360
             g.b_market_move(v_corporation, "down")
-    # at rulespecs/18co.rules:2359
+    # at rulespecs/18co.rules:2363
     if v_emergency:
-        # at rulespecs/18co.rules:2360
+        # at rulespecs/18co.rules:2364
         g.b_mark_done_this_turn("emergency_issue")
 
 
 def r_money_raised_for_train(g):
     """the corporation operating has raised money for a train it must buy this turn (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2375
+    # at rulespecs/18co.rules:2379
     return g.b_done_this_turn("emergency_issue") or g.b_done_this_turn("emergency_sale")
 
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2382
+    # at rulespecs/18co.rules:2386
     if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2382")
-    # at rulespecs/18co.rules:2383
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2386")
+    # at rulespecs/18co.rules:2387
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18co.rules:2384
+    # at rulespecs/18co.rules:2388
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2384",
+            at="rulespecs/18co.rules:2388",
         )
-    # at rulespecs/18co.rules:2386
+    # at rulespecs/18co.rules:2390
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2386",
+            at="rulespecs/18co.rules:2390",
         )
-    # at rulespecs/18co.rules:2387
+    # at rulespecs/18co.rules:2391
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -10928,55 +10961,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2387",
+            at="rulespecs/18co.rules:2391",
         )
-    # at rulespecs/18co.rules:2389
+    # at rulespecs/18co.rules:2393
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2389",
+            at="rulespecs/18co.rules:2393",
         )
-    # at rulespecs/18co.rules:2391
+    # at rulespecs/18co.rules:2395
     if not (g.b_corporate_purchase_this_turn() != v_target):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2391",
+            at="rulespecs/18co.rules:2395",
         )
-    # at rulespecs/18co.rules:2393
+    # at rulespecs/18co.rules:2397
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2394
+    # at rulespecs/18co.rules:2398
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2394",
+            at="rulespecs/18co.rules:2398",
         )
-    # at rulespecs/18co.rules:2396
-    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2397
-    for v_c in v_shares:
-        # at rulespecs/18co.rules:2398
-        g.move(v_c, v_corporation, g.name("pool"))
     # at rulespecs/18co.rules:2400
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2401
+    for v_c in v_shares:
+        # at rulespecs/18co.rules:2402
+        g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/18co.rules:2404
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2401
+        # at rulespecs/18co.rules:2405
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2403
+    # at rulespecs/18co.rules:2407
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2408
+    # at rulespecs/18co.rules:2412
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2408",
+            at="rulespecs/18co.rules:2412",
         )
-    # at rulespecs/18co.rules:2409
+    # at rulespecs/18co.rules:2413
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -10984,76 +11017,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2409",
+            at="rulespecs/18co.rules:2413",
         )
-    # at rulespecs/18co.rules:2411
+    # at rulespecs/18co.rules:2415
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/18co.rules:2412
+    # at rulespecs/18co.rules:2416
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2412")
-    # at rulespecs/18co.rules:2413
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2416")
+    # at rulespecs/18co.rules:2417
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/18co.rules:2414
+    # at rulespecs/18co.rules:2418
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2415
+        # at rulespecs/18co.rules:2419
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2422
+    # at rulespecs/18co.rules:2426
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2422",
+            at="rulespecs/18co.rules:2426",
         )
-    # at rulespecs/18co.rules:2424
+    # at rulespecs/18co.rules:2428
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2424",
+            at="rulespecs/18co.rules:2428",
         )
-    # at rulespecs/18co.rules:2425
+    # at rulespecs/18co.rules:2429
     v_cert = v_shares[0]
-    # at rulespecs/18co.rules:2426
+    # at rulespecs/18co.rules:2430
     v_target = g.attr(v_cert, "corporation")
-    # at rulespecs/18co.rules:2427
+    # at rulespecs/18co.rules:2431
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2427",
+            at="rulespecs/18co.rules:2431",
         )
-    # at rulespecs/18co.rules:2428
+    # at rulespecs/18co.rules:2432
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2428",
+            at="rulespecs/18co.rules:2432",
         )
-    # at rulespecs/18co.rules:2429
+    # at rulespecs/18co.rules:2433
     v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:2430
+    # at rulespecs/18co.rules:2434
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2430",
+            at="rulespecs/18co.rules:2434",
         )
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2436
     v_earlier = g.b_corporate_purchase_this_turn()
-    # at rulespecs/18co.rules:2433
+    # at rulespecs/18co.rules:2437
     if not ((v_earlier == None) or (v_earlier == v_target)):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2433",
+            at="rulespecs/18co.rules:2437",
         )
-    # at rulespecs/18co.rules:2434
+    # at rulespecs/18co.rules:2438
     v_mine = g.b_percent(g.b_president(v_corporation), v_target)
-    # at rulespecs/18co.rules:2435
+    # at rulespecs/18co.rules:2439
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -11070,87 +11103,87 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2435",
+            at="rulespecs/18co.rules:2439",
         )
-    # at rulespecs/18co.rules:2440
+    # at rulespecs/18co.rules:2444
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:2441
+    # at rulespecs/18co.rules:2445
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2441")
-    # at rulespecs/18co.rules:2442
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2445")
+    # at rulespecs/18co.rules:2446
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2443
+    # at rulespecs/18co.rules:2447
     g.move(v_cert, v_seller, v_corporation)
-    # at rulespecs/18co.rules:2444
+    # at rulespecs/18co.rules:2448
     g.b_note_corporate_purchase(v_target)
-    # at rulespecs/18co.rules:2445
+    # at rulespecs/18co.rules:2449
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2454
+    # at rulespecs/18co.rules:2458
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2454",
+            at="rulespecs/18co.rules:2458",
         )
-    # at rulespecs/18co.rules:2455
+    # at rulespecs/18co.rules:2459
     if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2455")
-    # at rulespecs/18co.rules:2456
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2459")
+    # at rulespecs/18co.rules:2460
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2456",
+            at="rulespecs/18co.rules:2460",
         )
-    # at rulespecs/18co.rules:2457
+    # at rulespecs/18co.rules:2461
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2457",
+            at="rulespecs/18co.rules:2461",
         )
-    # at rulespecs/18co.rules:2459
+    # at rulespecs/18co.rules:2463
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§10)"""
-    # at rulespecs/18co.rules:2463
+    # at rulespecs/18co.rules:2467
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2463",
+            at="rulespecs/18co.rules:2467",
         )
-    # at rulespecs/18co.rules:2464
+    # at rulespecs/18co.rules:2468
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2464",
+            at="rulespecs/18co.rules:2468",
         )
-    # at rulespecs/18co.rules:2465
+    # at rulespecs/18co.rules:2469
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
-            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2465"
+            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2469"
         )
-    # at rulespecs/18co.rules:2467
+    # at rulespecs/18co.rules:2471
     if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
         raise IllegalAction(
-            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2467"
+            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2471"
         )
-    # at rulespecs/18co.rules:2469
+    # at rulespecs/18co.rules:2473
     g.b_end_game_now("bankruptcy")
 
 
@@ -11159,23 +11192,23 @@ def a_bankrupt(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1128
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1115
+        # at rulespecs/lib/18xx.rules:1129
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1120
-    g.b_close_privates()
+    # at rulespecs/lib/18xx.rules:1134
+    r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1149
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1125
+        # at rulespecs/lib/18xx.rules:1150
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -11187,23 +11220,23 @@ def t_presidents_choice_called(g, *_rest):
 
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
-    # at rulespecs/18co.rules:2302
+    # at rulespecs/18co.rules:2306
     for v_c in g.name("corporations"):
-        # at rulespecs/18co.rules:2303
+        # at rulespecs/18co.rules:2307
         if not g.b_started(v_c):
-            # at rulespecs/18co.rules:2304
+            # at rulespecs/18co.rules:2308
             g.b_unreserve_home(v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
-    # at rulespecs/18co.rules:2309
+    # at rulespecs/18co.rules:2313
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
-    # at rulespecs/18co.rules:2312
+    # at rulespecs/18co.rules:2316
     g.b_close_private(g.entity("private", "IMC"))
 
 
@@ -11344,6 +11377,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "close_privates": r_close_privates,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
@@ -11357,6 +11391,10 @@ class Game(GameBase):
         "action:corporate_buy_shares": a_corporate_buy_shares,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
+    }
+    STATES = {
+        "bought_this_turn": "stock_turn_start",
+        "sold_this_round": "stock_round_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

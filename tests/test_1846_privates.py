@@ -201,7 +201,7 @@ def test_private_companies_steamboat_held_by_a_player_may_be_left_as_it_is():
     g2 = steamboat_held_by_p1()
     act(g2, assign("SC", "C5"))
     act(g2, assign_corp("SC", "GT"))
-    g2.b_close_privates()
+    g2.call("close_privates")
     assert g2.b_markers() == []
 
 
@@ -215,7 +215,7 @@ def test_private_companies_steamboat_sold_to_a_corporation_serves_the_buyer():
     # owned by a corporation, the marker moves in that corporation's turn, once, and stays when privates close
     act(g, assign("SC", "I1"))
     assert g.b_markers() == [("SC", "I1", "GT", 20)]
-    g.b_close_privates()
+    g.call("close_privates")
     assert g.b_markers() == [("SC", "I1", "GT", 20)]
 
 
@@ -240,11 +240,11 @@ def test_private_companies_mail_contract_stays_open_when_a_corporation_owns_it()
     give_private(g, "MAIL", "GT")
     g.j.set(g.closed, "TBC", False)
     g.j.set(g.owner, "TBC", g.entity("player", "P1"))
-    g.b_close_privates()
+    g.call("close_privates")
     assert not g.closed["MAIL"] and g.closed["TBC"]
     # owned by a player it closes with the others
     g.j.set(g.owner, "MAIL", g.entity("player", "P2"))
-    g.b_close_privates()
+    g.call("close_privates")
     assert g.closed["MAIL"]
 
 

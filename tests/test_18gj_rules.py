@@ -238,7 +238,7 @@ def test_initial_stock_round_pass_buy_a_started_company_or_start_one():
     # no selling in the initial stock round
     owner = seats(g)[0]
     g.j.set(g.g, "turn", 0)  # test setup: back to the company's president
-    g.j.set(g.g, "bought", False)
+    g.state_set("bought_this_turn", (), False)
     g.j.set(g.g, "acted", False)
     g.j.set(g.owner, "DRG_1", g.entity("player", owner))  # test setup: he holds a 10% share
     g.transfer(0, BANK, g.entity("player", owner))
@@ -595,7 +595,7 @@ def test_two_player_rules_stock_ownership_70_percent():
     for cert in ("DRG_3", "DRG_4", "DRG_5", "DRG_6"):
         g.j.set(g.owner, cert, g.entity("player", a))  # test setup: a holds 70%
     g.j.set(g.g, "turn", 0)
-    g.j.set(g.g, "bought", False)
+    g.state_set("bought_this_turn", (), False)
     assert g.b_percent(g.entity("player", a), g.entity("corporation", "DRG")) == 70
     assert_refused(g, P(a, "buy_shares", shares=["DRG_7"], percent=10), "Stock Ownership", "holding cap")
 

@@ -69,3 +69,130 @@ def test_a_call_without_a_required_argument_is_E036(call, missing):
                  '}\n')
     (found,) = [d for d in loaded.errors]
     assert found.code == "E036" and f"without `{missing}`" in found.message
+
+
+# ---------------------------------------------------------------- declared state with a lifetime
+
+NOTED = ('variant "Noted" of "Toy" {\n'
+         '  state noted: set[(player, corporation)] reset on stock_round_start "what each player noted this round" §1\n'
+         '  state ever: set[corporation] "the corporations ever noted" §1\n'
+         '  procedure note(p: player, c: corporation) "note" §1 {\n'
+         '    set noted(p, c) = true\n'
+         '    set ever(c) = true\n'
+         '  }\n'
+         '  procedure unnote(p: player, c: corporation) "unnote" §1 { set noted(p, c) = false }\n'
+         '  function was_noted(p: player, c: corporation) "whether p noted c" §1 = noted(p, c)\n'
+         '}\n')
+
+
+def _variant(loaded, name: str):
+    title = loaded.program.variants[("Toy", name)]
+    game = memory_game_class(title, loaded.sources, "<toy>")(players=["A", "B"], seed=1)
+    return title, game
+
+
+def test_a_declared_state_is_set_read_undone_by_the_journal_and_emptied_at_its_moment():
+    loaded = toy(NOTED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    _, game = _variant(loaded, "Noted")
+    a, b, corp = game.find("A"), game.find("B"), game.find("TOY")
+    assert {k: game.STATES[k] for k in ("noted", "ever")} == {"noted": "stock_round_start", "ever": None}
+    game.j.begin()
+    game.call("note", a, corp)
+    assert game.call("was_noted", a, corp) and not game.call("was_noted", b, corp)
+    game.j.rollback()  # a refused action's rollback takes the element out again
+    assert not game.call("was_noted", a, corp) and not game.state_has("ever", corp)
+    game.call("note", a, corp)
+    game._reset_states("operating_turn_start")  # not its moment
+    assert game.call("was_noted", a, corp)
+    game._reset_states("stock_round_start")
+    assert not game.call("was_noted", a, corp)
+    assert game.state_has("ever", corp)  # no lifetime: it lasts the game
+    game.call("note", b, corp)
+    game.call("unnote", b, corp)
+    assert not game.call("was_noted", b, corp)
+
+
+def test_bought_this_turn_is_a_flag_the_purchase_sets_and_the_next_turn_clears():
+    """The library's `state bought_this_turn: bool reset on stock_turn_start`: the par sets it (one purchase
+    a turn), the turn's end clears it for the next player; a refused purchase leaves it as it was."""
+    loaded = toy()
+    game = new_game(loaded)
+    assert game.STATES["bought_this_turn"] == "stock_turn_start"
+    assert not game.state_has("bought_this_turn")
+    act(game, P("A", "par", corporation="TOY", share_price="70,0,2"))
+    assert game.state_has("bought_this_turn") and game.call("may_buy_now", game.find("A")) is False
+    act(game, P("A", "pass"))
+    assert not game.state_has("bought_this_turn")
+    assert game.call("may_buy_now", game.find("B")) is True
+
+
+def test_a_declared_state_in_the_z3_model_is_what_the_engine_keeps():
+    """The model's `set noted(p, c) = true` puts exactly that element in; the read agrees."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    loaded = toy(NOTED)
+    title, _ = _variant(loaded, "Noted")
+    model = Model(title)
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    p, q = model.players[0], model.players[1]
+    corp = model.corporations[0]
+    tr.call_routine(tr.routines["note"], [model.z(p), model.z(corp)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(z3.Not(z3.And(ctx.state[state_var("noted", (p, corp))],
+                             ctx.state[state_var("noted", (q, corp))] == pre[state_var("noted", (q, corp))],
+                             ctx.state[state_var("ever", (corp,))])))
+    assert solver.check() == z3.unsat
+    read = tr.call_routine(tr.routines["was_noted"], [model.z(p), model.z(corp)], {}, ctx)
+    read = z3.BoolVal(read) if isinstance(read, bool) else read
+    assert z3.Solver().check(z3.Not(read)) == z3.unsat
+    kinds = {v.name: v.group for v in model.vars.list if v.name.startswith("state:")}
+    assert kinds[state_var("noted", (p, corp))] == "turn" and kinds[state_var("ever", (corp,))] == "game"
+
+
+@pytest.mark.parametrize("clause, says", [
+    ('state s: set[(player, corporation)] reset on stock_round_end "s" §1', "the runtime empties no state at `stock_round_end`"),
+    ('state s: set[train] "s" §1', "a state is a set of"),
+    ('state s: set[(player, corporation)] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
+])
+def test_a_wrong_state_is_E037(clause, says):
+    loaded = toy('variant "Bad" of "Toy" {\n  ' + clause + '\n}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E037"] and says in found[0].message, [(d.code, d.message) for d in found]
+    assert found[0].span.path == "extra.rules"
+
+
+def test_the_model_of_the_privates_closing_keeps_a_private_that_stays_open():
+    """close_privates is the library's procedure: its z3 model follows stays_open, which the old twin
+    ignored (it closed every private). 1846's Mail Contract stays open in a corporation's hands only."""
+    import z3
+
+    from compiler.lang.pipeline import load
+    from compiler.verify.model import Model, hold_name
+    from compiler.verify.translate import Translator
+
+    title = load().program.titles["1846"]
+    model = Model(title)
+    tr = Translator(model)
+    clause = title.get("trigger", "privates_close")
+    (binding,) = tr.trigger_bindings(clause.decl)
+    step = tr.translate_trigger(clause, binding)
+    mc = model.entity("private", "MAIL")
+    item = model.item_of_ent(mc)
+    corp, player = model.corporations[0], model.players[0]
+    closed = step.post[f"closed:{mc.id}"]
+    for holder, stays in ((corp, True), (player, False)):
+        solver = z3.Solver()
+        solver.add(step.pre[hold_name(item, holder)] == 1, z3.Not(step.pre[f"closed:{mc.id}"]))
+        solver.add(*[step.pre[hold_name(item, b)] == 0 for b in model.buckets[item.kind] + [None] if b != holder])
+        solver.add(*model.vars.domain(step.pre))
+        solver.add(closed if stays else z3.Not(closed))  # the opposite of what the rule says
+        assert solver.check() == z3.unsat, holder
+    others = [x for x in model.privates if x != mc]
+    assert all(z3.simplify(step.post[f"closed:{x.id}"]) == z3.BoolVal(True) or step.post[f"closed:{x.id}"] is True
+               for x in others)

@@ -15,13 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 #: share cost and payees moved into the library; 203 with the trade-in's discount and the abilities'
 #: generic timing, `use_ability`, `ability_usable`, `ability_sold`, merged beside them as primitives;
 #: 181 with the holdings, bonds, the market (price_after), arithmetic, stock-round turn and emergency rules below in the library, and
-#: cert_limit(), holding_cap(), pool_cap() gone, which no rulespec called)
-RECORDED = 181
+#: cert_limit(), holding_cap(), pool_cap() gone, which no rulespec called; 179 with sold_this_round and bought_this_turn
+#: declared states of the library, and close_privates a library procedure over the primitive stays_open)
+RECORDED = 179
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
-         "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of"]
+         "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
+         "close_privates"]
 
 
 @functools.cache
@@ -70,3 +72,16 @@ def test_the_moved_rules_are_the_librarys(name):
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
     assert f"function {name}(" in library or f"procedure {name}(" in library
+
+
+#: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
+STATES = ["sold_this_round", "bought_this_turn"]
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_the_states_the_rules_keep_are_the_librarys(name):
+    """Read NAME(...), set by the rules that change it, emptied by the runtime at its moment: no `b_`
+    method, no z3 twin."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert f"state {name}: " in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")

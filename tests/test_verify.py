@@ -325,6 +325,7 @@ SELL_SHARES = """
     }
     do price_drop_on_sale(player, corporation, shares, len(shares))
     do note_sold(player, corporation)
+    set sold_this_round(player, corporation) = true
     do check_president(corporation)
   }
 """

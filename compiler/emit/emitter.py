@@ -218,6 +218,8 @@ class Compiler:
             elif isinstance(decl, s.Cite):
                 self.cites[f"{decl.kind} {decl.name}"] = decl.prov
         self.constants.update(c.name for c in title.clauses if c.kind in ("action", "enum"))
+        #: the declared states (`state NAME: set[...]`), read `NAME(a, b)` and written `set NAME(a, b) = v`
+        self.states = {c.name: c.decl for c in title.clauses if isinstance(c.decl, s.StateDecl)}
 
     def rule_for(self, exprs, default: str) -> str:
         """The citation a guard names: the title's citations of the
@@ -276,6 +278,8 @@ class Compiler:
             if not isinstance(e.func, s.Name):
                 raise EmitError("only named routines can be called", e.span)
             name = e.func.name
+            if name in self.states and name not in scope.locals:
+                return f"g.state_has({name!r}{''.join(', ' + a for a in args)})"
             if name in self.routines:
                 return f"{_ident(name, 'r_')}(g{''.join(', ' + a for a in args)})"
             _ident(name)
@@ -326,10 +330,14 @@ class Compiler:
             elif isinstance(st, s.Assign):
                 if isinstance(st.target, s.Member):
                     out.append(f"{pad}g.set_attr({self.expr(st.target.obj, scope)}, {st.target.name!r}, {self.expr(st.value, scope)})")
+                elif (isinstance(st.target, s.Call) and isinstance(st.target.func, s.Name)
+                      and st.target.func.name in self.states and not st.target.kwargs):
+                    parts = "".join(self.expr(a, scope) + ", " for a in st.target.args)
+                    out.append(f"{pad}g.state_set({st.target.func.name!r}, ({parts}), {self.expr(st.value, scope)})")
                 elif isinstance(st.target, s.Name) and st.target.name in scope.locals:
                     out.append(f"{pad}{_ident(st.target.name)} = {self.expr(st.value, scope)}")
                 else:
-                    raise EmitError("`set` assigns to a local or to an entity's field", st.span)
+                    raise EmitError("`set` assigns to a local, an entity's field or a declared state's element", st.span)
             elif isinstance(st, s.Let):
                 out.append(f"{pad}{_ident(st.name)} = {self.expr(st.value, scope)}")
                 scope.locals.add(st.name)
@@ -517,6 +525,7 @@ def render_module(title: Title, sources=None) -> str:
         action_defaults=action_defaults,
         triggers=triggers,
         trigger_table=list(by_event.items()),
+        states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
         rules=sorted(rules.items()),
         ident=_ident,
         repr=repr,

@@ -45,6 +45,7 @@ _ITEM = (
     "uses", "lib", "rulebook", "section", "note", "cite", "replace", "amend", "remove",
     "table", "by", "param", "enum", "action", "procedure", "function", "trigger", "on",
     "invariant", "sanction", "for", "reading", "when", "kind", "required", "documentation",
+    "state", "reset",
 )
 _STATEMENT = (
     "require", "unless", "else", "transfer", "from", "to", "move", "set", "let", "if",

@@ -372,6 +372,26 @@ class _Builder(Transformer):
     def enum_type(self, meta, children):
         return s.TypeRef((), False, self._sp(meta), values=tuple(str(c) for c in children))
 
+    def set_type(self, meta, children):
+        inner = children[0]
+        alts = (inner,) if inner.parts else inner.alternatives
+        return s.TypeRef(alts, False, self._sp(meta), is_set=True)
+
+    def tuple_type(self, meta, children):
+        return s.TypeRef((), False, self._sp(meta), parts=tuple(str(c) for c in children))
+
+    def state_decl(self, meta, children):
+        reset = self._pick(children, _Reset)
+        strings = self._strings(children[2:])
+        type_ = children[1]
+        if len(type_.alternatives) == 1 and isinstance(type_.alternatives[0], s.TypeRef):
+            type_ = type_.alternatives[0]  # set[...]: the type itself, not a one-way union of it
+        return s.StateDecl(_key(children[0]), type_, reset.event if reset else None,
+                           strings[0] if strings else None, self._prov(children), self._sp(meta))
+
+    def state_reset(self, meta, children):
+        return _Reset(str(children[0]))
+
     def params(self, meta, children):
         return _Params(tuple(children))
 
@@ -771,6 +791,11 @@ class _Required:
 
 class _Documentation:
     pass
+
+
+class _Reset:
+    def __init__(self, event):
+        self.event = event
 
 
 # ---------------------------------------------------------------- errors

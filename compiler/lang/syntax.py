@@ -468,11 +468,18 @@ class TypeRef:
     span: Span = _span()
     key: "TypeRef | None" = None
     values: tuple[str, ...] = ()
+    #: `set[...]` (a declared state's type); `parts`: a tuple type `(player, corporation)`, the names of its parts
+    is_set: bool = False
+    parts: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if self.values:
             return "{" + ", ".join(self.values) + "}"
+        if self.parts:
+            return "(" + ", ".join(self.parts) + ")"
         inner = " | ".join(str(a) for a in self.alternatives)
+        if self.is_set:
+            return f"set[{inner}]"
         if self.key is not None:
             return f"map[{self.key}, {inner}]"
         return f"list[{inner}]" if self.is_list else inner
@@ -606,6 +613,43 @@ class Enum:
 
 
 @dataclass(frozen=True)
+class StateDecl:
+    """`state sold_this_round: set[(player, corporation)] reset on stock_round_start "meaning"`: state the
+    rules keep themselves. A set of entities (or of tuples of them): `sold_this_round(P, C)` reads whether
+    (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out); or a flag
+    (`bool`), read `NAME()`. The runtime empties it at the moment `reset_on` names
+    (`runtime.game.STATE_RESETS`); with none it lasts the game."""
+
+    name: str
+    type: TypeRef
+    reset_on: str | None
+    title: str | None
+    prov: Provenance
+    span: Span = _span()
+
+    @property
+    def clause_key(self) -> tuple[str, str]:
+        return ("state", self.name)
+
+    @property
+    def is_flag(self) -> bool:
+        """`state NAME: bool`: one truth value, read NAME(), set with `set NAME() = true` (a set whose one
+        element is the empty tuple)."""
+        return not self.type.is_set and self.type.alternatives == ("bool",)
+
+    @property
+    def element(self) -> tuple[str, ...]:
+        """The kinds of an element's parts: ("player", "corporation") for set[(player, corporation)]; none
+        for a flag (`bool`)."""
+        inner = self.type.alternatives[0] if self.type.is_set and len(self.type.alternatives) == 1 else None
+        if isinstance(inner, TypeRef) and inner.parts:
+            return inner.parts
+        if isinstance(inner, str):
+            return (inner,)
+        return ()
+
+
+@dataclass(frozen=True)
 class Routine:
     """An action, procedure or function. A function's body is one expression."""
 
@@ -674,7 +718,7 @@ class Sanction:
         return ("sanction", f"{self.invariant}/{self.action}")
 
 
-Decl = Union[Property, Component, Table, Param, Enum, KindDecl, Routine, Trigger, Invariant, Sanction]
+Decl = Union[Property, Component, Table, Param, Enum, KindDecl, StateDecl, Routine, Trigger, Invariant, Sanction]
 
 
 @dataclass(frozen=True)

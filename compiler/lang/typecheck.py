@@ -225,7 +225,48 @@ class Checker:
         self._required_params()
         self._matches()
         self._arities()
+        self._states()
         return self.out
+
+    # -- declared states
+    def _states(self) -> None:
+        """E037 for a declared state that is not a set of entities (or of tuples of them), one whose
+        `reset on` names a moment the runtime does not empty states at, and a read or a `set` of one with
+        another number of arguments than its elements have parts: the engine and the z3 model both need
+        the elements' kinds and the moment."""
+        from compiler.runtime.game import STATE_RESETS
+
+        kinds = ("player", "corporation", "private", "minor")
+        states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        for decl in states.values():
+            if not decl.is_flag and (not decl.element or any(k not in kinds for k in decl.element)):
+                self.out.append(error(
+                    "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
+                            + ", ".join(kinds[:-1]) + f" or {kinds[-1]}, or of tuples of them, or a bool",
+                    decl.type.span or decl.span, help="write set[corporation], set[(player, corporation)] or bool"))
+            if decl.reset_on is not None and decl.reset_on not in STATE_RESETS:
+                self.out.append(error(
+                    "E037", f"the runtime empties no state at `{decl.reset_on}`"
+                            + did_you_mean(nearest(decl.reset_on, list(STATE_RESETS))),
+                    decl.span, help="its moments: " + listing(list(STATE_RESETS)) + " (no `reset`: the state lasts the game)"))
+        if not states:
+            return
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
+            for node in s.walk(decl):
+                if not (isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in states
+                        and node.func.name not in shadowed):
+                    continue
+                state = states[node.func.name]
+                if len(node.args) != len(state.element) or node.kwargs:
+                    self.out.append(error(
+                        "E037", f"state `{state.name}` is {state.type}: name {len(state.element)} "
+                                f"part{'s' if len(state.element) != 1 else ''} ({', '.join(state.element)}); "
+                                f"this gives {len(node.args) + len(node.kwargs)}",
+                        node.span, help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))
 
     # -- calls of the title's procedures and functions
     def _arities(self) -> None:

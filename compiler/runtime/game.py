@@ -56,6 +56,10 @@ STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("la
 HOLDING_STEPS = {"buy_company": ("buy_company",)}
 #: a combined step: tiles and a station token in any order, one pass ends both
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
+#: the moments at which a declared state (`state NAME: set[...] reset on MOMENT`) is emptied: as a stock
+#: round starts, as each turn of a stock round (or of its auctions and special rounds) starts, as a
+#: company's operating turn starts (a state with no `reset` lasts the game)
+STATE_RESETS = ("stock_round_start", "stock_turn_start", "operating_turn_start")
 
 
 class GameBase:
@@ -64,6 +68,8 @@ class GameBase:
     TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
     #: each action's optional fields (`exchange: train | none = none`): the value bound where an action leaves one out
     ACTION_DEFAULTS: dict[str, dict[str, Any]] = {}
+    #: the title's declared states (`state NAME: set[...] reset on MOMENT`): name -> its moment (None: the game)
+    STATES: dict[str, str | None] = {}
 
     # ------------------------------------------------------------ setup
 
@@ -388,9 +394,7 @@ class GameBase:
             "priority": 0,
             "passes": 0,
             "acted": False,
-            "bought": False,
             "sold": False,
-            "sold_this_round": frozenset(),
             "sale": 0,
             "sale_price": None,
             "order": (),
@@ -880,13 +884,6 @@ class GameBase:
     def b_operated(self, corp: Entity) -> bool:
         """operated(C): C has finished an operating turn in this game."""
         return bool(self.corp[corp.id].get("operated"))
-
-    def b_bought_this_turn(self) -> bool:
-        """bought_this_turn(): the player to act has bought a certificate (or a private) in this stock-round turn."""
-        return self.g["bought"]
-
-    def b_sold_this_round(self, player: Entity, corp: Entity) -> bool:
-        return (player.id, corp.id) in self.g["sold_this_round"]
 
     def b_certificates(self, player: Entity) -> int:
         """Certificates counting against the limit: shares outside exempt
@@ -1902,9 +1899,16 @@ class GameBase:
         if self._armed(corp, "train_discount"):
             self._disarm(corp)
 
-    def b_remove_markers(self) -> None:
-        """remove_markers(): every revenue marker leaves the map (their bonuses end)."""
-        self.j.set(self.g, "markers", ())
+    def b_remove_markers(self, company: Entity | None = None) -> None:
+        """remove_markers(): every revenue marker leaves the map (their bonuses end). remove_markers(X), as
+        private X closes: its marker leaves the map where a player holds X and its marker ability for a player
+        owner says `removed_on_close: true` (a corporation's stays)."""
+        if company is None:
+            self.j.set(self.g, "markers", ())
+        elif self.owner[company.id].kind == "player" and not self.closed[company.id] and any(
+                str(a.get("owner", "")) == "player" and a.get("removed_on_close")
+                for a in self._abilities(company, "hex_marker")):
+            self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != company.id))
 
     def b_stays_open(self, company: Entity) -> bool:
         """stays_open(X): whether private X escapes the closing of privates now: it has an ability
@@ -2446,7 +2450,6 @@ class GameBase:
     def b_bought(self, player: Entity, corp: Entity) -> None:
         self._reenter(player)
         self.j.set(self.g, "round_acted", True)
-        self.j.set(self.g, "bought", True)
         self.j.set(self.g, "acted", True)
         self._check_float(corp)
         self._check_president(corp)
@@ -2464,7 +2467,6 @@ class GameBase:
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
-        self.j.set(self.g, "sold_this_round", self.g["sold_this_round"] | {(player.id, corp.id)})
         self.j.set(self.g, "turn_sold", self.g.get("turn_sold", frozenset()) | {corp.id})
 
     def b_sold_this_turn(self, player: Entity, corp: Entity) -> bool:
@@ -2738,6 +2740,30 @@ class GameBase:
             if found is not None:
                 return found
         return name  # an enum value or zone name stands for itself
+
+    # -- declared states (`state NAME: set[...]`): kept in the round state `g`, so the journal undoes them
+
+    @staticmethod
+    def _state_key(value: Any) -> Any:
+        return value.id if isinstance(value, Entity) else value
+
+    def state_has(self, name: str, *parts: Any) -> bool:
+        """`NAME(a, b)` of a declared state: whether (a, b) is in it."""
+        return tuple(self._state_key(p) for p in parts) in self.g.get(f"state:{name}", frozenset())
+
+    def state_set(self, name: str, parts: tuple, present: bool) -> None:
+        """`set NAME(a, b) = present`: (a, b) put in the declared state, or taken out."""
+        key = f"state:{name}"
+        element = tuple(self._state_key(p) for p in parts)
+        held = self.g.get(key, frozenset())
+        if (element in held) != bool(present):
+            self.j.set(self.g, key, held | {element} if present else held - {element})
+
+    def _reset_states(self, moment: str) -> None:
+        """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied."""
+        for name, reset in self.STATES.items():
+            if reset == moment and self.g.get(f"state:{name}"):
+                self.j.set(self.g, f"state:{name}", frozenset())
 
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data."""
@@ -3015,6 +3041,7 @@ class GameBase:
                 # the library's price drop, the sale naming no certificates (the runtime makes it)
                 self.call("price_drop_on_sale", player, corp, [], len(normal))
                 self.b_note_sold(player, corp)
+                self.state_set("sold_this_round", (player, corp), True)  # the library's record of the round's sales
             if self.corp[corp.id]["closed"]:
                 continue
             rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
@@ -3218,19 +3245,6 @@ class GameBase:
             # the decisions asked before the first company operates are taken: the round begins
             self.j.set(self.g, "after_decisions", None)
             self._next_corporation()
-
-    def b_close_privates(self) -> None:
-        """close_privates(): every private closes, but one whose ability keeps it open (stays_open); the
-        marker of a private a player owns leaves the map with it where its marker ability for a player
-        owner says `removed_on_close: true`."""
-        for p in self.privates:
-            if not self.b_stays_open(p):
-                if self.owner[p.id].kind == "player" and not self.closed[p.id] and any(
-                        str(a.get("owner", "")) == "player" and a.get("removed_on_close")
-                        for a in self._abilities(p, "hex_marker")):
-                    self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != p.id))
-                self.j.set(self.closed, p.id, True)
-                self._drop_reservations(p)
 
     # ------------------------------------------------------------ government subsidies (a `subsidy` component)
 
@@ -4016,13 +4030,13 @@ class GameBase:
             first_player = (first_player + 1) % self.n
         self.j.set(self.g, "turn", first_player)
         self.j.set(self.g, "passes", 0)
-        self.j.set(self.g, "sold_this_round", frozenset())
+        self._reset_states("stock_round_start")
         self.j.set(self.g, "round_acted", False)
         self._new_turn()
 
     def _new_turn(self) -> None:
         self.j.set(self.g, "acted", False)
-        self.j.set(self.g, "bought", False)
+        self._reset_states("stock_turn_start")
         self.j.set(self.g, "sold", False)
         if self.g.get("turn_sold"):
             self.j.set(self.g, "turn_sold", frozenset())
@@ -4356,6 +4370,7 @@ class GameBase:
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
+        self._reset_states("operating_turn_start")
         if self.g.get("turn_sold"):
             self.j.set(self.g, "turn_sold", frozenset())
         self.j.set(self.g, "corporate_purchase", None)

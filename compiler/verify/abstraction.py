@@ -29,6 +29,7 @@ from compiler.verify.model import (
     Model,
     Unsupported,
     hold_name,
+    state_var,
 )
 
 
@@ -510,11 +511,16 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
-    for name in ("bought", "sold", "acted"):
+    for name in ("sold", "acted"):
         out[name] = bool(g[name])
-    for p in model.players:
-        for c in model.corporations:
-            out[f"sold_this_round:{p.id}@{c.id}"] = (p.id, c.id) in g["sold_this_round"]
+    for decl in model.states():  # the declared states: each element of the scope in the engine's set or not
+        try:
+            elements = model.state_elements(decl)
+        except Unsupported:
+            continue
+        held = g.get(f"state:{decl.name}", frozenset())
+        for parts in elements:
+            out[state_var(decl.name, parts)] = tuple(p.id for p in parts) in held
     for c in model.corporations:
         out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
     if model.cards is not None:

@@ -627,6 +627,23 @@ class Model:
         """The scope's entity of that kind and id, or None."""
         return self._ent_index.get((kind, key))
 
+    def states(self) -> list[s.StateDecl]:
+        """The title's declared states (`state NAME: set[...]`), in clause order."""
+        return [c.decl for c in self.title.clauses if isinstance(c.decl, s.StateDecl)]
+
+    def state_elements(self, decl: s.StateDecl) -> list[tuple[Ent, ...]]:
+        """Every element a declared state may hold in the scope: tuples of the scope's entities of its
+        parts' kinds (players, corporations, privates, minors); a part of another kind is Unsupported."""
+        domains = {"player": self.players, "corporation": self.corporations, "private": self.privates,
+                   "minor": self.minors}
+        parts = decl.element
+        if decl.is_flag:
+            return [()]
+        if not parts or any(k not in domains for k in parts):
+            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors "
+                              "or tuples of them)")
+        return list(itertools.product(*[domains[k] for k in parts]))
+
     def item(self, iid: str) -> Item | None:
         """The scope's item (certificate, train, private, bond) by id, or None."""
         return self._item_index.get(iid)
@@ -917,11 +934,18 @@ class StateVars:
             add(name, "int", "turn")
         for name in ("operating", "acting", "pending_entity"):
             add(name, "ent", "turn")
-        for name in ("bought", "sold", "acted", "pending"):
+        for name in ("sold", "acted", "pending"):
             add(name, "bool", "turn")
-        for p in model.players:
-            for c in model.corporations:
-                add(f"sold_this_round:{p.id}@{c.id}", "bool", "turn")
+        # the title's declared states: a truth value per element; one with a lifetime is round bookkeeping
+        # (havocked where the round machinery moves on, which covers its reset), one for the game changes
+        # only where a rule sets it
+        for decl in model.states():
+            try:
+                elements = model.state_elements(decl)
+            except Unsupported:
+                continue  # the translation refuses the rules that read or write it
+            for parts in elements:
+                add(state_var(decl.name, parts), "bool", "turn" if decl.reset_on else "game")
         for c in model.corporations:
             add(f"sold_this_turn:{c.id}", "bool", "turn")
         for mark in self.marks():
@@ -1092,6 +1116,11 @@ def _gives_extra_tokens(title: Title, privates: list[dict[str, Any]]) -> bool:
             return True
     return any(a.get("kind") == "ability" and a.get("effect") == "free_token" and a.get("extra_token") is True
                for data in privates for a in data.get("children") or ())
+
+
+def state_var(name: str, parts: tuple[Ent, ...]) -> str:
+    """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`."""
+    return f"state:{name}:" + "@".join(p.id for p in parts)
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

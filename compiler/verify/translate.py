@@ -64,6 +64,7 @@ from compiler.verify.model import (
     Unsupported,
     component_data,
     hold_name,
+    state_var,
 )
 
 # ---------------------------------------------------------------- values
@@ -628,6 +629,8 @@ class Translator:
             elif isinstance(decl, (s.Property, s.Table, s.Param)):
                 self.params.add(decl.name)
         self.constants.update(c.name for c in self.title.clauses if c.kind in ("action", "enum"))
+        #: the declared states (`state NAME: set[...]`): read `NAME(a, b)`, written `set NAME(a, b) = v`
+        self.states = {c.name: c.decl for c in self.title.clauses if isinstance(c.decl, s.StateDecl)}
         self.builtins = Builtins(self)
         #: the translation under way (see `new_ctx`)
         self.current_shared = Shared()
@@ -723,6 +726,8 @@ class Translator:
             name = e.func.name
             args = [self.expr(a, ctx) for a in e.args]
             kwargs = {k: self.expr(v, ctx) for k, v in e.kwargs}
+            if name in self.states and name not in ctx.locals and not kwargs:
+                return self.state_has(self.states[name], args, ctx)
             return self.call(name, args, kwargs, ctx)
         if isinstance(e, s.Quantifier):
             return self.quantifier(e, ctx)
@@ -1249,6 +1254,31 @@ class Translator:
             raise Unsupported(f"builtin {name}")
         return fn(ctx, *args, **kwargs)
 
+    # -- declared states (`state NAME: set[...]`, the engine's GameBase.state_has and state_set)
+    def _state_matches(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> list[tuple[str, Any]]:
+        """Each element's state variable, with the condition that the arguments are that element."""
+        m = self.model
+        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on))
+        ctx.shared.calls.add(decl.name)
+        if len(args) != len(decl.element):
+            raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
+        terms = [self.as_ent(a) for a in args]
+        out = []
+        for parts in m.state_elements(decl):
+            cond = AND(*[self.ent_is(term, part) for term, part in zip(terms, parts)])
+            if truth(cond) is not False:
+                out.append((state_var(decl.name, parts), cond))
+        return out
+
+    def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
+        """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is)."""
+        return OR(*[AND(cond, ctx.state[name]) for name, cond in self._state_matches(decl, args, ctx)])
+
+    def state_set(self, decl: s.StateDecl, args: list[Any], value: Any, ctx: Ctx) -> None:
+        """`set NAME(a, b) = v`: (a, b) put in the state (v true) or taken out (v false), on the path."""
+        for name, cond in self._state_matches(decl, args, ctx):
+            ctx.state[name] = IF(AND(ctx.path, cond), value, ctx.state[name])
+
     def call_routine(self, clause: Clause, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
         decl: s.Routine = clause.decl  # type: ignore[assignment]
         if ctx.shared.depth > 30:
@@ -1363,10 +1393,14 @@ class Translator:
                 obj = self.expr(st.target.obj, ctx)
                 value = self.expr(st.value, ctx)
                 self.builtins.set_attr(ctx, obj, st.target.name, value)
+            elif (isinstance(st.target, s.Call) and isinstance(st.target.func, s.Name)
+                  and st.target.func.name in self.states and not st.target.kwargs):
+                args = [self.expr(a, ctx) for a in st.target.args]
+                self.state_set(self.states[st.target.func.name], args, self.truthy(self.expr(st.value, ctx)), ctx)
             elif isinstance(st.target, s.Name) and st.target.name in ctx.locals:
                 ctx.locals[st.target.name] = self.expr(st.value, ctx)
             else:
-                raise Unsupported("`set` of something that is not a local or an entity's field")
+                raise Unsupported("`set` of something that is not a local, an entity's field or a state's element")
         elif isinstance(st, s.Let):
             ctx.locals[st.name] = self.expr(st.value, ctx)
         elif isinstance(st, s.If):
@@ -2361,19 +2395,6 @@ class Builtins:
         """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
         return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
 
-    def b_bought_this_turn(self, ctx: Ctx) -> Any:
-        """As GameBase.b_bought_this_turn: the turn's purchase flag."""
-        return ctx.state["bought"]
-
-    def b_sold_this_round(self, ctx: Ctx, player: Any, corp: Any) -> Any:
-        m = self.m
-        p = self.ent(player)
-        parts = []
-        for c, cond in self.corp_of(ctx, corp):
-            for q in m.players:
-                parts.append(AND(cond, p == m.z(q), ctx.state[f"sold_this_round:{q.id}@{c.id}"]))
-        return OR(*parts)
-
     def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:
         """`_privates_for_sale`: the sale order's privates still with the bank, open."""
         m = self.m
@@ -3104,8 +3125,8 @@ class Builtins:
         for name in names:
             ctx.state[name] = sub.state[name]
 
-    def b_remove_markers(self, ctx: Ctx) -> None:
-        """As GameBase.b_remove_markers: markers are outside the model."""
+    def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
+        """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
 
     def b_remove_reservations(self, ctx: Ctx) -> None:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
@@ -3282,7 +3303,6 @@ class Builtins:
         round (18CO §8.2: one certificate a turn) the turn moves on, which the round machinery says
         (havocked, as a pass's)."""
         st = ctx.state
-        st["bought"] = IF(ctx.path, True, st["bought"])
         st["acted"] = IF(ctx.path, True, st["acted"])
         for c, cond in self.corp_of(ctx, corp):
             self.check_float(ctx, c, cond)
@@ -3348,15 +3368,12 @@ class Builtins:
         return out
 
     def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
-        m = self.m
+        """As GameBase.b_note_sold: the turn's sale marks (the round's sales are the library's state
+        sold_this_round, which the sale sets itself)."""
         st = ctx.state
         st["sold"] = IF(ctx.path, True, st["sold"])
         st["acted"] = IF(ctx.path, True, st["acted"])
-        p = self.ent(player)
         for c, cond in self.corp_of(ctx, corp):
-            for q in m.players:
-                name = f"sold_this_round:{q.id}@{c.id}"
-                st[name] = IF(AND(ctx.path, cond, p == m.z(q)), True, st[name])
             name = f"sold_this_turn:{c.id}"
             st[name] = IF(AND(ctx.path, cond), True, st[name])
 
@@ -3541,6 +3558,8 @@ class Builtins:
             self.tr.call("price_drop_on_sale", [p, m.z(c), SymList([]), SUM([IF(t, 1, 0) for t in taken.values()])],
                          {}, sale)
             self.b_note_sold(sale, p, m.z(c))
+            if "sold_this_round" in self.tr.states:  # as the runtime: the library's record of the round's sales
+                self.tr.state_set(self.tr.states["sold_this_round"], [p, m.z(c)], True, sale)
             # the rest, at the price the sale left; every certificate he held ends in the pool, written
             # as one move from the holdings before (the end state of the runtime's two moves)
             holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}
@@ -3850,10 +3869,25 @@ class Builtins:
             name = f"closed:{x.id}"
             ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
 
-    def b_close_privates(self, ctx: Ctx) -> None:
-        for x in self.m.privates:
-            name = f"closed:{x.id}"
-            ctx.state[name] = IF(ctx.path, True, ctx.state[name])
+    def b_stays_open(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_stays_open: the private has an ability `effect: stays_open` whose `owner` (player, or
+        corporation by default) is the kind of its holder (a holder outside the scope: either)."""
+        m = self.m
+        e = self.ent(company)
+        out: list[Any] = []
+        for x in m.privates:
+            kinds = {str(a.get("owner", "corporation")) for a in m.data.get(x, {}).get("children") or ()
+                     if a.get("kind") == "ability" and a.get("effect") == "stays_open"}
+            ctx.shared.reads.add("private", f"{x.id}.stays_open", sorted(kinds))
+            if not kinds:
+                continue
+            item = m.item_of_ent(x)
+            holder = self.holder(ctx, item)
+            held = [ent_is(m, holder, h) for kind in sorted(kinds)
+                    for h in (m.players if kind == "player" else m.corporations if kind == "corporation" else [])]
+            elsewhere = AND(ent_is(m, holder, ELSEWHERE), ctx.fresh("stays_open_elsewhere", "bool"))
+            out.append(AND(self.tr.ent_is(e, x), OR(*held, elsewhere)))
+        return OR(*out)
 
     def b_require_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
         st = ctx.state

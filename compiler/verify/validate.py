@@ -1168,7 +1168,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 j.begin()
                 try:
                     j.set(game.g, "turn", i)
-                    j.set(game.g, "bought", False)
+                    game.state_set("bought_this_turn", (), False)
                     j.set(game.g, "acted", False)
                     j.set(game.g, "sale_price", price)
                     if "buy_bond" in short and rng.random() < 0.5:
