@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import concurrent.futures
+import functools
+import http.server
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -144,3 +147,31 @@ def site_built(site_building):
     done = build.result()
     assert done.returncode == 0, "mkdocs build --strict failed:\n" + docs._mkdocs_problems(done)
     return root, files
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site without a log line per request."""
+
+    def log_message(self, *args):
+        pass
+
+    def end_headers(self):
+        # the site does not change while it is read: a browser takes the theme's scripts, styles
+        # and pictures from its cache for every page after the first, without asking again
+        self.send_header("Cache-Control", "max-age=3600")
+        super().end_headers()
+
+
+@pytest.fixture(scope="session")
+def site_served(site_built):
+    """The built site (`site_built`) on a local HTTP server on 127.0.0.1 (a free port): its URL."""
+    root, _files = site_built
+    handler = functools.partial(_QuietHandler, directory=str(root / "site"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -18,11 +18,8 @@ verified here).
 from __future__ import annotations
 
 import concurrent.futures
-import functools
-import http.server
 import posixpath
 import re
-import threading
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -562,23 +559,9 @@ def test_highlighting_reaches_the_html(built):
 
 
 @pytest.fixture
-def served(built):
-    """The built site on a local HTTP server on 127.0.0.1 (a free port)."""
-    root, _ = built
-    handler = functools.partial(_QuietHandler, directory=str(root / "site"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+def served(site_served):
+    """The built site on a local HTTP server (conftest.py's, shared with tests/test_site_browser.py)."""
+    return site_served
 
 
 def test_a_reader_searches_and_follows_a_rule_to_its_cross_title_page(served, tmp_path):

@@ -23,13 +23,10 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import functools
-import http.server
 import os
 import re
 import shutil
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -165,28 +162,10 @@ def site_html(site_built) -> Path:
     return root / "site"
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def end_headers(self):
-        # the site does not change while it is read: a browser takes the theme's scripts, styles
-        # and pictures from its cache for every page after the first, without asking again
-        self.send_header("Cache-Control", "max-age=3600")
-        super().end_headers()
-
-
 @pytest.fixture(scope="module")
-def served(site_html):
-    handler = functools.partial(_QuietHandler, directory=str(site_html))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def served(site_served):
+    """The built site on a local HTTP server (conftest.py's, shared with tests/test_docs.py)."""
+    return site_served
 
 
 @pytest.fixture(scope="module")
