@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "4c2100aa9a7c67ef",
-    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
+    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "4c2100aa9a7c67ef",
-    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
+    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

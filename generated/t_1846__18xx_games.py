@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846.rules": "e4150c3dd45ff08f",
-    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
+    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
     "rulespecs/18co.rules": "48bb7a75f68b115a",
-    "rulespecs/lib/18xx.rules": "671d27ac4bfbfb7a",
+    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 

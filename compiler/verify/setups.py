@@ -80,6 +80,7 @@ def extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) ->
     if game.board is None:
         return
     from compiler.runtime import track
+    from compiler.runtime.track.lays import _iter_lays
 
     board = game.board
     colors = frozenset(game._phase_colors())
@@ -112,7 +113,7 @@ def extend_track(game: Any, corp: Entity, rng: random.Random, lays: int = 10) ->
         for hex_id in sorted(reached, key=lambda h: (bounds[h], h)):
             if best is not None and bounds[hex_id] > best:
                 break
-            scored[hex_id] = [(score(lay), lay) for lay in track._iter_lays(board, corp.id, colors, seen, None, (hex_id,))]
+            scored[hex_id] = [(score(lay), lay) for lay in _iter_lays(board, corp.id, colors, seen, None, (hex_id,))]
             for value, _ in scored[hex_id]:
                 best = value if best is None else min(best, value)
         if best is None:

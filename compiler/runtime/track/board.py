@@ -9,13 +9,9 @@ from __future__ import annotations
 import itertools
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from compiler.runtime.track.tiles import COLORS, Geometry, _Layout, _layout, Node, node_id, node_map, NodeRef, opposite, Tile
-
-if TYPE_CHECKING:
-    from compiler.runtime.track.lays import Reach
-    from compiler.runtime.track.routes import _Graph
 
 
 # ---------------------------------------------------------------- the map
@@ -217,10 +213,11 @@ class Board:
         rules: TrackRules | None = None,
     ):
         self.version = next(_BOARD_VERSIONS)
-        #: (company, version) -> Reach, for the versions seen lately
-        self.reaches: dict[tuple[str, int], Reach] = {}
+        #: (company, version) -> Reach (`lays.reach`), for the versions seen lately (lays and routes
+        #: use the board; the board names neither, so the three import one way)
+        self.reaches: dict[tuple[str, int], Any] = {}
         #: (company, version, phase) -> the whole map's route graph (`_route_graph`), lately
-        self.graphs: dict[tuple[str, int, str | None], _Graph] = {}
+        self.graphs: dict[tuple[str, int, str | None], Any] = {}  # routes._Graph
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):
