@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler.diagnostics import render
-from compiler.names import slug
 
 if TYPE_CHECKING:
     from compiler.lang.ir import Title
