@@ -85,3 +85,43 @@ def test_generated_code_reads_like_code(loaded):
     assert "def a_buy_shares(g, v_player, v_corporation, v_source):" in source
     assert "class Game(GameBase):" in source
 
+
+
+def test_the_engines_share_the_library_instead_of_carrying_it():
+    """The library's ~470 tiles are written once, in generated/library.py; an engine names them.
+    Each engine used to carry its own copy (about 200 KB of its 400)."""
+    library = (GENERATED / "library.py").read_text()
+    assert "'key': '57'" in library
+    for path in GENERATED.glob("t_*.py"):
+        text = path.read_text()
+        assert "_LIBRARY = shared(" in text, path.name
+        assert "'key': '57'" not in text, f"{path.name} carries the library's tile 57 itself"
+
+
+def test_an_engine_refuses_a_library_compiled_from_other_files(tmp_path):
+    """A generated/library.py left from other library files is refused, naming `rulec compile`:
+    the engine never reads another library than its own."""
+    from compiler.runtime.library import LibraryMismatch, shared
+
+    text = (GENERATED / "library.py").read_text()
+    (tmp_path / "library.py").write_text(text.replace("SOURCES = {", "SOURCES = {'elsewhere.rules': 'x', ", 1))
+    engine = tmp_path / "t_x.py"
+    with pytest.raises(LibraryMismatch, match="rulec compile"):
+        shared(str(engine), {"rulespecs/lib/18xx.rules": "0", "rulespecs/lib/tiles.rules": "0"})
+    (tmp_path / "library.py").unlink()
+    with pytest.raises(LibraryMismatch, match="does not exist"):
+        shared(str(engine), {"rulespecs/lib/tiles.rules": "1"})
+
+
+def test_an_engine_with_the_library_plays_as_one_that_carries_it(loaded):
+    """The committed engine (library shared) and the same title emitted whole in memory hold the
+    same data: components in the same order, the same citations."""
+    from compiler.emit.engines import game_class, memory_game_class
+
+    for name, variant in (("18CO", None), ("1880 Romania", "18xx.games")):
+        title = next(t for t in loaded.every_title() if t.name == name and t.variant == variant)
+        shared = game_class(name, variant).DATA
+        whole = memory_game_class(title, loaded.sources, f"<{name} whole>").DATA
+        assert shared.components == whole.components
+        assert list(shared.rules.items()) == list(whole.rules.items())
+        assert shared.properties.keys() == whole.properties.keys()

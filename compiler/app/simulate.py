@@ -162,7 +162,15 @@ def engine_source(Game, title=None, sources=None) -> str:
     module = sys.modules[Game.__module__]
     path = Path(getattr(module, "__file__", "") or "")
     if path.suffix == ".py" and path.is_file():
-        return path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        library = getattr(module, "_LIBRARY", None)
+        if library is not None:
+            # the library components it names (generated/library.py), handed over with it: a worker
+            # runs the engine from this text and may not have the file
+            shared = path.with_name("library.py").read_text(encoding="utf-8")
+            text = (f"from compiler.runtime.library import install as _install_library\n"
+                    f"_install_library({shared!r})\n\n{text}")
+        return text
     if title is None:
         raise ValueError(f"the engine {Game.__module__} has no source file")
     from compiler.emit.emitter import emit_title
