@@ -321,6 +321,7 @@ def test_a_hex_of_two_terrains_costs_their_sum_and_a_terrain_discount_comes_off_
     game = Game(players=["p0", "p1"], seed=0)
     marsh, ridge = game.board.hexes["A3"], game.board.hexes["B4"]
     assert (marsh.cost, marsh.terrains) == (60, (("river", 20), ("mountain", 40)))
+    assert (ridge.terrain, ridge.cost, ridge.terrains) == ("mountain", 40, ())  # one terrain: no parts
     assert game.b_lay_cost(Lay("A3", "7", 0, cost=60)) == 60
 
     def discount(hex_id, terrain, amount):
