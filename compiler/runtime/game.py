@@ -361,7 +361,7 @@ class GameBase:
         self.owner: dict[str, Entity] = {}
         for corp in self.corporations:
             for cert in self.certs_of[corp.id]:
-                self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait in the IPO (_ipo_of)
+                self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait where the library's ipo_of says
         for item in self.privates + self.pickables:
             self.owner[item.id] = BANK
         for bond in self.bonds:
@@ -796,11 +796,11 @@ class GameBase:
                 self.j.set(self.g, "markers", markers)
 
     def _ipo_of(self, corp: Entity) -> Entity:
-        """Where `corp`'s unsold certificates sit: the IPO, a holder apart from the corporation, under
-        `capitalisation: full` (a purchase from it pays the bank, its certificates pay no dividend, the
-        corporation's treasury holds only what it comes to hold in play); else the corporation's own
-        treasury (incremental: a purchase from it pays the corporation; by_title: the title's rules say)."""
-        return IPO if self.DATA.properties.get("capitalisation") == "full" else corp
+        """Where `corp`'s unsold certificates sit: the library's function `ipo_of` (rulespecs/lib/18xx.rules),
+        compiled into the engine, is the one place that says so (the z3 model translates the same function,
+        `Translator.ipo_of`). A title without the library has no IPO apart: its corporations hold their own."""
+        routine = self.ROUTINES.get("ipo_of")
+        return corp if routine is None else routine(self, corp)
 
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":

@@ -129,7 +129,7 @@ class Ent:
 NONE = Ent("none", "none")
 BANK = Ent("bank", "bank")
 POOL = Ent("pool", "pool")
-#: the IPO apart from the corporations' treasuries (`capitalisation: full`; `Model.ipo_of`)
+#: the IPO apart from the corporations' treasuries (the library's `ipo_of`; `Translator.ipo_of`)
 IPO = Ent("ipo", "ipo")
 DEPOT = Ent("depot", "depot")
 SCRAP = Ent("scrap", "scrap")
@@ -556,10 +556,13 @@ class Model:
         return value
 
     def _build_universe(self) -> None:
-        #: whether unsold certificates sit in an IPO apart from the corporation (as GameBase._ipo_of): then
-        #: the IPO is an entity and a certificate's holder; a title without has neither, its model unchanged
-        self.ipo_apart = self.prop_value("capitalisation") == "full"
-        ents = ([NONE, ELSEWHERE, BANK, POOL] + ([IPO] if self.ipo_apart else []) + [DEPOT, SCRAP]
+        #: whether unsold certificates sit in an IPO apart from the corporation: the IPO is always an entity
+        #: (the holder `initial_offering`, as in the runtime), and a certificate's holder only where the
+        #: library's `ipo_of` puts certificates there, which the translator settles (`settle_ipo`)
+        self.ipo_apart = False
+        #: where each corporation's unsold certificates sit, the library's `ipo_of` translated (`settle_ipo`)
+        self.ipo_holders: dict[Ent, Ent] = {}
+        ents = ([NONE, ELSEWHERE, BANK, POOL, IPO] + [DEPOT, SCRAP]
                 + self.players + self.corporations + self.privates + self.bonds + self.minors)
         self.ents = ents
         names = [f"{e.kind}:{e.id}" for e in ents]
@@ -570,7 +573,7 @@ class Model:
         self._by_id = {c.get_id(): e for e, c in zip(ents, consts)}
         # the holders each kind of item may have
         self.buckets: dict[str, list[Ent]] = {
-            "certificate": self.players + self.corporations + [POOL] + ([IPO] if self.ipo_apart else [])
+            "certificate": self.players + self.corporations + [POOL]
             + (self.minors if self.minors_hold_certificates else []),
             "train": [DEPOT] + self.corporations + [POOL, SCRAP],
             "private": [BANK] + self.players + self.corporations + [POOL],
@@ -612,10 +615,19 @@ class Model:
             return None
         return self._by_id.get(value.get_id())
 
-    def ipo_of(self, corp: Ent) -> Ent:
-        """Where the corporation's unsold certificates sit (GameBase._ipo_of): the IPO under full
-        capitalisation, else the corporation itself."""
-        return IPO if self.ipo_apart else corp
+    def settle_ipo(self, holders: dict[Ent, Ent]) -> None:
+        """Where each corporation's unsold certificates sit, as the translator reads the library's `ipo_of`
+        (`Translator.ipo_of`): where one is the IPO, the IPO becomes a certificate's holder (its state
+        variables added); a title whose certificates never sit there keeps its model unchanged."""
+        if self.ipo_holders:
+            if holders != self.ipo_holders:
+                raise ValueError("the model's IPO holders are settled already, otherwise")
+            return
+        self.ipo_holders = dict(holders)
+        if IPO in holders.values() and not self.ipo_apart:
+            self.ipo_apart = True
+            self.buckets["certificate"] = self.buckets["certificate"] + [IPO]
+            self.vars = StateVars(self)
 
     def corp(self, cid: str) -> Ent | None:
         for c in self.corporations:
@@ -836,7 +848,8 @@ class Model:
         return ", ".join(parts)
 
     def scope_key(self) -> str:
-        return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines, self.options)
+        return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines, self.options,
+                           sorted((c.id, h.id) for c, h in self.ipo_holders.items()))
 
 
 # ---------------------------------------------------------------- state variables
