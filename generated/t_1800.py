@@ -11,7 +11,7 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1800.rules": "4c2100aa9a7c67ef",
+    "rulespecs/1800.rules": "51275a2b19d2b472",
     "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -6651,17 +6651,17 @@ DATA = TitleData(
         "action corporation_sell_shares": "§11.9",
         "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action trade_company": "§12.3",
-        "at action bankrupt": "rulespecs/1800.rules:831",
+        "at action bankrupt": "rulespecs/1800.rules:835",
         "at action bid": "rulespecs/lib/18xx.rules:733",
         "at action buy_bond": "rulespecs/1800.rules:734",
         "at action buy_company": "rulespecs/lib/18xx.rules:720",
         "at action buy_shares": "rulespecs/lib/18xx.rules:785",
         "at action buy_train": "rulespecs/lib/18xx.rules:994",
         "at action collect_bond": "rulespecs/1800.rules:747",
-        "at action contribute": "rulespecs/1800.rules:821",
+        "at action contribute": "rulespecs/1800.rules:825",
         "at action corporation_buy_company": "rulespecs/lib/18xx.rules:912",
-        "at action corporation_buy_shares": "rulespecs/1800.rules:795",
-        "at action corporation_sell_shares": "rulespecs/1800.rules:779",
+        "at action corporation_buy_shares": "rulespecs/1800.rules:799",
+        "at action corporation_sell_shares": "rulespecs/1800.rules:783",
         "at action discard_train": "rulespecs/lib/18xx.rules:1070",
         "at action dividend": "rulespecs/lib/18xx.rules:953",
         "at action end_game": "rulespecs/lib/18xx.rules:1115",
@@ -6671,7 +6671,7 @@ DATA = TitleData(
         "at action place_token": "rulespecs/lib/18xx.rules:936",
         "at action run_routes": "rulespecs/lib/18xx.rules:947",
         "at action sell_shares": "rulespecs/lib/18xx.rules:831",
-        "at action trade_company": "rulespecs/1800.rules:766",
+        "at action trade_company": "rulespecs/1800.rules:770",
         "bond CS_bond": "§2",
         "bond DRGW_bond": "§2",
         "cite action bid": "§7",
@@ -6852,6 +6852,7 @@ DATA = TitleData(
         "sanction cert_limit/take_over": "§9.2",
         "sanction holding_cap/dividend": "§8.2.3",
         "sanction holding_cap/end_stock_round": "§8.2.3, §8.3",
+        "state done_this_turn": "§11.9, §11.10",
         "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
         "table starting_cash": "§3",
         "table tile_counts": 'supplement from "18xx-maker-1800.json"',
@@ -8569,9 +8570,9 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
-    # at rulespecs/1800.rules:816
+    # at rulespecs/1800.rules:820
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1800.rules:817
+        # at rulespecs/1800.rules:821
         g.transfer(
             r_min(g, v_price, ((v_price * r_pool_percent(g, v_corporation)) // 100)),
             g.name("bank"),
@@ -8659,7 +8660,7 @@ def a_collect_bond(g, v_corporation, v_to_company):
             "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
         )
     # at rulespecs/1800.rules:752
-    if not (not g.b_done_this_turn("bond_dividend")):
+    if not (not g.state_has("done_this_turn", "bond_dividend")):
         raise IllegalAction(
             "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
         )
@@ -8673,116 +8674,119 @@ def a_collect_bond(g, v_corporation, v_to_company):
     # at rulespecs/1800.rules:755
     g.transfer(v_to_company, g.name("bank"), v_corporation)
     # at rulespecs/1800.rules:756
-    g.b_mark_done_this_turn("bond_dividend")
+    g.state_set("done_this_turn", ("bond_dividend",), True)
 
 
 def a_trade_company(g, v_player, v_company, v_seller, v_price):
     """A player buys a private from another player (§12.3)"""
-    # at rulespecs/1800.rules:768
+    # at rulespecs/1800.rules:772
     if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
         raise IllegalAction(
             "privates change hands in a share dealing round, after the sale",
             rule="§12.3",
-            at="rulespecs/1800.rules:768",
+            at="rulespecs/1800.rules:772",
         )
-    # at rulespecs/1800.rules:769
+    # at rulespecs/1800.rules:773
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "players sell privates to each other from Phase 3",
             rule="§12.3",
-            at="rulespecs/1800.rules:769",
+            at="rulespecs/1800.rules:773",
         )
-    # at rulespecs/1800.rules:770
+    # at rulespecs/1800.rules:774
     if not (
         ((g.b_holder_of(v_company) == v_seller) and (v_seller != v_player))
         and (not g.b_closed(v_company))
     ):
         raise IllegalAction(
-            "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:770"
+            "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:774"
         )
-    # at rulespecs/1800.rules:771
+    # at rulespecs/1800.rules:775
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
             "outside the private's price range",
             rule='assumed "§12.3 names no price; the §11.8 range (half to double face value) is read as applying"',
-            at="rulespecs/1800.rules:771",
+            at="rulespecs/1800.rules:775",
         )
-    # at rulespecs/1800.rules:773
+    # at rulespecs/1800.rules:777
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:773"
+            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:777"
         )
-    # at rulespecs/1800.rules:774
+    # at rulespecs/1800.rules:778
     if not (g.b_cash(v_player) >= v_price):
-        raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:774")
-    # at rulespecs/1800.rules:775
+        raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:778")
+    # at rulespecs/1800.rules:779
     g.transfer(v_price, v_player, v_seller)
-    # at rulespecs/1800.rules:776
+    # at rulespecs/1800.rules:780
     g.move(v_company, v_seller, v_player)
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """The company sells its own shares (§11.9)"""
-    # at rulespecs/1800.rules:780
+    # at rulespecs/1800.rules:784
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:780",
+            at="rulespecs/1800.rules:784",
         )
-    # at rulespecs/1800.rules:781
-    if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
+    # at rulespecs/1800.rules:785
+    if not (
+        (not g.state_has("done_this_turn", "bought_own_shares"))
+        or g.b_must_buy_train(v_corporation)
+    ):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:781",
+            at="rulespecs/1800.rules:785",
         )
-    # at rulespecs/1800.rules:783
+    # at rulespecs/1800.rules:787
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:783"
+            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:787"
         )
-    # at rulespecs/1800.rules:785
+    # at rulespecs/1800.rules:789
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1800.rules:786
+    # at rulespecs/1800.rules:790
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
-            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:786"
+            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:790"
         )
-    # at rulespecs/1800.rules:787
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/1800.rules:788
-    for v_c in v_shares:
-        # at rulespecs/1800.rules:789
-        g.move(v_c, v_corporation, g.name("pool"))
     # at rulespecs/1800.rules:791
-    g.b_market_move(v_corporation, "down")
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/1800.rules:792
-    g.b_mark_done_this_turn("sold_own_shares")
+    for v_c in v_shares:
+        # at rulespecs/1800.rules:793
+        g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/1800.rules:795
+    g.b_market_move(v_corporation, "down")
+    # at rulespecs/1800.rules:796
+    g.state_set("done_this_turn", ("sold_own_shares",), True)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """The company buys back its shares (§11.9)"""
-    # at rulespecs/1800.rules:796
+    # at rulespecs/1800.rules:800
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:796",
+            at="rulespecs/1800.rules:800",
         )
-    # at rulespecs/1800.rules:797
-    if not (not g.b_done_this_turn("sold_own_shares")):
+    # at rulespecs/1800.rules:801
+    if not (not g.state_has("done_this_turn", "sold_own_shares")):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:797",
+            at="rulespecs/1800.rules:801",
         )
-    # at rulespecs/1800.rules:798
+    # at rulespecs/1800.rules:802
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -8790,108 +8794,108 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "the company buys back only its shares in the Bank Pool",
             rule="§11.9",
-            at="rulespecs/1800.rules:798",
+            at="rulespecs/1800.rules:802",
         )
-    # at rulespecs/1800.rules:800
+    # at rulespecs/1800.rules:804
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/1800.rules:801
+    # at rulespecs/1800.rules:805
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:801")
-    # at rulespecs/1800.rules:802
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1800.rules:803
-    for v_c in v_shares:
-        # at rulespecs/1800.rules:804
-        g.move(v_c, g.name("pool"), v_corporation)
+        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:805")
     # at rulespecs/1800.rules:806
-    g.b_mark_done_this_turn("bought_own_shares")
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1800.rules:807
+    for v_c in v_shares:
+        # at rulespecs/1800.rules:808
+        g.move(v_c, g.name("pool"), v_corporation)
+    # at rulespecs/1800.rules:810
+    g.state_set("done_this_turn", ("bought_own_shares",), True)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """A shareholder contributes to a forced train purchase (§11.11)"""
-    # at rulespecs/1800.rules:823
+    # at rulespecs/1800.rules:827
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "contributions are for a train the company must buy",
             rule="§11.11",
-            at="rulespecs/1800.rules:823",
+            at="rulespecs/1800.rules:827",
         )
-    # at rulespecs/1800.rules:824
+    # at rulespecs/1800.rules:828
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
-            at="rulespecs/1800.rules:824",
+            at="rulespecs/1800.rules:828",
         )
-    # at rulespecs/1800.rules:825
+    # at rulespecs/1800.rules:829
     if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(
             "only the Director and other shareholders contribute",
             rule="§11.11",
-            at="rulespecs/1800.rules:825",
+            at="rulespecs/1800.rules:829",
         )
-    # at rulespecs/1800.rules:826
+    # at rulespecs/1800.rules:830
     if not ((v_amount > 0) and (v_amount <= g.b_forced_shortfall(v_corporation))):
         raise IllegalAction(
             "a contribution covers at most what is missing",
             rule="§11.11",
-            at="rulespecs/1800.rules:826",
+            at="rulespecs/1800.rules:830",
         )
-    # at rulespecs/1800.rules:827
+    # at rulespecs/1800.rules:831
     if not (v_amount <= g.b_cash(v_player)):
         raise IllegalAction(
             "a player contributes only the cash he has",
             rule="§11.11",
-            at="rulespecs/1800.rules:827",
+            at="rulespecs/1800.rules:831",
         )
-    # at rulespecs/1800.rules:828
+    # at rulespecs/1800.rules:832
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The company goes bankrupt (§11.11)"""
-    # at rulespecs/1800.rules:832
+    # at rulespecs/1800.rules:836
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "only a company that must buy a train goes bankrupt",
             rule="§11.11",
-            at="rulespecs/1800.rules:832",
+            at="rulespecs/1800.rules:836",
         )
-    # at rulespecs/1800.rules:833
+    # at rulespecs/1800.rules:837
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
-            at="rulespecs/1800.rules:833",
+            at="rulespecs/1800.rules:837",
         )
-    # at rulespecs/1800.rules:834
+    # at rulespecs/1800.rules:838
     if not (g.b_forced_shortfall(v_corporation) > 0):
         raise IllegalAction(
-            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:834"
+            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:838"
         )
-    # at rulespecs/1800.rules:835
+    # at rulespecs/1800.rules:839
     for v_holder in g.name("players"):
-        # at rulespecs/1800.rules:836
+        # at rulespecs/1800.rules:840
         g.transfer(
             ((g.param("bankruptcy_payout_per_share") * g.b_percent(v_holder, v_corporation)) // 10),
             g.name("bank"),
             v_holder,
         )
-    # at rulespecs/1800.rules:838
-    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/1800.rules:839
-    for v_t in g.b_trains(v_corporation):
-        # at rulespecs/1800.rules:840
-        g.move(v_t, v_corporation, g.name("pool"))
     # at rulespecs/1800.rules:842
-    for v_x in g.name("privates"):
-        # at rulespecs/1800.rules:843
-        if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/1800.rules:843
-            g.move(v_x, v_corporation, g.name("pool"))
-    # at rulespecs/1800.rules:845
-    g.b_reset_corporation(v_corporation)
+    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    # at rulespecs/1800.rules:843
+    for v_t in g.b_trains(v_corporation):
+        # at rulespecs/1800.rules:844
+        g.move(v_t, v_corporation, g.name("pool"))
     # at rulespecs/1800.rules:846
+    for v_x in g.name("privates"):
+        # at rulespecs/1800.rules:847
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/1800.rules:847
+            g.move(v_x, v_corporation, g.name("pool"))
+    # at rulespecs/1800.rules:849
+    g.b_reset_corporation(v_corporation)
+    # at rulespecs/1800.rules:850
     g.b_end_turn(v_corporation)
 
 
@@ -9051,6 +9055,7 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
-    "rulespecs/1846.rules": "e4150c3dd45ff08f",
+    "rulespecs/1846.rules": "19e94f0d97572be8",
     "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -7473,23 +7473,23 @@ DATA = TitleData(
         "action end_game": 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
         "action pass": '§"Stock Round", §"Operating Round"',
         "action place_token": '§"Placing Station Tokens"',
-        "at action assign": "rulespecs/1846.rules:1482",
-        "at action bankrupt": "rulespecs/1846.rules:1450",
+        "at action assign": "rulespecs/1846.rules:1486",
+        "at action bankrupt": "rulespecs/1846.rules:1454",
         "at action bid": "rulespecs/1846-18xx-games.rules:81",
         "at action buy_shares": "rulespecs/lib/18xx.rules:785",
         "at action buy_train": "rulespecs/lib/18xx.rules:994",
-        "at action company_lay_tile": "rulespecs/1846.rules:1503",
-        "at action company_place_token": "rulespecs/1846.rules:1517",
+        "at action company_lay_tile": "rulespecs/1846.rules:1507",
+        "at action company_place_token": "rulespecs/1846.rules:1521",
         "at action corporation_buy_company": "rulespecs/1846.rules:1276",
-        "at action corporation_buy_shares": "rulespecs/1846.rules:1419",
-        "at action corporation_sell_shares": "rulespecs/1846.rules:1349",
+        "at action corporation_buy_shares": "rulespecs/1846.rules:1423",
+        "at action corporation_sell_shares": "rulespecs/1846.rules:1353",
         "at action discard_train": "rulespecs/lib/18xx.rules:1070",
         "at action dividend": "rulespecs/lib/18xx.rules:953",
         "at action end_game": "rulespecs/lib/18xx.rules:1115",
         "at action lay_tile": "rulespecs/lib/18xx.rules:928",
         "at action par": "rulespecs/lib/18xx.rules:756",
         "at action pass": "rulespecs/1846.rules:1258",
-        "at action place_token": "rulespecs/1846.rules:1528",
+        "at action place_token": "rulespecs/1846.rules:1532",
         "at action run_routes": "rulespecs/lib/18xx.rules:947",
         "at action sell_shares": "rulespecs/lib/18xx.rules:831",
         "bankruptcy player_bankrupt": '§"Bankruptcy"',
@@ -7713,6 +7713,7 @@ DATA = TitleData(
         "sanction pool_cap/bankrupt": '§"Bankruptcy"',
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
         "sanction president_not_in_pool/sell_shares": '§"Stock Round"',
+        "state done_this_turn": '§"Emergency Money Raising"',
         "table bank": '§"Setup"',
         "table cert_limit": '§"Certificate Limits"',
         "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
@@ -8854,7 +8855,8 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         )
     # at rulespecs/1846.rules:1286
     if not (
-        (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
+        (not g.state_has("done_this_turn", "emergency_issue"))
+        or (g.b_len(g.b_trains(v_corporation)) > 0)
     ):
         raise IllegalAction(
             "after issuing shares for a train it must buy, the corporation buys the train before anything else",
@@ -8907,36 +8909,36 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1530
+    # at rulespecs/1846.rules:1534
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1530",
+            at="rulespecs/1846.rules:1534",
         )
-    # at rulespecs/1846.rules:1531
+    # at rulespecs/1846.rules:1535
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1531",
+            at="rulespecs/1846.rules:1535",
         )
-    # at rulespecs/1846.rules:1532
+    # at rulespecs/1846.rules:1536
     v_spot = g.b_check_station(v_corporation, v_city)
-    # at rulespecs/1846.rules:1533
+    # at rulespecs/1846.rules:1537
     v_cost = g.b_token_cost(v_corporation, v_spot)
-    # at rulespecs/1846.rules:1534
+    # at rulespecs/1846.rules:1538
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash for the token",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1534",
+            at="rulespecs/1846.rules:1538",
         )
-    # at rulespecs/1846.rules:1535
+    # at rulespecs/1846.rules:1539
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1846.rules:1536
+    # at rulespecs/1846.rules:1540
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/1846.rules:1537
+    # at rulespecs/1846.rules:1541
     g.b_end_step(v_corporation)
 
 
@@ -9322,7 +9324,8 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1240
     return (
-        (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
+        (not g.state_has("done_this_turn", "emergency_issue"))
+        and (not g.state_has("done_this_turn", "emergency_sale"))
     ) and (g.b_cash(v_corporation) > 0)
 
 
@@ -9411,7 +9414,7 @@ def r_emergency_need(g, v_player):
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1231
-    g.b_mark_done_this_turn("emergency_sale")
+    g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -9567,19 +9570,22 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1351
+    # at rulespecs/1846.rules:1355
     v_emergency = r_emergency_issue_open(g, v_corporation)
-    # at rulespecs/1846.rules:1352
+    # at rulespecs/1846.rules:1356
     if not (
-        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        (
+            r_before_dividend(g, v_corporation)
+            and (not g.state_has("done_this_turn", "issued_or_redeemed"))
+        )
         or v_emergency
     ):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1352",
+            at="rulespecs/1846.rules:1356",
         )
-    # at rulespecs/1846.rules:1354
+    # at rulespecs/1846.rules:1358
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -9587,40 +9593,40 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation issues only shares from its treasury",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1354",
+            at="rulespecs/1846.rules:1358",
         )
-    # at rulespecs/1846.rules:1356
+    # at rulespecs/1846.rules:1360
     if v_emergency:
-        # at rulespecs/1846.rules:1357
+        # at rulespecs/1846.rules:1361
         if not (r_emergency_bundle(g, v_corporation, g.b_len(v_shares))):
             raise IllegalAction(
                 "in an emergency a corporation issues no more shares than it needs for the cheaper side of the bank's train (all it may issue where that is not enough), and none that raise nothing",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/1846.rules:1357",
+                at="rulespecs/1846.rules:1361",
             )
-        # at rulespecs/1846.rules:1360
+        # at rulespecs/1846.rules:1364
         g.transfer(
             r_emergency_raise(g, v_corporation, g.b_len(v_shares)), g.name("bank"), v_corporation
         )
-        # at rulespecs/1846.rules:1362
+        # at rulespecs/1846.rules:1366
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1363
+            # at rulespecs/1846.rules:1367
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1365
-        for v_c in v_shares:
-            # at rulespecs/1846.rules:1366
-            g.b_market_move(v_corporation, "left")
         # at rulespecs/1846.rules:1369
-        g.b_mark_done_this_turn("emergency_issue")
+        for v_c in v_shares:
+            # at rulespecs/1846.rules:1370
+            g.b_market_move(v_corporation, "left")
+        # at rulespecs/1846.rules:1373
+        g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/1846.rules:1371
+        # at rulespecs/1846.rules:1375
         if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/1846.rules:1371",
+                at="rulespecs/1846.rules:1375",
             )
-        # at rulespecs/1846.rules:1373
+        # at rulespecs/1846.rules:1377
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -9629,29 +9635,29 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/1846.rules:1375
+        # at rulespecs/1846.rules:1379
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1376
+            # at rulespecs/1846.rules:1380
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1378
-        g.b_mark_done_this_turn("issued_or_redeemed")
+        # at rulespecs/1846.rules:1382
+        g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1389
+    # at rulespecs/1846.rules:1393
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
             and (g.b_len(g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < g.b_dearest_side_price())
-    ) and (not g.b_done_this_turn("emergency_issue"))
+    ) and (not g.state_has("done_this_turn", "emergency_issue"))
 
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1394
+    # at rulespecs/1846.rules:1398
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -9660,7 +9666,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1399
+    # at rulespecs/1846.rules:1403
     return r_max(
         g,
         0,
@@ -9674,13 +9680,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1403
+    # at rulespecs/1846.rules:1407
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1406
+    # at rulespecs/1846.rules:1410
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9689,7 +9695,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1411
+    # at rulespecs/1846.rules:1415
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9727,14 +9733,17 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1421
-    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
+    # at rulespecs/1846.rules:1425
+    if not (
+        r_before_dividend(g, v_corporation)
+        and (not g.state_has("done_this_turn", "issued_or_redeemed"))
+    ):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1421",
+            at="rulespecs/1846.rules:1425",
         )
-    # at rulespecs/1846.rules:1423
+    # at rulespecs/1846.rules:1427
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -9742,46 +9751,46 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its shares in the market",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1423",
+            at="rulespecs/1846.rules:1427",
         )
-    # at rulespecs/1846.rules:1425
+    # at rulespecs/1846.rules:1429
     v_cost = (
         r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
-    # at rulespecs/1846.rules:1426
+    # at rulespecs/1846.rules:1430
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1426",
+            at="rulespecs/1846.rules:1430",
         )
-    # at rulespecs/1846.rules:1427
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1846.rules:1428
-    for v_c in v_shares:
-        # at rulespecs/1846.rules:1429
-        g.move(v_c, g.name("pool"), v_corporation)
     # at rulespecs/1846.rules:1431
-    g.b_mark_done_this_turn("issued_or_redeemed")
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1846.rules:1432
+    for v_c in v_shares:
+        # at rulespecs/1846.rules:1433
+        g.move(v_c, g.name("pool"), v_corporation)
+    # at rulespecs/1846.rules:1435
+    g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1451
+    # at rulespecs/1846.rules:1455
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1451",
+            at="rulespecs/1846.rules:1455",
         )
-    # at rulespecs/1846.rules:1452
+    # at rulespecs/1846.rules:1456
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1452",
+            at="rulespecs/1846.rules:1456",
         )
-    # at rulespecs/1846.rules:1454
+    # at rulespecs/1846.rules:1458
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
@@ -9789,105 +9798,105 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1454",
+            at="rulespecs/1846.rules:1458",
         )
-    # at rulespecs/1846.rules:1456
+    # at rulespecs/1846.rules:1460
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1456",
+            at="rulespecs/1846.rules:1460",
         )
-    # at rulespecs/1846.rules:1458
-    v_player = g.b_president(v_corporation)
-    # at rulespecs/1846.rules:1459
-    g.b_sell_out(v_player)
-    # at rulespecs/1846.rules:1460
-    g.transfer(g.b_cash(v_player), v_player, v_corporation)
-    # at rulespecs/1846.rules:1461
-    g.b_leave_game(v_player)
     # at rulespecs/1846.rules:1462
+    v_player = g.b_president(v_corporation)
+    # at rulespecs/1846.rules:1463
+    g.b_sell_out(v_player)
+    # at rulespecs/1846.rules:1464
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    # at rulespecs/1846.rules:1465
+    g.b_leave_game(v_player)
+    # at rulespecs/1846.rules:1466
     if g.b_players_in_game() <= 1:
-        # at rulespecs/1846.rules:1463
+        # at rulespecs/1846.rules:1467
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1472
+    # at rulespecs/1846.rules:1476
     v_revenue = g.b_revenue(v_minor)
-    # at rulespecs/1846.rules:1473
+    # at rulespecs/1846.rules:1477
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
-    # at rulespecs/1846.rules:1474
+    # at rulespecs/1846.rules:1478
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def a_assign(g, v_company, v_target):
     """A corporation places its private's revenue marker (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1484
+    # at rulespecs/1846.rules:1488
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1484"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1488"
         )
-    # at rulespecs/1846.rules:1485
+    # at rulespecs/1846.rules:1489
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
-            at="rulespecs/1846.rules:1485",
+            at="rulespecs/1846.rules:1489",
         )
-    # at rulespecs/1846.rules:1486
+    # at rulespecs/1846.rules:1490
     g.b_place_marker(v_company, v_target)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
-    # at rulespecs/1846.rules:1506
+    # at rulespecs/1846.rules:1510
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1506"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1510"
         )
-    # at rulespecs/1846.rules:1507
+    # at rulespecs/1846.rules:1511
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1507",
+            at="rulespecs/1846.rules:1511",
         )
-    # at rulespecs/1846.rules:1508
+    # at rulespecs/1846.rules:1512
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/1846.rules:1509
+    # at rulespecs/1846.rules:1513
     v_cost = g.b_ability_lay_cost(v_company, v_lay)
-    # at rulespecs/1846.rules:1510
+    # at rulespecs/1846.rules:1514
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the corporation cannot pay for the tile",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1510",
+            at="rulespecs/1846.rules:1514",
         )
-    # at rulespecs/1846.rules:1511
+    # at rulespecs/1846.rules:1515
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/1846.rules:1512
+    # at rulespecs/1846.rules:1516
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_company_place_token(g, v_company, v_city):
     """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1520
+    # at rulespecs/1846.rules:1524
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1520"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1524"
         )
-    # at rulespecs/1846.rules:1521
+    # at rulespecs/1846.rules:1525
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1521",
+            at="rulespecs/1846.rules:1525",
         )
-    # at rulespecs/1846.rules:1522
+    # at rulespecs/1846.rules:1526
     v_spot = g.b_check_ability_token(v_company, v_city)
-    # at rulespecs/1846.rules:1523
+    # at rulespecs/1846.rules:1527
     g.b_ability_token(v_company, v_spot)
 
 
@@ -10001,7 +10010,7 @@ def r_buying_power(g, v_corporation):
         )
         if (
             ((v_corporation in g.name("corporations")) and r_before_dividend(g, v_corporation))
-            and (not g.b_done_this_turn("issued_or_redeemed"))
+            and (not g.state_has("done_this_turn", "issued_or_redeemed"))
         )
         else 0
     )
@@ -10072,7 +10081,7 @@ def t_private_income(g, *_rest):
 
 def t_ic_subsidy(g, v_corporation, v_price, *_rest):
     """The Illinois Central's subsidy"""
-    # at rulespecs/1846.rules:1478
+    # at rulespecs/1846.rules:1482
     g.transfer(v_price, g.name("bank"), v_corporation)
 
 
@@ -10084,29 +10093,29 @@ def w_ic_subsidy(g, *_args):
 
 def t_port_marker_assignment(g, *_rest):
     """A player owning the Steamboat Company assigns its marker"""
-    # at rulespecs/1846.rules:1493
+    # at rulespecs/1846.rules:1497
     for v_company in g.name("privates"):
-        # at rulespecs/1846.rules:1494
+        # at rulespecs/1846.rules:1498
         if g.b_marker_assigned_by_player(v_company):
-            # at rulespecs/1846.rules:1495
+            # at rulespecs/1846.rules:1499
             g.b_require_decision(v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1541
+    # at rulespecs/1846.rules:1545
     g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1545
+    # at rulespecs/1846.rules:1549
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1549
+    # at rulespecs/1846.rules:1553
     r_close_minors(g)
 
 
@@ -10253,6 +10262,7 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

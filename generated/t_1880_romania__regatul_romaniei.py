@@ -12,7 +12,7 @@ from compiler.runtime.game import GameBase
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "13f4211160f43a46",
+    "rulespecs/1880-romania.rules": "79d3992903903482",
     "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -8245,20 +8245,20 @@ DATA = TitleData(
         "action sell_shares": "VI.4, VII.3.9",
         "at action assign": "rulespecs/1880-romania.rules:1870",
         "at action bid": "rulespecs/1880-romania.rules:1767",
-        "at action buy_shares": "rulespecs/1880-romania.rules:1975",
-        "at action buy_train": "rulespecs/1880-romania.rules:2034",
+        "at action buy_shares": "rulespecs/1880-romania.rules:1979",
+        "at action buy_train": "rulespecs/1880-romania.rules:2038",
         "at action choose": "rulespecs/1880-romania.rules:1830",
         "at action close_for_cash": "rulespecs/1880-romania.rules:1852",
         "at action discard_train": "rulespecs/lib/18xx.rules:1070",
         "at action dividend": "rulespecs/lib/18xx.rules:953",
         "at action end_game": "rulespecs/lib/18xx.rules:1115",
-        "at action lay_tile": "rulespecs/1880-romania.rules:1926",
+        "at action lay_tile": "rulespecs/1880-romania.rules:1930",
         "at action par": "rulespecs/1880-romania.rules:1789",
         "at action pass": "rulespecs/1880-romania.rules:1745",
-        "at action payoff_player_debt": "rulespecs/1880-romania.rules:2131",
-        "at action place_token": "rulespecs/1880-romania.rules:1953",
+        "at action payoff_player_debt": "rulespecs/1880-romania.rules:2135",
+        "at action place_token": "rulespecs/1880-romania.rules:1957",
         "at action run_routes": "rulespecs/lib/18xx.rules:947",
-        "at action sell_shares": "rulespecs/1880-romania.rules:2000",
+        "at action sell_shares": "rulespecs/1880-romania.rules:2004",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
         "building_right C": "VII.3.2",
@@ -8552,6 +8552,7 @@ DATA = TitleData(
         "round stock": "§VI",
         "round_track main": "II.1",
         "sanction cert_limit/take_over": "VI.4, VI.8",
+        "state done_this_turn": "VII.3.1, VII.3.3",
         "table cert_limit": "XI.2",
         "table float_by_phase": "VI.6, VII.3.11, §X",
         "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
@@ -9449,54 +9450,54 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1977
+    # at rulespecs/1880-romania.rules:1981
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1977",
+            at="rulespecs/1880-romania.rules:1981",
         )
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1982
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1978"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
         )
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1979",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1980
+    # at rulespecs/1880-romania.rules:1984
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1980"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1984"
         )
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1985
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1981",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1987
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1987",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1988
     v_cert = g.b_next_certificate(v_corporation, "treasury")
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1989
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1989",
         )
-    # at rulespecs/1880-romania.rules:1986
+    # at rulespecs/1880-romania.rules:1990
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -9507,29 +9508,29 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1986",
+            at="rulespecs/1880-romania.rules:1990",
         )
-    # at rulespecs/1880-romania.rules:1988
+    # at rulespecs/1880-romania.rules:1992
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1988",
+            at="rulespecs/1880-romania.rules:1992",
         )
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:1993
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:1994
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1990")
-    # at rulespecs/1880-romania.rules:1991
-    g.transfer(v_cost, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1992
-    g.move(v_cert, v_corporation, v_player)
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1994")
     # at rulespecs/1880-romania.rules:1995
-    r_second_capitalisation(g, v_corporation)
+    g.transfer(v_cost, v_player, g.name("bank"))
     # at rulespecs/1880-romania.rules:1996
+    g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/1880-romania.rules:1999
+    r_second_capitalisation(g, v_corporation)
+    # at rulespecs/1880-romania.rules:2000
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/1880-romania.rules:1997
+    # at rulespecs/1880-romania.rules:2001
     g.b_bought(v_player, v_corporation)
 
 
@@ -9570,21 +9571,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2002
+    # at rulespecs/1880-romania.rules:2006
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:2007
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2003",
+            at="rulespecs/1880-romania.rules:2007",
         )
-    # at rulespecs/1880-romania.rules:2005
+    # at rulespecs/1880-romania.rules:2009
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2005"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
         )
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2010
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -9592,50 +9593,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2006",
+            at="rulespecs/1880-romania.rules:2010",
         )
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:2012
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2008",
+            at="rulespecs/1880-romania.rules:2012",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2013
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2009",
+            at="rulespecs/1880-romania.rules:2013",
         )
-    # at rulespecs/1880-romania.rules:2011
+    # at rulespecs/1880-romania.rules:2015
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2016
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2016",
         )
-    # at rulespecs/1880-romania.rules:2014
+    # at rulespecs/1880-romania.rules:2018
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2015
+        # at rulespecs/1880-romania.rules:2019
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2017
+    # at rulespecs/1880-romania.rules:2021
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2018
-    for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2019
-        g.move(v_c, v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2021
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/1880-romania.rules:2022
+    for v_c in v_shares:
+        # at rulespecs/1880-romania.rules:2023
+        g.move(v_c, v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2025
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/1880-romania.rules:2026
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2023
+    # at rulespecs/1880-romania.rules:2027
     g.state_set(
         "sold_this_round",
         (
@@ -9644,7 +9645,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2024
+    # at rulespecs/1880-romania.rules:2028
     g.b_check_president(v_corporation)
 
 
@@ -9733,33 +9734,35 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1928
+    # at rulespecs/1880-romania.rules:1932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1928",
+            at="rulespecs/1880-romania.rules:1932",
         )
-    # at rulespecs/1880-romania.rules:1929
+    # at rulespecs/1880-romania.rules:1933
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1929",
+            at="rulespecs/1880-romania.rules:1933",
         )
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1934
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
-            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+            and (
+                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
+            )
         )
     ):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1930",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1936
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -9770,76 +9773,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1936",
         )
-    # at rulespecs/1880-romania.rules:1935
+    # at rulespecs/1880-romania.rules:1939
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1940
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1937
-        if not (not g.b_done_this_turn("yellow")):
+        # at rulespecs/1880-romania.rules:1941
+        if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
-                rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1937",
-            )
-        # at rulespecs/1880-romania.rules:1938
-        if not (not g.b_done_this_turn("upgrade")):
-            raise IllegalAction(
-                "at most one tile is upgraded in a turn",
-                rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1938",
-            )
-        # at rulespecs/1880-romania.rules:1939
-        g.b_mark_done_this_turn("upgrade")
-    else:
-        # at rulespecs/1880-romania.rules:1941
-        if not (not g.b_done_this_turn("upgrade")):
-            raise IllegalAction(
-                "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1941",
             )
         # at rulespecs/1880-romania.rules:1942
-        g.b_mark_done_this_turn("yellow")
-    # at rulespecs/1880-romania.rules:1944
+        if not (not g.state_has("done_this_turn", "upgrade")):
+            raise IllegalAction(
+                "at most one tile is upgraded in a turn",
+                rule="VII.3.3",
+                at="rulespecs/1880-romania.rules:1942",
+            )
+        # at rulespecs/1880-romania.rules:1943
+        g.state_set("done_this_turn", ("upgrade",), True)
+    else:
+        # at rulespecs/1880-romania.rules:1945
+        if not (not g.state_has("done_this_turn", "upgrade")):
+            raise IllegalAction(
+                "no yellow tile in the turn of an upgrade",
+                rule="VII.3.3",
+                at="rulespecs/1880-romania.rules:1945",
+            )
+        # at rulespecs/1880-romania.rules:1946
+        g.state_set("done_this_turn", ("yellow",), True)
+    # at rulespecs/1880-romania.rules:1948
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1945
+    # at rulespecs/1880-romania.rules:1949
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1945",
+            at="rulespecs/1880-romania.rules:1949",
         )
-    # at rulespecs/1880-romania.rules:1946
-    g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1947
-    if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1948
-        g.set_attr(v_corporation, "laid_track", True)
     # at rulespecs/1880-romania.rules:1950
+    g.transfer(v_terrain, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1951
+    if g.attr(v_corporation, "kind") != "investor":
+        # at rulespecs/1880-romania.rules:1952
+        g.set_attr(v_corporation, "laid_track", True)
+    # at rulespecs/1880-romania.rules:1954
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1954
+    # at rulespecs/1880-romania.rules:1958
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1954",
+            at="rulespecs/1880-romania.rules:1958",
         )
-    # at rulespecs/1880-romania.rules:1955
+    # at rulespecs/1880-romania.rules:1959
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1955",
+            at="rulespecs/1880-romania.rules:1959",
         )
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1960
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1880-romania.rules:1957
+    # at rulespecs/1880-romania.rules:1961
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -9848,18 +9851,18 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1958
+    # at rulespecs/1880-romania.rules:1962
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1958",
+            at="rulespecs/1880-romania.rules:1962",
         )
-    # at rulespecs/1880-romania.rules:1959
+    # at rulespecs/1880-romania.rules:1963
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1964
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/1880-romania.rules:1961
+    # at rulespecs/1880-romania.rules:1965
     g.b_end_step(v_corporation)
 
 
@@ -9961,28 +9964,28 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2035
+    # at rulespecs/1880-romania.rules:2039
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2035",
+            at="rulespecs/1880-romania.rules:2039",
         )
-    # at rulespecs/1880-romania.rules:2036
+    # at rulespecs/1880-romania.rules:2040
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2036"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
         )
-    # at rulespecs/1880-romania.rules:2037
+    # at rulespecs/1880-romania.rules:2041
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2037",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2042
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2043
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -9997,9 +10000,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2043",
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2045
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -10022,110 +10025,110 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2045",
         )
-    # at rulespecs/1880-romania.rules:2045
+    # at rulespecs/1880-romania.rules:2049
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2046
+        # at rulespecs/1880-romania.rules:2050
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2046",
+                at="rulespecs/1880-romania.rules:2050",
             )
-        # at rulespecs/1880-romania.rules:2047
+        # at rulespecs/1880-romania.rules:2051
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2047",
+                at="rulespecs/1880-romania.rules:2051",
             )
-        # at rulespecs/1880-romania.rules:2048
+        # at rulespecs/1880-romania.rules:2052
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2048",
+                at="rulespecs/1880-romania.rules:2052",
             )
-        # at rulespecs/1880-romania.rules:2049
+        # at rulespecs/1880-romania.rules:2053
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2054
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2050",
+                at="rulespecs/1880-romania.rules:2054",
             )
-        # at rulespecs/1880-romania.rules:2051
+        # at rulespecs/1880-romania.rules:2055
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2056
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2057
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2055
+        # at rulespecs/1880-romania.rules:2059
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2055",
+                at="rulespecs/1880-romania.rules:2059",
             )
-        # at rulespecs/1880-romania.rules:2056
+        # at rulespecs/1880-romania.rules:2060
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2056",
+                at="rulespecs/1880-romania.rules:2060",
             )
-        # at rulespecs/1880-romania.rules:2057
+        # at rulespecs/1880-romania.rules:2061
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2058
+        # at rulespecs/1880-romania.rules:2062
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2058",
+                at="rulespecs/1880-romania.rules:2062",
             )
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2063
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2064
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2065
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2063
+        # at rulespecs/1880-romania.rules:2067
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2063",
+                at="rulespecs/1880-romania.rules:2067",
             )
-        # at rulespecs/1880-romania.rules:2064
+        # at rulespecs/1880-romania.rules:2068
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2064",
+                at="rulespecs/1880-romania.rules:2068",
             )
-        # at rulespecs/1880-romania.rules:2065
+        # at rulespecs/1880-romania.rules:2069
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2065",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2066
+        # at rulespecs/1880-romania.rules:2070
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2066",
+                at="rulespecs/1880-romania.rules:2070",
             )
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2071
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2072
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2073
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -10361,21 +10364,21 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2113
+    # at rulespecs/1880-romania.rules:2117
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2114
-        v_owner = g.b_president(v_corporation)
-        # at rulespecs/1880-romania.rules:2115
-        v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania.rules:2116
-        v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania.rules:2117
-        g.transfer(v_paid, v_owner, v_corporation)
         # at rulespecs/1880-romania.rules:2118
+        v_owner = g.b_president(v_corporation)
+        # at rulespecs/1880-romania.rules:2119
+        v_short = v_price - g.b_cash(v_corporation)
+        # at rulespecs/1880-romania.rules:2120
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
+        # at rulespecs/1880-romania.rules:2121
+        g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania.rules:2122
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2119
+            # at rulespecs/1880-romania.rules:2123
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2120
+            # at rulespecs/1880-romania.rules:2124
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
@@ -10606,25 +10609,25 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1965
+    # at rulespecs/1880-romania.rules:1969
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1967
+    # at rulespecs/1880-romania.rules:1971
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1969
+    # at rulespecs/1880-romania.rules:1973
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2076
+    # at rulespecs/1880-romania.rules:2080
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -10632,7 +10635,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2081
+    # at rulespecs/1880-romania.rules:2085
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -10640,41 +10643,41 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2098
+    # at rulespecs/1880-romania.rules:2102
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2100
+        # at rulespecs/1880-romania.rules:2104
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        # at rulespecs/1880-romania.rules:2101
+        # at rulespecs/1880-romania.rules:2105
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2132
+    # at rulespecs/1880-romania.rules:2136
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2132",
+            at="rulespecs/1880-romania.rules:2136",
         )
-    # at rulespecs/1880-romania.rules:2133
+    # at rulespecs/1880-romania.rules:2137
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2133"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2137"
         )
-    # at rulespecs/1880-romania.rules:2134
+    # at rulespecs/1880-romania.rules:2138
     v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2135
+    # at rulespecs/1880-romania.rules:2139
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2135"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
         )
-    # at rulespecs/1880-romania.rules:2136
+    # at rulespecs/1880-romania.rules:2140
     g.transfer(v_amount, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2137
+    # at rulespecs/1880-romania.rules:2141
     g.b_reduce_debt(v_player, v_amount)
 
 
@@ -10707,37 +10710,37 @@ def t_private_income(g, *_rest):
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1972
+    # at rulespecs/1880-romania.rules:1976
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2086
+    # at rulespecs/1880-romania.rules:2090
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/1880-romania.rules:2087
+    # at rulespecs/1880-romania.rules:2091
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2088
+        # at rulespecs/1880-romania.rules:2092
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2106
+    # at rulespecs/1880-romania.rules:2110
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2107
+        # at rulespecs/1880-romania.rules:2111
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2126
+    # at rulespecs/1880-romania.rules:2130
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2127
+        # at rulespecs/1880-romania.rules:2131
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
 
 
@@ -10854,6 +10857,7 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_capitalise)],

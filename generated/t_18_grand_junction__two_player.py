@@ -11,8 +11,8 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "feef4ab6cd3632f7",
-    "rulespecs/1846.rules": "e4150c3dd45ff08f",
+    "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
+    "rulespecs/1846.rules": "19e94f0d97572be8",
     "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -7167,11 +7167,11 @@ DATA = TitleData(
         "action select_president": '§"Company Presidents", §"New Presidents in Phase 3"',
         "action top_up_revenue": '§"Abraham Donaldson"',
         "action use_ability": '§"Using the Company Presidents"',
-        "at action bankrupt": "rulespecs/1846.rules:1450",
+        "at action bankrupt": "rulespecs/1846.rules:1454",
         "at action buy_shares": "rulespecs/lib/18xx.rules:785",
         "at action buy_train": "rulespecs/18-grand-junction.rules:1195",
         "at action choose_turn": "rulespecs/18-grand-junction.rules:816",
-        "at action contribute": "rulespecs/1846.rules:1438",
+        "at action contribute": "rulespecs/1846.rules:1442",
         "at action corporation_assign": "rulespecs/18-grand-junction.rules:829",
         "at action corporation_buy_shares": "rulespecs/18-grand-junction.rules:851",
         "at action corporation_sell_shares": "rulespecs/18-grand-junction.rules:886",
@@ -7344,6 +7344,7 @@ DATA = TitleData(
         "sanction president_not_in_pool/bankrupt": '§"Receivership"',
         "sanction president_not_in_pool/sell_shares": '§"Stock Round"',
         "setup player_order": '§"Setting Up the Game"',
+        "state done_this_turn": '§"Emergency Money Raising"',
         "stock_round initial": '§"Initial Stock Round"',
         "subsidy government": '§"Government Subsidies"',
         "table bank": '§"Set Up"',
@@ -8601,7 +8602,9 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     if v_paid < (v_share // 2):
         # at rulespecs/18-grand-junction.rules:792
         g.b_market_move(v_corporation, "left")
-    elif (v_paid >= (3 * v_share)) and ((v_share >= 165) or g.b_done_this_turn("topped_up")):
+    elif (v_paid >= (3 * v_share)) and (
+        (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
+    ):
         # at rulespecs/18-grand-junction.rules:794
         g.b_market_move(v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:795
@@ -8881,7 +8884,8 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1240
     return (
-        (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
+        (not g.state_has("done_this_turn", "emergency_issue"))
+        and (not g.state_has("done_this_turn", "emergency_sale"))
     ) and (g.b_cash(v_corporation) > 0)
 
 
@@ -8970,7 +8974,7 @@ def r_emergency_need(g, v_player):
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1231
-    g.b_mark_done_this_turn("emergency_sale")
+    g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -9121,10 +9125,13 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    ) and (not g.b_done_this_turn("emergency_issue"))
+    ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
     if not (
-        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        (
+            r_before_dividend(g, v_corporation)
+            and (not g.state_has("done_this_turn", "issued_or_redeemed"))
+        )
         or v_emergency
     ):
         raise IllegalAction(
@@ -9212,27 +9219,27 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18-grand-junction.rules:914
     if v_emergency:
         # at rulespecs/18-grand-junction.rules:915
-        g.b_mark_done_this_turn("emergency_issue")
+        g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
         # at rulespecs/18-grand-junction.rules:917
-        g.b_mark_done_this_turn("issued_or_redeemed")
+        g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1389
+    # at rulespecs/1846.rules:1393
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
             and (g.b_len(g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < g.b_dearest_side_price())
-    ) and (not g.b_done_this_turn("emergency_issue"))
+    ) and (not g.state_has("done_this_turn", "emergency_issue"))
 
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1394
+    # at rulespecs/1846.rules:1398
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -9241,7 +9248,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1399
+    # at rulespecs/1846.rules:1403
     return r_max(
         g,
         0,
@@ -9255,13 +9262,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1403
+    # at rulespecs/1846.rules:1407
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1406
+    # at rulespecs/1846.rules:1410
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9270,7 +9277,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1411
+    # at rulespecs/1846.rules:1415
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -9309,7 +9316,10 @@ def r_emergency_bundle(g, v_corporation, v_n):
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     # at rulespecs/18-grand-junction.rules:853
-    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
+    if not (
+        r_before_dividend(g, v_corporation)
+        and (not g.state_has("done_this_turn", "issued_or_redeemed"))
+    ):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
@@ -9404,62 +9414,62 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             # at rulespecs/18-grand-junction.rules:879
             g.move(v_c, g.name("pool"), v_corporation)
     # at rulespecs/18-grand-junction.rules:882
-    g.b_mark_done_this_turn("issued_or_redeemed")
+    g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1441
+    # at rulespecs/1846.rules:1445
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1441",
+            at="rulespecs/1846.rules:1445",
         )
-    # at rulespecs/1846.rules:1442
+    # at rulespecs/1846.rules:1446
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1442",
+            at="rulespecs/1846.rules:1446",
         )
-    # at rulespecs/1846.rules:1443
+    # at rulespecs/1846.rules:1447
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1443",
+            at="rulespecs/1846.rules:1447",
         )
-    # at rulespecs/1846.rules:1445
+    # at rulespecs/1846.rules:1449
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1445",
+            at="rulespecs/1846.rules:1449",
         )
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1451
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1451
+    # at rulespecs/1846.rules:1455
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1451",
+            at="rulespecs/1846.rules:1455",
         )
-    # at rulespecs/1846.rules:1452
+    # at rulespecs/1846.rules:1456
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1452",
+            at="rulespecs/1846.rules:1456",
         )
-    # at rulespecs/1846.rules:1454
+    # at rulespecs/1846.rules:1458
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
@@ -9467,36 +9477,36 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1454",
+            at="rulespecs/1846.rules:1458",
         )
-    # at rulespecs/1846.rules:1456
+    # at rulespecs/1846.rules:1460
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1456",
+            at="rulespecs/1846.rules:1460",
         )
-    # at rulespecs/1846.rules:1458
-    v_player = g.b_president(v_corporation)
-    # at rulespecs/1846.rules:1459
-    g.b_sell_out(v_player)
-    # at rulespecs/1846.rules:1460
-    g.transfer(g.b_cash(v_player), v_player, v_corporation)
-    # at rulespecs/1846.rules:1461
-    g.b_leave_game(v_player)
     # at rulespecs/1846.rules:1462
+    v_player = g.b_president(v_corporation)
+    # at rulespecs/1846.rules:1463
+    g.b_sell_out(v_player)
+    # at rulespecs/1846.rules:1464
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    # at rulespecs/1846.rules:1465
+    g.b_leave_game(v_player)
+    # at rulespecs/1846.rules:1466
     if g.b_players_in_game() <= 1:
-        # at rulespecs/1846.rules:1463
+        # at rulespecs/1846.rules:1467
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1472
+    # at rulespecs/1846.rules:1476
     v_revenue = g.b_revenue(v_minor)
-    # at rulespecs/1846.rules:1473
+    # at rulespecs/1846.rules:1477
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
-    # at rulespecs/1846.rules:1474
+    # at rulespecs/1846.rules:1478
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
@@ -9545,7 +9555,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
             at="rulespecs/18-grand-junction.rules:774",
         )
     # at rulespecs/18-grand-junction.rules:777
-    if not (not g.b_done_this_turn("topped_up")):
+    if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
@@ -9581,7 +9591,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
     # at rulespecs/18-grand-junction.rules:784
     g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
     # at rulespecs/18-grand-junction.rules:785
-    g.b_mark_done_this_turn("topped_up")
+    g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
@@ -9649,19 +9659,19 @@ def t_private_income(g, *_rest):
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1541
+    # at rulespecs/1846.rules:1545
     g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1545
+    # at rulespecs/1846.rules:1549
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1549
+    # at rulespecs/1846.rules:1553
     r_close_minors(g)
 
 
@@ -9899,6 +9909,7 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

@@ -11,7 +11,7 @@ from compiler.runtime.game import GameBase
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "48bb7a75f68b115a",
+    "rulespecs/18co.rules": "13ad6f3d0d794cbe",
     "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -8317,17 +8317,17 @@ DATA = TitleData(
         "action remove_token": "Table B",
         "action sell_shares": "§4.1",
         "action special_buy_shares": "§8.2",
-        "at action bankrupt": "rulespecs/18co.rules:2466",
+        "at action bankrupt": "rulespecs/18co.rules:2479",
         "at action bid": "rulespecs/18co.rules:2032",
         "at action buy_shares": "rulespecs/18co.rules:2151",
         "at action buy_train": "rulespecs/18co.rules:2216",
         "at action company_lay_tile": "rulespecs/18co.rules:2130",
-        "at action contribute": "rulespecs/18co.rules:2455",
-        "at action corporate_buy_shares": "rulespecs/18co.rules:2423",
-        "at action corporate_sell_shares": "rulespecs/18co.rules:2384",
+        "at action contribute": "rulespecs/18co.rules:2468",
+        "at action corporate_buy_shares": "rulespecs/18co.rules:2427",
+        "at action corporate_sell_shares": "rulespecs/18co.rules:2388",
         "at action corporation_bid": "rulespecs/18co.rules:489",
         "at action corporation_buy_company": "rulespecs/18co.rules:2197",
-        "at action corporation_buy_shares": "rulespecs/18co.rules:2410",
+        "at action corporation_buy_shares": "rulespecs/18co.rules:2414",
         "at action corporation_sell_shares": "rulespecs/18co.rules:2344",
         "at action discard_train": "rulespecs/18co.rules:2251",
         "at action dividend": "rulespecs/18co.rules:2287",
@@ -8747,6 +8747,9 @@ DATA = TitleData(
         "sanction cert_limit/take_over": "§4.4.2",
         "sanction pool_cap/acquisition_round": "§7.1.4",
         "sanction pool_cap/take_over": "§6.1.1",
+        "state corporate_purchase": "§5.5.1, §5.12.1",
+        "state corporate_purchased": "§5.5.1",
+        "state done_this_turn": "§5.10.6.1",
         "table cert_limit": "§4.4.1",
         "table log_end_reasons": 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
         "table starting_cash": "§1.3",
@@ -10545,7 +10548,7 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once money is raised for a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2382
+    # at rulespecs/18co.rules:2386
     return not r_money_raised_for_train(g)
 
 
@@ -10633,8 +10636,8 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2376
-    g.b_mark_done_this_turn("emergency_sale")
+    # at rulespecs/18co.rules:2380
+    g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -10921,37 +10924,39 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18co.rules:2363
     if v_emergency:
         # at rulespecs/18co.rules:2364
-        g.b_mark_done_this_turn("emergency_issue")
+        g.state_set("done_this_turn", ("emergency_issue",), True)
 
 
 def r_money_raised_for_train(g):
     """the corporation operating has raised money for a train it must buy this turn (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2379
-    return g.b_done_this_turn("emergency_issue") or g.b_done_this_turn("emergency_sale")
+    # at rulespecs/18co.rules:2383
+    return g.state_has("done_this_turn", "emergency_issue") or g.state_has(
+        "done_this_turn", "emergency_sale"
+    )
 
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2386
+    # at rulespecs/18co.rules:2390
     if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2386")
-    # at rulespecs/18co.rules:2387
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2390")
+    # at rulespecs/18co.rules:2391
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18co.rules:2388
+    # at rulespecs/18co.rules:2392
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2388",
+            at="rulespecs/18co.rules:2392",
         )
-    # at rulespecs/18co.rules:2390
+    # at rulespecs/18co.rules:2394
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2390",
+            at="rulespecs/18co.rules:2394",
         )
-    # at rulespecs/18co.rules:2391
+    # at rulespecs/18co.rules:2395
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -10961,55 +10966,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2391",
+            at="rulespecs/18co.rules:2395",
         )
-    # at rulespecs/18co.rules:2393
+    # at rulespecs/18co.rules:2397
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2393",
+            at="rulespecs/18co.rules:2397",
         )
-    # at rulespecs/18co.rules:2395
-    if not (g.b_corporate_purchase_this_turn() != v_target):
+    # at rulespecs/18co.rules:2399
+    if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2395",
+            at="rulespecs/18co.rules:2399",
         )
-    # at rulespecs/18co.rules:2397
+    # at rulespecs/18co.rules:2401
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2398
+    # at rulespecs/18co.rules:2402
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2398",
+            at="rulespecs/18co.rules:2402",
         )
-    # at rulespecs/18co.rules:2400
-    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2401
-    for v_c in v_shares:
-        # at rulespecs/18co.rules:2402
-        g.move(v_c, v_corporation, g.name("pool"))
     # at rulespecs/18co.rules:2404
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2405
+    for v_c in v_shares:
+        # at rulespecs/18co.rules:2406
+        g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/18co.rules:2408
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2405
+        # at rulespecs/18co.rules:2409
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2407
+    # at rulespecs/18co.rules:2411
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2412
+    # at rulespecs/18co.rules:2416
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2412",
+            at="rulespecs/18co.rules:2416",
         )
-    # at rulespecs/18co.rules:2413
+    # at rulespecs/18co.rules:2417
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -11017,76 +11022,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2413",
+            at="rulespecs/18co.rules:2417",
         )
-    # at rulespecs/18co.rules:2415
+    # at rulespecs/18co.rules:2419
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/18co.rules:2416
+    # at rulespecs/18co.rules:2420
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2416")
-    # at rulespecs/18co.rules:2417
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2420")
+    # at rulespecs/18co.rules:2421
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/18co.rules:2418
+    # at rulespecs/18co.rules:2422
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2419
+        # at rulespecs/18co.rules:2423
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2426
+    # at rulespecs/18co.rules:2430
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2426",
+            at="rulespecs/18co.rules:2430",
         )
-    # at rulespecs/18co.rules:2428
+    # at rulespecs/18co.rules:2432
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2428",
+            at="rulespecs/18co.rules:2432",
         )
-    # at rulespecs/18co.rules:2429
+    # at rulespecs/18co.rules:2433
     v_cert = v_shares[0]
-    # at rulespecs/18co.rules:2430
+    # at rulespecs/18co.rules:2434
     v_target = g.attr(v_cert, "corporation")
-    # at rulespecs/18co.rules:2431
+    # at rulespecs/18co.rules:2435
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2431",
+            at="rulespecs/18co.rules:2435",
         )
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2436
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2432",
+            at="rulespecs/18co.rules:2436",
         )
-    # at rulespecs/18co.rules:2433
+    # at rulespecs/18co.rules:2437
     v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:2434
+    # at rulespecs/18co.rules:2438
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2434",
+            at="rulespecs/18co.rules:2438",
         )
-    # at rulespecs/18co.rules:2436
-    v_earlier = g.b_corporate_purchase_this_turn()
-    # at rulespecs/18co.rules:2437
-    if not ((v_earlier == None) or (v_earlier == v_target)):
+    # at rulespecs/18co.rules:2440
+    if not (
+        (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
+    ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2437",
+            at="rulespecs/18co.rules:2440",
         )
-    # at rulespecs/18co.rules:2438
+    # at rulespecs/18co.rules:2442
     v_mine = g.b_percent(g.b_president(v_corporation), v_target)
-    # at rulespecs/18co.rules:2439
+    # at rulespecs/18co.rules:2443
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -11103,87 +11108,89 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2439",
+            at="rulespecs/18co.rules:2443",
         )
-    # at rulespecs/18co.rules:2444
+    # at rulespecs/18co.rules:2448
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:2445
+    # at rulespecs/18co.rules:2449
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2445")
-    # at rulespecs/18co.rules:2446
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2449")
+    # at rulespecs/18co.rules:2450
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2447
+    # at rulespecs/18co.rules:2451
     g.move(v_cert, v_seller, v_corporation)
-    # at rulespecs/18co.rules:2448
-    g.b_note_corporate_purchase(v_target)
-    # at rulespecs/18co.rules:2449
+    # at rulespecs/18co.rules:2452
+    g.state_set("corporate_purchased", (), True)
+    # at rulespecs/18co.rules:2453
+    g.state_set("corporate_purchase", (v_target,), True)
+    # at rulespecs/18co.rules:2454
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2458
+    # at rulespecs/18co.rules:2471
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2458",
+            at="rulespecs/18co.rules:2471",
         )
-    # at rulespecs/18co.rules:2459
+    # at rulespecs/18co.rules:2472
     if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2459")
-    # at rulespecs/18co.rules:2460
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2472")
+    # at rulespecs/18co.rules:2473
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2460",
+            at="rulespecs/18co.rules:2473",
         )
-    # at rulespecs/18co.rules:2461
+    # at rulespecs/18co.rules:2474
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2461",
+            at="rulespecs/18co.rules:2474",
         )
-    # at rulespecs/18co.rules:2463
+    # at rulespecs/18co.rules:2476
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§10)"""
-    # at rulespecs/18co.rules:2467
+    # at rulespecs/18co.rules:2480
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2467",
+            at="rulespecs/18co.rules:2480",
         )
-    # at rulespecs/18co.rules:2468
+    # at rulespecs/18co.rules:2481
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2468",
+            at="rulespecs/18co.rules:2481",
         )
-    # at rulespecs/18co.rules:2469
+    # at rulespecs/18co.rules:2482
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
-            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2469"
+            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2482"
         )
-    # at rulespecs/18co.rules:2471
+    # at rulespecs/18co.rules:2484
     if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
         raise IllegalAction(
-            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2471"
+            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2484"
         )
-    # at rulespecs/18co.rules:2473
+    # at rulespecs/18co.rules:2486
     g.b_end_game_now("bankruptcy")
 
 
@@ -11395,6 +11402,9 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
+        "corporate_purchase": "operating_turn_start",
+        "corporate_purchased": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

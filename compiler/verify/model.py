@@ -643,17 +643,21 @@ class Model:
         """The title's declared states (`state NAME: set[...]`), in clause order."""
         return [c.decl for c in self.title.clauses if isinstance(c.decl, s.StateDecl)]
 
-    def state_elements(self, decl: s.StateDecl) -> list[tuple[Ent, ...]]:
+    def state_elements(self, decl: s.StateDecl) -> list[tuple[Ent | str, ...]]:
         """Every element a declared state may hold in the scope: tuples of the scope's entities of its
-        parts' kinds (players, corporations, privates, minors); a part of another kind is Unsupported."""
-        domains = {"player": self.players, "corporation": self.corporations, "private": self.privates,
-                   "minor": self.minors}
+        parts' kinds (players, corporations, privates, minors), or of the values of an enum of the title
+        (`set[turn_marks]`); a part of another kind is Unsupported."""
+        domains: dict[str, list[Any]] = {"player": self.players, "corporation": self.corporations,
+                                         "private": self.privates, "minor": self.minors}
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, s.Enum) and clause.decl.name not in domains:
+                domains[clause.decl.name] = list(clause.decl.values)
         parts = decl.element
         if decl.is_flag:
             return [()]
         if not parts or any(k not in domains for k in parts):
-            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors "
-                              "or tuples of them)")
+            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, "
+                              "an enum's values, or tuples of them)")
         return list(itertools.product(*[domains[k] for k in parts]))
 
     def item(self, iid: str) -> Item | None:
@@ -961,8 +965,6 @@ class StateVars:
                 add(state_var(decl.name, parts), "bool", "turn" if decl.reset_on else "game")
         for c in model.corporations:
             add(f"sold_this_turn:{c.id}", "bool", "turn")
-        for mark in self.marks():
-            add(f"mark:{mark}", "bool", "turn")
         self.list = out
         self.by_name = {v.name: v for v in out}
         self.action_codes: dict[str, int] = {}
@@ -973,13 +975,6 @@ class StateVars:
             return self.model.param("bank") == "unlimited"
         except (GapError, KeyError):
             return False
-
-    def marks(self) -> list[str]:
-        """Turn marks the title names (`enum turn_marks`), for `done_this_turn`."""
-        if not hasattr(self, "_marks"):
-            clause = self.model.title.get("enum", "turn_marks")
-            self._marks = list(clause.decl.values) if clause is not None else []  # type: ignore[union-attr]
-        return self._marks
 
     def action_code(self, name: str) -> int:
         if name not in self.action_codes:
@@ -1131,9 +1126,10 @@ def _gives_extra_tokens(title: Title, privates: list[dict[str, Any]]) -> bool:
                for data in privates for a in data.get("children") or ())
 
 
-def state_var(name: str, parts: tuple[Ent, ...]) -> str:
-    """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`."""
-    return f"state:{name}:" + "@".join(p.id for p in parts)
+def state_var(name: str, parts: tuple[Ent | str, ...]) -> str:
+    """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`,
+    `state:done_this_turn:emergency_issue` (a part of an enum is its value)."""
+    return f"state:{name}:" + "@".join(p if isinstance(p, str) else p.id for p in parts)
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

@@ -1294,17 +1294,27 @@ class Translator:
     def _state_matches(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> list[tuple[str, Any]]:
         """Each element's state variable, with the condition that the arguments are that element."""
         m = self.model
-        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on))
+        elements = m.state_elements(decl)
+        # (the elements: an enum's values among them, which the title may change)
+        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, elements))
         ctx.shared.calls.add(decl.name)
         if len(args) != len(decl.element):
             raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
-        terms = [self.as_ent(a) for a in args]
+        # a part of an enum is a value named in the rules (a constant), compared as it is; an entity's, a term
+        terms = [a if isinstance(part, str) else self.as_ent(a) for a, part in zip(args, elements[0] if elements else ())]
         out = []
-        for parts in m.state_elements(decl):
-            cond = AND(*[self.ent_is(term, part) for term, part in zip(terms, parts)])
+        for parts in elements:
+            cond = AND(*[self._part_is(term, part) for term, part in zip(terms, parts)])
             if truth(cond) is not False:
                 out.append((state_var(decl.name, parts), cond))
         return out
+
+    def _part_is(self, term: Any, part: Ent | str) -> Any:
+        if not isinstance(part, str):
+            return self.ent_is(term, part)
+        if not isinstance(term, str):
+            raise Unsupported(f"a value of an enum that is not named ({term!r})")
+        return term == part
 
     def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
         """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is)."""
@@ -2388,14 +2398,6 @@ class Builtins:
         may end: whoever acts next is the runtime's to say."""
         ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
 
-    def b_corporate_purchase_this_turn(self, ctx: Ctx) -> Any:
-        """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity;
-        an oracle, read by the translation validator)."""
-        return self.oracle(ctx, "corporate_purchase", (), "ent")
-
-    def b_note_corporate_purchase(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_note_corporate_purchase: the runtime's record of the turn; nothing modelled."""
-
     def b_acquisition_target(self, ctx: Ctx) -> Any:
         """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
         return ctx.fresh("acquisition_target", "ent")
@@ -2746,15 +2748,6 @@ class Builtins:
                            self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)
-
-    def mark(self, ctx: Ctx, mark: Any) -> str:
-        name = f"mark:{mark}"
-        if not isinstance(mark, str) or name not in ctx.state:
-            raise Unsupported(f"turn mark {mark!r} (declare it in `enum turn_marks`)")
-        return name
-
-    def b_done_this_turn(self, ctx: Ctx, mark: Any) -> Any:
-        return ctx.state[self.mark(ctx, mark)]
 
     def b_free_cash(self, ctx: Ctx, player: Any) -> Any:
         m = self.m
@@ -3964,10 +3957,6 @@ class Builtins:
         """The decision is taken: the next one pending (if any) comes first, and
         whoever acts next is the runtime's to say."""
         ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
-
-    def b_mark_done_this_turn(self, ctx: Ctx, mark: Any) -> None:
-        name = self.mark(ctx, mark)
-        ctx.state[name] = IF(ctx.path, True, ctx.state[name])
 
     def b_place_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
         p = self.ent(player)
