@@ -13,7 +13,7 @@ from compiler.runtime.game import GameBase
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
     "rulespecs/1880-romania.rules": "79d3992903903482",
-    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -8179,15 +8179,15 @@ DATA = TitleData(
         "at action buy_train": "rulespecs/1880-romania.rules:2038",
         "at action choose": "rulespecs/1880-romania.rules:1830",
         "at action close_for_cash": "rulespecs/1880-romania.rules:1852",
-        "at action discard_train": "rulespecs/lib/18xx.rules:1070",
-        "at action dividend": "rulespecs/lib/18xx.rules:953",
-        "at action end_game": "rulespecs/lib/18xx.rules:1115",
+        "at action discard_train": "rulespecs/lib/18xx.rules:1073",
+        "at action dividend": "rulespecs/lib/18xx.rules:956",
+        "at action end_game": "rulespecs/lib/18xx.rules:1118",
         "at action lay_tile": "rulespecs/1880-romania.rules:1930",
         "at action par": "rulespecs/1880-romania.rules:1789",
         "at action pass": "rulespecs/1880-romania.rules:1745",
         "at action payoff_player_debt": "rulespecs/1880-romania.rules:2135",
         "at action place_token": "rulespecs/1880-romania.rules:1957",
-        "at action run_routes": "rulespecs/lib/18xx.rules:947",
+        "at action run_routes": "rulespecs/lib/18xx.rules:950",
         "at action sell_shares": "rulespecs/1880-romania.rules:2004",
         "building_right A": "VII.3.2",
         "building_right B": "VII.3.2",
@@ -9074,9 +9074,22 @@ def r_ipo_of(g, v_corporation):
     return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
 
 
+def r_trade_in_discount(g, v_train, v_exchange):
+    """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
+    # at rulespecs/lib/18xx.rules:669
+    return (
+        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
+        if (
+            (g.attr(v_train, "discount") != None)
+            and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
+        )
+        else 0
+    )
+
+
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:668
+    # at rulespecs/lib/18xx.rules:671
     return [
         v_p
         for v_p in g.name("privates")
@@ -9089,19 +9102,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:673
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:676
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:677
+    # at rulespecs/lib/18xx.rules:680
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -9110,13 +9123,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:683
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:688
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -9124,7 +9137,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:691
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -9134,7 +9147,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -9152,7 +9165,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:705
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -9164,7 +9177,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     return sum(
         (
             r_max(
@@ -9179,11 +9192,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:714
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:712
+        # at rulespecs/lib/18xx.rules:715
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:713
+            # at rulespecs/lib/18xx.rules:716
             g.b_close_minor(v_m)
 
 
@@ -9461,7 +9474,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:812
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -9475,7 +9488,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:822
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -9576,49 +9589,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:869
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:872
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:870
+            # at rulespecs/lib/18xx.rules:873
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:877
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:878
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:882
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:885
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:883
+            # at rulespecs/lib/18xx.rules:886
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:888
+        # at rulespecs/lib/18xx.rules:891
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:889
+            # at rulespecs/lib/18xx.rules:892
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:890
+                # at rulespecs/lib/18xx.rules:893
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:893
+            # at rulespecs/lib/18xx.rules:896
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:869
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:869",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:905
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -9793,50 +9806,50 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:948"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:951"
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:952
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:953
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:958
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:955"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:959
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:960
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:958
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:959
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:960
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:961
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:962
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:963
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:964
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:970
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -9860,7 +9873,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:987
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -9878,12 +9891,12 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:992
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:989
+        # at rulespecs/lib/18xx.rules:992
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:989
+        # at rulespecs/lib/18xx.rules:992
         g.b_market_move(v_corporation, "left")
 
 
@@ -10059,18 +10072,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1037
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1038
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1039
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.1",
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -10078,23 +10091,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1042
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1044
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -10103,114 +10116,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1041"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1044"
         )
-    # at rulespecs/lib/18xx.rules:1043
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1044
-    g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1045
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1046
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1047
+    g.b_close_private(v_company)
+    # at rulespecs/lib/18xx.rules:1048
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1049
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1060
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1059
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1062
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1063
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1064
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1065
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1066
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1064
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1065
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1066
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1067
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1068
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1069
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1070
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1071",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1076
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1077
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1075
+        # at rulespecs/lib/18xx.rules:1078
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1083
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1092
     if not (
         (
             (
@@ -10251,9 +10264,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.1, VI.8",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1092",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1098
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -10264,15 +10277,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1098",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1100
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1105
     return (
         (
             g.b_dearest_train_price()
@@ -10309,26 +10322,26 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1120
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
+            at="rulespecs/lib/18xx.rules:1120",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1122
     g.b_end_game_now("agreement")
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1143
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1141
+        # at rulespecs/lib/18xx.rules:1144
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1142
+            # at rulespecs/lib/18xx.rules:1145
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1143
+            # at rulespecs/lib/18xx.rules:1146
             g.b_close_private(v_company)
 
 
@@ -10611,15 +10624,15 @@ def a_payoff_player_debt(g, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1131
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1129
+        # at rulespecs/lib/18xx.rules:1132
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1137
     r_close_privates(g)
 
 
@@ -10726,6 +10739,7 @@ class Game(GameBase):
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,
+        "trade_in_discount": r_trade_in_discount,
         "open_privates": r_open_privates,
         "bonds_of": r_bonds_of,
         "pay_per_share": r_pay_per_share,

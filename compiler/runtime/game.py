@@ -1887,13 +1887,6 @@ class GameBase:
         per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
         return train.price * (100 - per * n) // 100
 
-    def b_trade_in_discount(self, train: Train, exchange: Train) -> int:
-        """trade_in_discount(T, X): what T's price drops by when a train X is given for it (T's `discount` for
-        X's type; 0 where T names none)."""
-        table = self.DATA.component("train", train.name).get("discount") or {}
-        amount = table.get(exchange.name, 0) if isinstance(table, dict) else 0
-        return int(amount) if isinstance(amount, int) else 0
-
     def b_discount_used(self, corp: Entity) -> None:
         """discount_used(C): a declared train discount of C has been spent on a train."""
         if self._armed(corp, "train_discount"):
@@ -5709,7 +5702,7 @@ class GameBase:
                     # a trade-in (the optional `exchange`): each train the buyer owns that this one takes in
                     # trade, at the discounted price
                     for own in self.b_trains(entity):
-                        discount = self.b_trade_in_discount(self._train_side(train, side), own)
+                        discount = self.call("trade_in_discount", self._train_side(train, side), own)
                         if discount:
                             out.append({"type": "buy_train", **who, "train": tid, "price": price - discount,
                                         "variant": side, "exchange": own.id})

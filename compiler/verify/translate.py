@@ -907,8 +907,8 @@ class Translator:
             if a is None and b is None:
                 return True
             other = b if a is None else a
-            if isinstance(other, (int, str, bool)) or is_z3(other):
-                return False
+            if isinstance(other, (int, str, bool, dict)) or is_z3(other):
+                return False  # (a map, a train's `discount`, is never none, as in the engine)
             raise Unsupported(f"comparing {other!r} with none")
         if isinstance(a, str) or isinstance(b, str):
             return a == b
@@ -2650,22 +2650,6 @@ class Builtins:
 
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
-
-    def b_trade_in_discount(self, ctx: Ctx, train: Any, exchange: Any) -> Any:
-        """As GameBase.b_trade_in_discount: the new train's `discount` for the exchanged train's type, 0 where
-        it names none (both trains may be symbolic: a choice among their alternatives)."""
-        if exchange is None:
-            return 0
-        out: Any = 0
-        for t, tc in self.sel(train).alts:
-            table = self.m.train_data.get(t.name or "", {}).get("discount")
-            if not isinstance(table, dict):
-                continue
-            for x, xc in self.sel(exchange).alts:
-                amount = table.get(x.name)
-                if isinstance(amount, int) and amount:
-                    out = IF(AND(tc, xc), amount, out)
-        return out
 
     def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
         return ctx.state["bank_buys"]
