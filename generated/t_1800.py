@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1800.rules": "4c2100aa9a7c67ef",
-    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+    "rulespecs/1800.rules": "51275a2b19d2b472",
+    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -324,27 +324,27 @@ DATA = TitleData(
             'action corporation_buy_shares': '§11.9',
             'action corporation_sell_shares': '§11.9',
             'action trade_company': '§12.3',
-            'at action bankrupt': 'rulespecs/1800.rules:831',
-            'at action bid': 'rulespecs/lib/18xx.rules:733',
+            'at action bankrupt': 'rulespecs/1800.rules:835',
+            'at action bid': 'rulespecs/lib/18xx.rules:736',
             'at action buy_bond': 'rulespecs/1800.rules:734',
-            'at action buy_company': 'rulespecs/lib/18xx.rules:720',
-            'at action buy_shares': 'rulespecs/lib/18xx.rules:785',
-            'at action buy_train': 'rulespecs/lib/18xx.rules:994',
+            'at action buy_company': 'rulespecs/lib/18xx.rules:723',
+            'at action buy_shares': 'rulespecs/lib/18xx.rules:788',
+            'at action buy_train': 'rulespecs/lib/18xx.rules:997',
             'at action collect_bond': 'rulespecs/1800.rules:747',
-            'at action contribute': 'rulespecs/1800.rules:821',
-            'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:912',
-            'at action corporation_buy_shares': 'rulespecs/1800.rules:795',
-            'at action corporation_sell_shares': 'rulespecs/1800.rules:779',
-            'at action discard_train': 'rulespecs/lib/18xx.rules:1070',
-            'at action dividend': 'rulespecs/lib/18xx.rules:953',
-            'at action end_game': 'rulespecs/lib/18xx.rules:1115',
-            'at action lay_tile': 'rulespecs/lib/18xx.rules:928',
-            'at action par': 'rulespecs/lib/18xx.rules:756',
-            'at action pass': 'rulespecs/lib/18xx.rules:904',
-            'at action place_token': 'rulespecs/lib/18xx.rules:936',
-            'at action run_routes': 'rulespecs/lib/18xx.rules:947',
-            'at action sell_shares': 'rulespecs/lib/18xx.rules:831',
-            'at action trade_company': 'rulespecs/1800.rules:766',
+            'at action contribute': 'rulespecs/1800.rules:825',
+            'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:915',
+            'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
+            'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
+            'at action discard_train': 'rulespecs/lib/18xx.rules:1073',
+            'at action dividend': 'rulespecs/lib/18xx.rules:956',
+            'at action end_game': 'rulespecs/lib/18xx.rules:1118',
+            'at action lay_tile': 'rulespecs/lib/18xx.rules:931',
+            'at action par': 'rulespecs/lib/18xx.rules:759',
+            'at action pass': 'rulespecs/lib/18xx.rules:907',
+            'at action place_token': 'rulespecs/lib/18xx.rules:939',
+            'at action run_routes': 'rulespecs/lib/18xx.rules:950',
+            'at action sell_shares': 'rulespecs/lib/18xx.rules:834',
+            'at action trade_company': 'rulespecs/1800.rules:770',
             'bond CS_bond': '§2',
             'bond DRGW_bond': '§2',
             'cite action bid': '§7',
@@ -523,6 +523,7 @@ DATA = TitleData(
             'sanction cert_limit/take_over': '§9.2',
             'sanction holding_cap/dividend': '§8.2.3',
             'sanction holding_cap/end_stock_round': '§8.2.3, §8.3',
+            'state done_this_turn': '§11.9, §11.10',
             'table starting_cash': '§3',
             'table tile_counts': 'supplement from "18xx-maker-1800.json"',
             'table upgrades': 'Appendix A',
@@ -644,9 +645,22 @@ def r_ipo_of(g, v_corporation):
     return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
 
 
+def r_trade_in_discount(g, v_train, v_exchange):
+    """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
+    # at rulespecs/lib/18xx.rules:669
+    return (
+        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
+        if (
+            (g.attr(v_train, "discount") != None)
+            and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
+        )
+        else 0
+    )
+
+
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:668
+    # at rulespecs/lib/18xx.rules:671
     return [
         v_p
         for v_p in g.name("privates")
@@ -659,19 +673,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:673
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:676
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:677
+    # at rulespecs/lib/18xx.rules:680
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -680,13 +694,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:683
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:688
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -694,7 +708,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:691
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -704,7 +718,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -722,7 +736,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:705
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -734,7 +748,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     return sum(
         (
             r_max(
@@ -749,41 +763,41 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:714
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:712
+        # at rulespecs/lib/18xx.rules:715
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:713
+            # at rulespecs/lib/18xx.rules:716
             g.b_close_minor(v_m)
 
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:721
+    # at rulespecs/lib/18xx.rules:724
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:721"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:724"
         )
-    # at rulespecs/lib/18xx.rules:722
+    # at rulespecs/lib/18xx.rules:725
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:722",
+            at="rulespecs/lib/18xx.rules:725",
         )
-    # at rulespecs/lib/18xx.rules:723
+    # at rulespecs/lib/18xx.rules:726
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:723",
+            at="rulespecs/lib/18xx.rules:726",
         )
-    # at rulespecs/lib/18xx.rules:724
+    # at rulespecs/lib/18xx.rules:727
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:724"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:727"
         )
-    # at rulespecs/lib/18xx.rules:725
+    # at rulespecs/lib/18xx.rules:728
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -791,88 +805,88 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:725",
+            at="rulespecs/lib/18xx.rules:728",
         )
-    # at rulespecs/lib/18xx.rules:727
+    # at rulespecs/lib/18xx.rules:730
     if not (g.b_free_cash(v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:727",
+            at="rulespecs/lib/18xx.rules:730",
         )
-    # at rulespecs/lib/18xx.rules:728
+    # at rulespecs/lib/18xx.rules:731
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:732
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:730
+    # at rulespecs/lib/18xx.rules:733
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:737
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:735
+        # at rulespecs/lib/18xx.rules:738
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:735",
+                at="rulespecs/lib/18xx.rules:738",
             )
-        # at rulespecs/lib/18xx.rules:736
+        # at rulespecs/lib/18xx.rules:739
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:736",
+                at="rulespecs/lib/18xx.rules:739",
             )
-        # at rulespecs/lib/18xx.rules:737
+        # at rulespecs/lib/18xx.rules:740
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:737",
+                at="rulespecs/lib/18xx.rules:740",
             )
-        # at rulespecs/lib/18xx.rules:738
+        # at rulespecs/lib/18xx.rules:741
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:740
+        # at rulespecs/lib/18xx.rules:743
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:740",
+                at="rulespecs/lib/18xx.rules:743",
             )
-        # at rulespecs/lib/18xx.rules:741
+        # at rulespecs/lib/18xx.rules:744
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:742
+            # at rulespecs/lib/18xx.rules:745
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:742",
+                    at="rulespecs/lib/18xx.rules:745",
                 )
-            # at rulespecs/lib/18xx.rules:743
+            # at rulespecs/lib/18xx.rules:746
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:743",
+                    at="rulespecs/lib/18xx.rules:746",
                 )
-            # at rulespecs/lib/18xx.rules:744
+            # at rulespecs/lib/18xx.rules:747
             if not (g.b_free_cash(v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:744")
-            # at rulespecs/lib/18xx.rules:745
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:747")
+            # at rulespecs/lib/18xx.rules:748
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:747
+            # at rulespecs/lib/18xx.rules:750
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:747",
+                    at="rulespecs/lib/18xx.rules:750",
                 )
-            # at rulespecs/lib/18xx.rules:748
+            # at rulespecs/lib/18xx.rules:751
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -880,114 +894,114 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:748",
+                    at="rulespecs/lib/18xx.rules:751",
                 )
-            # at rulespecs/lib/18xx.rules:750
+            # at rulespecs/lib/18xx.rules:753
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:750",
+                    at="rulespecs/lib/18xx.rules:753",
                 )
-            # at rulespecs/lib/18xx.rules:751
+            # at rulespecs/lib/18xx.rules:754
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:757",
+            at="rulespecs/lib/18xx.rules:760",
         )
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:761
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:758",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:759
+    # at rulespecs/lib/18xx.rules:762
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:759"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:762"
         )
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:763
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:760"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:763"
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:764
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:761")
-    # at rulespecs/lib/18xx.rules:762
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:764")
+    # at rulespecs/lib/18xx.rules:765
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:766",
         )
-    # at rulespecs/lib/18xx.rules:764
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:764")
-    # at rulespecs/lib/18xx.rules:765
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:766
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:766
-        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:767
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:767")
     # at rulespecs/lib/18xx.rules:768
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:769
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:769
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:770
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:771
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:772
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:773
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:774
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:789
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:786"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:789"
         )
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:790
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:787",
+            at="rulespecs/lib/18xx.rules:790",
         )
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:791
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:788"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:791"
         )
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:792
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:793
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:794
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:794",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:795
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -995,9 +1009,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:795",
         )
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:797
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1006,26 +1020,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:794"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:797"
         )
-    # at rulespecs/lib/18xx.rules:796
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:797
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:797")
-    # at rulespecs/lib/18xx.rules:798
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:799
-    g.move(v_cert, v_source, v_player)
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:800
-    g.state_set("bought_this_turn", (), True)
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:800")
     # at rulespecs/lib/18xx.rules:801
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:802
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:803
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:804
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:812
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1039,7 +1053,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:822
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1060,31 +1074,31 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:835
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:836
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:836",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:837
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:837",
         )
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:838
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:835"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:838"
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:840
     if not (
         (
             (
@@ -1113,39 +1127,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:837",
+            at="rulespecs/lib/18xx.rules:840",
         )
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:845
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:846
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:846",
         )
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:848
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:845",
+            at="rulespecs/lib/18xx.rules:848",
         )
-    # at rulespecs/lib/18xx.rules:847
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:848
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:850
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:851
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:853
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:851
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:852
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:854
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:855
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:857
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:855
+    # at rulespecs/lib/18xx.rules:858
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:856
+    # at rulespecs/lib/18xx.rules:859
     g.state_set(
         "sold_this_round",
         (
@@ -1154,55 +1168,55 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:857
+    # at rulespecs/lib/18xx.rules:860
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:869
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:872
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:870
+            # at rulespecs/lib/18xx.rules:873
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:877
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:878
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:882
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:885
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:883
+            # at rulespecs/lib/18xx.rules:886
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:888
+        # at rulespecs/lib/18xx.rules:891
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:889
+            # at rulespecs/lib/18xx.rules:892
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:890
+                # at rulespecs/lib/18xx.rules:893
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:893
+            # at rulespecs/lib/18xx.rules:896
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:869
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:869",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:905
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1210,7 +1224,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:908
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1220,170 +1234,170 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:908",
         )
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:910
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:907",
+            at="rulespecs/lib/18xx.rules:910",
         )
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:912
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:917
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:914",
+            at="rulespecs/lib/18xx.rules:917",
         )
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:918
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:915",
-        )
-    # at rulespecs/lib/18xx.rules:916
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:916"
-        )
-    # at rulespecs/lib/18xx.rules:917
-    v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:918
-    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:918"
+            at="rulespecs/lib/18xx.rules:918",
         )
     # at rulespecs/lib/18xx.rules:919
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:919"
+        )
+    # at rulespecs/lib/18xx.rules:920
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:921
+    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
+        raise IllegalAction(
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:921"
+        )
+    # at rulespecs/lib/18xx.rules:922
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:919"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:922"
         )
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:923
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:920")
-    # at rulespecs/lib/18xx.rules:921
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:923")
+    # at rulespecs/lib/18xx.rules:924
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:922
+    # at rulespecs/lib/18xx.rules:925
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:923
+    # at rulespecs/lib/18xx.rules:926
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:929
+    # at rulespecs/lib/18xx.rules:932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:929"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:932"
         )
-    # at rulespecs/lib/18xx.rules:930
+    # at rulespecs/lib/18xx.rules:933
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:934
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:931",
+            at="rulespecs/lib/18xx.rules:934",
         )
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:935
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:936
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:941
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:938",
-        )
-    # at rulespecs/lib/18xx.rules:939
-    v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:940
-    v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:941
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:941"
+            at="rulespecs/lib/18xx.rules:941",
         )
     # at rulespecs/lib/18xx.rules:942
-    g.transfer(v_cost, v_corporation, g.name("bank"))
+    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/lib/18xx.rules:943
-    g.b_place_station(v_corporation, v_spot)
+    v_cost = g.b_next_token_cost(v_corporation)
     # at rulespecs/lib/18xx.rules:944
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:944"
+        )
+    # at rulespecs/lib/18xx.rules:945
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:946
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/lib/18xx.rules:947
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:951",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:952
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:953
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:958
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:955"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:958"
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:959
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:960
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:958
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:959
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:960
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:961
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:962
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:963
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:964
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:970
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1393,9 +1407,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:977
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:975
+        # at rulespecs/lib/18xx.rules:978
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -1405,7 +1419,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:987
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1436,134 +1450,134 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:998
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:998",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:999
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:996"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:999"
         )
-    # at rulespecs/lib/18xx.rules:997
+    # at rulespecs/lib/18xx.rules:1000
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1001
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:999
+        # at rulespecs/lib/18xx.rules:1002
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1001
+        # at rulespecs/lib/18xx.rules:1004
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1001"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1004"
             )
-        # at rulespecs/lib/18xx.rules:1002
+        # at rulespecs/lib/18xx.rules:1005
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1002",
+                at="rulespecs/lib/18xx.rules:1005",
             )
-        # at rulespecs/lib/18xx.rules:1003
+        # at rulespecs/lib/18xx.rules:1006
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1003",
+                at="rulespecs/lib/18xx.rules:1006",
             )
-        # at rulespecs/lib/18xx.rules:1004
+        # at rulespecs/lib/18xx.rules:1007
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1005
+        # at rulespecs/lib/18xx.rules:1008
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1005",
+                at="rulespecs/lib/18xx.rules:1008",
             )
-        # at rulespecs/lib/18xx.rules:1006
+        # at rulespecs/lib/18xx.rules:1009
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1007
+        # at rulespecs/lib/18xx.rules:1010
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1008
+        # at rulespecs/lib/18xx.rules:1011
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1010
+        # at rulespecs/lib/18xx.rules:1013
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1010",
+                at="rulespecs/lib/18xx.rules:1013",
             )
-        # at rulespecs/lib/18xx.rules:1011
+        # at rulespecs/lib/18xx.rules:1014
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1011",
+                at="rulespecs/lib/18xx.rules:1014",
             )
-        # at rulespecs/lib/18xx.rules:1012
+        # at rulespecs/lib/18xx.rules:1015
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1013
+        # at rulespecs/lib/18xx.rules:1016
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1014
+        # at rulespecs/lib/18xx.rules:1017
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1016
+        # at rulespecs/lib/18xx.rules:1019
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1016",
+                at="rulespecs/lib/18xx.rules:1019",
             )
-        # at rulespecs/lib/18xx.rules:1017
+        # at rulespecs/lib/18xx.rules:1020
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1017",
+                at="rulespecs/lib/18xx.rules:1020",
             )
-        # at rulespecs/lib/18xx.rules:1018
+        # at rulespecs/lib/18xx.rules:1021
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1018",
+                at="rulespecs/lib/18xx.rules:1021",
             )
-        # at rulespecs/lib/18xx.rules:1019
+        # at rulespecs/lib/18xx.rules:1022
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1019",
+                at="rulespecs/lib/18xx.rules:1022",
             )
-        # at rulespecs/lib/18xx.rules:1020
+        # at rulespecs/lib/18xx.rules:1023
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1021
+        # at rulespecs/lib/18xx.rules:1024
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1022
+        # at rulespecs/lib/18xx.rules:1025
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1037
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1038
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1039
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1",
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1571,23 +1585,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1042
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1044
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1596,114 +1610,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1041"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1044"
         )
-    # at rulespecs/lib/18xx.rules:1043
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1044
-    g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1045
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1046
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1047
+    g.b_close_private(v_company)
+    # at rulespecs/lib/18xx.rules:1048
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1049
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1060
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1059
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1062
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1063
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1064
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1065
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1066
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1064
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1065
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1066
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1067
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1068
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1069
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1070
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1071",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1076
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1077
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1075
+        # at rulespecs/lib/18xx.rules:1078
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1083
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1092
     if not (
         (
             (
@@ -1744,9 +1758,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1092",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1098
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1757,15 +1771,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1098",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1100
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1105
     return (
         (
             g.b_dearest_train_price()
@@ -1782,9 +1796,9 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
-    # at rulespecs/1800.rules:816
+    # at rulespecs/1800.rules:820
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1800.rules:817
+        # at rulespecs/1800.rules:821
         g.transfer(
             r_min(g, v_price, ((v_price * r_pool_percent(g, v_corporation)) // 100)),
             g.name("bank"),
@@ -1794,26 +1808,26 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1120
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
+            at="rulespecs/lib/18xx.rules:1120",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1122
     g.b_end_game_now("agreement")
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1143
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1141
+        # at rulespecs/lib/18xx.rules:1144
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1142
+            # at rulespecs/lib/18xx.rules:1145
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1143
+            # at rulespecs/lib/18xx.rules:1146
             g.b_close_private(v_company)
 
 
@@ -1872,7 +1886,7 @@ def a_collect_bond(g, v_corporation, v_to_company):
             "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
         )
     # at rulespecs/1800.rules:752
-    if not (not g.b_done_this_turn("bond_dividend")):
+    if not (not g.state_has("done_this_turn", "bond_dividend")):
         raise IllegalAction(
             "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
         )
@@ -1886,116 +1900,119 @@ def a_collect_bond(g, v_corporation, v_to_company):
     # at rulespecs/1800.rules:755
     g.transfer(v_to_company, g.name("bank"), v_corporation)
     # at rulespecs/1800.rules:756
-    g.b_mark_done_this_turn("bond_dividend")
+    g.state_set("done_this_turn", ("bond_dividend",), True)
 
 
 def a_trade_company(g, v_player, v_company, v_seller, v_price):
     """A player buys a private from another player (§12.3)"""
-    # at rulespecs/1800.rules:768
+    # at rulespecs/1800.rules:772
     if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
         raise IllegalAction(
             "privates change hands in a share dealing round, after the sale",
             rule="§12.3",
-            at="rulespecs/1800.rules:768",
+            at="rulespecs/1800.rules:772",
         )
-    # at rulespecs/1800.rules:769
+    # at rulespecs/1800.rules:773
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "players sell privates to each other from Phase 3",
             rule="§12.3",
-            at="rulespecs/1800.rules:769",
+            at="rulespecs/1800.rules:773",
         )
-    # at rulespecs/1800.rules:770
+    # at rulespecs/1800.rules:774
     if not (
         ((g.b_holder_of(v_company) == v_seller) and (v_seller != v_player))
         and (not g.b_closed(v_company))
     ):
         raise IllegalAction(
-            "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:770"
+            "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:774"
         )
-    # at rulespecs/1800.rules:771
+    # at rulespecs/1800.rules:775
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
             "outside the private's price range",
             rule='assumed "§12.3 names no price; the §11.8 range (half to double face value) is read as applying"',
-            at="rulespecs/1800.rules:771",
+            at="rulespecs/1800.rules:775",
         )
-    # at rulespecs/1800.rules:773
+    # at rulespecs/1800.rules:777
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:773"
+            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:777"
         )
-    # at rulespecs/1800.rules:774
+    # at rulespecs/1800.rules:778
     if not (g.b_cash(v_player) >= v_price):
-        raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:774")
-    # at rulespecs/1800.rules:775
+        raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:778")
+    # at rulespecs/1800.rules:779
     g.transfer(v_price, v_player, v_seller)
-    # at rulespecs/1800.rules:776
+    # at rulespecs/1800.rules:780
     g.move(v_company, v_seller, v_player)
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """The company sells its own shares (§11.9)"""
-    # at rulespecs/1800.rules:780
+    # at rulespecs/1800.rules:784
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:780",
+            at="rulespecs/1800.rules:784",
         )
-    # at rulespecs/1800.rules:781
-    if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
+    # at rulespecs/1800.rules:785
+    if not (
+        (not g.state_has("done_this_turn", "bought_own_shares"))
+        or g.b_must_buy_train(v_corporation)
+    ):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:781",
+            at="rulespecs/1800.rules:785",
         )
-    # at rulespecs/1800.rules:783
+    # at rulespecs/1800.rules:787
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:783"
+            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:787"
         )
-    # at rulespecs/1800.rules:785
+    # at rulespecs/1800.rules:789
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1800.rules:786
+    # at rulespecs/1800.rules:790
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
-            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:786"
+            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:790"
         )
-    # at rulespecs/1800.rules:787
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/1800.rules:788
-    for v_c in v_shares:
-        # at rulespecs/1800.rules:789
-        g.move(v_c, v_corporation, g.name("pool"))
     # at rulespecs/1800.rules:791
-    g.b_market_move(v_corporation, "down")
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/1800.rules:792
-    g.b_mark_done_this_turn("sold_own_shares")
+    for v_c in v_shares:
+        # at rulespecs/1800.rules:793
+        g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/1800.rules:795
+    g.b_market_move(v_corporation, "down")
+    # at rulespecs/1800.rules:796
+    g.state_set("done_this_turn", ("sold_own_shares",), True)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """The company buys back its shares (§11.9)"""
-    # at rulespecs/1800.rules:796
+    # at rulespecs/1800.rules:800
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:796",
+            at="rulespecs/1800.rules:800",
         )
-    # at rulespecs/1800.rules:797
-    if not (not g.b_done_this_turn("sold_own_shares")):
+    # at rulespecs/1800.rules:801
+    if not (not g.state_has("done_this_turn", "sold_own_shares")):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:797",
+            at="rulespecs/1800.rules:801",
         )
-    # at rulespecs/1800.rules:798
+    # at rulespecs/1800.rules:802
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2003,108 +2020,108 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "the company buys back only its shares in the Bank Pool",
             rule="§11.9",
-            at="rulespecs/1800.rules:798",
+            at="rulespecs/1800.rules:802",
         )
-    # at rulespecs/1800.rules:800
+    # at rulespecs/1800.rules:804
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/1800.rules:801
+    # at rulespecs/1800.rules:805
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:801")
-    # at rulespecs/1800.rules:802
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1800.rules:803
-    for v_c in v_shares:
-        # at rulespecs/1800.rules:804
-        g.move(v_c, g.name("pool"), v_corporation)
+        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:805")
     # at rulespecs/1800.rules:806
-    g.b_mark_done_this_turn("bought_own_shares")
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1800.rules:807
+    for v_c in v_shares:
+        # at rulespecs/1800.rules:808
+        g.move(v_c, g.name("pool"), v_corporation)
+    # at rulespecs/1800.rules:810
+    g.state_set("done_this_turn", ("bought_own_shares",), True)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """A shareholder contributes to a forced train purchase (§11.11)"""
-    # at rulespecs/1800.rules:823
+    # at rulespecs/1800.rules:827
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "contributions are for a train the company must buy",
             rule="§11.11",
-            at="rulespecs/1800.rules:823",
+            at="rulespecs/1800.rules:827",
         )
-    # at rulespecs/1800.rules:824
+    # at rulespecs/1800.rules:828
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
-            at="rulespecs/1800.rules:824",
+            at="rulespecs/1800.rules:828",
         )
-    # at rulespecs/1800.rules:825
+    # at rulespecs/1800.rules:829
     if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(
             "only the Director and other shareholders contribute",
             rule="§11.11",
-            at="rulespecs/1800.rules:825",
+            at="rulespecs/1800.rules:829",
         )
-    # at rulespecs/1800.rules:826
+    # at rulespecs/1800.rules:830
     if not ((v_amount > 0) and (v_amount <= g.b_forced_shortfall(v_corporation))):
         raise IllegalAction(
             "a contribution covers at most what is missing",
             rule="§11.11",
-            at="rulespecs/1800.rules:826",
+            at="rulespecs/1800.rules:830",
         )
-    # at rulespecs/1800.rules:827
+    # at rulespecs/1800.rules:831
     if not (v_amount <= g.b_cash(v_player)):
         raise IllegalAction(
             "a player contributes only the cash he has",
             rule="§11.11",
-            at="rulespecs/1800.rules:827",
+            at="rulespecs/1800.rules:831",
         )
-    # at rulespecs/1800.rules:828
+    # at rulespecs/1800.rules:832
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The company goes bankrupt (§11.11)"""
-    # at rulespecs/1800.rules:832
+    # at rulespecs/1800.rules:836
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "only a company that must buy a train goes bankrupt",
             rule="§11.11",
-            at="rulespecs/1800.rules:832",
+            at="rulespecs/1800.rules:836",
         )
-    # at rulespecs/1800.rules:833
+    # at rulespecs/1800.rules:837
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
-            at="rulespecs/1800.rules:833",
+            at="rulespecs/1800.rules:837",
         )
-    # at rulespecs/1800.rules:834
+    # at rulespecs/1800.rules:838
     if not (g.b_forced_shortfall(v_corporation) > 0):
         raise IllegalAction(
-            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:834"
+            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:838"
         )
-    # at rulespecs/1800.rules:835
+    # at rulespecs/1800.rules:839
     for v_holder in g.name("players"):
-        # at rulespecs/1800.rules:836
+        # at rulespecs/1800.rules:840
         g.transfer(
             ((g.param("bankruptcy_payout_per_share") * g.b_percent(v_holder, v_corporation)) // 10),
             g.name("bank"),
             v_holder,
         )
-    # at rulespecs/1800.rules:838
-    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/1800.rules:839
-    for v_t in g.b_trains(v_corporation):
-        # at rulespecs/1800.rules:840
-        g.move(v_t, v_corporation, g.name("pool"))
     # at rulespecs/1800.rules:842
-    for v_x in g.name("privates"):
-        # at rulespecs/1800.rules:843
-        if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/1800.rules:843
-            g.move(v_x, v_corporation, g.name("pool"))
-    # at rulespecs/1800.rules:845
-    g.b_reset_corporation(v_corporation)
+    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    # at rulespecs/1800.rules:843
+    for v_t in g.b_trains(v_corporation):
+        # at rulespecs/1800.rules:844
+        g.move(v_t, v_corporation, g.name("pool"))
     # at rulespecs/1800.rules:846
+    for v_x in g.name("privates"):
+        # at rulespecs/1800.rules:847
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/1800.rules:847
+            g.move(v_x, v_corporation, g.name("pool"))
+    # at rulespecs/1800.rules:849
+    g.b_reset_corporation(v_corporation)
+    # at rulespecs/1800.rules:850
     g.b_end_turn(v_corporation)
 
 
@@ -2113,23 +2130,23 @@ def a_bankrupt(g, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1131
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1129
+        # at rulespecs/lib/18xx.rules:1132
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1137
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1152
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1150
+        # at rulespecs/lib/18xx.rules:1153
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -2212,6 +2229,7 @@ class Game(GameBase):
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,
+        "trade_in_discount": r_trade_in_discount,
         "open_privates": r_open_privates,
         "bonds_of": r_bonds_of,
         "pay_per_share": r_pay_per_share,
@@ -2264,6 +2282,7 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "13f4211160f43a46",
-    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+    "rulespecs/1880-romania.rules": "79d3992903903482",
+    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -457,20 +457,20 @@ DATA = TitleData(
             'action sell_shares': 'VI.4, VII.3.9',
             'at action assign': 'rulespecs/1880-romania.rules:1870',
             'at action bid': 'rulespecs/1880-romania.rules:1767',
-            'at action buy_shares': 'rulespecs/1880-romania.rules:1975',
-            'at action buy_train': 'rulespecs/1880-romania.rules:2034',
+            'at action buy_shares': 'rulespecs/1880-romania.rules:1979',
+            'at action buy_train': 'rulespecs/1880-romania.rules:2038',
             'at action choose': 'rulespecs/1880-romania.rules:1830',
             'at action close_for_cash': 'rulespecs/1880-romania.rules:1852',
-            'at action discard_train': 'rulespecs/lib/18xx.rules:1070',
-            'at action dividend': 'rulespecs/lib/18xx.rules:953',
-            'at action end_game': 'rulespecs/lib/18xx.rules:1115',
-            'at action lay_tile': 'rulespecs/1880-romania.rules:1926',
+            'at action discard_train': 'rulespecs/lib/18xx.rules:1073',
+            'at action dividend': 'rulespecs/lib/18xx.rules:956',
+            'at action end_game': 'rulespecs/lib/18xx.rules:1118',
+            'at action lay_tile': 'rulespecs/1880-romania.rules:1930',
             'at action par': 'rulespecs/1880-romania.rules:1789',
             'at action pass': 'rulespecs/1880-romania.rules:1745',
-            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2131',
-            'at action place_token': 'rulespecs/1880-romania.rules:1953',
-            'at action run_routes': 'rulespecs/lib/18xx.rules:947',
-            'at action sell_shares': 'rulespecs/1880-romania.rules:2000',
+            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2135',
+            'at action place_token': 'rulespecs/1880-romania.rules:1957',
+            'at action run_routes': 'rulespecs/lib/18xx.rules:950',
+            'at action sell_shares': 'rulespecs/1880-romania.rules:2004',
             'building_right A': 'VII.3.2',
             'building_right B': 'VII.3.2',
             'building_right C': 'VII.3.2',
@@ -757,6 +757,7 @@ DATA = TitleData(
             'round stock': '§VI',
             'round_track main': 'II.1',
             'sanction cert_limit/take_over': 'VI.4, VI.8',
+            'state done_this_turn': 'VII.3.1, VII.3.3',
             'table cert_limit': 'XI.1',
             'table float_by_phase': 'VI.6, VII.3.11, §X',
             'table starting_cash': 'XI.1',
@@ -882,9 +883,22 @@ def r_ipo_of(g, v_corporation):
     return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
 
 
+def r_trade_in_discount(g, v_train, v_exchange):
+    """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
+    # at rulespecs/lib/18xx.rules:669
+    return (
+        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
+        if (
+            (g.attr(v_train, "discount") != None)
+            and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
+        )
+        else 0
+    )
+
+
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:668
+    # at rulespecs/lib/18xx.rules:671
     return [
         v_p
         for v_p in g.name("privates")
@@ -897,19 +911,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:673
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:676
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:677
+    # at rulespecs/lib/18xx.rules:680
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -918,13 +932,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:683
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:688
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -932,7 +946,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:691
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -942,7 +956,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -960,7 +974,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:705
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -972,7 +986,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     return sum(
         (
             r_max(
@@ -987,11 +1001,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:714
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:712
+        # at rulespecs/lib/18xx.rules:715
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:713
+            # at rulespecs/lib/18xx.rules:716
             g.b_close_minor(v_m)
 
 
@@ -1183,54 +1197,54 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1977
+    # at rulespecs/1880-romania.rules:1981
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1977",
+            at="rulespecs/1880-romania.rules:1981",
         )
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1982
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1978"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
         )
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1979",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1980
+    # at rulespecs/1880-romania.rules:1984
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1980"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1984"
         )
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1985
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1981",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1987
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1987",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1988
     v_cert = g.b_next_certificate(v_corporation, "treasury")
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1989
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1989",
         )
-    # at rulespecs/1880-romania.rules:1986
+    # at rulespecs/1880-romania.rules:1990
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -1241,35 +1255,35 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1986",
+            at="rulespecs/1880-romania.rules:1990",
         )
-    # at rulespecs/1880-romania.rules:1988
+    # at rulespecs/1880-romania.rules:1992
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1988",
+            at="rulespecs/1880-romania.rules:1992",
         )
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:1993
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:1994
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1990")
-    # at rulespecs/1880-romania.rules:1991
-    g.transfer(v_cost, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1992
-    g.move(v_cert, v_corporation, v_player)
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1994")
     # at rulespecs/1880-romania.rules:1995
-    r_second_capitalisation(g, v_corporation)
+    g.transfer(v_cost, v_player, g.name("bank"))
     # at rulespecs/1880-romania.rules:1996
+    g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/1880-romania.rules:1999
+    r_second_capitalisation(g, v_corporation)
+    # at rulespecs/1880-romania.rules:2000
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/1880-romania.rules:1997
+    # at rulespecs/1880-romania.rules:2001
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:812
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1283,7 +1297,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:822
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1304,21 +1318,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2002
+    # at rulespecs/1880-romania.rules:2006
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:2007
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2003",
+            at="rulespecs/1880-romania.rules:2007",
         )
-    # at rulespecs/1880-romania.rules:2005
+    # at rulespecs/1880-romania.rules:2009
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2005"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
         )
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2010
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -1326,50 +1340,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2006",
+            at="rulespecs/1880-romania.rules:2010",
         )
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:2012
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2008",
+            at="rulespecs/1880-romania.rules:2012",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2013
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2009",
+            at="rulespecs/1880-romania.rules:2013",
         )
-    # at rulespecs/1880-romania.rules:2011
+    # at rulespecs/1880-romania.rules:2015
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2016
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2016",
         )
-    # at rulespecs/1880-romania.rules:2014
+    # at rulespecs/1880-romania.rules:2018
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2015
+        # at rulespecs/1880-romania.rules:2019
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2017
+    # at rulespecs/1880-romania.rules:2021
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2018
-    for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2019
-        g.move(v_c, v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2021
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/1880-romania.rules:2022
+    for v_c in v_shares:
+        # at rulespecs/1880-romania.rules:2023
+        g.move(v_c, v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2025
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/1880-romania.rules:2026
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2023
+    # at rulespecs/1880-romania.rules:2027
     g.state_set(
         "sold_this_round",
         (
@@ -1378,55 +1392,55 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2024
+    # at rulespecs/1880-romania.rules:2028
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:869
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:872
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:870
+            # at rulespecs/lib/18xx.rules:873
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:877
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:878
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:882
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:885
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:883
+            # at rulespecs/lib/18xx.rules:886
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:888
+        # at rulespecs/lib/18xx.rules:891
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:889
+            # at rulespecs/lib/18xx.rules:892
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:890
+                # at rulespecs/lib/18xx.rules:893
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:893
+            # at rulespecs/lib/18xx.rules:896
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:869
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:869",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:905
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1467,33 +1481,35 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1928
+    # at rulespecs/1880-romania.rules:1932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1928",
+            at="rulespecs/1880-romania.rules:1932",
         )
-    # at rulespecs/1880-romania.rules:1929
+    # at rulespecs/1880-romania.rules:1933
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1929",
+            at="rulespecs/1880-romania.rules:1933",
         )
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1934
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
-            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+            and (
+                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
+            )
         )
     ):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1930",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1936
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -1504,76 +1520,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1936",
         )
-    # at rulespecs/1880-romania.rules:1935
+    # at rulespecs/1880-romania.rules:1939
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1940
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1937
-        if not (not g.b_done_this_turn("yellow")):
+        # at rulespecs/1880-romania.rules:1941
+        if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
-                rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1937",
-            )
-        # at rulespecs/1880-romania.rules:1938
-        if not (not g.b_done_this_turn("upgrade")):
-            raise IllegalAction(
-                "at most one tile is upgraded in a turn",
-                rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1938",
-            )
-        # at rulespecs/1880-romania.rules:1939
-        g.b_mark_done_this_turn("upgrade")
-    else:
-        # at rulespecs/1880-romania.rules:1941
-        if not (not g.b_done_this_turn("upgrade")):
-            raise IllegalAction(
-                "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
                 at="rulespecs/1880-romania.rules:1941",
             )
         # at rulespecs/1880-romania.rules:1942
-        g.b_mark_done_this_turn("yellow")
-    # at rulespecs/1880-romania.rules:1944
+        if not (not g.state_has("done_this_turn", "upgrade")):
+            raise IllegalAction(
+                "at most one tile is upgraded in a turn",
+                rule="VII.3.3",
+                at="rulespecs/1880-romania.rules:1942",
+            )
+        # at rulespecs/1880-romania.rules:1943
+        g.state_set("done_this_turn", ("upgrade",), True)
+    else:
+        # at rulespecs/1880-romania.rules:1945
+        if not (not g.state_has("done_this_turn", "upgrade")):
+            raise IllegalAction(
+                "no yellow tile in the turn of an upgrade",
+                rule="VII.3.3",
+                at="rulespecs/1880-romania.rules:1945",
+            )
+        # at rulespecs/1880-romania.rules:1946
+        g.state_set("done_this_turn", ("yellow",), True)
+    # at rulespecs/1880-romania.rules:1948
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1945
+    # at rulespecs/1880-romania.rules:1949
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1945",
+            at="rulespecs/1880-romania.rules:1949",
         )
-    # at rulespecs/1880-romania.rules:1946
-    g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1947
-    if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1948
-        g.set_attr(v_corporation, "laid_track", True)
     # at rulespecs/1880-romania.rules:1950
+    g.transfer(v_terrain, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1951
+    if g.attr(v_corporation, "kind") != "investor":
+        # at rulespecs/1880-romania.rules:1952
+        g.set_attr(v_corporation, "laid_track", True)
+    # at rulespecs/1880-romania.rules:1954
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1954
+    # at rulespecs/1880-romania.rules:1958
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1954",
+            at="rulespecs/1880-romania.rules:1958",
         )
-    # at rulespecs/1880-romania.rules:1955
+    # at rulespecs/1880-romania.rules:1959
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1955",
+            at="rulespecs/1880-romania.rules:1959",
         )
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1960
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1880-romania.rules:1957
+    # at rulespecs/1880-romania.rules:1961
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -1582,67 +1598,67 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1958
+    # at rulespecs/1880-romania.rules:1962
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1958",
+            at="rulespecs/1880-romania.rules:1962",
         )
-    # at rulespecs/1880-romania.rules:1959
+    # at rulespecs/1880-romania.rules:1963
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1964
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/1880-romania.rules:1961
+    # at rulespecs/1880-romania.rules:1965
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:948"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:951"
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:952
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:953
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:958
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:955"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:959
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:960
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:958
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:959
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:960
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:961
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:962
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:963
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:964
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:970
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1666,7 +1682,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:987
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1684,39 +1700,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:992
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:989
+        # at rulespecs/lib/18xx.rules:992
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:989
+        # at rulespecs/lib/18xx.rules:992
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2035
+    # at rulespecs/1880-romania.rules:2039
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2035",
+            at="rulespecs/1880-romania.rules:2039",
         )
-    # at rulespecs/1880-romania.rules:2036
+    # at rulespecs/1880-romania.rules:2040
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2036"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
         )
-    # at rulespecs/1880-romania.rules:2037
+    # at rulespecs/1880-romania.rules:2041
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2037",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2042
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2043
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1731,9 +1747,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2043",
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2045
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1756,127 +1772,127 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2045",
         )
-    # at rulespecs/1880-romania.rules:2045
+    # at rulespecs/1880-romania.rules:2049
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2046
+        # at rulespecs/1880-romania.rules:2050
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2046",
+                at="rulespecs/1880-romania.rules:2050",
             )
-        # at rulespecs/1880-romania.rules:2047
+        # at rulespecs/1880-romania.rules:2051
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2047",
+                at="rulespecs/1880-romania.rules:2051",
             )
-        # at rulespecs/1880-romania.rules:2048
+        # at rulespecs/1880-romania.rules:2052
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2048",
+                at="rulespecs/1880-romania.rules:2052",
             )
-        # at rulespecs/1880-romania.rules:2049
+        # at rulespecs/1880-romania.rules:2053
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2054
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2050",
+                at="rulespecs/1880-romania.rules:2054",
             )
-        # at rulespecs/1880-romania.rules:2051
+        # at rulespecs/1880-romania.rules:2055
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2056
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2057
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2055
+        # at rulespecs/1880-romania.rules:2059
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2055",
+                at="rulespecs/1880-romania.rules:2059",
             )
-        # at rulespecs/1880-romania.rules:2056
+        # at rulespecs/1880-romania.rules:2060
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2056",
+                at="rulespecs/1880-romania.rules:2060",
             )
-        # at rulespecs/1880-romania.rules:2057
+        # at rulespecs/1880-romania.rules:2061
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2058
+        # at rulespecs/1880-romania.rules:2062
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2058",
+                at="rulespecs/1880-romania.rules:2062",
             )
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2063
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2064
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2065
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2063
+        # at rulespecs/1880-romania.rules:2067
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2063",
+                at="rulespecs/1880-romania.rules:2067",
             )
-        # at rulespecs/1880-romania.rules:2064
+        # at rulespecs/1880-romania.rules:2068
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2064",
+                at="rulespecs/1880-romania.rules:2068",
             )
-        # at rulespecs/1880-romania.rules:2065
+        # at rulespecs/1880-romania.rules:2069
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2065",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2066
+        # at rulespecs/1880-romania.rules:2070
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2066",
+                at="rulespecs/1880-romania.rules:2070",
             )
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2071
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2072
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2073
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1037
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1038
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1039
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.1",
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1884,23 +1900,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1042
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1044
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1909,114 +1925,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1041"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1044"
         )
-    # at rulespecs/lib/18xx.rules:1043
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1044
-    g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1045
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1046
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1047
+    g.b_close_private(v_company)
+    # at rulespecs/lib/18xx.rules:1048
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1049
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1060
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1059
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1062
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1063
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1064
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1065
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1066
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1064
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1065
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1066
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1067
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1068
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1069
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1070
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1071",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1076
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1077
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1075
+        # at rulespecs/lib/18xx.rules:1078
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1083
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1092
     if not (
         (
             (
@@ -2057,9 +2073,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.1, VI.8",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1092",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1098
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2070,15 +2086,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1098",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1100
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1105
     return (
         (
             g.b_dearest_train_price()
@@ -2095,46 +2111,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2113
+    # at rulespecs/1880-romania.rules:2117
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2114
-        v_owner = g.b_president(v_corporation)
-        # at rulespecs/1880-romania.rules:2115
-        v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania.rules:2116
-        v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania.rules:2117
-        g.transfer(v_paid, v_owner, v_corporation)
         # at rulespecs/1880-romania.rules:2118
+        v_owner = g.b_president(v_corporation)
+        # at rulespecs/1880-romania.rules:2119
+        v_short = v_price - g.b_cash(v_corporation)
+        # at rulespecs/1880-romania.rules:2120
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
+        # at rulespecs/1880-romania.rules:2121
+        g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania.rules:2122
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2119
+            # at rulespecs/1880-romania.rules:2123
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2120
+            # at rulespecs/1880-romania.rules:2124
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1120
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
+            at="rulespecs/lib/18xx.rules:1120",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1122
     g.b_end_game_now("agreement")
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1143
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1141
+        # at rulespecs/lib/18xx.rules:1144
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1142
+            # at rulespecs/lib/18xx.rules:1145
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1143
+            # at rulespecs/lib/18xx.rules:1146
             g.b_close_private(v_company)
 
 
@@ -2340,25 +2356,25 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1965
+    # at rulespecs/1880-romania.rules:1969
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1967
+    # at rulespecs/1880-romania.rules:1971
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1969
+    # at rulespecs/1880-romania.rules:1973
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2076
+    # at rulespecs/1880-romania.rules:2080
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2366,7 +2382,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2081
+    # at rulespecs/1880-romania.rules:2085
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -2374,41 +2390,41 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2098
+    # at rulespecs/1880-romania.rules:2102
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2100
+        # at rulespecs/1880-romania.rules:2104
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        # at rulespecs/1880-romania.rules:2101
+        # at rulespecs/1880-romania.rules:2105
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2132
+    # at rulespecs/1880-romania.rules:2136
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2132",
+            at="rulespecs/1880-romania.rules:2136",
         )
-    # at rulespecs/1880-romania.rules:2133
+    # at rulespecs/1880-romania.rules:2137
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2133"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2137"
         )
-    # at rulespecs/1880-romania.rules:2134
+    # at rulespecs/1880-romania.rules:2138
     v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2135
+    # at rulespecs/1880-romania.rules:2139
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2135"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
         )
-    # at rulespecs/1880-romania.rules:2136
+    # at rulespecs/1880-romania.rules:2140
     g.transfer(v_amount, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2137
+    # at rulespecs/1880-romania.rules:2141
     g.b_reduce_debt(v_player, v_amount)
 
 
@@ -2417,15 +2433,15 @@ def a_payoff_player_debt(g, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1131
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1129
+        # at rulespecs/lib/18xx.rules:1132
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1137
     r_close_privates(g)
 
 
@@ -2441,37 +2457,37 @@ def t_private_income(g, *_rest):
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1972
+    # at rulespecs/1880-romania.rules:1976
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2086
+    # at rulespecs/1880-romania.rules:2090
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/1880-romania.rules:2087
+    # at rulespecs/1880-romania.rules:2091
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2088
+        # at rulespecs/1880-romania.rules:2092
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2106
+    # at rulespecs/1880-romania.rules:2110
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2107
+        # at rulespecs/1880-romania.rules:2111
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2126
+    # at rulespecs/1880-romania.rules:2130
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2127
+        # at rulespecs/1880-romania.rules:2131
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
 
 
@@ -2532,6 +2548,7 @@ class Game(GameBase):
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,
+        "trade_in_discount": r_trade_in_discount,
         "open_privates": r_open_privates,
         "bonds_of": r_bonds_of,
         "pay_per_share": r_pay_per_share,
@@ -2588,6 +2605,7 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_capitalise)],

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "feef4ab6cd3632f7",
-    "rulespecs/1846.rules": "e4150c3dd45ff08f",
-    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+    "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
+    "rulespecs/1846.rules": "19e94f0d97572be8",
+    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -318,24 +318,24 @@ DATA = TitleData(
             'action select_president': '§"Company Presidents", §"New Presidents in Phase 3"',
             'action top_up_revenue': '§"Abraham Donaldson"',
             'action use_ability': '§"Using the Company Presidents"',
-            'at action bankrupt': 'rulespecs/1846.rules:1450',
-            'at action buy_shares': 'rulespecs/lib/18xx.rules:785',
+            'at action bankrupt': 'rulespecs/1846.rules:1454',
+            'at action buy_shares': 'rulespecs/lib/18xx.rules:788',
             'at action buy_train': 'rulespecs/18-grand-junction.rules:923',
             'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
-            'at action contribute': 'rulespecs/1846.rules:1438',
+            'at action contribute': 'rulespecs/1846.rules:1442',
             'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
             'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
             'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-            'at action discard_train': 'rulespecs/lib/18xx.rules:1070',
-            'at action dividend': 'rulespecs/lib/18xx.rules:953',
-            'at action end_game': 'rulespecs/lib/18xx.rules:1115',
+            'at action discard_train': 'rulespecs/lib/18xx.rules:1073',
+            'at action dividend': 'rulespecs/lib/18xx.rules:956',
+            'at action end_game': 'rulespecs/lib/18xx.rules:1118',
             'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
             'at action par': 'rulespecs/18-grand-junction.rules:456',
             'at action pass': 'rulespecs/1846.rules:1258',
             'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-            'at action run_routes': 'rulespecs/lib/18xx.rules:947',
+            'at action run_routes': 'rulespecs/lib/18xx.rules:950',
             'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-            'at action sell_shares': 'rulespecs/lib/18xx.rules:831',
+            'at action sell_shares': 'rulespecs/lib/18xx.rules:834',
             'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
             'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
             'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -492,6 +492,7 @@ DATA = TitleData(
             'sanction president_not_in_pool/bankrupt': '§"Receivership"',
             'sanction president_not_in_pool/sell_shares': '§"Stock Round"',
             'setup player_order': '§"Setting Up the Game"',
+            'state done_this_turn': '§"Emergency Money Raising"',
             'stock_round initial': '§"Initial Stock Round"',
             'subsidy government': '§"Government Subsidies"',
             'table bank': '§"Setup"',
@@ -621,9 +622,22 @@ def r_ipo_of(g, v_corporation):
     return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
 
 
+def r_trade_in_discount(g, v_train, v_exchange):
+    """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
+    # at rulespecs/lib/18xx.rules:669
+    return (
+        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
+        if (
+            (g.attr(v_train, "discount") != None)
+            and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
+        )
+        else 0
+    )
+
+
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:668
+    # at rulespecs/lib/18xx.rules:671
     return [
         v_p
         for v_p in g.name("privates")
@@ -636,19 +650,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:673
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:676
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:677
+    # at rulespecs/lib/18xx.rules:680
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -657,13 +671,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:683
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:688
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -671,7 +685,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:691
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -681,7 +695,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -707,7 +721,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     return sum(
         (
             r_max(
@@ -722,11 +736,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:714
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:712
+        # at rulespecs/lib/18xx.rules:715
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:713
+            # at rulespecs/lib/18xx.rules:716
             g.b_close_minor(v_m)
 
 
@@ -813,44 +827,44 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:789
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:786",
+            at="rulespecs/lib/18xx.rules:789",
         )
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:790
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:787",
+            at="rulespecs/lib/18xx.rules:790",
         )
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:791
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:788",
+            at="rulespecs/lib/18xx.rules:791",
         )
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:792
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:793
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:794
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:794",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:795
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -858,9 +872,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:795",
         )
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:797
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -871,28 +885,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:794",
+            at="rulespecs/lib/18xx.rules:797",
         )
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:799
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:800
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:797"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:800"
         )
-    # at rulespecs/lib/18xx.rules:798
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:799
-    g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:800
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:801
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:802
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:803
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:804
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:812
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -906,7 +920,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:822
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -927,23 +941,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:835
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:836
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:836",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:837
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:837",
         )
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:838
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -951,9 +965,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:838",
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:840
     if not (
         (
             (
@@ -982,39 +996,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:837",
+            at="rulespecs/lib/18xx.rules:840",
         )
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:845
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:846
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:846",
         )
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:848
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:845",
+            at="rulespecs/lib/18xx.rules:848",
         )
-    # at rulespecs/lib/18xx.rules:847
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:848
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:850
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:851
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:853
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:851
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:852
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:854
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:855
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:857
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:855
+    # at rulespecs/lib/18xx.rules:858
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:856
+    # at rulespecs/lib/18xx.rules:859
     g.state_set(
         "sold_this_round",
         (
@@ -1023,55 +1037,55 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:857
+    # at rulespecs/lib/18xx.rules:860
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:869
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:872
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:870
+            # at rulespecs/lib/18xx.rules:873
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:877
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:878
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:882
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:885
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:883
+            # at rulespecs/lib/18xx.rules:886
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:888
+        # at rulespecs/lib/18xx.rules:891
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:889
+            # at rulespecs/lib/18xx.rules:892
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:890
+                # at rulespecs/lib/18xx.rules:893
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:893
+            # at rulespecs/lib/18xx.rules:896
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:869
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:869",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:905
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1183,54 +1197,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:951",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:952
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:953
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:958
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:958",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:959
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:960
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:958
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:959
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:960
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:961
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:962
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:963
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:964
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:970
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1240,9 +1254,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:977
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:975
+        # at rulespecs/lib/18xx.rules:978
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -1252,7 +1266,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:987
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1276,7 +1290,9 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     if v_paid < (v_share // 2):
         # at rulespecs/18-grand-junction.rules:792
         g.b_market_move(v_corporation, "left")
-    elif (v_paid >= (3 * v_share)) and ((v_share >= 165) or g.b_done_this_turn("topped_up")):
+    elif (v_paid >= (3 * v_share)) and (
+        (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
+    ):
         # at rulespecs/18-grand-junction.rules:794
         g.b_market_move(v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:795
@@ -1411,18 +1427,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1037
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1038
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1039
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1430,23 +1446,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1042
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1044
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1457,95 +1473,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1041",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1043
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1044
-    g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1045
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1046
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1047
+    g.b_close_private(v_company)
+    # at rulespecs/lib/18xx.rules:1048
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1049
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1060
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1059
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1062
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1063
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1064
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1065
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1066
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1064
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1065
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1066
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1067
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1068
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1069
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1070
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1071",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1076
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1077
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1075
+        # at rulespecs/lib/18xx.rules:1078
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1553,20 +1569,21 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1240
     return (
-        (not g.b_done_this_turn("emergency_issue")) and (not g.b_done_this_turn("emergency_sale"))
+        (not g.state_has("done_this_turn", "emergency_issue"))
+        and (not g.state_has("done_this_turn", "emergency_sale"))
     ) and (g.b_cash(v_corporation) > 0)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1092
     if not (
         (
             (
@@ -1607,9 +1624,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1092",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1098
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1620,15 +1637,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1098",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1100
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1105
     return (
         (
             g.b_dearest_train_price()
@@ -1642,7 +1659,7 @@ def r_emergency_need(g, v_player):
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1231
-    g.b_mark_done_this_turn("emergency_sale")
+    g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -1651,26 +1668,26 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1120
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
+            at="rulespecs/lib/18xx.rules:1120",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1122
     g.b_end_game_now("agreement")
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1143
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1141
+        # at rulespecs/lib/18xx.rules:1144
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1142
+            # at rulespecs/lib/18xx.rules:1145
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1143
+            # at rulespecs/lib/18xx.rules:1146
             g.b_close_private(v_company)
 
 
@@ -1793,10 +1810,13 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    ) and (not g.b_done_this_turn("emergency_issue"))
+    ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
     if not (
-        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        (
+            r_before_dividend(g, v_corporation)
+            and (not g.state_has("done_this_turn", "issued_or_redeemed"))
+        )
         or v_emergency
     ):
         raise IllegalAction(
@@ -1884,27 +1904,27 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18-grand-junction.rules:914
     if v_emergency:
         # at rulespecs/18-grand-junction.rules:915
-        g.b_mark_done_this_turn("emergency_issue")
+        g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
         # at rulespecs/18-grand-junction.rules:917
-        g.b_mark_done_this_turn("issued_or_redeemed")
+        g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1389
+    # at rulespecs/1846.rules:1393
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
             and (g.b_len(g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < g.b_dearest_side_price())
-    ) and (not g.b_done_this_turn("emergency_issue"))
+    ) and (not g.state_has("done_this_turn", "emergency_issue"))
 
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1394
+    # at rulespecs/1846.rules:1398
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -1913,7 +1933,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1399
+    # at rulespecs/1846.rules:1403
     return r_max(
         g,
         0,
@@ -1927,13 +1947,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1403
+    # at rulespecs/1846.rules:1407
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1406
+    # at rulespecs/1846.rules:1410
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1942,7 +1962,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1411
+    # at rulespecs/1846.rules:1415
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1981,7 +2001,10 @@ def r_emergency_bundle(g, v_corporation, v_n):
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     # at rulespecs/18-grand-junction.rules:853
-    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
+    if not (
+        r_before_dividend(g, v_corporation)
+        and (not g.state_has("done_this_turn", "issued_or_redeemed"))
+    ):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
@@ -2076,62 +2099,62 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             # at rulespecs/18-grand-junction.rules:879
             g.move(v_c, g.name("pool"), v_corporation)
     # at rulespecs/18-grand-junction.rules:882
-    g.b_mark_done_this_turn("issued_or_redeemed")
+    g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1441
+    # at rulespecs/1846.rules:1445
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1441",
+            at="rulespecs/1846.rules:1445",
         )
-    # at rulespecs/1846.rules:1442
+    # at rulespecs/1846.rules:1446
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1442",
+            at="rulespecs/1846.rules:1446",
         )
-    # at rulespecs/1846.rules:1443
+    # at rulespecs/1846.rules:1447
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1443",
+            at="rulespecs/1846.rules:1447",
         )
-    # at rulespecs/1846.rules:1445
+    # at rulespecs/1846.rules:1449
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1445",
+            at="rulespecs/1846.rules:1449",
         )
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1451
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1451
+    # at rulespecs/1846.rules:1455
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1451",
+            at="rulespecs/1846.rules:1455",
         )
-    # at rulespecs/1846.rules:1452
+    # at rulespecs/1846.rules:1456
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1452",
+            at="rulespecs/1846.rules:1456",
         )
-    # at rulespecs/1846.rules:1454
+    # at rulespecs/1846.rules:1458
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
@@ -2139,36 +2162,36 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1454",
+            at="rulespecs/1846.rules:1458",
         )
-    # at rulespecs/1846.rules:1456
+    # at rulespecs/1846.rules:1460
     if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1456",
+            at="rulespecs/1846.rules:1460",
         )
-    # at rulespecs/1846.rules:1458
-    v_player = g.b_president(v_corporation)
-    # at rulespecs/1846.rules:1459
-    g.b_sell_out(v_player)
-    # at rulespecs/1846.rules:1460
-    g.transfer(g.b_cash(v_player), v_player, v_corporation)
-    # at rulespecs/1846.rules:1461
-    g.b_leave_game(v_player)
     # at rulespecs/1846.rules:1462
+    v_player = g.b_president(v_corporation)
+    # at rulespecs/1846.rules:1463
+    g.b_sell_out(v_player)
+    # at rulespecs/1846.rules:1464
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    # at rulespecs/1846.rules:1465
+    g.b_leave_game(v_player)
+    # at rulespecs/1846.rules:1466
     if g.b_players_in_game() <= 1:
-        # at rulespecs/1846.rules:1463
+        # at rulespecs/1846.rules:1467
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1472
+    # at rulespecs/1846.rules:1476
     v_revenue = g.b_revenue(v_minor)
-    # at rulespecs/1846.rules:1473
+    # at rulespecs/1846.rules:1477
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
-    # at rulespecs/1846.rules:1474
+    # at rulespecs/1846.rules:1478
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
@@ -2217,7 +2240,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
             at="rulespecs/18-grand-junction.rules:774",
         )
     # at rulespecs/18-grand-junction.rules:777
-    if not (not g.b_done_this_turn("topped_up")):
+    if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
@@ -2253,7 +2276,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
     # at rulespecs/18-grand-junction.rules:784
     g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
     # at rulespecs/18-grand-junction.rules:785
-    g.b_mark_done_this_turn("topped_up")
+    g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
@@ -2299,41 +2322,41 @@ def a_corporation_assign(g, v_corporation, v_target):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1131
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1129
+        # at rulespecs/lib/18xx.rules:1132
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1137
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1152
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1150
+        # at rulespecs/lib/18xx.rules:1153
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1541
+    # at rulespecs/1846.rules:1545
     g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1545
+    # at rulespecs/1846.rules:1549
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1549
+    # at rulespecs/1846.rules:1553
     r_close_minors(g)
 
 
@@ -2505,6 +2528,7 @@ class Game(GameBase):
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,
+        "trade_in_discount": r_trade_in_discount,
         "open_privates": r_open_privates,
         "bonds_of": r_bonds_of,
         "pay_per_share": r_pay_per_share,
@@ -2571,6 +2595,7 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co-18xx-games.rules": "42ee347ad39ff594",
-    "rulespecs/18co.rules": "48bb7a75f68b115a",
-    "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+    "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
+    "rulespecs/18co.rules": "13ad6f3d0d794cbe",
+    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a68b4d66c14d094e",
+        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -580,23 +580,23 @@ DATA = TitleData(
             'at action buy_shares': 'rulespecs/18co.rules:2151',
             'at action buy_train': 'rulespecs/18co.rules:2216',
             'at action company_lay_tile': 'rulespecs/18co.rules:2130',
-            'at action contribute': 'rulespecs/18co.rules:2455',
-            'at action corporate_buy_shares': 'rulespecs/18co.rules:2423',
-            'at action corporate_sell_shares': 'rulespecs/18co.rules:2384',
+            'at action contribute': 'rulespecs/18co.rules:2468',
+            'at action corporate_buy_shares': 'rulespecs/18co.rules:2427',
+            'at action corporate_sell_shares': 'rulespecs/18co.rules:2388',
             'at action corporation_bid': 'rulespecs/18co.rules:489',
             'at action corporation_buy_company': 'rulespecs/18co.rules:2197',
-            'at action corporation_buy_shares': 'rulespecs/18co.rules:2410',
+            'at action corporation_buy_shares': 'rulespecs/18co.rules:2414',
             'at action corporation_sell_shares': 'rulespecs/18co-18xx-games.rules:38',
             'at action discard_train': 'rulespecs/18co.rules:2251',
             'at action dividend': 'rulespecs/18co.rules:2287',
-            'at action end_game': 'rulespecs/lib/18xx.rules:1115',
-            'at action lay_tile': 'rulespecs/lib/18xx.rules:928',
+            'at action end_game': 'rulespecs/lib/18xx.rules:1118',
+            'at action lay_tile': 'rulespecs/lib/18xx.rules:931',
             'at action move_bid': 'rulespecs/18co.rules:2044',
-            'at action par': 'rulespecs/lib/18xx.rules:756',
-            'at action pass': 'rulespecs/lib/18xx.rules:904',
+            'at action par': 'rulespecs/lib/18xx.rules:759',
+            'at action pass': 'rulespecs/lib/18xx.rules:907',
             'at action place_token': 'rulespecs/18co.rules:2266',
             'at action remove_token': 'rulespecs/18co.rules:2139',
-            'at action run_routes': 'rulespecs/lib/18xx.rules:947',
+            'at action run_routes': 'rulespecs/lib/18xx.rules:950',
             'at action sell_shares': 'rulespecs/18co.rules:2060',
             'at action special_buy_shares': 'rulespecs/18co.rules:518',
             'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1007,6 +1007,9 @@ DATA = TitleData(
             'sanction cert_limit/take_over': '§4.4.2',
             'sanction pool_cap/acquisition_round': '§7.1.4',
             'sanction pool_cap/take_over': '§6.1.1',
+            'state corporate_purchase': '§5.5.1, §5.12.1',
+            'state corporate_purchased': '§5.5.1',
+            'state done_this_turn': '§5.10.6.1',
             'table cert_limit': '§4.4.1',
             'table starting_cash': '§1.3',
             'table tile_counts': 'supplement from "18xx-games-18CO.json"',
@@ -1144,9 +1147,22 @@ def r_ipo_of(g, v_corporation):
     return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
 
 
+def r_trade_in_discount(g, v_train, v_exchange):
+    """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
+    # at rulespecs/lib/18xx.rules:669
+    return (
+        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
+        if (
+            (g.attr(v_train, "discount") != None)
+            and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
+        )
+        else 0
+    )
+
+
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:668
+    # at rulespecs/lib/18xx.rules:671
     return [
         v_p
         for v_p in g.name("privates")
@@ -1159,19 +1175,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:673
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:676
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:677
+    # at rulespecs/lib/18xx.rules:680
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1180,13 +1196,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:683
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:685
+    # at rulespecs/lib/18xx.rules:688
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -1194,7 +1210,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:691
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1204,7 +1220,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -1222,7 +1238,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:705
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -1234,7 +1250,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     return sum(
         (
             r_max(
@@ -1249,11 +1265,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:714
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:712
+        # at rulespecs/lib/18xx.rules:715
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:713
+            # at rulespecs/lib/18xx.rules:716
             g.b_close_minor(v_m)
 
 
@@ -1297,68 +1313,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:757",
+            at="rulespecs/lib/18xx.rules:760",
         )
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:761
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:758",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:759
+    # at rulespecs/lib/18xx.rules:762
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:759",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:763
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:763",
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:764
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:761"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:764"
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:765
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:766",
         )
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:767
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:764"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:767"
         )
-    # at rulespecs/lib/18xx.rules:765
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:766
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:766
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:767
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:768
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:769
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:769
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:770
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:771
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:772
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:773
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:774
     g.b_bought(v_player, v_corporation)
 
 
@@ -1524,7 +1540,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:812
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1538,7 +1554,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:822
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1723,49 +1739,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:869
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:872
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:870
+            # at rulespecs/lib/18xx.rules:873
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:874
+        # at rulespecs/lib/18xx.rules:877
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:875
+            # at rulespecs/lib/18xx.rules:878
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:882
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:885
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:883
+            # at rulespecs/lib/18xx.rules:886
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:888
+        # at rulespecs/lib/18xx.rules:891
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:889
+            # at rulespecs/lib/18xx.rules:892
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:890
+                # at rulespecs/lib/18xx.rules:893
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:893
+            # at rulespecs/lib/18xx.rules:896
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:869
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:869",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:905
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1773,7 +1789,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:908
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1783,16 +1799,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:908",
         )
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:910
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:907",
+            at="rulespecs/lib/18xx.rules:910",
         )
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:912
     g.b_pass_turn(v_entity)
 
 
@@ -1871,25 +1887,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:929
+    # at rulespecs/lib/18xx.rules:932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:929",
+            at="rulespecs/lib/18xx.rules:932",
         )
-    # at rulespecs/lib/18xx.rules:930
+    # at rulespecs/lib/18xx.rules:933
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:934
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:931",
+            at="rulespecs/lib/18xx.rules:934",
         )
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:935
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:936
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1940,16 +1956,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:951
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:951",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:952
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:953
     g.b_end_step(v_corporation)
 
 
@@ -2005,7 +2021,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:970
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2015,9 +2031,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:977
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:975
+        # at rulespecs/lib/18xx.rules:978
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -2027,7 +2043,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:987
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2186,18 +2202,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1037
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1038
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1039
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2205,23 +2221,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1042
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1044
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2232,71 +2248,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1041",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1043
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1044
-    g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1045
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1046
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1047
+    g.b_close_private(v_company)
+    # at rulespecs/lib/18xx.rules:1048
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1049
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1060
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1059
-    v_discount = g.b_trade_in_discount(v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1062
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1063
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1064
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1065
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1066
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1064
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1065
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1066
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1067
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1068
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1069
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1070
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2337,14 +2353,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1092
     if not (
         (
             (
@@ -2385,9 +2401,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1092",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1098
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2398,15 +2414,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1098",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1100
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1105
     return (
         (
             g.b_dearest_train_price()
@@ -2419,8 +2435,8 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2376
-    g.b_mark_done_this_turn("emergency_sale")
+    # at rulespecs/18co.rules:2380
+    g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -2428,7 +2444,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     # at rulespecs/18co-18xx-games.rules:94
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/18co-18xx-games.rules:95
-        if not (g.b_done_this_turn("issued") or (not r_can_issue(g, v_corporation))):
+        if not (g.state_has("done_this_turn", "issued") or (not r_can_issue(g, v_corporation))):
             raise IllegalAction(
                 "the corporation must first issue its own certificates",
                 rule="§5.10.6.1.1",
@@ -2454,26 +2470,26 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1120
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
+            at="rulespecs/lib/18xx.rules:1120",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1122
     g.b_end_game_now("agreement")
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1143
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1141
+        # at rulespecs/lib/18xx.rules:1144
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1142
+            # at rulespecs/lib/18xx.rules:1145
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1143
+            # at rulespecs/lib/18xx.rules:1146
             g.b_close_private(v_company)
 
 
@@ -2738,7 +2754,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         g.b_falling_sale_value(v_corporation, (v_percent_sold // 10)), g.name("bank"), v_corporation
     )
     # at rulespecs/18co-18xx-games.rules:53
-    g.b_mark_done_this_turn("issued")
+    g.state_set("done_this_turn", ("issued",), True)
     # at rulespecs/18co-18xx-games.rules:54
     for v_c in v_shares:
         # at rulespecs/18co-18xx-games.rules:55
@@ -2759,26 +2775,26 @@ def r_money_raised_for_train(g):
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2386
+    # at rulespecs/18co.rules:2390
     if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2386")
-    # at rulespecs/18co.rules:2387
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2390")
+    # at rulespecs/18co.rules:2391
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18co.rules:2388
+    # at rulespecs/18co.rules:2392
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2388",
+            at="rulespecs/18co.rules:2392",
         )
-    # at rulespecs/18co.rules:2390
+    # at rulespecs/18co.rules:2394
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2390",
+            at="rulespecs/18co.rules:2394",
         )
-    # at rulespecs/18co.rules:2391
+    # at rulespecs/18co.rules:2395
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -2788,55 +2804,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2391",
+            at="rulespecs/18co.rules:2395",
         )
-    # at rulespecs/18co.rules:2393
+    # at rulespecs/18co.rules:2397
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2393",
+            at="rulespecs/18co.rules:2397",
         )
-    # at rulespecs/18co.rules:2395
-    if not (g.b_corporate_purchase_this_turn() != v_target):
+    # at rulespecs/18co.rules:2399
+    if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2395",
+            at="rulespecs/18co.rules:2399",
         )
-    # at rulespecs/18co.rules:2397
+    # at rulespecs/18co.rules:2401
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2398
+    # at rulespecs/18co.rules:2402
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2398",
+            at="rulespecs/18co.rules:2402",
         )
-    # at rulespecs/18co.rules:2400
-    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2401
-    for v_c in v_shares:
-        # at rulespecs/18co.rules:2402
-        g.move(v_c, v_corporation, g.name("pool"))
     # at rulespecs/18co.rules:2404
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2405
+    for v_c in v_shares:
+        # at rulespecs/18co.rules:2406
+        g.move(v_c, v_corporation, g.name("pool"))
+    # at rulespecs/18co.rules:2408
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2405
+        # at rulespecs/18co.rules:2409
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2407
+    # at rulespecs/18co.rules:2411
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2412
+    # at rulespecs/18co.rules:2416
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2412",
+            at="rulespecs/18co.rules:2416",
         )
-    # at rulespecs/18co.rules:2413
+    # at rulespecs/18co.rules:2417
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2844,76 +2860,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2413",
+            at="rulespecs/18co.rules:2417",
         )
-    # at rulespecs/18co.rules:2415
+    # at rulespecs/18co.rules:2419
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/18co.rules:2416
+    # at rulespecs/18co.rules:2420
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2416")
-    # at rulespecs/18co.rules:2417
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2420")
+    # at rulespecs/18co.rules:2421
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/18co.rules:2418
+    # at rulespecs/18co.rules:2422
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2419
+        # at rulespecs/18co.rules:2423
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2426
+    # at rulespecs/18co.rules:2430
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2426",
+            at="rulespecs/18co.rules:2430",
         )
-    # at rulespecs/18co.rules:2428
+    # at rulespecs/18co.rules:2432
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2428",
+            at="rulespecs/18co.rules:2432",
         )
-    # at rulespecs/18co.rules:2429
+    # at rulespecs/18co.rules:2433
     v_cert = v_shares[0]
-    # at rulespecs/18co.rules:2430
+    # at rulespecs/18co.rules:2434
     v_target = g.attr(v_cert, "corporation")
-    # at rulespecs/18co.rules:2431
+    # at rulespecs/18co.rules:2435
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2431",
+            at="rulespecs/18co.rules:2435",
         )
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2436
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2432",
+            at="rulespecs/18co.rules:2436",
         )
-    # at rulespecs/18co.rules:2433
+    # at rulespecs/18co.rules:2437
     v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:2434
+    # at rulespecs/18co.rules:2438
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2434",
+            at="rulespecs/18co.rules:2438",
         )
-    # at rulespecs/18co.rules:2436
-    v_earlier = g.b_corporate_purchase_this_turn()
-    # at rulespecs/18co.rules:2437
-    if not ((v_earlier == None) or (v_earlier == v_target)):
+    # at rulespecs/18co.rules:2440
+    if not (
+        (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
+    ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2437",
+            at="rulespecs/18co.rules:2440",
         )
-    # at rulespecs/18co.rules:2438
+    # at rulespecs/18co.rules:2442
     v_mine = g.b_percent(g.b_president(v_corporation), v_target)
-    # at rulespecs/18co.rules:2439
+    # at rulespecs/18co.rules:2443
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -2930,54 +2946,56 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2439",
+            at="rulespecs/18co.rules:2443",
         )
-    # at rulespecs/18co.rules:2444
+    # at rulespecs/18co.rules:2448
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:2445
+    # at rulespecs/18co.rules:2449
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2445")
-    # at rulespecs/18co.rules:2446
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2449")
+    # at rulespecs/18co.rules:2450
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2447
+    # at rulespecs/18co.rules:2451
     g.move(v_cert, v_seller, v_corporation)
-    # at rulespecs/18co.rules:2448
-    g.b_note_corporate_purchase(v_target)
-    # at rulespecs/18co.rules:2449
+    # at rulespecs/18co.rules:2452
+    g.state_set("corporate_purchased", (), True)
+    # at rulespecs/18co.rules:2453
+    g.state_set("corporate_purchase", (v_target,), True)
+    # at rulespecs/18co.rules:2454
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2458
+    # at rulespecs/18co.rules:2471
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2458",
+            at="rulespecs/18co.rules:2471",
         )
-    # at rulespecs/18co.rules:2459
+    # at rulespecs/18co.rules:2472
     if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2459")
-    # at rulespecs/18co.rules:2460
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2472")
+    # at rulespecs/18co.rules:2473
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2460",
+            at="rulespecs/18co.rules:2473",
         )
-    # at rulespecs/18co.rules:2461
+    # at rulespecs/18co.rules:2474
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2461",
+            at="rulespecs/18co.rules:2474",
         )
-    # at rulespecs/18co.rules:2463
+    # at rulespecs/18co.rules:2476
     g.transfer(v_amount, v_player, v_corporation)
 
 
@@ -3039,23 +3057,23 @@ def r_step_held(g, v_corporation, v_step):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1131
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1129
+        # at rulespecs/lib/18xx.rules:1132
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1137
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1152
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1150
+        # at rulespecs/lib/18xx.rules:1153
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3185,6 +3203,7 @@ class Game(GameBase):
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,
+        "trade_in_discount": r_trade_in_discount,
         "open_privates": r_open_privates,
         "bonds_of": r_bonds_of,
         "pay_per_share": r_pay_per_share,
@@ -3243,6 +3262,9 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "done_this_turn": "operating_turn_start",
+        "corporate_purchase": "operating_turn_start",
+        "corporate_purchased": "operating_turn_start",
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation)],

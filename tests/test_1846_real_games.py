@@ -219,7 +219,7 @@ def test_emergency_money_raising_nothing_is_bought_between_the_issue_and_the_tra
     _owns(g, "MAIL", "P3")
     n = next(n for n in range(1, 6) if g.call("emergency_bundle", gt, n))  # the shares it may issue
     act(g, C("GT", "sell_shares", shares=[f"GT_{4 + i}" for i in range(n)], percent=10 * n))
-    assert g.b_done_this_turn("emergency_issue")
+    assert g.state_has("done_this_turn", "emergency_issue")
     assert_refused(g, C("GT", "buy_company", company="MAIL", price=1), "Emergency Money Raising", "buys the train before")
     train = g._available_train_ids()[0]
     act(g, C("GT", "buy_train", train=train, price=80, variant="2"))
@@ -293,7 +293,7 @@ def test_emergency_money_raising_no_train_from_another_corporation_once_money_is
     for cert in ("BO_1", "BO_2"):
         g.j.set(g.owner, cert, p1)
     act(g, P("P1", "sell_shares", shares=["BO_1"], percent=10))
-    assert g.b_done_this_turn("emergency_sale") and not g.b_done_this_turn("emergency_issue")
+    assert g.state_has("done_this_turn", "emergency_sale") and not g.state_has("done_this_turn", "emergency_issue")
     assert_refused(g, C("GT", "buy_train", train=spare, price=1), ("Buying Trains", "Emergency Money Raising"),
                    "may not buy a train from another corporation")
 

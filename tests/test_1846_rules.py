@@ -440,7 +440,7 @@ def test_issuing_shares_at_one_space_left_and_limit():
     cash = g.cash[gt]
     act(g, C("GT", "sell_shares", shares=["GT_3", "GT_4"], percent=20))
     assert g.cash[gt] - cash == 2 * 90  # one space left of $100
-    assert g.call("pool_percent", gt) == 20 and g.b_done_this_turn("issued_or_redeemed")
+    assert g.call("pool_percent", gt) == 20 and g.state_has("done_this_turn", "issued_or_redeemed")
     assert g.b_price(gt) == 100  # issuing does not move the price
 
 

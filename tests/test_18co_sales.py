@@ -182,7 +182,7 @@ def test_5_10_6_1_once_money_is_raised_the_train_comes_from_the_bank_or_market()
     g = _kpac_must_buy_a_train()
     theirs = g.b_trains(g.find("CS"))[0]
     act(g, C("KPAC", "sell_shares", shares=["KPAC_3"], percent=10))
-    assert g.b_done_this_turn("emergency_issue")
+    assert g.state_has("done_this_turn", "emergency_issue")
     assert_refused(g, C("KPAC", "buy_train", train=theirs.id, price=1), "§5.10.6.1", "Bank or Market")
     site = _kpac_must_buy_a_train("18xx.games")
     act(site, C("KPAC", "sell_shares", shares=["KPAC_3"], percent=10))
@@ -196,7 +196,7 @@ def test_5_10_6_1_after_the_presidents_sale_too():
     g = _kpac_must_buy_a_train()
     theirs = g.b_trains(g.find("CS"))[0]
     act(g, P("Dee", "sell_shares", shares=[_held(g, "Dee", "CM")[0].id], percent=10))
-    assert g.b_done_this_turn("emergency_sale")
+    assert g.state_has("done_this_turn", "emergency_sale")
     assert_refused(g, C("KPAC", "buy_train", train=theirs.id, price=1), "§5.10.6.1", "Bank or Market")
 
 

@@ -196,3 +196,81 @@ def test_the_model_of_the_privates_closing_keeps_a_private_that_stays_open():
     others = [x for x in model.privates if x != mc]
     assert all(z3.simplify(step.post[f"closed:{x.id}"]) == z3.BoolVal(True) or step.post[f"closed:{x.id}"] is True
                for x in others)
+
+
+# ---------------------------------------------------------------- a state over an enum's values (done_this_turn)
+
+MARKED = ('variant "Marked" of "Toy" {\n'
+          '  enum turn_marks "things done once a turn" §1 { issued, redeemed }\n'
+          '  state done_this_turn: set[turn_marks] reset on operating_turn_start "done this turn" §1\n'
+          '  procedure issue() "issue" §1 { set done_this_turn(issued) = true }\n'
+          '  function has_issued() "whether issued" §1 = done_this_turn(issued)\n'
+          '  function has_redeemed() "whether redeemed" §1 = done_this_turn("redeemed")\n'
+          '}\n')
+
+
+def test_a_state_over_an_enum_is_kept_by_the_engine_and_the_model_alike():
+    """`state done_this_turn: set[turn_marks]` (the titles' once-a-turn marks, no longer builtins): the engine
+    keeps the named values until the operating turn's start; the model has a truth value per value of the
+    enum, which `set` makes true for exactly that value."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    loaded = toy(MARKED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    title, game = _variant(loaded, "Marked")
+    assert not game.call("has_issued")
+    game.call("issue")
+    assert game.call("has_issued") and not game.call("has_redeemed")
+    game._reset_states("operating_turn_start")
+    assert not game.call("has_issued")
+    model = Model(title)
+    tr = Translator(model)
+    assert model.state_elements(title.get("state", "done_this_turn").decl) == [("issued",), ("redeemed",)]
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.call_routine(tr.routines["issue"], [], {}, ctx)
+    after = ctx.state
+    issued, redeemed = state_var("done_this_turn", ("issued",)), state_var("done_this_turn", ("redeemed",))
+    assert z3.Solver().check(z3.Not(z3.And(after[issued], after[redeemed] == pre[redeemed]))) == z3.unsat
+    read = tr.call_routine(tr.routines["has_redeemed"], [], {}, ctx)
+    assert read.eq(pre[redeemed]) or z3.Solver().check(read != pre[redeemed]) == z3.unsat
+
+
+def test_a_value_outside_the_enum_of_a_state_is_E037():
+    loaded = toy(MARKED.replace('done_this_turn("redeemed")', 'done_this_turn("redeem")'))
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E037" and "`redeem` is no value of enum turn_marks" in found.message, found.message
+    assert found.span.path == "extra.rules" and found.span.line == 6
+
+
+# ---------------------------------------------------------------- the IPO: the library's ipo_of, once
+
+def test_where_unsold_certificates_sit_is_the_library_function_for_the_engine_and_the_model():
+    """`ipo_of` is written once, in the library: a variant that replaces it (an IPO apart under the toy's
+    incremental capitalisation) moves the engine's unsold certificates and the model's initial holders
+    and certificate holders with it. Neither has a copy of its own (no Model.ipo_of; GameBase._ipo_of
+    calls the compiled function)."""
+    from compiler.runtime.entities import IPO as ENGINE_IPO
+    from compiler.verify.model import IPO, Model
+    from compiler.verify.translate import Translator
+
+    apart = ('variant "Apart" of "Toy" {\n'
+             '  replace function ipo_of(corporation: corporation) "always the IPO" §1 = initial_offering\n'
+             '}\n')
+    loaded = toy(apart)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    plain = toy()
+    for title, game, where in [(loaded.program.variants[("Toy", "Apart")], _variant(loaded, "Apart")[1], "ipo"),
+                               (plain.program.titles["Toy"], new_game(plain), "corporation")]:
+        corp = game.find("TOY")
+        assert {game.owner[c.id].kind for c in game.certs_of[corp.id]} == {where}
+        assert (game._ipo_of(corp) is ENGINE_IPO) == (where == "ipo")
+        model = Model(title)
+        assert not hasattr(model, "ipo_of")
+        tr = Translator(model)
+        (mcorp,) = model.corporations
+        assert (tr.ipo_of(mcorp) == IPO) == (where == "ipo") and model.ipo_apart == (where == "ipo")
+        assert (IPO in model.buckets["certificate"]) == (where == "ipo")

@@ -16,14 +16,17 @@ ROOT = Path(__file__).resolve().parent.parent
 #: generic timing, `use_ability`, `ability_usable`, `ability_sold`, merged beside them as primitives;
 #: 181 with the holdings, bonds, the market (price_after), arithmetic, stock-round turn and emergency rules below in the library, and
 #: cert_limit(), holding_cap(), pool_cap() gone, which no rulespec called; 179 with sold_this_round and bought_this_turn
-#: declared states of the library, and close_privates a library procedure over the primitive stays_open)
-RECORDED = 179
+#: declared states of the library, and close_privates a library procedure over the primitive stays_open; 175 with
+#: done_this_turn / mark_done_this_turn the titles' state over their enum turn_marks, and 18CO's
+#: corporate_purchase_this_turn / note_corporate_purchase its state corporate_purchase; 174 with trade_in_discount a
+#: library function)
+RECORDED = 174
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
-         "close_privates"]
+         "close_privates", "trade_in_discount"]
 
 
 @functools.cache
@@ -85,3 +88,35 @@ def test_the_states_the_rules_keep_are_the_librarys(name):
     found = _census()
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     assert f"state {name}: " in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+#: runtime bookkeeping that became a declared state of the titles that keep it (over the title's own enum, or
+#: the title's rule alone), by the rulespec that declares it
+TITLE_STATES = {"done_this_turn": ["1800.rules", "1846.rules", "1880-romania.rules", "18co.rules"],
+                "corporate_purchase": ["18co.rules"], "corporate_purchased": ["18co.rules"]}
+
+
+@pytest.mark.parametrize("name", sorted(TITLE_STATES))
+def test_the_states_the_titles_keep_are_theirs(name):
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert f"mark_{name}" not in found["twins"] + found["engine_only"] + found["model_only"]
+    for path in TITLE_STATES[name]:
+        assert f"state {name}: " in (ROOT / "rulespecs" / path).read_text(encoding="utf-8"), path
+
+
+def test_where_unsold_certificates_sit_is_written_once():
+    """The library's function ipo_of: no hand copy in the model (Model.ipo_of), none in the runtime
+    (GameBase._ipo_of reads no capitalisation: it calls the compiled function)."""
+    import ast
+
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "function ipo_of(corporation: corporation)" in library
+    model = ast.parse((ROOT / "compiler" / "verify" / "model.py").read_text(encoding="utf-8"))
+    (cls,) = [n for n in model.body if isinstance(n, ast.ClassDef) and n.name == "Model"]
+    assert "ipo_of" not in {f.name for f in cls.body if isinstance(f, ast.FunctionDef)}
+    game = ast.parse((ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8"))
+    (base,) = [n for n in game.body if isinstance(n, ast.ClassDef) and n.name == "GameBase"]
+    (fn,) = [f for f in base.body if isinstance(f, ast.FunctionDef) and f.name == "_ipo_of"]
+    body = ast.unparse(fn)
+    assert "capitalisation" not in body and "ipo_of" in body

@@ -361,7 +361,7 @@ MUTANTS = {
     require to_company >= 0 and to_company <= bond.dividend else "the dividend is split, not added to" §11.10
     transfer to_company - bond.dividend from bank to holder_of(bond) §11.10
     transfer to_company from bank to corporation §11.10
-    do mark_done_this_turn(bond_dividend)
+    set done_this_turn(bond_dividend) = true
   }"""),
     "market_on_grid": ("par", "the par price set without placing the token on the market", """
   replace action par(player: player, corporation: corporation, price: money) "Start a corporation" {

@@ -230,20 +230,23 @@ class Checker:
 
     # -- declared states
     def _states(self) -> None:
-        """E037 for a declared state that is not a set of entities (or of tuples of them), one whose
-        `reset on` names a moment the runtime does not empty states at, and a read or a `set` of one with
-        another number of arguments than its elements have parts: the engine and the z3 model both need
-        the elements' kinds and the moment."""
+        """E037 for a declared state that is not a set of entities or values of the title's enums (or of
+        tuples of them), one whose `reset on` names a moment the runtime does not empty states at, a read
+        or a `set` of one with another number of arguments than its elements have parts, and an enum part
+        given a literal that is no value of its enum: the engine and the z3 model both need the elements'
+        kinds and the moment."""
         from compiler.runtime.game import STATE_RESETS
 
         kinds = ("player", "corporation", "private", "minor")
+        enums = {clause.decl.name: clause.decl.values for clause in self.title.clauses if isinstance(clause.decl, s.Enum)}
+        constants = {v for values in enums.values() for v in values}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
         for decl in states.values():
-            if not decl.is_flag and (not decl.element or any(k not in kinds for k in decl.element)):
+            if not decl.is_flag and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
-                            + ", ".join(kinds[:-1]) + f" or {kinds[-1]}, or of tuples of them, or a bool",
-                    decl.type.span or decl.span, help="write set[corporation], set[(player, corporation)] or bool"))
+                            + ", ".join(kinds) + " or values of an enum of the title, or of tuples of them, or a bool",
+                    decl.type.span or decl.span, help="write set[corporation], set[(player, corporation)], set[ENUM] or bool"))
             if decl.reset_on is not None and decl.reset_on not in STATE_RESETS:
                 self.out.append(error(
                     "E037", f"the runtime empties no state at `{decl.reset_on}`"
@@ -267,6 +270,19 @@ class Checker:
                                 f"part{'s' if len(state.element) != 1 else ''} ({', '.join(state.element)}); "
                                 f"this gives {len(node.args) + len(node.kwargs)}",
                         node.span, help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))
+                    continue
+                for kind, arg in zip(state.element, node.args):
+                    if kind not in enums:
+                        continue
+                    # a literal of an enum part: a string, or a bare name that is another enum's value
+                    value = arg.value if isinstance(arg, s.Str) else (
+                        arg.name if isinstance(arg, s.Name) and arg.name in constants and arg.name not in shadowed
+                        else None)
+                    if value is not None and value not in enums[kind]:
+                        self.out.append(error(
+                            "E037", f"`{value}` is no value of enum {kind}, the part of state `{state.name}`"
+                                    + did_you_mean(nearest(value, list(enums[kind]))),
+                            arg.span or node.span, help=f"its values: {listing(list(enums[kind]))}"))
 
     # -- calls of the title's procedures and functions
     def _arities(self) -> None:

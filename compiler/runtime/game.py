@@ -361,7 +361,7 @@ class GameBase:
         self.owner: dict[str, Entity] = {}
         for corp in self.corporations:
             for cert in self.certs_of[corp.id]:
-                self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait in the IPO (_ipo_of)
+                self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait where the library's ipo_of says
         for item in self.privates + self.pickables:
             self.owner[item.id] = BANK
         for bond in self.bonds:
@@ -796,11 +796,11 @@ class GameBase:
                 self.j.set(self.g, "markers", markers)
 
     def _ipo_of(self, corp: Entity) -> Entity:
-        """Where `corp`'s unsold certificates sit: the IPO, a holder apart from the corporation, under
-        `capitalisation: full` (a purchase from it pays the bank, its certificates pay no dividend, the
-        corporation's treasury holds only what it comes to hold in play); else the corporation's own
-        treasury (incremental: a purchase from it pays the corporation; by_title: the title's rules say)."""
-        return IPO if self.DATA.properties.get("capitalisation") == "full" else corp
+        """Where `corp`'s unsold certificates sit: the library's function `ipo_of` (rulespecs/lib/18xx.rules),
+        compiled into the engine, is the one place that says so (the z3 model translates the same function,
+        `Translator.ipo_of`). A title without the library has no IPO apart: its corporations hold their own."""
+        routine = self.ROUTINES.get("ipo_of")
+        return corp if routine is None else routine(self, corp)
 
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":
@@ -1264,9 +1264,9 @@ class GameBase:
             raise IllegalAction(f"{company}'s marker has been placed already")
         if ability.get("count_per_operating_round") is not None:
             mark = f"marker {company.id}"
-            if self.b_done_this_turn(mark):
+            if self._done_this_turn(mark):
                 raise IllegalAction(f"{company}'s marker moves once in an operating round")
-            self.b_mark_done_this_turn(mark)
+            self._mark_done_this_turn(mark)
         uses[company.id] = uses.get(company.id, 0) + 1
         self.j.set(self.g, "ability_uses", uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
@@ -1495,7 +1495,7 @@ class GameBase:
         used = self.g.get("ability_uses", {}).get(company.id, 0)
         if used >= int(ability.get("count", 1)):
             raise IllegalAction(f"{company}'s tile lays are used up")
-        if used and ability.get("together") and not self.b_done_this_turn(f"lay {company.id}"):
+        if used and ability.get("together") and not self._done_this_turn(f"lay {company.id}"):
             raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
         if ability.get("once_per_hex") and f"lay {company.id} {hex_id}" in self.g.get("turn_marks", frozenset()):
             raise IllegalAction(f"{company} lays one tile in {hex_id}")
@@ -1626,8 +1626,8 @@ class GameBase:
         for ability in self._abilities(company, "free_lay")[:1]:
             if self._generic_timing(ability):
                 self._count_ability_use(company, ability)  # its uses in this operating round too
-        self.b_mark_done_this_turn(f"lay {company.id}")
-        self.b_mark_done_this_turn(f"lay {company.id} {lay.hex}")
+        self._mark_done_this_turn(f"lay {company.id}")
+        self._mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
         if self.owner[company.id].kind == "corporation":
             self._collect_on_lay(self.owner[company.id], lay.hex)  # the owner lays it: it collects there
@@ -1887,13 +1887,6 @@ class GameBase:
         per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
         return train.price * (100 - per * n) // 100
 
-    def b_trade_in_discount(self, train: Train, exchange: Train) -> int:
-        """trade_in_discount(T, X): what T's price drops by when a train X is given for it (T's `discount` for
-        X's type; 0 where T names none)."""
-        table = self.DATA.component("train", train.name).get("discount") or {}
-        amount = table.get(exchange.name, 0) if isinstance(table, dict) else 0
-        return int(amount) if isinstance(amount, int) else 0
-
     def b_discount_used(self, corp: Entity) -> None:
         """discount_used(C): a declared train discount of C has been spent on a train."""
         if self._armed(corp, "train_discount"):
@@ -1985,7 +1978,7 @@ class GameBase:
         if lay.upgrade:
             self.j.set(self.g, "upgraded", True)
         if self.g["lays"] >= len(self._lay_slots()):
-            if self.g["step"] == "track_and_token" and not self.b_done_this_turn("token") and self.b_tokens_left(corp) > 0:
+            if self.g["step"] == "track_and_token" and not self._done_this_turn("token") and self.b_tokens_left(corp) > 0:
                 return  # the station token may still be placed
             if self.g["step"] == "lay_tile" and "step_held" in self.ROUTINES and self.call("step_held", corp, "lay_tile"):
                 return  # a lay step the title holds does not end by itself: it is passed
@@ -2430,12 +2423,14 @@ class GameBase:
             if c.id in granted and self.owner[c.id].kind == "player"
         )
 
-    def b_done_this_turn(self, mark: str) -> bool:
-        """done_this_turn(m): whether m was marked in this turn."""
+    def _done_this_turn(self, mark: str) -> bool:
+        """Whether the runtime's own mark m (a station token in a track-and-token step, a private's lay) was
+        made in this operating turn. (What a title's rules do once a turn is its declared state,
+        `state done_this_turn: set[turn_marks] reset on operating_turn_start`.)"""
         return mark in self.g.get("turn_marks", frozenset())
 
-    def b_mark_done_this_turn(self, mark: str) -> None:
-        """mark_done_this_turn(m): m may not be done again this turn."""
+    def _mark_done_this_turn(self, mark: str) -> None:
+        """The runtime's own mark m: not done again this operating turn."""
         self.j.set(self.g, "turn_marks", self.g.get("turn_marks", frozenset()) | {mark})
 
     # -- effects the DSL calls with `do`
@@ -2616,7 +2611,7 @@ class GameBase:
     def b_end_step(self, corp: Entity) -> None:
         if self.g["step"] == "track_and_token":
             # a combined step ends when its station token is placed and its tile lays are used
-            self.b_mark_done_this_turn("token")
+            self._mark_done_this_turn("token")
             if self.g.get("lays", 0) < len(self._lay_slots()):
                 return
         self._next_step()
@@ -4373,7 +4368,6 @@ class GameBase:
         self._reset_states("operating_turn_start")
         if self.g.get("turn_sold"):
             self.j.set(self.g, "turn_sold", frozenset())
-        self.j.set(self.g, "corporate_purchase", None)
         if self.g.get("armed"):
             self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
         self.j.set(self.g, "lays", 0)
@@ -4787,16 +4781,6 @@ class GameBase:
                 return
             self._resolve_acquisition()
 
-    def b_corporate_purchase_this_turn(self) -> Entity | None:
-        """corporate_purchase_this_turn(): the corporation whose certificates the operating corporation has
-        bought this turn, or none."""
-        cid = self.g.get("corporate_purchase")
-        return self.entity("corporation", cid) if cid else None
-
-    def b_note_corporate_purchase(self, corp: Entity) -> None:
-        """note_corporate_purchase(X): the operating corporation bought a certificate of X this turn."""
-        self.j.set(self.g, "corporate_purchase", corp.id)
-
     def b_acquisition_target(self) -> Entity | None:
         """acquisition_target(): the corporation being auctioned in the acquisition round, or none."""
         state = self.g.get("acquisition")
@@ -5108,7 +5092,7 @@ class GameBase:
         has placed none this turn, has one left, and reaches a city with a slot it may take."""
         if self.board is None or not self.b_in_step(corp, "place_token") or self.b_tokens_left(corp) <= 0:
             return False
-        if self.g["step"] == "track_and_token" and self.b_done_this_turn("token"):
+        if self.g["step"] == "track_and_token" and self._done_this_turn("token"):
             return False
         return bool(track.legal_tokens(self.board, corp.id))
 
@@ -5718,7 +5702,7 @@ class GameBase:
                     # a trade-in (the optional `exchange`): each train the buyer owns that this one takes in
                     # trade, at the discounted price
                     for own in self.b_trains(entity):
-                        discount = self.b_trade_in_discount(self._train_side(train, side), own)
+                        discount = self.call("trade_in_discount", self._train_side(train, side), own)
                         if discount:
                             out.append({"type": "buy_train", **who, "train": tid, "price": price - discount,
                                         "variant": side, "exchange": own.id})

@@ -520,7 +520,7 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
             continue
         held = g.get(f"state:{decl.name}", frozenset())
         for parts in elements:
-            out[state_var(decl.name, parts)] = tuple(p.id for p in parts) in held
+            out[state_var(decl.name, parts)] = tuple(p if isinstance(p, str) else p.id for p in parts) in held
     for c in model.corporations:
         out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
     if model.cards is not None:
@@ -528,7 +528,4 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
             key = g.get("cards", {}).get(c.id)
             out[f"card:{c.id}"] = model.card_index(key) or 0
             out[f"cubes:{c.id}"] = g.get("cubes", {}).get(key, 0) if key is not None else 0
-    marks = g.get("turn_marks", frozenset())
-    for mark in model.vars.marks():
-        out[f"mark:{mark}"] = mark in marks
     return out

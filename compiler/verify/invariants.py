@@ -370,7 +370,7 @@ def unstarted_on_mat(tr: Translator, ctx: Ctx) -> list[Atom]:
         parts = []
         for cert in m.certs_for(c.id):
             parts.append(IMPLIES(tr.builtins.cert_exists(ctx, cert),
-                                 OR(st[f"granted:{cert.id}"], st[hold_name(cert, m.ipo_of(c))] >= 1)))
+                                 OR(st[f"granted:{cert.id}"], st[hold_name(cert, tr.ipo_of(c))] >= 1)))
         out.append(Atom(c.id, IMPLIES(NOT(st[f"has_par:{c.id}"]), AND(*parts))))
     return out
 

@@ -129,7 +129,7 @@ class Ent:
 NONE = Ent("none", "none")
 BANK = Ent("bank", "bank")
 POOL = Ent("pool", "pool")
-#: the IPO apart from the corporations' treasuries (`capitalisation: full`; `Model.ipo_of`)
+#: the IPO apart from the corporations' treasuries (the library's `ipo_of`; `Translator.ipo_of`)
 IPO = Ent("ipo", "ipo")
 DEPOT = Ent("depot", "depot")
 SCRAP = Ent("scrap", "scrap")
@@ -556,10 +556,13 @@ class Model:
         return value
 
     def _build_universe(self) -> None:
-        #: whether unsold certificates sit in an IPO apart from the corporation (as GameBase._ipo_of): then
-        #: the IPO is an entity and a certificate's holder; a title without has neither, its model unchanged
-        self.ipo_apart = self.prop_value("capitalisation") == "full"
-        ents = ([NONE, ELSEWHERE, BANK, POOL] + ([IPO] if self.ipo_apart else []) + [DEPOT, SCRAP]
+        #: whether unsold certificates sit in an IPO apart from the corporation: the IPO is always an entity
+        #: (the holder `initial_offering`, as in the runtime), and a certificate's holder only where the
+        #: library's `ipo_of` puts certificates there, which the translator settles (`settle_ipo`)
+        self.ipo_apart = False
+        #: where each corporation's unsold certificates sit, the library's `ipo_of` translated (`settle_ipo`)
+        self.ipo_holders: dict[Ent, Ent] = {}
+        ents = ([NONE, ELSEWHERE, BANK, POOL, IPO] + [DEPOT, SCRAP]
                 + self.players + self.corporations + self.privates + self.bonds + self.minors)
         self.ents = ents
         names = [f"{e.kind}:{e.id}" for e in ents]
@@ -570,7 +573,7 @@ class Model:
         self._by_id = {c.get_id(): e for e, c in zip(ents, consts)}
         # the holders each kind of item may have
         self.buckets: dict[str, list[Ent]] = {
-            "certificate": self.players + self.corporations + [POOL] + ([IPO] if self.ipo_apart else [])
+            "certificate": self.players + self.corporations + [POOL]
             + (self.minors if self.minors_hold_certificates else []),
             "train": [DEPOT] + self.corporations + [POOL, SCRAP],
             "private": [BANK] + self.players + self.corporations + [POOL],
@@ -612,10 +615,19 @@ class Model:
             return None
         return self._by_id.get(value.get_id())
 
-    def ipo_of(self, corp: Ent) -> Ent:
-        """Where the corporation's unsold certificates sit (GameBase._ipo_of): the IPO under full
-        capitalisation, else the corporation itself."""
-        return IPO if self.ipo_apart else corp
+    def settle_ipo(self, holders: dict[Ent, Ent]) -> None:
+        """Where each corporation's unsold certificates sit, as the translator reads the library's `ipo_of`
+        (`Translator.ipo_of`): where one is the IPO, the IPO becomes a certificate's holder (its state
+        variables added); a title whose certificates never sit there keeps its model unchanged."""
+        if self.ipo_holders:
+            if holders != self.ipo_holders:
+                raise ValueError("the model's IPO holders are settled already, otherwise")
+            return
+        self.ipo_holders = dict(holders)
+        if IPO in holders.values() and not self.ipo_apart:
+            self.ipo_apart = True
+            self.buckets["certificate"] = self.buckets["certificate"] + [IPO]
+            self.vars = StateVars(self)
 
     def corp(self, cid: str) -> Ent | None:
         for c in self.corporations:
@@ -631,17 +643,21 @@ class Model:
         """The title's declared states (`state NAME: set[...]`), in clause order."""
         return [c.decl for c in self.title.clauses if isinstance(c.decl, s.StateDecl)]
 
-    def state_elements(self, decl: s.StateDecl) -> list[tuple[Ent, ...]]:
+    def state_elements(self, decl: s.StateDecl) -> list[tuple[Ent | str, ...]]:
         """Every element a declared state may hold in the scope: tuples of the scope's entities of its
-        parts' kinds (players, corporations, privates, minors); a part of another kind is Unsupported."""
-        domains = {"player": self.players, "corporation": self.corporations, "private": self.privates,
-                   "minor": self.minors}
+        parts' kinds (players, corporations, privates, minors), or of the values of an enum of the title
+        (`set[turn_marks]`); a part of another kind is Unsupported."""
+        domains: dict[str, list[Any]] = {"player": self.players, "corporation": self.corporations,
+                                         "private": self.privates, "minor": self.minors}
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, s.Enum) and clause.decl.name not in domains:
+                domains[clause.decl.name] = list(clause.decl.values)
         parts = decl.element
         if decl.is_flag:
             return [()]
         if not parts or any(k not in domains for k in parts):
-            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors "
-                              "or tuples of them)")
+            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, "
+                              "an enum's values, or tuples of them)")
         return list(itertools.product(*[domains[k] for k in parts]))
 
     def item(self, iid: str) -> Item | None:
@@ -836,7 +852,8 @@ class Model:
         return ", ".join(parts)
 
     def scope_key(self) -> str:
-        return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines, self.options)
+        return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines, self.options,
+                           sorted((c.id, h.id) for c, h in self.ipo_holders.items()))
 
 
 # ---------------------------------------------------------------- state variables
@@ -948,8 +965,6 @@ class StateVars:
                 add(state_var(decl.name, parts), "bool", "turn" if decl.reset_on else "game")
         for c in model.corporations:
             add(f"sold_this_turn:{c.id}", "bool", "turn")
-        for mark in self.marks():
-            add(f"mark:{mark}", "bool", "turn")
         self.list = out
         self.by_name = {v.name: v for v in out}
         self.action_codes: dict[str, int] = {}
@@ -960,13 +975,6 @@ class StateVars:
             return self.model.param("bank") == "unlimited"
         except (GapError, KeyError):
             return False
-
-    def marks(self) -> list[str]:
-        """Turn marks the title names (`enum turn_marks`), for `done_this_turn`."""
-        if not hasattr(self, "_marks"):
-            clause = self.model.title.get("enum", "turn_marks")
-            self._marks = list(clause.decl.values) if clause is not None else []  # type: ignore[union-attr]
-        return self._marks
 
     def action_code(self, name: str) -> int:
         if name not in self.action_codes:
@@ -1118,9 +1126,10 @@ def _gives_extra_tokens(title: Title, privates: list[dict[str, Any]]) -> bool:
                for data in privates for a in data.get("children") or ())
 
 
-def state_var(name: str, parts: tuple[Ent, ...]) -> str:
-    """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`."""
-    return f"state:{name}:" + "@".join(p.id for p in parts)
+def state_var(name: str, parts: tuple[Ent | str, ...]) -> str:
+    """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`,
+    `state:done_this_turn:emergency_issue` (a part of an enum is its value)."""
+    return f"state:{name}:" + "@".join(p if isinstance(p, str) else p.id for p in parts)
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

@@ -634,6 +634,42 @@ class Translator:
         self.builtins = Builtins(self)
         #: the translation under way (see `new_ctx`)
         self.current_shared = Shared()
+        #: why the library's `ipo_of` gives no holder for some corporation (raised where one is needed)
+        self._ipo_error: Exception | None = None
+        self._settle_ipo()
+
+    # -- where unsold certificates sit
+    def _settle_ipo(self) -> None:
+        """Translate the library's function `ipo_of(C)` (rulespecs/lib/18xx.rules; the engine calls the same
+        function, compiled) for every corporation of the scope, and settle the model's certificate holders
+        by it (`Model.settle_ipo`): the IPO is one only where the function puts certificates there. The
+        function reads the title's properties, so its value is one holder per corporation; anything else
+        is refused where a translation needs it. A title without the library has no IPO apart."""
+        m = self.model
+        clause = self.routines.get("ipo_of")
+        holders: dict[Ent, Ent] = {}
+        for corp in m.corporations:
+            if clause is None:
+                holders[corp] = corp
+                continue
+            ctx = Ctx(self, m.vars.fresh_state("ipo_of"), Shared())
+            try:
+                value = self.call_routine(clause, [m.z(corp)], {}, ctx)
+            except (Unsupported, GapError) as exc:
+                self._ipo_error = exc
+                return
+            holder = m.ent_of(value) if is_z3(value) else None
+            if holder is None or ctx.shared.guards or ctx.shared.axioms:
+                self._ipo_error = Unsupported(f"ipo_of({corp.id}) names no one holder whatever the state")
+                return
+            holders[corp] = holder
+        m.settle_ipo(holders)
+
+    def ipo_of(self, corp: Ent) -> Ent:
+        """Where `corp`'s unsold certificates sit: the library's `ipo_of`, translated (`_settle_ipo`)."""
+        if self._ipo_error is not None:
+            raise self._ipo_error
+        return self.model.ipo_holders[corp]
 
     # -- expressions
     def expr(self, e: Any, ctx: Ctx) -> Any:
@@ -656,9 +692,9 @@ class Translator:
                 if name == "pool":
                     return m.z(POOL)
                 if name == "initial_offering":
-                    # no IPO apart from the treasuries (GameBase._ipo_of): the name denotes no holder, as the
-                    # runtime's IPO then holds nothing
-                    return m.z(IPO) if m.ipo_apart else m.z(NONE)
+                    # the IPO, as in the runtime; where the library's ipo_of puts no certificate there it is
+                    # no certificate's holder (`Model.settle_ipo`), and holds nothing, as the runtime's IPO
+                    return m.z(IPO)
                 if name == "depot":
                     return m.z(DEPOT)
                 if name == "scrap":
@@ -871,8 +907,8 @@ class Translator:
             if a is None and b is None:
                 return True
             other = b if a is None else a
-            if isinstance(other, (int, str, bool)) or is_z3(other):
-                return False
+            if isinstance(other, (int, str, bool, dict)) or is_z3(other):
+                return False  # (a map, a train's `discount`, is never none, as in the engine)
             raise Unsupported(f"comparing {other!r} with none")
         if isinstance(a, str) or isinstance(b, str):
             return a == b
@@ -1258,17 +1294,27 @@ class Translator:
     def _state_matches(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> list[tuple[str, Any]]:
         """Each element's state variable, with the condition that the arguments are that element."""
         m = self.model
-        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on))
+        elements = m.state_elements(decl)
+        # (the elements: an enum's values among them, which the title may change)
+        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, elements))
         ctx.shared.calls.add(decl.name)
         if len(args) != len(decl.element):
             raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
-        terms = [self.as_ent(a) for a in args]
+        # a part of an enum is a value named in the rules (a constant), compared as it is; an entity's, a term
+        terms = [a if isinstance(part, str) else self.as_ent(a) for a, part in zip(args, elements[0] if elements else ())]
         out = []
-        for parts in m.state_elements(decl):
-            cond = AND(*[self.ent_is(term, part) for term, part in zip(terms, parts)])
+        for parts in elements:
+            cond = AND(*[self._part_is(term, part) for term, part in zip(terms, parts)])
             if truth(cond) is not False:
                 out.append((state_var(decl.name, parts), cond))
         return out
+
+    def _part_is(self, term: Any, part: Ent | str) -> Any:
+        if not isinstance(part, str):
+            return self.ent_is(term, part)
+        if not isinstance(term, str):
+            raise Unsupported(f"a value of an enum that is not named ({term!r})")
+        return term == part
 
     def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
         """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is)."""
@@ -1900,7 +1946,7 @@ class Builtins:
             if source == "pool":
                 return m.z(POOL)
             if source == "ipo" and item.kind == "certificate":
-                return m.z(m.ipo_of(m.corp(item.corp or "")))  # type: ignore[arg-type]
+                return m.z(self.tr.ipo_of(m.corp(item.corp or "")))  # type: ignore[arg-type]
             if source == "treasury" and item.kind == "certificate":
                 return m.z(m.corp(item.corp or ""))  # type: ignore[arg-type]
             if source == "depot":
@@ -2352,14 +2398,6 @@ class Builtins:
         may end: whoever acts next is the runtime's to say."""
         ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
 
-    def b_corporate_purchase_this_turn(self, ctx: Ctx) -> Any:
-        """As GameBase.b_corporate_purchase_this_turn: the runtime's record of the turn (any entity;
-        an oracle, read by the translation validator)."""
-        return self.oracle(ctx, "corporate_purchase", (), "ent")
-
-    def b_note_corporate_purchase(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_note_corporate_purchase: the runtime's record of the turn; nothing modelled."""
-
     def b_acquisition_target(self, ctx: Ctx) -> Any:
         """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
         return ctx.fresh("acquisition_target", "ent")
@@ -2430,7 +2468,7 @@ class Builtins:
             raise Unsupported("next_certificate from a non-name")
         alts = []
         for c, ccond in self.corp_of(ctx, corp):
-            holder = POOL if source == "pool" else (m.ipo_of(c) if source == "ipo" else c)
+            holder = POOL if source == "pool" else (self.tr.ipo_of(c) if source == "ipo" else c)
             started = ctx.state[f"has_par:{c.id}"]
             taken: Any = False
             for cert in m.certs_for(c.id):
@@ -2613,22 +2651,6 @@ class Builtins:
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
 
-    def b_trade_in_discount(self, ctx: Ctx, train: Any, exchange: Any) -> Any:
-        """As GameBase.b_trade_in_discount: the new train's `discount` for the exchanged train's type, 0 where
-        it names none (both trains may be symbolic: a choice among their alternatives)."""
-        if exchange is None:
-            return 0
-        out: Any = 0
-        for t, tc in self.sel(train).alts:
-            table = self.m.train_data.get(t.name or "", {}).get("discount")
-            if not isinstance(table, dict):
-                continue
-            for x, xc in self.sel(exchange).alts:
-                amount = table.get(x.name)
-                if isinstance(amount, int) and amount:
-                    out = IF(AND(tc, xc), amount, out)
-        return out
-
     def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
         return ctx.state["bank_buys"]
 
@@ -2710,15 +2732,6 @@ class Builtins:
                            self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)
-
-    def mark(self, ctx: Ctx, mark: Any) -> str:
-        name = f"mark:{mark}"
-        if not isinstance(mark, str) or name not in ctx.state:
-            raise Unsupported(f"turn mark {mark!r} (declare it in `enum turn_marks`)")
-        return name
-
-    def b_done_this_turn(self, ctx: Ctx, mark: Any) -> Any:
-        return ctx.state[self.mark(ctx, mark)]
 
     def b_free_cash(self, ctx: Ctx, player: Any) -> Any:
         m = self.m
@@ -3331,7 +3344,7 @@ class Builtins:
         ctx.shared.reads.add("property", "float_counts", counts)
         if counts == "sold_from_treasury":
             # as GameBase._check_float: every certificate out of the IPO counts, wherever it is now
-            held = SUM([100, NEG(self.percent_of(ctx, m.z(m.ipo_of(corp)), corp))])
+            held = SUM([100, NEG(self.percent_of(ctx, m.z(self.tr.ipo_of(corp)), corp))])
         else:
             held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
         st = ctx.state
@@ -3929,10 +3942,6 @@ class Builtins:
         whoever acts next is the runtime's to say."""
         ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
 
-    def b_mark_done_this_turn(self, ctx: Ctx, mark: Any) -> None:
-        name = self.mark(ctx, mark)
-        ctx.state[name] = IF(ctx.path, True, ctx.state[name])
-
     def b_place_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
         p = self.ent(player)
         self.rewrite_bids(ctx, self.ent(item), lambda q, old: IF(p == self.m.z(q), zi(amount), old))
@@ -4011,15 +4020,15 @@ class Builtins:
                     raise Unsupported(f"private {x.id} grants a certificate of a corporation with share layouts")
                 return [cert for cert in m.certs_for(corp.id) if not cert.president and cert.percent == want]
 
-            has = [OR(*[ctx.state[hold_name(cert, m.ipo_of(c))] >= 1 for cert in ordinary(c)]) for c in corps]
+            has = [OR(*[ctx.state[hold_name(cert, self.tr.ipo_of(c))] >= 1 for cert in ordinary(c)]) for c in corps]
             def grant_first(picked: list) -> None:
                 # the first ordinary certificate the corporation still holds, of the picked corporation
                 for corp, chosen in zip(corps, picked):
                     taken: Any = False
                     for cert in ordinary(corp):
-                        here = ctx.state[hold_name(cert, m.ipo_of(corp))] >= 1
+                        here = ctx.state[hold_name(cert, self.tr.ipo_of(corp))] >= 1
                         go = AND(on, chosen, here, NOT(taken))
-                        self._move_one(ctx, cert, m.z(m.ipo_of(corp)), player, go)
+                        self._move_one(ctx, cert, m.z(self.tr.ipo_of(corp)), player, go)
                         ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
                         taken = OR(taken, here)
 
@@ -4053,7 +4062,7 @@ class Builtins:
         if corp is None:
             raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
         cert = m.certs_for(corp.id)[0]
-        go = AND(on, ctx.state[hold_name(cert, m.ipo_of(corp))] >= 1)
+        go = AND(on, ctx.state[hold_name(cert, self.tr.ipo_of(corp))] >= 1)
         par = grant.get("par")
         if par is not None:
             market = m.require_market()
@@ -4067,7 +4076,7 @@ class Builtins:
             st[f"col:{corp.id}"] = IF(start, cell[1], st[f"col:{corp.id}"])
             st[f"has_par:{corp.id}"] = IF(start, True, st[f"has_par:{corp.id}"])
             st[f"has_cell:{corp.id}"] = IF(start, True, st[f"has_cell:{corp.id}"])
-        self._move_one(ctx, cert, m.z(m.ipo_of(corp)), player, go)
+        self._move_one(ctx, cert, m.z(self.tr.ipo_of(corp)), player, go)
 
     def b_choose_share_layout(self, ctx: Ctx, corp: Any, president_percent: Any) -> None:
         """As GameBase.b_choose_share_layout: refused unless the corporation has a share layout whose
@@ -4084,15 +4093,15 @@ class Builtins:
             keys = [key for key, _ in m.certs_for(c.id)[0].layouts]
             ctx.require(IMPLIES(cond, OR(*[zi(president_percent) == key for key in keys])))
             certs = m.certs_for(c.id)
-            ctx.require(IMPLIES(cond, AND(*[IMPLIES(self.cert_exists(ctx, x), self.held(ctx, x, m.z(m.ipo_of(c))))
+            ctx.require(IMPLIES(cond, AND(*[IMPLIES(self.cert_exists(ctx, x), self.held(ctx, x, m.z(self.tr.ipo_of(c))))
                                             for x in certs])))
             when = AND(ctx.path, cond)
             st = ctx.state
             st[f"layout:{c.id}"] = IF(when, zi(president_percent), st[f"layout:{c.id}"])
             for x in certs:
                 # in the IPO where the new layout has it, out of the game where it has none
-                self.set_holder(ctx, x, m.ipo_of(c), AND(when, self.cert_exists(ctx, x)))
-                name = hold_name(x, m.ipo_of(c))
+                self.set_holder(ctx, x, self.tr.ipo_of(c), AND(when, self.cert_exists(ctx, x)))
+                name = hold_name(x, self.tr.ipo_of(c))
                 ctx.state[name] = IF(AND(when, NOT(self.cert_exists(ctx, x))), 0, ctx.state[name])
 
     def b_reset_corporation(self, ctx: Ctx, corp: Any) -> None:
@@ -4100,7 +4109,7 @@ class Builtins:
             when = AND(ctx.path, cond)
             for cert in self.m.certs_for(c.id):
                 # (a certificate the chosen share layout lacks stays out of the game)
-                self.set_holder(ctx, cert, self.m.ipo_of(c), AND(when, self.cert_exists(ctx, cert)))
+                self.set_holder(ctx, cert, self.tr.ipo_of(c), AND(when, self.cert_exists(ctx, cert)))
             st = ctx.state
             st[f"has_par:{c.id}"] = IF(when, False, st[f"has_par:{c.id}"])
             st[f"has_cell:{c.id}"] = IF(when, False, st[f"has_cell:{c.id}"])
@@ -4684,7 +4693,7 @@ def _prop_cite(m: Model, name: str) -> str | None:
 
 def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None) -> dict[str, Any]:
     """The state `GameBase.__init__` builds, before the first action: starting
-    cash paid out of the bank, every certificate in its corporation's IPO (`Model.ipo_of`),
+    cash paid out of the bank, every certificate where the library's `ipo_of` puts it (`Translator.ipo_of`),
     privates with the bank (those setup's removals draw, closed: `axioms` gets
     how many of each group), bonds with their corporations, trains in the depot.
     Turn bookkeeping is left free. Raises `GapError` (bank, starting cash)."""
@@ -4714,7 +4723,7 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
     home = {}
     for c in m.corporations:
         for cert in m.certs_of.get(c.id, []):
-            home[cert.id] = m.ipo_of(c)
+            home[cert.id] = tr.ipo_of(c)
     for x in m.private_items:
         home[x.id] = BANK
     for bond in m.bond_items:

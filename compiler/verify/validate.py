@@ -65,8 +65,6 @@ from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.game import COMBINED_STEPS, MAP_STEPS, GameBase
 from compiler.verify.model import (
     DEPOT,
-    ELSEWHERE,
-    NONE,
     POOL,
     SCRAP,
     GapError,
@@ -763,11 +761,6 @@ class Validator:
                 # the printed sides of the private's border type that the engine's lay crossed first
                 env[cname] = sum(1 for hex_id, edge in crossed
                                  if getattr(game.board.printed_border(hex_id, edge), "type", None) == _args[1])
-            elif name == "corporate_purchase":
-                # the corporation whose certificates the operating one bought this turn: none, one of
-                # the scope, or one outside it
-                bought = game.b_corporate_purchase_this_turn()
-                env[cname] = NONE if bought is None else (model_entity(self.model, bought) or ELSEWHERE)
             elif name in ENGINE_FACTS:
                 try:
                     value = self._engine_fact(name, _args, env)
