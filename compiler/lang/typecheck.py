@@ -207,6 +207,9 @@ _COMPONENTS: OrderedDict[tuple, tuple] = OrderedDict()
 _COMPONENTS_KEPT = 60_000
 #: schema fingerprint -> (its serial number, the objects it names, kept alive)
 _FINGERPRINTS: dict[tuple, tuple[int, tuple]] = {}
+#: the findings of the schema's own declarations (`Checker._check_schema`), by the serial number of
+#: its fingerprint: they read only what the fingerprint names, as a component's check does
+_SCHEMA_FINDINGS: dict[int, tuple[Diagnostic, ...]] = {}
 
 
 class Checker:
@@ -389,6 +392,7 @@ class Checker:
             if entry is None and len(_FINGERPRINTS) >= 10_000:
                 _FINGERPRINTS.clear()
                 _COMPONENTS.clear()
+                _SCHEMA_FINDINGS.clear()  # their serial numbers are given again
             if entry is None:
                 entry = _FINGERPRINTS[fp] = (len(_FINGERPRINTS), self._kept)
             self._fp_serial = entry[0]
@@ -424,6 +428,18 @@ class Checker:
 
     # -- the schema itself
     def _check_schema(self) -> None:
+        """`_check_schema_now`, remembered for the schema's fingerprint (the library's declarations
+        are the same objects in every title)."""
+        serial = self._serial()
+        found = _SCHEMA_FINDINGS.get(serial)
+        if found is None:
+            start = len(self.out)
+            self._check_schema_now()
+            found = _SCHEMA_FINDINGS[serial] = tuple(self.out[start:])
+        else:
+            self.out.extend(found)
+
+    def _check_schema_now(self) -> None:
         params = list(self.schema.params.values())
         for kind in self.schema.kinds.values():
             params.extend(kind.params.values())
