@@ -27,6 +27,7 @@ source as before.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -273,7 +274,13 @@ class Checker:
         needed = {p for t in every if t.display_name in self.affected for p in t.source_paths()}
         self.others = [m for m in loaded.modules if m.path != path and m.path in needed]
         self.first_others = [m for m in loaded.modules if m.path != path and m.path in first.source_paths()]
-        self.original = {t.display_name: render_module(t) for t in every if t.display_name in self.affected}
+        self._every = every
+
+    @functools.cached_property
+    def original(self) -> dict[str, str]:
+        """The engine source of each title built from the file, unedited: emitted when a mutant
+        first checks clean (to tell a no-op), not for a file whose mutants are all caught."""
+        return {t.display_name: render_module(t) for t in self._every if t.display_name in self.affected}
 
     def _spliced(self, mutant: Mutant) -> s.Module | None:
         """The parsed module of the edited text, parsing only the item that holds the edit.
