@@ -27,6 +27,7 @@ source as before.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from compiler.lang import syntax as s
 from compiler.emit.emitter import render_module
 from compiler.lang.ir import Title
-from compiler.lang.parse import parse_text
+from compiler.lang.parse import parse_unsaved
 from compiler.lang.pipeline import Loaded, _finish
 from compiler.lang.schema import SCALARS, Schema, schema_of
 from compiler.lang.typecheck import _fits, atoms
@@ -273,10 +274,17 @@ class Checker:
         needed = {p for t in every if t.display_name in self.affected for p in t.source_paths()}
         self.others = [m for m in loaded.modules if m.path != path and m.path in needed]
         self.first_others = [m for m in loaded.modules if m.path != path and m.path in first.source_paths()]
-        self.original = {t.display_name: render_module(t) for t in every if t.display_name in self.affected}
+        self._every = every
+
+    @functools.cached_property
+    def original(self) -> dict[str, str]:
+        """The engine source of each title built from the file, unedited: emitted when a mutant
+        first checks clean (to tell a no-op), not for a file whose mutants are all caught."""
+        return {t.display_name: render_module(t) for t in self._every if t.display_name in self.affected}
 
     def _spliced(self, mutant: Mutant) -> s.Module | None:
-        """The parsed module of the edited text, parsing only the item that holds the edit."""
+        """The parsed module of the edited text, parsing only the item that holds the edit.
+        A mutant's text is new each time: it is parsed with `parse_unsaved`, which keeps it in no cache."""
         for u, unit in enumerate(self.module.units):
             for i, item in enumerate(unit.items):
                 span = item.span
@@ -298,7 +306,7 @@ class Checker:
                 if span.line < 2:
                     return None
                 synthetic = "\n".join([head] + [""] * (span.line - 2) + body + ["}"])
-                module, found = parse_text(synthetic, self.path)
+                module, found = parse_unsaved(synthetic, self.path)
                 if found or module is None or len(module.units[0].items) != 1:
                     return None
                 items[i] = module.units[0].items[0]
@@ -316,7 +324,7 @@ class Checker:
         module = None if whole else self._spliced(mutant)
         found = []
         if module is None:
-            module, found = parse_text(mutant.text, self.path)
+            module, found = parse_unsaved(mutant.text, self.path)
             if module is None:
                 return found, {}
         others = self.others if everything else self.first_others

@@ -110,6 +110,10 @@ def test_titles_are_listed_from_a_cache_that_follows_the_rulespecs(capsys, tmp_p
     from compiler import paths
 
     shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    # run beside the copy, so that its files are shown as the checkout's are (rulespecs/1800.rules):
+    # the process's parsed modules are kept by path and text (`parse.parse_text`), and an unchanged
+    # copy is not parsed again; the listing is loaded (and cached) all the same
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
     assert main(["titles", "--json"]) == 0
@@ -123,6 +127,7 @@ def test_titles_are_listed_from_a_cache_that_follows_the_rulespecs(capsys, tmp_p
     assert main(["titles", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == first
     monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
     spec = tmp_path / "rulespecs" / "1800.rules"

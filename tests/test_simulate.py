@@ -91,51 +91,6 @@ def cluster(tmp_path_factory):
     assert all(p.returncode is not None for p in running.processes)
 
 
-def test_simulate_and_verify_run_on_a_dask_scheduler_and_worker(cluster, toy, tmp_path, monkeypatch, capsys):
-    """`rulec simulate 1800 --scheduler ADDRESS` plays its games on the worker and reports them;
-    `rulec verify --scheduler ADDRESS` has the worker do the checks: this process's own checking
-    is made to fail, and every check still comes back proved (the toy title; the full 1800
-    verification takes minutes)."""
-    out = tmp_path / "study"
-    assert main(["simulate", "1800", "--scheduler", cluster.address, "--games", "4", "--json",
-                 "--out", str(out)]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["run"]["where"] == cluster.address and data["run"]["workers"] == 1
-    stats = data["statistics"]
-    assert stats["finished"] == 4 and stats["failed"] == 0 and stats["monitor_failures"] == 0
-    assert sum(seat["wins"] for seat in stats["win_rate_by_seat"]) == pytest.approx(4)
-    assert {"index.md", "index.html", "study.json", "share_price.svg", "win_rate_by_seat.svg"} <= {
-        p.name for p in out.iterdir()}
-    assert "![share prices by round](share_price.svg)" in (out / "index.md").read_text()
-
-    def refused(*args, **kwargs):
-        raise AssertionError("checked in the test's process, not on the cluster")
-
-    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("compiler.lang.pipeline.load", lambda *args, **kwargs: toy)
-    monkeypatch.setattr("compiler.verify.verifier.Verifier.check_transition", refused)
-    monkeypatch.setattr("compiler.verify.verifier.Verifier.check_init", refused)
-    assert main(["verify", "toy", "--scheduler", cluster.address, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["ok"] and report["counts"]["proved"] > 0 and report["cache"]["misses"] == 0
-
-
-def test_the_same_seed_gives_the_same_statistics_on_one_and_two_workers(cluster):
-    """Game i is played with seed S + i wherever it runs: on one worker and on two (four tasks of
-    one game each, spread over both), the statistics are the same."""
-    Game = game_class("1800")
-    study = Study("1800", None, 2, 4, ("random",), seed=11)
-    source = engine_source(Game)
-    one = run_study(study, source, scheduler=cluster.address)
-    cluster.add_worker(2)
-    two = run_study(study, source, scheduler=cluster.address)
-    assert (one.workers, two.workers) == (1, 2)
-    expected = statistics(study, one.games)
-    assert statistics(study, two.games) == expected
-    assert expected["finished"] == 4 and expected["length"]["actions"]["n"] == 4
-    assert len({g["seed"] for g in one.games}) == 4 and [g["index"] for g in two.games] == [0, 1, 2, 3]
-
-
 def test_greedy_players_end_worth_more_than_random_players_in_mixed_games():
     """Ten 2-player games of 1800, greedy against random, each policy as Player 1 in half of
     them (and so in each seat about as often). The greedy player ends with the higher value in
@@ -180,3 +135,52 @@ def test_a_failed_game_is_reported_with_the_monitors_failures_apart():
     stats = statistics(Study("1800", None, 2, 2, ("random",)), games)
     assert (stats["finished"], stats["failed"], stats["monitor_failures"]) == (0, 2, 1)
     assert [f["seed"] for f in stats["failures"]] == [5, 6]
+
+
+# The cluster's tests come last: the module's cluster is stopped when the module ends, and its
+# scheduler and workers would otherwise idle (with heartbeats that cost CPU) through the others.
+
+
+def test_simulate_and_verify_run_on_a_dask_scheduler_and_worker(cluster, toy, tmp_path, monkeypatch, capsys):
+    """`rulec simulate 1800 --scheduler ADDRESS` plays its games on the worker and reports them;
+    `rulec verify --scheduler ADDRESS` has the worker do the checks: this process's own checking
+    is made to fail, and every check still comes back proved (the toy title; the full 1800
+    verification takes minutes)."""
+    out = tmp_path / "study"
+    assert main(["simulate", "1800", "--scheduler", cluster.address, "--games", "4", "--json",
+                 "--out", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["run"]["where"] == cluster.address and data["run"]["workers"] == 1
+    stats = data["statistics"]
+    assert stats["finished"] == 4 and stats["failed"] == 0 and stats["monitor_failures"] == 0
+    assert sum(seat["wins"] for seat in stats["win_rate_by_seat"]) == pytest.approx(4)
+    assert {"index.md", "index.html", "study.json", "share_price.svg", "win_rate_by_seat.svg"} <= {
+        p.name for p in out.iterdir()}
+    assert "![share prices by round](share_price.svg)" in (out / "index.md").read_text()
+
+    def refused(*args, **kwargs):
+        raise AssertionError("checked in the test's process, not on the cluster")
+
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("compiler.lang.pipeline.load", lambda *args, **kwargs: toy)
+    monkeypatch.setattr("compiler.verify.verifier.Verifier.check_transition", refused)
+    monkeypatch.setattr("compiler.verify.verifier.Verifier.check_init", refused)
+    assert main(["verify", "toy", "--scheduler", cluster.address, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] and report["counts"]["proved"] > 0 and report["cache"]["misses"] == 0
+
+
+def test_the_same_seed_gives_the_same_statistics_on_one_and_two_workers(cluster):
+    """Game i is played with seed S + i wherever it runs: on one worker and on two (four tasks of
+    one game each, spread over both), the statistics are the same."""
+    Game = game_class("1800")
+    study = Study("1800", None, 2, 4, ("random",), seed=11)
+    source = engine_source(Game)
+    one = run_study(study, source, scheduler=cluster.address)
+    cluster.add_worker(2)
+    two = run_study(study, source, scheduler=cluster.address)
+    assert (one.workers, two.workers) == (1, 2)
+    expected = statistics(study, one.games)
+    assert statistics(study, two.games) == expected
+    assert expected["finished"] == 4 and expected["length"]["actions"]["n"] == 4
+    assert len({g["seed"] for g in one.games}) == 4 and [g["index"] for g in two.games] == [0, 1, 2, 3]

@@ -23,7 +23,7 @@ from collections import defaultdict
 from compiler.lang import syntax as s
 from compiler.lang.check_play import check_play
 from compiler.diagnostics import Diagnostic, Severity, error, warning
-from compiler.lang.ir import Clause, Title
+from compiler.lang.ir import Clause, Title, rulebook_citations
 from compiler.lang.typecheck import check_types
 
 
@@ -113,10 +113,10 @@ def _citations(title: Title) -> list[Diagnostic]:
         if section.citation.kind == "section":
             by_number[section.citation.ref.lstrip("§")].append(section)
     out = []
-    for clause, _where, prov, _span in title.provenances():
+    for clause in title.clauses:
         if not _own(clause):
             continue
-        for citation in prov.rulebook:
+        for citation in rulebook_citations(clause.decl):  # its provenances' (`Title.provenances`), in order
             sid = citation.section_id
             if sid in declared:
                 continue

@@ -157,12 +157,31 @@ class Title:
         "cost" for a component's property, "row 3" for a table row, ...).
         """
         for clause in self.clauses:
-            yield from _walk_provenance(clause, clause.decl, "")
+            for where, prov, span in _provenances_of(clause.decl):
+                yield clause, where, prov, span
 
     def gaps(self) -> Iterator[tuple[Clause, str, s.Gap]]:
         """Every gap: (clause, where, gap)."""
         for clause in self.clauses:
-            yield from _walk_gaps(clause, clause.decl, "")
+            for where, gap in _gaps_of(clause.decl):
+                yield clause, where, gap
+
+
+#: a clause's provenances and gaps depend on its syntax node alone: kept by the node's identity, as
+#: the library's clauses are the same objects in every title built from it (a check walked every
+#: title's clauses again; `rulec check`, the language server and the mutation tests check many titles
+#: that share most of their clauses)
+_provenances_of = s.ByNode(lambda decl: tuple((where, prov, span) for _, where, prov, span in _walk_provenance(None, decl, "")),
+                           kept=20_000)
+_gaps_of = s.ByNode(lambda decl: tuple((where, gap) for _, where, gap in _walk_gaps(None, decl, "")), kept=20_000)
+
+
+def _rulebook_citations(decl: s.Decl) -> tuple[s.Citation, ...]:
+    return tuple(citation for _, prov, _ in _provenances_of(decl) for citation in prov.rulebook)
+
+
+#: the rulebook citations of a clause's provenances (`Title.provenances`), in order, kept as they are
+rulebook_citations = s.ByNode(_rulebook_citations, kept=20_000)
 
 
 def _walk_provenance(clause, decl, where) -> Iterator[tuple[Clause, str, s.Provenance, Span]]:

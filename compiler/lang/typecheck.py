@@ -49,6 +49,16 @@ def _match_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple:
 _match_sites = s.ByNode(_match_sites)
 
 
+def _named_calls(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[s.Call, ...]:
+    """The calls of a routine, trigger or invariant whose callee is a name, in the order of `walk`."""
+    return tuple(node for node in s.walk(decl) if isinstance(node, s.Call) and isinstance(node.func, s.Name))
+
+
+#: kept by identity as `_match_sites` (a walk of every routine for its calls of states and of the
+#: title's procedures was a third of a title's check)
+_named_calls = s.ByNode(_named_calls)
+
+
 @dataclass(frozen=True)
 class Atom:
     """One alternative of a type, normalised: `form` is scalar, enum, kind, list,
@@ -197,6 +207,9 @@ _COMPONENTS: OrderedDict[tuple, tuple] = OrderedDict()
 _COMPONENTS_KEPT = 60_000
 #: schema fingerprint -> (its serial number, the objects it names, kept alive)
 _FINGERPRINTS: dict[tuple, tuple[int, tuple]] = {}
+#: the findings of the schema's own declarations (`Checker._check_schema`), by the serial number of
+#: its fingerprint: they read only what the fingerprint names, as a component's check does
+_SCHEMA_FINDINGS: dict[int, tuple[Diagnostic, ...]] = {}
 
 
 class Checker:
@@ -259,9 +272,8 @@ class Checker:
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
-            for node in s.walk(decl):
-                if not (isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in states
-                        and node.func.name not in shadowed):
+            for node in _named_calls(decl):
+                if not (node.func.name in states and node.func.name not in shadowed):
                     continue
                 state = states[node.func.name]
                 if len(node.args) != len(state.element) or node.kwargs:
@@ -295,8 +307,8 @@ class Checker:
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
-            for node in s.walk(decl):
-                if not (isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in routines):
+            for node in _named_calls(decl):
+                if node.func.name not in routines:
                     continue
                 callee = routines[node.func.name]
                 names = [p.name for p in callee.params]
@@ -396,6 +408,7 @@ class Checker:
             if entry is None and len(_FINGERPRINTS) >= 10_000:
                 _FINGERPRINTS.clear()
                 _COMPONENTS.clear()
+                _SCHEMA_FINDINGS.clear()  # their serial numbers are given again
             if entry is None:
                 entry = _FINGERPRINTS[fp] = (len(_FINGERPRINTS), self._kept)
             self._fp_serial = entry[0]
@@ -431,6 +444,18 @@ class Checker:
 
     # -- the schema itself
     def _check_schema(self) -> None:
+        """`_check_schema_now`, remembered for the schema's fingerprint (the library's declarations
+        are the same objects in every title)."""
+        serial = self._serial()
+        found = _SCHEMA_FINDINGS.get(serial)
+        if found is None:
+            start = len(self.out)
+            self._check_schema_now()
+            found = _SCHEMA_FINDINGS[serial] = tuple(self.out[start:])
+        else:
+            self.out.extend(found)
+
+    def _check_schema_now(self) -> None:
         params = list(self.schema.params.values())
         for kind in self.schema.kinds.values():
             params.extend(kind.params.values())
