@@ -68,6 +68,10 @@ class GameBase:
     TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
     #: each action's optional fields (`exchange: train | none = none`): the value bound where an action leaves one out
     ACTION_DEFAULTS: dict[str, dict[str, Any]] = {}
+    #: each action's listing probe: its opening guards that read only the entity acting (`_group_refused`)
+    PROBES: dict[str, Callable] = {}
+    #: the same of an action's first two parameters (`_pair_refused`)
+    PAIR_PROBES: dict[str, Callable] = {}
     #: the title's declared states (`state NAME: set[...] reset on MOMENT`): name -> its moment (None: the game)
     STATES: dict[str, str | None] = {}
 
@@ -117,6 +121,10 @@ class GameBase:
         self._quick_routes = False
         #: candidates listed with no shortcut (`oracle_legal_actions`)
         self._exhaustive = False
+        #: the listing skips an action's candidates for an entity its probe refuses (`_group_refused`)
+        self._probing = False
+        #: in a listing: (the transaction depth it lists at, the pair probes' answers in its state)
+        self._pair_answers: tuple[int, dict] | None = None
         #: the route searches made in the states seen lately (`_route_candidates`)
         self._route_memo: dict[tuple, Any] = {}
         #: best_routes' answers by the reached track, stations and trains (`track.best_routes`' memo)
@@ -4926,6 +4934,28 @@ class GameBase:
         self.actions.append(dict(original))
 
     def _dispatch(self, action: Action) -> None:
+        kind, routine, rule = self._open_action(action)
+        try:
+            args = self.bind(kind, action)
+        except IllegalAction as exc:
+            exc.rule = exc.rule or rule
+            raise
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}", rule=rule) from None
+        self._check_actor(kind, args, rule)
+        try:
+            routine(self, *args)
+        except IllegalAction as exc:
+            if exc.rule is None and exc.source is not None:
+                exc.rule = self.DATA.rules.get(f"{exc.source[0]} {exc.source[1]}")
+            if exc.rule is None:
+                exc.rule = rule
+            raise
+
+    def _open_action(self, action: Action) -> tuple[str, Callable, str | None]:
+        """What `_dispatch` does before binding the action's parameters: the refusals that depend on its
+        type and entity alone (the game over, a decision owed first), the steps the action passes, the
+        action noted as the current one. Returns the DSL action's name, its routine and its rule."""
         if self.g["finished"]:
             raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
@@ -4948,13 +4978,10 @@ class GameBase:
         #: the certificates the action names (a log's `shares`), which `next_certificate` takes first
         self._named_shares = tuple(str(c) for c in action.get("shares") or ())
         rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
-        try:
-            args = self.bind(kind, action)
-        except IllegalAction as exc:
-            exc.rule = exc.rule or rule
-            raise
-        except (KeyError, ValueError, TypeError, IndexError) as exc:
-            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}", rule=rule) from None
+        return kind, routine, rule
+
+    def _check_actor(self, kind: str, args: list[Any], rule: str | None) -> None:
+        """Refuses an action whose entity (`args[0]`) is not the one to act, unless it may act out of turn."""
         acting = self.current_entity()
         # a president sells shares during his corporation's turn (emergency money raising; the DSL guards decide when)
         for_acting = (kind == "sell_shares" and acting is not None and acting.kind == "corporation"
@@ -4966,14 +4993,6 @@ class GameBase:
             turn_rule = self.DATA.rules.get("cite action pass") or self.DATA.rules.get("action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule,
                                 at=self.DATA.rules.get(f"at action {kind}"))
-        try:
-            routine(self, *args)
-        except IllegalAction as exc:
-            if exc.rule is None and exc.source is not None:
-                exc.rule = self.DATA.rules.get(f"{exc.source[0]} {exc.source[1]}")
-            if exc.rule is None:
-                exc.rule = rule
-            raise
 
     def _pass_steps_before(self, kind: str, action: Action) -> None:
         """An operating company's action of a later step of its turn passes the steps before it, as a
@@ -5276,11 +5295,12 @@ class GameBase:
         tried in a transaction that is rolled back."""
         if self.g["finished"]:
             return []
-        out = []
-        for candidate in self._candidates():
-            if self.is_legal(candidate):
-                out.append(candidate)
-        return out
+        probing, self._probing = self._probing, True
+        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
+        try:
+            return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
+        finally:
+            self._probing, self._pair_answers = probing, answers
 
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
@@ -5292,10 +5312,13 @@ class GameBase:
         if self.g["finished"]:
             return []
         self._exhaustive = True
+        probing, self._probing = self._probing, False
+        answers, self._pair_answers = self._pair_answers, None
         try:
             return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
         finally:
             self._exhaustive = False
+            self._probing, self._pair_answers = probing, answers
 
     def random_legal_action(self, rng: random.Random) -> Action | None:
         """One legal action drawn at random, each of `legal_actions()` as
@@ -5304,13 +5327,18 @@ class GameBase:
         (or the game is over). For random playouts."""
         if self.g["finished"]:
             return None
-        candidates = self._candidates()
-        order = list(range(len(candidates)))
-        rng.shuffle(order)
-        for index in order:
-            if self.is_legal(candidates[index]):
-                return candidates[index]
-        return None
+        probing, self._probing = self._probing, True
+        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
+        try:
+            candidates = self._candidates()
+            order = list(range(len(candidates)))
+            rng.shuffle(order)
+            for index in order:
+                if self.is_legal(candidates[index]):
+                    return candidates[index]
+            return None
+        finally:
+            self._probing, self._pair_answers = probing, answers
 
     def refused_by_gaps(self) -> list[str]:
         """The rule gaps that the current candidates run into (each message
@@ -5330,6 +5358,9 @@ class GameBase:
         return gaps
 
     def is_legal(self, action: Action) -> bool:
+        answers = self._pair_answers
+        if answers is not None and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]):
+            return False
         self.j.begin()
         try:
             self._dispatch(action)
@@ -5389,10 +5420,13 @@ class GameBase:
         """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
         search stops at its first paying run (`_quick_routes`)."""
         self._quick_routes = True
+        probing, self._probing = self._probing, True
+        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
         try:
             return any(not self._idle(c) and self.is_legal(c) for c in candidates)
         finally:
             self._quick_routes = False
+            self._probing, self._pair_answers = probing, answers
 
     def _possible_actors(self, name: str) -> list[Entity]:
         """Entities of the kind an action's first parameter names (open privates only)."""
@@ -5445,12 +5479,92 @@ class GameBase:
             if actors is not None and entity.kind not in actors \
                     and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
                 continue  # an action another kind of entity takes (a player's par, never a corporation's)
+            many = (type(self), name) in self._MANY
+            if self._probing and many and name in self.PROBES and self._group_refused(name, entity, who):
+                continue  # the action's opening guards refuse the entity: every candidate would be refused
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
-                yield from generator(entity, who)
+                group = generator(entity, who)
             else:
-                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+                group = self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+            if many:
+                yield from group
+                continue
+            for count, candidate in enumerate(group):
+                if count == self.PROBED_FROM:
+                    self._MANY.add((type(self), name))
+                yield candidate
+
+    #: (engine class, action name) of the actions that have given more than `PROBED_FROM` candidates for
+    #: an entity in a listing: only these are probed first (`_group_refused`), a probe costing about as
+    #: much as a candidate's trial (which of them is probed changes no listing, only its time)
+    _MANY: set[tuple[type, str]] = set()
+    PROBED_FROM = 3
+
+    def _group_refused(self, name: str, entity: Entity, who: dict) -> bool:
+        """Whether the action `name`'s opening guards that read only its entity (its probe, `PROBES`)
+        refuse `entity` now. The probe runs as the action's dispatch would run them, in a transaction
+        rolled back: the same refusals before the binding (`_open_action`: a decision owed, the steps
+        passed before the action), the same turn check (`_check_actor`), then the guards. Those read
+        nothing of the action but its entity, so where they refuse, every candidate of the action for
+        that entity is refused by the same guard; anything else the probe meets leaves the candidates
+        to be tried."""
+        action = {"type": self._action_shape(name)[0], **who}
+        if self.action_name(action) != name:
+            return False
+        named = self._named_shares
+        self.j.begin()
+        try:
+            kind, _routine, rule = self._open_action(action)
+            actor = self.find(who["entity"])
+            self._check_actor(kind, [actor], rule)
+            self.PROBES[name](self, actor)
+        except (IllegalAction, RuleGap):
+            return True
+        except Exception:  # noqa: BLE001 - the candidates' own trial meets it, as the oracle's does
+            return False
+        finally:
+            self._named_shares = named
+            self.j.rollback()
+        return False
+
+    def _pair_refused(self, action: Action, answers: dict) -> bool:
+        """Whether the opening guards of the action that read only its entity and its second parameter
+        (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
+        of that parameter (`answers`, the listing's own, in the state it lists): 1880's `par`, ~670
+        candidates in a stock round, is judged by company before its prices, rows and layouts. The
+        probe runs as `_group_refused`'s does, with the action's own type, entity and fields."""
+        kind = self.action_name(action)
+        probe = self.PAIR_PROBES.get(kind)
+        if probe is None:
+            return False
+        name, types = self.ACTION_PARAMS[kind][1]
+        try:
+            value = self._bind_param(kind, name, types, action)
+            key = (kind, action["entity"], action.get("entity_type"), value)
+            known = answers.get(key)
+        except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
+            return False
+        if known is not None:
+            return known
+        named = self._named_shares
+        self.j.begin()
+        try:
+            kind, _routine, rule = self._open_action(action)
+            actor = self.find(action["entity"])
+            self._check_actor(kind, [actor], rule)
+            probe(self, actor, value)
+            refused = False
+        except (IllegalAction, RuleGap):
+            refused = True
+        except Exception:  # noqa: BLE001 - the candidates' own trial meets it, as the oracle's does
+            refused = False
+        finally:
+            self._named_shares = named
+            self.j.rollback()
+        answers[key] = refused
+        return refused
 
     #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
     _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
