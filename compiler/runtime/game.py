@@ -1018,7 +1018,7 @@ class GameBase:
         return self.board
 
     def _has_tile(self, name: str) -> bool:
-        return any(c["key"] == name for c in self.DATA.components_of("tile"))
+        return self.DATA.has_component("tile", name)
 
     def _tile_private(self, name: str) -> str | None:
         return self.DATA.component("tile", name).get("private") if self._has_tile(name) else None
@@ -5288,6 +5288,7 @@ class GameBase:
         if board is not None:
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}
+            memo[id(board.judged)] = {}
         return copying.deepcopy(self, memo)
 
     def legal_actions(self) -> list[Action]:
