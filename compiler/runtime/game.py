@@ -830,7 +830,8 @@ class GameBase:
         return self.cash[holder]
 
     def b_percent(self, holder: Entity, corp: Entity) -> int:
-        return sum(c.percent for c in self.certs_of[corp.id] if self.owner[c.id] == holder)
+        owner = self.owner
+        return sum([c.percent for c in self.certs_of[corp.id] if owner[c.id] == holder])
 
     def b_holder_of(self, item: Any) -> Entity:
         return self.owner[item.id]
@@ -899,8 +900,9 @@ class GameBase:
         counts = set(self.param("cert_limit_counts"))
         total = 0
         if "shares" in counts:
+            owner, certs_of = self.owner, self.certs_of
             for corp in self.corporations:
-                held = sum(1 for cert in self.certs_of[corp.id] if self.owner[cert.id] == player)
+                held = len([cert for cert in certs_of[corp.id] if owner[cert.id] == player])
                 if held and "no_cert_limit" not in self.b_zones(corp):
                     total += held
         if "privates" in counts:
@@ -5530,6 +5532,13 @@ class GameBase:
             self.j.rollback()
         return False
 
+    def _pair_skips(self, action: Action) -> bool:
+        """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
+        candidate of a group shares, `_pair_refused`) refuses them all, so the group need not be listed."""
+        answers = self._pair_answers
+        return (self._probing and answers is not None and answers[0] == len(self.j._marks)
+                and self._pair_refused(action, answers[1]))
+
     def _pair_refused(self, action: Action, answers: dict) -> bool:
         """Whether the opening guards of the action that read only its entity and its second parameter
         (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
@@ -5687,6 +5696,8 @@ class GameBase:
         named_slot, named_percent = "slot" in params, "president_percent" in params
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
+                if self._pair_skips({"type": "par", **who, "corporation": corp.id}):
+                    continue  # its guards refuse the founder this corporation: no price, row or layout listed
                 for price in self.b_par_prices(corp):
                     cell = self.market.par_cell(price)
                     if cell is None:
@@ -5711,6 +5722,8 @@ class GameBase:
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
+            if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                continue  # its guards refuse the buyer this corporation's shares, whichever
             if entity.kind == "corporation" and corp != entity:
                 if "corporate_buy_shares" in self.ACTION_PARAMS:
                     continue  # the vocabulary's corporate_buy_shares names these
