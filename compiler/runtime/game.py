@@ -5482,28 +5482,20 @@ class GameBase:
             if actors is not None and entity.kind not in actors \
                     and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
                 continue  # an action another kind of entity takes (a player's par, never a corporation's)
-            many = (type(self), name) in self._MANY
-            if self._probing and many and name in self.PROBES and self._group_refused(name, entity, who):
+            if self._probing and vtype not in self.UNPROBED and name in self.PROBES \
+                    and self._group_refused(name, entity, who):
                 continue  # the action's opening guards refuse the entity: every candidate would be refused
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
-                group = generator(entity, who)
+                yield from generator(entity, who)
             else:
-                group = self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
-            if many:
-                yield from group
-                continue
-            for count, candidate in enumerate(group):
-                if count == self.PROBED_FROM:
-                    self._MANY.add((type(self), name))
-                yield candidate
+                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
 
-    #: (engine class, action name) of the actions that have given more than `PROBED_FROM` candidates for
-    #: an entity in a listing: only these are probed first (`_group_refused`), a probe costing about as
-    #: much as a candidate's trial (which of them is probed changes no listing, only its time)
-    _MANY: set[tuple[type, str]] = set()
-    PROBED_FROM = 3
+    #: the vocabulary types whose candidates are tried without a probe first (`_group_refused`): one
+    #: candidate each, which costs no more to try than the probe. A fixed list, so that what a listing
+    #: holds, and the random play drawn from it, is a function of the state alone
+    UNPROBED = frozenset({"pass", "bankrupt", "run_routes"})
 
     def _group_refused(self, name: str, entity: Entity, who: dict) -> bool:
         """Whether the action `name`'s opening guards that read only its entity (its probe, `PROBES`)
