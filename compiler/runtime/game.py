@@ -901,8 +901,15 @@ class GameBase:
         total = 0
         if "shares" in counts:
             owner, certs_of = self.owner, self.certs_of
+            # a holder is the player where its kind and id are his (Entity equality, without a call per
+            # certificate: this is asked in every purchase's and every pass's guards)
+            pid, pkind = (player.id, player.kind) if isinstance(player, Entity) else (None, None)
             for corp in self.corporations:
-                held = len([cert for cert in certs_of[corp.id] if owner[cert.id] == player])
+                held = 0
+                for cert in certs_of[corp.id]:
+                    holder = owner[cert.id]
+                    if holder.id == pid and holder.kind == pkind:
+                        held += 1
                 if held and "no_cert_limit" not in self.b_zones(corp):
                     total += held
         if "privates" in counts:
