@@ -5315,7 +5315,7 @@ class GameBase:
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
         tile at every rotation on every hex in reach, where `legal_actions` leaves out those the
-        title's fixed tables refuse; the best routes searched again, where `legal_actions` takes a
+        title's fixed tables refuse; no probe asked, `_group_refused`; the best routes searched again, where `legal_actions` takes a
         search made in the same state), each tried and rolled back. The test oracle of the listing
         (tests/test_listing.py, benchmarks/listing.py): the two answer the same, as sets. (A route
         search its time bound cut has no one answer: that one is taken as it was found.)"""
@@ -5369,7 +5369,8 @@ class GameBase:
 
     def is_legal(self, action: Action) -> bool:
         answers = self._pair_answers
-        if answers is not None and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]):
+        if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive \
+                and self._pair_refused(action, answers[1]):
             return False
         self.j.begin()
         try:
@@ -5489,7 +5490,7 @@ class GameBase:
             if actors is not None and entity.kind not in actors \
                     and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
                 continue  # an action another kind of entity takes (a player's par, never a corporation's)
-            if self._probing and vtype not in self.UNPROBED and name in self.PROBES \
+            if self._probing and not self._exhaustive and vtype not in self.UNPROBED and name in self.PROBES \
                     and self._group_refused(name, entity, who):
                 continue  # the action's opening guards refuse the entity: every candidate would be refused
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
@@ -5535,8 +5536,8 @@ class GameBase:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
         candidate of a group shares, `_pair_refused`) refuses them all, so the group need not be listed."""
         answers = self._pair_answers
-        return (self._probing and answers is not None and answers[0] == len(self.j._marks)
-                and self._pair_refused(action, answers[1]))
+        return (self._probing and not self._exhaustive and answers is not None
+                and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]))
 
     def _pair_refused(self, action: Action, answers: dict) -> bool:
         """Whether the opening guards of the action that read only its entity and its second parameter
