@@ -8985,29 +8985,6 @@ def q_sell_shares(g, v_player):
         )
 
 
-def q_pass(g, v_entity):
-    """The opening guards of pass that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:905
-    if not (
-        not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and r_can_sell(g, v_entity)
-        )
-    ):
-        raise IllegalAction(
-            "a player over the certificate limit must sell down to it first",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:905",
-        )
-    # at rulespecs/lib/18xx.rules:907
-    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction(
-            "a corporation without a train must buy one",
-            rule="§11.11",
-            at="rulespecs/lib/18xx.rules:907",
-        )
-
-
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:914
@@ -9060,17 +9037,6 @@ def q_place_token(g, v_corporation):
         )
 
 
-def q_run_routes(g, v_corporation):
-    """The opening guards of run_routes that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:948
-    if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction(
-            "trains run after track and tokens",
-            rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:948",
-        )
-
-
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:954
@@ -9101,17 +9067,6 @@ def q_discard_train(g, v_corporation):
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
             at="rulespecs/lib/18xx.rules:1071",
-        )
-
-
-def q_end_game(g, v_player):
-    """The opening guards of end_game that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1117
-    if not (not g.b_in_round("draft")):
-        raise IllegalAction(
-            "the game cannot end by agreement before its opening draft is over",
-            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
         )
 
 
@@ -9229,29 +9184,6 @@ def q_contribute(g, v_corporation):
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
             at="rulespecs/1800.rules:824",
-        )
-
-
-def q_bankrupt(g, v_corporation):
-    """The opening guards of bankrupt that read only its entity (the listing probe)"""
-    # at rulespecs/1800.rules:832
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "only a company that must buy a train goes bankrupt",
-            rule="§11.11",
-            at="rulespecs/1800.rules:832",
-        )
-    # at rulespecs/1800.rules:833
-    if not (g.b_percent(v_corporation, v_corporation) == 0):
-        raise IllegalAction(
-            "the Director must first sell the shares on the company mat",
-            rule="§11.11",
-            at="rulespecs/1800.rules:833",
-        )
-    # at rulespecs/1800.rules:834
-    if not (g.b_forced_shortfall(v_corporation) > 0):
-        raise IllegalAction(
-            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:834"
         )
 
 
@@ -9734,22 +9666,18 @@ class Game(GameBase):
         "par": q_par,
         "buy_shares": q_buy_shares,
         "sell_shares": q_sell_shares,
-        "pass": q_pass,
         "corporation_buy_company": q_corporation_buy_company,
         "lay_tile": q_lay_tile,
         "place_token": q_place_token,
-        "run_routes": q_run_routes,
         "dividend": q_dividend,
         "buy_train": q_buy_train,
         "discard_train": q_discard_train,
-        "end_game": q_end_game,
         "buy_bond": q_buy_bond,
         "collect_bond": q_collect_bond,
         "trade_company": q_trade_company,
         "corporation_sell_shares": q_corporation_sell_shares,
         "corporation_buy_shares": q_corporation_buy_shares,
         "contribute": q_contribute,
-        "bankrupt": q_bankrupt,
     }
     PAIR_PROBES = {
         "buy_company": q2_buy_company,

@@ -10122,36 +10122,6 @@ def q_sell_shares(g, v_player):
         )
 
 
-def q_pass(g, v_entity):
-    """The opening guards of pass that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1259
-    if not (
-        not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and r_can_sell(g, v_entity)
-        )
-    ):
-        raise IllegalAction(
-            "a player over the certificate limit must sell down to it first",
-            rule='§"Certificate Limits"',
-            at="rulespecs/1846.rules:1259",
-        )
-    # at rulespecs/1846.rules:1261
-    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction(
-            "a corporation without a train must buy one",
-            rule='§"Buying Trains"',
-            at="rulespecs/1846.rules:1261",
-        )
-    # at rulespecs/1846.rules:1263
-    if not (not g.b_in_step(v_entity, "dividend")):
-        raise IllegalAction(
-            "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
-            rule='§"Paying Dividends"',
-            at="rulespecs/1846.rules:1263",
-        )
-
-
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1278
@@ -10208,17 +10178,6 @@ def q_place_token(g, v_corporation):
         )
 
 
-def q_run_routes(g, v_corporation):
-    """The opening guards of run_routes that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:948
-    if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction(
-            "trains run after track and tokens",
-            rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:948",
-        )
-
-
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:954
@@ -10252,17 +10211,6 @@ def q_discard_train(g, v_corporation):
         )
 
 
-def q_end_game(g, v_player):
-    """The opening guards of end_game that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1117
-    if not (not g.b_in_round("draft")):
-        raise IllegalAction(
-            "the game cannot end by agreement before its opening draft is over",
-            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
-        )
-
-
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1351
@@ -10287,41 +10235,6 @@ def q_corporation_buy_shares(g, v_corporation):
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares"',
             at="rulespecs/1846.rules:1421",
-        )
-
-
-def q_bankrupt(g, v_corporation):
-    """The opening guards of bankrupt that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1451
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "bankruptcy comes only from a train the corporation must buy",
-            rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1451",
-        )
-    # at rulespecs/1846.rules:1452
-    if not (not r_emergency_issue_possible(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue shares",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1452",
-        )
-    # at rulespecs/1846.rules:1454
-    if not (
-        (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
-        < g.b_cheapest_train_price()
-    ):
-        raise IllegalAction(
-            "the president can pay for the train",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1454",
-        )
-    # at rulespecs/1846.rules:1456
-    if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
-        raise IllegalAction(
-            "the president must first sell shares",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1456",
         )
 
 
@@ -10857,18 +10770,14 @@ class Game(GameBase):
         "par": q_par,
         "buy_shares": q_buy_shares,
         "sell_shares": q_sell_shares,
-        "pass": q_pass,
         "corporation_buy_company": q_corporation_buy_company,
         "lay_tile": q_lay_tile,
         "place_token": q_place_token,
-        "run_routes": q_run_routes,
         "dividend": q_dividend,
         "buy_train": q_buy_train,
         "discard_train": q_discard_train,
-        "end_game": q_end_game,
         "corporation_sell_shares": q_corporation_sell_shares,
         "corporation_buy_shares": q_corporation_buy_shares,
-        "bankrupt": q_bankrupt,
         "assign": q_assign,
         "company_lay_tile": q_company_lay_tile,
         "company_place_token": q_company_place_token,

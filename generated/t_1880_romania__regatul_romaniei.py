@@ -10747,37 +10747,6 @@ def q_sell_shares(g, v_player):
         )
 
 
-def q_pass(g, v_entity):
-    """The opening guards of pass that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1746
-    if not (
-        not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and r_can_sell(g, v_entity)
-        )
-    ):
-        raise IllegalAction(
-            "a player over the certificate limit must sell down to it first",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1746",
-        )
-    # at rulespecs/1880-romania.rules:1748
-    if not (
-        (
-            not (
-                (g.param("must_own_train") and g.b_must_buy_train(v_entity))
-                and r_buys_trains(g, v_entity)
-            )
-        )
-        or g.b_would_export(v_entity)
-    ):
-        raise IllegalAction(
-            "a company without a train must buy one",
-            rule="VII.3.8, VII.3.10",
-            at="rulespecs/1880-romania.rules:1748",
-        )
-
-
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1928
@@ -10842,15 +10811,6 @@ def q_place_token(g, v_corporation):
         )
 
 
-def q_run_routes(g, v_corporation):
-    """The opening guards of run_routes that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:948
-    if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:948"
-        )
-
-
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:954
@@ -10893,17 +10853,6 @@ def q_discard_train(g, v_corporation):
             "only a corporation over the train limit discards",
             rule="VII.3.8",
             at="rulespecs/lib/18xx.rules:1071",
-        )
-
-
-def q_end_game(g, v_player):
-    """The opening guards of end_game that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1117
-    if not (not g.b_in_round("draft")):
-        raise IllegalAction(
-            "the game cannot end by agreement before its opening draft is over",
-            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
         )
 
 
@@ -11397,14 +11346,11 @@ class Game(GameBase):
         "par": q_par,
         "buy_shares": q_buy_shares,
         "sell_shares": q_sell_shares,
-        "pass": q_pass,
         "lay_tile": q_lay_tile,
         "place_token": q_place_token,
-        "run_routes": q_run_routes,
         "dividend": q_dividend,
         "buy_train": q_buy_train,
         "discard_train": q_discard_train,
-        "end_game": q_end_game,
         "choose": q_choose,
         "close_for_cash": q_close_for_cash,
         "assign": q_assign,

@@ -11269,29 +11269,6 @@ def q_sell_shares(g, v_player):
         )
 
 
-def q_pass(g, v_entity):
-    """The opening guards of pass that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:905
-    if not (
-        not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and r_can_sell(g, v_entity)
-        )
-    ):
-        raise IllegalAction(
-            "a player over the certificate limit must sell down to it first",
-            rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:905",
-        )
-    # at rulespecs/lib/18xx.rules:907
-    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
-        raise IllegalAction(
-            "a corporation without a train must buy one",
-            rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:907",
-        )
-
-
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2199
@@ -11325,17 +11302,6 @@ def q_lay_tile(g, v_corporation):
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
             at="rulespecs/lib/18xx.rules:929",
-        )
-
-
-def q_run_routes(g, v_corporation):
-    """The opening guards of run_routes that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:948
-    if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction(
-            "trains run after track and tokens",
-            rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:948",
         )
 
 
@@ -11376,17 +11342,6 @@ def q_discard_train(g, v_corporation):
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
             at="rulespecs/18co.rules:2254",
-        )
-
-
-def q_end_game(g, v_player):
-    """The opening guards of end_game that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1117
-    if not (not g.b_in_round("draft")):
-        raise IllegalAction(
-            "the game cannot end by agreement before its opening draft is over",
-            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1117",
         )
 
 
@@ -11517,37 +11472,6 @@ def q_contribute(g, v_corporation):
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
             at="rulespecs/18co.rules:2460",
-        )
-
-
-def q_bankrupt(g, v_corporation):
-    """The opening guards of bankrupt that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2467
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "bankruptcy comes only from a train the corporation must buy",
-            rule="§5.10.6",
-            at="rulespecs/18co.rules:2467",
-        )
-    # at rulespecs/18co.rules:2468
-    if not (not r_can_issue(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue its own certificates",
-            rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2468",
-        )
-    # at rulespecs/18co.rules:2469
-    if not (
-        (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
-        < g.b_cheapest_train_price()
-    ):
-        raise IllegalAction(
-            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2469"
-        )
-    # at rulespecs/18co.rules:2471
-    if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
-        raise IllegalAction(
-            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2471"
         )
 
 
@@ -12229,14 +12153,11 @@ class Game(GameBase):
         "par": q_par,
         "buy_shares": q_buy_shares,
         "sell_shares": q_sell_shares,
-        "pass": q_pass,
         "corporation_buy_company": q_corporation_buy_company,
         "lay_tile": q_lay_tile,
-        "run_routes": q_run_routes,
         "dividend": q_dividend,
         "buy_train": q_buy_train,
         "discard_train": q_discard_train,
-        "end_game": q_end_game,
         "corporation_bid": q_corporation_bid,
         "special_buy_shares": q_special_buy_shares,
         "move_bid": q_move_bid,
@@ -12247,7 +12168,6 @@ class Game(GameBase):
         "corporation_buy_shares": q_corporation_buy_shares,
         "corporate_buy_shares": q_corporate_buy_shares,
         "contribute": q_contribute,
-        "bankrupt": q_bankrupt,
     }
     PAIR_PROBES = {
         "bid": q2_bid,

@@ -399,10 +399,17 @@ class Compiler:
         action's own dispatch would (`GameBase._group_refused`). The opening statements change
         nothing, so a guard of the probe that refuses refuses every candidate of the action for that
         entity (the action refuses it there or at an earlier guard), and none is generated."""
+        from compiler.runtime.game import OUT_OF_TURN, GameBase
+
         decl: s.Routine = clause.decl  # type: ignore[assignment]
         params = [p.name for p in decl.params]
         if decl.kind != "action" or len(params) < arity:
             return None
+        if arity == 1 and any(decl.name == t or decl.name.endswith("_" + t)
+                              for t in (*GameBase.UNPROBED, *OUT_OF_TURN)):
+            return None  # listed without a probe (`GameBase.UNPROBED`) or never listed
+        if arity == 2 and decl.params[1].type.is_list:
+            return None  # a list names no group of candidates (`GameBase._pair_refused` keys by the value)
         procedures = frozenset(name for name, c in self.routines.items() if c.kind == "procedure")
         tainted = set(params[arity:])  # what reads more than the probe's parameters, or the action's other fields
         second = {params[1]} if arity == 2 else set()  # and what reads the second parameter
