@@ -2249,6 +2249,702 @@ def a_company_buy_shares(g, v_company, v_shares):
         g.b_resolve_decision(v_company, "company_buy_shares")
 
 
+# ------------------------------------------------------------ listing probes
+
+
+def q_buy_company(g, v_player):
+    """The opening guards of buy_company that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:721
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:721"
+        )
+    # at rulespecs/lib/18xx.rules:722
+    if not (not g.b_in_auction()):
+        raise IllegalAction(
+            "the private is being auctioned among its bidders",
+            rule="§6",
+            at="rulespecs/lib/18xx.rules:722",
+        )
+    # at rulespecs/lib/18xx.rules:725
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or (not ("privates" in g.param("cert_limit_counts")))
+    ):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:725",
+        )
+
+
+def q_par(g, v_player):
+    """The opening guards of par that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:757
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule="§9.1",
+            at="rulespecs/lib/18xx.rules:757",
+        )
+    # at rulespecs/lib/18xx.rules:758
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§9.1",
+            at="rulespecs/lib/18xx.rules:758",
+        )
+    # at rulespecs/lib/18xx.rules:763
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:763",
+        )
+
+
+def q_buy_shares(g, v_player):
+    """The opening guards of buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:786
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:786"
+        )
+    # at rulespecs/lib/18xx.rules:787
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:787",
+        )
+
+
+def q_sell_shares(g, v_player):
+    """The opening guards of sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:832
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:833
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round (or by a president raising money for a train)",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:833",
+        )
+    # at rulespecs/lib/18xx.rules:834
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "no selling after buying in this turn",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:834",
+        )
+
+
+def q_corporation_buy_company(g, v_corporation):
+    """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:914
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule="§11.8",
+            at="rulespecs/lib/18xx.rules:914",
+        )
+    # at rulespecs/lib/18xx.rules:915
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "not yet in this phase",
+            rule="§10.2, §12.3, Appendix B",
+            at="rulespecs/lib/18xx.rules:915",
+        )
+
+
+def q_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:929
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:929"
+        )
+
+
+def q_place_token(g, v_corporation):
+    """The opening guards of place_token that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:937
+    if not (g.b_in_step(v_corporation, "place_token")):
+        raise IllegalAction(
+            "a station token is placed after laying track",
+            rule="§11.2",
+            at="rulespecs/lib/18xx.rules:937",
+        )
+    # at rulespecs/lib/18xx.rules:938
+    if not (g.b_tokens_left(v_corporation) > 0):
+        raise IllegalAction(
+            "the corporation has no station token left",
+            rule="§11.2",
+            at="rulespecs/lib/18xx.rules:938",
+        )
+    # at rulespecs/lib/18xx.rules:940
+    v_cost = g.b_next_token_cost(v_corporation)
+    # at rulespecs/lib/18xx.rules:941
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:941"
+        )
+
+
+def q_dividend(g, v_corporation):
+    """The opening guards of dividend that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule="§11.5",
+            at="rulespecs/lib/18xx.rules:954",
+        )
+
+
+def q_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:995
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule="§11.7",
+            at="rulespecs/lib/18xx.rules:995",
+        )
+
+
+def q_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="§12.2, §12.6",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+
+
+def q_buy_bond(g, v_player):
+    """The opening guards of buy_bond that read only its entity (the listing probe)"""
+    # at rulespecs/1800.rules:735
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "the bond is bought in a share dealing round",
+            rule="§11.10",
+            at="rulespecs/1800.rules:735",
+        )
+    # at rulespecs/1800.rules:736
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
+
+
+def q_collect_bond(g, v_corporation):
+    """The opening guards of collect_bond that read only its entity (the listing probe)"""
+    # at rulespecs/1800.rules:748
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "bond dividends are collected in an Operational Turn",
+            rule="§11.10",
+            at="rulespecs/1800.rules:748",
+        )
+    # at rulespecs/1800.rules:749
+    if not (g.b_len(r_bonds_of(g, v_corporation)) > 0):
+        raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
+    # at rulespecs/1800.rules:750
+    v_bond = r_bonds_of(g, v_corporation)[0]
+    # at rulespecs/1800.rules:751
+    if not (g.b_holder_of(v_bond) in g.name("players")):
+        raise IllegalAction(
+            "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
+        )
+    # at rulespecs/1800.rules:752
+    if not (not g.b_done_this_turn("bond_dividend")):
+        raise IllegalAction(
+            "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
+        )
+
+
+def q_trade_company(g, v_player):
+    """The opening guards of trade_company that read only its entity (the listing probe)"""
+    # at rulespecs/1800.rules:768
+    if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
+        raise IllegalAction(
+            "privates change hands in a share dealing round, after the sale",
+            rule="§12.3",
+            at="rulespecs/1800.rules:768",
+        )
+    # at rulespecs/1800.rules:769
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "players sell privates to each other from Phase 3",
+            rule="§12.3",
+            at="rulespecs/1800.rules:769",
+        )
+    # at rulespecs/1800.rules:773
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:773"
+        )
+
+
+def q_corporation_sell_shares(g, v_corporation):
+    """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1800.rules:780
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:780",
+        )
+    # at rulespecs/1800.rules:781
+    if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "not both buy and sell in one Operational Turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:781",
+        )
+
+
+def q_corporation_buy_shares(g, v_corporation):
+    """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1800.rules:796
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:796",
+        )
+    # at rulespecs/1800.rules:797
+    if not (not g.b_done_this_turn("sold_own_shares")):
+        raise IllegalAction(
+            "not both buy and sell in one Operational Turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:797",
+        )
+
+
+def q_contribute(g, v_corporation):
+    """The opening guards of contribute that read only its entity (the listing probe)"""
+    # at rulespecs/1800.rules:823
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "contributions are for a train the company must buy",
+            rule="§11.11",
+            at="rulespecs/1800.rules:823",
+        )
+    # at rulespecs/1800.rules:824
+    if not (g.b_percent(v_corporation, v_corporation) == 0):
+        raise IllegalAction(
+            "the Director must first sell the shares on the company mat",
+            rule="§11.11",
+            at="rulespecs/1800.rules:824",
+        )
+
+
+def q_company_buy_shares(g, v_company):
+    """The opening guards of company_buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1800-three-player.rules:213
+    if not (v_company == g.entity("private", "DSL")):
+        raise IllegalAction(
+            "only the D&SL may be traded for a share",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:213",
+        )
+    # at rulespecs/1800-three-player.rules:214
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
+        )
+    # at rulespecs/1800-three-player.rules:215
+    if not (g.b_holder_of(v_company) in g.name("players")):
+        raise IllegalAction(
+            "the option is lost once a major railroad owns the D&SL; only a player trades it",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:215",
+        )
+    # at rulespecs/1800-three-player.rules:216
+    if not (g.b_private_on_sale() == None):
+        raise IllegalAction(
+            "the trade waits until the privates are sold",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:216",
+        )
+
+
+def q2_buy_company(g, v_player, v_company):
+    """The opening guards of buy_company that read only its entity and company (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:721
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:721"
+        )
+    # at rulespecs/lib/18xx.rules:722
+    if not (not g.b_in_auction()):
+        raise IllegalAction(
+            "the private is being auctioned among its bidders",
+            rule="§6",
+            at="rulespecs/lib/18xx.rules:722",
+        )
+    # at rulespecs/lib/18xx.rules:723
+    if not (g.b_private_on_sale() == v_company):
+        raise IllegalAction(
+            "privates are sold one at a time, in order",
+            rule="§6",
+            at="rulespecs/lib/18xx.rules:723",
+        )
+    # at rulespecs/lib/18xx.rules:725
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or (not ("privates" in g.param("cert_limit_counts")))
+    ):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:725",
+        )
+
+
+def q2_par(g, v_player, v_corporation):
+    """The opening guards of par that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:757
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule="§9.1",
+            at="rulespecs/lib/18xx.rules:757",
+        )
+    # at rulespecs/lib/18xx.rules:758
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§9.1",
+            at="rulespecs/lib/18xx.rules:758",
+        )
+    # at rulespecs/lib/18xx.rules:759
+    if not (not g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:759"
+        )
+    # at rulespecs/lib/18xx.rules:760
+    if not (not g.b_closed(v_corporation)):
+        raise IllegalAction(
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:760"
+        )
+    # at rulespecs/lib/18xx.rules:762
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:763
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:763",
+        )
+
+
+def q2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:786
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:786"
+        )
+    # at rulespecs/lib/18xx.rules:787
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:787",
+        )
+    # at rulespecs/lib/18xx.rules:788
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:788"
+        )
+    # at rulespecs/lib/18xx.rules:789
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule="§5, §8.1",
+            at="rulespecs/lib/18xx.rules:789",
+        )
+    # at rulespecs/lib/18xx.rules:792
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or ("no_cert_limit" in g.b_zones(v_corporation))
+    ):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§8.1",
+            at="rulespecs/lib/18xx.rules:792",
+        )
+
+
+def q2_corporation_buy_company(g, v_corporation, v_company):
+    """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:914
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule="§11.8",
+            at="rulespecs/lib/18xx.rules:914",
+        )
+    # at rulespecs/lib/18xx.rules:915
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "not yet in this phase",
+            rule="§10.2, §12.3, Appendix B",
+            at="rulespecs/lib/18xx.rules:915",
+        )
+    # at rulespecs/lib/18xx.rules:916
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:916"
+        )
+    # at rulespecs/lib/18xx.rules:917
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:918
+    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
+        raise IllegalAction(
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:918"
+        )
+
+
+def q2_dividend(g, v_corporation, v_kind):
+    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule="§11.5",
+            at="rulespecs/lib/18xx.rules:954",
+        )
+    # at rulespecs/lib/18xx.rules:955
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:955"
+        )
+
+
+def q2_discard_train(g, v_corporation, v_train):
+    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="§12.2, §12.6",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+    # at rulespecs/lib/18xx.rules:1072
+    if not (g.b_holder_of(v_train) == v_corporation):
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="§12.2, §12.6",
+            at="rulespecs/lib/18xx.rules:1072",
+        )
+
+
+def q2_buy_bond(g, v_player, v_bond):
+    """The opening guards of buy_bond that read only its entity and bond (the listing probe)"""
+    # at rulespecs/1800.rules:735
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "the bond is bought in a share dealing round",
+            rule="§11.10",
+            at="rulespecs/1800.rules:735",
+        )
+    # at rulespecs/1800.rules:736
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
+    # at rulespecs/1800.rules:737
+    v_corporation = g.b_corporation_of(v_bond)
+    # at rulespecs/1800.rules:738
+    if not (g.b_president(v_corporation) == v_player):
+        raise IllegalAction(
+            "only the Director may buy the bond", rule="§5", at="rulespecs/1800.rules:738"
+        )
+    # at rulespecs/1800.rules:739
+    if not (g.b_holder_of(v_bond) == v_corporation):
+        raise IllegalAction("the bond has been sold", rule="§11.10", at="rulespecs/1800.rules:739")
+    # at rulespecs/1800.rules:740
+    if not (g.b_cash(v_player) >= g.attr(v_bond, "cost")):
+        raise IllegalAction("not enough cash", rule="§11.10", at="rulespecs/1800.rules:740")
+
+
+def q2_collect_bond(g, v_corporation, v_to_company):
+    """The opening guards of collect_bond that read only its entity and to_company (the listing probe)"""
+    # at rulespecs/1800.rules:748
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "bond dividends are collected in an Operational Turn",
+            rule="§11.10",
+            at="rulespecs/1800.rules:748",
+        )
+    # at rulespecs/1800.rules:749
+    if not (g.b_len(r_bonds_of(g, v_corporation)) > 0):
+        raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
+    # at rulespecs/1800.rules:750
+    v_bond = r_bonds_of(g, v_corporation)[0]
+    # at rulespecs/1800.rules:751
+    if not (g.b_holder_of(v_bond) in g.name("players")):
+        raise IllegalAction(
+            "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
+        )
+    # at rulespecs/1800.rules:752
+    if not (not g.b_done_this_turn("bond_dividend")):
+        raise IllegalAction(
+            "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
+        )
+    # at rulespecs/1800.rules:753
+    if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
+        raise IllegalAction(
+            "the dividend is split, not added to", rule="§11.10", at="rulespecs/1800.rules:753"
+        )
+
+
+def q2_corporation_sell_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/1800.rules:780
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:780",
+        )
+    # at rulespecs/1800.rules:781
+    if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "not both buy and sell in one Operational Turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:781",
+        )
+    # at rulespecs/1800.rules:783
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:783"
+        )
+    # at rulespecs/1800.rules:785
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/1800.rules:786
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction(
+            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:786"
+        )
+
+
+def q2_corporation_buy_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/1800.rules:796
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:796",
+        )
+    # at rulespecs/1800.rules:797
+    if not (not g.b_done_this_turn("sold_own_shares")):
+        raise IllegalAction(
+            "not both buy and sell in one Operational Turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:797",
+        )
+    # at rulespecs/1800.rules:798
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "the company buys back only its shares in the Bank Pool",
+            rule="§11.9",
+            at="rulespecs/1800.rules:798",
+        )
+    # at rulespecs/1800.rules:800
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+    # at rulespecs/1800.rules:801
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:801")
+
+
+def q2_contribute(g, v_corporation, v_player):
+    """The opening guards of contribute that read only its entity and player (the listing probe)"""
+    # at rulespecs/1800.rules:823
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "contributions are for a train the company must buy",
+            rule="§11.11",
+            at="rulespecs/1800.rules:823",
+        )
+    # at rulespecs/1800.rules:824
+    if not (g.b_percent(v_corporation, v_corporation) == 0):
+        raise IllegalAction(
+            "the Director must first sell the shares on the company mat",
+            rule="§11.11",
+            at="rulespecs/1800.rules:824",
+        )
+    # at rulespecs/1800.rules:825
+    if not (g.b_percent(v_player, v_corporation) > 0):
+        raise IllegalAction(
+            "only the Director and other shareholders contribute",
+            rule="§11.11",
+            at="rulespecs/1800.rules:825",
+        )
+
+
+def q2_company_buy_shares(g, v_company, v_shares):
+    """The opening guards of company_buy_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/1800-three-player.rules:213
+    if not (v_company == g.entity("private", "DSL")):
+        raise IllegalAction(
+            "only the D&SL may be traded for a share",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:213",
+        )
+    # at rulespecs/1800-three-player.rules:214
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
+        )
+    # at rulespecs/1800-three-player.rules:215
+    if not (g.b_holder_of(v_company) in g.name("players")):
+        raise IllegalAction(
+            "the option is lost once a major railroad owns the D&SL; only a player trades it",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:215",
+        )
+    # at rulespecs/1800-three-player.rules:216
+    if not (g.b_private_on_sale() == None):
+        raise IllegalAction(
+            "the trade waits until the privates are sold",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:216",
+        )
+    # at rulespecs/1800-three-player.rules:217
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction(
+            "the D&SL is traded for one share",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:217",
+        )
+    # at rulespecs/1800-three-player.rules:218
+    v_cert = v_shares[0]
+    # at rulespecs/1800-three-player.rules:219
+    if not (g.b_holder_of(v_cert) == g.name("pool")):
+        raise IllegalAction(
+            "the trade is for a share in the Bank Pool",
+            rule="§C.4",
+            at="rulespecs/1800-three-player.rules:219",
+        )
+    # at rulespecs/1800-three-player.rules:220
+    if not (r_may_take_in_trade(g, v_company, v_cert)):
+        raise IllegalAction(
+            "the Director cannot hold more than 70% of a company",
+            rule="§8.1, §8.2.3",
+            at="rulespecs/1800-three-player.rules:220",
+        )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -2413,6 +3109,39 @@ class Game(GameBase):
         "may_take_in_trade": r_may_take_in_trade,
         "trade_possible": r_trade_possible,
         "action:company_buy_shares": a_company_buy_shares,
+    }
+    PROBES = {
+        "buy_company": q_buy_company,
+        "par": q_par,
+        "buy_shares": q_buy_shares,
+        "sell_shares": q_sell_shares,
+        "corporation_buy_company": q_corporation_buy_company,
+        "lay_tile": q_lay_tile,
+        "place_token": q_place_token,
+        "dividend": q_dividend,
+        "buy_train": q_buy_train,
+        "discard_train": q_discard_train,
+        "buy_bond": q_buy_bond,
+        "collect_bond": q_collect_bond,
+        "trade_company": q_trade_company,
+        "corporation_sell_shares": q_corporation_sell_shares,
+        "corporation_buy_shares": q_corporation_buy_shares,
+        "contribute": q_contribute,
+        "company_buy_shares": q_company_buy_shares,
+    }
+    PAIR_PROBES = {
+        "buy_company": q2_buy_company,
+        "par": q2_par,
+        "buy_shares": q2_buy_shares,
+        "corporation_buy_company": q2_corporation_buy_company,
+        "dividend": q2_dividend,
+        "discard_train": q2_discard_train,
+        "buy_bond": q2_buy_bond,
+        "collect_bond": q2_collect_bond,
+        "corporation_sell_shares": q2_corporation_sell_shares,
+        "corporation_buy_shares": q2_corporation_buy_shares,
+        "contribute": q2_contribute,
+        "company_buy_shares": q2_company_buy_shares,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -2363,6 +2363,528 @@ def a_company_place_token(g, v_company, v_city):
     g.b_ability_token(v_company, v_spot)
 
 
+# ------------------------------------------------------------ listing probes
+
+
+def q_par(g, v_player):
+    """The opening guards of par that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:757
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:757",
+        )
+    # at rulespecs/lib/18xx.rules:758
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:758",
+        )
+    # at rulespecs/lib/18xx.rules:763
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:763",
+        )
+
+
+def q_buy_shares(g, v_player):
+    """The opening guards of buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:786
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:786",
+        )
+    # at rulespecs/lib/18xx.rules:787
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:787",
+        )
+
+
+def q_sell_shares(g, v_player):
+    """The opening guards of sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:832
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:833
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round (or by a president raising money for a train)",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:833",
+        )
+    # at rulespecs/lib/18xx.rules:834
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "no selling after buying in this turn",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:834",
+        )
+
+
+def q_corporation_buy_company(g, v_corporation):
+    """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1278
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1278",
+        )
+    # at rulespecs/1846.rules:1279
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "not yet in this phase",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1279",
+        )
+    # at rulespecs/1846.rules:1286
+    if not (
+        (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
+    ):
+        raise IllegalAction(
+            "after issuing shares for a train it must buy, the corporation buys the train before anything else",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1286",
+        )
+
+
+def q_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:929
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn",
+            rule='§"Laying Track"',
+            at="rulespecs/lib/18xx.rules:929",
+        )
+
+
+def q_place_token(g, v_corporation):
+    """The opening guards of place_token that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1530
+    if not (g.b_in_step(v_corporation, "place_token")):
+        raise IllegalAction(
+            "a station token is placed after laying track",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1530",
+        )
+    # at rulespecs/1846.rules:1531
+    if not (g.b_tokens_left(v_corporation) > 0):
+        raise IllegalAction(
+            "the corporation has no station token left",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1531",
+        )
+
+
+def q_dividend(g, v_corporation):
+    """The opening guards of dividend that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:954",
+        )
+
+
+def q_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:995
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule='§"Buying Trains"',
+            at="rulespecs/lib/18xx.rules:995",
+        )
+
+
+def q_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+
+
+def q_corporation_sell_shares(g, v_corporation):
+    """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1351
+    v_emergency = r_emergency_issue_open(g, v_corporation)
+    # at rulespecs/1846.rules:1352
+    if not (
+        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        or v_emergency
+    ):
+        raise IllegalAction(
+            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
+            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1352",
+        )
+
+
+def q_corporation_buy_shares(g, v_corporation):
+    """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1421
+    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
+        raise IllegalAction(
+            "shares are redeemed once in a turn, before the dividend",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1421",
+        )
+
+
+def q_contribute(g, v_corporation):
+    """The opening guards of contribute that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1441
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "the president pays only for a train the corporation must buy",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1441",
+        )
+    # at rulespecs/1846.rules:1443
+    if not (not r_emergency_issue_possible(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1443",
+        )
+
+
+def q_assign(g, v_company):
+    """The opening guards of assign that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1484
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1484"
+        )
+    # at rulespecs/1846.rules:1485
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "markers are placed in operating rounds",
+            rule='§"Private Companies"',
+            at="rulespecs/1846.rules:1485",
+        )
+
+
+def q_company_lay_tile(g, v_company):
+    """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1506
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1506"
+        )
+    # at rulespecs/1846.rules:1507
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tiles are laid in operating rounds",
+            rule='§"Laying Track"',
+            at="rulespecs/1846.rules:1507",
+        )
+
+
+def q_company_place_token(g, v_company):
+    """The opening guards of company_place_token that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1520
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1520"
+        )
+    # at rulespecs/1846.rules:1521
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tokens are placed in operating rounds",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1521",
+        )
+
+
+def q2_par(g, v_player, v_corporation):
+    """The opening guards of par that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:757
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:757",
+        )
+    # at rulespecs/lib/18xx.rules:758
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:758",
+        )
+    # at rulespecs/lib/18xx.rules:759
+    if not (not g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is already started",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:759",
+        )
+    # at rulespecs/lib/18xx.rules:760
+    if not (not g.b_closed(v_corporation)):
+        raise IllegalAction(
+            "the corporation is out of the game",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:760",
+        )
+    # at rulespecs/lib/18xx.rules:762
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:763
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:763",
+        )
+
+
+def q2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:786
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:786",
+        )
+    # at rulespecs/lib/18xx.rules:787
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:787",
+        )
+    # at rulespecs/lib/18xx.rules:788
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not started",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:788",
+        )
+    # at rulespecs/lib/18xx.rules:789
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:789",
+        )
+    # at rulespecs/lib/18xx.rules:792
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or ("no_cert_limit" in g.b_zones(v_corporation))
+    ):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:792",
+        )
+
+
+def q2_corporation_buy_company(g, v_corporation, v_company):
+    """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
+    # at rulespecs/1846.rules:1278
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1278",
+        )
+    # at rulespecs/1846.rules:1279
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "not yet in this phase",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1279",
+        )
+    # at rulespecs/1846.rules:1280
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the company is closed",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1280",
+        )
+    # at rulespecs/1846.rules:1281
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/1846.rules:1282
+    if not (v_seller in g.name("players")):
+        raise IllegalAction(
+            "a corporation buys a company from the player who owns it",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1282",
+        )
+    # at rulespecs/1846.rules:1286
+    if not (
+        (not g.b_done_this_turn("emergency_issue")) or (g.b_len(g.b_trains(v_corporation)) > 0)
+    ):
+        raise IllegalAction(
+            "after issuing shares for a train it must buy, the corporation buys the train before anything else",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1286",
+        )
+
+
+def q2_place_token(g, v_corporation, v_city):
+    """The opening guards of place_token that read only its entity and city (the listing probe)"""
+    # at rulespecs/1846.rules:1530
+    if not (g.b_in_step(v_corporation, "place_token")):
+        raise IllegalAction(
+            "a station token is placed after laying track",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1530",
+        )
+    # at rulespecs/1846.rules:1531
+    if not (g.b_tokens_left(v_corporation) > 0):
+        raise IllegalAction(
+            "the corporation has no station token left",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1531",
+        )
+    # at rulespecs/1846.rules:1532
+    v_spot = g.b_check_station(v_corporation, v_city)
+    # at rulespecs/1846.rules:1533
+    v_cost = g.b_token_cost(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1534
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "not enough cash for the token",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1534",
+        )
+
+
+def q2_dividend(g, v_corporation, v_kind):
+    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:954",
+        )
+    # at rulespecs/lib/18xx.rules:955
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "the title does not allow that",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:955",
+        )
+
+
+def q2_discard_train(g, v_corporation, v_train):
+    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+    # at rulespecs/lib/18xx.rules:1072
+    if not (g.b_holder_of(v_train) == v_corporation):
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:1072",
+        )
+
+
+def q2_corporation_sell_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/1846.rules:1351
+    v_emergency = r_emergency_issue_open(g, v_corporation)
+    # at rulespecs/1846.rules:1352
+    if not (
+        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        or v_emergency
+    ):
+        raise IllegalAction(
+            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
+            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1352",
+        )
+    # at rulespecs/1846.rules:1354
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "a corporation issues only shares from its treasury",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1354",
+        )
+
+
+def q2_corporation_buy_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/1846.rules:1421
+    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
+        raise IllegalAction(
+            "shares are redeemed once in a turn, before the dividend",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1421",
+        )
+    # at rulespecs/1846.rules:1423
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "a corporation redeems only its shares in the market",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1423",
+        )
+    # at rulespecs/1846.rules:1425
+    v_cost = (
+        r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
+    ) // 10
+    # at rulespecs/1846.rules:1426
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/1846.rules:1426",
+        )
+
+
+def q2_contribute(g, v_corporation, v_player):
+    """The opening guards of contribute that read only its entity and player (the listing probe)"""
+    # at rulespecs/1846.rules:1441
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "the president pays only for a train the corporation must buy",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1441",
+        )
+    # at rulespecs/1846.rules:1442
+    if not (v_player == g.b_president(v_corporation)):
+        raise IllegalAction(
+            "only the president pays",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1442",
+        )
+    # at rulespecs/1846.rules:1443
+    if not (not r_emergency_issue_possible(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1443",
+        )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -2569,6 +3091,34 @@ class Game(GameBase):
         "action:assign": a_assign,
         "action:company_lay_tile": a_company_lay_tile,
         "action:company_place_token": a_company_place_token,
+    }
+    PROBES = {
+        "par": q_par,
+        "buy_shares": q_buy_shares,
+        "sell_shares": q_sell_shares,
+        "corporation_buy_company": q_corporation_buy_company,
+        "lay_tile": q_lay_tile,
+        "place_token": q_place_token,
+        "dividend": q_dividend,
+        "buy_train": q_buy_train,
+        "discard_train": q_discard_train,
+        "corporation_sell_shares": q_corporation_sell_shares,
+        "corporation_buy_shares": q_corporation_buy_shares,
+        "contribute": q_contribute,
+        "assign": q_assign,
+        "company_lay_tile": q_company_lay_tile,
+        "company_place_token": q_company_place_token,
+    }
+    PAIR_PROBES = {
+        "par": q2_par,
+        "buy_shares": q2_buy_shares,
+        "corporation_buy_company": q2_corporation_buy_company,
+        "place_token": q2_place_token,
+        "dividend": q2_dividend,
+        "discard_train": q2_discard_train,
+        "corporation_sell_shares": q2_corporation_sell_shares,
+        "corporation_buy_shares": q2_corporation_buy_shares,
+        "contribute": q2_contribute,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -2437,6 +2437,497 @@ def a_payoff_player_debt(g, v_player):
     g.b_reduce_debt(v_player, v_amount)
 
 
+# ------------------------------------------------------------ listing probes
+
+
+def q_par(g, v_player):
+    """The opening guards of par that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1796
+    if not (g.b_debt(v_player) == 0):
+        raise IllegalAction(
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1796",
+        )
+
+
+def q_buy_shares(g, v_player):
+    """The opening guards of buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1977
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1977",
+        )
+    # at rulespecs/1880-romania.rules:1978
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1978"
+        )
+    # at rulespecs/1880-romania.rules:1979
+    if not (g.b_debt(v_player) == 0):
+        raise IllegalAction(
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1979",
+        )
+    # at rulespecs/1880-romania.rules:1988
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="VI.3",
+            at="rulespecs/1880-romania.rules:1988",
+        )
+
+
+def q_sell_shares(g, v_player):
+    """The opening guards of sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:2002
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/1880-romania.rules:2003
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
+            rule="VI.4, VII.3.9",
+            at="rulespecs/1880-romania.rules:2003",
+        )
+    # at rulespecs/1880-romania.rules:2005
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2005"
+        )
+    # at rulespecs/1880-romania.rules:2008
+    if not ((g.b_stock_round_number() > 1) or v_emergency):
+        raise IllegalAction(
+            "no selling in the first stock round",
+            rule="VI.4",
+            at="rulespecs/1880-romania.rules:2008",
+        )
+
+
+def q_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1928
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "track is built after the home station and before a station is placed",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1928",
+        )
+    # at rulespecs/1880-romania.rules:1929
+    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
+        raise IllegalAction(
+            "the company has no building right for this phase",
+            rule="VII.3.2, VII.3.3, II.6",
+            at="rulespecs/1880-romania.rules:1929",
+        )
+    # at rulespecs/1880-romania.rules:1930
+    if not (
+        not (
+            r_lays_one_tile(g, v_corporation)
+            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+        )
+    ):
+        raise IllegalAction(
+            "a foreign investor lays one yellow tile or upgrades one, never more",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1930",
+        )
+
+
+def q_place_token(g, v_corporation):
+    """The opening guards of place_token that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1954
+    if not (g.b_in_step(v_corporation, "place_token")):
+        raise IllegalAction(
+            "a station is placed after building track",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1954",
+        )
+    # at rulespecs/1880-romania.rules:1955
+    if not (g.b_tokens_left(v_corporation) > 0):
+        raise IllegalAction(
+            "the company has no station marker left",
+            rule='VII.3.4, §IV("Game Setup")',
+            at="rulespecs/1880-romania.rules:1955",
+        )
+    # at rulespecs/1880-romania.rules:1957
+    v_cost = (
+        (
+            g.b_next_token_cost(v_corporation)
+            * (g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1)
+        )
+        if r_pays_for_track(g, v_corporation)
+        else 0
+    )
+    # at rulespecs/1880-romania.rules:1958
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "the company cannot pay for the station",
+            rule="VII.3.4",
+            at="rulespecs/1880-romania.rules:1958",
+        )
+
+
+def q_dividend(g, v_corporation):
+    """The opening guards of dividend that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule="VII.3.6, VIII.2",
+            at="rulespecs/lib/18xx.rules:954",
+        )
+
+
+def q_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:2035
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought as the last step of a turn",
+            rule="VII.3.8",
+            at="rulespecs/1880-romania.rules:2035",
+        )
+    # at rulespecs/1880-romania.rules:2036
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2036"
+        )
+    # at rulespecs/1880-romania.rules:2037
+    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+        raise IllegalAction(
+            "the train limit would be exceeded",
+            rule="VII.3.8",
+            at="rulespecs/1880-romania.rules:2037",
+        )
+
+
+def q_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="VII.3.8",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+
+
+def q_choose(g, v_corporation):
+    """The opening guards of choose that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1832
+    if not (g.b_pending_decision(v_corporation, "choose")):
+        raise IllegalAction(
+            "building rights are chosen when the company is founded; an investor's capital when it closes",
+            rule="VII.3.2, VII.3.7",
+            at="rulespecs/1880-romania.rules:1832",
+        )
+
+
+def q_close_for_cash(g, v_company):
+    """The opening guards of close_for_cash that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1854
+    if not (g.b_has_ability(v_company, "close_for_cash")):
+        raise IllegalAction(
+            "only the Banater Montanbahn may be closed for cash",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1854",
+        )
+    # at rulespecs/1880-romania.rules:1855
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1855"
+        )
+    # at rulespecs/1880-romania.rules:1856
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/1880-romania.rules:1857
+    if not (v_holder in g.name("players")):
+        raise IllegalAction(
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
+        )
+
+
+def q_assign(g, v_company):
+    """The opening guards of assign that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1871
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1871"
+        )
+    # at rulespecs/1880-romania.rules:1872
+    if not (g.b_has_ability(v_company, "harbour_token")):
+        raise IllegalAction(
+            "only the D.B.S.R. has a harbour token",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1872",
+        )
+    # at rulespecs/1880-romania.rules:1873
+    if not (not g.b_in_round("auction")):
+        raise IllegalAction(
+            "the token is laid once the privates have owners",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1873",
+        )
+
+
+def q_payoff_player_debt(g, v_player):
+    """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:2132
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a loan is repaid in the debtor's stock-round turn",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:2132",
+        )
+    # at rulespecs/1880-romania.rules:2133
+    if not (g.b_debt(v_player) > 0):
+        raise IllegalAction(
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2133"
+        )
+    # at rulespecs/1880-romania.rules:2134
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2135
+    if not (v_amount > 0):
+        raise IllegalAction(
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2135"
+        )
+
+
+def q2_par(g, v_player, v_corporation):
+    """The opening guards of par that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1791
+    v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
+        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        for v_x in g.name("privates")
+    )
+    # at rulespecs/1880-romania.rules:1792
+    if not (g.b_pending_decision(v_player, "par") == v_granted):
+        raise IllegalAction(
+            "the buyer of the Orient Express founds the TR at once; no one else founds it",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1792",
+        )
+    # at rulespecs/1880-romania.rules:1794
+    if not (g.b_in_round("stock") or v_granted):
+        raise IllegalAction(
+            "a company is founded in a stock round",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1794",
+        )
+    # at rulespecs/1880-romania.rules:1795
+    if not (r_may_buy_now(g, v_player) or v_granted):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1795"
+        )
+    # at rulespecs/1880-romania.rules:1796
+    if not (g.b_debt(v_player) == 0):
+        raise IllegalAction(
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1796",
+        )
+    # at rulespecs/1880-romania.rules:1797
+    if not (not g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1797"
+        )
+
+
+def q2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1977
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1977",
+        )
+    # at rulespecs/1880-romania.rules:1978
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1978"
+        )
+    # at rulespecs/1880-romania.rules:1979
+    if not (g.b_debt(v_player) == 0):
+        raise IllegalAction(
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1979",
+        )
+    # at rulespecs/1880-romania.rules:1980
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1980"
+        )
+    # at rulespecs/1880-romania.rules:1983
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        raise IllegalAction(
+            "no buying back a company sold this round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1983",
+        )
+    # at rulespecs/1880-romania.rules:1988
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="VI.3",
+            at="rulespecs/1880-romania.rules:1988",
+        )
+
+
+def q2_sell_shares(g, v_player, v_corporation):
+    """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/1880-romania.rules:2002
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/1880-romania.rules:2003
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
+            rule="VI.4, VII.3.9",
+            at="rulespecs/1880-romania.rules:2003",
+        )
+    # at rulespecs/1880-romania.rules:2005
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2005"
+        )
+    # at rulespecs/1880-romania.rules:2008
+    if not ((g.b_stock_round_number() > 1) or v_emergency):
+        raise IllegalAction(
+            "no selling in the first stock round",
+            rule="VI.4",
+            at="rulespecs/1880-romania.rules:2008",
+        )
+    # at rulespecs/1880-romania.rules:2009
+    if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
+        raise IllegalAction(
+            "in the communist phase a president may not sell shares of his own company",
+            rule="VI.4, VIII.4",
+            at="rulespecs/1880-romania.rules:2009",
+        )
+
+
+def q2_lay_tile(g, v_corporation, v_hex):
+    """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1928
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "track is built after the home station and before a station is placed",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1928",
+        )
+    # at rulespecs/1880-romania.rules:1929
+    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
+        raise IllegalAction(
+            "the company has no building right for this phase",
+            rule="VII.3.2, VII.3.3, II.6",
+            at="rulespecs/1880-romania.rules:1929",
+        )
+    # at rulespecs/1880-romania.rules:1930
+    if not (
+        not (
+            r_lays_one_tile(g, v_corporation)
+            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+        )
+    ):
+        raise IllegalAction(
+            "a foreign investor lays one yellow tile or upgrades one, never more",
+            rule="VII.1",
+            at="rulespecs/1880-romania.rules:1930",
+        )
+    # at rulespecs/1880-romania.rules:1932
+    if not (
+        (
+            ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
+            or (v_hex == g.attr(v_corporation, "home"))
+        )
+        or (g.b_tile_color(g.attr(v_corporation, "home")) != "white")
+    ):
+        raise IllegalAction(
+            "a company's first tile goes on its home hex, unless a tile lies there already",
+            rule="VII.3.1",
+            at="rulespecs/1880-romania.rules:1932",
+        )
+
+
+def q2_dividend(g, v_corporation, v_kind):
+    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule="VII.3.6, VIII.2",
+            at="rulespecs/lib/18xx.rules:954",
+        )
+    # at rulespecs/lib/18xx.rules:955
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:955"
+        )
+
+
+def q2_buy_train(g, v_corporation, v_train):
+    """The opening guards of buy_train that read only its entity and train (the listing probe)"""
+    # at rulespecs/1880-romania.rules:2035
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought as the last step of a turn",
+            rule="VII.3.8",
+            at="rulespecs/1880-romania.rules:2035",
+        )
+    # at rulespecs/1880-romania.rules:2036
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2036"
+        )
+    # at rulespecs/1880-romania.rules:2037
+    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+        raise IllegalAction(
+            "the train limit would be exceeded",
+            rule="VII.3.8",
+            at="rulespecs/1880-romania.rules:2037",
+        )
+    # at rulespecs/1880-romania.rules:2038
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2039
+    if not (
+        (g.attr(v_train, "max_per_company") == None)
+        or (
+            sum(
+                1
+                for v_t in g.b_trains(v_corporation)
+                if (g.attr(v_t, "name") == g.attr(v_train, "name"))
+            )
+            < g.attr(v_train, "max_per_company")
+        )
+    ):
+        raise IllegalAction(
+            "a company may own only one rebuilt 2-train",
+            rule="VII.3.5.1",
+            at="rulespecs/1880-romania.rules:2039",
+        )
+
+
+def q2_discard_train(g, v_corporation, v_train):
+    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="VII.3.8",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+    # at rulespecs/lib/18xx.rules:1072
+    if not (g.b_holder_of(v_train) == v_corporation):
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="VII.3.8",
+            at="rulespecs/lib/18xx.rules:1072",
+        )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -2610,6 +3101,29 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
+    }
+    PROBES = {
+        "par": q_par,
+        "buy_shares": q_buy_shares,
+        "sell_shares": q_sell_shares,
+        "lay_tile": q_lay_tile,
+        "place_token": q_place_token,
+        "dividend": q_dividend,
+        "buy_train": q_buy_train,
+        "discard_train": q_discard_train,
+        "choose": q_choose,
+        "close_for_cash": q_close_for_cash,
+        "assign": q_assign,
+        "payoff_player_debt": q_payoff_player_debt,
+    }
+    PAIR_PROBES = {
+        "par": q2_par,
+        "buy_shares": q2_buy_shares,
+        "sell_shares": q2_sell_shares,
+        "lay_tile": q2_lay_tile,
+        "dividend": q2_dividend,
+        "buy_train": q2_buy_train,
+        "discard_train": q2_discard_train,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -2317,6 +2317,493 @@ def a_corporation_assign(g, v_corporation, v_target):
     g.b_place_card_marker(v_corporation, v_target)
 
 
+# ------------------------------------------------------------ listing probes
+
+
+def q_par(g, v_player):
+    """The opening guards of par that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:458
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a company is started in a stock round",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:458",
+        )
+    # at rulespecs/18-grand-junction.rules:459
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:459",
+        )
+    # at rulespecs/18-grand-junction.rules:468
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Certificate Limit"',
+            at="rulespecs/18-grand-junction.rules:468",
+        )
+
+
+def q_buy_shares(g, v_player):
+    """The opening guards of buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:786
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:786",
+        )
+    # at rulespecs/lib/18xx.rules:787
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:787",
+        )
+
+
+def q_sell_shares(g, v_player):
+    """The opening guards of sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:832
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:833
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round (or by a president raising money for a train)",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:833",
+        )
+    # at rulespecs/lib/18xx.rules:834
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "no selling after buying in this turn",
+            rule='§"Stock Round", §"Emergency Money Raising"',
+            at="rulespecs/lib/18xx.rules:834",
+        )
+
+
+def q_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:499
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn",
+            rule='§"GMT 1846 Components Used"',
+            at="rulespecs/18-grand-junction.rules:499",
+        )
+
+
+def q_dividend(g, v_corporation):
+    """The opening guards of dividend that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:954",
+        )
+
+
+def q_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:924
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule='§"Buying Trains"',
+            at="rulespecs/18-grand-junction.rules:924",
+        )
+    # at rulespecs/18-grand-junction.rules:925
+    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+        raise IllegalAction(
+            "the train limit would be exceeded",
+            rule='§"Buying Trains"',
+            at="rulespecs/18-grand-junction.rules:925",
+        )
+
+
+def q_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+
+
+def q_corporation_sell_shares(g, v_corporation):
+    """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:888
+    v_emergency = (
+        (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
+        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    ) and (not g.b_done_this_turn("emergency_issue"))
+    # at rulespecs/18-grand-junction.rules:890
+    if not (
+        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        or v_emergency
+    ):
+        raise IllegalAction(
+            "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
+            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
+            at="rulespecs/18-grand-junction.rules:890",
+        )
+
+
+def q_corporation_buy_shares(g, v_corporation):
+    """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:853
+    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
+        raise IllegalAction(
+            "shares are redeemed once in a turn, before the dividend",
+            rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+            at="rulespecs/18-grand-junction.rules:853",
+        )
+
+
+def q_contribute(g, v_corporation):
+    """The opening guards of contribute that read only its entity (the listing probe)"""
+    # at rulespecs/1846.rules:1441
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "the president pays only for a train the corporation must buy",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1441",
+        )
+    # at rulespecs/1846.rules:1443
+    if not (not r_emergency_issue_possible(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1443",
+        )
+
+
+def q_use_ability(g, v_corporation):
+    """The opening guards of use_ability that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:747
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a Company President's power is used in its company's operating turn",
+            rule='§"Using the Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:747",
+        )
+
+
+def q_top_up_revenue(g, v_corporation):
+    """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:774
+    if not (
+        g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
+    ):
+        raise IllegalAction(
+            "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:774",
+        )
+    # at rulespecs/18-grand-junction.rules:777
+    if not (not g.b_done_this_turn("topped_up")):
+        raise IllegalAction(
+            "one top-up a turn",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:777",
+        )
+
+
+def q_corporation_assign(g, v_corporation):
+    """The opening guards of corporation_assign that read only its entity (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:831
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "the token is placed during the operation of the company",
+            rule='§"Lemuel Morrissey"',
+            at="rulespecs/18-grand-junction.rules:831",
+        )
+
+
+def q2_par(g, v_player, v_corporation):
+    """The opening guards of par that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:458
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a company is started in a stock round",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:458",
+        )
+    # at rulespecs/18-grand-junction.rules:459
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:459",
+        )
+    # at rulespecs/18-grand-junction.rules:460
+    if not (not g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the company is already started",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:460",
+        )
+    # at rulespecs/18-grand-junction.rules:461
+    if not (not g.b_closed(v_corporation)):
+        raise IllegalAction(
+            "the company is out of the game",
+            rule='§"Public Railroad Companies"',
+            at="rulespecs/18-grand-junction.rules:461",
+        )
+    # at rulespecs/18-grand-junction.rules:462
+    if not (g.b_available(v_corporation)):
+        raise IllegalAction(
+            "a relegated company is in Tier 2, which may be started only from phase 3",
+            rule='§"Tier 2 Companies", §"Public Railroad Companies"',
+            at="rulespecs/18-grand-junction.rules:462",
+        )
+    # at rulespecs/18-grand-junction.rules:464
+    if not (g.b_home_open(v_corporation)):
+        raise IllegalAction(
+            "the SLVS chooses an open city as its home when it starts, and none is open",
+            rule='§"San Luis Valley Southern Railway"',
+            at="rulespecs/18-grand-junction.rules:464",
+        )
+    # at rulespecs/18-grand-junction.rules:467
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/18-grand-junction.rules:468
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Certificate Limit"',
+            at="rulespecs/18-grand-junction.rules:468",
+        )
+
+
+def q2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:786
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:786",
+        )
+    # at rulespecs/lib/18xx.rules:787
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:787",
+        )
+    # at rulespecs/lib/18xx.rules:788
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not started",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:788",
+        )
+    # at rulespecs/lib/18xx.rules:789
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:789",
+        )
+    # at rulespecs/lib/18xx.rules:792
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or ("no_cert_limit" in g.b_zones(v_corporation))
+    ):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule='§"Certificate Limit"',
+            at="rulespecs/lib/18xx.rules:792",
+        )
+
+
+def q2_dividend(g, v_corporation, v_kind):
+    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:954
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is disposed of after the trains run",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:954",
+        )
+    # at rulespecs/lib/18xx.rules:955
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "the title does not allow that",
+            rule='§"Paying Dividends"',
+            at="rulespecs/lib/18xx.rules:955",
+        )
+
+
+def q2_discard_train(g, v_corporation, v_train):
+    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1071
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:1071",
+        )
+    # at rulespecs/lib/18xx.rules:1072
+    if not (g.b_holder_of(v_train) == v_corporation):
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="library '18xx' action discard_train",
+            at="rulespecs/lib/18xx.rules:1072",
+        )
+
+
+def q2_corporation_sell_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:888
+    v_emergency = (
+        (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
+        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    ) and (not g.b_done_this_turn("emergency_issue"))
+    # at rulespecs/18-grand-junction.rules:890
+    if not (
+        (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed")))
+        or v_emergency
+    ):
+        raise IllegalAction(
+            "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
+            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
+            at="rulespecs/18-grand-junction.rules:890",
+        )
+    # at rulespecs/18-grand-junction.rules:892
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction(
+            "name the certificates",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/18-grand-junction.rules:892",
+        )
+
+
+def q2_corporation_buy_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:853
+    if not (r_before_dividend(g, v_corporation) and (not g.b_done_this_turn("issued_or_redeemed"))):
+        raise IllegalAction(
+            "shares are redeemed once in a turn, before the dividend",
+            rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
+            at="rulespecs/18-grand-junction.rules:853",
+        )
+    # at rulespecs/18-grand-junction.rules:855
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction(
+            "name the certificates",
+            rule='§"Issuing and Redeeming Shares"',
+            at="rulespecs/18-grand-junction.rules:855",
+        )
+
+
+def q2_contribute(g, v_corporation, v_player):
+    """The opening guards of contribute that read only its entity and player (the listing probe)"""
+    # at rulespecs/1846.rules:1441
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "the president pays only for a train the corporation must buy",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1441",
+        )
+    # at rulespecs/1846.rules:1442
+    if not (v_player == g.b_president(v_corporation)):
+        raise IllegalAction(
+            "only the president pays",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1442",
+        )
+    # at rulespecs/1846.rules:1443
+    if not (not r_emergency_issue_possible(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue shares",
+            rule='§"Emergency Money Raising"',
+            at="rulespecs/1846.rules:1443",
+        )
+
+
+def q2_select_president(g, v_player, v_corporation):
+    """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:717
+    if not (g.b_offered(v_player, v_corporation)):
+        raise IllegalAction(
+            "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
+            rule='§"Company Presidents", §"New Presidents in Phase 3"',
+            at="rulespecs/18-grand-junction.rules:717",
+        )
+    # at rulespecs/18-grand-junction.rules:719
+    if not (g.b_card_of(v_corporation) == None):
+        raise IllegalAction(
+            "a company has one Company President at a time: a new one only for a company without one",
+            rule='§"Company Presidents", §"New Presidents in Phase 3"',
+            at="rulespecs/18-grand-junction.rules:719",
+        )
+
+
+def q2_top_up_revenue(g, v_corporation, v_amount):
+    """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:774
+    if not (
+        g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
+    ):
+        raise IllegalAction(
+            "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:774",
+        )
+    # at rulespecs/18-grand-junction.rules:777
+    if not (not g.b_done_this_turn("topped_up")):
+        raise IllegalAction(
+            "one top-up a turn",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:777",
+        )
+    # at rulespecs/18-grand-junction.rules:778
+    if not ((v_amount > 0) and ((v_amount % 10) == 0)):
+        raise IllegalAction(
+            "money is added in $10 steps",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:778",
+        )
+    # at rulespecs/18-grand-junction.rules:779
+    if not (
+        (g.b_revenue(v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
+    ):
+        raise IllegalAction(
+            "no more than just enough for a triple jump",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:779",
+        )
+    # at rulespecs/18-grand-junction.rules:781
+    if not (g.b_cash(v_corporation) >= v_amount):
+        raise IllegalAction(
+            "the treasury cannot pay it",
+            rule='§"Abraham Donaldson"',
+            at="rulespecs/18-grand-junction.rules:781",
+        )
+
+
+def q2_choose_turn(g, v_player, v_corporation):
+    """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/18-grand-junction.rules:818
+    if not (
+        (
+            g.b_pending_decision(v_player, "choose_turn")
+            and (g.b_president(v_corporation) == v_player)
+        )
+        and g.b_has_power(v_corporation, "choose_turn")
+    ):
+        raise IllegalAction(
+            "the president of a company with Corbett Thompson chooses its place as an operating round begins",
+            rule='§"Corbett Thompson"',
+            at="rulespecs/18-grand-junction.rules:818",
+        )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -2591,6 +3078,33 @@ class Game(GameBase):
         "action:top_up_revenue": a_top_up_revenue,
         "action:choose_turn": a_choose_turn,
         "action:corporation_assign": a_corporation_assign,
+    }
+    PROBES = {
+        "par": q_par,
+        "buy_shares": q_buy_shares,
+        "sell_shares": q_sell_shares,
+        "lay_tile": q_lay_tile,
+        "dividend": q_dividend,
+        "buy_train": q_buy_train,
+        "discard_train": q_discard_train,
+        "corporation_sell_shares": q_corporation_sell_shares,
+        "corporation_buy_shares": q_corporation_buy_shares,
+        "contribute": q_contribute,
+        "use_ability": q_use_ability,
+        "top_up_revenue": q_top_up_revenue,
+        "corporation_assign": q_corporation_assign,
+    }
+    PAIR_PROBES = {
+        "par": q2_par,
+        "buy_shares": q2_buy_shares,
+        "dividend": q2_dividend,
+        "discard_train": q2_discard_train,
+        "corporation_sell_shares": q2_corporation_sell_shares,
+        "corporation_buy_shares": q2_corporation_buy_shares,
+        "contribute": q2_contribute,
+        "select_president": q2_select_president,
+        "top_up_revenue": q2_top_up_revenue,
+        "choose_turn": q2_choose_turn,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

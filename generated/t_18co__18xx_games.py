@@ -3052,6 +3052,778 @@ def r_step_held(g, v_corporation, v_step):
     )
 
 
+# ------------------------------------------------------------ listing probes
+
+
+def q_bid(g, v_player):
+    """The opening guards of bid that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2034
+    if not (g.b_in_round("auction")):
+        raise IllegalAction(
+            "privates are bid for in the Private Company Auction",
+            rule="§2",
+            at="rulespecs/18co.rules:2034",
+        )
+
+
+def q_par(g, v_player):
+    """The opening guards of par that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:757
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:757",
+        )
+    # at rulespecs/lib/18xx.rules:758
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:758",
+        )
+    # at rulespecs/lib/18xx.rules:763
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§4.4.1",
+            at="rulespecs/lib/18xx.rules:763",
+        )
+
+
+def q_buy_shares(g, v_player):
+    """The opening guards of buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2154
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="§4.2, §3.1.1",
+            at="rulespecs/18co.rules:2154",
+        )
+    # at rulespecs/18co.rules:2155
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after any sales",
+            rule="§4.2.1, §3.1.1",
+            at="rulespecs/18co.rules:2155",
+        )
+
+
+def q_sell_shares(g, v_player):
+    """The opening guards of sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2062
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/18co.rules:2063
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round (or by a president raising money for a train)",
+            rule="§4.1, §3.1.1",
+            at="rulespecs/18co.rules:2063",
+        )
+    # at rulespecs/18co.rules:2065
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2065"
+        )
+    # at rulespecs/18co.rules:2066
+    if not ((g.b_stock_round_number() > 1) or v_emergency):
+        raise IllegalAction(
+            "no shares are sold in the first Stock Round",
+            rule="§4.1.1",
+            at="rulespecs/18co.rules:2066",
+        )
+
+
+def q_corporation_buy_company(g, v_corporation):
+    """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2199
+    if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
+        raise IllegalAction(
+            "a corporation buys privates during its operating turn",
+            rule="§5.3.1",
+            at="rulespecs/18co.rules:2199",
+        )
+    # at rulespecs/18co.rules:2200
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "corporations buy privates from Phase 3",
+            rule="§5.3.1, §9.3.2",
+            at="rulespecs/18co.rules:2200",
+        )
+    # at rulespecs/18co.rules:2209
+    if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
+        raise IllegalAction(
+            "raising money for a train it must buy, the corporation buys the train before anything else",
+            rule="§5.10.6.1",
+            at="rulespecs/18co.rules:2209",
+        )
+
+
+def q_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:929
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn",
+            rule="§5.6, §5.2.4",
+            at="rulespecs/lib/18xx.rules:929",
+        )
+
+
+def q_dividend(g, v_corporation):
+    """The opening guards of dividend that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2288
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is distributed after the trains run",
+            rule="§5.2.7",
+            at="rulespecs/18co.rules:2288",
+        )
+
+
+def q_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2217
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought after the revenue is distributed",
+            rule="§5.2.8",
+            at="rulespecs/18co.rules:2217",
+        )
+    # at rulespecs/18co.rules:2218
+    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+        raise IllegalAction(
+            "a corporation at its train limit may not buy a train",
+            rule="§5.10.5.2",
+            at="rulespecs/18co.rules:2218",
+        )
+
+
+def q_discard_train(g, v_corporation):
+    """The opening guards of discard_train that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2254
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="§5.10.5.3",
+            at="rulespecs/18co.rules:2254",
+        )
+
+
+def q_corporation_bid(g, v_bidder):
+    """The opening guards of corporation_bid that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:491
+    if not (g.b_in_round("acquisition")):
+        raise IllegalAction(
+            "corporations bid for others in the Acquisition Round",
+            rule="§7, §7.1",
+            at="rulespecs/18co.rules:491",
+        )
+
+
+def q_special_buy_shares(g, v_player):
+    """The opening guards of special_buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:520
+    if not (g.b_in_special_round("presidents_choice")):
+        raise IllegalAction(
+            "certificates are bought so in the President's Choice Round",
+            rule="§8",
+            at="rulespecs/18co.rules:520",
+        )
+    # at rulespecs/18co.rules:528
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:528"
+        )
+
+
+def q_move_bid(g, v_player):
+    """The opening guards of move_bid that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2046
+    if not (g.b_in_round("auction")):
+        raise IllegalAction(
+            "bids are moved in the Private Company Auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2046",
+        )
+
+
+def q_company_lay_tile(g, v_company):
+    """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2132
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2132")
+    # at rulespecs/18co.rules:2133
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2133"
+        )
+
+
+def q_remove_token(g, v_company):
+    """The opening guards of remove_token that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2142
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2142")
+    # at rulespecs/18co.rules:2143
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "stations are taken back in operating rounds",
+            rule="Table B",
+            at="rulespecs/18co.rules:2143",
+        )
+
+
+def q_corporation_sell_shares(g, v_corporation):
+    """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18co-18xx-games.rules:41
+    v_emergency = (
+        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    # at rulespecs/18co-18xx-games.rules:43
+    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
+        raise IllegalAction(
+            "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
+            rule="§5.2.9, §5.10.6.1.1",
+            at="rulespecs/18co-18xx-games.rules:43",
+        )
+
+
+def q_corporate_sell_shares(g, v_corporation):
+    """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2388
+    if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
+        raise IllegalAction(
+            "certificates of other corporations are sold at the end of the turn",
+            rule="§5.2.10",
+            at="rulespecs/18co.rules:2388",
+        )
+
+
+def q_corporation_buy_shares(g, v_corporation):
+    """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2412
+    if not (g.b_in_step(v_corporation, "redeem_shares")):
+        raise IllegalAction(
+            "shares are redeemed at the start of the turn",
+            rule="§5.2, §5.2.2",
+            at="rulespecs/18co.rules:2412",
+        )
+
+
+def q_corporate_buy_shares(g, v_corporation):
+    """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2426
+    if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
+        raise IllegalAction(
+            "certificates of other corporations are bought before track is laid",
+            rule="§5.2, §5.2.3",
+            at="rulespecs/18co.rules:2426",
+        )
+
+
+def q_contribute(g, v_corporation):
+    """The opening guards of contribute that read only its entity (the listing probe)"""
+    # at rulespecs/18co.rules:2458
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "the president pays only for a train the corporation must buy",
+            rule="§5.10.6",
+            at="rulespecs/18co.rules:2458",
+        )
+    # at rulespecs/18co.rules:2460
+    if not (not r_can_issue(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue its own certificates",
+            rule="§5.10.6.1.1",
+            at="rulespecs/18co.rules:2460",
+        )
+
+
+def q2_bid(g, v_player, v_company):
+    """The opening guards of bid that read only its entity and company (the listing probe)"""
+    # at rulespecs/18co.rules:2034
+    if not (g.b_in_round("auction")):
+        raise IllegalAction(
+            "privates are bid for in the Private Company Auction",
+            rule="§2",
+            at="rulespecs/18co.rules:2034",
+        )
+    # at rulespecs/18co.rules:2035
+    if not (g.b_holder_of(v_company) == g.name("bank")):
+        raise IllegalAction(
+            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2035"
+        )
+
+
+def q2_par(g, v_player, v_corporation):
+    """The opening guards of par that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:757
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:757",
+        )
+    # at rulespecs/lib/18xx.rules:758
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after the privates are sold",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:758",
+        )
+    # at rulespecs/lib/18xx.rules:759
+    if not (not g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is already started",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:759",
+        )
+    # at rulespecs/lib/18xx.rules:760
+    if not (not g.b_closed(v_corporation)):
+        raise IllegalAction(
+            "the corporation is out of the game",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:760",
+        )
+    # at rulespecs/lib/18xx.rules:762
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:763
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="§4.4.1",
+            at="rulespecs/lib/18xx.rules:763",
+        )
+
+
+def q2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/18co.rules:2154
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="§4.2, §3.1.1",
+            at="rulespecs/18co.rules:2154",
+        )
+    # at rulespecs/18co.rules:2155
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "one purchase per turn, after any sales",
+            rule="§4.2.1, §3.1.1",
+            at="rulespecs/18co.rules:2155",
+        )
+    # at rulespecs/18co.rules:2156
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2156"
+        )
+    # at rulespecs/18co.rules:2157
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        raise IllegalAction(
+            "no buying back a corporation sold this round",
+            rule="§4.2.6",
+            at="rulespecs/18co.rules:2157",
+        )
+
+
+def q2_sell_shares(g, v_player, v_corporation):
+    """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/18co.rules:2062
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/18co.rules:2063
+    if not (g.b_in_round("stock") or v_emergency):
+        raise IllegalAction(
+            "shares are sold in a stock round (or by a president raising money for a train)",
+            rule="§4.1, §3.1.1",
+            at="rulespecs/18co.rules:2063",
+        )
+    # at rulespecs/18co.rules:2065
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2065"
+        )
+    # at rulespecs/18co.rules:2066
+    if not ((g.b_stock_round_number() > 1) or v_emergency):
+        raise IllegalAction(
+            "no shares are sold in the first Stock Round",
+            rule="§4.1.1",
+            at="rulespecs/18co.rules:2066",
+        )
+    # at rulespecs/18co.rules:2067
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "a corporation not yet launched has no market value to sell at",
+            rule="§4.1.3, §4.3.1",
+            at="rulespecs/18co.rules:2067",
+        )
+    # at rulespecs/18co.rules:2068
+    v_pres = g.b_president_certificate(v_corporation)
+    # at rulespecs/18co.rules:2079
+    if not (
+        (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
+    ):
+        raise IllegalAction(
+            "a turn's sale of a corporation's shares is one set: all its shares in one sale",
+            rule="§4.1.3, §4.1.4",
+            at="rulespecs/18co.rules:2079",
+        )
+
+
+def q2_corporation_buy_company(g, v_corporation, v_company):
+    """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
+    # at rulespecs/18co.rules:2199
+    if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
+        raise IllegalAction(
+            "a corporation buys privates during its operating turn",
+            rule="§5.3.1",
+            at="rulespecs/18co.rules:2199",
+        )
+    # at rulespecs/18co.rules:2200
+    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+        raise IllegalAction(
+            "corporations buy privates from Phase 3",
+            rule="§5.3.1, §9.3.2",
+            at="rulespecs/18co.rules:2200",
+        )
+    # at rulespecs/18co.rules:2201
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2201")
+    # at rulespecs/18co.rules:2202
+    if not (v_company != g.entity("private", "DRGR")):
+        raise IllegalAction(
+            "the Silverton Branch cannot be bought by a corporation",
+            rule="§5.3.4",
+            at="rulespecs/18co.rules:2202",
+        )
+    # at rulespecs/18co.rules:2203
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2204
+    if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
+        raise IllegalAction(
+            "privates are bought from a player or from the Market",
+            rule="§5.3.2, §5.3.3",
+            at="rulespecs/18co.rules:2204",
+        )
+    # at rulespecs/18co.rules:2209
+    if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
+        raise IllegalAction(
+            "raising money for a train it must buy, the corporation buys the train before anything else",
+            rule="§5.10.6.1",
+            at="rulespecs/18co.rules:2209",
+        )
+
+
+def q2_dividend(g, v_corporation, v_kind):
+    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
+    # at rulespecs/18co.rules:2288
+    if not (g.b_in_step(v_corporation, "dividend")):
+        raise IllegalAction(
+            "revenue is distributed after the trains run",
+            rule="§5.2.7",
+            at="rulespecs/18co.rules:2288",
+        )
+    # at rulespecs/18co.rules:2289
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2289"
+        )
+
+
+def q2_discard_train(g, v_corporation, v_train):
+    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
+    # at rulespecs/18co.rules:2254
+    if not (g.b_pending_decision(v_corporation, "discard_train")):
+        raise IllegalAction(
+            "only a corporation over the train limit discards",
+            rule="§5.10.5.3",
+            at="rulespecs/18co.rules:2254",
+        )
+    # at rulespecs/18co.rules:2255
+    if not (g.b_holder_of(v_train) == v_corporation):
+        raise IllegalAction(
+            "the corporation does not own that train",
+            rule="§5.10.5.3",
+            at="rulespecs/18co.rules:2255",
+        )
+
+
+def q2_corporation_bid(g, v_bidder, v_corporation):
+    """The opening guards of corporation_bid that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/18co.rules:491
+    if not (g.b_in_round("acquisition")):
+        raise IllegalAction(
+            "corporations bid for others in the Acquisition Round",
+            rule="§7, §7.1",
+            at="rulespecs/18co.rules:491",
+        )
+    # at rulespecs/18co.rules:492
+    if not (v_corporation == g.b_acquisition_target()):
+        raise IllegalAction(
+            "the auction is for another corporation", rule="§7.1", at="rulespecs/18co.rules:492"
+        )
+    # at rulespecs/18co.rules:493
+    if not (g.b_president(v_bidder) != g.b_president(v_corporation)):
+        raise IllegalAction(
+            "a corporation with the same President as the one being liquidated does not bid",
+            rule="§7.1.1",
+            at="rulespecs/18co.rules:493",
+        )
+
+
+def q2_move_bid(g, v_player, v_from_company):
+    """The opening guards of move_bid that read only its entity and from_company (the listing probe)"""
+    # at rulespecs/18co.rules:2046
+    if not (g.b_in_round("auction")):
+        raise IllegalAction(
+            "bids are moved in the Private Company Auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2046",
+        )
+    # at rulespecs/18co.rules:2047
+    if not (g.b_own_bid(v_player, v_from_company) > 0):
+        raise IllegalAction(
+            "the player has no bid on that private to move",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2047",
+        )
+
+
+def q2_corporation_sell_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/18co-18xx-games.rules:41
+    v_emergency = (
+        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    # at rulespecs/18co-18xx-games.rules:43
+    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
+        raise IllegalAction(
+            "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
+            rule="§5.2.9, §5.10.6.1.1",
+            at="rulespecs/18co-18xx-games.rules:43",
+        )
+    # at rulespecs/18co-18xx-games.rules:45
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "the corporation issues certificates from its treasury",
+            rule="§5.11.1",
+            at="rulespecs/18co-18xx-games.rules:45",
+        )
+    # at rulespecs/18co-18xx-games.rules:47
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co-18xx-games.rules:48
+    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction(
+            "the Market holds at most 5 shares of a corporation",
+            rule="§4.1.6",
+            at="rulespecs/18co-18xx-games.rules:48",
+        )
+    # at rulespecs/18co-18xx-games.rules:50
+    if not (
+        (not v_emergency)
+        or (
+            (
+                g.b_cash(v_corporation)
+                + g.b_falling_sale_value(v_corporation, ((v_percent_sold // 10) - 1))
+            )
+            < g.b_cheapest_train_price()
+        )
+    ):
+        raise IllegalAction(
+            "raising money for a train, no more certificates than needed",
+            rule="§5.10.6.1",
+            at="rulespecs/18co-18xx-games.rules:50",
+        )
+
+
+def q2_corporate_sell_shares(g, v_corporation, v_shares):
+    """The opening guards of corporate_sell_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/18co.rules:2386
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2386")
+    # at rulespecs/18co.rules:2387
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18co.rules:2388
+    if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
+        raise IllegalAction(
+            "certificates of other corporations are sold at the end of the turn",
+            rule="§5.2.10",
+            at="rulespecs/18co.rules:2388",
+        )
+    # at rulespecs/18co.rules:2390
+    if not (v_target != v_corporation):
+        raise IllegalAction(
+            "a corporation's own certificates are issued, not sold",
+            rule="§5.11, §5.12",
+            at="rulespecs/18co.rules:2390",
+        )
+    # at rulespecs/18co.rules:2391
+    if not (
+        all(
+            ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
+            for v_c in v_shares
+        )
+    ):
+        raise IllegalAction(
+            "a corporation sells certificates it holds of one other corporation",
+            rule="§5.12, §11.4",
+            at="rulespecs/18co.rules:2391",
+        )
+    # at rulespecs/18co.rules:2393
+    if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
+        raise IllegalAction(
+            "a President's certificate is never sold (a corporation holding one takes that corporation over)",
+            rule="§4.1.5, §6.1",
+            at="rulespecs/18co.rules:2393",
+        )
+    # at rulespecs/18co.rules:2395
+    if not (g.b_corporate_purchase_this_turn() != v_target):
+        raise IllegalAction(
+            "not after buying that corporation's certificates this turn",
+            rule="§5.12.1",
+            at="rulespecs/18co.rules:2395",
+        )
+    # at rulespecs/18co.rules:2397
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2398
+    if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
+        raise IllegalAction(
+            "the Market holds at most 5 shares of a corporation",
+            rule="§4.1.6",
+            at="rulespecs/18co.rules:2398",
+        )
+
+
+def q2_corporation_buy_shares(g, v_corporation, v_shares):
+    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/18co.rules:2412
+    if not (g.b_in_step(v_corporation, "redeem_shares")):
+        raise IllegalAction(
+            "shares are redeemed at the start of the turn",
+            rule="§5.2, §5.2.2",
+            at="rulespecs/18co.rules:2412",
+        )
+    # at rulespecs/18co.rules:2413
+    if not (
+        (g.b_len(v_shares) >= 1)
+        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
+    ):
+        raise IllegalAction(
+            "a corporation redeems only its own certificates in the Market",
+            rule="§5.4.1",
+            at="rulespecs/18co.rules:2413",
+        )
+    # at rulespecs/18co.rules:2415
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+    # at rulespecs/18co.rules:2416
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2416")
+
+
+def q2_corporate_buy_shares(g, v_corporation, v_shares):
+    """The opening guards of corporate_buy_shares that read only its entity and shares (the listing probe)"""
+    # at rulespecs/18co.rules:2426
+    if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
+        raise IllegalAction(
+            "certificates of other corporations are bought before track is laid",
+            rule="§5.2, §5.2.3",
+            at="rulespecs/18co.rules:2426",
+        )
+    # at rulespecs/18co.rules:2428
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction(
+            "certificates of another corporation are bought one at a time",
+            rule="§5.5.4",
+            at="rulespecs/18co.rules:2428",
+        )
+    # at rulespecs/18co.rules:2429
+    v_cert = v_shares[0]
+    # at rulespecs/18co.rules:2430
+    v_target = g.attr(v_cert, "corporation")
+    # at rulespecs/18co.rules:2431
+    if not (v_target != v_corporation):
+        raise IllegalAction(
+            "a corporation's own certificates are redeemed, not bought",
+            rule="§5.4, §5.5.1",
+            at="rulespecs/18co.rules:2431",
+        )
+    # at rulespecs/18co.rules:2432
+    if not (not g.attr(v_cert, "president")):
+        raise IllegalAction(
+            "a corporation never buys a President's certificate",
+            rule="§5.5.3",
+            at="rulespecs/18co.rules:2432",
+        )
+    # at rulespecs/18co.rules:2433
+    v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:2434
+    if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
+        raise IllegalAction(
+            "certificates are bought from the Market or from the corporation's President",
+            rule="§5.5.1",
+            at="rulespecs/18co.rules:2434",
+        )
+    # at rulespecs/18co.rules:2436
+    v_earlier = g.b_corporate_purchase_this_turn()
+    # at rulespecs/18co.rules:2437
+    if not ((v_earlier == None) or (v_earlier == v_target)):
+        raise IllegalAction(
+            "certificates of only one other corporation a turn",
+            rule="§5.5.1",
+            at="rulespecs/18co.rules:2437",
+        )
+    # at rulespecs/18co.rules:2438
+    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    # at rulespecs/18co.rules:2439
+    if not (
+        (
+            (g.param("corporate_purchase_presidency") == "any_holder")
+            or ((g.b_percent(v_corporation, v_target) + g.attr(v_cert, "percent")) > v_mine)
+        )
+        or all(
+            (
+                ((v_q == g.b_president(v_corporation)) or (g.b_percent(v_q, v_target) == 0))
+                or ((g.b_percent(v_q, v_target) + g.attr(v_cert, "percent")) <= v_mine)
+            )
+            for v_q in g.name("players")
+        )
+    ):
+        raise IllegalAction(
+            "with Major Investors, a corporation's purchase may not pass the presidency to another player",
+            rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
+            at="rulespecs/18co.rules:2439",
+        )
+    # at rulespecs/18co.rules:2444
+    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
+    # at rulespecs/18co.rules:2445
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2445")
+
+
+def q2_contribute(g, v_corporation, v_player):
+    """The opening guards of contribute that read only its entity and player (the listing probe)"""
+    # at rulespecs/18co.rules:2458
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "the president pays only for a train the corporation must buy",
+            rule="§5.10.6",
+            at="rulespecs/18co.rules:2458",
+        )
+    # at rulespecs/18co.rules:2459
+    if not (v_player == g.b_president(v_corporation)):
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2459")
+    # at rulespecs/18co.rules:2460
+    if not (not r_can_issue(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation must first issue its own certificates",
+            rule="§5.10.6.1.1",
+            at="rulespecs/18co.rules:2460",
+        )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -3258,6 +4030,43 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "step_held": r_step_held,
+    }
+    PROBES = {
+        "bid": q_bid,
+        "par": q_par,
+        "buy_shares": q_buy_shares,
+        "sell_shares": q_sell_shares,
+        "corporation_buy_company": q_corporation_buy_company,
+        "lay_tile": q_lay_tile,
+        "dividend": q_dividend,
+        "buy_train": q_buy_train,
+        "discard_train": q_discard_train,
+        "corporation_bid": q_corporation_bid,
+        "special_buy_shares": q_special_buy_shares,
+        "move_bid": q_move_bid,
+        "company_lay_tile": q_company_lay_tile,
+        "remove_token": q_remove_token,
+        "corporation_sell_shares": q_corporation_sell_shares,
+        "corporate_sell_shares": q_corporate_sell_shares,
+        "corporation_buy_shares": q_corporation_buy_shares,
+        "corporate_buy_shares": q_corporate_buy_shares,
+        "contribute": q_contribute,
+    }
+    PAIR_PROBES = {
+        "bid": q2_bid,
+        "par": q2_par,
+        "buy_shares": q2_buy_shares,
+        "sell_shares": q2_sell_shares,
+        "corporation_buy_company": q2_corporation_buy_company,
+        "dividend": q2_dividend,
+        "discard_train": q2_discard_train,
+        "corporation_bid": q2_corporation_bid,
+        "move_bid": q2_move_bid,
+        "corporation_sell_shares": q2_corporation_sell_shares,
+        "corporate_sell_shares": q2_corporate_sell_shares,
+        "corporation_buy_shares": q2_corporation_buy_shares,
+        "corporate_buy_shares": q2_corporate_buy_shares,
+        "contribute": q2_contribute,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -451,8 +451,9 @@ def test_10_random_games_end_by_a_rulebook_end(players):
 def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate():
     """§10 has no end for play that can no longer change: every corporation taken over (§6.2) or
     liquidated (§7.1.4) and the privates closed. The rulespec declares the reading
-    (`stalemate_ends_game`, an assumption); seed 3 at 3 players reaches it."""
-    record = play_one(Game, ["P0", "P1", "P2"], seed=3)
+    (`stalemate_ends_game`, an assumption); seed 1 at 3 players reaches it (the listing's probes
+    leave out what its guards refuse, so a seed draws otherwise than it did before them)."""
+    record = play_one(Game, ["P0", "P1", "P2"], seed=1)
     assert record["end_reason"] == "stalemate"
     assert "property stalemate_ends_game" in assumed_clauses("18CO")
 

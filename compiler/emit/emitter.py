@@ -387,6 +387,84 @@ class Compiler:
             lines.extend(self.stmts(decl.body, scope, rule, 1))
         return "\n".join(lines)
 
+    #: builtins that read what the action being dispatched names beyond its parameters (its `shares`,
+    #: `GameBase._named_shares`): a guard calling one is never in a probe
+    ACTION_READERS = frozenset({"next_certificate"})
+
+    def probe(self, clause: Clause, arity: int = 1) -> str | None:
+        """The probe of an action: the guards among its opening `require`s and `let`s (those before its
+        first statement of another kind) that read only its first parameter (the entity acting), as a
+        function of that parameter; None where there is none. With `arity` 2, those that read only its
+        first two parameters (`q2_`, for `GameBase._pair_refused`), None where none reads the second. Listing runs it in the state the
+        action's own dispatch would (`GameBase._group_refused`). The opening statements change
+        nothing, so a guard of the probe that refuses refuses every candidate of the action for that
+        entity (the action refuses it there or at an earlier guard), and none is generated."""
+        from compiler.runtime.game import OUT_OF_TURN, GameBase
+
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        params = [p.name for p in decl.params]
+        if decl.kind != "action" or len(params) < arity:
+            return None
+        if arity == 1 and any(decl.name == t or decl.name.endswith("_" + t)
+                              for t in (*GameBase.UNPROBED, *OUT_OF_TURN)):
+            return None  # listed without a probe (`GameBase.UNPROBED`) or never listed
+        if arity == 2 and decl.params[1].type.is_list:
+            return None  # a list names no group of candidates (`GameBase._pair_refused` keys by the value)
+        procedures = frozenset(name for name, c in self.routines.items() if c.kind == "procedure")
+        tainted = set(params[arity:])  # what reads more than the probe's parameters, or the action's other fields
+        second = {params[1]} if arity == 2 else set()  # and what reads the second parameter
+        prefix: list = []
+        for st in decl.body:
+            if isinstance(st, s.Require):
+                exprs = [st.cond] + ([st.unless] if st.unless is not None else [])
+            elif isinstance(st, s.Let):
+                exprs = [st.value]
+            else:
+                break
+            names = {name for e in exprs for name in _names(e)}
+            if self._reaches(names, procedures):
+                break  # a procedure may change the state the guards after it read
+            if names & tainted or self._reaches(names, self.ACTION_READERS):
+                if isinstance(st, s.Let):
+                    tainted.add(st.name)
+                continue
+            if names & second:
+                if isinstance(st, s.Let):
+                    second.add(st.name)
+                else:
+                    second.add("")  # a guard reads the second parameter: the pair probe is worth running
+            prefix.append(st)
+        while prefix and not isinstance(prefix[-1], s.Require):
+            prefix.pop()  # a trailing `let` refuses nothing
+        if not prefix or (arity == 2 and "" not in second):
+            return None
+        rule = (
+            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
+            or _cite(decl.prov)
+            or f"{clause.origin} {decl.kind} {decl.name}"
+        )
+        scope = _Scope(set(params[:arity]), self.routines)
+        what = "its entity" if arity == 1 else f"its entity and {params[1]}"
+        sig = ", ".join(["g"] + [_ident(p) for p in params[:arity]])
+        lines = [f"def {_ident(decl.name, 'q_' if arity == 1 else 'q2_')}({sig}):",
+                 f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ' (the listing probe)')}"]
+        lines.extend(self.stmts(tuple(prefix), scope, rule, 1))
+        return "\n".join(lines)
+
+    def _reaches(self, names: set[str], targets: frozenset[str]) -> bool:
+        """Whether reading `names` calls one of `targets`, directly or through the title's routines."""
+        seen: set[str] = set()
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            if name in targets:
+                return True
+            if name in seen or name not in self.routines:
+                continue
+            seen.add(name)
+            todo.extend(_names(self.routines[name].decl))
+        return False
+
     def trigger(self, clause: Clause) -> tuple[str, str, str | None]:
         decl: s.Trigger = clause.decl  # type: ignore[assignment]
         names = [a.name for a in decl.event.args if isinstance(a, s.Name)]
@@ -579,6 +657,8 @@ def render_module(title: Title, sources=None, library: Library | None = None) ->
     components = {kind: _shared_components(kind, items, library) for kind, items in values.items()}
     routines = []
     action_params = []
+    probes = []  # (action, function, source): each action's listing probe (`Compiler.probe`)
+    pair_probes = []  # the same of its first two parameters
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
     for clause in title.clauses:
         if clause.kind in ("action", "procedure", "function"):
@@ -590,6 +670,12 @@ def render_module(title: Title, sources=None, library: Library | None = None) ->
                     for p in decl.params
                 ]
                 action_params.append((decl.name, repr(params)))
+                probe = compiler.probe(clause)
+                if probe is not None:
+                    probes.append((decl.name, _ident(decl.name, "q_"), probe))
+                pair = compiler.probe(clause, 2)
+                if pair is not None:
+                    pair_probes.append((decl.name, _ident(decl.name, "q2_"), pair))
                 optional = {p.name: py_value(p.default) for p in decl.params if p.default is not None}
                 if optional:
                     action_defaults.append((decl.name, "{" + ", ".join(f"{k!r}: {v}" for k, v in optional.items()) + "}"))
@@ -632,6 +718,8 @@ def render_module(title: Title, sources=None, library: Library | None = None) ->
         routines=routines,
         action_params=action_params,
         action_defaults=action_defaults,
+        probes=probes,
+        pair_probes=pair_probes,
         triggers=triggers,
         trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],

@@ -59,6 +59,8 @@ class TitleData:
     properties: dict[str, Any]
     components: dict[str, list[dict[str, Any]]]
     rules: dict[str, str] = field(default_factory=dict)
+    #: kind -> (its component list, its length, key -> first component): `component`'s index
+    _index: dict[str, tuple] = field(default_factory=dict, repr=False, compare=False)
 
     def has(self, name: str) -> bool:
         return name in self.properties
@@ -73,10 +75,26 @@ class TitleData:
         return self.components.get(kind, [])
 
     def component(self, kind: str, key: str) -> dict[str, Any]:
-        for comp in self.components.get(kind, []):
-            if comp["key"] == key:
-                return comp
-        raise KeyError((kind, key))
+        """The first component of `kind` whose key is `key` (KeyError if none), from an index of the
+        kind's components made when first asked (and made again if the list is replaced or grows)."""
+        comps = self.components.get(kind, [])
+        index = self._index.get(kind)
+        if index is None or index[0] is not comps or index[1] != len(comps):
+            table: dict[Any, dict[str, Any]] = {}
+            for comp in comps:
+                table.setdefault(comp["key"], comp)
+            index = self._index[kind] = (comps, len(comps), table)
+        try:
+            return index[2][key]
+        except (KeyError, TypeError):
+            raise KeyError((kind, key)) from None
+
+    def has_component(self, kind: str, key: str) -> bool:
+        try:
+            self.component(kind, key)
+        except KeyError:
+            return False
+        return True
 
 
 def resolve_value(name: str, value: Any, players: int | None = None, **dims: Any) -> Any:

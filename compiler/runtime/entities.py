@@ -33,6 +33,15 @@ class Entity:
         # equal entities have equal ids; play hashes entities in every lookup
         return hash(self.id)
 
+    def __eq__(self, other: object) -> bool:
+        # what the dataclass would compare (kind and id, for the same class), without building tuples:
+        # play compares holders in every ownership question
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.id == other.id and self.kind == other.kind  # type: ignore[attr-defined]
+
     def get(self, name: str, default: Any = None) -> Any:
         return self.data.get(name, default)
 

@@ -68,6 +68,10 @@ class GameBase:
     TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
     #: each action's optional fields (`exchange: train | none = none`): the value bound where an action leaves one out
     ACTION_DEFAULTS: dict[str, dict[str, Any]] = {}
+    #: each action's listing probe: its opening guards that read only the entity acting (`_group_refused`)
+    PROBES: dict[str, Callable] = {}
+    #: the same of an action's first two parameters (`_pair_refused`)
+    PAIR_PROBES: dict[str, Callable] = {}
     #: the title's declared states (`state NAME: set[...] reset on MOMENT`): name -> its moment (None: the game)
     STATES: dict[str, str | None] = {}
 
@@ -117,6 +121,10 @@ class GameBase:
         self._quick_routes = False
         #: candidates listed with no shortcut (`oracle_legal_actions`)
         self._exhaustive = False
+        #: the listing skips an action's candidates for an entity its probe refuses (`_group_refused`)
+        self._probing = False
+        #: in a listing: (the transaction depth it lists at, the pair probes' answers in its state)
+        self._pair_answers: tuple[int, dict] | None = None
         #: the route searches made in the states seen lately (`_route_candidates`)
         self._route_memo: dict[tuple, Any] = {}
         #: best_routes' answers by the reached track, stations and trains (`track.best_routes`' memo)
@@ -822,7 +830,8 @@ class GameBase:
         return self.cash[holder]
 
     def b_percent(self, holder: Entity, corp: Entity) -> int:
-        return sum(c.percent for c in self.certs_of[corp.id] if self.owner[c.id] == holder)
+        owner = self.owner
+        return sum([c.percent for c in self.certs_of[corp.id] if owner[c.id] == holder])
 
     def b_holder_of(self, item: Any) -> Entity:
         return self.owner[item.id]
@@ -891,8 +900,16 @@ class GameBase:
         counts = set(self.param("cert_limit_counts"))
         total = 0
         if "shares" in counts:
+            owner, certs_of = self.owner, self.certs_of
+            # a holder is the player where its kind and id are his (Entity equality, without a call per
+            # certificate: this is asked in every purchase's and every pass's guards)
+            pid, pkind = (player.id, player.kind) if isinstance(player, Entity) else (None, None)
             for corp in self.corporations:
-                held = sum(1 for cert in self.certs_of[corp.id] if self.owner[cert.id] == player)
+                held = 0
+                for cert in certs_of[corp.id]:
+                    holder = owner[cert.id]
+                    if holder.id == pid and holder.kind == pkind:
+                        held += 1
                 if held and "no_cert_limit" not in self.b_zones(corp):
                     total += held
         if "privates" in counts:
@@ -1010,7 +1027,7 @@ class GameBase:
         return self.board
 
     def _has_tile(self, name: str) -> bool:
-        return any(c["key"] == name for c in self.DATA.components_of("tile"))
+        return self.DATA.has_component("tile", name)
 
     def _tile_private(self, name: str) -> str | None:
         return self.DATA.component("tile", name).get("private") if self._has_tile(name) else None
@@ -4910,6 +4927,28 @@ class GameBase:
         self.actions.append(dict(original))
 
     def _dispatch(self, action: Action) -> None:
+        kind, routine, rule = self._open_action(action)
+        try:
+            args = self.bind(kind, action)
+        except IllegalAction as exc:
+            exc.rule = exc.rule or rule
+            raise
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}", rule=rule) from None
+        self._check_actor(kind, args, rule)
+        try:
+            routine(self, *args)
+        except IllegalAction as exc:
+            if exc.rule is None and exc.source is not None:
+                exc.rule = self.DATA.rules.get(f"{exc.source[0]} {exc.source[1]}")
+            if exc.rule is None:
+                exc.rule = rule
+            raise
+
+    def _open_action(self, action: Action) -> tuple[str, Callable, str | None]:
+        """What `_dispatch` does before binding the action's parameters: the refusals that depend on its
+        type and entity alone (the game over, a decision owed first), the steps the action passes, the
+        action noted as the current one. Returns the DSL action's name, its routine and its rule."""
         if self.g["finished"]:
             raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
@@ -4932,13 +4971,10 @@ class GameBase:
         #: the certificates the action names (a log's `shares`), which `next_certificate` takes first
         self._named_shares = tuple(str(c) for c in action.get("shares") or ())
         rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
-        try:
-            args = self.bind(kind, action)
-        except IllegalAction as exc:
-            exc.rule = exc.rule or rule
-            raise
-        except (KeyError, ValueError, TypeError, IndexError) as exc:
-            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}", rule=rule) from None
+        return kind, routine, rule
+
+    def _check_actor(self, kind: str, args: list[Any], rule: str | None) -> None:
+        """Refuses an action whose entity (`args[0]`) is not the one to act, unless it may act out of turn."""
         acting = self.current_entity()
         # a president sells shares during his corporation's turn (emergency money raising; the DSL guards decide when)
         for_acting = (kind == "sell_shares" and acting is not None and acting.kind == "corporation"
@@ -4950,14 +4986,6 @@ class GameBase:
             turn_rule = self.DATA.rules.get("cite action pass") or self.DATA.rules.get("action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule,
                                 at=self.DATA.rules.get(f"at action {kind}"))
-        try:
-            routine(self, *args)
-        except IllegalAction as exc:
-            if exc.rule is None and exc.source is not None:
-                exc.rule = self.DATA.rules.get(f"{exc.source[0]} {exc.source[1]}")
-            if exc.rule is None:
-                exc.rule = rule
-            raise
 
     def _pass_steps_before(self, kind: str, action: Action) -> None:
         """An operating company's action of a later step of its turn passes the steps before it, as a
@@ -5253,6 +5281,7 @@ class GameBase:
         if board is not None:
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}
+            memo[id(board.judged)] = {}
         return copying.deepcopy(self, memo)
 
     def legal_actions(self) -> list[Action]:
@@ -5260,26 +5289,30 @@ class GameBase:
         tried in a transaction that is rolled back."""
         if self.g["finished"]:
             return []
-        out = []
-        for candidate in self._candidates():
-            if self.is_legal(candidate):
-                out.append(candidate)
-        return out
+        probing, self._probing = self._probing, True
+        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
+        try:
+            return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
+        finally:
+            self._probing, self._pair_answers = probing, answers
 
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
         tile at every rotation on every hex in reach, where `legal_actions` leaves out those the
-        title's fixed tables refuse; the best routes searched again, where `legal_actions` takes a
+        title's fixed tables refuse; no probe asked, `_group_refused`; the best routes searched again, where `legal_actions` takes a
         search made in the same state), each tried and rolled back. The test oracle of the listing
         (tests/test_listing.py, benchmarks/listing.py): the two answer the same, as sets. (A route
         search its time bound cut has no one answer: that one is taken as it was found.)"""
         if self.g["finished"]:
             return []
         self._exhaustive = True
+        probing, self._probing = self._probing, False
+        answers, self._pair_answers = self._pair_answers, None
         try:
             return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
         finally:
             self._exhaustive = False
+            self._probing, self._pair_answers = probing, answers
 
     def random_legal_action(self, rng: random.Random) -> Action | None:
         """One legal action drawn at random, each of `legal_actions()` as
@@ -5288,13 +5321,18 @@ class GameBase:
         (or the game is over). For random playouts."""
         if self.g["finished"]:
             return None
-        candidates = self._candidates()
-        order = list(range(len(candidates)))
-        rng.shuffle(order)
-        for index in order:
-            if self.is_legal(candidates[index]):
-                return candidates[index]
-        return None
+        probing, self._probing = self._probing, True
+        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
+        try:
+            candidates = self._candidates()
+            order = list(range(len(candidates)))
+            rng.shuffle(order)
+            for index in order:
+                if self.is_legal(candidates[index]):
+                    return candidates[index]
+            return None
+        finally:
+            self._probing, self._pair_answers = probing, answers
 
     def refused_by_gaps(self) -> list[str]:
         """The rule gaps that the current candidates run into (each message
@@ -5314,6 +5352,10 @@ class GameBase:
         return gaps
 
     def is_legal(self, action: Action) -> bool:
+        answers = self._pair_answers
+        if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive \
+                and self._pair_refused(action, answers[1]):
+            return False
         self.j.begin()
         try:
             self._dispatch(action)
@@ -5373,10 +5415,13 @@ class GameBase:
         """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
         search stops at its first paying run (`_quick_routes`)."""
         self._quick_routes = True
+        probing, self._probing = self._probing, True
+        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
         try:
             return any(not self._idle(c) and self.is_legal(c) for c in candidates)
         finally:
             self._quick_routes = False
+            self._probing, self._pair_answers = probing, answers
 
     def _possible_actors(self, name: str) -> list[Entity]:
         """Entities of the kind an action's first parameter names (open privates only)."""
@@ -5429,12 +5474,91 @@ class GameBase:
             if actors is not None and entity.kind not in actors \
                     and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
                 continue  # an action another kind of entity takes (a player's par, never a corporation's)
+            if self._probing and not self._exhaustive and vtype not in self.UNPROBED and name in self.PROBES \
+                    and self._group_refused(name, entity, who):
+                continue  # the action's opening guards refuse the entity: every candidate would be refused
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
             if generator is not None:
                 yield from generator(entity, who)
             else:
                 yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+
+    #: the vocabulary types whose candidates are tried without a probe first (`_group_refused`): one
+    #: candidate each, which costs no more to try than the probe. A fixed list, so that what a listing
+    #: holds, and the random play drawn from it, is a function of the state alone
+    UNPROBED = frozenset({"pass", "bankrupt", "run_routes"})
+
+    def _group_refused(self, name: str, entity: Entity, who: dict) -> bool:
+        """Whether the action `name`'s opening guards that read only its entity (its probe, `PROBES`)
+        refuse `entity` now. The probe runs as the action's dispatch would run them, in a transaction
+        rolled back: the same refusals before the binding (`_open_action`: a decision owed, the steps
+        passed before the action), the same turn check (`_check_actor`), then the guards. Those read
+        nothing of the action but its entity, so where they refuse, every candidate of the action for
+        that entity is refused by the same guard; anything else the probe meets leaves the candidates
+        to be tried."""
+        action = {"type": self._action_shape(name)[0], **who}
+        if self.action_name(action) != name:
+            return False
+        named = self._named_shares
+        self.j.begin()
+        try:
+            kind, _routine, rule = self._open_action(action)
+            actor = self.find(who["entity"])
+            self._check_actor(kind, [actor], rule)
+            self.PROBES[name](self, actor)
+        except (IllegalAction, RuleGap):
+            return True
+        except Exception:  # noqa: BLE001 - the candidates' own trial meets it, as the oracle's does
+            return False
+        finally:
+            self._named_shares = named
+            self.j.rollback()
+        return False
+
+    def _pair_skips(self, action: Action) -> bool:
+        """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
+        candidate of a group shares, `_pair_refused`) refuses them all, so the group need not be listed."""
+        answers = self._pair_answers
+        return (self._probing and not self._exhaustive and answers is not None
+                and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]))
+
+    def _pair_refused(self, action: Action, answers: dict) -> bool:
+        """Whether the opening guards of the action that read only its entity and its second parameter
+        (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
+        of that parameter (`answers`, the listing's own, in the state it lists): 1880's `par`, ~670
+        candidates in a stock round, is judged by company before its prices, rows and layouts. The
+        probe runs as `_group_refused`'s does, with the action's own type, entity and fields."""
+        kind = self.action_name(action)
+        probe = self.PAIR_PROBES.get(kind)
+        if probe is None:
+            return False
+        name, types = self.ACTION_PARAMS[kind][1]
+        try:
+            value = self._bind_param(kind, name, types, action)
+            key = (kind, action["entity"], action.get("entity_type"), value)
+            known = answers.get(key)
+        except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
+            return False
+        if known is not None:
+            return known
+        named = self._named_shares
+        self.j.begin()
+        try:
+            kind, _routine, rule = self._open_action(action)
+            actor = self.find(action["entity"])
+            self._check_actor(kind, [actor], rule)
+            probe(self, actor, value)
+            refused = False
+        except (IllegalAction, RuleGap):
+            refused = True
+        except Exception:  # noqa: BLE001 - the candidates' own trial meets it, as the oracle's does
+            refused = False
+        finally:
+            self._named_shares = named
+            self.j.rollback()
+        answers[key] = refused
+        return refused
 
     #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
     _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
@@ -5556,6 +5680,8 @@ class GameBase:
         named_slot, named_percent = "slot" in params, "president_percent" in params
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
+                if self._pair_skips({"type": "par", **who, "corporation": corp.id}):
+                    continue  # its guards refuse the founder this corporation: no price, row or layout listed
                 for price in self.b_par_prices(corp):
                     cell = self.market.par_cell(price)
                     if cell is None:
@@ -5580,6 +5706,8 @@ class GameBase:
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
+            if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                continue  # its guards refuse the buyer this corporation's shares, whichever
             if entity.kind == "corporation" and corp != entity:
                 if "corporate_buy_shares" in self.ACTION_PARAMS:
                     continue  # the vocabulary's corporate_buy_shares names these

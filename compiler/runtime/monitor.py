@@ -36,29 +36,39 @@ class Monitor:
         for holder, cash in game.cash.items():
             if holder is not BANK and cash < 0:
                 raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
+        # each holder's percentage of each corporation, from one pass over the certificates (what
+        # `b_percent` answers holder by holder)
+        held: dict[tuple[str, str, str], int] = {}
+        owner = game.owner
         for corp in game.corporations:
-            total = sum(c.percent for c in game.certs_of[corp.id])
+            certs = game.certs_of[corp.id]
+            total = sum(c.percent for c in certs)
             if total != 100:
                 raise InvariantViolation("shares_sum_to_100", f"{corp} certificates sum to {total}%", action)
-            for cert in game.certs_of[corp.id]:
-                if cert.id not in game.owner:
+            for cert in certs:
+                holder = owner.get(cert.id)
+                if holder is None:
                     raise InvariantViolation("shares_sum_to_100", f"{cert} has no holder", action)
+                key = (holder.kind, holder.id, corp.id)
+                held[key] = held.get(key, 0) + cert.percent
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
+        cap = game.param("holding_cap")
         for player in game.players:
-            if game.b_certificates(player) > limit and ("cert_limit", player.id) not in sanctioned:
+            certificates = game.b_certificates(player)
+            if certificates > limit and ("cert_limit", player.id) not in sanctioned:
                 raise InvariantViolation(
-                    "cert_limit", f"{player} holds {game.b_certificates(player)} certificates, limit {limit}", action
+                    "cert_limit", f"{player} holds {certificates} certificates, limit {limit}", action
                 )
-            cap = game.param("holding_cap")
             for corp in game.corporations:
-                pct = game.b_percent(player, corp)
+                pct = held.get((player.kind, player.id, corp.id), 0)
                 if pct > cap and "unlimited_holding" not in game.b_zones(corp) and (
                     ("holding_cap", player.id) not in sanctioned
                 ):
                     # a president's certificate alone may exceed a cap only if the title allows it
                     raise InvariantViolation("holding_cap", f"{player} holds {pct}% of {corp}, cap {cap}%", action)
+        pool_cap = game.param("pool_cap") if game.corporations else None
         for corp in game.corporations:
-            pool = game.b_percent(POOL, corp)
-            if pool > game.param("pool_cap") and ("pool_cap", corp.id) not in sanctioned:
+            pool = held.get((POOL.kind, POOL.id, corp.id), 0)
+            if pool > pool_cap and ("pool_cap", corp.id) not in sanctioned:
                 raise InvariantViolation("pool_cap", f"the pool holds {pool}% of {corp}", action)

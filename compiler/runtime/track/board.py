@@ -218,6 +218,9 @@ class Board:
         self.reaches: dict[tuple[str, int], Any] = {}
         #: (company, version, phase) -> the whole map's route graph (`_route_graph`), lately
         self.graphs: dict[tuple[str, int, str | None], Any] = {}  # routes._Graph
+        #: (version, company, hex, tile, rotation, ...) -> a lay's verdict whatever the cash (`lays._judge`):
+        #: the listing judges a lay, then its trial judges it again in the same state
+        self.judged: dict[tuple, Any] = {}
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):

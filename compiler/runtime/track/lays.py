@@ -322,6 +322,40 @@ def _judge(
     special: frozenset[str] = frozenset(),
     special_from: str | None = None,
 ) -> Lay | str:
+    """The `Lay` of `name` on `h` at `rotation` for `company`, or why not. `seen` is what the company
+    reaches on the board (`reach(board, company)`); the verdict whatever the cash is kept on the board
+    by its version (`Board.judged`), the cash checked last."""
+    key = (board.version, company, h, name, rotation, colors, reachable, crossable, special, special_from)
+    try:
+        verdict = board.judged.get(key)
+    except TypeError:  # an unhashable rotation or name: judged (and refused) as it comes
+        verdict, key = None, None
+    if verdict is None:
+        verdict = _judge_anew(board, company, h, name, rotation, colors, seen, reachable=reachable,
+                              crossable=crossable, special=special, special_from=special_from)
+        if key is not None:
+            if len(board.judged) >= 20_000:
+                board.judged.clear()
+            board.judged[key] = verdict
+    if cash is not None and isinstance(verdict, Lay) and verdict.cost > cash:
+        return f"#{name} at rotation {rotation} costs {verdict.cost}; {company} has {cash}"
+    return verdict
+
+
+def _judge_anew(
+    board: Board,
+    company: str,
+    h: str,
+    name: str,
+    rotation: int,
+    colors: frozenset[str],
+    seen: Reach,
+    *,
+    reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
+) -> Lay | str:
     if h not in board.hexes:
         return f"{h} is not on the map"
     if not isinstance(rotation, int) or not 0 <= rotation <= 5:
@@ -407,8 +441,6 @@ def _judge(
         and (bool(seen.entries_in(h) & new_lay.exits) or bool(seen.nodes_in(h)))
     ):
         return f"{label} adds no new track that {company} can reach from its tokens"
-    if cash is not None and cost > cash:
-        return f"{label} costs {cost}; {company} has {cash}"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
                tuple(sorted(new_exits)), tuple(crossed))
 
