@@ -2130,19 +2130,19 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:721
+    # at rulespecs/lib/18xx.rules:724
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:721"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:724"
         )
-    # at rulespecs/lib/18xx.rules:722
+    # at rulespecs/lib/18xx.rules:725
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:722",
+            at="rulespecs/lib/18xx.rules:725",
         )
-    # at rulespecs/lib/18xx.rules:725
+    # at rulespecs/lib/18xx.rules:728
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -2150,153 +2150,153 @@ def q_buy_company(g, v_player):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:725",
+            at="rulespecs/lib/18xx.rules:728",
         )
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:757",
+            at="rulespecs/lib/18xx.rules:760",
         )
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:761
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:758",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:766",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:789
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:786"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:789"
         )
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:790
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:787",
+            at="rulespecs/lib/18xx.rules:790",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:835
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:836
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:836",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:837
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:837",
         )
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:917
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:914",
+            at="rulespecs/lib/18xx.rules:917",
         )
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:918
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:915",
+            at="rulespecs/lib/18xx.rules:918",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:929
+    # at rulespecs/lib/18xx.rules:932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:929"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:932"
         )
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:940
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:937",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:941
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:938",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:943
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:944
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:941"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:944"
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:998
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:998",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1071",
+            at="rulespecs/lib/18xx.rules:1074",
         )
 
 
@@ -2334,7 +2334,7 @@ def q_collect_bond(g, v_corporation):
             "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
         )
     # at rulespecs/1800.rules:752
-    if not (not g.b_done_this_turn("bond_dividend")):
+    if not (not g.state_has("done_this_turn", "bond_dividend")):
         raise IllegalAction(
             "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
         )
@@ -2342,103 +2342,106 @@ def q_collect_bond(g, v_corporation):
 
 def q_trade_company(g, v_player):
     """The opening guards of trade_company that read only its entity (the listing probe)"""
-    # at rulespecs/1800.rules:768
+    # at rulespecs/1800.rules:772
     if not (g.b_in_round("stock") and (g.b_private_on_sale() == None)):
         raise IllegalAction(
             "privates change hands in a share dealing round, after the sale",
             rule="§12.3",
-            at="rulespecs/1800.rules:768",
+            at="rulespecs/1800.rules:772",
         )
-    # at rulespecs/1800.rules:769
+    # at rulespecs/1800.rules:773
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "players sell privates to each other from Phase 3",
             rule="§12.3",
-            at="rulespecs/1800.rules:769",
+            at="rulespecs/1800.rules:773",
         )
-    # at rulespecs/1800.rules:773
+    # at rulespecs/1800.rules:777
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:773"
+            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:777"
         )
 
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1800.rules:780
+    # at rulespecs/1800.rules:784
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:780",
+            at="rulespecs/1800.rules:784",
         )
-    # at rulespecs/1800.rules:781
-    if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
+    # at rulespecs/1800.rules:785
+    if not (
+        (not g.state_has("done_this_turn", "bought_own_shares"))
+        or g.b_must_buy_train(v_corporation)
+    ):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:781",
+            at="rulespecs/1800.rules:785",
         )
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1800.rules:796
+    # at rulespecs/1800.rules:800
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:796",
+            at="rulespecs/1800.rules:800",
         )
-    # at rulespecs/1800.rules:797
-    if not (not g.b_done_this_turn("sold_own_shares")):
+    # at rulespecs/1800.rules:801
+    if not (not g.state_has("done_this_turn", "sold_own_shares")):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:797",
+            at="rulespecs/1800.rules:801",
         )
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/1800.rules:823
+    # at rulespecs/1800.rules:827
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "contributions are for a train the company must buy",
             rule="§11.11",
-            at="rulespecs/1800.rules:823",
+            at="rulespecs/1800.rules:827",
         )
-    # at rulespecs/1800.rules:824
+    # at rulespecs/1800.rules:828
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
-            at="rulespecs/1800.rules:824",
+            at="rulespecs/1800.rules:828",
         )
 
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:721
+    # at rulespecs/lib/18xx.rules:724
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:721"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:724"
         )
-    # at rulespecs/lib/18xx.rules:722
+    # at rulespecs/lib/18xx.rules:725
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:722",
+            at="rulespecs/lib/18xx.rules:725",
         )
-    # at rulespecs/lib/18xx.rules:723
+    # at rulespecs/lib/18xx.rules:726
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:723",
+            at="rulespecs/lib/18xx.rules:726",
         )
-    # at rulespecs/lib/18xx.rules:725
+    # at rulespecs/lib/18xx.rules:728
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -2446,74 +2449,74 @@ def q2_buy_company(g, v_player, v_company):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:725",
+            at="rulespecs/lib/18xx.rules:728",
         )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:757",
+            at="rulespecs/lib/18xx.rules:760",
         )
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:761
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:758",
-        )
-    # at rulespecs/lib/18xx.rules:759
-    if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:759"
-        )
-    # at rulespecs/lib/18xx.rules:760
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:760"
+            at="rulespecs/lib/18xx.rules:761",
         )
     # at rulespecs/lib/18xx.rules:762
-    v_cert = g.b_president_certificate(v_corporation)
+    if not (not g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:762"
+        )
     # at rulespecs/lib/18xx.rules:763
+    if not (not g.b_closed(v_corporation)):
+        raise IllegalAction(
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:763"
+        )
+    # at rulespecs/lib/18xx.rules:765
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:766
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:766",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:789
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:786"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:789"
         )
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:790
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:787",
+            at="rulespecs/lib/18xx.rules:790",
         )
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:791
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:788"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:791"
         )
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:792
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:795
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2521,71 +2524,71 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:795",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:917
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:914",
+            at="rulespecs/lib/18xx.rules:917",
         )
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:918
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:915",
+            at="rulespecs/lib/18xx.rules:918",
         )
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:919
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:916"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:919"
         )
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:920
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:921
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:918"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:921"
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:958
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:955"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:958"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1071",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1072",
+            at="rulespecs/lib/18xx.rules:1075",
         )
 
 
@@ -2636,7 +2639,7 @@ def q2_collect_bond(g, v_corporation, v_to_company):
             "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
         )
     # at rulespecs/1800.rules:752
-    if not (not g.b_done_this_turn("bond_dividend")):
+    if not (not g.state_has("done_this_turn", "bond_dividend")):
         raise IllegalAction(
             "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
         )
@@ -2649,54 +2652,57 @@ def q2_collect_bond(g, v_corporation, v_to_company):
 
 def q2_corporation_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:780
+    # at rulespecs/1800.rules:784
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:780",
+            at="rulespecs/1800.rules:784",
         )
-    # at rulespecs/1800.rules:781
-    if not ((not g.b_done_this_turn("bought_own_shares")) or g.b_must_buy_train(v_corporation)):
+    # at rulespecs/1800.rules:785
+    if not (
+        (not g.state_has("done_this_turn", "bought_own_shares"))
+        or g.b_must_buy_train(v_corporation)
+    ):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:781",
+            at="rulespecs/1800.rules:785",
         )
-    # at rulespecs/1800.rules:783
+    # at rulespecs/1800.rules:787
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:783"
+            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:787"
         )
-    # at rulespecs/1800.rules:785
+    # at rulespecs/1800.rules:789
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1800.rules:786
+    # at rulespecs/1800.rules:790
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
-            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:786"
+            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:790"
         )
 
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:796
+    # at rulespecs/1800.rules:800
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:796",
+            at="rulespecs/1800.rules:800",
         )
-    # at rulespecs/1800.rules:797
-    if not (not g.b_done_this_turn("sold_own_shares")):
+    # at rulespecs/1800.rules:801
+    if not (not g.state_has("done_this_turn", "sold_own_shares")):
         raise IllegalAction(
             "not both buy and sell in one Operational Turn",
             rule="§11.9",
-            at="rulespecs/1800.rules:797",
+            at="rulespecs/1800.rules:801",
         )
-    # at rulespecs/1800.rules:798
+    # at rulespecs/1800.rules:802
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2704,37 +2710,37 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "the company buys back only its shares in the Bank Pool",
             rule="§11.9",
-            at="rulespecs/1800.rules:798",
+            at="rulespecs/1800.rules:802",
         )
-    # at rulespecs/1800.rules:800
+    # at rulespecs/1800.rules:804
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/1800.rules:801
+    # at rulespecs/1800.rules:805
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:801")
+        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:805")
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1800.rules:823
+    # at rulespecs/1800.rules:827
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "contributions are for a train the company must buy",
             rule="§11.11",
-            at="rulespecs/1800.rules:823",
+            at="rulespecs/1800.rules:827",
         )
-    # at rulespecs/1800.rules:824
+    # at rulespecs/1800.rules:828
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
-            at="rulespecs/1800.rules:824",
+            at="rulespecs/1800.rules:828",
         )
-    # at rulespecs/1800.rules:825
+    # at rulespecs/1800.rules:829
     if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(
             "only the Director and other shareholders contribute",
             rule="§11.11",
-            at="rulespecs/1800.rules:825",
+            at="rulespecs/1800.rules:829",
         )
 
 

@@ -2961,120 +2961,122 @@ def q_par(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1977
+    # at rulespecs/1880-romania.rules:1981
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1977",
+            at="rulespecs/1880-romania.rules:1981",
         )
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1982
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1978"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
         )
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1979",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1988
+    # at rulespecs/1880-romania.rules:1992
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1988",
+            at="rulespecs/1880-romania.rules:1992",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2002
+    # at rulespecs/1880-romania.rules:2006
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:2007
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2003",
+            at="rulespecs/1880-romania.rules:2007",
         )
-    # at rulespecs/1880-romania.rules:2005
+    # at rulespecs/1880-romania.rules:2009
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2005"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
         )
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:2012
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2008",
+            at="rulespecs/1880-romania.rules:2012",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1928
+    # at rulespecs/1880-romania.rules:1932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1928",
+            at="rulespecs/1880-romania.rules:1932",
         )
-    # at rulespecs/1880-romania.rules:1929
+    # at rulespecs/1880-romania.rules:1933
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1929",
+            at="rulespecs/1880-romania.rules:1933",
         )
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1934
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
-            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+            and (
+                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
+            )
         )
     ):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1930",
+            at="rulespecs/1880-romania.rules:1934",
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2035
+    # at rulespecs/1880-romania.rules:2039
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2035",
+            at="rulespecs/1880-romania.rules:2039",
         )
-    # at rulespecs/1880-romania.rules:2036
+    # at rulespecs/1880-romania.rules:2040
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2036"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
         )
-    # at rulespecs/1880-romania.rules:2037
+    # at rulespecs/1880-romania.rules:2041
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2037",
+            at="rulespecs/1880-romania.rules:2041",
         )
 
 
@@ -3100,24 +3102,24 @@ def q_assign(g, v_company):
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2132
+    # at rulespecs/1880-romania.rules:2136
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2132",
+            at="rulespecs/1880-romania.rules:2136",
         )
-    # at rulespecs/1880-romania.rules:2133
+    # at rulespecs/1880-romania.rules:2137
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2133"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2137"
         )
-    # at rulespecs/1880-romania.rules:2134
+    # at rulespecs/1880-romania.rules:2138
     v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2135
+    # at rulespecs/1880-romania.rules:2139
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2135"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
         )
 
 
@@ -3256,107 +3258,109 @@ def q2_par(g, v_player, v_corporation):
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1977
+    # at rulespecs/1880-romania.rules:1981
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1977",
+            at="rulespecs/1880-romania.rules:1981",
         )
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1982
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1978"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
         )
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1979",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1980
+    # at rulespecs/1880-romania.rules:1984
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1980"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1984"
         )
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1987
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1987",
         )
-    # at rulespecs/1880-romania.rules:1988
+    # at rulespecs/1880-romania.rules:1992
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1988",
+            at="rulespecs/1880-romania.rules:1992",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2002
+    # at rulespecs/1880-romania.rules:2006
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:2007
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2003",
+            at="rulespecs/1880-romania.rules:2007",
         )
-    # at rulespecs/1880-romania.rules:2005
+    # at rulespecs/1880-romania.rules:2009
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2005"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
         )
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:2012
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2008",
+            at="rulespecs/1880-romania.rules:2012",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2013
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2009",
+            at="rulespecs/1880-romania.rules:2013",
         )
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1928
+    # at rulespecs/1880-romania.rules:1932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1928",
+            at="rulespecs/1880-romania.rules:1932",
         )
-    # at rulespecs/1880-romania.rules:1929
+    # at rulespecs/1880-romania.rules:1933
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1929",
+            at="rulespecs/1880-romania.rules:1933",
         )
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1934
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
-            and (g.b_done_this_turn("yellow") or g.b_done_this_turn("upgrade"))
+            and (
+                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
+            )
         )
     ):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1930",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1936
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -3367,50 +3371,50 @@ def q2_lay_tile(g, v_corporation, v_hex):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1936",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:958
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:955"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
         )
 
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2035
+    # at rulespecs/1880-romania.rules:2039
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2035",
+            at="rulespecs/1880-romania.rules:2039",
         )
-    # at rulespecs/1880-romania.rules:2036
+    # at rulespecs/1880-romania.rules:2040
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2036"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
         )
-    # at rulespecs/1880-romania.rules:2037
+    # at rulespecs/1880-romania.rules:2041
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2037",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2042
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2043
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -3425,7 +3429,7 @@ def q2_buy_train(g, v_corporation, v_train):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2043",
         )
 
 

@@ -3068,26 +3068,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:757",
+            at="rulespecs/lib/18xx.rules:760",
         )
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:761
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:758",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:766",
         )
 
 
@@ -3161,12 +3161,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:929
+    # at rulespecs/lib/18xx.rules:932
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:929",
+            at="rulespecs/lib/18xx.rules:932",
         )
 
 
@@ -3291,52 +3291,52 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2388
+    # at rulespecs/18co.rules:2392
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2388",
+            at="rulespecs/18co.rules:2392",
         )
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2412
+    # at rulespecs/18co.rules:2416
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2412",
+            at="rulespecs/18co.rules:2416",
         )
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2426
+    # at rulespecs/18co.rules:2430
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2426",
+            at="rulespecs/18co.rules:2430",
         )
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2458
+    # at rulespecs/18co.rules:2471
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2458",
+            at="rulespecs/18co.rules:2471",
         )
-    # at rulespecs/18co.rules:2460
+    # at rulespecs/18co.rules:2473
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2460",
+            at="rulespecs/18co.rules:2473",
         )
 
 
@@ -3358,42 +3358,42 @@ def q2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:757",
+            at="rulespecs/lib/18xx.rules:760",
         )
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:761
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:758",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:759
+    # at rulespecs/lib/18xx.rules:762
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:759",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:763
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:763",
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:765
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:766",
         )
 
 
@@ -3641,26 +3641,26 @@ def q2_corporation_sell_shares(g, v_corporation, v_shares):
 
 def q2_corporate_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporate_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2386
+    # at rulespecs/18co.rules:2390
     if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2386")
-    # at rulespecs/18co.rules:2387
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2390")
+    # at rulespecs/18co.rules:2391
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18co.rules:2388
+    # at rulespecs/18co.rules:2392
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2388",
+            at="rulespecs/18co.rules:2392",
         )
-    # at rulespecs/18co.rules:2390
+    # at rulespecs/18co.rules:2394
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2390",
+            at="rulespecs/18co.rules:2394",
         )
-    # at rulespecs/18co.rules:2391
+    # at rulespecs/18co.rules:2395
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -3670,43 +3670,43 @@ def q2_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2391",
+            at="rulespecs/18co.rules:2395",
         )
-    # at rulespecs/18co.rules:2393
+    # at rulespecs/18co.rules:2397
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2393",
+            at="rulespecs/18co.rules:2397",
         )
-    # at rulespecs/18co.rules:2395
-    if not (g.b_corporate_purchase_this_turn() != v_target):
+    # at rulespecs/18co.rules:2399
+    if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2395",
+            at="rulespecs/18co.rules:2399",
         )
-    # at rulespecs/18co.rules:2397
+    # at rulespecs/18co.rules:2401
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2398
+    # at rulespecs/18co.rules:2402
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2398",
+            at="rulespecs/18co.rules:2402",
         )
 
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2412
+    # at rulespecs/18co.rules:2416
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2412",
+            at="rulespecs/18co.rules:2416",
         )
-    # at rulespecs/18co.rules:2413
+    # at rulespecs/18co.rules:2417
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -3714,70 +3714,70 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2413",
+            at="rulespecs/18co.rules:2417",
         )
-    # at rulespecs/18co.rules:2415
+    # at rulespecs/18co.rules:2419
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/18co.rules:2416
+    # at rulespecs/18co.rules:2420
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2416")
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2420")
 
 
 def q2_corporate_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporate_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2426
+    # at rulespecs/18co.rules:2430
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2426",
+            at="rulespecs/18co.rules:2430",
         )
-    # at rulespecs/18co.rules:2428
+    # at rulespecs/18co.rules:2432
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2428",
+            at="rulespecs/18co.rules:2432",
         )
-    # at rulespecs/18co.rules:2429
+    # at rulespecs/18co.rules:2433
     v_cert = v_shares[0]
-    # at rulespecs/18co.rules:2430
+    # at rulespecs/18co.rules:2434
     v_target = g.attr(v_cert, "corporation")
-    # at rulespecs/18co.rules:2431
+    # at rulespecs/18co.rules:2435
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2431",
+            at="rulespecs/18co.rules:2435",
         )
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2436
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2432",
+            at="rulespecs/18co.rules:2436",
         )
-    # at rulespecs/18co.rules:2433
+    # at rulespecs/18co.rules:2437
     v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:2434
+    # at rulespecs/18co.rules:2438
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2434",
+            at="rulespecs/18co.rules:2438",
         )
-    # at rulespecs/18co.rules:2436
-    v_earlier = g.b_corporate_purchase_this_turn()
-    # at rulespecs/18co.rules:2437
-    if not ((v_earlier == None) or (v_earlier == v_target)):
+    # at rulespecs/18co.rules:2440
+    if not (
+        (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
+    ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2437",
+            at="rulespecs/18co.rules:2440",
         )
-    # at rulespecs/18co.rules:2438
+    # at rulespecs/18co.rules:2442
     v_mine = g.b_percent(g.b_president(v_corporation), v_target)
-    # at rulespecs/18co.rules:2439
+    # at rulespecs/18co.rules:2443
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -3794,33 +3794,33 @@ def q2_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2439",
+            at="rulespecs/18co.rules:2443",
         )
-    # at rulespecs/18co.rules:2444
+    # at rulespecs/18co.rules:2448
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:2445
+    # at rulespecs/18co.rules:2449
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2445")
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2449")
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/18co.rules:2458
+    # at rulespecs/18co.rules:2471
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2458",
+            at="rulespecs/18co.rules:2471",
         )
-    # at rulespecs/18co.rules:2459
+    # at rulespecs/18co.rules:2472
     if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2459")
-    # at rulespecs/18co.rules:2460
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2472")
+    # at rulespecs/18co.rules:2473
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2460",
+            at="rulespecs/18co.rules:2473",
         )
 
 
