@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-    "rulespecs/1880-romania.rules": "79d3992903903482",
+    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
     "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -482,23 +482,23 @@ DATA = TitleData(
             'action sell_shares': 'VI.4, VII.3.9',
             'at action assign': 'rulespecs/1880-romania-18xx-games.rules:445',
             'at action bid': 'rulespecs/1880-romania-18xx-games.rules:30',
-            'at action buy_shares': 'rulespecs/1880-romania.rules:1979',
-            'at action buy_train': 'rulespecs/1880-romania.rules:2038',
+            'at action buy_shares': 'rulespecs/1880-romania.rules:1981',
+            'at action buy_train': 'rulespecs/1880-romania.rules:2040',
             'at action choose': 'rulespecs/1880-romania-18xx-games.rules:229',
             'at action choose_ability': 'rulespecs/1880-romania-18xx-games.rules:358',
             'at action destination_connection': 'rulespecs/1880-romania-18xx-games.rules:179',
             'at action discard_train': 'rulespecs/1880-romania-18xx-games.rules:536',
             'at action dividend': 'rulespecs/lib/18xx.rules:956',
             'at action end_game': 'rulespecs/lib/18xx.rules:1118',
-            'at action lay_tile': 'rulespecs/1880-romania.rules:1930',
+            'at action lay_tile': 'rulespecs/1880-romania.rules:1932',
             'at action minor_choose': 'rulespecs/1880-romania-18xx-games.rules:203',
             'at action par': 'rulespecs/1880-romania-18xx-games.rules:67',
             'at action pass': 'rulespecs/1880-romania.rules:1745',
-            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2135',
+            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2137',
             'at action place_token': 'rulespecs/1880-romania-18xx-games.rules:269',
             'at action player_choose': 'rulespecs/1880-romania-18xx-games.rules:103',
             'at action run_routes': 'rulespecs/1880-romania-18xx-games.rules:585',
-            'at action sell_shares': 'rulespecs/1880-romania.rules:2004',
+            'at action sell_shares': 'rulespecs/1880-romania.rules:2006',
             'building_right A': 'VII.3.2',
             'building_right B': 'VII.3.2',
             'building_right C': 'VII.3.2',
@@ -1237,54 +1237,54 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1981",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1982
+    # at rulespecs/1880-romania.rules:1984
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
         )
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1985
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1986
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1984"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1987
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1987",
         )
-    # at rulespecs/1880-romania.rules:1987
+    # at rulespecs/1880-romania.rules:1989
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1987",
+            at="rulespecs/1880-romania.rules:1989",
         )
-    # at rulespecs/1880-romania.rules:1988
+    # at rulespecs/1880-romania.rules:1990
     v_cert = g.b_next_certificate(v_corporation, "treasury")
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:1991
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1989",
+            at="rulespecs/1880-romania.rules:1991",
         )
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:1992
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -1295,29 +1295,29 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1990",
+            at="rulespecs/1880-romania.rules:1992",
         )
-    # at rulespecs/1880-romania.rules:1992
+    # at rulespecs/1880-romania.rules:1994
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1992",
+            at="rulespecs/1880-romania.rules:1994",
         )
-    # at rulespecs/1880-romania.rules:1993
-    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:1994
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1994")
     # at rulespecs/1880-romania.rules:1995
-    g.transfer(v_cost, v_player, g.name("bank"))
+    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
     # at rulespecs/1880-romania.rules:1996
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1996")
+    # at rulespecs/1880-romania.rules:1997
+    g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1998
     g.move(v_cert, v_corporation, v_player)
-    # at rulespecs/1880-romania.rules:1999
-    r_second_capitalisation(g, v_corporation)
-    # at rulespecs/1880-romania.rules:2000
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/1880-romania.rules:2001
+    r_second_capitalisation(g, v_corporation)
+    # at rulespecs/1880-romania.rules:2002
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/1880-romania.rules:2003
     g.b_bought(v_player, v_corporation)
 
 
@@ -1358,21 +1358,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2008
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2009
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
         )
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:2012
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -1380,50 +1380,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2010",
+            at="rulespecs/1880-romania.rules:2012",
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2014
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2014",
         )
-    # at rulespecs/1880-romania.rules:2013
+    # at rulespecs/1880-romania.rules:2015
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2013",
+            at="rulespecs/1880-romania.rules:2015",
         )
-    # at rulespecs/1880-romania.rules:2015
+    # at rulespecs/1880-romania.rules:2017
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2016
+    # at rulespecs/1880-romania.rules:2018
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2016",
+            at="rulespecs/1880-romania.rules:2018",
         )
-    # at rulespecs/1880-romania.rules:2018
+    # at rulespecs/1880-romania.rules:2020
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2019
+        # at rulespecs/1880-romania.rules:2021
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2021
+    # at rulespecs/1880-romania.rules:2023
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2022
+    # at rulespecs/1880-romania.rules:2024
     for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2023
+        # at rulespecs/1880-romania.rules:2025
         g.move(v_c, v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2025
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/1880-romania.rules:2026
-    g.b_note_sold(v_player, v_corporation)
     # at rulespecs/1880-romania.rules:2027
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/1880-romania.rules:2028
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2029
     g.state_set(
         "sold_this_round",
         (
@@ -1432,7 +1432,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2028
+    # at rulespecs/1880-romania.rules:2030
     g.b_check_president(v_corporation)
 
 
@@ -1521,21 +1521,21 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1934
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1935
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1933",
+            at="rulespecs/1880-romania.rules:1935",
         )
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1936
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -1547,9 +1547,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1936",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1938
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -1560,54 +1560,54 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1936",
+            at="rulespecs/1880-romania.rules:1938",
         )
-    # at rulespecs/1880-romania.rules:1939
+    # at rulespecs/1880-romania.rules:1941
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1940
+    # at rulespecs/1880-romania.rules:1942
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1941
+        # at rulespecs/1880-romania.rules:1943
         if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1941",
+                at="rulespecs/1880-romania.rules:1943",
             )
-        # at rulespecs/1880-romania.rules:1942
+        # at rulespecs/1880-romania.rules:1944
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1942",
+                at="rulespecs/1880-romania.rules:1944",
             )
-        # at rulespecs/1880-romania.rules:1943
+        # at rulespecs/1880-romania.rules:1945
         g.state_set("done_this_turn", ("upgrade",), True)
     else:
-        # at rulespecs/1880-romania.rules:1945
+        # at rulespecs/1880-romania.rules:1947
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1945",
+                at="rulespecs/1880-romania.rules:1947",
             )
-        # at rulespecs/1880-romania.rules:1946
+        # at rulespecs/1880-romania.rules:1948
         g.state_set("done_this_turn", ("yellow",), True)
-    # at rulespecs/1880-romania.rules:1948
+    # at rulespecs/1880-romania.rules:1950
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1949
+    # at rulespecs/1880-romania.rules:1951
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1949",
+            at="rulespecs/1880-romania.rules:1951",
         )
-    # at rulespecs/1880-romania.rules:1950
+    # at rulespecs/1880-romania.rules:1952
     g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1951
+    # at rulespecs/1880-romania.rules:1953
     if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1952
+        # at rulespecs/1880-romania.rules:1954
         g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1954
+    # at rulespecs/1880-romania.rules:1956
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1724,11 +1724,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
-    # at rulespecs/1880-romania.rules:1915
+    # at rulespecs/1880-romania.rules:1917
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/1880-romania.rules:1916
+        # at rulespecs/1880-romania.rules:1918
         if not (v_holder in g.name("minors")):
-            # at rulespecs/1880-romania.rules:1917
+            # at rulespecs/1880-romania.rules:1919
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1767,28 +1767,28 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2041
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2042
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2043
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2043",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2044
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2045
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1803,9 +1803,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2045",
         )
-    # at rulespecs/1880-romania.rules:2045
+    # at rulespecs/1880-romania.rules:2047
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1828,110 +1828,110 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2045",
+            at="rulespecs/1880-romania.rules:2047",
         )
-    # at rulespecs/1880-romania.rules:2049
+    # at rulespecs/1880-romania.rules:2051
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2052
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2050",
+                at="rulespecs/1880-romania.rules:2052",
             )
-        # at rulespecs/1880-romania.rules:2051
+        # at rulespecs/1880-romania.rules:2053
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2051",
+                at="rulespecs/1880-romania.rules:2053",
             )
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2054
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2054",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2055
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2054
+        # at rulespecs/1880-romania.rules:2056
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2054",
+                at="rulespecs/1880-romania.rules:2056",
             )
-        # at rulespecs/1880-romania.rules:2055
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2056
-        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/1880-romania.rules:2057
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2058
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/1880-romania.rules:2059
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2061
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2059",
+                at="rulespecs/1880-romania.rules:2061",
             )
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2062
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2060",
+                at="rulespecs/1880-romania.rules:2062",
             )
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2063
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2064
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
+                at="rulespecs/1880-romania.rules:2064",
             )
-        # at rulespecs/1880-romania.rules:2063
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2064
-        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/1880-romania.rules:2065
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2066
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/1880-romania.rules:2067
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2069
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2067",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2070
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2068",
+                at="rulespecs/1880-romania.rules:2070",
             )
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2071
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2069",
+                at="rulespecs/1880-romania.rules:2071",
             )
-        # at rulespecs/1880-romania.rules:2070
+        # at rulespecs/1880-romania.rules:2072
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2070",
+                at="rulespecs/1880-romania.rules:2072",
             )
-        # at rulespecs/1880-romania.rules:2071
-        g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2072
-        g.move(v_train, v_seller, v_corporation)
         # at rulespecs/1880-romania.rules:2073
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1880-romania.rules:2074
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/1880-romania.rules:2075
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -2347,73 +2347,73 @@ def a_assign(g, v_company, v_target):
 
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
-    # at rulespecs/1880-romania.rules:1878
+    # at rulespecs/1880-romania.rules:1880
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1891
+    # at rulespecs/1880-romania.rules:1893
     v_holder = r_owner(g, v_investor)
-    # at rulespecs/1880-romania.rules:1892
+    # at rulespecs/1880-romania.rules:1894
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1893
+        # at rulespecs/1880-romania.rules:1895
         if g.b_percent(v_investor, v_c) > 0:
-            # at rulespecs/1880-romania.rules:1894
+            # at rulespecs/1880-romania.rules:1896
             if v_take_station:
-                # at rulespecs/1880-romania.rules:1895
+                # at rulespecs/1880-romania.rules:1897
                 if not (g.b_can_take_station(v_c, v_investor)):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
-                        at="rulespecs/1880-romania.rules:1895",
+                        at="rulespecs/1880-romania.rules:1897",
                     )
-                # at rulespecs/1880-romania.rules:1897
+                # at rulespecs/1880-romania.rules:1899
                 g.b_take_station(v_c, v_investor)
-            # at rulespecs/1880-romania.rules:1899
+            # at rulespecs/1880-romania.rules:1901
             for v_cert in g.b_held_certificates(v_investor, v_c):
-                # at rulespecs/1880-romania.rules:1900
+                # at rulespecs/1880-romania.rules:1902
                 g.move(v_cert, v_investor, v_holder)
-            # at rulespecs/1880-romania.rules:1902
+            # at rulespecs/1880-romania.rules:1904
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
-            # at rulespecs/1880-romania.rules:1903
+            # at rulespecs/1880-romania.rules:1905
             if v_to_company:
-                # at rulespecs/1880-romania.rules:1904
+                # at rulespecs/1880-romania.rules:1906
                 g.transfer(g.b_cash(v_investor), v_investor, v_c)
             else:
-                # at rulespecs/1880-romania.rules:1906
+                # at rulespecs/1880-romania.rules:1908
                 g.transfer(
                     ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
                     v_investor,
                     v_holder,
                 )
-            # at rulespecs/1880-romania.rules:1908
+            # at rulespecs/1880-romania.rules:1910
             g.b_check_president(v_c)
-    # at rulespecs/1880-romania.rules:1911
+    # at rulespecs/1880-romania.rules:1913
     g.b_close_minor(v_investor)
 
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1969
+    # at rulespecs/1880-romania.rules:1971
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1971
+    # at rulespecs/1880-romania.rules:1973
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1973
+    # at rulespecs/1880-romania.rules:1975
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2080
+    # at rulespecs/1880-romania.rules:2082
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2421,7 +2421,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2085
+    # at rulespecs/1880-romania.rules:2087
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -2429,41 +2429,41 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2102
+    # at rulespecs/1880-romania.rules:2104
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2104
+        # at rulespecs/1880-romania.rules:2106
         g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        # at rulespecs/1880-romania.rules:2105
+        # at rulespecs/1880-romania.rules:2107
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2136
+    # at rulespecs/1880-romania.rules:2138
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2136",
+            at="rulespecs/1880-romania.rules:2138",
         )
-    # at rulespecs/1880-romania.rules:2137
+    # at rulespecs/1880-romania.rules:2139
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2137"
-        )
-    # at rulespecs/1880-romania.rules:2138
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2139
-    if not (v_amount > 0):
-        raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
         )
     # at rulespecs/1880-romania.rules:2140
-    g.transfer(v_amount, v_player, g.name("bank"))
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
     # at rulespecs/1880-romania.rules:2141
+    if not (v_amount > 0):
+        raise IllegalAction(
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
+        )
+    # at rulespecs/1880-romania.rules:2142
+    g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2143
     g.b_reduce_debt(v_player, v_amount)
 
 
@@ -2961,76 +2961,76 @@ def q_par(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1981",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1982
+    # at rulespecs/1880-romania.rules:1984
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
         )
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1985
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:1992
+    # at rulespecs/1880-romania.rules:1994
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1992",
+            at="rulespecs/1880-romania.rules:1994",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2008
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2009
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2014
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2014",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1934
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1935
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1933",
+            at="rulespecs/1880-romania.rules:1935",
         )
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1936
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -3042,7 +3042,7 @@ def q_lay_tile(g, v_corporation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1936",
         )
 
 
@@ -3059,24 +3059,24 @@ def q_dividend(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2041
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2042
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2043
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2043",
         )
 
 
@@ -3102,24 +3102,24 @@ def q_assign(g, v_company):
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2136
+    # at rulespecs/1880-romania.rules:2138
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2136",
+            at="rulespecs/1880-romania.rules:2138",
         )
-    # at rulespecs/1880-romania.rules:2137
+    # at rulespecs/1880-romania.rules:2139
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2137"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
         )
-    # at rulespecs/1880-romania.rules:2138
+    # at rulespecs/1880-romania.rules:2140
     v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2139
+    # at rulespecs/1880-romania.rules:2141
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
         )
 
 
@@ -3258,95 +3258,95 @@ def q2_par(g, v_player, v_corporation):
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1981",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1982
+    # at rulespecs/1880-romania.rules:1984
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
         )
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1985
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1986
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1984"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
         )
-    # at rulespecs/1880-romania.rules:1987
+    # at rulespecs/1880-romania.rules:1989
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1987",
+            at="rulespecs/1880-romania.rules:1989",
         )
-    # at rulespecs/1880-romania.rules:1992
+    # at rulespecs/1880-romania.rules:1994
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1992",
+            at="rulespecs/1880-romania.rules:1994",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2008
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2009
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2014
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2014",
         )
-    # at rulespecs/1880-romania.rules:2013
+    # at rulespecs/1880-romania.rules:2015
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2013",
+            at="rulespecs/1880-romania.rules:2015",
         )
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1934
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1935
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1933",
+            at="rulespecs/1880-romania.rules:1935",
         )
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1936
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -3358,9 +3358,9 @@ def q2_lay_tile(g, v_corporation, v_hex):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1936",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1938
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -3371,7 +3371,7 @@ def q2_lay_tile(g, v_corporation, v_hex):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1936",
+            at="rulespecs/1880-romania.rules:1938",
         )
 
 
@@ -3393,28 +3393,28 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2041
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2042
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2043
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2043",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2044
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2045
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -3429,7 +3429,7 @@ def q2_buy_train(g, v_corporation, v_train):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2045",
         )
 
 
@@ -3480,29 +3480,29 @@ def t_private_income(g, *_rest):
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1976
+    # at rulespecs/1880-romania.rules:1978
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2090
+    # at rulespecs/1880-romania.rules:2092
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/1880-romania.rules:2091
+    # at rulespecs/1880-romania.rules:2093
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2092
+        # at rulespecs/1880-romania.rules:2094
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2110
+    # at rulespecs/1880-romania.rules:2112
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2111
+        # at rulespecs/1880-romania.rules:2113
         r_second_capitalisation(g, v_c)
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "79d3992903903482",
+    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
     "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -467,22 +467,22 @@ DATA = TitleData(
             'action payoff_player_debt': 'VII.3.9',
             'action place_token': 'VII.3.4',
             'action sell_shares': 'VI.4, VII.3.9',
-            'at action assign': 'rulespecs/1880-romania.rules:1870',
+            'at action assign': 'rulespecs/1880-romania.rules:1872',
             'at action bid': 'rulespecs/1880-romania.rules:1767',
-            'at action buy_shares': 'rulespecs/1880-romania.rules:1979',
-            'at action buy_train': 'rulespecs/1880-romania.rules:2038',
-            'at action choose': 'rulespecs/1880-romania.rules:1830',
-            'at action close_for_cash': 'rulespecs/1880-romania.rules:1852',
+            'at action buy_shares': 'rulespecs/1880-romania.rules:1981',
+            'at action buy_train': 'rulespecs/1880-romania.rules:2040',
+            'at action choose': 'rulespecs/1880-romania.rules:1832',
+            'at action close_for_cash': 'rulespecs/1880-romania.rules:1854',
             'at action discard_train': 'rulespecs/lib/18xx.rules:1073',
             'at action dividend': 'rulespecs/1880-romania-variants.rules:217',
             'at action end_game': 'rulespecs/lib/18xx.rules:1118',
-            'at action lay_tile': 'rulespecs/1880-romania.rules:1930',
+            'at action lay_tile': 'rulespecs/1880-romania.rules:1932',
             'at action par': 'rulespecs/1880-romania.rules:1789',
             'at action pass': 'rulespecs/1880-romania.rules:1745',
-            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2135',
-            'at action place_token': 'rulespecs/1880-romania.rules:1957',
+            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2137',
+            'at action place_token': 'rulespecs/1880-romania.rules:1959',
             'at action run_routes': 'rulespecs/lib/18xx.rules:950',
-            'at action sell_shares': 'rulespecs/1880-romania.rules:2004',
+            'at action sell_shares': 'rulespecs/1880-romania.rules:2006',
             'automa AMIRA': 'XI.3',
             'building_right A': 'VII.3.2',
             'building_right B': 'VII.3.2',
@@ -1169,12 +1169,8 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
             rule="VI.6, §X",
             at="rulespecs/1880-romania.rules:1802",
         )
-    # at rulespecs/1880-romania.rules:1804
-    g.b_choose_share_layout(v_corporation, v_president_percent)
-    # at rulespecs/1880-romania.rules:1805
-    v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/1880-romania.rules:1806
-    v_cost = 0 if v_granted else (v_price * g.attr(v_cert, "shares"))
+    v_cost = 0 if v_granted else ((v_price * v_president_percent) // 10)
     # at rulespecs/1880-romania.rules:1807
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
@@ -1186,88 +1182,92 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1808")
     # at rulespecs/1880-romania.rules:1809
-    g.b_set_par(v_corporation, v_price)
+    g.b_choose_share_layout(v_corporation, v_president_percent)
     # at rulespecs/1880-romania.rules:1810
-    g.b_take_round_track_row(v_corporation, v_slot)
+    v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/1880-romania.rules:1811
-    g.transfer(v_cost, v_player, g.name("bank"))
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/1880-romania.rules:1812
-    g.move(v_cert, v_corporation, v_player)
+    g.b_take_round_track_row(v_corporation, v_slot)
     # at rulespecs/1880-romania.rules:1813
+    g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1814
+    g.move(v_cert, v_corporation, v_player)
+    # at rulespecs/1880-romania.rules:1815
     for v_investor in g.name("minors"):
-        # at rulespecs/1880-romania.rules:1814
+        # at rulespecs/1880-romania.rules:1816
         if ((r_owner(g, v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
-            # at rulespecs/1880-romania.rules:1815
+            # at rulespecs/1880-romania.rules:1817
             g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
-    # at rulespecs/1880-romania.rules:1819
+    # at rulespecs/1880-romania.rules:1821
     if v_granted:
-        # at rulespecs/1880-romania.rules:1820
-        g.b_resolve_decision(v_player, "par")
-        # at rulespecs/1880-romania.rules:1821
-        g.b_check_float(v_corporation)
         # at rulespecs/1880-romania.rules:1822
-        g.b_require_decision(v_corporation, "choose")
-    else:
+        g.b_resolve_decision(v_player, "par")
+        # at rulespecs/1880-romania.rules:1823
+        g.b_check_float(v_corporation)
         # at rulespecs/1880-romania.rules:1824
         g.b_require_decision(v_corporation, "choose")
-        # at rulespecs/1880-romania.rules:1825
-        g.state_set("bought_this_turn", (), True)
+    else:
         # at rulespecs/1880-romania.rules:1826
+        g.b_require_decision(v_corporation, "choose")
+        # at rulespecs/1880-romania.rules:1827
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/1880-romania.rules:1828
         g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1983
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1981",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:1982
+    # at rulespecs/1880-romania.rules:1984
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
         )
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1985
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1986
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1984"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1987
     if not (v_source == "treasury"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1987",
         )
-    # at rulespecs/1880-romania.rules:1987
+    # at rulespecs/1880-romania.rules:1989
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1987",
+            at="rulespecs/1880-romania.rules:1989",
         )
-    # at rulespecs/1880-romania.rules:1988
+    # at rulespecs/1880-romania.rules:1990
     v_cert = g.b_next_certificate(v_corporation, "treasury")
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:1991
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1989",
+            at="rulespecs/1880-romania.rules:1991",
         )
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:1992
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -1278,29 +1278,29 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1990",
+            at="rulespecs/1880-romania.rules:1992",
         )
-    # at rulespecs/1880-romania.rules:1992
+    # at rulespecs/1880-romania.rules:1994
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1992",
+            at="rulespecs/1880-romania.rules:1994",
         )
-    # at rulespecs/1880-romania.rules:1993
-    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:1994
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1994")
     # at rulespecs/1880-romania.rules:1995
-    g.transfer(v_cost, v_player, g.name("bank"))
+    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
     # at rulespecs/1880-romania.rules:1996
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1996")
+    # at rulespecs/1880-romania.rules:1997
+    g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1998
     g.move(v_cert, v_corporation, v_player)
-    # at rulespecs/1880-romania.rules:1999
-    r_second_capitalisation(g, v_corporation)
-    # at rulespecs/1880-romania.rules:2000
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/1880-romania.rules:2001
+    r_second_capitalisation(g, v_corporation)
+    # at rulespecs/1880-romania.rules:2002
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/1880-romania.rules:2003
     g.b_bought(v_player, v_corporation)
 
 
@@ -1341,21 +1341,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2008
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2009
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
         )
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:2012
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -1363,50 +1363,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2010",
+            at="rulespecs/1880-romania.rules:2012",
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2014
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2014",
         )
-    # at rulespecs/1880-romania.rules:2013
+    # at rulespecs/1880-romania.rules:2015
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2013",
+            at="rulespecs/1880-romania.rules:2015",
         )
-    # at rulespecs/1880-romania.rules:2015
+    # at rulespecs/1880-romania.rules:2017
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2016
+    # at rulespecs/1880-romania.rules:2018
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2016",
+            at="rulespecs/1880-romania.rules:2018",
         )
-    # at rulespecs/1880-romania.rules:2018
+    # at rulespecs/1880-romania.rules:2020
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2019
+        # at rulespecs/1880-romania.rules:2021
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2021
+    # at rulespecs/1880-romania.rules:2023
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2022
+    # at rulespecs/1880-romania.rules:2024
     for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2023
+        # at rulespecs/1880-romania.rules:2025
         g.move(v_c, v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2025
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/1880-romania.rules:2026
-    g.b_note_sold(v_player, v_corporation)
     # at rulespecs/1880-romania.rules:2027
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/1880-romania.rules:2028
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2029
     g.state_set(
         "sold_this_round",
         (
@@ -1415,7 +1415,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2028
+    # at rulespecs/1880-romania.rules:2030
     g.b_check_president(v_corporation)
 
 
@@ -1504,21 +1504,21 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1934
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1935
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1933",
+            at="rulespecs/1880-romania.rules:1935",
         )
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1936
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -1530,9 +1530,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1936",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1938
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -1543,76 +1543,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1936",
+            at="rulespecs/1880-romania.rules:1938",
         )
-    # at rulespecs/1880-romania.rules:1939
+    # at rulespecs/1880-romania.rules:1941
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1940
+    # at rulespecs/1880-romania.rules:1942
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1941
+        # at rulespecs/1880-romania.rules:1943
         if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1941",
+                at="rulespecs/1880-romania.rules:1943",
             )
-        # at rulespecs/1880-romania.rules:1942
+        # at rulespecs/1880-romania.rules:1944
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1942",
+                at="rulespecs/1880-romania.rules:1944",
             )
-        # at rulespecs/1880-romania.rules:1943
+        # at rulespecs/1880-romania.rules:1945
         g.state_set("done_this_turn", ("upgrade",), True)
     else:
-        # at rulespecs/1880-romania.rules:1945
+        # at rulespecs/1880-romania.rules:1947
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1945",
+                at="rulespecs/1880-romania.rules:1947",
             )
-        # at rulespecs/1880-romania.rules:1946
+        # at rulespecs/1880-romania.rules:1948
         g.state_set("done_this_turn", ("yellow",), True)
-    # at rulespecs/1880-romania.rules:1948
+    # at rulespecs/1880-romania.rules:1950
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1949
+    # at rulespecs/1880-romania.rules:1951
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1949",
+            at="rulespecs/1880-romania.rules:1951",
         )
-    # at rulespecs/1880-romania.rules:1950
+    # at rulespecs/1880-romania.rules:1952
     g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1951
+    # at rulespecs/1880-romania.rules:1953
     if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1952
+        # at rulespecs/1880-romania.rules:1954
         g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1954
+    # at rulespecs/1880-romania.rules:1956
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1958
+    # at rulespecs/1880-romania.rules:1960
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1958",
+            at="rulespecs/1880-romania.rules:1960",
         )
-    # at rulespecs/1880-romania.rules:1959
+    # at rulespecs/1880-romania.rules:1961
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1959",
+            at="rulespecs/1880-romania.rules:1961",
         )
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1962
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1880-romania.rules:1961
+    # at rulespecs/1880-romania.rules:1963
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -1621,18 +1621,18 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1962
+    # at rulespecs/1880-romania.rules:1964
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1962",
+            at="rulespecs/1880-romania.rules:1964",
         )
-    # at rulespecs/1880-romania.rules:1963
-    g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1964
-    g.b_place_station(v_corporation, v_spot)
     # at rulespecs/1880-romania.rules:1965
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1966
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/1880-romania.rules:1967
     g.b_end_step(v_corporation)
 
 
@@ -1701,11 +1701,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
-    # at rulespecs/1880-romania.rules:1915
+    # at rulespecs/1880-romania.rules:1917
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/1880-romania.rules:1916
+        # at rulespecs/1880-romania.rules:1918
         if not (v_holder in g.name("minors")):
-            # at rulespecs/1880-romania.rules:1917
+            # at rulespecs/1880-romania.rules:1919
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1744,28 +1744,28 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2041
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2042
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2043
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2043",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2044
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2045
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1780,9 +1780,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2045",
         )
-    # at rulespecs/1880-romania.rules:2045
+    # at rulespecs/1880-romania.rules:2047
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1805,110 +1805,110 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2045",
+            at="rulespecs/1880-romania.rules:2047",
         )
-    # at rulespecs/1880-romania.rules:2049
+    # at rulespecs/1880-romania.rules:2051
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2052
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2050",
+                at="rulespecs/1880-romania.rules:2052",
             )
-        # at rulespecs/1880-romania.rules:2051
+        # at rulespecs/1880-romania.rules:2053
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2051",
+                at="rulespecs/1880-romania.rules:2053",
             )
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2054
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2054",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2055
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2054
+        # at rulespecs/1880-romania.rules:2056
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2054",
+                at="rulespecs/1880-romania.rules:2056",
             )
-        # at rulespecs/1880-romania.rules:2055
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2056
-        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/1880-romania.rules:2057
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2058
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/1880-romania.rules:2059
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2061
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2059",
+                at="rulespecs/1880-romania.rules:2061",
             )
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2062
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2060",
+                at="rulespecs/1880-romania.rules:2062",
             )
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2063
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2064
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
+                at="rulespecs/1880-romania.rules:2064",
             )
-        # at rulespecs/1880-romania.rules:2063
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2064
-        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/1880-romania.rules:2065
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/1880-romania.rules:2066
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/1880-romania.rules:2067
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2069
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2067",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2070
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2068",
+                at="rulespecs/1880-romania.rules:2070",
             )
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2071
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2069",
+                at="rulespecs/1880-romania.rules:2071",
             )
-        # at rulespecs/1880-romania.rules:2070
+        # at rulespecs/1880-romania.rules:2072
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2070",
+                at="rulespecs/1880-romania.rules:2072",
             )
-        # at rulespecs/1880-romania.rules:2071
-        g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2072
-        g.move(v_train, v_seller, v_corporation)
         # at rulespecs/1880-romania.rules:2073
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1880-romania.rules:2074
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/1880-romania.rules:2075
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -2144,21 +2144,21 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2117
+    # at rulespecs/1880-romania.rules:2119
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2118
-        v_owner = g.b_president(v_corporation)
-        # at rulespecs/1880-romania.rules:2119
-        v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania.rules:2120
-        v_paid = r_min(g, v_short, g.b_cash(v_owner))
+        v_owner = g.b_president(v_corporation)
         # at rulespecs/1880-romania.rules:2121
-        g.transfer(v_paid, v_owner, v_corporation)
+        v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania.rules:2122
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
+        # at rulespecs/1880-romania.rules:2123
+        g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania.rules:2124
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2123
+            # at rulespecs/1880-romania.rules:2125
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2124
+            # at rulespecs/1880-romania.rules:2126
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
@@ -2189,34 +2189,34 @@ def r_close_privates(g):
 
 def a_choose(g, v_corporation, v_choice):
     """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1832
+    # at rulespecs/1880-romania.rules:1834
     if not (g.b_pending_decision(v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
-            at="rulespecs/1880-romania.rules:1832",
+            at="rulespecs/1880-romania.rules:1834",
         )
-    # at rulespecs/1880-romania.rules:1833
+    # at rulespecs/1880-romania.rules:1835
     if g.attr(v_corporation, "kind") == "investor":
-        # at rulespecs/1880-romania.rules:1834
+        # at rulespecs/1880-romania.rules:1836
         v_to_company = (v_choice == "capital_to_company") or (
             v_choice == "capital_to_company_take_station"
         )
-        # at rulespecs/1880-romania.rules:1835
+        # at rulespecs/1880-romania.rules:1837
         v_take_station = (v_choice == "capital_to_company_take_station") or (
             v_choice == "capital_to_owner_take_station"
         )
-        # at rulespecs/1880-romania.rules:1836
+        # at rulespecs/1880-romania.rules:1838
         if not ((v_to_company or v_take_station) or (v_choice == "capital_to_owner")):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
-                at="rulespecs/1880-romania.rules:1836",
+                at="rulespecs/1880-romania.rules:1838",
             )
-        # at rulespecs/1880-romania.rules:1838
+        # at rulespecs/1880-romania.rules:1840
         r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
-        # at rulespecs/1880-romania.rules:1840
+        # at rulespecs/1880-romania.rules:1842
         if not (
             (
                 (
@@ -2230,9 +2230,9 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "building rights are for one to three different phases, A to D",
                 rule="VII.3.2",
-                at="rulespecs/1880-romania.rules:1840",
+                at="rulespecs/1880-romania.rules:1842",
             )
-        # at rulespecs/1880-romania.rules:1843
+        # at rulespecs/1880-romania.rules:1845
         if not (
             g.b_len(v_choice)
             == g.param("building_rights_count")[
@@ -2242,148 +2242,148 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
                 rule="VI.6",
-                at="rulespecs/1880-romania.rules:1843",
+                at="rulespecs/1880-romania.rules:1845",
             )
-        # at rulespecs/1880-romania.rules:1845
+        # at rulespecs/1880-romania.rules:1847
         g.set_attr(v_corporation, "building_rights", v_choice)
-    # at rulespecs/1880-romania.rules:1847
+    # at rulespecs/1880-romania.rules:1849
     g.b_resolve_decision(v_corporation, "choose")
 
 
 def a_close_for_cash(g, v_company, v_target):
     """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1854
+    # at rulespecs/1880-romania.rules:1856
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1854",
+            at="rulespecs/1880-romania.rules:1856",
         )
-    # at rulespecs/1880-romania.rules:1855
+    # at rulespecs/1880-romania.rules:1857
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1855"
-        )
-    # at rulespecs/1880-romania.rules:1856
-    v_holder = g.b_holder_of(v_company)
-    # at rulespecs/1880-romania.rules:1857
-    if not (v_holder in g.name("players")):
-        raise IllegalAction(
-            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
         )
     # at rulespecs/1880-romania.rules:1858
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/1880-romania.rules:1859
+    if not (v_holder in g.name("players")):
+        raise IllegalAction(
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1859"
+        )
+    # at rulespecs/1880-romania.rules:1860
     if v_target == v_holder:
-        # at rulespecs/1880-romania.rules:1859
+        # at rulespecs/1880-romania.rules:1861
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "player_amount"),
             g.name("bank"),
             v_holder,
         )
     else:
-        # at rulespecs/1880-romania.rules:1861
+        # at rulespecs/1880-romania.rules:1863
         if not ((r_director(g, v_target) == v_holder) and (not g.b_closed(v_target))):
             raise IllegalAction(
                 "the Ł40 goes to a company the owner directs, a foreign investor included",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1861",
+                at="rulespecs/1880-romania.rules:1863",
             )
-        # at rulespecs/1880-romania.rules:1863
+        # at rulespecs/1880-romania.rules:1865
         if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
             raise IllegalAction(
                 "the Ł40 goes to a company that has begun to operate",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1863",
+                at="rulespecs/1880-romania.rules:1865",
             )
-        # at rulespecs/1880-romania.rules:1865
+        # at rulespecs/1880-romania.rules:1867
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "company_amount"),
             g.name("bank"),
             v_target,
         )
-    # at rulespecs/1880-romania.rules:1867
+    # at rulespecs/1880-romania.rules:1869
     g.b_close_private(v_company)
 
 
 def a_assign(g, v_company, v_target):
     """Lay P4's +10 token on a Danube harbour (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1871
+    # at rulespecs/1880-romania.rules:1873
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1871"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1873"
         )
-    # at rulespecs/1880-romania.rules:1872
+    # at rulespecs/1880-romania.rules:1874
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1872",
+            at="rulespecs/1880-romania.rules:1874",
         )
-    # at rulespecs/1880-romania.rules:1873
+    # at rulespecs/1880-romania.rules:1875
     if not (not g.b_in_round("auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1873",
+            at="rulespecs/1880-romania.rules:1875",
         )
-    # at rulespecs/1880-romania.rules:1874
+    # at rulespecs/1880-romania.rules:1876
     g.b_place_marker(v_company, v_target)
 
 
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
-    # at rulespecs/1880-romania.rules:1878
+    # at rulespecs/1880-romania.rules:1880
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
 
 
 def r_minor_turn_end(g, v_minor):
     """Checking for a track connection (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1882
+    # at rulespecs/1880-romania.rules:1884
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1883
+        # at rulespecs/1880-romania.rules:1885
         if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
-            # at rulespecs/1880-romania.rules:1884
+            # at rulespecs/1880-romania.rules:1886
             g.b_require_decision(v_minor, "choose")
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1891
+    # at rulespecs/1880-romania.rules:1893
     v_holder = r_owner(g, v_investor)
-    # at rulespecs/1880-romania.rules:1892
+    # at rulespecs/1880-romania.rules:1894
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1893
+        # at rulespecs/1880-romania.rules:1895
         if g.b_percent(v_investor, v_c) > 0:
-            # at rulespecs/1880-romania.rules:1894
+            # at rulespecs/1880-romania.rules:1896
             if v_take_station:
-                # at rulespecs/1880-romania.rules:1895
+                # at rulespecs/1880-romania.rules:1897
                 if not (g.b_can_take_station(v_c, v_investor)):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
-                        at="rulespecs/1880-romania.rules:1895",
+                        at="rulespecs/1880-romania.rules:1897",
                     )
-                # at rulespecs/1880-romania.rules:1897
+                # at rulespecs/1880-romania.rules:1899
                 g.b_take_station(v_c, v_investor)
-            # at rulespecs/1880-romania.rules:1899
+            # at rulespecs/1880-romania.rules:1901
             for v_cert in g.b_held_certificates(v_investor, v_c):
-                # at rulespecs/1880-romania.rules:1900
+                # at rulespecs/1880-romania.rules:1902
                 g.move(v_cert, v_investor, v_holder)
-            # at rulespecs/1880-romania.rules:1902
+            # at rulespecs/1880-romania.rules:1904
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
-            # at rulespecs/1880-romania.rules:1903
+            # at rulespecs/1880-romania.rules:1905
             if v_to_company:
-                # at rulespecs/1880-romania.rules:1904
+                # at rulespecs/1880-romania.rules:1906
                 g.transfer(g.b_cash(v_investor), v_investor, v_c)
             else:
-                # at rulespecs/1880-romania.rules:1906
+                # at rulespecs/1880-romania.rules:1908
                 g.transfer(
                     ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
                     v_investor,
                     v_holder,
                 )
-            # at rulespecs/1880-romania.rules:1908
+            # at rulespecs/1880-romania.rules:1910
             g.b_check_president(v_c)
-    # at rulespecs/1880-romania.rules:1911
+    # at rulespecs/1880-romania.rules:1913
     g.b_close_minor(v_investor)
 
 
@@ -2420,7 +2420,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2085
+    # at rulespecs/1880-romania.rules:2087
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -2444,28 +2444,28 @@ def r_second_capitalisation(g, v_corporation):
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2136
+    # at rulespecs/1880-romania.rules:2138
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2136",
+            at="rulespecs/1880-romania.rules:2138",
         )
-    # at rulespecs/1880-romania.rules:2137
+    # at rulespecs/1880-romania.rules:2139
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2137"
-        )
-    # at rulespecs/1880-romania.rules:2138
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2139
-    if not (v_amount > 0):
-        raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
         )
     # at rulespecs/1880-romania.rules:2140
-    g.transfer(v_amount, v_player, g.name("bank"))
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
     # at rulespecs/1880-romania.rules:2141
+    if not (v_amount > 0):
+        raise IllegalAction(
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
+        )
+    # at rulespecs/1880-romania.rules:2142
+    g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2143
     g.b_reduce_debt(v_player, v_amount)
 
 
@@ -2507,80 +2507,87 @@ def q_par(g, v_player):
             rule="VII.3.9",
             at="rulespecs/1880-romania.rules:1796",
         )
-
-
-def q_buy_shares(g, v_player):
-    """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1981
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1981",
-        )
-    # at rulespecs/1880-romania.rules:1982
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
-        )
-    # at rulespecs/1880-romania.rules:1983
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1983",
-        )
-    # at rulespecs/1880-romania.rules:1992
+    # at rulespecs/1880-romania.rules:1807
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1992",
+            at="rulespecs/1880-romania.rules:1807",
+        )
+
+
+def q_buy_shares(g, v_player):
+    """The opening guards of buy_shares that read only its entity (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1983
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1983",
+        )
+    # at rulespecs/1880-romania.rules:1984
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
+        )
+    # at rulespecs/1880-romania.rules:1985
+    if not (g.b_debt(v_player) == 0):
+        raise IllegalAction(
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1985",
+        )
+    # at rulespecs/1880-romania.rules:1994
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="VI.3",
+            at="rulespecs/1880-romania.rules:1994",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2008
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2009
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2014
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2014",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1934
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1935
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1933",
+            at="rulespecs/1880-romania.rules:1935",
         )
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1936
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -2592,27 +2599,27 @@ def q_lay_tile(g, v_corporation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1936",
         )
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1958
+    # at rulespecs/1880-romania.rules:1960
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1958",
+            at="rulespecs/1880-romania.rules:1960",
         )
-    # at rulespecs/1880-romania.rules:1959
+    # at rulespecs/1880-romania.rules:1961
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1959",
+            at="rulespecs/1880-romania.rules:1961",
         )
-    # at rulespecs/1880-romania.rules:1961
+    # at rulespecs/1880-romania.rules:1963
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -2621,12 +2628,12 @@ def q_place_token(g, v_corporation):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1962
+    # at rulespecs/1880-romania.rules:1964
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1962",
+            at="rulespecs/1880-romania.rules:1964",
         )
 
 
@@ -2643,24 +2650,24 @@ def q_dividend(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2041
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2042
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2043
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2043",
         )
 
 
@@ -2677,81 +2684,81 @@ def q_discard_train(g, v_corporation):
 
 def q_choose(g, v_corporation):
     """The opening guards of choose that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1832
+    # at rulespecs/1880-romania.rules:1834
     if not (g.b_pending_decision(v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
-            at="rulespecs/1880-romania.rules:1832",
+            at="rulespecs/1880-romania.rules:1834",
         )
 
 
 def q_close_for_cash(g, v_company):
     """The opening guards of close_for_cash that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1854
+    # at rulespecs/1880-romania.rules:1856
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1854",
+            at="rulespecs/1880-romania.rules:1856",
         )
-    # at rulespecs/1880-romania.rules:1855
+    # at rulespecs/1880-romania.rules:1857
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1855"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
         )
-    # at rulespecs/1880-romania.rules:1856
+    # at rulespecs/1880-romania.rules:1858
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/1880-romania.rules:1857
+    # at rulespecs/1880-romania.rules:1859
     if not (v_holder in g.name("players")):
         raise IllegalAction(
-            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1859"
         )
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1871
+    # at rulespecs/1880-romania.rules:1873
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1871"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1873"
         )
-    # at rulespecs/1880-romania.rules:1872
+    # at rulespecs/1880-romania.rules:1874
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1872",
+            at="rulespecs/1880-romania.rules:1874",
         )
-    # at rulespecs/1880-romania.rules:1873
+    # at rulespecs/1880-romania.rules:1875
     if not (not g.b_in_round("auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1873",
+            at="rulespecs/1880-romania.rules:1875",
         )
 
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2136
+    # at rulespecs/1880-romania.rules:2138
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2136",
+            at="rulespecs/1880-romania.rules:2138",
         )
-    # at rulespecs/1880-romania.rules:2137
+    # at rulespecs/1880-romania.rules:2139
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2137"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
         )
-    # at rulespecs/1880-romania.rules:2138
+    # at rulespecs/1880-romania.rules:2140
     v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2139
+    # at rulespecs/1880-romania.rules:2141
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
         )
 
 
@@ -2793,99 +2800,106 @@ def q2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1797"
         )
-
-
-def q2_buy_shares(g, v_player, v_corporation):
-    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1981
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1981",
-        )
-    # at rulespecs/1880-romania.rules:1982
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1982"
-        )
-    # at rulespecs/1880-romania.rules:1983
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1983",
-        )
-    # at rulespecs/1880-romania.rules:1984
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1984"
-        )
-    # at rulespecs/1880-romania.rules:1987
-    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a company sold this round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1987",
-        )
-    # at rulespecs/1880-romania.rules:1992
+    # at rulespecs/1880-romania.rules:1807
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1992",
+            at="rulespecs/1880-romania.rules:1807",
+        )
+
+
+def q2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1983
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1983",
+        )
+    # at rulespecs/1880-romania.rules:1984
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
+        )
+    # at rulespecs/1880-romania.rules:1985
+    if not (g.b_debt(v_player) == 0):
+        raise IllegalAction(
+            "a player in debt buys nothing until the loan is repaid",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:1985",
+        )
+    # at rulespecs/1880-romania.rules:1986
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
+        )
+    # at rulespecs/1880-romania.rules:1989
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        raise IllegalAction(
+            "no buying back a company sold this round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1989",
+        )
+    # at rulespecs/1880-romania.rules:1994
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded",
+            rule="VI.3",
+            at="rulespecs/1880-romania.rules:1994",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2008
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2009
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2009"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2014
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2014",
         )
-    # at rulespecs/1880-romania.rules:2013
+    # at rulespecs/1880-romania.rules:2015
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2013",
+            at="rulespecs/1880-romania.rules:2015",
         )
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1934
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1935
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1933",
+            at="rulespecs/1880-romania.rules:1935",
         )
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1936
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -2897,9 +2911,9 @@ def q2_lay_tile(g, v_corporation, v_hex):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1936",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1938
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -2910,7 +2924,7 @@ def q2_lay_tile(g, v_corporation, v_hex):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1936",
+            at="rulespecs/1880-romania.rules:1938",
         )
 
 
@@ -2944,28 +2958,28 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2041
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2042
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2043
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2043",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2044
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2045
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -2980,7 +2994,7 @@ def q2_buy_train(g, v_corporation, v_train):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2045",
         )
 
 
@@ -3031,37 +3045,37 @@ def t_private_income(g, *_rest):
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1976
+    # at rulespecs/1880-romania.rules:1978
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2090
+    # at rulespecs/1880-romania.rules:2092
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/1880-romania.rules:2091
+    # at rulespecs/1880-romania.rules:2093
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2092
+        # at rulespecs/1880-romania.rules:2094
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2110
+    # at rulespecs/1880-romania.rules:2112
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2111
+        # at rulespecs/1880-romania.rules:2113
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2130
+    # at rulespecs/1880-romania.rules:2132
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2131
+        # at rulespecs/1880-romania.rules:2133
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))
 
 
