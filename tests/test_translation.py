@@ -34,8 +34,14 @@ MAP = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 
 
 @pytest.fixture(scope="module")
-def program():
-    return load().program
+def program(rulespecs_loaded):
+    return rulespecs_loaded.program
+
+
+@pytest.fixture(scope="module")
+def on_the_test_map():
+    """The rulespecs with the marked test map of 18 Grand Junction (tests/fixtures/18gj_test_map.rules)."""
+    return load([paths.RULESPECS, MAP])
 
 
 def _validator(title, players=None):
@@ -335,7 +341,7 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
     }, never={})
 
 
-def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
+def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map(on_the_test_map):
     """18 Grand Junction (DRG and DSPP in the scope) on the marked test map:
     no mismatch. The model is built from the title with the map overlay (with
     the map a home station is placed at the float, which the bare title's
@@ -354,7 +360,7 @@ def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
     only when another player holds as much, so the model marked sales (`sold_this_turn`,
     `last_seller`) the engine did not make; a usual sale of a company outside the scope marked none in
     the model (now an oracle, `sell_out_sale_outside_scope`)."""
-    title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
+    title = on_the_test_map.program.titles["18 Grand Junction"]
     # (up to 400 samples an action: the rare actions' floors below were counted on that path, which
     # the constructions for actions still short of their samples follow)
     report = _run(title, overlay_game_class("18 Grand Junction", None, MAP), limit=400)
@@ -469,13 +475,13 @@ def test_the_model_of_1880_romania_agrees_with_the_engine(program):
     assert report.accepted["par"] >= PAR_1880_FLOOR, summary
 
 
-def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer():
+def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer(on_the_test_map):
     """18 Grand Junction §"Company Presidents": whoever starts a company picks its Company President
     from the deck; he may not decline. The model names the card by its index; what it does not
     follow (the card is in the deck, the offer waits, it may not be declined) are oracles, which the
     validator reads from the engine (`Validator._engine_fact`). Before, the pick was never bound.
     With the oracles' answers inverted, the model disagrees with the engine: the answers are read."""
-    title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
+    title = on_the_test_map.program.titles["18 Grand Junction"]
     model = Model(title)
     game = overlay_game_class("18 Grand Junction", None, MAP)(players=[p.id for p in model.players], seed=1)
     scope = {c.id for c in model.corporations}
