@@ -679,3 +679,43 @@ def test_7_1_the_last_bid_is_compared_up_to_the_auctions_end_and_a_closing_is_a_
             validator.check(action)
         assert not report.closings and not report.mismatches, report.summary()
         assert sum(report.accepted.values()) > 1
+
+
+def test_the_certificates_outside_the_scope_are_the_engines_count_less_the_scopes(program):
+    """The model's `other_certs` frame (what counts against a player's certificate limit outside the
+    cut-down scope), counted for every player in one pass over the holdings, is the runtime's
+    `b_certificates` less what the scope holds, player by player: on the states of a playout, each
+    also with certificates of the corporations outside the scope (and of the scope's) handed to
+    the players; a title whose engine counts its own way is asked player by player."""
+    from compiler.verify.abstraction import _other_certificates, _other_certificates_of_players
+
+    title = program.titles["18CO"]
+    model = Model(title)
+    game = game_class(title.name, title.variant)(players=[p.id for p in model.players], seed=3)
+    rng = random.Random(3)
+
+    def by_player() -> dict[str, int]:
+        return {p.id: _other_certificates(game, model, game.entity("player", p.id)) for p in model.players}
+
+    held = set()
+    for _ in range(40):
+        assert _other_certificates_of_players(game, model) == by_player()
+        game.j.begin()
+        try:
+            for corp in game.corporations:
+                for cert in game.certs_of[corp.id][:3]:
+                    game.j.set(game.owner, cert.id, rng.choice(game.players))
+            counted = by_player()
+            assert _other_certificates_of_players(game, model) == counted
+            held |= set(counted.values())
+        finally:
+            game.j.rollback()
+        game.process(rng.choice(game.legal_actions()))
+    assert max(held) > 0  # (the players held certificates outside the scope)
+
+    class Counting(type(game)):
+        def b_certificates(self, player):
+            return super().b_certificates(player) + 1
+
+    game.__class__ = Counting
+    assert _other_certificates_of_players(game, model) == by_player()
