@@ -94,12 +94,19 @@ def toy():
 
 
 @pytest.fixture(scope="session")
-def site_loaded():
+def rulespecs_loaded():
+    """The real rulespecs (rulespecs/), loaded and checked once a process for the tests that read
+    them as they are (the site's, the verifier's, translation validation's): none changes them."""
     from compiler.lang.pipeline import load
 
     result = load()
     assert result.ok, "the rulespecs have errors; `rulec check` shows them"
     return result
+
+
+@pytest.fixture(scope="session")
+def site_loaded(rulespecs_loaded):
+    return rulespecs_loaded
 
 
 @pytest.fixture(scope="session")

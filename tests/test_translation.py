@@ -34,8 +34,14 @@ MAP = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 
 
 @pytest.fixture(scope="module")
-def program():
-    return load().program
+def program(rulespecs_loaded):
+    return rulespecs_loaded.program
+
+
+@pytest.fixture(scope="module")
+def on_the_test_map():
+    """The rulespecs with the marked test map of 18 Grand Junction (tests/fixtures/18gj_test_map.rules)."""
+    return load([paths.RULESPECS, MAP])
 
 
 def _validator(title, players=None):
@@ -335,7 +341,7 @@ def test_the_model_of_each_18co_action_agrees_with_the_engine(program):
     }, never={})
 
 
-def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
+def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map(on_the_test_map):
     """18 Grand Junction (DRG and DSPP in the scope) on the marked test map:
     no mismatch. The model is built from the title with the map overlay (with
     the map a home station is placed at the float, which the bare title's
@@ -354,7 +360,7 @@ def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map():
     only when another player holds as much, so the model marked sales (`sold_this_turn`,
     `last_seller`) the engine did not make; a usual sale of a company outside the scope marked none in
     the model (now an oracle, `sell_out_sale_outside_scope`)."""
-    title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
+    title = on_the_test_map.program.titles["18 Grand Junction"]
     # (up to 400 samples an action: the rare actions' floors below were counted on that path, which
     # the constructions for actions still short of their samples follow)
     report = _run(title, overlay_game_class("18 Grand Junction", None, MAP), limit=400)
@@ -469,13 +475,13 @@ def test_the_model_of_1880_romania_agrees_with_the_engine(program):
     assert report.accepted["par"] >= PAR_1880_FLOOR, summary
 
 
-def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer():
+def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer(on_the_test_map):
     """18 Grand Junction §"Company Presidents": whoever starts a company picks its Company President
     from the deck; he may not decline. The model names the card by its index; what it does not
     follow (the card is in the deck, the offer waits, it may not be declined) are oracles, which the
     validator reads from the engine (`Validator._engine_fact`). Before, the pick was never bound.
     With the oracles' answers inverted, the model disagrees with the engine: the answers are read."""
-    title = load([paths.RULESPECS, MAP]).program.titles["18 Grand Junction"]
+    title = on_the_test_map.program.titles["18 Grand Junction"]
     model = Model(title)
     game = overlay_game_class("18 Grand Junction", None, MAP)(players=[p.id for p in model.players], seed=1)
     scope = {c.id for c in model.corporations}
@@ -673,3 +679,43 @@ def test_7_1_the_last_bid_is_compared_up_to_the_auctions_end_and_a_closing_is_a_
             validator.check(action)
         assert not report.closings and not report.mismatches, report.summary()
         assert sum(report.accepted.values()) > 1
+
+
+def test_the_certificates_outside_the_scope_are_the_engines_count_less_the_scopes(program):
+    """The model's `other_certs` frame (what counts against a player's certificate limit outside the
+    cut-down scope), counted for every player in one pass over the holdings, is the runtime's
+    `b_certificates` less what the scope holds, player by player: on the states of a playout, each
+    also with certificates of the corporations outside the scope (and of the scope's) handed to
+    the players; a title whose engine counts its own way is asked player by player."""
+    from compiler.verify.abstraction import _other_certificates, _other_certificates_of_players
+
+    title = program.titles["18CO"]
+    model = Model(title)
+    game = game_class(title.name, title.variant)(players=[p.id for p in model.players], seed=3)
+    rng = random.Random(3)
+
+    def by_player() -> dict[str, int]:
+        return {p.id: _other_certificates(game, model, game.entity("player", p.id)) for p in model.players}
+
+    held = set()
+    for _ in range(40):
+        assert _other_certificates_of_players(game, model) == by_player()
+        game.j.begin()
+        try:
+            for corp in game.corporations:
+                for cert in game.certs_of[corp.id][:3]:
+                    game.j.set(game.owner, cert.id, rng.choice(game.players))
+            counted = by_player()
+            assert _other_certificates_of_players(game, model) == counted
+            held |= set(counted.values())
+        finally:
+            game.j.rollback()
+        game.process(rng.choice(game.legal_actions()))
+    assert max(held) > 0  # (the players held certificates outside the scope)
+
+    class Counting(type(game)):
+        def b_certificates(self, player):
+            return super().b_certificates(player) + 1
+
+    game.__class__ = Counting
+    assert _other_certificates_of_players(game, model) == by_player()

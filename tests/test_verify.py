@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import json
 import re
@@ -40,7 +41,7 @@ from hypothesis import strategies as st
 from compiler import paths
 from compiler.docs.proofs import recorded
 from compiler.paths import ROOT
-from compiler.lang.pipeline import load, load_texts
+from compiler.lang.pipeline import load_texts
 from compiler.verify.verifier import (
     FAILING,
     FOR_ANY_VALUE,
@@ -95,15 +96,26 @@ def load_toy_with(*overlays: str):
 
 
 def load_with(*overlays: str, drop: list[str] | None = None):
-    """The real rulespecs plus overlays (and with some lines of 1800.rules left out)."""
+    """The real rulespecs plus overlays (and with some lines of 1800.rules left out), loaded once
+    a module for each (tests that verify the same erratum share it). The titles the overlays or
+    the lines left out touch are checked (as `rulec check FILE` checks them); the others are the
+    real ones, which `real` checks."""
+    return _load_with(tuple(overlays), tuple(drop or ()))
+
+
+@functools.lru_cache(maxsize=None)
+def _load_with(overlays: tuple[str, ...], drop: tuple[str, ...]):
     texts = dict(RULESPECS)
-    for line in drop or []:
+    touched = set()
+    for line in drop:
         path = "rulespecs/1800.rules"
         assert line in texts[path]
         texts[path] = texts[path].replace(line, "")
+        touched.add(path)
     for i, text in enumerate(overlays):
         texts[f"overlay{i}.rules"] = text
-    loaded = load_texts(texts)
+        touched.add(f"overlay{i}.rules")
+    loaded = load_texts(texts, checking=frozenset(touched) if touched else None)
     assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
     return loaded
 
@@ -119,17 +131,17 @@ def text_of(report: TitleReport) -> str:
 
 
 @pytest.fixture(scope="module")
-def real():
-    return load_with()
+def real(rulespecs_loaded):
+    """The real rulespecs, as `load_with()` loads them (conftest.py's, loaded once a process)."""
+    return rulespecs_loaded
 
 
 @pytest.fixture(scope="module")
-def full_runs():
+def full_runs(rulespecs_loaded):
     """The reports of every title's and variant's full verification, as `rulec build` last ran it
     and recorded it in site/proofs.json, each checked fresh: its fingerprint is the title's now
     (the verifier's version and the text of the title's files), so it is what a run gives now."""
-    loaded = load()
-    record = recorded(loaded, paths.SITE)
+    record = recorded(rulespecs_loaded, paths.SITE)
     assert not record.stale, f"site/proofs.json is stale for {record.stale}: run `rulec docs` (or `rulec build`)"
     return record.reports
 
@@ -958,10 +970,10 @@ def test_7_with_the_optional_bidding_rule_bids_are_proved_and_agree_with_the_eng
 
 
 @pytest.fixture(scope="module")
-def model_1800():
+def model_1800(rulespecs_loaded):
     from compiler.emit.engines import game_class
 
-    title = load().program.titles["1800"]
+    title = rulespecs_loaded.program.titles["1800"]
     model = Model(title)
     return model, Translator(model), game_class("1800")(players=["Player 1", "Player 2"], seed=1)
 

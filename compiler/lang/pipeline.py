@@ -73,9 +73,11 @@ def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
     return unique
 
 
-def load_texts(texts: dict[str, str], *, check: bool = True, parsed: tuple[Module, ...] = ()) -> Loaded:
+def load_texts(texts: dict[str, str], *, check: bool = True, parsed: tuple[Module, ...] = (),
+               checking: frozenset[str] | None = None) -> Loaded:
     """Like `load`, for sources held in memory: {display path: text}.
-    `parsed`: modules already parsed (e.g. the libraries), resolved with them."""
+    `parsed`: modules already parsed (e.g. the libraries), resolved with them. `checking`: as
+    `load`'s, only the titles built from one of these display paths are checked."""
     sources = SourceMap()
     modules: list[Module] = list(parsed)
     diagnostics: list[Diagnostic] = []
@@ -85,7 +87,7 @@ def load_texts(texts: dict[str, str], *, check: bool = True, parsed: tuple[Modul
         diagnostics.extend(found)
         if module is not None:
             modules.append(module)
-    return _finish(modules, diagnostics, sources, list(texts), check)
+    return _finish(modules, diagnostics, sources, list(texts), check, checking)
 
 
 def within(path: Path, folder: Path) -> bool:

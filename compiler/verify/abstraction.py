@@ -15,6 +15,7 @@ import z3
 
 from compiler.runtime.entities import BANK as RT_BANK
 from compiler.runtime.entities import Entity
+from compiler.runtime.game import GameBase
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -325,6 +326,47 @@ def _other_certificates(game: Any, model: Model, player: Entity) -> int:
     return total
 
 
+def _other_certificates_of_players(game: Any, model: Model) -> dict[str, int]:
+    """`_other_certificates` of every player of the scope, by id, counted in one pass over the
+    holdings: the runtime's `b_certificates` (every certificate, private, bond and minor a player
+    holds that counts against the limit, a corporation's shares outside its no-limit zones) less
+    the scope's, as `_other_certificates` counts them. (Player by player, the engine's count walked
+    every holding once per player and compared each holder field by field.)"""
+    players = {p.id: game.entity("player", p.id) for p in model.players}
+    if type(game).b_certificates is not GameBase.b_certificates:  # a title's own count: asked as it is
+        return {pid: _other_certificates(game, model, player) for pid, player in players.items()}
+    seat = {player: pid for pid, player in players.items()}
+    totals = dict.fromkeys(players, 0)
+    owner = game.owner
+
+    def tally(ids: Any, sign: int, counted: Any = None) -> None:
+        """Each item of `ids` a player of the scope holds (and `counted(id)`, when given) counted
+        for him with `sign`."""
+        for item_id in ids:
+            pid = seat.get(owner[item_id])
+            if pid is not None and (counted is None or counted(item_id)):
+                totals[pid] += sign
+
+    counts = set(game.param("cert_limit_counts"))
+    if "shares" in counts:
+        scope = [game.entity("corporation", c.id) for c in model.corporations]
+        for corps, sign in ((game.corporations, 1), (scope, -1)):
+            for corp in corps:
+                certs = game.certs_of[corp.id]
+                if any(owner[cert.id] in seat for cert in certs) and "no_cert_limit" not in game.b_zones(corp):
+                    tally((cert.id for cert in certs), sign)
+    if "privates" in counts:
+        tally((x.id for x in game.privates), 1, lambda x: not game.closed[x])
+        tally((x.id for x in model.private_items), -1, lambda x: not game.closed[x])
+    if "bonds" in counts:
+        tally((b.id for b in game.bonds), 1)
+        tally((b.id for b in model.bond_items), -1)
+    if "minors" in counts:
+        tally((m.id for m in game.minors), 1, lambda m: not game.corp[m]["closed"])
+        tally((m.id for m in model.minors), -1, lambda m: not game.corp[m]["closed"])
+    return totals
+
+
 def scope_exact(game: Any, model: Model) -> bool:
     """Whether the model's variables describe the engine's state: no
     corporation in the scope has closed, and no entity in the scope holds a
@@ -394,6 +436,25 @@ def _holding_plan(model: Model) -> tuple[list[tuple[str, dict[Ent, str], str]], 
                  for item in model.items]
         zeros = {name: 0 for _, buckets, other in items for name in (*buckets.values(), other)}
         plan = model._holding_plan = (items, zeros)  # type: ignore[attr-defined]
+    return plan
+
+
+def _states_plan(model: Model) -> list[tuple[str, list[tuple[str, tuple[str, ...]]]]]:
+    """The title's declared states the model follows (`Model.states`, those of elements it can
+    name), each as the engine's key and, for each element of the scope, its variable's name and
+    the element's ids; made once a model (what `abstract_state` reads of them)."""
+    plan = getattr(model, "_states_plan", None)
+    if plan is None:
+        plan = []
+        for decl in model.states():
+            try:
+                elements = model.state_elements(decl)
+            except Unsupported:
+                continue
+            plan.append((f"state:{decl.name}",
+                         [(state_var(decl.name, parts), tuple(p if isinstance(p, str) else p.id for p in parts))
+                          for parts in elements]))
+        model._states_plan = plan  # type: ignore[attr-defined]
     return plan
 
 
@@ -503,8 +564,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     acting = game.current_entity()
     out["acting"] = (model_entity(model, acting) or NONE) if acting is not None and acting.kind != "minor" else NONE
     if model.truncated:
-        for p in model.players:
-            out[f"other_certs:{p.id}"] = _other_certificates(game, model, game.entity("player", p.id))
+        for pid, count in _other_certificates_of_players(game, model).items():
+            out[f"other_certs:{pid}"] = count
     for p in model.players:
         out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
         out[f"out:{p.id}"] = p.id in g["out"]
@@ -513,14 +574,10 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
     for name in ("sold", "acted"):
         out[name] = bool(g[name])
-    for decl in model.states():  # the declared states: each element of the scope in the engine's set or not
-        try:
-            elements = model.state_elements(decl)
-        except Unsupported:
-            continue
-        held = g.get(f"state:{decl.name}", frozenset())
-        for parts in elements:
-            out[state_var(decl.name, parts)] = tuple(p if isinstance(p, str) else p.id for p in parts) in held
+    for key, elements in _states_plan(model):  # the declared states: each element of the scope in the set or not
+        held = g.get(key, frozenset())
+        for name, ids in elements:
+            out[name] = ids in held
     for c in model.corporations:
         out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
     if model.cards is not None:

@@ -251,6 +251,8 @@ class Validator:
         self.actions = {c.name: c for c in title.of_kind("action")}
         #: each action's list parameters its body indexes (`indexed_lists`)
         self.heads: dict[str, set[str]] = {}
+        #: each action's parameters as `bind` reads them (`_param_plan`)
+        self._bind_plans: dict[str, list[tuple[Any, Any, str | None]]] = {}
         #: the last pre-state's variables named as the compiled terms name them ("pre.X")
         self._pre_env: tuple[dict[str, Any] | None, dict[str, Any]] = (None, {})
         #: the values of the terms that read nothing but that pre-state (`Evaluator`'s `shared`)
@@ -497,6 +499,16 @@ class Validator:
         return isinstance(holder, Entity) and holder.kind not in ("bank", "pool", "ipo", "depot", "scrap") \
             and (model_entity(self.model, holder) is None or holder.kind == "minor")
 
+    def _param_plan(self, p: Any) -> tuple[Any, list[Any] | None | Exception, str | None]:
+        """A parameter as `bind` reads it, made once an action: the parameter, the values the
+        model enumerates it over (`Translator.param_options`; what it raised, if it did) and its
+        list's element type."""
+        try:
+            options: list[Any] | None | Exception = self.tr.param_options(p)
+        except Exception as exc:  # (raised where `bind` reaches the parameter, as before)
+            options = exc
+        return p, options, _list_inner(p.type)
+
     def bind(self, kind: str, action: dict) -> tuple[Binding, dict[str, Any]] | None:
         game = self.game
         clause = self.actions.get(kind)
@@ -512,9 +524,12 @@ class Validator:
         heads = self.heads.get(kind)
         if heads is None:
             heads = self.heads[kind] = indexed_lists(decl)
-        for p, arg in zip(decl.params, args):
-            options = self.tr.param_options(p)
-            inner = _list_inner(p.type)
+        plan = self._bind_plans.get(kind)
+        if plan is None:
+            plan = self._bind_plans[kind] = [self._param_plan(p) for p in decl.params]
+        for (p, options, inner), arg in zip(plan, args):
+            if isinstance(options, Exception):
+                raise options
             if options is None and p.name in heads and isinstance(arg, list):
                 # the binding names the list's first certificate in the scope's order
                 chosen_ids = {c.id for c in arg if isinstance(c, Certificate)}
@@ -904,16 +919,16 @@ class Validator:
             found = self._post_plans[id(post_nodes)] = (post_nodes, plan)
         return found[1]
 
-    def try_all(self, kinds: set[str] | None = None) -> list[dict]:
-        """Every candidate now (of `kinds`, when given); the legal ones. (The constructions, which
-        only compare, ask for them too: a trial may draw from the engine's generator, which its
-        rollback leaves drawn, 1846's draft pick shuffling the hand, so the states that follow
-        depend on every trial.)"""
+    def try_all(self, kinds: set[str] | None = None, legal: bool = True) -> list[dict]:
+        """Every candidate now (of `kinds`, when given); the legal ones. Without `legal` (the
+        constructions, which only compare) the candidates not compared are not judged: none is
+        returned, nor any in `unbound_legal`. (Judging them would change nothing that follows: a
+        trial rolled back leaves the engine's random draws as they were, `JournaledRandom`.)"""
         game = self.game
         # the state now, abstracted once for every candidate, when one is first compared (the
         # candidates are tried in transactions rolled back, so it is the state they all start from)
         now = _Now(game, self.model)
-        legal = []
+        judge, legal = legal, []
         self.unbound_legal = []
         self.offered = set()
         for action in game._candidates():
@@ -923,10 +938,12 @@ class Validator:
                 continue
             accepted = self.check(action, now=now)
             if accepted is UNBOUND:
-                if game.is_legal(action):
+                if judge and game.is_legal(action):
                     self.unbound_legal.append(action)
                 continue
             if accepted is None:
+                if not judge:
+                    continue
                 accepted = game.is_legal(action)
             if accepted:
                 legal.append(action)
@@ -1074,7 +1091,7 @@ def _construct(validator: Validator, rng: random.Random, want: int) -> None:
     try:
         if _into_scope(validator, rng):
             report = validator.report
-            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want})
+            validator.try_all({k for k in validator.actions if report.accepted.get(k, 0) < want}, legal=False)
             _construct_from(validator, rng, want)
     finally:
         game.j.rollback()
@@ -1166,7 +1183,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     j.set(game.g, "sale_price", price)
                     if "buy_bond" in short and rng.random() < 0.5:
                         j.set(game.cash, game.players[i], game.cash[game.players[i]] + rng.choice((100, 300, 500)))
-                    validator.try_all(short)
+                    validator.try_all(short, legal=False)
                 finally:
                     j.rollback()
             if short & validator.private_kinds:
@@ -1182,7 +1199,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                             j.set(game.owner, item.id, rng.choice(others))
                     if rng.random() < 0.5:
                         later_phase(game, rng)
-                    validator.try_all(short & validator.private_kinds)
+                    validator.try_all(short & validator.private_kinds, legal=False)
                 finally:
                     j.rollback()
             if "sell_shares" in short:
@@ -1197,7 +1214,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                         mat = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp and not c.president]
                         for cert in mat[:2]:
                             j.set(game.owner, cert.id, game.players[i])
-                    validator.try_all({"sell_shares"})
+                    validator.try_all({"sell_shares"}, legal=False)
                 finally:
                     j.rollback()
     draft = game.g.get("draft") or {}
@@ -1211,7 +1228,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     rng.shuffle(deck)
                     j.set(game.g, "draft", {**draft, "deck": tuple(deck)})
                     j.set(game.g, "turn", i)
-                    validator.try_all({"bid"})
+                    validator.try_all({"bid"}, legal=False)
                 finally:
                     j.rollback()
     short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
@@ -1223,7 +1240,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
             try:
                 j.set(game.g, "turn", i)
                 j.set(game.debts, game.players[i].id, game.debts.get(game.players[i].id, 0) + rng.choice((20, 150)))
-                validator.try_all(short_other)
+                validator.try_all(short_other, legal=False)
             finally:
                 j.rollback()
     if report.accepted.get("take_over (exchange)", 0) < want:
@@ -1254,7 +1271,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     leave_nothing_to_sell(game, corp, rng)
                 if game._available_train_ids():
                     kinds = forced | {"buy_train", "corporation_sell_shares", "pass"}
-                    validator.try_all(kinds)
+                    validator.try_all(kinds, legal=False)
                     # again with nothing left to issue (where a title lets a corporation raise a
                     # train's price by issuing its own certificates, that comes before the president
                     # pays): its certificates given to the other players
@@ -1263,7 +1280,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     if own:
                         for cert in own:
                             j.set(game.owner, cert.id, rng.choice(others))
-                        validator.try_all(kinds)
+                        validator.try_all(kinds, legal=False)
             finally:
                 j.rollback()
         if report.accepted.get("discard_train", 0) < want:
@@ -1272,7 +1289,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 if not game.b_trains(corp) and not _give_train(validator, corp):
                     continue
                 j.set(game.g, "pending", (("corporation", corp.id, "discard_train"),))
-                validator.try_all({"discard_train"})
+                validator.try_all({"discard_train"}, legal=False)
             finally:
                 j.rollback()
 
@@ -1321,7 +1338,7 @@ def _construct_called_rounds(validator: Validator, rng: random.Random, want: int
                     j.set(game.g, "special", {**game.g["special"], "turn": turn})
                 else:
                     j.set(game.g, "acquisition", {**game.g["acquisition"], "turn": turn})
-                validator.try_all(short)
+                validator.try_all(short, legal=False)
         except (IllegalAction, RuleGap):
             pass  # a round the state cannot start: nothing to try
         finally:
@@ -1393,7 +1410,7 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                             add_station(game, corp, rng)
                         if stations:
                             extend_track(game, corp, rng)
-                        validator.try_all(short)
+                        validator.try_all(short, legal=False)
                         seen |= validator.offered
                     finally:
                         j.rollback()
@@ -1453,7 +1470,7 @@ def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> 
             if (game.owner[item.id].kind != "player" or game.closed[item.id]) and rng.random() < 0.7:
                 j.set(game.owner, item.id, rng.choice(game.players))
                 j.set(game.closed, item.id, False)
-        validator.try_all(set(names))
+        validator.try_all(set(names), legal=False)
     finally:
         j.rollback()
 
@@ -1501,7 +1518,7 @@ def _decide_after(validator: Validator, action: dict, want: int, rng: random.Ran
         pending = game.g.get("pending")
         if not pending or validator.report.accepted.get(pending[0][2], 0) >= want:
             return False
-        validator.try_all({pending[0][2]})
+        validator.try_all({pending[0][2]}, legal=False)
         return True
     finally:
         game.j.rollback()
