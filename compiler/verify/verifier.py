@@ -50,6 +50,8 @@ from compiler.verify.invariants import (Invariant, emergency_sale_steps, invaria
 from compiler.verify.model import GapError, Model, Reads, Unsupported, stable_hash
 from compiler.verify.tables import TableCheck, check_tables
 from compiler.verify.translate import (
+    AND,
+    NOT,
     Binding,
     Step,
     Transition,
@@ -72,6 +74,10 @@ TIMEOUT_SECONDS = 400.0
 QUICK_SECONDS = 1.0
 # the work `Invariant.monotone`'s sufficient condition may use per binding, besides the budget
 MONOTONE_SECONDS = 1.0
+# how long the whole property is tried in each case of a step that branches (`_cases`), before
+# the step is split into the property's conjuncts; and the most cases tried so
+CASE_SECONDS = 5.0
+MAX_CASES = 9
 # z3's resource count, not the clock, bounds the checks, so that whether a
 # check is proved or gives up does not depend on the machine or its load (a
 # suite that passes on a fast idle machine must pass on a slow busy one). The
@@ -679,37 +685,57 @@ class Verifier:
                 # the transition's other bindings.) Before the split, the sufficient
                 # condition `Invariant.monotone`: tried only where the whole property is
                 # not settled at once, since it seldom holds where the property is easy.
+                # Between the two, where the step branches (`Step.branches`), the whole
+                # property case by case (`_cases`), each case within `CASE_SECONDS`: in
+                # one query z3 weighs every branch against every other (1880's founder's
+                # choice: which company is founded, or given its building rights, or
+                # none), in a case only one; a case it does not settle within that
+                # leaves the step to the split.
                 quick = int(QUICK_SECONDS * RLIMIT_PER_SECOND)
-                attempts = [(False, [prop], quick), (True, _conjuncts(prop), None)]
-                for fresh, parts, cap in attempts[1:] if inv.name in split else attempts:
-                    if fresh:
+                attempts: list[tuple[str, list[Any], list[Any], int | None]] = []
+                if inv.name not in split:
+                    attempts.append(("quick", [prop], [True], quick))
+                cases = _cases(step.branches)
+                if 1 < len(cases) <= MAX_CASES:
+                    attempts.append(("cases", [prop], cases, int(CASE_SECONDS * RLIMIT_PER_SECOND)))
+                attempts.append(("split", _conjuncts(prop), [True], None))
+                monotone_tried = False
+                for kind, parts, within, cap in attempts:
+                    fresh = kind != "quick"
+                    if fresh and not monotone_tried:
+                        monotone_tried = True
                         if inv.step_property is None and self._monotone(inv, step, guard):
                             break
                         split.add(inv.name)
                     r = z3.unsat
-                    for part in parts:
-                        left = self.budget - used[inv.name]
-                        if left <= 0:
-                            r = None
-                            unknown.setdefault(inv.name, out_of_budget)
-                            break
-                        s = solver
-                        if fresh:
-                            s = z3.Solver()
-                            s.add(*self.assumption)
-                            s.add(*[zb(a) for a in step.axioms])
-                            s.add(guard)
-                        else:
-                            s.push()  # a fresh solver is not pushed: that too would make it incremental
-                        s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
-                        r, units = _check(s, min(left, cap or left))
-                        used[inv.name] += units
-                        if r == z3.sat:
-                            found[inv.name] = self._counterexample(s, step, inv, tn)
-                        elif r == z3.unknown and fresh:
-                            unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
-                        if not fresh:
-                            s.pop()
+                    for case in within:
+                        for part in parts:
+                            left = self.budget - used[inv.name]
+                            if left <= 0:
+                                r = None
+                                unknown.setdefault(inv.name, out_of_budget)
+                                break
+                            s = solver
+                            if fresh:
+                                s = z3.Solver()
+                                s.add(*self.assumption)
+                                s.add(*[zb(a) for a in step.axioms])
+                                s.add(guard)
+                                if truth(case) is None:
+                                    s.add(zb(case))
+                            else:
+                                s.push()  # a fresh solver is not pushed: that too would make it incremental
+                            s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
+                            r, units = _check(s, min(left, cap or left))
+                            used[inv.name] += units
+                            if r == z3.sat:
+                                found[inv.name] = self._counterexample(s, step, inv, tn)
+                            elif r == z3.unknown and kind == "split":
+                                unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
+                            if not fresh:
+                                s.pop()
+                            if r != z3.unsat:
+                                break
                         if r != z3.unsat:
                             break
                     if r != z3.unknown:
@@ -839,6 +865,25 @@ def _conjuncts(prop: Any) -> list[Any]:
             out.extend(_conjuncts(child))
         return out
     return [prop]
+
+
+def _cases(branches: list[Any]) -> list[Any]:
+    """The cases a step is checked in one by one (`Verifier._solve`): its outermost branches'
+    path conditions (`Step.branches`) b1..bn as a decision list: b1; not b1 and b2; ...; none of
+    them. They cover every state (take the first bi that holds, or the last case when none does)
+    and exclude each other, so a property that holds in each case holds; a model of one case is a
+    model of the whole. One case, [True], for a step without branches."""
+    out: list[Any] = []
+    before: list[Any] = []
+    for b in branches:
+        case = AND(b, *[NOT(x) for x in before])
+        if truth(case) is not False:
+            out.append(case)
+        before.append(b)
+    rest = AND(*[NOT(x) for x in before])
+    if truth(rest) is not False:
+        out.append(rest)
+    return out or [True]
 
 
 def _changed(step: Step) -> set[str]:
