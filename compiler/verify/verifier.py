@@ -257,6 +257,9 @@ class Cache:
     def __init__(self, path: Path | None):
         self.path = path
         self.data: dict[str, dict[str, Any]] = {}
+        #: the seconds each (title, options, transition) took when last checked (`times_key`), which
+        #: `warm` orders its tasks by: kept beside the results, in `verify-times.json`
+        self.times: dict[str, float] = {}
         self.hits = 0
         self.misses = 0
         if path is not None and path.exists():
@@ -264,6 +267,20 @@ class Cache:
                 self.data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 self.data = {}
+        if path is not None and self._times_path().exists():
+            try:
+                times = json.loads(self._times_path().read_text(encoding="utf-8"))
+                self.times = {str(k): float(v) for k, v in times.items()} if isinstance(times, dict) else {}
+            except (OSError, ValueError, TypeError):
+                self.times = {}
+
+    def _times_path(self) -> Path:
+        assert self.path is not None
+        return self.path.with_name("verify-times.json")
+
+    @staticmethod
+    def times_key(title: str, options: tuple[str, ...], transition: str) -> str:
+        return "\t".join((title, ",".join(options), transition))
 
     @classmethod
     def default(cls) -> "Cache":
@@ -297,12 +314,13 @@ class Cache:
     def save(self) -> None:
         if self.path is None:
             return
-        tmp = self.path.with_suffix(".tmp")
-        try:
-            tmp.write_text(json.dumps(self.data, sort_keys=True), encoding="utf-8")
-            tmp.replace(self.path)
-        except OSError:
-            pass
+        for path, value in ((self.path, self.data), (self._times_path(), self.times)):
+            tmp = path.with_suffix(".tmp")
+            try:
+                tmp.write_text(json.dumps(value, sort_keys=True), encoding="utf-8")
+                tmp.replace(path)
+            except OSError:
+                pass
 
 
 # ---------------------------------------------------------------- transitions of a title
@@ -552,13 +570,18 @@ class Verifier:
                 for inv in self.invariants}
         return keys, (steps, calls, reads, translate_time)
 
-    def check_transition(self, tn: Transition, prepared: tuple | None = None) -> list[CheckResult]:
+    def check_transition(self, tn: Transition, prepared: tuple | None = None,
+                         invariants: Iterable[str] | None = None) -> list[CheckResult]:
         """Every invariant against one transition, through the cache. `prepared`: what `check_keys`
-        returned for it, when it was called first."""
+        returned for it, when it was called first; `invariants`: only these (names; all when None),
+        the others still assumed where they are (`warm` shares a heavy transition out so)."""
         keys, (steps, calls, reads, translate_time) = prepared or self.check_keys(tn)
         results: list[CheckResult] = []
         todo: list[Invariant] = []
+        wanted = set(invariants) if invariants is not None else None
         for inv in self.invariants:
+            if wanted is not None and inv.name not in wanted:
+                continue
             key = keys[inv.name]
             cached = self.cache.get(key)
             if cached is not None:
@@ -1120,11 +1143,20 @@ class _RecordingCache(Cache):
         self.added[key] = value
 
 
-def _warm_one(task: tuple[str, str, float, tuple[str, ...]]) -> tuple[str, str, list["CheckResult"],
-                                                                       dict[str, dict[str, Any]]]:
+#: A task of `warm`: (title, transition or "init", timeout, options, the invariants to check: all
+#: when None).
+WarmTask = tuple[str, str, float, tuple[str, ...], "tuple[str, ...] | None"]
+#: What a transition is estimated to take per binding where no earlier run's time is known (`warm`)
+SECONDS_PER_BINDING = 1.0
+#: A transition estimated to take more than this share of a process's work is shared out among
+#: the processes, its invariants dealt in turn (`warm`)
+HEAVY_SHARE = 0.25
+
+
+def _warm_one(task: WarmTask) -> tuple[str, str, list["CheckResult"], dict[str, dict[str, Any]]]:
     """In a worker: one transition of one title (or its initial state, "init"), through the cache;
     its results and the cache entries it added."""
-    name, transition, timeout, options = task
+    name, transition, timeout, options, invariants = task
     cache = _RecordingCache(_WARM_STATE["cache"])
     verifiers = _WARM_STATE.setdefault("verifiers", {})
     if name not in verifiers:
@@ -1134,8 +1166,29 @@ def _warm_one(task: tuple[str, str, float, tuple[str, ...]]) -> tuple[str, str, 
     if transition == "init":
         results = verifier.check_init()
     else:
-        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition))
+        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
+                                            invariants=invariants)
     return name, transition, results, cache.added
+
+
+def plan(estimates: list[tuple[float, str, str, list[str]]], jobs: int, timeout: float,
+         options: tuple[str, ...]) -> list[WarmTask]:
+    """`warm`'s tasks, the heaviest first (so that the last to end is a light one), from each
+    transition's estimate (seconds, title, transition, its invariants); a transition estimated at
+    more than `HEAVY_SHARE` of a process's work is dealt to `jobs` tasks, each with every
+    `jobs`-th invariant."""
+    total = sum(e for e, *_ in estimates)
+    heavy = HEAVY_SHARE * total / max(1, jobs)
+    weighted: list[tuple[float, WarmTask]] = []
+    for seconds, name, transition, invariants in estimates:
+        parts = jobs if jobs > 1 and seconds > heavy and len(invariants) >= jobs else 1
+        if parts == 1:
+            weighted.append((seconds, (name, transition, timeout, options, None)))
+            continue
+        for i in range(parts):
+            weighted.append((seconds / parts, (name, transition, timeout, options, tuple(invariants[i::parts]))))
+    weighted.sort(key=lambda wt: -wt[0])  # stable: equal estimates keep the titles' order
+    return [task for _, task in weighted]
 
 
 def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout: float = TIMEOUT_SECONDS,
@@ -1145,6 +1198,8 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     when None), through `cache`, and keep the results for `verify_title`, which then only gathers
     them (and puts what was new in `cache`). Each process translates and checks one transition at
     a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
+    The transitions go heaviest first, by the seconds they took when last checked (`Cache.times`),
+    else by their bindings, and a heavy one is shared out by invariant (`plan`).
     With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
     (`scheduler`), whatever `jobs` says. Returns how many results were new."""
     jobs = jobs or os.cpu_count() or 1
@@ -1153,23 +1208,46 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    tasks: list[tuple[str, str, float, tuple[str, ...]]] = []
+    estimates: list[tuple[float, str, str, list[str]]] = []
+    order: dict[str, dict[str, int]] = {}
     for title in titles:
         try:
             verifier = Verifier(title, timeout, None, None, options)
         except (GapError, Unsupported):
             continue  # `verify_title` reports it
-        _WARM_TITLES[title.display_name] = title
-        tasks.append((title.display_name, "init", timeout, options))
-        tasks.extend((title.display_name, tn.name, timeout, options) for tn in verifier.transitions)
+        name = title.display_name
+        _WARM_TITLES[name] = title
+        invariants = [inv.name for inv in verifier.invariants]
+        order[name] = {n: i for i, n in enumerate(invariants)}
+        estimates.append((cache.times.get(Cache.times_key(name, options, "init"), 0.0), name, "init", []))
+        for tn in verifier.transitions:
+            seconds = cache.times.get(Cache.times_key(name, options, tn.name))
+            if seconds is None:
+                try:
+                    seconds = SECONDS_PER_BINDING * len(tn.bindings())
+                except (GapError, Unsupported):
+                    seconds = 0.0
+            estimates.append((seconds, name, tn.name, invariants))
+    tasks = plan(estimates, 1 if scheduler is not None else jobs, timeout, options)
+    parts_left: dict[tuple[str, str], int] = {}
+    for name, transition, *_ in tasks:
+        parts_left[(name, transition)] = parts_left.get((name, transition), 0) + 1
+    pieces: dict[tuple[str, str], list[CheckResult]] = {}
     added = 0
 
     def gathered(name: str, transition: str, results: list, new: dict) -> None:
         nonlocal added
-        _WARMED.setdefault((name, options, timeout), {})[transition] = results
         for key, value in new.items():
             cache.put(key, value)
         added += len(new)
+        pieces.setdefault((name, transition), []).extend(results)
+        parts_left[(name, transition)] -= 1
+        if parts_left[(name, transition)]:
+            return  # a transition shared out is taken whole or not at all (`verify_title` checks the rest)
+        whole = sorted(pieces.pop((name, transition)), key=lambda r: order[name].get(r.invariant, -1))
+        _WARMED.setdefault((name, options, timeout), {})[transition] = whole
+        # (a result taken from the cache has the seconds of the run that made it: the sum is the cold cost)
+        cache.times[Cache.times_key(name, options, transition)] = round(sum(r.seconds for r in whole), 3)
         if progress is not None:
             progress(f"{name}: {transition}")
 
