@@ -68,7 +68,8 @@ from compiler.verify.translate import (
 #: from it) needs the most: shares_sum_to_100 after it is proved within 200 when checked alone (in
 #: 74 s of wall time), not within 80, and in a full run with the other invariants it ran out of 200
 #: at the third player's binding; 18CO's buy_shares (three sources, §4.2.2) needs 80. Checks that
-#: prove fast are not slowed by a larger budget: only one that would be unknown runs longer.
+#: prove fast are not slowed by a larger budget: only one that would be unknown runs longer. (Since
+#: a branching step is checked case by case, `_cases`, player_choose's checks take seconds.)
 TIMEOUT_SECONDS = 400.0
 # how long a property is first tried whole, before it is split into its conjuncts
 QUICK_SECONDS = 1.0
