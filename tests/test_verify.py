@@ -54,8 +54,9 @@ from compiler.verify.verifier import (
     verify_title,
     warm,
 )
+from compiler.verify import verifier as verifier_module
 from compiler.verify.model import Model
-from compiler.verify.translate import Translator
+from compiler.verify.translate import Translator, zb
 from compiler.verify.abstraction import Compiled, Evaluator
 from compiler.verify.validate import validate
 
@@ -421,6 +422,97 @@ def test_a_mutant_breaking_each_standard_invariant_is_caught(invariant):
     assert f"cites {cite}" in text
     assert "overlay0.rules:" in text  # the mutant's own span
     assert f"breaks {invariant}[" in text
+
+
+def test_a_branching_step_is_checked_in_cases_that_cover_every_state(real):
+    """1880 Romania's founder's choice (18xx.games, `player_choose`): the translation records the path
+    conditions of its outermost branches (for each company in scope: founding it, or choosing its
+    building rights), and the cases the verifier checks one at a time (`_cases`, their decision list)
+    cover every state and exclude each other: z3 finds no state outside them all and none in two."""
+    title = select_titles(real, ["1880-romania/18xx-games"])[0]
+    tr = Translator(Model(title))
+    tn = next(t for t in transitions_for(tr) if t.name == "player_choose")
+    step = tn.translate(tn.bindings()[0])
+    assert len(step.branches) == 2 * len(tr.model.corporations)
+    cases = verifier_module._cases(step.branches)
+    assert len(cases) == len(step.branches) + 1
+    outside = z3.Solver()
+    outside.add(z3.Not(z3.Or(*[zb(c) for c in cases])))
+    assert outside.check() == z3.unsat
+    for i, a in enumerate(cases):
+        for b in cases[i + 1:]:
+            both = z3.Solver()
+            both.add(zb(a), zb(b))
+            assert both.check() == z3.unsat
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=1, max_size=3), max_size=5))
+def test_the_cases_of_any_branches_cover_every_state_once(clauses):
+    """`_cases` of any branch conditions (here conjunctions of literals over four variables, which
+    may overlap or be impossible): every state is in exactly one case."""
+    xs = z3.Bools("a b c d")
+    branches = [z3.And(*[xs[i] if positive else z3.Not(xs[i]) for i, positive in clause]) for clause in clauses]
+    cases = [zb(c) if z3.is_expr(c) else z3.BoolVal(bool(c)) for c in verifier_module._cases(branches)]
+    exactly_one = z3.Sum([z3.If(c, 1, 0) for c in cases]) == 1
+    s = z3.Solver()
+    s.add(z3.Not(exactly_one))
+    assert s.check() == z3.unsat
+
+
+def test_a_breach_in_one_case_of_a_branching_step_is_caught_there(monkeypatch):
+    """With the quick whole check made useless (no work at all), the mutant discard of
+    `trains_conserved`'s entry (a train handed to the bank, in a step whose `if` branches) is settled
+    case by case: its breach is found there, with the same report, and every other check is proved."""
+    action, _what, clauses = MUTANTS["trains_conserved"]
+    loaded = load_with('errata "mutant" of "1800" {\n' + clauses + "\n}\n")
+    title = loaded.program.titles["1800"]
+    monkeypatch.setattr(verifier_module, "QUICK_SECONDS", 0.0)
+    split: list[int] = []
+    cases = verifier_module._cases
+
+    def counted(branches):
+        out = cases(branches)
+        split.append(len(out))
+        return out
+
+    monkeypatch.setattr(verifier_module, "_cases", counted)
+    report = verify_title(title, cache=Cache(None), only=[action])
+    assert split and max(split) > 1
+    assert failures(report) == {("trains_conserved", action)}
+    assert report.result("trains_conserved", action).status == "counterexample"
+    assert "breaks trains_conserved[" in text_of(report)
+
+
+def test_warm_plans_the_heaviest_transitions_first_and_shares_out_a_heavy_one():
+    """`plan`: the tasks go heaviest first; a transition estimated at more than `HEAVY_SHARE` of a
+    process's work is dealt to every process, each with every other invariant, together all of them."""
+    invariants = ["money_conserved", "shares_sum_to_100", "cert_limit", "pool_cap", "holding_cap"]
+    estimates = [(0.0, "A", "init", []), (2.0, "A", "buy", invariants), (90.0, "A", "found", invariants),
+                 (5.0, "B", "sell", invariants), (1.0, "B", "pass", invariants)]
+    tasks = verifier_module.plan(estimates, 2, 400.0, ())
+    assert [(n, t) for n, t, *_ in tasks] == [("A", "found"), ("A", "found"), ("B", "sell"), ("A", "buy"),
+                                              ("B", "pass"), ("A", "init")]
+    shared = [task[4] for task in tasks if task[1] == "found"]
+    assert sorted(x for part in shared for x in part) == sorted(invariants)
+    assert all(task[4] is None for task in tasks if task[1] != "found")
+    assert all(task[4] is None for task in verifier_module.plan(estimates, 1, 400.0, ()))
+
+
+def test_checks_shared_out_by_invariant_give_the_results_of_one(toy, monkeypatch):
+    """With every transition shared out by invariant (`HEAVY_SHARE` 0), `warm` on two processes
+    gathers each transition whole: the report of a run in one process, and the seconds each
+    transition took kept for the next run's plan."""
+    titles = select_titles(toy, None)
+    one = [verify_title(t, cache=Cache(None)) for t in titles]
+    monkeypatch.setattr(verifier_module, "HEAVY_SHARE", 0.0)
+    cache = Cache(None)
+    warm(titles, cache, jobs=2)
+    two = [verify_title(t, cache=cache) for t in titles]
+    assert [[(x.invariant, x.transition, x.status) for x in r.results] for r in two] == \
+        [[(x.invariant, x.transition, x.status) for x in r.results] for r in one]
+    assert all(Cache.times_key(t.display_name, (), tn) in cache.times
+               for t in titles for tn in {x.transition for r in two for x in r.results})
 
 
 def test_a_title_invariant_clause_is_proved_or_refuted():

@@ -21,9 +21,10 @@ _VERIFIERS: dict[tuple, Any] = {}
 
 
 def check_task(titles: dict, cache_data: dict, token: str, kinds: tuple[type, type], name: str,
-               transition: str, timeout: float, options: tuple[str, ...]) -> tuple[str, str, list, dict]:
+               transition: str, timeout: float, options: tuple[str, ...],
+               invariants: tuple[str, ...] | None = None) -> tuple[str, str, list, dict]:
     """On a worker: one transition of one title (or its initial state, "init"), through the
-    cache; its results and the cache entries it added. `kinds` is the verifier's
+    cache (`invariants`: only these, all when None); its results and the cache entries it added. `kinds` is the verifier's
     `(Verifier, recording cache)` classes, sent by reference (the worker imports them), so
     that this module does not import the verifier that imports it."""
     Verifier, RecordingCache = kinds
@@ -36,13 +37,14 @@ def check_task(titles: dict, cache_data: dict, token: str, kinds: tuple[type, ty
     if transition == "init":
         results = verifier.check_init()
     else:
-        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition))
+        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
+                                            invariants=invariants)
     return name, transition, results, cache.added
 
 
-def warm_on(scheduler: str, titles: dict, tasks: list[tuple[str, str, float, tuple[str, ...]]],
+def warm_on(scheduler: str, titles: dict, tasks: list[tuple[str, str, float, tuple[str, ...], tuple[str, ...] | None]],
             cache_data: dict, gathered: Callable[[str, str, list, dict], None], kinds: tuple[type, type]) -> None:
-    """Run `tasks` ((title, transition, timeout, options)) on the Dask cluster at `scheduler`,
+    """Run `tasks` ((title, transition, timeout, options, invariants or None for all)) on the Dask cluster at `scheduler`,
     calling `gathered(name, transition, results, new cache entries)` as each ends. A task that
     fails is left to `verify_title`, which checks it in this process. `kinds`: see `check_task`."""
     from distributed import Client, as_completed

@@ -486,6 +486,10 @@ class Shared:
     #: identity is reused while a key names it)
     memo_states: dict[tuple, tuple] = field(default_factory=dict)
     depth: int = 0
+    #: the outermost branches' path conditions (`Step.branches`), and how deep in `if`s the
+    #: translation is
+    branches: list[Any] = field(default_factory=list)
+    if_depth: int = 0
 
 
 def _memo_key(name: str, bound: dict[str, Any], state: dict[str, Any], shared: Shared) -> tuple | None:
@@ -534,6 +538,10 @@ class Step:
     checked: dict[str, Any] = field(default_factory=dict)
     #: corporations whose presidency the step settles (`take_over`)
     settled: set[str] = field(default_factory=set)
+    #: the path conditions of the branches of the routine's own outermost `if`s (those in its body
+    #: and in its `for` loops, not in a branch or a called routine), in order: the verifier may
+    #: check the step case by case over them (`Verifier._cases`)
+    branches: list[Any] = field(default_factory=list)
 
 
 class Ctx:
@@ -1456,22 +1464,30 @@ class Translator:
             # if-then-else of whole states).
             remaining: Any = True
             new_locals: dict[str, Any] = dict(ctx.locals)
-            for cond_expr, body in st.branches:
-                cond = self.truthy(self.expr(cond_expr, ctx.fork(remaining)))
-                take = AND(remaining, cond)
-                if truth(take) is not False:
-                    sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, take), ctx.locals)
-                    self.stmts(body, sub)
+            shared = ctx.shared
+            outermost = shared.depth == 0 and shared.if_depth == 0
+            shared.if_depth += 1
+            try:
+                for cond_expr, body in st.branches:
+                    cond = self.truthy(self.expr(cond_expr, ctx.fork(remaining)))
+                    take = AND(remaining, cond)
+                    if truth(take) is not False:
+                        sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, take), ctx.locals)
+                        if outermost and truth(sub.path) is None:
+                            shared.branches.append(sub.path)
+                        self.stmts(body, sub)
+                        ctx.state = sub.state
+                        self._merge_locals(new_locals, sub.locals, take)
+                    remaining = AND(remaining, NOT(cond))
+                    if truth(remaining) is False:
+                        break
+                if truth(remaining) is not False and st.orelse:
+                    sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, remaining), ctx.locals)
+                    self.stmts(st.orelse, sub)
                     ctx.state = sub.state
-                    self._merge_locals(new_locals, sub.locals, take)
-                remaining = AND(remaining, NOT(cond))
-                if truth(remaining) is False:
-                    break
-            if truth(remaining) is not False and st.orelse:
-                sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, remaining), ctx.locals)
-                self.stmts(st.orelse, sub)
-                ctx.state = sub.state
-                self._merge_locals(new_locals, sub.locals, remaining)
+                    self._merge_locals(new_locals, sub.locals, remaining)
+            finally:
+                shared.if_depth -= 1
             ctx.locals = new_locals
         elif isinstance(st, s.For):
             domain = self.expr(st.domain, ctx)
@@ -1525,7 +1541,7 @@ class Translator:
         guard = AND(*sh.guards) if sh.guards else True
         return Step(label, guard, pre, ctx.state, list(sh.axioms), dict(sh.params), list(sh.oracles),
                     set(sh.calls), sh.reads, set(sh.havocked), list(sh.transfers), dict(sh.checked),
-                    set(sh.settled))
+                    set(sh.settled), list(sh.branches))
 
     def action_bindings(self, decl: s.Routine) -> list[Binding]:
         """Every binding of an action's entity, train and enum parameters, and

@@ -50,6 +50,8 @@ from compiler.verify.invariants import (Invariant, emergency_sale_steps, invaria
 from compiler.verify.model import GapError, Model, Reads, Unsupported, stable_hash
 from compiler.verify.tables import TableCheck, check_tables
 from compiler.verify.translate import (
+    AND,
+    NOT,
     Binding,
     Step,
     Transition,
@@ -66,12 +68,17 @@ from compiler.verify.translate import (
 #: from it) needs the most: shares_sum_to_100 after it is proved within 200 when checked alone (in
 #: 74 s of wall time), not within 80, and in a full run with the other invariants it ran out of 200
 #: at the third player's binding; 18CO's buy_shares (three sources, §4.2.2) needs 80. Checks that
-#: prove fast are not slowed by a larger budget: only one that would be unknown runs longer.
+#: prove fast are not slowed by a larger budget: only one that would be unknown runs longer. (Since
+#: a branching step is checked case by case, `_cases`, player_choose's checks take seconds.)
 TIMEOUT_SECONDS = 400.0
 # how long a property is first tried whole, before it is split into its conjuncts
 QUICK_SECONDS = 1.0
 # the work `Invariant.monotone`'s sufficient condition may use per binding, besides the budget
 MONOTONE_SECONDS = 1.0
+# how long the whole property is tried in each case of a step that branches (`_cases`), before
+# the step is split into the property's conjuncts; and the most cases tried so
+CASE_SECONDS = 5.0
+MAX_CASES = 9
 # z3's resource count, not the clock, bounds the checks, so that whether a
 # check is proved or gives up does not depend on the machine or its load (a
 # suite that passes on a fast idle machine must pass on a slow busy one). The
@@ -251,6 +258,9 @@ class Cache:
     def __init__(self, path: Path | None):
         self.path = path
         self.data: dict[str, dict[str, Any]] = {}
+        #: the seconds each (title, options, transition) took when last checked (`times_key`), which
+        #: `warm` orders its tasks by: kept beside the results, in `verify-times.json`
+        self.times: dict[str, float] = {}
         self.hits = 0
         self.misses = 0
         if path is not None and path.exists():
@@ -258,6 +268,20 @@ class Cache:
                 self.data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 self.data = {}
+        if path is not None and self._times_path().exists():
+            try:
+                times = json.loads(self._times_path().read_text(encoding="utf-8"))
+                self.times = {str(k): float(v) for k, v in times.items()} if isinstance(times, dict) else {}
+            except (OSError, ValueError, TypeError):
+                self.times = {}
+
+    def _times_path(self) -> Path:
+        assert self.path is not None
+        return self.path.with_name("verify-times.json")
+
+    @staticmethod
+    def times_key(title: str, options: tuple[str, ...], transition: str) -> str:
+        return "\t".join((title, ",".join(options), transition))
 
     @classmethod
     def default(cls) -> "Cache":
@@ -291,12 +315,13 @@ class Cache:
     def save(self) -> None:
         if self.path is None:
             return
-        tmp = self.path.with_suffix(".tmp")
-        try:
-            tmp.write_text(json.dumps(self.data, sort_keys=True), encoding="utf-8")
-            tmp.replace(self.path)
-        except OSError:
-            pass
+        for path, value in ((self.path, self.data), (self._times_path(), self.times)):
+            tmp = path.with_suffix(".tmp")
+            try:
+                tmp.write_text(json.dumps(value, sort_keys=True), encoding="utf-8")
+                tmp.replace(path)
+            except OSError:
+                pass
 
 
 # ---------------------------------------------------------------- transitions of a title
@@ -546,13 +571,18 @@ class Verifier:
                 for inv in self.invariants}
         return keys, (steps, calls, reads, translate_time)
 
-    def check_transition(self, tn: Transition, prepared: tuple | None = None) -> list[CheckResult]:
+    def check_transition(self, tn: Transition, prepared: tuple | None = None,
+                         invariants: Iterable[str] | None = None) -> list[CheckResult]:
         """Every invariant against one transition, through the cache. `prepared`: what `check_keys`
-        returned for it, when it was called first."""
+        returned for it, when it was called first; `invariants`: only these (names; all when None),
+        the others still assumed where they are (`warm` shares a heavy transition out so)."""
         keys, (steps, calls, reads, translate_time) = prepared or self.check_keys(tn)
         results: list[CheckResult] = []
         todo: list[Invariant] = []
+        wanted = set(invariants) if invariants is not None else None
         for inv in self.invariants:
+            if wanted is not None and inv.name not in wanted:
+                continue
             key = keys[inv.name]
             cached = self.cache.get(key)
             if cached is not None:
@@ -679,37 +709,57 @@ class Verifier:
                 # the transition's other bindings.) Before the split, the sufficient
                 # condition `Invariant.monotone`: tried only where the whole property is
                 # not settled at once, since it seldom holds where the property is easy.
+                # Between the two, where the step branches (`Step.branches`), the whole
+                # property case by case (`_cases`), each case within `CASE_SECONDS`: in
+                # one query z3 weighs every branch against every other (1880's founder's
+                # choice: which company is founded, or given its building rights, or
+                # none), in a case only one; a case it does not settle within that
+                # leaves the step to the split.
                 quick = int(QUICK_SECONDS * RLIMIT_PER_SECOND)
-                attempts = [(False, [prop], quick), (True, _conjuncts(prop), None)]
-                for fresh, parts, cap in attempts[1:] if inv.name in split else attempts:
-                    if fresh:
+                attempts: list[tuple[str, list[Any], list[Any], int | None]] = []
+                if inv.name not in split:
+                    attempts.append(("quick", [prop], [True], quick))
+                cases = _cases(step.branches)
+                if 1 < len(cases) <= MAX_CASES:
+                    attempts.append(("cases", [prop], cases, int(CASE_SECONDS * RLIMIT_PER_SECOND)))
+                attempts.append(("split", _conjuncts(prop), [True], None))
+                monotone_tried = False
+                for kind, parts, within, cap in attempts:
+                    fresh = kind != "quick"
+                    if fresh and not monotone_tried:
+                        monotone_tried = True
                         if inv.step_property is None and self._monotone(inv, step, guard):
                             break
                         split.add(inv.name)
                     r = z3.unsat
-                    for part in parts:
-                        left = self.budget - used[inv.name]
-                        if left <= 0:
-                            r = None
-                            unknown.setdefault(inv.name, out_of_budget)
-                            break
-                        s = solver
-                        if fresh:
-                            s = z3.Solver()
-                            s.add(*self.assumption)
-                            s.add(*[zb(a) for a in step.axioms])
-                            s.add(guard)
-                        else:
-                            s.push()  # a fresh solver is not pushed: that too would make it incremental
-                        s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
-                        r, units = _check(s, min(left, cap or left))
-                        used[inv.name] += units
-                        if r == z3.sat:
-                            found[inv.name] = self._counterexample(s, step, inv, tn)
-                        elif r == z3.unknown and fresh:
-                            unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
-                        if not fresh:
-                            s.pop()
+                    for case in within:
+                        for part in parts:
+                            left = self.budget - used[inv.name]
+                            if left <= 0:
+                                r = None
+                                unknown.setdefault(inv.name, out_of_budget)
+                                break
+                            s = solver
+                            if fresh:
+                                s = z3.Solver()
+                                s.add(*self.assumption)
+                                s.add(*[zb(a) for a in step.axioms])
+                                s.add(guard)
+                                if truth(case) is None:
+                                    s.add(zb(case))
+                            else:
+                                s.push()  # a fresh solver is not pushed: that too would make it incremental
+                            s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
+                            r, units = _check(s, min(left, cap or left))
+                            used[inv.name] += units
+                            if r == z3.sat:
+                                found[inv.name] = self._counterexample(s, step, inv, tn)
+                            elif r == z3.unknown and kind == "split":
+                                unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
+                            if not fresh:
+                                s.pop()
+                            if r != z3.unsat:
+                                break
                         if r != z3.unsat:
                             break
                     if r != z3.unknown:
@@ -839,6 +889,25 @@ def _conjuncts(prop: Any) -> list[Any]:
             out.extend(_conjuncts(child))
         return out
     return [prop]
+
+
+def _cases(branches: list[Any]) -> list[Any]:
+    """The cases a step is checked in one by one (`Verifier._solve`): its outermost branches'
+    path conditions (`Step.branches`) b1..bn as a decision list: b1; not b1 and b2; ...; none of
+    them. They cover every state (take the first bi that holds, or the last case when none does)
+    and exclude each other, so a property that holds in each case holds; a model of one case is a
+    model of the whole. One case, [True], for a step without branches."""
+    out: list[Any] = []
+    before: list[Any] = []
+    for b in branches:
+        case = AND(b, *[NOT(x) for x in before])
+        if truth(case) is not False:
+            out.append(case)
+        before.append(b)
+    rest = AND(*[NOT(x) for x in before])
+    if truth(rest) is not False:
+        out.append(rest)
+    return out or [True]
 
 
 def _changed(step: Step) -> set[str]:
@@ -1075,11 +1144,20 @@ class _RecordingCache(Cache):
         self.added[key] = value
 
 
-def _warm_one(task: tuple[str, str, float, tuple[str, ...]]) -> tuple[str, str, list["CheckResult"],
-                                                                       dict[str, dict[str, Any]]]:
+#: A task of `warm`: (title, transition or "init", timeout, options, the invariants to check: all
+#: when None).
+WarmTask = tuple[str, str, float, tuple[str, ...], "tuple[str, ...] | None"]
+#: What a transition is estimated to take per binding where no earlier run's time is known (`warm`)
+SECONDS_PER_BINDING = 1.0
+#: A transition estimated to take more than this share of a process's work is shared out among
+#: the processes, its invariants dealt in turn (`warm`)
+HEAVY_SHARE = 0.25
+
+
+def _warm_one(task: WarmTask) -> tuple[str, str, list["CheckResult"], dict[str, dict[str, Any]]]:
     """In a worker: one transition of one title (or its initial state, "init"), through the cache;
     its results and the cache entries it added."""
-    name, transition, timeout, options = task
+    name, transition, timeout, options, invariants = task
     cache = _RecordingCache(_WARM_STATE["cache"])
     verifiers = _WARM_STATE.setdefault("verifiers", {})
     if name not in verifiers:
@@ -1089,8 +1167,29 @@ def _warm_one(task: tuple[str, str, float, tuple[str, ...]]) -> tuple[str, str, 
     if transition == "init":
         results = verifier.check_init()
     else:
-        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition))
+        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
+                                            invariants=invariants)
     return name, transition, results, cache.added
+
+
+def plan(estimates: list[tuple[float, str, str, list[str]]], jobs: int, timeout: float,
+         options: tuple[str, ...]) -> list[WarmTask]:
+    """`warm`'s tasks, the heaviest first (so that the last to end is a light one), from each
+    transition's estimate (seconds, title, transition, its invariants); a transition estimated at
+    more than `HEAVY_SHARE` of a process's work is dealt to `jobs` tasks, each with every
+    `jobs`-th invariant."""
+    total = sum(e for e, *_ in estimates)
+    heavy = HEAVY_SHARE * total / max(1, jobs)
+    weighted: list[tuple[float, WarmTask]] = []
+    for seconds, name, transition, invariants in estimates:
+        parts = jobs if jobs > 1 and seconds > heavy and len(invariants) >= jobs else 1
+        if parts == 1:
+            weighted.append((seconds, (name, transition, timeout, options, None)))
+            continue
+        for i in range(parts):
+            weighted.append((seconds / parts, (name, transition, timeout, options, tuple(invariants[i::parts]))))
+    weighted.sort(key=lambda wt: -wt[0])  # stable: equal estimates keep the titles' order
+    return [task for _, task in weighted]
 
 
 def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout: float = TIMEOUT_SECONDS,
@@ -1100,6 +1199,8 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     when None), through `cache`, and keep the results for `verify_title`, which then only gathers
     them (and puts what was new in `cache`). Each process translates and checks one transition at
     a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
+    The transitions go heaviest first, by the seconds they took when last checked (`Cache.times`),
+    else by their bindings, and a heavy one is shared out by invariant (`plan`).
     With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
     (`scheduler`), whatever `jobs` says. Returns how many results were new."""
     jobs = jobs or os.cpu_count() or 1
@@ -1108,23 +1209,46 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    tasks: list[tuple[str, str, float, tuple[str, ...]]] = []
+    estimates: list[tuple[float, str, str, list[str]]] = []
+    order: dict[str, dict[str, int]] = {}
     for title in titles:
         try:
             verifier = Verifier(title, timeout, None, None, options)
         except (GapError, Unsupported):
             continue  # `verify_title` reports it
-        _WARM_TITLES[title.display_name] = title
-        tasks.append((title.display_name, "init", timeout, options))
-        tasks.extend((title.display_name, tn.name, timeout, options) for tn in verifier.transitions)
+        name = title.display_name
+        _WARM_TITLES[name] = title
+        invariants = [inv.name for inv in verifier.invariants]
+        order[name] = {n: i for i, n in enumerate(invariants)}
+        estimates.append((cache.times.get(Cache.times_key(name, options, "init"), 0.0), name, "init", []))
+        for tn in verifier.transitions:
+            seconds = cache.times.get(Cache.times_key(name, options, tn.name))
+            if seconds is None:
+                try:
+                    seconds = SECONDS_PER_BINDING * len(tn.bindings())
+                except (GapError, Unsupported):
+                    seconds = 0.0
+            estimates.append((seconds, name, tn.name, invariants))
+    tasks = plan(estimates, 1 if scheduler is not None else jobs, timeout, options)
+    parts_left: dict[tuple[str, str], int] = {}
+    for name, transition, *_ in tasks:
+        parts_left[(name, transition)] = parts_left.get((name, transition), 0) + 1
+    pieces: dict[tuple[str, str], list[CheckResult]] = {}
     added = 0
 
     def gathered(name: str, transition: str, results: list, new: dict) -> None:
         nonlocal added
-        _WARMED.setdefault((name, options, timeout), {})[transition] = results
         for key, value in new.items():
             cache.put(key, value)
         added += len(new)
+        pieces.setdefault((name, transition), []).extend(results)
+        parts_left[(name, transition)] -= 1
+        if parts_left[(name, transition)]:
+            return  # a transition shared out is taken whole or not at all (`verify_title` checks the rest)
+        whole = sorted(pieces.pop((name, transition)), key=lambda r: order[name].get(r.invariant, -1))
+        _WARMED.setdefault((name, options, timeout), {})[transition] = whole
+        # (a result taken from the cache has the seconds of the run that made it: the sum is the cold cost)
+        cache.times[Cache.times_key(name, options, transition)] = round(sum(r.seconds for r in whole), 3)
         if progress is not None:
             progress(f"{name}: {transition}")
 
