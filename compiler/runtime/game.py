@@ -19,6 +19,7 @@ is rolled back.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 from typing import Any, Callable, Iterable, Iterator
@@ -5289,12 +5290,21 @@ class GameBase:
         tried in a transaction that is rolled back."""
         if self.g["finished"]:
             return []
-        probing, self._probing = self._probing, True
-        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
-        try:
+        with self._listing(probing=True):
             return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
+
+    @contextlib.contextmanager
+    def _listing(self, probing: bool):
+        """A listing of candidates: with `probing`, an action's candidates are skipped where its probes
+        refuse them (`_group_refused`, `_pair_refused`; the pair probes' answers kept for the state it
+        lists in); without, each is tried (the oracle). Restores the enclosing listing's setting."""
+        saved = self._probing, self._pair_answers
+        self._probing = probing
+        self._pair_answers = (len(self.j._marks), {}) if probing else None
+        try:
+            yield
         finally:
-            self._probing, self._pair_answers = probing, answers
+            self._probing, self._pair_answers = saved
 
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
@@ -5306,13 +5316,11 @@ class GameBase:
         if self.g["finished"]:
             return []
         self._exhaustive = True
-        probing, self._probing = self._probing, False
-        answers, self._pair_answers = self._pair_answers, None
         try:
-            return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
+            with self._listing(probing=False):
+                return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
         finally:
             self._exhaustive = False
-            self._probing, self._pair_answers = probing, answers
 
     def random_legal_action(self, rng: random.Random) -> Action | None:
         """One legal action drawn at random, each of `legal_actions()` as
@@ -5321,9 +5329,7 @@ class GameBase:
         (or the game is over). For random playouts."""
         if self.g["finished"]:
             return None
-        probing, self._probing = self._probing, True
-        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
-        try:
+        with self._listing(probing=True):
             candidates = self._candidates()
             order = list(range(len(candidates)))
             rng.shuffle(order)
@@ -5331,8 +5337,6 @@ class GameBase:
                 if self.is_legal(candidates[index]):
                     return candidates[index]
             return None
-        finally:
-            self._probing, self._pair_answers = probing, answers
 
     def refused_by_gaps(self) -> list[str]:
         """The rule gaps that the current candidates run into (each message
@@ -5415,13 +5419,11 @@ class GameBase:
         """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
         search stops at its first paying run (`_quick_routes`)."""
         self._quick_routes = True
-        probing, self._probing = self._probing, True
-        answers, self._pair_answers = self._pair_answers, (len(self.j._marks), {})
         try:
-            return any(not self._idle(c) and self.is_legal(c) for c in candidates)
+            with self._listing(probing=True):
+                return any(not self._idle(c) and self.is_legal(c) for c in candidates)
         finally:
             self._quick_routes = False
-            self._probing, self._pair_answers = probing, answers
 
     def _possible_actors(self, name: str) -> list[Entity]:
         """Entities of the kind an action's first parameter names (open privates only)."""
@@ -5500,16 +5502,24 @@ class GameBase:
         action = {"type": self._action_shape(name)[0], **who}
         if self.action_name(action) != name:
             return False
+        return self._probe_refuses(action, self.PROBES[name])
+
+    def _probe_refuses(self, action: Action, probe: Callable, *values: Any) -> bool:
+        """Whether `probe` (an action's opening guards, given its entity and `values`) refuses `action`,
+        run as the action's dispatch runs them, in a transaction rolled back: the refusals before the
+        binding (`_open_action`), the turn check (`_check_actor`), then the guards. Anything but a
+        refusal the probe meets leaves the candidates to be tried (their own trial meets it, as the
+        oracle's does)."""
         named = self._named_shares
         self.j.begin()
         try:
             kind, _routine, rule = self._open_action(action)
-            actor = self.find(who["entity"])
+            actor = self.find(action["entity"])
             self._check_actor(kind, [actor], rule)
-            self.PROBES[name](self, actor)
+            probe(self, actor, *values)
         except (IllegalAction, RuleGap):
             return True
-        except Exception:  # noqa: BLE001 - the candidates' own trial meets it, as the oracle's does
+        except Exception:  # noqa: BLE001
             return False
         finally:
             self._named_shares = named
@@ -5540,25 +5550,9 @@ class GameBase:
             known = answers.get(key)
         except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
             return False
-        if known is not None:
-            return known
-        named = self._named_shares
-        self.j.begin()
-        try:
-            kind, _routine, rule = self._open_action(action)
-            actor = self.find(action["entity"])
-            self._check_actor(kind, [actor], rule)
-            probe(self, actor, value)
-            refused = False
-        except (IllegalAction, RuleGap):
-            refused = True
-        except Exception:  # noqa: BLE001 - the candidates' own trial meets it, as the oracle's does
-            refused = False
-        finally:
-            self._named_shares = named
-            self.j.rollback()
-        answers[key] = refused
-        return refused
+        if known is None:
+            known = answers[key] = self._probe_refuses(action, probe, value)
+        return known
 
     #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
     _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}

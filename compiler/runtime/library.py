@@ -45,7 +45,8 @@ class Library:
         """The engine's citations: its `own` and the library's but those `unshared` (rules the title
         has not, or has its own citation of), sorted by name as an engine that carries them all lists
         them."""
-        merged = {name: cite for name, cite in self._rules.items() if name not in set(unshared)}
+        left_out = set(unshared)
+        merged = {name: cite for name, cite in self._rules.items() if name not in left_out}
         merged.update(own)
         return dict(sorted(merged.items()))
 
