@@ -3,8 +3,9 @@
     python benchmarks/twins.py [--json]
 
 A twin is a builtin the runtime defines as a `b_NAME` method of `GameBase` and the verifier
-re-implements by hand as the method `b_NAME` of its z3 `Builtins`. Each is a rule (or a primitive)
-whose meaning is written twice, and kept in step only by translation validation (`rulec validate`).
+re-implements by hand as the method `b_NAME` of its z3 `Builtins` (or of a base class it is made
+of). Each is a rule (or a primitive) whose meaning is written twice, and kept in step only by
+translation validation (`rulec validate`).
 Issue 32 is to bring them down: policies move into the library as DSL procedures, from which both
 the engine and the z3 model are derived, and what stays twinned is primitives.
 
@@ -28,23 +29,32 @@ ENGINE_CLASS = "GameBase"
 MODEL_CLASS = "Builtins"
 
 
-def _builtins_of(class_name: str, root: Path) -> set[str]:
-    """The `b_` method names of the one class `class_name` defined under `root/compiler`."""
-    found: list[set[str]] = []
+def _class_nodes(class_name: str, root: Path) -> list[ast.ClassDef]:
+    """Every class `class_name` defined at the top of a module under `root/compiler`."""
+    found: list[ast.ClassDef] = []
     for path in sorted((root / "compiler").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         if f"class {class_name}" not in text:
             continue
         tree = ast.parse(text, str(path))
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name == class_name:
-                found.append({
-                    item.name[2:] for item in node.body
-                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("b_")
-                })
+        found += [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == class_name]
+    return found
+
+
+def _builtins_of(class_name: str, root: Path) -> set[str]:
+    """The `b_` method names of the one class `class_name` defined under `root/compiler`, its own and
+    those of its bases defined there (the mixins a class is assembled from)."""
+    found = _class_nodes(class_name, root)
     if len(found) != 1:
         raise SystemExit(f"expected one class {class_name} under compiler/, found {len(found)}")
-    return found[0]
+    names = {
+        item.name[2:] for item in found[0].body
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("b_")
+    }
+    for base in found[0].bases:
+        if isinstance(base, ast.Name) and _class_nodes(base.id, root):
+            names |= _builtins_of(base.id, root)
+    return names
 
 
 def census(root: Path = ROOT) -> dict[str, list[str]]:

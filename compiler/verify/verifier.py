@@ -141,7 +141,8 @@ PASSING = ("proved", "sanctioned")
 #: Statuses that say a rule is wrong or unprovable (not merely unfinished).
 FAILING = ("counterexample", "unknown")
 
-_SOURCES = ("verifier.py", "model.py", "translate.py", "invariants.py", "tables.py")
+_SOURCES = ("verifier.py", "model.py", "translate.py", "terms.py", "translator.py", "builtins_state.py",
+            "builtins_map.py", "builtins_effects.py", "builtins_abilities.py", "invariants.py", "tables.py")
 
 
 def version_sources() -> list[Path]:

@@ -1,0 +1,411 @@
+"""The runtime's builtins as z3 (`Builtins`, see `translator.py`): the values the model leaves to
+the engine (oracles), the privates' abilities, and the title's ability cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from compiler.runtime.game import GameBase
+from compiler.verify.model import BANK, NONE, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported
+from compiler.verify.terms import (
+    AND,
+    DIV,
+    IF,
+    IMPLIES,
+    MUL,
+    NEG,
+    NOT,
+    OR,
+    SUM,
+    CardRef,
+    Ctx,
+    Opaque,
+    SymList,
+    ent_is,
+    zi,
+)
+
+
+class AbilityBuiltins:
+    """The values the model leaves to the engine (oracles), the privates' abilities and the
+    title's ability cards."""
+
+    # -- values the model leaves to the engine: the round track's rows, the
+    #    phase's group, the players' free picks (oracles, constrained only by
+    #    what is certain), and the privates' abilities (static data)
+    def oracle(self, ctx: Ctx, name: str, args: tuple, sort: str = "bool") -> Any:
+        """A fact the model does not follow (a row of the round track, the deck is empty, an offer
+        waits, a declaration is armed): any value of `sort`. `args`: what the fact is about (ids, a
+        parameter's name), which the translation validator reads the engine's answer with."""
+        v = ctx.fresh(name, sort)
+        ctx.shared.oracles.append((name, args, v))
+        return v
+
+    def b_round_track_row_free(self, ctx: Ctx, price: Any, slot: Any) -> Any:
+        """As GameBase.b_round_track_row_free: which rows of the round track are
+        taken is outside the model, so any answer."""
+        return self.oracle(ctx, "round_track_row_free", (price, slot))
+
+    def b_tile_color(self, ctx: Ctx, hex_id: Any) -> Any:
+        """As GameBase.b_tile_color: the map is outside the model."""
+        return Opaque("the colour of a hex's tile")
+
+    def b_pick(self, ctx: Ctx, player: Any, item: Any) -> None:
+        """As GameBase.b_pick, for the components the model holds: none is of the
+        `free_pick` kind (`b_pickable` is false), so it is never picked here."""
+        ctx.require(self.b_pickable(ctx, item))
+
+    def b_take_round_track_row(self, ctx: Ctx, corp: Any, slot: Any) -> None:
+        """As GameBase.b_take_round_track_row: the round track is outside the model."""
+
+    def b_phase_group(self, ctx: Ctx) -> Any:
+        """As GameBase.b_phase_group: a name the model does not follow."""
+        return Opaque("the phase's group")
+
+    def b_picking(self, ctx: Ctx) -> Any:
+        """As GameBase.b_picking: in the auction round, while picks are on offer.
+        After an opening auction (`first_round: auction`) the picks follow the
+        sale of the last private: the round is still the auction's and no
+        private is left with the bank (with no `free_pick`, never). Otherwise
+        an oracle says."""
+        first_round = self.m.prop_value("first_round")
+        ctx.shared.reads.add("property", "first_round", first_round)
+        if first_round == "auction":
+            kind = self.m.prop_value("free_pick")
+            ctx.shared.reads.add("property", "free_pick", kind)
+            if kind in (None, "none"):
+                return False
+            return AND(self.b_in_round(ctx, "auction"), self.starting_head(ctx) == self.m.z(NONE))
+        return AND(self.b_in_round(ctx, "auction"), self.oracle(ctx, "picking", ()))
+
+    def b_pickable(self, ctx: Ctx, item: Any) -> Any:
+        """As GameBase.b_pickable: only a component of the title's `free_pick`
+        kind is ever on offer; whether one of them still is, is outside the model."""
+        kind = self.param(ctx, "free_pick") if self.m.has_param("free_pick") else None
+        keys = {str(c.key) for c in self.m.title.components(str(kind))} if kind not in (None, "none") else set()
+        ctx.shared.reads.add("property", "free_pick.keys", sorted(keys))
+        sel = self.tr.as_sel(item)
+        if all(it.id not in keys for it, _ in sel.alts):
+            return False
+        raise Unsupported("pickable of a component the model holds")
+
+    def ability_of(self, ent: Ent, key: str) -> dict | None:
+        for a in self.m.data.get(ent, {}).get("children") or ():
+            if a.get("kind") == "ability" and a.get("key") == key:
+                return a
+        return None
+
+    def b_has_ability(self, ctx: Ctx, company: Any, ability: Any) -> Any:
+        """As GameBase.b_has_ability: from the component's data."""
+        m = self.m
+        key = str(ability)
+        e = self.ent(company)
+        out: list[Any] = []
+        for x in m.privates + m.corporations:
+            has = self.ability_of(x, key) is not None
+            ctx.shared.reads.add(x.kind, f"{x.id}.ability.{key}", has)
+            if has:
+                out.append(self.tr.ent_is(e, x))
+        return OR(*out)
+
+    def b_ability_value(self, ctx: Ctx, company: Any, ability: Any, field_: Any) -> Any:
+        """As GameBase.b_ability_value: a field of the component's ability (a
+        refusal where the company has no such ability: the runtime's RuleGap)."""
+        m = self.m
+        e = self.ent(company)
+        values: list[tuple[Any, Any]] = []
+        for x in m.privates + m.corporations:
+            a = self.ability_of(x, str(ability))
+            value = None if a is None else a.get(str(field_))
+            ctx.shared.reads.add(x.kind, f"{x.id}.ability.{ability}.{field_}", value)
+            if value is None:
+                continue
+            if not isinstance(value, int):
+                raise Unsupported(f"ability value {value!r}")
+            values.append((self.tr.ent_is(e, x), value))
+        if not values:
+            raise GapError(f"ability {ability}.{field_}", "the rulespec does not give it")
+        ctx.require(OR(*[c for c, _ in values]))
+        out: Any = values[-1][1]
+        for cond, value in reversed(values[:-1]):
+            out = IF(cond, value, out)
+        return out
+
+
+    # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
+    #    The card each corporation holds and the cubes left on it are state (`card:C`, `cubes:C`).
+    #    The uses a corporation declared this turn, the deck and the offers waiting are the runtime's,
+    #    not the model's: each is an oracle, bounded only by what the cards' data makes certain (a
+    #    discount no larger than the most a card can give). Every proof then holds for whatever the
+    #    engine holds.
+    def cards(self, ctx: Ctx) -> list[dict[str, Any]]:
+        """The title's ability cards as data (`Model.cards`). Unsupported for a title without."""
+        cards = self.m.cards
+        if cards is None:
+            raise Unsupported("ability cards: the title names no `ability_cards`")
+        ctx.shared.reads.add("cards", str(self.m.prop_value("ability_cards")), cards)
+        return cards
+
+    def powers(self, ctx: Ctx, effect: str) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+        """(card index, card, ability) for each card with an ability of that `effect`."""
+        out = []
+        for i, card in enumerate(self.cards(ctx), start=1):
+            for ability in card.get("children") or ():
+                if ability.get("kind") == "ability" and ability.get("effect") == effect:
+                    out.append((i, card, ability))
+                    break
+        return out
+
+    def card_index(self, ctx: Ctx, corp: Ent) -> Any:
+        """The index of the card `corp` holds (0: none)."""
+        self.cards(ctx)
+        return ctx.state[f"card:{corp.id}"]
+
+    def card_uses(self, ctx: Ctx, index: Any) -> Any:
+        """The cubes a card gets when it is picked (its `uses`; 0 without), for a card index term."""
+        self.cards(ctx)
+        return self.m.card_uses(zi(index))
+
+    def cubes_of(self, ctx: Ctx, corp: Ent) -> Any:
+        """The cubes left on `corp`'s card (0 to the card's `uses`)."""
+        self.cards(ctx)
+        return ctx.state[f"cubes:{corp.id}"]
+
+    def has_power_of(self, ctx: Ctx, corp: Ent, effect: str) -> Any:
+        index = self.card_index(ctx, corp)
+        return OR(*[index == i for i, _, _ in self.powers(ctx, effect)])
+
+    def ids(self, *terms: Any) -> tuple[str | None, ...]:
+        """The ids of entity terms (None for one not known here): an oracle's arguments, which the
+        translation validator reads the engine's answer with."""
+        out = []
+        for t in terms:
+            k = self.known(self.ent(t))
+            out.append(k.id if k is not None else None)
+        return tuple(out)
+
+    def b_card_of(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_card_of: the card C holds, or none (a `CardRef`; none for a non-corporation)."""
+        e = self.ent(corp)
+        k = self.known(e)
+        if k is not None and k.kind != "corporation":
+            return None
+        options = self.corp_of(ctx, e)
+        out: Any = 0
+        for c, cond in reversed(options):
+            out = IF(cond, self.card_index(ctx, c), out)
+        return CardRef(out)
+
+    def b_has_power(self, ctx: Ctx, corp: Any, effect: Any) -> Any:
+        """As GameBase.b_has_power: C's card has an ability with that `effect` (false for anything but
+        a corporation)."""
+        e = self.ent(corp)
+        k = self.known(e)
+        if k is not None and k.kind != "corporation":
+            return False
+        return OR(*[AND(cond, self.has_power_of(ctx, c, str(effect))) for c, cond in self.corp_of(ctx, e)])
+
+    def b_power_value(self, ctx: Ctx, corp: Any, effect: Any, field_: Any) -> Any:
+        """As GameBase.b_power_value: the property of that ability of C's card; the engine stops (a
+        rule gap) where C's card has no such ability, so that path has no after-state."""
+        effect, name = str(effect), str(field_)
+        powers = self.powers(ctx, effect)
+
+        def value(c: Ent) -> Any:
+            index = self.card_index(ctx, c)
+            out: Any = None
+            known = []
+            for i, card, ability in powers:
+                v = ability.get(name)
+                if v is None:
+                    continue
+                if isinstance(v, GapValue):
+                    raise GapError(f"{card['key']} {effect} {name}", v.reason)
+                known.append(index == i)
+                v = self.tr.lift(v)
+                out = v if out is None else self.tr.ite(index == i, v, out)
+            ctx.require(OR(*known))
+            if out is None:
+                raise GapError(f"ability {effect} {name}", "no card gives it")
+            return out
+
+        return self.per_corp(ctx, corp, value)
+
+    def b_cubes(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_cubes: the cubes left on C's card (0 without a card)."""
+        return self.per_corp(ctx, corp, lambda c: self.cubes_of(ctx, c))
+
+    def spend(self, ctx: Ctx, c: Ent, n: Any, when: Any) -> None:
+        """`spend_cubes` for one company: refused without a card or with fewer than n cubes left."""
+        left = self.cubes_of(ctx, c)
+        ctx.require(IMPLIES(when, AND(self.card_index(ctx, c) != 0, self.tr.cmp(">=", n, 1),
+                                      self.tr.cmp("<=", n, left))))
+        ctx.state[f"cubes:{c.id}"] = IF(AND(ctx.path, when), left - zi(n), left)
+
+    def b_spend_cubes(self, ctx: Ctx, corp: Any, n: Any) -> None:
+        """As GameBase.b_spend_cubes."""
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        for c, cond in options:
+            self.spend(ctx, c, n, cond)
+
+    def b_use_power(self, ctx: Ctx, corp: Any, n: Any) -> None:
+        """As GameBase.b_use_power: refused unless C's card has a declared ability (one of the runtime's
+        DECLARED_EFFECTS), stackable for n > 1, and no declaration of C is waiting (an oracle), then
+        n cubes are spent. The declaration itself is the runtime's (read back as an oracle)."""
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        declared = [p for effect in sorted(GameBase.DECLARED_EFFECTS) for p in self.powers(ctx, effect)]
+        for c, cond in options:
+            index = self.card_index(ctx, c)
+            armed = self.oracle(ctx, "armed", (c.id,))
+            stackable = OR(*[index == i for i, _, a in declared if a.get("stackable") is True])
+            ctx.require(IMPLIES(cond, AND(OR(*[index == i for i, _, _ in declared]), NOT(armed),
+                                          OR(self.tr.cmp("<=", n, 1), stackable))))
+            self.spend(ctx, c, n, cond)
+
+    def b_place_card_marker(self, ctx: Ctx, corp: Any, hex_id: Any) -> None:
+        """As GameBase.b_place_card_marker: refused unless C's card has a `bonus_token` ability and the
+        hex has a city (the map is outside the model: an oracle), then a cube is spent. The marker
+        itself only changes route revenue (an oracle)."""
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        city = self.oracle(ctx, "marker_city", ())
+        for c, cond in options:
+            ctx.require(IMPLIES(cond, AND(self.has_power_of(ctx, c, "bonus_token"), city)))
+            self.spend(ctx, c, 1, cond)
+
+    def declared_discount(self, ctx: Ctx, c: Ent) -> Any:
+        """The percent C's declared `train_discount` takes off a train from the bank now (an oracle:
+        0, or up to `discount_per_use` times the cubes its card can spend at once)."""
+        d = self.oracle(ctx, "train_discount", (c.id,), "int")
+        index = self.card_index(ctx, c)
+        most: Any = 0
+        for i, card, ability in self.powers(ctx, "train_discount"):
+            per = ability.get("discount_per_use")
+            if not isinstance(per, int):
+                raise GapError(f"{card['key']} discount_per_use", getattr(per, "reason", "not a percent"))
+            uses = card.get("uses") if ability.get("stackable") is True else 1
+            most = IF(index == i, per * (uses if isinstance(uses, int) else 1), most)
+        ctx.shared.axioms.extend([d >= 0, d <= most])
+        return d
+
+    def b_bank_price(self, ctx: Ctx, corp: Any, train: Any) -> Any:
+        """As GameBase.b_bank_price: the train's price less C's declared discount, rounded down."""
+        price = self.tr.member(train, "price", ctx)
+
+        def discounted(c: Ent) -> Any:
+            d = self.declared_discount(ctx, c)
+            return DIV(MUL(price, SUM([100, NEG(d)])), 100)
+
+        return self.per_corp(ctx, corp, discounted)
+
+    def b_discount_used(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_discount_used: the declaration is spent (the model keeps none)."""
+        self.corp_of(ctx, corp)
+
+    def b_operating_order(self, ctx: Ctx) -> Any:
+        """As GameBase.b_operating_order: the companies of the current or last operating round, in
+        their order. Which ones and in what order is the runtime's: position i holds an oracle
+        company, all different, each there or not."""
+        m = self.m
+        elems = []
+        ents = []
+        for i in range(len(m.corporations)):
+            e = self.oracle(ctx, "operating_order", (i,), "ent")
+            ctx.shared.axioms.append(OR(*[e == m.z(c) for c in m.corporations]))
+            ents.append(e)
+            elems.append((e, self.oracle(ctx, "operates", (i,))))
+        if len(ents) > 1:
+            ctx.shared.axioms.append(z3.Distinct(ents))
+        return SymList(elems)
+
+    def b_offered(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        """As GameBase.b_offered: an offer of a card for C waits on P first (an oracle)."""
+        self.corp_of(ctx, corp)
+        return self.oracle(ctx, "offered", self.ids(player, corp))
+
+    def b_offer_card(self, ctx: Ctx, corp: Any, action: Any, required: Any) -> None:
+        """As GameBase.b_offer_card: C's president (in a stock round, without one, the player acting)
+        must take `action`, unless the deck is empty (an oracle) or nobody is a player to ask."""
+        m = self.m
+        st = ctx.state
+        pres = self.b_president(ctx, corp)
+        stock = st["round"] == ROUNDS.index("stock")
+        decider = IF(AND(self.tr.eq(pres, None), stock), st["acting"], pres)
+        asked = AND(OR(*[ent_is(m, decider, p) for p in m.players]), NOT(self.oracle(ctx, "deck_empty", ())))
+        sub = ctx.fork(asked)
+        self.b_require_decision(sub, decider, action)
+        ctx.state = sub.state
+
+    def b_pick_card(self, ctx: Ctx, player: Any, corp: Any, card: Any, action: Any) -> None:
+        """As GameBase.b_pick_card: P names C's card (none declines, refused where the offer does not
+        allow it; a card not in the deck is refused: oracles). C holds it with its `uses` cubes; P's
+        decision is resolved unless another offer waits on him (an oracle); `card_picked` follows (a
+        trigger of its own)."""
+        if card is None or isinstance(card, str):
+            card = CardRef(self.tr.card_number(card))
+        if not isinstance(card, CardRef):
+            raise Unsupported(f"pick_card of {card!r}")
+        index = card.index
+        declined = self.tr.eq(index, 0)
+        offer = self.ids(player, corp)
+        ctx.require(self.oracle(ctx, "offer_waits", offer))
+        ctx.require(IMPLIES(declined, NOT(self.oracle(ctx, "offer_required", offer))))
+        ctx.require(IMPLIES(NOT(declined), self.oracle(ctx, "in_deck", (str(index),))))
+        options = self.corp_of(ctx, corp)
+        ctx.require(OR(*[cond for _, cond in options]))
+        for c, cond in options:
+            when = AND(ctx.path, cond, NOT(declined))
+            ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
+            ctx.state[f"cubes:{c.id}"] = IF(when, self.card_uses(ctx, index), self.cubes_of(ctx, c))
+        last = ctx.fork(NOT(self.oracle(ctx, "more_offers", offer)))
+        self.b_resolve_decision(last, player, action)
+        ctx.state = last.state
+        ctx.shared.calls.add("emit:card_picked")
+
+    def b_discard_cards(self, ctx: Ctx) -> None:
+        """As GameBase.b_discard_cards: every card held leaves the game (the model tracks no holding
+        the card allowed beyond its own cap: the sanction is the runtime's)."""
+        for c in self.m.corporations:
+            ctx.state[f"card:{c.id}"] = IF(ctx.path, 0, self.card_index(ctx, c))
+            ctx.state[f"cubes:{c.id}"] = IF(ctx.path, 0, self.cubes_of(ctx, c))
+
+    def b_set_operating_position(self, ctx: Ctx, corp: Any, position: Any) -> None:
+        """As GameBase.b_set_operating_position: refused once the round has begun, for a company not
+        in it, or outside 1 to the number operating (the order is the runtime's: an oracle says
+        whether the rest holds); the model keeps no order."""
+        self.corp_of(ctx, corp)
+        ctx.require(AND(self.tr.cmp(">=", position, 1),
+                        self.oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
+
+    def b_close_minor(self, ctx: Ctx, minor: Any) -> None:
+        """As GameBase.b_close_minor: that minor closes."""
+        e = self.ent(minor)
+        for x in self.m.minors:
+            self.close_minor(ctx, x, AND(ctx.path, e == self.m.z(x)))
+
+    def close_minor(self, ctx: Ctx, minor: Ent, when: Any) -> None:
+        """As GameBase._close_minor, when `when`: the minor's cash goes to the bank and its trains to the
+        scrap heap (which of the model's trains it holds is the engine's to say: an oracle per train
+        held elsewhere); its stations leave the map (not modelled). A minor closed already is left
+        as it is."""
+        m = self.m
+        sub = ctx.fork(AND(when, NOT(ctx.state[f"closed:{minor.id}"])))
+        sub.state[f"closed:{minor.id}"] = IF(sub.path, True, sub.state[f"closed:{minor.id}"])
+        self.transfer(sub, sub.state[f"cash:{minor.id}"], m.z(minor), m.z(BANK))
+        for t in m.trains:
+            self._move_one(sub, t, m.z(minor), m.z(SCRAP), AND(sub.path, self.held(sub, t, m.z(minor))))
+        ctx.state = sub.state
+
+    def card_holds_price(self, ctx: Ctx, corp: Ent) -> Any:
+        """Whether C's declared `hold_price` keeps its price from moving left or down now (the
+        runtime's market_move in an operating round): an oracle, possible only with such a card."""
+        if self.m.prop_value("ability_cards") is None or not self.powers(ctx, "hold_price"):
+            return False
+        armed = self.oracle(ctx, "hold_price", (corp.id,))
+        return AND(armed, self.has_power_of(ctx, corp, "hold_price"),
+                   ctx.state["round"] == ROUNDS.index("operating"))

@@ -1,0 +1,878 @@
+"""The runtime's builtins as z3 (`Builtins`, see `translator.py`): the effects (par, purchases,
+sales, debts, the presidency, turns, abilities used, bids, certificates granted).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from compiler.runtime.entities import exchange_sets
+from compiler.verify.model import (
+    BANK,
+    DEPOT,
+    ELSEWHERE,
+    POOL,
+    ROUNDS,
+    Ent,
+    GapError,
+    Item,
+    Unsupported,
+    hold_name,
+)
+from compiler.verify.terms import (
+    AND,
+    DIV,
+    IF,
+    IMPLIES,
+    MUL,
+    NEG,
+    NOT,
+    OR,
+    SUM,
+    Ctx,
+    SymList,
+    ent_is,
+    is_z3,
+    truth,
+    zi,
+)
+
+
+class EffectBuiltins:
+    """The builtins with effects: par, purchases, sales, debts, presidency, turns, abilities
+    used, bids, certificates granted."""
+
+    # ---------------------------------------------------------------- effects
+
+    def b_set_par(self, ctx: Ctx, corp: Any, price: Any) -> None:
+        market = self.m.require_market()
+        ctx.shared.reads.add("market", "par_cells", [(c, market.price(c)) for c in market.par_cells()])
+        cells = {}
+        for cell in market.par_cells():
+            p = market.price(cell)
+            cells[p] = market.par_cell(p)
+        for c, cond in self.corp_of(ctx, corp):
+            when = AND(ctx.path, cond)
+            ctx.fork(cond).require(OR(*[self.tr.eq(price, p) for p in cells]))
+            st = ctx.state
+            row: Any = st[f"row:{c.id}"]
+            col: Any = st[f"col:{c.id}"]
+            for p, cell in cells.items():
+                hit = self.tr.eq(price, p)
+                row = IF(hit, cell[0], row)  # type: ignore[index]
+                col = IF(hit, cell[1], col)  # type: ignore[index]
+            st[f"par:{c.id}"] = IF(when, zi(price), st[f"par:{c.id}"])
+            st[f"has_par:{c.id}"] = IF(when, True, st[f"has_par:{c.id}"])
+            st[f"row:{c.id}"] = IF(when, row, st[f"row:{c.id}"])
+            st[f"col:{c.id}"] = IF(when, col, st[f"col:{c.id}"])
+            st[f"has_cell:{c.id}"] = IF(when, True, st[f"has_cell:{c.id}"])
+
+    def b_bought(self, ctx: Ctx, player: Any, corp: Any) -> None:
+        """As GameBase.b_bought: the buyer's turn marks; the float and presidency checked; in a special
+        round (18CO §8.2: one certificate a turn) the turn moves on, which the round machinery says
+        (havocked, as a pass's)."""
+        st = ctx.state
+        st["acted"] = IF(ctx.path, True, st["acted"])
+        for c, cond in self.corp_of(ctx, corp):
+            self.check_float(ctx, c, cond)
+        self.b_check_president(ctx, corp)
+        special = ctx.fork(ctx.state["round"] == ROUNDS.index("special"))
+        self.turn_over(special)
+        ctx.state = special.state
+
+    def check_float(self, ctx: Ctx, corp: Ent, cond: Any) -> None:
+        m = self.m
+        needed = m.data[corp].get("float") or m.prop_value("float")
+        ctx.shared.reads.add("float", corp.id, needed)
+        if needed is None:
+            raise GapError("float", "neither the corporation nor the title gives the float")
+        from compiler.verify.model import GapValue
+
+        if isinstance(needed, GapValue):
+            raise GapError("float", needed.reason)
+        if isinstance(needed, dict) and any(str(k) in m.zone_names for k in needed):
+            needed = self.float_by_par_zone(ctx, corp, needed)  # as GameBase._by_par_zone (18CO's 40/50/60%)
+        if isinstance(needed, dict):  # by phase (1880's 20/30/40/60%)
+            needed = self.b_phase_value(ctx.fork(cond), needed)
+        if not isinstance(needed, int) and not is_z3(needed):
+            raise Unsupported(f"corporation {corp.id} float {needed!r}")
+        counts = m.prop_value("float_counts")
+        ctx.shared.reads.add("property", "float_counts", counts)
+        if counts == "sold_from_treasury":
+            # as GameBase._check_float: every certificate out of the IPO counts, wherever it is now
+            held = SUM([100, NEG(self.percent_of(ctx, m.z(self.tr.ipo_of(corp)), corp))])
+        else:
+            held = SUM([self.percent_of(ctx, m.z(p), corp) for p in m.players])
+        st = ctx.state
+        name = f"floated:{corp.id}"
+        floats = AND(cond, NOT(st[name]), self.tr.cmp(">=", held, needed))
+        st[name] = IF(AND(ctx.path, cond), OR(st[name], self.tr.cmp(">=", held, needed)), st[name])
+        for t in m.trains:
+            # as GameBase._deliver_own_trains: a train the corporation owns from its float (`owner` and
+            # `delivered: float`, 18CO's DSNG 2P) leaves the depot for it
+            data = m.train_data.get(t.name or "", {})
+            if str(data.get("owner")) == corp.id and data.get("delivered") == "float":
+                self._move_one(ctx, t, m.z(DEPOT), m.z(corp),
+                               AND(ctx.path, floats, ctx.state[hold_name(t, DEPOT)] >= 1))
+        if self.param(ctx, "home_token_at") == "float":
+            # as GameBase._check_float: the home station is placed when the corporation floats
+            sub = ctx.fork(floats)
+            self.b_place_home_token(sub, m.z(corp))
+            ctx.state = sub.state
+
+    def float_by_par_zone(self, ctx: Ctx, corp: Ent, needed: dict) -> Any:
+        """As GameBase._by_par_zone: the float of the zone (in name order) of the cell the corporation was
+        started in, chosen by its par price."""
+        market = self.m.require_market()
+        par = ctx.state[f"par:{corp.id}"]
+        out: Any = None
+        for cell in market.par_cells():
+            zone = next((z for z in sorted(market.zones_of(cell)) if z in needed), None)
+            if zone is None:
+                continue
+            value = needed[zone]
+            out = value if out is None else self.tr.ite(par == market.price(cell), value, out)
+        if out is None:
+            raise GapError("float", "no par zone has a float")
+        return out
+
+    def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
+        """As GameBase.b_note_sold: the turn's sale marks (the round's sales are the library's state
+        sold_this_round, which the sale sets itself)."""
+        st = ctx.state
+        st["sold"] = IF(ctx.path, True, st["sold"])
+        st["acted"] = IF(ctx.path, True, st["acted"])
+        for c, cond in self.corp_of(ctx, corp):
+            name = f"sold_this_turn:{c.id}"
+            st[name] = IF(AND(ctx.path, cond), True, st[name])
+
+    def b_price_after_moves(self, ctx: Ctx, corp: Any, direction: Any, n: Any) -> Any:
+        """As GameBase.b_price_after_moves: the price `n` market moves would give. A number of moves that
+        is a term (a count of certificates and one more) is read up to the most certificates a corporation
+        has in the model, and one more; beyond it the market's edge holds the price."""
+        market = self.m.require_market()
+        if str(direction) not in ("up", "down", "left", "right"):
+            raise Unsupported(f"market move {direction!r}")
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
+
+        def moved(cell, k):
+            for _ in range(int(k)):
+                cell = market.move(cell, str(direction))
+            return market.price(cell)
+
+        if not is_z3(n):
+            counts = [int(n)]
+        else:
+            most = max((len(self.m.certs_for(c.id)) for c in self.m.corporations), default=0) + 1
+            counts = list(range(0, most + 1))
+
+        def after(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_cell:{c.id}"])
+            out = self.cell_chain(ctx, c, lambda cell: moved(cell, counts[-1]), key=("price after", str(direction), counts[-1]))
+            for k in reversed(counts[:-1]):
+                out = IF(n == k, self.cell_chain(ctx, c, lambda cell, k=k: moved(cell, k),
+                                                 key=("price after", str(direction), k)), out)
+            return out
+
+        return self.per_corp(ctx, corp, after)
+
+    def side_prices_of(self, t: Item) -> list[int]:
+        """The prices of a train card's sides (its own and its `variant_of` sides)."""
+        sides = self.m.side_prices.get(t.name or "") or []
+        if t.price is None or any(p is None for p in sides):
+            raise GapError(f"train {t.name} price")
+        return [t.price, *sides]
+
+    def b_dearest_side_price(self, ctx: Ctx) -> Any:
+        """As GameBase.b_dearest_side_price: the dearest side of the bank's cheapest card."""
+        def dearest() -> Any:
+            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
+            out: Any = 0
+            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
+                out = IF(cond, max(self.side_prices_of(t)), out)
+            return out
+
+        return self.on_depot(ctx, "dearest_side_price", dearest)
+
+    def b_dearest_train_price(self, ctx: Ctx) -> Any:
+        """As GameBase.b_dearest_train_price: the dearest side of any card the bank sells, the pool's too."""
+        m = self.m
+        cards = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
+        cards += [(t, ctx.state[hold_name(t, POOL)] >= 1) for t in m.trains
+                  if self.meets_obligation(ctx, t) and hold_name(t, POOL) in ctx.state]
+        out: Any = 0
+        for t, cond in sorted(cards, key=lambda tc: max(self.side_prices_of(tc[0]))):
+            out = IF(cond, max(self.side_prices_of(t)), out)
+        return out
+
+    def b_operated(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_operated: whether the corporation has finished an operating turn (outside the
+        model: an oracle per corporation)."""
+        return self.per_corp(ctx, corp, lambda c: self.oracle(ctx, "operated", (c.id,)))
+
+    def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_limit_trains: the trains counted against the train limit; where phased-out ones are
+        not (`obsolete_trains_count_for_limit: false`), which types are phased out is an oracle."""
+        m = self.m
+        e = self.ent(corp)
+        if m.prop_value("obsolete_trains_count_for_limit") is not False:
+            return SUM([IF(self.held(ctx, t, e), 1, 0) for t in m.trains])
+        obsolete = {name: self.oracle(ctx, "obsolete", (name,)) for name in m.train_types
+                    if m.train_data.get(name, {}).get("obsolete_on") is not None}
+        return SUM([IF(AND(self.held(ctx, t, e), NOT(obsolete.get(t.name or "", False))), 1, 0) for t in m.trains])
+
+    def b_face_value(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_face_value: the printed value of a company of the draft ($0 for a Pass card)."""
+        x = self.draft_item(company)
+        if x.kind not in ("private", "minor"):
+            return 0
+        return self.draft_amount(x, "cost", ctx.shared.reads)
+
+    def b_absorb_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
+        """As GameBase.b_absorb_station: each station of the minor on the map becomes the corporation's, a
+        token beyond its charter (placed and extra: its tokens left and its next token's price are as
+        before), except where the corporation has a station in that city already (the minor's just leaves
+        the map). Stations are outside the model: how many become the corporation's is an oracle the
+        validator reads from the engine's map."""
+        k = self.known(self.ent(other))
+        if k is None or k.kind != "minor":
+            raise Unsupported("absorb_station of an entity that is not a known minor")
+        for c, cond in self.corp_of(ctx, corp):
+            absorbed = self.oracle(ctx, "stations_absorbed", (c.id, k.id), "int")
+            ctx.shared.axioms.append(absorbed >= 0)
+            when = AND(ctx.path, cond)
+            for name in (f"tokens:{c.id}", f"extra_tokens:{c.id}"):
+                ctx.state[name] = IF(when, ctx.state[name] + absorbed, ctx.state[name])
+
+    def b_falling_sale_value(self, ctx: Ctx, corp: Any, shares: Any) -> Any:
+        """As GameBase.b_falling_sale_value: for each number of shares a sale may hold (at most every share
+        of the corporation), the sum of that many prices on the token's way down from its cell (refused
+        when the corporation has no price yet)."""
+        market = self.m.require_market()
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
+
+        def value(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_cell:{c.id}"])
+            most = sum(cert.percent for cert in self.m.certs_for(c.id)) // 10
+
+            def at(cell: tuple[int, int]) -> Any:
+                out: Any = 0
+                prices, here = [], cell
+                for _ in range(most):
+                    prices.append(market.price(here))
+                    here = market.move(here, "down")
+                for n in range(1, most + 1):
+                    out = IF(self.tr.eq(shares, n), sum(prices[:n]), out)
+                return out
+
+            return self.cell_chain(ctx, c, at)
+
+        return self.per_corp(ctx, corp, value)
+
+    def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
+        """As GameBase.b_can_emergency_sell: the player holds a certificate of a
+        corporation with a price that the pool could take now."""
+        m = self.m
+        cap = self.param(ctx, "pool_cap")
+        parts = []
+        for c in m.corporations:
+            pool = self.percent_of(ctx, m.z(POOL), c)
+            for cert, ok in self.sellable_certs(ctx, player, c):
+                parts.append(AND(ctx.state[f"has_cell:{c.id}"], ok,
+                                 self.tr.cmp("<=", pool + self.cert_percent(ctx, cert), cap)))
+        if m.truncated:
+            # a certificate of a corporation outside the scope: the engine's answer (any value)
+            outside = ctx.fresh("emergency_sellable_outside_scope", "bool")
+            ctx.shared.oracles.append(("emergency_sellable_outside_scope", (), outside))
+            parts.append(outside)
+        return OR(*parts)
+
+    def b_sell_out(self, ctx: Ctx, player: Any) -> None:
+        """As GameBase.b_sell_out: a bankrupt player's certificates all go to the pool, corporation by
+        corporation. First those he may sell by the usual rules, within the pool's room, president's
+        certificate last, as one sale paid at the price and moving it as his sale does; then the rest at
+        the price then, which does not move. Each corporation's presidency is then settled (the
+        `take_over` step); his privates and minors close. A corporation closed by the price drop (a
+        close cell) is outside the model, as for every sale. (1846's certificate-limit check after it,
+        a sum over every share, private and minor, is proved by `Invariant.monotone`.)"""
+        m = self.m
+        p = self.ent(player)
+        if self.known(p) is None:
+            # one player at a time: the holdings read are then plain variables, not terms over a
+            # symbolic player
+            for q in m.players:
+                sub = ctx.fork(ent_is(m, p, q))
+                self.b_sell_out(sub, m.z(q))
+                ctx.state = sub.state
+            return
+        cap = self.param(ctx, "pool_cap")
+        for c in m.corporations:
+            certs = m.certs_for(c.id)
+            held = {x.id: self.held(ctx, x, p) for x in certs}
+            sub = ctx.fork(AND(ctx.state[f"has_cell:{c.id}"], OR(*held.values())))
+            # the usual sale: what he may sell by the usual rules (`sellable_certs`), within the pool's room
+            room: Any = SUM([cap, NEG(self.percent_of(sub, m.z(POOL), c))])
+            taken: dict[str, Any] = {}
+            for x, ok in self.sellable_certs(sub, p, c):
+                size = self.cert_percent(sub, x)
+                taken[x.id] = AND(ok, self.tr.cmp("<=", size, room))
+                room = SUM([room, NEG(IF(taken[x.id], size, 0))])
+            sale = sub.fork(OR(*taken.values()))
+            percent = SUM([IF(taken.get(x.id, False), self.cert_percent(sub, x), 0) for x in certs])
+            self.transfer(sale, DIV(MUL(self.price_of(sale, c), percent), 10), m.z(BANK), p)
+            for x in certs:
+                self._move_one(sale, x, p, m.z(POOL), AND(sale.path, taken.get(x.id, False)))
+            # the library's price drop (it reads the holdings after the sale: the president, for a drop
+            # by his sale), the sale naming no certificates, then the sale noted
+            self.tr.call("price_drop_on_sale", [p, m.z(c), SymList([]), SUM([IF(t, 1, 0) for t in taken.values()])],
+                         {}, sale)
+            self.b_note_sold(sale, p, m.z(c))
+            if "sold_this_round" in self.tr.states:  # as the runtime: the library's record of the round's sales
+                self.tr.state_set(self.tr.states["sold_this_round"], [p, m.z(c)], True, sale)
+            # the rest, at the price the sale left; every certificate he held ends in the pool, written
+            # as one move from the holdings before (the end state of the runtime's two moves)
+            holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}
+            sub.state = {name: (sub.state[name] if name in holdings else value) for name, value in sale.state.items()}
+            percent = SUM([IF(AND(held[x.id], NOT(taken.get(x.id, False))), self.cert_percent(sub, x), 0)
+                           for x in certs])
+            self.transfer(sub, DIV(MUL(self.price_of(sub, c), percent), 10), m.z(BANK), p)
+            for x in certs:
+                self._move_one(sub, x, p, m.z(POOL), AND(sub.path, held[x.id]))
+            self.b_check_president(sub, m.z(c))
+            ctx.state = sub.state
+        for x in m.privates:
+            name = f"closed:{x.id}"
+            ctx.state[name] = IF(AND(ctx.path, self.held(ctx, m.item(x.id), p)), True, ctx.state[name])  # type: ignore[arg-type]
+        for x in m.minors:
+            self.close_minor(ctx, x, self.tr.eq(ctx.state[f"owner:{x.id}"], p))
+        if m.truncated:
+            # his certificates of the started corporations outside the scope go to the pool as well, paid by
+            # the bank (an amount the model does not follow); what stays (granted certificates of one not
+            # started) is any count up to what he held
+            proceeds = ctx.fresh("sell_out_outside_scope")
+            ctx.shared.oracles.append(("sell_out_outside_scope", (), proceeds))
+            ctx.shared.axioms.append(proceeds >= 0)
+            self.transfer(ctx, proceeds, m.z(BANK), p)
+            # whether one of those went as a usual sale (what he may sell within the pool's room), which
+            # the runtime notes as his sale (`note_sold`: the round's sale marks)
+            usual = ctx.fresh("sell_out_sale_outside_scope", "bool")
+            ctx.shared.oracles.append(("sell_out_sale_outside_scope", (), usual))
+            noted = AND(ctx.path, usual)
+            for name in ("sold", "acted"):
+                ctx.state[name] = IF(noted, True, ctx.state[name])
+            for q in m.players:
+                name = f"other_certs:{q.id}"
+                left = ctx.fresh(f"sell_out_left:{q.id}")
+                ctx.shared.axioms.append(AND(left >= 0, left <= ctx.state[name]))
+                ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), left, ctx.state[name])
+
+    def b_leave_game(self, ctx: Ctx, player: Any) -> None:
+        """As GameBase.b_leave_game: the player is out of the game."""
+        m = self.m
+        p = self.ent(player)
+        for q in m.players:
+            name = f"out:{q.id}"
+            ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), True, ctx.state[name])
+
+    def b_players_in_game(self, ctx: Ctx) -> Any:
+        """As GameBase.b_players_in_game: how many players are not out."""
+        return SUM([IF(ctx.state[f"out:{q.id}"], 0, 1) for q in self.m.players])
+
+    def b_prices_frozen(self, ctx: Ctx) -> Any:
+        """As GameBase.b_prices_frozen: the phase is one the market's `frozen_in` names."""
+        m = self.m
+        ctx.shared.reads.add("market", "frozen_in", m.frozen_in)
+        return OR(*[ctx.state["phase"] == m.phase_index(x) for x in m.frozen_in if x in m.phase_keys])
+
+    def b_phase_value(self, ctx: Ctx, value: Any) -> Any:
+        """As GameBase.b_phase_value: a map read at the current phase, by the
+        phase's name or its group (refused where the map has neither)."""
+        if not isinstance(value, dict):
+            return value
+        m = self.m
+        out: Any = None
+        for i, phase in reversed(list(enumerate(m.phases))):
+            hit = next((value[str(k)] for k in (phase.get("key"), phase.get("group"))
+                        if k is not None and str(k) in value), None)
+            if hit is None:
+                ctx.require(ctx.state["phase"] != i)
+                continue
+            out = hit if out is None else self.tr.ite(ctx.state["phase"] == i, hit, out)
+        if out is None:
+            raise GapError("phase_value", "no phase has a value")
+        return out
+
+    def debt_of(self, ctx: Ctx, player: Any) -> Any:
+        m = self.m
+        p = self.ent(player)
+        out: Any = 0
+        for q in reversed(m.players):
+            out = IF(p == m.z(q), ctx.state[f"debt:{q.id}"], out)
+        return out
+
+    def b_debt(self, ctx: Ctx, player: Any) -> Any:
+        """As GameBase.b_debt: what the player owes the bank."""
+        return self.debt_of(ctx, player)
+
+    def b_add_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        """As GameBase.b_add_debt: refused for a negative amount."""
+        m = self.m
+        ctx.require(self.tr.cmp(">=", amount, 0))
+        p = self.ent(player)
+        for q in m.players:
+            name = f"debt:{q.id}"
+            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) + zi(amount), ctx.state[name])
+
+    def b_reduce_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        """As GameBase.b_reduce_debt: refused unless 0 <= amount <= the debt."""
+        m = self.m
+        ctx.require(AND(self.tr.cmp(">=", amount, 0), self.tr.cmp("<=", amount, self.debt_of(ctx, player))))
+        p = self.ent(player)
+        for q in m.players:
+            name = f"debt:{q.id}"
+            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) - zi(amount), ctx.state[name])
+
+    def b_market_move(self, ctx: Ctx, corp: Any, direction: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            self.market_move(ctx, c, str(direction), cond)
+
+    def b_check_president(self, ctx: Ctx, corp: Any) -> None:
+        """The take-over itself is a runtime step of its own (`take_over`);
+        the step records when it asked for it, for `president_holds_most`."""
+        for c, cond in self.corp_of(ctx, corp):
+            when = AND(ctx.path, cond)
+            ctx.shared.checked[c.id] = OR(ctx.shared.checked.get(c.id, False), when)
+
+    def b_can_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> Any:
+        """As GameBase.b_can_hand_over_presidency: the player presides and `presidency_exchange`, his holding
+        counted less `sold`, finds a taker."""
+        p = self.ent(player)
+        parts = []
+        for c, cond in self.corp_of(ctx, corp):
+            pres = self.m.certs_for(c.id)[0]
+            holds = OR(*[AND(p == self.m.z(q), ctx.state[hold_name(pres, q)] >= 1) for q in self.m.players])
+            any_exchange, _ = self.presidency_exchange(ctx, c, seller=p, sold=sold)
+            parts.append(AND(cond, holds, any_exchange))
+        return OR(*parts)
+
+    def b_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> None:
+        """As GameBase.b_hand_over_presidency: the exchange of `presidency_exchange` with the seller's
+        holding counted less the percent he sells; refused unless he presides and a holder takes it."""
+        p = self.ent(player)
+        for c, cond in self.corp_of(ctx, corp):
+            sub = ctx.fork(cond)
+            pres = self.m.certs_for(c.id)[0]
+            sub.require(OR(*[AND(p == self.m.z(q), sub.state[hold_name(pres, q)] >= 1) for q in self.m.players]))
+            any_exchange, effects = self.presidency_exchange(sub, c, seller=p, sold=sold)
+            sub.require(any_exchange)
+            for when, p0, p1, given in effects:
+                for cert, take in given:
+                    self._move_one(sub, cert, self.m.z(p1), self.m.z(p0), AND(sub.path, when, take))
+                self._move_one(sub, pres, self.m.z(p0), self.m.z(p1), AND(sub.path, when))
+            sub.shared.calls.add("emit:president_changed")
+            ctx.state = sub.state
+
+    def presidency_exchange(self, ctx: Ctx, corp: Ent, seller: Any = None,
+                            sold: Any = 0) -> tuple[Any, list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]]]:
+        """As `GameBase._check_president` on `ctx.state`: whether a take-over
+        of `corp` happens, and its alternatives (condition, president,
+        challenger, the challenger's certificates given and when). The
+        challenger is the first player from the president's left holding the
+        most, more than the president; he gives the first set of ordinary
+        certificates worth exactly the president's certificate that he holds
+        (`exchange_sets`: the fewest, then the highest-numbered). Where corporations contend
+        too (`presidency_contenders`), a started corporation holding more comes
+        after the players (their operating order is outside the model: with
+        more than one in the scope the step is not supported)."""
+        m = self.m
+        st = ctx.state
+        certs = m.certs_for(corp.id)
+        pres = certs[0]
+        held = {p: self.percent_of(ctx, m.z(p), corp) for p in m.players}
+        if seller is not None:
+            # a president selling shares of his certificate: his holding counts less what he sells
+            held = {p: SUM([v, NEG(IF(seller == m.z(p), sold, 0))]) for p, v in held.items()}
+        rivals: list[Ent] = []
+        if "corporations" in (m.prop_value("presidency_contenders") or ()):
+            rivals = [c for c in m.corporations if c != corp]
+            if len(rivals) > 1:
+                raise Unsupported("presidency contenders among corporations: their operating order")
+            held.update({c: self.percent_of(ctx, m.z(c), corp) for c in rivals})
+        any_exchange: Any = False
+        effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
+        # the sets under each share layout the corporation may have (one, without share layouts)
+        sets: list[tuple[Any, list[Item]]] = []
+        original = {x.index: x for x in certs}
+        for chosen, layout in self.layout_cases(ctx, corp):
+            sets.extend((chosen, [original[x.index] for x in group]) for group in exchange_sets(layout))
+        for i, p0 in enumerate(m.players):
+            is_pres = st[hold_name(pres, p0)] >= 1
+            order = m.players[i + 1:] + m.players[:i]
+            best: Any = held[p0]
+            challenger: dict[Ent, Any] = {}
+            for p in order:
+                better = self.tr.cmp(">", held[p], best)
+                for q in list(challenger):
+                    challenger[q] = AND(challenger[q], NOT(better))
+                challenger[p] = better
+                best = IF(better, held[p], best)
+            for c in rivals:
+                better = AND(st[f"has_cell:{c.id}"], self.tr.cmp(">", held[c], best))
+                for q in list(challenger):
+                    challenger[q] = AND(challenger[q], NOT(better))
+                challenger[c] = better
+                best = IF(better, held[c], best)
+            for p1, is_ch in challenger.items():
+                # the first of the sets worth the president's certificate that the challenger holds
+                takes: dict[Item, Any] = {}
+                found: Any = False
+                for chosen, group in sets:
+                    holds = AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
+                    first = AND(holds, NOT(found))
+                    for cert in group:
+                        takes[cert] = OR(takes.get(cert, False), first)
+                    found = OR(found, holds)
+                given = [(cert, takes[cert]) for cert in sorted(takes, key=lambda c: -c.index)]
+                cond = AND(is_pres, is_ch, found)
+                effects.append((cond, p0, p1, given))
+                any_exchange = OR(any_exchange, cond)
+        return any_exchange, effects
+
+    def b_check_float(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_check_float: the corporation floats if players now hold its float."""
+        for c, cond in self.corp_of(ctx, corp):
+            self.check_float(ctx, c, cond)
+
+    def b_set_revenue(self, ctx: Ctx, corp: Any, amount: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            name = f"revenue:{c.id}"
+            ctx.state[name] = IF(AND(ctx.path, cond), zi(amount), ctx.state[name])
+
+    def turn_over(self, ctx: Ctx) -> None:
+        """The round machinery moves on: its bookkeeping is havocked (the draft, which only opens
+        the game, never comes back)."""
+        drafting = ctx.state["round"] == ROUNDS.index("draft")
+        ctx.havoc(self.m.vars.turn_names())
+        if self.m.draft_items:
+            ctx.shared.axioms.append(IMPLIES(AND(ctx.path, NOT(drafting)), ctx.state["round"] != ROUNDS.index("draft")))
+
+    def b_end_step(self, ctx: Ctx, corp: Any) -> None:
+        self.turn_over(ctx)
+
+    def b_end_turn(self, ctx: Ctx, corp: Any) -> None:
+        self.turn_over(ctx)
+
+    def declines(self, ctx: Ctx, entity: Any) -> Any:
+        """As GameBase._dispatch and b_pass_turn: whether a `pass` by `entity` declines the decision it
+        owes (the first pending): one of the title's `declinable_decisions`, or a takeover's choice of the
+        stations to replace (a `place_token` owed while the runtime records a station swap, outside the
+        model: an oracle asked once a translation, which the validator reads from the engine)."""
+        m = self.m
+        st = ctx.state
+        listed = [str(a) for a in (m.prop_value("declinable_decisions") or [])]
+        ctx.shared.reads.add("property", "declinable_decisions", listed)
+        codes = [m.vars.action_code(a) for a in listed]
+        e = self.ent(entity)
+        swapping = []
+        swaps = m.prop_value("takeover_token_swaps")
+        ctx.shared.reads.add("property", "takeover_token_swaps", swaps)
+        if isinstance(swaps, int) and swaps > 0:
+            for c in m.corporations:
+                key = ("station_swap_open", c.id)
+                found = ctx.shared.cached.get(key)
+                if found is None:
+                    found = ctx.shared.cached[key] = self.oracle(ctx, "station_swap_open", (c.id,))
+                swapping.append(AND(e == m.z(c), st["pending_action"] == m.vars.action_code("place_token"), found))
+        return AND(st["pending"], st["pending_entity"] == e,
+                   OR(*[st["pending_action"] == code for code in codes], *swapping))
+
+    def b_pass_turn(self, ctx: Ctx, entity: Any) -> None:
+        declining = self.declines(ctx, entity)
+        if truth(declining) is not False:
+            # the decision is taken without being done (a takeover's other stations leave the map, outside
+            # the model): nothing else of a pass
+            sub = ctx.fork(declining)
+            self.b_resolve_decision(sub, entity, None)
+            ctx.state = sub.state
+            rest = ctx.fork(NOT(declining))
+            self.pass_turn(rest, entity)
+            ctx.state = rest.state
+            return
+        self.pass_turn(ctx, entity)
+
+    def pass_turn(self, ctx: Ctx, entity: Any) -> None:
+        """`b_pass_turn` where no decision is declined."""
+        if self.m.prop_value("first_round") == "auction":
+            # as GameBase._starting_pass: while the players pick (`free_pick`), nobody may pass
+            ctx.require(NOT(self.b_picking(ctx)))
+        if self.m.draft_items:
+            # (each branch changes the state only on its own path)
+            drafting = ctx.state["round"] == ROUNDS.index("draft")
+            draft = ctx.fork(drafting)
+            self.draft_pass(draft)
+            ctx.state = draft.state
+            other = ctx.fork(NOT(drafting))
+            self.turn_over(other)
+            ctx.state = other.state
+            return
+        self.turn_over(ctx)
+
+    def b_train_bought(self, ctx: Ctx, corp: Any, train: Any, from_bank: Any) -> None:
+        st = ctx.state
+        alts = self.sel(train).alts
+        # as GameBase: a train sold beside the stack (`moves_train_purchase_marker: false`, 1880's rebuilt
+        # 2-train) counts as no bank purchase and starts nothing
+        marked = [(t, cond) for t, cond in alts
+                  if self.m.train_data.get(t.name or "", {}).get("moves_train_purchase_marker") is not False]
+        when = AND(ctx.path, self.tr.truthy(from_bank))
+        counts = when if len(marked) == len(alts) else AND(when, OR(*[cond for _, cond in marked]))
+        st["bank_buys"] = IF(counts, zi(st["bank_buys"]) + 1, st["bank_buys"])
+        for t, cond in marked:
+            name = f"first_bought:{t.name}"
+            st[name] = IF(AND(when, cond), True, st[name])
+
+    def b_close_private(self, ctx: Ctx, item: Any) -> None:
+        m = self.m
+        e = self.ent(item)
+        for x in m.privates:
+            name = f"closed:{x.id}"
+            ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
+
+    def b_stays_open(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_stays_open: the private has an ability `effect: stays_open` whose `owner` (player, or
+        corporation by default) is the kind of its holder (a holder outside the scope: either)."""
+        m = self.m
+        e = self.ent(company)
+        out: list[Any] = []
+        for x in m.privates:
+            kinds = {str(a.get("owner", "corporation")) for a in m.data.get(x, {}).get("children") or ()
+                     if a.get("kind") == "ability" and a.get("effect") == "stays_open"}
+            ctx.shared.reads.add("private", f"{x.id}.stays_open", sorted(kinds))
+            if not kinds:
+                continue
+            item = m.item_of_ent(x)
+            holder = self.holder(ctx, item)
+            held = [ent_is(m, holder, h) for kind in sorted(kinds)
+                    for h in (m.players if kind == "player" else m.corporations if kind == "corporation" else [])]
+            elsewhere = AND(ent_is(m, holder, ELSEWHERE), ctx.fresh("stays_open_elsewhere", "bool"))
+            out.append(AND(self.tr.ent_is(e, x), OR(*held, elsewhere)))
+        return OR(*out)
+
+    def b_require_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
+        st = ctx.state
+        code = self.m.vars.action_code(str(action))
+        fresh = NOT(st["pending"])
+        st["pending_entity"] = IF(AND(ctx.path, fresh), self.ent(entity), st["pending_entity"])
+        st["pending_action"] = IF(AND(ctx.path, fresh), code, st["pending_action"])
+        st["acting"] = IF(AND(ctx.path, fresh), self.ent(entity), st["acting"])
+        st["pending"] = IF(ctx.path, True, st["pending"])
+
+    def b_ability_usable(self, ctx: Ctx, company: Any, key: Any) -> Any:
+        """As GameBase.b_ability_usable: the ability's timing, phases and the uses counted are the runtime's
+        record, not modelled (any truth value)."""
+        return ctx.fresh("ability_usable", "bool")
+
+    def b_use_ability(self, ctx: Ctx, company: Any, key: Any) -> None:
+        """As GameBase.b_use_ability: the uses counted are the runtime's record, not modelled (its refusals
+        are left out: the proof covers every use, allowed or not); where an ability of that key is a `when:
+        sold` one, the private's owed decision is taken (`resolve_decision`)."""
+        if any(a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) in ("sold", "phase_start")
+               for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()):
+            self.b_resolve_decision(ctx, company, None)
+
+    def b_ability_sold(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase.b_ability_sold: a private sold to a corporation owes the `decision` of each ability
+        of it with `when: sold` (whether its uses are spent is the runtime's record: owed or not, either)."""
+        m = self.m
+        e = self.ent(company)
+        for x in m.privates:
+            for a in m.data.get(x, {}).get("children") or ():
+                if a.get("kind") == "ability" and str(a.get("when", "")) == "sold" and a.get("decision"):
+                    owed = ctx.fresh("ability_decision_owed", "bool")
+                    sub = ctx.fork(AND(e == m.z(x), owed))
+                    self.b_require_decision(sub, m.z(x), str(a["decision"]))
+                    ctx.state.update(sub.state)
+
+    def b_resolve_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
+        """The decision is taken: the next one pending (if any) comes first, and
+        whoever acts next is the runtime's to say."""
+        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+
+    def b_place_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
+        p = self.ent(player)
+        self.rewrite_bids(ctx, self.ent(item), lambda q, old: IF(p == self.m.z(q), zi(amount), old))
+        self.turn_over(ctx)
+
+    def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:
+        """As GameBase.b_collected: the components of `kind` the corporation has collected."""
+        if str(kind) not in self.m.collect_kinds():
+            raise Unsupported(f"collected({kind}): not a kind the title's collect_on_lay names")
+        return self.per_corp(ctx, holder, lambda c: ctx.state[f"collected:{kind}@{c.id}"])
+
+    def b_discard_collected(self, ctx: Ctx, kind: Any) -> None:
+        """As GameBase.b_discard_collected: every component of `kind` leaves the game."""
+        if str(kind) not in self.m.collect_kinds():
+            raise Unsupported(f"discard_collected({kind}): not a kind the title's collect_on_lay names")
+        for c in self.m.corporations:
+            name = f"collected:{kind}@{c.id}"
+            ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
+
+    def b_own_bid(self, ctx: Ctx, player: Any, item: Any) -> Any:
+        """As GameBase.b_own_bid: the player's standing bid on the private, or 0."""
+        m = self.m
+        p, x = self.ent(player), self.ent(item)
+        out: Any = 0
+        for y in m.privates:
+            for q in m.players:
+                out = IF(AND(p == m.z(q), x == m.z(y)), ctx.state[f"bid:{y.id}@{q.id}"], out)
+        return out
+
+    def b_open_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
+        """As GameBase.b_open_bid: the player's bid on the private becomes `amount`."""
+        self.b_place_bid(ctx, player, item, amount)
+
+    def b_move_bid(self, ctx: Ctx, player: Any, old: Any, item: Any, amount: Any) -> None:
+        """As GameBase.b_move_bid: the bid on `old` is withdrawn, the bid on `item` becomes `amount`."""
+        p = self.ent(player)
+        self.rewrite_bids(ctx, self.ent(old), lambda q, bid: IF(p == self.m.z(q), 0, bid))
+        self.b_place_bid(ctx, player, item, amount)
+
+    def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        st = ctx.state
+        st["auction_high"] = IF(ctx.path, zi(amount), st["auction_high"])
+        self.turn_over(ctx)
+
+    def b_private_sold(self, ctx: Ctx, player: Any, item: Any) -> None:
+        self.grant(ctx, self.ent(player), self.ent(item))
+        self.turn_over(ctx)
+
+    def grant(self, ctx: Ctx, player: z3.ExprRef, item: z3.ExprRef, when: Any = True) -> None:
+        """`_grant`: a private's `grants` record gives its buyer a certificate."""
+        m = self.m
+        for x in m.privates:
+            data = m.data[x]
+            grant = data.get("grants")
+            for child in data.get("children", []) or []:
+                grant = grant or child.get("grants")
+            if not isinstance(grant, dict):
+                continue
+            ctx.shared.reads.add("private", f"{x.id}.grants", grant)
+            on = AND(ctx.path, when, item == m.z(x))
+            if grant.get("president"):
+                self.grant_president(ctx, x, grant, player, on)
+                continue
+            names = [str(k) for k in grant["corporations"]] if grant.get("corporations") else [str(grant.get("corporation"))]
+            every = [m.corp(k) for k in names]
+            if any(c is None for c in every) and not (grant.get("corporations") and m.truncated):
+                raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
+            # a draw among several: one outside a truncated model's scope counts among the player's other
+            # certificates (the model keeps only their number)
+            corps = [c for c in every if c is not None]
+            outside = len(every) - len(corps)
+            want = grant.get("percent")
+
+            def ordinary(corp: Ent) -> list:
+                if corp in m.layout_corps:
+                    raise Unsupported(f"private {x.id} grants a certificate of a corporation with share layouts")
+                return [cert for cert in m.certs_for(corp.id) if not cert.president and cert.percent == want]
+
+            has = [OR(*[ctx.state[hold_name(cert, self.tr.ipo_of(c))] >= 1 for cert in ordinary(c)]) for c in corps]
+            def grant_first(picked: list) -> None:
+                # the first ordinary certificate the corporation still holds, of the picked corporation
+                for corp, chosen in zip(corps, picked):
+                    taken: Any = False
+                    for cert in ordinary(corp):
+                        here = ctx.state[hold_name(cert, self.tr.ipo_of(corp))] >= 1
+                        go = AND(on, chosen, here, NOT(taken))
+                        self._move_one(ctx, cert, m.z(self.tr.ipo_of(corp)), player, go)
+                        ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                        taken = OR(taken, here)
+
+            if outside:
+                k = ctx.fresh(f"grant_draw:{x.id}", "int")
+                ctx.shared.oracles.append(("grant_draw", (x.id,), k))
+                ctx.shared.axioms.append(AND(k >= 0, k < len(every)))
+                pick = [AND(k == i, has[i]) for i in range(len(corps))]
+                other = AND(on, k >= len(corps))
+                for p in m.players:
+                    name = f"other_certs:{p.id}"
+                    ctx.state[name] = IF(AND(other, player == m.z(p)), ctx.state[name] + 1, ctx.state[name])
+                grant_first(pick)
+                continue
+            if len(corps) > 1:
+                # a random draw among those with such a certificate left (the runtime's seeded draw): any of them
+                k = ctx.fresh(f"grant_draw:{x.id}", "int")
+                ctx.shared.oracles.append(("grant_draw", (x.id,), k))
+                ctx.shared.axioms.append(AND(k >= 0, k < len(corps)))
+                pick = [AND(k == i, has[i]) for i in range(len(corps))]
+                ctx.require(IMPLIES(AND(on, OR(*has)), OR(*pick)))
+            else:
+                pick = [True]
+            grant_first(pick)
+
+    def grant_president(self, ctx: Ctx, x: Ent, grant: dict, player: z3.ExprRef, on: Any) -> None:
+        """`_grant` of a president's certificate: it goes to the buyer (who presides: nobody else holds the
+        corporation); an unstarted corporation starts at the grant's par price."""
+        m = self.m
+        corp = m.corp(str(grant.get("corporation")))
+        if corp is None:
+            raise Unsupported(f"private {x.id} grants a certificate of a corporation outside the scope")
+        cert = m.certs_for(corp.id)[0]
+        go = AND(on, ctx.state[hold_name(cert, self.tr.ipo_of(corp))] >= 1)
+        par = grant.get("par")
+        if par is not None:
+            market = m.require_market()
+            cell = market.par_cell(int(par))
+            if cell is None:
+                raise Unsupported(f"private {x.id} grants a par price that is not a par cell")
+            st = ctx.state
+            start = AND(go, NOT(st[f"has_par:{corp.id}"]))
+            st[f"par:{corp.id}"] = IF(start, int(par), st[f"par:{corp.id}"])
+            st[f"row:{corp.id}"] = IF(start, cell[0], st[f"row:{corp.id}"])
+            st[f"col:{corp.id}"] = IF(start, cell[1], st[f"col:{corp.id}"])
+            st[f"has_par:{corp.id}"] = IF(start, True, st[f"has_par:{corp.id}"])
+            st[f"has_cell:{corp.id}"] = IF(start, True, st[f"has_cell:{corp.id}"])
+        self._move_one(ctx, cert, m.z(self.tr.ipo_of(corp)), player, go)
+
+    def b_choose_share_layout(self, ctx: Ctx, corp: Any, president_percent: Any) -> None:
+        """As GameBase.b_choose_share_layout: refused unless the corporation has a share layout whose
+        president's certificate is that percent and holds every certificate of its layout now; then
+        its certificates are those of that layout, all on its mat (1880 VI.6, II.3.3)."""
+        m = self.m
+        for c, cond in self.corp_of(ctx, corp):
+            if c.id in m.layout_errors:
+                raise Unsupported(f"{c.id}'s share layouts (not keyed by the president's percent, not adding "
+                                  "up to 100%, or without the layout it starts with)")
+            if c not in m.layout_corps:
+                ctx.require(NOT(cond))  # the engine refuses a corporation without share layouts
+                continue
+            keys = [key for key, _ in m.certs_for(c.id)[0].layouts]
+            ctx.require(IMPLIES(cond, OR(*[zi(president_percent) == key for key in keys])))
+            certs = m.certs_for(c.id)
+            ctx.require(IMPLIES(cond, AND(*[IMPLIES(self.cert_exists(ctx, x), self.held(ctx, x, m.z(self.tr.ipo_of(c))))
+                                            for x in certs])))
+            when = AND(ctx.path, cond)
+            st = ctx.state
+            st[f"layout:{c.id}"] = IF(when, zi(president_percent), st[f"layout:{c.id}"])
+            for x in certs:
+                # in the IPO where the new layout has it, out of the game where it has none
+                self.set_holder(ctx, x, self.tr.ipo_of(c), AND(when, self.cert_exists(ctx, x)))
+                name = hold_name(x, self.tr.ipo_of(c))
+                ctx.state[name] = IF(AND(when, NOT(self.cert_exists(ctx, x))), 0, ctx.state[name])
+
+    def b_reset_corporation(self, ctx: Ctx, corp: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            when = AND(ctx.path, cond)
+            for cert in self.m.certs_for(c.id):
+                # (a certificate the chosen share layout lacks stays out of the game)
+                self.set_holder(ctx, cert, self.tr.ipo_of(c), AND(when, self.cert_exists(ctx, cert)))
+            st = ctx.state
+            st[f"has_par:{c.id}"] = IF(when, False, st[f"has_par:{c.id}"])
+            st[f"has_cell:{c.id}"] = IF(when, False, st[f"has_cell:{c.id}"])
+            st[f"floated:{c.id}"] = IF(when, False, st[f"floated:{c.id}"])
+            st[f"tokens:{c.id}"] = IF(when, 0, st[f"tokens:{c.id}"])
+            if self.m.extra_tokens:
+                st[f"extra_tokens:{c.id}"] = IF(when, 0, st[f"extra_tokens:{c.id}"])
+            st[f"revenue:{c.id}"] = IF(when, 0, st[f"revenue:{c.id}"])

@@ -1,0 +1,500 @@
+"""The runtime's builtins as z3 (`Builtins`, see `translator.py`): the map. Tile lays and station
+tokens are not modelled; what they cost and which privates they close are left to the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from compiler.lang import syntax as s
+from compiler.verify.model import (
+    BANK,
+    NONE,
+    ROUNDS,
+    Ent,
+    GapError,
+    Unsupported,
+    hold_name,
+)
+from compiler.verify.terms import (
+    AND,
+    IF,
+    IMPLIES,
+    NEG,
+    NOT,
+    OR,
+    SUM,
+    Ctx,
+    Opaque,
+    Sel,
+    SymList,
+    is_z3,
+    truth,
+    zi,
+)
+
+
+class MapBuiltins:
+    """The builtins of the map: tile lays and station tokens, what they cost and which
+    privates they close (oracles), the home station."""
+
+    # -- the map: tile lays and station tokens are not modelled; what they cost
+    #    and which privates they close are left to the engine (oracles)
+    def b_check_lay(self, ctx: Ctx, corp: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
+        return Opaque("a checked tile lay")
+
+    def b_lay_cost(self, ctx: Ctx, lay: Any) -> Any:
+        v = ctx.fresh("lay_cost")
+        ctx.shared.oracles.append(("lay_cost", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def b_ability_lay_cost(self, ctx: Ctx, company: Any, lay: Any) -> Any:
+        """As GameBase.b_ability_lay_cost: the map is outside the model; an oracle says, at least 0."""
+        v = ctx.fresh("ability_lay_cost")
+        ctx.shared.oracles.append(("ability_lay_cost", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
+        self.tile_closes_private(ctx)
+        self.border_bonus(ctx)
+        # `_collect_on_lay`: which hex the tile goes to is outside the model; the laying corporation may
+        # collect components there (an oracle says how many), nobody else's count changes
+        for kind in self.m.collect_kinds():
+            for c, cond in self.corp_of(ctx, corp):
+                name = f"collected:{kind}@{c.id}"
+                before = ctx.state[name]
+                ctx.havoc([name])
+                ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
+                ctx.state[name] = IF(cond, ctx.state[name], before)
+        self.param(ctx, "tile_lays")
+        self.turn_over(ctx)
+
+    def border_bonus(self, ctx: Ctx) -> None:
+        """The runtime's `_border_crossings` (1880 II.3.1, P2): which printed hex sides a lay's new track
+        reaches for the first time is outside the model (an oracle counts those of each private's
+        `border_type`, at least 0); each open private held by a player with a `border_crossing`
+        ability pays its owner `bonus_per_crossing` (currency units) per crossing from the bank,
+        before phase `bonus_until`."""
+        m = self.m
+        for x in m.privates:
+            for a in m.data.get(x, {}).get("children") or ():
+                if a.get("kind") != "ability" or a.get("effect") != "border_crossing":
+                    continue
+                bonus, until = a.get("bonus_per_crossing"), a.get("bonus_until")
+                ctx.shared.reads.add("private", f"{x.id}.border_crossing", [bonus, until, a.get("border_type")])
+                if isinstance(bonus, bool) or not isinstance(bonus, int):
+                    raise Unsupported(f"private {x.id} bonus_per_crossing: not an amount")
+                crossings = ctx.fresh(f"crossings:{x.id}", "int")
+                ctx.shared.oracles.append(("border_crossings", (x.id, str(a.get("border_type"))), crossings))
+                ctx.require(crossings >= 0)
+                item = m.item_of_ent(x)
+                assert item is not None
+                pays: Any = NOT(ctx.state[f"closed:{x.id}"])
+                if until is not None:
+                    pays = AND(pays, ctx.state["phase"] < m.phase_index(str(until)))
+                for p in m.players:
+                    sub = Ctx(self.tr, ctx.state, ctx.shared, AND(ctx.path, pays, ctx.state[hold_name(item, p)] >= 1),
+                              ctx.locals)
+                    self.transfer(sub, bonus * crossings, m.z(BANK), m.z(p))
+                    ctx.state = sub.state
+
+    def tile_closes_private(self, ctx: Ctx) -> None:
+        """The runtime's `_put_tile`: a tile tied to a private closes it (which
+        tile is laid is outside the model: an oracle says whether it closes)."""
+        m = self.m
+        tied = set()
+        for comp in m.title.components("tile"):
+            prop = comp.get("private")
+            if prop is not None:
+                tied.add(str(prop.value.name if isinstance(prop.value, s.Name) else getattr(prop.value, "value", "")))
+        ctx.shared.reads.add("tiles", "private", sorted(tied))
+        for x in m.privates:
+            if x.id in tied:
+                closes = ctx.fresh(f"lay_closes:{x.id}", "bool")
+                ctx.shared.oracles.append(("lay_closes", (x.id,), closes))
+                name = f"closed:{x.id}"
+                ctx.state[name] = IF(ctx.path, OR(ctx.state[name], closes), ctx.state[name])
+
+    def b_check_token(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        return Opaque("a station spot")
+
+    def token_costs(self, ctx: Ctx, corp: Ent) -> list[int]:
+        """The corporation's `tokens` data (the runtime's `corp.get("tokens")`)."""
+        values = self.m.data[corp].get("tokens")
+        ctx.shared.reads.add("corporation", f"{corp.id}.tokens", values)
+        if not isinstance(values, list) or not all(isinstance(v, int) for v in values):
+            raise GapError(f"corporation {corp.id} tokens", getattr(values, "reason", "not a list of amounts"))
+        return values
+
+    def _token_gap(self, ctx: Ctx, corp: Ent) -> Any:
+        """The corporation's `tokens` when the title declares them a gap (its GapValue), else None; a
+        check that reads such a gap is proved for any value of it (`any_value` in its reads)."""
+        from compiler.verify.model import GapValue
+
+        values = self.m.data[corp].get("tokens")
+        if isinstance(values, GapValue):
+            ctx.shared.reads.add("corporation", f"{corp.id}.tokens", values)
+            ctx.shared.reads.add("any_value", f"corporation {corp.id} tokens", values.reason)
+            return values
+        return None
+
+    def token_count(self, ctx: Ctx, corp: Ent) -> Any:
+        """How many station tokens the corporation has: the length of its `tokens` data, or, where
+        the title declares them a gap, a constant standing for any count (`Model.gap_constant`)."""
+        gap = self._token_gap(ctx, corp)
+        if gap is not None:
+            return self.m.gap_constant(f"corporation {corp.id} tokens", gap.reason, least=1,
+                                       why="its home station is a token of its own")
+        return len(self.token_costs(ctx, corp))
+
+    def token_cost(self, ctx: Ctx, corp: Ent, placed_before: int) -> Any:
+        """The printed price of the token placed after `placed_before` more than the corporation's
+        count now (0: the next one; -1: the last one placed). Where its tokens are a gap, any amount
+        not below zero (an oracle)."""
+        if self._token_gap(ctx, corp) is not None:
+            v = ctx.fresh(f"gap_token_cost:{corp.id}")
+            ctx.shared.oracles.append(("gap_token_cost", (corp.id,), v))
+            ctx.shared.axioms.append(v >= 0)
+            return v
+        costs = self.token_costs(ctx, corp)
+        out: Any = 0
+        placed = SUM([ctx.state[f"tokens:{corp.id}"], NEG(self.extra_tokens(ctx, corp))])
+        for i in reversed(range(len(costs))):
+            out = IF(placed + placed_before == i, costs[i], out)
+        return out
+
+    def extra_tokens(self, ctx: Ctx, corp: Ent) -> Any:
+        """The station tokens the corporation holds beyond its charter (`Model.extra_tokens`; none where
+        the title gives none): counted among those placed (`tokens`), not among the charter's."""
+        return ctx.state[f"extra_tokens:{corp.id}"] if self.m.extra_tokens else 0
+
+    def tokens_left(self, ctx: Ctx, c: Ent) -> Any:
+        """As GameBase.b_tokens_left for a corporation of the scope: its charter's and its extra tokens,
+        less those placed."""
+        return SUM([self.token_count(ctx, c), self.extra_tokens(ctx, c), NEG(ctx.state[f"tokens:{c.id}"])])
+
+    def b_tokens_left(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: self.tokens_left(ctx, c))
+
+    def b_next_token_cost(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: self.token_cost(ctx, c, 0))
+
+    def b_check_station(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        """As GameBase.b_check_station: a spot on the map (outside the model)."""
+        return Opaque("a station spot")
+
+    def b_token_cost(self, ctx: Ctx, corp: Any, spot: Any) -> Any:
+        """As GameBase.b_token_cost: read from the map and the abilities, an
+        oracle here (any amount not below zero)."""
+        v = ctx.fresh("token_cost")
+        ctx.shared.oracles.append(("token_cost", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def b_check_ability_lay(self, ctx: Ctx, company: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
+        """As GameBase.b_check_ability_lay: its owning corporation lays, when it may use the private
+        (`ability_user`); the lay itself is the map's (outside the model). An ability with the library's
+        generic timing (`when: stock_turn | operating_turn | any_time | sold`, `owner: player`) is judged by the runtime's
+        record of turns and uses, not modelled: no refusal (the proof covers every moment)."""
+        m = self.m
+        e = self.ent(company)
+        generic = [x for x in m.privates
+                   if any(a.get("kind") == "ability" and a.get("effect") == "free_lay"
+                          and (str(a.get("when", "")) in ("stock_turn", "operating_turn", "any_time", "sold")
+                               or str(a.get("owner", "")) == "player")
+                          for a in m.data.get(x, {}).get("children") or ())]
+        if generic:
+            sub = ctx.fork(AND(*[e != m.z(x) for x in generic]))
+            self.ability_user(sub, company)  # its refusal holds only off the generic privates
+        else:
+            self.ability_user(ctx, company)
+        return Opaque("a checked tile lay")
+
+    def token_ability_user(self, ctx: Ctx, company: Any, effect: str) -> None:
+        """As GameBase._token_ability_user: the title's window (`ability_user`) for a private whose ability
+        of `effect` has no generic timing; one with it (`when: operating_turn | any_time | ...`) is judged
+        by the runtime's record of turns and uses, not modelled: no refusal there (the proof covers every
+        moment), the station still the holding corporation's."""
+        m = self.m
+        e = self.ent(company)
+        generic = [x for x in m.privates
+                   if any(a.get("kind") == "ability" and a.get("effect") == effect
+                          and (str(a.get("when", "")) in ("stock_turn", "operating_turn", "any_time", "sold",
+                                                          "phase_start")
+                               or str(a.get("owner", "")) == "player")
+                          for a in m.data.get(x, {}).get("children") or ())]
+        if generic:
+            self.ability_user(ctx.fork(AND(*[e != m.z(x) for x in generic])), company)
+        else:
+            self.ability_user(ctx, company)
+
+    def ability_user(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase._ability_user (the title's window): refused unless a corporation of the scope
+        holding the private `company` is operating, and, unless the title's `private_ability_window` is
+        `turn`, at a step before its trains have run (track, tokens, routes)."""
+        m = self.m
+        window = m.prop_value("private_ability_window")
+        ctx.shared.reads.add("property", "private_ability_window", window)
+        st = ctx.state
+        parts = []
+        for c in m.corporations:
+            now = AND(st["round"] == ROUNDS.index("operating"), st["operating"] == m.z(c))
+            if window != "turn":
+                now = AND(now, OR(*[self.b_in_step(ctx, m.z(c), step)
+                                    for step in ("track_and_token", "lay_tile", "place_token", "run_routes")]))
+            parts.append(AND(self.owning_corporation(ctx, company, c), now))
+        ctx.require(OR(*parts))
+
+    def b_ability_lay(self, ctx: Ctx, company: Any, lay: Any, tile: Any) -> None:
+        """As GameBase.b_ability_lay: the tile goes on the map (outside the
+        model); a tile tied to a private closes it, as with `lay`; a private
+        whose tile-lay ability says `closes_private: true` closes."""
+        self.tile_closes_private(ctx)
+        self.ability_closes_private(ctx, company, "free_lay")
+        # `_collect_on_lay` for the owning corporation: as with `lay`, it may collect there (an oracle)
+        for kind in self.m.collect_kinds():
+            for c in self.m.corporations:
+                cond = self.owning_corporation(ctx, company, c)
+                name = f"collected:{kind}@{c.id}"
+                before = ctx.state[name]
+                ctx.havoc([name])
+                ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
+                ctx.state[name] = IF(cond, ctx.state[name], before)
+
+    def ability_closes_private(self, ctx: Ctx, company: Any, effect: str) -> None:
+        """The private `company` closes where an ability of it with `effect` says `closes_private: true`."""
+        m = self.m
+        e = self.ent(company)
+        for x in m.privates:
+            if any(a.get("kind") == "ability" and a.get("effect") == effect and a.get("closes_private")
+                   for a in self.m.data.get(x, {}).get("children") or ()):
+                name = f"closed:{x.id}"
+                ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
+
+    def owning_corporation(self, ctx: Ctx, company: Any, c: Ent) -> Any:
+        """Whether corporation `c` holds the private `company`."""
+        item = self.tr.as_sel(company)
+        return OR(*[AND(cond, self.held(ctx, it, self.m.z(c))) for it, cond in item.alts])
+
+    def b_check_return_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
+        """As GameBase.b_check_return_token: which station is outside the model; the owning
+        corporation keeps one on the map, so it has two or more there. Its stations on the map are an
+        oracle: those it placed from its charter (`tokens`) and those a take-over gave it (18CO §6.1.3:
+        a station swapped, which the model does not follow); one placed is the one taken back. The
+        corporation uses the private when it may (`ability_user`; an ability of the library's generic
+        timing is judged by the runtime's turns and uses, not modelled: `token_ability_user`)."""
+        self.token_ability_user(ctx, company, "return_token")
+        for c in self.m.corporations:
+            placed = ctx.state[f"tokens:{c.id}"]
+            stations = self.oracle(ctx, "stations_on_map", (c.id,), "int")
+            ctx.shared.axioms.append(stations >= placed)
+            ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), AND(stations >= 2, placed >= 1)))
+        return Opaque("a station")
+
+    def b_last_token_cost(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_last_token_cost: the printed price of the last token placed."""
+        return self.per_corp(ctx, corp, lambda c: self.token_cost(ctx, c, -1))
+
+    def b_return_token(self, ctx: Ctx, company: Any, city: Any) -> None:
+        """As GameBase.b_return_token: the owning corporation has one token fewer on the map; the
+        private closes where its ability says so."""
+        for c in self.m.corporations:
+            name = f"tokens:{c.id}"
+            owns = self.owning_corporation(ctx, company, c)
+            ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] - 1, ctx.state[name])
+        self.ability_closes_private(ctx, company, "return_token")
+
+    def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
+        """As GameBase.b_check_ability_token: the map is outside the model; the
+        owning corporation must have a station token left, and may use the private now (`ability_user`;
+        an ability of the library's generic timing is judged by the runtime: `token_ability_user`)."""
+        m = self.m
+        self.token_ability_user(ctx, company, "free_token")
+        item = self.tr.as_sel(company)
+        for c in m.corporations:
+            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
+            ctx.require(IMPLIES(owns, zi(self.tokens_left(ctx, c)) > 0))
+        return Opaque("a station spot")
+
+    def b_ability_token(self, ctx: Ctx, company: Any, spot: Any) -> None:
+        """As GameBase.b_ability_token: the station of the corporation that owns the private; a token
+        beyond the charter (`extra_token`) counts as placed and as an extra token, so its tokens left
+        and its next token's price stay as they were."""
+        m = self.m
+        item = self.tr.as_sel(company)
+        extra = [it for it, _ in item.alts if any(
+            a.get("extra_token") for a in (m.data.get(m.entity(it.kind, it.id)) or {}).get("children") or ()
+            if a.get("effect") == "free_token")]
+        for c in m.corporations:
+            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
+            name = f"tokens:{c.id}"
+            ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] + 1, ctx.state[name])
+            gives = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts if it in extra])
+            if truth(gives) is not False:
+                name = f"extra_tokens:{c.id}"
+                ctx.state[name] = IF(AND(ctx.path, gives), ctx.state[name] + 1, ctx.state[name])
+
+    def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
+        """As GameBase.b_place_marker: a revenue marker on the map (outside the
+        model: only route revenue, an oracle here, reads it). The marker's
+        pending `assign` decision (a player's Steamboat) is taken once both its
+        hex and its corporation are named, which the markers outside the model
+        decide: as `resolve_decision`, whoever is pending and acts next is then
+        the runtime's to say."""
+        sub = ctx.fork(self.b_pending_decision(ctx, company, "assign"))
+        names = ["pending", "pending_entity", "pending_action", "acting"]
+        sub.havoc(names)
+        for name in names:
+            ctx.state[name] = sub.state[name]
+
+    def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
+        """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
+
+    def b_remove_reservations(self, ctx: Ctx) -> None:
+        """As GameBase.b_remove_reservations: station slots are outside the model."""
+
+    def b_unreserve_home(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_unreserve_home: station slots are outside the model."""
+
+    def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
+        """As GameBase.b_remove_borders: the map's borders are outside the model."""
+
+    def b_marker_assigned_by_player(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_marker_assigned_by_player: who owns a private's marker ability is outside the
+        model; an oracle says, so every answer is checked."""
+        v = ctx.fresh("marker_assigned_by_player", "bool")
+        ctx.shared.oracles.append(("marker_assigned_by_player", (company,), v))
+        return v
+
+    def b_would_export(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_would_export: whether an export is due (the train purchase marker) is outside
+        the model; an oracle says, so every answer is checked."""
+        v = ctx.fresh("would_export", "bool")
+        ctx.shared.oracles.append(("would_export", (), v))
+        return v
+
+    def b_available(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_available: whether the company's tier may be started. Which companies setup
+        relegated and the tiers' phases are outside the model; an oracle says, so every answer is checked."""
+        return self.oracle(ctx, "available", self.ids(corp))
+
+    def b_home_open(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
+        the model; an oracle says)."""
+        return self.oracle(ctx, "home_open", self.ids(corp))
+
+    def b_check_home_choice(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        """As GameBase.b_check_home_choice: refused unless the corporation owes the choice of its home
+        (`pending_decision`) and its home is one chosen when it floats (`home: chosen_on_float`, as
+        18 Grand Junction's SLVS); the city spot is on the map (outside the model)."""
+        chooses = []
+        for c, cond in self.corp_of(ctx, corp):
+            home = self.m.data[c].get("home")
+            ctx.shared.reads.add("corporation", f"{c.id}.home", home)
+            chooses.append(AND(cond, home == "chosen_on_float"))
+        ctx.require(AND(self.b_pending_decision(ctx, corp, "place_token"), OR(*chooses)))
+        return Opaque("a chosen home station")
+
+    def b_auction_discount(self, ctx: Ctx, item: Any) -> Any:
+        """As GameBase.b_auction_discount: how often everyone passed on the first private is outside the
+        model: any amount not below zero."""
+        v = self.oracle(ctx, "auction_discount", (item,), sort="int")
+        ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def b_row_after_marker(self, ctx: Ctx) -> Any:
+        """As GameBase.b_row_after_marker: the round track is outside the model."""
+        return self.oracle(ctx, "row_after_marker", (), sort="int")
+
+    def b_row_price(self, ctx: Ctx, row: Any) -> Any:
+        """As GameBase.b_row_price: the round track is outside the model."""
+        return self.oracle(ctx, "row_price", (row,), sort="int")
+
+    def b_row_slot(self, ctx: Ctx, row: Any) -> Any:
+        """As GameBase.b_row_slot: the round track is outside the model."""
+        return self.oracle(ctx, "row_slot", (row,), sort="int")
+
+    def b_draw_unstarted(self, ctx: Ctx, excluded: Any = ()) -> Any:
+        """As GameBase.b_draw_unstarted: a random draw, so any corporation of the model that has not
+        started, or none."""
+        m = self.m
+        v = self.oracle(ctx, "draw_unstarted", (), sort="ent")
+        ctx.shared.axioms.append(z3.Or([AND(v == m.z(c), NOT(ctx.state[f"has_par:{c.id}"])) for c in m.corporations]
+                                       + [v == m.z(NONE)]))
+        return v
+
+    def b_part(self, ctx: Ctx, name: Any, sep: Any, index: Any) -> Any:
+        """As GameBase.b_part: a piece of a name, which the model does not follow."""
+        return Opaque(f"part {index} of a name")
+
+    def b_letters_union(self, ctx: Ctx, a: Any, b: Any) -> Any:
+        """As GameBase.b_letters_union: letters of names, which the model does not follow."""
+        return Opaque("the letters of two names")
+
+    def b_corporation_named(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_corporation_named: the name is opaque to the model, so one of its corporations
+        or none, as the engine answers."""
+        m = self.m
+        v = self.oracle(ctx, "corporation_named", (name,), sort="ent")
+        ctx.shared.axioms.append(z3.Or([v == m.z(c) for c in m.corporations] + [v == m.z(NONE)]))
+        return v
+
+    def b_extend_run(self, ctx: Ctx, corp: Any, position: Any, kind: Any) -> None:
+        """As GameBase.b_extend_run: a train's stops for this turn's run; routes and their revenue are
+        outside the model (an oracle), so nothing it follows changes."""
+
+    def b_check_retoken(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+        """As GameBase.b_check_retoken: refused unless the corporation owes the placing again of a token
+        (`pending_decision`); which hex and city is the map's, outside the model."""
+        ctx.require(self.b_pending_decision(ctx, corp, "place_token"))
+        return Opaque("a token placed again")
+
+    def b_subsidise_track(self, ctx: Ctx, corp: Any, cost: Any) -> None:
+        """As GameBase.b_subsidise_track: the subsidy pool refunds part of a track cost. The pool is money
+        the bank sets aside each phase; the model counts it with the bank, so the refund is a payment from
+        the bank of an oracle amount between 0 and the cost (the runtime's share of it, capped by the pool)."""
+        v = ctx.fresh("subsidy")
+        ctx.shared.oracles.append(("subsidy", (), v))
+        ctx.shared.axioms.append(v >= 0)
+        ctx.shared.axioms.append(v <= (zi(cost) if is_z3(cost) else cost))
+        self.transfer(ctx, v, self.m.z(BANK), self.ent(corp))
+
+    def b_end_game_now(self, ctx: Ctx, reason: Any) -> None:
+        """As GameBase.b_end_game_now: the game is over; nobody acts."""
+        st = ctx.state
+        st["round"] = IF(ctx.path, ROUNDS.index("finished"), st["round"])
+        st["acting"] = IF(ctx.path, self.m.z(NONE), st["acting"])
+
+    def b_place_station(self, ctx: Ctx, corp: Any, spot: Any) -> None:
+        for c, cond in self.corp_of(ctx, corp):
+            name = f"tokens:{c.id}"
+            ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
+
+    def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        """As GameBase.b_held_certificates: the certificates of the corporation the holder holds."""
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert in self.m.certs_for(c.id):
+                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, holder))))
+        return SymList(elems)
+
+    def b_take_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
+        """As GameBase.b_take_station: one of the corporation's station markers goes, free, where the
+        other's station was (which circle is the map's, outside the model); refused without a marker
+        left."""
+        ctx.require(self.tr.cmp(">", self.b_tokens_left(ctx, corp), 0))
+        self.b_place_station(ctx, corp, Opaque("the station taken over"))
+
+    def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:
+        if not self.m.title.components("hex"):
+            return
+        for c, _ in self.corp_of(ctx, corp):
+            home = self.m.data[c].get("home")
+            ctx.shared.reads.add("corporation", f"{c.id}.home", home)
+            if home is None or not isinstance(home, str):
+                raise GapError(f"corporation {c.id} home", getattr(home, "reason", "not given"))
+        self.b_place_station(ctx, corp, Opaque("the home station"))

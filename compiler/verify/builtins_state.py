@@ -1,0 +1,1099 @@
+"""The runtime's builtins as z3 (`Builtins`, see `translator.py`): helpers over items and holders,
+cash, items, the market, certificates, and the queries, the draft's among them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import z3
+
+from compiler.runtime.game import COMBINED_STEPS
+from compiler.verify.model import (
+    BANK,
+    DEPOT,
+    ELSEWHERE,
+    IPO,
+    NONE,
+    POOL,
+    ROUNDS,
+    STEPS,
+    Ent,
+    GapError,
+    Item,
+    Reads,
+    Unsupported,
+    hold_name,
+)
+from compiler.verify.terms import (
+    AND,
+    IF,
+    NEG,
+    NOT,
+    OR,
+    SUM,
+    Ctx,
+    Sel,
+    SymList,
+    ent_is,
+    is_z3,
+    truth,
+    zb,
+    zi,
+)
+
+
+class StateBuiltins:
+    """The builtins' helpers over items, holders, cash and the market, and the queries
+    (`b_cash`, `b_president`, ...), the draft's among them."""
+
+    # -- helpers over items and holders
+    def ent(self, v: Any) -> z3.ExprRef:
+        return self.tr.as_ent(v)
+
+    def known(self, e: z3.ExprRef) -> Ent | None:
+        return self.m.ent_of(z3.simplify(e)) if is_z3(e) else None
+
+    def held(self, ctx: Ctx, item: Item, holder: Any) -> Any:
+        """Whether `holder` (an entity term) holds `item` in the current state."""
+        m = self.m
+        st = ctx.state
+        h = self.ent(holder)
+        k = self.known(h)
+        buckets = m.buckets[item.kind]
+        if k is not None:
+            if k in buckets:
+                return st[hold_name(item, k)] >= 1
+            if k.kind == "minor" and item.kind == "train":
+                # a minor's trains are among those held elsewhere: which, the engine's to say
+                return AND(self.minor_holds(ctx, k, item), st[hold_name(item, None)] >= 1)
+            if k == ELSEWHERE:
+                # a holder outside the scope (a corporation left out holding a share, as
+                # `b_shareholders` lists it): what it holds earns a dividend the bank pays
+                # out of the scope. The shares invariant keeps this empty in the proofs;
+                # the states validation draws from real games need it.
+                return st[hold_name(item, None)] >= 1
+            return False
+        return OR(*[AND(ent_is(m, h, b), st[hold_name(item, b)] >= 1) for b in buckets])
+
+    def minor_holds(self, ctx: Ctx, minor: Ent, train: Item) -> Any:
+        """Whether the minor held the train copy before the step (an oracle, one per minor and copy in a
+        translation, which the validator reads from the engine's pre-state): the model counts a minor's
+        trains among those held elsewhere."""
+        key = ("minor_holds", minor.id, train.id)
+        found = ctx.shared.cached.get(key)
+        if found is None:
+            found = ctx.shared.cached[key] = self.oracle(ctx, "minor_holds", (minor.id, train.id))
+        return found
+
+    def holder(self, ctx: Ctx, item: Item) -> z3.ExprRef:
+        m = self.m
+        st = ctx.state
+        out = m.z(ELSEWHERE)
+        for b in reversed(m.buckets[item.kind]):
+            out = IF(st[hold_name(item, b)] >= 1, m.z(b), out)
+        return out
+
+    def sel(self, v: Any) -> Sel:
+        return self.tr.as_sel(v)
+
+    def corp_of(self, ctx: Ctx, c: Any) -> list[tuple[Ent, Any]]:
+        """The scope's corporations a corporation term may be, with conditions."""
+        m = self.m
+        e = self.ent(c)
+        k = self.known(e)
+        if k is not None:
+            if k.kind != "corporation":
+                raise Unsupported(f"{k} is not a corporation")
+            return [(k, True)]
+        return [(x, e == m.z(x)) for x in m.corporations]
+
+    def per_corp(self, ctx: Ctx, c: Any, f: Callable[[Ent], Any]) -> Any:
+        k = self.known(self.ent(c))
+        if k is not None and k.kind == "player" and self.m.corporations:
+            # the runtime has no corporation state for a player (`floated(P)` fails): refused
+            options = [(self.m.corporations[0], False)]
+        else:
+            options = self.corp_of(ctx, c)
+        ctx.require(OR(*[cond for _, cond in options]))
+        out = None
+        for corp, cond in reversed(options):
+            value = f(corp)
+            out = value if out is None else self.tr.ite(cond, value, out)
+        return out
+
+    def param(self, ctx: Ctx, name: str) -> Any:
+        return self.tr.param_value(name, ctx)
+
+    # -- cash
+    def cash_of(self, ctx: Ctx, e: z3.ExprRef) -> Any:
+        m = self.m
+        st = ctx.state
+        unlimited = m.vars.unlimited_bank
+        parts = []
+        for h in m.money_holders:
+            if h == BANK:
+                value = 0 if unlimited else st["cash:bank"]
+            else:
+                value = st[f"cash:{h.id}"]
+            parts.append((h, value))
+        k = self.known(e)
+        if k is not None:
+            for h, value in parts:
+                if h == k:
+                    return value
+            ctx.require(False)
+            return 0
+        ctx.require(OR(*[ent_is(m, e, h) for h, _ in parts]))
+        out: Any = 0
+        for h, value in reversed(parts):
+            out = IF(ent_is(m, e, h), value, out)
+        return out
+
+    def transfer(self, ctx: Ctx, amount: Any, source: z3.ExprRef, target: z3.ExprRef) -> None:
+        """`g.transfer`: the payer must have the cash (a rule of the game), the
+        bank never refuses; a negative amount is *not* refused (see the module
+        docstring). Money paid to or from a holder that has no cash (the pool,
+        a private, the depot) appears or vanishes: the money invariant shows it."""
+        m = self.m
+        st = ctx.state
+        unlimited = m.vars.unlimited_bank
+        if isinstance(amount, str) or amount is None:
+            raise Unsupported(f"transfer of {amount!r}")
+        amt = amount
+        ks, kt = self.known(source), self.known(target)
+        # the payer's cash suffices (the runtime refuses otherwise)
+        payers = [h for h in m.money_holders if h != BANK]
+        if ks is None or ks in payers:
+            have = OR(
+                ent_is(m, source, BANK), self.tr.eq(source, target), self.tr.cmp("<=", amt, 0),
+                *[AND(ent_is(m, source, h), self.tr.cmp(">=", st[f"cash:{h.id}"], amt)) for h in payers],
+                *([] if ks is not None else [AND(*[NOT(ent_is(m, source, h)) for h in m.money_holders])]),
+            )
+            ctx.require(have)
+        in_accounts = [BANK] + [h for h in m.money_holders if h != BANK]
+        src_in = (ks in in_accounts) if ks is not None else OR(*[ent_is(m, source, h) for h in in_accounts])
+        dst_in = (kt in in_accounts) if kt is not None else OR(*[ent_is(m, target, h) for h in in_accounts])
+        ctx.shared.transfers.append((ctx.path, amt, source, target, src_in, dst_in))
+        new = dict(st)
+        for h in m.money_holders:
+            out_ = AND(ctx.path, ent_is(m, source, h) if ks is None else ks == h)
+            in_ = AND(ctx.path, ent_is(m, target, h) if kt is None else kt == h)
+            if h == BANK and unlimited:
+                # as the runtime, a payment from the bank to itself moves nothing (1880's dividend on
+                # shares in the bank, VII.3.6, whose payee is the bank): neither flow counts it
+                if truth(out_) is not False or truth(in_) is not False:
+                    moves = NOT(self.tr.eq(source, target))
+                    out_, in_ = AND(out_, moves), AND(in_, moves)
+                if truth(out_) is not False:
+                    new["flow:paid"] = SUM([new["flow:paid"], IF(out_, amt, 0)])
+                if truth(in_) is not False:
+                    new["flow:received"] = SUM([new["flow:received"], IF(in_, amt, 0)])
+                continue
+            name = "cash:bank" if h == BANK else f"cash:{h.id}"
+            delta = SUM([IF(in_, amt, 0), NEG(IF(out_, amt, 0))])
+            if not (isinstance(delta, int) and delta == 0):
+                new[name] = SUM([new[name], delta])
+        ctx.state = new
+
+    # -- items
+    def move(self, ctx: Ctx, what: Any, source: Any, target: z3.ExprRef) -> None:
+        """`g.move`: take the item from `source`, give it to `target`. The
+        runtime's check that `source` holds it is *not* a guard."""
+        sel = self.sel(what)
+        if not sel.alts:
+            ctx.require(False)
+            return
+        ctx.require(OR(*[c for _, c in sel.alts]))
+        for item, cond in sel.alts:
+            if truth(cond) is False:
+                continue
+            src = self._source_holder(item, source)
+            self._move_one(ctx, item, src, target, AND(ctx.path, cond))
+
+    def _source_holder(self, item: Item, source: Any) -> z3.ExprRef:
+        m = self.m
+        if isinstance(source, str):
+            if source == "pool":
+                return m.z(POOL)
+            if source == "ipo" and item.kind == "certificate":
+                return m.z(self.tr.ipo_of(m.corp(item.corp or "")))  # type: ignore[arg-type]
+            if source == "treasury" and item.kind == "certificate":
+                return m.z(m.corp(item.corp or ""))  # type: ignore[arg-type]
+            if source == "depot":
+                return m.z(DEPOT)
+            raise Unsupported(f"move from {source!r}")
+        return self.ent(source)
+
+    def _move_one(self, ctx: Ctx, item: Item, src: z3.ExprRef, dst: z3.ExprRef, when: Any) -> None:
+        m = self.m
+        buckets = m.buckets[item.kind]
+        new = dict(ctx.state)
+        ks, kd = self.known(src), self.known(dst)
+
+        def at(e: z3.ExprRef, k: Ent | None, b: Ent | None) -> Any:
+            if b is None:  # any holder outside the legal ones
+                if k is not None:
+                    return k not in buckets
+                return AND(*[NOT(ent_is(m, e, x)) for x in buckets])
+            if k is not None:
+                return k == b
+            return ent_is(m, e, b)
+
+        for b in list(buckets) + [None]:
+            name = hold_name(item, b)
+            dec = AND(when, at(src, ks, b))
+            inc = AND(when, at(dst, kd, b))
+            if truth(dec) is False and truth(inc) is False:
+                continue
+            new[name] = SUM([new[name], IF(inc, 1, 0), NEG(IF(dec, 1, 0))])
+        ctx.state = new
+
+    def set_holder(self, ctx: Ctx, item: Item, holder: Ent, when: Any) -> None:
+        """The runtime's direct `owner[item] = holder` (a reset, a rust)."""
+        new = dict(ctx.state)
+        for b in self.m.buckets[item.kind] + [None]:
+            name = hold_name(item, b)
+            value = 1 if b == holder else 0
+            new[name] = IF(when, value, new[name])
+        ctx.state = new
+
+    def set_attr(self, ctx: Ctx, obj: Any, name: str, value: Any) -> None:
+        for corp, cond in self.corp_of(ctx, obj):
+            when = AND(ctx.path, cond)
+            st = ctx.state
+            if name == "par":
+                if value is None:
+                    st[f"has_par:{corp.id}"] = IF(when, False, st[f"has_par:{corp.id}"])
+                else:
+                    st[f"par:{corp.id}"] = IF(when, zi(value), st[f"par:{corp.id}"])
+                    st[f"has_par:{corp.id}"] = IF(when, True, st[f"has_par:{corp.id}"])
+            elif name == "floated":
+                st[f"floated:{corp.id}"] = IF(when, zb(value), st[f"floated:{corp.id}"])
+            elif name == "revenue":
+                st[f"revenue:{corp.id}"] = IF(when, zi(value), st[f"revenue:{corp.id}"])
+            elif name in self.m.corp_fields:
+                var = f"field:{corp.id}.{name}"
+                typed = zb(value) if self.m.corp_fields[name] == "bool" else zi(value)
+                st[var] = IF(when, typed, st[var])
+            elif name in self.m.set_fields:
+                pass  # not followed: every read of it is an opaque value (`Translator.ent_attr`)
+            else:
+                raise Unsupported(f"set of corporation field {name}")
+
+    # -- market
+    def cell_chain(self, ctx: Ctx, corp: Ent, f: Callable[[tuple[int, int]], Any], key: tuple | None = None) -> Any:
+        """`f(cell)` for the cell the corporation's token is on: a chain of cases over the market's
+        cells. `key`: what `f` reads of a cell (a price, a move's row or column), where it reads only
+        the market: the chain is then made once for each row and column term (the pre-state's, mostly)
+        and kept across the translator's steps."""
+        self.m.require_market()
+        st = ctx.state
+        if key is not None:
+            row, col = st[f"row:{corp.id}"], st[f"col:{corp.id}"]
+            ids = tuple(v.get_id() if isinstance(v, z3.ExprRef) else ("value", v) for v in (row, col))
+            found = self.chains.get((key, corp.id, ids))
+            if found is None:
+                found = self.chains[(key, corp.id, ids)] = (self.cell_chain(ctx, corp, f), row, col)
+            return found[0]
+        cells = self.m.cells
+        conds = self._cell_conds(st[f"row:{corp.id}"], st[f"col:{corp.id}"])
+        out = f(cells[-1])
+        for i in range(len(cells) - 2, -1, -1):
+            out = IF(conds[i], f(cells[i]), out)
+        return out
+
+    def _cell_conds(self, row: Any, col: Any) -> list[Any]:
+        """`row == r and col == c` for each market cell but the last (`cell_chain`'s cases), made once
+        for each row and column term: the chains of one step read the same terms (z3 shares equal terms,
+        so the chain is the term it was)."""
+        ids = tuple(v.get_id() if isinstance(v, z3.ExprRef) else ("value", v) for v in (row, col))
+        found = self.cell_conds.get(ids)
+        if found is None:
+            conds = [AND(row == r, col == c) for r, c in self.m.cells[:-1]]
+            found = self.cell_conds[ids] = (conds, row, col)  # (the terms kept: no id reused while cached)
+        return found[0]
+
+    def in_cells(self, ctx: Ctx, corp: Ent, cells: list[tuple[int, int]]) -> Any:
+        st = ctx.state
+        return OR(*[AND(st[f"row:{corp.id}"] == r, st[f"col:{corp.id}"] == c) for r, c in cells])
+
+    def zone_cond(self, ctx: Ctx, corp: Ent, zone: str) -> Any:
+        market = self.m.require_market()
+        cells = [c for c in self.m.cells if zone in market.zones_of(c)]
+        if not cells:
+            return False
+        return AND(ctx.state[f"has_cell:{corp.id}"], self.in_cells(ctx, corp, cells))
+
+    def market_move(self, ctx: Ctx, corp: Ent, direction: str, when: Any = True) -> None:
+        market = self.m.require_market()
+        if direction not in ("up", "down", "left", "right"):
+            raise Unsupported(f"market move {direction!r}")
+        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
+        st = dict(ctx.state)
+        moved = {cell: market.move(cell, direction) for cell in self.m.cells}
+        row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0], key=("move", direction, "row"))
+        col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1], key=("move", direction, "col"))
+        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"], NOT(self.b_prices_frozen(ctx)))
+        if direction in ("left", "down"):
+            on = AND(on, NOT(self.card_holds_price(ctx, corp)))
+        st[f"row:{corp.id}"] = IF(on, row, st[f"row:{corp.id}"])
+        st[f"col:{corp.id}"] = IF(on, col, st[f"col:{corp.id}"])
+        ctx.state = st
+
+    def price_of(self, ctx: Ctx, corp: Ent) -> Any:
+        market = self.m.require_market()
+        ctx.shared.reads.add("market", "prices", market.rows)
+        ctx.require(ctx.state[f"has_cell:{corp.id}"])
+        return self.cell_chain(ctx, corp, lambda cell: market.price(cell), key=("price",))
+
+    # -- money, shares and certificates
+    def percent_of(self, ctx: Ctx, holder: Any, corp: Ent) -> Any:
+        return SUM([IF(self.held(ctx, c, holder), self.cert_percent(ctx, c), 0) for c in self.m.certs_for(corp.id)])
+
+    def cert_percent(self, ctx: Ctx, cert: Item) -> Any:
+        """A certificate's percent; for a corporation with share layouts, under the layout chosen
+        (`layout:<corporation>`; 0 where it has no such certificate)."""
+        return self._by_layout(ctx, cert, lambda percent: percent)
+
+    def cert_shares(self, ctx: Ctx, cert: Item) -> Any:
+        """A certificate's shares (its percent / 10), as `cert_percent`."""
+        return self._by_layout(ctx, cert, lambda percent: percent // 10)
+
+    def _by_layout(self, ctx: Ctx, cert: Item, f: Callable[[int], int]) -> Any:
+        if not cert.layouts:
+            return f(cert.percent)
+        chosen = ctx.state[f"layout:{cert.corp}"]
+        out: Any = f(cert.layouts[-1][1])
+        for key, percent in reversed(cert.layouts[:-1]):
+            out = IF(chosen == key, f(percent), out)
+        return out
+
+    def cert_exists(self, ctx: Ctx, cert: Item) -> Any:
+        """Whether the layout chosen has the certificate (always, without share layouts)."""
+        if all(percent > 0 for _, percent in cert.layouts):
+            return True
+        chosen = ctx.state[f"layout:{cert.corp}"]
+        return OR(*[chosen == key for key, percent in cert.layouts if percent > 0])
+
+    def layout_cases(self, ctx: Ctx, corp: Ent) -> list[tuple[Any, list[Item]]]:
+        """The corporation's certificates under each layout it may have, with its condition: the
+        certificates that layout has, each with its percent there (`Model.layout_certificates`)."""
+        return [(True if key is None else ctx.state[f"layout:{corp.id}"] == key, certs)
+                for key, certs in self.m.layout_certificates(corp)]
+
+    def no_cert_limit(self, ctx: Ctx, corp: Ent) -> Any:
+        if self.m.market is None:
+            return False
+        return self.zone_cond(ctx, corp, "no_cert_limit")
+
+    def cert_count(self, ctx: Ctx, holder: Any) -> Any:
+        """`b_certificates`: what counts against the certificate limit."""
+        return SUM(self.cert_count_terms(ctx, holder))
+
+    def cert_count_terms(self, ctx: Ctx, holder: Any) -> list[Any]:
+        """`cert_count`'s terms, one per item (or frame count) that may count: their sum is the count."""
+        m = self.m
+        counts = self.param(ctx, "cert_limit_counts")
+        if not isinstance(counts, SymList):
+            raise Unsupported(f"cert_limit_counts is {counts!r}, not a list of shares/privates/bonds/minors")
+        names = {e for e, c in counts.elems}
+        if names - {"shares", "privates", "bonds", "minors"}:
+            raise Unsupported(f"cert_limit_counts names {sorted(map(str, names))}, not only shares/privates/bonds/minors")
+        parts: list[Any] = []
+        if "shares" in names:
+            for corp in m.corporations:
+                certs = m.certs_for(corp.id)
+                nc = self.no_cert_limit(ctx, corp)
+                for cert in certs:
+                    parts.append(IF(AND(self.held(ctx, cert, holder), NOT(nc)), 1, 0))
+            if m.truncated:
+                h = self.ent(holder)
+                for p in m.players:
+                    parts.append(IF(h == m.z(p), ctx.state[f"other_certs:{p.id}"], 0))
+        if "privates" in names:
+            for x in m.private_items:
+                parts.append(IF(AND(self.held(ctx, x, holder), NOT(ctx.state[f"closed:{x.id}"])), 1, 0))
+        if "bonds" in names:
+            for b in m.bond_items:
+                parts.append(IF(self.held(ctx, b, holder), 1, 0))
+        if "minors" in names:
+            h = self.ent(holder)
+            for x in m.minors:
+                parts.append(IF(AND(ctx.state[f"owner:{x.id}"] == h, NOT(ctx.state[f"closed:{x.id}"])), 1, 0))
+        return parts
+
+    # ---------------------------------------------------------------- queries
+
+    def b_cash(self, ctx: Ctx, holder: Any) -> Any:
+        return self.cash_of(ctx, self.ent(holder))
+
+    def b_percent(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: self.percent_of(ctx, holder, c))
+
+    def b_holder_of(self, ctx: Ctx, item: Any) -> Any:
+        k = self.known(item) if is_z3(item) else None
+        if k is not None and k.kind == "minor":
+            # (as the runtime's owner table: a minor's holder is its owner)
+            return ctx.state[f"owner:{k.id}"]
+        sel = self.sel(item)
+        ctx.require(OR(*[c for _, c in sel.alts]))
+        out: Any = self.m.z(NONE)
+        for it, cond in reversed(sel.alts):
+            out = IF(cond, self.holder(ctx, it), out)
+        return out
+
+    def b_president(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+
+        def pres(c: Ent) -> Any:
+            certs = m.certs_for(c.id)
+            cert0 = certs[0]
+            out: Any = m.z(NONE)
+            for p in reversed(m.players):
+                out = IF(ctx.state[hold_name(cert0, p)] >= 1, m.z(p), out)
+            return out
+
+        return self.per_corp(ctx, corp, pres)
+
+    def b_president_certificate(self, ctx: Ctx, corp: Any) -> Any:
+        options = self.corp_of(ctx, corp)
+        alts = []
+        for c, cond in options:
+            certs = self.m.certs_for(c.id)
+            alts.append((certs[0], cond))
+        return Sel(alts)
+
+    def b_started(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: ctx.state[f"has_par:{c.id}"])
+
+    def b_floated(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: ctx.state[f"floated:{c.id}"])
+
+    def b_price(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
+
+    def b_par_price(self, ctx: Ctx, corp: Any) -> Any:
+        def par(c: Ent) -> Any:
+            ctx.require(ctx.state[f"has_par:{c.id}"])
+            return ctx.state[f"par:{c.id}"]
+
+        return self.per_corp(ctx, corp, par)
+
+    def par_price_list(self, ctx: Ctx, corp: Ent) -> list[int]:
+        m = self.m
+        prices = m.data[corp].get("par") or m.prop_value("par_prices")
+        ctx.shared.reads.add("par_prices", corp.id, prices)
+        if prices is None:
+            market = m.require_market()
+            prices = sorted({market.price(c) for c in market.par_cells()})
+        if not isinstance(prices, list) or not all(isinstance(p, int) for p in prices):
+            raise GapError(f"corporation {corp.id} par", "par prices are not a list of amounts")
+        return prices
+
+    def b_par_prices(self, ctx: Ctx, corp: Any) -> Any:
+        options = self.corp_of(ctx, corp)
+        elems = []
+        for c, cond in options:
+            for p in self.par_price_list(ctx, c):
+                elems.append((p, cond))
+        return SymList(elems)
+
+    def b_zones(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+        options = self.corp_of(ctx, corp)
+        m.require_market()
+        elems = []
+        card_zones = self.card_zones(ctx)
+        for zone in m.zone_names + [z for z in card_zones if z not in m.zone_names]:
+            elems.append((zone, OR(*[AND(cond, OR(self.zone_cond(ctx, c, zone), self.card_zone(ctx, c, zone, card_zones)))
+                                     for c, cond in options])))
+        return SymList(elems)
+
+    def card_zones(self, ctx: Ctx) -> dict[str, list[int]]:
+        """zone -> the cards (indexes) whose `market_zone` ability puts their company in it (none for a
+        title without ability cards)."""
+        if self.m.prop_value("ability_cards") is None:
+            return {}
+        out: dict[str, list[int]] = {}
+        for i, _card, ability in self.powers(ctx, "market_zone"):
+            for zone in ability.get("zones") or ():
+                out.setdefault(str(zone), []).append(i)
+        return out
+
+    def card_zone(self, ctx: Ctx, corp: Ent, zone: str, card_zones: dict[str, list[int]]) -> Any:
+        """Whether C's card puts it in the zone (GameBase.b_zones: `effect: market_zone`)."""
+        if zone not in card_zones:
+            return False
+        index = self.card_index(ctx, corp)
+        return OR(*[index == i for i in card_zones[zone]])
+
+    def b_in_round(self, ctx: Ctx, kind: Any) -> Any:
+        if not isinstance(kind, str):
+            raise Unsupported("in_round of a non-name")
+        first_round = self.m.prop_value("first_round")
+        ctx.shared.reads.add("property", "first_round", first_round)
+        if kind == "draft" and first_round == "draft" and not self.m.draft_items:
+            raise Unsupported("a draft with no private or minor to deal")
+        if kind not in ROUNDS or (kind == "draft" and not self.m.draft_items):
+            return False
+        return ctx.state["round"] == ROUNDS.index(kind)
+
+    # -- the draft (`first_round: draft`, GameBase._start_draft ... _end_draft). The model keeps each
+    # company's drafter and price (`drafter:`, `draft_price:`); the deck, the hands and the Pass cards
+    # are the runtime's (oracles). The purchases at the draft's end are the runtime step `draft_ends`.
+    def draft_item(self, company: Any) -> Ent:
+        """The draft's company a bound term names (Unsupported for any other)."""
+        x = self.known(self.ent(company))
+        if x is None or x not in self.m.draft_items:
+            raise Unsupported(f"a draft pick of {company!r}, not a company of the draft")
+        return x
+
+    def draft_oracle(self, ctx: Ctx, name: str, x: Ent | None, sort: str) -> z3.ExprRef:
+        """The runtime's answer `name` (about company `x`, if given) in this step's pre-state (one
+        constant per step, so a guard and an effect read the same answer)."""
+        key = (x.id,) if x is not None else ()
+        for known, args, const in ctx.shared.oracles:
+            if known == name and args == key:
+                return const
+        value = ctx.fresh(f"{name}:{x.id}" if x is not None else name, sort)
+        ctx.shared.oracles.append((name, key, value))
+        return value
+
+    def draft_with_bank(self, ctx: Ctx, x: Ent) -> Any:
+        """Whether company `x` (a private or a minor of the draft) is the bank's and open."""
+        st = ctx.state
+        if x.kind == "minor":
+            return AND(st[f"owner:{x.id}"] == self.m.z(BANK), NOT(st[f"closed:{x.id}"]))
+        item = self.m.item_of_ent(x)
+        assert item is not None
+        return AND(st[hold_name(item, BANK)] >= 1, NOT(st[f"closed:{x.id}"]))
+
+    def draft_open(self, ctx: Ctx, x: Ent) -> Any:
+        """Whether company `x` can still be dealt: the bank's, open, picked by nobody."""
+        return AND(self.draft_with_bank(ctx, x), ctx.state[f"drafter:{x.id}"] == self.m.z(NONE))
+
+    def draft_amount(self, x: Ent, key: str, reads: Reads) -> int:
+        """A company's amount (`cost`, `draft_price`, `treasury`) in currency units."""
+        value = self.m.data[x].get(key)
+        reads.add(x.kind, f"{x.id}.{key}", value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Unsupported(f"{x.kind} {x.id} {key}: not an amount")
+        return value
+
+    def draft_floor(self, ctx: Ctx, x: Ent) -> int:
+        """As GameBase._draft_floor: the company's property that `last_company_floor` names, else 0."""
+        floor = self.m.draft_component().get("last_company_floor")
+        ctx.shared.reads.add("draft", "last_company_floor", floor)
+        if floor is None or self.m.data[x].get(str(floor)) is None:
+            return 0
+        return self.draft_amount(x, str(floor), ctx.shared.reads)
+
+    def b_in_draft_hand(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_in_draft_hand: whether the card is among those drawn for this pick (the
+        runtime's deck: an oracle); a card dealt is a company still open and picked by nobody."""
+        x = self.draft_item(company)
+        drawn = self.draft_oracle(ctx, "in_draft_hand", x, "bool")
+        return AND(ctx.state["round"] == ROUNDS.index("draft"), drawn, self.draft_open(ctx, x))
+
+    def b_draft_price(self, ctx: Ctx, company: Any) -> Any:
+        """As GameBase.b_draft_price: the company's price now, which passes on a last company lower
+        (an oracle) from its price (a minor's `draft_price`, else its `cost`) down to its floor."""
+        x = self.draft_item(company)
+        price = self.draft_oracle(ctx, "draft_price", x, "int")
+        full = self.draft_amount(x, "draft_price" if x.kind == "minor" else "cost", ctx.shared.reads)
+        ctx.shared.axioms.append(AND(price >= self.draft_floor(ctx, x), price <= max(full, self.draft_floor(ctx, x))))
+        return price
+
+    def b_draft_committed(self, ctx: Ctx, player: Any) -> Any:
+        """As GameBase.b_draft_committed: what the player's picks so far will cost when the draft ends."""
+        m = self.m
+        p = self.ent(player)
+        st = ctx.state
+        return SUM([IF(st[f"drafter:{x.id}"] == p, st[f"draft_price:{x.id}"], 0) for x in m.draft_items])
+
+    def b_replaying(self, ctx: Ctx) -> Any:
+        """As GameBase.b_replaying: the model is of games the engine plays itself, not of a replayed
+        log of another engine (whose hidden draws let a pick take any card at its logged price)."""
+        return False
+
+    def b_draft_pick(self, ctx: Ctx, player: Any, company: Any) -> None:
+        """As GameBase.b_draft_pick: the player keeps the company, at its draft price now; the draft
+        goes on (its deck and turn are the runtime's; its end is the step `draft_ends`)."""
+        x = self.draft_item(company)
+        self.pick(ctx, self.ent(player), x, self.b_draft_price(ctx, company), ctx.path)
+        self.draft_turn_over(ctx)
+
+    def pick(self, ctx: Ctx, player: Any, x: Ent, price: Any, when: Any) -> None:
+        """Where `when` holds, `player` has picked company `x` in the draft, to pay `price` at its end."""
+        st = ctx.state
+        st[f"drafter:{x.id}"] = IF(when, player, st[f"drafter:{x.id}"])
+        st[f"draft_price:{x.id}"] = IF(when, price, st[f"draft_price:{x.id}"])
+
+    def draft_turn_over(self, ctx: Ctx) -> None:
+        """The draft's turn moves on: the round machinery is havocked, the round stays the draft."""
+        ctx.havoc([name for name in self.m.vars.turn_names() if name != "round"])
+
+    def draft_pass(self, ctx: Ctx) -> None:
+        """As GameBase._draft_pass: a pass is allowed only when a single company is left in the deck
+        (the runtime's deck: an oracle); it lowers the company's price, and at its floor the player
+        then on turn takes it at that price (which company, and whether its price has reached the
+        floor, are the runtime's: oracles, with the pick only of a company still dealt)."""
+        m = self.m
+        ctx.require(self.draft_oracle(ctx, "draft_last_company", None, "bool"))
+        taker = ctx.fresh("draft_taker", "ent")
+        ctx.shared.axioms.append(OR(*[taker == m.z(p) for p in m.players]))
+        for x in m.draft_items:
+            forced = self.draft_oracle(ctx, "draft_forced", x, "bool")
+            self.pick(ctx, taker, x, self.draft_floor(ctx, x), AND(ctx.path, forced, self.draft_open(ctx, x)))
+        self.draft_turn_over(ctx)
+
+    def b_in_special_round(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_in_special_round: a special round is on (which one the model does not follow)."""
+        return ctx.state["round"] == ROUNDS.index("special")
+
+    def b_special_round_held(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase.b_special_round_held: the runtime's record, not modelled (any value)."""
+        return ctx.fresh("special_round_held", "bool")
+
+    def b_call_round(self, ctx: Ctx, name: Any) -> None:
+        """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
+        holds changes."""
+
+    def b_takeover_station(self, ctx: Ctx, owner: Any, city: Any) -> Any:
+        """As GameBase.b_takeover_station: the runtime's record of a takeover (any truth value)."""
+        return ctx.fresh("takeover_station", "bool")
+
+    def b_swap_station(self, ctx: Ctx, owner: Any, city: Any) -> None:
+        """As GameBase.b_swap_station: a station changes hands on the map (not modelled) and the decision
+        may end: whoever acts next is the runtime's to say."""
+        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+
+    def b_acquisition_target(self, ctx: Ctx) -> Any:
+        """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
+        return ctx.fresh("acquisition_target", "ent")
+
+    def b_highest_acquisition_bid(self, ctx: Ctx) -> Any:
+        """As GameBase.b_highest_acquisition_bid: the runtime's record of bids (any amount, at least 0)."""
+        high = ctx.fresh("acquisition_high")
+        ctx.shared.axioms.append(high >= 0)
+        return high
+
+    def b_acquisition_bid(self, ctx: Ctx, bidder: Any, amount: Any) -> None:
+        """As GameBase.b_acquisition_bid: the bid is recorded and the turn passes; the resolution (payment,
+        takeover or liquidation) is a runtime step the model does not follow."""
+        self.turn_over(ctx)
+
+    def b_stock_round_number(self, ctx: Ctx) -> Any:
+        return ctx.state["stock_rounds"]
+
+    def b_acting(self, ctx: Ctx, entity: Any) -> Any:
+        return ctx.state["acting"] == self.ent(entity)
+
+    def b_in_step(self, ctx: Ctx, corp: Any, step: Any) -> Any:
+        if not isinstance(step, str):
+            raise Unsupported("in_step of a non-name")
+        st = ctx.state
+        # the step itself, or a combined step that includes it (track_and_token)
+        names = [step] + [name for name, parts in COMBINED_STEPS.items() if step in parts]
+        codes = [STEPS.index(n) + 1 if n in STEPS else -1 for n in names]
+        return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp),
+                   OR(*[st["step"] == code for code in codes]))
+
+    def b_sold_this_turn(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
+        return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
+
+    def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:
+        """`_privates_for_sale`: the sale order's privates still with the bank, open."""
+        m = self.m
+        order = m.prop_value("private_sale_order") or []
+        ctx.shared.reads.add("property", "private_sale_order", order)
+        out = []
+        for key in order:
+            ent = m.entity("private", str(key))
+            if ent is None:
+                continue
+            item = m.item_of_ent(ent)
+            assert item is not None
+            out.append((ent, AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{ent.id}"]))))
+        return out
+
+    def b_private_on_sale(self, ctx: Ctx) -> Any:
+        m = self.m
+        out: Any = m.z(NONE)
+        for ent, cond in reversed(self.privates_for_sale(ctx)):
+            out = IF(cond, m.z(ent), out)
+        return out
+
+    def b_certificates(self, ctx: Ctx, holder: Any) -> Any:
+        return self.cert_count(ctx, holder)
+
+    def b_next_certificate(self, ctx: Ctx, corp: Any, source: Any) -> Any:
+        m = self.m
+        if z3.is_expr(source) and source.eq(m.z(POOL)):
+            source = "pool"  # the holder `pool` named where a source is meant (as the runtime reads it)
+        elif z3.is_expr(source) and m.ipo_apart and source.eq(m.z(IPO)):
+            source = "ipo"  # the holder `initial_offering` likewise
+        if not isinstance(source, str):
+            raise Unsupported("next_certificate from a non-name")
+        alts = []
+        for c, ccond in self.corp_of(ctx, corp):
+            holder = POOL if source == "pool" else (self.tr.ipo_of(c) if source == "ipo" else c)
+            started = ctx.state[f"has_par:{c.id}"]
+            taken: Any = False
+            for cert in m.certs_for(c.id):
+                # (a president's certificate in receivership passes only by exchange, in the take-over)
+                ok = AND(self.held(ctx, cert, m.z(holder)),
+                         NOT(AND(cert.president, source != "pool", NOT(started))),
+                         NOT(AND(cert.president, holder != POOL)),
+                         NOT(AND(cert.president, self.in_receivership(ctx, c))))
+                alts.append((cert, AND(ccond, ok, NOT(taken))))
+                taken = OR(taken, ok)
+        return Sel(alts)
+
+    def in_receivership(self, ctx: Ctx, corp: Ent) -> Any:
+        """As GameBase.b_in_receivership: where the title has `receivership_steps`, a started corporation
+        whose president's certificate lies in the market (the model has no closed corporations)."""
+        if not self.m.prop_value("receivership_steps"):
+            return False
+        return AND(ctx.state[f"has_par:{corp.id}"], self.held(ctx, self.m.certs_for(corp.id)[0], self.m.z(POOL)))
+
+    def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
+        """As GameBase.b_sellable: the certificates of the corporation the player may sell, president's
+        last (`sellable_certs`)."""
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for cert, ok in self.sellable_certs(ctx, player, c):
+                elems.append((Sel([(cert, True)]), AND(cond, ok)))
+        return SymList(elems)
+
+    def sellable_certs(self, ctx: Ctx, player: Any, c: Ent) -> list[tuple[Item, Any]]:
+        """As GameBase.b_sellable, for corporation `c`: each certificate the player may sell (president's
+        last, then by index from the last) with when he may. He holds it; none of a corporation in
+        receivership where the title forbids selling it (`receivership_selling: forbidden`); the
+        president's certificate only where the title lets it be sold and another player still in the game
+        holds as much as it is worth (who then presides); none in a stock-round turn in which he sold some
+        of the corporation already where the title says `sell_in_blocks: true`."""
+        m = self.m
+        st = ctx.state
+        p = self.ent(player)
+        saleable = self.param(ctx, "president_certificate_saleable") is True
+        barred: Any = False
+        # (titles that predate these properties: selling allowed, not in blocks; the runtime's `_param_or`)
+        selling, blocks = m.prop_value("receivership_selling"), m.prop_value("sell_in_blocks")
+        ctx.shared.reads.add("property", "receivership_selling", selling)
+        ctx.shared.reads.add("property", "sell_in_blocks", blocks)
+        if selling == "forbidden":
+            barred = self.in_receivership(ctx, c)
+        if blocks is True:
+            barred = OR(barred, AND(st["round"] == ROUNDS.index("stock"), st[f"sold_this_turn:{c.id}"]))
+        certs = m.certs_for(c.id)
+        out = []
+        for cert in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
+            ok = AND(self.held(ctx, cert, p), NOT(barred))
+            if cert.president:
+                worth = self.cert_percent(ctx, cert)
+                ok = AND(ok, OR(*[AND(NOT(ent_is(m, p, q)), NOT(st[f"out:{q.id}"]),
+                                      self.tr.cmp(">=", self.percent_of(ctx, m.z(q), c), worth))
+                                  for q in m.players]))
+            out.append((cert, ok))
+        return out
+
+    def b_granted(self, ctx: Ctx, cert: Any) -> Any:
+        sel = self.sel(cert)
+        return OR(*[AND(c, ctx.state[f"granted:{it.id}"]) for it, c in sel.alts if it.kind == "certificate"])
+
+    def b_len(self, ctx: Ctx, xs: Any) -> Any:
+        return self.tr.length(xs)
+
+    def b_take(self, ctx: Ctx, xs: Any, n: Any) -> Any:
+        """take(xs, n): the first n present elements (n a number the title gives)."""
+        if is_z3(n):
+            raise Unsupported("take of a symbolic count")
+        if not isinstance(xs, SymList):
+            return list(xs)[:n]
+        out = []
+        for k, (value, cond) in enumerate(xs.elems):
+            before = SUM([IF(c, 1, 0) for _, c in xs.elems[:k]])
+            out.append((value, AND(cond, self.tr.cmp("<", before, n))))
+        return SymList(out)
+
+    def b_first(self, ctx: Ctx, xs: Any) -> Any:
+        if isinstance(xs, SymList) and not xs.elems:
+            return None
+        present = OR(*[c for _, c in xs.elems]) if isinstance(xs, SymList) else True
+        sub = ctx.fork(present)
+        value = self.tr.index(xs, 0, sub)
+        return value
+
+    def b_trains(self, ctx: Ctx, holder: Any) -> Any:
+        return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
+
+    def b_revenue(self, ctx: Ctx, corp: Any) -> Any:
+        return self.per_corp(ctx, corp, lambda c: ctx.state[f"revenue:{c.id}"])
+
+    def b_shareholders(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+        (c, cond), *rest = self.corp_of(ctx, corp) or [(None, False)]
+        if rest:
+            raise Unsupported("shareholders of a symbolic corporation")
+        certs = m.certs_for(c.id)
+        elems = []
+        for h in m.buckets["certificate"]:
+            elems.append((m.z(h), AND(cond, OR(*[ctx.state[hold_name(x, h)] >= 1 for x in certs]))))
+        elems.append((m.z(ELSEWHERE), AND(cond, OR(*[ctx.state[hold_name(x, None)] >= 1 for x in certs]))))
+        return SymList(elems)
+
+    def b_train_limit(self, ctx: Ctx, corp: Any = None) -> Any:
+        m = self.m
+        values = []
+        for i, phase in enumerate(m.phases):
+            limit = phase.get("train_limit")
+            ctx.shared.reads.add("phase", f"{phase['key']}.train_limit", limit)
+            from compiler.verify.model import GapValue
+
+            if isinstance(limit, GapValue) or limit is None:
+                raise GapError(f"phase {phase['key']} train_limit", getattr(limit, "reason", "not given"))
+            if isinstance(limit, dict) and m.n_players in limit:
+                limit = limit[m.n_players]
+            if not isinstance(limit, int):
+                raise Unsupported(f"phase {phase['key']} train_limit {limit!r} (by kind)")
+            values.append(limit)
+        if not values:
+            raise GapError("phases")
+        out: Any = values[-1]
+        for i in reversed(range(len(values) - 1)):
+            out = IF(ctx.state["phase"] == i, values[i], out)
+        return out
+
+    def b_phase_at_least(self, ctx: Ctx, name: Any) -> Any:
+        return ctx.state["phase"] >= self.m.phase_index(str(name))
+
+    def on_depot(self, ctx: Ctx, name: str, compute: Callable[[], Any]) -> Any:
+        """`compute()`, a value read from the depot's holdings and the phase only (no guard), once a
+        translation for each state of those (the emergency functions ask for the cheapest train in
+        every case they weigh)."""
+        m = self.m
+        st = ctx.state
+        values = tuple(st[var] for var in (hold_name(t, DEPOT) for t in m.train_order) if var in st) + (st["phase"],)
+        key = ("depot", name, tuple(map(id, values)))
+        hit = ctx.shared.cached.get(key)
+        if hit is None:
+            hit = ctx.shared.cached[key] = (compute(), values)
+        return hit[0]
+
+    def avail(self, ctx: Ctx) -> list[tuple[Item, Any]]:
+        """`_available_train_ids`: which trains the depot sells now: the next in supply order, a train
+        whose `available_after` types (one or a list) are all sold out, a train whose `available_from`
+        phase has come (1880's rebuilt 2-trains, sold beside the stack, VII.3.5.1); never a train a
+        corporation owns from the start (`owner`)."""
+        return list(self.on_depot(ctx, "avail", lambda: self._avail(ctx)))
+
+    def _avail(self, ctx: Ctx) -> list[tuple[Item, Any]]:
+        m = self.m
+        st = ctx.state
+        order = [t for t in m.train_order if m.train_data.get(t.name or "", {}).get("owner") is None]
+        in_depot = {t.id: st[hold_name(t, DEPOT)] >= 1 for t in order}
+        first: dict[str, Any] = {}
+        none_before: Any = True
+        for t in order:
+            first[t.id] = AND(in_depot[t.id], none_before)
+            none_before = AND(none_before, NOT(in_depot[t.id]))
+        sold_out = {name: AND(*[NOT(in_depot[t.id]) for t in order if t.name == name]) for name in m.train_types}
+        out = []
+        seen: dict[str, Any] = {}
+        for t in order:
+            data = m.train_data.get(t.name or "", {})
+            after, since = data.get("available_after"), data.get("available_from")
+            ctx.shared.reads.add("train", f"{t.name}.available_after", after)
+            ctx.shared.reads.add("train", f"{t.name}.available_from", since)
+            ok = first[t.id]
+            if after is not None:
+                after_all = [str(a) for a in after] if isinstance(after, (list, tuple)) else [str(after)]
+                ok = OR(ok, AND(in_depot[t.id], *[sold_out.get(a, False) for a in after_all]))
+            if isinstance(since, str):
+                ok = OR(ok, AND(in_depot[t.id], self.b_phase_at_least(ctx, since)))
+            earlier = seen.get(t.name or "", False)
+            out.append((t, AND(ok, NOT(earlier))))
+            seen[t.name or ""] = OR(earlier, ok)
+        return out
+
+    def b_available_trains(self, ctx: Ctx) -> Any:
+        return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
+
+    def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
+        return ctx.state["bank_buys"]
+
+    def b_corporation_of(self, ctx: Ctx, item: Any) -> Any:
+        m = self.m
+        e = self.ent(item)
+        k = self.known(e)
+        cands = [k] if k is not None else [x for x in m.bonds]
+        out: Any = m.z(NONE)
+        for x in reversed(cands):
+            cid = m.data.get(x, {}).get("corporation")
+            corp = m.corp(str(cid)) if cid is not None else None
+            if corp is None:
+                raise Unsupported(f"corporation_of({x})")
+            out = IF(e == m.z(x), m.z(corp), out) if k is None else m.z(corp)
+        return out
+
+    def b_must_buy_train(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+        e = self.ent(corp)
+        k = self.known(e)
+        if k is not None and k.kind != "corporation":
+            return False
+        # a card's `no_train_needed` ability lifts the obligation (GameBase.b_must_buy_train)
+        exempt = (self.b_has_power(ctx, e, "no_train_needed")
+                  if m.prop_value("ability_cards") is not None and self.powers(ctx, "no_train_needed") else False)
+        # a corporation in receivership is operated by the runtime, and owes no train (1846's receivership)
+        exempt = OR(exempt, *[AND(cond, self.in_receivership(ctx, c)) for c, cond in self.corp_of(ctx, e)])
+        return AND(self.b_in_step(ctx, e, "buy_train"),
+                   NOT(OR(*[self.held(ctx, t, e) for t in m.trains if self.meets_obligation(ctx, t)])),
+                   OR(*[c for _, c in self.avail(ctx)]), NOT(exempt))
+
+    def meets_obligation(self, ctx: Ctx, train: Item) -> bool:
+        """As GameBase._meets_obligation: whether the train counts for a corporation's duty to own one
+        (not one with `satisfies_train_obligation: false`, 1880's rebuilt 2-train, VII.3.5.1)."""
+        value = self.m.train_data.get(train.name or "", {}).get("satisfies_train_obligation", True)
+        ctx.shared.reads.add("train", f"{train.name}.satisfies_train_obligation", value)
+        return value is not False
+
+    def b_cheapest_train_price(self, ctx: Ctx) -> Any:
+        """As GameBase.b_cheapest_train_price: the cheapest side of a card the bank sells (1846's 4-train
+        card sold as a 3/5 at $160); only a train that meets the duty to own one counts."""
+        def cheapest() -> Any:
+            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
+            out: Any = 0
+            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
+                out = IF(cond, min(self.side_prices_of(t)), out)
+            return out
+
+        return self.on_depot(ctx, "cheapest_train_price", cheapest)
+
+    def b_forced_shortfall(self, ctx: Ctx, corp: Any) -> Any:
+        must = self.b_must_buy_train(ctx, corp)
+        if truth(must) is False:
+            return 0
+        sub = ctx.fork(must)
+        price = self.b_cheapest_train_price(sub)
+        before = self.cash_of(sub, self.ent(corp))
+        self.tr.call("forced_purchase_help", [corp, price], {}, sub)
+        after = self.cash_of(sub, self.ent(corp))
+        help_ = SUM([after, NEG(before)])
+        short = SUM([price, NEG(before), NEG(help_)])
+        return IF(must, IF(self.tr.cmp(">", short, 0), short, 0), 0)
+
+    def b_closed(self, ctx: Ctx, item: Any) -> Any:
+        m = self.m
+        e = self.ent(item)
+        return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates + m.minors])
+
+    def b_bank_funded_shares(self, ctx: Ctx, corp: Any) -> Any:
+        m = self.m
+
+        def funded(c: Ent) -> Any:
+            flag = m.data[c].get("bank_funds_on_par")
+            ctx.shared.reads.add("corporation", f"{c.id}.bank_funds_on_par", flag)
+            if not flag:
+                return 0
+            return SUM([IF(AND(ctx.state[f"granted:{x.id}"], OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
+                           self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
+
+        return self.per_corp(ctx, corp, funded)
+
+    def b_free_cash(self, ctx: Ctx, player: Any) -> Any:
+        m = self.m
+        p = self.ent(player)
+        locked = SUM([IF(p == m.z(q), ctx.state[f"bid:{x.id}@{q.id}"], 0) for x in m.privates for q in m.players])
+        if m.draft_items:
+            # in the draft, what the player's picks will cost is set aside too
+            drafting = ctx.state["round"] == ROUNDS.index("draft")
+            locked = SUM([locked, IF(drafting, self.b_draft_committed(ctx, player), 0)])
+        return SUM([self.cash_of(ctx, p), NEG(locked)])
+
+    def b_highest_bid(self, ctx: Ctx, item: Any) -> Any:
+        m = self.m
+        st = ctx.state
+        e = self.ent(item)
+        best: Any = 0
+        for x in m.privates:
+            for q in m.players:
+                b = st[f"bid:{x.id}@{q.id}"]
+                best = IF(AND(e == m.z(x), b > zi(best)), b, best)
+        return IF(AND(st["auction"], st["auction_company"] == e), st["auction_high"], best)
+
+    def b_in_auction(self, ctx: Ctx) -> Any:
+        return ctx.state["auction"]
+
+    def b_auction_company(self, ctx: Ctx) -> Any:
+        st = ctx.state
+        out = IF(st["auction"], st["auction_company"], self.m.z(NONE))
+        first_round = self.m.prop_value("first_round")
+        ctx.shared.reads.add("property", "first_round", first_round)
+        if first_round == "auction":
+            # as GameBase.b_auction_company: the Starting Round's private on auction
+            out = IF(st["round"] == ROUNDS.index("auction"), self.starting_head(ctx), out)
+        return out
+
+    def starting_head(self, ctx: Ctx) -> Any:
+        """The head of the opening auction's queue (`first_round: auction`): the first private, in the
+        order the title lists them, still with the bank and open (the runtime's queue starts as every
+        open private and loses its head at each sale); NONE when all are sold."""
+        m = self.m
+        out: Any = m.z(NONE)
+        for x in reversed(m.privates):
+            item = m.item_of_ent(x)
+            assert item is not None
+            out = IF(AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{x.id}"])), m.z(x), out)
+        return out
+
+    def b_auction_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
+        """As GameBase.b_auction_bid: the player's bid becomes the high bid on the private on auction
+        (kept as that player's bid on it; the bid it beats is gone). Whether every other player has
+        passed, so that the private is sold now, is the runtime's (`_next_bidder_in_auction`): the sale
+        is the runtime step `private_sold_to_bidder`."""
+        p = self.ent(player)
+        self.rewrite_bids(ctx, self.starting_head(ctx), lambda q, old: IF(p == self.m.z(q), zi(amount), 0))
+        self.turn_over(ctx)
+
+    def rewrite_bids(self, ctx: Ctx, item: Any, new: Any) -> None:
+        """Where the path holds, each player q's bid on the private `item` (a z3 term) becomes
+        `new(q, old)`, `old` being that bid now (the `bid:<private>@<player>` variables)."""
+        m = self.m
+        for y in m.privates:
+            for q in m.players:
+                name = f"bid:{y.id}@{q.id}"
+                ctx.state[name] = IF(AND(ctx.path, item == m.z(y)), new(q, ctx.state[name]), ctx.state[name])
+
+    def b_offered_later(self, ctx: Ctx, item: Any) -> Any:
+        e = self.ent(item)
+        sale = self.privates_for_sale(ctx)
+        parts = []
+        for i, (x, cond) in enumerate(sale):
+            earlier = OR(*[c for _, c in sale[:i]])
+            parts.append(AND(e == self.m.z(x), cond, earlier))
+        return OR(*parts)
+
+    def b_sale_price(self, ctx: Ctx) -> Any:
+        return ctx.state["sale_price"]
+
+    def b_pending_decision(self, ctx: Ctx, entity: Any, action: Any) -> Any:
+        st = ctx.state
+        code = self.m.vars.action_code(str(action))
+        return AND(st["pending"], st["pending_entity"] == self.ent(entity), st["pending_action"] == code)
+
+    def b_route_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
+        v = ctx.fresh("route_revenue")
+        ctx.shared.oracles.append(("route_revenue", (corp,), v))
+        ctx.shared.axioms.append(v >= 0)
+        if self.m.revenue_step > 1:
+            ctx.shared.axioms.append(v % self.m.revenue_step == 0)
+        return v
+
+    def b_recorded_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
+        """As GameBase.b_recorded_revenue: a run's revenue as its record gives it, any amount the
+        routes could earn (an oracle, as route_revenue)."""
+        return self.b_route_revenue(ctx, corp, routes)

@@ -1,0 +1,1249 @@
+"""The translator: a title's expressions, statements and routines as z3 (`Translator`), and the
+runtime's builtins as z3 (`Builtins`, its methods in the mixins of `builtins_*.py`). See
+`translate.py`'s docstring for what a translation gives.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import z3
+
+from compiler.lang import syntax as s
+from compiler.lang.builtins import VALUES
+from compiler.lang.ir import Clause, Title
+from compiler.runtime.game import OUT_OF_TURN
+from compiler.verify.builtins_abilities import AbilityBuiltins
+from compiler.verify.builtins_effects import EffectBuiltins
+from compiler.verify.builtins_map import MapBuiltins
+from compiler.verify.builtins_state import StateBuiltins
+from compiler.verify.model import (
+    BANK,
+    DEPOT,
+    IPO,
+    NONE,
+    POOL,
+    ROUNDS,
+    SCRAP,
+    Ent,
+    GapError,
+    Item,
+    Model,
+    Unsupported,
+    state_var,
+)
+from compiler.verify.terms import (
+    AND,
+    DIV,
+    EMPTY_LIST,
+    EVENT_ARGUMENTS,
+    IF,
+    IMPLIES,
+    MOD,
+    MUL,
+    NOT,
+    OR,
+    OUT_OF_SCOPE_GROUPS,
+    SUM,
+    Binding,
+    CardRef,
+    Ctx,
+    DeadPath,
+    ListHead,
+    Opaque,
+    Routes,
+    Sel,
+    Shared,
+    Step,
+    SymList,
+    _list_inner,
+    _memo_key,
+    _memo_value,
+    ent_is,
+    indexed_lists,
+    is_z3,
+    truth,
+    zb,
+    zi,
+)
+
+# ---------------------------------------------------------------- the translator
+
+
+class Translator:
+    """Translates a title's routines for one `Model`."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.title: Title = model.title
+        self.routines = {c.name: c for c in self.title.clauses if c.kind in ("procedure", "function")}
+        self.entities: dict[str, str] = {}
+        self.params: set[str] = set()
+        self.constants: set[str] = set()
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if isinstance(decl, s.Enum):
+                self.constants.update(decl.values)
+            elif isinstance(decl, s.Component):
+                if decl.kind in ("corporation", "private", "bond", "minor"):
+                    self.entities[decl.key or ""] = decl.kind
+                else:
+                    self.constants.add(decl.key or "")
+            elif isinstance(decl, (s.Property, s.Table, s.Param)):
+                self.params.add(decl.name)
+        self.constants.update(c.name for c in self.title.clauses if c.kind in ("action", "enum"))
+        #: the declared states (`state NAME: set[...]`): read `NAME(a, b)`, written `set NAME(a, b) = v`
+        self.states = {c.name: c.decl for c in self.title.clauses if isinstance(c.decl, s.StateDecl)}
+        self.builtins = Builtins(self)
+        #: the translation under way (see `new_ctx`)
+        self.current_shared = Shared()
+        #: why the library's `ipo_of` gives no holder for some corporation (raised where one is needed)
+        self._ipo_error: Exception | None = None
+        self._settle_ipo()
+
+    # -- where unsold certificates sit
+    def _settle_ipo(self) -> None:
+        """Translate the library's function `ipo_of(C)` (rulespecs/lib/18xx.rules; the engine calls the same
+        function, compiled) for every corporation of the scope, and settle the model's certificate holders
+        by it (`Model.settle_ipo`): the IPO is one only where the function puts certificates there. The
+        function reads the title's properties, so its value is one holder per corporation; anything else
+        is refused where a translation needs it. A title without the library has no IPO apart."""
+        m = self.model
+        clause = self.routines.get("ipo_of")
+        holders: dict[Ent, Ent] = {}
+        for corp in m.corporations:
+            if clause is None:
+                holders[corp] = corp
+                continue
+            ctx = Ctx(self, m.vars.fresh_state("ipo_of"), Shared())
+            try:
+                value = self.call_routine(clause, [m.z(corp)], {}, ctx)
+            except (Unsupported, GapError) as exc:
+                self._ipo_error = exc
+                return
+            holder = m.ent_of(value) if is_z3(value) else None
+            if holder is None or ctx.shared.guards or ctx.shared.axioms:
+                self._ipo_error = Unsupported(f"ipo_of({corp.id}) names no one holder whatever the state")
+                return
+            holders[corp] = holder
+        m.settle_ipo(holders)
+
+    def ipo_of(self, corp: Ent) -> Ent:
+        """Where `corp`'s unsold certificates sit: the library's `ipo_of`, translated (`_settle_ipo`)."""
+        if self._ipo_error is not None:
+            raise self._ipo_error
+        return self.model.ipo_holders[corp]
+
+    # -- expressions
+    def expr(self, e: Any, ctx: Ctx) -> Any:
+        """`e` as a term of the model; an `Unsupported` construct, or a gap it needs, is reported where it is
+    written (`Unsupported.locate`, `GapError.locate`)."""
+        try:
+            return self._expr(e, ctx)
+        except (Unsupported, GapError) as exc:
+            raise exc.locate(getattr(e, "span", None))
+
+    def _expr(self, e: Any, ctx: Ctx) -> Any:
+        m = self.model
+        if isinstance(e, s.Name):
+            name = e.name
+            if name in ctx.locals:
+                return ctx.locals[name]
+            if name in VALUES:
+                if name == "bank":
+                    return m.z(BANK)
+                if name == "pool":
+                    return m.z(POOL)
+                if name == "initial_offering":
+                    # the IPO, as in the runtime; where the library's ipo_of puts no certificate there it is
+                    # no certificate's holder (`Model.settle_ipo`), and holds nothing, as the runtime's IPO
+                    return m.z(IPO)
+                if name == "depot":
+                    return m.z(DEPOT)
+                if name == "scrap":
+                    return m.z(SCRAP)
+                # the model holds every minor of the title (`Model.minors`): a title with none reads an
+                # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
+                if name not in ("players", "corporations", "privates", "bonds", "minors"):
+                    raise Unsupported(f"the {name} are outside the verified scope")
+                group = {"players": m.players, "corporations": m.corporations, "privates": m.privates,
+                         "minors": m.minors, "bonds": m.bonds}[name]
+                return SymList([(m.z(x), True) for x in group])
+            if name in self.params:
+                return self.param_value(name, ctx)
+            if name in self.entities:
+                kind = self.entities[name]
+                ent = m.entity(kind, name)
+                if ent is None:
+                    raise Unsupported(f"{kind} {name} is outside the verified scope")
+                return m.z(ent)
+            if name in self.constants:
+                return name
+            raise Unsupported(f"unknown name {name!r}")
+        if isinstance(e, (s.Int, s.Percent)):
+            return e.value
+        if isinstance(e, s.Money):
+            return e.amount
+        if isinstance(e, s.Str):
+            return e.value
+        if isinstance(e, s.Bool):
+            return e.value
+        if isinstance(e, s.NoneLit):
+            return None
+        if isinstance(e, (s.ListLit, s.SetLit)):
+            return SymList([(self.expr(x, ctx), True) for x in e.items])
+        if isinstance(e, s.MapLit):
+            return {self.expr(k, ctx): self.expr(v, ctx) for k, v in e.entries}
+        if isinstance(e, s.Record):
+            return {k: self.expr(v, ctx) for k, v in e.fields}
+        if isinstance(e, s.Range):
+            return ("range", self.expr(e.low, ctx), self.expr(e.high, ctx))
+        if isinstance(e, s.Unary):
+            inner = self.expr(e.operand, ctx)
+            if e.op == "not":
+                return NOT(self.truthy(inner))
+            return -inner if not is_z3(inner) else -zi(inner)
+        if isinstance(e, s.Binary):
+            return self.binary(e, ctx)
+        if isinstance(e, s.Cond):
+            test = self.truthy(self.expr(e.test, ctx))
+            t = truth(test)
+            if t is True:
+                return self.expr(e.then, ctx)
+            if t is False:
+                return self.expr(e.otherwise, ctx)
+            a = self.expr(e.then, ctx.fork(test))
+            b = self.expr(e.otherwise, ctx.fork(NOT(test)))
+            return self.ite(test, a, b)
+        if isinstance(e, s.Member):
+            return self.member(self.expr(e.obj, ctx), e.name, ctx)
+        if isinstance(e, s.Index):
+            return self.index(self.expr(e.obj, ctx), self.expr(e.index, ctx), ctx)
+        if isinstance(e, s.Call):
+            if not isinstance(e.func, s.Name):
+                raise Unsupported("a call of something that is not a name")
+            name = e.func.name
+            args = [self.expr(a, ctx) for a in e.args]
+            kwargs = {k: self.expr(v, ctx) for k, v in e.kwargs}
+            if name in self.states and name not in ctx.locals and not kwargs:
+                return self.state_has(self.states[name], args, ctx)
+            return self.call(name, args, kwargs, ctx)
+        if isinstance(e, s.Quantifier):
+            return self.quantifier(e, ctx)
+        if isinstance(e, s.MatchExpr):
+            # the engine's lowering (`MatchExpr.as_cond`)
+            return self.expr(e.as_cond(), ctx)
+        if isinstance(e, s.Gap):
+            raise GapError("a value", e.reason)
+        raise Unsupported(f"expression {type(e).__name__}")
+
+    def param_value(self, name: str, ctx: Ctx) -> Any:
+        value = self.model.param(name, ctx.shared.reads)
+        return self.lift(value)
+
+    def lift(self, value: Any) -> Any:
+        """Plain data as a translator value (names of entities become entities)."""
+        m = self.model
+        if isinstance(value, list):
+            return SymList([(self.lift(v), True) for v in value])
+        if isinstance(value, str):
+            for kind in ("corporation", "private", "player"):
+                ent = m.entity(kind, value)
+                if ent is not None:
+                    return m.z(ent)
+            return value
+        if isinstance(value, dict):
+            return {k: self.lift(v) for k, v in value.items()}
+        if isinstance(value, tuple) and len(value) == 2:
+            return ("range", value[0], value[1])
+        return value
+
+    def truthy(self, v: Any) -> Any:
+        if isinstance(v, bool) or isinstance(v, z3.BoolRef):
+            return v
+        if isinstance(v, CardRef):
+            return v.index != 0
+        if v is None:
+            return False
+        if isinstance(v, int):
+            return v != 0
+        if isinstance(v, z3.ArithRef):
+            return v != 0
+        if isinstance(v, Sel):
+            return OR(*[c for _, c in v.alts])
+        if isinstance(v, SymList):
+            return OR(*[c for _, c in v.elems])
+        if is_z3(v) and v.sort() == self.model.sort:
+            return v != self.model.z(NONE)
+        if isinstance(v, str):
+            return bool(v)
+        if isinstance(v, Opaque):
+            return self.opaque_test("is true", v, None, ctx=None)
+        raise Unsupported(f"truth value of {v!r}")
+
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
+        if isinstance(a, Sel) or isinstance(b, Sel):
+            a, b = self.as_sel(a), self.as_sel(b)
+            return Sel([(it, AND(c, cond)) for it, cond in a.alts] + [(it, AND(NOT(c), cond)) for it, cond in b.alts])
+        if self.is_ent(a) or self.is_ent(b) or a is None or b is None:
+            return IF(c, self.as_ent(a), self.as_ent(b))
+        if isinstance(a, str) or isinstance(b, str):
+            if a == b:
+                return a
+            raise Unsupported("a conditional choice between two names")
+        if isinstance(a, SymList) or isinstance(b, SymList):
+            raise Unsupported("a conditional choice between two lists")
+        return IF(c, a, b)
+
+    def is_ent(self, v: Any) -> bool:
+        return is_z3(v) and v.sort() == self.model.sort
+
+    def as_ent(self, v: Any) -> z3.ExprRef:
+        m = self.model
+        if v is None:
+            return m.z(NONE)
+        if self.is_ent(v):
+            return v
+        if isinstance(v, Ent):
+            return m.z(v)
+        if isinstance(v, Sel):
+            raise Unsupported("a certificate or train used as a holder")
+        if isinstance(v, str):
+            for ent in m.ents:
+                if ent.id == v and ent.kind in ("bank", "pool", "ipo", "depot"):
+                    return m.z(ent)
+        raise Unsupported(f"not an entity: {v!r}")
+
+    def as_sel(self, v: Any) -> Sel:
+        m = self.model
+        if isinstance(v, Sel):
+            return v
+        if v is None:
+            return Sel([])
+        if isinstance(v, Item):
+            return Sel([(v, True)])
+        if self.is_ent(v):
+            known = m.ent_of(z3.simplify(v))
+            if known is not None:
+                item = m.item_of_ent(known)
+                return Sel([(item, True)]) if item is not None else Sel([])
+            return Sel([(m.item_of_ent(x), v == m.z(x)) for x in m.privates + m.bonds])  # type: ignore[misc]
+        raise Unsupported(f"not an item: {v!r}")
+
+    def ent_is(self, e: z3.ExprRef, k: Ent) -> Any:
+        """e == k for an entity term, pushed through if-then-else chains of
+        constants (so z3 sees plain truth values, not datatype equalities)."""
+        return ent_is(self.model, e, k)
+
+    def eq(self, a: Any, b: Any) -> Any:
+        m = self.model
+        if isinstance(a, CardRef) or isinstance(b, CardRef):
+            return self.eq(self.card_number(a), self.card_number(b))
+        if (isinstance(a, str) and self.is_ent(b)) or (isinstance(b, str) and self.is_ent(a)):
+            name = a if isinstance(a, str) else b
+            if name not in self.entities and all(x.id != name for x in m.players):
+                # as the runtime: a name that is no component's (`source`'s "pool") is
+                # never equal to an entity (the bank pool)
+                return False
+        if isinstance(a, Sel) or isinstance(b, Sel) or isinstance(a, Item) or isinstance(b, Item):
+            if (a is None or isinstance(a, (Sel, Item))) and (b is None or isinstance(b, (Sel, Item))):
+                sa, sb = self.as_sel(a), self.as_sel(b)
+                if a is None or b is None:
+                    other = sb if a is None else sa
+                    return NOT(OR(*[c for _, c in other.alts]))
+                return OR(*[AND(ca, cb) for ia, ca in sa.alts for ib, cb in sb.alts if ia.id == ib.id])
+            sa, sb = self.as_sel(a), self.as_sel(b)
+            return OR(*[AND(ca, cb) for ia, ca in sa.alts for ib, cb in sb.alts if ia.id == ib.id])
+        if self.is_ent(a) or self.is_ent(b):
+            ea, eb = self.as_ent(a), self.as_ent(b)
+            ka, kb = m.ent_of(ea), m.ent_of(eb)
+            if ka is not None and kb is not None:
+                return ka == kb
+            if kb is not None:
+                return ent_is(m, ea, kb)
+            if ka is not None:
+                return ent_is(m, eb, ka)
+            return ea == eb
+        if isinstance(a, Opaque) or isinstance(b, Opaque):
+            return self.opaque_test("==", a, b, ctx=None)
+        if a is None or b is None:
+            if a is None and b is None:
+                return True
+            other = b if a is None else a
+            if isinstance(other, (int, str, bool, dict)) or is_z3(other):
+                return False  # (a map, a train's `discount`, is never none, as in the engine)
+            raise Unsupported(f"comparing {other!r} with none")
+        if isinstance(a, str) or isinstance(b, str):
+            return a == b
+        if isinstance(a, bool) or isinstance(b, bool) or isinstance(a, z3.BoolRef) or isinstance(b, z3.BoolRef):
+            if isinstance(a, bool) and isinstance(b, bool):
+                return a == b
+            return zb(a) == zb(b)
+        if is_z3(a) or is_z3(b):
+            return zi(a) == zi(b)
+        if isinstance(a, int) and isinstance(b, int):
+            return a == b
+        raise Unsupported(f"comparing {a!r} and {b!r}")
+
+    def card_number(self, v: Any) -> Any:
+        """A card as its index (see `CardRef`): a card, none, or a card's key."""
+        if isinstance(v, CardRef):
+            return v.index
+        index = self.model.card_index(v) if v is None or isinstance(v, str) else None
+        if index is not None:
+            return index
+        raise Unsupported(f"comparing an ability card with {v!r}")
+
+    def opaque_test(self, op: str, a: Any, b: Any, ctx: Ctx | None) -> Any:
+        """A test on a value the model does not follow (`choice == "AB"`,
+        `phase_group() in corporation.building_rights`): an unconstrained truth
+        value, the same for the same operands within one translation, so that a
+        proof holds whichever way the engine decides it."""
+        sh = self.current_shared
+        key = (op, id(a), id(b))
+        cache = sh.opaque_tests
+        if key not in cache:
+            def show(x: Any) -> str:
+                return x.what if isinstance(x, Opaque) else repr(x)
+
+            v = z3.Bool(f"opaque{op}#{next(sh.counter)}")
+            sh.oracles.append((f"({show(a)} {op} {show(b)})", (a, b), v))
+            cache[key] = (a, b, v)
+        return cache[key][2]
+
+    def contains(self, coll: Any, x: Any) -> Any:
+        if isinstance(coll, Opaque) or isinstance(x, Opaque):
+            if isinstance(coll, SymList):
+                return OR(*[AND(c, self.eq(x, e)) for e, c in coll.elems])
+            return self.opaque_test("in", x, coll, ctx=None)
+        if isinstance(coll, str) and isinstance(x, str):
+            return x in coll
+        if isinstance(coll, SymList):
+            return OR(*[AND(c, self.eq(x, e)) for e, c in coll.elems])
+        if isinstance(coll, tuple) and coll and coll[0] == "range":
+            return AND(self.cmp(">=", x, coll[1]), self.cmp("<=", x, coll[2]))
+        if isinstance(coll, (list, set, frozenset)):
+            return OR(*[self.eq(x, e) for e in coll])
+        if isinstance(coll, dict):
+            return OR(*[self.eq(x, k) for k in coll])
+        raise Unsupported(f"`in` over {coll!r}")
+
+    def cmp(self, op: str, a: Any, b: Any) -> Any:
+        if not is_z3(a) and not is_z3(b):
+            if a is None or b is None:
+                raise Unsupported("comparing none by size")
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        a, b = zi(a), zi(b)
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+    def binary(self, e: s.Binary, ctx: Ctx) -> Any:
+        op = e.op
+        if op in ("and", "or"):
+            left = self.truthy(self.expr(e.left, ctx))
+            t = truth(left)
+            if op == "and":
+                if t is False:
+                    return False
+                right = self.truthy(self.expr(e.right, ctx.fork(left)))
+                return AND(left, right)
+            if t is True:
+                return True
+            right = self.truthy(self.expr(e.right, ctx.fork(NOT(left))))
+            return OR(left, right)
+        if op in ("in", "not in") and isinstance(e.right, s.Name) and e.right.name in OUT_OF_SCOPE_GROUPS \
+                and e.right.name not in ctx.locals and not self.model.minors:
+            # every entity of the model is a player, a corporation in scope, a private,
+            # a bond or a holder of the bank's: none is one of a group left out of it
+            a = self.expr(e.left, ctx)
+            if self.is_ent(a) or a is None:
+                return op == "not in"
+        else:
+            a = self.expr(e.left, ctx)
+        b = self.expr(e.right, ctx)
+        if op == "==":
+            return self.eq(a, b)
+        if op == "!=":
+            return NOT(self.eq(a, b))
+        if op == "in":
+            return self.contains(b, a)
+        if op == "not in":
+            return NOT(self.contains(b, a))
+        if op in ("<", "<=", ">", ">="):
+            return self.cmp(op, a, b)
+        if op == "+":
+            if isinstance(a, str) or isinstance(b, str):
+                raise Unsupported("adding names")
+            return a + b if not is_z3(a) and not is_z3(b) else zi(a) + zi(b)
+        if op == "-":
+            return a - b if not is_z3(a) and not is_z3(b) else zi(a) - zi(b)
+        if op == "*":
+            return MUL(a, b)
+        if op == "/":
+            if not is_z3(b) and b == 0:
+                raise Unsupported("division by zero")
+            if is_z3(b) and not z3.is_int_value(b):
+                ctx.require(zi(b) != 0)
+            return DIV(a, b)
+        if op == "mod":
+            return MOD(a, b)
+        raise Unsupported(f"operator {op}")
+
+    def member(self, obj: Any, name: str, ctx: Ctx) -> Any:
+        m = self.model
+        if isinstance(obj, Opaque):
+            # a field of a value the model does not follow (`lay.upgrade`): as opaque,
+            # the same value each time it is read in one translation
+            cache = ctx.shared.opaque_fields
+            key = (id(obj), name)
+            if key not in cache:
+                cache[key] = (obj, Opaque(f"{obj.what}.{name}"))
+            return cache[key][1]
+        if isinstance(obj, dict):
+            if name not in obj:
+                raise Unsupported(f"record has no field {name}")
+            return obj[name]
+        if isinstance(obj, Item):
+            obj = Sel([(obj, True)])
+        if isinstance(obj, Sel):
+            values = []
+            for item, cond in obj.alts:
+                values.append((cond, self.item_attr(item, name, ctx)))
+            if not values:
+                ctx.require(False)
+                return 0
+            ctx.require(OR(*[c for c, _ in values]))
+            out = values[-1][1]
+            for cond, value in reversed(values[:-1]):
+                out = self.ite(cond, value, out)
+            return out
+        if self.is_ent(obj):
+            known = m.ent_of(z3.simplify(obj))
+            if known is not None:
+                return self.ent_attr(known, name, ctx)
+            cands = [e for e in m.ents if e.kind in ("corporation", "private", "bond", "player")]
+            values = []
+            for ent in cands:
+                cond = obj == m.z(ent)
+                try:
+                    values.append((cond, self.ent_attr(ent, name, ctx.fork(cond))))
+                except (GapError, Unsupported):
+                    ctx.fork(cond).require(False)
+            if not values:
+                raise Unsupported(f"attribute {name}")
+            ctx.require(OR(*[c for c, _ in values]))
+            out = values[-1][1]
+            for cond, value in reversed(values[:-1]):
+                out = self.ite(cond, value, out)
+            return out
+        raise Unsupported(f"attribute {name} of {obj!r}")
+
+    def item_attr(self, item: Item, name: str, ctx: Ctx) -> Any:
+        m = self.model
+        if item.kind == "certificate":
+            if name == "percent":
+                return self.builtins.cert_percent(ctx, item)
+            if name == "shares":
+                return self.builtins.cert_shares(ctx, item)
+            if name == "president":
+                return item.president
+            if name == "corporation":
+                return m.z(m.corp(item.corp or ""))  # type: ignore[arg-type]
+            raise Unsupported(f"certificate attribute {name}")
+        if item.kind == "train":
+            if name == "price":
+                if item.price is None:
+                    raise GapError(f"train {item.name} price")
+                sides = m.side_prices.get(item.name or "")
+                if not sides:
+                    return item.price
+                if any(p is None for p in sides):
+                    raise GapError(f"a side of train {item.name}: price")
+                # a card with other sides (a 4-train sold as a 3/5): its price is the chosen side's,
+                # which the buyer chooses (the runtime's `_train_side`); an oracle says which
+                v = ctx.fresh(f"train_price:{item.id}", "int")
+                ctx.shared.oracles.append(("train_side_price", (item.id,), v))
+                ctx.shared.axioms.append(OR(*[v == p for p in [item.price, *sides]]))
+                return v
+            if name == "name":
+                return item.name
+            data = m.train_data.get(item.name or "", {})
+            ctx.shared.reads.add("train", f"{item.name}.{name}", data.get(name))
+            value = data.get(name)
+            if value is None:
+                return None
+            return self.lift(value)
+        ent = m.entity(item.kind, item.id)
+        assert ent is not None
+        return self.ent_attr(ent, name, ctx)
+
+    def ent_attr(self, ent: Ent, name: str, ctx: Ctx) -> Any:
+        m = self.model
+        st = ctx.state
+        if ent.kind == "corporation":
+            if name == "par":
+                ctx.require(st[f"has_par:{ent.id}"])
+                return st[f"par:{ent.id}"]
+            if name == "floated":
+                return st[f"floated:{ent.id}"]
+            if name == "revenue":
+                return st[f"revenue:{ent.id}"]
+            if name in ("cell", "closed", "tokens", "operated"):
+                raise Unsupported(f"corporation state field {name}")
+            if name in m.corp_fields:
+                return st[f"field:{ent.id}.{name}"]
+            if name in m.set_fields:
+                # a field the rules set that the model does not follow (a name): any value
+                return Opaque(f"{ent.id}.{name}")
+        data = m.data.get(ent)
+        if data is None:
+            raise Unsupported(f"attribute {name} of {ent}")
+        ctx.shared.reads.add(ent.kind, f"{ent.id}.{name}", data.get(name))
+        if name not in data or data[name] is None:
+            raise GapError(f"{ent.kind} {ent.id} {name}", "the rulespec does not give it")
+        value = data[name]
+        from compiler.verify.model import GapValue
+
+        if isinstance(value, GapValue):
+            raise GapError(f"{ent.kind} {ent.id} {name}", value.reason)
+        if isinstance(value, dict) and m.n_players in value:
+            value = value[m.n_players]
+        return self.lift(value)
+
+    def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
+        if isinstance(coll, SymList):
+            if is_z3(i):
+                raise Unsupported("indexing a list by a symbolic position")
+            elems = coll.elems
+            ctx.require(self.cmp(">", self.length(coll), i))
+            # the i-th present element: present and exactly i present before it
+            alts = []
+            for k, (value, cond) in enumerate(elems):
+                before = SUM([IF(c, 1, 0) for _, c in elems[:k]])
+                alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) else before == i)))
+            if all(truth(c) is False for _, c in alts):
+                raise DeadPath(ctx.path, f"element {i} of a list that cannot have one")
+            if all(isinstance(v, (Sel, Item)) for v, _ in alts):
+                out: list[tuple[Item, Any]] = []
+                for v, c in alts:
+                    for item, c2 in self.as_sel(v).alts:
+                        out.append((item, AND(c, c2)))
+                return Sel(out)
+            result = alts[-1][0]
+            for value, cond in reversed(alts[:-1]):
+                result = self.ite(cond, value, result)
+            return result
+        if isinstance(coll, list):
+            return coll[i]
+        if isinstance(coll, dict) and coll:
+            if not is_z3(i):
+                if i not in coll:
+                    raise Unsupported(f"indexing {coll!r} by {i!r}")
+                return coll[i]
+            # a symbolic key: one of the table's keys (the runtime fails on any other)
+            keys = list(coll)
+            ctx.require(OR(*[self.eq(i, k) for k in keys]))
+            result = coll[keys[-1]]
+            for k in reversed(keys[:-1]):
+                result = self.ite(self.eq(i, k), coll[k], result)
+            return result
+        raise Unsupported(f"indexing {coll!r}")
+
+    def length(self, coll: Any) -> Any:
+        if isinstance(coll, SymList):
+            return SUM([IF(c, 1, 0) for _, c in coll.elems])
+        if isinstance(coll, (list, tuple, str)):
+            return len(coll)
+        if isinstance(coll, Opaque):
+            # the length of a name the model does not follow: any length
+            sh = self.current_shared
+            v = z3.Int(f"opaque_len#{next(sh.counter)}")
+            sh.oracles.append(("len", (coll,), v))
+            sh.axioms.append(v >= 0)
+            return v
+        raise Unsupported(f"len of {coll!r}")
+
+    def engines_answer(self, e: s.Quantifier, ctx: Ctx, prefix: str, domain: str) -> Any:
+        """A quantifier's value over a group the model leaves out: any value the engine could find
+        (an oracle named `kind(var in domain)`; a count is not negative)."""
+        v = ctx.fresh(prefix, "bool" if e.kind in ("all", "any") else "int")
+        ctx.shared.oracles.append((f"{e.kind}({e.var} in {domain})", (), v))
+        if e.kind == "count":
+            ctx.shared.axioms.append(v >= 0)
+        return v
+
+    def quantifier(self, e: s.Quantifier, ctx: Ctx) -> Any:
+        if e.kind == "filter":
+            return self.filtered(e, ctx)
+        if isinstance(e.domain, s.Name) and e.domain.name in OUT_OF_SCOPE_GROUPS and e.domain.name not in ctx.locals \
+                and not self.model.minors:
+            # over a group the model leaves out (the minors' holdings)
+            return self.engines_answer(e, ctx, f"{e.kind}_over_{e.domain.name}", e.domain.name)
+        domain = self.expr(e.domain, ctx)
+        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+            domain = self.range_list(domain[1], domain[2])
+        if isinstance(domain, list):
+            domain = SymList([(x, True) for x in domain])
+        if not isinstance(domain, SymList):
+            raise Unsupported(f"{e.kind} over {domain!r}")
+        parts = []
+        for value, cond in domain.elems:
+            if truth(cond) is False:
+                continue
+            sub = ctx.fork(cond)
+            sub.locals[e.var] = value
+            body = self.expr(e.body, sub)
+            parts.append((cond, body))
+        if self.model.truncated and isinstance(e.domain, s.Name) and e.domain.name == "corporations" \
+                and e.domain.name not in ctx.locals:
+            # the corporations the scope leaves out (1880 VI.6: an investor holding nothing of any company,
+            # its reserved share perhaps of one outside the scope)
+            parts.append((True, self.engines_answer(e, ctx, f"{e.kind}_outside_scope",
+                                                    "corporations outside the scope")))
+        if e.kind == "all":
+            return AND(*[IMPLIES(c, self.truthy(b)) for c, b in parts])
+        if e.kind == "any":
+            return OR(*[AND(c, self.truthy(b)) for c, b in parts])
+        if e.kind == "sum":
+            return SUM([IF(c, b, 0) for c, b in parts])
+        if e.kind == "count":
+            return SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
+        raise Unsupported(f"quantifier {e.kind}")
+
+    def filtered(self, e: s.Quantifier, ctx: Ctx) -> "SymList":
+        """filter(var in domain: body): the domain's elements, each present where it was and the body
+        holds of it. Over the model's members of a group only (as every list of the model): the
+        corporations a cut-down scope leaves out are in no list."""
+        domain = self.expr(e.domain, ctx)
+        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+            domain = self.range_list(domain[1], domain[2])
+        if isinstance(domain, list):
+            domain = SymList([(x, True) for x in domain])
+        if not isinstance(domain, SymList):
+            raise Unsupported(f"filter over {domain!r}")
+        elems = []
+        for value, cond in domain.elems:
+            if truth(cond) is False:
+                continue
+            sub = ctx.fork(cond)
+            sub.locals[e.var] = value
+            elems.append((value, AND(cond, self.truthy(self.expr(e.body, sub)))))
+        return SymList(elems)
+
+    def range_list(self, low: Any, high: Any, counts_shares: bool = False) -> "SymList":
+        """The numbers low..high (both included) as a list: each with the condition that it is within
+        the range where `high` is a term. A range's end that is a term counts certificates (the shares
+        a corporation issues): it is bounded by the most certificates a corporation has in the model,
+        beyond which the range is refused (Unsupported), not cut. `counts_shares`: it may count shares
+        too (a sale of a president's certificate counted in shares), bounded by the most of either."""
+        if is_z3(low) or not isinstance(low, int):
+            raise Unsupported("a range whose start is not a number")
+        if not is_z3(high):
+            return SymList([(k, True) for k in range(low, int(high) + 1)])
+        most = max((max(len(self.model.certs_for(c.id)),
+                        sum(cert.percent for cert in self.model.certs_for(c.id)) // 10 if counts_shares else 0)
+                    for c in self.model.corporations), default=0)
+        return SymList([(k, high >= k) for k in range(low, most + 1)])
+
+    def call(self, name: str, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
+        ctx.shared.calls.add(name)
+        if name in self.routines:
+            return self.call_routine(self.routines[name], args, kwargs, ctx)
+        fn = getattr(self.builtins, f"b_{name}", None)
+        if fn is None:
+            raise Unsupported(f"builtin {name}")
+        return fn(ctx, *args, **kwargs)
+
+    # -- declared states (`state NAME: set[...]`, the engine's GameBase.state_has and state_set)
+    def _state_matches(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> list[tuple[str, Any]]:
+        """Each element's state variable, with the condition that the arguments are that element."""
+        m = self.model
+        elements = m.state_elements(decl)
+        # (the elements: an enum's values among them, which the title may change)
+        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, elements))
+        ctx.shared.calls.add(decl.name)
+        if len(args) != len(decl.element):
+            raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
+        # a part of an enum is a value named in the rules (a constant), compared as it is; an entity's, a term
+        terms = [a if isinstance(part, str) else self.as_ent(a) for a, part in zip(args, elements[0] if elements else ())]
+        out = []
+        for parts in elements:
+            cond = AND(*[self._part_is(term, part) for term, part in zip(terms, parts)])
+            if truth(cond) is not False:
+                out.append((state_var(decl.name, parts), cond))
+        return out
+
+    def _part_is(self, term: Any, part: Ent | str) -> Any:
+        if not isinstance(part, str):
+            return self.ent_is(term, part)
+        if not isinstance(term, str):
+            raise Unsupported(f"a value of an enum that is not named ({term!r})")
+        return term == part
+
+    def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
+        """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is)."""
+        return OR(*[AND(cond, ctx.state[name]) for name, cond in self._state_matches(decl, args, ctx)])
+
+    def state_set(self, decl: s.StateDecl, args: list[Any], value: Any, ctx: Ctx) -> None:
+        """`set NAME(a, b) = v`: (a, b) put in the state (v true) or taken out (v false), on the path."""
+        for name, cond in self._state_matches(decl, args, ctx):
+            ctx.state[name] = IF(AND(ctx.path, cond), value, ctx.state[name])
+
+    def call_routine(self, clause: Clause, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        if ctx.shared.depth > 30:
+            raise Unsupported(f"recursion in {decl.name}")
+        ctx.shared.reads.add(decl.kind, decl.name, decl)
+        bound = {}
+        for i, p in enumerate(decl.params):
+            if i < len(args):
+                bound[p.name] = args[i]
+            elif p.name in kwargs:
+                bound[p.name] = kwargs[p.name]
+            else:
+                raise Unsupported(f"{decl.name} called without {p.name}")
+        if decl.kind == "function":
+            return self.call_function(decl, bound, ctx)
+        sub = Ctx(self, ctx.state, ctx.shared, ctx.path, bound)
+        ctx.shared.depth += 1
+        try:
+            self.stmts(decl.body, sub)
+            ctx.state = sub.state
+            return None
+        finally:
+            ctx.shared.depth -= 1
+
+    def call_function(self, decl: s.Routine, bound: dict[str, Any], ctx: Ctx) -> Any:
+        """A function's value: its expression, read on the current state. A function is pure (it reads
+        the state and its arguments, and may add guards, axioms and oracles), so within one translation
+        its value for the same arguments on the same state is computed once (`Shared.memo`): the body is
+        translated on no path, and the guards it adds, relative to that, are required on the path of
+        each call. (1846's emergency functions call one another over ranges of share counts: without
+        this their translation took seconds per action.)"""
+        shared = ctx.shared
+        key = _memo_key(decl.name, bound, ctx.state, shared)
+        if key is not None:
+            hit = shared.memo.get(key)
+            if hit is not None:
+                self._require_once(ctx, hit[1])
+                return hit[0]
+        before = dict(ctx.state)
+        start = len(shared.guards)
+        sub = Ctx(self, ctx.state, shared, True, bound)
+        shared.depth += 1
+        try:
+            value = self.expr(decl.result, sub)
+        except DeadPath as exc:
+            if exc.path is sub.path:
+                raise DeadPath(ctx.path, exc.what) from None
+            raise
+        finally:
+            shared.depth -= 1
+        if sub.state is not ctx.state or any(ctx.state[k] is not v for k, v in before.items()):
+            raise Unsupported(f"function {decl.name} changes the state")
+        guards = AND(*shared.guards[start:])
+        del shared.guards[start:]
+        self._require_once(ctx, guards)
+        if key is not None and _memo_value(value):
+            shared.memo[key] = (value, guards, tuple(bound.values()))
+        return value
+
+    @staticmethod
+    def _require_once(ctx: Ctx, guard: Any) -> None:
+        """`ctx.require(guard)`, unless the translation requires it on that path already (a function's
+        guards, asked again by each call the memo answers)."""
+        if truth(guard) is True:
+            return
+        key = tuple(x.get_id() if isinstance(x, z3.ExprRef) else ("value", x) for x in (ctx.path, guard))
+        if key in ctx.shared.required:
+            return
+        ctx.shared.required[key] = (ctx.path, guard)
+        ctx.require(guard)
+
+    # -- statements
+    def stmts(self, body: tuple, ctx: Ctx) -> None:
+        for st in body:
+            if truth(ctx.path) is False:
+                return
+            try:
+                self.stmt(st, ctx)
+            except (Unsupported, GapError) as exc:
+                raise exc.locate(getattr(st, "span", None))
+            except DeadPath as exc:
+                if exc.path is not ctx.path:
+                    raise Unsupported(exc.what) from None
+                # the engine refuses on this path (`require`s before it made it
+                # impossible): nothing after it runs
+                ctx.require(False)
+                return
+
+    def stmt(self, st: Any, ctx: Ctx) -> None:
+        if isinstance(st, s.Require):
+            cond = self.truthy(self.expr(st.cond, ctx))
+            if st.unless is not None:
+                unless = self.truthy(self.expr(st.unless, ctx.fork(NOT(cond))))
+                cond = OR(cond, unless)
+            ctx.require(cond)
+            if truth(cond) is False:
+                # the engine refuses here on every state: nothing after it runs on this path (a binding of
+                # 1880's dividend with `kind: half` stops at `kind in dividend_kinds`, before `half()`)
+                ctx.path = False
+        elif isinstance(st, s.Transfer):
+            amount = self.expr(st.amount, ctx)
+            source = self.as_ent(self.expr(st.source, ctx))
+            target = self.as_ent(self.expr(st.target, ctx))
+            self.builtins.transfer(ctx, amount, source, target)
+        elif isinstance(st, s.Move):
+            what = self.expr(st.what, ctx)
+            source = self.expr(st.source, ctx)
+            target = self.as_ent(self.expr(st.target, ctx))
+            self.builtins.move(ctx, what, source, target)
+        elif isinstance(st, s.Assign):
+            if isinstance(st.target, s.Member):
+                obj = self.expr(st.target.obj, ctx)
+                value = self.expr(st.value, ctx)
+                self.builtins.set_attr(ctx, obj, st.target.name, value)
+            elif (isinstance(st.target, s.Call) and isinstance(st.target.func, s.Name)
+                  and st.target.func.name in self.states and not st.target.kwargs):
+                args = [self.expr(a, ctx) for a in st.target.args]
+                self.state_set(self.states[st.target.func.name], args, self.truthy(self.expr(st.value, ctx)), ctx)
+            elif isinstance(st.target, s.Name) and st.target.name in ctx.locals:
+                ctx.locals[st.target.name] = self.expr(st.value, ctx)
+            else:
+                raise Unsupported("`set` of something that is not a local, an entity's field or a state's element")
+        elif isinstance(st, s.Let):
+            ctx.locals[st.name] = self.expr(st.value, ctx)
+        elif isinstance(st, s.If):
+            # Every state update is guarded by its context's path condition, and
+            # the branches' paths exclude each other: the branches run one after
+            # the other on the same state, which keeps sums linear (no
+            # if-then-else of whole states).
+            remaining: Any = True
+            new_locals: dict[str, Any] = dict(ctx.locals)
+            shared = ctx.shared
+            outermost = shared.depth == 0 and shared.if_depth == 0
+            shared.if_depth += 1
+            try:
+                for cond_expr, body in st.branches:
+                    cond = self.truthy(self.expr(cond_expr, ctx.fork(remaining)))
+                    take = AND(remaining, cond)
+                    if truth(take) is not False:
+                        sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, take), ctx.locals)
+                        if outermost and truth(sub.path) is None:
+                            shared.branches.append(sub.path)
+                        self.stmts(body, sub)
+                        ctx.state = sub.state
+                        self._merge_locals(new_locals, sub.locals, take)
+                    remaining = AND(remaining, NOT(cond))
+                    if truth(remaining) is False:
+                        break
+                if truth(remaining) is not False and st.orelse:
+                    sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, remaining), ctx.locals)
+                    self.stmts(st.orelse, sub)
+                    ctx.state = sub.state
+                    self._merge_locals(new_locals, sub.locals, remaining)
+            finally:
+                shared.if_depth -= 1
+            ctx.locals = new_locals
+        elif isinstance(st, s.For):
+            domain = self.expr(st.domain, ctx)
+            if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+                # `for k in 1..n`: n a count of shares or certificates (a sale's), read up to the most
+                # any corporation of the model has of either
+                domain = self.range_list(domain[1], domain[2], counts_shares=True)
+            if not isinstance(domain, SymList):
+                raise Unsupported(f"for over {domain!r}")
+            for value, cond in domain.elems:
+                if truth(cond) is False:
+                    continue
+                sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, cond), ctx.locals)
+                sub.locals[st.var] = value
+                self.stmts(st.body, sub)
+                ctx.state = sub.state
+        elif isinstance(st, s.Match):
+            # the engine's lowering (`Match.as_if`): a case per value; a subject that is a title's
+            # parameter or an enum parameter bound per value decides the case at translation
+            self.stmt(st.as_if(), ctx)
+        elif isinstance(st, s.Do):
+            self.expr(st.call, ctx)
+        elif isinstance(st, s.Emit):
+            ctx.shared.calls.add(f"emit:{st.event}")
+            for a in st.args:
+                self.expr(a, ctx)
+        elif isinstance(st, s.Fail):
+            ctx.require(False)
+        else:
+            raise Unsupported(f"statement {type(st).__name__}")
+
+    def _merge_locals(self, into: dict[str, Any], new: dict[str, Any], cond: Any) -> None:
+        for name, value in new.items():
+            if name not in into:
+                into[name] = value
+            elif into[name] is not value:
+                try:
+                    into[name] = self.ite(cond, value, into[name])
+                except Unsupported:
+                    into[name] = value
+
+    # -- whole transitions
+    def new_ctx(self, pre: dict[str, z3.ExprRef]) -> Ctx:
+        shared = Shared()
+        #: the translation under way: tests on opaque values add their oracles to it
+        self.current_shared = shared
+        return Ctx(self, dict(pre), shared)
+
+    def finish(self, label: str, ctx: Ctx, pre: dict[str, z3.ExprRef]) -> Step:
+        sh = ctx.shared
+        guard = AND(*sh.guards) if sh.guards else True
+        return Step(label, guard, pre, ctx.state, list(sh.axioms), dict(sh.params), list(sh.oracles),
+                    set(sh.calls), sh.reads, set(sh.havocked), list(sh.transfers), dict(sh.checked),
+                    set(sh.settled), list(sh.branches))
+
+    def action_bindings(self, decl: s.Routine) -> list[Binding]:
+        """Every binding of an action's entity, train and enum parameters, and
+        of the first element of each certificate list the body indexes."""
+        choices: list[list[tuple[str, Any]]] = []
+        heads = indexed_lists(decl)
+        for p in decl.params:
+            options = self.param_options(p)
+            if options is None and p.name in heads:
+                options = self.list_head_options(p)
+            if options is None:
+                continue
+            choices.append([(p.name, o) for o in options])
+        return [Binding(tuple(combo)) for combo in itertools.product(*choices)]
+
+    def list_head_options(self, p: s.ParamDecl) -> list[Any] | None:
+        """For a certificate list the body indexes (`shares[0]`): its first
+        element, one binding per certificate, or `EMPTY`. The rest of the list
+        stays symbolic. A partition of every list, so the proof still covers
+        them all; it keeps `shares[0]` and whatever follows from it (its
+        corporation, its holder) concrete, where one symbolic choice among
+        every certificate of the scope makes the checks time out."""
+        inner = _list_inner(p.type)
+        if inner is None or "certificate" not in inner:
+            return None
+        return [ListHead(cert) for cert in self.model.certs] + [EMPTY_LIST]
+
+    def param_options(self, p: s.ParamDecl) -> list[Any] | None:
+        """The concrete values a parameter is enumerated over, or None when it
+        stays symbolic (money, numbers, truth values, lists)."""
+        m = self.model
+        t = p.type
+        if _list_inner(t) is not None:
+            return None
+        out: list[Any] = []
+        for alt in t.alternatives:
+            alt = str(alt)
+            if alt == "player":
+                out.extend(m.players)
+            elif alt == "corporation":
+                out.extend(m.corporations)
+            elif alt == "private":
+                out.extend(m.privates)
+            elif alt == "minor":
+                out.extend(m.minors)
+            elif alt == "bond":
+                out.extend(m.bonds)
+            elif alt == "company":
+                out.extend(m.privates + m.corporations)
+            elif alt == "train" and p.default is not None:
+                # an optional train (a trade-in's `exchange`): the trains of the types some train's `discount`
+                # names; a train of any other type is refused by the guard (trade_in_discount is 0 for it) and
+                # leaves the state as it was, which every invariant keeps
+                out.extend(t for t in m.trains if t.name in m.trade_in_types)
+            elif alt == "train":
+                out.extend(m.trains)
+            elif alt == "none":
+                out.append(None)
+            elif alt in ("money", "int", "percent", "bool", "route", "certificate", "name"):
+                return None
+            elif alt == m.prop_value("ability_cards"):
+                return None  # a card stays symbolic (a `CardRef`; see bind_params)
+            else:
+                clause = self.title.get("enum", alt)
+                if clause is None:
+                    raise Unsupported(f"parameter type {alt}")
+                out.extend(clause.decl.values)  # type: ignore[union-attr]
+        return out
+
+    def bind_params(self, decl: s.Routine, binding: Binding, ctx: Ctx) -> dict[str, Any]:
+        m = self.model
+        bound: dict[str, Any] = {}
+        for p in decl.params:
+            t = p.type
+            try:
+                value = binding.get(p.name)
+            except KeyError:
+                value = None
+                alts = [str(a) for a in t.alternatives]
+                inner = _list_inner(t)
+                if inner is not None:
+                    if "certificate" in inner:
+                        elems = []
+                        for cert in m.certs:
+                            b = z3.Bool(f"param:{p.name}:{cert.id}")
+                            ctx.shared.params[f"{p.name}:{cert.id}"] = b
+                            elems.append((Sel([(cert, True)]), b))
+                        bound[p.name] = SymList(elems)
+                        continue
+                    if "route" in inner:
+                        bound[p.name] = Routes()
+                        continue
+                    raise Unsupported(f"parameter type {t}")
+                if alts and alts[0] == "name":
+                    bound[p.name] = Opaque(f"{p.name} (a name)")
+                    continue
+                if alts and alts[0] == m.prop_value("ability_cards"):
+                    # one of the title's ability cards, or none (0): see `CardRef`
+                    const = z3.Int(f"param:{p.name}")
+                    ctx.shared.params[p.name] = const
+                    ctx.shared.axioms.extend([const >= 0, const <= len(m.cards or ())])
+                    bound[p.name] = CardRef(const)
+                    continue
+                if alts and alts[0] == "bool":
+                    const = z3.Bool(f"param:{p.name}")
+                else:
+                    const = z3.Int(f"param:{p.name}")
+                ctx.shared.params[p.name] = const
+                bound[p.name] = const
+                continue
+            if isinstance(value, ListHead):
+                bound[p.name] = self.headed_list(p.name, value, ctx)
+            elif isinstance(value, Ent):
+                bound[p.name] = m.z(value)
+            elif isinstance(value, Item):
+                bound[p.name] = Sel([(value, True)])
+            else:
+                bound[p.name] = value
+        return bound
+
+    def headed_list(self, name: str, head: "ListHead", ctx: Ctx) -> SymList:
+        """A certificate list whose first element (in the scope's order) is
+        `head.cert` (none for `EMPTY_LIST`): certificates before it absent,
+        those after it symbolic."""
+        elems: list[tuple[Any, Any]] = []
+        after = False
+        for cert in self.model.certs:
+            if head.cert is not None and cert == head.cert:
+                elems.append((Sel([(cert, True)]), True))
+                after = True
+            elif after:
+                b = z3.Bool(f"param:{name}:{cert.id}")
+                ctx.shared.params[f"{name}:{cert.id}"] = b
+                elems.append((Sel([(cert, True)]), b))
+        return SymList(elems)
+
+    def translate_routine(self, clause: Clause, binding: Binding) -> Step:
+        """An action's (or a procedure's) guard and effect for one binding."""
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        m = self.model
+        pre = m.vars.fresh_state("pre")
+        ctx = self.new_ctx(pre)
+        ctx.shared.reads.add(decl.kind, decl.name, decl)
+        ctx.locals = self.bind_params(decl, binding, ctx)
+        if decl.kind == "action" and decl.params:
+            first = ctx.locals[decl.params[0].name]
+            if self.is_ent(first):
+                # the runtime's dispatch (GameBase._dispatch): the acting entity, or any entity
+                # for the title's `any_time_actions` and the vocabulary's out-of-turn `end_game`, or for `sell_shares` the president of the
+                # corporation acting; no other pending decision; not finished
+                any_time = [str(a) for a in (m.prop_value("any_time_actions") or [])] + list(OUT_OF_TURN)
+                if decl.name not in any_time:
+                    turn = pre["acting"] == first
+                    if decl.name == "sell_shares":
+                        turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.builtins.b_president(ctx, m.z(c)) == first)
+                                          for c in m.corporations])
+                        if m.truncated:
+                            # the acting corporation may be one the cut-down scope leaves out (`acting` is
+                            # then NONE): whether the seller presides it is outside the model, an oracle says
+                            outside = ctx.fresh("presides_acting_outside_scope", "bool")
+                            ctx.shared.oracles.append(("presides_acting_outside_scope", (), outside))
+                            turn = OR(turn, AND(pre["acting"] == m.z(NONE), outside))
+                    ctx.require(turn)
+                code = m.vars.action_code(decl.name)
+                # (a pass may decline the decision pending where the runtime lets it: `declines`)
+                declined = self.builtins.declines(ctx, first) if decl.name == "pass" else False
+                ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code, declined))
+                ctx.require(pre["round"] != ROUNDS.index("finished"))
+        self.stmts(decl.body, ctx)
+        return self.finish(binding.label(decl.name), ctx, pre)
+
+    def trigger_bindings(self, decl: s.Trigger) -> list[Binding]:
+        """One binding per corporation an event's corporation argument can be
+        (see `EVENT_ARGUMENTS`); a single empty one for an event without
+        arguments."""
+        names = [a.name for a in decl.event.args if isinstance(a, s.Name)]
+        if not names:
+            return [Binding(())]
+        kinds = EVENT_ARGUMENTS.get(decl.event.name)
+        if kinds is None or len(kinds) != len(decl.event.args):
+            raise Unsupported(f"trigger event arguments of {decl.event.name}")
+        choices = [[(name, c) for c in self.model.corporations] if kind == "corporation"
+                   else [(name, str(key)) for key in self.model.phase_keys]
+                   for name, kind in zip(names, kinds) if kind in ("corporation", "phase")]
+        return [Binding(tuple(combo)) for combo in itertools.product(*choices)]
+
+    def translate_trigger(self, clause: Clause, binding: Binding | None = None) -> Step:
+        """A trigger's guard and effect. Its event's arguments are what the
+        runtime passes when it emits the event (`EVENT_ARGUMENTS`): the
+        corporation comes from the binding, the rest are terms of the state
+        the emitting step left (a started corporation's price is its par)."""
+        decl: s.Trigger = clause.decl  # type: ignore[assignment]
+        binding = binding or Binding(())
+        pre = self.model.vars.fresh_state("pre")
+        ctx = self.new_ctx(pre)
+        ctx.shared.reads.add("trigger", decl.name, decl)
+        names = [a.name for a in decl.event.args if isinstance(a, s.Name)]
+        if names:
+            kinds = EVENT_ARGUMENTS.get(decl.event.name)
+            if kinds is None or len(kinds) != len(decl.event.args):
+                raise Unsupported(f"trigger event arguments of {decl.event.name}")
+            corp: Ent | None = None
+            for name, kind in zip(names, kinds):
+                if kind == "corporation":
+                    corp = binding.get(name)
+                    ctx.locals[name] = self.model.z(corp)
+                elif kind == "phase":
+                    # the phase that just started: the state's
+                    ctx.locals[name] = binding.get(name)
+                    ctx.require(pre["phase"] == self.model.phase_index(binding.get(name)))
+                elif kind == "card":
+                    # the card just picked: the one the company holds now
+                    assert corp is not None
+                    card = self.builtins.b_card_of(ctx, self.model.z(corp))
+                    ctx.require(self.truthy(card))
+                    ctx.locals[name] = card
+                elif kind == "bool":
+                    ctx.locals[name] = self.builtins.oracle(ctx, f"event:{name}", ())
+            if decl.event.name == "corporation_started":
+                assert corp is not None
+                ctx.require(pre[f"has_par:{corp.id}"])
+                ctx.locals[names[1]] = pre[f"par:{corp.id}"]
+            elif decl.event.name == "floated":
+                assert corp is not None
+                ctx.require(pre[f"floated:{corp.id}"])
+        if decl.event.when is not None:
+            ctx.require(self.truthy(self.expr(decl.event.when, ctx)))
+        if self.model.draft_items:
+            # the runtime's draft (its picks, passes and end) emits no event
+            ctx.require(pre["round"] != ROUNDS.index("draft"))
+        self.stmts(decl.body, ctx)
+        return self.finish(binding.label(decl.name) if binding.values else decl.name, ctx, pre)
+
+
+# ---------------------------------------------------------------- builtins
+
+
+class Builtins(StateBuiltins, MapBuiltins, EffectBuiltins, AbilityBuiltins):
+    """The runtime vocabulary (`GameBase.b_<name>`) as z3. Each method takes
+    the context first, then the DSL's arguments; effects update `ctx.state`."""
+
+    def __init__(self, tr: Translator):
+        self.tr = tr
+        self.m = tr.model
+        #: `cell_chain`'s terms by what they read of each cell and the corporation's row and column terms
+        #: (z3's ids; the terms are kept with them, so no id is reused while cached)
+        self.chains: dict[tuple, tuple[Any, Any, Any]] = {}
+        #: `cell_chain`'s conditions by the row and column terms' ids (`_cell_conds`)
+        self.cell_conds: dict[tuple, tuple[list[Any], Any, Any]] = {}
