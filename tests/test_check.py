@@ -230,10 +230,11 @@ def test_each_engine_records_the_rulespecs_it_was_built_from():
 # ---------------------------------------------------------------- the schema itself
 
 
-#: properties the runtime reads by a name it builds (compiler/runtime/game.py): the
-#: `<action>_options` a title action's parameter ranges over, a removal's `*_group`
-#: lists, `<kind>_value_at_end`, a revenue bonus's `limit_a` / `limit_b`, and the
-#: company property a draft's `last_company_floor` names (`draft_floor`)
+#: properties the runtime reads by a name it builds (compiler/runtime/game.py's GameBase
+#: and its parts, listing.py, auctions.py, ...): the `<action>_options` a title action's
+#: parameter ranges over, a removal's `*_group` lists, `<kind>_value_at_end`, a revenue
+#: bonus's `limit_a` / `limit_b`, and the company property a draft's `last_company_floor`
+#: names (`draft_floor`)
 DYNAMIC_READS = ("_options", "_group", "_value_at_end", "limit_a", "limit_b", "draft_floor")
 
 

@@ -10,6 +10,7 @@ second); what a page lists of the library does not depend on the titles."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -98,11 +99,17 @@ def test_every_ability_effect_is_listed_with_its_meaning(guide):
 
 
 def _effects_the_runtime_reads() -> set[str]:
-    """The effects compiler/runtime/game.py names: `_abilities(X, "effect")`, `_card_ability(X, "effect")`,
-    `a.get("effect") == "..."` or `in (...)`, and its DECLARED_EFFECTS."""
-    tree = ast.parse((ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8"))
+    """The effects compiler/runtime/game.py's `GameBase` and its parts (the modules of its bases) name:
+    `_abilities(X, "effect")`, `_card_ability(X, "effect")`, `a.get("effect") == "..."` or `in (...)`,
+    and its DECLARED_EFFECTS."""
+    import inspect
+
+    from compiler.runtime.game import GameBase
+
+    modules = sorted({Path(inspect.getfile(cls)).resolve() for cls in GameBase.__mro__ if cls is not object})
+    assert (ROOT / "compiler" / "runtime" / "game.py").resolve() in modules and len(modules) > 1, modules
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in (node for path in modules for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("_abilities", "_card_ability") and len(node.args) >= 2 \
                 and isinstance(node.args[1], ast.Constant):

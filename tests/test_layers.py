@@ -119,3 +119,15 @@ def test_the_files_read_by_path_are_there():
     hooks = [line.strip()[2:] for line in (paths.SITE / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
              if line.strip().startswith("- ") and line.strip().endswith("hooks.py")]
     assert hooks and all((paths.SITE / hook).resolve().is_file() for hook in hooks)
+
+
+def test_the_verifier_s_version_follows_every_part_of_the_game():
+    """`GameBase` is made of parts in modules of their own (compiler/runtime/game.py's mixins): a
+    change to any of them changes the verifier's version."""
+    import inspect
+
+    from compiler.runtime.game import GameBase
+
+    sources = {path.resolve() for path in verifier.version_sources()}
+    parts = {Path(inspect.getfile(cls)).resolve() for cls in GameBase.__mro__ if cls is not object}
+    assert len(parts) > 1 and parts <= sources, sorted(str(p) for p in parts - sources)

@@ -19,8 +19,8 @@ stay symbolic. `Transition.translate(binding)` (for an action,
 
 The translation follows `compiler/emit/emitter.py` (names resolve in the same order,
 `and`/`or`/`?:` short-circuit, `/` is floor division) and the runtime
-(`compiler/runtime/game.py`: each builtin `b_<name>` has a model in
-`Builtins`). Two of the runtime's safety refusals are deliberately *not*
+(`compiler/runtime/game.py`'s `GameBase` and its parts: each builtin `b_<name>` has a model
+in `Builtins`, `compiler/verify/translator.py`). Two of the runtime's safety refusals are deliberately *not*
 guards: a negative payment, and a move of an item from a holder that does not
 hold it. A rule that relies on them is a transcription error, and the
 invariants catch it (money or shares stop adding up, a cash goes negative).
@@ -143,7 +143,8 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
     """The runtime's round machinery as transitions (see the module docstring)."""
     m = tr.model
     b = tr.builtins
-    game = "compiler/runtime/game.py"
+    stock, operating, auctions = ("compiler/runtime/stock.py StockRound", "compiler/runtime/operating.py OperatingRound",
+                                  "compiler/runtime/auctions.py Auctions")  # GameBase's parts
     takeover_cite = _prop_cite(m, "takeover_when") or _prop_cite(m, "director_is") or "runtime"
     out: list[Transition] = []
 
@@ -168,7 +169,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         return tr.finish(binding.label("take_over"), ctx, pre)
 
     out.append(Transition(
-        "take_over", "runtime", None, f"{game} GameBase._check_president", takeover_cite,
+        "take_over", "runtime", None, f"{stock}._check_president", takeover_cite,
         "a player holding more than the president takes the presidency, giving shares worth the president's certificate",
         "take_over/1", take_over_bindings, take_over))
 
@@ -198,7 +199,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         return tr.finish("end_stock_round()", ctx, pre)
 
     out.append(Transition(
-        "end_stock_round", "runtime", None, f"{game} GameBase._end_stock_round",
+        "end_stock_round", "runtime", None, f"{stock}._end_stock_round",
         _prop_cite(m, "sold_out_rise") or "runtime",
         "all players passed: sold-out corporations rise, the operating rounds begin",
         "end_stock_round/1", single, end_stock_round))
@@ -235,7 +236,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         return tr.finish(binding.label("first_train"), ctx, pre)
 
     out.append(Transition(
-        "first_train", "runtime", None, f"{game} GameBase._on_first_train",
+        "first_train", "runtime", None, f"{operating}._on_first_train",
         _prop_cite(m, "phase_change_timing") or "runtime",
         "the first train of a type is bought: the next phase starts, older trains rust",
         "first_train/1", first_train_bindings, first_train))
@@ -279,7 +280,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         return tr.finish(binding.label("private_sold_to_bidder"), ctx, pre)
 
     out.append(Transition(
-        "private_sold_to_bidder", "runtime", None, f"{game} GameBase._resolve_bids / _auction_won",
+        "private_sold_to_bidder", "runtime", None, f"{auctions}._resolve_bids / _auction_won",
         _prop_cite(m, "private_sale_bidding") or "runtime",
         "a private on sale goes to its only bidder, or to the auction's winner, for the bid",
         "private_sold_to_bidder/1", sale_bindings, sold_to_bidder))
@@ -312,7 +313,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
 
     if m.draft_items:
         out.append(Transition(
-            "draft_ends", "runtime", None, f"{game} GameBase._end_draft",
+            "draft_ends", "runtime", None, f"{auctions}._end_draft",
             m.component_cites("draft") or "runtime",
             "only Pass cards are left: each player pays for the companies he picked and takes them; a minor "
             "receives its treasury; the first stock round begins",

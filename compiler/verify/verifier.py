@@ -143,13 +143,17 @@ FAILING = ("counterexample", "unknown")
 
 _SOURCES = ("verifier.py", "model.py", "translate.py", "terms.py", "translator.py", "builtins_state.py",
             "builtins_map.py", "builtins_effects.py", "builtins_abilities.py", "invariants.py", "tables.py")
+#: the runtime's modules the model follows: the game (`GameBase`), its parts and shared words, and the market
+#: (tests/test_layers.py checks that every module GameBase is made of is here)
+_RUNTIME_SOURCES = ("game.py", "vocabulary.py", "stock.py", "operating.py", "auctions.py", "abilities.py",
+                    "tiles_tokens.py", "listing.py", "market.py")
 
 
 def version_sources() -> list[Path]:
-    """The files the verifier's version hashes: its own modules, and the runtime's game and
-    market, which its model follows (tests/test_layers.py checks that they all exist)."""
+    """The files the verifier's version hashes: its own modules, and the runtime's game (with its
+    parts) and market, which its model follows (tests/test_layers.py checks that they all exist)."""
     here = Path(__file__).resolve().parent
-    return [here / name for name in _SOURCES] + [here.parent / "runtime" / name for name in ("game.py", "market.py")]
+    return [here / name for name in _SOURCES] + [here.parent / "runtime" / name for name in _RUNTIME_SOURCES]
 
 
 def _verifier_version() -> str:

@@ -1,0 +1,739 @@
+"""Abilities of privates and cards: when one may be used, who uses it, special tile lays and
+tokens, markers, the ability cards and their powers, and closing a private.
+
+`Abilities` is a part of `GameBase` (compiler/runtime/game.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.runtime import track
+from compiler.runtime.entities import BANK, SCRAP, Certificate, Entity, Train
+from compiler.runtime.errors import IllegalAction, RuleGap
+
+
+class Abilities:
+    """GameBase's abilities, markers, ability cards and powers."""
+
+    # ------------------------------------------------------------ builtins: abilities, markers, cards, powers
+
+    # -- private abilities: revenue markers and route bonuses (generic; a title's `ability` fields say which)
+
+    def _abilities(self, holder: Entity, effect: str) -> list[dict]:
+        """The abilities of `holder` whose `effect` field is `effect`."""
+        return [a for a in holder.get("children") or ()
+                if a.get("kind") == "ability" and a.get("effect") == effect]
+
+    def _marker_bonus(self, ability: dict, hex_id: str) -> int | None:
+        """The bonus a marker of `ability` earns in `hex_id` (None where it may not go): `bonus` for every
+        hex of its `hexes`, or the hex's entry of `bonuses` [(hex, bonus)]."""
+        for entry in ability.get("bonuses") or ():
+            if str(entry.get("hex")) == hex_id:
+                return int(self._value(entry["bonus"], f"{ability['key']} bonus"))
+        if hex_id in [str(h) for h in ability.get("hexes") or ()] and ability.get("bonus") is not None:
+            return int(self._value(ability["bonus"], f"{ability['key']} bonus"))
+        return None
+
+    def _marker_ability(self, company: Entity) -> dict:
+        """The revenue-marker ability (`effect: hex_marker`) of private `company` that serves its owner
+        now: the one whose `owner` is the owner's kind (player or corporation), else the first."""
+        abilities = self._abilities(company, "hex_marker")
+        if not abilities:
+            raise IllegalAction(f"{company} has no revenue marker to place")
+        kind = self.owner[company.id].kind
+        return next((a for a in abilities if str(a.get("owner", "corporation")) == kind), abilities[0])
+
+    def b_place_marker(self, company: Entity, hex_id: str) -> None:
+        """place_marker(X, target): the owning corporation puts private X's revenue marker (an ability with
+        `effect: hex_marker`) in hex `target`, during its operating turn before its trains have run; from
+        then on its routes through that hex earn the marker's bonus until the markers are removed. `count`
+        limits the placements over the game, `count_per_operating_round` per operating round (the marker then moves).
+        An ability with `owner: player` is used by the player who owns X, at any moment, and its bonus
+        goes to the routes of every company that player directs (1880 II.3.1, P4's harbour token); with
+        `assigned_to: corporation` the player instead names the one corporation that earns it (with
+        `corporation_or_minor`, a corporation or a minor): `target` is
+        then a hex or a floated corporation, each named at most once in an operating round (1846's
+        Steamboat Company held by a player); a pending `assign` decision of X is taken once both are
+        named this round. Where X owns several marker abilities, the one for its owner's kind applies.
+        Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
+        operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
+        are spent."""
+        ability = self._marker_ability(company)
+        if str(ability.get("owner", "corporation")) == "player":
+            owner = self._player_ability_user(company)
+            if str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
+                self._assign_player_marker(company, ability, str(hex_id))
+                return
+        else:
+            owner = self._ability_user(company, "places its marker", ability)
+        bonus = self._marker_bonus(ability, str(hex_id))
+        if bonus is None:
+            raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
+        uses = dict(self.g.get("ability_uses", {}))
+        if ability.get("count") is not None and uses.get(company.id, 0) >= int(ability["count"]):
+            raise IllegalAction(f"{company}'s marker has been placed already")
+        if ability.get("count_per_operating_round") is not None:
+            mark = f"marker {company.id}"
+            if self._done_this_turn(mark):
+                raise IllegalAction(f"{company}'s marker moves once in an operating round")
+            self._mark_done_this_turn(mark)
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
+        self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    def _assign_player_marker(self, company: Entity, ability: dict, target: str) -> None:
+        """A player owner names the hex of X's marker or the corporation it serves (`assigned_to:
+        corporation`): each at most once in an operating round, in either order; the marker keeps the other
+        part. The marker's owner field is the corporation, or "" while none is named. With `when:
+        operating_round_start` only while X owes its `assign` decision (asked as the round begins)."""
+        if not self.g["round"] == "operating":
+            raise IllegalAction(f"{company}'s marker is assigned in an operating round")
+        if str(ability.get("when", "")) == "operating_round_start" and not self.b_pending_decision(company, "assign"):
+            raise IllegalAction(f"{company}'s marker is assigned as an operating round begins, before anyone operates")
+        current = next((m for m in self.g.get("markers", ()) if m[0] == company.id), None)
+        stamp = f"{self.g['set']}.{self.g['or']}"
+        marks = dict(self.g.get("assigned_markers", {}))
+        done = marks.get(company.id, ("", frozenset()))
+        done = done[1] if done[0] == stamp else frozenset()
+        minors_too = str(ability.get("assigned_to", "")) == "corporation_or_minor"
+        if ("corporation", target) in self.by_id or (minors_too and ("minor", target) in self.by_id):
+            corp = self._operator(target)
+            if not self.corp[corp.id]["floated"] or self.corp[corp.id]["closed"]:
+                raise IllegalAction(f"{company}'s marker serves a floated {'company' if minors_too else 'corporation'}; "
+                                    f"{corp} is not one")
+            # named before any hex: the marker serves it once it is on one
+            part, marker = "corporation", (company.id, current[1] if current else "", corp.id, current[3] if current else 0)
+        else:
+            bonus = self._marker_bonus(ability, target)
+            if bonus is None:
+                raise IllegalAction(f"{company}'s marker may not go in {target}")
+            kept = current[2] if current is not None and (("corporation", str(current[2])) in self.by_id
+                                                          or ("minor", str(current[2])) in self.by_id) else ""
+            part, marker = "hex", (company.id, target, kept, bonus)
+        if part in done:
+            raise IllegalAction(f"{company}'s marker {part} is named once in an operating round")
+        done = done | {part}
+        marks[company.id] = (stamp, done)
+        self.j.set(self.g, "assigned_markers", marks)
+        markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
+        self.j.set(self.g, "markers", tuple(markers) + (marker,))
+        if done == {"hex", "corporation"} and self.b_pending_decision(company, "assign"):
+            self.b_resolve_decision(company, "assign")
+
+    def b_marker_assigned_by_player(self, company: Entity) -> bool:
+        """marker_assigned_by_player(X): X is open, a player owns it, and its marker ability for a player
+        owner names the corporation it serves (`owner: player`, `assigned_to: corporation`)."""
+        if self.closed[company.id] or self.owner[company.id].kind != "player":
+            return False
+        return any(str(a.get("owner", "")) == "player" and str(a.get("assigned_to", "")) in ("corporation", "corporation_or_minor")
+                   for a in self._abilities(company, "hex_marker"))
+
+    def _player_ability_user(self, company: Entity) -> Entity:
+        """The player who may use open private `company`'s player ability: its owner; refused (IllegalAction)
+        if it is closed or not owned by a player."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        owner = self.owner[company.id]
+        if owner.kind != "player":
+            raise IllegalAction(f"{company} is not owned by a player")
+        return owner
+
+    #: the ability timings of the library that say who may use it when, whatever its effect (`_ability_window`)
+    GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "any_time", "sold", "phase_start"})
+    #: the generic timings at which the private owes the ability's `decision`
+    DECISION_WHEN = frozenset({"sold", "phase_start"})
+
+    def _generic_timing(self, ability: dict | None) -> bool:
+        """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn |
+        any_time | sold | phase_start`,
+        or `owner: player`), which `_ability_window` judges, rather than the owning corporation's turn."""
+        return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
+                                        or str(ability.get("owner", "")) == "player")
+
+    def _ability_window(self, company: Entity, ability: dict, what: str) -> Entity:
+        """Who may use private `company`'s `ability` now, by its generic properties: the private is open; its
+        holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
+        and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
+        round; operating_turn: the operating turn of the owning corporation, or of one its player owner
+        presides; any_time: any moment of a stock or an operating round, in or out of turn, the action
+        being one of the title's any_time_actions; sold, phase_start: while the private owes the
+        ability's `decision`); its `count` uses over
+        the game and
+        `count_per_operating_round` in this operating round are not spent. Returns the holder (a player) or
+        the corporation acting (for a player owner in an operating turn, the corporation he presides that
+        operates); refused (IllegalAction, saying which) otherwise."""
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        holder = self.owner[company.id]
+        owner = str(ability.get("owner", "")) or None
+        if owner is not None and getattr(holder, "kind", None) != owner:
+            raise IllegalAction(f"{company}'s ability is its owner's when a {owner}")
+        if ability.get("from_phase") is not None and not self.b_phase_at_least(str(ability["from_phase"])):
+            raise IllegalAction(f"{company} {what} from phase {ability['from_phase']}")
+        if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+            raise IllegalAction(f"{company}'s ability ended with phase {ability['removed_on']}")
+        when = str(ability.get("when", ""))
+        user = holder
+        if when == "stock_turn":
+            if self.g["round"] != "stock" or holder.kind != "player" or self.current_entity() != holder:
+                raise IllegalAction(f"{company} {what} in its owner's turn of a stock round")
+        elif when == "operating_turn" or (when not in self.GENERIC_WHEN and holder.kind == "corporation"):
+            acting = self._operator(self.g["operating"]) if self.g["round"] == "operating" \
+                and self.g.get("operating") is not None else None
+            if acting is None or (acting != holder and self._director(acting) != holder):
+                raise IllegalAction(f"{company} {what} in the operating turn of its owner"
+                                    + (" or of a corporation he presides" if holder.kind == "player" else ""))
+            user = acting
+        elif when == "any_time":
+            if self.g["round"] not in ("stock", "operating"):
+                raise IllegalAction(f"{company} {what} at any time of a stock or an operating round")
+        elif when in self.DECISION_WHEN:
+            if not self.b_pending_decision(company, str(ability.get("decision", ""))):
+                raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
+                                    else f"{company} {what} once, as phase {ability.get('phase')} begins")
+        key = f"{company.id}:{ability.get('key')}"
+        if ability.get("count") is not None and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
+            raise IllegalAction(f"{company}'s ability is used up ({ability['count']} uses)")
+        per_round = ability.get("count_per_operating_round")
+        if per_round is not None and self.g["round"] == "operating":
+            stamp, used = self.g.get("ability_round_uses", {}).get(key, (None, 0))
+            if stamp == self.g["rounds_played"] and used >= int(per_round):
+                raise IllegalAction(f"{company}'s ability is used {per_round} time(s) in an operating round")
+        return user
+
+    def _count_ability_use(self, company: Entity, ability: dict) -> None:
+        """One use of `company`'s `ability`: its uses over the game, and in this operating round."""
+        key = f"{company.id}:{ability.get('key')}"
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[key] = uses.get(key, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        rounds = dict(self.g.get("ability_round_uses", {}))
+        stamp, used = rounds.get(key, (None, 0))
+        rounds[key] = (self.g["rounds_played"], (used if stamp == self.g["rounds_played"] else 0) + 1)
+        self.j.set(self.g, "ability_round_uses", rounds)
+
+    def _keyed_ability(self, company: Entity, key: str) -> dict:
+        found = next((a for a in company.get("children") or ()
+                      if a.get("kind") == "ability" and a.get("key") == str(key)), None)
+        if found is None:
+            raise IllegalAction(f"{company} has no ability {key!r}")
+        return found
+
+    def b_ability_usable(self, company: Entity, key: str) -> bool:
+        """ability_usable(X, "key"): whether X's ability of that key may be used now, by its owner, timing,
+        phases and counts (`owner`, `when`, `from_phase`, `removed_on`, `count`, `count_per_operating_round`)."""
+        try:
+            self._ability_window(company, self._keyed_ability(company, key), "uses its ability")
+        except IllegalAction:
+            return False
+        return True
+
+    def b_use_ability(self, company: Entity, key: str) -> None:
+        """use_ability(X, "key"): X's ability of that key is used once, now; refused (IllegalAction, saying
+        why) where its owner, timing, phases or counts do not allow it (see ability_usable). With `when:
+        sold`, the use is the private's owed decision: it is taken."""
+        ability = self._keyed_ability(company, key)
+        self._ability_window(company, ability, "uses its ability")
+        self._count_ability_use(company, ability)
+        if str(ability.get("when", "")) in self.DECISION_WHEN:
+            self.b_resolve_decision(company, str(ability.get("decision", "")))
+
+    def b_ability_sold(self, company: Entity) -> None:
+        """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when:
+        sold` whose `count` is not spent (nor ended by `removed_on`) becomes a decision X owes (the ability's
+        `decision` action), taken at once."""
+        self._owe_ability_decisions(company, "sold", None)
+
+    def _owe_ability_decisions(self, company: Entity, when: str, phase: str | None) -> None:
+        """The decisions open private `company` owes at a moment of its abilities (`when: sold`, or `when:
+        phase_start` for phase `phase`), where their uses are not spent and no `removed_on` ended them."""
+        if self.closed[company.id]:
+            return
+        for ability in company.get("children") or ():
+            if ability.get("kind") != "ability" or str(ability.get("when", "")) != when or not ability.get("decision"):
+                continue
+            if phase is not None and str(ability.get("phase", "")) != phase:
+                continue
+            key = f"{company.id}:{ability.get('key')}"
+            if ability.get("count") is not None \
+                    and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
+                continue  # its uses are spent: a later moment owes nothing
+            if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+                continue
+            self.b_require_decision(company, str(ability["decision"]))
+
+    def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
+        """The corporation that may use open private `company`'s ability now: its owner, in its own operating
+        turn, before its trains have run (at any step of it where the title says `private_ability_window:
+        turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise. An ability
+        with the library's generic timing (`_generic_timing`) is judged by `_ability_window` instead: its
+        user may then be a player."""
+        if self._generic_timing(ability):
+            return self._ability_window(company, ability, what)
+        if self.closed[company.id]:
+            raise IllegalAction(f"{company} is closed")
+        owner = self.owner[company.id]
+        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
+            raise IllegalAction(f"only the corporation that owns {company} {what}, in its operating turn")
+        window = (ability or {}).get("window") or self.DATA.properties.get("private_ability_window")
+        if window != "turn" and not any(
+                self.b_in_step(owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
+            raise IllegalAction(f"{company}'s ability is used before the corporation's trains run")
+        return owner
+
+    def b_check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
+        """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
+        free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
+        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex;
+        `once_per_hex`: one lay in each hex; `joins_hexes`: each lay adds track on the side its hex shares
+        with the ability's other hexes (1846's Little Miami joins Cincinnati and Dayton);
+        `upgrades_from: yellow`: its tiles replace a tile of that colour whatever the phase and the chart say,
+        towns becoming cities (18CO's GJGR); `closes_private: true`: the lay closes the private.
+        An ability without `hexes` lays in any hex (18CO's LNPW: one extra yellow tile). The lay uses none of
+        the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "free_lay")
+        if not abilities:
+            raise IllegalAction(f"{company} has no tile lay to give")
+        ability = abilities[0]
+        corp = self._ability_user(company, "lays its track", ability if self._generic_timing(ability) else None)
+        name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
+        if ability.get("hexes") and str(hex_id) not in [str(h) for h in ability["hexes"]]:
+            raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
+        if ability.get("tiles") and name not in [str(t) for t in ability["tiles"]]:
+            raise IllegalAction(f"{company}'s tile lay is not for tile {name}")
+        used = self.g.get("ability_uses", {}).get(company.id, 0)
+        if used >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s tile lays are used up")
+        if used and ability.get("together") and not self._done_this_turn(f"lay {company.id}"):
+            raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
+        if ability.get("once_per_hex") and f"lay {company.id} {hex_id}" in self.g.get("turn_marks", frozenset()):
+            raise IllegalAction(f"{company} lays one tile in {hex_id}")
+        board = self._need_board()
+        special = frozenset(str(t) for t in ability.get("tiles") or ()) if ability.get("upgrades_from") else frozenset()
+        # a player lays with no station of his own: his lay needs no route (a private's lay outside any
+        # operating turn, 18xx.games' `owning_player_sr_turn` tile lays)
+        reachable = bool(ability.get("reachable", True)) and corp.kind != "player"
+        lay = track.check_lay(board, corp.id, str(hex_id), name, rotation, self._phase_colors(),
+                              reachable=reachable, special=special,
+                              special_from=str(ability["upgrades_from"]) if ability.get("upgrades_from") else None)
+        if ability.get("joins_hexes"):
+            # new track on the side this hex shares with each other hex of the ability
+            for other in [str(h) for h in ability.get("hexes") or ()]:
+                side = board.geometry.edge_between(str(hex_id), other) if other != str(hex_id) else None
+                if side is not None and side not in lay.new_exits:
+                    raise IllegalAction(f"{company}'s tile in {hex_id} must add track towards {other}")
+        return lay
+
+    def b_check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
+        """check_ability_token(X, city): the spot if private X's token ability (`effect: free_token`: its
+        `hex` and `city` node, `count` uses) lets its owning corporation place a station there now, in
+        the slot X keeps, with no route needed; refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "free_token")
+        if not abilities:
+            raise IllegalAction(f"{company} has no station token to give")
+        ability = abilities[0]
+        corp = self._token_ability_user(company, ability, "places its token")
+        board = self._need_board()
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        if ref != (str(ability["hex"]), int(ability.get("city", 0))):
+            raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
+        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s token has been placed already")
+        if self.b_tokens_left(corp) <= 0:
+            raise IllegalAction(f"{corp} has no station token left")
+        kept = self.board.reserved.get(ref, [])
+        if company.id in kept:
+            # the slot the private keeps is the corporation's to take
+            self._board_change(lambda: kept.remove(company.id))
+        return track.check_token(board, corp.id, ref, home=True)
+
+    def _token_ability_user(self, company: Entity, ability: dict, what: str) -> Entity:
+        """The corporation whose station private `company`'s token ability (`free_token`, `return_token`)
+        places or takes back now: the corporation holding the private. With the library's generic timing
+        (`when`, `from_phase`, `removed_on`, `count_per_operating_round`: `_ability_window`) in the moment
+        it allows, which must then be its own operating turn or one it holds the private in; else in its
+        operating turn, before its trains run (`_ability_user`). Refused (IllegalAction) otherwise, and
+        where a player holds the private: a station is a corporation's."""
+        if not self._generic_timing(ability):
+            return self._ability_user(company, what)
+        user = self._ability_window(company, ability, what)
+        holder = self.owner[company.id]
+        if holder.kind != "corporation" or user != holder:
+            raise IllegalAction(f"{company} {what} for the corporation holding it")
+        return holder
+
+    def b_ability_token(self, company: Entity, spot: "track.TokenSpot") -> None:
+        """ability_token(X, spot): the owning corporation's station token in the spot, for free, as an
+        extra action (it does not end the corporation's token step); where the ability says `extra_token:
+        true`, a token beyond those of the corporation's charter."""
+        corp = self.owner[company.id]
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        for ability in self._abilities(company, "free_token")[:1]:
+            if self._generic_timing(ability):
+                self._count_ability_use(company, ability)  # its uses in this operating round too
+        if any(a.get("extra_token") for a in self._abilities(company, "free_token")):
+            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
+        self.b_place_station(corp, spot)
+
+    def b_check_return_token(self, company: Entity, city: str) -> str:
+        """check_return_token(X, city): the station (a city id) that private X's ability (`effect:
+        return_token`, `count` uses) lets its owning corporation take back to its charter now: one of its
+        stations, in its operating turn, never its last one on the map; refused (IllegalAction) otherwise."""
+        abilities = self._abilities(company, "return_token")
+        if not abilities:
+            raise IllegalAction(f"{company} has no station token to take back")
+        corp = self._token_ability_user(company, abilities[0], "takes a station back")
+        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(abilities[0].get("count", 1)):
+            raise IllegalAction(f"{company}'s ability has been used")
+        board = self._need_board()
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        stations = list(board.tokens_of(corp.id))
+        if ref not in stations:
+            raise IllegalAction(f"{corp} has no station in {city}")
+        if len(stations) <= 1:
+            raise IllegalAction(f"{corp} keeps at least one station on the map")
+        return track.node_id(ref)
+
+    def b_last_token_cost(self, corp: Entity) -> int:
+        """last_token_cost(C): the printed price of the last station token C placed (what a token taken
+        back to the charter refunds: it returns to that place on the charter), in currency units."""
+        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
+        placed = self.corp[corp.id]["tokens"] - self.corp[corp.id].get("extra_tokens", 0)  # (from the charter)
+        return int(costs[placed - 1]) if 0 < placed <= len(costs) else 0
+
+    def b_return_token(self, company: Entity, city: str) -> None:
+        """return_token(X, city): the owning corporation's station in `city` leaves the map for its charter
+        (its next token costs the returned one's price again); the ability is used once more, and X closes
+        where the ability says `closes_private: true`."""
+        corp = self.owner[company.id]
+        board = self._need_board()
+        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        self._board_change(lambda: board.remove_token(corp.id, ref))
+        self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] - 1)
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        for ability in self._abilities(company, "return_token")[:1]:
+            if self._generic_timing(ability):
+                self._count_ability_use(company, ability)
+        if any(a.get("closes_private") for a in self._abilities(company, "return_token")):
+            self.b_close_private(company)
+
+    def b_ability_lay(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
+        """ability_lay(X, lay, tile): put the tile of private X's ability on the map for its owner, free."""
+        uses = dict(self.g.get("ability_uses", {}))
+        uses[company.id] = uses.get(company.id, 0) + 1
+        self.j.set(self.g, "ability_uses", uses)
+        for ability in self._abilities(company, "free_lay")[:1]:
+            if self._generic_timing(ability):
+                self._count_ability_use(company, ability)  # its uses in this operating round too
+        self._mark_done_this_turn(f"lay {company.id}")
+        self._mark_done_this_turn(f"lay {company.id} {lay.hex}")
+        self._put_tile(lay, tile_id)
+        if self.owner[company.id].kind == "corporation":
+            self._collect_on_lay(self.owner[company.id], lay.hex)  # the owner lays it: it collects there
+        if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
+            self.b_close_private(company)  # the ability's use closes the private
+
+    def b_close_minor(self, minor: Entity) -> None:
+        """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map."""
+        self.j.set(self.corp[minor.id], "closed", True)
+        self.transfer(self.cash[minor], minor, BANK)
+        for t in self.b_trains(minor):
+            self.j.set(self.owner, t.id, SCRAP)
+        self._remove_stations(minor)
+
+    def b_track_connected(self, a: Entity, b: Entity) -> bool:
+        """track_connected(A, B): some station of A and some station of B are joined by track, whoever's
+        stations stand between (1880 VII.3.7: a physical connection, not a route)."""
+        board = self._need_board()
+        theirs = set(board.tokens_of(b.id))
+        return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
+
+    def b_held_certificates(self, holder: Entity, corp: Entity) -> list[Certificate]:
+        """held_certificates(H, C): the certificates of C that H holds."""
+        return [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder]
+
+    def b_would_export(self, corp: Entity) -> bool:
+        """would_export(C): C's turn ending now without a bank train would export the rest of the current
+        train type (the title's `train_export`: C bought the bank's last train a full round ago)."""
+        if not self._param_or("train_export", False) or self.g["end_reason"] is not None:
+            return False
+        if self.g.get("train_marker") != corp.id or self.g["bank_buys"] or self.g.get("resumed_turn"):
+            return False
+        ids = self._available_train_ids()
+        return bool(ids) and self.DATA.component("train", self.trains[ids[0]].name).get("exported") is not False
+
+    def b_tile_color(self, hex_id: str) -> str:
+        """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex."""
+        board = self._need_board()
+        if str(hex_id) not in board.hexes:
+            raise IllegalAction(f"{hex_id} is not on the map")
+        return board.tile_at(str(hex_id)).color
+
+    def b_remove_borders(self, kind: str) -> None:
+        """remove_borders(type): the map's hex-side borders of that type are gone (track may cross them)."""
+        board = self._need_board()
+        self._board_change(lambda: board.remove_borders(str(kind)))
+
+    def b_phase_group(self) -> str:
+        """phase_group(): the current phase's `group` (1880's A to D), or its name where it has none."""
+        phase = self._phase()
+        return str(phase.get("group") or phase["key"])
+
+    # -- ability cards: a deck of cards each giving the company that picks one an ability (the title's
+    #    `ability_cards`: the component kind of the cards; 18 Grand Junction's Company Presidents)
+
+    #: effects a company declares in its operating turn (`use_ability`), spending cubes; each holds for
+    #: that turn (`hold_price`, `extra_lay`) or for the first thing it changes (`train_discount`: one train
+    #: from the bank; `free_token`: one station token; `no_terrain_cost`: one tile lay; `longer_trains`:
+    #: one run; `early_upgrade`: one upgrade to a colour the phase does not offer yet)
+    DECLARED_EFFECTS = frozenset({"train_discount", "free_token", "no_terrain_cost", "hold_price", "extra_lay",
+                                  "longer_trains", "early_upgrade"})
+
+    def _card_kind(self) -> str | None:
+        kind = self.DATA.properties.get("ability_cards")
+        return None if kind is None else str(kind)
+
+    def _cards(self) -> list[dict]:
+        kind = self._card_kind()
+        return list(self.DATA.components_of(kind)) if kind is not None else []
+
+    def _card(self, key: Any) -> dict:
+        for card in self._cards():
+            if card["key"] == str(key):
+                return card
+        raise IllegalAction(f"there is no {self._card_kind() or 'ability card'} {key!r}")
+
+    def _card_rule(self, key: str) -> str | None:
+        return self.DATA.rules.get(f"{self._card_kind()} {key}")
+
+    def _deck_rule(self) -> str | None:
+        return self.DATA.rules.get("property ability_cards")
+
+    def b_card_of(self, corp: Entity) -> str | None:
+        """card_of(C): the key of the ability card C holds now (18GJ: its Company President), or none."""
+        return self.g.get("cards", {}).get(corp.id)
+
+    def b_deck(self) -> list[str]:
+        """deck(): the keys of the ability cards left in the deck, in the title's order."""
+        taken = set(self.g.get("cards", {}).values()) | set(self.g.get("cards_removed", ()))
+        return [c["key"] for c in self._cards() if c["key"] not in taken]
+
+    def _card_abilities(self, corp: Entity) -> list[dict]:
+        key = self.b_card_of(corp)
+        if key is None:
+            return []
+        return [a for a in self._card(key).get("children") or () if a.get("kind") == "ability"]
+
+    def _power(self, corp: Entity, effect: str) -> dict | None:
+        """The ability with `effect` of the card `corp` holds now, if any."""
+        return next((a for a in self._card_abilities(corp) if a.get("effect") == effect), None)
+
+    def b_has_power(self, corp: Entity, effect: str) -> bool:
+        """has_power(C, effect): the ability card C holds has an ability with that `effect`."""
+        return isinstance(corp, Entity) and corp.kind == "corporation" and self._power(corp, str(effect)) is not None
+
+    def b_power_value(self, corp: Entity, effect: str, field: str) -> Any:
+        """power_value(C, effect, field): the property `field` (a string) of that ability of C's card."""
+        ability = self._power(corp, str(effect))
+        if ability is None or ability.get(str(field)) is None:
+            raise RuleGap(f"{corp}'s ability {effect}", f"gives no {field}")
+        return self._value(ability[str(field)], f"{corp} {effect} {field}")
+
+    def b_cubes(self, corp: Entity) -> int:
+        """cubes(C): the use cubes left on C's card (0 without a card or for a card without uses)."""
+        key = self.b_card_of(corp)
+        return 0 if key is None else self.g.get("cubes", {}).get(key, 0)
+
+    def b_spend_cubes(self, corp: Entity, n: int) -> None:
+        """spend_cubes(C, n): n use cubes come off C's card. Refused (IllegalAction, naming the card's
+        rule) when fewer are left."""
+        key = self.b_card_of(corp)
+        if key is None:
+            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
+        left = self.b_cubes(corp)
+        if n < 1 or n > left:
+            raise IllegalAction(f"{corp}'s {self._card(key).get('title') or key} has {left} use(s) left, not {n}",
+                                rule=self._card_rule(key))
+        self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), key: left - n})
+
+    def b_offer_card(self, corp: Entity, action: str, required: bool) -> None:
+        """offer_card(C, action, required): C's president must now take `action` (the title's, naming a card
+        for C) before play goes on; `required` false lets him decline. The president is the player holding
+        C's president's certificate, or, while C is being started, the player starting it. No offer is made
+        while the deck is empty or to a company without a president (receivership)."""
+        decider = self.b_president(corp)
+        if decider is None and self.g["round"] == "stock":
+            decider = self.current_entity()
+        if decider is None or decider.kind != "player" or not self.b_deck():
+            return
+        self.j.set(self.g, "card_offers", tuple(self.g.get("card_offers", ())) + ((corp.id, decider.id, bool(required)),))
+        self.b_require_decision(decider, str(action))
+
+    def b_operating_order(self) -> list[Entity]:
+        """operating_order(): the companies of the current (or last) operating round, in their order."""
+        return [self._operator(key) for key in self.g["order"]]
+
+    def b_set_operating_position(self, corp: Entity, position: int) -> None:
+        """set_operating_position(C, n): C operates n-th (from 1) in the operating round about to begin; the
+        others keep their order. Refused (IllegalAction) outside 1..the number of operating companies, or
+        once a company has operated in the round."""
+        order = list(self.g["order"])
+        if self.g.get("operating") is not None or corp.id not in order:
+            raise IllegalAction(f"{corp} can choose its place only before the operating round begins")
+        if not 1 <= int(position) <= len(order):
+            raise IllegalAction(f"{corp} can operate 1st to {len(order)}th, not {position}th")
+        order.remove(corp.id)
+        order.insert(int(position) - 1, corp.id)
+        self.j.set(self.g, "order", tuple(order))
+
+    def b_offered(self, player: Entity, corp: Entity) -> bool:
+        """offered(P, C): P now decides which card C takes (the first offer waiting on P)."""
+        mine = [o for o in self.g.get("card_offers", ()) if o[1] == player.id]
+        return bool(mine) and mine[0][0] == corp.id
+
+    def b_pick_card(self, player: Entity, corp: Entity, key: Any, action: str) -> None:
+        """pick_card(P, C, card, action): P names `card` (a key, or none to decline where the offer allows it)
+        for C: the card leaves the deck for C with a cube on each of its `uses`; the event
+        `card_picked(C, card, at_start)` follows (at_start: the offer came with C's start). Refused
+        (IllegalAction) for a card not in the deck or a refused decline."""
+        offers = list(self.g.get("card_offers", ()))
+        offer = next(o for o in offers if o[1] == player.id and o[0] == corp.id)
+        if key is None or str(key) == "none":
+            if offer[2]:
+                raise IllegalAction(f"{corp} must take a {self._card_kind()} now", rule=self._deck_rule())
+        else:
+            if str(key) not in self.b_deck():
+                raise IllegalAction(f"{key} is not left in the deck", rule=self._deck_rule())
+            card = self._card(key)
+            uses = card.get("uses")
+            self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
+            self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), card["key"]: int(uses) if uses else 0})
+        offers.remove(offer)
+        self.j.set(self.g, "card_offers", tuple(offers))
+        if not any(o[1] == player.id for o in offers):
+            self.b_resolve_decision(player, str(action))
+        if key is not None and str(key) != "none":
+            self.emit("card_picked", corp, str(key), offer[2])
+
+    def b_discard_cards(self) -> None:
+        """discard_cards(): every ability card held by a company leaves the game, with its cubes and what it
+        placed (a marker); a holding that only the card allowed stays (its excess is recorded where the
+        title sanctions `holding_cap` for discard_cards)."""
+        held = dict(self.g.get("cards", {}))
+        if not held:
+            return
+        self.j.set(self.g, "cards_removed", tuple(self.g.get("cards_removed", ())) + tuple(held.values()))
+        markers = tuple(m for m in self.g.get("markers", ()) if m[0] not in held.values())
+        if markers != tuple(self.g.get("markers", ())):
+            self.j.set(self.g, "markers", markers)  # a card's marker leaves with it
+        self.j.set(self.g, "cards", {})
+        self.j.set(self.g, "armed", {})
+        for corp_id in held:
+            self._sanction_excess(self.entity("corporation", corp_id), "discard_cards")
+
+    def b_use_power(self, corp: Entity, n: int) -> None:
+        """use_power(C, n): C declares its card's ability (one of DECLARED_EFFECTS) for this turn, spending n
+        cubes; only an ability with `stackable: true` takes more than one at once, and a declaration waits
+        until the last one is spent (or the turn ends). Refused (IllegalAction naming the card's rule)
+        otherwise."""
+        key = self.b_card_of(corp)
+        if key is None:
+            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
+        ability = next((a for a in self._card_abilities(corp) if a.get("effect") in self.DECLARED_EFFECTS), None)
+        if ability is None:
+            raise IllegalAction(f"{self._card(key).get('title') or key}'s ability is not declared: it acts by itself",
+                                rule=self._card_rule(key))
+        if self.g.get("armed", {}).get(corp.id):
+            raise IllegalAction(f"{corp} has declared a use of its ability not spent yet", rule=self._card_rule(key))
+        if n > 1 and not ability.get("stackable"):
+            raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
+                                rule=self._card_rule(key))
+        self.b_spend_cubes(corp, n)
+        self.j.set(self.g, "armed", {**self.g.get("armed", {}), corp.id: (str(ability["effect"]), int(n))})
+
+    def _armed(self, corp: Entity, effect: str) -> int:
+        """The cubes `corp` spent on `effect` this turn and not yet used up (0 if none)."""
+        what = self.g.get("armed", {}).get(corp.id)
+        return what[1] if what and what[0] == effect else 0
+
+    def _disarm(self, corp: Entity) -> None:
+        armed = dict(self.g.get("armed", {}))
+        if armed.pop(corp.id, None) is not None:
+            self.j.set(self.g, "armed", armed)
+
+    def b_place_card_marker(self, corp: Entity, hex_id: str) -> None:
+        """place_card_marker(C, hex): C puts its card's marker (an ability with `effect: bonus_token` and a
+        `bonus_per_train`) on a city hex, spending a use cube; each of C's runs stopping there earns the
+        bonus until the card leaves the game. Refused (IllegalAction naming the card's rule) without such a
+        card or cube, or on a hex without a city."""
+        key = self.b_card_of(corp)
+        ability = self._power(corp, "bonus_token") if key is not None else None
+        if ability is None:
+            raise IllegalAction(f"{corp} has no marker to place", rule=self._deck_rule())
+        board = self._need_board()
+        if str(hex_id) not in board.hexes or not board.tile_at(str(hex_id)).cities:
+            raise IllegalAction(f"{key}'s marker goes on a city, not {hex_id}", rule=self._card_rule(key))
+        self.b_spend_cubes(corp, 1)
+        bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
+        self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, str(hex_id), corp.id, bonus),))
+
+    def b_bank_price(self, corp: Entity, train: Train) -> int:
+        """bank_price(C, T): what C pays the bank for T: its price, less `discount_per_use` (percent) for each
+        cube C declared this turn on a `train_discount` ability."""
+        n = self._armed(corp, "train_discount")
+        if not n:
+            return train.price
+        per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
+        return train.price * (100 - per * n) // 100
+
+    def b_discount_used(self, corp: Entity) -> None:
+        """discount_used(C): a declared train discount of C has been spent on a train."""
+        if self._armed(corp, "train_discount"):
+            self._disarm(corp)
+
+    def b_remove_markers(self, company: Entity | None = None) -> None:
+        """remove_markers(): every revenue marker leaves the map (their bonuses end). remove_markers(X), as
+        private X closes: its marker leaves the map where a player holds X and its marker ability for a player
+        owner says `removed_on_close: true` (a corporation's stays)."""
+        if company is None:
+            self.j.set(self.g, "markers", ())
+        elif self.owner[company.id].kind == "player" and not self.closed[company.id] and any(
+                str(a.get("owner", "")) == "player" and a.get("removed_on_close")
+                for a in self._abilities(company, "hex_marker")):
+            self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != company.id))
+
+    def b_stays_open(self, company: Entity) -> bool:
+        """stays_open(X): whether private X escapes the closing of privates now: it has an ability
+        `effect: stays_open` whose `owner` (player or corporation) is the kind of its holder."""
+        holder = self.owner[company.id]
+        return any(str(a.get("owner", "corporation")) == holder.kind
+                   for a in self._abilities(company, "stays_open"))
+
+    def b_has_ability(self, company: Entity, ability: str) -> bool:
+        """has_ability(X, "key"): whether X (a private or a corporation) has an ability of that key."""
+        return any(a.get("kind") == "ability" and a.get("key") == str(ability) for a in company.get("children") or ())
+
+    def b_ability_value(self, company: Entity, ability: str, field: str):
+        """ability_value(X, "key", "field"): a field of X's ability of that key, in its own unit (money in
+        currency units); RuleGap if the ability or the field is not given."""
+        for a in company.get("children") or ():
+            if a.get("kind") == "ability" and a.get("key") == str(ability) and a.get(str(field)) is not None:
+                return self._value(a[str(field)], f"{company} {ability} {field}")
+        raise RuleGap(f"{company} ability {ability}.{field}", "the rulespec does not give it")
+
+    def b_close_private(self, item: Entity) -> None:
+        """close_private(X): private X closes (no more income, no more ability)."""
+        self.j.set(self.closed, item.id, True)
+        self._drop_reservations(item)

@@ -1,0 +1,668 @@
+"""The rounds that sell the privates: the draft, the opening auction (one private at a time, or all
+of them open at once) and the private sale, with the grants they hand out.
+
+`Auctions` is a part of `GameBase` (compiler/runtime/game.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.runtime.built import unbuilt
+from compiler.runtime.entities import BANK, POOL, Certificate, Entity
+from compiler.runtime.errors import IllegalAction, RuleGap
+
+
+class Auctions:
+    """GameBase's draft, opening auction and private sale."""
+
+    # ------------------------------------------------------------ rounds: the draft
+
+    def _draft(self) -> dict:
+        comps = self.DATA.components_of("draft")
+        if not comps:
+            raise RuleGap("draft", "first_round is draft but the title has no draft component")
+        return comps[0]
+
+    def _draft_rule(self) -> str | None:
+        return self.DATA.rules.get(f"draft {self._draft()['key']}")
+
+    def _start_draft(self) -> None:
+        """The draft of privates and minors (first_round: draft): a shuffled deck of the companies in
+        play and `pass_cards_per_player` Pass cards per player; players in the draft's `order`."""
+        draft = self._draft()
+        items = [p.id for p in self.privates if not self.closed[p.id]] + [m.id for m in self.minors]
+        passes = int(self._value(draft.get("pass_cards_per_player", 0), "draft pass_cards_per_player")) * self.n
+        cards = items + [f"Pass ({i + 1})" for i in range(passes)]
+        self.rng.shuffle(cards)
+        self.j.set(self.g, "draft", {"deck": tuple(cards), "choices": (), "discount": 0})
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "draft")
+        self.j.set(self.g, "turn", self.n - 1 if draft.get("order") == "reverse" else 0)
+
+    def _hand_size(self) -> int:
+        return self.n + int(self._value(self._draft().get("hand_size_over_players", 0), "draft hand_size_over_players"))
+
+    @staticmethod
+    def _blank(card: str) -> bool:
+        return card.startswith("Pass (")
+
+    def b_draft_hand(self) -> list[str]:
+        """draft_hand(): the ids of the cards the player on turn in the draft chooses from."""
+        deck = self.g["draft"]["deck"]
+        return list(deck[: self._hand_size()])
+
+    def b_in_draft_hand(self, company: Any) -> bool:
+        """in_draft_hand(X): whether company (or Pass card) X is among the cards drawn for this pick
+        (anywhere in the deck when replaying another engine's log, whose draws are hidden)."""
+        cards = self.g["draft"]["deck"] if self.b_replaying() else self.b_draft_hand()
+        return self.g["round"] == "draft" and getattr(company, "id", str(company)) in cards
+
+    def b_face_value(self, item: Any) -> int:
+        """face_value(X): the value printed on private or minor X (its `cost`); $0 for a draft's Pass card."""
+        item = self._company(item)
+        return 0 if item.kind == "card" else int(self._value(item.get("cost"), f"{item.kind} {item} cost"))
+
+    def b_replaying(self) -> bool:
+        """replaying(): whether the game replays a log from another engine, whose hidden random draws it cannot reproduce."""
+        return bool(self.log_hints)
+
+    def _only_one_left(self) -> bool:
+        deck = self.g["draft"]["deck"]
+        return len(deck) == 1 and not self._blank(deck[0])
+
+    def _draft_finished(self) -> bool:
+        deck = self.g["draft"]["deck"]
+        return not deck or (len(deck) < self._hand_size() and all(self._blank(c) for c in deck))
+
+    def _company_price(self, item: Entity) -> int:
+        """A company's draft price before discount: a minor's `draft_price`, else its cost."""
+        if item.kind == "card":
+            return 0
+        value = item.get("draft_price") if item.kind == "minor" else item.get("cost")
+        return int(self._value(value, f"{item.kind} {item} price"))
+
+    def _draft_floor(self, item: Entity) -> int:
+        """The least a last company's draft price falls to: the company's property that the draft's
+        `last_company_floor` names (a minor's `treasury`, 1846's `draft_floor`), $0 where it has none."""
+        name = self._draft().get("last_company_floor")
+        if name is None or item.kind == "card" or item.get(str(name)) is None:
+            return 0
+        return int(self._value(item.get(str(name)), f"{item.kind} {item} {name}"))
+
+    def b_draft_price(self, company: Entity) -> int:
+        """draft_price(X): what company X costs in the draft now (less the discounts on a last company)."""
+        discount = self.g["draft"]["discount"] if self._only_one_left() else 0
+        return max(self._draft_floor(company), self._company_price(company) - discount)
+
+    def b_draft_committed(self, player: Entity) -> int:
+        """draft_committed(P): what P's picks so far will cost when the draft ends."""
+        return sum(price for pid, _, price in self.g["draft"]["choices"] if pid == player.id)
+
+    def b_draft_pick(self, player: Entity, company: Entity) -> None:
+        """draft_pick(P, X): P keeps card X; the rest of the hand goes, shuffled, to the bottom of the deck."""
+        draft = dict(self.g["draft"])
+        hand = self.b_draft_hand()
+        price = self.b_draft_price(company)
+        if self._draft().get("paid_at") == "pick" and not self._blank(company.id):
+            # paid for and owned at once (the choice then owes nothing at the draft's end)
+            self._take_drafted(player, company, price)
+            price = 0
+        draft["choices"] = draft["choices"] + ((player.id, company.id, price),)
+        if self._only_one_left():
+            draft["deck"] = ()
+        else:
+            rest = [c for c in hand if c != company.id]
+            self.rng.shuffle(rest)
+            draft["deck"] = tuple(c for c in draft["deck"][len(hand):] if c != company.id) + tuple(rest)
+        self.j.set(self.g, "draft", draft)
+        self._draft_next()
+
+    def _draft_next(self) -> None:
+        if self._draft_finished():
+            self._end_draft()
+            return
+        step = -1 if self._draft().get("order") == "reverse" else 1
+        self.j.set(self.g, "turn", (self.g["turn"] + step) % self.n)
+
+    def _draft_pass(self, player: Entity) -> None:
+        """A pass is allowed only on a last company: its price falls by the draft's
+        `last_company_discount`; at its floor the player then on turn takes it."""
+        if not self._only_one_left():
+            raise IllegalAction("in the draft a player must take one of the cards drawn; only the last company may be declined",
+                                rule=self._draft_rule())
+        item = self._company(self.g["draft"]["deck"][0])
+        step = int(self._value(self._draft().get("last_company_discount"), "draft last_company_discount"))
+        draft = dict(self.g["draft"])
+        draft["discount"] = draft["discount"] + step
+        self.j.set(self.g, "draft", draft)
+        self._draft_next()
+        if self.g["round"] == "draft" and self.b_draft_price(item) == self._draft_floor(item):
+            self.b_draft_pick(self.players[self.g["turn"]], item)
+
+    def _end_draft(self) -> None:
+        """The draft ends: each player pays for the companies he kept; a minor gets its treasury."""
+        for pid, cid, price in self.g["draft"]["choices"]:
+            if self._blank(cid) or self.owner[self._company(cid).id] is not BANK:
+                continue  # a Pass card; a company paid for when picked
+            self._take_drafted(self.entity("player", pid), self._company(cid), price)
+        self.j.set(self.g, "draft", {"deck": (), "choices": self.g["draft"]["choices"], "discount": 0})
+        self._start_stock_round(0)
+
+    def _take_drafted(self, player: Entity, item: Entity, price: int) -> None:
+        """The drafter pays for a company he keeps and owns it; a minor gets its treasury and starts."""
+        self.transfer(price, player, BANK)
+        self.move(item, BANK, player)
+        if item.kind == "minor":
+            self.transfer(int(self._value(item.get("treasury"), f"minor {item} treasury")), BANK, item)
+            self._start_minor(item)
+
+    def _company(self, key: Any) -> Entity:
+        """A private, a minor, or (in a draft) a Pass card, by id."""
+        if isinstance(key, Entity):
+            return key
+        for kind in ("private", "minor", *{x.kind for x in self.pickables}):
+            found = self.by_id.get((kind, str(key)))
+            if found is not None:
+                return found
+        if self._blank(str(key)):
+            return Entity("card", str(key), str(key))
+        raise IllegalAction(f"there is no company {key!r}")
+
+    # ------------------------------------------------------------ rounds: the opening auction
+
+    def _start_auction(self) -> None:
+        """The opening auction (first_round: auction): the privates in play are auctioned one at a time
+        in the order the title lists them; the priority holder opens the first auction and the next
+        player in seating order each further one (`auction_opener: rotating`)."""
+        opener = self.param("auction_opener")
+        if opener != "rotating":
+            raise RuleGap("auction_opener", f"the opener {opener!r} is not built; only rotating is")
+        missing = unbuilt("auction_pass_final", bool(self.param("auction_pass_final")))
+        if missing is not None:
+            raise RuleGap(missing.param, missing.why)
+        queue = tuple(p.id for p in self.privates if not self.closed[p.id])
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "auction")
+        self.j.set(self.g, "starting", {"queue": queue, "auctions": 0, "high": None, "passed": frozenset(),
+                                        "picks": None, "picked": frozenset()})
+        if queue:
+            self._open_auction()
+        else:
+            self._end_auction()
+
+    def _open_auction(self) -> None:
+        """A new auction of the first private in the queue, opened by the next opener."""
+        st = dict(self.g["starting"])
+        if st.get("repeat_at") is not None and st["repeat_at"] == st["auctions"]:
+            st["auctions"] -= 1  # the previous opener opens again (auction_all_pass_first: discount)
+            del st["repeat_at"]
+        opener = (self.g["priority"] + st["auctions"]) % self.n
+        st.update(auctions=st["auctions"] + 1, high=None, passed=frozenset())
+        self.j.set(self.g, "starting", st)
+        self.j.set(self.g, "turn", opener)
+
+    # the open auction (first_round: open_auction): every private open to bids at once
+
+    def _start_open_auction(self) -> None:
+        """The opening auction in which every private in play takes bids at once: in seating order from the
+        priority holder, each player bids, raises or moves a bid (the title's `bid` and `move_bid`
+        actions, whose guards state the rules), or passes; a pass does not bar later bids. The money of a
+        player's bids is set aside (`free_cash`). When all pass in succession the auction ends
+        (`_end_open_auction`)."""
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "auction")
+        self.j.set(self.g, "starting", {"open": True, "queue": (), "auctions": 0, "high": None,
+                                        "passed": frozenset(), "picks": None, "picked": frozenset(),
+                                        "passes": 0, "last_bidder": None})
+        self.j.set(self.g, "bids", ())
+        self.j.set(self.g, "turn", self.g["priority"])
+
+    def _open_auction_on(self) -> bool:
+        st = self.g.get("starting")
+        return self.g["round"] == "auction" and bool(st) and bool(st.get("open"))
+
+    def b_own_bid(self, player: Entity, item: Entity) -> int:
+        """own_bid(P, X): the amount of P's standing bid on private X, or 0."""
+        return max((a for x, pid, a in self.g.get("bids", ()) if x == item.id and pid == player.id), default=0)
+
+    def b_open_bid(self, player: Entity, item: Entity, amount: int) -> None:
+        """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid);
+        the money is set aside and the turn passes on."""
+        self._set_open_bid(player, None, item, amount)
+
+    def b_move_bid(self, player: Entity, old: Entity, item: Entity, amount: int) -> None:
+        """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X."""
+        self._set_open_bid(player, old, item, amount)
+
+    def _set_open_bid(self, player: Entity, old: Entity | None, item: Entity, amount: int) -> None:
+        drop = {item.id} | ({old.id} if old is not None else set())
+        bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] in drop and b[1] == player.id))
+        self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
+        st = dict(self.g["starting"])
+        st.update(passes=0, last_bidder=self.players.index(player),
+                  pass_order=tuple(p for p in st.get("pass_order", ()) if p != player.id))
+        self.j.set(self.g, "starting", st)
+        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+
+    def _open_auction_pass(self, player: Entity) -> None:
+        st = dict(self.g["starting"])
+        st["passes"] += 1
+        if player.id not in st.get("pass_order", ()):
+            # the order in which players began passing (a bid takes a player out of it)
+            st["pass_order"] = st.get("pass_order", ()) + (player.id,)
+        self.j.set(self.g, "starting", st)
+        if st["passes"] >= self.n:
+            self._end_open_auction()
+            return
+        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+
+    def _end_open_auction(self) -> None:
+        """All passed in succession: each private goes to its highest bidder, who pays the bank; a private
+        without a bid goes to the bank pool (the market); the priority deal goes to the player after the
+        last to place or raise a bid; then the first stock round."""
+        bids = self.g.get("bids", ())
+        for item in self.privates:
+            if self.closed[item.id] or self.owner[item.id] is not BANK or not self._in_play_pickable(item):
+                continue
+            mine = [b for b in bids if b[0] == item.id]
+            if mine:
+                _, pid, amount = max(mine, key=lambda b: b[2])
+                player = self.entity("player", pid)
+                self.transfer(amount, player, BANK)
+                self.move(item, BANK, player)
+                self._grant(player, item)
+            else:
+                self.move(item, BANK, POOL)
+        self.j.set(self.g, "bids", ())
+        last = self.g["starting"]["last_bidder"]
+        if self._param_or("seating_after_auction", "unchanged") == "passing_order":
+            # the players take their seats in the order they began passing, the first with the priority deal
+            order = [self.entity("player", pid) for pid in self.g["starting"].get("pass_order", ())]
+            self._reseat(order + [p for p in self.players if p not in order])
+            self.j.set(self.g, "priority", 0)
+        elif last is not None:
+            self.j.set(self.g, "priority", (last + 1) % self.n)
+        self._end_starting_round()
+
+    def _starting_rule(self, name: str) -> str | None:
+        return self.DATA.rules.get(f"property {name}")
+
+    def b_auction_bid(self, player: Entity, amount: int) -> None:
+        """auction_bid(P, n): in the opening auction, P bids n for the private on auction (the new high bid)."""
+        st = dict(self.g["starting"])
+        st["high"] = (player.id, amount)
+        self.j.set(self.g, "starting", st)
+        self._next_bidder_in_auction()
+
+    def b_auction_discount(self, item: Entity) -> int:
+        """auction_discount(X): how far the opening bid on X has fallen because everyone passed on it
+        (`auction_all_pass_first: discount`); 0 otherwise."""
+        st = self.g.get("starting") or {}
+        queue = st.get("queue") or ()
+        return int(st.get("discount", 0)) if queue and queue[0] == item.id else 0
+
+    def b_auction_passed(self, player: Entity) -> bool:
+        """auction_passed(P): P has passed in the opening auction under way and may not bid in it again."""
+        st = self.g.get("starting")
+        return bool(st) and self.g["round"] == "auction" and st["picks"] is None and player.id in st["passed"]
+
+    def _next_bidder_in_auction(self) -> None:
+        """The turn goes to the next player in seating order who has not passed; when that is the high
+        bidder, every other player has passed and the high bidder wins."""
+        st = self.g["starting"]
+        for step in range(1, self.n + 1):
+            index = (self.g["turn"] + step) % self.n
+            pid = self.players[index].id
+            if pid in st["passed"]:
+                continue
+            if st["high"] is not None and pid == st["high"][0]:
+                self._auction_sold(self.entity("player", pid), st["high"][1])
+                return
+            self.j.set(self.g, "turn", index)
+            return
+        self._all_passed()
+
+    def _opening_auction_pass(self, player: Entity) -> None:
+        st = dict(self.g["starting"])
+        st["passed"] = st["passed"] | {player.id}
+        self.j.set(self.g, "starting", st)
+        if len(st["passed"]) >= self.n:
+            self._all_passed()
+            return
+        self._next_bidder_in_auction()
+
+    def _all_passed(self) -> None:
+        """Nobody bid: on the title's first private, `auction_all_pass_first` (random_free: it goes to a
+        player drawn at random for nothing); on a later one, `auction_all_pass` (private_income: the privates
+        already owned pay their income, and the same private is auctioned again)."""
+        st = self.g["starting"]
+        first = next((p.id for p in self.privates if not self.closed[p.id]), None)
+        if st["queue"][0] == first:
+            effect = self.param("auction_all_pass_first")
+            if effect == "discount":
+                # its opening bid falls by the minimum raise and the same opener offers it again; at nothing,
+                # the opener takes it for free and the next auction is opened two seats on (18xx.games'
+                # G1880 SelectionAuction#all_passed!, then its process_pass moves on once more)
+                item = self.entity("private", st["queue"][0])
+                st = dict(st)
+                st["discount"] = st.get("discount", 0) + int(self.DATA.properties.get("min_bid_raise", 5))
+                st.update(high=None, passed=frozenset())
+                self.j.set(self.g, "starting", st)
+                if int(self._value(item.get("cost"), f"private {item} cost")) - st["discount"] <= 0:
+                    opener = self.players[(self.g["priority"] + st["auctions"] - 1) % self.n]
+                    st = dict(st)
+                    st["auctions"] += 1                    # the next auction two seats on ...
+                    st["repeat_at"] = st["auctions"] + 1   # ... and the one after it by the same player
+                    st["discount"] = 0
+                    self.j.set(self.g, "starting", st)
+                    self._auction_sold(opener, 0)
+                    return
+                self.j.set(self.g, "turn", (self.g["priority"] + st["auctions"] - 1) % self.n)
+                return
+            if effect != "random_free":
+                raise RuleGap("auction_all_pass_first", f"{effect!r} is not built; only random_free and discount are")
+            self._auction_sold(self.rng.choice(self.players), 0)
+            return
+        effect = self.param("auction_all_pass")
+        if effect != "private_income":
+            raise RuleGap("auction_all_pass", f"{effect!r} is not built; only private_income is")
+        self.emit("operating_round_start")  # the event the privates' income is paid on
+        self._open_auction()
+
+    def _auction_sold(self, player: Entity, amount: int) -> None:
+        """The private on auction goes to `player` for `amount`, paid to the bank; the next auction opens."""
+        st = dict(self.g["starting"])
+        item = self.entity("private", st["queue"][0])
+        self.transfer(amount, player, BANK)
+        self.move(item, BANK, player)
+        self._grant(player, item)
+        st["queue"] = st["queue"][1:]
+        self.j.set(self.g, "starting", st)
+        if st["queue"]:
+            self._open_auction()
+        else:
+            self._end_auction()
+
+    def _end_auction(self) -> None:
+        """All privates sold: the seating is fixed anew (`seating_after_auction`), then the free pick
+        (`free_pick`), then the first stock round."""
+        seating = self.param("seating_after_auction")
+        if seating == "cash_ascending":
+            start = self.g["priority"]
+            provisional = self.players[start:] + self.players[:start]
+            self._reseat(sorted(provisional, key=lambda p: self.cash[p]))  # sorted() is stable: ties keep their order
+            self.j.set(self.g, "priority", 0)
+        elif seating != "unchanged":
+            missing = unbuilt("seating_after_auction", seating)
+            raise RuleGap("seating_after_auction", missing.why if missing else f"{seating!r} is not built")
+        if self.pickables:
+            st = dict(self.g["starting"])
+            st["picks"] = tuple(x.id for x in self.pickables if self._in_play_pickable(x))
+            st.update(high=None, passed=frozenset())
+            self.j.set(self.g, "starting", st)
+            self.j.set(self.g, "turn", self.g["priority"])
+            if st["picks"]:
+                return
+        self._end_starting_round()
+
+    def _in_play_pickable(self, item: Entity) -> bool:
+        return item.id not in self.g.get("removed", ())
+
+    def _reseat(self, order: list[Entity]) -> None:
+        """The players take their seats in `order` (journaled: a refused action puts them back)."""
+        old = list(self.players)
+        self.j.on_rollback(lambda: self.players.__setitem__(slice(None), old))
+        self.players[:] = order
+
+    def b_picking(self) -> bool:
+        """picking(): whether the players are picking the components of `free_pick` after the opening auction."""
+        st = self.g.get("starting")
+        return self.g["round"] == "auction" and bool(st) and st["picks"] is not None
+
+    def b_pickable(self, item: Any) -> bool:
+        """pickable(X): X is one of the `free_pick` components still on offer."""
+        return self.b_picking() and isinstance(item, Entity) and item.id in self.g["starting"]["picks"]
+
+    def b_pick(self, player: Entity, item: Entity) -> None:
+        """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
+        st = dict(self.g["starting"])
+        self.move(item, BANK, player)
+        if item.kind == "minor":
+            # a picked minor operates from now on, from its home station (1880 V.2, II.3.2)
+            self._start_minor(item)
+            if item.get("home") is not None and self.board is not None:
+                self.b_place_home_token(item)
+        st["picks"] = tuple(x for x in st["picks"] if x != item.id)
+        st["picked"] = st["picked"] | {player.id}
+        self.j.set(self.g, "starting", st)
+        if len(st["picked"]) >= self.n or not st["picks"]:
+            self.j.set(self.g, "removed", self.g.get("removed", ()) + st["picks"])
+            for left in st["picks"]:
+                if ("minor", left) in self.by_id:
+                    self.j.set(self.corp[left], "closed", True)
+            self._end_starting_round()
+            return
+        self.j.set(self.g, "turn", (self.g["turn"] + 1) % self.n)
+
+    def _end_starting_round(self) -> None:
+        st = dict(self.g["starting"])
+        st.update(queue=(), high=None, passed=frozenset(), picks=None)
+        self.j.set(self.g, "starting", st)
+        self._start_stock_round(self.g["priority"])
+
+    def _starting_pass(self, player: Entity) -> None:
+        if self._open_auction_on():
+            self._open_auction_pass(player)
+            return
+        if self.b_picking():
+            raise IllegalAction(f"each player selects one {self.DATA.properties.get('free_pick')}; {player} may not pass",
+                                rule=self._starting_rule("free_pick"))
+        self._opening_auction_pass(player)
+
+    # ------------------------------------------------------------ rounds: private sale
+
+    def _privates_for_sale(self) -> list[str]:
+        order = self.DATA.properties.get("private_sale_order") or []
+        return [x for x in order if self.owner[x] is BANK and not self.closed[x]]
+
+    def _start_private_sale(self) -> None:
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "stock")
+        self.j.set(self.g, "stock_rounds", 1)
+        self.j.set(self.g, "turn", self.g["priority"])
+        self._offer_next_private()
+
+    # 1830-style bidding for privates not yet offered (a title's option may turn it on)
+
+    def b_free_cash(self, player: Entity) -> int:
+        """free_cash(P): P's cash less the money set aside for bids."""
+        locked = sum(amount for _, pid, amount in self.g.get("bids", ()) if pid == player.id)
+        if self.g["round"] == "draft":
+            locked += self.b_draft_committed(player)
+        return self.cash[player] - locked
+
+    def b_highest_bid(self, item: Entity) -> int:
+        """highest_bid(X): the highest bid on private X, or 0."""
+        if self.g["round"] == "auction" and not self._open_auction_on():
+            high = self.g["starting"]["high"]
+            return high[1] if high is not None and self.b_auction_company() == item else 0
+        if self.g.get("auction") and self.g["auction"]["company"] == item.id:
+            return self.g["auction"]["high"][1]
+        return max((a for x, _, a in self.g.get("bids", ()) if x == item.id), default=0)
+
+    def b_in_auction(self) -> bool:
+        """in_auction(): whether an auction among a private's bidders is under way."""
+        return bool(self.g.get("auction"))
+
+    def b_auction_company(self) -> Entity | None:
+        """auction_company(): the private being auctioned."""
+        if self.g["round"] == "auction":
+            queue = self.g["starting"]["queue"]
+            return self.entity("private", queue[0]) if queue and not self.b_picking() else None
+        auction = self.g.get("auction")
+        return self.entity("private", auction["company"]) if auction else None
+
+    def b_offered_later(self, item: Entity) -> bool:
+        """offered_later(X): X waits in the sale order behind the private on sale."""
+        left = self._privates_for_sale()
+        return item.id in left[1:]
+
+    def b_place_bid(self, player: Entity, item: Entity, amount: int) -> None:
+        """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside."""
+        bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] == item.id and b[1] == player.id))
+        self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
+        self.j.set(self.g, "acted", True)
+        self.j.set(self.g, "passes", 0)
+        self._next_turn()
+
+    def b_raise_bid(self, player: Entity, amount: int) -> None:
+        """raise_bid(P, n): in the auction, P raises the high bid to n."""
+        auction = dict(self.g["auction"])
+        auction["high"] = (player.id, amount)
+        self.j.set(self.g, "auction", auction)
+        self._next_bidder()
+
+    def _auction_pass(self, player: Entity) -> None:
+        """A bidder drops out; the last one left buys at the high bid."""
+        auction = dict(self.g["auction"])
+        order = list(auction["bidders"])
+        index = order.index(player.id)
+        order.remove(player.id)
+        auction["bidders"] = tuple(order)
+        if len(order) == 1:
+            self._auction_won(auction)
+            return
+        auction["turn"] = order[index % len(order)]
+        self.j.set(self.g, "auction", auction)
+        if auction["turn"] == auction["high"][0]:
+            self._next_bidder()
+
+    def _next_bidder(self) -> None:
+        auction = dict(self.g["auction"])
+        bidders = list(auction["bidders"])
+        index = (bidders.index(auction["turn"]) + 1) % len(bidders)
+        if bidders[index] == auction["high"][0]:
+            index = (index + 1) % len(bidders)
+        auction["turn"] = bidders[index]
+        self.j.set(self.g, "auction", auction)
+
+    def _auction_won(self, auction: dict) -> None:
+        winner_id, amount = auction["high"]
+        item = self.entity("private", auction["company"])
+        self.j.set(self.g, "auction", None)
+        self._sell_private(self.entity("player", winner_id), item, amount)
+        if not self.g.get("auction"):
+            # play resumes left of the last player who bought a private at its offered price
+            self.j.set(self.g, "turn", self.g.get("last_face_buyer", self.g["turn"]))
+            self._next_turn()
+
+    def _sell_private(self, player: Entity, item: Entity, amount: int) -> None:
+        """A private goes to a bidder for its bid; his other bids stay set aside."""
+        bids = tuple(b for b in self.g.get("bids", ()) if b[0] != item.id)
+        self.j.set(self.g, "bids", bids)
+        self.transfer(amount, player, BANK)
+        self.move(item, BANK, player)
+        self._grant(player, item)
+        self._offer_next_private()
+
+    def _resolve_bids(self) -> bool:
+        """The private now on sale has bids: one bidder buys at his bid; several
+        hold an auction. Returns True when bids decided the private."""
+        left = self._privates_for_sale()
+        if not left:
+            return False
+        bids = [b for b in self.g.get("bids", ()) if b[0] == left[0]]
+        if not bids:
+            return False
+        item = self.entity("private", left[0])
+        if len(bids) == 1:
+            _, pid, amount = bids[0]
+            self._sell_private(self.entity("player", pid), item, amount)
+            return True
+        high = max(bids, key=lambda b: (b[2], -self.players.index(self.entity("player", b[1]))))
+        order = [p.id for p in self._seating_from(self.entity("player", high[1])) if p.id in {b[1] for b in bids}]
+        order.append(high[1])
+        remaining = tuple(b for b in self.g.get("bids", ()) if b[0] != item.id)
+        self.j.set(self.g, "bids", remaining)
+        self.j.set(self.g, "auction", {"company": item.id, "bidders": tuple(order), "turn": order[0],
+                                       "high": (high[1], high[2])})
+        return True
+
+    def _offer_next_private(self) -> None:
+        if self._resolve_bids():
+            return
+        left = self._privates_for_sale()
+        if left:
+            item = self.entity("private", left[0])
+            self.j.set(self.g, "sale_price", self._value(item.get("cost"), f"private {item} cost"))
+        else:
+            self.j.set(self.g, "sale_price", None)
+        self.j.set(self.g, "passes", 0)
+
+    def b_private_on_sale(self) -> Entity | None:
+        left = self._privates_for_sale()
+        return self.entity("private", left[0]) if left else None
+
+    def b_sale_price(self) -> int:
+        return self.g["sale_price"]
+
+    def b_private_sold(self, player: Entity, item: Entity) -> None:
+        """private_sold(P, X): after a sale at the offered price, X's grants go to P and the next private is offered."""
+        self._grant(player, item)
+        self.j.set(self.g, "last_face_buyer", self.players.index(player))
+        self._offer_next_private()
+        if self.g.get("auction"):
+            return
+        self.j.set(self.g, "turn", self.g["last_face_buyer"])
+        self._next_turn()
+
+    def _grant(self, player: Entity, item: Entity) -> None:
+        """The certificate private `item` gives its buyer `player` (its or an ability's `grants` record):
+        - `(corporation: C, percent: 10%)`: one of C's ordinary certificates of that size from its treasury;
+        - `(corporations: [C, D, ...], percent: 10%)`: the same from one of them drawn at random (among those
+          that still hold such a certificate), with the game's seeded random draws; replaying another
+          engine's log, the draw is among those whose certificate the log shows gone from the start
+          (`sitelog.hints`), where it shows any;
+        - `(corporation: C, president: true, par: $75)`: C's president's certificate; an unstarted C is
+          started at that par price (no money moves: the certificate comes with the private).
+        An ability with `president_of: C` makes the buyer owe the decision to found C (a pending `par`: the
+        title's `par` hands over the president's certificate)."""
+        for child in item.get("children", []) or []:
+            if child.get("president_of") is not None:
+                self.b_require_decision(player, "par")
+        grant = item.get("grants")
+        for child in item.get("children", []) or []:
+            grant = grant or child.get("grants")
+        if not isinstance(grant, dict):
+            return
+        if grant.get("president"):
+            corp = self.entity("corporation", grant["corporation"])
+            cert = self.certs_of[corp.id][0]
+            if not cert.president or self.owner[cert.id] != self._ipo_of(corp):
+                return
+            if not self.b_started(corp) and grant.get("par") is not None:
+                self.b_set_par(corp, int(self._value(grant["par"], f"{item} grants par")))
+            self.move(cert, self._ipo_of(corp), player)  # its holder presides: nobody else holds any of it yet
+            return
+        want = int(grant["percent"])
+
+        def ordinary(corp: Entity) -> Certificate | None:
+            # the first of its kind in the IPO, as a purchase from the IPO would take it
+            return next((c for c in self.certs_of[corp.id]
+                         if not c.president and c.percent == want and self.owner[c.id] == self._ipo_of(corp)), None)
+
+        if grant.get("corporations"):
+            pool = [self.entity("corporation", str(k)) for k in grant["corporations"]]
+            pool = [c for c in pool if not self.corp[c.id]["closed"] and ordinary(c) is not None]
+            if not pool:
+                return
+            shown = [c for c in pool if ordinary(c).id in self.log_hints]
+            pool = shown or pool
+            corp = pool[self.rng.randrange(len(pool))]
+        else:
+            corp = self.entity("corporation", grant["corporation"])
+        cert = ordinary(corp)
+        if cert is not None:
+            self.move(cert, self._ipo_of(corp), player)
+            self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})

@@ -1,0 +1,883 @@
+"""The listing of legal actions: `legal_actions`, `oracle_legal_actions`, the candidates of each
+vocabulary type (`_cand_<type>`) and of a title's own actions (`_title_action_candidates`), and the
+probes that skip an entity's candidates an opening guard refuses.
+
+`Listing` is a part of `GameBase` (compiler/runtime/game.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any, Callable, Iterable, Iterator
+
+from compiler.runtime import track
+from compiler.runtime.entities import BANK, POOL, Entity
+from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_PREFIXES, STEP_ACTIONS, VOCABULARY,
+                                         Action)
+
+
+class Listing:
+    """GameBase's listing of legal actions and their candidates."""
+
+    # ------------------------------------------------------------ the contract: legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now: candidates from the vocabulary, each
+        tried in a transaction that is rolled back."""
+        if self.g["finished"]:
+            return []
+        with self._listing(probing=True):
+            return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
+
+    @contextlib.contextmanager
+    def _listing(self, probing: bool):
+        """A listing of candidates: with `probing`, an action's candidates are skipped where its probes
+        refuse them (`_group_refused`, `_pair_refused`; the pair probes' answers kept for the state it
+        lists in); without, each is tried (the oracle). Restores the enclosing listing's setting."""
+        saved = self._probing, self._pair_answers
+        self._probing = probing
+        self._pair_answers = (len(self.j._marks), {}) if probing else None
+        try:
+            yield
+        finally:
+            self._probing, self._pair_answers = saved
+
+    def oracle_legal_actions(self) -> list[Action]:
+        """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
+        tile at every rotation on every hex in reach, where `legal_actions` leaves out those the
+        title's fixed tables refuse; no probe asked, `_group_refused`; the best routes searched again, where `legal_actions` takes a
+        search made in the same state), each tried and rolled back. The test oracle of the listing
+        (tests/test_listing.py, benchmarks/listing.py): the two answer the same, as sets. (A route
+        search its time bound cut has no one answer: that one is taken as it was found.)"""
+        if self.g["finished"]:
+            return []
+        self._exhaustive = True
+        try:
+            with self._listing(probing=False):
+                return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
+        finally:
+            self._exhaustive = False
+
+    def random_legal_action(self, rng: random.Random) -> Action | None:
+        """One legal action drawn at random, each of `legal_actions()` as
+        likely as the others (the first legal candidate in a shuffled
+        order), trying candidates only until one is legal; None when none is
+        (or the game is over). For random playouts."""
+        if self.g["finished"]:
+            return None
+        with self._listing(probing=True):
+            candidates = self._candidates()
+            order = list(range(len(candidates)))
+            rng.shuffle(order)
+            for index in order:
+                if self.is_legal(candidates[index]):
+                    return candidates[index]
+            return None
+
+    def refused_by_gaps(self) -> list[str]:
+        """The rule gaps that the current candidates run into (each message
+        once, in candidate order): why nothing is legal in a title with gaps."""
+        gaps: list[str] = []
+        for candidate in self._candidates():
+            self.j.begin()
+            try:
+                self._dispatch(candidate)
+            except RuleGap as exc:
+                if str(exc) not in gaps:
+                    gaps.append(str(exc))
+            except IllegalAction:
+                pass
+            finally:
+                self.j.rollback()
+        return gaps
+
+    def is_legal(self, action: Action) -> bool:
+        answers = self._pair_answers
+        if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive \
+                and self._pair_refused(action, answers[1]):
+            return False
+        self.j.begin()
+        try:
+            self._dispatch(action)
+        except (IllegalAction, RuleGap):
+            return False
+        finally:
+            self.j.rollback()
+        return True
+
+    def _candidates(self) -> list[Action]:
+        """Candidate actions for the acting entity, from each DSL action's
+        vocabulary type (generators below), and the title's any-time actions
+        for every other entity that could take them; the DSL's guards decide."""
+        return list(self._iter_candidates())
+
+    #: the vocabulary types whose candidates cost the most to list (a route search, every lay): tried last
+    #: where only the existence of a legal action is asked
+    COSTLY = ("run_routes", "lay_tile")
+
+    def _iter_candidates(self, cheap_first: bool = False) -> Iterator[Action]:
+        """The candidates of `_candidates`, generated one action type at a time (the costly types last
+        with `cheap_first`)."""
+        entity = self.current_entity()
+        if entity is None:
+            return
+        pending = self.g.get("pending")
+        # the end by agreement is no move of the game: never a candidate
+        names = [name for name in self.ACTION_PARAMS
+                 if not (pending and name != pending[0][2]) and name not in OUT_OF_TURN]
+        if pending and entity.kind == "corporation" and self._station_swap(entity) is not None \
+                and pending[0][2] == "place_token" and "pass" in self.ACTION_PARAMS:
+            names.append("pass")  # a takeover's station choice may be declined
+        if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
+            names.append("pass")  # a decision the title lets its owner decline
+        if cheap_first:
+            names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+        if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
+            president = self.b_president(entity)
+            if president is not None and self.b_must_buy_train(entity):
+                # the president's emergency sales (the title's guards decide which)
+                yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
+        yield from self._iter_candidates_for(entity, names)
+        if not pending:
+            for name in self._any_time_actions():
+                if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
+                    continue
+                for other in self._possible_actors(name):
+                    if other != entity:
+                        yield from self._iter_candidates_for(other, [name])
+
+    @staticmethod
+    def _idle(action: Action) -> bool:
+        """A pass, or a run of no train: what skipping a step does."""
+        return action["type"] == "pass" or (action["type"] == "run_routes" and not action.get("routes"))
+
+    def _some_legal(self, candidates: Iterable[Action]) -> bool:
+        """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
+        search stops at its first paying run (`_quick_routes`)."""
+        self._quick_routes = True
+        try:
+            with self._listing(probing=True):
+                return any(not self._idle(c) and self.is_legal(c) for c in candidates)
+        finally:
+            self._quick_routes = False
+
+    def _possible_actors(self, name: str) -> list[Entity]:
+        """Entities of the kind an action's first parameter names (open privates only)."""
+        kinds = self.ACTION_PARAMS[name][0][1]
+        out: list[Entity] = []
+        if "player" in kinds:
+            out.extend(self.players)
+        if "corporation" in kinds:
+            out.extend(self.corporations)
+        if "private" in kinds:
+            out.extend(p for p in self.privates if not self.closed[p.id])
+        return out
+
+    def _later_step_actions(self, entity: Entity) -> frozenset[str]:
+        """The actions of the steps after the operating company's current one, while it may pass that step:
+        no candidates (taken now they would pass the steps between, as a log's action does, see
+        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
+        train owed), its guards judge them as they stand."""
+        if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
+            return frozenset()
+        steps, current = self._steps(), self.g.get("step")
+        if current not in steps:
+            return frozenset()
+        later = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
+        later -= set(STEP_ACTIONS.get(current, (current,)))
+        if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
+            return frozenset()
+        return frozenset(later)
+
+    def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
+        return list(self._iter_candidates_for(entity, names))
+
+    def _iter_candidates_for(self, entity: Entity, names: Iterable[str]) -> Iterator[Action]:
+        etype_of = self.entity_type(entity)
+        who = {"entity": entity.id, "entity_type": etype_of}
+        later = self._later_step_actions(entity)
+        for name in names:
+            if name in later:
+                continue
+            vtype, etype, round_of, actors = self._action_shape(name)
+            if round_of is not None:
+                if round_of != self.g["round"]:
+                    continue
+            elif f"{self.g['round']}_{name}" in self.ACTION_PARAMS and self.g["round"] in ROUND_ACTION_PREFIXES:
+                continue  # the round's own action answers for this type
+            if etype is not None and etype != etype_of:
+                continue
+            if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
+                continue  # the entity-specific action answers for this type
+            if actors is not None and entity.kind not in actors \
+                    and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
+                continue  # an action another kind of entity takes (a player's par, never a corporation's)
+            if self._probing and not self._exhaustive and vtype not in self.UNPROBED and name in self.PROBES \
+                    and self._group_refused(name, entity, who):
+                continue  # the action's opening guards refuse the entity: every candidate would be refused
+            generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
+                or getattr(self, f"_cand_{vtype}", None)
+            if generator is not None:
+                yield from generator(entity, who)
+            else:
+                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+
+    #: the vocabulary types whose candidates are tried without a probe first (`_group_refused`): one
+    #: candidate each, which costs no more to try than the probe. A fixed list, so that what a listing
+    #: holds, and the random play drawn from it, is a function of the state alone
+    UNPROBED = frozenset({"pass", "bankrupt", "run_routes"})
+
+    def _group_refused(self, name: str, entity: Entity, who: dict) -> bool:
+        """Whether the action `name`'s opening guards that read only its entity (its probe, `PROBES`)
+        refuse `entity` now. The probe runs as the action's dispatch would run them, in a transaction
+        rolled back: the same refusals before the binding (`_open_action`: a decision owed, the steps
+        passed before the action), the same turn check (`_check_actor`), then the guards. Those read
+        nothing of the action but its entity, so where they refuse, every candidate of the action for
+        that entity is refused by the same guard; anything else the probe meets leaves the candidates
+        to be tried."""
+        action = {"type": self._action_shape(name)[0], **who}
+        if self.action_name(action) != name:
+            return False
+        return self._probe_refuses(action, self.PROBES[name])
+
+    def _probe_refuses(self, action: Action, probe: Callable, *values: Any) -> bool:
+        """Whether `probe` (an action's opening guards, given its entity and `values`) refuses `action`,
+        run as the action's dispatch runs them, in a transaction rolled back: the refusals before the
+        binding (`_open_action`), the turn check (`_check_actor`), then the guards. Anything but a
+        refusal the probe meets leaves the candidates to be tried (their own trial meets it, as the
+        oracle's does)."""
+        named = self._named_shares
+        self.j.begin()
+        try:
+            kind, _routine, rule = self._open_action(action)
+            actor = self.find(action["entity"])
+            self._check_actor(kind, [actor], rule)
+            probe(self, actor, *values)
+        except (IllegalAction, RuleGap):
+            return True
+        except Exception:  # noqa: BLE001
+            return False
+        finally:
+            self._named_shares = named
+            self.j.rollback()
+        return False
+
+    def _pair_skips(self, action: Action) -> bool:
+        """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
+        candidate of a group shares, `_pair_refused`) refuses them all, so the group need not be listed."""
+        answers = self._pair_answers
+        return (self._probing and not self._exhaustive and answers is not None
+                and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]))
+
+    def _pair_refused(self, action: Action, answers: dict) -> bool:
+        """Whether the opening guards of the action that read only its entity and its second parameter
+        (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
+        of that parameter (`answers`, the listing's own, in the state it lists): 1880's `par`, ~670
+        candidates in a stock round, is judged by company before its prices, rows and layouts. The
+        probe runs as `_group_refused`'s does, with the action's own type, entity and fields."""
+        kind = self.action_name(action)
+        probe = self.PAIR_PROBES.get(kind)
+        if probe is None:
+            return False
+        name, types = self.ACTION_PARAMS[kind][1]
+        try:
+            value = self._bind_param(kind, name, types, action)
+            key = (kind, action["entity"], action.get("entity_type"), value)
+            known = answers.get(key)
+        except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
+            return False
+        if known is None:
+            known = answers[key] = self._probe_refuses(action, probe, value)
+        return known
+
+    #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
+    _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
+
+    def _action_shape(self, name: str) -> tuple[str, str | None, str | None, frozenset[str] | None]:
+        """What the name of one of the title's actions says: its vocabulary type ("buy_shares" for
+        `corporation_buy_shares`), the kind of entity it is for (or None), the round it belongs to (or
+        None) and the kinds of entity that may take it (None: any), from its first parameter."""
+        key = (type(self), name)
+        shape = self._SHAPES.get(key)
+        if shape is None:
+            params = self.ACTION_PARAMS[name]
+            vtype, etype = name, None
+            for kind in ("player", "corporation", "company"):
+                if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
+                    vtype, etype = name[len(kind) + 1:], kind
+            round_of = next((r for r in ROUND_ACTION_PREFIXES if name.startswith(r + "_")
+                             and name[len(r) + 1:] in VOCABULARY), None)
+            if round_of is not None:
+                vtype = name[len(round_of) + 1:]
+            first = {str(k) for k in params[0][1]} if params else set()
+            actors = frozenset().union(*(ACTOR_KINDS[k] for k in first)) \
+                if first and first <= set(ACTOR_KINDS) else None
+            shape = self._SHAPES[key] = (vtype, etype, round_of, actors)
+        return shape
+
+    def _cand_pass(self, entity, who):
+        return [{"type": "pass", **who}]
+
+    def _cand_buy_company(self, entity, who):
+        out = []
+        if self.g["round"] == "stock":
+            item = self.b_private_on_sale()
+            if item is not None:
+                out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
+            return out
+        for item in self.privates + self.minors:
+            if (self.closed[item.id] if item.kind == "private" else self.corp[item.id]["closed"]) \
+                    or self.owner[item.id] in (BANK, entity):
+                continue
+            prices = {item.get("min_price"), item.get("cost"), item.get("max_price")}
+            for price in sorted(p for p in prices if isinstance(p, int)):
+                out.append({"type": "buy_company", **who, "company": item.id, "price": price})
+        return out
+
+    def _cand_bid(self, entity, who):
+        out = []
+        if self.g["round"] == "acquisition":
+            # a corporation's one bid for the corporation being auctioned: the least over the highest, a
+            # middle bid, and all its cash
+            target = self.b_acquisition_target()
+            if target is None or entity.kind != "corporation":
+                return []
+            least = self.b_highest_acquisition_bid() + 1
+            prices = sorted({least, max(least, self.cash[entity] // 2), max(least, self.cash[entity])})
+            return [{"type": "bid", **who, "corporation": target.id, "price": p} for p in prices]
+        if self.g["round"] == "draft":
+            # the price paid, or the card's face value (a title may record that in a pick); the guards decide
+            for card in self.b_draft_hand():
+                item = self._company(card)
+                for price in sorted({self.b_draft_price(item), self.b_face_value(item)}):
+                    out.append({"type": "bid", **who, "company": card, "price": price})
+            return out
+        auction = self.g.get("auction")
+        step = int(self.DATA.properties.get("min_bid_raise", 5))
+        if self._open_auction_on():
+            return self._open_bid_candidates(entity, who, None)
+        if self.g["round"] == "auction":
+            if self.b_picking():
+                return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"]]
+            item = self.b_auction_company()
+            high = self.g["starting"]["high"]
+            face = int(self._value(item.get("cost"), f"private {item} cost"))
+            prices = (face, face + step, face + 4 * step) if high is None else (high[1] + step, high[1] + 2 * step)
+            return [{"type": "bid", **who, "company": item.id, "price": p} for p in prices]
+        if auction:
+            high = auction["high"][1]
+            for amount in (high + step, high + 2 * step):
+                out.append({"type": "bid", **who, "company": auction["company"], "price": amount})
+            return out
+        for pid in self._privates_for_sale()[1:]:
+            item = self.entity("private", pid)
+            floor = max(int(item.get("cost", 0)), self.b_highest_bid(item)) + step
+            out.append({"type": "bid", **who, "company": pid, "price": floor})
+        return out
+
+    def _cand_move_bid(self, entity, who):
+        if not self._open_auction_on():
+            return []
+        out = []
+        for old, pid, _ in self.g.get("bids", ()):
+            if pid == entity.id:
+                out.extend(self._open_bid_candidates(entity, who, old))
+        return out
+
+    def _open_bid_candidates(self, entity, who, old):
+        """Bids in the open auction: on each private still on sale, the least legal bid and one step more
+        (moving the bid on `old` where it is given)."""
+        step = int(self.DATA.properties.get("bid_step") or self.DATA.properties.get("min_bid_raise") or 5)
+        raise_ = int(self.DATA.properties.get("min_bid_raise") or step)
+        out = []
+        for item in self.privates:
+            if self.closed[item.id] or self.owner[item.id] is not BANK or item.id == old:
+                continue
+            face = int(self._value(item.get("cost"), f"private {item} cost"))
+            high = self.b_highest_bid(item)
+            least = max(face, high + raise_) if high else face
+            least = -(-least // step) * step
+            for price in (least, least + step):
+                action = {"type": "move_bid" if old else "bid", **who, "company": item.id, "price": price}
+                if old:
+                    action["from_company"] = old
+                out.append(action)
+        return out
+
+    def _cand_par(self, entity, who):
+        out = []
+        params = [n for n, _ in self.ACTION_PARAMS.get("par", ())]
+        named_slot, named_percent = "slot" in params, "president_percent" in params
+        for corp in self.corporations:
+            if self.corp[corp.id]["par"] is None:
+                if self._pair_skips({"type": "par", **who, "corporation": corp.id}):
+                    continue  # its guards refuse the founder this corporation: no price, row or layout listed
+                for price in self.b_par_prices(corp):
+                    cell = self.market.par_cell(price)
+                    if cell is None:
+                        continue
+                    action = {"type": "par", **who, "corporation": corp.id,
+                              "share_price": f"{price},{cell[0]},{cell[1]}"}
+                    # the founder picks the row on a round track (1880 VI.6), where the action names one
+                    rows = self._round_track_slots(price) if named_slot else [None]
+                    actions = [{**action, "slot": r} if r is not None else action for r in rows]
+                    layouts = corp.get("share_layouts")
+                    if isinstance(layouts, dict) and named_percent:
+                        # the founder picks the size of the president's certificate
+                        out.extend({**a, "president_percent": p} for a in actions for p in sorted(layouts))
+                    else:
+                        out.extend(actions)
+        return out
+
+    def _cand_buy_shares(self, entity, who):
+        out = []
+        sources = (POOL,) if entity.kind == "corporation" else None
+        corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
+        for corp in self.corporations:
+            if self.corp[corp.id]["par"] is None:
+                continue
+            if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                continue  # its guards refuse the buyer this corporation's shares, whichever
+            if entity.kind == "corporation" and corp != entity:
+                if "corporate_buy_shares" in self.ACTION_PARAMS:
+                    continue  # the vocabulary's corporate_buy_shares names these
+                # another corporation's certificates, one at a time, from the market or the buyer's president
+                # (where the title lets corporations buy them, its guards say)
+                president = self.b_president(entity)
+                for cert in self.certs_of[corp.id]:
+                    if not cert.president and self.owner[cert.id] in (POOL, president):
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+                continue
+            holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
+            if entity.kind == "player" and "shares" in [n for n, _ in self.ACTION_PARAMS.get("buy_shares", ())]:
+                # a certificate another corporation holds, where the title's buy_shares names the certificate
+                # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
+                for cert in self.certs_of[corp.id]:
+                    holder = self.owner[cert.id]
+                    if isinstance(holder, Entity) and holder.kind == "corporation" and holder != corp \
+                            and not cert.president:
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+                        break
+            for holder in holders:
+                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder and not c.president]
+                limit = len(certs) if entity.kind == "corporation" else min(1, len(certs))
+                for k in range(1, limit + 1):
+                    chosen = certs[:k]
+                    out.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
+                                "percent": sum(c.percent for c in chosen)})
+            if entity.kind == "player" and corporate_certificates:
+                # a certificate another corporation holds of this one (18CO §4.2.2), where the title's buy_shares
+                # names the certificate bought; its guards say who may buy it and when
+                for cert in self.certs_of[corp.id]:
+                    holder = self.owner[cert.id]
+                    if not cert.president and isinstance(holder, Entity) and holder.kind == "corporation" \
+                            and holder != corp:
+                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+        return out
+
+    def _cand_special_buy_shares(self, entity, who):
+        """In a special round: each certificate a corporation holds of another corporation."""
+        out = []
+        for cert in self.certificates.values():
+            holder = self.owner[cert.id]
+            if isinstance(holder, Entity) and holder.kind == "corporation" and cert.corporation != holder.id:
+                out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+        return out
+
+    def _cand_corporate_buy_shares(self, entity, who):
+        """A corporation buying another corporation's certificates (the vocabulary's corporate_buy_shares):
+        each ordinary certificate of another started corporation in the market or held by the buyer's
+        president (the title's guards say which may be bought)."""
+        if entity.kind != "corporation":
+            return []
+        president = self.b_president(entity)
+        return [{"type": "corporate_buy_shares", **who, "shares": [cert.id], "percent": cert.percent}
+                for corp in self.corporations if corp != entity and self.corp[corp.id]["par"] is not None
+                for cert in self.certs_of[corp.id]
+                if not cert.president and self.owner[cert.id] in (POOL, president)]
+
+    def _cand_corporate_sell_shares(self, entity, who):
+        """A corporation selling certificates it holds of another corporation (the vocabulary's
+        corporate_sell_shares): the first k of them, for each k."""
+        if entity.kind != "corporation":
+            return []
+        out = []
+        for corp in self.corporations:
+            if corp == entity:
+                continue
+            certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
+            for k in range(1, len(certs) + 1):
+                out.append({"type": "corporate_sell_shares", **who, "shares": [c.id for c in certs[:k]],
+                            "percent": sum(c.percent for c in certs[:k])})
+        return out
+
+    def _cand_sell_shares(self, entity, who):
+        out = []
+        for corp in self.corporations:
+            if entity.kind == "corporation" and corp != entity and "corporate_sell_shares" in self.ACTION_PARAMS:
+                continue  # the vocabulary's corporate_sell_shares names these
+            if entity.kind == "corporation":
+                # its own certificates (issuing), or those it holds of another corporation (where the title
+                # lets it sell them, its guards say)
+                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
+            else:
+                certs = self.b_sellable(entity, corp)
+            for k in range(1, len(certs) + 1):
+                chosen = certs[:k]
+                out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
+                            "percent": sum(c.percent for c in chosen)})
+            pres = self.certs_of[corp.id][0]
+            if entity.kind == "player" and self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange" \
+                    and self.owner[pres.id] == entity and pres not in certs and self.corp[corp.id]["cell"] is not None:
+                # the president's certificate, alone or with the rest, sold whole or but one share of it (where
+                # the title sells it by a presidency exchange: its guards say when)
+                for chosen in ([pres], [*certs, pres]) if certs else ([pres],):
+                    whole = sum(c.percent for c in chosen)
+                    for pct in sorted({whole, whole - 10}):
+                        out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen], "percent": pct})
+        return out
+
+    def _cand_run_routes(self, entity, who):
+        if self.g["step"] != "run_routes":
+            return []
+        return self._route_candidates(entity, who)
+
+    def _cand_dividend(self, entity, who):
+        if self.g["step"] != "dividend":
+            return []
+        return [{"type": "dividend", **who, "kind": kind} for kind in self.param("dividend_kinds")]
+
+    def _cand_buy_train(self, entity, who):
+        if self.g["step"] != "buy_train":
+            return []
+        out = []
+        for tid in self._available_train_ids():
+            train = self.trains[tid]
+            for side in [train.name, *self.train_sides.get(train.name, ())]:
+                price = self.b_bank_price(entity, self._train_side(train, side))
+                out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
+                if "exchange" in self.ACTION_DEFAULTS.get("buy_train", {}):
+                    # a trade-in (the optional `exchange`): each train the buyer owns that this one takes in
+                    # trade, at the discounted price
+                    for own in self.b_trains(entity):
+                        discount = self.call("trade_in_discount", self._train_side(train, side), own)
+                        if discount:
+                            out.append({"type": "buy_train", **who, "train": tid, "price": price - discount,
+                                        "variant": side, "exchange": own.id})
+        for t in self.b_trains(POOL):
+            # the printed price, or half of it where a title sells the pool's trains so
+            out.extend({"type": "buy_train", **who, "train": t.id, "price": p}
+                       for p in sorted({t.price, t.price // 2}))
+        for other in self.corporations:
+            if other == entity:
+                continue
+            for t in self.b_trains(other):
+                out.append({"type": "buy_train", **who, "train": t.id, "price": 1})
+                out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
+        return out
+
+    def _cand_contribute(self, entity, who):
+        out = []
+        if entity.kind != "corporation":
+            return out
+        need = self.b_forced_shortfall(entity)
+        for player in self.players:
+            amount = min(need, self.cash[player])
+            if amount > 0:
+                out.append({"type": "contribute", **who, "player": player.id, "amount": amount})
+        return out
+
+    def _cand_discard_train(self, entity, who):
+        return [{"type": "discard_train", **who, "train": t.id} for t in self.b_trains(entity)]
+
+    def _cand_bankrupt(self, entity, who):
+        return [{"type": "bankrupt", **who}]
+
+    def _route_candidates(self, corp: Entity, who: dict) -> list[Action]:
+        """The best routes the search finds (the Director must try to score
+        the most, 1800 §11.4); without a map, routes are declared stop by stop
+        and no revenue is invented, so the only candidate runs no train."""
+        if self.board is None:
+            return [{"type": "run_routes", **who, "routes": []}]
+        trains = list(self._train_dicts(corp).values())
+        extras = self._route_extras(corp)
+        # what the search reads: the board (its version moves with every change to it, tokens
+        # included), the company, its trains, the phase and its bonuses
+        key = (self.board.version, corp.id, repr(trains), self.g["phase"], self._quick_routes, repr(extras))
+        best = self._route_memo.get(key)
+        if best is None or (self._exhaustive and best.complete):
+            # (the oracle searches again, but for a search its time bound cut, which has no one answer)
+            if self._quick_routes:
+                # only whether a paying run exists is asked: the search stops at its first one
+                best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                         max_routes=1, extras=extras)
+            else:
+                best = track.best_routes(self.board, corp.id, trains, self.g["phase"], time_limit=2.0,
+                                         extras=extras, memo=self._route_answers)
+            if len(self._route_memo) >= 64:
+                self._route_memo.clear()
+            self._route_memo[key] = best
+        return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
+
+    def _cand_lay_tile(self, entity, who):
+        if entity.kind == "private":
+            yield from self._cand_ability_lays(entity, who)
+            return
+        if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
+            return
+        for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity],
+                                         exhaustive=self._exhaustive):
+            used = self.board.in_use.get(lay.tile, set())
+            copy = next(i for i in range(len(used) + 1) if i not in used)
+            yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
+
+    def _cand_assign(self, entity, who):
+        """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a
+        company's card (effect: bonus_token) on each city hex; the guards decide when."""
+        if entity.kind == "corporation" and self.b_has_power(entity, "bonus_token") and self.b_cubes(entity) \
+                and self.board is not None:
+            return [{"type": "assign", **who, "target": h, "target_type": "hex"}
+                    for h in sorted(self.board.hexes) if self.board.tile_at(h).cities]
+        if entity.kind != "private":
+            return []
+        out = []
+        for ability in self._abilities(entity, "hex_marker"):
+            hexes = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
+            for hex_id in dict.fromkeys(hexes):
+                out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
+        if self.b_marker_assigned_by_player(entity):
+            # the corporation a player owner's marker serves (the guards decide)
+            out.extend({"type": "assign", **who, "target": c.id, "target_type": c.kind}
+                       for c in self.corporations + self.minors
+                       if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
+        holder = self.owner.get(entity.id)
+        if not self.closed[entity.id] and isinstance(holder, Entity) and holder.kind == "player" and any(
+                a.get("kind") == "ability" and a.get("effect") not in (None, "hex_marker")
+                for a in entity.get("children") or ()):
+            # a private whose ability a player owner gives to one of his corporations (1880 Romania's REMAR
+            # and Electroputere as 18xx.games has them): each corporation he directs (the guards decide)
+            out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
+                       for c in self.corporations if self._director(c) == holder and not self.corp[c.id]["closed"])
+        return list({(a["target"], a["target_type"]): a for a in out}.values())
+
+    def _cand_ability_lays(self, company, who):
+        """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
+        the check allows (the guards decide when)."""
+        out = []
+        generic = any(self._generic_timing(a) for a in self._abilities(company, "free_lay"))
+        if self.board is None or self.closed[company.id] or not generic and (
+                self.owner[company.id].kind != "corporation" or self.g.get("operating") != self.owner[company.id].id):
+            return out
+        for ability in self._abilities(company, "free_lay"):
+            hexes = ability.get("hexes")
+            if not hexes:
+                # any hex: where the owner could lay one of the ability's tiles (cost aside: the lay is free)
+                tiles = {str(t) for t in ability.get("tiles") or ()}
+                hexes = sorted({lay.hex for lay in track.legal_lays(self.board, self.owner[company.id].id,
+                                                                    self._phase_colors()) if lay.tile in tiles})
+            for hex_id in hexes:
+                for name in ability.get("tiles") or ():
+                    if not ability.get("upgrades_from") \
+                            and str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
+                        continue
+                    for rotation in range(6):
+                        try:
+                            lay = self.b_check_ability_lay(company, str(hex_id), str(name), rotation)
+                        except IllegalAction:
+                            continue
+                        used = self.board.in_use.get(lay.tile, set())
+                        copy = next(i for i in range(len(used) + 1) if i not in used)
+                        out.append({**lay.action(company.id, copy), **who})
+        return out
+
+    def _cand_remove_token(self, entity, who):
+        """A private's ability to take a station back (effect: return_token): each station of its owning
+        corporation while it has more than one on the map (the guards decide when)."""
+        if entity.kind != "private" or self.board is None or self.closed[entity.id] \
+                or not self._abilities(entity, "return_token"):
+            return []
+        owner = self.owner[entity.id]
+        if owner.kind != "corporation" or self.g.get("operating") != owner.id:
+            return []
+        stations = list(self.board.tokens_of(owner.id))
+        if len(stations) <= 1:
+            return []
+        return [{"type": "remove_token", **who, "city": track.node_id(ref)} for ref in stations]
+
+    def _cand_place_token(self, entity, who):
+        if entity.kind == "private":
+            out = []
+            for ability in self._abilities(entity, "free_token"):
+                if self.board is not None:
+                    ref = (str(ability["hex"]), int(ability.get("city", 0)))
+                    out.append({"type": "place_token", **who, "city": track.node_id(ref)})
+            return out
+        swap = self._station_swap(entity) if entity.kind == "corporation" else None
+        if swap is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+            return [{"type": "place_token", **who, "city": track.node_id(ref)} for ref in self.board.tokens_of(swap[1])]
+        if self.board is not None and self.b_pending_decision(entity, "place_token") and self._home_chosen(entity):
+            return [spot.action(entity.id) for spot in self._open_cities(entity)]
+        again = (self.g.get("retoken") or {}).get(entity.id)
+        if again is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+            # a token a first tile took up goes back into a city of its hex (`token_city_on_first_lay`)
+            return [{"type": "place_token", **who, "city": self.board.city_id(ref)}
+                    for ref in self.board.nodes() if ref[0] == again and self.board.node(ref).kind == "city"]
+        if not self.b_in_step(entity, "place_token") or self.board is None:
+            return []
+        spots = track.legal_tokens(self.board, entity.id)
+        out = [spot.action(entity.id) for spot in spots]
+        if self.b_has_power(entity, "squeeze_token"):
+            # beside the circles of a reachable city with none free (the guards decide)
+            taken = {(s.hex, s.node) for s in spots}
+            for ref in sorted(track.reach(self.board, entity.id).nodes):
+                if ref not in taken and self.board.node(ref).kind == "city":
+                    out.append({"type": "place_token", **who, "city": track.node_id(ref)})
+        # a slot one of its abilities keeps, reachable or not (the guards decide)
+        for ability in self._abilities(entity, "reserved_slot"):
+            for (hex_id, node), kept in self.board.reserved.items():
+                if hex_id == str(ability["hex"]) and entity.id in kept \
+                        and all((s.hex, s.node) != (hex_id, node) for s in spots):
+                    out.append({"type": "place_token", **who, "city": track.node_id((hex_id, node))})
+        return out
+
+    def _title_action_candidates(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
+        """Candidates for a title's own action (`action`, of vocabulary type `kind`): each later parameter
+        ranges over the entities of its type (a money parameter over the price range of the private the
+        candidate names, `_money_range`, else every price the title declares; a train, hex, tile or
+        certificate over `_declared_kind_choices`); an optional field is also left out."""
+        optional = self.ACTION_DEFAULTS.get(action or kind, {})
+        first = params[0][1] if params else ()
+        if who.get("entity_type") == "player" and "player" not in first or \
+                who.get("entity_type") == "corporation" and "corporation" not in first:
+            return []  # the action is another kind of entity's
+        combos: list[dict] = [{}]
+        for name, types in params[1:]:
+            values: list[Any] = []
+            t = types[0]
+            if len(types) > 1 and all(x in ("player", "corporation") for x in types):
+                # a union of holders: for a private owned by a player, that player and the companies he
+                # directs (what a private's ability can reach); else every holder. The guards decide.
+                actor = self.find(who["entity"])
+                holder = self.owner.get(actor.id) if actor.kind == "private" else None
+                if holder is not None and holder.kind == "player":
+                    values = [holder.id] * ("player" in types) + [
+                        c.id for c in self.corporations + self.minors
+                        if "corporation" in types and self._director(c) == holder]
+                else:
+                    values = [e.id for x in types for e in (self.players if x == "player"
+                                                            else self.corporations + self.minors)]
+            elif t in ("int", "money") and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
+                # the title's `<action>_options`: the values its number parameter ranges over
+                values = list(self.DATA.properties[f"{kind}_options"])
+            elif t is not None and t == self._card_kind():
+                # a parameter naming an ability card: those left in the deck, or none (a decline)
+                values = [*self.b_deck(), "none"]
+            elif t == "bond":
+                values = [b.id for b in self.bonds]
+            elif t == "private":
+                values = [p.id for p in self.privates]
+            elif t == "corporation":
+                values = [c.id for c in self.corporations]
+            elif t == "player":
+                values = [p.id for p in self.players]
+            elif t == "money":
+                # over the price range of the private the candidate names (the acting private, or one a
+                # parameter before binds), else every price the title declares
+                declared = sorted({0, *[int(v) for v in self._money_candidates()]})
+                expanded = []
+                for c in combos:
+                    amounts = self._money_range(self._named_private(who, c)) or declared
+                    if name in optional:
+                        expanded.append(c)  # left out: its default
+                        amounts = [v for v in amounts if v != optional[name]]
+                    expanded.extend({**c, name: v} for v in amounts)
+                combos = expanded
+                continue
+            elif t == "name" and isinstance(self.DATA.properties.get(f"{kind}_options"), list):
+                # a choice among the title's `<action>_options` (1880's building rights; a number stays one)
+                values = [v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+                          for v in self.DATA.properties[f"{kind}_options"]]
+            elif t in ("train", "hex", "tile", "list[certificate]"):
+                values = self._declared_kind_choices(t, who)
+            elif name not in optional:
+                return []
+            if name in optional:
+                # an optional field: left out (its default), or each value of its kind
+                values = [None, *(v for v in values if v != optional[name])]
+            combos = [{**c, name: v} if v is not None else c for c in combos for v in values]
+        # an entity kind's own action (`player_choose`) is the vocabulary's type (`choose`) for that kind
+        vocab = kind
+        prefix = f"{who.get('entity_type')}_"
+        if kind.startswith(prefix) and kind[len(prefix):]:
+            vocab = kind[len(prefix):]
+        return [{"type": vocab, **who, **c} for c in combos]
+
+    def _declared_kind_choices(self, kind: str, who: dict) -> list[Any]:
+        """The values a title action's parameter of a declared kind is tried at in random play: a train (the
+        actor's, its owner's companies', the bank's on sale and the pool's), a hex and a tile (those the
+        acting private's abilities name, else every hex of the map and every tile of the title's set), a
+        certificate list (each certificate the actor, its owner or the pool holds, alone). The guards decide."""
+        actor = self.find(who["entity"])
+        holder = self.owner.get(actor.id) if actor.kind == "private" else actor
+        if kind == "train":
+            holders = [actor, holder, *(c for c in self.corporations + self.minors
+                                        if holder is not None and self._director(c) == holder)]
+            own = [t.id for t in self.trains.values() if self.owner[t.id] in holders]
+            return [*dict.fromkeys([*own, *self._available_train_ids(), *(t.id for t in self.b_trains(POOL))])]
+        if kind == "list[certificate]":
+            return [[c.id] for c in self.certificates.values() if self.owner[c.id] in (actor, holder, POOL)]
+        if self.board is None:
+            return []
+        named: list[str] = []
+        for ability in actor.get("children") or ():
+            if ability.get("kind") == "ability":
+                for key in (kind, kind + "s"):
+                    value = ability.get(key)
+                    named.extend(str(v) for v in (value if isinstance(value, list) else [value]) if v is not None)
+        if named:
+            return [*dict.fromkeys(named)]
+        return sorted(self.board.hexes) if kind == "hex" else sorted(self.board.tiles)
+
+    def _named_private(self, who: dict, combo: dict) -> Entity | None:
+        """The private a title action's candidate names: the acting private, else the first parameter
+        bound to a private (None if neither)."""
+        actor = self.find(who["entity"])
+        if actor.kind == "private":
+            return actor
+        for value in combo.values():
+            item = self.by_id.get(("private", str(value)))
+            if item is not None:
+                return item
+        return None
+
+    def _money_range(self, item: Entity | None) -> list[int]:
+        """The amounts random play tries for a price of private `item`: its range from `min_price` to
+        `max_price`, in steps of the title's `bid_step` (else `min_bid_raise`, else 5), at most five
+        amounts spread evenly over it, its face value (`cost`) among them where it lies inside; [] for
+        none or a private without both bounds. A DSL action's own guards decide which are legal."""
+        if item is None:
+            return []
+        low, high = item.get("min_price"), item.get("max_price")
+        if not isinstance(low, int) or not isinstance(high, int) or high < low:
+            return []
+        step = int(self.DATA.properties.get("bid_step") or self.DATA.properties.get("min_bid_raise") or 5)
+        amounts = list(range(low, high + 1, max(1, step)))
+        if amounts[-1] != high:
+            amounts.append(high)
+        if len(amounts) > 5:
+            amounts = [amounts[round(i * (len(amounts) - 1) / 4)] for i in range(5)]
+        cost = item.get("cost")
+        if isinstance(cost, int) and low <= cost <= high:
+            amounts.append(cost)
+        return sorted(set(amounts))
+
+    def _money_candidates(self) -> list[int]:
+        values = []
+        for item in self.bonds + self.privates:
+            for key in ("cost", "income", "min_price", "max_price"):
+                v = item.get(key)
+                if isinstance(v, int):
+                    values.append(v)
+        return values

@@ -1,0 +1,1273 @@
+"""The operating round: trains and phases, routes, revenue and dividends, a corporation's steps and
+turn, emergency money raising, loans, government subsidies, takeovers, and the rounds held after a
+set of operating rounds (acquisition, special).
+
+`OperatingRound` is a part of `GameBase` (compiler/runtime/game.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from compiler.runtime import track
+from compiler.runtime.data import resolve_value
+from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Entity, Train
+from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.vocabulary import COMBINED_STEPS, MAP_STEPS
+
+
+class OperatingRound:
+    """GameBase's operating round, trains, phases, routes and dividends."""
+
+    # ------------------------------------------------------------ builtins: trains, routes, revenue, loans
+
+    def b_in_step(self, corp: Entity, step: str) -> bool:
+        """in_step(C, s): C is operating and at step s (or at a combined step, such as track_and_token, that includes s)."""
+        current = self.g["step"]
+        return self.g["round"] == "operating" and self.g["operating"] == corp.id and (
+            current == step or step in COMBINED_STEPS.get(current, ()))
+
+    def b_operated(self, corp: Entity) -> bool:
+        """operated(C): C has finished an operating turn in this game."""
+        return bool(self.corp[corp.id].get("operated"))
+
+    def b_trains(self, holder: Entity) -> list[Train]:
+        return [t for tid, t in self.trains.items() if self.owner[tid] == holder]
+
+    def b_revenue(self, corp: Entity) -> int:
+        return self.corp[corp.id]["revenue"]
+
+    def b_train_limit(self, corp: Entity) -> int:
+        """train_limit(C): the phase's train limit, raised for C by each corporation it took over (the
+        title's `takeover_train_limit_bonus`)."""
+        limit = self._value(self._phase()["train_limit"], f"phase {self.g['phase']} train_limit")
+        if isinstance(corp, Entity) and corp.id in self.corp:
+            limit += self.corp[corp.id].get("train_limit_bonus", 0)
+        return limit
+
+    def b_phase_at_least(self, name: str) -> bool:
+        keys = [p["key"] for p in self.phases]
+        return keys.index(self.g["phase"]) >= keys.index(str(name))
+
+    def b_available_trains(self) -> list[Train]:
+        return [self.trains[tid] for tid in self._available_train_ids()]
+
+    def _route_extras(self, corp: Entity) -> "track.Bonuses":
+        """What `corp`'s runs earn beyond their stops, and the limits on the stops a run may combine, for
+        the route search and the route check alike:
+        - each `revenue_bonus` component of the title: a run stopping in a hex of `stops_a` and (if given)
+          one of `stops_b` earns `amount` plus the bonus listed with each of the two hexes; `at_ends` (the
+          two are the run's ends), `paid_stops_only` (an N/M train must be paid for them; default true),
+          `limit_a` / `limit_b` (a run stops in at most that many hexes of the list);
+        - each revenue marker `corp` has on the map (place_marker): its bonus for a run stopping in its hex;
+        - each open private `corp` owns with `effect: stop_bonus`: `bonus_per_stop` for each stop of its
+          run with the most stops."""
+        bonuses, limits = [], []
+        for comp in self.DATA.components_of("revenue_bonus"):
+            what = f"revenue_bonus {comp['key']}"
+            sides = []
+            for side in ("stops_a", "stops_b"):
+                entries = comp.get(side)
+                if entries is None:
+                    sides.append(None)
+                    continue
+                pairs = []
+                for entry in self._value(entries, f"{what} {side}"):
+                    if isinstance(entry, dict):
+                        pairs.append((str(entry["hex"]), int(self._value(entry.get("bonus", 0), f"{what} bonus"))))
+                    else:
+                        pairs.append((str(entry), 0))
+                sides.append(tuple(pairs))
+                most = comp.get("limit_" + side[-1])
+                if most is not None and self._value(most, f"{what} limit") is not None:
+                    limits.append(track.StopLimit(f"{comp['key']} {side}", frozenset(h for h, _ in pairs),
+                                                  int(self._value(most, f"{what} limit"))))
+            if sides[0] is None:
+                raise RuleGap(what, "a revenue bonus names its stops in stops_a")
+            bonuses.append(track.RouteBonus(
+                str(comp["key"]), sides[0], sides[1],
+                int(self._value(comp.get("amount", 0), f"{what} amount")),
+                bool(self._value(comp.get("at_ends", False), f"{what} at_ends")),
+                bool(self._value(comp.get("paid_stops_only", True), f"{what} paid_stops_only"))))
+        director = self._director(corp)
+        for private, hex_id, owner, bonus in self.g.get("markers", ()):
+            if owner == corp.id or (director is not None and owner == director.id):
+                bonuses.append(track.RouteBonus(f"{private} marker", ((hex_id, int(bonus)),)))
+        per_stop = 0
+        for item in self.privates:
+            if self.owner[item.id] != corp or self.closed[item.id]:
+                continue
+            for ability in self._abilities(item, "stop_bonus"):
+                per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        if corp.kind == "corporation" and self.b_has_power(corp, "stop_bonus"):
+            per_stop += int(self.b_power_value(corp, "stop_bonus", "bonus_per_stop"))
+        return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
+
+    def _side_name(self, train: Train) -> str:
+        """The side of a train card in play: the one its buyer chose, else the card's own."""
+        return self.g.get("sides", {}).get(train.id, train.name)
+
+    def _train_side(self, train: Train, side: str | None) -> Train:
+        """`train` as the side `side` (a train `variant_of` it): its distance and price. Only a train the
+        bank still sells may change side; otherwise the side chosen at purchase stays."""
+        if side is None or self.owner.get(train.id) is not DEPOT:
+            side = self._side_name(train)
+        elif side != train.name and side not in self.train_sides.get(train.name, ()):
+            raise IllegalAction(f"train {train.id} has no side {side!r}")
+        if side == train.name:
+            return train
+        comp = self.DATA.component("train", side)
+        return dataclasses.replace(train, distance=comp.get("distance"),
+                                   price=int(self._value(comp.get("price"), f"train {side} price")), side=side)
+
+    def _train_dicts(self, corp: Entity) -> dict[str, dict]:
+        """The trains `corp` runs: its own, but for those that have run in this operating round already
+        (for a company that operated before it bought them); a minor of a title with `minor_train:
+        lease_top` runs the bank's top train instead, which stays in the bank (1880 VII.3.5.2)."""
+        out = {}
+        trains = self.b_trains(corp)
+        leases = corp.kind == "minor" and self.DATA.properties.get("minor_train") == "lease_top"
+        if corp.kind == "corporation" and "leases_train" in self.ROUTINES:
+            # the title's `leases_train(C)`: a corporation that runs the bank's top train as an investor does
+            leases = leases or bool(self.call("leases_train", corp))
+        if leases:
+            top = self._available_train_ids()[:1]
+            trains = [self.trains[tid] for tid in top]
+        else:
+            # a train runs once in an operating round: not one that came from a company that has run already
+            trains = [t for t in trains if t.id not in self.g.get("ran", frozenset())]
+        longer = corp.kind == "corporation" and self._armed(corp, "longer_trains")
+        extended = self.g.get("extended")
+        for t in trains:
+            comp = dict(self.DATA.component("train", self._side_name(t)))
+            comp["id"] = t.id
+            if longer:
+                comp["distance"] = self._one_more_stop(comp.get("distance"))
+            if extended is not None and extended[0] == corp.id and extended[1] == t.id:
+                comp["distance"] = self._one_more_stop_of(comp.get("distance"), extended[2])
+            out[t.id] = comp
+        return out
+
+    def b_extend_run(self, corp: Entity, position: Any, kind: str) -> None:
+        """extend_run(C, i, kind): C's train at position i (0 first, in the order C holds them; a number or a
+        numeral) runs this turn with one more stop of node kind `kind` (a town: 1880 Romania's REMAR tender
+        as 18xx.games builds it). Refused (IllegalAction) if C has no train there."""
+        trains = self.b_trains(corp)
+        try:
+            index = int(position)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"{position!r} names no train of {corp}") from None
+        if not 0 <= index < len(trains):
+            raise IllegalAction(f"{corp} has no train at position {index}")
+        self.j.set(self.g, "extended", (corp.id, trains[index].id, str(kind)))
+
+    @staticmethod
+    def _one_more_stop_of(distance, kind: str):
+        """A train's distance with one more stop of node kind `kind`: the part of an N+M train that counts
+        that kind alone (and no city) pays and visits one more; otherwise a part for one such stop is
+        added, the train's own stops kept (a 2 becomes 2 of any kind and 1 of `kind`)."""
+        if isinstance(distance, int):
+            parts = [{"nodes": ["city", "offboard", "town", "port"], "pay": distance, "visit": distance}]
+        else:
+            parts = [dict(p) for p in distance or ()]
+        for part in parts:
+            nodes = [str(n) for n in part.get("nodes") or ()]
+            if kind in nodes and "city" not in nodes:
+                pay, visit = int(part.get("pay", 0)), int(part.get("visit", part.get("pay", 0)))
+                part["pay"], part["visit"] = pay + 1, visit + 1
+                return parts
+        return parts + [{"nodes": [kind], "pay": 1, "visit": 1}]
+
+    @staticmethod
+    def _one_more_stop(distance):
+        """A train's distance scoring one more stop (a 2 runs as a 3, a 4/6 as a 5/6): a number grows by
+        one; each part of an N/M train is paid for one more stop, visiting one more where it must."""
+        if isinstance(distance, int):
+            return distance + 1
+        if isinstance(distance, list):
+            out = []
+            for part in distance:
+                part = dict(part)
+                pay, visit = int(part.get("pay", 0)), int(part.get("visit", part.get("pay", 0)))
+                part["pay"] = pay + 1
+                part["visit"] = max(visit, pay + 1)
+                out.append(part)
+            return out
+        return distance
+
+    def b_must_buy_train(self, corp: Entity) -> bool:
+        """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
+        return (
+            isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
+            and self.b_in_step(corp, "buy_train") and not any(self._meets_obligation(t) for t in self.b_trains(corp))
+            and bool(self._available_train_ids()) and not self.b_in_receivership(corp)
+            and not self.b_has_power(corp, "no_train_needed")
+        )
+
+    def _meets_obligation(self, train: Train) -> bool:
+        """A train that counts for a corporation's duty to own one (not one with
+        `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
+        return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
+
+    def b_falling_sale_value(self, corp: Entity, shares: int) -> int:
+        """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of
+        the token's way down the market, from its price now: the first at the price now, the next at the
+        price one step down, and so on (n prices added up; 0 shares: 0)."""
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            raise IllegalAction(f"{corp} has no share price yet")
+        total = 0
+        for _ in range(max(0, int(shares))):
+            total += self.market.price(cell)
+            cell = self.market.move(cell, "down")
+        return total
+
+    def b_can_emergency_sell(self, player: Entity) -> bool:
+        """can_emergency_sell(P): whether P holds a certificate he could sell to the market now."""
+        for corp in self.corporations:
+            if self.corp[corp.id]["cell"] is None or self.corp[corp.id]["closed"]:
+                continue
+            for cert in self.b_sellable(player, corp):
+                if self.b_percent(POOL, corp) + cert.percent <= self.param("pool_cap"):
+                    return True
+        return False
+
+    def _side_prices(self, train: Train) -> list[int]:
+        return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
+
+    def b_dearest_side_price(self) -> int:
+        """dearest_side_price(): the highest price of a side of the bank's cheapest train card (1846's 4 and
+        its 3/5 side: 180), in currency units; 0 when the bank has none."""
+        cards = [self.trains[t] for t in self._available_train_ids() if self._meets_obligation(self.trains[t])]
+        if not cards:
+            return 0
+        return max(self._side_prices(min(cards, key=lambda c: min(self._side_prices(c)))))
+
+    def b_dearest_train_price(self) -> int:
+        """dearest_train_price(): the highest price of a side of any train card the bank sells now, from
+        the depot or the pool, in currency units; 0 when there is none."""
+        cards = [self.trains[t] for t in self._available_train_ids() if self._meets_obligation(self.trains[t])]
+        cards += [t for t in self.b_trains(POOL) if self._meets_obligation(t)]
+        return max((p for card in cards for p in self._side_prices(card)), default=0)
+
+    def b_price_after_moves(self, corp: Entity, direction: str, n: int) -> int:
+        """price_after_moves(C, d, n): the price n market moves of C in direction d would give."""
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            raise IllegalAction(f"{corp} has no share price yet")
+        for _ in range(int(n)):
+            cell = self.market.move(cell, str(direction))
+        return self.market.price(cell)
+
+    def b_cheapest_train_price(self) -> int:
+        """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)
+        that meets a corporation's duty to own one."""
+        prices = [self._train_side(self.trains[t], side).price for t in self._available_train_ids()
+                  if self._meets_obligation(self.trains[t])
+                  for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
+        return min(prices) if prices else 0
+
+    def b_forced_shortfall(self, corp: Entity) -> int:
+        """forced_shortfall(C): what C lacks for the cheapest train it must buy, after outside help."""
+        if not self.b_must_buy_train(corp):
+            return 0
+        price = self.b_cheapest_train_price()
+        help_ = 0
+        self.j.begin()
+        try:
+            before = self.cash[corp]
+            self.call("forced_purchase_help", corp, price)
+            help_ = self.cash[corp] - before
+        except IllegalAction:
+            help_ = 0  # help the title refuses now (the corporation must first issue) is none
+        finally:
+            self.j.rollback()
+        return max(0, price - self.cash[corp] - help_)
+
+    def b_phase_value(self, value):
+        """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
+        return self._by_phase(value, "phase_value")
+
+    # -- personal loans (a player's debt to the bank)
+
+    def b_debt(self, player: Entity) -> int:
+        """debt(P): what P owes the bank (loans with their interest)."""
+        return self.debts.get(player.id, 0)
+
+    def b_add_debt(self, player: Entity, amount: int) -> None:
+        """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves)."""
+        if amount < 0:
+            raise IllegalAction("a debt cannot grow by a negative amount")
+        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) + amount)
+
+    def b_reduce_debt(self, player: Entity, amount: int) -> None:
+        """reduce_debt(P, x): P's debt falls by x (after paying x to the bank)."""
+        if not 0 <= amount <= self.b_debt(player):
+            raise IllegalAction(f"{player} owes {self.money(self.b_debt(player))}, not {self.money(amount)}")
+        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) - amount)
+
+    def b_set_revenue(self, corp: Entity, amount: int) -> None:
+        """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""
+        if self._armed(corp, "longer_trains"):
+            self._disarm(corp)
+        self.j.set(self.corp[corp.id], "revenue", amount)
+        self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
+
+    def b_route_revenue(self, corp: Entity, routes: list[dict], check_stated: bool = True) -> int:
+        """Revenue of declared routes: each {"train", "stops": [values]}, or on a map {"train",
+        "connections" | "nodes"}, checked and counted by the rules; where the routes each state a
+        `revenue` (as 18xx.games logs do), their sum must be the rules' count (IllegalAction otherwise).
+
+        Until a title has a map, a route is declared as its revenue stops;
+        each train runs once, visits at most its distance, and its
+        `multiplier` (2 for a doubled train) applies.
+        """
+        if self.board is not None:
+            owned = self._train_dicts(corp)
+            for route in routes:
+                if route.get("train") not in owned:
+                    raise IllegalAction(f"{corp} does not own train {route.get('train')}")
+            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned,
+                                        extras=self._route_extras(corp))
+            # a route may say what it earns (18xx.games logs do): the rules' count is checked against it
+            stated = [route.get("revenue") for route in routes]
+            if check_stated and routes and all(isinstance(v, int) and not isinstance(v, bool) for v in stated) \
+                    and sum(stated) != found.revenue:
+                raise IllegalAction(f"the routes are said to earn {self.money(sum(stated))}; by the rules they earn "
+                                    f"{self.money(found.revenue)} ({', '.join(self.money(r.revenue) for r in found.runs)})")
+            return found.revenue
+        total = 0
+        seen = set()
+        for route in routes:
+            tid = route.get("train")
+            if tid not in self.trains or self.owner[tid] != corp:
+                raise IllegalAction(f"{corp} does not own train {tid}")
+            if tid in seen:
+                raise IllegalAction(f"train {tid} runs twice")
+            seen.add(tid)
+            stops = route.get("stops", [])
+            train = self.trains[tid]
+            distance = self._distance(train)
+            if len(stops) > distance:
+                raise IllegalAction(f"train {tid} visits {len(stops)} stops; it may visit {distance}")
+            if any((not isinstance(s, int)) or s < 0 for s in stops):
+                raise IllegalAction("a stop's revenue is a whole amount of money, not negative")
+            comp = self.DATA.component("train", train.name)
+            total += sum(stops) * int(comp.get("multiplier", 1))
+        return total
+
+    def b_recorded_revenue(self, corp: Entity, routes: list[dict]) -> int:
+        """recorded_revenue(C, routes): what the routes' records say they earn (each route's `revenue`, as
+        18xx.games writes it: its engine takes the number its client sent), once the routes are checked as
+        route_revenue checks them; the rules' count where a route has no record. A record that differs from
+        the rules' count stands, and the difference is kept (`revenue_notes`, which a replay reports)."""
+        counted = self.b_route_revenue(corp, routes, check_stated=False)
+        if not routes or not all(isinstance(r.get("revenue"), int) and not isinstance(r.get("revenue"), bool)
+                                 for r in routes):
+            return counted
+        recorded = sum(int(r["revenue"]) for r in routes)
+        if recorded != counted:
+            notes = list(self.g.get("revenue_notes", ()))
+            for r in routes:
+                own = self.b_route_revenue(corp, [r], check_stated=False)
+                if own != r["revenue"]:
+                    notes.append((corp.id, str(r.get("train")), int(r["revenue"]), own, self.g["rounds_played"]))
+            self.j.set(self.g, "revenue_notes", tuple(notes))
+        return recorded
+
+    def _distance(self, train: Train) -> int:
+        d = train.distance
+        if isinstance(d, int):
+            return d
+        if isinstance(d, list):
+            return sum(int(part.get("visit", part.get("pay", 0))) for part in d)
+        raise RuleGap(f"train {train.name} distance", "not a number of stops")
+
+    def b_end_step(self, corp: Entity) -> None:
+        if self.g["step"] == "track_and_token":
+            # a combined step ends when its station token is placed and its tile lays are used
+            self._mark_done_this_turn("token")
+            if self.g.get("lays", 0) < len(self._lay_slots()):
+                return
+        self._next_step()
+
+    def b_train_bought(self, corp: Entity, train: Train, from_bank: bool) -> None:
+        if getattr(train, "side", None):
+            self.j.set(self.g, "sides", {**self.g.get("sides", {}), train.id: train.side})
+        if from_bank and "final_train" in self.param("game_end") and not self._available_train_ids() \
+                and self.g["end_reason"] is None:
+            # the last train is sold: the game ends after one more full set of operating rounds
+            self.j.set(self.g, "end_reason", "final_train")
+            self.j.set(self.g, "end_after_set", self.g["set"] + 1)
+        if from_bank and self.DATA.component("train", train.name).get("moves_train_purchase_marker") is False:
+            # a train sold beside the stack (1880's rebuilt 2-train): no marker, no phase, no export timer
+            return
+        if from_bank:
+            self.j.set(self.g, "bank_buys", self.g["bank_buys"] + 1)
+            if self.g["end_reason"] is None:
+                # the marker stays put once the game's end is called (1880 VII.3.8)
+                self.j.set(self.g, "train_marker", corp.id)
+            first = train.name not in self.g["first_bought"]
+            if first:
+                self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
+                self._on_first_train(train)
+            self._after_depot_change(train.name)
+            if self.g.get("interrupt") and self.g["round"] == "operating":
+                # the operating round breaks off at once (1880 VII.3.8)
+                self._call_stock_round(corp)
+
+    def _param_or(self, name: str, default):
+        """A library parameter that older titles predate: the title's value,
+        else the behaviour every title had before the parameter existed."""
+        return self.param(name) if self.DATA.has(name) or name in self.option_sets else default
+
+    def _after_depot_change(self, name: str) -> None:
+        """A train type may have left the bank: where the title says, its last
+        train ends the game's normal course or calls a stock round."""
+        if any(self.trains[tid].name == name for tid in self.train_order if self.owner[tid] is DEPOT):
+            return
+        comp = self.DATA.component("train", name)
+        if "last_train" in self.param("game_end") and comp.get("last_one_ends_game") and self.g["end_reason"] is None:
+            self.j.set(self.g, "end_reason", "last_train")
+        if ("train_sold_out" in self._param_or("stock_round_when", ["after_set"])
+                and comp.get("last_one_starts_stock_round", True) and self.g.get("final_marker") is None):
+            self.j.set(self.g, "interrupt", True)
+
+    def _export_trains(self) -> None:
+        """Export (1880 VII.3.10): the rest of the type the bank now sells
+        leaves the game; a first export counts as a first purchase."""
+        ids = self._available_train_ids()
+        if not ids:
+            return
+        train = self.trains[ids[0]]
+        comp = self.DATA.component("train", train.name)
+        if comp.get("exported") is False:
+            return
+        if train.name not in self.g["first_bought"]:
+            self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
+            self._on_first_train(train)
+        for tid in self.train_order:
+            if self.trains[tid].name == train.name and self.owner[tid] is DEPOT:
+                self.j.set(self.owner, tid, SCRAP)
+        self.emit("trains_exported", train.name)
+        self._after_depot_change(train.name)
+
+    # ------------------------------------------------------------ trains and phases
+
+    def _phase(self) -> dict:
+        for p in self.phases:
+            if p["key"] == self.g["phase"]:
+                return p
+        raise RuleGap("phase", f"no phase {self.g['phase']!r}")
+
+    def _phase_ors(self, phase: dict) -> int:
+        if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
+            return 0  # no sets: operating rounds run on until a train type sells out
+        return int(resolve_value(f"phase {phase['key']} operating_rounds", phase.get("operating_rounds"), players=getattr(self, "n", None)))
+
+    def _available_train_ids(self) -> list[str]:
+        """Trains the depot sells now: the next in supply order, any train
+        whose `available_after` names a train type (or types) sold out, and
+        any train whose `available_from` phase has come (1880's rebuilt
+        2-trains, sold beside the stack). A train a corporation owns from
+        the start (`owner`) is never sold."""
+        in_depot = [tid for tid in self.train_order if self.owner[tid] is DEPOT
+                    and self.DATA.component("train", self.trains[tid].name).get("owner") is None]
+        if not in_depot:
+            return []
+        out = []
+        sold_out = {t.name for t in self.trains.values()} - {self.trains[tid].name for tid in in_depot}
+        seen_names = set()
+        first = in_depot[0]
+        for tid in in_depot:
+            train = self.trains[tid]
+            comp = self.DATA.component("train", train.name)
+            after = comp.get("available_after")
+            since = comp.get("available_from")
+            # `available_after`: a train type, or a list of types that must all be sold out
+            after_all = [str(a) for a in after] if isinstance(after, (list, tuple)) else [str(after)]
+            if tid == first or (after is not None and all(a in sold_out for a in after_all)) or (
+                    isinstance(since, str) and self.b_phase_at_least(since)):
+                if train.name not in seen_names:
+                    out.append(tid)
+                    seen_names.add(train.name)
+        return out
+
+    def _on_first_train(self, train: Train) -> None:
+        # trains rust before the new phase checks the train limits
+        for name, comp in ((c["key"], c) for c in self.DATA.components_of("train")):
+            obsolete = comp.get("obsolete_on")
+            if obsolete is not None and self._rusts_on(obsolete, train.name):
+                self.j.set(self.g, "obsolete", self.g.get("obsolete", frozenset()) | {name})
+            rusts = comp.get("rusts_on")
+            if rusts is not None and self._rusts_on(rusts, train.name):
+                for tid, t in self.trains.items():
+                    if t.name == name and self.owner[tid] not in (DEPOT, SCRAP):
+                        self.j.set(self.owner, tid, SCRAP)
+                    elif t.name == name and self.owner[tid] is DEPOT:
+                        self.j.set(self.owner, tid, SCRAP)
+        for phase in self.phases:
+            triggers = phase.get("on_train")
+            names = triggers if isinstance(triggers, list) else [triggers]
+            if train.name in [str(n) for n in names if n is not None] and self._phase_index(phase["key"]) > self._phase_index(self.g["phase"]):
+                self._enter_phase(phase)
+                break
+        self.emit("first_train", train)
+
+    def _rusts_on(self, rusts, name: str) -> bool:
+        if isinstance(rusts, list):
+            return name in [str(r) for r in rusts]
+        return str(rusts) == name
+
+    def _phase_index(self, key: str) -> int:
+        return [p["key"] for p in self.phases].index(key)
+
+    def _enter_phase(self, phase: dict) -> None:
+        self.j.set(self.g, "phase", phase["key"])
+        self._new_subsidy_pool()
+        for event in phase.get("events", []) or []:
+            self.emit(str(event))
+        self.emit("phase_start", phase["key"])
+        for company in self.privates:
+            self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
+        for corp in self.corporations:
+            if self.b_limit_trains(corp) > self.b_train_limit(corp):
+                self.b_require_decision(corp, "discard_train")
+
+    # pending decisions: an entity out of turn must act before play goes on
+
+    def _declinable_pending(self) -> bool:
+        """Whether the first pending decision is of an action the title lists in `declinable_decisions`:
+        its owner may then `pass` instead, which takes the decision without doing it."""
+        pending = self.g.get("pending")
+        return bool(pending) and pending[0][2] in [str(a) for a in self.DATA.properties.get("declinable_decisions") or ()]
+
+    def b_require_decision(self, entity: Entity, action: str) -> None:
+        """require_decision(E, a): E must take action a (e.g. discard_train) before play goes on."""
+        pending = tuple(self.g.get("pending", ()))
+        key = (entity.kind, entity.id, action)
+        if key not in pending:
+            self.j.set(self.g, "pending", pending + (key,))
+
+    def b_pending_decision(self, entity: Entity, action: str) -> bool:
+        """pending_decision(E, a): whether E owes decision a now (the first one pending)."""
+        pending = self.g.get("pending", ())
+        return bool(pending) and pending[0] == (entity.kind, entity.id, action)
+
+    def b_resolve_decision(self, entity: Entity, action: str) -> None:
+        """resolve_decision(E, a): E's decision a is taken."""
+        pending = tuple(p for p in self.g.get("pending", ()) if p != (entity.kind, entity.id, action))
+        self.j.set(self.g, "pending", pending)
+        if not pending and self.g.get("after_decisions") == "operating_round_end":
+            # the decisions asked at the end of an operating round are taken: play goes on
+            self.j.set(self.g, "after_decisions", None)
+            self._after_operating_round()
+        elif not pending and self.g.get("after_decisions") == "operating_order_set":
+            # the decisions asked before the first company operates are taken: the round begins
+            self.j.set(self.g, "after_decisions", None)
+            self._next_corporation()
+
+    # ------------------------------------------------------------ government subsidies (a `subsidy` component)
+
+    def _subsidy(self) -> dict | None:
+        comps = self.DATA.components_of("subsidy")
+        return comps[0] if comps else None
+
+    def _new_subsidy_pool(self) -> None:
+        """At the start of each phase (the game's first included) the title's `subsidy` sets a pool aside
+        from the bank: the amount its `pool_table` gives for the player count and the phase; what is left
+        of the previous pool goes back to the bank first."""
+        comp = self._subsidy()
+        if comp is None:
+            return
+        self.transfer(self.cash[SUBSIDY], SUBSIDY, BANK)
+        amount = int(self.param(str(comp.get("pool_table")), phase=self.g["phase"]))
+        self.transfer(amount, BANK, SUBSIDY)
+
+    def b_subsidy_left(self) -> int:
+        """subsidy_left(): the money left in the subsidy pool of the current phase."""
+        return self.cash.get(SUBSIDY, 0)
+
+    def b_subsidise_track(self, corp: Entity, cost: int) -> int:
+        """subsidise_track(C, cost): once C has paid `cost` for track, the subsidy pool refunds its
+        `refund` percentage of it (rounded down), or what is left in the pool if that is less; returns
+        the refund (0 without a `subsidy` in the title)."""
+        comp = self._subsidy()
+        if comp is None or cost <= 0:
+            return 0
+        share = int(self._value(comp.get("refund"), "subsidy refund"))
+        refund = min(cost * share // 100, self.cash[SUBSIDY])
+        self.transfer(refund, SUBSIDY, corp)
+        return refund
+
+    # ------------------------------------------------------------ rounds: operating
+
+    def _start_operating_round(self) -> None:
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "operating")
+        self.j.set(self.g, "or", self.g["or"] + 1)
+        self.emit("operating_round_start")
+        floated = [c for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"]]
+        first = self.g["set"] == 1 and self.g["or"] == 1
+        self.j.set(self.g, "moved", frozenset())  # a round track's markers all wait on the current circle
+        self.j.set(self.g, "ran", frozenset())  # no train has run in this round yet
+        if self._round_track() is not None:
+            order = sorted(floated, key=self._round_track_key)
+        elif first and self.DATA.properties.get("first_operating_order") == "lowest_price_first":
+            order = sorted(floated, key=self._lowest_first_key)
+        else:
+            order = sorted(floated, key=self._operating_key)
+        # minors a player owns operate first, in the title's order of minors
+        minors = [m for m in self.minors if self.corp[m.id]["floated"] and not self.corp[m.id]["closed"]]
+        self.j.set(self.g, "order", tuple(c.id for c in minors + order))
+        self.j.set(self.g, "operating", None)
+        self._round_start_homes(order)
+        # the order is known: its triggers may ask the players for decisions, taken before anyone operates
+        self.emit("operating_order_set")
+        if self.g.get("pending"):
+            self.j.set(self.g, "after_decisions", "operating_order_set")
+            return
+        self._next_corporation()
+
+    # -- the round track (1880 VI.6, VII.1): `operating_order: round_track` and a `round_track` component
+    #    whose `par_groups` lists the par prices top to bottom, each with `rows_per_par_price` rows
+
+    def _round_track(self) -> dict | None:
+        """The title's round track component, where `operating_order` is `round_track` (else None)."""
+        if self.DATA.properties.get("operating_order") != "round_track":
+            return None
+        tracks = self.DATA.components_of("round_track")
+        if not tracks:
+            raise RuleGap("round_track", "operating_order round_track needs a round_track component")
+        return tracks[0]
+
+    def _round_track_rows(self, price: int) -> range:
+        """The row numbers (0 at the top) of the round track under par price `price`; empty if none."""
+        track_ = self._round_track()
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        rows = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        if int(price) not in groups:
+            return range(0)
+        start = groups.index(int(price)) * rows
+        return range(start, start + rows)
+
+    def _round_track_taken(self) -> set[int]:
+        return {self.corp[c.id]["track_row"] for c in self.corporations
+                if self.corp[c.id].get("track_row") is not None}
+
+    def b_round_track_row_free(self, price: int, slot: int) -> bool:
+        """round_track_row_free(price, slot): whether row `slot` (0 at the top) of the rows under par price
+        `price` (currency units) is empty on the round track (1880 VI.6: the founder puts the marker on an
+        empty row of his par price; a par price whose rows are all taken may not be chosen); true where
+        the title has no round track."""
+        if self._round_track() is None:
+            return True
+        rows = self._round_track_rows(price)
+        return 0 <= slot < len(rows) and rows[slot] not in self._round_track_taken()
+
+    def b_take_round_track_row(self, corp: Entity, slot: int) -> None:
+        """take_round_track_row(C, slot): C's round marker goes on row `slot` (0 at the top) of the rows
+        under its par price, on the circle of the companies still to act in the current pass (1880 VI.6,
+        VII.1). RuleGap if that row is not free (the par guard must refuse first)."""
+        if self._round_track() is None:
+            return
+        if not self.b_round_track_row_free(self.b_par_price(corp), slot):
+            raise RuleGap("round_track", f"row {slot} under par {self.b_par_price(corp)} is not free for {corp}")
+        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(self.b_par_price(corp))[slot])
+
+    def _round_track_slots(self, price: int) -> list[int | None]:
+        """The rows (0 at the top of the par price's rows) a founder may choose at par `price`: the empty
+        ones; [None] where the title has no round track (the action names no row)."""
+        if self._round_track() is None:
+            return [None]
+        return [i for i in range(len(self._round_track_rows(price))) if self.b_round_track_row_free(price, i)]
+
+    def b_row_after_marker(self) -> int | None:
+        """row_after_marker(): the round track's first empty row below the row of the company holding the
+        train purchase marker, going round to the top (a row's number, 0 at the top); none where nobody
+        holds the marker or no row is empty (1880 XI.3: "the next free space after the train purchase
+        marker")."""
+        track_ = self._round_track()
+        holder = self.g.get("train_marker")
+        if track_ is None or holder is None or self.corp.get(holder, {}).get("track_row") is None:
+            return None
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        rows = len(groups) * int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        start, taken = self.corp[holder]["track_row"], self._round_track_taken()
+        return next((r % rows for r in range(start + 1, start + 1 + rows) if r % rows not in taken), None)
+
+    def b_row_price(self, row: int) -> int:
+        """row_price(r): the par price of round-track row r (its group's)."""
+        track_ = self._round_track()
+        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
+        per = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        return groups[int(row) // per]
+
+    def b_row_slot(self, row: int) -> int:
+        """row_slot(r): round-track row r's place among its par price's rows (0 at the top)."""
+        track_ = self._round_track()
+        return int(row) % int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+
+    def b_draw_unstarted(self, excluded: Any = ()) -> Entity | None:
+        """draw_unstarted(xs): one of the corporations not yet started and not in xs, drawn at random (the
+        game's seed); none if there is none (1880 XI.3: Amira's companies)."""
+        out = {str(getattr(x, "id", x)) for x in (excluded or ())}
+        pool = [c for c in self.corporations if not self.b_started(c) and not self.corp[c.id]["closed"]
+                and c.id not in out]
+        return self.rng.choice(pool) if pool else None
+
+    def _round_track_key(self, corp: Entity):
+        """Operating order on the round track: top row first."""
+        row = self.corp[corp.id].get("track_row")
+        if row is None:
+            raise RuleGap("round_track", f"{corp} operates without a row on the round track")
+        return row
+
+    def _lowest_first_key(self, corp: Entity):
+        """Lowest price first; ties: the first to arrive in the cell."""
+        cell = self.corp[corp.id]["cell"]
+        return (self.market.price(cell), self.stacks[cell].index(corp.id))
+
+    def _operating_key(self, corp: Entity):
+        """Highest price first; ties: farther right, then higher in the stack."""
+        cell = self.corp[corp.id]["cell"]
+        return (-self.market.price(cell), -cell[1], cell[0], self.stacks[cell].index(corp.id))
+
+    def _next_corporation(self) -> None:
+        order = list(self.g["order"])
+        current = self.g["operating"]
+        if self._round_track() is not None:
+            # a rondel: the topmost operator whose marker has not moved in this pass (1880 VII.1)
+            moved = self.g.get("moved", frozenset())
+            waiting = [c for c in order if c not in moved and c != current]
+            if not waiting:
+                self._end_operating_round()
+                return
+            corp = waiting[0]
+        else:
+            index = order.index(current) + 1 if current in order else 0
+            if index >= len(order):
+                self._end_operating_round()
+                return
+            corp = order[index]
+        self.j.set(self.g, "operating", corp)
+        self.j.set(self.g, "bank_buys", 0)
+        self.j.set(self.g, "turn_marks", frozenset())
+        self._reset_states("operating_turn_start")
+        if self.g.get("turn_sold"):
+            self.j.set(self.g, "turn_sold", frozenset())
+        if self.g.get("armed"):
+            self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
+        self.j.set(self.g, "lays", 0)
+        if self.g.get("extended") is not None:
+            self.j.set(self.g, "extended", None)  # a run extended for one turn
+        self.j.set(self.g, "upgraded", False)
+        self.j.set(self.corp[corp], "revenue", 0)
+        self.j.set(self.g, "step", None)
+        operator = self._operator(corp)
+        if (self.DATA.properties.get("home_token_at") in ("first_operation", "operating_round_start")
+                and operator.kind == "corporation"
+                and self.corp[corp]["tokens"] == 0):
+            # the home station goes down as the first step of the company's first turn
+            self._first_operation_home(operator)
+        self._next_step()
+
+    def _round_start_homes(self, corps: list[Entity]) -> None:
+        """`home_token_at: operating_round_start`: the home stations of the operating companies that have
+        none yet go down as the operating round begins or resumes after a stock round, before anyone
+        operates (18xx.games' HOME_TOKEN_TIMING :operating_round); one that finds no free circle is tried
+        again at the start of its turn, as for `first_operation`."""
+        if self.DATA.properties.get("home_token_at") != "operating_round_start":
+            return
+        for corp in corps:
+            if corp.kind == "corporation" and self.corp[corp.id]["tokens"] == 0:
+                self._first_operation_home(corp)
+
+    def _first_operation_home(self, corp: Entity) -> None:
+        """`home_token_at: first_operation` (18CO §5, 1880 Romania VII.1): a corporation's home station
+        is placed when it first operates. Each of its turns tries again until it is placed: it waits
+        while the home city has no free circle for it; any other refusal is raised, not hidden."""
+        if self.board is None or corp.get("home") is None:
+            return
+        home = self._home_node(corp)
+        if home[0] in {hex_id for hex_id, _ in self.board.tokens_of(corp.id)}:
+            return
+        if self.board.free_slot(home, corp.id) is None:
+            return
+        self.b_place_home_token(corp)
+
+    def _steps(self) -> list[str]:
+        operator = self._operator(self.g["operating"]) if self.g["operating"] is not None else None
+        if operator is not None and operator.kind == "minor":
+            steps = list(self.param("minor_operating_steps"))
+            until = self.DATA.properties.get("minor_operating_until")
+            if until is not None and self._phase_index(self.g["phase"]) > self._phase_index(str(until)):
+                # past its last phase a minor's turn is only its turn-end check, and the steps the title
+                # keeps for it then (`minor_steps_after_until`)
+                steps = [str(s) for s in self.DATA.properties.get("minor_steps_after_until") or ()]
+        else:
+            steps = list(self.param("operating_steps"))
+        if self.board is None:
+            steps = [s for s in steps if s not in MAP_STEPS]
+        return steps
+
+    def _scrap_obsolete(self, corp: Entity) -> None:
+        """Once a company's revenue is disposed of, its trains have run in this operating round; an
+        obsolete (phased-out) train runs once more: it leaves then."""
+        self.j.set(self.g, "ran", self.g.get("ran", frozenset()) | {t.id for t in self.b_trains(corp)})
+        for t in self.b_trains(corp):
+            if t.name in self.g.get("obsolete", frozenset()):
+                self.j.set(self.owner, t.id, SCRAP)
+
+    def b_limit_trains(self, corp: Entity) -> int:
+        """limit_trains(C): the trains of C that count against its train limit: all of them, or, where the
+        title says `obsolete_trains_count_for_limit: false`, those not phased out."""
+        trains = self.b_trains(corp)
+        if self.DATA.properties.get("obsolete_trains_count_for_limit", True) is not False:
+            return len(trains)
+        return sum(1 for t in trains if t.name not in self.g.get("obsolete", frozenset()))
+
+    def _next_step(self) -> None:
+        steps = self._steps()
+        current = self.g["step"]
+        if current == "dividend" and self.g["operating"] is not None:
+            self._scrap_obsolete(self._operator(self.g["operating"]))
+        index = steps.index(current) + 1 if current in steps else 0
+        corp = self._operator(self.g["operating"])
+        if self.corp[corp.id]["closed"]:
+            self._end_corporation_turn(corp)
+            return
+        while index < len(steps):
+            step = steps[index]
+            self.j.set(self.g, "step", step)
+            if step == "run_routes" and not self._train_dicts(corp):
+                index += 1
+                continue
+            if step == "dividend" and corp.kind == "minor":
+                # a minor's revenue is split by the title's `minor_dividend` procedure; nobody decides
+                self.call("minor_dividend", corp)
+                self._scrap_obsolete(corp)
+                index += 1
+                continue
+            if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not (
+                    self.b_has_power(corp, "top_up_revenue") and self.b_cubes(corp) > 0):
+                # (a company whose card may still top its revenue up decides, even on nothing earned)
+                # no revenue: the dividend step withholds nothing, as the rules move the price
+                self.ROUTINES["action:dividend"](self, corp, "withhold")
+                return
+            return
+        self._end_corporation_turn(corp)
+
+    def _end_corporation_turn(self, corp: Entity) -> None:
+        if corp.kind == "minor" and "minor_turn_end" in self.ROUTINES and not self.corp[corp.id]["closed"]:
+            self.call("minor_turn_end", corp)  # the title's check at the end of a minor's turn (1880 VII.3.7)
+        self.j.set(self.corp[corp.id], "operated", True)
+        self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | {corp.id})
+        self.j.set(self.g, "step", None)
+        resumed = self.g.get("resumed_turn", False)
+        self.j.set(self.g, "resumed_turn", False)
+        if (self._param_or("train_export", False) and self.g.get("train_marker") == corp.id
+                and self.g["bank_buys"] == 0 and self.g["end_reason"] is None and not resumed):
+            self._export_trains()
+        if self.g.get("final_marker") == corp.id and not resumed:
+            left = self.g["final_turns"] - 1
+            self.j.set(self.g, "final_turns", left)
+            if left <= 0:
+                self._end_game()
+                return
+        if self.g.get("interrupt"):
+            self._call_stock_round(corp)
+            return
+        self._next_corporation()
+
+    def _call_stock_round(self, corp: Entity) -> None:
+        """The operating round breaks off for a stock round; afterwards `corp`
+        gets its train-buying step again and the round goes on from it."""
+        self.j.set(self.g, "interrupt", False)
+        self.j.set(self.g, "resume", True)
+        self.j.set(self.g, "resume_with", corp.id)
+        self._start_stock_round(self.g["priority"])
+
+    def _resume_operating_round(self) -> None:
+        """After an interrupting stock round: the interrupted company may buy
+        trains again, then the operating round goes on with the next company;
+        companies that began operating meanwhile join at the end of the order."""
+        self.j.set(self.g, "resume", False)
+        if self.g["end_reason"] == "last_train" and self.g.get("final_marker") is None:
+            turns = self._param_or("final_turns", None)
+            if turns is not None:
+                self.j.set(self.g, "final_marker", self.g.get("train_marker") or self.g["operating"])
+                self.j.set(self.g, "final_turns", int(turns))
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "operating")
+        order = list(self.g["order"])
+        new = [c for c in self.corporations
+               if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]
+        if self._round_track() is not None:
+            # companies that began operating meanwhile take their rows' places; the pass resumes with the
+            # topmost company whose marker has not moved (1880 VII.1)
+            minors = [c for c in order if ("minor", c) in self.by_id]
+            corps = [self.entity("corporation", c) for c in order if c not in minors] + new
+            self.j.set(self.g, "order", tuple(minors + [c.id for c in sorted(corps, key=self._round_track_key)]))
+            interrupted = self.g.get("resume_with")
+            if self.DATA.properties.get("joining_operators") == "below_only" and interrupted is not None \
+                    and interrupted in self.g["order"]:
+                # `joining_operators: below_only` (18xx.games' Operating#setup of the saved round): a company
+                # that began operating meanwhile joins this pass only below the interrupted company; one
+                # above it waits for the next pass, as if its marker had moved
+                at = self.g["order"].index(interrupted)
+                above = {c.id for c in new if self.g["order"].index(c.id) < at}
+                self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | above)
+        else:
+            self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+        self._round_start_homes(new)
+        corp = self.g.get("resume_with")
+        self.j.set(self.g, "resume_with", None)
+        if corp is not None and "buy_train" in self._steps():
+            self.j.set(self.g, "operating", corp)
+            self.j.set(self.g, "bank_buys", 0)
+            self.j.set(self.g, "resumed_turn", True)
+            self.j.set(self.g, "step", "buy_train")
+            return
+        self._next_corporation()
+
+    def _end_operating_round(self) -> None:
+        """The operating round is over: the event `operating_round_end` (its triggers may ask decisions of
+        the players, taken before the next round begins), then the next round or the game's end."""
+        self.j.set(self.g, "operating", None)
+        if not self.g["finished"]:
+            self.emit("operating_round_end")
+            if self.g.get("pending"):
+                self.j.set(self.g, "after_decisions", "operating_round_end")
+                return
+        self._after_operating_round()
+
+    def _after_operating_round(self) -> None:
+        reason = self.g["end_reason"]
+        if "train_sold_out" in self._param_or("stock_round_when", ["after_set"]):
+            # operating rounds follow each other until a train type sells out;
+            # with no company operating, the players trade again
+            if reason is not None and self.g.get("final_marker") is None:
+                self._end_game()
+            elif self.g["order"]:
+                self._start_operating_round()
+            else:
+                self._start_stock_round(self.g["priority"])
+            return
+        if reason is not None and reason != "final_train" and self.param("bank_broken_finishes") == "round":
+            self._end_game()
+            return
+        if self.g["or"] < self.g["ors_in_set"]:
+            self._start_operating_round()
+            return
+        if reason is not None and (reason != "final_train" or self.g["set"] >= self.g.get("end_after_set", 0)):
+            self._end_game()
+            return
+        self._after_operating_set()
+
+    # ------------------------------------------------------------ takeovers (18CO §6: the title's `takeover_*`)
+
+    def _takeovers_on(self) -> bool:
+        return self.DATA.properties.get("takeover_when") == "president_certificate_held"
+
+    def _check_takeovers(self) -> None:
+        """Where the title says `takeover_when: president_certificate_held`, a corporation holding another
+        corporation's president's certificate takes that corporation over at once (`_take_over`)."""
+        if not self._takeovers_on():
+            return
+        for _ in range(len(self.corporations)):
+            for owned in self.corporations:
+                if self.corp[owned.id]["closed"]:
+                    continue
+                holder = self.owner[self.certs_of[owned.id][0].id]
+                if isinstance(holder, Entity) and holder.kind == "corporation" and holder != owned \
+                        and not self.corp[holder.id]["closed"]:
+                    self._take_over(holder, owned)
+                    break
+            else:
+                return
+
+    def _take_over(self, owner: Entity, owned: Entity) -> None:
+        """`owner` takes `owned` over (the title's `takeover_*` properties; 18CO §6.1-§6.2):
+
+        1. certificates `owned` holds of third corporations go to the market at their price, which does
+           not move; the money goes to `owned` (`takeover_third_party_shares: market`);
+        2. stations of `owned` in hexes where `owner` has one leave the map;
+        3. up to `takeover_token_swaps` of its other stations become `owner`'s, free, counted off the
+           far end of `owner`'s charter (they do not raise its next token's cost), in the order of their
+           hexes' names, while `owner` has tokens left;
+        4. its trains, `owner`'s certificates it holds, its collected components (mines) and its privates
+           pass to `owner`;
+        5. its cash rounded down to `takeover_payout_rounding` is paid as a dividend on its shares
+           (players and corporations; the market's part to the bank; none on its own unsold shares), the
+           rest goes to `owner`;
+        6. `owner`'s train limit rises by `takeover_train_limit_bonus`; it discards any excess
+           (a `discard_train` decision);
+        7. `owned` closes: its certificates, stock token and remaining stations leave the game.
+        Money moves only by `transfer`, items only by `move`."""
+        props = self.DATA.properties
+        for cert in list(self.certificates.values()):
+            if self.owner[cert.id] != owned or cert.corporation in (owner.id, owned.id):
+                continue
+            corp = self.entity("corporation", cert.corporation)
+            self.transfer(self.b_price(corp) * cert.percent // 10, BANK, owned)
+            self.move(cert, owned, POOL)
+            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "take_over"):
+                self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
+        board = self.board
+        if board is not None:
+            owner_hexes = {ref[0] for ref in board.tokens_of(owner.id)}
+            for ref in list(board.tokens_of(owned.id)):
+                if ref[0] in owner_hexes:
+                    self._board_change(lambda ref=ref: board.remove_token(owned.id, ref))
+            swaps = int(self._value(props.get("takeover_token_swaps", 0), "takeover_token_swaps"))
+            if swaps > 0 and board.tokens_of(owned.id) and self.b_tokens_left(owner) > 0:
+                # the owner's president chooses which stations to replace (`place_token` while the decision
+                # is pending; `pass` declines the rest); the others leave the map then
+                self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
+                           + ((owner.id, owned.id, swaps),))
+                self.b_require_decision(owner, "place_token")
+        moved = self.b_trains(owned)
+        for train in moved:
+            self.move(train, owned, owner)
+        if props.get("takeover_assets_usable_at_once") and self.g.get("ran"):
+            # the trains taken over may run for their new owner in this operating round, whether or not
+            # they ran for the corporation taken over (18CO §16.4.1)
+            self.j.set(self.g, "ran", self.g["ran"] - {t.id for t in moved})
+        for cert in self.certs_of[owner.id]:
+            if self.owner[cert.id] == owned:
+                self.move(cert, owned, owner)
+        collected = self.g.get("collected", ())
+        if any(holder == owned.id for _, _, holder in collected):
+            self.j.set(self.g, "collected", tuple((k, key, owner.id if holder == owned.id else holder)
+                                                  for k, key, holder in collected))
+        for item in self.privates:
+            if self.owner[item.id] == owned and not self.closed[item.id]:
+                self.move(item, owned, owner)
+        step = int(self._value(props.get("takeover_payout_rounding", 1), "takeover_payout_rounding"))
+        payout = self.cash[owned] - self.cash[owned] % step
+        for holder in self.b_shareholders(owned):
+            if holder == owned or holder is SCRAP:
+                continue
+            amount = payout * self.b_percent(holder, owned) // 100
+            self.transfer(amount, owned, BANK if holder is POOL else holder)
+        self.transfer(self.cash[owned], owned, owner)
+        bonus = int(self._value(props.get("takeover_train_limit_bonus", 0), "takeover_train_limit_bonus"))
+        self.j.set(self.corp[owner.id], "train_limit_bonus", self.corp[owner.id].get("train_limit_bonus", 0) + bonus)
+        self._close_corporation(owned, keep_stations=self._station_swap(owner) is not None)
+        if len(self.b_trains(owner)) > self.b_train_limit(owner):
+            self.b_require_decision(owner, "discard_train")
+        self.emit("taken_over", owner, owned)
+
+    def _station_swap(self, owner: Entity) -> tuple[str, str, int] | None:
+        """The station replacement `owner` still has to choose after a takeover: (owner, owned, left)."""
+        return next((s for s in self.g.get("station_swaps", ()) if s[0] == owner.id), None)
+
+    def b_takeover_station(self, owner: Entity, city: str) -> bool:
+        """takeover_station(C, city): `city` holds a station of the corporation C has just taken over, one
+        C may replace with its own (a takeover's station choice is pending)."""
+        swap = self._station_swap(owner)
+        if swap is None or self.board is None:
+            return False
+        try:
+            ref = self.board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError:
+            return False
+        return ref in self.board.tokens_of(swap[1])
+
+    def b_swap_station(self, owner: Entity, city: str) -> None:
+        """swap_station(C, city): the station of the corporation C took over in `city` becomes C's, free,
+        counted off the far end of C's charter; when C may replace no more (the limit, no station left, no
+        token left) the taken-over corporation's other stations leave the map and the choice is over."""
+        board = self._need_board()
+        _, owned, left = self._station_swap(owner)
+        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+
+        def swap() -> None:
+            held = list(board.holders(ref))
+            held[held.index(owned)] = owner.id
+            board.tokens[ref] = held
+
+        self._board_change(swap)
+        self.j.set(self.corp[owner.id], "tokens_right", self.corp[owner.id].get("tokens_right", 0) + 1)
+        swaps = list(self.g["station_swaps"])
+        at = swaps.index((owner.id, owned, left))
+        if left > 1 and board.tokens_of(owned) and self.b_tokens_left(owner) > 0:
+            swaps[at] = (owner.id, owned, left - 1)
+            self.j.set(self.g, "station_swaps", tuple(swaps))
+            return
+        self._end_station_swap(owner, owned, left)
+
+    def _end_station_swap(self, owner: Entity, owned: str, left: int) -> None:
+        """The choice of the stations of `owned` is over: the rest leave the map; a further takeover's
+        choice of the same owner comes next."""
+        swaps = list(self.g["station_swaps"])
+        swaps.remove((owner.id, owned, left))
+        self.j.set(self.g, "station_swaps", tuple(swaps))
+        self._remove_stations(self.entity("corporation", owned))
+        self.b_resolve_decision(owner, "place_token")
+        if self._station_swap(owner) is not None:
+            self.b_require_decision(owner, "place_token")
+
+    def _decline_station_swap(self, owner: Entity) -> bool:
+        """`pass` while a takeover's station choice is pending: the rest are not replaced."""
+        swap = self._station_swap(owner)
+        pending = self.g.get("pending")
+        if swap is None or not pending or pending[0] != (owner.kind, owner.id, "place_token"):
+            return False
+        self._end_station_swap(owner, swap[1], swap[2])
+        return True
+
+    # ------------------------------------------------------------ rounds after a set (acquisition, special)
+
+    def _after_operating_set(self) -> None:
+        """After a set of operating rounds: an acquisition round where the title's `round_order` names one
+        and a corporation's price lies in the `acquisition` zone; then a special round a trigger called
+        (`call_round`); then the stock round."""
+        if "acquisition_round" in (self.DATA.properties.get("round_order") or ()) and self._start_acquisition_round():
+            return
+        self._after_acquisition_round()
+
+    def _after_acquisition_round(self) -> None:
+        if self.g.get("round_due") and self._start_special_round():
+            return
+        self._start_stock_round(self.g["priority"])
+
+    def _start_acquisition_round(self) -> bool:
+        """The corporations in the `acquisition` zone, in operating order, are auctioned one by one to the
+        other corporations (18CO §7.1). False when there is none."""
+        up = [c for c in self.corporations if not self.corp[c.id]["closed"] and self.corp[c.id]["cell"] is not None
+              and "acquisition" in self.market.zones_of(self.corp[c.id]["cell"])]
+        if not up:
+            return False
+        up.sort(key=self._operating_key)
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "acquisition")
+        self.j.set(self.g, "acquisition", {"up": tuple(c.id for c in up), "queue": tuple(c.id for c in up),
+                                           "target": None, "bidders": (), "turn": 0, "bids": ()})
+        self._next_acquisition()
+        return True
+
+    def _next_acquisition(self) -> None:
+        """The next corporation up for liquidation: its bidders are the floated, open corporations not up
+        for liquidation whose president is not its president, in operating order (18CO §7.1.1)."""
+        while True:
+            state = self.g["acquisition"]
+            queue = [cid for cid in state["queue"] if not self.corp[cid]["closed"]]
+            if not queue:
+                self.j.set(self.g, "acquisition", None)
+                self._after_acquisition_round()
+                return
+            target = self.entity("corporation", queue[0])
+            president = self.b_president(target)
+            bidders = sorted((c for c in self.corporations if self.corp[c.id]["floated"]
+                              and not self.corp[c.id]["closed"] and c.id not in state["up"]
+                              and (president is None or self.b_president(c) != president)), key=self._operating_key)
+            self.j.set(self.g, "acquisition", {**state, "queue": tuple(queue), "target": target.id,
+                                               "bidders": tuple(c.id for c in bidders), "turn": 0, "bids": ()})
+            if bidders:
+                return
+            self._resolve_acquisition()
+
+    def b_acquisition_target(self) -> Entity | None:
+        """acquisition_target(): the corporation being auctioned in the acquisition round, or none."""
+        state = self.g.get("acquisition")
+        return self.entity("corporation", state["target"]) if state and state["target"] else None
+
+    def b_highest_acquisition_bid(self) -> int:
+        """highest_acquisition_bid(): the highest bid so far for the corporation being auctioned (0: none)."""
+        state = self.g.get("acquisition")
+        return max((price for _, price in state["bids"]), default=0) if state else 0
+
+    def b_acquisition_bid(self, bidder: Entity, amount: int) -> None:
+        """acquisition_bid(C, n): C bids n for the corporation being auctioned; its one bid (18CO §7.1.1):
+        the turn passes to the next bidder."""
+        state = self.g["acquisition"]
+        self.j.set(self.g, "acquisition", {**state, "bids": state["bids"] + ((bidder.id, int(amount)),)})
+        self._acquisition_turn_over()
+
+    def _acquisition_turn_over(self) -> None:
+        state = self.g["acquisition"]
+        turn = state["turn"] + 1
+        self.j.set(self.g, "acquisition", {**state, "turn": turn})
+        if turn >= len(state["bidders"]):
+            self._resolve_acquisition()
+            self._next_acquisition()
+
+    def _resolve_acquisition(self) -> None:
+        """The auction of one corporation ends: the highest bidder pays its bid to the bank and takes the
+        corporation over (18CO §7.1.2, §7.1.3); with no bid, the corporation's trains go to the market and
+        it closes (its cash to the bank, the rest out of the game; the certificates it holds of other
+        corporations go to the market, a reading the title states, past the pool cap where the title has a
+        `sanction pool_cap for acquisition_round`) (§7.1.4)."""
+        state = self.g["acquisition"]
+        target = self.entity("corporation", state["target"])
+        best = None
+        for cid, price in state["bids"]:
+            if best is None or price > best[1]:
+                best = (cid, price)
+        if best is not None:
+            winner = self.entity("corporation", best[0])
+            self.transfer(best[1], winner, BANK)
+            self._take_over(winner, target)
+        else:
+            for train in self.b_trains(target):
+                self.move(train, target, POOL)
+            for cert in list(self.certificates.values()):
+                if self.owner[cert.id] == target and cert.corporation != target.id:
+                    self.move(cert, target, POOL)
+                    corp = self.entity("corporation", cert.corporation)
+                    if self.b_percent(POOL, corp) > self.param("pool_cap") \
+                            and self._sanctioned("pool_cap", "acquisition_round"):
+                        self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
+            self._close_corporation(target)
+        self.j.set(self.g, "acquisition", {**self.g["acquisition"],
+                                           "queue": tuple(c for c in state["queue"] if c != target.id)})
+
+    def b_call_round(self, name: str) -> None:
+        """call_round(name): the special round `name` is held after the current set of operating rounds
+        (and any acquisition round), before the stock round; once in a game."""
+        if name in self.g.get("rounds_held", frozenset()):
+            return
+        self.j.set(self.g, "round_due", str(name))
+
+    def b_in_special_round(self, name: str) -> bool:
+        """in_special_round(name): the special round `name` is being played."""
+        return self.g["round"] == "special" and self.g.get("special", {}).get("name") == str(name)
+
+    def b_special_round_held(self, name: str) -> bool:
+        """special_round_held(name): the special round `name` has been played to its end."""
+        return str(name) in self.g.get("rounds_held", frozenset())
+
+    def _start_special_round(self) -> bool:
+        """A special round of players' turns (18CO §8: the President's Choice Round): from the priority
+        holder in seating order, each player on turn takes the title's `special_*` actions or passes;
+        a pass is final; when all have passed the stock round follows."""
+        name = self.g["round_due"]
+        self.j.set(self.g, "round_due", None)
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "special")
+        out = frozenset(p.id for p in self.players if p.id in self.g["out"])
+        self.j.set(self.g, "special", {"name": name, "turn": self.g["priority"], "passed": out})
+        if len(out) >= self.n:
+            self._end_special_round()
+        return True
+
+    def _special_next(self, passed: Entity | None) -> None:
+        state = self.g["special"]
+        gone = state["passed"] | ({passed.id} if passed is not None else frozenset())
+        if len(gone) >= self.n:
+            self.j.set(self.g, "special", {**state, "passed": gone})
+            self._end_special_round()
+            return
+        turn = (state["turn"] + 1) % self.n
+        while self.players[turn].id in gone:
+            turn = (turn + 1) % self.n
+        self.j.set(self.g, "special", {**state, "passed": gone, "turn": turn})
+
+    def _end_special_round(self) -> None:
+        name = self.g["special"]["name"]
+        self.j.set(self.g, "rounds_held", self.g.get("rounds_held", frozenset()) | {name})
+        self.j.set(self.g, "special", None)
+        self._start_stock_round(self.g["priority"])

@@ -1,0 +1,811 @@
+"""The stock round: which corporations may be started, pars, certificates and shares bought and sold,
+the market, floats, presidents and receivership, and the round's turns and passes.
+
+`StockRound` is a part of `GameBase` (compiler/runtime/game.py): its methods read and change the game's
+state through the primitives there (`transfer`, `move`) and run the title's routines through `call`.
+"""
+
+from __future__ import annotations
+
+from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, Certificate, Entity, exchange_sets
+from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.vocabulary import Action
+
+
+class StockRound:
+    """GameBase's stock round, shares, markets and presidents."""
+
+    # ------------------------------------------------------------ setup: relegation and tiers
+
+    def _setup_relegation(self) -> None:
+        """Companies set aside at setup (each `relegation` component): those `always_relegated` (a map by
+        player count to a list), then `random_count` (by player count) drawn at random from `random_pool`.
+        A relegated company stays in the game but may be started only when its tier is available (`tier`
+        components, `companies: relegated`); where `relegated_home_token` is true, its own token blocks its
+        home station from the start (and stays there as its home station when it is started)."""
+        relegated: list[str] = []
+        for comp in self.DATA.components_of("relegation"):
+            what = f"relegation {comp['key']}"
+            always = self._for_players(comp.get("always_relegated") or [], f"{what} always_relegated")
+            relegated += [str(k) for k in always if str(k) not in relegated]
+            pool = [str(k) for k in comp.get("random_pool") or () if str(k) not in relegated and self._in_play(str(k))]
+            count = min(int(self._for_players(comp.get("random_count") or 0, f"{what} random_count")), len(pool))
+            relegated += self.rng.sample(pool, count)
+            if comp.get("relegated_home_token"):
+                for key in relegated:
+                    corp = self.entity("corporation", key)
+                    if self.board is not None and not self._home_chosen(corp):
+                        self.b_place_home_token(corp)
+        if relegated:
+            self.j.set(self.g, "relegated", tuple(relegated))
+
+    def b_relegated(self, corp: Entity) -> bool:
+        """relegated(C): C was set aside at setup (a `relegation` component) and belongs to the tier of the
+        relegated companies."""
+        return corp.id in self.g.get("relegated", ())
+
+    def _tier_of(self, corp: Entity) -> dict | None:
+        """The `tier` component C belongs to: the one whose `companies` is `relegated` for a relegated
+        company, else the one listing it; None for a company in no tier."""
+        relegated = self.b_relegated(corp)
+        for tier in self.DATA.components_of("tier"):
+            members = tier.get("companies")
+            if members == "relegated":
+                if relegated:
+                    return tier
+            elif not relegated and corp.id in [str(m) for m in members or ()]:
+                return tier
+        return None
+
+    def b_available(self, corp: Entity) -> bool:
+        """available(C): C's tier may be started now: a tier with `available_from_phase` from that phase
+        on, any other from the start. A company in no tier is available."""
+        tier = self._tier_of(corp)
+        if tier is None:
+            return True
+        since = tier.get("available_from_phase")
+        return since is None or self.b_phase_at_least(str(since))
+
+    def b_companies_available(self) -> int:
+        """companies_available(): the companies that can still be started or are running: open and of an
+        available tier (the key of a certificate-limit table `by companies_available`)."""
+        return sum(1 for c in self.corporations if not self.corp[c.id]["closed"] and self.b_available(c))
+
+    def b_closed_companies(self) -> int:
+        """closed_companies(): the companies that have closed during the game (not those removed at setup)."""
+        removed = self.g.get("removed", ())
+        return sum(1 for c in self.corporations if self.corp[c.id]["closed"] and c.id not in removed)
+
+    # ------------------------------------------------------------ builtins: shares, par, prices, presidents
+
+    def b_president(self, corp: Entity) -> Entity | None:
+        holder = self.owner[self.certs_of[corp.id][0].id]
+        return holder if holder.kind == "player" else None
+
+    def b_president_certificate(self, corp: Entity) -> Certificate:
+        return self.certs_of[corp.id][0]
+
+    def b_started(self, corp: Entity) -> bool:
+        return self.corp[corp.id]["par"] is not None
+
+    def b_floated(self, corp: Entity) -> bool:
+        return self.corp[corp.id]["floated"]
+
+    def b_price(self, corp: Entity) -> int:
+        cell = self.corp[corp.id]["cell"]
+        if cell is None:
+            raise IllegalAction(f"{corp} has no share price yet")
+        return self.market.price(cell)
+
+    def b_par_price(self, corp: Entity) -> int:
+        return self.corp[corp.id]["par"]
+
+    def b_par_prices(self, corp: Entity) -> list[int]:
+        prices = corp.get("par") or self.DATA.properties.get("par_prices")
+        if prices is None:
+            prices = sorted({self.market.price(c) for c in self.market.par_cells()})
+        return list(self._value(prices, f"corporation {corp} par"))
+
+    def b_zones(self, corp: Entity) -> frozenset[str]:
+        """zones(C): the market zones whose rules apply to C: those of its cell, and those an ability of its
+        card puts it in (`effect: market_zone`, `zones: [...]`)."""
+        cell = self.corp[corp.id]["cell"]
+        zones = self.market.zones_of(cell) if cell is not None else frozenset()
+        if corp.kind == "corporation" and self.g.get("cards"):
+            for ability in self._card_abilities(corp):
+                if ability.get("effect") == "market_zone":
+                    zones = zones | {str(z) for z in ability.get("zones") or ()}
+        return zones
+
+    def b_certificates(self, player: Entity) -> int:
+        """Certificates counting against the limit: shares outside exempt
+        zones, and the other kinds the title's `cert_limit_counts` names."""
+        counts = set(self.param("cert_limit_counts"))
+        total = 0
+        if "shares" in counts:
+            owner, certs_of = self.owner, self.certs_of
+            # a holder is the player where its kind and id are his (Entity equality, without a call per
+            # certificate: this is asked in every purchase's and every pass's guards)
+            pid, pkind = (player.id, player.kind) if isinstance(player, Entity) else (None, None)
+            for corp in self.corporations:
+                held = 0
+                for cert in certs_of[corp.id]:
+                    holder = owner[cert.id]
+                    if holder.id == pid and holder.kind == pkind:
+                        held += 1
+                if held and "no_cert_limit" not in self.b_zones(corp):
+                    total += held
+        if "privates" in counts:
+            total += sum(1 for p in self.privates if self.owner[p.id] == player and not self.closed[p.id])
+        if "bonds" in counts:
+            total += sum(1 for b in self.bonds if self.owner[b.id] == player)
+        if "minors" in counts:
+            total += sum(1 for m in self.minors if self.owner[m.id] == player and not self.corp[m.id]["closed"])
+        return total
+
+    def b_next_certificate(self, corp: Entity, source: str) -> Certificate | None:
+        """next_certificate(C, source): the certificate of C to be bought from `source` (pool, the IPO, or
+        C's treasury; the IPO is C's treasury unless the title's capitalisation is full): the one the action
+        names (its `shares`), where it names one held there, else the first there; a president's certificate only where the rules let it go."""
+        # the holders `pool` and `initial_offering` named where a source is meant
+        source = "pool" if source is POOL else ("ipo" if source is IPO else source)
+        holder = POOL if source == "pool" else (self._ipo_of(corp) if source == "ipo" else corp)
+        named = [self.certificates[cid] for cid in self._named_shares if cid in self.certificates]
+        for cert in named + [c for c in self.certs_of[corp.id] if c not in named]:
+            if cert.corporation != corp.id:
+                continue
+            if self.owner[cert.id] == holder and not (cert.president and source != "pool" and not self.b_started(corp)):
+                if cert.president and holder != POOL:
+                    continue
+                if cert.president and self.b_in_receivership(corp):
+                    continue  # it passes only by exchange to a player holding as much (_check_president)
+                return cert
+        return None
+
+    def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
+        """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
+        which he sold some already, where the title says `sell_in_blocks: true`)."""
+        certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
+        if self.b_in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
+            return []
+        if not self.param("president_certificate_saleable"):
+            certs = [c for c in certs if not c.president]
+        elif any(c.president for c in certs) and not any(
+                self.b_percent(p, corp) >= self.certs_of[corp.id][0].percent
+                for p in self.players if p != player and p.id not in self.g["out"]):
+            # the president's certificate is sold only where another player holds as much, who then presides
+            certs = [c for c in certs if not c.president]
+        if (self.DATA.properties.get("sell_in_blocks") and self.g["round"] == "stock"
+                and corp.id in self.g.get("turn_sold", frozenset())):
+            return []  # a corporation's shares are sold in one block in a turn
+        return sorted(certs, key=lambda c: (c.president, -c.index))
+
+    def b_shareholders(self, corp: Entity) -> list[Entity]:
+        seen = []
+        for cert in self.certs_of[corp.id]:
+            holder = self.owner[cert.id]
+            if holder not in seen:
+                seen.append(holder)
+        return seen
+
+    def b_bank_buys_this_turn(self) -> int:
+        return self.g["bank_buys"]
+
+    def b_bank_funded_shares(self, corp: Entity) -> int:
+        """bank_funded_shares(C): shares whose price the bank pays C when it is started: where the title
+        says so (`bank_funds_on_par`), the certificates a private granted that players hold unpaid."""
+        if not corp.get("bank_funds_on_par"):
+            return 0
+        granted = self.g.get("granted", frozenset())
+        return sum(
+            c.shares for c in self.certs_of[corp.id]
+            if c.id in granted and self.owner[c.id].kind == "player"
+        )
+
+    def _done_this_turn(self, mark: str) -> bool:
+        """Whether the runtime's own mark m (a station token in a track-and-token step, a private's lay) was
+        made in this operating turn. (What a title's rules do once a turn is its declared state,
+        `state done_this_turn: set[turn_marks] reset on operating_turn_start`.)"""
+        return mark in self.g.get("turn_marks", frozenset())
+
+    def _mark_done_this_turn(self, mark: str) -> None:
+        """The runtime's own mark m: not done again this operating turn."""
+        self.j.set(self.g, "turn_marks", self.g.get("turn_marks", frozenset()) | {mark})
+
+    # -- effects the DSL calls with `do`
+    def b_set_par(self, corp: Entity, price: int) -> None:
+        cell = self.market.par_cell(price)
+        if cell is None:
+            raise IllegalAction(f"{self.money(price)} is not a par price")
+        self.j.set(self.corp[corp.id], "par", price)
+        self._place_token(corp, cell)
+        self.emit("corporation_started", corp, price)
+
+    def b_bought(self, player: Entity, corp: Entity) -> None:
+        self._reenter(player)
+        self.j.set(self.g, "round_acted", True)
+        self.j.set(self.g, "acted", True)
+        self._check_float(corp)
+        self._check_president(corp)
+        if self.g["round"] == "stock" and self.param("sell_buy_order") == "sell_then_buy" \
+                and not self.g.get("auction") and not self._privates_for_sale():
+            # nothing is left to do in the turn (one buy, no sale after it): it ends
+            self.j.set(self.g, "passes", 0)
+            self._next_turn()
+        elif self.g["round"] == "special":
+            self._special_next(None)  # one certificate a turn; the player keeps his place until he passes
+
+    def b_note_sold(self, player: Entity, corp: Entity) -> None:
+        if self.g["round"] == "stock":
+            self._reenter(player)
+        self.j.set(self.g, "round_acted", True)
+        self.j.set(self.g, "sold", True)
+        self.j.set(self.g, "acted", True)
+        self.j.set(self.g, "turn_sold", self.g.get("turn_sold", frozenset()) | {corp.id})
+
+    def b_sold_this_turn(self, player: Entity, corp: Entity) -> bool:
+        """sold_this_turn(P, C): P, on turn, has already sold certificates of C in this turn (a stock
+        round turn, or the operating turn whose train he is raising money for)."""
+        return corp.id in self.g.get("turn_sold", frozenset())
+
+    def b_market_move(self, corp: Entity, direction: str) -> None:
+        """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
+        down or left in the operating turn where C declared its card's `hold_price` ability)."""
+        cell = self.corp[corp.id]["cell"]
+        if cell is None or self.b_prices_frozen():
+            return
+        if str(direction) in ("left", "down") and self._armed(corp, "hold_price") and self.g["round"] == "operating":
+            return
+        new = self.market.move(cell, direction)
+        if new != cell:
+            self._place_token(corp, new)
+
+    def b_choose_share_layout(self, corp: Entity, president_percent: int) -> None:
+        """choose_share_layout(C, p): C's certificates become the layout of its `share_layouts` whose president's certificate is p% (before C is started)."""
+        layouts = corp.get("share_layouts")
+        if not isinstance(layouts, dict) or president_percent not in layouts:
+            raise IllegalAction(f"{corp} has no share layout with a {president_percent}% president's certificate")
+        if any(self.owner[c.id] != self._ipo_of(corp) for c in self.certs_of[corp.id]):
+            raise IllegalAction(f"{corp}'s certificates are no longer all in the bank")
+        for cert in self.certs_of[corp.id]:
+            self.j.delete(self.certificates, cert.id)
+            self.j.delete(self.owner, cert.id)
+        certs = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate(layouts[president_percent])]
+        for cert in certs:
+            self.j.set(self.certificates, cert.id, cert)
+            self.j.set(self.owner, cert.id, self._ipo_of(corp))
+        self.j.set(self.certs_of, corp.id, certs)
+
+    def b_prices_frozen(self) -> bool:
+        """prices_frozen(): whether the current phase is one the market's `frozen_in` names (no price moves)."""
+        frozen = self.DATA.components_of("market")[0].get("frozen_in") or []
+        return self.g["phase"] in [str(p) for p in frozen]
+
+    def b_check_president(self, corp: Entity) -> None:
+        self._check_president(corp)
+
+    def b_check_float(self, corp: Entity) -> None:
+        """check_float(C): C floats if players now hold its float percentage."""
+        self._check_float(corp)
+
+    # ------------------------------------------------------------ markets, floats, presidents
+
+    def _place_token(self, corp: Entity, cell) -> None:
+        old = self.corp[corp.id]["cell"]
+        if old is not None:
+            stack = self.stacks[old]
+            self.j.remove(stack, corp.id)
+        if cell not in self.stacks:
+            self.j.set(self.stacks, cell, [])
+        self.j.append(self.stacks[cell], corp.id)  # a new arrival goes under the others
+        self.j.set(self.corp[corp.id], "cell", cell)
+        if "close" in self.market.zones_of(cell):
+            self._close_corporation(corp)
+            return
+        if old is not None and self.market.zones_of(old) - self.market.zones_of(cell):
+            self._sanction_excess(corp)
+        ends = self.param("game_end")
+        if "share_price" in ends and self.g["end_reason"] is None:
+            ceiling = self.DATA.properties.get("end_share_price")
+            reached = "end_game" in self.market.zones_of(cell) or (
+                ceiling is not None and self.market.price(cell) >= self._value(ceiling, "end_share_price"))
+            if reached:
+                self.j.set(self.g, "end_reason", "share_price")
+
+    def _check_float(self, corp: Entity) -> None:
+        state = self.corp[corp.id]
+        if state["floated"]:
+            return
+        needed = corp.get("float") or self.DATA.properties.get("float")
+        needed = self._by_par_zone(corp, self._value(needed, f"corporation {corp} float"))
+        needed = self._by_phase(needed, f"corporation {corp} float")
+        if self.DATA.properties.get("float_counts") == "sold_from_treasury":
+            # every certificate that has left the corporation's IPO counts, wherever it is now
+            held = 100 - self.b_percent(self._ipo_of(corp), corp)
+        else:
+            held = sum(self.b_percent(p, corp) for p in self.players)
+        if held >= needed:
+            self.j.set(state, "floated", True)
+            self._deliver_own_trains(corp)
+            if self.DATA.properties.get("home_token_at") == "float":
+                self.b_place_home_token(corp)
+            self.emit("floated", corp)
+
+    def _by_par_zone(self, corp: Entity, value):
+        """A value that may be a map keyed by market zone (`float: {blue => 40%, purple => 50%}`): read at
+        a zone of the cell the corporation was started in; any other value as it is."""
+        if not isinstance(value, dict):
+            return value
+        par = self.corp[corp.id]["par"]
+        cell = self.market.par_cell(par) if par is not None else None
+        for zone in sorted(self.market.zones_of(cell)) if cell is not None else ():
+            if zone in value:
+                return value[zone]
+        return value
+
+    def _deliver_own_trains(self, corp: Entity) -> None:
+        """A train whose component names an `owner` corporation and `delivered: float` goes to that
+        corporation when it floats; the bank never sells it."""
+        for tid in self.train_order:
+            comp = self.DATA.component("train", self.trains[tid].name)
+            if str(comp.get("owner")) == corp.id and comp.get("delivered") == "float" and self.owner[tid] is DEPOT:
+                self.j.set(self.owner, tid, corp)
+
+    def _by_phase(self, value, what: str):
+        """A value that may be a map by phase: keyed by the current phase's
+        name or by its `group` (1880's A, B, C, D)."""
+        if not isinstance(value, dict):
+            return value
+        phase = self._phase()
+        for key in (phase["key"], phase.get("group")):
+            if key is not None and str(key) in value:
+                return value[str(key)]
+        raise RuleGap(what, f"no value for phase {phase['key']}")
+
+    def _check_president(self, corp: Entity) -> None:
+        """A player holding more than the president takes the presidency:
+        he trades shares worth the president's certificate for it."""
+        pres_cert = self.certs_of[corp.id][0]
+        president = self.owner[pres_cert.id]
+        if president is POOL and self._receivership_rules():
+            self._end_receivership(corp, pres_cert)
+            return
+        if president.kind != "player":
+            return
+        found = self._presidency_challenger(corp, president, self.b_percent(president, corp))
+        if found is None:
+            return
+        self._exchange_presidency(corp, president, *found)
+
+    def _presidency_challenger(self, corp: Entity, president: Entity, best: int):
+        """Who takes `corp`'s presidency from `president`, whose holding counts as `best` percent: the
+        first player from his left holding more (ties go to the nearest), then corporations holding more
+        where the title's `presidency_contenders` names them, in operating order (a corporation's own
+        unsold shares never count); with the first set of his ordinary certificates worth the president's
+        certificate that he gives for it. None when nobody does."""
+        held = {p: self.b_percent(p, corp) for p in self.players}
+        order = self._seating_from(president)
+        challenger = None
+        for p in order:
+            if held[p] > best:
+                best = held[p]
+                challenger = p
+        if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()):
+            for corp_holder in sorted((c for c in self.corporations if c != corp and not self.corp[c.id]["closed"]
+                                       and self.corp[c.id]["cell"] is not None), key=self._operating_key):
+                pct = self.b_percent(corp_holder, corp)
+                if pct > best:
+                    best, challenger = pct, corp_holder
+        if challenger is None:
+            return None
+        given = self._exchange_given(corp, challenger)
+        return None if given is None else (challenger, given)
+
+    def b_can_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> bool:
+        """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent
+        less, a holder would take it from him (hand_over_presidency)."""
+        if self.owner[self.certs_of[corp.id][0].id] != player:
+            return False
+        return self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold)) is not None
+
+    def b_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> None:
+        """hand_over_presidency(C, P, n): P, C's president, sells n percent of C, his president's certificate
+        among it: the holder who then holds the most, more than P's n percent less (§4.5.2's order), takes
+        the president's certificate and gives P certificates worth it (§4.5.3), which P may then sell.
+        Refused when nobody would take it (the president's certificate is sold only so)."""
+        pres_cert = self.certs_of[corp.id][0]
+        if self.owner[pres_cert.id] != player:
+            raise IllegalAction(f"{player} does not hold the president's certificate of {corp}")
+        found = self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold))
+        if found is None:
+            raise IllegalAction(f"selling {sold}% of {corp} would hand the presidency to nobody: no other holder "
+                                "would hold more, with certificates worth the president's certificate")
+        self._exchange_presidency(corp, player, *found)
+
+    def _exchange_presidency(self, corp: Entity, president: Entity, challenger: Entity, given) -> None:
+        """The challenger gives `given` (certificates worth the president's certificate) and takes it."""
+        pres_cert = self.certs_of[corp.id][0]
+        for cert in given:
+            self.move(cert, challenger, president)
+        self.move(pres_cert, president, challenger)
+        self.emit("president_changed", corp, president, challenger)
+        if (self.b_certificates(president) > self.param("cert_limit")
+                and self._sanctioned("cert_limit", "take_over")):
+            self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
+
+    def _exchange_given(self, corp: Entity, challenger: Entity) -> tuple[Certificate, ...] | None:
+        """The ordinary certificates a challenger gives for the president's certificate: the first set of
+        `exchange_sets` he holds (the fewest, then the highest-numbered); where the title says
+        `presidency_exchange: first_acquired`, the shares he came by first, where they make up its value."""
+        if self.DATA.properties.get("presidency_exchange") == "first_acquired":
+            pres = self.certs_of[corp.id][0]
+            mine = sorted((c for c in self.certs_of[corp.id] if not c.president and self.owner[c.id] == challenger),
+                          key=lambda c: (self.acquired.get(c.id, 0), c.index))
+            group, total = [], 0
+            for cert in mine:
+                if total >= pres.percent:
+                    break
+                group.append(cert)
+                total += cert.percent
+            if total == pres.percent:
+                return tuple(group)
+        return next((group for group in exchange_sets(self.certs_of[corp.id])
+                     if all(self.owner[cert.id] == challenger for cert in group)), None)
+
+    # -- bankruptcy and receivership (generic: the title's `receivership_steps` and its bankrupt action say how)
+
+    def _receivership_rules(self) -> bool:
+        return bool(self._param_or("receivership_steps", None))
+
+    def b_in_receivership(self, corp: Entity) -> bool:
+        """in_receivership(C): C is started and open, and its president's certificate lies in the market (no
+        player presides it); where the title has `receivership_steps`, the runtime operates it."""
+        if not isinstance(corp, Entity) or corp.kind != "corporation" or not self._receivership_rules():
+            return False
+        if self.corp[corp.id]["closed"] or self.corp[corp.id]["par"] is None:
+            return False
+        return self.owner[self.certs_of[corp.id][0].id] is POOL
+
+    def _end_receivership(self, corp: Entity, pres_cert: Certificate) -> None:
+        """A president's certificate in the market goes to the player holding at least as much of the
+        corporation as it is worth (the most; ties: seating order from the player on turn), who gives
+        ordinary certificates worth as much to the market."""
+        start = self.current_entity()
+        order = self.players if not isinstance(start, Entity) or start.kind != "player" else \
+            [start] + self._seating_from(start)
+        best, taker = pres_cert.percent - 1, None
+        for p in order:
+            if p.id in self.g["out"]:
+                continue
+            held = self.b_percent(p, corp)
+            if held > best:
+                best, taker = held, p
+        if taker is None:
+            return
+        need, given = pres_cert.percent, []
+        for cert in sorted(self.certs_of[corp.id], key=lambda c: -c.index):
+            if need <= 0:
+                break
+            if self.owner[cert.id] == taker and not cert.president and cert.percent <= need:
+                given.append(cert)
+                need -= cert.percent
+        if need != 0:
+            return
+        if self.DATA.properties.get("presidency_exchange") == "first_acquired":
+            given = list(self._exchange_given(corp, taker) or given)
+        for cert in given:
+            self.move(cert, taker, POOL)
+        self.move(pres_cert, POOL, taker)
+        self.emit("president_changed", corp, POOL, taker)
+
+    def b_sell_out(self, player: Entity) -> None:
+        """sell_out(P): a bankrupt player's certificates all go to the market, and P receives their price.
+        Corporation by corporation: first the certificates he may sell by the usual rules (within the pool
+        cap) as one sale, moving the price as a sale of his does; then the rest, even past the pool cap
+        and the president's certificate, at the price then, which does not move. Each corporation then
+        gets a new president (a player holding as much as the president's certificate) or, with none,
+        operates in receivership. His privates and minors close. (18xx.games implementation of 1846's
+        bankruptcy, the title's bankrupt action cites it.)"""
+        for corp in self.corporations:
+            if self.corp[corp.id]["closed"] or self.corp[corp.id]["cell"] is None:
+                continue
+            if not any(self.owner[c.id] == player for c in self.certs_of[corp.id]):
+                continue
+            normal, room = [], self.param("pool_cap") - self.b_percent(POOL, corp)
+            for cert in self.b_sellable(player, corp):
+                if cert.percent <= room:
+                    normal.append(cert)
+                    room -= cert.percent
+            if normal:
+                self.transfer(self.b_price(corp) * sum(c.percent for c in normal) // 10, BANK, player)
+                for cert in normal:
+                    self.move(cert, player, POOL)
+                # the library's price drop, the sale naming no certificates (the runtime makes it)
+                self.call("price_drop_on_sale", player, corp, [], len(normal))
+                self.b_note_sold(player, corp)
+                self.state_set("sold_this_round", (player, corp), True)  # the library's record of the round's sales
+            if self.corp[corp.id]["closed"]:
+                continue
+            rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
+            if rest:
+                self.transfer(self.b_price(corp) * sum(c.percent for c in rest) // 10, BANK, player)
+                for cert in rest:
+                    self.move(cert, player, POOL)
+            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "sell_out"):
+                # the title's `sanction pool_cap for ...` allows it until players buy the excess back
+                self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
+            self._check_president(corp)
+        for item in self.privates:
+            if self.owner[item.id] == player and not self.closed[item.id]:
+                self.b_close_private(item)
+        for minor in self.minors:
+            if self.owner[minor.id] == player:
+                self._close_minor(minor)
+
+    def b_leave_game(self, player: Entity) -> None:
+        """leave_game(P): P is out of the game (bankrupt): he takes no more turns."""
+        self.j.set(self.g, "out", self.g["out"] | {player.id})
+
+    def b_players_in_game(self) -> int:
+        """players_in_game(): the players not out of the game."""
+        return sum(1 for p in self.players if p.id not in self.g["out"])
+
+    def _receivership_action(self, corp: Entity) -> Action:
+        """What a corporation in receivership does at its current step (the title's `receivership_steps`;
+        any other step passes): runs its best routes, withholds, and buys the bank's cheapest train (the
+        cheaper side of the card) when it has none and its cash pays for it."""
+        who = {"entity": corp.id, "entity_type": "corporation"}
+        step = self.g["step"]
+        if step in self.param("receivership_steps"):
+            if step == "run_routes":
+                return self._route_candidates(corp, who)[0]
+            if step == "dividend":
+                return {"type": "dividend", **who, "kind": "withhold"}
+            if step == "buy_train" and not self.b_trains(corp) and self._available_train_ids():
+                tid = self._available_train_ids()[0]
+                train = self.trains[tid]
+                sides = [train.name, *self.train_sides.get(train.name, ())]
+                side = min(sides, key=lambda name: self._train_side(train, name).price)
+                price = self._train_side(train, side).price
+                if self.cash[corp] >= price:
+                    return {"type": "buy_train", **who, "train": tid, "price": price, "variant": side}
+        return {"type": "pass", **who}
+
+    def _sanctioned(self, invariant: str, step: str) -> bool:
+        """Whether the title has a `sanction INVARIANT for X` clause where X is
+        the action being played or the runtime step `step` inside it
+        (`take_over`, `market_move`); the verifier accepts the same names."""
+        action = self.g.get("current_action") or "end_stock_round"
+        return any(f"sanction {invariant}/{name}" in self.DATA.rules for name in (action, step))
+
+    def _sanction_excess(self, corp: Entity, step: str = "market_move") -> None:
+        """A price leaving an exempt zone (or a company losing the card that exempted it) can put holders over
+        a limit; where the title sanctions that (a `sanction` clause for the action now being played, or for
+        the runtime step: `market_move`, `discard_cards`), the excess is recorded so the monitor allows it
+        until settled."""
+        for invariant in ("cert_limit", "holding_cap"):
+            if not self._sanctioned(invariant, step):
+                continue
+            for player in self.players:
+                over = (self.b_certificates(player) > self.param("cert_limit") if invariant == "cert_limit"
+                        else self.b_percent(player, corp) > self.param("holding_cap"))
+                if over:
+                    self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {(invariant, player.id)})
+
+    def _settle_sanctions(self) -> None:
+        """A sanctioned excess ends once the holder is back within the limit."""
+        def settled(name: str, pid: str) -> bool:
+            player = self.entity("player", pid) if name != "pool_cap" else None
+            if name == "cert_limit":
+                return self.b_certificates(player) <= self.param("cert_limit")
+            if name == "holding_cap":
+                return all(self.b_percent(player, c) <= self.param("holding_cap")
+                           or "unlimited_holding" in self.b_zones(c) for c in self.corporations)
+            if name == "pool_cap":
+                return self.b_percent(POOL, self.entity("corporation", pid)) <= self.param("pool_cap")
+            return False
+
+        keep = frozenset((name, pid) for name, pid in self.g["sanctioned"] if not settled(name, pid))
+        if keep != self.g["sanctioned"]:
+            self.j.set(self.g, "sanctioned", keep)
+
+    def _seating_from(self, player: Entity) -> list[Entity]:
+        i = self.players.index(player)
+        return self.players[i + 1:] + self.players[:i]
+
+    # ------------------------------------------------------------ rounds: stock
+
+    def _start_stock_round(self, first_player: int) -> None:
+        self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
+        self.j.set(self.g, "round", "stock")
+        self.j.set(self.g, "stock_rounds", self.g["stock_rounds"] + 1)
+        while self.players[first_player].id in self.g["out"] and self.b_players_in_game():
+            first_player = (first_player + 1) % self.n
+        self.j.set(self.g, "turn", first_player)
+        self.j.set(self.g, "passes", 0)
+        self._reset_states("stock_round_start")
+        self.j.set(self.g, "round_acted", False)
+        self._new_turn()
+
+    def _new_turn(self) -> None:
+        self.j.set(self.g, "acted", False)
+        self._reset_states("stock_turn_start")
+        self.j.set(self.g, "sold", False)
+        if self.g.get("turn_sold"):
+            self.j.set(self.g, "turn_sold", frozenset())
+
+    def current_entity(self) -> Entity | None:
+        if self.g["finished"]:
+            return None
+        pending = self.g.get("pending")
+        if pending:
+            kind, key, _ = pending[0]
+            return self.entity(kind, key)
+        if self.g["round"] == "stock":
+            auction = self.g.get("auction")
+            if auction:
+                return self.entity("player", auction["turn"])
+            return self.players[self.g["turn"]]
+        if self.g["round"] in ("draft", "auction"):
+            return self.players[self.g["turn"]]
+        if self.g["round"] == "operating" and self.g["operating"] is not None:
+            return self._operator(self.g["operating"])
+        if self.g["round"] == "acquisition" and self.g.get("acquisition"):
+            state = self.g["acquisition"]
+            return self.entity("corporation", state["bidders"][state["turn"]])
+        if self.g["round"] == "special" and self.g.get("special"):
+            return self.players[self.g["special"]["turn"]]
+        return None
+
+    def b_pass_turn(self, entity: Entity) -> None:
+        """`pass`: in a stock round, end the turn (a turn with no action is a
+        pass; all players passing in a row ends the round); in an operating
+        round, skip the current step."""
+        if self._decline_station_swap(entity):
+            return
+        if self._declinable_pending():
+            kind, key, owed = self.g["pending"][0]
+            if (kind, key) != (entity.kind, entity.id):
+                raise IllegalAction(f"{key} must first {owed.replace('_', ' ')}")
+            self.b_resolve_decision(entity, owed)  # declined: what was owed is not done
+            return
+        if self.g["round"] == "draft":
+            self._draft_pass(entity)
+            return
+        if self.g["round"] == "auction":
+            self._starting_pass(entity)
+            return
+        if self.g["round"] == "stock":
+            if self.g.get("auction"):
+                self._auction_pass(entity)
+                return
+            if self._privates_for_sale():
+                self._pass_on_private()
+                return
+            if self.g["acted"]:
+                self.j.set(self.g, "passes", 0)
+            else:
+                self.j.set(self.g, "passes", self.g["passes"] + 1)
+                self._take_pass_card(entity)
+            if self.g["passes"] >= self.b_players_in_game():
+                last = self.g["turn"]
+                self.j.set(self.g, "priority", (last + 1) % self.n)
+                if self._passing_order_cards():
+                    self._seat_by_passing_order()
+                self._end_stock_round()
+                return
+            self._next_turn()
+        elif self.g["round"] == "operating":
+            self._next_step()
+        elif self.g["round"] == "acquisition":
+            self._acquisition_turn_over()
+        elif self.g["round"] == "special":
+            self._special_next(entity)
+
+    # -- priority by passing order (the title's `next_sr_order: passing_order_cards`)
+
+    def _passing_order_cards(self) -> bool:
+        return self._param_or("next_sr_order", None) == "passing_order_cards"
+
+    def _take_pass_card(self, player: Entity) -> None:
+        """A player passing in a stock round takes the next passing-order card, unless he holds one."""
+        if self._passing_order_cards() and player.id not in self.g.get("pass_order", ()):
+            self.j.set(self.g, "pass_order", self.g.get("pass_order", ()) + (player.id,))
+
+    def _reenter(self, player: Entity) -> None:
+        """A passed player acting again in the stock round gives up his card; the later cards move up."""
+        if self._passing_order_cards() and player.id in self.g.get("pass_order", ()):
+            self.j.set(self.g, "pass_order", tuple(p for p in self.g["pass_order"] if p != player.id))
+
+    def b_passing_order(self) -> list[str]:
+        """passing_order(): the players holding passing-order cards in this stock round, first pass first."""
+        return list(self.g.get("pass_order", ()))
+
+    def _seat_by_passing_order(self) -> None:
+        """The stock round ends: the player order follows the passing order (first to pass first, players
+        without a card after them in their seating order) and the first holds the priority deal."""
+        order = [self.entity("player", pid) for pid in self.g.get("pass_order", ())]
+        order += [p for p in self.players if p not in order]
+        self._reseat(order)
+        self.j.set(self.g, "priority", 0)
+        self.j.set(self.g, "pass_order", ())
+
+    def _pass_on_private(self) -> None:
+        self.j.set(self.g, "passes", self.g["passes"] + 1)
+        if self.g["passes"] < self.n:
+            self._next_turn()
+            return
+        item = self.b_private_on_sale()
+        effect = item.get("on_all_pass")
+        self.j.set(self.g, "passes", 0)
+        if effect == "discount":
+            step = self._value(item.get("discount"), f"private {item} discount")
+            self.j.set(self.g, "sale_price", max(0, self.g["sale_price"] - step))
+        elif effect == "private_income":
+            self.emit("operating_round_start")
+        else:
+            raise RuleGap(f"private {item} on_all_pass", "what happens when all pass on it is not given")
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        turn = (self.g["turn"] + 1) % self.n
+        while self.players[turn].id in self.g["out"] and self.b_players_in_game():
+            turn = (turn + 1) % self.n  # a player out of the game (bankrupt) takes no turn
+        self.j.set(self.g, "turn", turn)
+        self._new_turn()
+
+    def _end_stock_round(self) -> None:
+        self.j.set(self.g, "current_action", "end_stock_round")
+        # play that can no longer change: a stock round where nobody acted, after a whole set of rounds
+        # that moved no money since the last such round, would repeat for ever. No rulebook end condition
+        # covers it (e.g. 1846 with every corporation closed but one that no player can afford to start:
+        # nobody operates, nobody can buy); the game ends there only where the rulespec says so
+        # (`stalemate_ends_game`, an assumption of the title), else it is a gap
+        holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
+        # an end the title's conditions have already set in motion (the last train bought, the bank
+        # broken) comes at its own time: play that can no longer change is no stalemate then
+        if not self.g.get("round_acted") and not self._end_in_motion():
+            if self.g.get("idle_holdings") == holdings:
+                if not self.DATA.properties.get("stalemate_ends_game"):
+                    raise RuleGap("stalemate_ends_game", "play can no longer change (a stock round where nobody "
+                                  "acted, after a set of rounds that moved no money) and no end condition of "
+                                  "the title applies: the rulespec must say whether the game ends here")
+                self.b_end_game_now("stalemate")
+                return
+            self.j.set(self.g, "idle_holdings", holdings)
+        else:
+            self.j.set(self.g, "idle_holdings", None)
+        # the prices move corporation by corporation, in operating order (where two share a cell, which
+        # moves first decides their order in the next): a sold-out corporation rises (owned entirely by
+        # players, or, with `sold_out_holders: [players, corporations]`, by players and other corporations),
+        # one with shares in the market falls
+        priced = [c for c in self.corporations if self.corp[c.id]["cell"] is not None and not self.corp[c.id]["closed"]]
+        for corp in sorted(priced, key=self._operating_key):
+            if self.param("sold_out_rise") and self._sold_out(corp):
+                self.b_market_move(corp, "up")
+            if self.DATA.properties.get("pool_drop_at_round_end") and not self.corp[corp.id]["closed"] \
+                    and self.b_percent(POOL, corp) > 0:
+                self.b_market_move(corp, "down")
+        self.emit("stock_round_end")
+        if self.g.get("resume"):
+            self._resume_operating_round()
+            return
+        if self._end_in_motion():
+            self._end_game()
+            return
+        self.j.set(self.g, "ors_in_set", self._phase_ors(self._phase()))
+        self.j.set(self.g, "set", self.g["set"] + 1)
+        self.j.set(self.g, "or", 0)
+        self._start_operating_round()
+
+    def _sold_out(self, corp: Entity) -> bool:
+        """Whether `corp` is sold out at the end of a stock round: the title's `sold_out` function where it
+        has one (1880 Romania VIII.3: every share then available is out of the bank), else every share is
+        with the players (with `sold_out_holders: [players, corporations]`, with players and other
+        corporations)."""
+        if "sold_out" in self.ROUTINES:
+            return bool(self.call("sold_out", corp))
+        holders = list(self.players)
+        if "corporations" in (self.DATA.properties.get("sold_out_holders") or ()):
+            holders += [c for c in self.corporations if c != corp]
+        return sum(self.b_percent(h, corp) for h in holders) == 100

@@ -1,0 +1,603 @@
+"""The map: home stations and reservations, tile lays and their costs (terrain, borders, discounts),
+station tokens, and the tiles and stations a lay or a token changes.
+
+`TilesAndTokens` is a part of `GameBase` (compiler/runtime/game.py); the board's graph and the route
+search are `compiler.runtime.track`'s.
+"""
+
+from __future__ import annotations
+
+from compiler.runtime import track
+from compiler.runtime.entities import BANK, SCRAP, Entity
+from compiler.runtime.errors import IllegalAction, RuleGap
+
+
+class TilesAndTokens:
+    """GameBase's map: homes, tile lays, their costs, and station tokens."""
+
+    # ------------------------------------------------------------ homes and reservations
+
+    # -- a home station chosen when the company starts (`home: chosen_on_float`)
+
+    def _home_chosen(self, corp: Entity) -> bool:
+        return corp.get("home") == "chosen_on_float"
+
+    def b_home_open(self, corp: Entity) -> bool:
+        """home_open(C): C's home station can be placed: always for a printed home; for a home chosen when
+        the company floats (`home: chosen_on_float`), some city has an open slot for it."""
+        if not self._home_chosen(corp) or self.board is None:
+            return True
+        return bool(self._open_cities(corp))
+
+    def _open_cities(self, corp: Entity) -> list["track.TokenSpot"]:
+        """The city spots where `corp` could place a home station now: a free slot, not kept for another
+        company's home, in a hex where it has no token."""
+        board = self._need_board()
+        out = []
+        for hex_id in board.hexes:
+            for index, node in enumerate(board.tile_at(hex_id).nodes):
+                if node.kind != "city":
+                    continue
+                try:
+                    out.append(track.check_token(board, corp.id, (hex_id, index), home=True))
+                except IllegalAction:
+                    continue
+        return out
+
+    def b_check_home_choice(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_home_choice(C, city): the spot if C, owing the choice of its home station, may take it
+        in `city` (any open city slot; no route needed). Refused (IllegalAction) otherwise."""
+        if not self.b_pending_decision(corp, "place_token") or not self._home_chosen(corp):
+            raise IllegalAction(f"{corp} does not choose a home station now")
+        return track.check_token(self._need_board(), corp.id, str(city), home=True)
+
+    def _setup_reservations(self) -> None:
+        """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
+        0 unless given) for their holder, a private or a corporation still in play: other companies may
+        not take the last free slots kept so. A private's reservation ends when it closes, or (`ends:
+        sold`) when a corporation buys it; `remove_reservations()` ends them all."""
+        if self.board is None:
+            return
+        for holder in [*self.privates, *self.corporations]:
+            if self.closed.get(holder.id) if holder.kind == "private" else self.corp[holder.id]["closed"]:
+                continue
+            for ability in self._abilities(holder, "reserved_slot"):
+                ref = (str(ability["hex"]), int(ability.get("city", 0)))
+                self._board_change(lambda ref=ref, who=holder.id: self.board.reserved.setdefault(ref, []).append(who))
+
+    def _drop_reservations(self, holder: Entity) -> None:
+        """The station slots `holder`'s abilities keep are open again (its home reservation stays)."""
+        hexes = {str(a["hex"]) for a in self._abilities(holder, "reserved_slot")}
+        if self.board is None or not hexes:
+            return
+
+        def drop() -> None:
+            for (hex_id, _node), kept in self.board.reserved.items():
+                while hex_id in hexes and holder.id in kept:
+                    kept.remove(holder.id)
+
+        self._board_change(drop)
+
+    def _kept_for(self, corp: Entity, ref) -> dict | None:
+        """The ability (effect reserved_slot) of `corp` that keeps the station `ref` for it still, if any;
+        one with `lasting: true` keeps its price (and its teleport) after the reservation ends, while `corp`
+        has no station in that hex."""
+        if self.board is None:
+            return None
+        ability = next((a for a in self._abilities(corp, "reserved_slot") if str(a["hex"]) == ref[0]), None)
+        if ability is None:
+            return None
+        if corp.id in self.board.reservations(ref):
+            return ability
+        if ability.get("lasting") and ref[0] not in {h for h, _ in self.board.tokens_of(corp.id)}:
+            return ability
+        return None
+
+    def b_check_station(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_station(C, city): the spot if C may place a station token there now: as check_token, and
+        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route; a company
+        whose card has `effect: squeeze_token` may place it beside a city's circles when none is free for it
+        (reachable, none of its tokens in the hex, not in the city its `excluded_city` names)."""
+        try:
+            return self.b_check_token(corp, city)
+        except IllegalAction:
+            board = self._need_board()
+            try:
+                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            except ValueError:
+                raise IllegalAction(f"there is no city {city!r}") from None
+            ability = self._kept_for(corp, ref)
+            if ability is None or ability.get("teleport_price") is None:
+                squeeze = self._squeeze_spot(corp, ref)
+                if squeeze is None:
+                    raise
+                return squeeze
+            return track.check_token(board, corp.id, ref, home=True)
+
+    def _squeeze_spot(self, corp: Entity, ref) -> "track.TokenSpot | None":
+        """The spot beside the circles of a city with no free slot for `corp`, where its card's `squeeze_token`
+        allows one; refused (IllegalAction naming the card) in its `excluded_city`; None where the card does
+        not apply (no such card, not a city, a free slot, no route, a token of its own in the hex)."""
+        ability = self._power(corp, "squeeze_token") if corp.kind == "corporation" else None
+        board = self._need_board()
+        if ability is None or ref[0] not in board.hexes or not 0 <= ref[1] < len(board.tile_at(ref[0]).nodes):
+            return None
+        if board.node(ref).kind != "city" or board.free_slot(ref, corp.id) is not None:
+            return None
+        if any(corp.id in held for (h, _), held in board.tokens.items() if h == ref[0]):
+            return None
+        if ref not in track.reach(board, corp.id).nodes:
+            return None
+        name = next((c.get("title") for c in self.DATA.components_of("hex") if c["key"] == ref[0]), None)
+        if ability.get("excluded_city") is not None and name == self._value(ability["excluded_city"], "excluded_city"):
+            raise IllegalAction(f"no station goes beside the circles of {name}", rule=self._card_rule(self.b_card_of(corp)))
+        return track.TokenSpot(ref[0], ref[1], len(board.holders(ref)), board.city_id(ref))
+
+    def b_token_cost(self, corp: Entity, spot: "track.TokenSpot") -> int:
+        """token_cost(C, spot): what C's station token in `spot` costs: the price of its next token, or,
+        in a slot one of its abilities still keeps for it, the ability's `price` (its `teleport_price`
+        where C has no route to the slot)."""
+        ref = (spot.hex, spot.node)
+        if self._armed(corp, "free_token"):
+            return 0  # a token declared free with its card's ability (`effect: free_token`)
+        ability = self._kept_for(corp, ref)
+        if ability is None or ability.get("price") is None:
+            return self.b_next_token_cost(corp)
+        if ability.get("teleport_price") is not None and ref not in track.reach(self._need_board(), corp.id).nodes:
+            return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
+        return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
+
+    def b_unreserve_home(self, corp: Entity) -> None:
+        """unreserve_home(C): C's home station circle is no longer kept for it (other companies may take it)."""
+        if self.board is not None:
+            board = self.board
+            self._board_change(lambda: board.unreserve(corp.id))
+
+    def b_remove_reservations(self) -> None:
+        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
+        for holder in [*self.privates, *self.corporations]:
+            self._drop_reservations(holder)
+
+    # ------------------------------------------------------------ builtins: tile lays and station tokens
+
+    # -- track: tiles, tokens, routes (the title's map; compiler.runtime.track)
+
+    def _phase_colors(self) -> list[str]:
+        """The tile colours that may be laid now: the phase's; every colour for the operating company that
+        declared its card's `early_upgrade` (an upgrade still goes one colour at a time)."""
+        colors = [str(c) for c in self._phase().get("tiles", [])]
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and operating.kind == "corporation" and self._armed(operating, "early_upgrade"):
+            colors += [c for c in dict.fromkeys(str(t.get("color")) for t in self.DATA.components_of("tile"))
+                       if c not in colors]
+        return colors
+
+    def _need_board(self) -> "track.Board":
+        if self.board is None:
+            raise RuleGap("the map", f"{self.DATA.title} has no map (no hex components)")
+        return self.board
+
+    def _has_tile(self, name: str) -> bool:
+        return self.DATA.has_component("tile", name)
+
+    def _tile_private(self, name: str) -> str | None:
+        return self.DATA.component("tile", name).get("private") if self._has_tile(name) else None
+
+    def b_check_lay(self, corp: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
+        """check_lay(C, hex, tile, rotation): the lay if it is legal for C now (colour, upgrade chart,
+        track kept, new track reachable, reservations, supply); refused with the reason otherwise."""
+        board = self._need_board()
+        blocker = self._blocked_by(str(hex_id))
+        if blocker is not None:
+            raise IllegalAction(f"{hex_id} is blocked while a {self.owner[blocker.id].kind} owns {blocker}",
+                                rule=self.DATA.rules.get(f"private {blocker.id}"))
+        name = str(tile) if str(tile) in board.tiles or "-" not in str(tile) else str(tile).rsplit("-", 1)[0]
+        for comp in self.DATA.components_of("tile_set"):
+            if name in board.tiles and name not in board.counts:
+                raise IllegalAction(f"#{name} is not in the game's tile set",
+                                    rule=self.DATA.rules.get(f"tile_set {comp['key']}"))
+        lay = track.check_lay(board, corp.id, str(hex_id), str(tile), rotation, self._phase_colors(),
+                              crossable=self._crossable_borders(corp))
+        self._check_lay_slot(lay)
+        owner_private = self._tile_private(lay.tile)
+        if owner_private is not None:
+            item = self.entity("private", owner_private)
+            if self.owner[item.id] != corp or self.closed[item.id]:
+                raise IllegalAction(f"tile {lay.tile} may be laid only by a company that owns {item}")
+        return lay
+
+    # -- border crossing (a private's `effect: border_crossing`, 1880's P2): the companies its owner directs
+    #    may build across borders of its `border_type` before phase `building_until`; each track laid onto
+    #    such a hex side for the first time pays its owner `bonus_per_crossing` before phase `bonus_until`
+
+    def _border_abilities(self) -> list[tuple[Entity, dict]]:
+        """(private, ability) for each open player-owned private with a border_crossing ability."""
+        return [(p, a) for p in self.privates if not self.closed[p.id] and self.owner[p.id].kind == "player"
+                for a in self._abilities(p, "border_crossing")]
+
+    def _before_phase(self, ability: dict, field: str) -> bool:
+        """Whether the game is still before the phase an ability's `field` names (always, if none)."""
+        until = ability.get(field)
+        return until is None or self._phase_index(self.g["phase"]) < self._phase_index(str(until))
+
+    def _crossable_borders(self, corp: Entity) -> frozenset[str]:
+        """The border types `corp` may build across now: those of the border_crossing privates its
+        director owns, before their `building_until` phase."""
+        director = self._director(corp)
+        return frozenset(str(a["border_type"]) for p, a in self._border_abilities()
+                         if self.owner[p.id] == director and self._before_phase(a, "building_until"))
+
+    def _border_crossings(self, lay: "track.Lay") -> None:
+        """After a lay: borders it crossed open for good; each hex side with a printed border that the
+        lay's new track reaches for the first time pays the border_crossing privates' owners."""
+        board = self._need_board()
+        for key in lay.crossed:
+            self._board_change(lambda key=key: board.open_border(*key))
+        if not any(self._abilities(p, "border_crossing") for p in self.privates):
+            return  # the title has no such private: nothing to count
+        abilities = self._border_abilities()
+        done = set(self.g.get("crossed_borders", ()))
+        for edge in lay.new_exits:
+            printed = board.printed_border(lay.hex, edge)
+            nb = board.nbr[lay.hex][edge]
+            side = min((lay.hex, edge), (nb, track.opposite(edge))) if nb is not None else (lay.hex, edge)
+            if printed is None or side in done:
+                continue
+            # an ability that pays for a connection (`paid_when: connected`) waits for track on both sides
+            joined = nb is not None and track.opposite(edge) in board.layout_at(nb).exits
+            paying = [(private, ability) for private, ability in abilities
+                      if str(ability.get("border_type")) == printed.type
+                      and (ability.get("paid_when") != "connected" or joined)]
+            if not paying and any(a.get("paid_when") == "connected" for _, a in abilities):
+                continue  # not yet a connection: the side pays when the other side's track meets it
+            done.add(side)
+            for private, ability in paying:
+                if self._before_phase(ability, "bonus_until"):
+                    bonus = int(self._value(ability["bonus_per_crossing"], f"{private} bonus_per_crossing"))
+                    self.transfer(bonus, BANK, self.owner[private.id])
+        if done != set(self.g.get("crossed_borders", ())):
+            self.j.set(self.g, "crossed_borders", frozenset(done))
+
+    def _blocked_by(self, hex_id: str) -> Entity | None:
+        """The open private whose `blocks_hexes` ability closes `hex_id` to ordinary lays now: while its
+        holder is of the ability's `owner` kind (a player where it says none)."""
+        for item in self.privates:
+            if self.closed[item.id]:
+                continue
+            for child in item.get("children") or ():
+                if child.get("kind") == "ability" and child.get("effect") == "blocks_hexes" \
+                        and self.owner[item.id].kind == str(child.get("owner") or "player") \
+                        and hex_id in (child.get("hexes") or ()):
+                    return item
+        return None
+
+    def b_ability_lay_cost(self, company: Entity, lay: "track.Lay") -> int:
+        """ability_lay_cost(X, lay): what the owning corporation pays for a lay of private X's tile-lay
+        ability (`effect: free_lay`), in currency units: nothing, or where the ability gives a `discount`
+        (1846's Little Miami: $20 off) the lay's cost less that discount off the tile's part, at least 0."""
+        abilities = self._abilities(company, "free_lay")
+        if not abilities or abilities[0].get("discount") is None:
+            return 0
+        return self._lay_cost(lay, int(self._value(abilities[0]["discount"], f"{company} discount")))
+
+    def b_lay_cost(self, lay: "track.Lay") -> int:
+        """lay_cost(lay): the terrain and border costs of a lay, in currency units (at least the
+        title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
+        return self._lay_cost(lay, 0)
+
+    def _lay_cost(self, lay: "track.Lay", extra_discount: int) -> int:
+        """A lay's cost with `extra_discount` more off the tile's part (see b_lay_cost)."""
+        least = self.DATA.properties.get("tile_lay_cost")
+        mh = self._need_board().hexes[lay.hex]
+        # the terrain of the hex: its cost for a first tile, its upgrade cost for the tile replacing the
+        # pre-printed one (named after the hex), nothing for the upgrade of a laid tile
+        printed = (mh.upgrade_cost if lay.replaces == lay.hex else 0) if lay.upgrade else mh.cost
+        borders = lay.cost - printed
+        terrain = printed
+        if lay.upgrade and self._terrain_every_lay():
+            terrain = max(mh.cost, mh.upgrade_cost)  # the hex's cost again for each upgrade
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and self._armed(operating, "no_terrain_cost"):
+            # terrain ignored with the card's ability: the lay costs what a hex without terrain costs
+            return 0 if least is None else int(self._value(least, "tile_lay_cost"))
+        tile_cost = terrain if least is None else max(int(self._value(least, "tile_lay_cost")), terrain)
+        tile_cost = max(0, tile_cost - self._lay_discount(lay, mh) - extra_discount)
+        return tile_cost + max(0, borders - self._border_discount(lay))
+
+    def _terrain_every_lay(self) -> bool:
+        """A `terrain_cost` component with `charged: every_lay_and_upgrade`: a hex's printed cost is paid for
+        its first tile and again for each upgrade."""
+        return any(c.get("charged") == "every_lay_and_upgrade" for c in self.DATA.components_of("terrain_cost"))
+
+    def _discount_holders(self) -> list[Entity]:
+        """The operating company and the open privates whose standing discounts apply to its lays: those it
+        owns, and those its director owns whose ability `serves: owner_companies` (1880 II.3.1: an ability
+        serves every company the private's owner directs, a foreign investor included)."""
+        if self.g.get("operating") is None:
+            return []
+        corp = self._operator(self.g["operating"])
+        director = self._director(corp)
+        return [corp] + [p for p in self.privates if not self.closed[p.id] and (
+            self.owner[p.id] == corp or (director is not None and self.owner[p.id] == director
+                                         and self._serves_owner_companies(p)))]
+
+    def _director(self, operator: Entity) -> Entity | None:
+        """The player who directs `operator`: the library's function `director` (a corporation's president,
+        a minor's or a private's owner where a player holds it; None otherwise)."""
+        return self.call("director", operator)
+
+    @staticmethod
+    def _serves_owner_companies(company: Entity) -> bool:
+        """Whether a private's abilities serve every company its player owner directs (`serves: owner_companies`)."""
+        return any(a.get("kind") == "ability" and str(a.get("serves", "")) == "owner_companies"
+                   for a in company.get("children") or ())
+
+    def _border_discount(self, lay: "track.Lay") -> int:
+        """Standing discounts on the hexsides a lay pays for: an ability with a `discount`, a `terrain`,
+        `hexsides: true` and no use `count` takes its discount off each border of that type crossed."""
+        board = self._need_board()
+        total = 0
+        for holder in self._discount_holders():
+            for ability in holder.get("children") or ():
+                if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count") \
+                        or not ability.get("hexsides") or ability.get("terrain") is None:
+                    continue
+                discount = int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
+                for key in lay.borders:
+                    border = board.borders.get(tuple(key))
+                    if border is not None and border.type == str(ability["terrain"]):
+                        total += min(discount, border.cost)
+        return total
+
+    def _lay_discount(self, lay: "track.Lay", mh) -> int:
+        """Standing discounts on a tile lay for the operating company: an ability (its own, or of an open
+        private it owns) with a `discount` and no use `count`, for hexes of its `terrain` (`terrain: any`:
+        every hex with a cost) or in its `hexes` (and, where it lists them, for its `tiles`)."""
+        holders = self._discount_holders()
+        total = 0
+        for holder in holders:
+            for ability in holder.get("children") or ():
+                if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
+                    continue
+                terrain = ability.get("terrain")
+                if mh.terrains and terrain not in (None, "any") and lay.hex not in (ability.get("hexes") or ()):
+                    # a hex of several terrains: the discount comes off its own terrain's part only
+                    part = sum(cost for kind, cost in mh.terrains if kind == str(terrain))
+                    tiles = ability.get("tiles")
+                    if part and (not tiles or lay.tile in [str(t) for t in tiles]):
+                        total += min(part, int(self._value(ability["discount"], f"{holder} {ability['key']} discount")))
+                    continue
+                where = (terrain is not None and (terrain in (mh.terrain, "any")
+                                                  or terrain in [kind for kind, _ in mh.terrains])) or \
+                    lay.hex in (ability.get("hexes") or ())
+                tiles = ability.get("tiles")
+                if where and (not tiles or lay.tile in [str(t) for t in tiles]):
+                    total += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
+        return total
+
+    def b_markers(self) -> list:
+        """markers(): the revenue markers on the map, as (private, hex, owner, bonus); the owner is a
+        corporation, or a player whose companies all earn the bonus."""
+        return [tuple(m) for m in self.g.get("markers", ())]
+
+    def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
+        """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it; borders the lay
+        crosses open, and a border_crossing private's owner earns its bonus (1880 II.3.1, P2)."""
+        if self._armed(corp, "no_terrain_cost") or (lay.upgrade and self._armed(corp, "early_upgrade")):
+            self._disarm(corp)  # the declared terrain waiver covers one lay, an early upgrade one upgrade
+        self._put_tile(lay, tile_id)
+        self._border_crossings(lay)
+        self._collect_on_lay(corp, lay.hex)
+        self.j.set(self.g, "lays", self.g.get("lays", 0) + 1)
+        if lay.upgrade:
+            self.j.set(self.g, "upgraded", True)
+        if self.g["lays"] >= len(self._lay_slots()):
+            if self.g["step"] == "track_and_token" and not self._done_this_turn("token") and self.b_tokens_left(corp) > 0:
+                return  # the station token may still be placed
+            if self.g["step"] == "lay_tile" and "step_held" in self.ROUTINES and self.call("step_held", corp, "lay_tile"):
+                return  # a lay step the title holds does not end by itself: it is passed
+            self._next_step()
+
+    def b_tile_private_open(self, corp: Entity) -> bool:
+        """tile_private_open(C): C, at its lay step, could now lay a tile with the ability of a private it owns
+        (`effect: free_lay`), or buy a private with such an ability."""
+        if self.g.get("step") != "lay_tile":
+            return False
+        for item in self.privates:
+            if self.owner[item.id] == corp and not self.closed[item.id] and self._abilities(item, "free_lay") \
+                    and "company_lay_tile" in self.ACTION_PARAMS \
+                    and any(self.is_legal(a) for a in self._candidates_for(item, ["company_lay_tile"])):
+                return True
+        buy = next((n for n in ("corporation_buy_company", "buy_company") if n in self.ACTION_PARAMS), None)
+        return buy is not None and any(
+            self._abilities(self._company(a["company"]), "free_lay") and self.is_legal(a)
+            for a in self._candidates_for(corp, [buy]))
+
+    # components a corporation collects by laying a tile in their hex (the title's `collect_on_lay`: 18CO's mines)
+
+    def _collectables(self, kind: str) -> list[tuple[str, str]]:
+        """The (key, hex) of each thing of `kind` a lay collects: a component of that kind in its `home`
+        hex, or, for a component listing `locations`, one per hex of the list (key "COMPONENT@HEX")."""
+        out = []
+        for comp in self.DATA.components_of(kind):
+            locations = comp.get("locations")
+            if locations is not None:
+                hexes = self._value(locations, f"{kind} {comp['key']} locations")
+                out.extend((f"{comp['key']}@{h}", str(h)) for h in hexes)
+            else:
+                out.append((str(comp["key"]), str(comp.get("home"))))
+        return out
+
+    def _collect_on_lay(self, corp: Entity, hex_id: str) -> None:
+        """A tile laid in the hex of a thing of a kind the title lists in `collect_on_lay` (see
+        `_collectables`) gives that thing to the laying corporation, once."""
+        for kind in self.DATA.properties.get("collect_on_lay") or ():
+            for key, home in self._collectables(str(kind)):
+                taken = {(k, key) for k, key, _ in self.g.get("collected", ())}
+                if home == hex_id and (str(kind), key) not in taken:
+                    self.j.set(self.g, "collected", self.g.get("collected", ()) + ((str(kind), key, corp.id),))
+
+    def b_collected(self, holder: Entity, kind: str) -> int:
+        """collected(C, kind): how many components of `kind` (listed in `collect_on_lay`) C has collected."""
+        return sum(1 for k, _, h in self.g.get("collected", ()) if k == str(kind) and h == holder.id)
+
+    def b_discard_collected(self, kind: str) -> None:
+        """discard_collected(kind): every component of `kind` leaves the game, collected or not."""
+        gone = tuple((str(kind), key, SCRAP.id) for key, _ in self._collectables(str(kind)))
+        kept = tuple(c for c in self.g.get("collected", ()) if c[0] != str(kind))
+        self.j.set(self.g, "collected", kept + gone)
+
+    def _put_tile(self, lay: "track.Lay", tile_id: str) -> None:
+        """The tile of a checked lay onto the map; a tile tied to a private closes it."""
+        board = self._need_board()
+        name, _, copy = str(tile_id).rpartition("-")
+        copy_index = int(copy) if copy.isdigit() and name == lay.tile else None
+        before = board.tile_at(lay.hex)
+        self._board_change(lambda: board.lay(lay.hex, lay.tile, lay.rotation, copy_index, lay.mapping or None))
+        owner_private = self._tile_private(lay.tile)
+        if owner_private is not None:
+            self.j.set(self.closed, owner_private, True)
+        self._retoken_after_first_lay(lay.hex, before)
+
+    def _retoken_after_first_lay(self, hex_id: str, before: "track.Tile") -> None:
+        """`token_city_on_first_lay: owner_chooses`: the first tile with track on a hex of several cities
+        takes up the tokens standing there, and each token's company places it again, free, in the city
+        of the hex it chooses (a pending `place_token`, see `check_retoken`), as 18xx.games'
+        Tracker#update_token! does. Otherwise each token stays in the city the new tile puts in its place."""
+        if self.DATA.properties.get("token_city_on_first_lay") != "owner_chooses":
+            return
+        board = self._need_board()
+        tile = board.tile_at(hex_id)
+        if before.paths or not tile.paths or sum(1 for n in tile.nodes if n.kind == "city") < 2:
+            return
+        waiting = dict(self.g.get("retoken") or {})
+        for ref in [r for r in board.nodes() if r[0] == hex_id]:
+            for company in [c for c in board.holders(ref) if c is not None]:
+                self._board_change(lambda c=company, r=ref: board.remove_token(c, r))
+                holder = self.find(company)
+                self.j.set(self.corp[holder.id], "tokens", self.corp[holder.id]["tokens"] - 1)
+                waiting[company] = hex_id
+                self.b_require_decision(holder, "place_token")
+        self.j.set(self.g, "retoken", waiting)
+
+    def b_check_retoken(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_retoken(C, city): the spot if C owes the placing again of a token a tile lay took up
+        (`token_city_on_first_lay: owner_chooses`) and `city` is a city of that hex with a free circle
+        for it. Refused (IllegalAction) otherwise."""
+        hex_id = (self.g.get("retoken") or {}).get(corp.id)
+        if hex_id is None or not self.b_pending_decision(corp, "place_token"):
+            raise IllegalAction(f"{corp} has no token to place again")
+        spot = track.check_token(self._need_board(), corp.id, str(city), home=True)
+        if spot.hex != hex_id:
+            raise IllegalAction(f"{corp}'s token goes back into a city of {hex_id}")
+        waiting = dict(self.g["retoken"])
+        del waiting[corp.id]
+        self.j.set(self.g, "retoken", waiting)
+        return spot
+
+    def _lay_slots(self) -> list[dict]:
+        """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
+        false | not_if_upgraded)`, one per lay in a turn; either may be a map by phase or phase group."""
+        slots = self._by_phase(self.param("tile_lays"), "tile_lays")
+        slots = [{"lay": True, "upgrade": True}] * slots if isinstance(slots, int) else list(slots)
+        operating = self._operator(self.g["operating"]) if self.g.get("operating") is not None else None
+        if operating is not None and self._armed(operating, "extra_lay"):
+            slots.append({"lay": True, "upgrade": True})  # one more lay or upgrade, declared with the card
+        return slots
+
+    def _check_lay_slot(self, lay: "track.Lay") -> None:
+        slots = self._lay_slots()
+        used = self.g.get("lays", 0)
+        if used >= len(slots):
+            raise IllegalAction("no more tile lays this turn")
+        slot = slots[used]
+        if lay.upgrade:
+            allowed = slot.get("upgrade", True)
+            if allowed is False or (allowed == "not_if_upgraded" and self.g.get("upgraded")):
+                raise IllegalAction("this tile lay may not be an upgrade" + (" after an upgrade" if allowed else ""))
+        elif slot.get("lay", True) is False:
+            raise IllegalAction("this tile lay may only upgrade")
+
+    def b_check_token(self, corp: Entity, city: str) -> "track.TokenSpot":
+        """check_token(C, city): the station spot if C may place a token there now."""
+        return track.check_token(self._need_board(), corp.id, str(city))
+
+    def b_tokens_left(self, corp: Entity) -> int:
+        """tokens_left(C): station tokens C has not placed."""
+        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
+        extra = self.corp[corp.id].get("extra_tokens", 0)
+        return len(costs) + extra - self.corp[corp.id]["tokens"] - self.corp[corp.id].get("tokens_right", 0)
+
+    def b_next_token_cost(self, corp: Entity) -> int:
+        """next_token_cost(C): the price of C's next station token."""
+        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
+        placed = self.corp[corp.id]["tokens"] - self.corp[corp.id].get("extra_tokens", 0)
+        return costs[placed] if placed < len(costs) else 0
+
+    def b_absorb_station(self, corp: Entity, other: Entity) -> None:
+        """absorb_station(C, M): M's station on the map becomes C's, a token beyond those of C's charter
+        (C's next token still costs what its charter says); where C already has a station in that city,
+        M's station just leaves the map."""
+        if self.board is None:
+            return
+        board = self.board
+        for ref in list(board.tokens_of(other.id)):
+            self._board_change(lambda ref=ref: board.remove_token(other.id, ref))
+            if ref in board.tokens_of(corp.id):
+                continue
+            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
+            self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
+
+    def b_place_station(self, corp: Entity, spot: "track.TokenSpot") -> None:
+        """place_station(C, spot): put one of C's tokens in the spot."""
+        board = self._need_board()
+        beside = spot.slot >= len(board.holders((spot.hex, spot.node)))  # beside the circles (squeeze_token)
+        self._board_change(lambda: board.place_token(corp.id, (spot.hex, spot.node), spot.slot, beside=beside))
+        self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] + 1)
+        if self._armed(corp, "free_token"):
+            self._disarm(corp)  # the declared free token is placed
+
+    def b_place_home_token(self, corp: Entity) -> None:
+        """place_home_token(C): C's first token, free, in its home station (where the title has a map)."""
+        if self.board is None:
+            return
+        if self._home_chosen(corp):
+            # the company chooses its home city now (check_home_choice); play waits for it
+            self.b_require_decision(corp, "place_token")
+            return
+        home = self._home_node(corp)
+        if home[0] in {h for h, _ in self.board.tokens_of(corp.id)}:
+            return  # its token has stood in its home since setup (a relegated company's, for one)
+        spot = track.check_token(self.board, corp.id, home, home=True)
+        self.b_place_station(corp, spot)
+
+    def _home_node(self, corp: Entity) -> "track.NodeRef":
+        """The city of `corp`'s home station: (hex, node); node 0 unless the hex's
+        `homes` names another, as upgrades have moved it since (two cities merged into one)."""
+        home = str(self._value(corp.get("home"), f"corporation {corp} home"))
+        ref = self.board.home_nodes.get(corp.id)
+        return ref if ref is not None and ref[0] == home else (home, 0)
+
+    def b_can_take_station(self, corp: Entity, other: Entity) -> bool:
+        """can_take_station(C, M): whether C may put one of its station markers in place of M's station:
+        M has a station on the map, C a marker left and no station yet in that hex (one per hex)."""
+        if self.board is None or self.b_tokens_left(corp) <= 0:
+            return False
+        theirs = self.board.tokens_of(other.id)
+        mine = {h for h, _ in self.board.tokens_of(corp.id)}
+        return bool(theirs) and theirs[0][0] not in mine
+
+    def b_take_station(self, corp: Entity, other: Entity) -> None:
+        """take_station(C, M): C's cheapest free station marker replaces M's station in the same circle,
+        free of charge (1880 VII.3.7); IllegalAction if C may not hold a station there."""
+        board = self._need_board()
+        ref = board.tokens_of(other.id)[0]
+        self._board_change(lambda: board.remove_token(other.id, ref))
+        self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
+
+    def _remove_stations(self, corp: Entity) -> None:
+        if self.board is None:
+            return
+        board = self.board
+        for ref in list(board.tokens_of(corp.id)):
+            self._board_change(lambda ref=ref: board.remove_token(corp.id, ref))

@@ -1,0 +1,52 @@
+"""The runtime's shared words: the action vocabulary, the steps of an operating turn, and the
+moments a declared state is emptied. A leaf: `GameBase` (compiler/runtime/game.py) and its parts
+import it; game.py re-exports every name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Action = dict[str, Any]
+#: The steps of a corporation's operating turn, in order (the title's
+#: `operating_steps` chooses among them; steps needing a map are skipped
+#: while the title has none).
+STEPS = ("lay_tile", "place_token", "track_and_token", "run_routes", "dividend", "buy_train", "buy_company",
+         "redeem_shares", "corporate_buy_shares", "issue_shares", "corporate_sell_shares",
+         "destination_connection")
+MAP_STEPS = frozenset({"lay_tile", "place_token", "track_and_token"})
+#: the actions each operating step takes, where they are not just the step's own name: a corporation
+#: redeeming its own certificates is the vocabulary's `buy_shares` by a corporation, issuing them its
+#: `sell_shares`
+STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("lay_tile",),
+                "place_token": ("place_token",), "run_routes": ("run_routes",), "dividend": ("dividend",),
+                "buy_train": ("buy_train",), "buy_company": (), "redeem_shares": ("corporation_buy_shares",),
+                "corporate_buy_shares": ("corporate_buy_shares",), "issue_shares": ("corporation_sell_shares",),
+                "corporate_sell_shares": ("corporate_sell_shares",)}
+#: a final step (`buy_company`) in which the corporation buys privates or uses its privates' abilities
+#: (the vocabulary's `buy_company`, and any action a private of its takes); it holds the turn while
+#: one of them is legal, and one pass ends it. No action of another step leads to it.
+HOLDING_STEPS = {"buy_company": ("buy_company",)}
+#: a combined step: tiles and a station token in any order, one pass ends both
+COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
+#: the moments at which a declared state (`state NAME: set[...] reset on MOMENT`) is emptied: as a stock
+#: round starts, as each turn of a stock round (or of its auctions and special rounds) starts, as a
+#: company's operating turn starts (a state with no `reset` lasts the game)
+STATE_RESETS = ("stock_round_start", "stock_turn_start", "operating_turn_start")
+
+#: Vocabulary actions any player may send at any moment: the end of a game by the players' agreement.
+OUT_OF_TURN = ("end_game",)
+
+#: The entity kinds that may take an action whose first parameter is of a type (a minor binds as a
+#: corporation); an action whose first parameter is of another type is offered to every entity.
+ACTOR_KINDS = {"player": ("player",), "corporation": ("corporation", "minor"), "minor": ("minor",),
+               "private": ("private",), "company": ("private", "corporation", "minor")}
+
+#: Action types whose candidates the runtime generates from the vocabulary.
+#: Round kinds whose own actions a title may name `<round>_<type>` (`special_buy_shares`): in that round
+#: they answer for the vocabulary's `<type>`.
+ROUND_ACTION_PREFIXES = ("special", "acquisition")
+
+VOCABULARY = frozenset({"move_bid", "buy_company", "par", "buy_shares", "sell_shares", "pass", "run_routes",
+                        "dividend", "buy_train", "contribute", "bankrupt", "bid", "discard_train",
+                        "lay_tile", "place_token", "assign", "corporate_buy_shares", "corporate_sell_shares"})
