@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import functools
 import posixpath
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,6 +246,28 @@ class EngineFunction:
     line: int
     end_line: int
     source: str
+    #: the module of generated/ it is written in: the engine's, or its title's shared one ("d_1846")
+    module: str = ""
+
+
+def _functions(text: str, module: str) -> tuple[dict[str, EngineFunction], int | None]:
+    """A generated module's top-level functions by name and the line where its `Game` class starts.
+    Only the code after the data is parsed (the data is most of the module and holds no function)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(("def ", "class "))), len(lines))
+    try:
+        tree = ast.parse("\n".join(lines[start:]))
+    except SyntaxError:
+        return {}, None
+    functions: dict[str, EngineFunction] = {}
+    game_line = None
+    for node in tree.body:
+        first, end = node.lineno + start, (node.end_lineno or node.lineno) + start
+        if isinstance(node, ast.FunctionDef):
+            functions[node.name] = EngineFunction(node.name, first, end, "\n".join(lines[first - 1:end]), module)
+        elif isinstance(node, ast.ClassDef) and node.name == "Game":
+            game_line = first
+    return functions, game_line
 
 
 def read_engine(module: str, folder: Path | None = None) -> tuple[str, dict[str, EngineFunction], int | None]:
@@ -252,26 +275,20 @@ def read_engine(module: str, folder: Path | None = None) -> tuple[str, dict[str,
     top-level functions by name, and the line where its `Game` class starts.
     Missing file: empty.
 
-    Only the code after the `DATA` table is parsed (the table is most of the
-    module and holds no function)."""
+    The functions it shares with its title's other engines (`_TITLE.define(globals(), unshared=[...])`:
+    those of `generated/d_<title>.py` but the ones named) are among them, each with its module."""
     path = (folder or paths.GENERATED) / f"{module}.py"
     if not path.exists():
         return "", {}, None
     text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(("def ", "class "))), len(lines))
-    try:
-        tree = ast.parse("\n".join(lines[start:]))
-    except SyntaxError:
-        return text, {}, None
-    functions: dict[str, EngineFunction] = {}
-    game_line = None
-    for node in tree.body:
-        first, end = node.lineno + start, (node.end_lineno or node.lineno) + start
-        if isinstance(node, ast.FunctionDef):
-            functions[node.name] = EngineFunction(node.name, first, end, "\n".join(lines[first - 1:end]))
-        elif isinstance(node, ast.ClassDef) and node.name == "Game":
-            game_line = first
+    functions, game_line = _functions(text, module)
+    shared = re.search(r"^_TITLE = shared\(.*?^    \"(d_\w+)\",\n\)", text, re.M | re.S)
+    define = re.search(r"^_TITLE\.define\(\n    globals\(\),\n    unshared=(\[.*?\]),\n\)", text, re.M | re.S)
+    title_path = path.with_name(f"{shared.group(1)}.py") if shared else None
+    if title_path is not None and define is not None and title_path.exists():
+        unshared = set(ast.literal_eval(define.group(1)))
+        theirs, _ = _functions(title_path.read_text(encoding="utf-8"), shared.group(1))
+        functions = {**{name: fn for name, fn in theirs.items() if name not in unshared}, **functions}
     return text, functions, game_line
 
 
