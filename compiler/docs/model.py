@@ -28,7 +28,6 @@ from __future__ import annotations
 import ast
 import functools
 import posixpath
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,13 +281,17 @@ def read_engine(module: str, folder: Path | None = None) -> tuple[str, dict[str,
         return "", {}, None
     text = path.read_text(encoding="utf-8")
     functions, game_line = _functions(text, module)
-    shared = re.search(r"^_TITLE = shared\(.*?^    \"(d_\w+)\",\n\)", text, re.M | re.S)
-    define = re.search(r"^_TITLE\.define\(\n    globals\(\),\n    unshared=(\[.*?\]),\n\)", text, re.M | re.S)
-    title_path = path.with_name(f"{shared.group(1)}.py") if shared else None
-    if title_path is not None and define is not None and title_path.exists():
-        unshared = set(ast.literal_eval(define.group(1)))
-        theirs, _ = _functions(title_path.read_text(encoding="utf-8"), shared.group(1))
-        functions = {**{name: fn for name, fn in theirs.items() if name not in unshared}, **functions}
+    if "\n_TITLE = shared(" in text:
+        name, unshared = None, None
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "_TITLE":
+                name = ast.literal_eval(node.value.args[2])  # type: ignore[attr-defined]
+            elif isinstance(node, ast.Expr) and ast.unparse(node.value).startswith("_TITLE.define("):
+                unshared = set(ast.literal_eval(node.value.keywords[0].value))  # type: ignore[attr-defined]
+        title_path = path.with_name(f"{name}.py")
+        if unshared is not None and title_path.exists():
+            theirs, _ = _functions(title_path.read_text(encoding="utf-8"), name)
+            functions = {**{fn: f for fn, f in theirs.items() if fn not in unshared}, **functions}
     return text, functions, game_line
 
 
