@@ -3,6 +3,10 @@
 The module holds the title's data (`TitleData`) and its actions,
 procedures, functions and triggers compiled to Python functions; it
 subclasses `compiler.runtime.GameBase`, which does everything generic.
+`rulec compile` writes what every engine shares once (`generated/library.py`,
+`library_of`) and what a title's engines share once per title
+(`generated/d_<title>.py`, `title_module_of`); an engine names those and
+carries the rest. An engine built in memory carries everything.
 
 Strings from a rulespec reach Python only through `repr()`; names become
 identifiers only after `_ident` has checked them, so a rulespec cannot inject
@@ -918,7 +922,7 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         variant=repr(title.variant),
         chain=" -> ".join(str(o) for o in title.chain),
         properties=properties,
-        own_properties=sorted((own_properties or {}).items(), key=lambda item: [n for n, _ in engine.properties].index(item[0])),
+        own_properties=list((own_properties or {}).items()),
         unshared_properties=sorted(unshared_properties or []),
         components=sorted(components.items()),
         functions=[(name, section, source) for name, section, source in engine.functions
