@@ -211,3 +211,22 @@ def test_an_engine_runs_from_its_source_where_generated_is_not(tmp_path):
                           env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == json.loads(json.dumps(Game(players=["A", "B"], seed=3).legal_actions()))
+
+
+def test_an_engine_whose_title_module_is_missing_is_built_in_memory(loaded, tmp_path, monkeypatch):
+    """A committed engine whose generated/d_<title>.py is gone cannot be loaded: `rulec play` and
+    `replay` build it in memory from the rulespecs and say why, naming `rulec compile`, and the
+    engine is not left half made for the next import."""
+    import compiler.emit.engines as engines
+    import compiler.runtime.library as library
+
+    for path in GENERATED.glob("*.py"):
+        if path.name != "d_1800.py":
+            (tmp_path / path.name).write_text(path.read_text())
+    monkeypatch.setattr(engines, "GENERATED", tmp_path)
+    monkeypatch.setattr(library, "_LOADED", {})
+    monkeypatch.delitem(sys.modules, "generated.t_1800", raising=False)
+    Game, note = engines.current_game_class(loaded.program.titles["1800"], loaded.sources)
+    assert "t_1800.py cannot be loaded" in note and "d_1800.py does not exist" in note
+    assert "rulec compile" in note and "generated.t_1800" not in sys.modules
+    assert Game.DATA.title == "1800" and "a_buy_shares" in vars(sys.modules[Game.__module__])
