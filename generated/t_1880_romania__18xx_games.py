@@ -27,158 +27,49 @@ _LIBRARY = shared(
     },
 )
 
+#: the data and compiled rules this engine shares with its title's others (generated/d_1880_romania.py)
+_TITLE = shared(
+    __file__,
+    {
+        "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
+        "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
+        "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
+        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    },
+    "d_1880_romania",
+)
+
 # the title's data, one component per line (not reformatted)
 # fmt: off
 DATA = TitleData(
     title='1880 Romania',
     variant='18xx.games',
-    properties={
-        'log_end_reasons': Table(('end_reason',), ((('bank_broken',), 'bank'), (('bankruptcy',), 'bankrupt'), (('share_price',), 'stock_market'), (('final_train',), 'final_train'), (('last_train',), 'final_train'), (('all_closed',), 'all_closed'), (('agreement',), 'manually_ended'),)),
-        'players': (3, 6),
-        'players_with_variants': (2, 6),
-        'currency': 'Ł',
-        'bank': 'unlimited',
-        'section_numbering': 'no section III; two sections IV, one for setup and one for the sequence of play',
-        'starting_cash': Table(('players',), (((3,), 600), ((4,), 480), ((5,), 400), ((6,), 360),)),
-        'cert_limit': Table(('players',), (((3,), 20), ((4,), 16), ((5,), 14), ((6,), 12),)),
-        'certificates_counted': "every share certificate counts one, the president's certificate too whatever its size; privates and foreign investors do not count",
-        'holding_cap': 100,
-        'pool_cap': 0,
-        'sold_shares_go_to': "the company's share stack in the bank",
-        'sell_fee': 5,
-        'share_trading_between_players': False,
-        'par_prices': [70, 80, 90, 100],
-        'president_share_sizes': [20, 30, 40],
-        'president_share_cost': 'two, three or four times the par price for a 20%, 30% or 40% certificate',
-        'building_rights_count': {20: 3, 30: 2, 40: 1},
-        'choose_options': ['Replace', 'Discard', '0', '1', '2', '3'],
-        'float_by_phase': Table(('phase_group',), ((('A',), 20), (('B',), 30), (('C',), 40), (('D',), 60),)),
-        'shares_available_in_phase_a': 50,
-        'reserved_share_in_phase_a': 'a share reserved for a foreign investor is one of the 50% available in phase A: players may buy only what is left of it',
-        'capitalization': "in phases A to C, five times par on starting to operate and five times par again once 50% is out of the company's stack (the '100% operating capital' card visible: the president's certificate of any size and the shares above the card, a share reserved for an investor included) and phase B has begun; in phase D, ten times par at once",
-        'station_costs': [0, 40, 100],
-        'station_cost_multiplier_phase_d': 2,
-        'stations_per_company': 3,
-        'terrain_cost_per_symbol': 10,
-        'upgrade_terrain_cost': 0,
-        'must_own_train': True,
-        'train_trading_between_companies_from': 'B',
-        'min_train_price': 1,
-        'operating_rounds_per_set': None,
-        'end_trigger': 'the last 6E train is bought or exported',
-        'end_after_trigger': 'one final stock round, then every company operates exactly three more times',
-        'train_supply_order': ['2', '2+2', '3', '3+3', '4', '4+4', '6', '6E', '8', '8E'],
-        'first_round': 'auction',
-        'player_order': 'dealt',
-        'auction_opener': 'rotating',
-        'auction_pass_final': True,
-        'min_bid_raise': 5,
-        'auction_all_pass_first': 'discount',
-        'auction_all_pass': 'private_income',
-        'seating_after_auction': 'cash_ascending',
-        'free_pick': 'investor',
-        'auction_bid_limit': "a bid is at most the bidder's cash",
-        'orient_express_grant': "the buyer of P8 founds the TR at once, in the Starting Round: he sets its par price and takes its row on the round track like any founder, pays nothing more for its 20% president's certificate, and chooses its three building rights",
-        'picks_operate': True,
-        'minor_operating_steps': ['lay_tile', 'run_routes', 'dividend', 'destination_connection'],
-        'minor_train': 'lease_top',
-        'minor_operating_until': 'B1',
-        'investor_connection_bonus': 50,
-        'investor_owner_capital': 20,
-        'investor_station_swap': "on closing, the company may put its cheapest free station marker, free, in the investor's circle (the choice's '_take_station' forms); otherwise the investor's station leaves the map",
-        'operating_order': 'round_track',
-        'sell_buy_order': 'sell_then_buy',
-        'first_round_selling': 'forbidden',
-        'president_certificate_saleable': False,
-        'voluntary_presidency_handover': Gap("VI.8 lets a president give up his certificate by selling shares when another player holds at least as much (the most; ties to the next in turn order), the certificate first exchanged (VI.4); not built: the engine never sells a president's certificate, so a president leaves office only when another player comes to hold more (VI.8's first paragraph)", at='rulespecs/1880-romania.rules:99'),
-        'sell_price_drop': 'per_share',
-        'sold_out_rise': True,
-        'cert_limit_counts': ['shares'],
-        'capitalisation': 'by_title',
-        'treasury_shares_at': 'market',
-        'float': 20,
-        'capital_on_start': {'A': 5, 'B': 5, 'C': 5, 'D': 10},
-        'operating_steps': ['lay_tile', 'place_token', 'run_routes', 'dividend', 'buy_train'],
-        'dividend_kinds': ['payout', 'withhold'],
-        'pool_shares_pay': None,
-        'treasury_shares_pay': None,
-        'bank_trains_per_turn': 10,
-        'tile_lays': {'A': 1, 'B': 2, 'C': 2, 'D': 2},
-        'home_token_at': 'operating_round_start',
-        'private_purchase_from_phase': 'D3',
-        'game_end': ['last_train'],
-        'final_turns': 3,
-        'after_the_last_6e': 'the train purchase marker stays put: no more exports, and no stock round after the final one',
-        'stock_round_when': ['train_sold_out'],
-        'train_export': True,
-        'interruption': 'the last train of a type bought breaks the operating round off at once for a stock round; the buyer then buys again if it will, and the round goes on; after an export, the exporting company gets its train purchase again',
-        'interruption_order': 'after an interruption the interrupted company buys again if it will; then the pass goes on with the topmost company whose marker has not yet moved, a company that began operating meanwhile included; when all have moved, a new pass begins with the privates',
-        'export_declining_obligation': 'a company without a train that a pass would make export may pass; it buys after the stock round',
-        'layout': 'pointy',
-        'track_off_board': False,
-        'dead_end_colors': ['blue'],
-        'reached_upgrades': True,
-        'upgrade_chart': 'partial',
-        'odessa_coordinate': "the rulebook calls Odessa Y8; the reference's map (used here) calls it H26",
-        'ports_on_plus_trains': "the blue ports (H26, J26) are an off-board area and a city for track and stations, but count as ports for a train's distance: a plus train's small number pays for them",
-        'any_time_actions': ['choose_ability', 'assign'],
-        'final_score': 'cash plus shares at market price, less loan debts, plus 20% of the capital of a foreign investor still in play',
-        'no_value_at_end': 'privates, trains and company treasuries',
-        'private_value_at_end': 0,
-        'private_rules': 'bought only in the Starting Round, never sold on to players or companies; abilities serve any company the owner directs, foreign investor included; outside the certificate limit',
-        'company_count': 12,
-        'building_rights_rules': "chosen freely at founding, as many as the president's certificate allows; needed to lay or upgrade track, not to place stations; investors use the rights printed on them",
-        'tile_counts': Table(('tile',), ((('5',), 5), (('6',), 7), (('7',), 5), (('8',), 13), (('9',), 13), (('57',), 6), (('235',), 3), (('401',), 2), (('447',), 2), (('8850',), 4), (('8851',), 7), (('8852',), 7), (('8854',), 1), (('8855',), 1), (('8856',), 1), (('8857',), 1), (('8858',), 1), (('L148',), 1), (('L152',), 1), (('L153',), 1), (('L154',), 1), (('14',), 5), (('15',), 5), (('16',), 1), (('19',), 1), (('20',), 1), (('23',), 4), (('24',), 4), (('25',), 2), (('26',), 2), (('27',), 2), (('28',), 1), (('29',), 1), (('30',), 1), (('31',), 1), (('405',), 3), (('619',), 5), (('8858a',), 1), (('8862',), 1), (('8863',), 1), (('8864',), 1), (('8865',), 1), (('8866',), 3), (('887',), 5), (('888',), 3), (('L141',), 1), (('L149',), 1), (('39',), 1), (('40',), 1), (('41',), 1), (('42',), 1), (('43',), 1), (('44',), 1), (('45',), 1), (('46',), 1), (('47',), 1), (('63',), 6), (('70',), 1), (('497',), 2), (('611',), 2), (('8871',), 2), (('8872',), 3), (('8873',), 3), (('L150',), 1), (('51',), 1), (('123a',), 1), (('455',), 2), (('494',), 1), (('895',), 2), (('915',), 1), (('L151',), 1),)),
-        'upgrades': Table(('tile',), ((('B10',), ['5', '6', '57', '8850', '8851', '8852']), (('C9',), ['5', '6', '57', '8850', '8851', '8852']), (('F10',), ['5', '6', '57', '8850', '8851', '8852']), (('F20',), ['5', '6', '57', '8850', '8851', '8852']), (('G5',), ['5', '6', '57', '8850', '8851', '8852']), (('H12',), ['5', '6', '57', '8850', '8851', '8852']), (('J20',), ['5', '6', '57', '8850', '8851', '8852']), (('B18',), ['235', '8854', '8855', '8856', '8857', '8858', 'L152', 'L153', 'L154']), (('H8',), ['235', '8854', '8855', '8856', '8857', '8858', 'L152', 'L153', 'L154']), (('F16',), ['235']), (('G23',), ['235']), (('H16',), ['235']), (('L149',), ['L150']), (('8858a',), ['8872', '8873']), (('L141',), ['8872', '8873']), (('8862',), ['8872', '8873']), (('8863',), ['8872', '8873']), (('8864',), ['8872', '8873']), (('8865',), ['8872', '8873']),)),
-        'phase_trigger': 'the first train of a new type bought or exported; leasing by investors never triggers one',
-        'presidency_contenders': ['players'],
-        'emergency_president_sells': True,
-        'emergency_sale_guard': 'every_presided',
-        'emergency_sale_minimum': None,
-        'implementation': '18xx.games',
-        'reading_variants': [],
-        'auto_pass': True,
-        'auto_pass_test': 'own_actions',
-        'joining_operators': 'below_only',
-        'building_rights_choices': {20: ['ABC', 'BCD'], 30: ['AB', 'BC', 'CD'], 40: ['A', 'B', 'C', 'D']},
-        'tr_building_rights': 'ABC',
-        'player_choose_options': [20, 30, 40, 'ABC', 'BCD', 'AB', 'BC', 'CD', 'A', 'B', 'C', 'D'],
-        'minor_steps_after_until': ['destination_connection'],
-        'minor_choose_options': ["to the company's treasury", '20% to the owner'],
-        'token_city_on_first_lay': 'owner_chooses',
-        'choose_ability_options': ['player', 'GWR', 'VRL', 'MR', 'LCR', 'CR', 'DR', 'LWR', 'BR', 'Bess', 'CFR', 'SZ', 'TR'],
-    },
+    properties=_TITLE.properties(
+        {
+            'choose_options': ['Replace', 'Discard', '0', '1', '2', '3'],
+            'auction_all_pass_first': 'discount',
+            'minor_operating_steps': ['lay_tile', 'run_routes', 'dividend', 'destination_connection'],
+            'home_token_at': 'operating_round_start',
+            'private_purchase_from_phase': 'D3',
+            'any_time_actions': ['choose_ability', 'assign'],
+        },
+        unshared=['corporations_in_play', 'investor_count', 'investors_in_play', 'map', 'special_tile',
+            'summary'],
+    ),
     components={
         'building_right': [
-            {'key': 'A', 'title': 'Building right A', 'summary': 'a component kind of this title: a card that lets its company lay and upgrade track in the phases it names', 'phases': ['A1', 'A2'], 'supply': 'unlimited'},
-            {'key': 'B', 'title': 'Building right B', 'summary': 'track-building permission for the B phases', 'phases': ['B1', 'B2'], 'supply': 'unlimited'},
-            {'key': 'C', 'title': 'Building right C', 'summary': 'track-building permission for the C phases', 'phases': ['C1', 'C2'], 'supply': 'unlimited'},
+            *_TITLE.components('building_right', ['A', 'B', 'C']),
             {'key': 'D', 'title': 'Building right D', 'summary': 'track-building permission for the D phases', 'phases': ['D1', 'D2', 'D3'], 'supply': 'unlimited'},
         ],
         'clash': [
-            {'key': 'starting_cash_6', 'title': 'Starting cash with six players', 'rulebook': 360, 'supplement': 340, 'reading': 360},
-            {'key': 'count_4p4', 'title': 'Number of 4+4 trains', 'rulebook': 3, 'supplement': 5, 'reading': 3},
-            {'key': 'count_6', 'title': 'Number of 6 trains', 'rulebook': 2, 'supplement': 3, 'reading': 2},
-            {'key': 'phase_d4', 'title': 'Phase D4', 'rulebook': 'a phase D4, opened by the first 8E, with no changes', 'supplement': 'phases end at D3', 'reading': 'D4 exists'},
-            {'key': 'bonus_zones', 'title': 'Bonus zones on the stock market', 'rulebook': 'no bonus zones: the stock market chapter knows only price moves', 'supplement': 'many cells from the sixth column rightwards carry the bonus letters B, W, X, Y and Z', 'reading': "the grid's prices and par cells are used; the bonus letters are dropped"},
-            {'key': 'plus_train_stops', 'title': 'Which stops the big number of a plus train covers', 'rulebook': 'the big number counts cities and red off-boards, the small number towns and ports', 'supplement': 'the big number may also be spent on towns', 'reading': 'big number for cities and off-boards only'},
-            {'key': 'phase_a2_event', 'title': 'Events of phase A2', 'rulebook': 'phase A2 changes nothing', 'supplement': 'the first 2+2 opens borders (and the first 3+3 removes them)', 'reading': 'A2 has no events; the dotted border matters only for private P2 (II.3.1) until the communist phase'},
-            {'key': 'p8_closing', 'title': 'Whether the Orient Express closes', 'rulebook': 'privates stay with their owners for the whole game', 'supplement': 'P8 closes when the TR is floated at par', 'reading': 'P8 stays open; it earns nothing, so its closing changes no score'},
+            *_TITLE.components('clash'),
         ],
         'company_rules': [
-            {'key': 'Rules common to all share companies', 'title': None, 'summary': "founded by buying the president's certificate, whose size (20, 30 or 40%) the founder picks; it counts as one certificate and fixes how many building rights the company gets", 'president_share_counts_as': 1, 'starts_operating': "when the phase's minimum percentage is sold; it then keeps operating even if that minimum is later missed", 'home_station_placed': 'on its first operating turn', 'setup_stack': "per company, from the bottom: five 10% shares, the face-down '100% operating capital' card, three 10% shares, then the three president's certificates", 'presidency_change': 'when another player holds more than the president; ties do not change it; on voluntary give-up the next holder in turn order breaks ties', 'dividends': '10% of revenue per 10% held; shares in the bank or reserved for an investor get nothing', 'revenue_choice': ['payout', 'withhold'], 'reserved_share_for_investor': "the first president's certificate a player buys puts a 10% share of that company on his investor's mat"},
+            *_TITLE.components('company_rules'),
         ],
         'contradiction': [
-            {'key': 'company_count', 'title': 'How many share companies', 'first': 'the introduction speaks of at most ten', 'second': 'the component chapter gives twelve', 'reading': 12, 'reason': 'the company table, the 36 station markers at three per company (§IV Game Setup) and the reference all give twelve'},
-            {'key': 'phase_list', 'title': 'Last phase of the game', 'first': 'the introduction names phases A1 to D3', 'second': 'the phase list goes on to D4, opened by the first 8E', 'reading': 'phases A1 to D4', 'reason': 'the detailed phase rules list D4 with its trigger; the introduction is an overview'},
-            {'key': 'home_station_timing', 'title': 'When the home station is placed', 'first': 'the home station is laid when the company starts operating during a stock round', 'second': "laying the home station is the first step of the company's first operating turn", 'reading': "placed at the start of the company's first operating turn", 'reason': "VII.1 gives the exact order of a company's turn and VI.6 ties the station to starting to operate, which happens in operating rounds; the reference places home tokens in the operating round too"},
-            {'key': 'second_capitalization', 'title': 'What opens phase B for the second capital payment', 'first': 'the second payment needs the first 3-train to have been purchased; phase A lasts until the first 3 is purchased', 'second': 'phase B1 begins with the purchase or export of the first 3', 'reading': 'the first 3 bought or exported', 'reason': 'every phase change is triggered by purchase or export (VII.3.11, II.4); VI.7 and VI.1 speak of the common case only'},
-            {'key': 'capitalization_timing', 'title': 'When the first capital is paid', 'first': 'five times par is paid once the company begins operating', 'second': 'phase A1 says companies get five times par when founded', 'reading': 'paid when the company begins operating', 'reason': "VI.7 is the capitalization rule itself and §X agrees; in phase A a company starts operating on founding anyway, since 20% is sold with the president's certificate"},
-            {'key': 'end_trigger', 'title': 'What starts the final stock round', 'first': 'the final stock round starts when the last 6E is purchased', 'second': 'it starts when the last 6E is bought or exported', 'reading': 'the last 6E bought or exported', 'reason': '6E trains can be exported like any type but 8E (VII.3.10), and an export of the last 6E must end the game as well'},
-            {'key': 'xref_building_rights', 'title': 'Wrong cross-reference to building rights', 'wrong_reference': 'VI.3.2', 'meant': 'VII.3.2', 'reading': 'VII.3.2 Building Rights', 'reason': "there is no VI.3.2; the rulebook's building-rights section is VII.3.2"},
-            {'key': 'xref_exporting', 'title': 'Wrong cross-reference to exporting trains', 'wrong_reference': 'VIII.3.10', 'meant': 'VII.3.10', 'reading': 'VII.3.10 Exporting Trains', 'reason': 'chapter VIII has no subsection 3.10; exporting is VII.3.10'},
-            {'key': 'xref_exporting_vi1', 'title': 'Another wrong cross-reference to exporting trains', 'wrong_reference': 'VII.3.11', 'meant': 'VII.3.10', 'reading': 'VII.3.10 Exporting Trains', 'reason': "VI.1 names 'Exporting Trains' but numbers it VII.3.11, which is Game Phases"},
-            {'key': 'xref_sr_turn_order', 'title': 'Wrong cross-reference to stock-round turn order', 'wrong_reference': 'VII.2', 'meant': 'VI.2', 'reading': 'VI.2 Turn Order in a Stock Round', 'reason': 'VII.2 is Definitions; the turn order of a stock round is VI.2'},
+            *_TITLE.components('contradiction'),
         ],
         'corporation': [
             {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
@@ -195,265 +86,66 @@ DATA = TitleData(
             {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': '', 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
         ],
         'effect': [
-            *_LIBRARY.components('effect'),
+            *_TITLE.components('effect'),
         ],
         'hex': [
-            {'key': 'A7', 'title': 'Satu Mare', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'label': 'T', 'homes': [{'corporation': 'SZ', 'node': 0}]},
-            {'key': 'A9', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'A11', 'title': 'Sighetu Marmației', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'A17', 'title': 'Cernăuți', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'label': 'T', 'borders': [{'edge': 0, 'type': 'impassable'}], 'homes': [{'corporation': 'LCR', 'node': 0}]},
-            {'key': 'A19', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'B4', 'title': 'Viena / Budapešta', 'color': 'red', 'nodes': [{'kind': 'city', 'revenue': {'A1': 20, 'B1': 30, 'C1': 50, 'D1': 70}, 'slots': 1}], 'paths': [{'a': 4, 'b': 'n0', 'terminal': True}, {'a': 5, 'b': 'n0', 'terminal': True}]},
-            {'key': 'B6', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'B8', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'B10', 'title': 'Baia Mare', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'B12', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'B14', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'B16', 'title': 'Rădăuți', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 40, 'borders': [{'edge': 3, 'type': 'impassable'}, {'edge': 4, 'type': 'impassable'}, {'edge': 5, 'type': 'impassable'}]},
-            {'key': 'B18', 'title': 'Botoșani / Suceava', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'borders': [{'edge': 1, 'type': 'impassable'}]},
-            {'key': 'B20', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'B22', 'title': 'Moskova', 'color': 'red', 'nodes': [{'kind': 'city', 'revenue': {'A1': 20, 'B1': 30, 'C1': 50, 'D1': 60}, 'slots': 1}], 'paths': [{'a': 0, 'b': 'n0', 'terminal': True}, {'a': 1, 'b': 'n0', 'terminal': True}]},
-            {'key': 'C5', 'title': 'Oradea', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'homes': [{'corporation': 'CR', 'node': 0}]},
-            {'key': 'C7', 'title': 'Margita / Simleu', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'town', 'revenue': 0}], 'paths': []},
-            {'key': 'C9', 'title': 'Zalău', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'C11', 'title': 'Dej', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 10},
-            {'key': 'C13', 'title': 'Bistrița', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 30},
-            {'key': 'C15', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40, 'borders': [{'edge': 4, 'type': 'impassable'}, {'edge': 5, 'type': 'impassable'}]},
-            {'key': 'C17', 'title': 'Piatra', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'mountain', 'cost': 40, 'borders': [{'edge': 1, 'type': 'impassable'}, {'edge': 2, 'type': 'impassable'}]},
-            {'key': 'C19', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'C21', 'title': 'Iași', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'homes': [{'corporation': 'MR', 'node': 0}]},
-            {'key': 'D4', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'D6', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'D8', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 30},
-            {'key': 'D10', 'title': 'Cluj-Napoca', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'D12', 'title': 'Târgu Mureș', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'D14', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 30, 'borders': [{'edge': 4, 'type': 'impassable'}]},
-            {'key': 'D16', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40, 'borders': [{'edge': 0, 'type': 'impassable'}, {'edge': 1, 'type': 'impassable'}, {'edge': 2, 'type': 'impassable'}]},
-            {'key': 'D18', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'D20', 'title': 'Bacău', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'D22', 'title': 'Vaslui', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': []},
-            {'key': 'D24', 'title': 'Chișinău', 'color': 'red', 'nodes': [{'kind': 'city', 'revenue': {'A1': 20, 'B1': 50, 'C1': 30, 'D1': 40}, 'slots': 1}], 'paths': [{'a': 0, 'b': 'n0', 'terminal': True}, {'a': 1, 'b': 'n0', 'terminal': True}], 'homes': [{'corporation': 'Bess', 'node': 0}]},
-            {'key': 'E1', 'title': 'Sinnicolau Mare', 'color': 'gray', 'nodes': [{'kind': 'town', 'revenue': 20}], 'paths': [{'a': 4, 'b': 'n0'}, {'a': 5, 'b': 'n0'}]},
-            {'key': 'E3', 'title': 'Arad', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'E5', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'E7', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'E9', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'E11', 'title': 'Turda', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 10},
-            {'key': 'E13', 'title': 'Mediaș', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 10},
-            {'key': 'E15', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 20, 'borders': [{'edge': 3, 'type': 'impassable'}, {'edge': 4, 'type': 'impassable'}]},
-            {'key': 'E17', 'title': 'Miercurea Ciuc / Târgu Ocna', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 40, 'borders': [{'edge': 0, 'type': 'impassable'}, {'edge': 1, 'type': 'impassable'}]},
-            {'key': 'E19', 'title': 'Onești', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'E21', 'title': 'Bârlad', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': []},
-            {'key': 'E23', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'F2', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'F4', 'title': 'Timișoara', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'homes': [{'corporation': 'BR', 'node': 0}]},
-            {'key': 'F6', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'F8', 'title': 'Deva / Hunedoara', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 20},
-            {'key': 'F10', 'title': 'Alba Iulia', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'mountain', 'cost': 20, 'borders': [{'edge': 5, 'type': 'impassable'}]},
-            {'key': 'F12', 'title': 'Sibiu', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'mountain', 'cost': 20, 'borders': [{'edge': 0, 'type': 'impassable'}, {'edge': 5, 'type': 'impassable'}], 'homes': [{'corporation': 'TR', 'node': 0}]},
-            {'key': 'F14', 'title': 'Făgăraș', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 30, 'borders': [{'edge': 0, 'type': 'impassable'}, {'edge': 5, 'type': 'impassable'}]},
-            {'key': 'F16', 'title': 'Brașov / Sfântu Gheorghe', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'mountain', 'cost': 30, 'borders': [{'edge': 0, 'type': 'impassable'}, {'edge': 3, 'type': 'impassable'}, {'edge': 4, 'type': 'impassable'}, {'edge': 5, 'type': 'impassable'}]},
-            {'key': 'F18', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40, 'borders': [{'edge': 1, 'type': 'impassable'}]},
-            {'key': 'F20', 'title': 'Focșani', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'mountain', 'cost': 30},
-            {'key': 'F22', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'G3', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'G5', 'title': 'Reșița', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'mountain', 'cost': 40},
-            {'key': 'G7', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 40, 'borders': [{'edge': 5, 'type': 'impassable'}]},
-            {'key': 'G9', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 30, 'borders': [{'edge': 0, 'type': 'impassable'}, {'edge': 4, 'type': 'impassable'}, {'edge': 5, 'type': 'impassable'}]},
-            {'key': 'G11', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 20, 'borders': [{'edge': 1, 'type': 'impassable'}, {'edge': 2, 'type': 'impassable'}, {'edge': 3, 'type': 'impassable'}]},
-            {'key': 'G13', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 20, 'borders': [{'edge': 2, 'type': 'impassable'}, {'edge': 3, 'type': 'impassable'}]},
-            {'key': 'G15', 'title': 'Câmpulung', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 20, 'borders': [{'edge': 2, 'type': 'impassable'}, {'edge': 3, 'type': 'impassable'}]},
-            {'key': 'G17', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 30, 'borders': [{'edge': 2, 'type': 'impassable'}]},
-            {'key': 'G19', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'mountain', 'cost': 20},
-            {'key': 'G21', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'G23', 'title': 'Galați / Brăila', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'water', 'cost': 10, 'harbour': True},
-            {'key': 'G25', 'title': 'Tulcea', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'label': 'T', 'harbour': True},
-            {'key': 'H2', 'title': 'Belgrad', 'color': 'red', 'nodes': [{'kind': 'city', 'revenue': {'A1': 20, 'B1': 30, 'C1': 40, 'D1': 50}, 'slots': 1}], 'paths': [{'a': 3, 'b': 'n0', 'terminal': True}, {'a': 4, 'b': 'n0', 'terminal': True}]},
-            {'key': 'H4', 'title': 'Oravița / Moldova Veche', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'town', 'revenue': 0}], 'paths': [], 'harbour': True},
-            {'key': 'H6', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'borders': [{'edge': 4, 'type': 'impassable'}, {'edge': 5, 'type': 'impassable'}]},
-            {'key': 'H8', 'title': 'Petroșani / Târgu Jiu', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'terrain': 'mountain', 'cost': 20, 'borders': [{'edge': 1, 'type': 'impassable'}, {'edge': 2, 'type': 'impassable'}, {'edge': 3, 'type': 'impassable'}]},
-            {'key': 'H10', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'borders': [{'edge': 2, 'type': 'impassable'}]},
-            {'key': 'H12', 'title': 'Râmnicu Vâlcea', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'H14', 'title': 'Pitești', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'H16', 'title': 'Târgoviște / Ploiești', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'homes': [{'corporation': 'VRL', 'node': 0, 'blocks_hex': True}]},
-            {'key': 'H18', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'H20', 'title': 'Buzău', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': []},
-            {'key': 'H22', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'water', 'cost': 20},
-            {'key': 'H24', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'H26', 'title': 'Odesa', 'color': 'blue', 'stops_as': 'port', 'nodes': [{'kind': 'offboard', 'revenue': {'A1': 20, 'B1': 30, 'C1': 40, 'D1': 40}}], 'paths': [{'a': 1, 'b': 'n0', 'terminal': True}, {'a': 2, 'b': 'n0', 'terminal': True}]},
-            {'key': 'I5', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'borders': [{'edge': 4, 'type': 'impassable'}]},
-            {'key': 'I7', 'title': 'Drobeta-Turnu Severin', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'terrain': 'mountain', 'cost': 10, 'borders': [{'edge': 1, 'type': 'impassable'}, {'edge': 2, 'type': 'impassable'}]},
-            {'key': 'I9', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'I11', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'I13', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'I15', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'I17', 'title': 'București', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 20, 'slots': 1}, {'kind': 'city', 'revenue': 20, 'slots': 1}], 'paths': [{'a': 1, 'b': 'n0'}, {'a': 4, 'b': 'n1'}], 'label': 'B', 'homes': [{'corporation': 'CFR', 'node': 0}, {'corporation': 'GWR', 'node': 1}]},
-            {'key': 'I19', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'I21', 'title': 'Slobozia / Fetești', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'town', 'revenue': 0}], 'paths': []},
-            {'key': 'I23', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'water', 'cost': 20},
-            {'key': 'I25', 'title': 'Năvodari', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': []},
-            {'key': 'J8', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'J10', 'title': 'Craiova', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'homes': [{'corporation': 'LWR', 'node': 0}]},
-            {'key': 'J12', 'title': 'Slatina', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': []},
-            {'key': 'J14', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'J16', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'J18', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'J20', 'title': 'Călărași', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}, {'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'harbour': True},
-            {'key': 'J22', 'title': None, 'color': 'white', 'nodes': [], 'paths': [], 'terrain': 'water', 'cost': 10},
-            {'key': 'J24', 'title': 'Constanța', 'color': 'white', 'nodes': [{'kind': 'city', 'revenue': 0, 'slots': 1}], 'paths': [], 'homes': [{'corporation': 'DR', 'node': 0}]},
-            {'key': 'J26', 'title': 'Marea Neagră', 'color': 'blue', 'stops_as': 'port', 'nodes': [{'kind': 'city', 'revenue': {'A1': 20, 'B1': 30, 'C1': 40, 'D1': 40}, 'slots': 1}], 'paths': [{'a': 1, 'b': 'n0', 'terminal': True}, {'a': 2, 'b': 'n0', 'terminal': True}]},
-            {'key': 'K7', 'title': 'Sofia', 'color': 'red', 'nodes': [{'kind': 'offboard', 'revenue': {'A1': 20, 'B1': 30, 'C1': 40, 'D1': 50}}], 'paths': [{'a': 3, 'b': 'n0', 'terminal': True}, {'a': 4, 'b': 'n0', 'terminal': True}]},
-            {'key': 'K9', 'title': 'Băilești', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'harbour': True},
-            {'key': 'K11', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'K13', 'title': None, 'color': 'white', 'nodes': [], 'paths': []},
-            {'key': 'K15', 'title': 'Alexandria', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': []},
-            {'key': 'K17', 'title': 'Giurgiu', 'color': 'white', 'nodes': [{'kind': 'town', 'revenue': 0}], 'paths': [], 'harbour': True},
-            {'key': 'K19', 'title': 'Istanbul', 'color': 'red', 'nodes': [{'kind': 'offboard', 'revenue': {'A1': 10, 'B1': 20, 'C1': 40, 'D1': 50}}], 'paths': [{'a': 1, 'b': 'n0', 'terminal': True}, {'a': 2, 'b': 'n0', 'terminal': True}, {'a': 3, 'b': 'n0', 'terminal': True}]},
-            {'key': 'K23', 'title': 'Varna', 'color': 'red', 'nodes': [{'kind': 'offboard', 'revenue': {'A1': 10, 'B1': 20, 'C1': 30, 'D1': 40}}], 'paths': [{'a': 2, 'b': 'n0', 'terminal': True}, {'a': 3, 'b': 'n0', 'terminal': True}]},
+            *_TITLE.components('hex'),
         ],
         'investor': [
-            {'key': '1', 'title': 'Austro-Hungarian Investors', 'cost': 0, 'home': 'B4', 'tokens': [0], 'kind': 'investor', 'building_rights': 'AB', 'end_share_of_cash': 20},
-            {'key': '2', 'title': 'Russian Investors', 'cost': 0, 'home': 'B22', 'tokens': [0], 'kind': 'investor', 'building_rights': 'AB', 'end_share_of_cash': 20},
-            {'key': '3', 'title': 'British Investors', 'cost': 0, 'home': 'J26', 'tokens': [0], 'kind': 'investor', 'building_rights': 'AB', 'end_share_of_cash': 20},
-            {'key': '4', 'title': 'Serbian Investors', 'cost': 0, 'home': 'H2', 'tokens': [0], 'kind': 'investor', 'building_rights': 'AB', 'end_share_of_cash': 20},
-            {'key': '5', 'title': 'French Investors', 'cost': 0, 'home': 'D10', 'tokens': [0], 'kind': 'investor', 'building_rights': 'AB', 'end_share_of_cash': 20},
-            {'key': '6', 'title': 'German Investors', 'cost': 0, 'home': 'H14', 'tokens': [0], 'kind': 'investor', 'building_rights': 'AB', 'end_share_of_cash': 20},
+            *_TITLE.components('investor'),
         ],
         'investor_rules': [
-            {'key': 'Rules common to all foreign investors', 'title': None, 'summary': "a free, player-owned operator with no share price, outside the certificate limit; it reserves a share of its owner's first company and closes once connected to it", 'per_player': 1, 'operates_until': 'end of phase B1', 'tile_lays': 1, 'train': 'leases the top train of the stack, which stays there; leasing triggers no phase', 'revenue': 'always withheld into its own capital', 'reserved_share': "a 10% share of the owner's first founded company, held on the investor mat, paid no dividends", 'connection_check': 'at the end of each of its turns, B1 passed or not: any track link between its station and a station of the reserved company, stations not blocking', 'on_connection': "closes; the owner gets the reserved share free and Ł50; the company takes the investor's capital, or the owner takes 20% of it and the rest returns to the bank; the company may swap the investor's station for its cheapest free station marker", 'connection_bonus': 50, 'owner_capital_share': 20, 'end_game': 'an investor still open pays its owner 20% of its capital'},
+            *_TITLE.components('investor_rules'),
         ],
         'loan': [
-            {'key': 'emergency', 'title': 'Emergency loan', 'summary': 'a component kind of this title: a personal debt to the bank for the part of a forced train purchase the president cannot or will not raise by selling shares', 'arises': 'emergency purchase of the cheapest bank or pool train (not a rebuilt 2-train), president pays the shortfall, may sell shares without causing a presidency change, and borrows the rest', 'initial_interest': 50, 'recurring_interest': '50% more at the end of every stock round still in debt', 'rounding': 'down', 'blocks_buying_shares': True, 'repay_when': "any time in the debtor's stock-round turn", 'at_game_end': "deducted from the debtor's wealth"},
+            *_TITLE.components('loan'),
         ],
         'market': [
             {'key': 'main', 'title': 'Stock market', 'rows': [[None, None, 100, 105, 110, {'price': 115, 'zones': ['bonus_b']}, {'price': 120, 'zones': ['bonus_b']}, {'price': 125, 'zones': ['bonus_b']}, {'price': 130, 'zones': ['bonus_w']}, {'price': 140, 'zones': ['bonus_w']}, {'price': 150, 'zones': ['bonus_x']}, {'price': 160, 'zones': ['bonus_x']}, {'price': 180, 'zones': ['bonus_y']}, {'price': 200, 'zones': ['bonus_z']}], [None, 85, 95, {'price': 100, 'zones': ['par']}, 105, {'price': 110, 'zones': ['bonus_b']}, {'price': 115, 'zones': ['bonus_b']}, {'price': 120, 'zones': ['bonus_b']}, {'price': 125, 'zones': ['bonus_w']}, {'price': 135, 'zones': ['bonus_w']}, {'price': 145, 'zones': ['bonus_x']}, {'price': 155, 'zones': ['bonus_x']}, {'price': 170, 'zones': ['bonus_y']}, {'price': 190, 'zones': ['bonus_y']}], [70, 80, 90, 95, 100, {'price': 105, 'zones': ['bonus_b']}, {'price': 110, 'zones': ['bonus_b']}, {'price': 115, 'zones': ['bonus_b']}, {'price': 120, 'zones': ['bonus_w']}, {'price': 130, 'zones': ['bonus_w']}, {'price': 140, 'zones': ['bonus_x']}, {'price': 150, 'zones': ['bonus_x']}, {'price': 165, 'zones': ['bonus_y']}, {'price': 180, 'zones': ['bonus_y']}], [65, 75, 85, {'price': 90, 'zones': ['par']}, 95, {'price': 100, 'zones': ['bonus_b']}, {'price': 105, 'zones': ['bonus_b']}, {'price': 110, 'zones': ['bonus_b']}, {'price': 115, 'zones': ['bonus_w']}, {'price': 125, 'zones': ['bonus_w']}, {'price': 135, 'zones': ['bonus_x']}, {'price': 145, 'zones': ['bonus_x']}], [60, 70, 80, 85, 90, {'price': 95, 'zones': ['bonus_b']}, {'price': 100, 'zones': ['bonus_b']}, {'price': 105, 'zones': ['bonus_b']}, {'price': 110, 'zones': ['bonus_w']}, {'price': 120, 'zones': ['bonus_w']}], [55, 65, 75, {'price': 80, 'zones': ['par']}, 85, {'price': 90, 'zones': ['bonus_b']}, {'price': 95, 'zones': ['bonus_b']}, {'price': 100, 'zones': ['bonus_b']}], [50, 60, 70, 75, 80, {'price': 85, 'zones': ['bonus_b']}, {'price': 90, 'zones': ['bonus_b']}], [45, 55, 65, {'price': 70, 'zones': ['par']}, 75, {'price': 80, 'zones': ['bonus_b']}], [40, 50, 60, 65, 70]], 'par_cells': 4, 'dividend_paid': 'right', 'withheld_or_zero': 'left', 'per_10_percent_sold': 'down', 'sold_out_at_round_end': 'up', 'right_edge': 'up', 'left_edge': 'down', 'frozen_in': ['B2', 'C1']},
         ],
         'phase': [
-            {'key': 'A1', 'title': None, 'group': 'A', 'on_train': None, 'tiles': ['yellow'], 'train_limit': 4, 'offboard': 'yellow', 'tile_lays': 1, 'events': ['float_20', 'capitalization_half', 'half_shares_available']},
+            *_TITLE.components('phase', ['A1']),
             {'key': 'A2', 'title': None, 'group': 'A', 'on_train': '2+2', 'tiles': ['yellow'], 'train_limit': 4, 'offboard': 'yellow', 'events': ['dotted_border_opens']},
             {'key': 'B1', 'title': None, 'group': 'B', 'on_train': '3', 'tiles': ['yellow', 'green'], 'train_limit': 4, 'offboard': 'green', 'tile_lays': 2, 'events': ['trains_between_companies', 'all_shares_available', 'float_30', 'second_capitalization', 'two_yellow_tile_lays']},
-            {'key': 'B2', 'title': None, 'group': 'B', 'on_train': '3+3', 'tiles': ['yellow', 'green'], 'train_limit': 3, 'offboard': 'green', 'events': ['communist_phase_begins', 'share_prices_frozen', 'president_may_not_sell_own', 'private_income_stops']},
-            {'key': 'C1', 'title': None, 'group': 'C', 'on_train': '4', 'tiles': ['yellow', 'green', 'brown'], 'train_limit': 3, 'offboard': 'brown', 'events': ['scrap_2_trains', 'float_40']},
-            {'key': 'C2', 'title': None, 'group': 'C', 'on_train': '4+4', 'tiles': ['yellow', 'green', 'brown'], 'train_limit': 3, 'offboard': 'brown', 'events': ['scrap_2p2_trains', 'communist_phase_ends', 'rebuilt_2_trains_available']},
-            {'key': 'D1', 'title': None, 'group': 'D', 'on_train': '6', 'tiles': ['yellow', 'green', 'brown', 'gray'], 'train_limit': 2, 'offboard': 'gray', 'events': ['scrap_3_trains', 'float_60', 'capitalization_full', 'station_costs_doubled']},
-            {'key': 'D2', 'title': None, 'group': 'D', 'on_train': '6E', 'tiles': ['yellow', 'green', 'brown', 'gray'], 'train_limit': 2, 'offboard': 'gray', 'events': ['scrap_3p3_trains'], 'end_game': 'once the last 6E is gone: final stock round, then three more turns per company'},
-            {'key': 'D3', 'title': None, 'group': 'D', 'on_train': '8', 'tiles': ['yellow', 'green', 'brown', 'gray'], 'train_limit': 2, 'offboard': 'gray', 'events': ['scrap_4_trains']},
+            *_TITLE.components('phase', ['B2', 'C1', 'C2', 'D1', 'D2', 'D3']),
         ],
         'private': [
-            {'key': 'P1', 'title': 'Banater Montanbahn', 'number': 1, 'cost': 20, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never, unless its owner closes it', 'children': [{'key': 'close_for_cash', 'title': None, 'effect': 'close_for_cash', 'summary': 'the owner may close it at any moment for Ł20 to himself or Ł40 to one of his companies', 'player_amount': 20, 'company_amount': 40, 'when': 'any time', 'kind': 'ability'}]},
+            *_TITLE.components('private', ['P1']),
             {'key': 'P2', 'title': 'Consorţiu Bethel Henry Strousberg', 'number': 2, 'cost': 30, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'border_building', 'title': None, 'summary': "in the yellow phase the owner's companies may build up to and across the yellow dotted border; the owner earns Ł20 for each connection built across it, once track on both sides meets there", 'effect': 'border_crossing', 'border_type': 'impassable', 'bonus_per_crossing': 20, 'building_until': 'A2', 'bonus_until': 'B2', 'paid_when': 'connected', 'border_hexes': 'the orange hex sides of the map (impassable borders until phase A2)', 'kind': 'ability'}]},
-            {'key': 'P3', 'title': 'Valea Jiului', 'number': 3, 'cost': 40, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'mountain_discount', 'title': None, 'summary': "the owner's companies pay two mountain symbols less on every mountain hex", 'symbols': 2, 'discount': 20, 'terrain': 'mountain', 'serves': 'owner_companies', 'kind': 'ability'}]},
-            {'key': 'P4', 'title': 'The Danube and Black Sea Railway and Free Port of Küstendjie Company (D.B.S.R.)', 'number': 4, 'cost': 60, 'income': 20, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'harbour_token', 'title': None, 'summary': "a +10 token the owner may put on one Danube harbour at any time; it stays to the end, does not close the private and adds 10 to that place for all the owner's companies", 'bonus': 10, 'count': 1, 'hexes': ['G23', 'G25', 'H4', 'J20', 'K9', 'K17'], 'closes_private': False, 'effect': 'hex_marker', 'owner': 'player', 'kind': 'ability'}]},
+            *_TITLE.components('private', ['P3', 'P4']),
             {'key': 'P5', 'title': 'REMAR – Reparatii Material Ruland', 'number': 5, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': 'a +1 tender: the owner assigns it once, in an operating turn of a company he directs, to one of his floated companies, which keeps it to the end of the game; that company may attach it each run to one of its trains, which then visits and is paid for one more town', 'effect': 'tender', 'kind': 'ability'}, {'key': 'tender', 'title': None, 'summary': "the REMAR's tender, assigned to a company", 'kind': 'ability'}]},
             {'key': 'P6', 'title': 'Malaxa Manufacturing Company', 'number': 6, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': "exchanged, in its owner's stock or operating turn, for building rights of two consecutive phases (AB, BC or CD) added to a floated company he directs; the private then closes", 'effect': 'permit_exchange', 'kind': 'ability'}, {'key': 'permit_exchange', 'title': None, 'summary': "the Malaxa's exchange for building rights", 'kind': 'ability'}]},
             {'key': 'P7', 'title': 'Electroputere S.A.', 'number': 7, 'cost': 100, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': 'as soon as the first 3+3 is bought or exported, exchanged for the next 3+3, assigned at once to a company the owner directs (one with room under the train limit if he has one), which then discards down to its limit; the private closes. An owner without a company loses it and the 3+3 leaves the game', 'effect': 'train_exchange', 'kind': 'ability'}, {'key': 'train_exchange', 'title': None, 'summary': "the Electroputere's forced exchange for a 3+3", 'kind': 'ability'}]},
-            {'key': 'P8', 'title': 'Orient Express', 'number': 8, 'cost': 160, 'income': 0, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'tr_presidency', 'title': None, 'summary': "the buyer also receives the 20% president's certificate of the Transylvanian Railway (TR)", 'president_of': 'TR', 'percent': 20, 'counts_as_first_founding': True, 'kind': 'ability'}]},
+            *_TITLE.components('private', ['P8']),
         ],
         'round': [
-            {'key': 'starting', 'title': 'Starting Round', 'summary': 'the eight privates are auctioned one by one in number order; then each player takes a foreign investor for free; then seating is fixed by remaining cash', 'auction_order': 'numerical, starting with No. 1', 'opener': 'the holder of the lowest player-order card opens the first auction, the next player in the provisional order the second, and so on', 'provisional_order': 'player-order cards dealt at random; the lowest card holds the priority deal', 'min_opening_bid': 'the printed price', 'min_raise': 5, 'pass_is_final_for_that_auction': True, 'all_pass_first_private': 'given at random to a player for nothing', 'all_pass_later_private': 'auctions pause, owned privates pay their income, and the same private is auctioned again', 'final_seating': 'ascending by cash left after the auction; ties keep the earlier relative order; the poorest gets the lowest card and the priority deal', 'investor_choice': 'in player order, one foreign investor each, for free; the rest leave the game'},
-            {'key': 'stock', 'title': 'Stock Round', 'summary': 'in turn, a player passes or sells any number of shares and then buys at most one; the round ends when all pass in a row', 'starts': 'after the Starting Round, and then whenever the last train of a type (not a rebuilt 2-train) is bought or exported', 'turn': 'sell any number, then buy one', 'order': 'the priority-deal holder first, then by player-order cards', 'end': 'all players pass in succession', 'priority_deal_passes_to': 'the first player to pass in the closing run of passes', 'no_sales_in_first_stock_round': True, 'president_share_never_sold_to_bank': True, 'no_buy_after_sale_same_company': True, 'sale_price': 'market price less Ł5 per share', 'sold_out_rise': 'a company all of whose available shares are in circulation (not in the bank: with players or reserved for an investor) rises one space at the end of the round; in phase A only 50% is available'},
-            {'key': 'operating', 'title': 'Operating Round', 'summary': 'the round track is worked cyclically from top to bottom: privates pay, foreign investors act until the end of B1, then the operating companies in track order', 'order': 'privates, then foreign investors by number, then companies top to bottom on the round track', 'company_turn': ['place home station (first turn)', 'lay or upgrade track', 'buy and place a station', 'run trains', 'pay out or withhold', 'buy trains'], 'investor_turn': ['lay one yellow tile or upgrade one', 'lease the top train and run it', 'withhold all revenue', 'check the connection to the reserved company'], 'interruption': 'breaks off for a stock round the moment the last train of a type (not a rebuilt 2-train) is bought or exported; the interrupted company may then buy more trains and the track continues'},
+            *_TITLE.components('round'),
         ],
         'round_track': [
-            {'key': 'main', 'title': 'Round track', 'summary': "a component kind of this title: a cyclic track printed on the map that fixes the operating order of the companies, carries the train purchase marker and shows the game's progress", 'fixed_spaces': ['Starting Round', 'Privates', 'Foreign Investors', 'Last 3 ORs'], 'par_groups': [100, 90, 80, 70], 'rows_per_par_price': 4, 'circles_per_row': 2, 'row_choice': "the founder puts the company's marker on the current space of an empty row of his choice under its par price (the row is the `slot` of the founding, 0 to 3 from the top of the price's four); a par price with all rows taken cannot be chosen", 'current_space': 'the circle of the companies still to act in the current pass: a company founded in an interrupting stock round acts in that pass when the topmost-waiting rule reaches it', 'order': 'top to bottom, then round again', 'train_purchase_marker': 'placed beside the marker of the company that last bought a train from the bank; not moved for rebuilt 2-trains, pool or company purchases', 'spaces': 'the printed spaces beyond the rows (their graphics) are not transcribed; the rows, their groups and the fixed spaces above are what play needs'},
+            *_TITLE.components('round_track'),
         ],
         'term': [
-            {'key': 'president', 'title': 'President', 'summary': "holder of a company's largest certificate, who makes the company's decisions", 'synonyms': ['Director']},
-            *_LIBRARY.components('term', ['certificate']),
-            {'key': 'stock_round', 'title': 'Stock Round', 'summary': 'players buy and sell shares with their own money', 'synonyms': ['Share Dealing Round']},
-            *_LIBRARY.components('term', ['operating_round']),
-            {'key': 'bank_pool', 'title': 'Bank Pool', 'summary': "absent in this title: sold shares go back to the company's stack in the bank", 'synonyms': ['Market']},
-            *_LIBRARY.components('term', ['ipo', 'treasury', 'par', 'float']),
-            {'key': 'priority_deal', 'title': 'Priority Deal', 'summary': 'the marker of the player who acts first in the next stock round', 'synonyms': ['bat', 'Priority Deal marker']},
-            *_LIBRARY.components('term', ['train_limit', 'rust', 'phase', 'payout', 'withhold', 'half_pay',
-                'emergency_money_raising']),
-            {'key': 'share_company', 'title': 'Share company', 'synonyms': ['public company', 'Corporation'], 'summary': 'a company owned through share certificates and run by its president'},
-            {'key': 'foreign_investor', 'title': 'Foreign investor', 'synonyms': ['investor', 'Minor'], 'summary': "a free, player-owned minor operator that reserves a share of its owner's first company"},
-            {'key': 'operating_capital', 'title': 'Operating capital', 'synonyms': ['treasury', 'company capital'], 'summary': "the money kept on a company's charter, apart from its owners' money"},
-            {'key': 'round_track', 'title': 'Round track', 'synonyms': ['rondel'], 'summary': 'the track that sets operating order and carries the train purchase marker'},
-            {'key': 'train_purchase_marker', 'title': 'Train purchase marker', 'summary': 'marks the company that last bought a train from the bank; the export timer and the end-of-game marker'},
-            {'key': 'export', 'title': 'Export', 'synonyms': ['exporting trains'], 'summary': 'removal of the rest of a train type when a full round passes without a purchase'},
-            {'key': 'communist_phase', 'title': 'Communist phase', 'summary': 'phases B2 and C1: prices frozen, presidents may not sell their own shares, privates pay nothing'},
-            {'key': 'building_right', 'title': 'Building right', 'synonyms': ['building permit'], 'summary': 'permission to lay or upgrade track in a given phase'},
-            {'key': 'rebuilt_2_train', 'title': 'Rebuilt 2-train', 'synonyms': ['restored 2-train', '2R'], 'summary': 'a permanent 2-train from C2 on, one per company, that does not meet the train obligation'},
-            {'key': 'train_obligation', 'title': 'Train obligation', 'synonyms': ['must-buy', 'train requirement'], 'summary': 'a company with no train, or only a rebuilt 2-train, must end its turn with a train'},
-            {'key': 'train_pool', 'title': 'Train pool', 'synonyms': ['open market'], 'summary': 'where trains over the limit go, to be bought at face value from phase B'},
-            {'key': 'plus_train', 'title': 'Plus train', 'summary': 'a train such as 3+3: big number for cities and off-boards, small number for towns and ports'},
-            {'key': 'express_train', 'title': 'Express train', 'synonyms': ['E-train'], 'summary': 'a 6E or 8E: visits any number of stops and is paid for the best six or eight'},
-            {'key': 'revenue_location', 'title': 'Revenue location', 'synonyms': ['stop'], 'summary': 'a city, town, harbour or red off-board that earns money on a route'},
-            {'key': 'starting_round', 'title': 'Starting Round', 'synonyms': ['private auction'], 'summary': 'the opening auction of privates and choice of investors'},
+            *_TITLE.components('term'),
         ],
         'tile': [
-            *_LIBRARY.components('tile', ['1', '2', '3', '4', '5', '6', '7', '8', '9', '55', '56', '57', '58', '69', '71',
-                '72', '73', '74', '75', '76', '77', '78', '79', '113', '115', '128', '201', '202',
-                '235', '401', '437', '438', '441a', '445', '447', '451a', '471', '472', '473',
-                '621', '630', '631', '632', '633', '644', '645', '657', '658', '659', '679', '790',
-                '956', '8850', '8851', '8852', '8854', '8855', '8856', '8857', '10', '11', '12',
-                '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', '25', '26',
-                '27', '28', '29', '30', '31', '52', '53', '53Y', '54', '59', '80', '81', '82',
-                '83', '84', '85', '86', '87', '88', '89', '90', '91', '92', '93', '94', '95', '96',
-                '97', '98', '99', '100', '101', '116', '117', '120', '121', '129', '141', '142',
-                '143', '144', '190', '203', '204', '205', '206', '207', '208', '209', '210', '211',
-                '212', '213', '214', '215', '233', '234', '236', '237', '238', '298LA', '405',
-                '439', '440', '441', '442', '442a', '443', '443a', '444', '452a', '453a', '454a',
-                '457', '458', '459', '460', '461', '462', '463', '464', '474', '475', '476', '477',
-                '478', '514', '576', '577', '578', '579', '580', '581', '590', '592', '602', '604',
-                '606', '612', '613', '614', '615', '619', '622', '624', '625', '626', '637', '650',
-                '651', '653', '655', '660', '661', '662', '663', '664', '665', '666', '667', '668',
-                '669', '670', '671', '675', '677', '678', '680', '681', '682', '683', '684', '685',
-                '686', '687', '688', '689', '690', '691', '692', '693', '694', '695', '699', '700',
-                '701', '702', '703', '704', '705', '706', '707', '708', '709', '710', '711', '712',
-                '713', '714', '715', '791', '792', '793', '800', '802', '887', '888', '901', '904',
-                '907', '908', '957', '958', '959', '960', '961', '962', '963', '964', '965', '966',
-                '967', '968', '969', '970', '971', '972', '973', '974', '981', '991']),
-            {'key': '8858', 'title': None, 'color': 'yellow', 'nodes': [{'kind': 'town', 'revenue': 20}, {'kind': 'town', 'revenue': 20}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 2, 'b': 'n0'}, {'a': 3, 'b': 'n1'}, {'a': 5, 'b': 'n1'}]},
-            *_LIBRARY.components('tile', ['8859', '8860', '8862', '8863', '8864', '8865', '8866', '32', '33', '34', '35',
-                '36', '37', '38', '39', '40', '41', '42', '43', '44', '45', '46', '47', '61',
-                '61Y', '62', '63', '64', '65', '66', '67', '68', '70', '102', '103', '104', '105',
-                '106', '107', '108', '118', '122', '125', '126', '127', '130', '132', '133', '135',
-                '145', '146', '147', '148', '168', '169', '170', '191', '193', '216', '217', '218',
-                '219', '220', '221', '239', '444b', '444m', '448', '449', '450', '455a', '456a',
-                '457a', '458a', '459a', '465', '466', '480', '481', '482', '483', '484', '492',
-                '497', '515', '544', '545', '546', '582', '583', '584', '591', '593', '603', '605',
-                '607', '609', '610', '611', '616', '617', '618', '623', '627', '628', '629', '646',
-                '647', '648', '649', '652', '654', '656', '672', '673', '674', '676', '696', '697',
-                '698', '767', '768', '769', '794', '796', '798', '801', '803', '804', '891Y',
-                '902', '905', '909', '911', '975', '976', '977', '978', '979', '980', '985', '986',
-                '987', '997', '1064', '1065', '1066', '1067', '1068', '8871', '8872', '8873',
-                '8874', '48', '49', '50', '51', '60', '109', '110', '111', '112', '114', '123',
-                '123a', '124', '131', '134', '136', '167', '171', '172', '232', '240', '446',
-                '452', '453', '454', '455', '494', '512', '513', '516', '596', '597', '639', '805',
-                '806', '807', '808', '895', '903', '906', '910', '912', '915', '988', '989', '990',
-                '1167', '1168', '119', '166', '1200', '200']),
-            {'key': 'L148', 'title': None, 'color': 'yellow', 'label': 'B', 'nodes': [{'kind': 'city', 'revenue': 30, 'slots': 1}, {'kind': 'city', 'revenue': 30, 'slots': 1}], 'paths': [{'a': 1, 'b': 'n0'}, {'a': 2, 'b': 'n0'}, {'a': 4, 'b': 'n1'}, {'a': 5, 'b': 'n1'}]},
-            {'key': 'L152', 'title': None, 'color': 'yellow', 'nodes': [{'kind': 'town', 'revenue': 20}, {'kind': 'town', 'revenue': 20}], 'paths': [{'a': 4, 'b': 'n0'}, {'a': 5, 'b': 'n0'}, {'a': 2, 'b': 'n1'}, {'a': 3, 'b': 'n1'}]},
-            {'key': 'L153', 'title': None, 'color': 'yellow', 'nodes': [{'kind': 'town', 'revenue': 20}, {'kind': 'town', 'revenue': 20}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 4, 'b': 'n0'}, {'a': 2, 'b': 'n1'}, {'a': 3, 'b': 'n1'}]},
-            {'key': 'L154', 'title': None, 'color': 'yellow', 'nodes': [{'kind': 'town', 'revenue': 20}, {'kind': 'town', 'revenue': 20}], 'paths': [{'a': 1, 'b': 'n0'}, {'a': 5, 'b': 'n0'}, {'a': 2, 'b': 'n1'}, {'a': 3, 'b': 'n1'}]},
-            {'key': '8858a', 'title': None, 'color': 'green', 'label': 'OO', 'nodes': [{'kind': 'city', 'revenue': 40, 'slots': 1}, {'kind': 'city', 'revenue': 40, 'slots': 1}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 'n0', 'b': 2}, {'a': 1, 'b': 'n1'}, {'a': 'n1', 'b': 3}]},
-            {'key': 'L141', 'title': None, 'color': 'green', 'label': 'OO', 'nodes': [{'kind': 'city', 'revenue': 40, 'slots': 1}, {'kind': 'city', 'revenue': 40, 'slots': 1}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 2, 'b': 'n0'}, {'a': 1, 'b': 'n1'}, {'a': 4, 'b': 'n1'}]},
-            {'key': 'L149', 'title': None, 'color': 'green', 'label': 'B', 'nodes': [{'kind': 'city', 'revenue': 40, 'slots': 1}, {'kind': 'city', 'revenue': 40, 'slots': 1}], 'paths': [{'a': 1, 'b': 'n0'}, {'a': 2, 'b': 'n0'}, {'a': 3, 'b': 'n0'}, {'a': 4, 'b': 'n1'}, {'a': 5, 'b': 'n1'}, {'a': 0, 'b': 'n1'}]},
-            {'key': 'L150', 'title': None, 'color': 'brown', 'label': 'B', 'nodes': [{'kind': 'city', 'revenue': 60, 'slots': 4}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 1, 'b': 'n0'}, {'a': 2, 'b': 'n0'}, {'a': 3, 'b': 'n0'}, {'a': 4, 'b': 'n0'}, {'a': 5, 'b': 'n0'}]},
-            {'key': 'L151', 'title': None, 'color': 'gray', 'label': 'B', 'nodes': [{'kind': 'city', 'revenue': 80, 'slots': 4}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 1, 'b': 'n0'}, {'a': 2, 'b': 'n0'}, {'a': 3, 'b': 'n0'}, {'a': 4, 'b': 'n0'}, {'a': 5, 'b': 'n0'}]},
+            *_TITLE.components('tile'),
         ],
         'train': [
-            {'key': '2', 'title': None, 'distance': 2, 'price': 100, 'count': 10, 'rusts_on': '4'},
+            *_TITLE.components('train', ['2']),
             {'key': '2+2', 'title': None, 'distance': [{'nodes': ['town', 'port'], 'pay': 2, 'visit': 2}, {'nodes': ['city', 'offboard', 'town', 'port'], 'pay': 2, 'visit': 2}], 'price': 180, 'count': 5, 'rusts_on': '4+4'},
-            {'key': '3', 'title': None, 'distance': 3, 'price': 180, 'count': 5, 'rusts_on': '6'},
+            *_TITLE.components('train', ['3']),
             {'key': '3+3', 'title': None, 'distance': [{'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}, {'nodes': ['city', 'offboard', 'town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 5, 'rusts_on': '6E'},
-            {'key': '4', 'title': None, 'distance': 4, 'price': 300, 'count': 5, 'rusts_on': '8'},
+            *_TITLE.components('train', ['4']),
             {'key': '4+4', 'title': None, 'distance': [{'nodes': ['town', 'port'], 'pay': 4, 'visit': 4}, {'nodes': ['city', 'offboard', 'town', 'port'], 'pay': 4, 'visit': 4}], 'price': 600, 'count': 5},
             {'key': '6', 'title': None, 'distance': 6, 'price': 600, 'count': 3},
             {'key': '6E', 'title': None, 'distance': [{'nodes': ['city', 'offboard', 'town', 'port'], 'pay': 6, 'visit': 'unlimited'}], 'must_count_own_station_city': True, 'price': 700, 'count': 2, 'last_one_ends_game': True},
-            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': 2},
-            {'key': '8E', 'title': None, 'distance': [{'nodes': ['city', 'offboard', 'town', 'port'], 'pay': 8, 'visit': 'unlimited'}], 'must_count_own_station_city': True, 'price': 900, 'count': 'unlimited', 'exported': False},
-            {'key': '2R', 'title': 'Rebuilt 2-train', 'distance': 2, 'price': 250, 'count': 10, 'available_from': 'C2', 'max_per_company': 1, 'rusts_on': None, 'counts_toward_train_limit': True, 'satisfies_train_obligation': False, 'moves_train_purchase_marker': False, 'last_one_starts_stock_round': False},
+            *_TITLE.components('train', ['8', '8E', '2R']),
         ],
         'train_rules': [
-            {'key': 'How trains are bought, run, exported and scrapped', 'title': None, 'summary': 'bought in stack order at printed price as the last step of a turn; a train cannot run in the round it is bought; no sales back to the bank and no voluntary scrapping', 'export': 'if the company beside the train purchase marker comes round again and does not buy a train of the current type, the rest of that type leave the game and a stock round follows; that company may then buy the next type', 'excess_trains': 'go to the train pool without compensation', 'pool_purchase': 'at face value, from phase B', 'buy_at_limit': 'not allowed even if the purchase would scrap trains', 'scrapped_without_compensation': True, 'routes': 'each train runs its own route; routes may meet in cities but share no track'},
+            *_TITLE.components('train_rules'),
         ],
         'zone': [
-            {'key': 'par', 'title': 'a cell where a corporation may be started', 'summary': 'the red cells where a founder may set the starting price: 70, 80, 90 and 100'},
-            *_LIBRARY.components('zone', ['no_cert_limit', 'unlimited_holding', 'acquisition', 'close', 'end_game']),
+            *_TITLE.components('zone', ['par', 'no_cert_limit', 'unlimited_holding', 'acquisition', 'close', 'end_game']),
             {'key': 'bonus_b', 'title': 'Ł5 a share', 'summary': "a company here adds Ł50 to its run's revenue"},
             {'key': 'bonus_w', 'title': 'Ł10 a share', 'summary': "a company here adds Ł100 to its run's revenue"},
             {'key': 'bonus_x', 'title': 'Ł15 a share', 'summary': "a company here adds Ł150 to its run's revenue"},
@@ -461,72 +153,27 @@ DATA = TitleData(
             {'key': 'bonus_z', 'title': 'Ł40 a share', 'summary': "a company here adds Ł400 to its run's revenue"},
         ],
     },
-    rules=_LIBRARY.rules(
+    rules=_TITLE.rules(
         {
-            'action assign': 'II.3.1',
-            'action bid': 'V.1, V.2',
-            'action buy_shares': 'VI.5',
-            'action buy_train': 'VII.3.8',
             'action choose': 'VII.3.7',
             'action choose_ability': 'II.3.1',
             'action destination_connection': 'VII.3.7',
             'action discard_train': 'VII.3.8',
-            'action lay_tile': 'VII.3.1, VII.3.3',
             'action minor_choose': 'VII.3.7',
-            'action par': 'VI.5, VI.6',
-            'action pass': 'V.1, V.2, VI.1, VI.2, VII.3.8',
-            'action payoff_player_debt': 'VII.3.9',
-            'action place_token': 'VII.3.4',
             'action player_choose': 'VI.6, VII.3.2',
             'action run_routes': 'VII.3.5.2',
-            'action sell_shares': 'VI.4, VII.3.9',
             'at action assign': 'rulespecs/1880-romania-18xx-games.rules:445',
             'at action bid': 'rulespecs/1880-romania-18xx-games.rules:30',
-            'at action buy_shares': 'rulespecs/1880-romania.rules:1981',
-            'at action buy_train': 'rulespecs/1880-romania.rules:2040',
             'at action choose': 'rulespecs/1880-romania-18xx-games.rules:229',
             'at action choose_ability': 'rulespecs/1880-romania-18xx-games.rules:358',
             'at action destination_connection': 'rulespecs/1880-romania-18xx-games.rules:179',
             'at action discard_train': 'rulespecs/1880-romania-18xx-games.rules:536',
-            'at action dividend': 'rulespecs/lib/18xx.rules:956',
-            'at action end_game': 'rulespecs/lib/18xx.rules:1118',
-            'at action lay_tile': 'rulespecs/1880-romania.rules:1932',
             'at action minor_choose': 'rulespecs/1880-romania-18xx-games.rules:203',
             'at action par': 'rulespecs/1880-romania-18xx-games.rules:67',
-            'at action pass': 'rulespecs/1880-romania.rules:1745',
-            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2137',
             'at action place_token': 'rulespecs/1880-romania-18xx-games.rules:269',
             'at action player_choose': 'rulespecs/1880-romania-18xx-games.rules:103',
             'at action run_routes': 'rulespecs/1880-romania-18xx-games.rules:585',
-            'at action sell_shares': 'rulespecs/1880-romania.rules:2006',
-            'building_right A': 'VII.3.2',
-            'building_right B': 'VII.3.2',
-            'building_right C': 'VII.3.2',
             'building_right D': 'VII.3.2, VII.3.2',
-            'cite action discard_train': 'VII.3.8',
-            'cite action dividend': 'VII.3.6, VIII.2',
-            'cite action run_routes': 'VII.3.5.2',
-            'cite procedure dividend_price_move': 'VIII.2',
-            'cite procedure emergency_sale_limits': 'VII.3.9',
-            'clash bonus_zones': '§VIII',
-            'clash count_4p4': 'II.4',
-            'clash count_6': 'II.4',
-            'clash p8_closing': 'II.3.1',
-            'clash phase_a2_event': 'VII.3.11',
-            'clash phase_d4': 'VII.3.11',
-            'clash plus_train_stops': 'VII.3.5.1',
-            'clash starting_cash_6': '§IV("Game Setup")',
-            'company_rules Rules common to all share companies': 'II.3.3',
-            'contradiction capitalization_timing': 'VI.7, VII.3.11',
-            'contradiction company_count': 'I.1, II.3.3',
-            'contradiction end_trigger': 'IX.1, II.4',
-            'contradiction home_station_timing': 'VII.3.4, VII.1',
-            'contradiction phase_list': 'I.1, VII.3.11',
-            'contradiction second_capitalization': 'VI.7, VII.3.11',
-            'contradiction xref_building_rights': 'VII.3.1, VII.3.2',
-            'contradiction xref_exporting': 'VII.3.11, VII.3.10',
-            'contradiction xref_exporting_vi1': 'VI.1, VII.3.10',
-            'contradiction xref_sr_turn_order': 'V.1, VI.2',
             'corporation BR': 'VI.6, VI.6',
             'corporation Bess': 'VI.6',
             'corporation CFR': 'VII.3.6, VI.6',
@@ -539,532 +186,76 @@ DATA = TitleData(
             'corporation SZ': 'VI.6',
             'corporation TR': 'VI.6, VI.6',
             'corporation VRL': 'II.3.3, VI.6',
-            'enum turn_marks': 'VII.3.1, VII.3.3',
-            'function buys_trains': 'VII.3.8',
             'function in_owners_operating_turn': 'II.3.1',
             'function in_owners_turn': 'II.3.1',
-            'function issued_percent': 'VI.1, VI.6, VI.7',
-            'function lays_one_tile': 'VII.1',
             'function market_bonus': 'VII.3.5.2',
-            'function pays_for_track': 'VII.3.1, VII.3.4',
-            'function sold_out': 'VIII.3, VI.1, VI.6',
             'function step_held': 'VII.1, VII.3.7',
-            'hex A11': 'supplement from "18xx-games-1880Romania.json"',
-            'hex A17': 'supplement from "18xx-games-1880Romania.json"',
-            'hex A19': 'supplement from "18xx-games-1880Romania.json"',
-            'hex A7': 'supplement from "18xx-games-1880Romania.json"',
-            'hex A9': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B10': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B12': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B14': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B16': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B18': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B20': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B22': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B4': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B6': 'supplement from "18xx-games-1880Romania.json"',
-            'hex B8': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C11': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C13': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C15': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C17': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C19': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C21': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C5': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C7': 'supplement from "18xx-games-1880Romania.json"',
-            'hex C9': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D10': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D12': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D14': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D16': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D18': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D20': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D22': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D24': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D4': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D6': 'supplement from "18xx-games-1880Romania.json"',
-            'hex D8': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E1': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E11': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E13': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E15': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E17': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E19': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E21': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E23': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E3': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E5': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E7': 'supplement from "18xx-games-1880Romania.json"',
-            'hex E9': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F10': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F12': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F14': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F16': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F18': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F2': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F20': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F22': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F4': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F6': 'supplement from "18xx-games-1880Romania.json"',
-            'hex F8': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G11': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G13': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G15': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G17': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G19': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G21': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G23': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G25': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G3': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G5': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G7': 'supplement from "18xx-games-1880Romania.json"',
-            'hex G9': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H10': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H12': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H14': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H16': 'VII.3.4',
-            'hex H18': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H2': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H20': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H22': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H24': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H26': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H4': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H6': 'supplement from "18xx-games-1880Romania.json"',
-            'hex H8': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I11': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I13': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I15': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I17': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I19': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I21': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I23': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I25': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I5': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I7': 'supplement from "18xx-games-1880Romania.json"',
-            'hex I9': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J10': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J12': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J14': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J16': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J18': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J20': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J22': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J24': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J26': 'supplement from "18xx-games-1880Romania.json"',
-            'hex J8': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K11': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K13': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K15': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K17': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K19': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K23': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K7': 'supplement from "18xx-games-1880Romania.json"',
-            'hex K9': 'supplement from "18xx-games-1880Romania.json"',
-            'investor 1': 'II.3.2',
-            'investor 2': 'II.3.2',
-            'investor 3': 'II.3.2',
-            'investor 4': 'II.3.2',
-            'investor 5': 'II.3.2',
-            'investor 6': 'II.3.2',
-            'investor_rules Rules common to all foreign investors': 'II.3.2',
-            'loan emergency': 'VII.3.9',
-            'market main': 'II.2',
-            'phase A1': 'VII.3.11',
             'phase A2': 'VII.3.11, VII.3.11',
             'phase B1': 'VII.3.11, VII.3.11',
-            'phase B2': 'VII.3.11',
-            'phase C1': 'VII.3.11',
-            'phase C2': 'VII.3.11',
-            'phase D1': 'VII.3.11',
-            'phase D2': 'VII.3.11',
-            'phase D3': 'VII.3.11',
-            'private P1': 'II.3.1',
             'private P2': 'II.3.1, II.3.1',
-            'private P3': 'II.3.1',
-            'private P4': 'II.3.1',
-            'private P5': 'supplement from "18xx-games-1880Romania.json"',
-            'private P6': 'supplement from "18xx-games-1880Romania.json"',
-            'private P7': 'supplement from "18xx-games-1880Romania.json"',
-            'private P8': 'supplement from "18xx-games-1880Romania.json"',
-            'procedure close_investor': 'VII.3.7',
             'procedure close_investor_station': 'VII.3.7',
-            'procedure forced_purchase_help': 'VII.3.9',
             'procedure found_rights': 'VII.3.2',
             'procedure found_with': 'VI.6',
-            'procedure minor_dividend': 'VII.1',
-            'procedure pay_dividends': 'VII.3.6',
-            'procedure second_capitalisation': 'VI.7',
             'procedure station_choice': 'VII.3.7',
-            'property after_the_last_6e': 'VII.3.8, IX.1',
-            'property any_time_actions': 'II.3.1',
-            'property auction_all_pass': 'V.1',
-            'property auction_all_pass_first': 'V.1, §X',
-            'property auction_bid_limit': 'assumed "V.1 says the winner pays the bid; a bid he cannot pay is read as not allowed"',
-            'property auction_opener': 'V.1',
-            'property auction_pass_final': 'V.1',
             'property auto_pass': 'supplement from "18xx.games: lib/engine/round/base.rb (Round::Base#skip_steps: a step with no action for its entity is passed)"',
             'property auto_pass_test': 'supplement from "18xx.games: lib/engine/round/base.rb (Round::Base#skip_steps)"',
-            'property bank': '§IV("Game Setup"), §X',
-            'property bank_trains_per_turn': 'VII.3.8',
             'property building_rights_choices': 'VI.6',
-            'property building_rights_count': 'VI.6, VII.3.2',
-            'property building_rights_rules': 'VII.3.2, VII.3.4, II.6',
-            'property capital_on_start': 'VI.7, VII.3.11',
-            'property capitalisation': 'VI.7',
-            'property capitalization': 'VI.7, VII.3.11, §X, §IV("Game Setup")',
-            'property cert_limit_counts': 'VI.3',
-            'property certificates_counted': 'VI.3, II.3.1, II.3.2',
             'property choose_ability_options': 'II.3.1',
             'property choose_options': 'VII.3.7',
-            'property company_count': 'II.3.3, §IV("Game Setup")',
-            'property currency': 'V.1, II.3.1',
-            'property dead_end_colors': 'VII.3.1',
-            'property dividend_kinds': 'VII.3.6',
-            'property emergency_president_sells': 'VII.3.9',
-            'property emergency_sale_guard': 'VII.3.9',
-            'property emergency_sale_minimum': 'VII.3.9',
-            'property end_after_trigger': 'IX.1, §IV("Sequence of Play")',
-            'property end_trigger': 'II.4, §X, VII.3.11',
-            'property export_declining_obligation': 'VII.3.10',
-            'property final_score': 'IX.2, §X',
-            'property final_turns': 'IX.1',
-            'property first_round': '§IV("Sequence of Play"), V.1',
-            'property first_round_selling': 'VI.4',
-            'property float': 'VI.6',
-            'property free_pick': 'V.2, II.3.2',
-            'property game_end': 'IX.1, II.4',
-            'property holding_cap': 'VI.5, §X',
             'property home_token_at': 'VII.1',
             'property implementation': 'supplement from "18xx.games: lib/engine/game/g_1880_romania/game.rb (G1880Romania::Game)"',
-            'property interruption': 'VII.3.8, VII.3.10, VII.1',
-            'property interruption_order': 'VII.1, VII.3.8',
-            'property investor_connection_bonus': 'VII.3.7',
-            'property investor_owner_capital': 'VII.3.7, IX.2',
-            'property investor_station_swap': 'VII.3.7, §X',
             'property joining_operators': 'VII.1, VI.6',
-            'property layout': 'supplement from "18xx-games-1880Romania.json"',
-            'property min_bid_raise': 'V.1',
-            'property min_train_price': 'VII.3.8',
             'property minor_choose_options': 'VII.3.7',
             'property minor_operating_steps': 'VII.1, VII.3.7',
-            'property minor_operating_until': 'VII.1, §X',
             'property minor_steps_after_until': 'VII.3.7',
-            'property minor_train': 'VII.3.5.2',
-            'property must_own_train': 'VII.3.8, §X',
-            'property no_value_at_end': 'IX.2',
-            'property odessa_coordinate': 'VII.3.1',
-            'property operating_order': 'VII.1, VI.6',
-            'property operating_rounds_per_set': 'VII.1, II.4',
-            'property operating_steps': 'VII.1',
-            'property orient_express_grant': 'VI.6, VI.5',
-            'property par_prices': 'VI.6, II.2',
-            'property phase_trigger': 'VII.3.11, VII.3.5.2, II.4',
-            'property picks_operate': 'II.3.2, VII.1',
             'property player_choose_options': 'VI.6',
-            'property player_order': '§IV("Game Setup")',
-            'property players': '§IV("Game Setup"), VI.3',
-            'property players_with_variants': 'I.1',
-            'property pool_cap': 'VI.4, §X',
-            'property pool_shares_pay': 'VI.4, VII.3.6',
-            'property ports_on_plus_trains': 'VII.3.5.1, II.1',
-            'property presidency_contenders': 'VI.8',
-            'property president_certificate_saleable': 'VI.4',
-            'property president_share_cost': 'VI.6',
-            'property president_share_sizes': 'VI.6, II.3.3',
-            'property private_purchase_from_phase': 'II.3.1',
-            'property private_rules': 'II.3.1, §X',
-            'property private_value_at_end': 'IX.2',
-            'property reached_upgrades': 'VII.3.3',
             'property reading_variants': 'XI.1, XI.2, XI.3',
-            'property reserved_share_in_phase_a': 'VI.6, VI.1, §IV("Game Setup")',
-            'property seating_after_auction': 'V.1',
-            'property section_numbering': '§IV("Game Setup"), §IV("Sequence of Play")',
-            'property sell_buy_order': 'VI.1',
-            'property sell_fee': 'VI.4, VIII.2',
-            'property sell_price_drop': 'VIII.3, VI.4',
-            'property share_trading_between_players': 'VI.1',
-            'property shares_available_in_phase_a': 'VI.1, VII.3.11, §IV("Game Setup"), §X',
-            'property sold_out_rise': 'VIII.3',
-            'property sold_shares_go_to': 'VI.4',
-            'property station_cost_multiplier_phase_d': 'VII.3.4, VII.3.11',
-            'property station_costs': 'VII.3.4',
-            'property stations_per_company': '§IV("Game Setup")',
-            'property stock_round_when': 'VI.1, VII.1, VII.3.8',
-            'property terrain_cost_per_symbol': 'VII.3.1',
-            'property tile_lays': 'VII.3.1, VII.3.11',
             'property token_city_on_first_lay': 'VII.3.4',
             'property tr_building_rights': 'VI.6',
-            'property track_off_board': 'VII.3.1',
-            'property train_export': 'VII.3.10',
-            'property train_supply_order': '§IV("Game Setup"), II.4, VII.3.8',
-            'property train_trading_between_companies_from': 'VII.3.8, VII.3.11',
-            'property treasury_shares_at': 'VI.5',
-            'property treasury_shares_pay': 'VII.3.6',
-            'property upgrade_chart': 'VII.3.3, §"Tile Overview and Tile Upgrade Table"',
-            'property upgrade_terrain_cost': 'VII.3.3',
-            'property voluntary_presidency_handover': 'VI.8, VI.4',
-            'round operating': '§VII',
-            'round starting': '§V',
-            'round stock': '§VI',
-            'round_track main': 'II.1',
-            'sanction cert_limit/take_over': 'VI.4, VI.8',
-            'state done_this_turn': 'VII.3.1, VII.3.3',
-            'table cert_limit': 'VI.3',
-            'table float_by_phase': 'VI.6, VII.3.11, §X',
-            'table starting_cash': '§IV("Game Setup")',
-            'table tile_counts': 'supplement from "18xx-games-1880Romania.json"',
-            'table upgrades': 'VII.3.1, VII.3.3',
-            'term bank_pool': 'VI.4',
-            'term building_right': 'II.6',
-            'term communist_phase': 'VIII.4',
-            'term export': 'VII.3.10',
-            'term express_train': 'VII.3.5.1',
-            'term foreign_investor': 'II.3.2',
-            'term operating_capital': 'VI.7',
-            'term plus_train': 'VII.3.5.1',
-            'term president': 'II.3.3',
-            'term priority_deal': 'VI.2',
-            'term rebuilt_2_train': 'VII.3.5.1',
-            'term revenue_location': 'VII.2',
-            'term round_track': 'II.1',
-            'term share_company': 'II.3.3',
-            'term starting_round': '§V',
-            'term stock_round': '§VI',
-            'term train_obligation': 'VII.3.8',
-            'term train_pool': 'VII.3.8',
-            'term train_purchase_marker': 'II.4',
-            'tile 8858': 'supplement from "18xx-games-1880Romania.json"',
-            'tile 8858a': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L141': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L148': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L149': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L150': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L151': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L152': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L153': 'supplement from "18xx-games-1880Romania.json"',
-            'tile L154': 'supplement from "18xx-games-1880Romania.json"',
-            'train 2': 'II.4',
             'train 2+2': 'II.4, II.4',
-            'train 2R': 'VII.3.5.1',
-            'train 3': 'II.4',
             'train 3+3': 'II.4, II.4',
-            'train 4': 'II.4',
             'train 4+4': 'II.4, II.4, II.4',
             'train 6': 'II.4, II.4',
-            'train 6E': 'II.4',
-            'train 8': 'II.4',
-            'train 8E': '§IV("Game Setup"), VII.3.5.1',
-            'train_rules How trains are bought, run, exported and scrapped': 'VII.3.8',
-            'trigger capitalise': 'VI.7',
             'trigger communist_privates': 'II.3.1',
-            'trigger dotted_border_opens': 'II.3.1, VII.3.11',
-            'trigger loan_interest': 'VII.3.9',
-            'trigger private_income': 'VII.1, II.3.1',
-            'trigger second_capital_in_b': 'VI.7, VII.3.11',
             'zone bonus_b': 'supplement from "18xx.games: lib/engine/game/g_1880/game.rb (MARKET_TEXT pays_bonus)"',
             'zone bonus_w': 'supplement from "18xx.games: lib/engine/game/g_1880/game.rb (MARKET_TEXT pays_bonus_1)"',
             'zone bonus_x': 'supplement from "18xx.games: lib/engine/game/g_1880/game.rb (MARKET_TEXT pays_bonus_2)"',
             'zone bonus_y': 'supplement from "18xx.games: lib/engine/game/g_1880/game.rb (MARKET_TEXT pays_bonus_3)"',
             'zone bonus_z': 'supplement from "18xx.games: lib/engine/game/g_1880/game.rb (MARKET_TEXT pays_bonus_4)"',
-            'zone par': 'II.2',
         },
-        unshared=['tile 8858'],
+        unshared=['action close_for_cash', 'at action close_for_cash', 'phase D4',
+            'procedure minor_turn_end'],
     ),
 )
 # fmt: on
 
 # ------------------------------------------------------------ actions, procedures, functions
 
-
-def r_min(g, v_a, v_b):
-    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
-    # at rulespecs/lib/18xx.rules:646
-    return v_a if (v_a <= v_b) else v_b
-
-
-def r_max(g, v_a, v_b):
-    """max(a, b): the larger of two amounts (library '18xx' function max)"""
-    # at rulespecs/lib/18xx.rules:647
-    return v_a if (v_a >= v_b) else v_b
-
-
-def r_floor_to(g, v_x, v_n):
-    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
-    # at rulespecs/lib/18xx.rules:648
-    return v_x - (v_x % v_n)
-
-
-def r_ceil_to(g, v_x, v_n):
-    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
-    # at rulespecs/lib/18xx.rules:650
-    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
-
-
-def r_pool_percent(g, v_corporation):
-    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:653
-    return g.b_percent(g.name("pool"), v_corporation)
-
-
-def r_sold_percent(g, v_corporation):
-    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:655
-    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
-
-
-def r_pool_certificates(g, v_corporation):
-    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:657
-    return g.b_held_certificates(g.name("pool"), v_corporation)
-
-
-def r_price_after(g, v_corporation, v_direction):
-    """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:660
-    return g.b_price_after_moves(v_corporation, v_direction, 1)
-
-
-def r_treasury_certificates(g, v_corporation):
-    """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:663
-    return [
-        v_c
-        for v_c in g.b_held_certificates(v_corporation, v_corporation)
-        if (not g.attr(v_c, "president"))
-    ]
-
-
-def r_ipo_of(g, v_corporation):
-    """ipo_of(C): where C's unsold certificates sit: the IPO under full capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:666
-    return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
-
-
-def r_trade_in_discount(g, v_train, v_exchange):
-    """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:669
-    return (
-        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
-        if (
-            (g.attr(v_train, "discount") != None)
-            and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
-        )
-        else 0
-    )
-
-
-def r_open_privates(g):
-    """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:671
-    return [
-        v_p
-        for v_p in g.name("privates")
-        if (
-            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
-            and (g.b_holder_of(v_p) != g.name("pool"))
-        )
-    ]
-
-
-def r_bonds_of(g, v_corporation):
-    """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:673
-    return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
-
-
-def r_pay_per_share(g, v_corporation, v_holder, v_amount):
-    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:676
-    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
-
-
-def r_can_sell(g, v_player):
-    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:680
-    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
-        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
-        for v_c in g.name("corporations")
-    )
-
-
-def r_owner(g, v_item):
-    """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:683
-    return g.b_holder_of(v_item)
-
-
-def r_may_buy_now(g, v_player):
-    """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:688
-    return (not g.state_has("bought_this_turn")) and (
-        not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
-    )
-
-
-def r_may_sell_now(g, v_player):
-    """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:691
-    return (
-        (not g.state_has("bought_this_turn"))
-        if (g.param("sell_buy_order") == "sell_then_buy")
-        else True
-    )
-
-
-def r_director(g, v_operator):
-    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:698
-    return (
-        g.b_president(v_operator)
-        if (v_operator in g.name("corporations"))
-        else (
-            None
-            if (v_operator in g.name("players"))
-            else (
-                g.b_holder_of(v_operator)
-                if (g.b_holder_of(v_operator) in g.name("players"))
-                else None
-            )
-        )
-    )
-
-
-def r_emergency_seller(g, v_player):
-    """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:705
-    return g.b_in_round("operating") and any(
-        (
-            (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
-            and ((g.b_cash(v_c) + g.b_cash(v_player)) < g.b_cheapest_train_price())
-        )
-        for v_c in g.name("corporations")
-    )
-
-
-def r_emergency_shortfall(g):
-    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:710
-    return sum(
-        (
-            r_max(
-                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
-            )
-            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
-            else 0
-        )
-        for v_c in g.name("corporations")
-    )
-
-
-def r_close_minors(g):
-    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:714
-    for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:715
-        if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:716
-            g.b_close_minor(v_m)
+# those this engine shares with its title's others (generated/d_1880_romania.py), then its own
+_TITLE.define(
+    globals(),
+    unshared=[
+        "a_assign",
+        "a_bid",
+        "a_choose",
+        "a_close_for_cash",
+        "a_discard_train",
+        "a_par",
+        "a_place_token",
+        "a_run_routes",
+        "q2_discard_train",
+        "q2_par",
+        "q_assign",
+        "q_choose",
+        "q_close_for_cash",
+        "q_discard_train",
+        "q_par",
+        "q_place_token",
+        "r_forced_purchase_help",
+        "r_minor_turn_end",
+        "t_loan_interest",
+    ],
+)
 
 
 def a_bid(g, v_player, v_company, v_price):
@@ -1235,382 +426,6 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
         r_found_with(g, v_player, v_corporation, 20)
 
 
-def a_buy_shares(g, v_player, v_corporation, v_source):
-    """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1983
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
-        )
-    # at rulespecs/1880-romania.rules:1984
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
-        )
-    # at rulespecs/1880-romania.rules:1985
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1985",
-        )
-    # at rulespecs/1880-romania.rules:1986
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
-        )
-    # at rulespecs/1880-romania.rules:1987
-    if not (v_source == "treasury"):
-        raise IllegalAction(
-            "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
-            rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1987",
-        )
-    # at rulespecs/1880-romania.rules:1989
-    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a company sold this round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1989",
-        )
-    # at rulespecs/1880-romania.rules:1990
-    v_cert = g.b_next_certificate(v_corporation, "treasury")
-    # at rulespecs/1880-romania.rules:1991
-    if not (v_cert != None):
-        raise IllegalAction(
-            "no share of the company is left in the bank",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1991",
-        )
-    # at rulespecs/1880-romania.rules:1992
-    if not (
-        (
-            (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
-            <= g.param("shares_available_in_phase_a")
-        )
-        or g.b_phase_at_least("B1")
-    ):
-        raise IllegalAction(
-            "only 50% of a company is available until phase B, a share reserved for an investor included",
-            rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1992",
-        )
-    # at rulespecs/1880-romania.rules:1994
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1994",
-        )
-    # at rulespecs/1880-romania.rules:1995
-    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:1996
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1996")
-    # at rulespecs/1880-romania.rules:1997
-    g.transfer(v_cost, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1998
-    g.move(v_cert, v_corporation, v_player)
-    # at rulespecs/1880-romania.rules:2001
-    r_second_capitalisation(g, v_corporation)
-    # at rulespecs/1880-romania.rules:2002
-    g.state_set("bought_this_turn", (), True)
-    # at rulespecs/1880-romania.rules:2003
-    g.b_bought(v_player, v_corporation)
-
-
-def r_share_cost(g, v_corporation, v_source):
-    """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:812
-    return (
-        g.b_price(v_corporation)
-        if (v_source == "pool")
-        else (
-            g.b_par_price(v_corporation)
-            if (g.param("treasury_shares_at") == "par")
-            else g.b_price(v_corporation)
-        )
-    )
-
-
-def r_payee(g, v_corporation, v_source):
-    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:822
-    return (
-        g.name("bank")
-        if (v_source == "pool")
-        else (
-            (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
-            if (v_source == "ipo")
-            else (
-                v_corporation
-                if (
-                    (g.param("capitalisation") == "incremental")
-                    or (g.param("capitalisation") == "full")
-                )
-                else g.name("bank")
-            )
-        )
-    )
-
-
-def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
-    """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2008
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2009
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
-            rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2009",
-        )
-    # at rulespecs/1880-romania.rules:2011
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
-        )
-    # at rulespecs/1880-romania.rules:2012
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "those shares cannot be sold; a president's share never is",
-            rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
-        )
-    # at rulespecs/1880-romania.rules:2014
-    if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction(
-            "no selling in the first stock round",
-            rule="VI.4",
-            at="rulespecs/1880-romania.rules:2014",
-        )
-    # at rulespecs/1880-romania.rules:2015
-    if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
-        raise IllegalAction(
-            "in the communist phase a president may not sell shares of his own company",
-            rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2015",
-        )
-    # at rulespecs/1880-romania.rules:2017
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2018
-    if not (v_percent == v_percent_sold):
-        raise IllegalAction(
-            "the percent sold is that of the certificates named: a sale is never read as another",
-            rule="VI.4",
-            at="rulespecs/1880-romania.rules:2018",
-        )
-    # at rulespecs/1880-romania.rules:2020
-    if v_emergency:
-        # at rulespecs/1880-romania.rules:2021
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2023
-    g.transfer(
-        (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
-        g.name("bank"),
-        v_player,
-    )
-    # at rulespecs/1880-romania.rules:2024
-    for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2025
-        g.move(v_c, v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2027
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/1880-romania.rules:2028
-    g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2029
-    g.state_set(
-        "sold_this_round",
-        (
-            v_player,
-            v_corporation,
-        ),
-        True,
-    )
-    # at rulespecs/1880-romania.rules:2030
-    g.b_check_president(v_corporation)
-
-
-def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
-    """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:869
-    if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:872
-        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:873
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:877
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:878
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:882
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:885
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:886
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:891
-        if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:892
-            for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:893
-                g.b_market_move(v_corporation, "down")
-        elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:896
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == None:
-        pass
-    else:
-        # at rulespecs/lib/18xx.rules:869
-        raise IllegalAction(
-            "no case of this match holds the value of `sell_price_drop`",
-            rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:869",
-        )
-
-
-def r_sold_by_president(g, v_seller, v_corporation, v_shares):
-    """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:905
-    return (g.b_president(v_corporation) == v_seller) or (
-        g.b_president_certificate(v_corporation) in v_shares
-    )
-
-
-def a_pass(g, v_entity):
-    """Pass (V.1, V.2, VI.1, VI.2, VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1746
-    if not (
-        not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
-            and r_can_sell(g, v_entity)
-        )
-    ):
-        raise IllegalAction(
-            "a player over the certificate limit must sell down to it first",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1746",
-        )
-    # at rulespecs/1880-romania.rules:1748
-    if not (
-        (
-            not (
-                (g.param("must_own_train") and g.b_must_buy_train(v_entity))
-                and r_buys_trains(g, v_entity)
-            )
-        )
-        or g.b_would_export(v_entity)
-    ):
-        raise IllegalAction(
-            "a company without a train must buy one",
-            rule="VII.3.8, VII.3.10",
-            at="rulespecs/1880-romania.rules:1748",
-        )
-    # at rulespecs/1880-romania.rules:1750
-    g.b_pass_turn(v_entity)
-
-
-def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
-    """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1934
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "track is built after the home station and before a station is placed",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
-        )
-    # at rulespecs/1880-romania.rules:1935
-    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
-        raise IllegalAction(
-            "the company has no building right for this phase",
-            rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1935",
-        )
-    # at rulespecs/1880-romania.rules:1936
-    if not (
-        not (
-            r_lays_one_tile(g, v_corporation)
-            and (
-                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
-            )
-        )
-    ):
-        raise IllegalAction(
-            "a foreign investor lays one yellow tile or upgrades one, never more",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1936",
-        )
-    # at rulespecs/1880-romania.rules:1938
-    if not (
-        (
-            ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
-            or (v_hex == g.attr(v_corporation, "home"))
-        )
-        or (g.b_tile_color(g.attr(v_corporation, "home")) != "white")
-    ):
-        raise IllegalAction(
-            "a company's first tile goes on its home hex, unless a tile lies there already",
-            rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1938",
-        )
-    # at rulespecs/1880-romania.rules:1941
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1942
-    if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1943
-        if not (not g.state_has("done_this_turn", "yellow")):
-            raise IllegalAction(
-                "an upgrade is the only tile of a turn: not after a yellow tile",
-                rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1943",
-            )
-        # at rulespecs/1880-romania.rules:1944
-        if not (not g.state_has("done_this_turn", "upgrade")):
-            raise IllegalAction(
-                "at most one tile is upgraded in a turn",
-                rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1944",
-            )
-        # at rulespecs/1880-romania.rules:1945
-        g.state_set("done_this_turn", ("upgrade",), True)
-    else:
-        # at rulespecs/1880-romania.rules:1947
-        if not (not g.state_has("done_this_turn", "upgrade")):
-            raise IllegalAction(
-                "no yellow tile in the turn of an upgrade",
-                rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1947",
-            )
-        # at rulespecs/1880-romania.rules:1948
-        g.state_set("done_this_turn", ("yellow",), True)
-    # at rulespecs/1880-romania.rules:1950
-    v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1951
-    if not (g.b_cash(v_corporation) >= v_terrain):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost",
-            rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1951",
-        )
-    # at rulespecs/1880-romania.rules:1952
-    g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1953
-    if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1954
-        g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1956
-    g.b_lay(v_corporation, v_lay, v_tile)
-
-
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station; or place again, free, a token the first tile on its hex took up (VII.3.4)"""
     # at rulespecs/1880-romania-18xx-games.rules:272
@@ -1682,373 +497,6 @@ def a_run_routes(g, v_corporation, v_routes):
     g.b_end_step(v_corporation)
 
 
-def a_dividend(g, v_corporation, v_kind):
-    """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:957
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
-        )
-    # at rulespecs/lib/18xx.rules:958
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
-        )
-    # at rulespecs/lib/18xx.rules:959
-    v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:960
-    v_paid = (
-        v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
-    )
-    # at rulespecs/lib/18xx.rules:961
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:962
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:963
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:964
-    g.b_end_step(v_corporation)
-
-
-def r_half(g, v_revenue):
-    """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:970
-    return (
-        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
-        if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
-        else ((v_revenue // 20) * 10)
-    )
-
-
-def r_pay_dividends(g, v_corporation, v_paid):
-    """Pay each shareholder 10% per 10% share (VII.3.6)"""
-    # at rulespecs/1880-romania.rules:1917
-    for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/1880-romania.rules:1918
-        if not (v_holder in g.name("minors")):
-            # at rulespecs/1880-romania.rules:1919
-            g.transfer(
-                r_pay_per_share(g, v_corporation, v_holder, v_paid),
-                g.name("bank"),
-                r_dividend_payee(g, v_holder, v_corporation),
-            )
-
-
-def r_dividend_payee(g, v_holder, v_corporation):
-    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:987
-    return (
-        g.name("bank")
-        if (v_holder == g.name("initial_offering"))
-        else (
-            (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
-            if (v_holder == g.name("pool"))
-            else (
-                (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
-                if (v_holder == v_corporation)
-                else v_holder
-            )
-        )
-    )
-
-
-def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
-    """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:992
-    if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:992
-        g.b_market_move(v_corporation, "right")
-    else:
-        # at rulespecs/lib/18xx.rules:992
-        g.b_market_move(v_corporation, "left")
-
-
-def a_buy_train(g, v_corporation, v_train, v_price):
-    """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2041
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought as the last step of a turn",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
-        )
-    # at rulespecs/1880-romania.rules:2042
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
-        )
-    # at rulespecs/1880-romania.rules:2043
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction(
-            "the train limit would be exceeded",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
-        )
-    # at rulespecs/1880-romania.rules:2044
-    v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2045
-    if not (
-        (g.attr(v_train, "max_per_company") == None)
-        or (
-            sum(
-                1
-                for v_t in g.b_trains(v_corporation)
-                if (g.attr(v_t, "name") == g.attr(v_train, "name"))
-            )
-            < g.attr(v_train, "max_per_company")
-        )
-    ):
-        raise IllegalAction(
-            "a company may own only one rebuilt 2-train",
-            rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2045",
-        )
-    # at rulespecs/1880-romania.rules:2047
-    if not (
-        (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
-        or (
-            (
-                (v_price <= g.b_cheapest_train_price())
-                and (g.attr(v_train, "satisfies_train_obligation") != False)
-            )
-            and (
-                (not g.b_phase_at_least("B1"))
-                or all(
-                    (
-                        (g.attr(v_t, "price") >= v_price)
-                        or (g.attr(v_t, "satisfies_train_obligation") == False)
-                    )
-                    for v_t in g.b_trains(g.name("pool"))
-                )
-            )
-        )
-    ):
-        raise IllegalAction(
-            "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2047",
-        )
-    # at rulespecs/1880-romania.rules:2051
-    if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2052
-        if not (v_train in g.b_available_trains()):
-            raise IllegalAction(
-                "the bank sells trains in ascending order",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
-            )
-        # at rulespecs/1880-romania.rules:2053
-        if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-            raise IllegalAction(
-                "no more trains from the bank this turn",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2053",
-            )
-        # at rulespecs/1880-romania.rules:2054
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank sells at the printed price",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2054",
-            )
-        # at rulespecs/1880-romania.rules:2055
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2056
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the company cannot pay for the train",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2056",
-            )
-        # at rulespecs/1880-romania.rules:2057
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2058
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2059
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2061
-        if not (g.b_phase_at_least("B1")):
-            raise IllegalAction(
-                "the train pool sells only from phase B",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2061",
-            )
-        # at rulespecs/1880-romania.rules:2062
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the train pool sells at face value",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
-            )
-        # at rulespecs/1880-romania.rules:2063
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2064
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the company cannot pay for the train",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2064",
-            )
-        # at rulespecs/1880-romania.rules:2065
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2066
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2067
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/1880-romania.rules:2069
-        if not (g.b_phase_at_least("B1")):
-            raise IllegalAction(
-                "companies trade trains only from phase B",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2069",
-            )
-        # at rulespecs/1880-romania.rules:2070
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank, the pool or another company",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2070",
-            )
-        # at rulespecs/1880-romania.rules:2071
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "a train between companies costs at least Ł1",
-                rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2071",
-            )
-        # at rulespecs/1880-romania.rules:2072
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
-                rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2072",
-            )
-        # at rulespecs/1880-romania.rules:2073
-        g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2074
-        g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2075
-        g.b_train_bought(v_corporation, v_train, False)
-
-
-def r_exchange_for_share(g, v_company, v_cert):
-    """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1037
-    v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1038
-    v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1039
-    if not (v_player in g.name("players")):
-        raise IllegalAction(
-            "only a player exchanges a private for a share",
-            rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1039",
-        )
-    # at rulespecs/lib/18xx.rules:1040
-    if not (
-        (g.b_holder_of(v_cert) == g.name("pool"))
-        or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
-    ):
-        raise IllegalAction(
-            "the share comes from the corporation's IPO or the bank pool",
-            rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
-        )
-    # at rulespecs/lib/18xx.rules:1042
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "a share of a corporation that has started",
-            rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1042",
-        )
-    # at rulespecs/lib/18xx.rules:1043
-    if not (g.b_private_on_sale() == None):
-        raise IllegalAction(
-            "no share changes hands while the privates are on sale",
-            rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
-        )
-    # at rulespecs/lib/18xx.rules:1044
-    if not (
-        (
-            (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
-            <= g.param("holding_cap")
-        )
-        or ("unlimited_holding" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1044"
-        )
-    # at rulespecs/lib/18xx.rules:1046
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1047
-    g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1048
-    g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1049
-    g.b_check_president(v_corporation)
-
-
-def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
-    """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1060
-    if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
-        raise IllegalAction(
-            "a train is traded in only for one the bank sells now",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
-        )
-    # at rulespecs/lib/18xx.rules:1061
-    if not (g.b_holder_of(v_exchange) == v_corporation):
-        raise IllegalAction(
-            "the corporation trades in only a train it owns",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1061",
-        )
-    # at rulespecs/lib/18xx.rules:1062
-    v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1063
-    if not (v_discount > 0):
-        raise IllegalAction(
-            "the new train takes no train of that type in trade",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
-        )
-    # at rulespecs/lib/18xx.rules:1064
-    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-        raise IllegalAction(
-            "no more trains from the bank this turn",
-            rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1064",
-        )
-    # at rulespecs/lib/18xx.rules:1065
-    if not (v_price == (g.attr(v_train, "price") - v_discount)):
-        raise IllegalAction(
-            "a trade-in pays the printed price less the discount",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1065",
-        )
-    # at rulespecs/lib/18xx.rules:1066
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction(
-            "the corporation cannot pay for the train",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1066",
-        )
-    # at rulespecs/lib/18xx.rules:1067
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1068
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1069
-    g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1070
-    g.b_train_bought(v_corporation, v_train, True)
-
-
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit; it leaves the game (VII.3.8)"""
     # at rulespecs/1880-romania-18xx-games.rules:538
@@ -2073,98 +521,6 @@ def a_discard_train(g, v_corporation, v_train):
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
-def r_may_buy_train_from(g, v_corporation, v_seller):
-    """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1083
-    return True
-
-
-def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
-    """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1090
-    if not (g.param("emergency_president_sells")):
-        raise IllegalAction(
-            "the president does not sell his own shares to pay for a train",
-            rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1090",
-        )
-    # at rulespecs/lib/18xx.rules:1092
-    if not (
-        (
-            (
-                (g.param("emergency_sale_guard") == None)
-                or (g.b_president(v_corporation) != v_player)
-            )
-            or (
-                (g.param("emergency_sale_guard") == "train_buyer")
-                and (not g.b_acting(v_corporation))
-            )
-        )
-        or (
-            all(
-                (
-                    (v_q == v_player)
-                    or (
-                        g.b_percent(v_q, v_corporation)
-                        <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
-                    )
-                )
-                for v_q in g.name("players")
-            )
-            and all(
-                (
-                    (
-                        (v_o == v_corporation)
-                        or (
-                            g.b_percent(v_o, v_corporation)
-                            <= (g.b_percent(v_player, v_corporation) - v_percent_sold)
-                        )
-                    )
-                    or (not ("corporations" in g.param("presidency_contenders")))
-                )
-                for v_o in g.name("corporations")
-            )
-        )
-    ):
-        raise IllegalAction(
-            "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
-            rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1092",
-        )
-    # at rulespecs/lib/18xx.rules:1098
-    if not (
-        (g.param("emergency_sale_minimum") == None)
-        or (
-            ((g.b_price(v_corporation) * (v_percent_sold - 10)) // 10)
-            < r_emergency_need(g, v_player)
-        )
-    ):
-        raise IllegalAction(
-            "the president sells no more than he needs: the sale less one share would not be enough",
-            rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1098",
-        )
-    # at rulespecs/lib/18xx.rules:1100
-    r_emergency_sale_noted(g, v_player, v_corporation)
-
-
-def r_emergency_need(g, v_player):
-    """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1105
-    return (
-        (
-            g.b_dearest_train_price()
-            if (g.param("emergency_sale_minimum") == "dearest_train")
-            else g.b_cheapest_train_price()
-        )
-        - g.b_cash(v_player)
-    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
-
-
-def r_emergency_sale_noted(g, v_player, v_corporation):
-    """What a title records of a president's sale for a train (a mark of the turn): nothing unless the title says (library '18xx' procedure emergency_sale_noted)"""
-
-
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it at 50% rounded up (VII.3.9)"""
     # at rulespecs/1880-romania-18xx-games.rules:630
@@ -2183,31 +539,6 @@ def r_forced_purchase_help(g, v_corporation, v_price):
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
             # at rulespecs/1880-romania-18xx-games.rules:637
             g.b_add_debt(v_owner, ((v_short - v_paid) + (((v_short - v_paid) + 1) // 2)))
-
-
-def a_end_game(g, v_player):
-    """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1120
-    if not (not g.b_in_round("draft")):
-        raise IllegalAction(
-            "the game cannot end by agreement before its opening draft is over",
-            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1120",
-        )
-    # at rulespecs/lib/18xx.rules:1122
-    g.b_end_game_now("agreement")
-
-
-def r_close_privates(g):
-    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1143
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1144
-        if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1145
-            g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1146
-            g.b_close_private(v_company)
 
 
 def a_choose(g, v_corporation, v_choice):
@@ -2343,128 +674,6 @@ def a_assign(g, v_company, v_target):
         if g.b_len(g.b_trains(v_corp)) > g.b_train_limit(v_corp):
             # at rulespecs/1880-romania-18xx-games.rules:478
             g.b_require_decision(v_corp, "discard_train")
-
-
-def r_minor_dividend(g, v_minor):
-    """A foreign investor withholds all its revenue (VII.1)"""
-    # at rulespecs/1880-romania.rules:1880
-    g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
-
-
-def r_close_investor(g, v_investor, v_to_company, v_take_station):
-    """Closing a connected foreign investor (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1893
-    v_holder = r_owner(g, v_investor)
-    # at rulespecs/1880-romania.rules:1894
-    for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1895
-        if g.b_percent(v_investor, v_c) > 0:
-            # at rulespecs/1880-romania.rules:1896
-            if v_take_station:
-                # at rulespecs/1880-romania.rules:1897
-                if not (g.b_can_take_station(v_c, v_investor)):
-                    raise IllegalAction(
-                        "the company has no station marker left, or has a station in that hex already",
-                        rule="VII.3.7, VII.3.4",
-                        at="rulespecs/1880-romania.rules:1897",
-                    )
-                # at rulespecs/1880-romania.rules:1899
-                g.b_take_station(v_c, v_investor)
-            # at rulespecs/1880-romania.rules:1901
-            for v_cert in g.b_held_certificates(v_investor, v_c):
-                # at rulespecs/1880-romania.rules:1902
-                g.move(v_cert, v_investor, v_holder)
-            # at rulespecs/1880-romania.rules:1904
-            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
-            # at rulespecs/1880-romania.rules:1905
-            if v_to_company:
-                # at rulespecs/1880-romania.rules:1906
-                g.transfer(g.b_cash(v_investor), v_investor, v_c)
-            else:
-                # at rulespecs/1880-romania.rules:1908
-                g.transfer(
-                    ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
-                    v_investor,
-                    v_holder,
-                )
-            # at rulespecs/1880-romania.rules:1910
-            g.b_check_president(v_c)
-    # at rulespecs/1880-romania.rules:1913
-    g.b_close_minor(v_investor)
-
-
-def r_lays_one_tile(g, v_corporation):
-    """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1971
-    return g.attr(v_corporation, "kind") == "investor"
-
-
-def r_pays_for_track(g, v_corporation):
-    """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1973
-    return True
-
-
-def r_buys_trains(g, v_corporation):
-    """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1975
-    return True
-
-
-def r_issued_percent(g, v_corporation):
-    """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2082
-    return r_sold_percent(g, v_corporation) + sum(
-        g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
-    )
-
-
-def r_sold_out(g, v_corporation):
-    """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2087
-    return r_issued_percent(g, v_corporation) >= (
-        100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
-    )
-
-
-def r_second_capitalisation(g, v_corporation):
-    """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2104
-    if (
-        (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
-        and (not g.attr(v_corporation, "second_capital"))
-    ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2106
-        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        # at rulespecs/1880-romania.rules:2107
-        g.set_attr(v_corporation, "second_capital", True)
-
-
-def a_payoff_player_debt(g, v_player):
-    """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2138
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a loan is repaid in the debtor's stock-round turn",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2138",
-        )
-    # at rulespecs/1880-romania.rules:2139
-    if not (g.b_debt(v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
-        )
-    # at rulespecs/1880-romania.rules:2140
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2141
-    if not (v_amount > 0):
-        raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
-        )
-    # at rulespecs/1880-romania.rules:2142
-    g.transfer(v_amount, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2143
-    g.b_reduce_debt(v_player, v_amount)
 
 
 def a_player_choose(g, v_player, v_choice):
@@ -2959,127 +1168,6 @@ def q_par(g, v_player):
         )
 
 
-def q_buy_shares(g, v_player):
-    """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1983
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
-        )
-    # at rulespecs/1880-romania.rules:1984
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
-        )
-    # at rulespecs/1880-romania.rules:1985
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1985",
-        )
-    # at rulespecs/1880-romania.rules:1994
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1994",
-        )
-
-
-def q_sell_shares(g, v_player):
-    """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2008
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2009
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
-            rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2009",
-        )
-    # at rulespecs/1880-romania.rules:2011
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
-        )
-    # at rulespecs/1880-romania.rules:2014
-    if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction(
-            "no selling in the first stock round",
-            rule="VI.4",
-            at="rulespecs/1880-romania.rules:2014",
-        )
-
-
-def q_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1934
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "track is built after the home station and before a station is placed",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
-        )
-    # at rulespecs/1880-romania.rules:1935
-    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
-        raise IllegalAction(
-            "the company has no building right for this phase",
-            rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1935",
-        )
-    # at rulespecs/1880-romania.rules:1936
-    if not (
-        not (
-            r_lays_one_tile(g, v_corporation)
-            and (
-                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
-            )
-        )
-    ):
-        raise IllegalAction(
-            "a foreign investor lays one yellow tile or upgrades one, never more",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1936",
-        )
-
-
-def q_dividend(g, v_corporation):
-    """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
-        )
-
-
-def q_buy_train(g, v_corporation):
-    """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2041
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought as the last step of a turn",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
-        )
-    # at rulespecs/1880-romania.rules:2042
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
-        )
-    # at rulespecs/1880-romania.rules:2043
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction(
-            "the train limit would be exceeded",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
-        )
-
-
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:538
@@ -3097,29 +1185,6 @@ def q_assign(g, v_company):
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:448"
-        )
-
-
-def q_payoff_player_debt(g, v_player):
-    """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2138
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a loan is repaid in the debtor's stock-round turn",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2138",
-        )
-    # at rulespecs/1880-romania.rules:2139
-    if not (g.b_debt(v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
-        )
-    # at rulespecs/1880-romania.rules:2140
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2141
-    if not (v_amount > 0):
-        raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
         )
 
 
@@ -3256,183 +1321,6 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
-def q2_buy_shares(g, v_player, v_corporation):
-    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1983
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
-        )
-    # at rulespecs/1880-romania.rules:1984
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
-        )
-    # at rulespecs/1880-romania.rules:1985
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1985",
-        )
-    # at rulespecs/1880-romania.rules:1986
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
-        )
-    # at rulespecs/1880-romania.rules:1989
-    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a company sold this round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1989",
-        )
-    # at rulespecs/1880-romania.rules:1994
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1994",
-        )
-
-
-def q2_sell_shares(g, v_player, v_corporation):
-    """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2008
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2009
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
-            rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2009",
-        )
-    # at rulespecs/1880-romania.rules:2011
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
-        )
-    # at rulespecs/1880-romania.rules:2014
-    if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction(
-            "no selling in the first stock round",
-            rule="VI.4",
-            at="rulespecs/1880-romania.rules:2014",
-        )
-    # at rulespecs/1880-romania.rules:2015
-    if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
-        raise IllegalAction(
-            "in the communist phase a president may not sell shares of his own company",
-            rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2015",
-        )
-
-
-def q2_lay_tile(g, v_corporation, v_hex):
-    """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1934
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "track is built after the home station and before a station is placed",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
-        )
-    # at rulespecs/1880-romania.rules:1935
-    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
-        raise IllegalAction(
-            "the company has no building right for this phase",
-            rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1935",
-        )
-    # at rulespecs/1880-romania.rules:1936
-    if not (
-        not (
-            r_lays_one_tile(g, v_corporation)
-            and (
-                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
-            )
-        )
-    ):
-        raise IllegalAction(
-            "a foreign investor lays one yellow tile or upgrades one, never more",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1936",
-        )
-    # at rulespecs/1880-romania.rules:1938
-    if not (
-        (
-            ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
-            or (v_hex == g.attr(v_corporation, "home"))
-        )
-        or (g.b_tile_color(g.attr(v_corporation, "home")) != "white")
-    ):
-        raise IllegalAction(
-            "a company's first tile goes on its home hex, unless a tile lies there already",
-            rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1938",
-        )
-
-
-def q2_dividend(g, v_corporation, v_kind):
-    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
-        )
-    # at rulespecs/lib/18xx.rules:958
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
-        )
-
-
-def q2_buy_train(g, v_corporation, v_train):
-    """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2041
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought as the last step of a turn",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
-        )
-    # at rulespecs/1880-romania.rules:2042
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
-        )
-    # at rulespecs/1880-romania.rules:2043
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction(
-            "the train limit would be exceeded",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
-        )
-    # at rulespecs/1880-romania.rules:2044
-    v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2045
-    if not (
-        (g.attr(v_train, "max_per_company") == None)
-        or (
-            sum(
-                1
-                for v_t in g.b_trains(v_corporation)
-                if (g.attr(v_t, "name") == g.attr(v_train, "name"))
-            )
-            < g.attr(v_train, "max_per_company")
-        )
-    ):
-        raise IllegalAction(
-            "a company may own only one rebuilt 2-train",
-            rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2045",
-        )
-
-
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:538
@@ -3452,58 +1340,6 @@ def q2_discard_train(g, v_corporation, v_train):
 
 
 # ------------------------------------------------------------ triggers
-
-
-def t_full_capitalisation(g, v_corporation, *_rest):
-    """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1131
-    if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1132
-        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-
-
-def t_privates_close(g, *_rest):
-    """Privates close"""
-    # at rulespecs/lib/18xx.rules:1137
-    r_close_privates(g)
-
-
-def t_private_income(g, *_rest):
-    """Privates pay their income until the communist phase"""
-    # at rulespecs/1880-romania.rules:1757
-    for v_company in r_open_privates(g):
-        # at rulespecs/1880-romania.rules:1758
-        if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
-            # at rulespecs/1880-romania.rules:1759
-            g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
-
-
-def t_dotted_border_opens(g, *_rest):
-    """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1978
-    g.b_remove_borders("impassable")
-
-
-def t_capitalise(g, v_corporation, *_rest):
-    """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2092
-    g.transfer(
-        (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
-        g.name("bank"),
-        v_corporation,
-    )
-    # at rulespecs/1880-romania.rules:2093
-    if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2094
-        g.set_attr(v_corporation, "second_capital", True)
-
-
-def t_second_capital_in_b(g, *_rest):
-    """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2112
-    for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2113
-        r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):

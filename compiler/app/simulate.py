@@ -163,13 +163,13 @@ def engine_source(Game, title=None, sources=None) -> str:
     path = Path(getattr(module, "__file__", "") or "")
     if path.suffix == ".py" and path.is_file():
         text = path.read_text(encoding="utf-8")
-        library = getattr(module, "_LIBRARY", None)
-        if library is not None:
-            # the library components it names (generated/library.py), handed over with it: a worker
-            # runs the engine from this text and may not have the file
-            shared = path.with_name("library.py").read_text(encoding="utf-8")
-            text = (f"from compiler.runtime.library import install as _install_library\n"
-                    f"_install_library({shared!r})\n\n{text}")
+        # the shared modules it names (generated/library.py, the title's generated/d_<title>.py),
+        # handed over with it, the library first: a worker runs the engine from this text and may
+        # not have the files
+        installs = [f"_install({path.with_name(shared.name + '.py').read_text(encoding='utf-8')!r}, {shared.name!r})\n"
+                    for shared in (getattr(module, "_LIBRARY", None), getattr(module, "_TITLE", None)) if shared is not None]
+        if installs:
+            text = f"from compiler.runtime.library import install as _install\n{''.join(installs)}\n{text}"
         return text
     if title is None:
         raise ValueError(f"the engine {Game.__module__} has no source file")

@@ -245,6 +245,28 @@ class EngineFunction:
     line: int
     end_line: int
     source: str
+    #: the module of generated/ it is written in: the engine's, or its title's shared one ("d_1846")
+    module: str = ""
+
+
+def _functions(text: str, module: str) -> tuple[dict[str, EngineFunction], int | None]:
+    """A generated module's top-level functions by name and the line where its `Game` class starts.
+    Only the code after the data is parsed (the data is most of the module and holds no function)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(("def ", "class "))), len(lines))
+    try:
+        tree = ast.parse("\n".join(lines[start:]))
+    except SyntaxError:
+        return {}, None
+    functions: dict[str, EngineFunction] = {}
+    game_line = None
+    for node in tree.body:
+        first, end = node.lineno + start, (node.end_lineno or node.lineno) + start
+        if isinstance(node, ast.FunctionDef):
+            functions[node.name] = EngineFunction(node.name, first, end, "\n".join(lines[first - 1:end]), module)
+        elif isinstance(node, ast.ClassDef) and node.name == "Game":
+            game_line = first
+    return functions, game_line
 
 
 def read_engine(module: str, folder: Path | None = None) -> tuple[str, dict[str, EngineFunction], int | None]:
@@ -252,26 +274,24 @@ def read_engine(module: str, folder: Path | None = None) -> tuple[str, dict[str,
     top-level functions by name, and the line where its `Game` class starts.
     Missing file: empty.
 
-    Only the code after the `DATA` table is parsed (the table is most of the
-    module and holds no function)."""
+    The functions it shares with its title's other engines (`_TITLE.define(globals(), unshared=[...])`:
+    those of `generated/d_<title>.py` but the ones named) are among them, each with its module."""
     path = (folder or paths.GENERATED) / f"{module}.py"
     if not path.exists():
         return "", {}, None
     text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(("def ", "class "))), len(lines))
-    try:
-        tree = ast.parse("\n".join(lines[start:]))
-    except SyntaxError:
-        return text, {}, None
-    functions: dict[str, EngineFunction] = {}
-    game_line = None
-    for node in tree.body:
-        first, end = node.lineno + start, (node.end_lineno or node.lineno) + start
-        if isinstance(node, ast.FunctionDef):
-            functions[node.name] = EngineFunction(node.name, first, end, "\n".join(lines[first - 1:end]))
-        elif isinstance(node, ast.ClassDef) and node.name == "Game":
-            game_line = first
+    functions, game_line = _functions(text, module)
+    if "\n_TITLE = shared(" in text:
+        name, unshared = None, None
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "_TITLE":
+                name = ast.literal_eval(node.value.args[2])  # type: ignore[attr-defined]
+            elif isinstance(node, ast.Expr) and ast.unparse(node.value).startswith("_TITLE.define("):
+                unshared = set(ast.literal_eval(node.value.keywords[0].value))  # type: ignore[attr-defined]
+        title_path = path.with_name(f"{name}.py")
+        if unshared is not None and title_path.exists():
+            theirs, _ = _functions(title_path.read_text(encoding="utf-8"), name)
+            functions = {**{fn: f for fn, f in theirs.items() if fn not in unshared}, **functions}
     return text, functions, game_line
 
 

@@ -1138,7 +1138,7 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             out.append("*The module is missing: run `rulec compile`.*\n")
             return "\n".join(out)
         lines = text.splitlines()
-        first_fn = min((f.line for f in functions.values()), default=len(lines) + 1)
+        first_fn = min((f.line for f in functions.values() if f.module == book.module), default=len(lines) + 1)
         out.append("## Data {#data}\n")
         out.append(f"Lines 1–{first_fn - 1}: the module's docstring and the `DATA` table "
                    "(`TitleData`: the title's properties, components by kind, and each clause's citation). "
@@ -1159,12 +1159,12 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
         same = [fn for fn in functions if self.site.same_function(book, fn)]
         if parent is not None:
             names = ", ".join(self.link(page, Place(parent.engine_page, fn), code(fn))
-                              for fn in sorted(same, key=lambda n: functions[n].line))
+                              for fn in sorted(same, key=lambda n: (functions[n].module, functions[n].line)))
             out.append(f"{plural(len(functions) - len(same), 'function')} of {plural(len(functions), 'function')} "
                        f"differ from those of {self.link(page, Place(parent.engine_page), code(f'generated/{parent.module}.py'))}"
                        f" ({esc(parent.name)}) and are shown here"
                        + (f"; the others are as there, word for word: {names}.\n" if same else ".\n"))
-        for fn in sorted(functions, key=lambda n: functions[n].line):
+        for fn in sorted(functions, key=lambda n: (functions[n].module, functions[n].line)):
             if fn in same:
                 continue
             f = functions[fn]
@@ -1173,10 +1173,11 @@ build. Pages are deterministic: rebuilding without changes gives the same files.
             if entry is not None:
                 clause = entry.clause
                 role = "the condition of" if fn.startswith("w_") else "implements"
-                out.append(f"Lines {f.line}–{f.end_line}; {role} "
+                out.append(f"Lines {f.line}–{f.end_line}" + (f" of `generated/{f.module}.py`" if f.module != book.module else "")
+                           + f"; {role} "
                            + self.link(page, self.site.place(book, clause.key), code(f"{clause.kind} {clause.name}"))
                            + f" — {esc(clause_label(clause))}.\n")
-            out.append(fence(f.source, "python", linenums=f.line, title=f"generated/{book.module}.py:{f.line}"))
+            out.append(fence(f.source, "python", linenums=f.line, title=f"generated/{f.module or book.module}.py:{f.line}"))
         if game_line is not None:
             out.append("## The Game class {#game}\n")
             game = "\n".join(lines[game_line - 1:])

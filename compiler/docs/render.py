@@ -593,7 +593,7 @@ class Cards:
             if fn in functions:
                 f = functions[fn]
                 lines.append("- **Engine:** " + link(code(fn), self.site.link(page, self.site.engine_place(self.book, fn)))
-                             + f" in `generated/{self.book.module}.py`, lines {f.line}–{f.end_line}")
+                             + f" in `generated/{f.module or self.book.module}.py`, lines {f.line}–{f.end_line}")
             else:
                 lines.append(f"- **Engine:** {code(fn)} is not in `generated/{self.book.module}.py` "
                              "(run `rulec compile`)")

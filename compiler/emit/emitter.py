@@ -3,6 +3,10 @@
 The module holds the title's data (`TitleData`) and its actions,
 procedures, functions and triggers compiled to Python functions; it
 subclasses `compiler.runtime.GameBase`, which does everything generic.
+`rulec compile` writes what every engine shares once (`generated/library.py`,
+`library_of`) and what a title's engines share once per title
+(`generated/d_<title>.py`, `title_module_of`); an engine names those and
+carries the rest. An engine built in memory carries everything.
 
 Strings from a rulespec reach Python only through `repr()`; names become
 identifiers only after `_ident` has checked them, so a rulespec cannot inject
@@ -23,6 +27,7 @@ import jinja2
 from compiler.lang import syntax as s
 from compiler.lang.builtins import VALUES
 from compiler.lang.ir import Clause, Title
+from compiler.names import engine_name
 from compiler.paths import GENERATED, TEMPLATES
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -54,8 +59,6 @@ def docstring(text: str, indent: str = "") -> str:
 
 def module_name(title: Title) -> str:
     """`generated/` module name of a title: t_1880_romania, t_1800__three_player."""
-    from compiler.names import engine_name
-
     return engine_name(title.name, title.variant)
 
 
@@ -610,39 +613,47 @@ def wrapped_list(items: list[str], indent: int, width: int = 100) -> str:
     return ("\n" + " " * (indent + 4)).join(lines)
 
 
-def _shared_components(kind: str, values: list[tuple[str, str]], library: Library | None) -> list[str]:
-    """The items of a kind's component list: a library component as the library has it named
-    (consecutive ones in one `*_LIBRARY.components(...)`), any other written out."""
-    out: list[str] = []
-    run: list[str] = []
+@dataclass(frozen=True)
+class TitleModule:
+    """What a title's engines (the title, its variants and readings) share, as `generated/d_<title>.py`
+    holds it (`compiler.runtime.library`): each property, component, citation and compiled function
+    as most of them have it, where two or more have it so."""
 
-    def flush() -> None:
-        if run:
-            out.append(f"*_LIBRARY.components({kind!r}, {wrapped_list(run, 12)})")
-            run.clear()
-
-    every = [key for (k, key) in (library.components if library is not None else {}) if k == kind]
-    if every and [key for key, _ in values] == every and all(
-            library.components[kind, key] == value for key, value in values):
-        return [f"*_LIBRARY.components({kind!r})"]  # the library's, all of them as it has them
-    for key, value in values:
-        if library is not None and library.components.get((kind, key)) == value:
-            run.append(key)
-        else:
-            flush()
-            out.append(value)
-    flush()
-    return out
+    name: str
+    #: the digests of every file its engines were built from
+    sources: tuple[tuple[str, str], ...]
+    properties: dict[str, str]
+    components: dict[tuple[str, str], str]
+    #: each kind's keys in the order the title's engine lists them
+    lists: dict[str, list[str]]
+    rules: dict[str, str]
+    #: function name -> its source, in the order the engines define them
+    functions: dict[str, str]
 
 
-def render_module(title: Title, sources=None, library: Library | None = None) -> str:
-    """The engine module's source for one title (or title + variant), unformatted.
+@dataclass
+class EngineParts:
+    """An engine's pieces as the template lays them out, compiled once (`parts`)."""
 
-    `sources`: the `SourceMap` the title was read from; the module records a
-    digest of each file the title is built from (`SOURCES`), so that a stale
-    engine is noticed (`compiler.emit.engines.current_game_class`).
-    `library`: the shared library (`generated/library.py`) the engine names its library
-    components and citations from; None for an engine that carries them all (one built in memory)."""
+    title: Title
+    properties: list[tuple[str, str]]
+    #: kind -> [(key, value)], in clause order
+    components: dict[str, list[tuple[str, str]]]
+    #: every citation by rule name, the "at action" places included
+    rules: dict[str, str]
+    #: (name, section, source) of each compiled function; section: routine, probe or trigger
+    functions: list[tuple[str, str, str]]
+    routines: list[tuple[str, str]]  # (ROUTINES key, function name)
+    action_params: list[tuple[str, str]]
+    action_defaults: list[tuple[str, str]]
+    probes: list[tuple[str, str]]  # (action, function)
+    pair_probes: list[tuple[str, str]]
+    trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
+    states: list[tuple[str, object]]
+
+
+def parts(title: Title) -> EngineParts:
+    """An engine's data and compiled functions (what `render_module` lays out)."""
     compiler = Compiler(title)
     properties = []
     values: dict[str, list[tuple[str, str]]] = {}
@@ -654,15 +665,19 @@ def render_module(title: Title, sources=None, library: Library | None = None) ->
             properties.append((decl.name, table_value(decl)))
         elif isinstance(decl, s.Component):
             values.setdefault(decl.kind, []).append((decl.key, component_value(decl)))
-    components = {kind: _shared_components(kind, items, library) for kind, items in values.items()}
+    functions: list[tuple[str, str, str]] = []
+    probe_functions: list[tuple[str, str, str]] = []
     routines = []
     action_params = []
-    probes = []  # (action, function, source): each action's listing probe (`Compiler.probe`)
+    probes = []  # (action, function): each action's listing probe (`Compiler.probe`)
     pair_probes = []  # the same of its first two parameters
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
+    pair_functions = []
     for clause in title.clauses:
         if clause.kind in ("action", "procedure", "function"):
-            routines.append((clause, compiler.routine(clause)))
+            fn = _ident(clause.name, "a_" if clause.kind == "action" else "r_")
+            functions.append((fn, "routine", compiler.routine(clause)))
+            routines.append(("action:" + clause.name if clause.kind == "action" else clause.name, fn))
             if clause.kind == "action":
                 decl = clause.decl
                 params = [
@@ -672,63 +687,259 @@ def render_module(title: Title, sources=None, library: Library | None = None) ->
                 action_params.append((decl.name, repr(params)))
                 probe = compiler.probe(clause)
                 if probe is not None:
-                    probes.append((decl.name, _ident(decl.name, "q_"), probe))
+                    probes.append((decl.name, _ident(decl.name, "q_")))
+                    probe_functions.append((_ident(decl.name, "q_"), "probe", probe))
                 pair = compiler.probe(clause, 2)
                 if pair is not None:
-                    pair_probes.append((decl.name, _ident(decl.name, "q2_"), pair))
+                    pair_probes.append((decl.name, _ident(decl.name, "q2_")))
+                    pair_functions.append((_ident(decl.name, "q2_"), "probe", pair))
                 optional = {p.name: py_value(p.default) for p in decl.params if p.default is not None}
                 if optional:
                     action_defaults.append((decl.name, "{" + ", ".join(f"{k!r}: {v}" for k, v in optional.items()) + "}"))
-    triggers = []
-    for clause in title.clauses:
-        if clause.kind == "trigger":
-            triggers.append(compiler.trigger(clause))
+    functions += probe_functions + pair_functions
     # every trigger of an event, in clause order (one dict entry per event: a title may have several)
     by_event: dict[str, list[tuple[str | None, str]]] = {}
-    for event, source, when in triggers:
-        by_event.setdefault(event, []).append((when, source.split("(")[0][4:]))
+    for clause in title.clauses:
+        if clause.kind == "trigger":
+            event, source, when = compiler.trigger(clause)
+            fn = _ident(clause.name, "t_")
+            if when is not None:
+                source, rest = source.split(f"\n\ndef {when}(", 1)
+                functions += [(fn, "trigger", source), (when, "trigger", f"def {when}({rest}")]
+            else:
+                functions.append((fn, "trigger", source))
+            by_event.setdefault(event, []).append((when, fn))
     rules = {}
-    shared_rules = set()  # the citations the library holds as this title has them
     for clause in title.clauses:
         cite = _cite(clause.prov)
         if cite:
-            name = f"{clause.kind} {clause.name}"
-            if library is not None and library.rules.get(name) == cite:
-                shared_rules.add(name)
-            else:
-                rules[name] = cite
+            rules[f"{clause.kind} {clause.name}"] = cite
         if clause.kind == "action" and _at(clause.span) is not None:
             # where the action is written: `rulec play` names it when the monitor finds an invariant broken
             rules[f"at action {clause.name}"] = _at(clause.span)
-    digests = []
+    return EngineParts(
+        title=title, properties=properties, components=values, rules=rules, functions=functions,
+        routines=routines, action_params=action_params, action_defaults=action_defaults, probes=probes,
+        pair_probes=pair_probes, trigger_table=list(by_event.items()),
+        states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
+    )
+
+
+def _digests(title: Title, sources) -> list[tuple[str, str]]:
+    out = []
     if sources is not None:
         for path in title.source_paths():
             digest = sources.digest(path)
             if digest is not None:
-                digests.append((path, digest))
+                out.append((path, digest))
+    return out
+
+
+def _most_common(versions: list[dict], least: int = 2) -> dict:
+    """Each name's value as most of `versions` have it, where `least` or more have it so; in the
+    order the versions name them (ties to the earlier version)."""
+    from collections import Counter
+
+    counts: dict = {}
+    for version in versions:
+        for name, value in version.items():
+            counts.setdefault(name, Counter())[value] += 1
+    chosen = {}
+    for name, counter in counts.items():
+        value, count = counter.most_common(1)[0]
+        if count >= least:
+            chosen[name] = value
+    return chosen
+
+
+def title_module_of(engines: list[EngineParts], sources) -> TitleModule | None:
+    """What a title's engines share (`engines`: the title's first, then its variants and readings);
+    None without `sources` (no digests to name the module by) or where nothing is shared by two."""
+    if sources is None or len(engines) < 2:
+        return None
+    components: list[dict] = []
+    for engine in engines:
+        mine = {}
+        for kind, items in engine.components.items():
+            keys = [key for key, _ in items]
+            # a key listed twice in a kind is never named (`TitleData.component` takes the first)
+            mine.update({(kind, key): value for key, value in items if keys.count(key) == 1})
+        components.append(mine)
+    shared = _most_common(components)
+    lists: dict[str, list[str]] = {}
+    for engine in engines:
+        for kind, items in engine.components.items():
+            known = lists.setdefault(kind, [])
+            known += [key for key, _ in items if (kind, key) in shared and key not in known]
+    functions = _most_common([{name: source for name, _, source in e.functions} for e in engines])
+    if not functions and not shared:
+        return None
+    digests = sorted({pair for e in engines for pair in _digests(e.title, sources)})
+    return TitleModule(
+        name="d_" + engine_name(engines[0].title.name).removeprefix("t_"),
+        sources=tuple(digests),
+        # every property, in the title's order (an engine's are in the order of the module's)
+        properties=_most_common([dict(e.properties) for e in engines], least=1),
+        components=shared,
+        lists={kind: keys for kind, keys in lists.items() if keys},
+        rules=_most_common([e.rules for e in engines]),
+        functions=functions,
+    )
+
+
+def _relative(full: dict, base: dict) -> tuple[dict, list]:
+    """`full` as `base` changed: (what `full` has otherwise than `base`, the names of `base` it has
+    not); `base` minus those names, then updated with the first, is `full` (`runtime.library`)."""
+    own = {name: value for name, value in full.items() if base.get(name) != value}
+    return own, [name for name in base if name not in full]
+
+
+def _rules_of(own: dict, unshared: list, source: str) -> list[str]:
+    """`SOURCE.rules({...}, unshared=[...])`: the citations of a shared module, as changed."""
+    lines = [f"{source}.rules(", "    {"]
+    lines += [f"        {name!r}: {cite!r}," for name, cite in sorted(own.items())]
+    return lines + ["    },", f"    unshared={wrapped_list(sorted(unshared), 4)},", ")"]
+
+
+def render_title_module(module: TitleModule, title: Title, library: Library | None) -> str:
+    """`generated/d_<title>.py`'s source, unformatted."""
+    lines = [docstring(f"What {title.name}'s engines share (the title, its variants and readings), each "
+                       "property, component,\ncitation and compiled function as most of them have it "
+                       "(`compiler.runtime.library`). A function\nhere runs bound to an engine's globals, "
+                       "calling its routines. Generated by rulec from the rulespecs.\nDo not edit: "
+                       "`rulec compile`.\n"),
+             "", "from compiler.runtime.data import Gap, Table",
+             "from compiler.runtime.errors import IllegalAction",
+             "from compiler.runtime.library import shared", "",
+             "#: the rulespecs of the title's engines, each with a digest of its text", "SOURCES = {"]
+    lines += [f"    {path!r}: {digest!r}," for path, digest in module.sources]
+    lines += ["}", ""]
+    if library is not None:
+        lines += ["_LIBRARY = shared(", "    __file__,", "    {"]
+        lines += [f"        {path!r}: {digest!r}," for path, digest in library.sources]
+        lines += ["    },", ")", ""]
+    lines += ["# one component per line (not reformatted)", "# fmt: off", "PROPERTIES = {"]
+    lines += [f"    {name!r}: {value}," for name, value in module.properties.items()]
+    lines += ["}", "", "COMPONENTS = {"]
+    for kind, keys in sorted(module.lists.items()):
+        lines.append(f"    {kind!r}: [")
+        items = [(key, module.components[kind, key]) for key in keys]
+        lines += [f"        {item}," for item in _shared_components(kind, items, library, indent=8)]
+        lines.append("    ],")
+    lines.append("}")
+    lines.append("")
+    if library is not None:
+        own, unshared = _relative(module.rules, library.rules)
+        rules = _rules_of(own, unshared, "_LIBRARY")
+        lines += ["RULES = " + rules[0], *rules[1:]]
+    else:
+        lines += ["RULES = {"] + [f"    {name!r}: {cite!r}," for name, cite in sorted(module.rules.items())] + ["}"]
+    lines += ["# fmt: on", "", "# ------------------------------------------------------------ compiled rules", ""]
+    for source in module.functions.values():
+        lines += ["", source, ""]
+    return "\n".join(lines) + "\n"
+
+
+
+def _shared_components(kind: str, values: list[tuple[str, str]], library: Library | None,
+                       title_module: TitleModule | None = None, indent: int = 12) -> list[str]:
+    """The items of a kind's component list: a component as the title's shared module or the library
+    has it named (consecutive ones in one `*_TITLE.components(...)` or `*_LIBRARY.components(...)`),
+    any other written out."""
+    if title_module is not None:
+        keys = title_module.lists.get(kind)
+        if keys and [key for key, _ in values] == keys and all(
+                title_module.components[kind, key] == value for key, value in values):
+            return [f"*_TITLE.components({kind!r})"]  # the title's, all of them as it has them
+    every = [key for (k, key) in (library.components if library is not None else {}) if k == kind]
+    if every and [key for key, _ in values] == every and all(
+            library.components[kind, key] == value for key, value in values):
+        return [f"*_LIBRARY.components({kind!r})"]  # the library's, all of them as it has them
+    out: list[str] = []
+    run: list[str] = []
+    source: str | None = None
+    for key, value in values:
+        if title_module is not None and title_module.components.get((kind, key)) == value:
+            where = "_TITLE"
+        elif library is not None and library.components.get((kind, key)) == value:
+            where = "_LIBRARY"
+        else:
+            where = None
+        if where != source and run:
+            out.append(f"*{source}.components({kind!r}, {wrapped_list(run, indent)})")
+            run.clear()
+        source = where
+        if where is None:
+            out.append(value)
+        else:
+            run.append(key)
+    if run:
+        out.append(f"*{source}.components({kind!r}, {wrapped_list(run, indent)})")
+    return out
+
+
+def render_module(title: Title, sources=None, library: Library | None = None,
+                  title_module: TitleModule | None = None, engine: EngineParts | None = None) -> str:
+    """The engine module's source for one title (or title + variant), unformatted.
+
+    `sources`: the `SourceMap` the title was read from; the module records a
+    digest of each file the title is built from (`SOURCES`), so that a stale
+    engine is noticed (`compiler.emit.engines.current_game_class`).
+    `library`: the shared library (`generated/library.py`) the engine names its library
+    components and citations from; `title_module`: what the title's engines share
+    (`generated/d_<title>.py`), the data and compiled functions the engine names from it. None for
+    an engine that carries them all (one built in memory). `engine`: its `parts`, where compiled."""
+    engine = engine or parts(title)
+    components = {kind: _shared_components(kind, items, library, title_module)
+                  for kind, items in engine.components.items()}
+    # the properties, citations and functions as the engine changes the title module's
+    properties = own_properties = unshared_properties = None
+    rules = unshared_rules = None
+    unshared_functions: list[str] = []
+    shared_functions: set[str] = set()
+    if title_module is not None:
+        own_properties, unshared_properties = _relative(dict(engine.properties), title_module.properties)
+        merged = [n for n in title_module.properties if n not in unshared_properties]
+        merged += [n for n in own_properties if n not in title_module.properties]
+        if merged != [name for name, _ in engine.properties]:
+            own_properties = unshared_properties = None  # not in the module's order: written whole
+        rules, unshared_rules = _relative(engine.rules, title_module.rules)
+        mine = {name: source for name, _, source in engine.functions}
+        own_functions, unshared_functions = _relative(mine, title_module.functions)
+        unshared_functions = sorted(set(unshared_functions) | (set(own_functions) & set(title_module.functions)))
+        shared_functions = set(mine) - set(own_functions)
+    elif library is not None:
+        rules, unshared_rules = _relative(engine.rules, library.rules)
+        # the library's citations this title does not share (it has no such rule, or its own)
+        unshared_rules = sorted(set(unshared_rules) | (set(rules) & set(library.rules)))
+    if own_properties is None:
+        properties = engine.properties
     template = _environment().get_template("engine.py.j2")
     return template.render(
-        sources=digests,
+        sources=_digests(title, sources),
         title=title,
         title_name=repr(title.name),
         variant=repr(title.variant),
         chain=" -> ".join(str(o) for o in title.chain),
         properties=properties,
+        own_properties=list((own_properties or {}).items()),
+        unshared_properties=sorted(unshared_properties or []),
         components=sorted(components.items()),
-        routines=routines,
-        action_params=action_params,
-        action_defaults=action_defaults,
-        probes=probes,
-        pair_probes=pair_probes,
-        triggers=triggers,
-        trigger_table=list(by_event.items()),
-        states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
-        rules=sorted(rules.items()),
+        functions=[(name, section, source) for name, section, source in engine.functions
+                   if name not in shared_functions],
+        unshared_functions=unshared_functions,
+        routines=engine.routines,
+        action_params=engine.action_params,
+        action_defaults=engine.action_defaults,
+        probes=engine.probes,
+        pair_probes=engine.pair_probes,
+        trigger_table=engine.trigger_table,
+        states=engine.states,
+        rules=sorted((engine.rules if rules is None else rules).items()),
         library=library,
-        # the library's citations this title does not share (it has no such rule, or its own)
-        unshared_rules=sorted(set(library.rules) - shared_rules) if library is not None else [],
+        title_module=title_module,
+        unshared_rules=sorted(unshared_rules or []),
         wrap=wrapped_list,
-        ident=_ident,
         repr=repr,
         docstring=docstring,
     )
@@ -745,9 +956,10 @@ def format_source(source: str) -> str:
     return done.stdout
 
 
-def emit_title(title: Title, sources=None, library: Library | None = None) -> str:
-    """An engine's source, formatted; with `library`, naming the library components it shares."""
-    return format_source(render_module(title, sources, library))
+def emit_title(title: Title, sources=None, library: Library | None = None,
+               title_module: TitleModule | None = None, engine: EngineParts | None = None) -> str:
+    """An engine's source, formatted; with `library` and `title_module`, naming what it shares."""
+    return format_source(render_module(title, sources, library, title_module, engine))
 
 
 def outputs(titles: list[Title], sources=None) -> dict[Path, str]:
@@ -758,14 +970,23 @@ def outputs(titles: list[Title], sources=None) -> dict[Path, str]:
     library = library_of(titles, sources)
     if library is not None:
         files[GENERATED / "library.py"] = format_source(render_library(library))
+    families: dict[str, list[EngineParts]] = {}
+    for title in titles:  # the title first, then its variants and readings
+        families.setdefault(title.name, []).append(parts(title))
+    for family in families.values():
+        family.sort(key=lambda engine: engine.title.variant is not None)
+        title_module = title_module_of(family, sources) if library is not None else None
+        if title_module is not None:
+            files[GENERATED / f"{title_module.name}.py"] = format_source(
+                render_title_module(title_module, family[0].title, library))
+        for engine in family:
+            files[GENERATED / f"{module_name(engine.title)}.py"] = emit_title(
+                engine.title, sources, library, title_module, engine)
     for title in titles:
-        name = module_name(title)
-        files[GENERATED / f"{name}.py"] = emit_title(title, sources, library)
-        names.append((title, name))
+        names.append((title, module_name(title)))
     index = ['"""Generated engines, one module per title and variant. Do not edit: `rulec compile`."""', "", "ENGINES = {"]
     for title, name in names:
         index.append(f"    ({title.name!r}, {title.variant!r}): {name!r},")
     index.append("}")
     files[GENERATED / "__init__.py"] = "\n".join(index) + "\n"
     return files
-

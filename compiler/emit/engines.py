@@ -14,6 +14,7 @@ from types import ModuleType
 
 from compiler.names import engine_name, slug
 from compiler.paths import GENERATED
+from compiler.runtime.library import LibraryMismatch
 
 
 def engine_module(module_name: str) -> ModuleType:
@@ -28,7 +29,11 @@ def engine_module(module_name: str) -> ModuleType:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[qualified] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[qualified]  # not left half made for the next import to take
+        raise
     return module
 
 
@@ -51,15 +56,19 @@ def current_game_class(title, sources) -> tuple[type, str | None]:
     name = engine_name(title.name, title.variant)
     current = {path: sources.digest(path) for path in title.source_paths()}
     current = {path: digest for path, digest in current.items() if digest is not None}
+    unshared = None  # why a shared module it names cannot be read
     try:
         module = engine_module(name)
     except FileNotFoundError:
         module = None
+    except LibraryMismatch as exc:
+        module, unshared = None, str(exc).removesuffix(": run `rulec compile`")
     recorded = getattr(module, "SOURCES", None) if module is not None else None
     if module is not None and recorded == current:
         return module.Game, None
     changed = sorted(p for p in set(current) | set(recorded or {}) if (recorded or {}).get(p) != current.get(p))
-    why = (f"generated/{name}.py is missing" if module is None
+    why = (f"generated/{name}.py cannot be loaded ({unshared})" if unshared is not None
+           else f"generated/{name}.py is missing" if module is None
            else f"generated/{name}.py is stale ({', '.join(changed) or 'its rulespecs'} changed since it was compiled)")
     return memory_game_class(title, sources, f"<{title.display_name} as its rulespecs are now>"), (
         f"{why}: playing an engine built in memory from the rulespecs; `rulec compile` updates generated/")

@@ -85,14 +85,15 @@ def recall(question: str, key: str | None = None) -> Target | None:
     engine imported from `generated/`; None where the full load must answer. `key`: the
     fingerprint, where the caller has it."""
     from compiler.emit.engines import engine_module
+    from compiler.runtime.library import LibraryMismatch
 
     answer = _answers(_file(key or fingerprint())).get(question)
     if not isinstance(answer, dict):
         return None
     try:
         module = engine_module(answer["engine"])
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, LibraryMismatch):
+        return None  # the full load says why
     if getattr(module, "SOURCES", None) != answer["sources"]:
         return None  # generated/ changed since: the full load says how
     return Target(answer["name"], answer["variant"], answer["display_name"], module.Game, answer.get("players"))
@@ -104,6 +105,7 @@ def remember(question: str, title, sources, players: int | None = None, key: str
     Answers under another fingerprint are dropped."""
     from compiler.emit.engines import engine_module
     from compiler.names import engine_name
+    from compiler.runtime.library import LibraryMismatch
 
     key = key or fingerprint()
     file = _file(key)
@@ -115,7 +117,7 @@ def remember(question: str, title, sources, players: int | None = None, key: str
     try:
         if getattr(engine_module(engine), "SOURCES", None) != digests:
             return
-    except FileNotFoundError:
+    except (FileNotFoundError, LibraryMismatch):
         return
     answers = _answers(file)
     answers[question] = {"name": title.name, "variant": title.variant, "display_name": title.display_name,
