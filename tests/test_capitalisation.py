@@ -1,8 +1,11 @@
 """Capitalisation (issue 43): the library's `capitalisation` does what it says. incremental: each
 share bought from the IPO pays the corporation; full: IPO money goes to the bank and the
 corporation receives its whole capital, ten shares at par, when it floats (the library's trigger
-full_capitalisation, after 18xx.games' Game#float_corporation); by_title: IPO money goes to the bank
-and the title's own rules pay the capital (1880 Romania). On the toy title (par $70, float 60%)."""
+full_capitalisation, after 18xx.games' Game#float_corporation); partial: IPO money goes to the bank,
+the corporation receives capitalised_percent of its capital when it floats (the trigger
+partial_capitalisation) and the rest once, when the title's rule calls release_capital (1880 Romania,
+VI.7); by_title: IPO money goes to the bank and the title's own rules pay the capital. On the toy
+title (par $70, float 60%)."""
 
 from __future__ import annotations
 
@@ -12,14 +15,14 @@ from compiler.runtime.monitor import Monitor
 from tests.conftest import LIBRARIES, TOY
 
 
-def _toy(capitalisation: str):
+def _toy(capitalisation: str, extra: str = ""):
     from compiler.emit.engines import current_game_class
     from compiler.lang.pipeline import load_texts
 
     text = (TOY / "toy.rules").read_text(encoding="utf-8")
     old = "  capitalisation: incremental §2"
     assert old in text
-    text = text.replace(old, f"  capitalisation: {capitalisation} §2")
+    text = text.replace(old, f"  capitalisation: {capitalisation} §2{extra}")
     # (the toy's `treasury_shares_pay: company` stands under full capitalisation too: the IPO is then a
     # holder apart from the treasury, and pays nobody)
     loaded = load_texts({**LIBRARIES, "toy.rules": text})
@@ -45,20 +48,59 @@ def _float(Game):
     return steps
 
 
-@pytest.mark.parametrize("capitalisation, treasury", [
-    ("incremental", [280, 280, 420]),  # each IPO purchase pays the corporation
-    ("full", [0, 0, 700]),             # nothing until it floats, then ten shares at $70
-    ("by_title", [0, 0, 0]),           # the toy has no rule of its own paying capital
+PARTIAL = "\n  capitalised_percent: 30% §2"
+
+
+@pytest.mark.parametrize("capitalisation, extra, treasury", [
+    ("incremental", "", [280, 280, 420]),  # each IPO purchase pays the corporation
+    ("full", "", [0, 0, 700]),             # nothing until it floats, then ten shares at $70
+    ("partial", PARTIAL, [0, 0, 210]),     # nothing until it floats, then 30% of ten shares at $70
+    ("by_title", "", [0, 0, 0]),           # the toy has no rule of its own paying capital
 ])
-def test_the_treasury_after_each_purchase_and_at_the_float(capitalisation, treasury):
-    _, Game = _toy(capitalisation)
+def test_the_treasury_after_each_purchase_and_at_the_float(capitalisation, extra, treasury):
+    _, Game = _toy(capitalisation, extra)
     assert _float(Game) == treasury
 
 
-def test_money_is_conserved_under_full_capitalisation_proved_for_the_purchase_that_floats():
+def test_partial_capitalisation_releases_the_rest_once_and_only_to_a_floated_corporation():
+    """release_capital (the library's procedure a title calls at its moment): nothing before the
+    corporation floats; once floated, the other 70% of $700 ($490) from the bank, once; the bank pays
+    what the corporation receives."""
+    _, Game = _toy("partial", PARTIAL)
+    game = Game(players=["A", "B"], seed=1)
+    corp, bank = game.corporations[0], game.name("bank")
+    game.call("release_capital", corp)
+    assert game.cash[corp] == 0 and not game.state_has("capital_released", corp)
+    monitor = Monitor(game)
+    for who, kind in (("A", "par"), ("A", "pass"), ("B", "buy_shares")):
+        action = next(a for a in game.legal_actions() if (a["entity"], a["type"]) == (who, kind))
+        game.process(action)
+        monitor.check(game, action)
+    assert game.cash[corp] == 210
+    before = game.cash[bank]
+    game.call("release_capital", corp)
+    assert (game.cash[corp], game.cash[bank]) == (700, before - 490)
+    game.call("release_capital", corp)
+    assert (game.cash[corp], game.cash[bank]) == (700, before - 490)  # once
+
+
+def test_partial_capitalisation_needs_its_percentage():
+    """`capitalised_percent` is required under partial capitalisation (E027 on the title's line)."""
+    from compiler.lang.pipeline import load_texts
+
+    text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
+        "  capitalisation: incremental §2", "  capitalisation: partial §2")
+    loaded = load_texts({**LIBRARIES, "toy.rules": text})
+    assert [d.code for d in loaded.errors] == ["E027"], [(d.code, d.message) for d in loaded.errors]
+    assert "capitalised_percent" in loaded.errors[0].message
+
+
+@pytest.mark.parametrize("capitalisation, extra", [("full", ""), ("partial", PARTIAL)])
+def test_money_is_conserved_under_full_and_partial_capitalisation_proved_for_the_purchase_that_floats(
+        capitalisation, extra):
     from compiler.verify.verifier import verify_title
 
-    title, _ = _toy("full")
+    title, _ = _toy(capitalisation, extra)
     report = verify_title(title, only=["buy_shares"])
     results = {r.invariant: r.status for r in report.results if r.transition == "buy_shares"}
     assert results["money_conserved"] == "proved", report.results
@@ -68,23 +110,23 @@ def test_full_capitalisation_keeps_the_ipo_apart_from_the_treasury():
     """Under full capitalisation the unsold certificates sit in the IPO, a holder of their own; a purchase
     from it names the source `ipo` and takes the certificate from there. Under incremental the IPO is the
     corporation's treasury: its certificates start on its mat."""
-    for capitalisation, holder in (("full", "ipo"), ("incremental", "corporation")):
-        _, Game = _toy(capitalisation)
+    for capitalisation, extra, holder in (("full", "", "ipo"), ("partial", PARTIAL, "ipo"),
+                                          ("incremental", "", "corporation")):
+        _, Game = _toy(capitalisation, extra)
         game = Game(players=["A", "B"], seed=1)
         assert {game.owner[c.id].kind for c in game.certificates.values()} == {holder}, capitalisation
 
 
 def test_a_capitalisation_the_library_does_not_declare_is_refused():
-    """`partial` is refused where it is written (E026, listing the kinds there are): the library offers
-    none, as no title needs one and 18xx.games defines none; a capital paid in parts is a title's own
-    triggers under by_title (1880 Romania's)."""
+    """`escrow` (18xx.games' capital held until a destination is reached, 1856's) is refused where it is
+    written (E026, listing the kinds there are): the library does not implement it."""
     from compiler.lang.pipeline import load_texts
 
     text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
-        "  capitalisation: incremental §2", "  capitalisation: partial §2")
+        "  capitalisation: incremental §2", "  capitalisation: escrow §2")
     loaded = load_texts({**LIBRARIES, "toy.rules": text})
-    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E026", _line_of(text, "capitalisation: partial"), 19)]
-    assert "`incremental`, `full`, `by_title`" in loaded.errors[0].message
+    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E026", _line_of(text, "capitalisation: escrow"), 19)]
+    assert "`incremental`, `full`, `partial`, `by_title`" in loaded.errors[0].message
 
 
 def _line_of(text: str, needle: str) -> int:
