@@ -7,7 +7,9 @@ its free station in Endtown (`effect: free_token` with the same timing), decisio
 declinable), a player's tile lay in his stock-round turn (`owner: player`, `when: stock_turn`,
 `removed_on`), a player's sale of a private to another player at any time (`when: any_time`) at a price
 random play tries over the private's range, and its exchange for a share (`effect: share_exchange`, the
-library's exchange_for_share, from a phase); a hex of two terrains.
+library's exchange_for_share, from a phase); a hex of two terrains. Its variant "Partial" plays the
+library's partial capitalisation (half the capital when a corporation floats, the rest as phase 3
+begins, or at once from phase 3; the library's partial_capitalisation and release_capital).
 
 It checks clean; 50 random games at each player count end, with every mechanic used at least once
 (counted, and checked against what the title says of it); the checks of the transitions that carry
@@ -36,6 +38,16 @@ def kestrel():
     loaded = load_texts({**LIBRARIES, PATH: TEXT})
     title = loaded.program.titles["Kestrel Lines"] if loaded.ok else None
     return loaded, title, (current_game_class(title, loaded.sources)[0] if title else None)
+
+
+@pytest.fixture(scope="module")
+def kestrel_partial(kestrel):
+    """Kestrel Lines' variant "Partial" (partial capitalisation at 50%) and its engine."""
+    from compiler.emit.engines import current_game_class
+
+    loaded, _, _ = kestrel
+    title = loaded.program.variants[("Kestrel Lines", "Partial")]
+    return title, current_game_class(title, loaded.sources)[0]
 
 
 def test_the_invented_title_checks_clean(kestrel):
@@ -164,6 +176,147 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
                          "office trade out of its owner's turn", "office price inside its range",
                          "works siding (free_token, when: operating_turn, from_phase)",
                          "office exchange (share_exchange, when: any_time)"}, used
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_fifty_random_games_end_under_partial_capitalisation(kestrel_partial, players):
+    """The variant "Partial" played as `rulec play` plays it (the monitor after every action: money
+    conserved). After each action, for each corporation, from the state before: not floated, no cash
+    (its IPO money went to the bank); floated by the action, half its capital ($350) in phase 2, the
+    whole ($700) from phase 3; its second half released by the action that began phase 3, $350 more
+    (the buyer of the first 3-train paying for it, its president having paid what it lacked)."""
+    from compiler.app.playout import play_one
+
+    _, Game = kestrel_partial
+    used: Counter[str] = Counter()
+    before: dict = {}
+
+    def choose(game, rng):
+        before.update(phase=game.g["phase"], cash={c.id: game.cash[c] for c in game.corporations},
+                      floated={c.id for c in game.corporations if game.corp[c.id]["floated"]},
+                      released={c.id for c in game.corporations if game.state_has("capital_released", c)})
+        return game.random_legal_action(rng)
+
+    def observe(game, action):
+        for corp in game.corporations:
+            cash, was = game.cash[corp], before["cash"][corp.id]
+            released = game.state_has("capital_released", corp)
+            if not game.corp[corp.id]["floated"]:
+                assert cash == 0 and not released, corp  # IPO money goes to the bank until it floats
+            elif corp.id not in before["floated"]:
+                if before["phase"] == "2":
+                    assert (cash, released) == (350, False), corp
+                    used["half the capital at the float (phase 2)"] += 1
+                else:
+                    assert (cash, released) == (700, True), corp
+                    used["the whole capital at the float (from phase 3)"] += 1
+            elif released and corp.id not in before["released"]:
+                assert before["phase"] == "2" and game.g["phase"] == "3" and action["type"] == "buy_train"
+                if action["entity"] == corp.id:  # the buyer of the first 3-train
+                    assert cash == max(was - action["price"], 0) + 350, corp
+                else:
+                    assert cash == was + 350, corp
+                used["the second half as phase 3 begins"] += 1
+            assert released or game.g["phase"] == "2" or not game.corp[corp.id]["floated"], corp
+
+    ends: Counter[str] = Counter()
+    for seed in range(GAMES):
+        record = play_one(Game, [f"p{i}" for i in range(players)], seed, choose=choose, observe=observe)
+        ends[record["end_reason"]] += 1
+    assert sum(ends.values()) == GAMES
+    # random play floats both corporations in phase 2 in every game (a corporation floating from phase 3,
+    # paid its whole capital at once, is played by hand below)
+    assert used == {"half the capital at the float (phase 2)": 2 * GAMES,
+                    "the second half as phase 3 begins": 2 * GAMES}, used
+
+
+def test_partial_capitalisation_by_hand_half_at_the_float_and_the_rest_as_phase_3_begins(kestrel_partial):
+    """The variant "Partial" played by hand, two players ($400 each), every IPO purchase paying the bank:
+    A buys the Loco Works ($40), B the Survey Office ($30); A starts KL at $70 (40%, $280), B buys 20%
+    ($140): KL floats with half its capital, 5 x $70 = $350. KL buys a 2-train ($100) in OR 1 and the
+    other ($100) in OR 2, runs Toyville-Endtown ($50) and pays out in ORs 2 to 4 (A's 40% $20, B's 20%
+    $10, the IPO's 40% nothing); each private pays its owner $5 as each OR begins. A has $160, B $280:
+    B starts HR ($280) and A buys 20% of it ($140): HR floats with $350. In OR 5 KL pays out again and
+    HR buys the first 3-train ($200): phase 3 begins and both receive the other half, $350 each."""
+    from compiler.runtime.monitor import Monitor
+
+    _, Game = kestrel_partial
+    game = Game(players=["A", "B"], seed=0)
+    monitor = Monitor(game)
+    kl, hr, bank = game.entity("corporation", "KL"), game.entity("corporation", "HR"), game.name("bank")
+    plan = [("A", "buy_company", "LW"), ("B", "buy_company", "SO"), ("A", "par", "KL"), ("A", "pass", None),
+            ("B", "buy_shares", "KL")]
+
+    def pick(actions, entity, kind, what=None):
+        return next(a for a in actions if a["entity"] == entity and a["type"] == kind and (
+            what is None or what in (a.get("company"), a.get("corporation"))
+            or str((a.get("shares") or [""])[0]).startswith(f"{what}_")))
+
+    seen = []
+    while game.g["phase"] == "2":
+        actions, who = game.legal_actions(), str(game.current_entity())
+        if plan:
+            action = pick(actions, *plan.pop(0))
+        elif game.g["round"] == "stock":
+            if who == "B" and not game.b_started(hr) and game.cash[game.find("B")] >= 280:
+                action = pick(actions, "B", "par", "HR")
+            elif who == "A" and game.b_started(hr) and not game.corp["HR"]["floated"]:
+                action = pick(actions, "A", "buy_shares", "HR")
+            else:
+                action = pick(actions, who, "pass")
+        else:
+            wanted = [a for a in actions if (a["type"] in ("buy_train", "run_routes") and not a.get("exchange"))
+                      or (a["type"] == "dividend" and a["kind"] == "payout")]
+            action = wanted[0] if wanted else pick(actions, who, "pass")
+        game.process(action)
+        monitor.check(game, action)
+        if action["type"] in ("par", "buy_shares", "buy_train"):
+            seen.append((action["entity"], action["type"], {h: game.cash[game.find(h)] for h in ("A", "B", "KL", "HR")}))
+    start = 4000 - 2 * 400
+    assert seen == [
+        ("A", "par", {"A": 80, "B": 370, "KL": 0, "HR": 0}),                # $280 to the bank
+        ("B", "buy_shares", {"A": 80, "B": 230, "KL": 350, "HR": 0}),       # $140 to the bank; KL floats: $350
+        ("KL", "buy_train", {"A": 85, "B": 235, "KL": 250, "HR": 0}),       # OR 1: income $5 each, a 2-train
+        ("KL", "buy_train", {"A": 110, "B": 250, "KL": 150, "HR": 0}),      # OR 2: $5, $20 / $10 paid out, a 2
+        ("B", "par", {"A": 160, "B": 0, "KL": 150, "HR": 0}),               # after ORs 3 and 4: $280 to the bank
+        ("A", "buy_shares", {"A": 20, "B": 0, "KL": 150, "HR": 350}),       # HR floats: $350
+        ("HR", "buy_train", {"A": 45, "B": 15, "KL": 500, "HR": 500}),      # OR 5: the 3 ($200), phase 3: +$350 each
+    ]
+    assert game.g["phase"] == "3"
+    assert game.state_has("capital_released", kl) and game.state_has("capital_released", hr)
+    # the bank: the privates (+$70), the IPO purchases (+$280 +$140 +$280 +$140), the first halves (-$350 x 2),
+    # the trains (+$100 +$100 +$200), private income (-$10 x 5), KL's four payouts to players (-$30 x 4;
+    # the IPO's $20 stays), the second halves (-$350 x 2)
+    assert game.cash[bank] == start + 70 + 840 - 700 + 400 - 50 - 120 - 700
+    # the IPO is a place apart, as under full capitalisation: KL's unsold 40%, HR's 40%, none in a treasury
+    ipo = game.name("initial_offering")
+    assert [(game.b_percent(ipo, c), game.b_percent(c, c)) for c in (kl, hr)] == [(40, 0), (40, 0)]
+
+
+def test_partial_capitalisation_from_phase_3_the_whole_capital_at_the_float(kestrel_partial):
+    """A corporation that floats once phase 3 has begun receives both halves at once, $700 (the variant's
+    trigger whole_capital_from_phase_3 calling the library's release_capital), and nothing more as it
+    goes on. The game is put in phase 3 by a direct state edit (its events do not fire), as the 1880
+    Romania tests do: random play floats both corporations before phase 3."""
+    from compiler.runtime.monitor import Monitor
+
+    _, Game = kestrel_partial
+    game = Game(players=["A", "B"], seed=0)
+    monitor = Monitor(game)
+    game.g["phase"] = "3"
+    kl, bank = game.entity("corporation", "KL"), game.name("bank")
+    for entity, kind, what in (("A", "buy_company", "LW"), ("B", "buy_company", "SO"), ("A", "par", "KL"),
+                               ("A", "pass", None), ("B", "buy_shares", "KL")):
+        action = next(a for a in game.legal_actions() if a["entity"] == entity and a["type"] == kind and (
+            what is None or what in (a.get("company"), a.get("corporation"))
+            or str((a.get("shares") or [""])[0]).startswith(f"{what}_")))
+        game.process(action)
+        monitor.check(game, action)
+    assert game.corp["KL"]["floated"] and game.state_has("capital_released", kl)
+    assert game.cash[kl] == 10 * 70
+    assert game.cash[bank] == 4000 - 2 * 400 + 40 + 30 + 280 + 140 - 700
+    game.call("release_capital", kl)
+    assert game.cash[kl] == 10 * 70  # released once
 
 
 def _kestrel_first_dividend(Game, kind: str):

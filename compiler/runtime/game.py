@@ -1143,7 +1143,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         as they were before the founder's layout took some out (1880 Romania's 30% and 40% president's
         certificates), so its "LCR_7" is one of the engine's equal shares. Read as an equivalent
         certificate: same corporation and size, not a president's, held where the action takes it from
-        (the seller's for a sale, the corporation's own for a purchase). Other actions pass unchanged."""
+        (the seller's for a sale, the corporation's IPO for a purchase: `ipo_of`). Other actions pass unchanged."""
         shares = action.get("shares")
         if action.get("type") not in ("buy_shares", "sell_shares") or not isinstance(shares, list) \
                 or all(str(c) in self.certificates for c in shares):
@@ -1157,7 +1157,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             if cid in self.certificates or corp is None or not isinstance(corp.get("share_layouts"), dict):
                 out.append(cid)
                 continue
-            holder = corp if action["type"] == "buy_shares" else self.by_id.get(("player", str(action.get("entity"))))
+            holder = self._ipo_of(corp) if action["type"] == "buy_shares" else self.by_id.get(("player", str(action.get("entity"))))
             each = int(size) // len(shares) if isinstance(size, int) and shares else None
             same = next((c for c in self.certs_of[corp.id] if not c.president and c.id not in taken
                          and self.owner.get(c.id) == holder and (each is None or c.percent == each)), None)
