@@ -114,7 +114,7 @@ def test_vi_7_a_share_reserved_for_an_investor_uncovers_the_card_too():
     assert g.b_percent(g.find("6"), cfr) == 10 and not g.corp["CFR"]["floated"]
     for expected in (5 * 70, 10 * 70):
         name = acting(g)
-        cert = next(c for c in g.certs_of["CFR"] if g.owner[c.id] == cfr and not c.president)
+        cert = next(c for c in g.certs_of["CFR"] if g.owner[c.id] == g.name("initial_offering") and not c.president)
         act(g, P(name, "buy_shares", shares=[cert.id], percent=10))
         assert g.corp["CFR"]["floated"] and g.cash[cfr] == expected
     assert sum(g.b_percent(g.find(n), cfr) for n in seating) == 40
@@ -256,7 +256,7 @@ def test_vi_6_the_reserved_share_is_one_of_the_50_percent_of_phase_a():
     def buy(name):
         while acting(g) != name:
             act(g, P(acting(g), "pass"))
-        cert = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == gwr and not c.president)
+        cert = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.name("initial_offering") and not c.president)
         return P(name, "buy_shares", shares=[cert.id], percent=10)
 
     act(g, buy(buyers[0]))

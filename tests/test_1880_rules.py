@@ -103,8 +103,9 @@ def par_action(g, name, sym, par, president_percent=20, slot=None):
 
 
 def buy_action(g, name, sym):
-    corp = g.entity("corporation", sym)
-    cert = next(c for c in g.certs_of[sym] if g.owner[c.id] == corp and not c.president)
+    """A share bought from the company's stack in the bank: its IPO (partial capitalisation, VI.7)."""
+    ipo = g.name("initial_offering")
+    cert = next(c for c in g.certs_of[sym] if g.owner[c.id] == ipo and not c.president)
     return P(name, "buy_shares", shares=[cert.id], percent=cert.percent)
 
 
@@ -279,7 +280,7 @@ def test_vi_4_no_share_bought_from_a_bank_pool():
     g = new_game()
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
     to_turn(g, "Bob")
-    cert = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("corporation", "GWR"))
+    cert = next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.name("initial_offering"))
     g.owner[cert.id] = POOL
     g._test_monitor = None  # the edit itself breaks pool_cap (no pool at all): nothing for the monitor to watch
     assert_refused(g, P("Bob", "buy_shares", shares=[cert.id], percent=10), "VI.4", "no bank pool")
@@ -303,7 +304,9 @@ def test_vi_4_sale_returns_shares_to_the_bank_less_five_per_share_and_drops_the_
     before_price, before_cash = price(g, "GWR"), cash(g, "Bob")
     act(g, sell_action(g, "Bob", "GWR"))
     assert cash(g, "Bob") == before_cash + before_price - 5
-    assert pct(g, "GWR", "GWR") == 70              # back on the company's stack in the bank
+    # back on the company's stack in the bank, its IPO (partial capitalisation: the company holds none)
+    assert g.b_percent(g.name("initial_offering"), g.entity("corporation", "GWR")) == 70
+    assert pct(g, "GWR", "GWR") == 0
     assert g.b_percent(POOL, g.entity("corporation", "GWR")) == 0   # there is no pool
     assert price(g, "GWR") < before_price          # one row down per 10% sold
     assert_refused(g, buy_action(g, "Bob", "GWR"), "VI.5")   # no buy-back in the same round
@@ -325,8 +328,8 @@ def test_vi_4_a_percent_that_is_not_the_shares_named_is_refused():
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
     g.g["stock_rounds"] = 2                      # a direct state edit: a later stock round, Bob with a second share
-    g.move(next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("corporation", "GWR") and not c.president),
-           g.entity("corporation", "GWR"), g.entity("player", "Bob"))
+    g.move(next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.name("initial_offering") and not c.president),
+           g.name("initial_offering"), g.entity("player", "Bob"))
     to_turn(g, "Bob")
     one, two = (c.id for c in g.certs_of["GWR"] if g.owner[c.id] == g.entity("player", "Bob"))
     assert_refused(g, P("Bob", "sell_shares", shares=[one], percent=20), "VI.4", "never read as another")
