@@ -23,7 +23,7 @@ from compiler.paths import cache_dir
 VALUES: dict[str, str] = {
     "bank": "the bank (finite or unlimited)",
     "pool": "the bank pool (the market for shares)",
-    "initial_offering": "the IPO as a holder: where unsold certificates sit when the title's capitalisation keeps them apart from the corporation's treasury (full); the library's ipo_of(C) names C's (a purchase names its source `ipo`)",
+    "initial_offering": "the IPO as a holder: where unsold certificates sit when the title's capitalisation keeps them apart from the corporation's treasury (full, partial); the library's ipo_of(C) names C's (a purchase names its source `ipo`)",
     "depot": "the trains not yet bought",
     "scrap": "out of the game (rusted and removed trains, a closed corporation's certificates)",
     "players": "the players, in seating order",

@@ -49,7 +49,7 @@ class Entity:
 BANK = Entity("bank", "bank", "Bank")
 POOL = Entity("pool", "pool", "Bank Pool")
 #: the IPO: every corporation's unsold certificates where they are not its treasury's (the library's
-#: `ipo_of`: under `capitalisation: full`); each certificate names its corporation, so one holder serves them all
+#: `ipo_of`: under `capitalisation: full` or `partial`); each certificate names its corporation, so one holder serves them all
 IPO = Entity("ipo", "ipo", "IPO")
 SCRAP = Entity("scrap", "scrap", "Scrapped")
 DEPOT = Entity("depot", "depot", "Depot")

@@ -145,7 +145,7 @@ class StockRound:
 
     def b_next_certificate(self, corp: Entity, source: str) -> Certificate | None:
         """next_certificate(C, source): the certificate of C to be bought from `source` (pool, the IPO, or
-        C's treasury; the IPO is C's treasury unless the title's capitalisation is full): the one the action
+        C's treasury; the IPO is C's treasury unless the library's ipo_of puts it apart): the one the action
         names (its `shares`), where it names one held there, else the first there; a president's certificate only where the rules let it go."""
         # the holders `pool` and `initial_offering` named where a source is meant
         source = "pool" if source is POOL else ("ipo" if source is IPO else source)
