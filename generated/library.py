@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'f7809955f1a3b314',
+    'rulespecs/lib/18xx.rules': '117ab4f2050b26a6',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 
@@ -548,7 +548,6 @@ COMPONENTS = {
 RULES = {
     'action end_game': 'assumed "no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title\'s own end scoring"',
     'procedure exchange_for_share': 'supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-    'procedure release_capital': 'supplement from "1880 Romania rules: VI.7 Capitalization of a Company (the same amount once again when the \'100% operating capital\' card is visible and the first 3-train has been purchased; in phase D, ten times par at once) and VII.3.11 Game Phases (phase B1: \'Once 50% of a company\'s shares have been sold, it receives the second 50% of its operating capital\')"',
     'procedure trade_in': 'supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
     'table log_end_reasons': 'supplement from "18xx.games: lib/engine/game/base.rb (GAME_END_REASONS_TEXT, the game_end_reason of an ended game; manually_ended for an end by agreement; final_train also for a game ended by the last train of a type its GAME_END_CHECK names)"',
     'tile 1': 'supplement from "18xx-games-tile-catalog.json"',
@@ -1025,6 +1024,5 @@ RULES = {
     'tile 991': 'supplement from "18xx-games-tile-catalog.json"',
     'tile 997': 'supplement from "18xx-games-tile-catalog.json"',
     'trigger full_capitalisation': 'supplement from "18xx.games: lib/engine/game/base.rb (Game#float_corporation: par price times total shares, paid by the bank unless the capitalisation is incremental or none, rulec\'s by_title)"',
-    'trigger partial_capitalisation': 'supplement from "1880 Romania rules: VI.7 Capitalization of a Company (in phases A to C, five times par once the company has begun operating) and VII.3.11 Game Phases (phase A1: \'Capitalization is 50%: companies receive five times the par value when founded\'); the title calls it capitalisation: partial with capitalised_percent: 50%"',
 }
 # fmt: on
