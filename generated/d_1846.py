@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -344,24 +344,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:736',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:788',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:997',
+        'at action bid': 'rulespecs/lib/18xx.rules:737',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:789',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:998',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1073',
-        'at action dividend': 'rulespecs/lib/18xx.rules:956',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1118',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:931',
-        'at action par': 'rulespecs/lib/18xx.rules:759',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1074',
+        'at action dividend': 'rulespecs/lib/18xx.rules:957',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1119',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:932',
+        'at action par': 'rulespecs/lib/18xx.rules:760',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:950',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:834',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:951',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:835',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -627,55 +627,55 @@ RULES = _LIBRARY.rules(
 
 def r_min(g, v_a, v_b):
     """min(a, b): the smaller of two amounts (library '18xx' function min)"""
-    # at rulespecs/lib/18xx.rules:646
+    # at rulespecs/lib/18xx.rules:647
     return v_a if (v_a <= v_b) else v_b
 
 
 def r_max(g, v_a, v_b):
     """max(a, b): the larger of two amounts (library '18xx' function max)"""
-    # at rulespecs/lib/18xx.rules:647
+    # at rulespecs/lib/18xx.rules:648
     return v_a if (v_a >= v_b) else v_b
 
 
 def r_floor_to(g, v_x, v_n):
     """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
-    # at rulespecs/lib/18xx.rules:648
+    # at rulespecs/lib/18xx.rules:649
     return v_x - (v_x % v_n)
 
 
 def r_ceil_to(g, v_x, v_n):
     """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
-    # at rulespecs/lib/18xx.rules:650
+    # at rulespecs/lib/18xx.rules:651
     return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:653
+    # at rulespecs/lib/18xx.rules:654
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:655
+    # at rulespecs/lib/18xx.rules:656
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:657
+    # at rulespecs/lib/18xx.rules:658
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:660
+    # at rulespecs/lib/18xx.rules:661
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:663
+    # at rulespecs/lib/18xx.rules:664
     return [
         v_c
         for v_c in g.b_held_certificates(v_corporation, v_corporation)
@@ -684,14 +684,18 @@ def r_treasury_certificates(g, v_corporation):
 
 
 def r_ipo_of(g, v_corporation):
-    """ipo_of(C): where C's unsold certificates sit: the IPO under full capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:666
-    return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
+    """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
+    # at rulespecs/lib/18xx.rules:667
+    return (
+        g.name("initial_offering")
+        if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
+        else v_corporation
+    )
 
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:669
+    # at rulespecs/lib/18xx.rules:670
     return (
         g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
         if (
@@ -704,7 +708,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:671
+    # at rulespecs/lib/18xx.rules:672
     return [
         v_p
         for v_p in g.name("privates")
@@ -717,19 +721,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:674
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:676
+    # at rulespecs/lib/18xx.rules:677
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:681
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -738,13 +742,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:684
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:689
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -752,7 +756,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:692
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -762,7 +766,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:699
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -788,7 +792,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:711
     return sum(
         (
             r_max(
@@ -803,83 +807,83 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:714
+    # at rulespecs/lib/18xx.rules:715
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:715
+        # at rulespecs/lib/18xx.rules:716
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:716
+            # at rulespecs/lib/18xx.rules:717
             g.b_close_minor(v_m)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:737
+    # at rulespecs/lib/18xx.rules:738
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:738
+        # at rulespecs/lib/18xx.rules:739
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:738",
+                at="rulespecs/lib/18xx.rules:739",
             )
-        # at rulespecs/lib/18xx.rules:739
+        # at rulespecs/lib/18xx.rules:740
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:739",
+                at="rulespecs/lib/18xx.rules:740",
             )
-        # at rulespecs/lib/18xx.rules:740
+        # at rulespecs/lib/18xx.rules:741
         if not (g.b_free_cash(v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:740",
+                at="rulespecs/lib/18xx.rules:741",
             )
-        # at rulespecs/lib/18xx.rules:741
+        # at rulespecs/lib/18xx.rules:742
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:743
+        # at rulespecs/lib/18xx.rules:744
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:743",
+                at="rulespecs/lib/18xx.rules:744",
             )
-        # at rulespecs/lib/18xx.rules:744
+        # at rulespecs/lib/18xx.rules:745
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:745
+            # at rulespecs/lib/18xx.rules:746
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:745",
+                    at="rulespecs/lib/18xx.rules:746",
                 )
-            # at rulespecs/lib/18xx.rules:746
+            # at rulespecs/lib/18xx.rules:747
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:746",
+                    at="rulespecs/lib/18xx.rules:747",
                 )
-            # at rulespecs/lib/18xx.rules:747
+            # at rulespecs/lib/18xx.rules:748
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:747",
+                    at="rulespecs/lib/18xx.rules:748",
                 )
-            # at rulespecs/lib/18xx.rules:748
+            # at rulespecs/lib/18xx.rules:749
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:750
+            # at rulespecs/lib/18xx.rules:751
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:750",
+                    at="rulespecs/lib/18xx.rules:751",
                 )
-            # at rulespecs/lib/18xx.rules:751
+            # at rulespecs/lib/18xx.rules:752
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -887,130 +891,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:751",
+                    at="rulespecs/lib/18xx.rules:752",
                 )
-            # at rulespecs/lib/18xx.rules:753
+            # at rulespecs/lib/18xx.rules:754
             if not (g.b_free_cash(v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:753",
+                    at="rulespecs/lib/18xx.rules:754",
                 )
-            # at rulespecs/lib/18xx.rules:754
+            # at rulespecs/lib/18xx.rules:755
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:761
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:762
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:763
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:762",
+            at="rulespecs/lib/18xx.rules:763",
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:764
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:764",
         )
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:765
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:764",
+            at="rulespecs/lib/18xx.rules:765",
         )
-    # at rulespecs/lib/18xx.rules:765
-    v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/lib/18xx.rules:766
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:767
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:767",
         )
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:768
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:767",
+            at="rulespecs/lib/18xx.rules:768",
         )
-    # at rulespecs/lib/18xx.rules:768
-    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:769
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:769
-        g.b_place_home_token(v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:770
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:770
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:771
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:772
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:773
-    g.state_set("bought_this_turn", (), True)
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
     # at rulespecs/lib/18xx.rules:774
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:775
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:790
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:790",
         )
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:791
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:790",
+            at="rulespecs/lib/18xx.rules:791",
         )
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:792
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:793
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:793",
         )
-    # at rulespecs/lib/18xx.rules:793
-    v_cert = g.b_next_certificate(v_corporation, v_source)
     # at rulespecs/lib/18xx.rules:794
+    v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:795
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:794",
+            at="rulespecs/lib/18xx.rules:795",
         )
-    # at rulespecs/lib/18xx.rules:795
+    # at rulespecs/lib/18xx.rules:796
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1018,9 +1022,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:795",
+            at="rulespecs/lib/18xx.rules:796",
         )
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:798
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1031,28 +1035,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:797",
+            at="rulespecs/lib/18xx.rules:798",
         )
-    # at rulespecs/lib/18xx.rules:799
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:800
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+    # at rulespecs/lib/18xx.rules:801
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:800"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:801"
         )
-    # at rulespecs/lib/18xx.rules:801
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:802
-    g.move(v_cert, v_source, v_player)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:803
-    g.state_set("bought_this_turn", (), True)
+    g.move(v_cert, v_source, v_player)
     # at rulespecs/lib/18xx.rules:804
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:805
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:813
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1065,8 +1069,8 @@ def r_share_cost(g, v_corporation, v_source):
 
 
 def r_payee(g, v_corporation, v_source):
-    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:822
+    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:823
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1076,8 +1080,11 @@ def r_payee(g, v_corporation, v_source):
             else (
                 v_corporation
                 if (
-                    (g.param("capitalisation") == "incremental")
-                    or (g.param("capitalisation") == "full")
+                    (
+                        (g.param("capitalisation") == "incremental")
+                        or (g.param("capitalisation") == "full")
+                    )
+                    or (g.param("capitalisation") == "partial")
                 )
                 else g.name("bank")
             )
@@ -1087,23 +1094,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:835
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:836
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:837
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:837",
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:838
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:837",
+            at="rulespecs/lib/18xx.rules:838",
         )
-    # at rulespecs/lib/18xx.rules:838
+    # at rulespecs/lib/18xx.rules:839
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -1111,9 +1118,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:838",
+            at="rulespecs/lib/18xx.rules:839",
         )
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:841
     if not (
         (
             (
@@ -1142,39 +1149,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:840",
+            at="rulespecs/lib/18xx.rules:841",
         )
-    # at rulespecs/lib/18xx.rules:845
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/lib/18xx.rules:846
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:847
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:847",
         )
-    # at rulespecs/lib/18xx.rules:848
+    # at rulespecs/lib/18xx.rules:849
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:849",
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:851
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:851
+        # at rulespecs/lib/18xx.rules:852
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:853
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:854
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:855
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:855
+        # at rulespecs/lib/18xx.rules:856
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:857
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:858
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:859
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:860
     g.state_set(
         "sold_this_round",
         (
@@ -1183,55 +1190,55 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:860
+    # at rulespecs/lib/18xx.rules:861
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:870
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:872
+        # at rulespecs/lib/18xx.rules:873
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:873
+            # at rulespecs/lib/18xx.rules:874
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:877
+        # at rulespecs/lib/18xx.rules:878
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:878
+            # at rulespecs/lib/18xx.rules:879
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:883
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:885
+        # at rulespecs/lib/18xx.rules:886
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:886
+            # at rulespecs/lib/18xx.rules:887
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:891
+        # at rulespecs/lib/18xx.rules:892
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:892
+            # at rulespecs/lib/18xx.rules:893
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:893
+                # at rulespecs/lib/18xx.rules:894
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:896
+            # at rulespecs/lib/18xx.rules:897
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:870
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:870",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:906
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1349,25 +1356,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:933",
         )
-    # at rulespecs/lib/18xx.rules:933
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/lib/18xx.rules:934
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:935
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:934",
+            at="rulespecs/lib/18xx.rules:935",
         )
-    # at rulespecs/lib/18xx.rules:935
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:936
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:937
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1408,54 +1415,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:952
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:952",
         )
-    # at rulespecs/lib/18xx.rules:952
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:953
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:954
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:958",
         )
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:959
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:958",
+            at="rulespecs/lib/18xx.rules:959",
         )
-    # at rulespecs/lib/18xx.rules:959
-    v_revenue = g.b_revenue(v_corporation)
     # at rulespecs/lib/18xx.rules:960
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:961
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:961
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:962
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:963
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/lib/18xx.rules:964
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:965
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:971
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1465,9 +1472,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:978
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:978
+        # at rulespecs/lib/18xx.rules:979
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -1476,8 +1483,8 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_payee(g, v_holder, v_corporation):
-    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:987
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:988
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1520,14 +1527,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:999
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:999",
         )
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1000
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -1535,123 +1542,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:999",
+            at="rulespecs/lib/18xx.rules:1000",
         )
-    # at rulespecs/lib/18xx.rules:1000
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/lib/18xx.rules:1001
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/lib/18xx.rules:1002
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1002
+        # at rulespecs/lib/18xx.rules:1003
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1004
+        # at rulespecs/lib/18xx.rules:1005
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1004",
+                at="rulespecs/lib/18xx.rules:1005",
             )
-        # at rulespecs/lib/18xx.rules:1005
+        # at rulespecs/lib/18xx.rules:1006
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1005",
+                at="rulespecs/lib/18xx.rules:1006",
             )
-        # at rulespecs/lib/18xx.rules:1006
+        # at rulespecs/lib/18xx.rules:1007
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1006",
+                at="rulespecs/lib/18xx.rules:1007",
             )
-        # at rulespecs/lib/18xx.rules:1007
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1008
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:1009
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1008",
+                at="rulespecs/lib/18xx.rules:1009",
             )
-        # at rulespecs/lib/18xx.rules:1009
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1010
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1011
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1012
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1013
+        # at rulespecs/lib/18xx.rules:1014
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1013",
+                at="rulespecs/lib/18xx.rules:1014",
             )
-        # at rulespecs/lib/18xx.rules:1014
+        # at rulespecs/lib/18xx.rules:1015
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1014",
+                at="rulespecs/lib/18xx.rules:1015",
             )
-        # at rulespecs/lib/18xx.rules:1015
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1016
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1017
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1018
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1019
+        # at rulespecs/lib/18xx.rules:1020
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1019",
+                at="rulespecs/lib/18xx.rules:1020",
             )
-        # at rulespecs/lib/18xx.rules:1020
+        # at rulespecs/lib/18xx.rules:1021
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1020",
+                at="rulespecs/lib/18xx.rules:1021",
             )
-        # at rulespecs/lib/18xx.rules:1021
+        # at rulespecs/lib/18xx.rules:1022
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1021",
+                at="rulespecs/lib/18xx.rules:1022",
             )
-        # at rulespecs/lib/18xx.rules:1022
+        # at rulespecs/lib/18xx.rules:1023
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1022",
+                at="rulespecs/lib/18xx.rules:1023",
             )
-        # at rulespecs/lib/18xx.rules:1023
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:1024
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:1025
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1026
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1037
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1038
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1039
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1659,23 +1666,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1042",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1044
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1045
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1686,95 +1693,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1045",
         )
-    # at rulespecs/lib/18xx.rules:1046
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1047
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1048
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:1049
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1050
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1061
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1062
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1062
-    v_discount = r_trade_in_discount(g, v_train, v_exchange)
     # at rulespecs/lib/18xx.rules:1063
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1064
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1065
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1066
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1065",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1067
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1067",
         )
-    # at rulespecs/lib/18xx.rules:1067
-    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1068
-    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1069
-    g.move(v_train, g.name("depot"), v_corporation)
+    g.transfer(v_price, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:1070
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1071
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1076",
         )
-    # at rulespecs/lib/18xx.rules:1076
-    g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1077
+    g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1078
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1078
+        # at rulespecs/lib/18xx.rules:1079
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1789,14 +1796,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1091
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1093
     if not (
         (
             (
@@ -1837,9 +1844,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1099
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1850,15 +1857,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1099",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1101
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1106
     return (
         (
             g.b_dearest_train_price()
@@ -1881,26 +1888,42 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1121
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1123
     g.b_end_game_now("agreement")
+
+
+def r_release_capital(g, v_corporation):
+    """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
+    # at rulespecs/lib/18xx.rules:1153
+    if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
+        not g.state_has("capital_released", v_corporation)
+    ):
+        # at rulespecs/lib/18xx.rules:1154
+        g.transfer(
+            (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
+            g.name("bank"),
+            v_corporation,
+        )
+        # at rulespecs/lib/18xx.rules:1155
+        g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1166
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1144
+        # at rulespecs/lib/18xx.rules:1167
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1145
+            # at rulespecs/lib/18xx.rules:1168
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1146
+            # at rulespecs/lib/18xx.rules:1169
             g.b_close_private(v_company)
 
 
@@ -2379,64 +2402,64 @@ def a_company_place_token(g, v_company, v_city):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:761
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:762
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:767
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:767",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:790
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:790",
         )
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:791
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:790",
+            at="rulespecs/lib/18xx.rules:791",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:835
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:836
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:837
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:837",
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:838
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:837",
+            at="rulespecs/lib/18xx.rules:838",
         )
 
 
@@ -2470,12 +2493,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:933",
         )
 
 
@@ -2499,34 +2522,34 @@ def q_place_token(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:958",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:999
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:999",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1075",
         )
 
 
@@ -2631,76 +2654,76 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:761
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:762
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:763
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:762",
+            at="rulespecs/lib/18xx.rules:763",
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:764
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:764",
         )
-    # at rulespecs/lib/18xx.rules:765
-    v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/lib/18xx.rules:766
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:767
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:767",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:790
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:790",
         )
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:791
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:790",
+            at="rulespecs/lib/18xx.rules:791",
         )
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:792
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:793
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:793",
         )
-    # at rulespecs/lib/18xx.rules:795
+    # at rulespecs/lib/18xx.rules:796
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2708,7 +2731,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:795",
+            at="rulespecs/lib/18xx.rules:796",
         )
 
 
@@ -2787,37 +2810,37 @@ def q2_place_token(g, v_corporation, v_city):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:958",
         )
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:959
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:958",
+            at="rulespecs/lib/18xx.rules:959",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1076",
         )
 
 
@@ -2912,23 +2935,35 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1132
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1132
+        # at rulespecs/lib/18xx.rules:1133
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+
+
+def t_partial_capitalisation(g, v_corporation, *_rest):
+    """Partial capitalisation: the corporation receives a part of its capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1147
+    if g.param("capitalisation") == "partial":
+        # at rulespecs/lib/18xx.rules:1148
+        g.transfer(
+            ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
+            g.name("bank"),
+            v_corporation,
+        )
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1160
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1175
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1153
+        # at rulespecs/lib/18xx.rules:1176
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

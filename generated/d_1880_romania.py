@@ -10,17 +10,17 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-    "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+    "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+    "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -89,10 +89,10 @@ PROPERTIES = {
     'sell_price_drop': 'per_share',
     'sold_out_rise': True,
     'cert_limit_counts': ['shares'],
-    'capitalisation': 'by_title',
+    'capitalisation': 'partial',
+    'capitalised_percent': 50,
     'treasury_shares_at': 'market',
     'float': 20,
-    'capital_on_start': {'A': 5, 'B': 5, 'C': 5, 'D': 10},
     'operating_steps': ['lay_tile', 'place_token', 'run_routes', 'dividend', 'buy_train'],
     'dividend_kinds': ['payout', 'withhold'],
     'pool_shares_pay': None,
@@ -183,18 +183,18 @@ COMPONENTS = {
         {'key': 'xref_sr_turn_order', 'title': 'Wrong cross-reference to stock-round turn order', 'wrong_reference': 'VII.2', 'meant': 'VI.2', 'reading': 'VI.2 Turn Order in a Stock Round', 'reason': 'VII.2 is Definitions; the turn order of a stock round is VI.2'},
     ],
     'corporation': [
-        {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
-        {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
+        {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}},
+        {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
     ],
     'effect': [
         *_LIBRARY.components('effect'),
@@ -346,9 +346,9 @@ COMPONENTS = {
         {'key': 'P1', 'title': 'Banater Montanbahn', 'number': 1, 'cost': 20, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never, unless its owner closes it', 'children': [{'key': 'close_for_cash', 'title': None, 'effect': 'close_for_cash', 'summary': 'the owner may close it at any moment for Ł20 to himself or Ł40 to one of his companies', 'player_amount': 20, 'company_amount': 40, 'when': 'any time', 'kind': 'ability'}]},
         {'key': 'P3', 'title': 'Valea Jiului', 'number': 3, 'cost': 40, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'mountain_discount', 'title': None, 'summary': "the owner's companies pay two mountain symbols less on every mountain hex", 'symbols': 2, 'discount': 20, 'terrain': 'mountain', 'serves': 'owner_companies', 'kind': 'ability'}]},
         {'key': 'P4', 'title': 'The Danube and Black Sea Railway and Free Port of Küstendjie Company (D.B.S.R.)', 'number': 4, 'cost': 60, 'income': 20, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'harbour_token', 'title': None, 'summary': "a +10 token the owner may put on one Danube harbour at any time; it stays to the end, does not close the private and adds 10 to that place for all the owner's companies", 'bonus': 10, 'count': 1, 'hexes': ['G23', 'G25', 'H4', 'J20', 'K9', 'K17'], 'closes_private': False, 'effect': 'hex_marker', 'owner': 'player', 'kind': 'ability'}]},
-        {'key': 'P5', 'title': 'REMAR – Reparatii Material Ruland', 'number': 5, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner assigns it once to a corporation in an operating turn, without saying what it does", at='rulespecs/1880-romania.rules:332'), 'use': "once, on a corporation, in the owner's operating turn; not closed by use", 'kind': 'ability'}]},
-        {'key': 'P6', 'title': 'Malaxa Manufacturing Company', 'number': 6, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner picks the ability in his stock or operating turns, without saying what it does", at='rulespecs/1880-romania.rules:344'), 'use': 'the owner chooses it in his stock-round or operating-round turn', 'kind': 'ability'}]},
-        {'key': 'P7', 'title': 'Electroputere S.A.', 'number': 7, 'cost': 100, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4 and the reference lists no ability for it", at='rulespecs/1880-romania.rules:356'), 'kind': 'ability'}]},
+        {'key': 'P5', 'title': 'REMAR – Reparatii Material Ruland', 'number': 5, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner assigns it once to a corporation in an operating turn, without saying what it does", at='rulespecs/1880-romania.rules:339'), 'use': "once, on a corporation, in the owner's operating turn; not closed by use", 'kind': 'ability'}]},
+        {'key': 'P6', 'title': 'Malaxa Manufacturing Company', 'number': 6, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner picks the ability in his stock or operating turns, without saying what it does", at='rulespecs/1880-romania.rules:351'), 'use': 'the owner chooses it in his stock-round or operating-round turn', 'kind': 'ability'}]},
+        {'key': 'P7', 'title': 'Electroputere S.A.', 'number': 7, 'cost': 100, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4 and the reference lists no ability for it", at='rulespecs/1880-romania.rules:363'), 'kind': 'ability'}]},
         {'key': 'P8', 'title': 'Orient Express', 'number': 8, 'cost': 160, 'income': 0, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'tr_presidency', 'title': None, 'summary': "the buyer also receives the 20% president's certificate of the Transylvanian Railway (TR)", 'president_of': 'TR', 'percent': 20, 'counts_as_first_founding': True, 'kind': 'ability'}]},
     ],
     'round': [
@@ -471,22 +471,22 @@ RULES = _LIBRARY.rules(
         'action payoff_player_debt': 'VII.3.9',
         'action place_token': 'VII.3.4',
         'action sell_shares': 'VI.4, VII.3.9',
-        'at action assign': 'rulespecs/1880-romania.rules:1872',
-        'at action bid': 'rulespecs/1880-romania.rules:1767',
-        'at action buy_shares': 'rulespecs/1880-romania.rules:1981',
-        'at action buy_train': 'rulespecs/1880-romania.rules:2040',
-        'at action choose': 'rulespecs/1880-romania.rules:1832',
-        'at action close_for_cash': 'rulespecs/1880-romania.rules:1854',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1073',
-        'at action dividend': 'rulespecs/lib/18xx.rules:956',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1118',
-        'at action lay_tile': 'rulespecs/1880-romania.rules:1932',
-        'at action par': 'rulespecs/1880-romania.rules:1789',
-        'at action pass': 'rulespecs/1880-romania.rules:1745',
-        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2137',
-        'at action place_token': 'rulespecs/1880-romania.rules:1959',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:950',
-        'at action sell_shares': 'rulespecs/1880-romania.rules:2006',
+        'at action assign': 'rulespecs/1880-romania.rules:1867',
+        'at action bid': 'rulespecs/1880-romania.rules:1762',
+        'at action buy_shares': 'rulespecs/1880-romania.rules:1976',
+        'at action buy_train': 'rulespecs/1880-romania.rules:2035',
+        'at action choose': 'rulespecs/1880-romania.rules:1827',
+        'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1074',
+        'at action dividend': 'rulespecs/lib/18xx.rules:957',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1119',
+        'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
+        'at action par': 'rulespecs/1880-romania.rules:1784',
+        'at action pass': 'rulespecs/1880-romania.rules:1740',
+        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2134',
+        'at action place_token': 'rulespecs/1880-romania.rules:1954',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:951',
+        'at action sell_shares': 'rulespecs/1880-romania.rules:2001',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
         'building_right C': 'VII.3.2',
@@ -688,8 +688,8 @@ RULES = _LIBRARY.rules(
         'property bank_trains_per_turn': 'VII.3.8',
         'property building_rights_count': 'VI.6, VII.3.2',
         'property building_rights_rules': 'VII.3.2, VII.3.4, II.6',
-        'property capital_on_start': 'VI.7, VII.3.11',
-        'property capitalisation': 'VI.7',
+        'property capitalisation': 'VI.7, VII.3.11',
+        'property capitalised_percent': 'VI.7, VII.3.11',
         'property capitalization': 'VI.7, VII.3.11, §X, §IV("Game Setup")',
         'property cert_limit_counts': 'VI.3',
         'property certificates_counted': 'VI.3, II.3.1, II.3.2',
@@ -821,7 +821,7 @@ RULES = _LIBRARY.rules(
         'train 8': 'II.4',
         'train 8E': '§IV("Game Setup"), VII.3.5.1',
         'train_rules How trains are bought, run, exported and scrapped': 'VII.3.8',
-        'trigger capitalise': 'VI.7',
+        'trigger capitalise': 'VI.7, VII.3.11',
         'trigger dotted_border_opens': 'II.3.1, VII.3.11',
         'trigger loan_interest': 'VII.3.9',
         'trigger private_income': 'VII.1, II.3.1',
@@ -837,55 +837,55 @@ RULES = _LIBRARY.rules(
 
 def r_min(g, v_a, v_b):
     """min(a, b): the smaller of two amounts (library '18xx' function min)"""
-    # at rulespecs/lib/18xx.rules:646
+    # at rulespecs/lib/18xx.rules:647
     return v_a if (v_a <= v_b) else v_b
 
 
 def r_max(g, v_a, v_b):
     """max(a, b): the larger of two amounts (library '18xx' function max)"""
-    # at rulespecs/lib/18xx.rules:647
+    # at rulespecs/lib/18xx.rules:648
     return v_a if (v_a >= v_b) else v_b
 
 
 def r_floor_to(g, v_x, v_n):
     """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
-    # at rulespecs/lib/18xx.rules:648
+    # at rulespecs/lib/18xx.rules:649
     return v_x - (v_x % v_n)
 
 
 def r_ceil_to(g, v_x, v_n):
     """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
-    # at rulespecs/lib/18xx.rules:650
+    # at rulespecs/lib/18xx.rules:651
     return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:653
+    # at rulespecs/lib/18xx.rules:654
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:655
+    # at rulespecs/lib/18xx.rules:656
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:657
+    # at rulespecs/lib/18xx.rules:658
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:660
+    # at rulespecs/lib/18xx.rules:661
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:663
+    # at rulespecs/lib/18xx.rules:664
     return [
         v_c
         for v_c in g.b_held_certificates(v_corporation, v_corporation)
@@ -894,14 +894,18 @@ def r_treasury_certificates(g, v_corporation):
 
 
 def r_ipo_of(g, v_corporation):
-    """ipo_of(C): where C's unsold certificates sit: the IPO under full capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:666
-    return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
+    """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
+    # at rulespecs/lib/18xx.rules:667
+    return (
+        g.name("initial_offering")
+        if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
+        else v_corporation
+    )
 
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:669
+    # at rulespecs/lib/18xx.rules:670
     return (
         g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
         if (
@@ -914,7 +918,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:671
+    # at rulespecs/lib/18xx.rules:672
     return [
         v_p
         for v_p in g.name("privates")
@@ -927,19 +931,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:674
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:676
+    # at rulespecs/lib/18xx.rules:677
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:681
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -948,13 +952,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:684
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:689
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -962,7 +966,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:692
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -972,7 +976,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:699
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -990,7 +994,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:705
+    # at rulespecs/lib/18xx.rules:706
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -1002,7 +1006,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:711
     return sum(
         (
             r_max(
@@ -1017,65 +1021,65 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:714
+    # at rulespecs/lib/18xx.rules:715
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:715
+        # at rulespecs/lib/18xx.rules:716
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:716
+            # at rulespecs/lib/18xx.rules:717
             g.b_close_minor(v_m)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
-    # at rulespecs/1880-romania.rules:1769
+    # at rulespecs/1880-romania.rules:1764
     if g.b_picking():
-        # at rulespecs/1880-romania.rules:1770
+        # at rulespecs/1880-romania.rules:1765
         if not (g.b_pickable(v_company)):
             raise IllegalAction(
                 "select one of the foreign investors still on offer",
                 rule="V.2",
-                at="rulespecs/1880-romania.rules:1770",
+                at="rulespecs/1880-romania.rules:1765",
             )
-        # at rulespecs/1880-romania.rules:1771
+        # at rulespecs/1880-romania.rules:1766
         if not (v_price == 0):
             raise IllegalAction(
                 "a foreign investor is selected for free",
                 rule="V.2",
-                at="rulespecs/1880-romania.rules:1771",
+                at="rulespecs/1880-romania.rules:1766",
             )
-        # at rulespecs/1880-romania.rules:1772
+        # at rulespecs/1880-romania.rules:1767
         g.b_pick(v_player, v_company)
-        # at rulespecs/1880-romania.rules:1773
+        # at rulespecs/1880-romania.rules:1768
         for v_c in g.name("corporations"):
-            # at rulespecs/1880-romania.rules:1774
+            # at rulespecs/1880-romania.rules:1769
             if (g.b_president(v_c) == v_player) and all(
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
-                # at rulespecs/1880-romania.rules:1775
-                g.move(g.b_next_certificate(v_c, "treasury"), v_c, v_company)
+                # at rulespecs/1880-romania.rules:1770
+                g.move(g.b_next_certificate(v_c, "ipo"), r_ipo_of(g, v_c), v_company)
     else:
-        # at rulespecs/1880-romania.rules:1779
+        # at rulespecs/1880-romania.rules:1774
         if not (g.b_in_round("auction")):
             raise IllegalAction(
                 "privates are bought only in the Starting Round auction",
                 rule="V.1, II.3.1",
-                at="rulespecs/1880-romania.rules:1779",
+                at="rulespecs/1880-romania.rules:1774",
             )
-        # at rulespecs/1880-romania.rules:1780
+        # at rulespecs/1880-romania.rules:1775
         if not (v_company == g.b_auction_company()):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1780",
+                at="rulespecs/1880-romania.rules:1775",
             )
-        # at rulespecs/1880-romania.rules:1781
+        # at rulespecs/1880-romania.rules:1776
         if not (v_price >= g.attr(v_company, "cost")):
             raise IllegalAction(
                 "the opening bid is at least the printed face value",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1781",
+                at="rulespecs/1880-romania.rules:1776",
             )
-        # at rulespecs/1880-romania.rules:1782
+        # at rulespecs/1880-romania.rules:1777
         if not (
             (g.b_highest_bid(v_company) == 0)
             or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -1083,184 +1087,186 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "each bid exceeds the previous one by at least Ł5",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1782",
+                at="rulespecs/1880-romania.rules:1777",
             )
-        # at rulespecs/1880-romania.rules:1784
+        # at rulespecs/1880-romania.rules:1779
         if not (g.b_cash(v_player) >= v_price):
             raise IllegalAction(
                 "a bid is at most the bidder's cash",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1784",
+                at="rulespecs/1880-romania.rules:1779",
             )
-        # at rulespecs/1880-romania.rules:1785
+        # at rulespecs/1880-romania.rules:1780
         g.b_auction_bid(v_player, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     """Found a company: buy its president's certificate, of 20, 30 or 40%, and put its marker on an empty row of its par price; or found the TR with P8's (VI.5, VI.6)"""
-    # at rulespecs/1880-romania.rules:1791
+    # at rulespecs/1880-romania.rules:1786
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
-    # at rulespecs/1880-romania.rules:1792
+    # at rulespecs/1880-romania.rules:1787
     if not (g.b_pending_decision(v_player, "par") == v_granted):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1792",
+            at="rulespecs/1880-romania.rules:1787",
         )
-    # at rulespecs/1880-romania.rules:1794
+    # at rulespecs/1880-romania.rules:1789
     if not (g.b_in_round("stock") or v_granted):
         raise IllegalAction(
             "a company is founded in a stock round",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1794",
+            at="rulespecs/1880-romania.rules:1789",
         )
-    # at rulespecs/1880-romania.rules:1795
+    # at rulespecs/1880-romania.rules:1790
     if not (r_may_buy_now(g, v_player) or v_granted):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1795"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1790"
         )
-    # at rulespecs/1880-romania.rules:1796
+    # at rulespecs/1880-romania.rules:1791
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1796",
+            at="rulespecs/1880-romania.rules:1791",
         )
-    # at rulespecs/1880-romania.rules:1797
+    # at rulespecs/1880-romania.rules:1792
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1797"
+            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1792"
         )
-    # at rulespecs/1880-romania.rules:1798
+    # at rulespecs/1880-romania.rules:1793
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "the par prices are 70, 80, 90 and 100",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1798",
+            at="rulespecs/1880-romania.rules:1793",
         )
-    # at rulespecs/1880-romania.rules:1799
+    # at rulespecs/1880-romania.rules:1794
     if not (v_president_percent in g.param("president_share_sizes")):
         raise IllegalAction(
             "a president's certificate is of 20, 30 or 40%",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1799",
+            at="rulespecs/1880-romania.rules:1794",
         )
-    # at rulespecs/1880-romania.rules:1800
+    # at rulespecs/1880-romania.rules:1795
     if not ((not v_granted) or (v_president_percent == 20)):
         raise IllegalAction(
             "the Orient Express gives the TR's 20% president's certificate",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1800",
+            at="rulespecs/1880-romania.rules:1795",
         )
-    # at rulespecs/1880-romania.rules:1802
+    # at rulespecs/1880-romania.rules:1797
     if not (g.b_round_track_row_free(v_price, v_slot)):
         raise IllegalAction(
             "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
             rule="VI.6, §X",
-            at="rulespecs/1880-romania.rules:1802",
+            at="rulespecs/1880-romania.rules:1797",
         )
-    # at rulespecs/1880-romania.rules:1806
+    # at rulespecs/1880-romania.rules:1801
     v_cost = 0 if v_granted else ((v_price * v_president_percent) // 10)
-    # at rulespecs/1880-romania.rules:1807
+    # at rulespecs/1880-romania.rules:1802
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1807",
+            at="rulespecs/1880-romania.rules:1802",
         )
-    # at rulespecs/1880-romania.rules:1808
+    # at rulespecs/1880-romania.rules:1803
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1808")
-    # at rulespecs/1880-romania.rules:1809
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1803")
+    # at rulespecs/1880-romania.rules:1804
     g.b_choose_share_layout(v_corporation, v_president_percent)
-    # at rulespecs/1880-romania.rules:1810
+    # at rulespecs/1880-romania.rules:1805
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/1880-romania.rules:1811
+    # at rulespecs/1880-romania.rules:1806
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/1880-romania.rules:1812
+    # at rulespecs/1880-romania.rules:1807
     g.b_take_round_track_row(v_corporation, v_slot)
-    # at rulespecs/1880-romania.rules:1813
+    # at rulespecs/1880-romania.rules:1808
     g.transfer(v_cost, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1814
-    g.move(v_cert, v_corporation, v_player)
-    # at rulespecs/1880-romania.rules:1815
+    # at rulespecs/1880-romania.rules:1809
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/1880-romania.rules:1810
     for v_investor in g.name("minors"):
-        # at rulespecs/1880-romania.rules:1816
+        # at rulespecs/1880-romania.rules:1811
         if ((r_owner(g, v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
-            # at rulespecs/1880-romania.rules:1817
-            g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
-    # at rulespecs/1880-romania.rules:1821
+            # at rulespecs/1880-romania.rules:1812
+            g.move(
+                g.b_next_certificate(v_corporation, "ipo"), r_ipo_of(g, v_corporation), v_investor
+            )
+    # at rulespecs/1880-romania.rules:1816
     if v_granted:
-        # at rulespecs/1880-romania.rules:1822
+        # at rulespecs/1880-romania.rules:1817
         g.b_resolve_decision(v_player, "par")
-        # at rulespecs/1880-romania.rules:1823
+        # at rulespecs/1880-romania.rules:1818
         g.b_check_float(v_corporation)
-        # at rulespecs/1880-romania.rules:1824
+        # at rulespecs/1880-romania.rules:1819
         g.b_require_decision(v_corporation, "choose")
     else:
-        # at rulespecs/1880-romania.rules:1826
+        # at rulespecs/1880-romania.rules:1821
         g.b_require_decision(v_corporation, "choose")
-        # at rulespecs/1880-romania.rules:1827
+        # at rulespecs/1880-romania.rules:1822
         g.state_set("bought_this_turn", (), True)
-        # at rulespecs/1880-romania.rules:1828
+        # at rulespecs/1880-romania.rules:1823
         g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1978
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1978",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1979
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1979"
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1980
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1980",
         )
-    # at rulespecs/1880-romania.rules:1986
+    # at rulespecs/1880-romania.rules:1981
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1981"
         )
-    # at rulespecs/1880-romania.rules:1987
-    if not (v_source == "treasury"):
+    # at rulespecs/1880-romania.rules:1982
+    if not (v_source == "ipo"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1987",
+            at="rulespecs/1880-romania.rules:1982",
         )
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:1984
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1989",
+            at="rulespecs/1880-romania.rules:1984",
         )
-    # at rulespecs/1880-romania.rules:1990
-    v_cert = g.b_next_certificate(v_corporation, "treasury")
-    # at rulespecs/1880-romania.rules:1991
+    # at rulespecs/1880-romania.rules:1985
+    v_cert = g.b_next_certificate(v_corporation, "ipo")
+    # at rulespecs/1880-romania.rules:1986
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1991",
+            at="rulespecs/1880-romania.rules:1986",
         )
-    # at rulespecs/1880-romania.rules:1992
+    # at rulespecs/1880-romania.rules:1987
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -1271,35 +1277,35 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1992",
+            at="rulespecs/1880-romania.rules:1987",
         )
-    # at rulespecs/1880-romania.rules:1994
+    # at rulespecs/1880-romania.rules:1989
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1994",
+            at="rulespecs/1880-romania.rules:1989",
         )
-    # at rulespecs/1880-romania.rules:1995
+    # at rulespecs/1880-romania.rules:1990
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:1996
+    # at rulespecs/1880-romania.rules:1991
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1996")
-    # at rulespecs/1880-romania.rules:1997
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1991")
+    # at rulespecs/1880-romania.rules:1992
     g.transfer(v_cost, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1998
-    g.move(v_cert, v_corporation, v_player)
-    # at rulespecs/1880-romania.rules:2001
+    # at rulespecs/1880-romania.rules:1993
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/1880-romania.rules:1996
     r_second_capitalisation(g, v_corporation)
-    # at rulespecs/1880-romania.rules:2002
+    # at rulespecs/1880-romania.rules:1997
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:1998
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:813
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1312,8 +1318,8 @@ def r_share_cost(g, v_corporation, v_source):
 
 
 def r_payee(g, v_corporation, v_source):
-    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:822
+    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:823
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1323,8 +1329,11 @@ def r_payee(g, v_corporation, v_source):
             else (
                 v_corporation
                 if (
-                    (g.param("capitalisation") == "incremental")
-                    or (g.param("capitalisation") == "full")
+                    (
+                        (g.param("capitalisation") == "incremental")
+                        or (g.param("capitalisation") == "full")
+                    )
+                    or (g.param("capitalisation") == "partial")
                 )
                 else g.name("bank")
             )
@@ -1334,21 +1343,21 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:2003
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2004
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2009",
+            at="rulespecs/1880-romania.rules:2004",
         )
-    # at rulespecs/1880-romania.rules:2011
+    # at rulespecs/1880-romania.rules:2006
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2006"
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2007
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -1356,50 +1365,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2012",
+            at="rulespecs/1880-romania.rules:2007",
         )
-    # at rulespecs/1880-romania.rules:2014
+    # at rulespecs/1880-romania.rules:2009
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2014",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2015
+    # at rulespecs/1880-romania.rules:2010
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2015",
+            at="rulespecs/1880-romania.rules:2010",
         )
-    # at rulespecs/1880-romania.rules:2017
+    # at rulespecs/1880-romania.rules:2012
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2018
+    # at rulespecs/1880-romania.rules:2013
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2018",
+            at="rulespecs/1880-romania.rules:2013",
         )
-    # at rulespecs/1880-romania.rules:2020
+    # at rulespecs/1880-romania.rules:2015
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2021
+        # at rulespecs/1880-romania.rules:2016
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2023
+    # at rulespecs/1880-romania.rules:2018
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2024
+    # at rulespecs/1880-romania.rules:2019
     for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2025
-        g.move(v_c, v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2027
+        # at rulespecs/1880-romania.rules:2020
+        g.move(v_c, v_player, r_ipo_of(g, v_corporation))
+    # at rulespecs/1880-romania.rules:2022
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/1880-romania.rules:2028
+    # at rulespecs/1880-romania.rules:2023
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2029
+    # at rulespecs/1880-romania.rules:2024
     g.state_set(
         "sold_this_round",
         (
@@ -1408,55 +1417,55 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2030
+    # at rulespecs/1880-romania.rules:2025
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:870
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:872
+        # at rulespecs/lib/18xx.rules:873
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:873
+            # at rulespecs/lib/18xx.rules:874
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:877
+        # at rulespecs/lib/18xx.rules:878
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:878
+            # at rulespecs/lib/18xx.rules:879
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:883
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:885
+        # at rulespecs/lib/18xx.rules:886
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:886
+            # at rulespecs/lib/18xx.rules:887
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:891
+        # at rulespecs/lib/18xx.rules:892
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:892
+            # at rulespecs/lib/18xx.rules:893
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:893
+                # at rulespecs/lib/18xx.rules:894
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:896
+            # at rulespecs/lib/18xx.rules:897
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:870
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:870",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:906
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1464,7 +1473,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (V.1, V.2, VI.1, VI.2, VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1746
+    # at rulespecs/1880-romania.rules:1741
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1474,9 +1483,9 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1746",
+            at="rulespecs/1880-romania.rules:1741",
         )
-    # at rulespecs/1880-romania.rules:1748
+    # at rulespecs/1880-romania.rules:1743
     if not (
         (
             not (
@@ -1489,29 +1498,29 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a company without a train must buy one",
             rule="VII.3.8, VII.3.10",
-            at="rulespecs/1880-romania.rules:1748",
+            at="rulespecs/1880-romania.rules:1743",
         )
-    # at rulespecs/1880-romania.rules:1750
+    # at rulespecs/1880-romania.rules:1745
     g.b_pass_turn(v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1929
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1929",
         )
-    # at rulespecs/1880-romania.rules:1935
+    # at rulespecs/1880-romania.rules:1930
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1935",
+            at="rulespecs/1880-romania.rules:1930",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1931
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -1523,9 +1532,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1936",
+            at="rulespecs/1880-romania.rules:1931",
         )
-    # at rulespecs/1880-romania.rules:1938
+    # at rulespecs/1880-romania.rules:1933
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -1536,76 +1545,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1938",
+            at="rulespecs/1880-romania.rules:1933",
         )
-    # at rulespecs/1880-romania.rules:1941
+    # at rulespecs/1880-romania.rules:1936
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1942
+    # at rulespecs/1880-romania.rules:1937
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1943
+        # at rulespecs/1880-romania.rules:1938
         if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1943",
+                at="rulespecs/1880-romania.rules:1938",
             )
-        # at rulespecs/1880-romania.rules:1944
+        # at rulespecs/1880-romania.rules:1939
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1944",
+                at="rulespecs/1880-romania.rules:1939",
             )
-        # at rulespecs/1880-romania.rules:1945
+        # at rulespecs/1880-romania.rules:1940
         g.state_set("done_this_turn", ("upgrade",), True)
     else:
-        # at rulespecs/1880-romania.rules:1947
+        # at rulespecs/1880-romania.rules:1942
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1947",
+                at="rulespecs/1880-romania.rules:1942",
             )
-        # at rulespecs/1880-romania.rules:1948
+        # at rulespecs/1880-romania.rules:1943
         g.state_set("done_this_turn", ("yellow",), True)
-    # at rulespecs/1880-romania.rules:1950
+    # at rulespecs/1880-romania.rules:1945
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1951
+    # at rulespecs/1880-romania.rules:1946
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1951",
+            at="rulespecs/1880-romania.rules:1946",
         )
-    # at rulespecs/1880-romania.rules:1952
+    # at rulespecs/1880-romania.rules:1947
     g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1953
+    # at rulespecs/1880-romania.rules:1948
     if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1954
+        # at rulespecs/1880-romania.rules:1949
         g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1951
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1955
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1960",
+            at="rulespecs/1880-romania.rules:1955",
         )
-    # at rulespecs/1880-romania.rules:1961
+    # at rulespecs/1880-romania.rules:1956
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1961",
+            at="rulespecs/1880-romania.rules:1956",
         )
-    # at rulespecs/1880-romania.rules:1962
+    # at rulespecs/1880-romania.rules:1957
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1880-romania.rules:1963
+    # at rulespecs/1880-romania.rules:1958
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -1614,67 +1623,67 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1964
+    # at rulespecs/1880-romania.rules:1959
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1964",
+            at="rulespecs/1880-romania.rules:1959",
         )
-    # at rulespecs/1880-romania.rules:1965
+    # at rulespecs/1880-romania.rules:1960
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1966
+    # at rulespecs/1880-romania.rules:1961
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/1880-romania.rules:1967
+    # at rulespecs/1880-romania.rules:1962
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:952
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
-            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:951"
+            "trains run after track and tokens", rule="VII.3.5.2", at="rulespecs/lib/18xx.rules:952"
         )
-    # at rulespecs/lib/18xx.rules:952
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:953
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:954
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
-        )
-    # at rulespecs/lib/18xx.rules:958
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
+            at="rulespecs/lib/18xx.rules:958",
         )
     # at rulespecs/lib/18xx.rules:959
-    v_revenue = g.b_revenue(v_corporation)
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:959"
+        )
     # at rulespecs/lib/18xx.rules:960
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:961
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:961
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:962
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:963
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/lib/18xx.rules:964
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:965
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:971
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1684,11 +1693,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
-    # at rulespecs/1880-romania.rules:1917
+    # at rulespecs/1880-romania.rules:1912
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/1880-romania.rules:1918
+        # at rulespecs/1880-romania.rules:1913
         if not (v_holder in g.name("minors")):
-            # at rulespecs/1880-romania.rules:1919
+            # at rulespecs/1880-romania.rules:1914
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1697,8 +1706,8 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_payee(g, v_holder, v_corporation):
-    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:987
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:988
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1716,39 +1725,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:993
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:992
+        # at rulespecs/lib/18xx.rules:993
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:992
+        # at rulespecs/lib/18xx.rules:993
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2036
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2036",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2037
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2037"
         )
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2038
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2038",
         )
-    # at rulespecs/1880-romania.rules:2044
+    # at rulespecs/1880-romania.rules:2039
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2045
+    # at rulespecs/1880-romania.rules:2040
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1763,9 +1772,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2045",
+            at="rulespecs/1880-romania.rules:2040",
         )
-    # at rulespecs/1880-romania.rules:2047
+    # at rulespecs/1880-romania.rules:2042
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1788,127 +1797,127 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2047",
+            at="rulespecs/1880-romania.rules:2042",
         )
-    # at rulespecs/1880-romania.rules:2051
+    # at rulespecs/1880-romania.rules:2046
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2047
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2047",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2048
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2053",
+                at="rulespecs/1880-romania.rules:2048",
             )
-        # at rulespecs/1880-romania.rules:2054
+        # at rulespecs/1880-romania.rules:2049
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2054",
+                at="rulespecs/1880-romania.rules:2049",
             )
-        # at rulespecs/1880-romania.rules:2055
+        # at rulespecs/1880-romania.rules:2050
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2056
+        # at rulespecs/1880-romania.rules:2051
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2056",
+                at="rulespecs/1880-romania.rules:2051",
             )
-        # at rulespecs/1880-romania.rules:2057
+        # at rulespecs/1880-romania.rules:2052
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2058
+        # at rulespecs/1880-romania.rules:2053
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2054
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2056
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2061",
+                at="rulespecs/1880-romania.rules:2056",
             )
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2057
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
+                at="rulespecs/1880-romania.rules:2057",
             )
-        # at rulespecs/1880-romania.rules:2063
+        # at rulespecs/1880-romania.rules:2058
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2064
+        # at rulespecs/1880-romania.rules:2059
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2064",
+                at="rulespecs/1880-romania.rules:2059",
             )
-        # at rulespecs/1880-romania.rules:2065
+        # at rulespecs/1880-romania.rules:2060
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2066
+        # at rulespecs/1880-romania.rules:2061
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2062
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2064
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2069",
+                at="rulespecs/1880-romania.rules:2064",
             )
-        # at rulespecs/1880-romania.rules:2070
+        # at rulespecs/1880-romania.rules:2065
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2070",
+                at="rulespecs/1880-romania.rules:2065",
             )
-        # at rulespecs/1880-romania.rules:2071
+        # at rulespecs/1880-romania.rules:2066
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2071",
+                at="rulespecs/1880-romania.rules:2066",
             )
-        # at rulespecs/1880-romania.rules:2072
+        # at rulespecs/1880-romania.rules:2067
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2072",
+                at="rulespecs/1880-romania.rules:2067",
             )
-        # at rulespecs/1880-romania.rules:2073
+        # at rulespecs/1880-romania.rules:2068
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2074
+        # at rulespecs/1880-romania.rules:2069
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2075
+        # at rulespecs/1880-romania.rules:2070
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1037
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1038
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1039
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1916,23 +1925,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1042",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1044
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1045
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1941,114 +1950,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1044"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1045"
         )
-    # at rulespecs/lib/18xx.rules:1046
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1047
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1048
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:1049
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1050
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1061
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1062
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1062
-    v_discount = r_trade_in_discount(g, v_train, v_exchange)
     # at rulespecs/lib/18xx.rules:1063
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1064
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1065
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1066
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1065",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1067
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1067",
         )
-    # at rulespecs/lib/18xx.rules:1067
-    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1068
-    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1069
-    g.move(v_train, g.name("depot"), v_corporation)
+    g.transfer(v_price, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:1070
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1071
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1076",
         )
-    # at rulespecs/lib/18xx.rules:1076
-    g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1077
+    g.move(v_train, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1078
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1078
+        # at rulespecs/lib/18xx.rules:1079
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1084
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1091
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1093
     if not (
         (
             (
@@ -2089,9 +2098,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1099
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2102,15 +2111,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1099",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1101
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1106
     return (
         (
             g.b_dearest_train_price()
@@ -2127,79 +2136,95 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2119
+    # at rulespecs/1880-romania.rules:2116
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2120
+        # at rulespecs/1880-romania.rules:2117
         v_owner = g.b_president(v_corporation)
-        # at rulespecs/1880-romania.rules:2121
+        # at rulespecs/1880-romania.rules:2118
         v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania.rules:2122
+        # at rulespecs/1880-romania.rules:2119
         v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania.rules:2123
+        # at rulespecs/1880-romania.rules:2120
         g.transfer(v_paid, v_owner, v_corporation)
-        # at rulespecs/1880-romania.rules:2124
+        # at rulespecs/1880-romania.rules:2121
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2125
+            # at rulespecs/1880-romania.rules:2122
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2126
+            # at rulespecs/1880-romania.rules:2123
             g.b_add_debt(v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1121
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1123
     g.b_end_game_now("agreement")
+
+
+def r_release_capital(g, v_corporation):
+    """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
+    # at rulespecs/lib/18xx.rules:1153
+    if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
+        not g.state_has("capital_released", v_corporation)
+    ):
+        # at rulespecs/lib/18xx.rules:1154
+        g.transfer(
+            (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
+            g.name("bank"),
+            v_corporation,
+        )
+        # at rulespecs/lib/18xx.rules:1155
+        g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1166
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1144
+        # at rulespecs/lib/18xx.rules:1167
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1145
+            # at rulespecs/lib/18xx.rules:1168
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1146
+            # at rulespecs/lib/18xx.rules:1169
             g.b_close_private(v_company)
 
 
 def a_choose(g, v_corporation, v_choice):
     """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1834
+    # at rulespecs/1880-romania.rules:1829
     if not (g.b_pending_decision(v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
-            at="rulespecs/1880-romania.rules:1834",
+            at="rulespecs/1880-romania.rules:1829",
         )
-    # at rulespecs/1880-romania.rules:1835
+    # at rulespecs/1880-romania.rules:1830
     if g.attr(v_corporation, "kind") == "investor":
-        # at rulespecs/1880-romania.rules:1836
+        # at rulespecs/1880-romania.rules:1831
         v_to_company = (v_choice == "capital_to_company") or (
             v_choice == "capital_to_company_take_station"
         )
-        # at rulespecs/1880-romania.rules:1837
+        # at rulespecs/1880-romania.rules:1832
         v_take_station = (v_choice == "capital_to_company_take_station") or (
             v_choice == "capital_to_owner_take_station"
         )
-        # at rulespecs/1880-romania.rules:1838
+        # at rulespecs/1880-romania.rules:1833
         if not ((v_to_company or v_take_station) or (v_choice == "capital_to_owner")):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
-                at="rulespecs/1880-romania.rules:1838",
+                at="rulespecs/1880-romania.rules:1833",
             )
-        # at rulespecs/1880-romania.rules:1840
+        # at rulespecs/1880-romania.rules:1835
         r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
-        # at rulespecs/1880-romania.rules:1842
+        # at rulespecs/1880-romania.rules:1837
         if not (
             (
                 (
@@ -2213,9 +2238,9 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "building rights are for one to three different phases, A to D",
                 rule="VII.3.2",
-                at="rulespecs/1880-romania.rules:1842",
+                at="rulespecs/1880-romania.rules:1837",
             )
-        # at rulespecs/1880-romania.rules:1845
+        # at rulespecs/1880-romania.rules:1840
         if not (
             g.b_len(v_choice)
             == g.param("building_rights_count")[
@@ -2225,172 +2250,172 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
                 rule="VI.6",
-                at="rulespecs/1880-romania.rules:1845",
+                at="rulespecs/1880-romania.rules:1840",
             )
-        # at rulespecs/1880-romania.rules:1847
+        # at rulespecs/1880-romania.rules:1842
         g.set_attr(v_corporation, "building_rights", v_choice)
-    # at rulespecs/1880-romania.rules:1849
+    # at rulespecs/1880-romania.rules:1844
     g.b_resolve_decision(v_corporation, "choose")
 
 
 def a_close_for_cash(g, v_company, v_target):
     """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1856
+    # at rulespecs/1880-romania.rules:1851
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1856",
+            at="rulespecs/1880-romania.rules:1851",
         )
-    # at rulespecs/1880-romania.rules:1857
+    # at rulespecs/1880-romania.rules:1852
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1852"
         )
-    # at rulespecs/1880-romania.rules:1858
+    # at rulespecs/1880-romania.rules:1853
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/1880-romania.rules:1859
+    # at rulespecs/1880-romania.rules:1854
     if not (v_holder in g.name("players")):
         raise IllegalAction(
-            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1859"
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
         )
-    # at rulespecs/1880-romania.rules:1860
+    # at rulespecs/1880-romania.rules:1855
     if v_target == v_holder:
-        # at rulespecs/1880-romania.rules:1861
+        # at rulespecs/1880-romania.rules:1856
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "player_amount"),
             g.name("bank"),
             v_holder,
         )
     else:
-        # at rulespecs/1880-romania.rules:1863
+        # at rulespecs/1880-romania.rules:1858
         if not ((r_director(g, v_target) == v_holder) and (not g.b_closed(v_target))):
             raise IllegalAction(
                 "the Ł40 goes to a company the owner directs, a foreign investor included",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1863",
+                at="rulespecs/1880-romania.rules:1858",
             )
-        # at rulespecs/1880-romania.rules:1865
+        # at rulespecs/1880-romania.rules:1860
         if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
             raise IllegalAction(
                 "the Ł40 goes to a company that has begun to operate",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1865",
+                at="rulespecs/1880-romania.rules:1860",
             )
-        # at rulespecs/1880-romania.rules:1867
+        # at rulespecs/1880-romania.rules:1862
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "company_amount"),
             g.name("bank"),
             v_target,
         )
-    # at rulespecs/1880-romania.rules:1869
+    # at rulespecs/1880-romania.rules:1864
     g.b_close_private(v_company)
 
 
 def a_assign(g, v_company, v_target):
     """Lay P4's +10 token on a Danube harbour (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1873
+    # at rulespecs/1880-romania.rules:1868
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1873"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1868"
         )
-    # at rulespecs/1880-romania.rules:1874
+    # at rulespecs/1880-romania.rules:1869
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1874",
+            at="rulespecs/1880-romania.rules:1869",
         )
-    # at rulespecs/1880-romania.rules:1875
+    # at rulespecs/1880-romania.rules:1870
     if not (not g.b_in_round("auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1875",
+            at="rulespecs/1880-romania.rules:1870",
         )
-    # at rulespecs/1880-romania.rules:1876
+    # at rulespecs/1880-romania.rules:1871
     g.b_place_marker(v_company, v_target)
 
 
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
-    # at rulespecs/1880-romania.rules:1880
+    # at rulespecs/1880-romania.rules:1875
     g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
 
 
 def r_minor_turn_end(g, v_minor):
     """Checking for a track connection (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1884
+    # at rulespecs/1880-romania.rules:1879
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1885
+        # at rulespecs/1880-romania.rules:1880
         if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
-            # at rulespecs/1880-romania.rules:1886
+            # at rulespecs/1880-romania.rules:1881
             g.b_require_decision(v_minor, "choose")
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1893
+    # at rulespecs/1880-romania.rules:1888
     v_holder = r_owner(g, v_investor)
-    # at rulespecs/1880-romania.rules:1894
+    # at rulespecs/1880-romania.rules:1889
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1895
+        # at rulespecs/1880-romania.rules:1890
         if g.b_percent(v_investor, v_c) > 0:
-            # at rulespecs/1880-romania.rules:1896
+            # at rulespecs/1880-romania.rules:1891
             if v_take_station:
-                # at rulespecs/1880-romania.rules:1897
+                # at rulespecs/1880-romania.rules:1892
                 if not (g.b_can_take_station(v_c, v_investor)):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
-                        at="rulespecs/1880-romania.rules:1897",
+                        at="rulespecs/1880-romania.rules:1892",
                     )
-                # at rulespecs/1880-romania.rules:1899
+                # at rulespecs/1880-romania.rules:1894
                 g.b_take_station(v_c, v_investor)
-            # at rulespecs/1880-romania.rules:1901
+            # at rulespecs/1880-romania.rules:1896
             for v_cert in g.b_held_certificates(v_investor, v_c):
-                # at rulespecs/1880-romania.rules:1902
+                # at rulespecs/1880-romania.rules:1897
                 g.move(v_cert, v_investor, v_holder)
-            # at rulespecs/1880-romania.rules:1904
+            # at rulespecs/1880-romania.rules:1899
             g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
-            # at rulespecs/1880-romania.rules:1905
+            # at rulespecs/1880-romania.rules:1900
             if v_to_company:
-                # at rulespecs/1880-romania.rules:1906
+                # at rulespecs/1880-romania.rules:1901
                 g.transfer(g.b_cash(v_investor), v_investor, v_c)
             else:
-                # at rulespecs/1880-romania.rules:1908
+                # at rulespecs/1880-romania.rules:1903
                 g.transfer(
                     ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
                     v_investor,
                     v_holder,
                 )
-            # at rulespecs/1880-romania.rules:1910
+            # at rulespecs/1880-romania.rules:1905
             g.b_check_president(v_c)
-    # at rulespecs/1880-romania.rules:1913
+    # at rulespecs/1880-romania.rules:1908
     g.b_close_minor(v_investor)
 
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1971
+    # at rulespecs/1880-romania.rules:1966
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1973
+    # at rulespecs/1880-romania.rules:1968
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1975
+    # at rulespecs/1880-romania.rules:1970
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2082
+    # at rulespecs/1880-romania.rules:2077
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2398,7 +2423,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2087
+    # at rulespecs/1880-romania.rules:2082
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -2406,134 +2431,131 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2104
-    if (
-        (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
-        and (not g.attr(v_corporation, "second_capital"))
-    ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2106
-        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        # at rulespecs/1880-romania.rules:2107
-        g.set_attr(v_corporation, "second_capital", True)
+    # at rulespecs/1880-romania.rules:2103
+    if g.b_phase_at_least("B1") and (
+        r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
+    ):
+        # at rulespecs/1880-romania.rules:2104
+        r_release_capital(g, v_corporation)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2138
+    # at rulespecs/1880-romania.rules:2135
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2138",
+            at="rulespecs/1880-romania.rules:2135",
         )
-    # at rulespecs/1880-romania.rules:2139
+    # at rulespecs/1880-romania.rules:2136
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2136"
         )
-    # at rulespecs/1880-romania.rules:2140
+    # at rulespecs/1880-romania.rules:2137
     v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2141
+    # at rulespecs/1880-romania.rules:2138
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2138"
         )
-    # at rulespecs/1880-romania.rules:2142
+    # at rulespecs/1880-romania.rules:2139
     g.transfer(v_amount, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2143
+    # at rulespecs/1880-romania.rules:2140
     g.b_reduce_debt(v_player, v_amount)
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1796
+    # at rulespecs/1880-romania.rules:1791
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1796",
+            at="rulespecs/1880-romania.rules:1791",
         )
-    # at rulespecs/1880-romania.rules:1807
+    # at rulespecs/1880-romania.rules:1802
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1807",
+            at="rulespecs/1880-romania.rules:1802",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1978
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1978",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1979
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1979"
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1980
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1980",
         )
-    # at rulespecs/1880-romania.rules:1994
+    # at rulespecs/1880-romania.rules:1989
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1994",
+            at="rulespecs/1880-romania.rules:1989",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:2003
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2004
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2009",
+            at="rulespecs/1880-romania.rules:2004",
         )
-    # at rulespecs/1880-romania.rules:2011
+    # at rulespecs/1880-romania.rules:2006
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2006"
         )
-    # at rulespecs/1880-romania.rules:2014
+    # at rulespecs/1880-romania.rules:2009
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2014",
+            at="rulespecs/1880-romania.rules:2009",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1929
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1929",
         )
-    # at rulespecs/1880-romania.rules:1935
+    # at rulespecs/1880-romania.rules:1930
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1935",
+            at="rulespecs/1880-romania.rules:1930",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1931
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -2545,27 +2567,27 @@ def q_lay_tile(g, v_corporation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1936",
+            at="rulespecs/1880-romania.rules:1931",
         )
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1955
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1960",
+            at="rulespecs/1880-romania.rules:1955",
         )
-    # at rulespecs/1880-romania.rules:1961
+    # at rulespecs/1880-romania.rules:1956
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1961",
+            at="rulespecs/1880-romania.rules:1956",
         )
-    # at rulespecs/1880-romania.rules:1963
+    # at rulespecs/1880-romania.rules:1958
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
@@ -2574,278 +2596,278 @@ def q_place_token(g, v_corporation):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1964
+    # at rulespecs/1880-romania.rules:1959
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1964",
+            at="rulespecs/1880-romania.rules:1959",
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:958",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2036
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2036",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2037
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2037"
         )
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2038
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2038",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1075",
         )
 
 
 def q_choose(g, v_corporation):
     """The opening guards of choose that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1834
+    # at rulespecs/1880-romania.rules:1829
     if not (g.b_pending_decision(v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
-            at="rulespecs/1880-romania.rules:1834",
+            at="rulespecs/1880-romania.rules:1829",
         )
 
 
 def q_close_for_cash(g, v_company):
     """The opening guards of close_for_cash that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1856
+    # at rulespecs/1880-romania.rules:1851
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1856",
+            at="rulespecs/1880-romania.rules:1851",
         )
-    # at rulespecs/1880-romania.rules:1857
+    # at rulespecs/1880-romania.rules:1852
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1857"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1852"
         )
-    # at rulespecs/1880-romania.rules:1858
+    # at rulespecs/1880-romania.rules:1853
     v_holder = g.b_holder_of(v_company)
-    # at rulespecs/1880-romania.rules:1859
+    # at rulespecs/1880-romania.rules:1854
     if not (v_holder in g.name("players")):
         raise IllegalAction(
-            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1859"
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
         )
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1873
+    # at rulespecs/1880-romania.rules:1868
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1873"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1868"
         )
-    # at rulespecs/1880-romania.rules:1874
+    # at rulespecs/1880-romania.rules:1869
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1874",
+            at="rulespecs/1880-romania.rules:1869",
         )
-    # at rulespecs/1880-romania.rules:1875
+    # at rulespecs/1880-romania.rules:1870
     if not (not g.b_in_round("auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1875",
+            at="rulespecs/1880-romania.rules:1870",
         )
 
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2138
+    # at rulespecs/1880-romania.rules:2135
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2138",
+            at="rulespecs/1880-romania.rules:2135",
         )
-    # at rulespecs/1880-romania.rules:2139
+    # at rulespecs/1880-romania.rules:2136
     if not (g.b_debt(v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2136"
         )
-    # at rulespecs/1880-romania.rules:2140
+    # at rulespecs/1880-romania.rules:2137
     v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2141
+    # at rulespecs/1880-romania.rules:2138
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2138"
         )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1791
+    # at rulespecs/1880-romania.rules:1786
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
-    # at rulespecs/1880-romania.rules:1792
+    # at rulespecs/1880-romania.rules:1787
     if not (g.b_pending_decision(v_player, "par") == v_granted):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1792",
+            at="rulespecs/1880-romania.rules:1787",
         )
-    # at rulespecs/1880-romania.rules:1794
+    # at rulespecs/1880-romania.rules:1789
     if not (g.b_in_round("stock") or v_granted):
         raise IllegalAction(
             "a company is founded in a stock round",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1794",
+            at="rulespecs/1880-romania.rules:1789",
         )
-    # at rulespecs/1880-romania.rules:1795
+    # at rulespecs/1880-romania.rules:1790
     if not (r_may_buy_now(g, v_player) or v_granted):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1795"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1790"
         )
-    # at rulespecs/1880-romania.rules:1796
+    # at rulespecs/1880-romania.rules:1791
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1796",
+            at="rulespecs/1880-romania.rules:1791",
         )
-    # at rulespecs/1880-romania.rules:1797
+    # at rulespecs/1880-romania.rules:1792
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1797"
+            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1792"
         )
-    # at rulespecs/1880-romania.rules:1807
+    # at rulespecs/1880-romania.rules:1802
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1807",
+            at="rulespecs/1880-romania.rules:1802",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1978
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1978",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:1979
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1984"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1979"
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1980
     if not (g.b_debt(v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1980",
         )
-    # at rulespecs/1880-romania.rules:1986
+    # at rulespecs/1880-romania.rules:1981
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1986"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1981"
         )
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:1984
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1989",
+            at="rulespecs/1880-romania.rules:1984",
         )
-    # at rulespecs/1880-romania.rules:1994
+    # at rulespecs/1880-romania.rules:1989
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1994",
+            at="rulespecs/1880-romania.rules:1989",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:2003
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2004
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2009",
+            at="rulespecs/1880-romania.rules:2004",
         )
-    # at rulespecs/1880-romania.rules:2011
+    # at rulespecs/1880-romania.rules:2006
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2011"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2006"
         )
-    # at rulespecs/1880-romania.rules:2014
+    # at rulespecs/1880-romania.rules:2009
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2014",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2015
+    # at rulespecs/1880-romania.rules:2010
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2015",
+            at="rulespecs/1880-romania.rules:2010",
         )
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1929
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1929",
         )
-    # at rulespecs/1880-romania.rules:1935
+    # at rulespecs/1880-romania.rules:1930
     if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1935",
+            at="rulespecs/1880-romania.rules:1930",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1931
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -2857,9 +2879,9 @@ def q2_lay_tile(g, v_corporation, v_hex):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1936",
+            at="rulespecs/1880-romania.rules:1931",
         )
-    # at rulespecs/1880-romania.rules:1938
+    # at rulespecs/1880-romania.rules:1933
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -2870,50 +2892,50 @@ def q2_lay_tile(g, v_corporation, v_hex):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1938",
+            at="rulespecs/1880-romania.rules:1933",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:958",
         )
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:959
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:959"
         )
 
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2036
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2036",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2037
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2037"
         )
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2038
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2038",
         )
-    # at rulespecs/1880-romania.rules:2044
+    # at rulespecs/1880-romania.rules:2039
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2045
+    # at rulespecs/1880-romania.rules:2040
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -2928,83 +2950,89 @@ def q2_buy_train(g, v_corporation, v_train):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2045",
+            at="rulespecs/1880-romania.rules:2040",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1076",
         )
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1132
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1132
+        # at rulespecs/lib/18xx.rules:1133
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+
+
+def t_partial_capitalisation(g, v_corporation, *_rest):
+    """Partial capitalisation: the corporation receives a part of its capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1147
+    if g.param("capitalisation") == "partial":
+        # at rulespecs/lib/18xx.rules:1148
+        g.transfer(
+            ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
+            g.name("bank"),
+            v_corporation,
+        )
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1160
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income until the communist phase"""
-    # at rulespecs/1880-romania.rules:1757
+    # at rulespecs/1880-romania.rules:1752
     for v_company in r_open_privates(g):
-        # at rulespecs/1880-romania.rules:1758
+        # at rulespecs/1880-romania.rules:1753
         if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
-            # at rulespecs/1880-romania.rules:1759
+            # at rulespecs/1880-romania.rules:1754
             g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1973
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
-    """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2092
-    g.transfer(
-        (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
-        g.name("bank"),
-        v_corporation,
-    )
-    # at rulespecs/1880-romania.rules:2093
+    """Operating capital when a company begins to operate: in phase D, the whole of it"""
+    # at rulespecs/1880-romania.rules:2091
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2094
-        g.set_attr(v_corporation, "second_capital", True)
+        # at rulespecs/1880-romania.rules:2092
+        r_release_capital(g, v_corporation)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2112
+    # at rulespecs/1880-romania.rules:2109
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2113
+        # at rulespecs/1880-romania.rules:2110
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2132
+    # at rulespecs/1880-romania.rules:2129
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2133
+        # at rulespecs/1880-romania.rules:2130
         g.b_add_debt(v_p, (g.b_debt(v_p) // 2))

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -580,14 +580,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2414',
         'at action discard_train': 'rulespecs/18co.rules:2251',
         'at action dividend': 'rulespecs/18co.rules:2287',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1118',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:931',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1119',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:932',
         'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:759',
-        'at action pass': 'rulespecs/lib/18xx.rules:907',
+        'at action par': 'rulespecs/lib/18xx.rules:760',
+        'at action pass': 'rulespecs/lib/18xx.rules:908',
         'at action place_token': 'rulespecs/18co.rules:2266',
         'at action remove_token': 'rulespecs/18co.rules:2139',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:950',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:951',
         'at action sell_shares': 'rulespecs/18co.rules:2060',
         'at action special_buy_shares': 'rulespecs/18co.rules:518',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1061,55 +1061,55 @@ RULES = _LIBRARY.rules(
 
 def r_min(g, v_a, v_b):
     """min(a, b): the smaller of two amounts (library '18xx' function min)"""
-    # at rulespecs/lib/18xx.rules:646
+    # at rulespecs/lib/18xx.rules:647
     return v_a if (v_a <= v_b) else v_b
 
 
 def r_max(g, v_a, v_b):
     """max(a, b): the larger of two amounts (library '18xx' function max)"""
-    # at rulespecs/lib/18xx.rules:647
+    # at rulespecs/lib/18xx.rules:648
     return v_a if (v_a >= v_b) else v_b
 
 
 def r_floor_to(g, v_x, v_n):
     """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
-    # at rulespecs/lib/18xx.rules:648
+    # at rulespecs/lib/18xx.rules:649
     return v_x - (v_x % v_n)
 
 
 def r_ceil_to(g, v_x, v_n):
     """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
-    # at rulespecs/lib/18xx.rules:650
+    # at rulespecs/lib/18xx.rules:651
     return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:653
+    # at rulespecs/lib/18xx.rules:654
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:655
+    # at rulespecs/lib/18xx.rules:656
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:657
+    # at rulespecs/lib/18xx.rules:658
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:660
+    # at rulespecs/lib/18xx.rules:661
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:663
+    # at rulespecs/lib/18xx.rules:664
     return [
         v_c
         for v_c in g.b_held_certificates(v_corporation, v_corporation)
@@ -1118,14 +1118,18 @@ def r_treasury_certificates(g, v_corporation):
 
 
 def r_ipo_of(g, v_corporation):
-    """ipo_of(C): where C's unsold certificates sit: the IPO under full capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:666
-    return g.name("initial_offering") if (g.param("capitalisation") == "full") else v_corporation
+    """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
+    # at rulespecs/lib/18xx.rules:667
+    return (
+        g.name("initial_offering")
+        if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
+        else v_corporation
+    )
 
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:669
+    # at rulespecs/lib/18xx.rules:670
     return (
         g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
         if (
@@ -1138,7 +1142,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:671
+    # at rulespecs/lib/18xx.rules:672
     return [
         v_p
         for v_p in g.name("privates")
@@ -1151,19 +1155,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:673
+    # at rulespecs/lib/18xx.rules:674
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:676
+    # at rulespecs/lib/18xx.rules:677
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:680
+    # at rulespecs/lib/18xx.rules:681
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1172,13 +1176,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:683
+    # at rulespecs/lib/18xx.rules:684
     return g.b_holder_of(v_item)
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:689
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -1186,7 +1190,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:692
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1196,7 +1200,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:699
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -1214,7 +1218,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:705
+    # at rulespecs/lib/18xx.rules:706
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -1226,7 +1230,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:711
     return sum(
         (
             r_max(
@@ -1241,11 +1245,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:714
+    # at rulespecs/lib/18xx.rules:715
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:715
+        # at rulespecs/lib/18xx.rules:716
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:716
+            # at rulespecs/lib/18xx.rules:717
             g.b_close_minor(v_m)
 
 
@@ -1289,68 +1293,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:761
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:762
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:763
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:762",
+            at="rulespecs/lib/18xx.rules:763",
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:764
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:763",
-        )
-    # at rulespecs/lib/18xx.rules:764
-    if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:764"
+            at="rulespecs/lib/18xx.rules:764",
         )
     # at rulespecs/lib/18xx.rules:765
-    v_cert = g.b_president_certificate(v_corporation)
+    if not (v_price in g.b_par_prices(v_corporation)):
+        raise IllegalAction(
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:765"
+        )
     # at rulespecs/lib/18xx.rules:766
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:767
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:766",
-        )
-    # at rulespecs/lib/18xx.rules:767
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:767"
+            at="rulespecs/lib/18xx.rules:767",
         )
     # at rulespecs/lib/18xx.rules:768
-    g.b_set_par(v_corporation, v_price)
+    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+        raise IllegalAction(
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:768"
+        )
     # at rulespecs/lib/18xx.rules:769
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:769
-        g.b_place_home_token(v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:770
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:770
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:771
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:772
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:773
-    g.state_set("bought_this_turn", (), True)
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
     # at rulespecs/lib/18xx.rules:774
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:775
     g.b_bought(v_player, v_corporation)
 
 
@@ -1516,7 +1520,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:813
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1529,8 +1533,8 @@ def r_share_cost(g, v_corporation, v_source):
 
 
 def r_payee(g, v_corporation, v_source):
-    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:822
+    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
+    # at rulespecs/lib/18xx.rules:823
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1540,8 +1544,11 @@ def r_payee(g, v_corporation, v_source):
             else (
                 v_corporation
                 if (
-                    (g.param("capitalisation") == "incremental")
-                    or (g.param("capitalisation") == "full")
+                    (
+                        (g.param("capitalisation") == "incremental")
+                        or (g.param("capitalisation") == "full")
+                    )
+                    or (g.param("capitalisation") == "partial")
                 )
                 else g.name("bank")
             )
@@ -1715,49 +1722,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:870
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:872
+        # at rulespecs/lib/18xx.rules:873
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:873
+            # at rulespecs/lib/18xx.rules:874
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:877
+        # at rulespecs/lib/18xx.rules:878
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:878
+            # at rulespecs/lib/18xx.rules:879
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:883
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:885
+        # at rulespecs/lib/18xx.rules:886
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:886
+            # at rulespecs/lib/18xx.rules:887
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:891
+        # at rulespecs/lib/18xx.rules:892
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:892
+            # at rulespecs/lib/18xx.rules:893
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:893
+                # at rulespecs/lib/18xx.rules:894
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:896
+            # at rulespecs/lib/18xx.rules:897
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:870
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:870",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:906
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1765,7 +1772,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:909
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1775,16 +1782,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:909",
         )
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:911
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:910",
+            at="rulespecs/lib/18xx.rules:911",
         )
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:913
     g.b_pass_turn(v_entity)
 
 
@@ -1863,25 +1870,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:933",
         )
-    # at rulespecs/lib/18xx.rules:933
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/lib/18xx.rules:934
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:935
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:934",
+            at="rulespecs/lib/18xx.rules:935",
         )
-    # at rulespecs/lib/18xx.rules:935
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:936
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:937
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1932,16 +1939,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:952
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:952",
         )
-    # at rulespecs/lib/18xx.rules:952
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:953
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:954
     g.b_end_step(v_corporation)
 
 
@@ -1997,7 +2004,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:971
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2007,9 +2014,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:978
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:978
+        # at rulespecs/lib/18xx.rules:979
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -2018,8 +2025,8 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 
 def r_dividend_payee(g, v_holder, v_corporation):
-    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:987
+    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
+    # at rulespecs/lib/18xx.rules:988
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2161,18 +2168,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1037
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1038
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1039
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2180,23 +2187,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1042",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1044
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1045
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2207,71 +2214,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1045",
         )
-    # at rulespecs/lib/18xx.rules:1046
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1047
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1048
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:1049
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1050
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1061
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1062
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1062
-    v_discount = r_trade_in_discount(g, v_train, v_exchange)
     # at rulespecs/lib/18xx.rules:1063
+    v_discount = r_trade_in_discount(g, v_train, v_exchange)
+    # at rulespecs/lib/18xx.rules:1064
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1064",
         )
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1065
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1066
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1065",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1067
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1067",
         )
-    # at rulespecs/lib/18xx.rules:1067
-    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1068
-    g.transfer(v_price, v_corporation, g.name("bank"))
+    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1069
-    g.move(v_train, g.name("depot"), v_corporation)
+    g.transfer(v_price, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:1070
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1071
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2306,14 +2313,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1091
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1093
     if not (
         (
             (
@@ -2354,9 +2361,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1099
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2367,15 +2374,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1099",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1101
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1106
     return (
         (
             g.b_dearest_train_price()
@@ -2394,26 +2401,42 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1121
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1123
     g.b_end_game_now("agreement")
+
+
+def r_release_capital(g, v_corporation):
+    """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
+    # at rulespecs/lib/18xx.rules:1153
+    if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
+        not g.state_has("capital_released", v_corporation)
+    ):
+        # at rulespecs/lib/18xx.rules:1154
+        g.transfer(
+            (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
+            g.name("bank"),
+            v_corporation,
+        )
+        # at rulespecs/lib/18xx.rules:1155
+        g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1166
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1144
+        # at rulespecs/lib/18xx.rules:1167
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1145
+            # at rulespecs/lib/18xx.rules:1168
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1146
+            # at rulespecs/lib/18xx.rules:1169
             g.b_close_private(v_company)
 
 
@@ -2864,26 +2887,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:761
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:762
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:767
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:767",
         )
 
 
@@ -2957,12 +2980,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:933",
         )
 
 
@@ -3139,42 +3162,42 @@ def q2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:761
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:760",
+            at="rulespecs/lib/18xx.rules:761",
         )
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:762
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:762",
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:763
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:762",
+            at="rulespecs/lib/18xx.rules:763",
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:764
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:764",
         )
-    # at rulespecs/lib/18xx.rules:765
-    v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/lib/18xx.rules:766
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:767
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:767",
         )
 
 
@@ -3557,23 +3580,35 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1132
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1132
+        # at rulespecs/lib/18xx.rules:1133
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+
+
+def t_partial_capitalisation(g, v_corporation, *_rest):
+    """Partial capitalisation: the corporation receives a part of its capital when it floats"""
+    # at rulespecs/lib/18xx.rules:1147
+    if g.param("capitalisation") == "partial":
+        # at rulespecs/lib/18xx.rules:1148
+        g.transfer(
+            ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
+            g.name("bank"),
+            v_corporation,
+        )
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1160
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1175
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1153
+        # at rulespecs/lib/18xx.rules:1176
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

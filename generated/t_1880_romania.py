@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -30,10 +30,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-        "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-        "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+        "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+        "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -246,6 +246,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
@@ -287,10 +288,15 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "capital_released": None,
         "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
-        "floated": [(None, t_full_capitalisation), (None, t_capitalise)],
+        "floated": [
+            (None, t_full_capitalisation),
+            (None, t_partial_capitalisation),
+            (None, t_capitalise),
+        ],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "dotted_border_opens": [(None, t_dotted_border_opens)],

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+    "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -31,10 +31,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-        "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-        "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+        "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+        "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -72,18 +72,18 @@ DATA = TitleData(
             *_TITLE.components('contradiction'),
         ],
         'corporation': [
-            {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
-            {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': '', 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
+            {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': ''},
+            {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'tender': False, 'investor_closing': '', 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
         ],
         'effect': [
             *_TITLE.components('effect'),
@@ -285,7 +285,7 @@ def a_bid(g, v_player, v_company, v_price):
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
                 # at rulespecs/1880-romania-18xx-games.rules:39
-                g.move(g.b_next_certificate(v_c, "treasury"), v_c, v_company)
+                g.move(g.b_next_certificate(v_c, "ipo"), r_ipo_of(g, v_c), v_company)
     else:
         # at rulespecs/1880-romania-18xx-games.rules:43
         if not (g.b_in_round("auction")):
@@ -762,7 +762,7 @@ def r_found_with(g, v_player, v_corporation, v_percent):
     # at rulespecs/1880-romania-18xx-games.rules:140
     g.transfer(v_cost, v_player, g.name("bank"))
     # at rulespecs/1880-romania-18xx-games.rules:141
-    g.move(v_cert, v_corporation, v_player)
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
     # at rulespecs/1880-romania-18xx-games.rules:142
     for v_investor in g.name("minors"):
         # at rulespecs/1880-romania-18xx-games.rules:143
@@ -770,7 +770,9 @@ def r_found_with(g, v_player, v_corporation, v_percent):
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
             # at rulespecs/1880-romania-18xx-games.rules:144
-            g.move(g.b_next_certificate(v_corporation, "treasury"), v_corporation, v_investor)
+            g.move(
+                g.b_next_certificate(v_corporation, "ipo"), r_ipo_of(g, v_corporation), v_investor
+            )
     # at rulespecs/1880-romania-18xx-games.rules:147
     if v_granted:
         # at rulespecs/1880-romania-18xx-games.rules:149
@@ -1473,6 +1475,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "action:choose": a_choose,
         "action:assign": a_assign,
@@ -1525,10 +1528,15 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "capital_released": None,
         "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
-        "floated": [(None, t_full_capitalisation), (None, t_capitalise)],
+        "floated": [
+            (None, t_full_capitalisation),
+            (None, t_partial_capitalisation),
+            (None, t_capitalise),
+        ],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "dotted_border_opens": [(None, t_dotted_border_opens)],

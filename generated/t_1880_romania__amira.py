@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+    "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -31,10 +31,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-        "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-        "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+        "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+        "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -107,10 +107,10 @@ DATA = TitleData(
         'sell_price_drop': 'per_share',
         'sold_out_rise': True,
         'cert_limit_counts': ['shares'],
-        'capitalisation': 'by_title',
+        'capitalisation': 'partial',
+        'capitalised_percent': 50,
         'treasury_shares_at': 'market',
         'float': 20,
-        'capital_on_start': {'A': 5, 'B': 5, 'C': 5, 'D': 10},
         'operating_steps': ['lay_tile', 'place_token', 'run_routes', 'dividend', 'buy_train'],
         'dividend_kinds': ['payout', 'withhold'],
         'pool_shares_pay': None,
@@ -172,18 +172,18 @@ DATA = TitleData(
             *_TITLE.components('contradiction'),
         ],
         'corporation': [
-            {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
-            {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'second_capital': False, 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
+            {'key': 'GWR', 'title': 'Greater Walachian Railways', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 1, 'color': 'dark blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'VRL', 'title': 'Vârciorova-Roman Line', 'kind': 'major', 'home': 'H16', 'home_city': 'Ploiești', 'color': 'red', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'MR', 'title': 'Moldavia Railways', 'kind': 'major', 'home': 'C21', 'home_city': 'Iaşi', 'color': 'purple', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'LCR', 'title': 'Lemberg-Czernowitz Railways', 'kind': 'major', 'home': 'A17', 'home_city': 'Cernăuți', 'color': 'light blue', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'CR', 'title': 'Crișana Railways', 'kind': 'major', 'home': 'C5', 'home_city': 'Oradea', 'color': 'yellow', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'DR', 'title': 'Dobrudja Railways', 'kind': 'major', 'home': 'J24', 'home_city': 'Constanţa', 'color': 'dark green', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'LWR', 'title': 'Lesser Walachian Railways', 'kind': 'major', 'home': 'J10', 'home_city': 'Craiova', 'color': '#D5B36C', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'BR', 'title': 'Banat Railways', 'kind': 'major', 'home': 'F4', 'home_city': 'Timișoara', 'color': '#f58121', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'Bess', 'title': 'Bessarabian Railways', 'kind': 'major', 'home': 'D24', 'home_city': 'Chișinău', 'color': 'gray', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'CFR', 'title': 'Căile Ferate Române', 'kind': 'major', 'home': 'I17', 'home_city': 'Bucureşti', 'home_slot': 0, 'color': 'pink', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'SZ', 'title': 'Szatmár Railways', 'kind': 'major', 'home': 'A7', 'home_city': 'Satu Mare', 'color': '#B0CC19', 'president_share': [20, 30, 40], 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0},
+            {'key': 'TR', 'title': 'Transylvanian Railway', 'kind': 'major', 'home': 'F12', 'home_city': 'Sibiu', 'color': 'black', 'president_share': [20, 30, 40], 'president_share_via_p8': 20, 'share_layouts': {20: [20, 10, 10, 10, 10, 10, 10, 10, 10], 30: [30, 10, 10, 10, 10, 10, 10, 10], 40: [40, 10, 10, 10, 10, 10, 10]}, 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'building_rights': '', 'laid_track': False, 'tokens': [0, 40, 100], 'par': [70, 80, 90, 100], 'float': {'A': 20, 'B': 30, 'C': 40, 'D': 60}, 'amira': False, 'amira_draw': 0, 'children': [{'key': 'mountain_discount', 'title': None, 'summary': 'the TR pays Ł10 less on mountain hexes', 'discount': 10, 'terrain': 'mountain', 'kind': 'ability'}]},
         ],
         'effect': [
             *_TITLE.components('effect'),
@@ -228,7 +228,7 @@ DATA = TitleData(
             {'key': '3+3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 3, 'rusts_on': '6E'},
             {'key': '4', 'title': None, 'distance': 4, 'price': 300, 'count': 3, 'rusts_on': '8'},
             *_TITLE.components('train', ['4+4', '6', '6E']),
-            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:239')},
+            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:237')},
             *_TITLE.components('train', ['8E']),
             {'key': '2R', 'title': 'Rebuilt 2-train', 'distance': 2, 'price': 250, 'count': 8, 'available_from': 'C2', 'max_per_company': 1, 'rusts_on': None, 'counts_toward_train_limit': True, 'satisfies_train_obligation': False, 'moves_train_purchase_marker': False, 'last_one_starts_stock_round': False},
         ],
@@ -242,7 +242,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action dividend': 'VII.3.6, VIII.2, XI.3',
-            'at action dividend': 'rulespecs/1880-romania-variants.rules:217',
+            'at action dividend': 'rulespecs/1880-romania-variants.rules:215',
             'automa AMIRA': 'XI.3',
             'corporation BR': 'VI.6, XI.3',
             'corporation Bess': 'XI.3',
@@ -310,21 +310,21 @@ _TITLE.define(
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out or withhold; Amira's companies always pay out in full (VII.3.6, VIII.2)"""
-    # at rulespecs/1880-romania-variants.rules:218
+    # at rulespecs/1880-romania-variants.rules:216
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is managed after the trains run",
             rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:218",
+            at="rulespecs/1880-romania-variants.rules:216",
         )
-    # at rulespecs/1880-romania-variants.rules:219
+    # at rulespecs/1880-romania-variants.rules:217
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "a company pays out or withholds",
             rule="VII.3.6",
-            at="rulespecs/1880-romania-variants.rules:219",
+            at="rulespecs/1880-romania-variants.rules:217",
         )
-    # at rulespecs/1880-romania-variants.rules:220
+    # at rulespecs/1880-romania-variants.rules:218
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (g.b_revenue(v_corporation) == 0)
@@ -332,36 +332,36 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "Amira's companies always pay out their revenue in full",
             rule="XI.3",
-            at="rulespecs/1880-romania-variants.rules:220",
+            at="rulespecs/1880-romania-variants.rules:218",
         )
-    # at rulespecs/1880-romania-variants.rules:222
+    # at rulespecs/1880-romania-variants.rules:220
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/1880-romania-variants.rules:223
+    # at rulespecs/1880-romania-variants.rules:221
     v_paid = v_revenue if (v_kind == "payout") else 0
-    # at rulespecs/1880-romania-variants.rules:224
+    # at rulespecs/1880-romania-variants.rules:222
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/1880-romania-variants.rules:225
+    # at rulespecs/1880-romania-variants.rules:223
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/1880-romania-variants.rules:226
+    # at rulespecs/1880-romania-variants.rules:224
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/1880-romania-variants.rules:227
+    # at rulespecs/1880-romania-variants.rules:225
     g.b_end_step(v_corporation)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1037
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1038
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1039
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.3",
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -369,23 +369,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1042",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1044
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1045
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -394,28 +394,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1044"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1045"
         )
-    # at rulespecs/lib/18xx.rules:1046
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1047
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1048
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:1049
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1050
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1091
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1093
     if not (
         (
             (
@@ -456,9 +456,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.3, VI.8",
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1099
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -469,9 +469,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1099",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1101
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -509,17 +509,11 @@ def r_issued_percent(g, v_corporation):
 def r_second_capitalisation(g, v_corporation):
     """The second five times par; Amira's companies have no capital (VI.7, XI.3)"""
     # at rulespecs/1880-romania-variants.rules:210
-    if (
-        (
-            (g.b_floated(v_corporation) and (not g.attr(v_corporation, "amira")))
-            and g.b_phase_at_least("B1")
-        )
-        and (not g.attr(v_corporation, "second_capital"))
-    ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania-variants.rules:212
-        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-        # at rulespecs/1880-romania-variants.rules:213
-        g.set_attr(v_corporation, "second_capital", True)
+    if ((not g.attr(v_corporation, "amira")) and g.b_phase_at_least("B1")) and (
+        r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
+    ):
+        # at rulespecs/1880-romania-variants.rules:211
+        r_release_capital(g, v_corporation)
 
 
 def r_amira_founds(g, v_corporation, v_price, v_slot, v_order):
@@ -553,32 +547,32 @@ def r_leases_train(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-variants.rules:218
+    # at rulespecs/1880-romania-variants.rules:216
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is managed after the trains run",
             rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:218",
+            at="rulespecs/1880-romania-variants.rules:216",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/1880-romania-variants.rules:218
+    # at rulespecs/1880-romania-variants.rules:216
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is managed after the trains run",
             rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:218",
+            at="rulespecs/1880-romania-variants.rules:216",
         )
-    # at rulespecs/1880-romania-variants.rules:219
+    # at rulespecs/1880-romania-variants.rules:217
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "a company pays out or withholds",
             rule="VII.3.6",
-            at="rulespecs/1880-romania-variants.rules:219",
+            at="rulespecs/1880-romania-variants.rules:217",
         )
-    # at rulespecs/1880-romania-variants.rules:220
+    # at rulespecs/1880-romania-variants.rules:218
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (g.b_revenue(v_corporation) == 0)
@@ -586,7 +580,7 @@ def q2_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "Amira's companies always pay out their revenue in full",
             rule="XI.3",
-            at="rulespecs/1880-romania-variants.rules:220",
+            at="rulespecs/1880-romania-variants.rules:218",
         )
 
 
@@ -734,6 +728,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
@@ -777,10 +772,15 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "capital_released": None,
         "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
-        "floated": [(None, t_full_capitalisation), (None, t_capitalise)],
+        "floated": [
+            (None, t_full_capitalisation),
+            (None, t_partial_capitalisation),
+            (None, t_capitalise),
+        ],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "dotted_border_opens": [(None, t_dotted_border_opens)],

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+    "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -31,10 +31,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-        "rulespecs/1880-romania-variants.rules": "1680f6ed61ea0c1d",
-        "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+        "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+        "rulespecs/1880-romania.rules": "b362f8c1590228b8",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -167,18 +167,18 @@ _TITLE.define(
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1037
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1038
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1039
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.2",
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1041
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -186,23 +186,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1041",
         )
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1042",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1044
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1044",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1045
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -211,28 +211,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1044"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1045"
         )
-    # at rulespecs/lib/18xx.rules:1046
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1047
-    g.b_close_private(v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1048
-    g.b_check_float(v_corporation)
+    g.b_close_private(v_company)
     # at rulespecs/lib/18xx.rules:1049
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1050
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1091
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1093
     if not (
         (
             (
@@ -273,9 +273,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.2, VI.8",
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1099
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -286,9 +286,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1099",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1101
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -393,6 +393,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
@@ -434,10 +435,15 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "capital_released": None,
         "done_this_turn": "operating_turn_start",
     }
     TRIGGERS = {
-        "floated": [(None, t_full_capitalisation), (None, t_capitalise)],
+        "floated": [
+            (None, t_full_capitalisation),
+            (None, t_partial_capitalisation),
+            (None, t_capitalise),
+        ],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "dotted_border_opens": [(None, t_dotted_border_opens)],

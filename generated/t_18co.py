@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -439,6 +439,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
@@ -494,12 +495,13 @@ class Game(GameBase):
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",
+        "capital_released": None,
         "done_this_turn": "operating_turn_start",
         "corporate_purchase": "operating_turn_start",
         "corporate_purchased": "operating_turn_start",
     }
     TRIGGERS = {
-        "floated": [(None, t_full_capitalisation)],
+        "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "presidents_choice": [(None, t_presidents_choice_called)],
