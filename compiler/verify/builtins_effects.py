@@ -675,9 +675,14 @@ class EffectBuiltins:
         return ctx.fresh("ability_usable", "bool")
 
     def b_use_ability(self, ctx: Ctx, company: Any, key: Any) -> None:
-        """As GameBase.b_use_ability: the uses counted are the runtime's record, not modelled (its refusals
-        are left out: the proof covers every use, allowed or not); where an ability of that key is a `when:
-        sold` one, the private's owed decision is taken (`resolve_decision`)."""
+        """As GameBase.b_use_ability: refused where the company has no ability of that key, as the runtime
+        refuses it; the uses counted are the runtime's record, not modelled (its other refusals are left
+        out: the proof covers every use, allowed or not); where an ability of that key is a `when: sold`
+        one, the private's owed decision is taken (`resolve_decision`)."""
+        having = [x for x, data in self.m.data.items()
+                  if any(a.get("kind") == "ability" and a.get("key") == str(key) for a in data.get("children") or ())]
+        e = self.ent(company)
+        ctx.require(OR(*[e == self.m.z(x) for x in having]) if having else z3.BoolVal(False))
         if any(a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) in ("sold", "phase_start")
                for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()):
             self.b_resolve_decision(ctx, company, None)
