@@ -2896,6 +2896,24 @@ def q2_contribute(g, v_corporation, v_player):
         )
 
 
+def qb_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity, those that read more judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:932
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn",
+            rule='§"Laying Track"',
+            at="rulespecs/lib/18xx.rules:932",
+        )
+    # at rulespecs/lib/18xx.rules:934
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule='§"Laying Track"',
+            at="rulespecs/lib/18xx.rules:934",
+        )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -3130,6 +3148,9 @@ class Game(GameBase):
         "corporation_sell_shares": q2_corporation_sell_shares,
         "corporation_buy_shares": q2_corporation_buy_shares,
         "contribute": q2_contribute,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

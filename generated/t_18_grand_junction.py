@@ -2816,6 +2816,24 @@ def q2_choose_turn(g, v_player, v_corporation):
         )
 
 
+def qb_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity, those that read more judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18-grand-junction.rules:499
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        raise IllegalAction(
+            "tiles are laid at the start of a turn",
+            rule='§"GMT 1846 Components Used"',
+            at="rulespecs/18-grand-junction.rules:499",
+        )
+    # at rulespecs/18-grand-junction.rules:502
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
+        raise IllegalAction(
+            "the company cannot pay for the track",
+            rule='§"Track Building Costs"',
+            at="rulespecs/18-grand-junction.rules:502",
+        )
+
+
 # ------------------------------------------------------------ triggers
 
 
@@ -3117,6 +3135,9 @@ class Game(GameBase):
         "select_president": q2_select_president,
         "top_up_revenue": q2_top_up_revenue,
         "choose_turn": q2_choose_turn,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -681,7 +681,8 @@ class OperatingRound:
         ones; [None] where the title has no round track (the action names no row)."""
         if self._round_track() is None:
             return [None]
-        return [i for i in range(len(self._round_track_rows(price))) if self.b_round_track_row_free(price, i)]
+        rows, taken = self._round_track_rows(price), self._round_track_taken()  # `b_round_track_row_free`'s
+        return [i for i in range(len(rows)) if rows[i] not in taken]
 
     def b_row_after_marker(self) -> int | None:
         """row_after_marker(): the round track's first empty row below the row of the company holding the
