@@ -8,6 +8,7 @@ probes that skip an entity's candidates an opening guard refuses.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from typing import Any, Callable, Iterable, Iterator
 
@@ -151,7 +152,7 @@ class Listing:
                     continue
                 for other in self._possible_actors(name):
                     if other != entity:
-                        yield from self._iter_candidates_for(other, [name])
+                        yield from self._iter_candidates_for(other, [name], generate_first=True)
 
     @staticmethod
     def _idle(action: Action) -> bool:
@@ -235,15 +236,39 @@ class Listing:
         shaped = self._SHAPED[key] = tuple(out)
         return shaped
 
-    def _iter_candidates_for(self, entity: Entity, names: Iterable[str]) -> Iterator[Action]:
+    def _iter_candidates_for(self, entity: Entity, names: Iterable[str], generate_first: bool = False) -> Iterator[Action]:
+        """The candidates of `names` for `entity`, each action's group skipped where its probe refuses the
+        entity. With `generate_first` (another entity's any-time actions: a private's ability, mostly
+        none to list), an action's candidates are generated before its probe is asked, and an action
+        with none asks no probe; the same candidates either way."""
         etype_of = self.entity_type(entity)
         who = {"entity": entity.id, "entity_type": etype_of}
         later = self._later_step_actions(entity)
         for name, vtype, round_of in self._shaped_names(entity, etype_of, names):
             if name in later:
                 continue
+            generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
+                or getattr(self, f"_cand_{vtype}", None)
+
+            def candidates_of(generator=generator, name=name, vtype=vtype) -> Iterable[Action]:
+                if generator is not None:
+                    return generator(entity, who)
+                return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+
+            probed = self._probing and not self._exhaustive and vtype not in self.UNPROBED
+            first: list[Action] = []
+            candidates: Iterable[Action] | None = None
+            if probed and generate_first and generator is not None:
+                try:
+                    candidates = iter(candidates_of())
+                    first = list(itertools.islice(candidates, 1))
+                except Exception:  # noqa: BLE001 - the probe first, as ever: generated again if it lets them through
+                    candidates = None
+                else:
+                    if not first:
+                        continue  # nothing to list: no probe to ask
             refused = None
-            if self._probing and not self._exhaustive and vtype not in self.UNPROBED:
+            if probed:
                 # the bound probe first: its guards are the probe's and more, so where it lets the entity
                 # through, so does the probe
                 bound = self.BOUND_PROBES.get(name)
@@ -255,17 +280,12 @@ class Listing:
                         continue  # only whether some action is legal is asked (`_some_legal`): none of these is
                 elif bound is None and name in self.PROBES and self._group_refused(name, entity, who):
                     continue  # the action's opening guards refuse the entity: every candidate would be refused
-            generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
-                or getattr(self, f"_cand_{vtype}", None)
-            if generator is not None:
-                candidates = generator(entity, who)
-            else:
-                candidates = self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+            listed = itertools.chain(first, candidates) if candidates is not None else candidates_of()
             if refused is None:
-                yield from candidates
+                yield from listed
             else:
                 # listed as ever (what random play draws from stays the same), each known refused
-                for candidate in candidates:
+                for candidate in listed:
                     refused[id(candidate)] = candidate
                     yield candidate
 
