@@ -2576,18 +2576,6 @@ def q_company_buy_shares(g, v_company):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:724
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:724"
-        )
-    # at rulespecs/lib/18xx.rules:725
-    if not (not g.b_in_auction()):
-        raise IllegalAction(
-            "the private is being auctioned among its bidders",
-            rule="§6",
-            at="rulespecs/lib/18xx.rules:725",
-        )
     # at rulespecs/lib/18xx.rules:726
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
@@ -2595,34 +2583,10 @@ def q2_buy_company(g, v_player, v_company):
             rule="§6",
             at="rulespecs/lib/18xx.rules:726",
         )
-    # at rulespecs/lib/18xx.rules:728
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or (not ("privates" in g.param("cert_limit_counts")))
-    ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:728",
-        )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:760
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule="§9.1",
-            at="rulespecs/lib/18xx.rules:760",
-        )
-    # at rulespecs/lib/18xx.rules:761
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§9.1",
-            at="rulespecs/lib/18xx.rules:761",
-        )
     # at rulespecs/lib/18xx.rules:762
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2633,31 +2597,10 @@ def q2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:763"
         )
-    # at rulespecs/lib/18xx.rules:765
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:766
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:766",
-        )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:789
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:789"
-        )
-    # at rulespecs/lib/18xx.rules:790
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:790",
-        )
     # at rulespecs/lib/18xx.rules:791
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2684,20 +2627,6 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:917
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns",
-            rule="§11.8",
-            at="rulespecs/lib/18xx.rules:917",
-        )
-    # at rulespecs/lib/18xx.rules:918
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "not yet in this phase",
-            rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:918",
-        )
     # at rulespecs/lib/18xx.rules:919
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
@@ -2714,13 +2643,6 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="§11.5",
-            at="rulespecs/lib/18xx.rules:957",
-        )
     # at rulespecs/lib/18xx.rules:958
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
@@ -2730,13 +2652,6 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1074
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1074",
-        )
     # at rulespecs/lib/18xx.rules:1075
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
@@ -2748,16 +2663,6 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def q2_buy_bond(g, v_player, v_bond):
     """The opening guards of buy_bond that read only its entity and bond (the listing probe)"""
-    # at rulespecs/1800.rules:735
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "the bond is bought in a share dealing round",
-            rule="§11.10",
-            at="rulespecs/1800.rules:735",
-        )
-    # at rulespecs/1800.rules:736
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
     # at rulespecs/1800.rules:737
     v_corporation = g.b_corporation_of(v_bond)
     # at rulespecs/1800.rules:738
@@ -2775,28 +2680,8 @@ def q2_buy_bond(g, v_player, v_bond):
 
 def q2_collect_bond(g, v_corporation, v_to_company):
     """The opening guards of collect_bond that read only its entity and to_company (the listing probe)"""
-    # at rulespecs/1800.rules:748
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "bond dividends are collected in an Operational Turn",
-            rule="§11.10",
-            at="rulespecs/1800.rules:748",
-        )
-    # at rulespecs/1800.rules:749
-    if not (g.b_len(r_bonds_of(g, v_corporation)) > 0):
-        raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
     # at rulespecs/1800.rules:750
     v_bond = r_bonds_of(g, v_corporation)[0]
-    # at rulespecs/1800.rules:751
-    if not (g.b_holder_of(v_bond) in g.name("players")):
-        raise IllegalAction(
-            "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
-        )
-    # at rulespecs/1800.rules:752
-    if not (not g.state_has("done_this_turn", "bond_dividend")):
-        raise IllegalAction(
-            "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
-        )
     # at rulespecs/1800.rules:753
     if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
         raise IllegalAction(
@@ -2806,23 +2691,6 @@ def q2_collect_bond(g, v_corporation, v_to_company):
 
 def q2_corporation_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:784
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "a company deals in its own shares during its turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:784",
-        )
-    # at rulespecs/1800.rules:785
-    if not (
-        (not g.state_has("done_this_turn", "bought_own_shares"))
-        or g.b_must_buy_train(v_corporation)
-    ):
-        raise IllegalAction(
-            "not both buy and sell in one Operational Turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:785",
-        )
     # at rulespecs/1800.rules:787
     if not (
         (g.b_len(v_shares) >= 1)
@@ -2842,20 +2710,6 @@ def q2_corporation_sell_shares(g, v_corporation, v_shares):
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:800
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "a company deals in its own shares during its turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:800",
-        )
-    # at rulespecs/1800.rules:801
-    if not (not g.state_has("done_this_turn", "sold_own_shares")):
-        raise IllegalAction(
-            "not both buy and sell in one Operational Turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:801",
-        )
     # at rulespecs/1800.rules:802
     if not (
         (g.b_len(v_shares) >= 1)
@@ -2875,20 +2729,6 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1800.rules:827
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "contributions are for a train the company must buy",
-            rule="§11.11",
-            at="rulespecs/1800.rules:827",
-        )
-    # at rulespecs/1800.rules:828
-    if not (g.b_percent(v_corporation, v_corporation) == 0):
-        raise IllegalAction(
-            "the Director must first sell the shares on the company mat",
-            rule="§11.11",
-            at="rulespecs/1800.rules:828",
-        )
     # at rulespecs/1800.rules:829
     if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(
@@ -2900,32 +2740,6 @@ def q2_contribute(g, v_corporation, v_player):
 
 def q2_company_buy_shares(g, v_company, v_shares):
     """The opening guards of company_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800-three-player.rules:213
-    if not (v_company == g.entity("private", "DSL")):
-        raise IllegalAction(
-            "only the D&SL may be traded for a share",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:213",
-        )
-    # at rulespecs/1800-three-player.rules:214
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
-        )
-    # at rulespecs/1800-three-player.rules:215
-    if not (g.b_holder_of(v_company) in g.name("players")):
-        raise IllegalAction(
-            "the option is lost once a major railroad owns the D&SL; only a player trades it",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:215",
-        )
-    # at rulespecs/1800-three-player.rules:216
-    if not (g.b_private_on_sale() == None):
-        raise IllegalAction(
-            "the trade waits until the privates are sold",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:216",
-        )
     # at rulespecs/1800-three-player.rules:217
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(

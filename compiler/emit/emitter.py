@@ -449,7 +449,8 @@ class Compiler:
         """The probe of an action: the guards among its opening `require`s and `let`s (those before its
         first statement of another kind) that read only its first parameter (the entity acting), as a
         function of that parameter; None where there is none. With `arity` 2, those that read only its
-        first two parameters (`q2_`, for `GameBase._pair_refused`), None where none reads the second. Listing runs it in the state the
+        first two parameters (`q2_`, for `GameBase._pair_refused`), None where none reads the second (the
+        guards of the entity alone left to the probe of arity 1, run before). Listing runs it in the state the
         action's own dispatch would (`GameBase._group_refused`). The opening statements change
         nothing, so a guard of the probe that refuses refuses every candidate of the action for that
         entity (the action refuses it there or at an earlier guard), and none is generated."""
@@ -491,7 +492,23 @@ class Compiler:
                     second.add(st.name)
                 else:
                     second.add("")  # a guard reads the second parameter: the pair probe is worth running
+            elif arity == 2 and isinstance(st, s.Require):
+                # a guard of the entity alone: the action's probe (`q_`) judges it once for every value of
+                # the second parameter (where it would refuse, the action's dispatch refuses at it or
+                # before: the pair probe may leave it out)
+                continue
             prefix.append(st)
+        if arity == 2:
+            # a `let` of the entity alone that no guard left reads: the probe of arity 1 evaluates it
+            needed: set[str] = set()
+            kept: list = []
+            for st in reversed(prefix):
+                if isinstance(st, s.Let) and st.name not in needed and st.name not in second:
+                    continue
+                exprs = [st.value] if isinstance(st, s.Let) else [st.cond] + ([st.unless] if st.unless is not None else [])
+                needed |= {name for e in exprs for name in _names(e)}
+                kept.append(st)
+            prefix = kept[::-1]
         while prefix and isinstance(prefix[-1], s.Let):
             prefix.pop()  # a trailing `let` refuses nothing
         if not prefix or (arity == 2 and "" not in second) or (bounded and not any(isinstance(st, tuple) for st in prefix)):
