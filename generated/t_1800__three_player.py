@@ -2766,12 +2766,7 @@ def q2_company_buy_shares(g, v_company, v_shares):
 
 
 def qb_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read only its entity, those that read more judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:932
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:932"
-        )
+    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/lib/18xx.rules:934
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(

@@ -2718,14 +2718,7 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 
 def qb_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read only its entity, those that read more judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:499
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn",
-            rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:499",
-        )
+    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18-grand-junction.rules:502
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(

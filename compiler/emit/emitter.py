@@ -509,6 +509,25 @@ class Compiler:
                 needed |= {name for e in exprs for name in _names(e)}
                 kept.append(st)
             prefix = kept[::-1]
+        if bounded:
+            # only the guards judged by a bound, and the lets they read: the probe (`q_`), asked first,
+            # judges the rest (where a bound refuses, the dispatch refuses at its guard or before)
+            needed = set()
+            kept = []
+            for st in reversed(prefix):
+                if isinstance(st, tuple):
+                    todo = set(_names(st[1].cond))
+                    while todo:
+                        name = todo.pop()
+                        if name not in needed:
+                            needed.add(name)
+                            todo |= set(_names(lets[name])) if name in lets else set()
+                elif not (isinstance(st, s.Let) and st.name in needed):
+                    continue
+                else:
+                    needed |= set(_names(st.value))
+                kept.append(st)
+            prefix = kept[::-1]
         while prefix and isinstance(prefix[-1], s.Let):
             prefix.pop()  # a trailing `let` refuses nothing
         if not prefix or (arity == 2 and "" not in second) or (bounded and not any(isinstance(st, tuple) for st in prefix)):
@@ -523,7 +542,7 @@ class Compiler:
         sig = ", ".join(["g"] + [_ident(p) for p in params[:arity]])
         if bounded:
             lines = [f"def {_ident(decl.name, 'qb_')}({sig}):",
-                     f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ', those that read more judged by a lower bound (the listing bound probe)')}"]
+                     f"    {docstring('The opening guards of ' + decl.name + ' that read more than ' + what + ', judged by a lower bound (the listing bound probe)')}"]
         else:
             lines = [f"def {_ident(decl.name, 'q_' if arity == 1 else 'q2_')}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ' (the listing probe)')}"]

@@ -269,17 +269,13 @@ class Listing:
                         continue  # nothing to list: no probe to ask
             refused = None
             if probed:
-                # the bound probe first: its guards are the probe's and more, so where it lets the entity
-                # through, so does the probe
+                if name in self.PROBES and self._group_refused(name, entity, who):
+                    continue  # the action's opening guards refuse the entity: every candidate would be refused
                 bound = self.BOUND_PROBES.get(name)
                 if bound is not None and self._group_refused(name, entity, who, bound):
-                    if name in self.PROBES and self._group_refused(name, entity, who):
-                        continue  # the action's opening guards refuse the entity: every candidate would be refused
                     refused = self._known_refused
                     if refused is None:
                         continue  # only whether some action is legal is asked (`_some_legal`): none of these is
-                elif bound is None and name in self.PROBES and self._group_refused(name, entity, who):
-                    continue  # the action's opening guards refuse the entity: every candidate would be refused
             listed = itertools.chain(first, candidates) if candidates is not None else candidates_of()
             if refused is None:
                 yield from listed
@@ -294,11 +290,12 @@ class Listing:
     #: holds, and the random play drawn from it, is a function of the state alone
     UNPROBED = frozenset({"pass", "bankrupt", "run_routes"})
 
-    #: each action's bound probe: its probe with the guards that compare a value read of its entity with
-    #: one that has a lower bound whatever the other parameters (a lay's cost: `lay_cost`, at least the
-    #: title's `tile_lay_cost` less the discounts that could apply) judged by that bound. Where it refuses,
-    #: every candidate of the action for the entity is refused: `_some_legal` leaves them out, a listing
-    #: lists them (so that random play draws as it would) as refused without trying them
+    #: each action's bound probe, asked after its probe (`PROBES`) lets the entity through: its opening
+    #: guards that compare a value read of its entity with one that has a lower bound whatever the other
+    #: parameters (a lay's cost: `lay_cost`, at least the title's `tile_lay_cost` less the discounts that
+    #: could apply), judged by that bound. Where it refuses, every candidate of the action for the entity
+    #: is refused: `_some_legal` leaves them out, a listing lists them (so that random play draws as it
+    #: would) as refused without trying them
     BOUND_PROBES: dict[str, Callable] = {}
 
     def _group_refused(self, name: str, entity: Entity, who: dict, probe: Callable | None = None) -> bool:
@@ -323,12 +320,11 @@ class Listing:
         named = self._named_shares
         self.j.begin()
         try:
-            if self._opens_quietly(action):
-                # `_open_action` would refuse nothing and change nothing the guards read: the turn check
-                # and the guards, as they stand
-                kind, rule = self.action_name(action), None
-            else:
+            kind, rule = self._opens_quietly(action), None
+            if kind is None:
                 kind, _routine, rule = self._open_action(action)
+            # else `_open_action` would refuse nothing and change nothing the guards read: the turn check
+            # and the guards, as they stand
             actor = self.find(action["entity"])
             self._check_actor(kind, [actor], rule)
             probe(self, actor, *values)
@@ -341,24 +337,27 @@ class Listing:
             self.j.rollback()
         return False
 
-    def _opens_quietly(self, action: Action) -> bool:
-        """Whether `_open_action` would neither refuse `action` nor change what an action's guards read:
+    def _opens_quietly(self, action: Action) -> str | None:
+        """The DSL action `action` names where `_open_action` would neither refuse it nor change what an
+        action's guards read (else None):
         the game goes on, no decision is pending, the title has the action and no step passes before it
         (`_pass_steps_before`: the action is not one of a later step of the operating company's turn).
         What it changes then (the current action's name, the certificates the action names) no guard of a
         probe reads (`Compiler.probe` leaves out the guards that read an action's certificates)."""
         g = self.g
-        if g["finished"] or g.get("pending") or f"action:{self.action_name(action)}" not in self.ROUTINES:
-            return False
+        if g["finished"] or g.get("pending"):
+            return None
+        kind = self.action_name(action)
+        if f"action:{kind}" not in self.ROUTINES:
+            return None
         if g["round"] != "operating" or g.get("step") is None:
-            return True
+            return kind
         operator = self.current_entity()
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
-            return True
+            return kind
         steps, current = self._steps(), g.get("step")
-        kind = self.action_name(action)
         target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
-        return current not in steps or target is None or steps.index(current) >= target
+        return kind if current not in steps or target is None or steps.index(current) >= target else None
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
