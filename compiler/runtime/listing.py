@@ -101,17 +101,28 @@ class Listing:
         if known and known.get(id(action)) is action and not self._exhaustive:
             return False  # a candidate of a group its bound probe refuses (`_bound_refused`)
         answers = self._pair_answers
-        if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive \
-                and self._pair_refused(action, answers[1]):
-            return False
+        key = None
+        if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
+            if self._pair_refused(action, answers[1]):
+                return False
+            if action.get("type") == "pass" and len(action) <= 3:
+                # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
+                # listing (the listing's state): its verdict is kept with the listing's answers
+                key = ("pass", action.get("entity"), action.get("entity_type"))
+                known_pass = answers[1].get(key)
+                if known_pass is not None:
+                    return known_pass
+        legal = True
         self.j.begin()
         try:
             self._dispatch(action)
         except (IllegalAction, RuleGap):
-            return False
+            legal = False
         finally:
             self.j.rollback()
-        return True
+        if key is not None:
+            answers[1][key] = legal
+        return legal
 
     def _candidates(self) -> list[Action]:
         """Candidate actions for the acting entity, from each DSL action's
